@@ -1,0 +1,26 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/src', '<rootDir>/test'],
+  testMatch: ['**/*.spec.ts'],
+  // NestJS 12 and some of its dependencies ship ES modules only: jest must transform them too.
+  transform: {
+    '^.+\\.(t|j|mj|cj)sx?$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2023',
+          keepClassNames: true,
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  // transform node_modules too: many dependencies (NestJS 12, htmlparser2, ...) are ESM-only; jest caches the output
+  transformIgnorePatterns: [],
+  moduleNameMapper: { '^@wantuo/shared$': '<rootDir>/../../packages/shared/src/index.ts' },
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  testTimeout: 30000,
+};

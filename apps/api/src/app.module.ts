@@ -1,0 +1,44 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import type { Logger } from 'pino';
+import { AuthGuard } from './core/auth/auth.guard';
+import { RouteCatalogue } from './core/auth/route-catalogue';
+import type { AppConfig } from './core/config/config';
+import { CoreModule } from './core/core.module';
+import { HealthController } from './core/health/health.controller';
+import { EnvelopeInterceptor } from './core/http/envelope.interceptor';
+import { EnvelopeExceptionFilter } from './core/http/exception.filter';
+import { AuthModule } from './modules/auth/auth.module';
+import { DevController } from './modules/dev/dev.controller';
+import { SiteModule } from './modules/site/site.module';
+import { WorkerModule } from './worker.module';
+
+export interface AppOptions {
+  /** run the job processors in this process (no Redis, or tests) */
+  runJobs: boolean;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig & { databaseUrl: string }, logger: Logger, opts: AppOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CoreModule.forRoot(config, logger), AuthModule, SiteModule, ...(opts.runJobs ? [WorkerModule] : [])],
+      controllers: [HealthController, ...(config.env === 'production' ? [] : [DevController])],
+      providers: [
+        RouteCatalogue,
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
+      ],
+    };
+  }
+}
+
+/** The worker process: core plus processors, no HTTP. */
+@Module({})
+export class WorkerAppModule {
+  static forRoot(config: AppConfig & { databaseUrl: string }, logger: Logger): DynamicModule {
+    return { module: WorkerAppModule, imports: [CoreModule.forRoot(config, logger), WorkerModule] };
+  }
+}

@@ -1,0 +1,48 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { AppModule, WorkerAppModule } from './app.module';
+import { RouteCatalogue } from './core/auth/route-catalogue';
+import type { AppConfig } from './core/config/config';
+import { PinoNestLogger, requestLog } from './core/logging/logger';
+import { serveOpenApi } from './core/openapi/openapi';
+
+export type ResolvedConfig = AppConfig & { databaseUrl: string };
+
+/** Builds the HTTP app (not listening yet): used by main.ts and by the tests, so both run the same stack. */
+export async function createApp(config: ResolvedConfig, logger: Logger, opts: { runJobs: boolean }): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger, opts), {
+    logger: new PinoNestLogger(logger),
+    bodyParser: false,
+  });
+  if (config.trustProxy) app.set('trust proxy', 1);
+  app.disable('x-powered-by');
+  app.use(requestLog(logger));
+  app.use(express.json({ limit: '1mb' }));
+  app.use(express.urlencoded({ extended: false, limit: '1mb' }));
+  app.use('/uploads', express.static(config.uploadDir, { index: false, maxAge: '7d', immutable: true }));
+  serveWeb(app, config.webDist);
+  serveOpenApi(app);
+  // fail at start, not at the first request, when a route has no access rule
+  app.get(RouteCatalogue).all();
+  return app;
+}
+
+/** The built web app on the same port (npm start); any non-API path falls back to index.html for the router. */
+function serveWeb(app: NestExpressApplication, dist: string): void {
+  const index = join(dist, 'index.html');
+  if (!existsSync(index)) return;
+  app.use(express.static(dist, { index: false, maxAge: '1h' }));
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' || /^\/(api|socket\.io|uploads|admin)(\/|$)/.test(req.path)) return next();
+    res.sendFile(index);
+  });
+}
+
+export async function createWorker(config: ResolvedConfig, logger: Logger) {
+  return NestFactory.createApplicationContext(WorkerAppModule.forRoot(config, logger), { logger: new PinoNestLogger(logger) });
+}

@@ -1,0 +1,35 @@
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { Foundation1763769600000 } from '../../migrations/1763769600000-foundation';
+import { School } from '../../modules/school/entities/school.entity';
+import { User } from '../../modules/auth/entities/user.entity';
+import { SiteSetting } from '../../modules/site/entities/site-setting.entity';
+import { StoredFile } from '../../modules/site/entities/stored-file.entity';
+
+export const ENTITIES = [School, User, SiteSetting, StoredFile];
+export const MIGRATIONS = [Foundation1763769600000];
+
+/** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */
+export function dataSourceOptions(url: string, poolMax: number): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: false,
+    extra: { max: poolMax, application_name: 'wantuo-api' },
+  };
+}
+
+export async function migrate(url: string): Promise<string[]> {
+  const ds = new DataSource(dataSourceOptions(url, 1));
+  await ds.initialize();
+  try {
+    const done = await ds.runMigrations({ transaction: 'each' });
+    return done.map((m) => m.name);
+  } finally {
+    await ds.destroy();
+  }
+}

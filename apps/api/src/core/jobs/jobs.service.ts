@@ -1,0 +1,73 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { LOGGER } from '../logging/logger';
+import { REDIS } from '../redis/redis.provider';
+import { JobRegistry } from './job-registry';
+import { JOB_SPECS, type JobName, type JobPayloads, type QueueName } from './jobs.types';
+
+/**
+ * Where services put background work. With Redis: BullMQ queues, processed by the worker process.
+ * Without Redis (the embedded `npm start` mode): the same handlers run in this process, with the same retries.
+ */
+@Injectable()
+export class JobsService implements OnApplicationShutdown {
+  private readonly queues = new Map<QueueName, Queue>();
+  private readonly pending = new Set<Promise<void>>();
+  private closing = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(REDIS) private readonly redis: Redis | null,
+    @Inject(LOGGER) private readonly log: Logger,
+    private readonly registry: JobRegistry,
+  ) {}
+
+  async enqueue<K extends JobName>(name: K, data: JobPayloads[K]): Promise<void> {
+    const spec = JOB_SPECS[name];
+    if (this.redis) {
+      await this.queue(spec.queue).add(name, data, {
+        attempts: spec.attempts,
+        backoff: { type: 'exponential', delay: spec.backoffMs },
+        removeOnComplete: 1000,
+        removeOnFail: 5000,
+      });
+      return;
+    }
+    const run = this.runInline(name, data, spec.attempts, spec.backoffMs);
+    this.pending.add(run);
+    void run.finally(() => this.pending.delete(run));
+  }
+
+  /** The BullMQ queue of a name (only with Redis). */
+  queue(name: QueueName): Queue {
+    if (!this.redis) throw new Error('queues need REDIS_URL');
+    let q = this.queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection: this.redis, prefix: this.config.queuePrefix });
+      this.queues.set(name, q);
+    }
+    return q;
+  }
+
+  private async runInline<K extends JobName>(name: K, data: JobPayloads[K], attempts: number, backoffMs: number): Promise<void> {
+    await new Promise((r) => setImmediate(r));
+    for (let attempt = 1; attempt <= attempts && !this.closing; attempt++) {
+      try {
+        await this.registry.run(name, data);
+        return;
+      } catch (err) {
+        this.log.warn({ err, job: name, attempt }, 'in-process job failed');
+        if (attempt < attempts) await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)).unref());
+      }
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    await Promise.allSettled([...this.pending]);
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Every background job: its queue and payload. Adding a job means adding it here, enqueuing it with
+ * JobsService.enqueue and registering one handler for it in a processor (jobs/*.processor.ts).
+ */
+export interface JobPayloads {
+  'sms.send': { mobile: string; template: SmsTemplate; params: Record<string, string> };
+}
+
+export type SmsTemplate = 'code.login' | 'code.resetpwd';
+
+export type JobName = keyof JobPayloads;
+export type QueueName = 'sms' | 'contracts' | 'alerts';
+
+export interface JobSpec {
+  queue: QueueName;
+  attempts: number;
+  /** first retry delay; doubles each time */
+  backoffMs: number;
+}
+
+export const JOB_SPECS: { [K in JobName]: JobSpec } = {
+  'sms.send': { queue: 'sms', attempts: 5, backoffMs: 2_000 },
+};
+
+export type JobHandler<K extends JobName> = (data: JobPayloads[K]) => Promise<void>;

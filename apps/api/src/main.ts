@@ -1,0 +1,35 @@
+import 'reflect-metadata';
+import { createApp } from './bootstrap';
+import { ConfigError, loadConfig } from './core/config/config';
+import { createLogger } from './core/logging/logger';
+import { prepareDatabase, resolveDatabase } from './runtime';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  const db = await resolveDatabase(config, log);
+  await prepareDatabase(db.config, log);
+  // without Redis there is no worker process: the API runs the job processors itself
+  const app = await createApp(db.config, log, { runJobs: !config.redisUrl });
+  app.enableShutdownHooks();
+  app.getHttpServer().once('close', () => void db.stop());
+  await app.listen(config.port, config.host);
+  log.info(
+    { port: config.port, database: config.databaseUrl ? 'postgres' : 'embedded pglite', jobs: config.redisUrl ? 'bullmq' : 'in-process' },
+    `listening on http://localhost:${config.port}`,
+  );
+}
+
+main().catch((err) => {
+  process.stderr.write(`start failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Page } from '@wantuo/shared';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { CallerInfo } from '../../core/auth/current-user.decorator';
+
+export type ActivityAction =
+  | 'login'
+  | 'login.sms'
+  | 'login.failed'
+  | 'login.locked'
+  | 'logout'
+  | 'changepwd'
+  | 'resetpwd'
+  | 'profile';
+
+export interface ActivityRow {
+  id: number;
+  action: ActivityAction;
+  detail: Record<string, unknown>;
+  ip: string;
+  user_agent: string;
+  at: string;
+}
+
+/** A user's own trail: sign-ins, failed tries, password and profile changes (shown in user settings). */
+@Injectable()
+export class ActivityService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async record(
+    em: EntityManager,
+    user: { id: number; schoolId: number | null },
+    action: ActivityAction,
+    caller: CallerInfo,
+    detail: Record<string, unknown> = {},
+  ): Promise<void> {
+    await em.query(
+      `insert into user_activity (user_id, school_id, action, detail, ip, user_agent) values ($1, $2, $3, $4, $5, $6)`,
+      [user.id, user.schoolId, action, JSON.stringify(detail), caller.ip, caller.userAgent.slice(0, 300)],
+    );
+  }
+
+  async list(userId: number, page: number, limit: number): Promise<Page<ActivityRow>> {
+    const rows: Array<ActivityRow & { total: number }> = await this.db.query(
+      `select id::int, action, detail, ip, user_agent, at, count(*) over ()::int as total
+         from user_activity where user_id = $1 order by at desc, id desc limit $2 offset $3`,
+      [userId, limit, (page - 1) * limit],
+    );
+    const total = rows[0]?.total ?? (page === 1 ? 0 : await this.count(userId));
+    return { list: rows.map(({ total: _, ...r }) => r), total, page, limit };
+  }
+
+  private async count(userId: number): Promise<number> {
+    const [r]: Array<{ n: number }> = await this.db.query(`select count(*)::int as n from user_activity where user_id = $1`, [userId]);
+    return r.n;
+  }
+}

@@ -1,0 +1,247 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  LOGIN_LOCK,
+  Role,
+  TOKEN_TTL_HOURS,
+  type ChangePwdInput,
+  type LoginInput,
+  type LoginResult,
+  type MobileLoginInput,
+  type ProfileInput,
+  type ResetPwdInput,
+  type ResetPwdQuery,
+  type SmsSendInput,
+  type UserInfo,
+} from '@wantuo/shared';
+import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import type { CallerInfo } from '../../core/auth/current-user.decorator';
+import { SessionService } from '../../core/auth/session.service';
+import { AppError } from '../../core/http/app-error';
+import type { SessionUser } from '../../core/http/request-context';
+import { School } from '../school/entities/school.entity';
+import { FilesService, type IncomingFile } from '../site/files.service';
+import { SmsCodeService } from '../sms/sms-code.service';
+import { ActivityService } from './activity.service';
+import { User, UserStatus } from './entities/user.entity';
+import { hashPassword, maskMobile, verifyPassword } from './passwords';
+
+type Candidate = Pick<User, 'id' | 'schoolId' | 'role' | 'status' | 'lockedUntil' | 'failedLogins' | 'passwordHash'>;
+
+/** Sign-in, sessions, passwords and the signed-in user's own account. */
+@Injectable()
+export class AuthService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly sessions: SessionService,
+    private readonly smsCodes: SmsCodeService,
+    private readonly activity: ActivityService,
+    private readonly files: FilesService,
+  ) {}
+
+  /**
+   * Password sign-in by user name, e-mail or mobile. Unknown account and wrong password answer alike;
+   * five wrong passwords in a row lock the account for 15 minutes, and a locked account answers "locked"
+   * whatever the password, so no answer tells whether a password was right.
+   */
+  async login(input: LoginInput, caller: CallerInfo): Promise<LoginResult> {
+    const candidates: Candidate[] = await this.db
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .select(['u.id', 'u.schoolId', 'u.role', 'u.status', 'u.lockedUntil', 'u.failedLogins'])
+      .addSelect('u.passwordHash')
+      .where('u.deletedAt is null')
+      .andWhere('(lower(u.username) = lower(:a) or lower(u.email) = lower(:a) or u.mobile = :a)', { a: input.account })
+      .orderBy('u.lastLoginAt', 'DESC', 'NULLS LAST')
+      .addOrderBy('u.id', 'ASC')
+      .limit(5)
+      .getMany();
+
+    const now = Date.now();
+    const open = candidates.filter((c) => !c.lockedUntil || c.lockedUntil.getTime() <= now);
+    for (const c of open) {
+      if (await verifyPassword(c.passwordHash, input.password)) {
+        return this.signIn(c, input.remember ?? false, 'login', caller);
+      }
+    }
+    if (candidates.length === 0) await verifyPassword(null, input.password);
+
+    let lockedUntil: Date | null = null;
+    await this.db.transaction(async (em) => {
+      for (const c of open) {
+        // a lock that has run out starts a fresh count
+        // TypeORM answers an UPDATE ... RETURNING with [rows, affected]
+        const [[row]]: [Array<{ locked_until: Date | null }>, number] = await em.query(
+          `update users set
+             failed_logins = case when locked_until is not null and locked_until <= now() then 1 else failed_logins + 1 end,
+             locked_until = case
+               when (case when locked_until is not null and locked_until <= now() then 1 else failed_logins + 1 end) >= $2
+               then now() + make_interval(mins => $3) else null end
+           where id = $1 returning locked_until`,
+          [c.id, LOGIN_LOCK.maxFailures, LOGIN_LOCK.lockMinutes],
+        );
+        await this.activity.record(em, c, row.locked_until ? 'login.locked' : 'login.failed', caller);
+        if (row.locked_until) lockedUntil = row.locked_until;
+      }
+    });
+    const locked = candidates.filter((c) => c.lockedUntil && c.lockedUntil.getTime() > now).map((c) => c.lockedUntil!);
+    if (lockedUntil) locked.push(lockedUntil);
+    if (candidates.length > 0 && locked.length === candidates.length) {
+      const until = Math.min(...locked.map((d) => d.getTime()));
+      throw new AppError('auth.locked', { minutes: Math.max(1, Math.ceil((until - Date.now()) / 60_000)) });
+    }
+    throw new AppError('auth.bad_credentials');
+  }
+
+  /** Sends a sign-in or password-reset code to a mobile that belongs to an account. */
+  async sendCode(input: SmsSendInput, caller: CallerInfo): Promise<Record<string, never>> {
+    const exists = await this.db.getRepository(User).exists({
+      where: { mobile: input.mobile, status: UserStatus.Active, deletedAt: IsNull() },
+    });
+    await this.smsCodes.issue(input.mobile, input.event, caller.ip, exists);
+    if (!exists) throw new AppError('auth.no_account_for_mobile');
+    return {};
+  }
+
+  async mobileLogin(input: MobileLoginInput, caller: CallerInfo): Promise<LoginResult> {
+    if (!(await this.smsCodes.consume(input.mobile, 'login', input.code))) throw new AppError('auth.bad_sms_code');
+    const user = await this.db.getRepository(User).findOne({
+      where: { mobile: input.mobile, deletedAt: IsNull() },
+      order: { lastLoginAt: { direction: 'DESC', nulls: 'LAST' }, id: 'ASC' },
+    });
+    if (!user) throw new AppError('auth.no_account_for_mobile');
+    return this.signIn(user, input.remember ?? false, 'login.sms', caller);
+  }
+
+  private async signIn(
+    user: Pick<User, 'id' | 'schoolId' | 'role' | 'status'>,
+    remember: boolean,
+    action: 'login' | 'login.sms',
+    caller: CallerInfo,
+  ): Promise<LoginResult> {
+    if (user.status !== UserStatus.Active) throw new AppError('auth.disabled');
+    if (user.schoolId !== null && user.role !== Role.Admin) {
+      const school = await this.db.getRepository(School).findOneBy({ id: user.schoolId });
+      if (school?.serviceExpiresAt && school.serviceExpiresAt.getTime() < Date.now()) throw new AppError('auth.school_expired');
+    }
+    return this.db.transaction(async (em) => {
+      await em.query(`update users set failed_logins = 0, locked_until = null, last_login_at = now() where id = $1`, [user.id]);
+      const ttl = remember ? TOKEN_TTL_HOURS.remember : TOKEN_TTL_HOURS.session;
+      const { token, expiresAt } = await this.sessions.issue(em, user.id, ttl, caller);
+      await this.activity.record(em, user, action, caller, { remember });
+      const u = await em.getRepository(User).findOneByOrFail({ id: user.id });
+      return {
+        userinfo: {
+          token,
+          id: u.id,
+          role: u.role,
+          nickname: u.nickname,
+          avatar_text: u.avatarUrl,
+          school_id: u.schoolId,
+          expires_at: expiresAt.toISOString(),
+        },
+      };
+    });
+  }
+
+  async logout(user: SessionUser, caller: CallerInfo): Promise<Record<string, never>> {
+    await this.db.transaction(async (em) => {
+      await this.sessions.revoke(em, user.tokenId);
+      await this.activity.record(em, user, 'logout', caller);
+    });
+    return {};
+  }
+
+  async userInfo(user: SessionUser): Promise<UserInfo> {
+    const u = await this.db.getRepository(User).findOneByOrFail({ id: user.id });
+    const school = u.schoolId === null ? null : await this.db.getRepository(School).findOneBy({ id: u.schoolId });
+    return {
+      id: u.id,
+      name: u.name,
+      username: u.username,
+      nickname: u.nickname,
+      avatar_text: u.avatarUrl,
+      role: u.role,
+      school_id: u.schoolId,
+      school: school && {
+        id: school.id,
+        name: school.name,
+        timezone: school.timezone,
+        service_expires_at: school.serviceExpiresAt?.toISOString() ?? null,
+      },
+      mobile: u.mobile,
+      email: u.email,
+      lang: u.lang === 'en' ? 'en' : 'zh-CN',
+    };
+  }
+
+  /** Own nickname and avatar (an image, stored like any upload). */
+  async updateProfile(user: SessionUser, input: ProfileInput, avatar: IncomingFile | undefined, caller: CallerInfo): Promise<UserInfo> {
+    const stored = avatar ? await this.files.store(avatar, user, 'avatar') : null;
+    await this.db.transaction(async (em) => {
+      const changes: Partial<User> = {};
+      if (input.nickname !== undefined) changes.nickname = input.nickname;
+      if (stored) changes.avatarUrl = stored.url;
+      if (Object.keys(changes).length > 0) await em.getRepository(User).update({ id: user.id }, changes);
+      await this.activity.record(em, user, 'profile', caller, { nickname: input.nickname !== undefined, avatar: !!stored });
+    });
+    return this.userInfo(user);
+  }
+
+  /** Changes the caller's password; every session of the account, this one included, ends. */
+  async changePassword(user: SessionUser, input: ChangePwdInput, caller: CallerInfo): Promise<Record<string, never>> {
+    const u = await this.db
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .addSelect('u.passwordHash')
+      .where('u.id = :id', { id: user.id })
+      .getOneOrFail();
+    if (!(await verifyPassword(u.passwordHash, input.oldpassword))) throw new AppError('auth.old_password_wrong');
+    if (input.oldpassword === input.newpassword) throw new AppError('auth.same_password');
+    const passwordHash = await hashPassword(input.newpassword);
+    await this.db.transaction(async (em) => {
+      await this.setPassword(em, user.id, passwordHash);
+      await this.sessions.revokeAll(em, user.id);
+      await this.activity.record(em, user, 'changepwd', caller);
+    });
+    return {};
+  }
+
+  /** Forgot password, step 1: is there an account, and to which (masked) mobile will the code go. */
+  async resetLookup(query: ResetPwdQuery): Promise<{ mobile: string; masked_mobile: string }> {
+    const u = await this.db
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where('u.deletedAt is null')
+      .andWhere('(lower(u.username) = lower(:a) or lower(u.email) = lower(:a) or u.mobile = :a)', { a: query.account })
+      .orderBy('u.lastLoginAt', 'DESC', 'NULLS LAST')
+      .getOne();
+    if (!u) throw new AppError('auth.no_account');
+    if (!u.mobile) throw new AppError('auth.no_mobile');
+    // the full mobile is only returned when the caller typed it; otherwise the masked form is all they learn
+    return { mobile: query.account === u.mobile ? u.mobile : '', masked_mobile: maskMobile(u.mobile) };
+  }
+
+  /** Forgot password, step 2: the code proves the phone; every account on that phone gets the new password. */
+  async resetPassword(input: ResetPwdInput, caller: CallerInfo): Promise<Record<string, never>> {
+    if (!(await this.smsCodes.consume(input.mobile, 'resetpwd', input.code))) throw new AppError('auth.bad_sms_code');
+    const users = await this.db.getRepository(User).find({ where: { mobile: input.mobile, deletedAt: IsNull() } });
+    if (users.length === 0) throw new AppError('auth.no_account_for_mobile');
+    const passwordHash = await hashPassword(input.newpassword);
+    await this.db.transaction(async (em) => {
+      for (const u of users) {
+        await this.setPassword(em, u.id, passwordHash);
+        await this.sessions.revokeAll(em, u.id);
+        await this.activity.record(em, u, 'resetpwd', caller);
+      }
+    });
+    return {};
+  }
+
+  private async setPassword(em: EntityManager, userId: number, passwordHash: string): Promise<void> {
+    await em.query(
+      `update users set password_hash = $2, failed_logins = 0, locked_until = null, version = version + 1, updated_at = now() where id = $1`,
+      [userId, passwordHash],
+    );
+  }
+}

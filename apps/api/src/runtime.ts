@@ -1,0 +1,34 @@
+import { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import type { ResolvedConfig } from './bootstrap';
+import type { AppConfig } from './core/config/config';
+import { dataSourceOptions, migrate } from './core/database/data-source';
+import { startEmbeddedPostgres } from './core/database/embedded-postgres';
+import { demoAccountsTable, seedDemo } from './modules/school/demo-seed';
+
+/** Resolves the database: DATABASE_URL, or the embedded PGlite database under DATA_DIR. */
+export async function resolveDatabase(config: AppConfig, log: Logger): Promise<{ config: ResolvedConfig; stop: () => Promise<void> }> {
+  if (config.databaseUrl) return { config: { ...config, databaseUrl: config.databaseUrl }, stop: async () => undefined };
+  const pg = await startEmbeddedPostgres(config.dataDir);
+  log.info({ dataDir: config.dataDir }, 'DATABASE_URL not set: using the embedded PGlite database');
+  // PGlite answers one query at a time; a small pool is all it can use
+  return { config: { ...config, databaseUrl: pg.url, databasePoolMax: Math.min(config.databasePoolMax, 4) }, stop: pg.stop };
+}
+
+/** Migrates, and seeds the demo when asked to (printing the accounts the first time). */
+export async function prepareDatabase(config: ResolvedConfig, log: Logger): Promise<void> {
+  const applied = await migrate(config.databaseUrl);
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  if (!config.seedDemo) return;
+  const ds = new DataSource(dataSourceOptions(config.databaseUrl, 1));
+  await ds.initialize();
+  try {
+    const seeded = await seedDemo(ds);
+    if (seeded) {
+      log.info({ schoolId: seeded.schoolId }, 'demo school seeded');
+      process.stdout.write(`\n${demoAccountsTable()}\n\n`);
+    }
+  } finally {
+    await ds.destroy();
+  }
+}

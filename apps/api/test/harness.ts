@@ -1,0 +1,123 @@
+import 'reflect-metadata';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Code, type LoginResult } from '@wantuo/shared';
+import { Redis } from 'ioredis';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import request from 'supertest';
+import { createApp, type ResolvedConfig } from '../src/bootstrap';
+import { loadConfig } from '../src/core/config/config';
+import { createLogger } from '../src/core/logging/logger';
+import { DEMO_PASSWORD, seedDemo, type SeedResult } from '../src/modules/school/demo-seed';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../src/core/database/data-source';
+import { REDIS_URL, TEMPLATE_DB, urlFor, withAdmin } from './db';
+
+export type DemoUser = 'admin' | 'teacher' | 'adviser' | 'parent' | 'operator';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: ResolvedConfig;
+  /** a direct connection to this file's database, for assertions */
+  sql: Client;
+  demo: SeedResult;
+  get(path: string, token?: string): request.Test;
+  post(path: string, token?: string): request.Test;
+  login(user: DemoUser): Promise<string>;
+  /** a second school with its own admin, to prove other schools' ids are answered as unknown */
+  otherSchool(): Promise<{ schoolId: number; adminToken: string }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/**
+ * Starts the real API (real PostgreSQL, real Redis) on a database of its own, copied from the migrated template,
+ * seeded with the demo school. `runJobs` also runs the BullMQ workers in this process.
+ */
+export async function startTestApp(opts: { runJobs?: boolean; redis?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<TestApp> {
+  const dbName = `wantuo_t_${process.pid}_${Date.now().toString(36)}_${counter++}`;
+  await withAdmin((c) => c.query(`create database ${dbName} template ${TEMPLATE_DB}`));
+  const uploadDir = mkdtempSync(join(tmpdir(), 'wantuo-uploads-'));
+  const base = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...opts.env });
+  const config: ResolvedConfig = {
+    ...base,
+    databaseUrl: urlFor(dbName),
+    databasePoolMax: 5,
+    redisUrl: opts.redis === false ? null : REDIS_URL,
+    queuePrefix: `test:${dbName}`,
+    uploadDir,
+  };
+  const ds = new DataSource(dataSourceOptions(config.databaseUrl, 1));
+  await ds.initialize();
+  const demo = (await seedDemo(ds))!;
+  await ds.destroy();
+
+  const app = await createApp(config, createLogger(config.logLevel), { runJobs: opts.runJobs ?? true });
+  await app.init();
+  const sql = new Client({ connectionString: config.databaseUrl });
+  await sql.connect();
+  const server = app.getHttpServer();
+  const withToken = (t: request.Test, token?: string) => (token ? t.set('token', token) : t);
+
+  const t: TestApp = {
+    app,
+    config,
+    sql,
+    demo,
+    get: (path, token) => withToken(request(server).get(path), token),
+    post: (path, token) => withToken(request(server).post(path), token),
+    async login(user) {
+      const res = await request(server).post('/api/index/login').send({ account: user, password: DEMO_PASSWORD });
+      if (res.body.code !== Code.Ok) throw new Error(`login ${user}: ${JSON.stringify(res.body)}`);
+      return (res.body.data as LoginResult).userinfo.token;
+    },
+    async otherSchool() {
+      const { rows } = await sql.query(`insert into schools (name) values ('另一所机构') returning id`);
+      const schoolId = rows[0].id as number;
+      const username = `other_admin_${schoolId}`;
+      await sql.query(
+        `insert into users (school_id, role, username, name, nickname, mobile, password_hash)
+         select $1, 1, $2, '外校管理员', '外校管理员', '13900000001', password_hash from users where username = 'admin'`,
+        [schoolId, username],
+      );
+      const res = await request(server).post('/api/index/login').send({ account: username, password: DEMO_PASSWORD });
+      return { schoolId, adminToken: res.body.data.userinfo.token };
+    },
+    async close() {
+      await app.close();
+      await sql.end();
+      if (config.redisUrl) {
+        const redis = new Redis(config.redisUrl);
+        const keys = await redis.keys(`${config.queuePrefix}:*`);
+        if (keys.length) await redis.del(...keys);
+        await redis.quit();
+      }
+      await withAdmin((c) => c.query(`drop database if exists ${dbName} with (force)`));
+      rmSync(uploadDir, { recursive: true, force: true });
+    },
+  };
+  return t;
+}
+
+/** Polls until fn returns a value (not undefined/null), or fails after timeoutMs. */
+export async function eventually<T>(fn: () => Promise<T | null | undefined>, timeoutMs = 10_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (v !== null && v !== undefined) return v;
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Row counts of the tables an action may write: compare before and after to prove bad input wrote nothing. */
+export async function snapshot(sql: Client): Promise<Record<string, number>> {
+  const tables = ['schools', 'users', 'user_tokens', 'user_activity', 'sms_codes', 'sms_outbox', 'files'];
+  const { rows } = await sql.query(
+    `select ${tables.map((t) => `(select count(*) from ${t})::int as ${t}`).join(', ')}, (select sum(version) from users)::int as user_versions, (select sum(version) from site_settings)::int as settings_versions`,
+  );
+  return rows[0];
+}
