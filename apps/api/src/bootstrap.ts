@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,12 +15,15 @@ export type ResolvedConfig = AppConfig & { databaseUrl: string };
 
 /** Builds the HTTP app (not listening yet): used by main.ts and by the tests, so both run the same stack. */
 export async function createApp(config: ResolvedConfig, logger: Logger, opts: { runJobs: boolean }): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger, opts), {
+  const server = express();
+  // action names are case-sensitive (design.md §2): userInfo exists, userinfo does not. Set before the router exists.
+  server.set('case sensitive routing', true);
+  server.disable('x-powered-by');
+  if (config.trustProxy) server.set('trust proxy', 1);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger, opts), new ExpressAdapter(server), {
     logger: new PinoNestLogger(logger),
     bodyParser: false,
   });
-  if (config.trustProxy) app.set('trust proxy', 1);
-  app.disable('x-powered-by');
   app.use(requestLog(logger));
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: false, limit: '1mb' }));

@@ -39,7 +39,9 @@ export function requestLog(log: Logger) {
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
   log(message: unknown, context?: string) {
-    this.logger.info({ context }, String(message));
+    // Nest's start-up chatter (modules loaded, each route mapped) is debug detail
+    const chatter = context === 'InstanceLoader' || context === 'RouterExplorer' || context === 'RoutesResolver';
+    this.logger[chatter ? 'debug' : 'info']({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string) {
     this.logger.error({ context, trace }, String(message));

@@ -1,0 +1,44 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { ENV_KEYS, loadConfig } from '../src/core/config/config';
+
+/** docker-compose.yml cannot run on the CI machine (no Docker engine): check it matches what the code reads. */
+const root = join(__dirname, '..', '..', '..');
+const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'));
+const services = compose.services as Record<string, { environment?: Record<string, string>; command?: string[]; build?: { dockerfile: string }; ports?: string[] }>;
+
+it('has postgres, redis, api, worker and web', () => {
+  expect(Object.keys(services).sort()).toEqual(['api', 'postgres', 'redis', 'web', 'worker']);
+});
+
+it.each(['api', 'worker'])('%s sets only variables the code reads, and they are valid', (name) => {
+  const env = services[name].environment!;
+  expect(Object.keys(env).filter((k) => !(ENV_KEYS as string[]).includes(k))).toEqual([]);
+  const config = loadConfig(env);
+  expect(new URL(config.databaseUrl!).hostname).toBe('postgres');
+  expect(new URL(config.redisUrl!).hostname).toBe('redis');
+  expect(config.env).toBe('production');
+});
+
+it('the database credentials match the postgres service', () => {
+  const pg = services.postgres.environment!;
+  const url = new URL(services.api.environment!.DATABASE_URL);
+  expect([url.username, url.password, url.pathname.slice(1)]).toEqual([pg.POSTGRES_USER, pg.POSTGRES_PASSWORD, pg.POSTGRES_DB]);
+  expect(services.worker.environment!.DATABASE_URL).toBe(services.api.environment!.DATABASE_URL);
+});
+
+it('the worker runs the worker entry of the api image', () => {
+  expect(services.worker.build!.dockerfile).toBe(services.api.build!.dockerfile);
+  expect(services.worker.command).toEqual(['node', 'apps/api/dist/worker.js']);
+  expect(existsSync(join(root, 'apps/api/src/worker.ts'))).toBe(true);
+});
+
+it('web serves :8080 and nginx proxies /api and /socket.io to the api port', () => {
+  expect(services.web.ports).toEqual(['8080:8080']);
+  const conf = readFileSync(join(root, 'apps/web/nginx/default.conf'), 'utf8');
+  expect(conf).toContain(`server api:${services.api.environment!.PORT};`);
+  expect(conf).toMatch(/location \/api\/ \{\s+proxy_pass http:\/\/api;/);
+  expect(conf).toMatch(/location \/socket\.io\/ \{[^}]*Upgrade \$http_upgrade/);
+  for (const f of [services.api.build!.dockerfile, services.web.build!.dockerfile]) expect(existsSync(join(root, f))).toBe(true);
+});

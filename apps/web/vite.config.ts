@@ -1,0 +1,17 @@
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// spec §9: dev server on 8080, output dist with assets under static, /api proxied unchanged (secure false, no websockets)
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: { '@wantuo/shared': fileURLToPath(new URL('../../packages/shared/src/index.ts', import.meta.url)) },
+  },
+  server: {
+    port: 8080,
+    proxy: { '/api': { target: process.env.API_URL ?? 'http://127.0.0.1:3000', changeOrigin: true, secure: false, ws: false } },
+  },
+  build: { outDir: 'dist', assetsDir: 'static' },
+  test: { environment: 'jsdom', setupFiles: ['src/test-setup.ts'] },
+});
