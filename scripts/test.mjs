@@ -2,7 +2,7 @@
 // `npm test`: install what is missing, run every workspace's tests (turbo) against the machine's PostgreSQL
 // and Redis (DATABASE_URL / REDIS_URL, defaults 127.0.0.1:5432 and :6379), then print `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDeps } from './ensure-deps.mjs';
@@ -11,7 +11,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const reports = ['packages/shared/reports/jest.json', 'apps/api/reports/jest.json', 'apps/web/reports/vitest.json'].map((p) => join(root, p));
 
 ensureDeps();
-for (const r of reports) rmSync(r, { force: true });
+for (const r of reports) {
+  rmSync(r, { force: true });
+  mkdirSync(dirname(r), { recursive: true });
+}
 const run = spawnSync('npx', ['turbo', 'run', 'test', '--concurrency=1', '--continue', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
 
 let passed = 0;
