@@ -6,7 +6,7 @@ import { ENV_KEYS, loadConfig } from '../src/core/config/config';
 /** docker-compose.yml cannot run on the CI machine (no Docker engine): check it matches what the code reads. */
 const root = join(__dirname, '..', '..', '..');
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'));
-const services = compose.services as Record<string, { environment?: Record<string, string>; command?: string[]; build?: { dockerfile: string }; ports?: string[] }>;
+const services = compose.services as Record<string, { environment?: Record<string, string>; command?: string[]; build?: { context: string; target: string }; ports?: string[] }>;
 
 it('has postgres, redis, api, worker and web', () => {
   expect(Object.keys(services).sort()).toEqual(['api', 'postgres', 'redis', 'web', 'worker']);
@@ -29,7 +29,7 @@ it('the database credentials match the postgres service', () => {
 });
 
 it('the worker runs the worker entry of the api image', () => {
-  expect(services.worker.build!.dockerfile).toBe(services.api.build!.dockerfile);
+  expect(services.worker.build).toEqual(services.api.build);
   expect(services.worker.command).toEqual(['node', 'apps/api/dist/worker.js']);
   expect(existsSync(join(root, 'apps/api/src/worker.ts'))).toBe(true);
 });
@@ -40,5 +40,7 @@ it('web serves :8080 and nginx proxies /api and /socket.io to the api port', () 
   expect(conf).toContain(`server api:${services.api.environment!.PORT};`);
   expect(conf).toMatch(/location \/api\/ \{\s+proxy_pass http:\/\/api;/);
   expect(conf).toMatch(/location \/socket\.io\/ \{[^}]*Upgrade \$http_upgrade/);
-  for (const f of [services.api.build!.dockerfile, services.web.build!.dockerfile]) expect(existsSync(join(root, f))).toBe(true);
+  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+  for (const s of ['api', 'web', 'worker']) expect(dockerfile).toMatch(new RegExp(`^FROM \\S+ AS ${services[s].build!.target}$`, 'm'));
+  expect(dockerfile).toContain('COPY apps/web/nginx/default.conf');
 });

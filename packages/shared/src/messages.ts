@@ -1,6 +1,6 @@
 /**
  * Messages the API sends in `msg`, in both languages (zh-CN default, en on request).
- * Keys are stable; `{name}` placeholders are filled from params.
+ * Keys are stable; `{name}` marks are filled from params.
  */
 export type Lang = 'zh-CN' | 'en';
 export const DEFAULT_LANG: Lang = 'zh-CN';

@@ -98,6 +98,41 @@ describe('login', () => {
   });
 });
 
+describe('schools', () => {
+  it('one mobile in two schools: each password opens its own account, and userInfo shows that account’s school', async () => {
+    const { schoolId: otherSchool } = await t.otherSchool();
+    const { hashPassword } = await import('./passwords');
+    await t.sql.query(
+      `insert into users (school_id, role, username, name, nickname, mobile, password_hash) values ($1, 2, 'twin_b', '外校老师', '外校老师', '13700003333', $2)`,
+      [otherSchool, await hashPassword('OtherSchool1')],
+    );
+    await t.sql.query(
+      `insert into users (school_id, role, username, name, nickname, mobile, password_hash)
+       select school_id, 2, 'twin_a', '本校老师', '本校老师', '13700003333', password_hash from users where username = 'teacher'`,
+    );
+    const a = await t.post('/api/index/login').send({ account: '13700003333', password: DEMO_PASSWORD });
+    const b = await t.post('/api/index/login').send({ account: '13700003333', password: 'OtherSchool1' });
+    expect(a.body.data.userinfo.school_id).toBe(t.demo.schoolId);
+    expect(b.body.data.userinfo.school_id).toBe(otherSchool);
+    const me = await t.get('/api/index/userInfo', b.body.data.userinfo.token);
+    expect(me.body.data).toMatchObject({ username: 'twin_b', school: { id: otherSchool, name: '另一所机构' } });
+  });
+
+  it('a school whose service has expired keeps its staff out, but not its admin (who must renew)', async () => {
+    const { schoolId } = await t.otherSchool();
+    await t.sql.query(`update schools set service_expires_at = now() - interval '1 day' where id = $1`, [schoolId]);
+    await t.sql.query(
+      `insert into users (school_id, role, username, name, nickname, password_hash)
+       select $1, 2, 'expired_teacher', '过期', '过期', password_hash from users where username = 'teacher'`,
+      [schoolId],
+    );
+    const teacher = await t.post('/api/index/login').send({ account: 'expired_teacher', password: DEMO_PASSWORD });
+    expect(teacher.body).toMatchObject({ code: Code.Error, msg: '所在机构的服务已到期，请联系机构管理员续费' });
+    const admin = await t.post('/api/index/login').send({ account: `other_admin_${schoolId}`, password: DEMO_PASSWORD });
+    expect(admin.body.code).toBe(Code.Ok);
+  });
+});
+
 describe('tokens', () => {
   it('userInfo without a token, or with a bad one, answers 401', async () => {
     for (const token of [undefined, 'not-a-token', 'x'.repeat(500)]) {

@@ -1,4 +1,6 @@
-# API and worker image (the worker runs the same image with `node apps/api/dist/worker.js`).
+# One build for the whole stack; docker-compose.yml picks a target:
+#   api  - the NestJS API (and, with `node apps/api/dist/worker.js`, the job worker)
+#   web  - nginx serving the built web app and proxying /api, /socket.io and /uploads to the API
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json turbo.json tsconfig.base.json ./
@@ -6,12 +8,12 @@ COPY packages/shared/package.json packages/shared/
 COPY apps/api/package.json apps/api/
 COPY apps/web/package.json apps/web/
 RUN npm ci --no-audit --no-fund
-COPY packages/shared packages/shared
-COPY apps/api apps/api
-RUN npx turbo run build --filter=@wantuo/api... \
+COPY packages packages
+COPY apps apps
+RUN npx turbo run build \
  && npm prune --omit=dev --workspace @wantuo/api --workspace @wantuo/shared --include-workspace-root=false
 
-FROM node:20-bookworm-slim
+FROM node:20-bookworm-slim AS api
 ENV NODE_ENV=production PORT=8080 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/package.json ./
@@ -25,3 +27,8 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 CMD ["node", "apps/api/dist/main.js"]
+
+FROM nginx:1.27-alpine AS web
+COPY apps/web/nginx/default.conf /etc/nginx/conf.d/default.conf
+COPY --from=build /app/apps/web/dist /usr/share/nginx/html
+EXPOSE 8080
