@@ -8,6 +8,7 @@ import { CoreModule } from './core/core.module';
 import { HealthController } from './core/health/health.controller';
 import { EnvelopeInterceptor } from './core/http/envelope.interceptor';
 import { EnvelopeExceptionFilter } from './core/http/exception.filter';
+import { ApplicationsModule } from './modules/applications/applications.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { DevController } from './modules/dev/dev.controller';
 import { SiteModule } from './modules/site/site.module';
@@ -23,7 +24,7 @@ export class AppModule {
   static forRoot(config: AppConfig & { databaseUrl: string }, logger: Logger, opts: AppOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, logger), AuthModule, SiteModule, ...(opts.runJobs ? [WorkerModule] : [])],
+      imports: [CoreModule.forRoot(config, logger), AuthModule, SiteModule, ApplicationsModule, ...(opts.runJobs ? [WorkerModule] : [])],
       controllers: [HealthController, ...(config.env === 'production' ? [] : [DevController])],
       providers: [
         RouteCatalogue,

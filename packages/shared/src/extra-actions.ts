@@ -8,4 +8,7 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
   { method: 'POST', action: 'index', module: 'site', who: ['O'], meaning: 'platform operator saves the start-up page configuration' },
   { method: 'POST', action: 'aboutUs', module: 'site', who: ['O'], meaning: 'platform operator saves the about-us rich text (sanitised)' },
   { method: 'GET', action: 'loginLog', module: 'auth', who: ['any'], meaning: 'recent sign-ins and actions of the signed-in user, paged' },
+  { method: 'POST', action: 'applyAccount', module: 'applications', who: ['pub'], meaning: 'sign-in screen "create new account": an institution not yet on the platform applies; rate-limited per mobile and per IP' },
+  { method: 'GET', action: 'accountApplications', module: 'applications', who: ['O'], meaning: 'platform operator lists account applications, newest first, paged, filterable by status' },
+  { method: 'POST', action: 'handleAccountApplication', module: 'applications', who: ['O'], meaning: 'platform operator approves or rejects a pending account application with a note (optimistic concurrency on version)' },
 ];

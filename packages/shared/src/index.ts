@@ -7,4 +7,5 @@ export * from './roles';
 export * from './schemas/common';
 export * from './schemas/auth';
 export * from './schemas/site';
+export * from './schemas/applications';
 export * from './types';

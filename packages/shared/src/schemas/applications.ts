@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { mobile, pageQuery, text } from './common';
+
+/**
+ * "Create new account" on the sign-in screen: an institution not yet on the platform applies; the platform
+ * operator lists the applications and approves or rejects them.
+ */
+export const ApplicationStatus = { Pending: 0, Approved: 1, Rejected: 2 } as const;
+export type ApplicationStatus = (typeof ApplicationStatus)[keyof typeof ApplicationStatus];
+
+/** At most this many applications per mobile in 24 hours and per IP address in an hour. */
+export const APPLICATION_LIMITS = { perMobilePerDay: 3, perIpPerHour: 20 } as const;
+
+/** Names (institution, contact, city): letters of any script, digits, spaces and the punctuation names use. */
+const NAME_RE = /^[\p{L}\p{M}\p{N} ()（）·・.\-—_&、,，'’]+$/u;
+/** Free text (message, note) is plain text: no HTML markup, no control characters but tab and line breaks. */
+const MARKUP_RE = /<\s*[a-z!?/]|(?![\t\n\r])\p{Cc}/iu;
+const plain = (v: string) => !MARKUP_RE.test(v);
+
+const version = z.number().int().min(1);
+
+export const ApplyAccountInput = z.strictObject({
+  institution_name: text(100)
+    .min(2, { error: 'v.institution_name_invalid' })
+    .regex(NAME_RE, { error: 'v.institution_name_invalid' }),
+  contact_name: text(64)
+    .min(1, { error: 'v.contact_name_invalid' })
+    .regex(NAME_RE, { error: 'v.contact_name_invalid' }),
+  mobile,
+  /** an empty string counts as not given */
+  city: text(64)
+    .refine((v) => v === '' || NAME_RE.test(v), { error: 'v.city_invalid' })
+    .optional(),
+  students_estimate: z
+    .number({ error: 'v.students_estimate_invalid' })
+    .int({ error: 'v.students_estimate_invalid' })
+    .min(1, { error: 'v.students_estimate_invalid' })
+    .max(100_000, { error: 'v.students_estimate_invalid' })
+    .optional(),
+  /** an empty string counts as not given */
+  message: text(1000).refine(plain, { error: 'v.plain_text' }).optional(),
+});
+export type ApplyAccountInput = z.infer<typeof ApplyAccountInput>;
+
+const statusFilter = z.coerce
+  .number({ error: 'v.application_status_invalid' })
+  .pipe(z.literal([ApplicationStatus.Pending, ApplicationStatus.Approved, ApplicationStatus.Rejected], { error: 'v.application_status_invalid' }));
+
+export const AccountApplicationsQuery = z.strictObject({
+  ...pageQuery,
+  /** 0 pending, 1 approved, 2 rejected; absent (or empty) lists all */
+  status: z.preprocess((v) => (v === '' ? undefined : v), statusFilter.optional()),
+});
+export type AccountApplicationsQuery = z.infer<typeof AccountApplicationsQuery>;
+
+export const HandleAccountApplicationInput = z.strictObject({
+  id: z.number().int().min(1),
+  /** the version the operator read: a concurrent change answers error.conflict */
+  version,
+  status: z.literal([ApplicationStatus.Approved, ApplicationStatus.Rejected], { error: 'v.handle_status_invalid' }),
+  note: text(500).refine(plain, { error: 'v.plain_text' }).optional(),
+});
+export type HandleAccountApplicationInput = z.infer<typeof HandleAccountApplicationInput>;
+
+/** `data` of applyAccount. */
+export interface ApplyAccountResult {
+  id: number;
+  status: ApplicationStatus;
+  created_at: string;
+}
+
+/** One row of accountApplications (`data.list`), and `data` of handleAccountApplication. */
+export interface AccountApplication {
+  id: number;
+  institution_name: string;
+  contact_name: string;
+  mobile: string;
+  city: string | null;
+  students_estimate: number | null;
+  message: string | null;
+  status: ApplicationStatus;
+  handled_by: number | null;
+  handled_by_name: string | null;
+  handled_note: string | null;
+  handled_at: string | null;
+  ip: string;
+  version: number;
+  created_at: string;
+}
