@@ -1,13 +1,61 @@
-import { App as AntApp, ConfigProvider } from 'antd';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider, theme } from 'antd';
+import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
-import { StatusPage } from './status-page';
+import { useEffect, useMemo } from 'react';
+import { RouterProvider } from 'react-router/dom';
+import { ApiError } from './api/http';
+import { feedback } from './api/feedback';
+import { FeedbackBridge } from './components/feedback-bridge';
+import { createRouter } from './router/router';
+import { t, usePreferences } from './stores/preferences';
 
-/** The web app's root. The routed shell (every screen of the spec) plugs in here. */
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 } },
+});
+
+/** Unhandled errors: a notification titled by the error's kind (spec §8; "未知错误" when it has none). */
+function useGlobalErrors() {
+  useEffect(() => {
+    const show = (reason: unknown) => {
+      if (reason instanceof ApiError) return; // the request wrapper has already told the user
+      const kind = reason instanceof Error && reason.name && reason.name !== 'Error' ? reason.name : t('error.unknown');
+      const message = reason instanceof Error ? reason.message : String(reason ?? '');
+      try {
+        feedback().notification.error({ title: kind, description: message });
+      } catch {
+        // feedback not mounted yet
+      }
+    };
+    const onError = (e: ErrorEvent) => show(e.error ?? e.message);
+    const onRejection = (e: PromiseRejectionEvent) => show(e.reason);
+    window.addEventListener('error', onError);
+    window.addEventListener('unhandledrejection', onRejection);
+    return () => {
+      window.removeEventListener('error', onError);
+      window.removeEventListener('unhandledrejection', onRejection);
+    };
+  }, []);
+}
+
 export function App() {
+  const lang = usePreferences((s) => s.lang);
+  const dark = usePreferences((s) => s.dark);
+  const router = useMemo(() => createRouter(), []);
+  useGlobalErrors();
+  useEffect(() => {
+    document.documentElement.lang = lang;
+  }, [lang]);
   return (
-    <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff' } }}>
-      <AntApp>
-        <StatusPage />
+    <ConfigProvider
+      locale={lang === 'en' ? enUS : zhCN}
+      theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, token: { colorPrimary: '#1677ff' } }}
+    >
+      <AntApp message={{ duration: 3 }} notification={{ duration: 4.5 }}>
+        <FeedbackBridge />
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
       </AntApp>
     </ConfigProvider>
   );

@@ -1,0 +1,191 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Avatar, Button, Card, Form, Input, Select, Space, Switch, Table, Tabs, Tag, Typography, Upload } from 'antd';
+import type { Page, UserInfo } from '@wantuo/shared';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { get, post, upload } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { LoadError, Loading } from '../../components/states';
+import { LANGS, type MessageKey } from '../../i18n/messages';
+import { formatDateTime } from '../../lib/storage';
+import { usePreferences, useT } from '../../stores/preferences';
+import { useSession } from '../../stores/session';
+
+interface Activity {
+  id: number;
+  action: string;
+  ip: string;
+  user_agent: string;
+  at: string;
+}
+
+function RecentActivity() {
+  const t = useT();
+  const [page, setPage] = useState(1);
+  const q = useQuery({ queryKey: ['loginLog', page], queryFn: () => get<Page<Activity>>('loginLog', { page, limit: 10 }) });
+  if (q.isError) return <LoadError onRetry={() => q.refetch()} />;
+  return (
+    <Table<Activity>
+      rowKey="id"
+      size="small"
+      loading={q.isLoading}
+      dataSource={q.data?.list}
+      scroll={{ x: 560 }}
+      pagination={{ current: page, pageSize: 10, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
+      columns={[
+        { title: t('settings.when'), dataIndex: 'at', width: 170, render: (v: string) => formatDateTime(new Date(v)) },
+        {
+          title: t('settings.action'),
+          dataIndex: 'action',
+          render: (v: string) => <Tag color={v.includes('failed') || v.includes('locked') ? 'red' : 'blue'}>{t(`activity.${v}` as MessageKey)}</Tag>,
+        },
+        { title: t('settings.ip'), dataIndex: 'ip', width: 130 },
+        { title: t('settings.device'), dataIndex: 'user_agent', ellipsis: true },
+      ]}
+    />
+  );
+}
+
+function Profile() {
+  const t = useT();
+  const setUser = useSession((s) => s.setUser);
+  const queryClient = useQueryClient();
+  const q = useQuery({ queryKey: ['userInfo'], queryFn: () => get<UserInfo>('userInfo') });
+  const [busy, setBusy] = useState(false);
+  if (q.isLoading) return <Loading />;
+  if (q.isError || !q.data) return <LoadError onRetry={() => q.refetch()} />;
+
+  const saved = (info: UserInfo) => {
+    setUser(info);
+    queryClient.setQueryData(['userInfo'], info);
+    feedback().message.success(t('common.saved'));
+  };
+  const saveNickname = async ({ nickname }: { nickname: string }) => {
+    setBusy(true);
+    try {
+      saved(await post<UserInfo>('profile', { nickname: nickname.trim() }));
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setBusy(false);
+    }
+  };
+  const uploadAvatar = async (file: File) => {
+    const form = new FormData();
+    form.append('avatar', file);
+    try {
+      saved(await upload<UserInfo>('profile', form));
+    } catch {
+      // shown by the request wrapper
+    }
+    return false;
+  };
+
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%', maxWidth: 480 }}>
+      <Space align="center" size="large">
+        <Avatar size={72} src={q.data.avatar_text || undefined} style={{ backgroundColor: '#1677ff', fontSize: 28 }}>
+          {q.data.nickname.slice(0, 1)}
+        </Avatar>
+        <div>
+          <Upload accept="image/jpeg,image/png,image/gif,image/webp" showUploadList={false} beforeUpload={uploadAvatar}>
+            <Button>{t('settings.upload_avatar')}</Button>
+          </Upload>
+          <div>
+            <Typography.Text type="secondary">{t('settings.avatar_hint')}</Typography.Text>
+          </div>
+        </div>
+      </Space>
+      <Form layout="vertical" initialValues={{ nickname: q.data.nickname }} onFinish={saveNickname}>
+        <Form.Item name="nickname" label={t('settings.nickname')} rules={[{ required: true, whitespace: true, max: 32 }]}>
+          <Input maxLength={32} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={busy}>
+          {t('common.save')}
+        </Button>
+      </Form>
+    </Space>
+  );
+}
+
+function ChangePassword() {
+  const t = useT();
+  const clear = useSession((s) => s.clear);
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const submit = async (v: { oldpassword: string; newpassword: string }) => {
+    setBusy(true);
+    try {
+      await post('changepwd', { oldpassword: v.oldpassword, newpassword: v.newpassword });
+      feedback().message.success(t('settings.password_changed'));
+      clear();
+      navigate('/login', { replace: true });
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Form layout="vertical" onFinish={submit} style={{ maxWidth: 420 }}>
+      <Form.Item name="oldpassword" label={t('settings.old_password')} rules={[{ required: true, message: t('login.password_required') }]}>
+        <Input.Password autoComplete="current-password" />
+      </Form.Item>
+      <Form.Item
+        name="newpassword"
+        label={t('settings.new_password')}
+        rules={[{ required: true, message: t('login.password_required') }, { min: 8, max: 64, pattern: /^(?=.*[A-Za-z])(?=.*\d).+$/, message: t('reset.new_password') }]}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item
+        name="confirm"
+        label={t('settings.confirm_password')}
+        dependencies={['newpassword']}
+        rules={[
+          { required: true, message: t('login.password_required') },
+          ({ getFieldValue }) => ({
+            validator: (_, value) => (value === getFieldValue('newpassword') ? Promise.resolve() : Promise.reject(new Error(t('settings.password_mismatch')))),
+          }),
+        ]}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" loading={busy}>
+        {t('common.save')}
+      </Button>
+    </Form>
+  );
+}
+
+function Preferences() {
+  const t = useT();
+  const { lang, setLang, dark, setDark } = usePreferences();
+  return (
+    <Form layout="vertical" style={{ maxWidth: 420 }}>
+      <Form.Item label={`${t('settings.night_mode')} (${t('settings.beta')})`}>
+        <Switch checked={dark} onChange={setDark} aria-label={t('settings.night_mode')} />
+      </Form.Item>
+      <Form.Item label={t('settings.language')}>
+        <Select value={lang} onChange={setLang} options={LANGS} aria-label={t('settings.language')} />
+      </Form.Item>
+    </Form>
+  );
+}
+
+/** User settings: recent activity, personal info, password, night mode and language. */
+export default function Settings() {
+  const t = useT();
+  return (
+    <Card title={t('settings.title')}>
+      <Tabs
+        items={[
+          { key: 'activity', label: t('settings.activity'), children: <RecentActivity /> },
+          { key: 'profile', label: t('settings.profile'), children: <Profile /> },
+          { key: 'security', label: t('settings.security'), children: <ChangePassword /> },
+          { key: 'preferences', label: t('settings.preferences'), children: <Preferences /> },
+        ]}
+      />
+    </Card>
+  );
+}

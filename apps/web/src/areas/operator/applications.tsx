@@ -1,0 +1,102 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Input, Popconfirm, Segmented, Space, Table, Tag } from 'antd';
+import type { Page } from '@wantuo/shared';
+import { useState } from 'react';
+import { get, post } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { LoadError } from '../../components/states';
+import { formatDateTime } from '../../lib/storage';
+import { usePreferences, useT } from '../../stores/preferences';
+
+interface Application {
+  id: number;
+  institution_name: string;
+  contact_name: string;
+  mobile: string;
+  city: string | null;
+  students_estimate: number | null;
+  message: string | null;
+  status: 0 | 1 | 2;
+  handled_note: string | null;
+  version: number;
+  created_at: string;
+}
+
+const STATUS = {
+  0: { zh: '待处理', en: 'Pending', color: 'gold' },
+  1: { zh: '已通过', en: 'Approved', color: 'green' },
+  2: { zh: '已拒绝', en: 'Rejected', color: 'red' },
+} as const;
+
+/** Institutions that applied from the sign-in screen; the operator approves or rejects each with a note. */
+export default function OperatorApplications() {
+  const t = useT();
+  const lang = usePreferences((s) => s.lang);
+  const [status, setStatus] = useState<0 | 1 | 2>(0);
+  const [page, setPage] = useState(1);
+  const [note, setNote] = useState('');
+  const q = useQuery({
+    queryKey: ['accountApplications', status, page],
+    queryFn: () => get<Page<Application>>('accountApplications', { status, page, limit: 20 }),
+  });
+  const handle = async (a: Application, next: 1 | 2) => {
+    try {
+      await post('handleAccountApplication', { id: a.id, version: a.version, status: next, ...(note.trim() ? { note: note.trim() } : {}) });
+      feedback().message.success(t('common.saved'));
+      setNote('');
+      await q.refetch();
+    } catch {
+      // shown by the request wrapper
+    }
+  };
+  const label = (s: 0 | 1 | 2) => (lang === 'en' ? STATUS[s].en : STATUS[s].zh);
+
+  return (
+    <Card title={t('operator.applications')} extra={<Segmented value={status} onChange={(v) => { setStatus(v as 0 | 1 | 2); setPage(1); }} options={([0, 1, 2] as const).map((s) => ({ value: s, label: label(s) }))} />}>
+      {q.isError ? (
+        <LoadError onRetry={() => q.refetch()} />
+      ) : (
+        <Table<Application>
+          rowKey="id"
+          loading={q.isLoading}
+          dataSource={q.data?.list}
+          scroll={{ x: 900 }}
+          pagination={{ current: page, pageSize: 20, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
+          columns={[
+            { title: t('apply.institution'), dataIndex: 'institution_name' },
+            { title: t('apply.contact'), dataIndex: 'contact_name', width: 110 },
+            { title: t('apply.mobile'), dataIndex: 'mobile', width: 130 },
+            { title: t('apply.city'), dataIndex: 'city', width: 100 },
+            { title: t('apply.students'), dataIndex: 'students_estimate', width: 110 },
+            { title: t('apply.message'), dataIndex: 'message', ellipsis: true },
+            { title: t('settings.when'), dataIndex: 'created_at', width: 170, render: (v: string) => formatDateTime(new Date(v)) },
+            {
+              title: '',
+              key: 'actions',
+              width: 170,
+              render: (_, a) =>
+                a.status === 0 ? (
+                  <Space>
+                    {([1, 2] as const).map((next) => (
+                      <Popconfirm
+                        key={next}
+                        title={label(next)}
+                        description={<Input.TextArea placeholder={t('apply.message')} maxLength={500} rows={2} value={note} onChange={(e) => setNote(e.target.value)} />}
+                        onConfirm={() => handle(a, next)}
+                      >
+                        <Button size="small" danger={next === 2}>
+                          {label(next)}
+                        </Button>
+                      </Popconfirm>
+                    ))}
+                  </Space>
+                ) : (
+                  <Tag color={STATUS[a.status].color}>{label(a.status)}</Tag>
+                ),
+            },
+          ]}
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,119 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Form, Input, Space } from 'antd';
+import type { PageConfig } from '@wantuo/shared';
+import { useState } from 'react';
+import { get, post } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { LoadError, Loading } from '../../components/states';
+import { usePageConfig } from '../../stores/page-config';
+import { useT } from '../../stores/preferences';
+
+type Config = PageConfig & { version: number };
+
+function PageConfigForm() {
+  const t = useT();
+  const setConfig = usePageConfig((s) => s.set);
+  const client = useQueryClient();
+  const q = useQuery({ queryKey: ['index'], queryFn: () => get<Config>('index') });
+  const [busy, setBusy] = useState(false);
+  if (q.isLoading) return <Loading />;
+  if (q.isError || !q.data) return <LoadError onRetry={() => q.refetch()} />;
+  const c = q.data;
+  const save = async (v: { site_name: string; footer: string; icp: string; phone: string; email: string; address: string }) => {
+    setBusy(true);
+    const orNull = (s: string | undefined) => (s && s.trim() ? s.trim() : null);
+    try {
+      const next = await post<Config>('index', {
+        ...c,
+        site_name: v.site_name.trim(),
+        footer: { text: v.footer ?? '', icp: orNull(v.icp) },
+        contact: { phone: orNull(v.phone), email: orNull(v.email), address: orNull(v.address) },
+      });
+      setConfig(next);
+      client.setQueryData(['index'], next);
+      feedback().message.success(t('common.saved'));
+    } catch {
+      // a stale version is shown as "changed by someone else" by the request wrapper
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Form
+      layout="vertical"
+      style={{ maxWidth: 560 }}
+      onFinish={save}
+      initialValues={{ site_name: c.site_name, footer: c.footer.text, icp: c.footer.icp, phone: c.contact.phone, email: c.contact.email, address: c.contact.address }}
+    >
+      <Alert type="info" showIcon title={t('operator.conflict_hint')} style={{ marginBottom: 16 }} />
+      <Form.Item name="site_name" label={t('operator.site_name')} rules={[{ required: true, whitespace: true, max: 60 }]}>
+        <Input maxLength={60} />
+      </Form.Item>
+      <Form.Item name="footer" label={t('operator.footer')}>
+        <Input.TextArea maxLength={500} rows={2} />
+      </Form.Item>
+      <Space wrap>
+        <Form.Item name="icp" label={t('operator.icp')}>
+          <Input maxLength={60} />
+        </Form.Item>
+        <Form.Item name="phone" label={t('operator.phone')}>
+          <Input maxLength={30} />
+        </Form.Item>
+        <Form.Item name="email" label={t('operator.email')}>
+          <Input maxLength={100} />
+        </Form.Item>
+      </Space>
+      <Form.Item name="address" label={t('operator.address')}>
+        <Input maxLength={200} />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" loading={busy}>
+        {t('common.save')}
+      </Button>
+    </Form>
+  );
+}
+
+function AboutForm() {
+  const t = useT();
+  const client = useQueryClient();
+  const q = useQuery({ queryKey: ['aboutUs'], queryFn: () => get<{ content: string; version: number }>('aboutUs') });
+  const [busy, setBusy] = useState(false);
+  if (q.isLoading) return <Loading />;
+  if (q.isError || !q.data) return <LoadError onRetry={() => q.refetch()} />;
+  const save = async ({ content }: { content: string }) => {
+    setBusy(true);
+    try {
+      client.setQueryData(['aboutUs'], await post('aboutUs', { content, version: q.data!.version }));
+      feedback().message.success(t('common.saved'));
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Form layout="vertical" onFinish={save} initialValues={{ content: q.data.content }} key={q.data.version}>
+      <Form.Item name="content" label="HTML" rules={[{ required: true }]}>
+        <Input.TextArea rows={10} maxLength={100_000} />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" loading={busy}>
+        {t('common.save')}
+      </Button>
+    </Form>
+  );
+}
+
+/** The platform operator edits the start-up page configuration and the about-us text. */
+export default function OperatorSite() {
+  const t = useT();
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      <Card title={t('operator.site')}>
+        <PageConfigForm />
+      </Card>
+      <Card title={t('operator.about')}>
+        <AboutForm />
+      </Card>
+    </Space>
+  );
+}

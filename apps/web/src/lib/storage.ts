@@ -1,0 +1,95 @@
+import AES from 'crypto-js/aes';
+import Utf8 from 'crypto-js/enc-utf8';
+
+/**
+ * Local storage with expiry (spec §3): each entry is `{ content, datetime }`, datetime the expiry in ms
+ * (0 = never). An expired entry is removed when read and reads as empty. Entries may be AES-encrypted.
+ */
+export interface StorageOptions {
+  /** AES key; its length must be a multiple of 8 or decryption will fail */
+  aesKey?: string;
+  aesIv?: string;
+  backend?: Storage;
+  now?: () => number;
+}
+
+interface Entry<T> {
+  content: T;
+  datetime: number;
+}
+
+export function createStorage(opts: StorageOptions = {}) {
+  const backend = opts.backend ?? window.localStorage;
+  const now = opts.now ?? Date.now;
+  const encrypt = opts.aesKey !== undefined;
+  if (encrypt && opts.aesKey!.length % 8 !== 0) {
+    console.warn(`[storage] the AES key length (${opts.aesKey!.length}) is not a multiple of 8: decryption will fail`);
+  }
+  // AES-CBC with PKCS#7 padding (crypto-js defaults)
+  const cipher = encrypt
+    ? {
+        key: Utf8.parse(opts.aesKey!),
+        iv: Utf8.parse(opts.aesIv ?? opts.aesKey!.slice(0, 16)),
+      }
+    : null;
+  const seal = (text: string) => (cipher ? AES.encrypt(text, cipher.key, { iv: cipher.iv }).toString() : text);
+  const open = (text: string) => (cipher ? AES.decrypt(text, cipher.key, { iv: cipher.iv }).toString(Utf8) : text);
+
+  return {
+    /** Stores a value; `expireSeconds` 0 (default) never expires. */
+    set<T>(key: string, content: T, expireSeconds = 0): void {
+      const entry: Entry<T> = { content, datetime: expireSeconds > 0 ? now() + expireSeconds * 1000 : 0 };
+      backend.setItem(key, seal(JSON.stringify(entry)));
+    },
+    get<T>(key: string): T | null {
+      const raw = backend.getItem(key);
+      if (raw === null) return null;
+      try {
+        const entry = JSON.parse(open(raw)) as Entry<T>;
+        if (entry.datetime !== 0 && entry.datetime <= now()) {
+          backend.removeItem(key);
+          return null;
+        }
+        return entry.content;
+      } catch {
+        backend.removeItem(key);
+        return null;
+      }
+    },
+    remove(key: string): void {
+      backend.removeItem(key);
+    },
+    clear(): void {
+      backend.clear();
+    },
+  };
+}
+
+export type AppStorage = ReturnType<typeof createStorage>;
+
+/** Cache keys (spec §9). */
+export const StorageKey = { user: '_u', token: 'token', lang: '_lang', theme: '_theme' } as const;
+
+export const storage = createStorage();
+
+/** Cookies, for the token (spec §4: "Login stores the token in a cookie (path /)"). */
+export const cookies = {
+  get(name: string): string | null {
+    const hit = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
+    return hit ? decodeURIComponent(hit.slice(name.length + 1)) : null;
+  },
+  /** `maxAgeSeconds` undefined: a session cookie, gone when the browser closes */
+  set(name: string, value: string, maxAgeSeconds?: number): void {
+    const age = maxAgeSeconds === undefined ? '' : `; max-age=${Math.floor(maxAgeSeconds)}`;
+    document.cookie = `${name}=${encodeURIComponent(value)}; path=/${age}; SameSite=Lax`;
+  },
+  remove(name: string): void {
+    document.cookie = `${name}=; path=/; max-age=0; SameSite=Lax`;
+  },
+};
+
+/** Formats a date as the spec's default storage format yyyy-MM-dd hh:mm:ss. */
+export function formatDateTime(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}

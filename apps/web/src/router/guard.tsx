@@ -1,0 +1,24 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import type { Role } from '@wantuo/shared';
+import { useSession } from '../stores/session';
+import { AREA_ROLES, HOME_OF, type Area } from './route-table';
+
+export function mayEnter(area: Area, role: Role | undefined): boolean {
+  const rule = AREA_ROLES[area];
+  if (rule === 'all') return true;
+  if (role === undefined) return false;
+  return rule === 'signed-in' || rule.includes(role);
+}
+
+/**
+ * Role guard: signed-out visitors go to sign-in and come back afterwards; a signed-in user outside the
+ * area's roles goes to their own home.
+ */
+export function RequireArea({ area }: { area: Area }) {
+  const user = useSession((s) => s.user);
+  const location = useLocation();
+  if (AREA_ROLES[area] === 'all') return <Outlet />;
+  if (!user) return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  if (!mayEnter(area, user.role)) return <Navigate to={HOME_OF[user.role]} replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,137 @@
+import NProgress from 'nprogress';
+import 'nprogress/nprogress.css';
+import { lazy, Suspense, useEffect } from 'react';
+import {
+  createBrowserRouter,
+  isRouteErrorResponse,
+  Navigate,
+  Outlet,
+  useLocation,
+  useMatches,
+  useNavigation,
+  useRouteError,
+  type RouteObject,
+} from 'react-router';
+import { feedback } from '../api/feedback';
+import { setReloginHandler } from '../api/http';
+import { pick, type Bilingual } from '../i18n/messages';
+import { t, usePreferences } from '../stores/preferences';
+import { usePageConfig } from '../stores/page-config';
+import { RequireArea } from './guard';
+import { LOGIN_TITLE, REDIRECTS, ROUTES, type Area, type PageKey, type RouteDef } from './route-table';
+
+NProgress.configure({ showSpinner: false });
+
+export interface RouteHandle {
+  title: Bilingual | null;
+  def?: RouteDef;
+}
+
+const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = {
+  home: () => import('../areas/public/home'),
+  about: () => import('../areas/public/about'),
+  pdf: () => import('../areas/public/pdf-viewer'),
+  settings: () => import('../areas/account/settings'),
+  parentHome: () => import('../areas/parent/home'),
+  operatorSite: () => import('../areas/operator/site'),
+  operatorApplications: () => import('../areas/operator/applications'),
+  pending: () => import('../areas/pending'),
+};
+
+const LAYOUTS: Record<Area, () => Promise<{ default: React.ComponentType }>> = {
+  public: () => import('../layouts/public-layout'),
+  center: () => import('../layouts/center-layout'),
+  principal: () => import('../layouts/admin-layout'),
+  adviser: () => import('../layouts/adviser-layout'),
+  teacher: () => import('../layouts/teacher-layout'),
+  parent: () => import('../layouts/parent-layout'),
+  operator: () => import('../layouts/operator-layout'),
+  account: () => import('../layouts/account-layout'),
+};
+
+const lazyComponent = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
+
+/** Progress bar, scroll to top, document title: spec §2's before/after of each navigation. */
+function Root() {
+  const navigation = useNavigation();
+  const location = useLocation();
+  const matches = useMatches();
+  const lang = usePreferences((s) => s.lang);
+  const siteName = usePageConfig((s) => s.config?.site_name);
+  const loadConfig = usePageConfig((s) => s.loadIfEmpty);
+
+  useEffect(() => {
+    void loadConfig();
+  }, [loadConfig]);
+  useEffect(() => {
+    if (navigation.state === 'idle') NProgress.done();
+    else NProgress.start();
+  }, [navigation.state]);
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [location.pathname]);
+  useEffect(() => {
+    const handle = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.title !== undefined)?.handle as RouteHandle | undefined;
+    const app = siteName ?? t('app.name');
+    document.title = handle?.title ? `${pick(lang, handle.title)} - ${app}` : app;
+  }, [matches, lang, siteName]);
+  return <Outlet />;
+}
+
+/** A failed navigation (for instance a screen's code that cannot load): end the bar, say so, offer a way on. */
+function RouteError() {
+  const error = useRouteError();
+  useEffect(() => {
+    NProgress.done();
+    if (isRouteErrorResponse(error) && error.status === 404) return;
+    const message = error instanceof Error ? error.message : isRouteErrorResponse(error) ? error.statusText : String(error);
+    feedback().notification.error({ title: t('error.route'), description: message });
+  }, [error]);
+  return (
+    <Suspense fallback={null}>
+      <NotFound kind={isRouteErrorResponse(error) && error.status === 404 ? 'not-found' : 'error'} />
+    </Suspense>
+  );
+}
+
+const NotFound = lazy(() => import('../areas/not-found'));
+
+function areaRoutes(area: Area): RouteObject {
+  return {
+    element: <RequireArea area={area} />,
+    children: [
+      {
+        lazy: lazyComponent(LAYOUTS[area]),
+        children: ROUTES.filter((r) => r.area === area).map((def) => ({
+          path: def.path,
+          handle: { title: def.title, def } satisfies RouteHandle,
+          lazy: lazyComponent(PAGES[def.page]),
+        })),
+      },
+    ],
+  };
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    ErrorBoundary: RouteError,
+    HydrateFallback: () => null,
+    children: [
+      ...Object.entries(REDIRECTS).map(([from, to]) => ({ path: from, element: <Navigate to={to} replace /> })),
+      { path: '/login', handle: { title: LOGIN_TITLE } satisfies RouteHandle, lazy: lazyComponent(() => import('../areas/auth/login')) },
+      ...(['public', 'center', 'principal', 'teacher', 'adviser', 'parent', 'operator', 'account'] as Area[]).map(areaRoutes),
+      { path: '*', handle: { title: { zh: '页面不存在', en: 'Page not found' } } satisfies RouteHandle, lazy: lazyComponent(() => import('../areas/not-found')) },
+    ],
+  },
+];
+
+export function createRouter() {
+  const router = createBrowserRouter(routes);
+  // "re-login" of the expired-session dialog: to sign-in, then back here
+  setReloginHandler(() => {
+    const here = window.location.pathname + window.location.search;
+    void router.navigate(`/login?redirect=${encodeURIComponent(here)}`);
+  });
+  return router;
+}
