@@ -6,11 +6,13 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDeps } from './ensure-deps.mjs';
+import { ensureChromium } from './ensure-chromium.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const reports = ['packages/shared/reports/jest.json', 'apps/api/reports/jest.json', 'apps/web/reports/vitest.json'].map((p) => join(root, p));
+const reports = ['packages/shared/reports/jest.json', 'apps/api/reports/jest.json', 'apps/web/reports/vitest.json', 'apps/web/reports/e2e.json'].map((p) => join(root, p));
 
 ensureDeps();
+ensureChromium();
 for (const r of reports) {
   rmSync(r, { force: true });
   mkdirSync(dirname(r), { recursive: true });

@@ -12,6 +12,6 @@ export default defineConfig({
     port: 8080,
     proxy: { '/api': { target: process.env.API_URL ?? 'http://127.0.0.1:3000', changeOrigin: true, secure: false, ws: false } },
   },
-  build: { outDir: 'dist', assetsDir: 'static' },
+  build: { outDir: 'dist', assetsDir: 'static', manifest: true },
   test: { environment: 'jsdom', setupFiles: ['src/test-setup.ts'] },
 });

@@ -1,18 +1,12 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider, theme } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
+import { ConfigProvider, theme } from 'antd';
+import enUS from 'antd/es/locale/en_US';
+import zhCN from 'antd/es/locale/zh_CN';
 import { useEffect, useMemo } from 'react';
 import { RouterProvider } from 'react-router/dom';
 import { ApiError } from './api/http';
 import { feedback } from './api/feedback';
-import { FeedbackBridge } from './components/feedback-bridge';
 import { createRouter } from './router/router';
 import { t, usePreferences } from './stores/preferences';
-
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 } },
-});
 
 /** Unhandled errors: a notification titled by the error's kind (spec §8; "未知错误" when it has none). */
 function useGlobalErrors() {
@@ -21,11 +15,7 @@ function useGlobalErrors() {
       if (reason instanceof ApiError) return; // the request wrapper has already told the user
       const kind = reason instanceof Error && reason.name && reason.name !== 'Error' ? reason.name : t('error.unknown');
       const message = reason instanceof Error ? reason.message : String(reason ?? '');
-      try {
-        feedback().notification.error({ title: kind, description: message });
-      } catch {
-        // feedback not mounted yet
-      }
+      feedback().notification.error({ title: kind, description: message });
     };
     const onError = (e: ErrorEvent) => show(e.error ?? e.message);
     const onRejection = (e: PromiseRejectionEvent) => show(e.reason);
@@ -51,12 +41,7 @@ export function App() {
       locale={lang === 'en' ? enUS : zhCN}
       theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, token: { colorPrimary: '#1677ff' } }}
     >
-      <AntApp message={{ duration: 3 }} notification={{ duration: 4.5 }}>
-        <FeedbackBridge />
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </AntApp>
+      <RouterProvider router={router} />
     </ConfigProvider>
   );
 }

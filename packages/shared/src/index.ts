@@ -3,6 +3,7 @@ export * from './codes';
 export * from './extra-actions';
 export * from './messages';
 export * from './money';
+export * from './patterns';
 export * from './roles';
 export * from './schemas/common';
 export * from './schemas/auth';

@@ -1,6 +1,7 @@
 import { Button, Drawer, Grid, Layout, Menu, theme, Typography, type MenuProps } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { QueryProvider } from '../components/query-provider';
 import { UserMenu } from '../components/user-menu';
 import { pick, type Bilingual } from '../i18n/messages';
 import { MENU_ORDER, ROUTES, type Area } from '../router/route-table';
@@ -81,7 +82,9 @@ export function ConsoleLayout({ area, brand }: { area: Area; brand: Bilingual })
           <UserMenu />
         </Layout.Header>
         <Layout.Content style={{ padding: phone ? 12 : 24 }}>
-          <Outlet />
+          <QueryProvider>
+            <Outlet />
+          </QueryProvider>
         </Layout.Content>
       </Layout>
       {phone && (

@@ -1,6 +1,7 @@
 import { Button, Drawer } from 'antd';
 import { useState } from 'react';
 import { Link, NavLink, Outlet, useMatches } from 'react-router';
+import { QueryProvider } from '../components/query-provider';
 import { UserMenu } from '../components/user-menu';
 import type { RouteHandle } from '../router/router';
 import { HOME_OF } from '../router/route-table';
@@ -61,7 +62,9 @@ export function PublicFrame({ hideHeader = false }: { hideHeader?: boolean }) {
         </header>
       )}
       <main className="pub-main">
-        <Outlet />
+        <QueryProvider>
+          <Outlet />
+        </QueryProvider>
       </main>
       <footer className="pub-footer">
         <div className="pub-footer-inner">

@@ -1,14 +1,15 @@
-import AES from 'crypto-js/aes';
-import Utf8 from 'crypto-js/enc-utf8';
-
 /**
  * Local storage with expiry (spec §3): each entry is `{ content, datetime }`, datetime the expiry in ms
  * (0 = never). An expired entry is removed when read and reads as empty. Entries may be AES-encrypted.
  */
+export interface Cipher {
+  seal(text: string): string;
+  open(text: string): string;
+}
+
 export interface StorageOptions {
-  /** AES key; its length must be a multiple of 8 or decryption will fail */
-  aesKey?: string;
-  aesIv?: string;
+  /** encrypts entries (see aes-cipher.ts); off by default, so the sign-in page loads no crypto code */
+  cipher?: Cipher;
   backend?: Storage;
   now?: () => number;
 }
@@ -21,19 +22,8 @@ interface Entry<T> {
 export function createStorage(opts: StorageOptions = {}) {
   const backend = opts.backend ?? window.localStorage;
   const now = opts.now ?? Date.now;
-  const encrypt = opts.aesKey !== undefined;
-  if (encrypt && opts.aesKey!.length % 8 !== 0) {
-    console.warn(`[storage] the AES key length (${opts.aesKey!.length}) is not a multiple of 8: decryption will fail`);
-  }
-  // AES-CBC with PKCS#7 padding (crypto-js defaults)
-  const cipher = encrypt
-    ? {
-        key: Utf8.parse(opts.aesKey!),
-        iv: Utf8.parse(opts.aesIv ?? opts.aesKey!.slice(0, 16)),
-      }
-    : null;
-  const seal = (text: string) => (cipher ? AES.encrypt(text, cipher.key, { iv: cipher.iv }).toString() : text);
-  const open = (text: string) => (cipher ? AES.decrypt(text, cipher.key, { iv: cipher.iv }).toString(Utf8) : text);
+  const seal = (text: string) => (opts.cipher ? opts.cipher.seal(text) : text);
+  const open = (text: string) => (opts.cipher ? opts.cipher.open(text) : text);
 
   return {
     /** Stores a value; `expireSeconds` 0 (default) never expires. */

@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { MOBILE_RE, PASSWORD_RE } from '../patterns';
 
-/** Chinese mainland mobile number. */
-export const MOBILE_RE = /^1[3-9]\d{9}$/;
 
 /** A trimmed string with a length cap; every string input has one. */
 export const text = (max: number) => z.string().trim().max(max, { error: `v.too_long|${max}` });
@@ -21,7 +20,7 @@ export const mobile = z
 export const newPassword = z
   .string({ error: 'v.password_required' })
   .min(1, { error: 'v.password_required' })
-  .refine((v) => v.length >= 8 && v.length <= 64 && /[A-Za-z]/.test(v) && /\d/.test(v), { error: 'v.password_weak' });
+  .regex(PASSWORD_RE, { error: 'v.password_weak' });
 
 /** An entered password (sign-in, old password): not checked for policy, only for size. */
 export const enteredPassword = z

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Avatar, Button, Card, Form, Input, Select, Space, Switch, Table, Tabs, Tag, Typography, Upload } from 'antd';
-import type { Page, UserInfo } from '@wantuo/shared';
+import { PASSWORD_RE, type Page, type UserInfo } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { get, post, upload } from '../../api/http';
@@ -134,7 +134,7 @@ function ChangePassword() {
       <Form.Item
         name="newpassword"
         label={t('settings.new_password')}
-        rules={[{ required: true, message: t('login.password_required') }, { min: 8, max: 64, pattern: /^(?=.*[A-Za-z])(?=.*\d).+$/, message: t('reset.new_password') }]}
+        rules={[{ required: true, message: t('login.password_required') }, { pattern: PASSWORD_RE, message: t('reset.new_password') }]}
       >
         <Input.Password autoComplete="new-password" />
       </Form.Item>

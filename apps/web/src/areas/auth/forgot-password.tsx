@@ -1,5 +1,5 @@
 import { Button, Form, Input, Result, Space, Steps, Typography } from 'antd';
-import { MOBILE_RE } from '@wantuo/shared';
+import { MOBILE_RE, PASSWORD_RE } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { useT } from '../../stores/preferences';
@@ -89,7 +89,7 @@ export default function ForgotPassword({ onDone }: { onDone: () => void }) {
             label={t('reset.new_password')}
             rules={[
               { required: true, message: t('login.password_required') },
-              { min: 8, max: 64, pattern: /^(?=.*[A-Za-z])(?=.*\d).+$/, message: t('reset.new_password') },
+              { pattern: PASSWORD_RE, message: t('reset.new_password') },
             ]}
           >
             <Input.Password autoComplete="new-password" maxLength={64} />

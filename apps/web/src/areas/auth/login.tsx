@@ -1,10 +1,15 @@
-import { Button, Card, Checkbox, Divider, Form, Input, Select, Space, Tabs, Typography } from 'antd';
+import Button from 'antd/es/button';
+import Checkbox from 'antd/es/checkbox';
+import Divider from 'antd/es/divider';
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
+import Segmented from 'antd/es/segmented';
 import { MOBILE_RE, type LoginResult, type UserInfo } from '@wantuo/shared';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
-import { LANGS } from '../../i18n/messages';
+import { LANGS, type MessageKey } from '../../i18n/messages';
 import { useClickGuard } from '../../lib/click-guard';
 import { mayEnter } from '../../router/guard';
 import { HOME_OF, ROUTES } from '../../router/route-table';
@@ -19,15 +24,43 @@ const ApplyAccount = lazy(() => import('./apply-account'));
 const QrLogin = lazy(() => import('./qr-login'));
 
 type Mode = 'login' | 'forgot' | 'apply' | 'qr';
+type Tab = 'account' | 'sms';
+type Fields = { account: string; password: string; mobile: string; code: string };
+type Errors = Partial<Record<keyof Fields, MessageKey>>;
+
+/** The spec's sign-in validation (§5): required fields, and a mobile number that is one. */
+export function validateLogin(tab: Tab, v: Fields): Errors {
+  const e: Errors = {};
+  if (tab === 'account') {
+    if (!v.account.trim()) e.account = 'login.account_required';
+    if (!v.password) e.password = 'login.password_required';
+  } else {
+    if (!v.mobile.trim()) e.mobile = 'login.mobile_required';
+    else if (!MOBILE_RE.test(v.mobile.trim())) e.mobile = 'login.mobile_invalid';
+    if (!v.code.trim()) e.code = 'login.code_required';
+  }
+  return e;
+}
 
 /** Where to go after sign-in: back to where the visitor was going if the role may go there, else the role's home. */
 function destination(redirect: string | null, role: UserInfo['role']): string {
   if (redirect && redirect.startsWith('/') && !redirect.startsWith('//')) {
-    const path = redirect.split('?')[0];
-    const def = ROUTES.find((r) => r.path === path);
+    const def = ROUTES.find((r) => r.path === redirect.split('?')[0]);
     if (def && mayEnter(def.area, role)) return redirect;
   }
   return HOME_OF[role];
+}
+
+/** A field with its error under it, laid out like antd's form items (the sign-in page loads no Form code). */
+function Field({ error, children }: { error?: string; children: ReactNode }) {
+  return (
+    <div className="login-field">
+      {children}
+      <div className="login-error" role={error ? 'alert' : undefined}>
+        {error}
+      </div>
+    </div>
+  );
 }
 
 export default function LoginPage() {
@@ -38,133 +71,123 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const siteName = usePageConfig((s) => s.config?.site_name) ?? t('app.name');
-  const [tab, setTab] = useState<'account' | 'sms'>('account');
+  const [tab, setTab] = useState<Tab>('account');
   const [mode, setMode] = useState<Mode>('login');
   const [busy, setBusy] = useState(false);
-  const [accountForm] = Form.useForm();
-  const [smsForm] = Form.useForm();
+  const [remember, setRemember] = useState(false);
+  const [values, setValues] = useState<Fields>({ account: '', password: '', mobile: '', code: '' });
+  const [errors, setErrors] = useState<Errors>({});
 
-  const finish = async (result: LoginResult, remember: boolean) => {
-    signIn(result, remember);
-    const info = await get<UserInfo>('userInfo');
-    setUser(info);
-    feedback().message.success(t('login.welcome', { name: info.nickname }));
-    navigate(destination(params.get('redirect'), info.role), { replace: true });
+  const set = (name: keyof Fields) => (e: { target: { value: string } }) => {
+    setValues((v) => ({ ...v, [name]: e.target.value }));
+    setErrors((x) => ({ ...x, [name]: undefined }));
   };
+  const err = (name: keyof Fields) => (errors[name] ? t(errors[name]!) : undefined);
 
   const submit = async () => {
-    const form = tab === 'account' ? accountForm : smsForm;
-    let values: Record<string, string | boolean>;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
+    const found = validateLogin(tab, values);
+    setErrors(found);
+    if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      const remember = values.remember === true;
       const result =
         tab === 'account'
-          ? await post<LoginResult>('login', { account: values.account, password: values.password, remember })
-          : await post<LoginResult>('mobilelogin', { mobile: values.mobile, code: values.code, remember });
-      await finish(result, remember);
+          ? await post<LoginResult>('login', { account: values.account.trim(), password: values.password, remember })
+          : await post<LoginResult>('mobilelogin', { mobile: values.mobile.trim(), code: values.code.trim(), remember });
+      signIn(result, remember);
+      const info = await get<UserInfo>('userInfo');
+      setUser(info);
+      feedback().message.success(t('login.welcome', { name: info.nickname }));
+      navigate(destination(params.get('redirect'), info.role), { replace: true });
     } catch {
-      // shown by the request wrapper
+      // the request wrapper has shown why
     } finally {
       setBusy(false);
     }
   };
   const [guardedSubmit, guarded] = useClickGuard(submit);
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    guardedSubmit();
+  };
 
-  const remember = (
-    <Form.Item name="remember" valuePropName="checked" noStyle>
-      <Checkbox>{t('login.remember')}</Checkbox>
-    </Form.Item>
-  );
   const row = (
     <div className="login-row">
-      {remember}
-      <Typography.Link onClick={() => setMode('forgot')}>{t('login.forgot')}</Typography.Link>
+      <Checkbox checked={remember} onChange={(e) => setRemember(e.target.checked)}>
+        {t('login.remember')}
+      </Checkbox>
+      <Button type="link" size="small" onClick={() => setMode('forgot')} style={{ padding: 0 }}>
+        {t('login.forgot')}
+      </Button>
     </div>
   );
 
   return (
     <div className="login-page">
-      <Select className="login-lang" size="small" value={lang} onChange={setLang} options={LANGS} aria-label={t('settings.language')} />
-      <Card className="login-card" variant="borderless">
+      <nav className="login-lang" aria-label={t('settings.language')}>
+        {LANGS.map((l) => (
+          <button key={l.value} type="button" aria-pressed={l.value === lang} onClick={() => setLang(l.value)}>
+            {l.label}
+          </button>
+        ))}
+      </nav>
+      <main className="login-card">
         <div className="login-head">
-          <Typography.Title level={3} style={{ marginBottom: 4 }}>
-            {siteName}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('login.subtitle')}</Typography.Text>
+          <h1>{siteName}</h1>
+          <p>{t('login.subtitle')}</p>
         </div>
         {mode === 'login' && (
           <>
-            <Tabs
-              centered
-              activeKey={tab}
-              onChange={(k) => setTab(k as 'account' | 'sms')}
-              items={[
-                {
-                  key: 'account',
-                  label: t('login.tab_account'),
-                  children: (
-                    <Form form={accountForm} layout="vertical" size="large" onFinish={guardedSubmit} requiredMark={false}>
-                      <Form.Item name="account" rules={[{ required: true, whitespace: true, message: t('login.account_required') }]}>
-                        <Input placeholder={t('login.account')} autoComplete="username" maxLength={64} />
-                      </Form.Item>
-                      <Form.Item name="password" rules={[{ required: true, message: t('login.password_required') }]}>
-                        <Input.Password placeholder={t('login.password')} autoComplete="current-password" maxLength={128} />
-                      </Form.Item>
-                      {row}
-                      <Button type="primary" htmlType="submit" block loading={busy} disabled={guarded && !busy}>
-                        {t('login.submit')}
-                      </Button>
-                    </Form>
-                  ),
-                },
-                {
-                  key: 'sms',
-                  label: t('login.tab_sms'),
-                  children: (
-                    <Form form={smsForm} layout="vertical" size="large" onFinish={guardedSubmit} requiredMark={false}>
-                      <Form.Item
-                        name="mobile"
-                        rules={[
-                          { required: true, message: t('login.mobile_required') },
-                          { pattern: MOBILE_RE, message: t('login.mobile_invalid') },
-                        ]}
-                      >
-                        <Input placeholder={t('login.mobile')} inputMode="tel" autoComplete="tel" maxLength={11} />
-                      </Form.Item>
-                      <Form.Item>
-                        <Space.Compact style={{ width: '100%' }}>
-                          <Form.Item name="code" noStyle rules={[{ required: true, message: t('login.code_required') }]}>
-                            <Input placeholder={t('login.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
-                          </Form.Item>
-                          <SmsCodeButton
-                            event="login"
-                            getMobile={async () => {
-                              try {
-                                return (await smsForm.validateFields(['mobile'])).mobile as string;
-                              } catch {
-                                return null;
-                              }
-                            }}
-                          />
-                        </Space.Compact>
-                      </Form.Item>
-                      {row}
-                      <Button type="primary" htmlType="submit" block loading={busy} disabled={guarded && !busy}>
-                        {t('login.submit')}
-                      </Button>
-                    </Form>
-                  ),
-                },
+            <Segmented
+              block
+              value={tab}
+              onChange={(k) => {
+                setTab(k as Tab);
+                setErrors({});
+              }}
+              options={[
+                { value: 'account', label: t('login.tab_account') },
+                { value: 'sms', label: t('login.tab_sms') },
               ]}
+              style={{ marginBottom: 20 }}
             />
+            <form onSubmit={onSubmit} noValidate>
+              {tab === 'account' ? (
+                <>
+                  <Field error={err('account')}>
+                    <Input size="large" placeholder={t('login.account')} autoComplete="username" maxLength={64} value={values.account} onChange={set('account')} status={errors.account && 'error'} />
+                  </Field>
+                  <Field error={err('password')}>
+                    <Password size="large" placeholder={t('login.password')} autoComplete="current-password" maxLength={128} value={values.password} onChange={set('password')} status={errors.password && 'error'} />
+                  </Field>
+                </>
+              ) : (
+                <>
+                  <Field error={err('mobile')}>
+                    <Input size="large" placeholder={t('login.mobile')} inputMode="tel" autoComplete="tel" maxLength={11} value={values.mobile} onChange={set('mobile')} status={errors.mobile && 'error'} />
+                  </Field>
+                  <Field error={err('code')}>
+                    <div className="login-code">
+                      <Input size="large" placeholder={t('login.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={values.code} onChange={set('code')} status={errors.code && 'error'} />
+                      <SmsCodeButton
+                        event="login"
+                        getMobile={async () => {
+                          const found = validateLogin('sms', { ...values, code: 'x' });
+                          setErrors((x) => ({ ...x, mobile: found.mobile }));
+                          return found.mobile ? null : values.mobile.trim();
+                        }}
+                      />
+                    </div>
+                  </Field>
+                </>
+              )}
+              {row}
+              <Button type="primary" htmlType="submit" size="large" block loading={busy} disabled={guarded && !busy}>
+                {t('login.submit')}
+              </Button>
+            </form>
             <Divider plain>
-              <Typography.Text type="secondary">{t('login.other')}</Typography.Text>
+              <span className="login-muted">{t('login.other')}</span>
             </Divider>
             <div className="login-other">
               <Button onClick={() => setMode('qr')}>{t('login.qr')}</Button>
@@ -179,7 +202,7 @@ export default function LoginPage() {
           {mode === 'apply' && <ApplyAccount onDone={() => setMode('login')} />}
           {mode === 'qr' && <QrLogin onDone={() => setMode('login')} />}
         </Suspense>
-      </Card>
+      </main>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { Button } from 'antd';
+import Button from 'antd/es/button';
 import { useEffect, useState } from 'react';
 import { sendSms } from '../../api/http';
 import { useT } from '../../stores/preferences';
