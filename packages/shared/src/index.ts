@@ -8,5 +8,8 @@ export * from './roles';
 export * from './schemas/common';
 export * from './schemas/auth';
 export * from './schemas/site';
+export * from './schemas/staff';
+export * from './schemas/students';
+export * from './schemas/care';
 export * from './schemas/applications';
 export * from './types';

@@ -25,6 +25,7 @@ const zh = {
   'auth.bad_credentials': '账号或密码错误',
   'auth.locked': '密码错误次数过多，账号已锁定，请 {minutes} 分钟后再试',
   'auth.disabled': '该账号已停用，请联系机构管理员',
+  'auth.left_job': '该账号已离职，无法登录',
   'auth.school_expired': '所在机构的服务已到期，请联系机构管理员续费',
   'auth.bad_sms_code': '短信验证码错误或已过期',
   'auth.no_account_for_mobile': '该手机号未绑定账号',
@@ -61,6 +62,9 @@ const zh = {
   'v.application_status_invalid': '状态只能是 0（待处理）、1（已通过）或 2（已拒绝）',
   'v.handle_status_invalid': '处理结果只能是 1（通过）或 2（拒绝）',
   'v.unknown_field': '不支持的参数：{keys}',
+  // staff module messages (zh)
+  // students module messages (zh)
+  // care and timetable module messages (zh)
 } as const;
 
 export type MessageKey = keyof typeof zh;
@@ -81,6 +85,7 @@ const en: Record<MessageKey, string> = {
   'auth.bad_credentials': 'Wrong account or password',
   'auth.locked': 'Too many wrong passwords: the account is locked, try again in {minutes} minutes',
   'auth.disabled': 'This account is disabled, please contact your institution admin',
+  'auth.left_job': 'This staff member has left: the account cannot sign in',
   'auth.school_expired': "Your institution's service has expired, please ask its admin to renew",
   'auth.bad_sms_code': 'Wrong or expired SMS code',
   'auth.no_account_for_mobile': 'No account uses this mobile number',
@@ -117,6 +122,9 @@ const en: Record<MessageKey, string> = {
   'v.application_status_invalid': 'The status is 0 (pending), 1 (approved) or 2 (rejected)',
   'v.handle_status_invalid': 'The result is 1 (approve) or 2 (reject)',
   'v.unknown_field': 'Unsupported parameters: {keys}',
+  // staff module messages (en)
+  // students module messages (en)
+  // care and timetable module messages (en)
 };
 
 const catalogues: Record<Lang, Record<MessageKey, string>> = { 'zh-CN': zh, en };

@@ -43,7 +43,7 @@ export class SessionService {
     }> = await this.db.query(
       `select t.id as token_id, u.id, u.role, u.school_id, u.name, u.nickname, u.lang
          from user_tokens t join users u on u.id = t.user_id
-        where t.token_hash = $1 and t.revoked_at is null and t.expires_at > now() and u.status = 1 and u.deleted_at is null`,
+        where t.token_hash = $1 and t.revoked_at is null and t.expires_at > now() and u.status = 1 and u.job_status = 1 and u.deleted_at is null`,
       [hashToken(token)],
     );
     const r = rows[0];

@@ -23,10 +23,10 @@ import { School } from '../school/entities/school.entity';
 import { FilesService, type IncomingFile } from '../site/files.service';
 import { SmsCodeService } from '../sms/sms-code.service';
 import { ActivityService } from './activity.service';
-import { User, UserStatus } from './entities/user.entity';
+import { JobStatus, User, UserStatus } from './entities/user.entity';
 import { hashPassword, maskMobile, verifyPassword } from './passwords';
 
-type Candidate = Pick<User, 'id' | 'schoolId' | 'role' | 'status' | 'lockedUntil' | 'failedLogins' | 'passwordHash'>;
+type Candidate = Pick<User, 'id' | 'schoolId' | 'role' | 'status' | 'jobStatus' | 'lockedUntil' | 'failedLogins' | 'passwordHash'>;
 
 /** Sign-in, sessions, passwords and the signed-in user's own account. */
 @Injectable()
@@ -48,7 +48,7 @@ export class AuthService {
     const candidates: Candidate[] = await this.db
       .getRepository(User)
       .createQueryBuilder('u')
-      .select(['u.id', 'u.schoolId', 'u.role', 'u.status', 'u.lockedUntil', 'u.failedLogins'])
+      .select(['u.id', 'u.schoolId', 'u.role', 'u.status', 'u.jobStatus', 'u.lockedUntil', 'u.failedLogins'])
       .addSelect('u.passwordHash')
       .where('u.deletedAt is null')
       .andWhere('(lower(u.username) = lower(:a) or lower(u.email) = lower(:a) or u.mobile = :a)', { a: input.account })
@@ -114,12 +114,13 @@ export class AuthService {
   }
 
   private async signIn(
-    user: Pick<User, 'id' | 'schoolId' | 'role' | 'status'>,
+    user: Pick<User, 'id' | 'schoolId' | 'role' | 'status' | 'jobStatus'>,
     remember: boolean,
     action: 'login' | 'login.sms',
     caller: CallerInfo,
   ): Promise<LoginResult> {
     if (user.status !== UserStatus.Active) throw new AppError('auth.disabled');
+    if (user.jobStatus === JobStatus.LeftJob) throw new AppError('auth.left_job');
     if (user.schoolId !== null && user.role !== Role.Admin) {
       const school = await this.db.getRepository(School).findOneBy({ id: user.schoolId });
       if (school?.serviceExpiresAt && school.serviceExpiresAt.getTime() < Date.now()) throw new AppError('auth.school_expired');

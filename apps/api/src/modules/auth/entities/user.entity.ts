@@ -2,6 +2,9 @@ import type { Role } from '@wantuo/shared';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn, VersionColumn } from 'typeorm';
 
 export const UserStatus = { Disabled: 0, Active: 1 } as const;
+/** Staff employment: a left-job teacher cannot sign in and leaves the duty pickers; history stays. */
+export const JobStatus = { OnJob: 1, LeftJob: 2 } as const;
+export type Duty = 'shuttle' | 'tutor' | 'head';
 
 /**
  * Every account: staff (1 admin, 2 teacher, 5 head teacher), parents (6) and platform operators (9, no school).
@@ -44,6 +47,21 @@ export class User {
 
   @Column({ type: 'smallint', default: UserStatus.Active })
   status: number;
+
+  @Column({ name: 'job_status', type: 'smallint', default: JobStatus.OnJob })
+  jobStatus: number;
+
+  @Column({ type: 'varchar', length: 10, array: true, default: () => "'{}'" })
+  duties: Duty[];
+
+  @Column({ type: 'smallint', nullable: true })
+  gender: 1 | 2 | null;
+
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  remark: string | null;
+
+  @Column({ name: 'left_at', type: 'timestamptz', nullable: true })
+  leftAt: Date | null;
 
   @Column({ name: 'failed_logins', type: 'int', default: 0 })
   failedLogins: number;
