@@ -24,7 +24,14 @@ export class AppModule {
   static forRoot(config: AppConfig & { databaseUrl: string }, logger: Logger, opts: AppOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, logger), AuthModule, SiteModule, ApplicationsModule, ...(opts.runJobs ? [WorkerModule] : [])],
+      imports: [
+        CoreModule.forRoot(config, logger),
+        AuthModule,
+        SiteModule,
+        ApplicationsModule,
+        // people and care modules
+        ...(opts.runJobs ? [WorkerModule] : []),
+      ],
       controllers: [HealthController, ...(config.env === 'production' ? [] : [DevController])],
       providers: [
         RouteCatalogue,

@@ -32,7 +32,11 @@ export type PageKey =
   | 'parentHome'
   | 'operatorSite'
   | 'operatorApplications'
-  | 'pending';
+  | 'pending'
+  // staff screens
+  // students screens
+  // care and timetable screens
+  ;
 
 export interface RouteDef {
   path: string;

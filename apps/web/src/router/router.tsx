@@ -36,6 +36,9 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   operatorSite: () => import('../areas/operator/site'),
   operatorApplications: () => import('../areas/operator/applications'),
   pending: () => import('../areas/pending'),
+  // staff screens
+  // students screens
+  // care and timetable screens
 };
 
 const LAYOUTS: Record<Area, () => Promise<{ default: React.ComponentType }>> = {
