@@ -37,7 +37,9 @@ let counter = 0;
  * Starts the real API (real PostgreSQL, real Redis) on a database of its own, copied from the migrated template,
  * seeded with the demo school. `runJobs` also runs the BullMQ workers in this process.
  */
-export async function startTestApp(opts: { runJobs?: boolean; redis?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<TestApp> {
+export async function startTestApp(
+  opts: { runJobs?: boolean; redis?: boolean; env?: NodeJS.ProcessEnv; demoPeople?: boolean } = {},
+): Promise<TestApp> {
   const dbName = `wantuo_t_${process.pid}_${Date.now().toString(36)}_${counter++}`;
   await withAdmin((c) => c.query(`create database ${dbName} template ${TEMPLATE_DB}`));
   const uploadDir = mkdtempSync(join(tmpdir(), 'wantuo-uploads-'));
@@ -52,7 +54,8 @@ export async function startTestApp(opts: { runJobs?: boolean; redis?: boolean; e
   };
   const ds = new DataSource(dataSourceOptions(config.databaseUrl, 1));
   await ds.initialize();
-  const demo = (await seedDemo(ds))!;
+  // the demo accounts; the demo's classes and students only when a test asks (module tests make their own)
+  const demo = (await seedDemo(ds, { people: opts.demoPeople ?? false }))!;
   await ds.destroy();
 
   const app = await createApp(config, createLogger(config.logLevel), { runJobs: opts.runJobs ?? true });

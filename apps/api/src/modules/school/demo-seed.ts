@@ -1,5 +1,5 @@
 import { Role } from '@wantuo/shared';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { hashPassword } from '../auth/passwords';
 
 export const DEMO_PASSWORD = 'Demo@2026';
@@ -16,13 +16,15 @@ export const DEMO_ACCOUNTS = [
 export interface SeedResult {
   schoolId: number;
   users: Record<(typeof DEMO_ACCOUNTS)[number]['username'], number>;
+  /** present when the people and classes were seeded */
+  classes?: { running: number; second: number };
 }
 
 /**
  * Creates the demo school and its accounts once per database (remembered in site_settings 'seed.demo').
  * Returns null when the demo was seeded before.
  */
-export async function seedDemo(db: DataSource): Promise<SeedResult | null> {
+export async function seedDemo(db: DataSource, opts: { people?: boolean } = { people: true }): Promise<SeedResult | null> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return db.transaction(async (em) => {
     const inserted: unknown[] = await em.query(
@@ -42,11 +44,130 @@ export async function seedDemo(db: DataSource): Promise<SeedResult | null> {
       );
       users[a.username] = u.id;
     }
-    return { schoolId: school.id, users };
+    const result: SeedResult = { schoolId: school.id, users };
+    if (opts.people) result.classes = await seedPeople(em, school.id, users, passwordHash);
+    return result;
   });
 }
 
 export function demoAccountsTable(): string {
   const rows = DEMO_ACCOUNTS.map((a) => `  ${a.username.padEnd(9)} ${a.mobile}  role ${a.role}  ${a.label}`);
   return [`Demo accounts (password ${DEMO_PASSWORD}):`, ...rows].join('\n');
+}
+
+/** Students of the demo: [name, gender, birthday, day school, grade, class, needs shuttle, needs dinner, tutoring]. */
+type DemoStudent = [string, 1 | 2, string, string, string, string, boolean, boolean, string | null];
+
+const RUNNING_CLASS: DemoStudent[] = [
+  ['陈小雨', 2, '2017-03-12', '实验小学', '三年级', '2班', true, true, '作业辅导'],
+  ['陈小阳', 1, '2019-08-02', '实验小学', '一年级', '4班', true, true, '作业辅导'],
+  ['王子涵', 1, '2017-11-20', '实验小学', '三年级', '1班', true, true, '作业辅导'],
+  ['李欣怡', 2, '2018-05-09', '实验小学', '二年级', '3班', false, true, '作业辅导'],
+  ['张浩然', 1, '2016-09-30', '第二小学', '四年级', '2班', true, false, '作业辅导'],
+  ['刘诗琪', 2, '2017-01-17', '第二小学', '三年级', '5班', true, true, null],
+  ['杨宇航', 1, '2018-02-25', '第二小学', '二年级', '1班', false, true, '作业辅导'],
+  ['赵雨桐', 2, '2016-12-08', '实验小学', '四年级', '3班', true, true, '一对一辅导'],
+  ['黄俊熙', 1, '2019-04-14', '第二小学', '一年级', '2班', true, true, null],
+  ['周梓萱', 2, '2017-07-21', '实验小学', '三年级', '2班', false, true, '作业辅导'],
+];
+
+const SECOND_CLASS: DemoStudent[] = [
+  ['吴宇轩', 1, '2016-06-03', '育才小学', '四年级', '1班', false, true, '作业辅导'],
+  ['徐若曦', 2, '2017-10-11', '育才小学', '三年级', '3班', true, true, '作业辅导'],
+  ['孙浩宇', 1, '2018-03-28', '育才小学', '二年级', '2班', true, false, null],
+  ['胡可馨', 2, '2016-08-19', '实验小学', '四年级', '1班', false, true, '作业辅导'],
+  ['朱子墨', 1, '2017-05-05', '育才小学', '三年级', '1班', true, true, '作业辅导'],
+  ['高雅琪', 2, '2018-09-16', '育才小学', '二年级', '4班', false, true, null],
+];
+
+const ARCHIVED: DemoStudent[] = [
+  ['林嘉豪', 1, '2015-04-02', '实验小学', '五年级', '2班', false, true, null],
+  ['郭思远', 1, '2015-11-23', '第二小学', '五年级', '1班', true, true, null],
+];
+
+const GUARDIAN_FAMILY = ['王', '李', '张', '刘', '杨', '赵', '黄', '周', '吴', '徐', '孙', '胡', '朱', '高', '林', '郭'];
+
+/**
+ * design.md §2: one running care class of 10 students with guardians and pick-up people, `adviser` as head
+ * teacher, `teacher` as shuttle and tutoring teacher, `parent` guardian of two of them; a second class, more
+ * staff, a left-job teacher and archived students, so every screen has something true to show.
+ */
+async function seedPeople(em: EntityManager, schoolId: number, users: SeedResult['users'], passwordHash: string) {
+  await em.query(`update users set duties = '{head}' where id = $1`, [users.adviser]);
+  await em.query(`update users set duties = '{shuttle,tutor}' where id = $1`, [users.teacher]);
+  const staff = async (username: string, role: number, name: string, mobile: string, duties: string, left = false) => {
+    const [u]: Array<{ id: number }> = await em.query(
+      `insert into users (school_id, role, username, name, nickname, mobile, password_hash, duties, job_status, left_at)
+       values ($1, $2, $3, $4, $4, $5, $6, $7::varchar[], $8, $9) returning id`,
+      [schoolId, role, username, name, mobile, passwordHash, duties, left ? 2 : 1, left ? new Date(Date.now() - 30 * 86_400_000) : null],
+    );
+    return u.id;
+  };
+  const liu = await staff('demo_liu', 5, '刘老师', '13800000015', '{head}');
+  const zhao = await staff('demo_zhao', 2, '赵老师', '13800000012', '{tutor}');
+  await staff('demo_sun', 2, '孙老师', '13800000013', '{shuttle}', true);
+
+  const [slot]: Array<{ id: number }> = await em.query(
+    `insert into class_times (school_id, name, start_time, end_time, weekdays) values ($1, '放学晚托', '16:00', '19:30', '{1,2,3,4,5}') returning id`,
+    [schoolId],
+  );
+  const [late]: Array<{ id: number }> = await em.query(
+    `insert into class_times (school_id, name, start_time, end_time, weekdays) values ($1, '延时晚托', '16:30', '20:30', '{1,2,3,4,5}') returning id`,
+    [schoolId],
+  );
+  const klass = async (name: string, head: number, slotId: number, capacity: number, feeFen: number) => {
+    const [c]: Array<{ id: number }> = await em.query(
+      `insert into care_classes (school_id, name, head_teacher_id, class_time_id, capacity, fee_fen) values ($1, $2, $3, $4, $5, $6) returning id`,
+      [schoolId, name, head, slotId, capacity, feeFen],
+    );
+    return c.id;
+  };
+  const running = await klass('阳光一班', users.adviser, slot.id, 20, 120_000);
+  const second = await klass('阳光二班', liu, late.id, 15, 135_000);
+  await em.query(
+    `insert into duty_assignments (school_id, class_id, teacher_id, duty) values
+       ($1, $2, $3, 'head'), ($1, $2, $4, 'shuttle'), ($1, $2, $4, 'tutor'), ($1, $5, $6, 'head'), ($1, $5, $7, 'tutor')`,
+    [schoolId, running, users.adviser, users.teacher, second, liu, zhao],
+  );
+
+  let guardianNo = 0;
+  const addStudents = async (list: DemoStudent[], classId: number | null, archived = false) => {
+    for (const [name, gender, birthday, daySchool, grade, className, shuttle, dinner, tutoring] of list) {
+      const [st]: Array<{ id: number }> = await em.query(
+        `insert into students (school_id, name, gender, birthday, day_school, grade, class_name, needs_shuttle, needs_dinner, tutoring_type,
+                               allergies, status, archived_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning id`,
+        [schoolId, name, gender, birthday, daySchool, grade, className, shuttle, dinner, tutoring, name === '李欣怡' ? '花生过敏' : null,
+          archived ? 0 : 1, archived ? new Date(Date.now() - 60 * 86_400_000) : null],
+      );
+      // the demo parent is the guardian of the two 陈 siblings; every other child has a parent account of their own
+      let guardian = users.parent;
+      let guardianName = '陈家长';
+      let guardianMobile = '13800000006';
+      if (!name.startsWith('陈')) {
+        guardianNo++;
+        guardianName = `${GUARDIAN_FAMILY[guardianNo % GUARDIAN_FAMILY.length]}${gender === 1 ? '爸爸' : '妈妈'}`;
+        guardianMobile = `139000${String(guardianNo).padStart(5, '0')}`;
+        const [g]: Array<{ id: number }> = await em.query(
+          `insert into users (school_id, role, username, name, nickname, mobile) values ($1, 6, $2, $3, $3, $4) returning id`,
+          [schoolId, `p${guardianMobile}`, guardianName, guardianMobile],
+        );
+        guardian = g.id;
+      }
+      await em.query(
+        `insert into student_guardians (school_id, student_id, user_id, relation, is_primary) values ($1, $2, $3, $4, true)`,
+        [schoolId, st.id, guardian, guardianName.endsWith('妈妈') ? '母亲' : '父亲'],
+      );
+      await em.query(
+        `insert into pickup_people (school_id, student_id, name, relation, mobile) values ($1, $2, $3, $4, $5), ($1, $2, $6, '祖父母', $7)`,
+        [schoolId, st.id, guardianName, guardianName.endsWith('妈妈') ? '母亲' : '父亲', guardianMobile, `${name.slice(0, 1)}奶奶`,
+          `137000${String(st.id).padStart(5, '0')}`],
+      );
+      if (classId) await em.query(`insert into care_class_students (school_id, class_id, student_id) values ($1, $2, $3)`, [schoolId, classId, st.id]);
+    }
+  };
+  await addStudents(RUNNING_CLASS, running);
+  await addStudents(SECOND_CLASS, second);
+  await addStudents(ARCHIVED, null, true);
+  return { running, second };
 }
