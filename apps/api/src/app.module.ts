@@ -12,6 +12,7 @@ import { ApplicationsModule } from './modules/applications/applications.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { DevController } from './modules/dev/dev.controller';
 import { SiteModule } from './modules/site/site.module';
+import { StaffModule } from './modules/staff/staff.module';
 import { WorkerModule } from './worker.module';
 
 export interface AppOptions {
@@ -30,6 +31,7 @@ export class AppModule {
         SiteModule,
         ApplicationsModule,
         // people and care modules
+        StaffModule,
         ...(opts.runJobs ? [WorkerModule] : []),
       ],
       controllers: [HealthController, ...(config.env === 'production' ? [] : [DevController])],
