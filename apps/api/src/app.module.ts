@@ -10,8 +10,10 @@ import { EnvelopeInterceptor } from './core/http/envelope.interceptor';
 import { EnvelopeExceptionFilter } from './core/http/exception.filter';
 import { ApplicationsModule } from './modules/applications/applications.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { CareModule } from './modules/care/care.module';
 import { DevController } from './modules/dev/dev.controller';
 import { SiteModule } from './modules/site/site.module';
+import { TimetableModule } from './modules/timetable/timetable.module';
 import { StaffModule } from './modules/staff/staff.module';
 import { WorkerModule } from './worker.module';
 
@@ -31,6 +33,8 @@ export class AppModule {
         SiteModule,
         ApplicationsModule,
         // people and care modules
+        CareModule,
+        TimetableModule,
         StaffModule,
         ...(opts.runJobs ? [WorkerModule] : []),
       ],

@@ -13,3 +13,4 @@ export * from './schemas/students';
 export * from './schemas/care';
 export * from './schemas/applications';
 export * from './types';
+export * from './time-slots';
