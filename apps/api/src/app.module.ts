@@ -15,6 +15,7 @@ import { DevController } from './modules/dev/dev.controller';
 import { SiteModule } from './modules/site/site.module';
 import { TimetableModule } from './modules/timetable/timetable.module';
 import { StaffModule } from './modules/staff/staff.module';
+import { StudentsModule } from './modules/students/students.module';
 import { WorkerModule } from './worker.module';
 
 export interface AppOptions {
@@ -33,6 +34,7 @@ export class AppModule {
         SiteModule,
         ApplicationsModule,
         // people and care modules
+        StudentsModule,
         CareModule,
         TimetableModule,
         StaffModule,

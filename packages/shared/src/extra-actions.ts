@@ -11,4 +11,7 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
   { method: 'POST', action: 'applyAccount', module: 'applications', who: ['pub'], meaning: 'sign-in screen "create new account": an institution not yet on the platform applies; rate-limited per mobile and per IP' },
   { method: 'GET', action: 'accountApplications', module: 'applications', who: ['O'], meaning: 'platform operator lists account applications, newest first, paged, filterable by status' },
   { method: 'POST', action: 'handleAccountApplication', module: 'applications', who: ['O'], meaning: 'platform operator approves or rejects a pending account application with a note (optimistic concurrency on version)' },
+  { method: 'GET', action: 'studentImportTemplate', module: 'students', who: ['A'], meaning: 'download the student import template (format xlsx or csv, Chinese headers)' },
+  { method: 'POST', action: 'studentImport', module: 'students', who: ['A'], meaning: 'import students with guardians from .xlsx/.csv (multipart file, dry_run 1 lists problems, 0 imports all rows or none)' },
+  { method: 'GET', action: 'studentExport', module: 'students', who: ['A'], meaning: 'download the filtered student list (filters of studentList, format xlsx or csv)' },
 ];

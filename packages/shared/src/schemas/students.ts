@@ -1,2 +1,314 @@
-/** Input schemas of the students module (actions.tsv); each action's schema is named after it. */
-export {};
+import { z } from 'zod';
+import { MOBILE_RE } from '../patterns';
+import { mobile, pageQuery, text } from './common';
+
+/**
+ * Students of a school: profile, guardians (parent accounts, users.role 6), authorised pick-up people, care
+ * settings, growth comments; bulk import/export. Input schemas are named after the actions (actions.tsv and
+ * extra-actions.ts).
+ */
+
+/** students.status: archived 0, active 1. */
+export const StudentStatus = { Archived: 0, Active: 1 } as const;
+export type StudentStatus = (typeof StudentStatus)[keyof typeof StudentStatus];
+
+/** Bulk import limits. */
+export const STUDENT_IMPORT_LIMITS = { maxBytes: 5 * 1024 * 1024, maxRows: 5000, maxProblems: 1000 } as const;
+/** Columns of the import template, in order (Chinese headers, as the template and the import read them). */
+export const STUDENT_IMPORT_COLUMNS = [
+  '姓名', '性别', '出生日期', '就读学校', '年级', '班级', '过敏信息', '备注', '监护人姓名', '监护人手机', '与学生关系', '需要接送', '需要晚餐',
+] as const;
+export const STUDENT_MAX_GUARDIANS = 4;
+export const STUDENT_MAX_PICKUP_PEOPLE = 10;
+
+/** A person's name: letters of any script, spaces and the punctuation names use. */
+export const STUDENT_NAME_RE = /^[\p{L}\p{M} ·・.\-'’]+$/u;
+/** Plain text: no HTML markup, no control characters but tab and line breaks. */
+const MARKUP_RE = /<\s*[a-z!?/]|(?![\t\n\r])\p{Cc}/iu;
+export const isPlainText = (v: string) => !MARKUP_RE.test(v);
+/** A photo: a URL the upload action gave (/uploads/...) or an http(s) URL. */
+const PHOTO_RE = /^(\/uploads\/|https?:\/\/)[^\s<>"'`\\]+$/;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** true for a real calendar date YYYY-MM-DD between 1990 and today */
+export function isBirthday(v: string): boolean {
+  if (!DATE_RE.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= '1990-01-01' && d.getTime() <= Date.now();
+}
+
+const id = z.number({ error: 'stu.id_invalid' }).int({ error: 'stu.id_invalid' }).min(1, { error: 'stu.id_invalid' }).max(2_147_483_647, { error: 'stu.id_invalid' });
+const queryId = z.coerce
+  .number({ error: 'stu.id_invalid' })
+  .int({ error: 'stu.id_invalid' })
+  .min(1, { error: 'stu.id_invalid' })
+  .max(2_147_483_647, { error: 'stu.id_invalid' });
+const version = z.number({ error: 'stu.version_invalid' }).int({ error: 'stu.version_invalid' }).min(1, { error: 'stu.version_invalid' });
+/** an empty query value counts as not given */
+const blank = (v: unknown) => (v === '' ? undefined : v);
+
+const personName = text(32).min(1, { error: 'stu.name_invalid' }).regex(STUDENT_NAME_RE, { error: 'stu.name_invalid' });
+const relation = text(20).min(1, { error: 'stu.relation_invalid' }).refine(isPlainText, { error: 'v.plain_text' });
+/** optional plain text; '' clears it */
+const plain = (max: number) => text(max).refine(isPlainText, { error: 'v.plain_text' });
+const gender = z.literal([1, 2], { error: 'stu.gender_invalid' }).nullable();
+const birthday = z.string({ error: 'stu.birthday_invalid' }).trim().max(10, { error: 'stu.birthday_invalid' }).refine((v) => v === '' || isBirthday(v), { error: 'stu.birthday_invalid' });
+const photoUrl = text(500).refine((v) => v === '' || PHOTO_RE.test(v), { error: 'stu.photo_invalid' });
+const bool = z.boolean({ error: 'stu.flag_invalid' });
+
+export const GuardianInput = z.strictObject({
+  name: personName,
+  mobile,
+  relation,
+  is_primary: bool.optional(),
+});
+export type GuardianInput = z.infer<typeof GuardianInput>;
+
+export const PickupPersonInput = z.strictObject({
+  /** an existing pick-up person of the student (kept, edited); without id a new one */
+  id: id.optional(),
+  name: personName,
+  relation,
+  mobile,
+  photo_url: photoUrl.optional(),
+});
+export type PickupPersonInput = z.infer<typeof PickupPersonInput>;
+
+const guardians = z
+  .array(GuardianInput, { error: 'stu.guardians_required' })
+  .min(1, { error: 'stu.guardians_required' })
+  .max(STUDENT_MAX_GUARDIANS, { error: 'stu.guardians_too_many' })
+  .refine((list) => new Set(list.map((g) => g.mobile)).size === list.length, { error: 'stu.guardian_mobile_twice' })
+  .refine((list) => list.filter((g) => g.is_primary).length <= 1, { error: 'stu.primary_twice' });
+const pickupPeople = z
+  .array(PickupPersonInput, { error: 'stu.pickup_invalid' })
+  .max(STUDENT_MAX_PICKUP_PEOPLE, { error: 'stu.pickup_too_many' })
+  .refine((list) => new Set(list.filter((p) => p.id).map((p) => p.id)).size === list.filter((p) => p.id).length, { error: 'stu.pickup_invalid' });
+
+/** Profile fields: '' (or null gender) clears an optional one. */
+const profile = {
+  gender: gender.optional(),
+  birthday: birthday.optional(),
+  day_school: plain(100).optional(),
+  grade: plain(20).optional(),
+  class_name: plain(20).optional(),
+  photo_url: photoUrl.optional(),
+  allergies: plain(500).optional(),
+  notes: plain(1000).optional(),
+};
+const settings = {
+  needs_shuttle: bool.optional(),
+  needs_dinner: bool.optional(),
+  tutoring_type: plain(30).optional(),
+};
+
+const statusFilter = z.coerce
+  .number({ error: 'stu.status_invalid' })
+  .pipe(z.literal([StudentStatus.Archived, StudentStatus.Active], { error: 'stu.status_invalid' }));
+
+/** Filters of studentList and studentExport. */
+const listFilters = {
+  /** part of the student's name, or the start of a guardian's mobile */
+  keyword: z.preprocess(blank, plain(32).optional()),
+  grade: z.preprocess(blank, plain(20).optional()),
+  class_name: z.preprocess(blank, plain(20).optional()),
+  day_school: z.preprocess(blank, plain(100).optional()),
+  /** 1 active (default), 0 archived */
+  status: z.preprocess(blank, statusFilter.optional()),
+  /** care class */
+  class_id: z.preprocess(blank, queryId.optional()),
+};
+
+export const StudentListInput = z.strictObject({ ...pageQuery, ...listFilters });
+export type StudentListInput = z.infer<typeof StudentListInput>;
+
+export const StudentExportInput = z.strictObject({
+  ...listFilters,
+  format: z.enum(['xlsx', 'csv'], { error: 'stu.format_invalid' }),
+});
+export type StudentExportInput = z.infer<typeof StudentExportInput>;
+
+export const StudentImportTemplateInput = z.strictObject({
+  format: z.enum(['xlsx', 'csv'], { error: 'stu.format_invalid' }),
+});
+export type StudentImportTemplateInput = z.infer<typeof StudentImportTemplateInput>;
+
+/** multipart text fields of studentImport (the file comes in the field `file`) */
+export const StudentImportInput = z.strictObject({
+  /** '1' checks only and writes nothing; '0' imports (all rows or none) */
+  dry_run: z.enum(['1', '0'], { error: 'stu.dry_run_invalid' }).default('1'),
+});
+export type StudentImportInput = z.infer<typeof StudentImportInput>;
+
+export const StudentInfoInput = z.strictObject({ id: queryId });
+export type StudentInfoInput = z.infer<typeof StudentInfoInput>;
+
+export const CheckStudentInput = z.strictObject({
+  name: personName,
+  mobile,
+});
+export type CheckStudentInput = z.infer<typeof CheckStudentInput>;
+
+export const AddStudentInput = z.strictObject({
+  name: personName,
+  ...profile,
+  ...settings,
+  guardians,
+  pickup_people: pickupPeople.refine((list) => list.every((p) => !p.id), { error: 'stu.pickup_invalid' }).optional(),
+});
+export type AddStudentInput = z.infer<typeof AddStudentInput>;
+
+export const DelStudentInput = z.strictObject({
+  id,
+  /** the version the admin read; optional */
+  version: version.optional(),
+});
+export type DelStudentInput = z.infer<typeof DelStudentInput>;
+
+export const SchoolGradeInput = z.strictObject({});
+export type SchoolGradeInput = z.infer<typeof SchoolGradeInput>;
+
+export const StudentSettingInfoInput = z.strictObject({ id: queryId });
+export type StudentSettingInfoInput = z.infer<typeof StudentSettingInfoInput>;
+
+/**
+ * Saves care settings (needs_shuttle, needs_dinner, tutoring_type, allergies, pick-up people: the given list
+ * replaces the current one, items with `id` are kept); the admin may also edit the profile here.
+ */
+export const StudentSettingInput = z.strictObject({
+  id,
+  version,
+  ...settings,
+  allergies: plain(500).optional(),
+  pickup_people: pickupPeople.optional(),
+  // profile (admin only)
+  name: personName.optional(),
+  gender: gender.optional(),
+  birthday: birthday.optional(),
+  day_school: plain(100).optional(),
+  grade: plain(20).optional(),
+  class_name: plain(20).optional(),
+  photo_url: photoUrl.optional(),
+  notes: plain(1000).optional(),
+});
+export type StudentSettingInput = z.infer<typeof StudentSettingInput>;
+
+export const TeacherStudentListInput = z.strictObject({
+  ...pageQuery,
+  keyword: z.preprocess(blank, plain(32).optional()),
+  class_id: z.preprocess(blank, queryId.optional()),
+});
+export type TeacherStudentListInput = z.infer<typeof TeacherStudentListInput>;
+
+export const TeacherStudentInfoInput = z.strictObject({ id: queryId });
+export type TeacherStudentInfoInput = z.infer<typeof TeacherStudentInfoInput>;
+
+export const TeacherStudentGrowthInput = z.strictObject({ ...pageQuery, student_id: queryId });
+export type TeacherStudentGrowthInput = z.infer<typeof TeacherStudentGrowthInput>;
+
+export const OverallCommentInput = z.strictObject({
+  student_id: id,
+  period: text(30).min(1, { error: 'stu.period_required' }).refine(isPlainText, { error: 'v.plain_text' }),
+  content: text(2000).min(1, { error: 'stu.content_required' }).refine(isPlainText, { error: 'v.plain_text' }),
+});
+export type OverallCommentInput = z.infer<typeof OverallCommentInput>;
+
+// ---- answers ----
+
+export interface StudentGuardian {
+  user_id: number;
+  name: string;
+  mobile: string;
+  relation: string;
+  is_primary: boolean;
+}
+
+export interface StudentPickupPerson {
+  id: number;
+  name: string;
+  relation: string;
+  mobile: string;
+  photo_url: string | null;
+}
+
+export interface StudentCareClass {
+  id: number;
+  name: string;
+  head_teacher_id: number | null;
+  head_teacher_name: string | null;
+}
+
+/** One row of studentList and teacherStudentList (`data.list`). */
+export interface StudentRow {
+  id: number;
+  name: string;
+  gender: 1 | 2 | null;
+  birthday: string | null;
+  day_school: string | null;
+  grade: string | null;
+  class_name: string | null;
+  photo_url: string | null;
+  allergies: string | null;
+  needs_shuttle: boolean;
+  needs_dinner: boolean;
+  tutoring_type: string | null;
+  status: StudentStatus;
+  archived_at: string | null;
+  version: number;
+  created_at: string;
+  care_class: { id: number; name: string } | null;
+  guardians: StudentGuardian[];
+}
+
+/** `data` of studentInfo, teacherStudentInfo and addStudent / studentSetting. */
+export interface StudentDetail extends Omit<StudentRow, 'care_class'> {
+  notes: string | null;
+  care_class: StudentCareClass | null;
+  pickup_people: StudentPickupPerson[];
+  updated_at: string;
+}
+
+/** `data` of checkStudent. */
+export interface CheckStudentResult {
+  exists: boolean;
+  student_id: number | null;
+}
+
+/** `data` of schoolGrade. */
+export type SchoolGradeResult = Array<{ grade: string; classes: string[] }>;
+
+/** `data` of studentSettingInfo. */
+export interface StudentSettingInfo {
+  id: number;
+  name: string;
+  needs_shuttle: boolean;
+  needs_dinner: boolean;
+  tutoring_type: string | null;
+  allergies: string | null;
+  pickup_people: StudentPickupPerson[];
+  version: number;
+}
+
+/** One comment of teacherStudentGrowth (`data.list`), and `data` of overallComment. */
+export interface StudentComment {
+  id: number;
+  student_id: number;
+  kind: 'growth' | 'overall';
+  period: string | null;
+  content: string;
+  author_id: number;
+  author_name: string;
+  created_at: string;
+}
+
+/** `data` of studentImport. */
+export interface StudentImportResult {
+  dry_run: boolean;
+  total: number;
+  valid: number;
+  problems: Array<{ row: number; column: string; message: string }>;
+  imported: number;
+}
+
+/** mobile check used by the import (the same rule as the inputs) */
+export const isMobile = (v: string) => MOBILE_RE.test(v);

@@ -1,0 +1,337 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  Code,
+  isBirthday,
+  isMobile,
+  isPlainText,
+  STUDENT_IMPORT_COLUMNS,
+  STUDENT_IMPORT_LIMITS,
+  STUDENT_NAME_RE,
+  t,
+  type Lang,
+  type MessageKey,
+  type StudentExportInput,
+  type StudentImportResult,
+  type StudentRow,
+} from '@wantuo/shared';
+import { Workbook, type CellValue } from 'exceljs';
+import { DataSource } from 'typeorm';
+import { AppError } from '../../core/http/app-error';
+import type { SessionUser } from '../../core/http/request-context';
+import { StudentsService } from './students.service';
+
+/** A file answer: bytes, content type and the (possibly Chinese) file name. */
+export interface FileAnswer {
+  body: Buffer;
+  contentType: string;
+  filename: string;
+}
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const CSV_TYPE = 'text/csv; charset=utf-8';
+
+type Column = (typeof STUDENT_IMPORT_COLUMNS)[number];
+
+/** One valid row of an import, ready to insert. */
+interface ImportRow {
+  row: number;
+  name: string;
+  gender: 1 | 2 | null;
+  birthday: string | null;
+  day_school: string | null;
+  grade: string | null;
+  class_name: string | null;
+  allergies: string | null;
+  notes: string | null;
+  guardian_name: string;
+  guardian_mobile: string;
+  relation: string;
+  needs_shuttle: boolean;
+  needs_dinner: boolean;
+}
+
+const MAX_LEN: Record<Column, number> = {
+  姓名: 32, 性别: 4, 出生日期: 20, 就读学校: 100, 年级: 20, 班级: 20, 过敏信息: 500, 备注: 1000,
+  监护人姓名: 32, 监护人手机: 20, 与学生关系: 20, 需要接送: 5, 需要晚餐: 5,
+};
+const REQUIRED: Column[] = ['姓名', '监护人姓名', '监护人手机', '与学生关系'];
+const NOTES: Record<Column, string> = {
+  姓名: '必填，最多 32 个字符', 性别: '男 / 女，可不填', 出生日期: '如 2018-09-01，可不填', 就读学校: '孩子白天就读的学校，最多 100 个字符',
+  年级: '如 三年级，最多 20 个字符', 班级: '如 2班，最多 20 个字符', 过敏信息: '最多 500 个字符', 备注: '最多 1000 个字符',
+  监护人姓名: '必填，家长账号的昵称', 监护人手机: '必填，11 位手机号；家长用此手机号和短信验证码登录', 与学生关系: '必填，如 妈妈、爸爸、奶奶',
+  需要接送: '是 / 否，不填为否', 需要晚餐: '是 / 否，不填为否',
+};
+
+/** The text of a spreadsheet cell (rich text, formulas, hyperlinks, dates as YYYY-MM-DD). */
+export function cellText(v: CellValue | undefined): string {
+  if (v === null || v === undefined) return '';
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if (typeof v === 'object') {
+    if ('richText' in v) return v.richText.map((r) => r.text).join('');
+    if ('formula' in v || 'sharedFormula' in v) return cellText((v as { result?: CellValue }).result);
+    if ('text' in v) return String(v.text);
+    return '';
+  }
+  return String(v);
+}
+
+/** RFC 4180 CSV (quotes, doubled quotes, CR LF), UTF-8 with or without BOM. */
+export function parseCsv(text: string): string[][] {
+  const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (quoted) {
+      if (c === '"') {
+        if (s[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else quoted = false;
+      } else field += c;
+    } else if (c === '"' && field === '') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && s[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+const csvField = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+/** CSV with a BOM, so that Excel opens the UTF-8 text as such. */
+export const toCsv = (rows: string[][]) => Buffer.from(`\ufeff${rows.map((r) => r.map(csvField).join(',')).join('\r\n')}\r\n`, 'utf8');
+
+function normalizeDate(v: string): string | null {
+  const m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?$/.exec(v);
+  if (!m) return null;
+  const d = `${m[1]}-${m[2].padStart(2, '0')}-${m[3].padStart(2, '0')}`;
+  return isBirthday(d) ? d : null;
+}
+const GENDERS = new Map<string, 1 | 2 | null>([['男', 1], ['女', 2], ['1', 1], ['2', 2], ['m', 1], ['f', 2], ['', null]]);
+const YES = new Set(['是', 'y', 'yes', '1', 'true', '需要']);
+const NO = new Set(['否', 'n', 'no', '0', 'false', '不需要', '']);
+
+@Injectable()
+export class StudentsIoService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly students: StudentsService,
+  ) {}
+
+  async template(format: 'xlsx' | 'csv'): Promise<FileAnswer> {
+    if (format === 'csv') return { body: toCsv([[...STUDENT_IMPORT_COLUMNS]]), contentType: CSV_TYPE, filename: '学生导入模板.csv' };
+    const wb = new Workbook();
+    const ws = wb.addWorksheet('学生');
+    ws.addRow([...STUDENT_IMPORT_COLUMNS]).font = { bold: true };
+    ws.columns.forEach((c, i) => {
+      c.width = [14, 6, 12, 20, 10, 10, 20, 20, 12, 14, 10, 8, 8][i];
+    });
+    // phone numbers and dates as text, so that Excel keeps them as typed
+    ws.getColumn(3).numFmt = '@';
+    ws.getColumn(10).numFmt = '@';
+    const help = wb.addWorksheet('填写说明');
+    help.addRow(['列', '说明']).font = { bold: true };
+    for (const c of STUDENT_IMPORT_COLUMNS) help.addRow([c, NOTES[c]]);
+    help.addRow([]);
+    help.addRow(['', '每行一名学生和一位监护人；同名且监护人手机相同的学生视为重复。请在“学生”工作表中填写，导入前先检查。']);
+    help.getColumn(1).width = 14;
+    help.getColumn(2).width = 60;
+    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: '学生导入模板.xlsx' };
+  }
+
+  async export(user: SessionUser, f: StudentExportInput): Promise<FileAnswer> {
+    const list = await this.students.listAll(user, f);
+    const header = ['ID', '姓名', '性别', '出生日期', '就读学校', '年级', '班级', '托管班', '监护人', '过敏信息', '需要接送', '需要晚餐', '辅导类型', '状态', '登记时间'];
+    const values = (s: StudentRow) => [
+      s.id, s.name, s.gender === 1 ? '男' : s.gender === 2 ? '女' : '', s.birthday ?? '', s.day_school ?? '', s.grade ?? '', s.class_name ?? '',
+      s.care_class?.name ?? '', s.guardians.map((g) => `${g.name}（${g.relation}）${g.mobile}`).join('；'), s.allergies ?? '',
+      s.needs_shuttle ? '是' : '否', s.needs_dinner ? '是' : '否', s.tutoring_type ?? '', s.status === 1 ? '在读' : '已归档',
+      new Date(s.created_at).toISOString().slice(0, 10),
+    ];
+    const stamp = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+    if (f.format === 'csv') {
+      return { body: toCsv([header, ...list.map((s) => values(s).map(String))]), contentType: CSV_TYPE, filename: `学生名单-${stamp}.csv` };
+    }
+    const wb = new Workbook();
+    const ws = wb.addWorksheet('学生名单');
+    ws.addRow(header).font = { bold: true };
+    ws.addRows(list.map(values));
+    ws.columns.forEach((c, i) => {
+      c.width = [8, 12, 6, 12, 20, 10, 10, 16, 40, 20, 8, 8, 12, 8, 12][i];
+    });
+    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `学生名单-${stamp}.xlsx` };
+  }
+
+  /** Reads the file's rows (header first) as text. */
+  private async readRows(file: Buffer): Promise<string[][]> {
+    const isZip = file.length > 4 && file[0] === 0x50 && file[1] === 0x4b && file[2] === 0x03 && file[3] === 0x04;
+    if (isZip) {
+      const wb = new Workbook();
+      try {
+        await wb.xlsx.load(file as unknown as ArrayBuffer);
+      } catch {
+        throw new AppError('stu.import_bad_file');
+      }
+      const ws = wb.worksheets[0];
+      if (!ws) throw new AppError('stu.import_bad_file');
+      if (ws.rowCount > STUDENT_IMPORT_LIMITS.maxRows + 1) throw new AppError('stu.import_too_many_rows', { max: STUDENT_IMPORT_LIMITS.maxRows });
+      const rows: string[][] = [];
+      for (let r = 1; r <= ws.rowCount; r++) {
+        const row = ws.getRow(r);
+        const cells: string[] = [];
+        for (let c = 1; c <= Math.max(row.cellCount, STUDENT_IMPORT_COLUMNS.length); c++) cells.push(cellText(row.getCell(c).value));
+        rows.push(cells);
+      }
+      return rows;
+    }
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(file);
+    } catch {
+      throw new AppError('stu.import_bad_file');
+    }
+    if (text.includes('\u0000')) throw new AppError('stu.import_bad_file');
+    return parseCsv(text);
+  }
+
+  /** Checks every row (dry run), or imports all rows in one transaction when none has a problem. */
+  async import(user: SessionUser, file: { buffer: Buffer; size: number } | undefined, dryRun: boolean, lang: Lang): Promise<StudentImportResult> {
+    if (!file || file.size === 0) throw new AppError('stu.import_no_file');
+    if (file.size > STUDENT_IMPORT_LIMITS.maxBytes) throw new AppError('stu.import_too_large', { max: '5 MB' });
+    const schoolId = user.schoolId!;
+    const raw = await this.readRows(file.buffer);
+    const header = (raw[0] ?? []).map((h) => h.trim());
+    const missing = STUDENT_IMPORT_COLUMNS.filter((c) => !header.includes(c));
+    if (missing.length) throw new AppError('stu.import_bad_header', { columns: missing.join('、') });
+    const at = Object.fromEntries(STUDENT_IMPORT_COLUMNS.map((c) => [c, header.indexOf(c)])) as Record<Column, number>;
+    const data = raw
+      .map((cells, i) => ({ row: i + 1, cells }))
+      .slice(1)
+      .filter((r) => r.cells.some((c) => c.trim() !== ''));
+    if (!data.length) throw new AppError('stu.import_empty');
+    if (data.length > STUDENT_IMPORT_LIMITS.maxRows) throw new AppError('stu.import_too_many_rows', { max: STUDENT_IMPORT_LIMITS.maxRows });
+
+    const problems: StudentImportResult['problems'] = [];
+    const bad = new Set<number>();
+    let rowCols = new Set<string>();
+    const problem = (row: number, column: string, key: MessageKey, params: Record<string, string | number> = {}) => {
+      bad.add(row);
+      rowCols.add(column);
+      problems.push({ row, column, message: t(lang, key, params) });
+    };
+    const rows: ImportRow[] = [];
+    for (const { row, cells } of data) {
+      rowCols = new Set<string>();
+      const v = {} as Record<Column, string>;
+      for (const c of STUDENT_IMPORT_COLUMNS) v[c] = (cells[at[c]] ?? '').trim();
+      for (const c of STUDENT_IMPORT_COLUMNS) {
+        if (REQUIRED.includes(c) && !v[c]) problem(row, c, 'stu.imp.required');
+        else if (v[c].length > MAX_LEN[c]) problem(row, c, 'stu.imp.too_long', { max: MAX_LEN[c] });
+        else if (v[c] && !isPlainText(v[c])) problem(row, c, 'stu.imp.plain');
+      }
+      const ok = (c: Column) => !rowCols.has(c);
+      if (v.姓名 && ok('姓名') && !STUDENT_NAME_RE.test(v.姓名)) problem(row, '姓名', 'stu.imp.name_invalid');
+      if (v.监护人姓名 && ok('监护人姓名') && !STUDENT_NAME_RE.test(v.监护人姓名)) problem(row, '监护人姓名', 'stu.imp.name_invalid');
+      if (v.监护人手机 && ok('监护人手机') && !isMobile(v.监护人手机)) problem(row, '监护人手机', 'stu.imp.mobile_invalid');
+      const gender = GENDERS.get(v.性别.toLowerCase());
+      if (gender === undefined && ok('性别')) problem(row, '性别', 'stu.imp.gender_invalid');
+      const birthday = v.出生日期 ? normalizeDate(v.出生日期) : null;
+      if (v.出生日期 && !birthday && ok('出生日期')) problem(row, '出生日期', 'stu.imp.date_invalid');
+      const yesNo = (c: '需要接送' | '需要晚餐') => {
+        const x = v[c].toLowerCase();
+        if (YES.has(x)) return true;
+        if (!NO.has(x) && ok(c)) problem(row, c, 'stu.imp.yesno_invalid');
+        return false;
+      };
+      const needs_shuttle = yesNo('需要接送');
+      const needs_dinner = yesNo('需要晚餐');
+      if (bad.has(row)) continue;
+      rows.push({
+        row, name: v.姓名, gender: gender ?? null, birthday, day_school: v.就读学校 || null, grade: v.年级 || null, class_name: v.班级 || null,
+        allergies: v.过敏信息 || null, notes: v.备注 || null, guardian_name: v.监护人姓名, guardian_mobile: v.监护人手机, relation: v.与学生关系,
+        needs_shuttle, needs_dinner,
+      });
+    }
+    // duplicates within the file
+    const seen = new Map<string, number>();
+    for (const r of rows) {
+      const key = `${r.name}\u0000${r.guardian_mobile}`;
+      const first = seen.get(key);
+      if (first) problem(r.row, '姓名', 'stu.imp.dup_file', { row: first });
+      else seen.set(key, r.row);
+    }
+    const check = async (em: DataSource['manager']) => {
+      const candidates = rows.filter((r) => !bad.has(r.row));
+      if (!candidates.length) return;
+      const dups: Array<{ name: string; mobile: string }> = await em.query(
+        `select distinct s.name, u.mobile from students s join student_guardians g on g.student_id = s.id join users u on u.id = g.user_id
+          where s.school_id = $1 and s.status = 1 and (s.name, u.mobile) in (select * from unnest($2::text[], $3::text[]))`,
+        [schoolId, candidates.map((r) => r.name), candidates.map((r) => r.guardian_mobile)],
+      );
+      const dupKeys = new Set(dups.map((d) => `${d.name}\u0000${d.mobile}`));
+      const staff: Array<{ mobile: string }> = await em.query(
+        `select mobile from users where school_id = $1 and mobile = any($2) and deleted_at is null and role <> 6`,
+        [schoolId, [...new Set(candidates.map((r) => r.guardian_mobile))]],
+      );
+      const staffMobiles = new Set(staff.map((s) => s.mobile));
+      for (const r of candidates) {
+        if (dupKeys.has(`${r.name}\u0000${r.guardian_mobile}`)) problem(r.row, '姓名', 'stu.imp.dup_db');
+        if (staffMobiles.has(r.guardian_mobile)) problem(r.row, '监护人手机', 'stu.imp.mobile_not_parent');
+      }
+    };
+    const result = (imported: number): StudentImportResult => {
+      problems.sort((a, b) => a.row - b.row);
+      return {
+        dry_run: dryRun,
+        total: data.length,
+        valid: data.length - bad.size,
+        problems: problems.slice(0, STUDENT_IMPORT_LIMITS.maxProblems),
+        imported,
+      };
+    };
+    if (dryRun || bad.size) {
+      await check(this.db.manager);
+      if (!dryRun && bad.size) throw new AppError('stu.import_has_problems', { count: problems.length }, Code.Error, result(0));
+      return result(0);
+    }
+    return this.db.transaction(async (em) => {
+      await this.students.lockSchool(em, schoolId);
+      await check(em);
+      if (bad.size) throw new AppError('stu.import_has_problems', { count: problems.length }, Code.Error, result(0));
+      const parents = await this.students.ensureParents(em, schoolId, rows.map((r) => ({ mobile: r.guardian_mobile, name: r.guardian_name })));
+      const ids: Array<{ id: number }> = await em.query(
+        `select nextval(pg_get_serial_sequence('students', 'id'))::int as id from generate_series(1, $1) order by 1`,
+        [rows.length],
+      );
+      const students = rows.map((r, i) => ({ ...r, id: ids[i].id, user_id: parents.get(r.guardian_mobile)! }));
+      const json = JSON.stringify(students);
+      await em.query(
+        `insert into students (id, school_id, name, gender, birthday, day_school, grade, class_name, allergies, notes, needs_shuttle, needs_dinner)
+         select x.id, $1, x.name, x.gender, x.birthday, x.day_school, x.grade, x.class_name, x.allergies, x.notes, x.needs_shuttle, x.needs_dinner
+           from jsonb_to_recordset($2::jsonb) as x(id int, name text, gender smallint, birthday date, day_school text, grade text,
+                class_name text, allergies text, notes text, needs_shuttle boolean, needs_dinner boolean)`,
+        [schoolId, json],
+      );
+      await em.query(
+        `insert into student_guardians (school_id, student_id, user_id, relation, is_primary)
+         select $1, x.id, x.user_id, x.relation, true from jsonb_to_recordset($2::jsonb) as x(id int, user_id int, relation text)`,
+        [schoolId, json],
+      );
+      return result(students.length);
+    });
+  }
+}

@@ -1,0 +1,125 @@
+import { Controller, Get, Post, Res, UploadedFile } from '@nestjs/common';
+import {
+  AddStudentInput,
+  CheckStudentInput,
+  DelStudentInput,
+  OverallCommentInput,
+  SchoolGradeInput,
+  StudentExportInput,
+  StudentImportInput,
+  StudentImportTemplateInput,
+  StudentInfoInput,
+  StudentListInput,
+  StudentSettingInfoInput,
+  StudentSettingInput,
+  TeacherStudentGrowthInput,
+  TeacherStudentInfoInput,
+  TeacherStudentListInput,
+} from '@wantuo/shared';
+import type { Response } from 'express';
+import { Caller, CurrentUser, type CallerInfo } from '../../core/auth/current-user.decorator';
+import { Input } from '../../core/http/input.decorator';
+import { Multipart } from '../../core/http/multipart';
+import type { SessionUser } from '../../core/http/request-context';
+import type { IncomingFile } from '../site/files.service';
+import { StudentsIoService, type FileAnswer } from './students-io.service';
+import { StudentsService } from './students.service';
+
+/** Sends a file past the JSON envelope, with an RFC 5987 file name (Chinese names) and an ASCII fallback. */
+function sendFile(res: Response, file: FileAnswer): void {
+  const ascii = file.filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  res.status(200);
+  res.setHeader('Content-Type', file.contentType);
+  res.setHeader('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
+  res.setHeader('Cache-Control', 'no-store');
+  res.send(file.body);
+}
+
+@Controller('api/index')
+export class StudentsController {
+  constructor(
+    private readonly students: StudentsService,
+    private readonly io: StudentsIoService,
+  ) {}
+
+  @Get('studentList')
+  list(@Input(StudentListInput) q: StudentListInput, @CurrentUser() user: SessionUser) {
+    return this.students.list(user, q);
+  }
+
+  @Get('studentInfo')
+  info(@Input(StudentInfoInput) q: StudentInfoInput, @CurrentUser() user: SessionUser) {
+    return this.students.info(user, q.id);
+  }
+
+  @Get('checkStudent')
+  check(@Input(CheckStudentInput) q: CheckStudentInput, @CurrentUser() user: SessionUser) {
+    return this.students.check(user, q);
+  }
+
+  @Post('addStudent')
+  add(@Input(AddStudentInput) input: AddStudentInput, @CurrentUser() user: SessionUser) {
+    return this.students.add(user, input);
+  }
+
+  @Post('delStudent')
+  del(@Input(DelStudentInput) input: DelStudentInput, @CurrentUser() user: SessionUser) {
+    return this.students.archive(user, input);
+  }
+
+  @Get('schoolGrade')
+  grades(@Input(SchoolGradeInput) _: SchoolGradeInput, @CurrentUser() user: SessionUser) {
+    return this.students.grades(user);
+  }
+
+  @Get('studentSettingInfo')
+  settingInfo(@Input(StudentSettingInfoInput) q: StudentSettingInfoInput, @CurrentUser() user: SessionUser) {
+    return this.students.settingInfo(user, q.id);
+  }
+
+  @Post('studentSetting')
+  setting(@Input(StudentSettingInput) input: StudentSettingInput, @CurrentUser() user: SessionUser) {
+    return this.students.saveSetting(user, input);
+  }
+
+  @Get('teacherStudentList')
+  teacherList(@Input(TeacherStudentListInput) q: TeacherStudentListInput, @CurrentUser() user: SessionUser) {
+    return this.students.teacherList(user, q);
+  }
+
+  @Get('teacherStudentInfo')
+  teacherInfo(@Input(TeacherStudentInfoInput) q: TeacherStudentInfoInput, @CurrentUser() user: SessionUser) {
+    return this.students.teacherInfo(user, q.id);
+  }
+
+  @Get('teacherStudentGrowth')
+  growth(@Input(TeacherStudentGrowthInput) q: TeacherStudentGrowthInput, @CurrentUser() user: SessionUser) {
+    return this.students.growth(user, q);
+  }
+
+  @Post('overallComment')
+  overallComment(@Input(OverallCommentInput) input: OverallCommentInput, @CurrentUser() user: SessionUser) {
+    return this.students.overallComment(user, input);
+  }
+
+  @Get('studentImportTemplate')
+  async template(@Input(StudentImportTemplateInput) q: StudentImportTemplateInput, @Res() res: Response) {
+    sendFile(res, await this.io.template(q.format));
+  }
+
+  @Post('studentImport')
+  @Multipart('file')
+  import(
+    @Input(StudentImportInput) input: StudentImportInput,
+    @UploadedFile() file: IncomingFile | undefined,
+    @CurrentUser() user: SessionUser,
+    @Caller() caller: CallerInfo,
+  ) {
+    return this.io.import(user, file, input.dry_run === '1', caller.lang);
+  }
+
+  @Get('studentExport')
+  async export(@Input(StudentExportInput) q: StudentExportInput, @CurrentUser() user: SessionUser, @Res() res: Response) {
+    sendFile(res, await this.io.export(user, q));
+  }
+}

@@ -1,0 +1,450 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  Role,
+  StudentStatus,
+  type AddStudentInput,
+  type CheckStudentInput,
+  type CheckStudentResult,
+  type DelStudentInput,
+  type OverallCommentInput,
+  type Page,
+  type SchoolGradeResult,
+  type StudentComment,
+  type StudentDetail,
+  type StudentExportInput,
+  type StudentGuardian,
+  type StudentListInput,
+  type StudentPickupPerson,
+  type StudentRow,
+  type StudentSettingInfo,
+  type StudentSettingInput,
+  type TeacherStudentGrowthInput,
+  type TeacherStudentListInput,
+} from '@wantuo/shared';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AppError } from '../../core/http/app-error';
+import type { SessionUser } from '../../core/http/request-context';
+
+/** The columns of a student row (`s` the student, `cc` its care class). */
+const ROW_COLUMNS = `s.id, s.name, s.gender::int as gender, to_char(s.birthday, 'YYYY-MM-DD') as birthday, s.day_school, s.grade,
+  s.class_name, s.photo_url, s.allergies, s.needs_shuttle, s.needs_dinner, s.tutoring_type, s.status::int as status,
+  s.archived_at, s.version, s.created_at,
+  case when cc.id is null then null else json_build_object('id', cc.id, 'name', cc.name) end as care_class`;
+
+const CARE_CLASS_JOIN = `left join care_class_students ccs on ccs.student_id = s.id
+  left join care_classes cc on cc.id = ccs.class_id and cc.deleted_at is null`;
+
+/**
+ * Students a teacher ($me) is responsible for: of a care class the teacher heads, or has a duty in
+ * (a duty for the whole class, or for that student).
+ */
+export const RESPONSIBLE = (me: string) => `exists (
+  select 1 from care_class_students r join care_classes rc on rc.id = r.class_id and rc.deleted_at is null
+   where r.student_id = s.id
+     and (rc.head_teacher_id = ${me}
+          or exists (select 1 from duty_assignments d
+                      where d.class_id = rc.id and d.teacher_id = ${me} and (d.student_id is null or d.student_id = s.id))))`;
+
+export type ListFilters = Omit<StudentListInput, 'page' | 'limit'>;
+
+/** Escapes % _ \ for a LIKE pattern. */
+const like = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** where-clause and parameters of the student list filters; parameters start at $2 ($1 is the school). */
+export function listWhere(f: ListFilters): { where: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length + 1}`;
+  };
+  const conds = ['s.school_id = $1', `s.status = ${p(f.status ?? StudentStatus.Active)}`];
+  if (f.keyword) {
+    const kw = like(f.keyword);
+    const name = p(`%${kw}%`);
+    if (/^\d{3,11}$/.test(f.keyword)) {
+      const mob = p(`${kw}%`);
+      conds.push(`(s.name like ${name} or exists (select 1 from student_guardians kg join users ku on ku.id = kg.user_id
+        where kg.student_id = s.id and ku.mobile like ${mob}))`);
+    } else {
+      conds.push(`s.name like ${name}`);
+    }
+  }
+  if (f.grade) conds.push(`s.grade = ${p(f.grade)}`);
+  if (f.class_name) conds.push(`s.class_name = ${p(f.class_name)}`);
+  if (f.day_school) conds.push(`s.day_school = ${p(f.day_school)}`);
+  if (f.class_id) conds.push(`exists (select 1 from care_class_students fc where fc.student_id = s.id and fc.class_id = ${p(f.class_id)})`);
+  return { where: conds.join(' and '), params };
+}
+
+const nullIfBlank = (v: string | undefined | null) => (v === undefined || v === null || v === '' ? null : v);
+
+@Injectable()
+export class StudentsService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  // ---------------------------------------------------------------- admin
+
+  /** Newest first; rows and total in one query, guardians of the page in a second. */
+  async list(user: SessionUser, q: StudentListInput): Promise<Page<StudentRow>> {
+    const { where, params } = listWhere(q);
+    const n = params.length + 2;
+    const rows: Array<StudentRow & { total: number }> = await this.db.query(
+      `select c.total, p.*
+         from (select count(*)::int as total from students s where ${where}) c
+         left join lateral (
+           select ${ROW_COLUMNS}
+             from students s ${CARE_CLASS_JOIN}
+            where ${where}
+            order by s.id desc
+            limit $${n} offset $${n + 1}
+         ) p on true`,
+      [user.schoolId, ...params, q.limit, (q.page - 1) * q.limit],
+    );
+    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as StudentRow);
+    await this.attachGuardians(this.db.manager, list);
+    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+  }
+
+  /** Every student matching the filters (export), newest first, with guardians; at most `max`. */
+  async listAll(user: SessionUser, f: StudentExportInput, max = 50_000): Promise<StudentRow[]> {
+    const { where, params } = listWhere(f);
+    const list: StudentRow[] = await this.db.query(
+      `select ${ROW_COLUMNS} from students s ${CARE_CLASS_JOIN} where ${where} order by s.id desc limit ${max}`,
+      [user.schoolId, ...params],
+    );
+    await this.attachGuardians(this.db.manager, list);
+    return list;
+  }
+
+  async info(user: SessionUser, id: number): Promise<StudentDetail> {
+    const student = await this.detail(this.db.manager, user.schoolId!, id);
+    if (!student) throw new AppError('stu.not_found');
+    return student;
+  }
+
+  async check(user: SessionUser, q: CheckStudentInput): Promise<CheckStudentResult> {
+    const [row]: Array<{ id: number }> = await this.db.query(
+      `select s.id from students s
+        where s.school_id = $1 and s.status = 1 and s.name = $2
+          and exists (select 1 from student_guardians g join users u on u.id = g.user_id where g.student_id = s.id and u.mobile = $3)
+        order by s.id limit 1`,
+      [user.schoolId, q.name, q.mobile],
+    );
+    return { exists: !!row, student_id: row?.id ?? null };
+  }
+
+  /** Creates the student with guardians (linking or creating parent accounts) and pick-up people, in one transaction. */
+  async add(user: SessionUser, input: AddStudentInput): Promise<StudentDetail> {
+    const schoolId = user.schoolId!;
+    return this.db.transaction(async (em) => {
+      await this.lockSchool(em, schoolId);
+      const mobiles = input.guardians.map((g) => g.mobile);
+      const [dup]: Array<{ mobile: string }> = await em.query(
+        `select u.mobile from students s join student_guardians g on g.student_id = s.id join users u on u.id = g.user_id
+          where s.school_id = $1 and s.status = 1 and s.name = $2 and u.mobile = any($3) limit 1`,
+        [schoolId, input.name, mobiles],
+      );
+      if (dup) throw new AppError('stu.duplicate', { name: input.name, mobile: dup.mobile });
+      const parents = await this.ensureParents(em, schoolId, input.guardians.map((g) => ({ mobile: g.mobile, name: g.name })));
+      const [student]: Array<{ id: number }> = await em.query(
+        `insert into students (school_id, name, gender, birthday, day_school, grade, class_name, photo_url, allergies, notes,
+                               needs_shuttle, needs_dinner, tutoring_type)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning id`,
+        [
+          schoolId, input.name, input.gender ?? null, nullIfBlank(input.birthday), nullIfBlank(input.day_school), nullIfBlank(input.grade),
+          nullIfBlank(input.class_name), nullIfBlank(input.photo_url), nullIfBlank(input.allergies), nullIfBlank(input.notes),
+          input.needs_shuttle ?? false, input.needs_dinner ?? false, nullIfBlank(input.tutoring_type),
+        ],
+      );
+      const hasPrimary = input.guardians.some((g) => g.is_primary);
+      const links = input.guardians.map((g, i) => ({
+        user_id: parents.get(g.mobile)!,
+        relation: g.relation,
+        is_primary: hasPrimary ? !!g.is_primary : i === 0,
+      }));
+      await em.query(
+        `insert into student_guardians (school_id, student_id, user_id, relation, is_primary)
+         select $1, $2, x.user_id, x.relation, x.is_primary from jsonb_to_recordset($3::jsonb) as x(user_id int, relation text, is_primary boolean)`,
+        [schoolId, student.id, JSON.stringify(links)],
+      );
+      if (input.pickup_people?.length) await this.insertPickups(em, schoolId, student.id, input.pickup_people);
+      return (await this.detail(em, schoolId, student.id))!;
+    });
+  }
+
+  /** Archives the student: gone from lists and pickers, history stays readable. */
+  async archive(user: SessionUser, input: DelStudentInput): Promise<{ id: number; status: StudentStatus; version: number }> {
+    const [rows]: [Array<{ id: number; version: number }>, number] = await this.db.query(
+      `update students set status = 0, archived_at = now(), updated_at = now(), version = version + 1
+        where id = $1 and school_id = $2 and status = 1 and ($3::int is null or version = $3)
+        returning id, version`,
+      [input.id, user.schoolId, input.version ?? null],
+    );
+    if (rows[0]) return { id: rows[0].id, status: StudentStatus.Archived, version: rows[0].version };
+    const [current]: Array<{ status: number; version: number }> = await this.db.query(
+      `select status, version from students where id = $1 and school_id = $2`,
+      [input.id, user.schoolId],
+    );
+    if (!current) throw new AppError('stu.not_found');
+    if (current.status === StudentStatus.Archived) throw new AppError('stu.already_archived');
+    throw new AppError('error.conflict');
+  }
+
+  /** Grades and their classes among the school's active students. */
+  async grades(user: SessionUser): Promise<SchoolGradeResult> {
+    return this.db.query(
+      `select grade, coalesce(array_agg(distinct class_name order by class_name) filter (where class_name is not null), '{}') as classes
+         from students where school_id = $1 and status = 1 and grade is not null
+        group by grade order by grade`,
+      [user.schoolId],
+    );
+  }
+
+  async settingInfo(user: SessionUser, id: number): Promise<StudentSettingInfo> {
+    await this.assertVisible(this.db.manager, user, id);
+    const [row]: StudentSettingInfo[] = await this.db.query(
+      `select id, name, needs_shuttle, needs_dinner, tutoring_type, allergies, version from students where id = $1 and school_id = $2`,
+      [id, user.schoolId],
+    );
+    row.pickup_people = await this.pickups(this.db.manager, [id]).then((m) => m.get(id) ?? []);
+    return row;
+  }
+
+  /** Saves care settings (and, for the admin, the profile) on the version the caller read. */
+  async saveSetting(user: SessionUser, input: StudentSettingInput): Promise<StudentDetail> {
+    const schoolId = user.schoolId!;
+    const profileKeys = ['name', 'gender', 'birthday', 'day_school', 'grade', 'class_name', 'photo_url', 'notes'] as const;
+    if (user.role !== Role.Admin && profileKeys.some((k) => input[k] !== undefined)) throw new AppError('stu.profile_admin_only');
+    return this.db.transaction(async (em) => {
+      await this.assertVisible(em, user, input.id);
+      const sets: string[] = [];
+      const params: unknown[] = [input.id, schoolId, input.version];
+      const set = (col: string, v: unknown) => {
+        params.push(v);
+        sets.push(`${col} = $${params.length}`);
+      };
+      if (input.name !== undefined) set('name', input.name);
+      if (input.gender !== undefined) set('gender', input.gender);
+      for (const k of ['birthday', 'day_school', 'grade', 'class_name', 'photo_url', 'notes', 'allergies', 'tutoring_type'] as const) {
+        if (input[k] !== undefined) set(k, nullIfBlank(input[k]));
+      }
+      if (input.needs_shuttle !== undefined) set('needs_shuttle', input.needs_shuttle);
+      if (input.needs_dinner !== undefined) set('needs_dinner', input.needs_dinner);
+      const [rows]: [Array<{ id: number }>, number] = await em.query(
+        `update students set ${[...sets, 'updated_at = now()', 'version = version + 1'].join(', ')}
+          where id = $1 and school_id = $2 and version = $3 returning id`,
+        params,
+      );
+      if (!rows[0]) throw new AppError('error.conflict');
+      if (input.pickup_people) await this.replacePickups(em, schoolId, input.id, input.pickup_people);
+      return (await this.detail(em, schoolId, input.id))!;
+    });
+  }
+
+  // ---------------------------------------------------------------- teachers
+
+  async teacherList(user: SessionUser, q: TeacherStudentListInput): Promise<Page<StudentRow>> {
+    const params: unknown[] = [user.schoolId, user.id];
+    const conds = ['s.school_id = $1', 's.status = 1', RESPONSIBLE('$2')];
+    if (q.keyword) {
+      params.push(`%${like(q.keyword)}%`);
+      conds.push(`s.name like $${params.length}`);
+    }
+    if (q.class_id) {
+      params.push(q.class_id);
+      conds.push(`ccs.class_id = $${params.length}`);
+    }
+    const where = conds.join(' and ');
+    const n = params.length + 1;
+    const rows: Array<StudentRow & { total: number }> = await this.db.query(
+      `select c.total, p.*
+         from (select count(*)::int as total from students s ${CARE_CLASS_JOIN} where ${where}) c
+         left join lateral (
+           select ${ROW_COLUMNS} from students s ${CARE_CLASS_JOIN}
+            where ${where}
+            order by s.name, s.id
+            limit $${n} offset $${n + 1}
+         ) p on true`,
+      [...params, q.limit, (q.page - 1) * q.limit],
+    );
+    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as StudentRow);
+    await this.attachGuardians(this.db.manager, list);
+    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+  }
+
+  async teacherInfo(user: SessionUser, id: number): Promise<StudentDetail> {
+    await this.assertVisible(this.db.manager, user, id);
+    return (await this.detail(this.db.manager, user.schoolId!, id))!;
+  }
+
+  /** The student's comments, newest first, paged; a parent sees only own children. */
+  async growth(user: SessionUser, q: TeacherStudentGrowthInput): Promise<Page<StudentComment>> {
+    await this.assertVisible(this.db.manager, user, q.student_id);
+    const rows: Array<StudentComment & { total: number }> = await this.db.query(
+      `select c.total, p.*
+         from (select count(*)::int as total from student_comments where student_id = $1 and school_id = $2) c
+         left join lateral (
+           select sc.id, sc.student_id, sc.kind, sc.period, sc.content, sc.author_id, u.name as author_name, sc.created_at
+             from student_comments sc join users u on u.id = sc.author_id
+            where sc.student_id = $1 and sc.school_id = $2
+            order by sc.created_at desc, sc.id desc
+            limit $3 offset $4
+         ) p on true`,
+      [q.student_id, user.schoolId, q.limit, (q.page - 1) * q.limit],
+    );
+    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as StudentComment);
+    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+  }
+
+  async overallComment(user: SessionUser, input: OverallCommentInput): Promise<StudentComment> {
+    await this.assertVisible(this.db.manager, user, input.student_id, true);
+    const [row]: StudentComment[] = await this.db.query(
+      `insert into student_comments (school_id, student_id, author_id, kind, period, content)
+       values ($1, $2, $3, 'overall', $4, $5)
+       returning id, student_id, kind, period, content, author_id, $6::text as author_name, created_at`,
+      [user.schoolId, input.student_id, user.id, input.period, input.content, user.name],
+    );
+    return row;
+  }
+
+  // ---------------------------------------------------------------- helpers (also used by the import)
+
+  /** One advisory lock per school for student writes: duplicate checks and parent creation do not race. */
+  async lockSchool(em: EntityManager, schoolId: number): Promise<void> {
+    await em.query(`select pg_advisory_xact_lock(hashtextextended('students:' || $1, 0))`, [schoolId]);
+  }
+
+  /**
+   * The parent accounts of the school for these mobiles: existing ones are linked, new ones created (no password,
+   * parents sign in with SMS codes). A mobile used by a staff account of the school is refused.
+   */
+  async ensureParents(em: EntityManager, schoolId: number, people: Array<{ mobile: string; name: string }>): Promise<Map<string, number>> {
+    const byMobile = new Map<string, string>();
+    for (const p of people) if (!byMobile.has(p.mobile)) byMobile.set(p.mobile, p.name);
+    const mobiles = [...byMobile.keys()];
+    const existing: Array<{ id: number; mobile: string; role: number }> = await em.query(
+      `select id, mobile, role from users where school_id = $1 and mobile = any($2) and deleted_at is null`,
+      [schoolId, mobiles],
+    );
+    const staff = existing.find((u) => u.role !== Role.Parent);
+    if (staff) throw new AppError('stu.mobile_not_parent', { mobile: staff.mobile });
+    const known = new Set(existing.map((u) => u.mobile));
+    const fresh = mobiles.filter((m) => !known.has(m)).map((m) => ({ mobile: m, name: byMobile.get(m)! }));
+    if (fresh.length) {
+      // user names are unique across schools: p<mobile>, or with a random suffix when another school has it
+      await em.query(
+        `insert into users (school_id, role, username, name, nickname, mobile)
+         select $1, 6,
+                case when exists (select 1 from users o where lower(o.username) = 'p' || x.mobile)
+                     then 'p' || x.mobile || '_' || substr(md5(random()::text || x.mobile), 1, 8) else 'p' || x.mobile end,
+                x.name, x.name, x.mobile
+           from jsonb_to_recordset($2::jsonb) as x(mobile text, name text)
+         on conflict do nothing`,
+        [schoolId, JSON.stringify(fresh)],
+      );
+    }
+    const all: Array<{ id: number; mobile: string; role: number }> = await em.query(
+      `select id, mobile, role from users where school_id = $1 and mobile = any($2) and deleted_at is null`,
+      [schoolId, mobiles],
+    );
+    const map = new Map(all.filter((u) => u.role === Role.Parent).map((u) => [u.mobile, u.id]));
+    const missing = mobiles.find((m) => !map.has(m));
+    if (missing) throw new AppError('stu.mobile_not_parent', { mobile: missing });
+    return map;
+  }
+
+  /** Answers not-found unless the caller may see the student (admin: the school; teacher: responsible; parent: own child). */
+  private async assertVisible(em: EntityManager, user: SessionUser, id: number, activeOnly = false): Promise<void> {
+    const rule =
+      user.role === Role.Admin
+        ? '$3::int is not null'
+        : user.role === Role.Parent
+          ? `exists (select 1 from student_guardians g where g.student_id = s.id and g.user_id = $3)`
+          : RESPONSIBLE('$3');
+    const [row]: unknown[] = await em.query(
+      `select 1 from students s where s.id = $1 and s.school_id = $2 and ${rule} ${activeOnly ? 'and s.status = 1' : ''}`,
+      [id, user.schoolId, user.id],
+    );
+    if (!row) throw new AppError('stu.not_found');
+  }
+
+  private async detail(em: EntityManager, schoolId: number, id: number): Promise<StudentDetail | null> {
+    const [row]: StudentDetail[] = await em.query(
+      `select ${ROW_COLUMNS.replace(
+        "json_build_object('id', cc.id, 'name', cc.name)",
+        "json_build_object('id', cc.id, 'name', cc.name, 'head_teacher_id', cc.head_teacher_id, 'head_teacher_name', ht.name)",
+      )}, s.notes, s.updated_at
+         from students s ${CARE_CLASS_JOIN} left join users ht on ht.id = cc.head_teacher_id
+        where s.id = $1 and s.school_id = $2`,
+      [id, schoolId],
+    );
+    if (!row) return null;
+    await this.attachGuardians(em, [row]);
+    row.pickup_people = (await this.pickups(em, [id])).get(id) ?? [];
+    return row;
+  }
+
+  private async attachGuardians(em: EntityManager, list: Array<{ id: number; guardians: StudentGuardian[] }>): Promise<void> {
+    if (!list.length) return;
+    const rows: Array<StudentGuardian & { student_id: number }> = await em.query(
+      `select g.student_id, g.user_id, u.name, u.mobile, g.relation, g.is_primary
+         from student_guardians g join users u on u.id = g.user_id
+        where g.student_id = any($1)
+        order by g.student_id, g.is_primary desc, g.created_at, g.user_id`,
+      [list.map((s) => s.id)],
+    );
+    const by = new Map<number, StudentGuardian[]>();
+    for (const { student_id, ...g } of rows) {
+      if (!by.has(student_id)) by.set(student_id, []);
+      by.get(student_id)!.push(g);
+    }
+    for (const s of list) s.guardians = by.get(s.id) ?? [];
+  }
+
+  private async pickups(em: EntityManager, ids: number[]): Promise<Map<number, StudentPickupPerson[]>> {
+    const rows: Array<StudentPickupPerson & { student_id: number }> = await em.query(
+      `select id, student_id, name, relation, mobile, photo_url from pickup_people
+        where student_id = any($1) and deleted_at is null order by student_id, id`,
+      [ids],
+    );
+    const by = new Map<number, StudentPickupPerson[]>();
+    for (const { student_id, ...p } of rows) {
+      if (!by.has(student_id)) by.set(student_id, []);
+      by.get(student_id)!.push(p);
+    }
+    return by;
+  }
+
+  private async insertPickups(em: EntityManager, schoolId: number, studentId: number, list: Array<{ name: string; relation: string; mobile: string; photo_url?: string }>) {
+    await em.query(
+      `insert into pickup_people (school_id, student_id, name, relation, mobile, photo_url)
+       select $1, $2, x.name, x.relation, x.mobile, nullif(x.photo_url, '')
+         from jsonb_array_elements($3::jsonb) with ordinality as e(v, ord),
+              jsonb_to_record(e.v) as x(name text, relation text, mobile text, photo_url text)
+        order by e.ord`,
+      [schoolId, studentId, JSON.stringify(list)],
+    );
+  }
+
+  /** The given list replaces the student's pick-up people: items with id are kept (edited), others removed or added. */
+  private async replacePickups(em: EntityManager, schoolId: number, studentId: number, list: StudentSettingInput['pickup_people'] & object) {
+    const kept = list.filter((p) => p.id);
+    if (kept.length) {
+      const [rows]: [unknown[], number] = await em.query(
+        `update pickup_people p set name = x.name, relation = x.relation, mobile = x.mobile, photo_url = nullif(x.photo_url, '')
+           from jsonb_to_recordset($3::jsonb) as x(id int, name text, relation text, mobile text, photo_url text)
+          where p.id = x.id and p.student_id = $1 and p.school_id = $2 and p.deleted_at is null
+          returning p.id`,
+        [studentId, schoolId, JSON.stringify(kept)],
+      );
+      if (rows.length !== kept.length) throw new AppError('stu.pickup_not_found');
+    }
+    await em.query(
+      `update pickup_people set deleted_at = now() where student_id = $1 and school_id = $2 and deleted_at is null and not (id = any($3))`,
+      [studentId, schoolId, kept.map((p) => p.id)],
+    );
+    const fresh = list.filter((p) => !p.id);
+    if (fresh.length) await this.insertPickups(em, schoolId, studentId, fresh);
+  }
+}
