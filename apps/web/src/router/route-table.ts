@@ -34,6 +34,8 @@ export type PageKey =
   | 'operatorApplications'
   | 'pending'
   // staff screens
+  | 'staffAccounts'
+  | 'teacherAdd'
   // students screens
   // care and timetable screens
   ;
@@ -100,13 +102,13 @@ export const ROUTES: RouteDef[] = [
   { path: '/principalCenter_record', area: 'center', title: b('录播', 'Recordings'), page: 'pending', shows: b('课件配套的录播视频。', 'Recorded lessons of the courseware.') },
 
   // /prexy (school management, admin)
-  { path: '/principal_account', area: 'principal', title: b('账户管理', 'Account management'), page: 'pending', menu: G.school, shows: b('教职工账号列表：姓名、角色、手机号、在职状态，可搜索与分页。', 'Staff accounts: name, role, mobile and status, searchable and paged.') },
+  { path: '/principal_account', area: 'principal', title: b('账户管理', 'Account management'), page: 'staffAccounts', menu: G.school, shows: b('教职工账号列表：姓名、角色、手机号、在职状态，可搜索与分页。', 'Staff accounts: name, role, mobile and status, searchable and paged.') },
   { path: '/principal_courseware', area: 'principal', title: b('课件中心', 'Courseware centre'), page: 'pending', menu: G.teaching, shows: b('机构已拥有的课件。', 'Courseware the institution owns.') },
   { path: '/principal_teaching', area: 'principal', title: b('课件中心', 'Courseware centre'), page: 'pending', shows: b('机构已拥有的课件。', 'Courseware the institution owns.') },
   { path: '/principal_class', area: 'principal', title: b('班级管理', 'Class management'), page: 'pending', menu: G.classes, shows: b('晚托班列表：班主任、时段、人数、运行状态。', 'Care classes: head teacher, time slot, headcount and whether running.') },
   { path: '/principal_classCompile', area: 'principal', title: b('编辑班级管理', 'Edit class management'), page: 'pending', shows: b('班级学生的加入与移出、老师分配。', 'Adding and removing students, assigning teachers.') },
   { path: '/principal_educationals', area: 'principal', title: b('教务中心', 'Academic affairs centre'), page: 'pending', menu: G.school, shows: b('老师与学生档案：学生的监护人、接送人、班级和合同。', 'Teacher and student records: guardians, pick-up people, classes and contracts.') },
-  { path: '/principal_educationalsTeacher_add', area: 'principal', title: b('添加教师账号', 'Add teacher account'), page: 'pending', shows: b('新增老师或班主任账号的表单。', 'The form for a new teacher or head-teacher account.') },
+  { path: '/principal_educationalsTeacher_add', area: 'principal', title: b('添加教师账号', 'Add teacher account'), page: 'teacherAdd', shows: b('新增老师或班主任账号的表单。', 'The form for a new teacher or head-teacher account.') },
   { path: '/principal_educationalsStudent_add', area: 'principal', title: b('添加学生账号', 'Add student account'), page: 'pending', shows: b('新增学生及其监护人的表单。', 'The form for a new student and guardians.') },
   { path: '/principal_educationals_student', area: 'principal', title: b('编辑学生信息', 'Edit student info'), page: 'pending', shows: b('学生资料、监护人、授权接送人与托管设置。', 'Student profile, guardians, authorised pick-up people and care settings.') },
   { path: '/principal_educationals_studentrecord', area: 'principal', title: b('编辑学生信息', 'Edit student info'), page: 'pending', shows: b('学生成长记录与评语。', 'The student’s growth record and comments.') },

@@ -37,6 +37,8 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   operatorApplications: () => import('../areas/operator/applications'),
   pending: () => import('../areas/pending'),
   // staff screens
+  staffAccounts: () => import('../areas/principal/staff-accounts'),
+  teacherAdd: () => import('../areas/principal/teacher-add'),
   // students screens
   // care and timetable screens
 };

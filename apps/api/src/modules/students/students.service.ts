@@ -64,8 +64,9 @@ export function listWhere(f: ListFilters): { where: string; params: unknown[] } 
     const name = p(`%${kw}%`);
     if (/^\d{3,11}$/.test(f.keyword)) {
       const mob = p(`${kw}%`);
-      conds.push(`(s.name like ${name} or exists (select 1 from student_guardians kg join users ku on ku.id = kg.user_id
-        where kg.student_id = s.id and ku.mobile like ${mob}))`);
+      // a hashed subplan: the guardians' students are found once, not probed per student
+      conds.push(`(s.name like ${name} or s.id in (select kg.student_id from users ku join student_guardians kg on kg.user_id = ku.id
+        where ku.school_id = $1 and ku.role = 6 and ku.deleted_at is null and ku.mobile like ${mob}))`);
     } else {
       conds.push(`s.name like ${name}`);
     }

@@ -1,0 +1,293 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Form, Input, Modal, Popconfirm, Segmented, Select, Space, Table, Tag, Typography } from 'antd';
+import { PASSWORD_RE, type Page, type ResetTeacherPwdResult, type StaffRow } from '@wantuo/shared';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { post, get } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { EmptyState, LoadError } from '../../components/states';
+import type { MessageKey } from '../../i18n/messages';
+import { formatDateTime } from '../../lib/storage';
+import { useT } from '../../stores/preferences';
+import { dutyKey, roleKey, StaffFields, toInput, type StaffFormValues } from './staff-fields';
+
+const PAGE_SIZE = 20;
+const ROLE_COLOR: Record<number, string> = { 1: 'gold', 2: 'blue', 5: 'purple' };
+type JobFilter = 'all' | 1 | 2;
+
+/** Staff accounts of the school: search, filter, add, edit, left-job / on-job, reset password, delete. */
+export default function StaffAccounts() {
+  const t = useT();
+  const navigate = useNavigate();
+  const [keyword, setKeyword] = useState('');
+  const [role, setRole] = useState<number | undefined>();
+  const [job, setJob] = useState<JobFilter>('all');
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<StaffRow | null>(null);
+  const [resetting, setResetting] = useState<StaffRow | null>(null);
+  const [generated, setGenerated] = useState<{ name: string; password: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [editForm] = Form.useForm<StaffFormValues>();
+  const [resetForm] = Form.useForm<{ password?: string }>();
+
+  const q = useQuery({
+    queryKey: ['accountList', keyword, role, job, page],
+    queryFn: () =>
+      get<Page<StaffRow>>('accountList', {
+        page,
+        limit: PAGE_SIZE,
+        ...(keyword ? { keyword } : {}),
+        ...(role ? { role } : {}),
+        ...(job === 'all' ? {} : { job_status: job }),
+      }),
+  });
+
+  /** runs a write; the wrapper shows failures (a stale version shows the server's conflict message); always refreshes */
+  const run = async (write: () => Promise<unknown>, done?: () => void, success: MessageKey = 'common.saved') => {
+    setBusy(true);
+    try {
+      await write();
+      feedback().message.success(t(success));
+      done?.();
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setBusy(false);
+      void q.refetch();
+    }
+  };
+
+  const openEdit = (row: StaffRow) => {
+    setEditing(row);
+    editForm.setFieldsValue({
+      name: row.name,
+      mobile: row.mobile ?? '',
+      role: row.role as 2 | 5,
+      duties: row.duties,
+      gender: row.gender,
+      nickname: row.nickname,
+      email: row.email ?? '',
+      remark: row.remark ?? '',
+    });
+  };
+  const saveEdit = (v: StaffFormValues) =>
+    editing && run(() => post('editTeacher', { id: editing.id, version: editing.version, ...toInput(v, true) }), () => setEditing(null));
+  const saveReset = ({ password }: { password?: string }) =>
+    resetting &&
+    run(
+      async () => {
+        const res = await post<ResetTeacherPwdResult>('resetTeacherPwd', { id: resetting.id, version: resetting.version, ...(password ? { password } : {}) });
+        if (res.password) setGenerated({ name: resetting.name, password: res.password });
+      },
+      () => {
+        setResetting(null);
+        resetForm.resetFields();
+      },
+    );
+
+  const filtered = Boolean(keyword || role || job !== 'all');
+
+  return (
+    <Card
+      title={t('staff.accounts')}
+      extra={
+        <Button type="primary" onClick={() => navigate('/principal_educationalsTeacher_add')}>
+          {t('staff.add')}
+        </Button>
+      }
+    >
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input.Search
+          allowClear
+          placeholder={t('staff.search')}
+          maxLength={64}
+          style={{ width: 260, maxWidth: '100%' }}
+          onSearch={(v) => {
+            setKeyword(v.trim());
+            setPage(1);
+          }}
+        />
+        <Select
+          style={{ width: 130 }}
+          value={role ?? 0}
+          onChange={(v) => {
+            setRole(v || undefined);
+            setPage(1);
+          }}
+          options={[{ value: 0, label: t('staff.all_roles') }, ...[1, 2, 5].map((r) => ({ value: r, label: t(roleKey(r)) }))]}
+        />
+        <Segmented<JobFilter>
+          value={job}
+          onChange={(v) => {
+            setJob(v);
+            setPage(1);
+          }}
+          options={[
+            { value: 'all', label: t('staff.all_status') },
+            { value: 1, label: t('staff.on_job') },
+            { value: 2, label: t('staff.left') },
+          ]}
+        />
+      </Space>
+      {q.isError ? (
+        <LoadError onRetry={() => q.refetch()} />
+      ) : (
+        <Table<StaffRow>
+          rowKey="id"
+          loading={q.isLoading}
+          dataSource={q.data?.list}
+          scroll={{ x: 1100 }}
+          locale={{ emptyText: <EmptyState description={filtered ? t('staff.empty_search') : t('staff.empty')} /> }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
+          columns={[
+            {
+              title: t('staff.name'),
+              key: 'name',
+              fixed: 'left',
+              width: 150,
+              render: (_, r) => (
+                <div>
+                  <div>{r.name}</div>
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {r.username}
+                  </Typography.Text>
+                </div>
+              ),
+            },
+            { title: t('staff.role'), dataIndex: 'role', width: 100, render: (v: number) => <Tag color={ROLE_COLOR[v]}>{t(roleKey(v))}</Tag> },
+            { title: t('staff.mobile'), dataIndex: 'mobile', width: 130 },
+            {
+              title: t('staff.duties'),
+              dataIndex: 'duties',
+              width: 200,
+              render: (v: StaffRow['duties']) => (v.length ? v.map((d) => <Tag key={d}>{t(dutyKey(d))}</Tag>) : '-'),
+            },
+            {
+              title: t('staff.job_status'),
+              dataIndex: 'job_status',
+              width: 150,
+              render: (v: number, r) =>
+                v === 1 ? (
+                  <Tag color="green">{t('staff.on_job')}</Tag>
+                ) : (
+                  <Space orientation="vertical" size={0}>
+                    <Tag color="default">{t('staff.left')}</Tag>
+                    {r.left_at && (
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {t('staff.left_at', { date: formatDateTime(new Date(r.left_at)).slice(0, 10) })}
+                      </Typography.Text>
+                    )}
+                  </Space>
+                ),
+            },
+            {
+              title: t('staff.last_login'),
+              dataIndex: 'last_login_at',
+              width: 170,
+              render: (v: string | null) => (v ? formatDateTime(new Date(v)) : <Typography.Text type="secondary">{t('staff.never')}</Typography.Text>),
+            },
+            {
+              title: t('staff.actions'),
+              key: 'actions',
+              width: 300,
+              render: (_, r) =>
+                r.role === 1 ? (
+                  <Typography.Text type="secondary">{t('staff.admin_row')}</Typography.Text>
+                ) : (
+                  <Space wrap size={[4, 4]}>
+                    <Button size="small" onClick={() => openEdit(r)}>
+                      {t('staff.edit')}
+                    </Button>
+                    {r.job_status === 1 ? (
+                      <Popconfirm
+                        title={t('staff.set_leave')}
+                        description={<div style={{ maxWidth: 260 }}>{t('staff.set_leave_confirm', { name: r.name })}</div>}
+                        onConfirm={() => run(() => post('setLeave', { id: r.id, version: r.version }))}
+                      >
+                        <Button size="small">{t('staff.set_leave')}</Button>
+                      </Popconfirm>
+                    ) : (
+                      <Popconfirm
+                        title={t('staff.set_on_job')}
+                        description={t('staff.set_on_job_confirm', { name: r.name })}
+                        onConfirm={() => run(() => post('onJob', { id: r.id, version: r.version }))}
+                      >
+                        <Button size="small">{t('staff.set_on_job')}</Button>
+                      </Popconfirm>
+                    )}
+                    <Button size="small" onClick={() => setResetting(r)}>
+                      {t('staff.reset_pwd')}
+                    </Button>
+                    <Popconfirm
+                      title={t('staff.delete')}
+                      description={<div style={{ maxWidth: 260 }}>{t('staff.delete_confirm', { name: r.name })}</div>}
+                      okButtonProps={{ danger: true }}
+                      onConfirm={() => run(() => post('delTeacher', { id: r.id, version: r.version }), undefined, 'staff.deleted')}
+                    >
+                      <Button size="small" danger>
+                        {t('staff.delete')}
+                      </Button>
+                    </Popconfirm>
+                  </Space>
+                ),
+            },
+          ]}
+        />
+      )}
+
+      <Modal
+        title={t('staff.edit_title')}
+        open={editing !== null}
+        onCancel={() => setEditing(null)}
+        onOk={() => editForm.submit()}
+        okText={t('common.save')}
+        cancelText={t('common.cancel')}
+        confirmLoading={busy}
+        forceRender
+      >
+        <Form<StaffFormValues> form={editForm} layout="vertical" onFinish={saveEdit} autoComplete="off">
+          <StaffFields />
+        </Form>
+      </Modal>
+
+      <Modal
+        title={resetting ? t('staff.reset_pwd_title', { name: resetting.name }) : ''}
+        open={resetting !== null}
+        onCancel={() => {
+          setResetting(null);
+          resetForm.resetFields();
+        }}
+        onOk={() => resetForm.submit()}
+        okText={t('common.ok')}
+        cancelText={t('common.cancel')}
+        confirmLoading={busy}
+        forceRender
+      >
+        <Typography.Paragraph type="secondary">{t('staff.reset_pwd_hint')}</Typography.Paragraph>
+        <Form form={resetForm} layout="vertical" onFinish={saveReset} autoComplete="off">
+          <Form.Item name="password" label={t('staff.new_password')} rules={[{ pattern: PASSWORD_RE, message: t('staff.password_rule') }]}>
+            <Input.Password maxLength={64} autoComplete="new-password" />
+          </Form.Item>
+        </Form>
+      </Modal>
+
+      <Modal
+        title={t('staff.generated_title')}
+        open={generated !== null}
+        onOk={() => setGenerated(null)}
+        onCancel={() => setGenerated(null)}
+        cancelButtonProps={{ style: { display: 'none' } }}
+        okText={t('common.ok')}
+      >
+        {generated && (
+          <>
+            <Typography.Paragraph>{t('staff.generated_lead', { name: generated.name })}</Typography.Paragraph>
+            <Typography.Paragraph copyable code style={{ fontSize: 18 }}>
+              {generated.password}
+            </Typography.Paragraph>
+          </>
+        )}
+      </Modal>
+    </Card>
+  );
+}

@@ -1,0 +1,66 @@
+import { Button, Card, Form, Input, Space } from 'antd';
+import { PASSWORD_RE, type StaffRow } from '@wantuo/shared';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { post } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { useT } from '../../stores/preferences';
+import { StaffFields, toInput, USERNAME_RE, type StaffFormValues } from './staff-fields';
+
+interface AddValues extends StaffFormValues {
+  username?: string;
+  password: string;
+  confirm: string;
+}
+
+/** A new teacher or head-teacher account of the school; back to the account list after saving. */
+export default function TeacherAdd() {
+  const t = useT();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const submit = async (v: AddValues) => {
+    setBusy(true);
+    try {
+      const input = { ...toInput(v, false), password: v.password, ...(v.username?.trim() ? { username: v.username.trim() } : {}) };
+      const row = await post<StaffRow>('addTeacher', input);
+      feedback().message.success(t('staff.added', { username: row.username }));
+      navigate('/principal_account');
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card title={t('staff.add_title')}>
+      <Form<AddValues> layout="vertical" onFinish={submit} initialValues={{ role: 2, duties: [] }} style={{ maxWidth: 560 }} autoComplete="off">
+        <StaffFields />
+        <Form.Item name="username" label={t('staff.username')} extra={t('staff.username_hint')} rules={[{ pattern: USERNAME_RE, message: t('staff.username_invalid') }]}>
+          <Input maxLength={32} autoComplete="off" />
+        </Form.Item>
+        <Form.Item name="password" label={t('staff.password')} rules={[{ required: true, message: t('staff.password_rule') }, { pattern: PASSWORD_RE, message: t('staff.password_rule') }]}>
+          <Input.Password maxLength={64} autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="confirm"
+          label={t('staff.confirm_password')}
+          dependencies={['password']}
+          rules={[
+            { required: true, message: t('staff.password_mismatch') },
+            ({ getFieldValue }) => ({
+              validator: (_, value) => (value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('staff.password_mismatch')))),
+            }),
+          ]}
+        >
+          <Input.Password maxLength={64} autoComplete="new-password" />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit" loading={busy}>
+            {t('common.save')}
+          </Button>
+          <Button onClick={() => navigate('/principal_account')}>{t('common.back')}</Button>
+        </Space>
+      </Form>
+    </Card>
+  );
+}
