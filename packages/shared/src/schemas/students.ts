@@ -206,6 +206,10 @@ export type TeacherStudentInfoInput = z.infer<typeof TeacherStudentInfoInput>;
 export const TeacherStudentGrowthInput = z.strictObject({ ...pageQuery, student_id: queryId });
 export type TeacherStudentGrowthInput = z.infer<typeof TeacherStudentGrowthInput>;
 
+/** the admin's view of the same record (extra action studentComments) */
+export const StudentCommentsInput = TeacherStudentGrowthInput;
+export type StudentCommentsInput = TeacherStudentGrowthInput;
+
 export const OverallCommentInput = z.strictObject({
   student_id: id,
   period: text(30).min(1, { error: 'stu.period_required' }).refine(isPlainText, { error: 'v.plain_text' }),

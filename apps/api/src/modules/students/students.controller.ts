@@ -5,6 +5,7 @@ import {
   DelStudentInput,
   OverallCommentInput,
   SchoolGradeInput,
+  StudentCommentsInput,
   StudentExportInput,
   StudentImportInput,
   StudentImportTemplateInput,
@@ -94,6 +95,11 @@ export class StudentsController {
 
   @Get('teacherStudentGrowth')
   growth(@Input(TeacherStudentGrowthInput) q: TeacherStudentGrowthInput, @CurrentUser() user: SessionUser) {
+    return this.students.growth(user, q);
+  }
+
+  @Get('studentComments')
+  comments(@Input(StudentCommentsInput) q: StudentCommentsInput, @CurrentUser() user: SessionUser) {
     return this.students.growth(user, q);
   }
 

@@ -477,6 +477,9 @@ describe('teacher actions', () => {
       const res = await t.get(`${GROWTH}?student_id=${id}&limit=1`, token);
       expect(res.body).toMatchObject({ code: Code.Ok, data: { total: 2, page: 1, limit: 1, list: [{ id: second.body.data.id, author_name: '李老师' }] } });
     }
+    // the admin reads the same record through studentComments
+    const forAdmin = await t.get(`${P}studentComments?student_id=${id}`, admin);
+    expect(forAdmin.body).toMatchObject({ code: Code.Ok, data: { total: 2, list: [{ id: second.body.data.id }, { id: first.body.data.id }] } });
     const page2 = await t.get(`${GROWTH}?student_id=${id}&limit=1&page=2`, teacher);
     expect(page2.body.data.list[0].id).toBe(first.body.data.id);
     // the parent is not a guardian of 王子涵
@@ -491,6 +494,7 @@ describe('teacher actions', () => {
     await rejects(getQ(T_LIST, teacher), [{ page: '0' }, { limit: '1000' }, { keyword: LONG }, { class_id: 'x' }]);
     await rejects(getQ(T_INFO, teacher), [{}, { id: '-3' }, { id: LONG }]);
     await rejects(getQ(GROWTH, teacher), [{}, { student_id: 'x' }, { student_id: '1', limit: '0' }]);
+    await rejects(getQ(`${P}studentComments`, admin), [{}, { student_id: 'x' }, { student_id: LONG }, { student_id: '1', page: '0' }]);
     const id = await studentId('陈小阳');
     await rejects(postB(COMMENT, teacher), [
       {}, { student_id: id }, { student_id: id, period: 'x' }, { student_id: id, period: 'x', content: '' }, { student_id: id, period: 'x', content: 'y'.repeat(2001) },
@@ -503,12 +507,14 @@ describe('teacher actions', () => {
     await forbidden('get', T_LIST, [admin, parent]);
     await forbidden('get', T_INFO, [admin, parent]);
     await forbidden('get', GROWTH, [admin]);
+    await forbidden('get', `${P}studentComments`, [teacher, adviser, parent]);
     await forbidden('post', COMMENT, [admin, parent]);
   });
 
   it('another school student is not found', async () => {
     expect((await t.get(`${T_INFO}?id=${otherStudentId}`, teacher)).body.msg).toBe('该学生不存在');
     expect((await t.get(`${GROWTH}?student_id=${otherStudentId}`, teacher)).body.msg).toBe('该学生不存在');
+    expect((await t.get(`${P}studentComments?student_id=${otherStudentId}`, admin)).body.msg).toBe('该学生不存在');
     const before = await snapshot(t.sql);
     expect((await t.post(COMMENT, teacher).send({ student_id: otherStudentId, period: 'x', content: 'y' })).body.msg).toBe('该学生不存在');
     expect(await snapshot(t.sql)).toEqual(before);
