@@ -62,8 +62,8 @@ describe('every implemented action enforces its `who` with every role', () => {
         const res = await call(a, tokens.get(role));
         expect({ role, code: res.body.code, msg: res.body.msg }).toEqual({ role, code: Code.Error, msg: '当前账号没有权限执行此操作' });
       } else {
-        // a fresh session: an allowed call may end it (logout)
-        const res = await call(a, await t.login(USER_OF[role]));
+        // logout ends the session it is called with: give it a fresh one
+        const res = await call(a, a.action === 'logout' ? await t.login(USER_OF[role]) : tokens.get(role));
         expect({ role, status: res.status }).toEqual({ role, status: 200 });
         expect([Code.Ok, Code.Error]).toContain(res.body.code);
         expect(res.body.msg).not.toBe('当前账号没有权限执行此操作');
