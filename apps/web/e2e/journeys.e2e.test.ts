@@ -56,7 +56,9 @@ it('a signed-out visitor is sent to sign-in and comes back; another role is sent
   await page.waitForURL(/\/login\?redirect=%2Fprincipal_account/);
   await signIn(page, 'admin');
   await page.waitForURL(`${stack.url}/principal_account`);
-  await page.getByText(/这里将显示：教职工账号列表/).waitFor();
+  // the staff account list, with the admin's own row
+  await page.getByRole('button', { name: '添加教师' }).waitFor();
+  await page.getByRole('cell', { name: /王园长/ }).waitFor();
   await page.context().close();
 
   const teacher = await newPage();
@@ -66,7 +68,8 @@ it('a signed-out visitor is sent to sign-in and comes back; another role is sent
   await teacher.goto(`${stack.url}/principal_account`);
   await teacher.waitForURL(`${stack.url}/TeacherClass`);
   await teacher.context().close();
-});
+  // two sign-ins and a data page: more than the default 5 s on a busy machine
+}, 15_000);
 
 it('SMS sign-in with the code from the outbox', async () => {
   const page = await newPage();
