@@ -5,8 +5,10 @@ export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.test.ts'],
     environment: 'node',
-    testTimeout: 60_000,
+    testTimeout: 90_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    // the machine may be busy (2 cores): give waits room, they return as soon as the page is ready
+    expect: { poll: { timeout: 15_000, interval: 100 } },
   },
 });
