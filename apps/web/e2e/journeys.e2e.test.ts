@@ -127,7 +127,7 @@ it('375 px screenshots of sign-in and of a teacher page (kept as artefacts)', as
   expect(scroll).toBeLessThanOrEqual(375);
   await signIn(page, 'teacher');
   await page.waitForURL(`${stack.url}/TeacherClass`);
-  await page.getByText('该功能正在建设中').waitFor();
+  await page.getByText('我的晚托班').waitFor();
   await page.screenshot({ path: join(SHOTS, 'teacher-375.png') });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await page.context().close();

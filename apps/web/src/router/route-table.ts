@@ -38,6 +38,12 @@ export type PageKey =
   | 'teacherAdd'
   // students screens
   // care and timetable screens
+  | 'careClasses'
+  | 'careClassForm'
+  | 'careClassStudents'
+  | 'careTeacherClass'
+  | 'careAdviserClass'
+  | 'careMentorStudents'
   ;
 
 export interface RouteDef {
@@ -93,8 +99,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/principal_class_Job', area: 'principal', title: b('查看作业', 'View homework'), page: 'pending', shows: b('班级布置的作业与提交情况。', 'Homework set for a class and its submissions.') },
   { path: '/principal_class_Job1', area: 'principal', title: b('查看作业2', 'View homework 2'), page: 'pending', shows: b('单次作业的学生提交与批改。', 'One homework’s submissions and marking.') },
   { path: '/principal_class_family', area: 'principal', title: b('辅导班', 'Tutoring class'), page: 'pending', menu: G.classes, shows: b('家庭辅导班：辅导类型、学生、辅导计划与记录。', 'Home-tutoring classes: types, students, plans and records.') },
-  { path: '/principal_add_class', area: 'principal', title: b('新建班级', 'New class'), page: 'pending', shows: b('新建晚托班的表单：名称、班主任、时段、容量和收费。', 'The new care class form: name, head teacher, time slot, capacity and fee.') },
-  { path: '/principal_class_Editing', area: 'principal', title: b('编辑班级', 'Edit class'), page: 'pending', shows: b('晚托班的编辑表单与班级学生。', 'The care class edit form and its students.') },
+  { path: '/principal_add_class', area: 'principal', title: b('新建班级', 'New class'), page: 'careClassForm', shows: b('新建晚托班的表单：名称、班主任、时段、容量和收费。', 'The new care class form: name, head teacher, time slot, capacity and fee.') },
+  { path: '/principal_class_Editing', area: 'principal', title: b('编辑班级', 'Edit class'), page: 'careClassForm', shows: b('晚托班的编辑表单与班级学生。', 'The care class edit form and its students.') },
 
   // /principalCenter (header hidden, footer shown)
   { path: '/principalCenter_lessonware', area: 'center', title: b('课件', 'Courseware'), page: 'pending', shows: b('已购课件的章节与文件。', 'Sections and files of owned courseware.') },
@@ -105,8 +111,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/principal_account', area: 'principal', title: b('账户管理', 'Account management'), page: 'staffAccounts', menu: G.school, shows: b('教职工账号列表：姓名、角色、手机号、在职状态，可搜索与分页。', 'Staff accounts: name, role, mobile and status, searchable and paged.') },
   { path: '/principal_courseware', area: 'principal', title: b('课件中心', 'Courseware centre'), page: 'pending', menu: G.teaching, shows: b('机构已拥有的课件。', 'Courseware the institution owns.') },
   { path: '/principal_teaching', area: 'principal', title: b('课件中心', 'Courseware centre'), page: 'pending', shows: b('机构已拥有的课件。', 'Courseware the institution owns.') },
-  { path: '/principal_class', area: 'principal', title: b('班级管理', 'Class management'), page: 'pending', menu: G.classes, shows: b('晚托班列表：班主任、时段、人数、运行状态。', 'Care classes: head teacher, time slot, headcount and whether running.') },
-  { path: '/principal_classCompile', area: 'principal', title: b('编辑班级管理', 'Edit class management'), page: 'pending', shows: b('班级学生的加入与移出、老师分配。', 'Adding and removing students, assigning teachers.') },
+  { path: '/principal_class', area: 'principal', title: b('班级管理', 'Class management'), page: 'careClasses', menu: G.classes, shows: b('晚托班列表：班主任、时段、人数、运行状态。', 'Care classes: head teacher, time slot, headcount and whether running.') },
+  { path: '/principal_classCompile', area: 'principal', title: b('编辑班级管理', 'Edit class management'), page: 'careClassStudents', shows: b('班级学生的加入与移出、老师分配。', 'Adding and removing students, assigning teachers.') },
   { path: '/principal_educationals', area: 'principal', title: b('教务中心', 'Academic affairs centre'), page: 'pending', menu: G.school, shows: b('老师与学生档案：学生的监护人、接送人、班级和合同。', 'Teacher and student records: guardians, pick-up people, classes and contracts.') },
   { path: '/principal_educationalsTeacher_add', area: 'principal', title: b('添加教师账号', 'Add teacher account'), page: 'teacherAdd', shows: b('新增老师或班主任账号的表单。', 'The form for a new teacher or head-teacher account.') },
   { path: '/principal_educationalsStudent_add', area: 'principal', title: b('添加学生账号', 'Add student account'), page: 'pending', shows: b('新增学生及其监护人的表单。', 'The form for a new student and guardians.') },
@@ -120,7 +126,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/principal_order_add', area: 'principal', title: b('添加订餐', 'Add meal order'), page: 'pending', shows: b('新增餐品的表单：名称、价格、图片。', 'The form for a meal item: name, price, picture.') },
 
   // teacher screens (teachers and head teachers)
-  { path: '/TeacherClass', area: 'teacher', title: b('教师班级管理', 'Teacher class management'), page: 'pending', menu: G.daily, shows: b('我负责的晚托班与学生，今日接送、晚餐和辅导任务。', 'My care class and students, and today’s pick-up, dinner and tutoring tasks.') },
+  { path: '/TeacherClass', area: 'teacher', title: b('教师班级管理', 'Teacher class management'), page: 'careTeacherClass', menu: G.daily, shows: b('我负责的晚托班与学生，今日接送、晚餐和辅导任务。', 'My care class and students, and today’s pick-up, dinner and tutoring tasks.') },
   { path: '/Teacher_educationals', area: 'teacher', title: b('教务中心', 'Academic affairs centre'), page: 'pending', menu: G.classes, shows: b('我的学生档案、考试成绩与成长记录。', 'My students’ records, exam scores and growth.') },
   { path: '/Teacher_classSchedule', area: 'teacher', title: b('班级课表', 'Class timetable'), page: 'pending', menu: G.classes, shows: b('我的本周课表。', 'My timetable for the week.') },
 
@@ -128,11 +134,11 @@ export const ROUTES: RouteDef[] = [
   { path: '/AAccountManagement', area: 'adviser', title: b('班主任首页', 'Adviser home'), page: 'pending', menu: G.home, shows: b('今日各环节实时人数：接送、入园、晚餐、辅导、离园。', 'Live counts for today: picked up, arrived, dinner, tutoring, left.') },
   { path: '/AClassSchedule', area: 'adviser', title: b('班级课表', 'Class timetable'), page: 'pending', menu: G.classes, shows: b('本班本周课表。', 'The class timetable for the week.') },
   { path: '/AStudentTransport', area: 'adviser', title: b('学生接送', 'Student pick-up and drop-off'), page: 'pending', menu: G.daily, shows: b('接送看板：谁已接到、谁已离园、由谁接走。', 'The pick-up board: who is picked up, who left and with whom.') },
-  { path: '/AMentorStudent', area: 'adviser', title: b('辅导学生', 'Tutored students'), page: 'pending', menu: G.daily, shows: b('本班辅导学生与辅导进度。', 'Tutored students of the class and their progress.') },
+  { path: '/AMentorStudent', area: 'adviser', title: b('辅导学生', 'Tutored students'), page: 'careMentorStudents', menu: G.daily, shows: b('本班辅导学生与辅导进度。', 'Tutored students of the class and their progress.') },
   { path: '/AStudentAttendance', area: 'adviser', title: b('学生考勤', 'Student attendance'), page: 'pending', menu: G.daily, shows: b('按状态分组的实时考勤看板。', 'The live attendance board by state.') },
   { path: '/ALeaveReview', area: 'adviser', title: b('请假审核', 'Leave review'), page: 'pending', menu: G.daily, shows: b('家长提交的请假申请：待审核、已批准、已驳回。', 'Leave requests from parents: pending, approved, rejected.') },
   { path: '/AOrderReservation', area: 'adviser', title: b('订餐预约', 'Meal reservation'), page: 'pending', menu: G.daily, shows: b('本班某日的订餐统计与明细。', 'The class’s meal bookings for a day, per item and per student.') },
-  { path: '/AClassList', area: 'adviser', title: b('班级管理', 'Class management'), page: 'pending', menu: G.classes, shows: b('本班学生列表与加入、移出。', 'The class’s students, adding and removing.') },
+  { path: '/AClassList', area: 'adviser', title: b('班级管理', 'Class management'), page: 'careAdviserClass', menu: G.classes, shows: b('本班学生列表与加入、移出。', 'The class’s students, adding and removing.') },
   { path: '/Astudentmanagement', area: 'adviser', title: b('班级管理', 'Class management'), page: 'pending', shows: b('学生托管设置：接送、晚餐、辅导与授权接送人。', 'Students’ care settings: shuttle, dinner, tutoring and pick-up people.') },
   { path: '/AClassNotice', area: 'adviser', title: b('班级管理', 'Class management'), page: 'pending', shows: b('班级通知的发布与已读回执。', 'Class notices and read receipts.') },
   { path: '/A_data', area: 'adviser', title: b('数据中心', 'Data centre'), page: 'pending', menu: G.data, shows: b('本班考勤统计图表。', 'Attendance charts of the class.') },

@@ -41,6 +41,12 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   teacherAdd: () => import('../areas/principal/teacher-add'),
   // students screens
   // care and timetable screens
+  careClasses: () => import('../areas/care/class-list'),
+  careClassForm: () => import('../areas/care/class-form'),
+  careClassStudents: () => import('../areas/care/class-students'),
+  careTeacherClass: () => import('../areas/care/teacher-class'),
+  careAdviserClass: () => import('../areas/care/adviser-class'),
+  careMentorStudents: () => import('../areas/care/mentor-students'),
 };
 
 const LAYOUTS: Record<Area, () => Promise<{ default: React.ComponentType }>> = {

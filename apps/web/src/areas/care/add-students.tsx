@@ -1,0 +1,88 @@
+import { useQuery } from '@tanstack/react-query';
+import { Input, Modal, Table, Typography } from 'antd';
+import type { AddWantuoStudentResult, CareStudent, Page } from '@wantuo/shared';
+import { useState } from 'react';
+import { get, post } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { EmptyState, LoadError } from '../../components/states';
+import { useT } from '../../stores/preferences';
+
+const PAGE_SIZE = 10;
+
+/**
+ * Picks active students that are in no care class (server-paged, searchable; the choice survives paging) and adds
+ * them to the class. `asHead`: the head teacher's actions.
+ */
+export function AddStudentsModal({ classId, room, asHead, open, onClose }: { classId: number; room: number; asHead: boolean; open: boolean; onClose: (added: boolean) => void }) {
+  const t = useT();
+  const [name, setName] = useState('');
+  const [page, setPage] = useState(1);
+  const [chosen, setChosen] = useState<number[]>([]);
+  const [busy, setBusy] = useState(false);
+  const action = asHead ? 'teacherSelectWantuoStudent' : 'selectWantuoStudent';
+  const q = useQuery({
+    queryKey: [action, name, page],
+    queryFn: () => get<Page<CareStudent>>(action, { page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
+    enabled: open,
+  });
+  const close = (added: boolean) => {
+    setChosen([]);
+    onClose(added);
+  };
+  const add = async () => {
+    setBusy(true);
+    try {
+      const res = await post<AddWantuoStudentResult>(asHead ? 'teacherAddWantuoStudent' : 'addWantuoStudent', { class_id: classId, student_ids: chosen });
+      feedback().message.success(t('care.added', { count: res.added, headcount: res.headcount, capacity: res.capacity }));
+      close(true);
+    } catch {
+      // shown by the request wrapper (capacity, already in a class)
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open={open}
+      title={t('care.add_students')}
+      onCancel={() => close(false)}
+      onOk={add}
+      okText={t('care.add_n', { count: chosen.length })}
+      okButtonProps={{ disabled: chosen.length === 0 }}
+      confirmLoading={busy}
+      width={640}
+      destroyOnHidden
+    >
+      <Typography.Paragraph type={chosen.length > room ? 'danger' : 'secondary'}>{t('care.room_left', { room, count: chosen.length })}</Typography.Paragraph>
+      <Input.Search
+        allowClear
+        maxLength={50}
+        placeholder={t('care.search_student')}
+        style={{ marginBottom: 12 }}
+        onSearch={(v) => {
+          setName(v.trim());
+          setPage(1);
+        }}
+      />
+      {q.isError ? (
+        <LoadError onRetry={() => q.refetch()} />
+      ) : (
+        <Table<CareStudent>
+          rowKey="id"
+          size="small"
+          loading={q.isLoading}
+          dataSource={q.data?.list}
+          scroll={{ x: 480 }}
+          locale={{ emptyText: <EmptyState description={t('care.no_selectable')} /> }}
+          rowSelection={{ selectedRowKeys: chosen, preserveSelectedRowKeys: true, onChange: (keys) => setChosen(keys as number[]) }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false, size: 'small' }}
+          columns={[
+            { title: t('care.student_name'), dataIndex: 'name', width: 120 },
+            { title: t('care.grade'), key: 'grade', width: 140, render: (_, s) => [s.grade, s.class_name].filter(Boolean).join(' ') || '-' },
+            { title: t('care.day_school'), dataIndex: 'day_school', render: (v: string | null) => v ?? '-' },
+          ]}
+        />
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,111 @@
+import { useQuery } from '@tanstack/react-query';
+import { Select, Tag } from 'antd';
+import type { CareClass, ClassTimeOption, Duty, DutyAssignment, Page, StaffPick } from '@wantuo/shared';
+import { useState } from 'react';
+import { get } from '../../api/http';
+import type { MessageKey } from '../../i18n/messages';
+import { useT } from '../../stores/preferences';
+
+export const WEEKDAY_KEYS: MessageKey[] = ['care.wd1', 'care.wd2', 'care.wd3', 'care.wd4', 'care.wd5', 'care.wd6', 'care.wd7'];
+export const DUTY_KEYS: Record<Duty, MessageKey> = { shuttle: 'care.duty_shuttle', tutor: 'care.duty_tutor', head: 'care.duty_head' };
+export const DUTY_COLOR: Record<Duty, string> = { shuttle: 'cyan', tutor: 'geekblue', head: 'purple' };
+
+/** Runs of consecutive weekdays: [1,2,3,5] -> [[1,3],[5,5]]. */
+export function weekdayRuns(days: readonly number[]): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  for (const d of [...days].sort((a, b) => a - b)) {
+    const last = runs[runs.length - 1];
+    if (last && d === last[1] + 1) last[1] = d;
+    else runs.push([d, d]);
+  }
+  return runs;
+}
+
+/** "周一至周五 16:00-18:00" style text of a slot. */
+export function useSlotText() {
+  const t = useT();
+  return (s: Pick<ClassTimeOption, 'start_time' | 'end_time' | 'weekdays'> | null | undefined) =>
+    s && s.weekdays ? `${weekdayRuns(s.weekdays).map(([a, b]) => (a === b ? t(WEEKDAY_KEYS[a - 1]) : b - a === 1 ? `${t(WEEKDAY_KEYS[a - 1])} ${t(WEEKDAY_KEYS[b - 1])}` : t('care.wd_range', { from: t(WEEKDAY_KEYS[a - 1]), to: t(WEEKDAY_KEYS[b - 1]) }))).join(' ')} ${s.start_time}-${s.end_time}` : '-';
+}
+
+/** The slot of a class row. */
+export function classSlot(c: Pick<CareClass, 'start_time' | 'end_time' | 'weekdays'>) {
+  return c.start_time && c.end_time && c.weekdays ? { start_time: c.start_time, end_time: c.end_time, weekdays: c.weekdays } : null;
+}
+
+export function DutyTags({ duties }: { duties: DutyAssignment[] }) {
+  const t = useT();
+  if (!duties.length) return <>-</>;
+  return (
+    <>
+      {duties.map((d) => (
+        <Tag key={d.id} color={DUTY_COLOR[d.duty]}>
+          {t(DUTY_KEYS[d.duty])}：{d.teacher_name}
+        </Tag>
+      ))}
+    </>
+  );
+}
+
+const PICKER_OF: Record<Duty, string> = { head: 'selectClassTeacher', shuttle: 'shuttleTeacher', tutor: 'tutorTeacher' };
+
+/**
+ * A searchable teacher select backed by the staff duty pickers. `current` keeps the chosen teacher's name visible
+ * when it is not on the first page of the picker.
+ */
+export function TeacherSelect({
+  duty,
+  value,
+  onChange,
+  current,
+  allowClear,
+  style,
+}: {
+  duty: Duty;
+  value?: number | null;
+  onChange?: (v: number | null) => void;
+  current?: { id: number; name: string } | null;
+  allowClear?: boolean;
+  style?: React.CSSProperties;
+}) {
+  const t = useT();
+  const [keyword, setKeyword] = useState('');
+  const q = useQuery({
+    queryKey: [PICKER_OF[duty], keyword],
+    queryFn: () => get<Page<StaffPick>>(PICKER_OF[duty], { limit: 50, ...(keyword ? { keyword } : {}) }),
+  });
+  const options = (q.data?.list ?? []).map((p) => ({ value: p.id, label: p.name }));
+  if (current && !options.some((o) => o.value === current.id)) options.unshift({ value: current.id, label: current.name });
+  return (
+    <Select<number>
+      showSearch={{ filterOption: false, onSearch: (v) => setKeyword(v.trim().slice(0, 64)) }}
+      allowClear={allowClear}
+      loading={q.isLoading}
+      placeholder={t('care.pick_teacher')}
+      value={value ?? undefined}
+      onChange={(v) => onChange?.(v ?? null)}
+      options={options}
+      style={style ?? { width: '100%' }}
+      notFoundContent={t('common.empty')}
+    />
+  );
+}
+
+/** A select of the school's time slots (selectClassTime). */
+export function SlotSelect({ value, onChange }: { value?: number | null; onChange?: (v: number | null) => void }) {
+  const t = useT();
+  const slotText = useSlotText();
+  const q = useQuery({ queryKey: ['selectClassTime'], queryFn: () => get<{ list: ClassTimeOption[] }>('selectClassTime') });
+  return (
+    <Select<number>
+      allowClear
+      loading={q.isLoading}
+      placeholder={t('care.pick_slot')}
+      value={value ?? undefined}
+      onChange={(v) => onChange?.(v ?? null)}
+      options={(q.data?.list ?? []).map((s) => ({ value: s.id, label: `${s.name}（${slotText(s)}）` }))}
+      style={{ width: '100%' }}
+      notFoundContent={t('care.no_slots')}
+    />
+  );
+}

@@ -1,0 +1,146 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Input, List, Segmented, Space, Tag, Typography } from 'antd';
+import type { CareClassStudent, Page, TeacherWantuoInfo } from '@wantuo/shared';
+import { useState } from 'react';
+import { get } from '../../api/http';
+import { EmptyState, LoadError, Loading } from '../../components/states';
+import type { MessageKey } from '../../i18n/messages';
+import { useT } from '../../stores/preferences';
+import { AddStudentsModal } from './add-students';
+import { classSlot, DutyTags, useSlotText } from './care-common';
+import { RemoveStudentButton } from './remove-student';
+
+const PAGE_SIZE = 20;
+
+/**
+ * The caller's care class (teacherWantuoInfo) and its students (teacherWantuoStudent), as a list that fits 375 px.
+ * `view`: read only; `manage`: the head teacher adds and removes students of the class they head; `mentor`: each
+ * student with their tutor.
+ */
+export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; title: MessageKey }) {
+  const t = useT();
+  const slotText = useSlotText();
+  const [chosen, setChosen] = useState<number | undefined>();
+  const [name, setName] = useState('');
+  const [page, setPage] = useState(1);
+  const [adding, setAdding] = useState(false);
+  const info = useQuery({ queryKey: ['teacherWantuoInfo', chosen], queryFn: () => get<TeacherWantuoInfo>('teacherWantuoInfo', chosen ? { id: chosen } : {}) });
+  const classId = info.data?.class?.id;
+  const students = useQuery({
+    queryKey: ['teacherWantuoStudent', classId, name, page],
+    queryFn: () => get<Page<CareClassStudent>>('teacherWantuoStudent', { id: classId, page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
+    enabled: classId !== undefined,
+  });
+  const refresh = () => {
+    void info.refetch();
+    void students.refetch();
+  };
+
+  if (info.isLoading) return <Loading />;
+  if (info.isError || !info.data) return <Card><LoadError onRetry={() => info.refetch()} /></Card>;
+  const { classes, class: c } = info.data;
+  if (!c) return <Card title={t(title)}><EmptyState description={t('care.no_my_class')} /></Card>;
+  const isHead = classes.find((x) => x.id === c.id)?.is_head ?? false;
+  const canManage = mode === 'manage' && isHead;
+
+  return (
+    <Card title={t(title)} styles={{ body: { padding: 12 } }}>
+      {classes.length > 1 && (
+        <div style={{ overflowX: 'auto', marginBottom: 12 }}>
+          <Segmented<number>
+            value={c.id}
+            onChange={(v) => {
+              setChosen(v);
+              setPage(1);
+            }}
+            options={classes.map((x) => ({ value: x.id, label: x.name }))}
+          />
+        </div>
+      )}
+      <Space orientation="vertical" size={4} style={{ width: '100%', marginBottom: 12 }}>
+        <Typography.Title level={5} style={{ margin: 0 }}>
+          {c.name} {c.status === 1 ? <Tag color="green">{t('care.running')}</Tag> : <Tag>{t('care.stopped')}</Tag>}
+        </Typography.Title>
+        <Typography.Text type="secondary">
+          {t('care.head_teacher')}：{c.head_teacher_name ?? '-'} · {t('care.headcount')}：{c.headcount} / {c.capacity}
+        </Typography.Text>
+        <Typography.Text type="secondary">
+          {t('care.slot')}：{c.class_time_id ? `${c.class_time_name}（${slotText(classSlot(c))}）` : '-'}
+        </Typography.Text>
+        {c.duties.length > 0 && (
+          <div>
+            <DutyTags duties={c.duties} />
+          </div>
+        )}
+        {mode === 'manage' && !isHead && <Typography.Text type="warning">{t('care.not_head')}</Typography.Text>}
+      </Space>
+      <Space wrap style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
+        <Input.Search
+          allowClear
+          maxLength={50}
+          placeholder={t('care.search_student')}
+          style={{ width: 220, maxWidth: '100%' }}
+          onSearch={(v) => {
+            setName(v.trim());
+            setPage(1);
+          }}
+        />
+        {canManage && (
+          <Button type="primary" disabled={c.headcount >= c.capacity} onClick={() => setAdding(true)}>
+            {c.headcount >= c.capacity ? t('care.full') : t('care.add_students')}
+          </Button>
+        )}
+      </Space>
+      {students.isError ? (
+        <LoadError onRetry={() => students.refetch()} />
+      ) : (
+        <List<CareClassStudent>
+          loading={students.isLoading}
+          dataSource={students.data?.list}
+          locale={{ emptyText: <EmptyState description={name ? t('care.empty_search') : t('care.empty_students')} /> }}
+          pagination={
+            (students.data?.total ?? 0) > PAGE_SIZE
+              ? { current: page, pageSize: PAGE_SIZE, total: students.data?.total, onChange: setPage, showSizeChanger: false, size: 'small', align: 'center' }
+              : false
+          }
+          renderItem={(s) => {
+            const tutor = s.duties.find((d) => d.duty === 'tutor');
+            return (
+              <List.Item actions={canManage ? [<RemoveStudentButton key="rm" classId={c.id} student={s} asHead onDone={refresh} />] : undefined}>
+                <List.Item.Meta
+                  title={s.name}
+                  description={
+                    <Space orientation="vertical" size={2}>
+                      <span>{[s.grade, s.class_name, s.day_school].filter(Boolean).join(' · ') || '-'}</span>
+                      {mode === 'mentor' ? (
+                        tutor ? <Tag color="geekblue">{t('care.tutor_is', { name: tutor.teacher_name })}</Tag> : <Tag>{t('care.no_tutor')}</Tag>
+                      ) : (
+                        s.duties.length > 0 && (
+                          <div>
+                            <DutyTags duties={s.duties} />
+                          </div>
+                        )
+                      )}
+                    </Space>
+                  }
+                />
+              </List.Item>
+            );
+          }}
+        />
+      )}
+      {canManage && (
+        <AddStudentsModal
+          classId={c.id}
+          room={c.capacity - c.headcount}
+          asHead
+          open={adding}
+          onClose={(added) => {
+            setAdding(false);
+            if (added) refresh();
+          }}
+        />
+      )}
+    </Card>
+  );
+}

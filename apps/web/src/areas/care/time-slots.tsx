@@ -1,0 +1,161 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button, Checkbox, Form, Input, Modal, Popconfirm, Space, Table } from 'antd';
+import { HHMM_RE, startsBeforeEnd, type ClassTime, type Page } from '@wantuo/shared';
+import { useState } from 'react';
+import { get, post } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { EmptyState, LoadError } from '../../components/states';
+import { useT } from '../../stores/preferences';
+import { useSlotText, WEEKDAY_KEYS } from './care-common';
+
+const PAGE_SIZE = 20;
+
+interface SlotValues {
+  name: string;
+  start: string;
+  end: string;
+  weekdays: number[];
+}
+
+/** The school's time slots: list (server-paged, searchable), add, edit (with version), delete unused. */
+export default function TimeSlots() {
+  const t = useT();
+  const slotText = useSlotText();
+  const [name, setName] = useState('');
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<ClassTime | 'new' | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [form] = Form.useForm<SlotValues>();
+  const q = useQuery({
+    queryKey: ['classTimeList', name, page],
+    queryFn: () => get<Page<ClassTime>>('classTimeList', { page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
+  });
+
+  const open = (slot: ClassTime | 'new') => {
+    setEditing(slot);
+    form.setFieldsValue(
+      slot === 'new'
+        ? { name: '', start: '16:00', end: '18:00', weekdays: [1, 2, 3, 4, 5] }
+        : { name: slot.name, start: slot.start_time, end: slot.end_time, weekdays: slot.weekdays },
+    );
+  };
+  const save = async (v: SlotValues) => {
+    const input = { name: v.name.trim(), start_time: v.start, end_time: v.end, weekdays: v.weekdays };
+    setBusy(true);
+    try {
+      if (editing === 'new') await post('addClassTime', input);
+      else if (editing) await post('editClassTime', { id: editing.id, version: editing.version, ...input });
+      feedback().message.success(t('common.saved'));
+      setEditing(null);
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setBusy(false);
+      void q.refetch();
+    }
+  };
+  const del = async (slot: ClassTime) => {
+    try {
+      await post('delClassTime', { id: slot.id });
+      feedback().message.success(t('care.deleted'));
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      void q.refetch();
+    }
+  };
+
+  return (
+    <>
+      <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
+        <Input.Search
+          allowClear
+          maxLength={50}
+          placeholder={t('care.search_slot')}
+          style={{ width: 220, maxWidth: '100%' }}
+          onSearch={(v) => {
+            setName(v.trim());
+            setPage(1);
+          }}
+        />
+        <Button type="primary" onClick={() => open('new')}>
+          {t('care.new_slot')}
+        </Button>
+      </Space>
+      {q.isError ? (
+        <LoadError onRetry={() => q.refetch()} />
+      ) : (
+        <Table<ClassTime>
+          rowKey="id"
+          loading={q.isLoading}
+          dataSource={q.data?.list}
+          scroll={{ x: 760 }}
+          locale={{ emptyText: <EmptyState description={name ? t('care.empty_search') : t('care.empty_slots')} /> }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
+          columns={[
+            { title: t('care.slot_name'), dataIndex: 'name', width: 140 },
+            { title: t('care.slot_time'), key: 'time', width: 260, render: (_, s) => slotText(s) },
+            { title: t('care.slot_use'), key: 'use', width: 160, render: (_, s) => t('care.slot_use_text', { classes: s.class_count ?? 0, students: s.student_count ?? 0 }) },
+            {
+              title: t('care.actions'),
+              key: 'actions',
+              width: 160,
+              render: (_, s) => (
+                <Space size={4}>
+                  <Button size="small" onClick={() => open(s)}>
+                    {t('care.edit')}
+                  </Button>
+                  <Popconfirm title={t('care.confirm_delete_slot', { name: s.name })} onConfirm={() => del(s)}>
+                    <Button size="small" danger>
+                      {t('care.delete')}
+                    </Button>
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+      <Modal
+        open={editing !== null}
+        title={editing === 'new' ? t('care.new_slot') : t('care.edit_slot')}
+        onCancel={() => setEditing(null)}
+        onOk={() => form.submit()}
+        confirmLoading={busy}
+        destroyOnHidden
+        forceRender
+      >
+        <Form<SlotValues> form={form} layout="vertical" onFinish={save}>
+          <Form.Item name="name" label={t('care.slot_name')} rules={[{ required: true, whitespace: true, max: 30, message: t('care.slot_name_rule') }]}>
+            <Input maxLength={30} />
+          </Form.Item>
+          <Space wrap>
+            <Form.Item name="start" label={t('care.start_time')} rules={[{ required: true, pattern: HHMM_RE, message: t('care.time_required') }]}>
+              <Input type="time" style={{ width: 140 }} />
+            </Form.Item>
+            <Form.Item
+              name="end"
+              label={t('care.end_time')}
+              dependencies={['start']}
+              rules={[
+                { required: true, pattern: HHMM_RE, message: t('care.time_required') },
+                ({ getFieldValue }) => ({
+                  validator: (_, end: string | undefined) => {
+                    const start = getFieldValue('start') as string | undefined;
+                    if (!start || !end || !HHMM_RE.test(start) || !HHMM_RE.test(end) || startsBeforeEnd({ start_time: start, end_time: end })) return Promise.resolve();
+                    return Promise.reject(new Error(t('care.start_before_end')));
+                  },
+                }),
+              ]}
+            >
+              <Input type="time" style={{ width: 140 }} />
+            </Form.Item>
+          </Space>
+          <Form.Item name="weekdays" label={t('care.weekdays')} rules={[{ required: true, type: 'array', min: 1, message: t('care.weekdays_required') }]}>
+            <Checkbox.Group options={WEEKDAY_KEYS.map((k, i) => ({ value: i + 1, label: t(k) }))} />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}
