@@ -37,6 +37,12 @@ export type PageKey =
   | 'staffAccounts'
   | 'teacherAdd'
   // students screens
+  | 'studentList'
+  | 'studentAdd'
+  | 'studentEdit'
+  | 'studentRecord'
+  | 'teacherStudents'
+  | 'adviserCare'
   // care and timetable screens
   | 'careClasses'
   | 'careClassForm'
@@ -113,11 +119,11 @@ export const ROUTES: RouteDef[] = [
   { path: '/principal_teaching', area: 'principal', title: b('课件中心', 'Courseware centre'), page: 'pending', shows: b('机构已拥有的课件。', 'Courseware the institution owns.') },
   { path: '/principal_class', area: 'principal', title: b('班级管理', 'Class management'), page: 'careClasses', menu: G.classes, shows: b('晚托班列表：班主任、时段、人数、运行状态。', 'Care classes: head teacher, time slot, headcount and whether running.') },
   { path: '/principal_classCompile', area: 'principal', title: b('编辑班级管理', 'Edit class management'), page: 'careClassStudents', shows: b('班级学生的加入与移出、老师分配。', 'Adding and removing students, assigning teachers.') },
-  { path: '/principal_educationals', area: 'principal', title: b('教务中心', 'Academic affairs centre'), page: 'pending', menu: G.school, shows: b('老师与学生档案：学生的监护人、接送人、班级和合同。', 'Teacher and student records: guardians, pick-up people, classes and contracts.') },
+  { path: '/principal_educationals', area: 'principal', title: b('教务中心', 'Academic affairs centre'), page: 'studentList', menu: G.school, shows: b('老师与学生档案：学生的监护人、接送人、班级和合同。', 'Teacher and student records: guardians, pick-up people, classes and contracts.') },
   { path: '/principal_educationalsTeacher_add', area: 'principal', title: b('添加教师账号', 'Add teacher account'), page: 'teacherAdd', shows: b('新增老师或班主任账号的表单。', 'The form for a new teacher or head-teacher account.') },
-  { path: '/principal_educationalsStudent_add', area: 'principal', title: b('添加学生账号', 'Add student account'), page: 'pending', shows: b('新增学生及其监护人的表单。', 'The form for a new student and guardians.') },
-  { path: '/principal_educationals_student', area: 'principal', title: b('编辑学生信息', 'Edit student info'), page: 'pending', shows: b('学生资料、监护人、授权接送人与托管设置。', 'Student profile, guardians, authorised pick-up people and care settings.') },
-  { path: '/principal_educationals_studentrecord', area: 'principal', title: b('编辑学生信息', 'Edit student info'), page: 'pending', shows: b('学生成长记录与评语。', 'The student’s growth record and comments.') },
+  { path: '/principal_educationalsStudent_add', area: 'principal', title: b('添加学生账号', 'Add student account'), page: 'studentAdd', shows: b('新增学生及其监护人的表单。', 'The form for a new student and guardians.') },
+  { path: '/principal_educationals_student', area: 'principal', title: b('编辑学生信息', 'Edit student info'), page: 'studentEdit', shows: b('学生资料、监护人、授权接送人与托管设置。', 'Student profile, guardians, authorised pick-up people and care settings.') },
+  { path: '/principal_educationals_studentrecord', area: 'principal', title: b('编辑学生信息', 'Edit student info'), page: 'studentRecord', shows: b('学生成长记录与评语。', 'The student’s growth record and comments.') },
   { path: '/principal_contract', area: 'principal', title: b('晚托合同', 'After-school care contracts'), page: 'pending', menu: G.school, shows: b('晚托合同：生效、即将到期、已到期、已解除，可续签与解除。', 'Care contracts: active, expiring, expired, cancelled; renew or cancel.') },
   { path: '/principal_data', area: 'principal', title: b('数据中心', 'Data centre'), page: 'pending', menu: G.data, shows: b('考勤、订餐和积分兑换的统计图表。', 'Charts of attendance, meal orders and points exchange.') },
   { path: '/principal_shop', area: 'principal', title: b('积分商城', 'Points mall'), page: 'pending', menu: G.services, shows: b('积分商品：积分价格、库存、上下架。', 'Points goods: price in points, stock, listed or not.') },
@@ -127,7 +133,7 @@ export const ROUTES: RouteDef[] = [
 
   // teacher screens (teachers and head teachers)
   { path: '/TeacherClass', area: 'teacher', title: b('教师班级管理', 'Teacher class management'), page: 'careTeacherClass', menu: G.daily, shows: b('我负责的晚托班与学生，今日接送、晚餐和辅导任务。', 'My care class and students, and today’s pick-up, dinner and tutoring tasks.') },
-  { path: '/Teacher_educationals', area: 'teacher', title: b('教务中心', 'Academic affairs centre'), page: 'pending', menu: G.classes, shows: b('我的学生档案、考试成绩与成长记录。', 'My students’ records, exam scores and growth.') },
+  { path: '/Teacher_educationals', area: 'teacher', title: b('教务中心', 'Academic affairs centre'), page: 'teacherStudents', menu: G.classes, shows: b('我的学生档案、考试成绩与成长记录。', 'My students’ records, exam scores and growth.') },
   { path: '/Teacher_classSchedule', area: 'teacher', title: b('班级课表', 'Class timetable'), page: 'pending', menu: G.classes, shows: b('我的本周课表。', 'My timetable for the week.') },
 
   // /ClassAdviser (head teacher)
@@ -139,7 +145,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/ALeaveReview', area: 'adviser', title: b('请假审核', 'Leave review'), page: 'pending', menu: G.daily, shows: b('家长提交的请假申请：待审核、已批准、已驳回。', 'Leave requests from parents: pending, approved, rejected.') },
   { path: '/AOrderReservation', area: 'adviser', title: b('订餐预约', 'Meal reservation'), page: 'pending', menu: G.daily, shows: b('本班某日的订餐统计与明细。', 'The class’s meal bookings for a day, per item and per student.') },
   { path: '/AClassList', area: 'adviser', title: b('班级管理', 'Class management'), page: 'careAdviserClass', menu: G.classes, shows: b('本班学生列表与加入、移出。', 'The class’s students, adding and removing.') },
-  { path: '/Astudentmanagement', area: 'adviser', title: b('班级管理', 'Class management'), page: 'pending', shows: b('学生托管设置：接送、晚餐、辅导与授权接送人。', 'Students’ care settings: shuttle, dinner, tutoring and pick-up people.') },
+  { path: '/Astudentmanagement', area: 'adviser', title: b('班级管理', 'Class management'), page: 'adviserCare', shows: b('学生托管设置：接送、晚餐、辅导与授权接送人。', 'Students’ care settings: shuttle, dinner, tutoring and pick-up people.') },
   { path: '/AClassNotice', area: 'adviser', title: b('班级管理', 'Class management'), page: 'pending', shows: b('班级通知的发布与已读回执。', 'Class notices and read receipts.') },
   { path: '/A_data', area: 'adviser', title: b('数据中心', 'Data centre'), page: 'pending', menu: G.data, shows: b('本班考勤统计图表。', 'Attendance charts of the class.') },
 

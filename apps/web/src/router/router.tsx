@@ -40,6 +40,12 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   staffAccounts: () => import('../areas/principal/staff-accounts'),
   teacherAdd: () => import('../areas/principal/teacher-add'),
   // students screens
+  studentList: () => import('../areas/students/student-list'),
+  studentAdd: () => import('../areas/students/student-add'),
+  studentEdit: () => import('../areas/students/student-edit'),
+  studentRecord: () => import('../areas/students/student-record'),
+  teacherStudents: () => import('../areas/students/teacher-students'),
+  adviserCare: () => import('../areas/students/adviser-care'),
   // care and timetable screens
   careClasses: () => import('../areas/care/class-list'),
   careClassForm: () => import('../areas/care/class-form'),

@@ -1,0 +1,105 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Drawer, Form, Input, Space, Table, Tag } from 'antd';
+import type { Page, StudentRow, StudentSettingInfo } from '@wantuo/shared';
+import { useState } from 'react';
+import { get, post } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { Loading, LoadError } from '../../components/states';
+import { useT } from '../../stores/preferences';
+import { CareFields, pickupInput, PickupPeopleFields, yesNo, type PickupValue } from './student-common';
+
+const PAGE_SIZE = 20;
+
+interface CareValues {
+  needs_shuttle: boolean;
+  needs_dinner: boolean;
+  tutoring_type?: string | null;
+  allergies?: string | null;
+  pickup_people: PickupValue[];
+}
+
+function CareDrawer({ id, onClose, onSaved }: { id: number; onClose: () => void; onSaved: () => void }) {
+  const t = useT();
+  const [busy, setBusy] = useState(false);
+  const q = useQuery({ queryKey: ['studentSettingInfo', id], queryFn: () => get<StudentSettingInfo>('studentSettingInfo', { id }) });
+  const submit = async (v: CareValues) => {
+    if (!q.data) return;
+    setBusy(true);
+    try {
+      await post('studentSetting', {
+        id,
+        version: q.data.version,
+        needs_shuttle: !!v.needs_shuttle,
+        needs_dinner: !!v.needs_dinner,
+        tutoring_type: (v.tutoring_type ?? '').trim(),
+        allergies: (v.allergies ?? '').trim(),
+        pickup_people: pickupInput(v.pickup_people),
+      });
+      feedback().message.success(t('common.saved'));
+      onSaved();
+      onClose();
+    } catch {
+      // shown by the request wrapper (a conflict says to refresh)
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Drawer open onClose={onClose} title={q.data ? `${t('stu.care_settings')}：${q.data.name}` : ''} size="large" styles={{ wrapper: { maxWidth: '100vw' } }}>
+      {q.isLoading ? (
+        <Loading />
+      ) : q.isError || !q.data ? (
+        <LoadError onRetry={() => q.refetch()} />
+      ) : (
+        <Form<CareValues> key={q.data.version} layout="vertical" initialValues={q.data} onFinish={submit} autoComplete="off">
+          <CareFields />
+          <h4>{t('stu.pickup_people')}</h4>
+          <div style={{ color: '#888', marginBottom: 8 }}>{t('stu.pickup_hint')}</div>
+          <PickupPeopleFields />
+          <Space style={{ marginTop: 16 }}>
+            <Button type="primary" htmlType="submit" loading={busy}>{t('common.save')}</Button>
+            <Button onClick={onClose}>{t('common.cancel')}</Button>
+          </Space>
+        </Form>
+      )}
+    </Drawer>
+  );
+}
+
+/** /Astudentmanagement: the head teacher's students with their care settings and pick-up people. */
+export default function AdviserCare() {
+  const t = useT();
+  const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<number | null>(null);
+  const q = useQuery({
+    queryKey: ['teacherStudentList', 'care', keyword, page],
+    queryFn: () => get<Page<StudentRow>>('teacherStudentList', { page, limit: PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
+  });
+  return (
+    <Card title={t('stu.care_title')}>
+      <Input.Search allowClear placeholder={t('stu.name')} maxLength={32} style={{ width: 240, marginBottom: 16 }} onSearch={(v) => { setKeyword(v.trim()); setPage(1); }} />
+      {q.isError ? (
+        <LoadError onRetry={() => q.refetch()} />
+      ) : (
+        <Table<StudentRow>
+          rowKey="id"
+          loading={q.isLoading}
+          dataSource={q.data?.list}
+          scroll={{ x: 820 }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
+          columns={[
+            { title: t('stu.name'), dataIndex: 'name', width: 100, fixed: 'left' },
+            { title: t('stu.care_class'), key: 'care', width: 110, render: (_, s) => s.care_class?.name ?? '-' },
+            { title: t('stu.needs_shuttle'), dataIndex: 'needs_shuttle', width: 90, render: (v: boolean) => yesNo(v, t) },
+            { title: t('stu.needs_dinner'), dataIndex: 'needs_dinner', width: 90, render: (v: boolean) => yesNo(v, t) },
+            { title: t('stu.tutoring_type'), dataIndex: 'tutoring_type', width: 120, render: (v: string | null) => v ?? '-' },
+            { title: t('stu.allergies'), dataIndex: 'allergies', width: 120, render: (v: string | null) => (v ? <Tag color="red">{v}</Tag> : '-') },
+            { title: t('stu.actions'), key: 'a', width: 90, render: (_, s) => <Button type="link" size="small" onClick={() => setOpen(s.id)}>{t('stu.edit')}</Button> },
+          ]}
+        />
+      )}
+      {open !== null && <CareDrawer id={open} onClose={() => setOpen(null)} onSaved={() => void q.refetch()} />}
+    </Card>
+  );
+}

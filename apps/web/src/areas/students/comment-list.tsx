@@ -1,0 +1,75 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button, Form, Input, List, Tag } from 'antd';
+import type { Page, StudentComment } from '@wantuo/shared';
+import { useState } from 'react';
+import { get, post } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { LoadError } from '../../components/states';
+import { formatDateTime } from '../../lib/storage';
+import { useT } from '../../stores/preferences';
+
+/** A student's comments, newest first, paged (`action` studentComments for the admin, teacherStudentGrowth for teachers). */
+export function CommentList({ studentId, action, canWrite = false }: { studentId: number; action: 'studentComments' | 'teacherStudentGrowth'; canWrite?: boolean }) {
+  const t = useT();
+  const [page, setPage] = useState(1);
+  const [busy, setBusy] = useState(false);
+  const [form] = Form.useForm<{ period: string; content: string }>();
+  const q = useQuery({
+    queryKey: [action, studentId, page],
+    queryFn: () => get<Page<StudentComment>>(action, { student_id: studentId, page, limit: 10 }),
+  });
+  const write = async (v: { period: string; content: string }) => {
+    setBusy(true);
+    try {
+      await post('overallComment', { student_id: studentId, period: v.period.trim(), content: v.content.trim() });
+      feedback().message.success(t('stu.comment_saved'));
+      form.resetFields();
+      setPage(1);
+      await q.refetch();
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      {canWrite && (
+        <Form form={form} layout="vertical" onFinish={write} style={{ marginBottom: 16 }}>
+          <Form.Item name="period" label={t('stu.period')} rules={[{ required: true, whitespace: true, message: t('stu.required') }, { max: 30 }]}>
+            <Input maxLength={30} placeholder="2026 秋季学期" />
+          </Form.Item>
+          <Form.Item name="content" label={t('stu.content')} rules={[{ required: true, whitespace: true, message: t('stu.required') }, { max: 2000 }]}>
+            <Input.TextArea maxLength={2000} rows={3} showCount />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" loading={busy}>
+            {t('stu.write_comment')}
+          </Button>
+        </Form>
+      )}
+      {q.isError ? (
+        <LoadError onRetry={() => q.refetch()} />
+      ) : (
+        <List<StudentComment>
+          loading={q.isLoading}
+          dataSource={q.data?.list}
+          locale={{ emptyText: t('common.empty') }}
+          pagination={q.data && q.data.total > 10 ? { current: page, pageSize: 10, total: q.data.total, onChange: setPage, showSizeChanger: false } : false}
+          renderItem={(c) => (
+            <List.Item key={c.id}>
+              <List.Item.Meta
+                title={
+                  <span>
+                    <Tag color={c.kind === 'overall' ? 'blue' : 'green'}>{c.kind === 'overall' ? t('stu.kind_overall') : t('stu.kind_growth')}</Tag>
+                    {c.period} · {c.author_name} · {formatDateTime(new Date(c.created_at))}
+                  </span>
+                }
+                description={<div style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{c.content}</div>}
+              />
+            </List.Item>
+          )}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,186 @@
+import { Button, Card, Form, Input, Radio, Space, Switch, Tag, Upload } from 'antd';
+import { MOBILE_RE, type StudentDetail, type StudentPickupPerson, type UploadedFile } from '@wantuo/shared';
+import { get, upload } from '../../api/http';
+import { useT } from '../../stores/preferences';
+
+/** A person's name as the API accepts it. */
+export const NAME_RE = /^[\p{L}\p{M} ·・.\-'’]+$/u;
+
+/** Saves a downloaded file (xlsx/csv answer) under a name. */
+export async function download(action: string, params: object, filename: string): Promise<void> {
+  const blob = await get<Blob>(action, params, { responseType: 'blob' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Validation rules shared by the forms. */
+export function useRules() {
+  const t = useT();
+  return {
+    name: [{ required: true, message: t('stu.required') }, { pattern: NAME_RE, message: t('stu.name_invalid') }, { max: 32 }],
+    mobile: [{ required: true, message: t('stu.required') }, { pattern: MOBILE_RE, message: t('stu.mobile_invalid') }],
+    relation: [{ required: true, message: t('stu.required') }, { max: 20 }],
+  };
+}
+
+/** The gender as a tag-free label. */
+export function useGenderLabel() {
+  const t = useT();
+  return (g: 1 | 2 | null | undefined) => (g === 1 ? t('stu.gender_1') : g === 2 ? t('stu.gender_2') : '-');
+}
+
+export const yesNo = (v: boolean, t: ReturnType<typeof useT>) => <Tag color={v ? 'green' : undefined}>{v ? t('stu.yes') : t('stu.no')}</Tag>;
+
+/** Form values of pick-up people (id kept for existing ones). */
+export type PickupValue = Pick<StudentPickupPerson, 'name' | 'relation' | 'mobile'> & { id?: number; photo_url?: string | null };
+
+/** Pick-up people as a form list (name, relation, mobile). */
+export function PickupPeopleFields({ name = 'pickup_people' }: { name?: string }) {
+  const t = useT();
+  const rules = useRules();
+  return (
+    <Form.List name={name}>
+      {(fields, { add, remove }) => (
+        <Space orientation="vertical" style={{ width: '100%' }}>
+          {fields.map((f) => (
+            <Card size="small" key={f.key} extra={<Button type="link" danger onClick={() => remove(f.name)}>{t('stu.remove')}</Button>}>
+              <Form.Item name={[f.name, 'id']} hidden>
+                <Input />
+              </Form.Item>
+              <Form.Item name={[f.name, 'name']} label={t('stu.name')} rules={rules.name}>
+                <Input maxLength={32} />
+              </Form.Item>
+              <Form.Item name={[f.name, 'relation']} label={t('stu.relation')} rules={rules.relation}>
+                <Input maxLength={20} />
+              </Form.Item>
+              <Form.Item name={[f.name, 'mobile']} label={t('stu.mobile')} rules={rules.mobile}>
+                <Input maxLength={11} inputMode="numeric" />
+              </Form.Item>
+            </Card>
+          ))}
+          {fields.length < 10 && (
+            <Button onClick={() => add({})} block type="dashed">
+              {t('stu.add_pickup')}
+            </Button>
+          )}
+        </Space>
+      )}
+    </Form.List>
+  );
+}
+
+/** needs_shuttle, needs_dinner, tutoring_type, allergies. */
+export function CareFields() {
+  const t = useT();
+  return (
+    <>
+      <Form.Item name="needs_shuttle" label={t('stu.needs_shuttle')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name="needs_dinner" label={t('stu.needs_dinner')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name="tutoring_type" label={t('stu.tutoring_type')} rules={[{ max: 30 }]}>
+        <Input maxLength={30} />
+      </Form.Item>
+      <Form.Item name="allergies" label={t('stu.allergies')} rules={[{ max: 500 }]}>
+        <Input.TextArea maxLength={500} rows={2} />
+      </Form.Item>
+    </>
+  );
+}
+
+/** The profile fields (name, gender, birthday, day school, grade, class, photo, notes). */
+export function ProfileFields() {
+  const t = useT();
+  const rules = useRules();
+  const form = Form.useFormInstance();
+  const photo = Form.useWatch('photo_url', form) as string | undefined;
+  return (
+    <>
+      <Form.Item name="name" label={t('stu.name')} rules={rules.name}>
+        <Input maxLength={32} />
+      </Form.Item>
+      <Form.Item name="gender" label={t('stu.gender')}>
+        <Radio.Group options={[{ value: 1, label: t('stu.gender_1') }, { value: 2, label: t('stu.gender_2') }]} />
+      </Form.Item>
+      <Form.Item name="birthday" label={t('stu.birthday')} rules={[{ pattern: /^\d{4}-\d{2}-\d{2}$/, message: 'YYYY-MM-DD' }]}>
+        <Input type="date" max={new Date().toISOString().slice(0, 10)} />
+      </Form.Item>
+      <Form.Item name="day_school" label={t('stu.day_school')} rules={[{ max: 100 }]}>
+        <Input maxLength={100} />
+      </Form.Item>
+      <Space wrap>
+        <Form.Item name="grade" label={t('stu.grade')} rules={[{ max: 20 }]}>
+          <Input maxLength={20} />
+        </Form.Item>
+        <Form.Item name="class_name" label={t('stu.class_name')} rules={[{ max: 20 }]}>
+          <Input maxLength={20} />
+        </Form.Item>
+      </Space>
+      <Form.Item name="photo_url" label={t('stu.photo')}>
+        <Space>
+          {photo && <img src={photo} alt="" style={{ width: 64, height: 64, objectFit: 'cover', borderRadius: 4 }} />}
+          <Upload
+            accept="image/*"
+            showUploadList={false}
+            customRequest={async ({ file, onSuccess, onError }) => {
+              const fd = new FormData();
+              fd.append('file', file as Blob);
+              try {
+                const res = await upload<UploadedFile>('upload', fd);
+                form.setFieldValue('photo_url', res.url);
+                onSuccess?.(res);
+              } catch (e) {
+                onError?.(e as Error);
+              }
+            }}
+          >
+            <Button>{t('stu.upload_photo')}</Button>
+          </Upload>
+        </Space>
+      </Form.Item>
+      <Form.Item name="notes" label={t('stu.notes')} rules={[{ max: 1000 }]}>
+        <Input.TextArea maxLength={1000} rows={2} />
+      </Form.Item>
+    </>
+  );
+}
+
+/** Only the fields the API takes for pick-up people. */
+export const pickupInput = (list: PickupValue[] | undefined) =>
+  (list ?? []).map((p) => ({ ...(p.id ? { id: Number(p.id) } : {}), name: p.name.trim(), relation: p.relation.trim(), mobile: p.mobile.trim(), ...(p.photo_url ? { photo_url: p.photo_url } : {}) }));
+
+/** Read-only summary of a student (teacher views). */
+export function StudentSummary({ s }: { s: StudentDetail }) {
+  const t = useT();
+  const gender = useGenderLabel();
+  const row = (label: string, value: React.ReactNode) => (
+    <div style={{ display: 'flex', gap: 8, padding: '4px 0' }}>
+      <span style={{ color: '#888', minWidth: 96 }}>{label}</span>
+      <span style={{ flex: 1, wordBreak: 'break-all' }}>{value ?? '-'}</span>
+    </div>
+  );
+  return (
+    <div>
+      {row(t('stu.name'), s.name)}
+      {row(t('stu.gender'), gender(s.gender))}
+      {row(t('stu.birthday'), s.birthday)}
+      {row(t('stu.day_school'), [s.day_school, s.grade, s.class_name].filter(Boolean).join(' '))}
+      {row(t('stu.care_class'), s.care_class?.name)}
+      {row(t('stu.allergies'), s.allergies ? <Tag color="red">{s.allergies}</Tag> : '-')}
+      {row(t('stu.needs_shuttle'), yesNo(s.needs_shuttle, t))}
+      {row(t('stu.needs_dinner'), yesNo(s.needs_dinner, t))}
+      {row(t('stu.tutoring_type'), s.tutoring_type)}
+      {row(t('stu.guardians'), s.guardians.map((g) => `${g.name}（${g.relation}）${g.mobile}`).join('；'))}
+      {row(t('stu.pickup_people'), s.pickup_people.map((p) => `${p.name}（${p.relation}）${p.mobile}`).join('；'))}
+      {row(t('stu.notes'), s.notes)}
+    </div>
+  );
+}

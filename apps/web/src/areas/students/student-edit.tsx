@@ -1,0 +1,111 @@
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Divider, Form, Space, Tag } from 'antd';
+import type { StudentDetail } from '@wantuo/shared';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { get, post } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { EmptyState, Loading, LoadError } from '../../components/states';
+import { useT } from '../../stores/preferences';
+import { CareFields, pickupInput, PickupPeopleFields, ProfileFields, type PickupValue } from './student-common';
+
+interface EditValues {
+  name: string;
+  gender?: 1 | 2 | null;
+  birthday?: string | null;
+  day_school?: string | null;
+  grade?: string | null;
+  class_name?: string | null;
+  photo_url?: string | null;
+  notes?: string | null;
+  allergies?: string | null;
+  tutoring_type?: string | null;
+  needs_shuttle: boolean;
+  needs_dinner: boolean;
+  pickup_people: PickupValue[];
+}
+
+/** /principal_educationals_student?id=: the admin edits a student's profile, care settings and pick-up people. */
+export default function StudentEdit() {
+  const t = useT();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id'));
+  const valid = Number.isSafeInteger(id) && id > 0;
+  const [busy, setBusy] = useState(false);
+  const q = useQuery({ queryKey: ['studentInfo', id], queryFn: () => get<StudentDetail>('studentInfo', { id }), enabled: valid });
+  const back = () => navigate('/principal_educationals');
+
+  if (!valid) return <Card><EmptyState description={t('stu.no_student')}><Button onClick={back}>{t('stu.back_list')}</Button></EmptyState></Card>;
+  if (q.isLoading) return <Loading />;
+  if (q.isError || !q.data) return <Card><LoadError onRetry={() => q.refetch()} /></Card>;
+  const s = q.data;
+
+  const submit = async (v: EditValues) => {
+    setBusy(true);
+    try {
+      const text = (x?: string | null) => (x ?? '').trim();
+      await post<StudentDetail>('studentSetting', {
+        id: s.id,
+        version: s.version,
+        name: v.name.trim(),
+        gender: v.gender ?? null,
+        birthday: text(v.birthday),
+        day_school: text(v.day_school),
+        grade: text(v.grade),
+        class_name: text(v.class_name),
+        photo_url: text(v.photo_url),
+        notes: text(v.notes),
+        allergies: text(v.allergies),
+        tutoring_type: text(v.tutoring_type),
+        needs_shuttle: !!v.needs_shuttle,
+        needs_dinner: !!v.needs_dinner,
+        pickup_people: pickupInput(v.pickup_people),
+      });
+      feedback().message.success(t('common.saved'));
+      await q.refetch();
+    } catch {
+      // shown by the request wrapper (a conflict says to refresh)
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card
+      title={`${t('stu.edit')}：${s.name}`}
+      extra={<Space><Button onClick={() => navigate(`/principal_educationals_studentrecord?id=${s.id}`)}>{t('stu.record')}</Button><Button onClick={back}>{t('common.back')}</Button></Space>}
+    >
+      {s.status === 0 && <Alert type="info" style={{ marginBottom: 16 }} title={t('stu.archived')} />}
+      <Form<EditValues>
+        key={s.version}
+        layout="vertical"
+        onFinish={submit}
+        initialValues={{ ...s, pickup_people: s.pickup_people }}
+        style={{ maxWidth: 640 }}
+        autoComplete="off"
+      >
+        <Divider titlePlacement="start">{t('stu.profile')}</Divider>
+        <ProfileFields />
+        <Divider titlePlacement="start">{t('stu.guardians')}</Divider>
+        {s.guardians.map((g) => (
+          <div key={g.user_id} style={{ padding: '4px 0' }}>
+            {`${g.name}（${g.relation}）${g.mobile}`} {g.is_primary && <Tag color="blue">{t('stu.primary')}</Tag>}
+          </div>
+        ))}
+        <div style={{ padding: '4px 0' }}>{t('stu.care_class')}：{s.care_class?.name ?? '-'}</div>
+        <Divider titlePlacement="start">{t('stu.care_settings')}</Divider>
+        <CareFields />
+        <Divider titlePlacement="start">{t('stu.pickup_people')}</Divider>
+        <div style={{ color: '#888', marginBottom: 8 }}>{t('stu.pickup_hint')}</div>
+        <PickupPeopleFields />
+        <Space style={{ marginTop: 16 }}>
+          <Button type="primary" htmlType="submit" loading={busy}>
+            {t('common.save')}
+          </Button>
+          <Button onClick={back}>{t('common.back')}</Button>
+        </Space>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,193 @@
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Input, Modal, Popconfirm, Segmented, Select, Space, Table, Tag, Upload } from 'antd';
+import type { Page, SchoolGradeResult, StudentImportResult, StudentRow } from '@wantuo/shared';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ApiError, get, post, upload } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { LoadError } from '../../components/states';
+import { useT } from '../../stores/preferences';
+import { download, useGenderLabel, yesNo } from './student-common';
+
+const PAGE_SIZE = 20;
+
+/** The import dialog: template download, dry run with its problems, then the all-or-nothing import. */
+function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: () => void }) {
+  const t = useT();
+  const [file, setFile] = useState<File | null>(null);
+  const [result, setResult] = useState<StudentImportResult | null>(null);
+  const [busy, setBusy] = useState(false);
+  const send = async (f: File, dryRun: '1' | '0') => {
+    const fd = new FormData();
+    fd.append('dry_run', dryRun);
+    fd.append('file', f);
+    setBusy(true);
+    try {
+      const res = await upload<StudentImportResult>('studentImport', fd);
+      setResult(res);
+      if (dryRun === '0') {
+        feedback().message.success(t('stu.imported', { count: res.imported }));
+        onImported();
+        close();
+      }
+    } catch (e) {
+      // the problems of a refused import come back with the error
+      if (e instanceof ApiError && e.data && typeof e.data === 'object' && 'problems' in e.data) setResult(e.data as StudentImportResult);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const close = () => {
+    setFile(null);
+    setResult(null);
+    onClose();
+  };
+  return (
+    <Modal open={open} title={t('stu.import_title')} onCancel={close} footer={null} width={720} destroyOnHidden>
+      <Space orientation="vertical" style={{ width: '100%' }}>
+        <div>{t('stu.import_step1')}</div>
+        <Button onClick={() => void download('studentImportTemplate', { format: 'xlsx' }, '学生导入模板.xlsx').catch(() => {})}>{t('stu.template_xlsx')}</Button>
+        <div>{t('stu.import_step2')}</div>
+        <Upload
+          accept=".xlsx,.csv"
+          showUploadList={false}
+          beforeUpload={(f) => {
+            setFile(f);
+            setResult(null);
+            void send(f, '1');
+            return false;
+          }}
+        >
+          <Button loading={busy && !result}>{t('stu.choose_file')}</Button>
+        </Upload>
+        {file && <div style={{ wordBreak: 'break-all' }}>{file.name}</div>}
+        {result && (
+          <>
+            <Alert
+              type={result.problems.length ? 'warning' : 'success'}
+              title={t('stu.check_result', { total: result.total, valid: result.valid, problems: result.problems.length })}
+            />
+            {result.problems.length > 0 && (
+              <Table
+                size="small"
+                rowKey={(p) => `${p.row}-${p.column}-${p.message}`}
+                dataSource={result.problems}
+                pagination={{ pageSize: 10, showSizeChanger: false }}
+                scroll={{ x: 480 }}
+                columns={[
+                  { title: t('stu.row'), dataIndex: 'row', width: 70 },
+                  { title: t('stu.column'), dataIndex: 'column', width: 110 },
+                  { title: t('stu.problem'), dataIndex: 'message' },
+                ]}
+              />
+            )}
+            <div>{t('stu.import_step3')}</div>
+            <Button type="primary" disabled={!file || result.problems.length > 0 || result.valid === 0} loading={busy} onClick={() => file && void send(file, '0')}>
+              {t('stu.do_import', { count: result.valid })}
+            </Button>
+          </>
+        )}
+      </Space>
+    </Modal>
+  );
+}
+
+/** /principal_educationals: the school's students, server-paged, searchable and filtered; import, export, archive. */
+export default function StudentList() {
+  const t = useT();
+  const navigate = useNavigate();
+  const gender = useGenderLabel();
+  const [keyword, setKeyword] = useState('');
+  const [grade, setGrade] = useState<string | undefined>();
+  const [className, setClassName] = useState<string | undefined>();
+  const [status, setStatus] = useState<0 | 1>(1);
+  const [page, setPage] = useState(1);
+  const [importing, setImporting] = useState(false);
+  const filters = { status, ...(keyword ? { keyword } : {}), ...(grade ? { grade } : {}), ...(className ? { class_name: className } : {}) };
+  const q = useQuery({
+    queryKey: ['studentList', filters, page],
+    queryFn: () => get<Page<StudentRow>>('studentList', { ...filters, page, limit: PAGE_SIZE }),
+  });
+  const grades = useQuery({ queryKey: ['schoolGrade'], queryFn: () => get<SchoolGradeResult>('schoolGrade') });
+  const classes = grades.data?.find((g) => g.grade === grade)?.classes ?? [];
+  const archive = async (s: StudentRow) => {
+    try {
+      await post('delStudent', { id: s.id, version: s.version });
+      feedback().message.success(t('stu.archived_ok'));
+      await q.refetch();
+    } catch {
+      // shown by the request wrapper
+    }
+  };
+  const stamp = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+
+  return (
+    <Card
+      title={t('stu.title')}
+      extra={
+        <Space wrap>
+          <Button type="primary" onClick={() => navigate('/principal_educationalsStudent_add')}>{t('stu.add')}</Button>
+          <Button onClick={() => setImporting(true)}>{t('stu.import')}</Button>
+          <Button onClick={() => void download('studentExport', { ...filters, format: 'xlsx' }, `学生名单-${stamp}.xlsx`).catch(() => {})}>{t('stu.export')}</Button>
+        </Space>
+      }
+    >
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input.Search allowClear placeholder={t('stu.search')} maxLength={32} style={{ width: 260 }} onSearch={(v) => { setKeyword(v.trim()); setPage(1); }} />
+        <Select
+          allowClear
+          placeholder={t('stu.all_grades')}
+          style={{ width: 130 }}
+          value={grade}
+          options={grades.data?.map((g) => ({ value: g.grade, label: g.grade }))}
+          onChange={(v) => { setGrade(v); setClassName(undefined); setPage(1); }}
+        />
+        <Select allowClear placeholder={t('stu.all_classes')} style={{ width: 120 }} value={className} disabled={!grade} options={classes.map((c) => ({ value: c, label: c }))} onChange={(v) => { setClassName(v); setPage(1); }} />
+        <Segmented value={status} onChange={(v) => { setStatus(v as 0 | 1); setPage(1); }} options={[{ value: 1, label: t('stu.active') }, { value: 0, label: t('stu.archived') }]} />
+      </Space>
+      {q.isError ? (
+        <LoadError onRetry={() => q.refetch()} />
+      ) : (
+        <Table<StudentRow>
+          rowKey="id"
+          loading={q.isLoading}
+          dataSource={q.data?.list}
+          scroll={{ x: 1100 }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
+          columns={[
+            { title: t('stu.name'), dataIndex: 'name', width: 100, fixed: 'left' },
+            { title: t('stu.gender'), dataIndex: 'gender', width: 60, render: (g: 1 | 2 | null) => gender(g) },
+            { title: t('stu.day_school'), key: 'school', width: 200, render: (_, s) => [s.day_school, s.grade, s.class_name].filter(Boolean).join(' ') },
+            { title: t('stu.care_class'), key: 'care', width: 110, render: (_, s) => s.care_class?.name ?? '-' },
+            {
+              title: t('stu.guardians'),
+              key: 'guardians',
+              render: (_, s) => s.guardians.map((g) => <div key={g.user_id}>{`${g.name}（${g.relation}）${g.mobile}`}</div>),
+            },
+            { title: t('stu.needs_shuttle'), dataIndex: 'needs_shuttle', width: 90, render: (v: boolean) => yesNo(v, t) },
+            { title: t('stu.needs_dinner'), dataIndex: 'needs_dinner', width: 90, render: (v: boolean) => yesNo(v, t) },
+            { title: t('stu.allergies'), dataIndex: 'allergies', width: 120, render: (v: string | null) => (v ? <Tag color="red">{v}</Tag> : '-') },
+            {
+              title: t('stu.actions'),
+              key: 'actions',
+              width: 110,
+              fixed: 'right',
+              render: (_, s) => (
+                <Space size={0} orientation="vertical" align="start">
+                  <Button type="link" size="small" onClick={() => navigate(`/principal_educationals_student?id=${s.id}`)}>{t('stu.edit')}</Button>
+                  <Button type="link" size="small" onClick={() => navigate(`/principal_educationals_studentrecord?id=${s.id}`)}>{t('stu.record')}</Button>
+                  {s.status === 1 && (
+                    <Popconfirm title={t('stu.archive')} description={<div style={{ maxWidth: 260 }}>{t('stu.archive_confirm')}</div>} onConfirm={() => archive(s)}>
+                      <Button type="link" size="small" danger>{t('stu.archive')}</Button>
+                    </Popconfirm>
+                  )}
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+      <ImportDialog open={importing} onClose={() => setImporting(false)} onImported={() => void q.refetch()} />
+    </Card>
+  );
+}

@@ -1,0 +1,32 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Space } from 'antd';
+import type { StudentDetail } from '@wantuo/shared';
+import { useNavigate, useSearchParams } from 'react-router';
+import { get } from '../../api/http';
+import { EmptyState, Loading, LoadError } from '../../components/states';
+import { useT } from '../../stores/preferences';
+import { CommentList } from './comment-list';
+
+/** /principal_educationals_studentrecord?id=: a student's growth record and comments (read by the admin). */
+export default function StudentRecord() {
+  const t = useT();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id'));
+  const valid = Number.isSafeInteger(id) && id > 0;
+  const q = useQuery({ queryKey: ['studentInfo', id], queryFn: () => get<StudentDetail>('studentInfo', { id }), enabled: valid });
+  const back = () => navigate('/principal_educationals');
+  if (!valid) return <Card><EmptyState description={t('stu.no_student')}><Button onClick={back}>{t('stu.back_list')}</Button></EmptyState></Card>;
+  if (q.isLoading) return <Loading />;
+  if (q.isError || !q.data) return <Card><LoadError onRetry={() => q.refetch()} /></Card>;
+  const s = q.data;
+  return (
+    <Card
+      title={`${t('stu.record')}：${s.name}`}
+      extra={<Space><Button onClick={() => navigate(`/principal_educationals_student?id=${s.id}`)}>{t('stu.edit')}</Button><Button onClick={back}>{t('common.back')}</Button></Space>}
+    >
+      <div style={{ color: '#888', marginBottom: 16 }}>{[s.day_school, s.grade, s.class_name, s.care_class?.name].filter(Boolean).join(' · ')}</div>
+      <CommentList studentId={s.id} action="studentComments" />
+    </Card>
+  );
+}

@@ -1,0 +1,62 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Drawer, Input, Table, Tag } from 'antd';
+import type { Page, StudentDetail, StudentRow } from '@wantuo/shared';
+import { useState } from 'react';
+import { get } from '../../api/http';
+import { Loading, LoadError } from '../../components/states';
+import { useT } from '../../stores/preferences';
+import { CommentList } from './comment-list';
+import { StudentSummary, useGenderLabel, yesNo } from './student-common';
+
+const PAGE_SIZE = 20;
+
+function StudentDrawer({ id, onClose }: { id: number; onClose: () => void }) {
+  const t = useT();
+  const q = useQuery({ queryKey: ['teacherStudentInfo', id], queryFn: () => get<StudentDetail>('teacherStudentInfo', { id }) });
+  return (
+    <Drawer open onClose={onClose} title={q.data?.name ?? ''} size="large" styles={{ wrapper: { maxWidth: '100vw' } }}>
+      {q.isLoading ? <Loading /> : q.isError || !q.data ? <LoadError onRetry={() => q.refetch()} /> : <StudentSummary s={q.data} />}
+      <h3 style={{ marginTop: 24 }}>{t('stu.comments')}</h3>
+      <CommentList studentId={id} action="teacherStudentGrowth" canWrite />
+    </Drawer>
+  );
+}
+
+/** /Teacher_educationals: the students of the care classes the teacher heads or has a duty in; profile, growth, comments. */
+export default function TeacherStudents() {
+  const t = useT();
+  const gender = useGenderLabel();
+  const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<number | null>(null);
+  const q = useQuery({
+    queryKey: ['teacherStudentList', keyword, page],
+    queryFn: () => get<Page<StudentRow>>('teacherStudentList', { page, limit: PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
+  });
+  return (
+    <Card title={t('stu.my_students')}>
+      <Input.Search allowClear placeholder={t('stu.name')} maxLength={32} style={{ width: 240, marginBottom: 16 }} onSearch={(v) => { setKeyword(v.trim()); setPage(1); }} />
+      {q.isError ? (
+        <LoadError onRetry={() => q.refetch()} />
+      ) : (
+        <Table<StudentRow>
+          rowKey="id"
+          loading={q.isLoading}
+          dataSource={q.data?.list}
+          scroll={{ x: 800 }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
+          columns={[
+            { title: t('stu.name'), dataIndex: 'name', width: 100, fixed: 'left' },
+            { title: t('stu.gender'), dataIndex: 'gender', width: 60, render: (g: 1 | 2 | null) => gender(g) },
+            { title: t('stu.care_class'), key: 'care', width: 110, render: (_, s) => s.care_class?.name ?? '-' },
+            { title: t('stu.day_school'), key: 'school', width: 200, render: (_, s) => [s.day_school, s.grade, s.class_name].filter(Boolean).join(' ') },
+            { title: t('stu.allergies'), dataIndex: 'allergies', width: 120, render: (v: string | null) => (v ? <Tag color="red">{v}</Tag> : '-') },
+            { title: t('stu.needs_dinner'), dataIndex: 'needs_dinner', width: 90, render: (v: boolean) => yesNo(v, t) },
+            { title: t('stu.actions'), key: 'a', width: 90, render: (_, s) => <Button type="link" size="small" onClick={() => setOpen(s.id)}>{t('stu.view')}</Button> },
+          ]}
+        />
+      )}
+      {open !== null && <StudentDrawer id={open} onClose={() => setOpen(null)} />}
+    </Card>
+  );
+}
