@@ -122,16 +122,14 @@ export default function StudentList() {
   const stamp = new Date().toISOString().slice(0, 10).replace(/-/g, '');
 
   return (
-    <Card
-      title={t('stu.title')}
-      extra={
-        <Space wrap>
-          <Button type="primary" onClick={() => navigate('/principal_educationalsStudent_add')}>{t('stu.add')}</Button>
-          <Button onClick={() => setImporting(true)}>{t('stu.import')}</Button>
-          <Button onClick={() => void download('studentExport', { ...filters, format: 'xlsx' }, `学生名单-${stamp}.xlsx`).catch(() => {})}>{t('stu.export')}</Button>
-        </Space>
-      }
-    >
+    <Card title={t('stu.title')}>
+      {/* in the body, not the card header: at 375 px the header would squeeze the title to nothing */}
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Button type="primary" onClick={() => navigate('/principal_educationalsStudent_add')}>{t('stu.add')}</Button>
+        <Button onClick={() => setImporting(true)}>{t('stu.import')}</Button>
+        <Button onClick={() => void download('studentExport', { ...filters, format: 'xlsx' }, `学生名单-${stamp}.xlsx`).catch(() => {})}>{t('stu.export')}</Button>
+      </Space>
+      <br />
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search allowClear placeholder={t('stu.search')} maxLength={32} style={{ width: 260 }} onSearch={(v) => { setKeyword(v.trim()); setPage(1); }} />
         <Select
@@ -170,10 +168,10 @@ export default function StudentList() {
             {
               title: t('stu.actions'),
               key: 'actions',
-              width: 110,
+              width: 200,
               fixed: 'right',
               render: (_, s) => (
-                <Space size={0} orientation="vertical" align="start">
+                <Space size={0} wrap>
                   <Button type="link" size="small" onClick={() => navigate(`/principal_educationals_student?id=${s.id}`)}>{t('stu.edit')}</Button>
                   <Button type="link" size="small" onClick={() => navigate(`/principal_educationals_studentrecord?id=${s.id}`)}>{t('stu.record')}</Button>
                   {s.status === 1 && (
