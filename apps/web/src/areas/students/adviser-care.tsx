@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Drawer, Form, Input, Space, Table, Tag } from 'antd';
+import { Button, Card, Drawer, Form, Input, Space, Table } from 'antd';
 import type { Page, StudentRow, StudentSettingInfo } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
-import { CareFields, pickupInput, PickupPeopleFields, yesNo, type PickupValue } from './student-common';
+import { CareFields, pickupInput, PickupPeopleFields, type PickupValue, useStudentColumns } from './student-common';
 
 const PAGE_SIZE = 20;
 
@@ -72,6 +72,7 @@ export default function AdviserCare() {
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<number | null>(null);
+  const col = useStudentColumns();
   const q = useQuery({
     queryKey: ['teacherStudentList', 'care', keyword, page],
     queryFn: () => get<Page<StudentRow>>('teacherStudentList', { page, limit: PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
@@ -89,12 +90,12 @@ export default function AdviserCare() {
           scroll={{ x: 820 }}
           pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
           columns={[
-            { title: t('stu.name'), dataIndex: 'name', width: 100, fixed: 'left' },
-            { title: t('stu.care_class'), key: 'care', width: 110, render: (_, s) => s.care_class?.name ?? '-' },
-            { title: t('stu.needs_shuttle'), dataIndex: 'needs_shuttle', width: 90, render: (v: boolean) => yesNo(v, t) },
-            { title: t('stu.needs_dinner'), dataIndex: 'needs_dinner', width: 90, render: (v: boolean) => yesNo(v, t) },
+            col.name,
+            col.care,
+            col.shuttle,
+            col.dinner,
             { title: t('stu.tutoring_type'), dataIndex: 'tutoring_type', width: 120, render: (v: string | null) => v ?? '-' },
-            { title: t('stu.allergies'), dataIndex: 'allergies', width: 120, render: (v: string | null) => (v ? <Tag color="red">{v}</Tag> : '-') },
+            col.allergies,
             { title: t('stu.actions'), key: 'a', width: 90, render: (_, s) => <Button type="link" size="small" onClick={() => setOpen(s.id)}>{t('stu.edit')}</Button> },
           ]}
         />

@@ -1,5 +1,5 @@
 import { Button, Card, Form, Input, Radio, Space, Switch, Tag, Upload } from 'antd';
-import { MOBILE_RE, type StudentDetail, type StudentPickupPerson, type UploadedFile } from '@wantuo/shared';
+import { MOBILE_RE, type StudentDetail, type StudentPickupPerson, type StudentRow, type UploadedFile } from '@wantuo/shared';
 import { get, upload } from '../../api/http';
 import { useT } from '../../stores/preferences';
 
@@ -183,4 +183,19 @@ export function StudentSummary({ s }: { s: StudentDetail }) {
       {row(t('stu.notes'), s.notes)}
     </div>
   );
+}
+
+/** The student columns the student tables share, by name; each screen picks the ones it shows, in its order. */
+export function useStudentColumns() {
+  const t = useT();
+  const gender = useGenderLabel();
+  return {
+    name: { title: t('stu.name'), dataIndex: 'name', width: 100, fixed: 'left' as const },
+    gender: { title: t('stu.gender'), dataIndex: 'gender', width: 60, render: (g: 1 | 2 | null) => gender(g) },
+    school: { title: t('stu.day_school'), key: 'school', width: 200, render: (_: unknown, s: StudentRow) => [s.day_school, s.grade, s.class_name].filter(Boolean).join(' ') },
+    care: { title: t('stu.care_class'), key: 'care', width: 110, render: (_: unknown, s: StudentRow) => s.care_class?.name ?? '-' },
+    shuttle: { title: t('stu.needs_shuttle'), dataIndex: 'needs_shuttle', width: 90, render: (v: boolean) => yesNo(v, t) },
+    dinner: { title: t('stu.needs_dinner'), dataIndex: 'needs_dinner', width: 90, render: (v: boolean) => yesNo(v, t) },
+    allergies: { title: t('stu.allergies'), dataIndex: 'allergies', width: 120, render: (v: string | null) => (v ? <Tag color="red">{v}</Tag> : '-') },
+  };
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Input, Modal, Popconfirm, Segmented, Select, Space, Table, Tag, Upload } from 'antd';
+import { Alert, Button, Card, Input, Modal, Popconfirm, Segmented, Select, Space, Table, Upload } from 'antd';
 import type { Page, SchoolGradeResult, StudentImportResult, StudentRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -7,7 +7,7 @@ import { ApiError, get, post, upload } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
-import { download, useGenderLabel, yesNo } from './student-common';
+import { download, useStudentColumns } from './student-common';
 
 const PAGE_SIZE = 20;
 
@@ -96,7 +96,6 @@ function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: (
 export default function StudentList() {
   const t = useT();
   const navigate = useNavigate();
-  const gender = useGenderLabel();
   const [keyword, setKeyword] = useState('');
   const [grade, setGrade] = useState<string | undefined>();
   const [className, setClassName] = useState<string | undefined>();
@@ -104,6 +103,7 @@ export default function StudentList() {
   const [page, setPage] = useState(1);
   const [importing, setImporting] = useState(false);
   const filters = { status, ...(keyword ? { keyword } : {}), ...(grade ? { grade } : {}), ...(className ? { class_name: className } : {}) };
+  const col = useStudentColumns();
   const q = useQuery({
     queryKey: ['studentList', filters, page],
     queryFn: () => get<Page<StudentRow>>('studentList', { ...filters, page, limit: PAGE_SIZE }),
@@ -153,18 +153,18 @@ export default function StudentList() {
           scroll={{ x: 1100 }}
           pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
           columns={[
-            { title: t('stu.name'), dataIndex: 'name', width: 100, fixed: 'left' },
-            { title: t('stu.gender'), dataIndex: 'gender', width: 60, render: (g: 1 | 2 | null) => gender(g) },
-            { title: t('stu.day_school'), key: 'school', width: 200, render: (_, s) => [s.day_school, s.grade, s.class_name].filter(Boolean).join(' ') },
-            { title: t('stu.care_class'), key: 'care', width: 110, render: (_, s) => s.care_class?.name ?? '-' },
+            col.name,
+            col.gender,
+            col.school,
+            col.care,
             {
               title: t('stu.guardians'),
               key: 'guardians',
               render: (_, s) => s.guardians.map((g) => <div key={g.user_id}>{`${g.name}（${g.relation}）${g.mobile}`}</div>),
             },
-            { title: t('stu.needs_shuttle'), dataIndex: 'needs_shuttle', width: 90, render: (v: boolean) => yesNo(v, t) },
-            { title: t('stu.needs_dinner'), dataIndex: 'needs_dinner', width: 90, render: (v: boolean) => yesNo(v, t) },
-            { title: t('stu.allergies'), dataIndex: 'allergies', width: 120, render: (v: string | null) => (v ? <Tag color="red">{v}</Tag> : '-') },
+            col.shuttle,
+            col.dinner,
+            col.allergies,
             {
               title: t('stu.actions'),
               key: 'actions',

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Drawer, Input, Table, Tag } from 'antd';
+import { Button, Card, Drawer, Input, Table } from 'antd';
 import type { Page, StudentDetail, StudentRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { CommentList } from './comment-list';
-import { StudentSummary, useGenderLabel, yesNo } from './student-common';
+import { StudentSummary, useStudentColumns } from './student-common';
 
 const PAGE_SIZE = 20;
 
@@ -25,10 +25,10 @@ function StudentDrawer({ id, onClose }: { id: number; onClose: () => void }) {
 /** /Teacher_educationals: the students of the care classes the teacher heads or has a duty in; profile, growth, comments. */
 export default function TeacherStudents() {
   const t = useT();
-  const gender = useGenderLabel();
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<number | null>(null);
+  const col = useStudentColumns();
   const q = useQuery({
     queryKey: ['teacherStudentList', keyword, page],
     queryFn: () => get<Page<StudentRow>>('teacherStudentList', { page, limit: PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
@@ -46,12 +46,12 @@ export default function TeacherStudents() {
           scroll={{ x: 800 }}
           pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
           columns={[
-            { title: t('stu.name'), dataIndex: 'name', width: 100, fixed: 'left' },
-            { title: t('stu.gender'), dataIndex: 'gender', width: 60, render: (g: 1 | 2 | null) => gender(g) },
-            { title: t('stu.care_class'), key: 'care', width: 110, render: (_, s) => s.care_class?.name ?? '-' },
-            { title: t('stu.day_school'), key: 'school', width: 200, render: (_, s) => [s.day_school, s.grade, s.class_name].filter(Boolean).join(' ') },
-            { title: t('stu.allergies'), dataIndex: 'allergies', width: 120, render: (v: string | null) => (v ? <Tag color="red">{v}</Tag> : '-') },
-            { title: t('stu.needs_dinner'), dataIndex: 'needs_dinner', width: 90, render: (v: boolean) => yesNo(v, t) },
+            col.name,
+            col.gender,
+            col.care,
+            col.school,
+            col.allergies,
+            col.dinner,
             { title: t('stu.actions'), key: 'a', width: 90, render: (_, s) => <Button type="link" size="small" onClick={() => setOpen(s.id)}>{t('stu.view')}</Button> },
           ]}
         />
