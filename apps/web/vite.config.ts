@@ -13,5 +13,6 @@ export default defineConfig({
     proxy: { '/api': { target: process.env.API_URL ?? 'http://127.0.0.1:3000', changeOrigin: true, secure: false, ws: false } },
   },
   build: { outDir: 'dist', assetsDir: 'static', manifest: true },
-  test: { environment: 'jsdom', setupFiles: ['src/test-setup.ts'] },
+  // unit tests only; the browser journeys (e2e/) have their own config (vitest.e2e.config.ts)
+  test: { environment: 'jsdom', setupFiles: ['src/test-setup.ts'], include: ['src/**/*.test.{ts,tsx}'] },
 });
