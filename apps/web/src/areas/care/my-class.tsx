@@ -67,9 +67,10 @@ export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; t
         <Typography.Text type="secondary">
           {t('care.slot')}：{c.class_time_id ? `${c.class_time_name}（${slotText(classSlot(c))}）` : '-'}
         </Typography.Text>
-        {c.duties.length > 0 && (
+        {/* the head teacher is named above: tags for the other duties only */}
+        {c.duties.some((d) => d.duty !== 'head') && (
           <div>
-            <DutyTags duties={c.duties} />
+            <DutyTags duties={c.duties.filter((d) => d.duty !== 'head')} />
           </div>
         )}
         {mode === 'manage' && !isHead && <Typography.Text type="warning">{t('care.not_head')}</Typography.Text>}
