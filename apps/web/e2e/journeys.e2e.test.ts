@@ -50,6 +50,17 @@ describe('sign-in lands each role in its area', () => {
   });
 });
 
+it('the parent’s home lists their two children of the demo class', async () => {
+  const page = await newPage(375, 740);
+  await page.goto(`${stack.url}/login`);
+  await signIn(page, 'parent');
+  await page.waitForURL(`${stack.url}/parent`);
+  await page.getByText('陈小雨').waitFor();
+  await page.getByText('陈小阳').waitFor();
+  await expect.poll(() => page.getByText('晚托班：阳光一班 · 班主任：张班主任').count()).toBe(2);
+  await page.context().close();
+});
+
 it('a signed-out visitor is sent to sign-in and comes back; another role is sent home', async () => {
   const page = await newPage();
   await page.goto(`${stack.url}/principal_account`);

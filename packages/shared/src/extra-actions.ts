@@ -14,5 +14,6 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
   { method: 'GET', action: 'studentImportTemplate', module: 'students', who: ['A'], meaning: 'download the student import template (format xlsx or csv, Chinese headers)' },
   { method: 'POST', action: 'studentImport', module: 'students', who: ['A'], meaning: 'import students with guardians from .xlsx/.csv (multipart file, dry_run 1 lists problems, 0 imports all rows or none)' },
   { method: 'GET', action: 'studentExport', module: 'students', who: ['A'], meaning: 'download the filtered student list (filters of studentList, format xlsx or csv)' },
+  { method: 'GET', action: 'parentChildren', module: 'students', who: ['P'], meaning: "a parent's own children (the students they are a guardian of), with care class and head teacher" },
   { method: 'GET', action: 'studentComments', module: 'students', who: ['A'], meaning: "the admin reads a student's growth record: comments newest first, paged (teacherStudentGrowth is for teachers and parents)" },
 ];

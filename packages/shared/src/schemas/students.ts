@@ -316,3 +316,16 @@ export interface StudentImportResult {
 
 /** mobile check used by the import (the same rule as the inputs) */
 export const isMobile = (v: string) => MOBILE_RE.test(v);
+
+/** `data.list` of parentChildren: a parent's own children. */
+export interface ParentChild {
+  id: number;
+  name: string;
+  gender: 1 | 2 | null;
+  day_school: string | null;
+  grade: string | null;
+  class_name: string | null;
+  photo_url: string | null;
+  relation: string;
+  care_class: { id: number; name: string; head_teacher_name: string | null } | null;
+}

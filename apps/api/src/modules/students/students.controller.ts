@@ -1,5 +1,6 @@
 import { Controller, Get, Post, Res, UploadedFile } from '@nestjs/common';
 import {
+  EmptyInput,
   AddStudentInput,
   CheckStudentInput,
   DelStudentInput,
@@ -96,6 +97,11 @@ export class StudentsController {
   @Get('teacherStudentGrowth')
   growth(@Input(TeacherStudentGrowthInput) q: TeacherStudentGrowthInput, @CurrentUser() user: SessionUser) {
     return this.students.growth(user, q);
+  }
+
+  @Get('parentChildren')
+  parentChildren(@Input(EmptyInput) _: unknown, @CurrentUser() user: SessionUser) {
+    return this.students.children(user);
   }
 
   @Get('studentComments')

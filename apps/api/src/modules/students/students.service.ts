@@ -9,6 +9,7 @@ import {
   type DelStudentInput,
   type OverallCommentInput,
   type Page,
+  type ParentChild,
   type SchoolGradeResult,
   type StudentComment,
   type StudentDetail,
@@ -116,6 +117,23 @@ export class StudentsService {
     );
     await this.attachGuardians(this.db.manager, list);
     return list;
+  }
+
+  /** A parent's own children: students of the parent's school with this account as guardian, archived ones left out. */
+  async children(user: SessionUser): Promise<{ list: ParentChild[] }> {
+    const list: ParentChild[] = await this.db.query(
+      `select s.id, s.name, s.gender::int as gender, s.day_school, s.grade, s.class_name, s.photo_url, g.relation,
+              case when c.id is null then null else json_build_object('id', c.id, 'name', c.name, 'head_teacher_name', h.name) end as care_class
+         from student_guardians g
+         join students s on s.id = g.student_id and s.school_id = $2 and s.status = 1
+         left join care_class_students cs on cs.student_id = s.id
+         left join care_classes c on c.id = cs.class_id and c.deleted_at is null
+         left join users h on h.id = c.head_teacher_id
+        where g.user_id = $1
+        order by s.birthday nulls last, s.id`,
+      [user.id, user.schoolId],
+    );
+    return { list };
   }
 
   async info(user: SessionUser, id: number): Promise<StudentDetail> {
