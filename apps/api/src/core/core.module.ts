@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { SessionService } from './auth/session.service';
+import { DomainEvents } from './events/domain-events';
 import { APP_CONFIG, type AppConfig } from './config/config';
 import { dataSourceOptions } from './database/data-source';
 import { JobRegistry } from './jobs/job-registry';
@@ -34,8 +35,9 @@ export class CoreModule {
         JobRegistry,
         JobsService,
         SessionService,
+        DomainEvents,
       ],
-      exports: [APP_CONFIG, LOGGER, REDIS, JobRegistry, JobsService, SessionService, DiscoveryModule],
+      exports: [APP_CONFIG, LOGGER, REDIS, JobRegistry, JobsService, SessionService, DomainEvents, DiscoveryModule],
     };
   }
 }

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import type { FlowEventMessage } from '@wantuo/shared';
+import { EventEmitter } from 'node:events';
+
+/**
+ * Domain events, emitted by services after their transaction commits. Services never touch sockets or queues:
+ * one listener turns these into socket messages (the flow gateway), another into jobs (alerts).
+ */
+export interface DomainEventMap {
+  /** a flow event was appended and committed */
+  'flow.committed': FlowEventMessage & { school_id: number };
+}
+
+@Injectable()
+export class DomainEvents {
+  private readonly emitter = new EventEmitter().setMaxListeners(50);
+
+  emit<K extends keyof DomainEventMap>(name: K, payload: DomainEventMap[K]): void {
+    this.emitter.emit(name, payload);
+  }
+
+  on<K extends keyof DomainEventMap>(name: K, listener: (payload: DomainEventMap[K]) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+}
