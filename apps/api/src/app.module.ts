@@ -16,6 +16,7 @@ import { SiteModule } from './modules/site/site.module';
 import { TimetableModule } from './modules/timetable/timetable.module';
 import { StaffModule } from './modules/staff/staff.module';
 import { StudentsModule } from './modules/students/students.module';
+import { TasksModule } from './modules/tasks/tasks.module';
 import { WorkerModule } from './worker.module';
 
 export interface AppOptions {
@@ -34,6 +35,7 @@ export class AppModule {
         SiteModule,
         ApplicationsModule,
         // people and care modules
+        TasksModule,
         StudentsModule,
         CareModule,
         TimetableModule,

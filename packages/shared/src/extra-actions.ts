@@ -16,4 +16,9 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
   { method: 'GET', action: 'studentExport', module: 'students', who: ['A'], meaning: 'download the filtered student list (filters of studentList, format xlsx or csv)' },
   { method: 'GET', action: 'parentChildren', module: 'students', who: ['P'], meaning: "a parent's own children (the students they are a guardian of), with care class and head teacher" },
   { method: 'GET', action: 'studentComments', module: 'students', who: ['A'], meaning: "the admin reads a student's growth record: comments newest first, paged (teacherStudentGrowth is for teachers and parents)" },
+  { method: 'POST', action: 'submitLeave', module: 'leave', who: ['P'], meaning: "a parent asks leave for an own child: start_day..end_day (at most 31 days, not before today), reason; overlapping pending/approved requests refused" },
+  { method: 'POST', action: 'cancelLeave', module: 'leave', who: ['P'], meaning: 'a parent cancels an own pending or approved leave request (optimistic concurrency on version); approved future days are unmarked' },
+  { method: 'GET', action: 'parentLeaveList', module: 'leave', who: ['P'], meaning: "a parent's leave requests for own children, newest first, paged, filterable by child" },
+  { method: 'POST', action: 'teacherClockIn', module: 'flow', who: ['T', 'H'], meaning: 'a teacher clocks in for the day (once a day)' },
+  { method: 'POST', action: 'teacherClockOut', module: 'flow', who: ['T', 'H'], meaning: 'a teacher clocks out for the day (once a day, after clocking in)' },
 ];

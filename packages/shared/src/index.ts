@@ -13,5 +13,6 @@ export * from './schemas/staff';
 export * from './schemas/students';
 export * from './schemas/care';
 export * from './schemas/applications';
+export * from './schemas/leave';
 export * from './types';
 export * from './time-slots';

@@ -6,7 +6,7 @@ export interface JobPayloads {
   'sms.send': { mobile: string; template: SmsTemplate; params: Record<string, string> };
 }
 
-export type SmsTemplate = 'code.login' | 'code.resetpwd';
+export type SmsTemplate = 'code.login' | 'code.resetpwd' | 'leave.reviewed';
 
 export type JobName = keyof JobPayloads;
 export type QueueName = 'sms' | 'contracts' | 'alerts';

@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type {
+  BoardStateName,
+  ShuttleTask,
+  ShuttleTaskGroup,
+  ShuttleTaskStudent,
+  TeacherTodayTask,
+  TutorTask,
+  TutorTaskInfo,
+  TutorTaskRow,
+} from '@wantuo/shared';
+import { DataSource } from 'typeorm';
+import { AppError } from '../../core/http/app-error';
+import type { SessionUser } from '../../core/http/request-context';
+import { RESPONSIBLE } from '../students/students.service';
+
+/**
+ * Today (the school's local date, `d.day`, weekday 1..7 `d.dow`) and the active students of the caller's care
+ * classes (`s`, with `cc` the class and `sd` today's student_days row, if any). $1 school, $2 the caller.
+ */
+const TODAY = `with d as (
+    select (now() at time zone timezone)::date as day, extract(isodow from now() at time zone timezone)::int as dow
+      from schools where id = $1
+  )`;
+
+const MINE = (joins = '') => `from students s
+  cross join d
+  join care_class_students ccs on ccs.student_id = s.id
+  join care_classes cc on cc.id = ccs.class_id and cc.deleted_at is null
+  left join student_days sd on sd.student_id = s.id and sd.day = d.day
+  ${joins}
+  where s.school_id = $1 and s.status = 1 and ${RESPONSIBLE('$2')}`;
+
+/** The board state: no row today is expected (or on leave when an approved request covers today). */
+const BOARD = `case
+    when sd.student_id is null then
+      case when exists (select 1 from leave_requests lr where lr.student_id = s.id and lr.status = 1 and d.day between lr.start_day and lr.end_day)
+           then 'on_leave' else 'expected' end
+    when sd.on_leave and sd.state = 'expected' then 'on_leave'
+    else sd.state end`;
+
+const CLASS_JSON = `json_build_object('id', cc.id, 'name', cc.name)`;
+
+const day = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString().slice(0, 10));
+
+/** The teachers' lists of the day, read from the student_days projection. */
+@Injectable()
+export class TasksService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async today(user: SessionUser): Promise<TeacherTodayTask> {
+    const [counts]: Array<Omit<TeacherTodayTask, 'classes' | 'states'> & Record<BoardStateName, number>> = await this.db.query(
+      `${TODAY}, mine as (
+         select s.needs_shuttle, s.needs_dinner, s.tutoring_type, sd.dinner_at, sd.tutor_started_at, sd.tutor_ended_at, ${BOARD} as state
+           ${MINE()}
+       )
+       select to_char((select day from d), 'YYYY-MM-DD') as day,
+              count(*)::int as total,
+              count(*) filter (where state = 'expected')::int as expected,
+              count(*) filter (where state = 'picked_up')::int as picked_up,
+              count(*) filter (where state = 'in_centre')::int as in_centre,
+              count(*) filter (where state = 'left')::int as left,
+              count(*) filter (where state = 'on_leave')::int as on_leave,
+              count(*) filter (where needs_shuttle and state = 'expected')::int as to_pick_up,
+              count(*) filter (where needs_dinner and state = 'in_centre' and dinner_at is null)::int as to_feed,
+              count(*) filter (where tutoring_type is not null and state = 'in_centre' and tutor_started_at is null)::int as to_tutor,
+              count(*) filter (where tutoring_type is not null and state = 'in_centre' and tutor_started_at is not null and tutor_ended_at is null)::int as tutoring,
+              count(*) filter (where state = 'in_centre')::int as to_hand_over
+         from mine`,
+      [user.schoolId, user.id],
+    );
+    const classes: TeacherTodayTask['classes'] = await this.db.query(
+      `select c.id, c.name, c.head_teacher_id is not distinct from $2 as head_teacher
+         from care_classes c
+        where c.school_id = $1 and c.deleted_at is null
+          and (c.head_teacher_id = $2 or exists (select 1 from duty_assignments da where da.class_id = c.id and da.teacher_id = $2))
+        order by c.name, c.id`,
+      [user.schoolId, user.id],
+    );
+    const { expected, picked_up, in_centre, left, on_leave, ...rest } = counts;
+    return { ...rest, day: rest.day, classes, states: { expected, picked_up, in_centre, left, on_leave } };
+  }
+
+  /**
+   * The caller's students who use the shuttle, grouped by day school and dismissal time: the earliest start of the
+   * student's own time slots running today, else of the class's time slot when it runs today.
+   */
+  async shuttle(user: SessionUser): Promise<ShuttleTask> {
+    const rows: Array<ShuttleTaskStudent & { day: string; day_school: string | null; dismissal_time: string | null }> = await this.db.query(
+      `${TODAY}
+       select to_char(d.day, 'YYYY-MM-DD') as day, s.id, s.name, s.grade, s.class_name, s.day_school, ${CLASS_JSON} as care_class,
+              ${BOARD} as state, sd.picked_up_at, sd.picked_up_by, pu.name as picked_up_by_name,
+              to_char(coalesce(
+                (select min(ct.start_time) from student_class_times sct join class_times ct on ct.id = sct.class_time_id and ct.deleted_at is null
+                  where sct.student_id = s.id and d.dow = any(ct.weekdays)),
+                (select ct.start_time from class_times ct where ct.id = cc.class_time_id and ct.deleted_at is null and d.dow = any(ct.weekdays))
+              ), 'HH24:MI') as dismissal_time
+         ${MINE('left join users pu on pu.id = sd.picked_up_by')} and s.needs_shuttle
+        order by dismissal_time nulls last, s.day_school nulls last, s.name, s.id`,
+      [user.schoolId, user.id],
+    );
+    return { day: await this.todayOf(user, rows[0]?.day), groups: groupBy(rows) };
+  }
+
+  async tutor(user: SessionUser): Promise<TutorTask> {
+    const rows: Array<TutorTaskRow & { day: string }> = await this.db.query(
+      `${TODAY}
+       select to_char(d.day, 'YYYY-MM-DD') as day, s.id, s.name, s.grade, ${CLASS_JSON} as care_class, s.tutoring_type,
+              ${BOARD} as state, sd.tutor_started_at, sd.tutor_ended_at
+         ${MINE()} and s.tutoring_type is not null
+        order by cc.name, cc.id, s.name, s.id`,
+      [user.schoolId, user.id],
+    );
+    return { day: await this.todayOf(user, rows[0]?.day), list: rows.map(({ day: _, ...r }) => r) };
+  }
+
+  async tutorInfo(user: SessionUser, studentId: number): Promise<TutorTaskInfo> {
+    const [row]: Array<Omit<TutorTaskInfo, 'student' | 'events'> & { id: number; name: string; grade: string | null; class_name: string | null; care_class: TutorTaskInfo['student']['care_class'] }> =
+      await this.db.query(
+        `${TODAY}
+         select to_char(d.day, 'YYYY-MM-DD') as day, s.id, s.name, s.grade, s.class_name, ${CLASS_JSON} as care_class, s.tutoring_type,
+                ${BOARD} as state, sd.tutor_started_at, sd.tutor_started_by, ts.name as tutor_started_by_name,
+                sd.tutor_ended_at, sd.tutor_ended_by, te.name as tutor_ended_by_name
+           ${MINE('left join users ts on ts.id = sd.tutor_started_by left join users te on te.id = sd.tutor_ended_by')}
+            and s.id = $3`,
+        [user.schoolId, user.id, studentId],
+      );
+    if (!row) throw new AppError('leave.student_not_found');
+    const events: TutorTaskInfo['events'] = await this.db.query(
+      `select e.type, e.occurred_at as at, e.actor_id as actor, u.name as actor_name, e.payload
+         from flow_events e left join users u on u.id = e.actor_id
+        where e.student_id = $1 and e.school_id = $2 and e.day = $3
+        order by e.version`,
+      [studentId, user.schoolId, row.day],
+    );
+    const { id, name, grade, class_name, care_class, ...rest } = row;
+    return { ...rest, student: { id, name, grade, class_name, care_class }, events };
+  }
+
+  /** The school's date when no row carried it. */
+  private async todayOf(user: SessionUser, known?: string): Promise<string> {
+    if (known) return day(known);
+    const [r]: Array<{ day: string }> = await this.db.query(
+      `select to_char((now() at time zone timezone)::date, 'YYYY-MM-DD') as day from schools where id = $1`,
+      [user.schoolId],
+    );
+    return r.day;
+  }
+}
+
+function groupBy(rows: Array<ShuttleTaskStudent & { day: string; day_school: string | null; dismissal_time: string | null }>): ShuttleTaskGroup[] {
+  const groups = new Map<string, ShuttleTaskGroup>();
+  for (const { day: _, day_school, dismissal_time, ...student } of rows) {
+    const key = `${dismissal_time ?? ''}\u0000${day_school ?? ''}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { day_school, dismissal_time, students: [] }));
+    g.students.push(student);
+  }
+  return [...groups.values()];
+}

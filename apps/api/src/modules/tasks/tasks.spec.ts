@@ -1,0 +1,291 @@
+import { Code } from '@wantuo/shared';
+import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+
+let t: TestApp;
+let admin: string;
+let teacher: string;
+let adviser: string;
+let parent: string;
+let other: { schoolId: number; adminToken: string };
+let otherStudentId: number;
+let today: string;
+const ids = new Map<string, number>();
+beforeAll(async () => {
+  t = await startTestApp({ runJobs: false, demoPeople: true });
+  [admin, teacher, adviser, parent] = await Promise.all([t.login('admin'), t.login('teacher'), t.login('adviser'), t.login('parent')]);
+  other = await t.otherSchool();
+  const { rows } = await t.sql.query(`select id, name from students where school_id = $1`, [t.demo.schoolId]);
+  for (const r of rows) ids.set(r.name, r.id);
+  const [o] = (
+    await t.sql.query(`insert into students (school_id, name, gender, needs_shuttle, tutoring_type) values ($1, '外校学生', 1, true, '作业辅导') returning id`, [
+      other.schoolId,
+    ])
+  ).rows;
+  otherStudentId = o.id;
+  today = (await t.sql.query(`select to_char((now() at time zone 'Asia/Shanghai')::date, 'YYYY-MM-DD') as d`)).rows[0].d;
+});
+afterAll(() => t.close());
+
+const P = '/api/index/';
+const TODAY = `${P}teacherTodayTask`;
+const SHUTTLE = `${P}shuttleTask`;
+const TUTOR = `${P}tutorTask`;
+const TUTOR_INFO = `${P}tutorTaskInfo`;
+const FORBIDDEN = '当前账号没有权限执行此操作';
+const LONG = 'x'.repeat(10_000);
+
+const id = (name: string) => ids.get(name)!;
+
+beforeEach(async () => {
+  await t.sql.query(`delete from flow_events; delete from student_days; delete from leave_requests`);
+});
+
+/** Writes today's projection row of a student directly (the flow module's job; here only what the lists read). */
+async function day(name: string, state: string, over: Record<string, unknown> = {}) {
+  const cols: Record<string, unknown> = { state, on_leave: false, ...over };
+  const keys = Object.keys(cols);
+  await t.sql.query(
+    `insert into student_days (school_id, student_id, day, class_id, version, last_position, ${keys.join(', ')})
+     values ($1, $2, $3, $4, 1, 0, ${keys.map((_, i) => `$${i + 5}`).join(', ')})`,
+    [t.demo.schoolId, id(name), today, t.demo.classes!.running, ...keys.map((k) => cols[k])],
+  );
+}
+
+async function badQueries(path: string, token: string, queries: string[]) {
+  for (const q of queries) {
+    const before = await snapshot(t.sql);
+    const res = await t.get(`${path}?${q}`, token);
+    expect({ q, code: res.body.code }).toEqual({ q, code: Code.Error });
+    expect(typeof res.body.msg).toBe('string');
+    expect(await snapshot(t.sql)).toEqual(before);
+  }
+}
+
+const NO_PARAMS = ['x=1', `q=${LONG}`, 'student_id=1', "day=1'%20or%20'1'%3D'1", 'x=%3Cscript%3Ealert(1)%3C%2Fscript%3E'];
+
+describe('teacherTodayTask', () => {
+  it("counts the caller's students per board state and what is left to do", async () => {
+    const fresh = await t.get(TODAY, teacher);
+    expect(fresh.body).toMatchObject({
+      code: Code.Ok,
+      data: {
+        day: today,
+        classes: [{ id: t.demo.classes!.running, name: '阳光一班', head_teacher: false }],
+        total: 10,
+        states: { expected: 10, picked_up: 0, in_centre: 0, left: 0, on_leave: 0 },
+        to_pick_up: 7,
+        to_feed: 0,
+        to_tutor: 0,
+        tutoring: 0,
+        to_hand_over: 0,
+      },
+    });
+    await day('陈小雨', 'picked_up', { picked_up_at: new Date() });
+    await day('陈小阳', 'in_centre', { entered_at: new Date(), dinner_at: new Date() });
+    await day('王子涵', 'in_centre', { entered_at: new Date(), tutor_started_at: new Date() });
+    await day('李欣怡', 'left', { entered_at: new Date(), left_at: new Date() });
+    await day('张浩然', 'expected', { on_leave: true });
+    // approved leave without a projection row yet still shows as on leave; a pending one does not
+    await t.sql.query(
+      `insert into leave_requests (school_id, student_id, requested_by, start_day, end_day, reason, status)
+       values ($1, $2, $4, $5::date - 1, $5::date + 1, '发烧', 1), ($1, $3, $4, $5, $5, '家里有事', 0)`,
+      [t.demo.schoolId, id('周梓萱'), id('黄俊熙'), t.demo.users.parent, today],
+    );
+    const res = await t.get(TODAY, adviser);
+    expect(res.body).toMatchObject({
+      code: Code.Ok,
+      data: {
+        classes: [{ id: t.demo.classes!.running, name: '阳光一班', head_teacher: true }],
+        total: 10,
+        states: { expected: 4, picked_up: 1, in_centre: 2, left: 1, on_leave: 2 },
+        to_pick_up: 3,
+        to_feed: 1,
+        to_tutor: 1,
+        tutoring: 1,
+        to_hand_over: 2,
+      },
+    });
+  });
+
+  it('a teacher with no class has nothing to do; other schools do not count', async () => {
+    await t.sql.query(
+      `insert into student_days (school_id, student_id, day, state, version, last_position) values ($1, $2, $3, 'in_centre', 1, 0)`,
+      [other.schoolId, otherStudentId, today],
+    );
+    const { rows } = await t.sql.query(`select id from users where username = 'demo_zhao'`);
+    await t.sql.query(`delete from duty_assignments where teacher_id = $1`, [rows[0].id]);
+    const zhao = await t.post('/api/index/login').send({ account: 'demo_zhao', password: 'Demo@2026' });
+    const res = await t.get(TODAY, zhao.body.data.userinfo.token);
+    expect(res.body).toMatchObject({ code: Code.Ok, data: { classes: [], total: 0, to_hand_over: 0 } });
+    const mine = await t.get(TODAY, teacher);
+    expect(mine.body.data.states.in_centre).toBe(0);
+  });
+
+  it('bad input answers code 100 and writes nothing', () => badQueries(TODAY, teacher, NO_PARAMS));
+
+  it('admin and parents may not call it', async () => {
+    for (const token of [admin, parent, other.adminToken]) {
+      expect((await t.get(TODAY, token)).body).toMatchObject({ code: Code.Error, msg: FORBIDDEN });
+    }
+  });
+});
+
+describe('shuttleTask', () => {
+  it("lists today's shuttle students grouped by dismissal time and day school, with who picked them up", async () => {
+    await t.sql.query(`update class_times set weekdays = '{1,2,3,4,5,6,7}' where school_id = $1`, [t.demo.schoolId]);
+    // 黄俊熙 has an own later slot today
+    await t.sql.query(
+      `insert into student_class_times (school_id, student_id, class_time_id)
+       select $1, $2, id from class_times where school_id = $1 and start_time = '16:30'`,
+      [t.demo.schoolId, id('黄俊熙')],
+    );
+    const at = new Date('2026-01-05T08:01:00Z');
+    await day('陈小雨', 'picked_up', { picked_up_at: at, picked_up_by: t.demo.users.teacher });
+    await day('张浩然', 'expected', { on_leave: true });
+    const res = await t.get(SHUTTLE, teacher);
+    expect(res.body.code).toBe(Code.Ok);
+    const data = res.body.data;
+    expect(data.day).toBe(today);
+    expect(data.groups.map((g: { dismissal_time: string; day_school: string; students: { name: string }[] }) => [g.dismissal_time, g.day_school, g.students.map((s) => s.name).sort()])).toEqual([
+      ['16:00', '实验小学', ['王子涵', '赵雨桐', '陈小阳', '陈小雨'].sort()],
+      ['16:00', '第二小学', ['刘诗琪', '张浩然'].sort()],
+      ['16:30', '第二小学', ['黄俊熙']],
+    ]);
+    const students = data.groups.flatMap((g: { students: unknown[] }) => g.students);
+    const teacherName = (await t.sql.query(`select name from users where id = $1`, [t.demo.users.teacher])).rows[0].name;
+    expect(students.find((s: { name: string }) => s.name === '陈小雨')).toEqual({
+      id: id('陈小雨'),
+      name: '陈小雨',
+      grade: '三年级',
+      class_name: '2班',
+      care_class: { id: t.demo.classes!.running, name: '阳光一班' },
+      state: 'picked_up',
+      picked_up_at: at.toISOString(),
+      picked_up_by: t.demo.users.teacher,
+      picked_up_by_name: teacherName,
+    });
+    expect(students.find((s: { name: string }) => s.name === '张浩然')).toMatchObject({ state: 'on_leave', picked_up_at: null });
+    expect(students.find((s: { name: string }) => s.name === '刘诗琪')).toMatchObject({ state: 'expected', picked_up_by_name: null });
+  });
+
+  it('no slot running today gives no dismissal time; another class is not listed', async () => {
+    await t.sql.query(`update class_times set weekdays = '{}' where school_id = $1`, [t.demo.schoolId]);
+    const res = await t.get(SHUTTLE, teacher);
+    expect(res.body.code).toBe(Code.Ok);
+    expect(res.body.data.groups.every((g: { dismissal_time: string | null }) => g.dismissal_time === null)).toBe(true);
+    const names = res.body.data.groups.flatMap((g: { students: { name: string }[] }) => g.students.map((s) => s.name));
+    expect(names).toHaveLength(7);
+    expect(names).not.toContain('徐若曦');
+    expect(names).not.toContain('外校学生');
+    await t.sql.query(`update class_times set weekdays = '{1,2,3,4,5}' where school_id = $1`, [t.demo.schoolId]);
+  });
+
+  it('bad input answers code 100 and writes nothing', () => badQueries(SHUTTLE, teacher, NO_PARAMS));
+
+  it('admin and parents may not call it', async () => {
+    for (const token of [admin, parent, other.adminToken]) {
+      expect((await t.get(SHUTTLE, token)).body).toMatchObject({ code: Code.Error, msg: FORBIDDEN });
+    }
+  });
+});
+
+describe('tutorTask', () => {
+  it("lists today's tutoring students with state and tutoring times", async () => {
+    const started = new Date('2026-01-05T09:00:00Z');
+    const ended = new Date('2026-01-05T10:00:00Z');
+    await day('王子涵', 'in_centre', { entered_at: started, tutor_started_at: started, tutor_ended_at: ended });
+    const res = await t.get(TUTOR, adviser);
+    expect(res.body.code).toBe(Code.Ok);
+    expect(res.body.data.day).toBe(today);
+    const list = res.body.data.list as Array<{ name: string }>;
+    expect(list.map((r) => r.name).sort()).toEqual(['周梓萱', '张浩然', '李欣怡', '杨宇航', '王子涵', '赵雨桐', '陈小阳', '陈小雨'].sort());
+    expect(list.find((r) => r.name === '王子涵')).toEqual({
+      id: id('王子涵'),
+      name: '王子涵',
+      grade: '三年级',
+      care_class: { id: t.demo.classes!.running, name: '阳光一班' },
+      tutoring_type: '作业辅导',
+      state: 'in_centre',
+      tutor_started_at: started.toISOString(),
+      tutor_ended_at: ended.toISOString(),
+    });
+    expect(list.find((r) => r.name === '赵雨桐')).toMatchObject({ tutoring_type: '一对一辅导', state: 'expected', tutor_started_at: null });
+  });
+
+  it('bad input answers code 100 and writes nothing', () => badQueries(TUTOR, teacher, NO_PARAMS));
+
+  it('admin and parents may not call it; other schools are not listed', async () => {
+    for (const token of [admin, parent, other.adminToken]) {
+      expect((await t.get(TUTOR, token)).body).toMatchObject({ code: Code.Error, msg: FORBIDDEN });
+    }
+    const res = await t.get(TUTOR, teacher);
+    expect(res.body.data.list.map((r: { id: number }) => r.id)).not.toContain(otherStudentId);
+  });
+});
+
+describe('tutorTaskInfo', () => {
+  it("one student's tutoring with who started and ended it, and the day's timeline", async () => {
+    const started = new Date('2026-01-05T09:00:00Z');
+    await day('陈小雨', 'in_centre', { entered_at: started, entered_by: t.demo.users.teacher, tutor_started_at: started, tutor_started_by: t.demo.users.teacher });
+    await t.sql.query(
+      `insert into flow_events (event_id, school_id, student_id, day, version, type, payload, class_id, state_after, actor_id, occurred_at)
+       values (gen_random_uuid(), $1, $2, $3, 1, 'student.entered', '{}', $4, 'in_centre', $5, $6),
+              (gen_random_uuid(), $1, $2, $3, 2, 'student.tutoring_started', '{"note":"数学"}', $4, 'in_centre', $5, $6)`,
+      [t.demo.schoolId, id('陈小雨'), today, t.demo.classes!.running, t.demo.users.teacher, started],
+    );
+    const res = await t.get(`${TUTOR_INFO}?student_id=${id('陈小雨')}`, teacher);
+    const teacherName = (await t.sql.query(`select name from users where id = $1`, [t.demo.users.teacher])).rows[0].name;
+    expect(res.body).toEqual({
+      code: Code.Ok,
+      msg: expect.any(String),
+      data: {
+        day: today,
+        student: { id: id('陈小雨'), name: '陈小雨', grade: '三年级', class_name: '2班', care_class: { id: t.demo.classes!.running, name: '阳光一班' } },
+        tutoring_type: '作业辅导',
+        state: 'in_centre',
+        tutor_started_at: started.toISOString(),
+        tutor_started_by: t.demo.users.teacher,
+        tutor_started_by_name: teacherName,
+        tutor_ended_at: null,
+        tutor_ended_by: null,
+        tutor_ended_by_name: null,
+        events: [
+          { type: 'student.entered', at: started.toISOString(), actor: t.demo.users.teacher, actor_name: teacherName, payload: {} },
+          { type: 'student.tutoring_started', at: started.toISOString(), actor: t.demo.users.teacher, actor_name: teacherName, payload: { note: '数学' } },
+        ],
+      },
+    });
+    // no row today: expected, no events
+    const quiet = await t.get(`${TUTOR_INFO}?student_id=${id('黄俊熙')}`, adviser);
+    expect(quiet.body.data).toMatchObject({ tutoring_type: null, state: 'expected', tutor_started_at: null, events: [] });
+  });
+
+  it('bad input answers code 100 and writes nothing', () =>
+    badQueries(TUTOR_INFO, teacher, [
+      '',
+      'student_id=',
+      'student_id=abc',
+      'student_id=0',
+      'student_id=-1',
+      'student_id=1.5',
+      'student_id=99999999999',
+      `student_id=${'9'.repeat(10_000)}`,
+      "student_id=1%20or%201%3D1",
+      "student_id=1';drop%20table%20students;--",
+      'student_id=%3Cscript%3E',
+      `student_id=1&x=${LONG}`,
+    ]));
+
+  it('admin and parents may not call it', async () => {
+    for (const token of [admin, parent, other.adminToken]) {
+      expect((await t.get(`${TUTOR_INFO}?student_id=${id('陈小雨')}`, token)).body).toMatchObject({ code: Code.Error, msg: FORBIDDEN });
+    }
+  });
+
+  it("another school's student, another class's student and an unknown id are not found", async () => {
+    for (const sid of [otherStudentId, id('徐若曦'), 99_999_999]) {
+      const res = await t.get(`${TUTOR_INFO}?student_id=${sid}`, teacher);
+      expect(res.body).toMatchObject({ code: Code.Error, msg: '该学生不存在' });
+    }
+  });
+});

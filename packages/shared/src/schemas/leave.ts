@@ -1,0 +1,238 @@
+import { z } from 'zod';
+import { pageQuery, text } from './common';
+import { isPlainText } from './students';
+
+/**
+ * Leave requests (a parent asks, the head teacher or admin decides; approved days show as on leave on the boards),
+ * the teachers' task lists of the day, and staff clock-in.
+ */
+export const LeaveStatus = { Pending: 0, Approved: 1, Rejected: 2, Cancelled: 3 } as const;
+export type LeaveStatus = (typeof LeaveStatus)[keyof typeof LeaveStatus];
+
+/** A leave request covers at most this many days; a clock-in report at most this many days. */
+export const LEAVE_MAX_DAYS = 31;
+export const CLOCK_REPORT_MAX_DAYS = 31;
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** true for a real calendar date YYYY-MM-DD (years 2000-2099) */
+export function isDay(v: string): boolean {
+  if (!DATE_RE.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= '2000-01-01' && v <= '2099-12-31';
+}
+
+/** Days from a to b, both counted (YYYY-MM-DD). */
+export function daysBetween(a: string, b: string): number {
+  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000) + 1;
+}
+
+const MAX_ID = 2_147_483_647;
+const id = z.number({ error: 'leave.id_invalid' }).int({ error: 'leave.id_invalid' }).min(1, { error: 'leave.id_invalid' }).max(MAX_ID, { error: 'leave.id_invalid' });
+const queryId = z.coerce
+  .number({ error: 'leave.id_invalid' })
+  .int({ error: 'leave.id_invalid' })
+  .min(1, { error: 'leave.id_invalid' })
+  .max(MAX_ID, { error: 'leave.id_invalid' });
+const version = z.number({ error: 'leave.version_invalid' }).int({ error: 'leave.version_invalid' }).min(1, { error: 'leave.version_invalid' }).max(MAX_ID, { error: 'leave.version_invalid' });
+const day = z.string({ error: 'leave.day_invalid' }).trim().max(10, { error: 'leave.day_invalid' }).refine(isDay, { error: 'leave.day_invalid' });
+/** an empty query value counts as not given */
+const blank = (v: unknown) => (v === '' ? undefined : v);
+
+// ---------------------------------------------------------------- leave
+
+export const TeacherStudentLeaveListInput = z.strictObject({
+  ...pageQuery,
+  /** 0 pending, 1 approved, 2 rejected, 3 cancelled; absent lists all */
+  status: z.preprocess(
+    blank,
+    z.coerce
+      .number({ error: 'leave.status_invalid' })
+      .pipe(z.literal([0, 1, 2, 3], { error: 'leave.status_invalid' }))
+      .optional(),
+  ),
+});
+export type TeacherStudentLeaveListInput = z.infer<typeof TeacherStudentLeaveListInput>;
+
+export const TeacherStudentLeaveInfoInput = z.strictObject({ id: queryId });
+export type TeacherStudentLeaveInfoInput = z.infer<typeof TeacherStudentLeaveInfoInput>;
+
+export const AuditStudentInfoInput = z.strictObject({
+  id,
+  /** the version the reviewer read: a concurrent change answers error.conflict */
+  version,
+  approve: z.boolean({ error: 'leave.approve_invalid' }),
+  note: text(500).refine(isPlainText, { error: 'v.plain_text' }).optional(),
+});
+export type AuditStudentInfoInput = z.infer<typeof AuditStudentInfoInput>;
+
+export const SubmitLeaveInput = z
+  .strictObject({
+    student_id: id,
+    start_day: day,
+    end_day: day,
+    reason: text(500).min(1, { error: 'leave.reason_required' }).refine(isPlainText, { error: 'v.plain_text' }),
+  })
+  .refine((v) => v.start_day <= v.end_day, { error: 'leave.range_invalid', path: ['end_day'] })
+  .refine((v) => v.start_day > v.end_day || daysBetween(v.start_day, v.end_day) <= LEAVE_MAX_DAYS, {
+    error: `leave.range_too_long|${LEAVE_MAX_DAYS}`,
+    path: ['end_day'],
+  });
+export type SubmitLeaveInput = z.infer<typeof SubmitLeaveInput>;
+
+export const CancelLeaveInput = z.strictObject({ id, version });
+export type CancelLeaveInput = z.infer<typeof CancelLeaveInput>;
+
+export const ParentLeaveListInput = z.strictObject({
+  ...pageQuery,
+  student_id: z.preprocess(blank, queryId.optional()),
+});
+export type ParentLeaveListInput = z.infer<typeof ParentLeaveListInput>;
+
+/** One leave request as teachers and parents see it. */
+export interface LeaveRequestRow {
+  id: number;
+  student_id: number;
+  student_name: string;
+  class_id: number | null;
+  class_name: string | null;
+  requested_by: number;
+  requested_by_name: string;
+  start_day: string;
+  end_day: string;
+  /** days covered, both ends counted */
+  days: number;
+  reason: string;
+  status: LeaveStatus;
+  reviewed_by: number | null;
+  reviewed_by_name: string | null;
+  review_note: string | null;
+  reviewed_at: string | null;
+  version: number;
+  created_at: string;
+}
+
+/** `data` of auditStudentInfo and cancelLeave: the request, and the days marked (approve) or unmarked (cancel). */
+export interface LeaveDecisionResult {
+  leave: LeaveRequestRow;
+  days: { day: string; ok: boolean; error?: string }[];
+}
+
+// ---------------------------------------------------------------- task lists
+
+export const TeacherTodayTaskInput = z.strictObject({});
+export const ShuttleTaskInput = z.strictObject({});
+export const TutorTaskInput = z.strictObject({});
+export const TutorTaskInfoInput = z.strictObject({ student_id: queryId });
+export type TutorTaskInfoInput = z.infer<typeof TutorTaskInfoInput>;
+
+export type BoardStateName = 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
+
+export interface TeacherTodayTask {
+  day: string;
+  classes: { id: number; name: string; head_teacher: boolean }[];
+  total: number;
+  states: Record<BoardStateName, number>;
+  to_pick_up: number;
+  to_feed: number;
+  /** tutoring not started yet, and running now */
+  to_tutor: number;
+  tutoring: number;
+  to_hand_over: number;
+}
+
+export interface ShuttleTaskStudent {
+  id: number;
+  name: string;
+  grade: string | null;
+  class_name: string | null;
+  care_class: { id: number; name: string } | null;
+  state: BoardStateName;
+  picked_up_at: string | null;
+  picked_up_by: number | null;
+  picked_up_by_name: string | null;
+}
+
+export interface ShuttleTaskGroup {
+  day_school: string | null;
+  /** HH:MM, the start of the student's time slot today; null when none */
+  dismissal_time: string | null;
+  students: ShuttleTaskStudent[];
+}
+
+export interface ShuttleTask {
+  day: string;
+  groups: ShuttleTaskGroup[];
+}
+
+export interface TutorTaskRow {
+  id: number;
+  name: string;
+  grade: string | null;
+  care_class: { id: number; name: string } | null;
+  tutoring_type: string;
+  state: BoardStateName;
+  tutor_started_at: string | null;
+  tutor_ended_at: string | null;
+}
+
+export interface TutorTask {
+  day: string;
+  list: TutorTaskRow[];
+}
+
+export interface TutorTaskInfo {
+  day: string;
+  student: { id: number; name: string; grade: string | null; class_name: string | null; care_class: { id: number; name: string } | null };
+  tutoring_type: string | null;
+  state: BoardStateName;
+  tutor_started_at: string | null;
+  tutor_started_by: number | null;
+  tutor_started_by_name: string | null;
+  tutor_ended_at: string | null;
+  tutor_ended_by: number | null;
+  tutor_ended_by_name: string | null;
+  events: { type: string; at: string; actor: number | null; actor_name: string | null; payload: Record<string, unknown> }[];
+}
+
+// ---------------------------------------------------------------- staff clock-in
+
+export const TeacherClockInput = z.strictObject({});
+
+export const TeacherClockingInCountInput = z
+  .strictObject({
+    ...pageQuery,
+    date_from: day,
+    date_to: day,
+  })
+  .refine((v) => v.date_from <= v.date_to, { error: 'leave.range_invalid', path: ['date_to'] })
+  .refine((v) => v.date_from > v.date_to || daysBetween(v.date_from, v.date_to) <= CLOCK_REPORT_MAX_DAYS, {
+    error: `leave.range_too_long|${CLOCK_REPORT_MAX_DAYS}`,
+    path: ['date_to'],
+  });
+export type TeacherClockingInCountInput = z.infer<typeof TeacherClockingInCountInput>;
+
+export interface StaffClockRecord {
+  id: number;
+  day: string;
+  clock_in_at: string | null;
+  clock_out_at: string | null;
+}
+
+export interface TeacherClockingInDay {
+  day: string;
+  on_job: number;
+  clocked_in: number;
+  clocked_out: number;
+  /** who clocked in that day, by clock-in time; `page`/`limit` of the input page this list */
+  list: { user_id: number; name: string; role: number; clock_in_at: string | null; clock_out_at: string | null }[];
+  total: number;
+}
+
+export interface TeacherClockingInCount {
+  date_from: string;
+  date_to: string;
+  page: number;
+  limit: number;
+  days: TeacherClockingInDay[];
+}
