@@ -12,6 +12,7 @@ import { ApplicationsModule } from './modules/applications/applications.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { CareModule } from './modules/care/care.module';
 import { DevController } from './modules/dev/dev.controller';
+import { FlowModule } from './modules/flow/flow.module';
 import { SiteModule } from './modules/site/site.module';
 import { TimetableModule } from './modules/timetable/timetable.module';
 import { StaffModule } from './modules/staff/staff.module';
@@ -35,6 +36,7 @@ export class AppModule {
         SiteModule,
         ApplicationsModule,
         // people and care modules
+        FlowModule,
         TasksModule,
         StudentsModule,
         CareModule,

@@ -21,4 +21,5 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
   { method: 'GET', action: 'parentLeaveList', module: 'leave', who: ['P'], meaning: "a parent's leave requests for own children, newest first, paged, filterable by child" },
   { method: 'POST', action: 'teacherClockIn', module: 'flow', who: ['T', 'H'], meaning: 'a teacher clocks in for the day (once a day)' },
   { method: 'POST', action: 'teacherClockOut', module: 'flow', who: ['T', 'H'], meaning: 'a teacher clocks out for the day (once a day, after clocking in)' },
+  { method: 'POST', action: 'voidFlowEvent', module: 'flow', who: ['H'], meaning: "a head teacher voids a student's latest step of the day with a reason (a compensating event.voided; history is never edited)" },
 ];

@@ -13,6 +13,7 @@ export * from './schemas/staff';
 export * from './schemas/students';
 export * from './schemas/care';
 export * from './schemas/applications';
+export * from './schemas/flow';
 export * from './schemas/leave';
 export * from './types';
 export * from './time-slots';

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import type { FlowEventType, FlowPayload, FlowState, FlowStep } from '../flow';
+import { pageQuery, text } from './common';
+import { isPlainText } from './students';
+
+/**
+ * The daily flow's actions (design.md §2, §4): the six step actions on a batch of students, a head teacher's
+ * void, and the day read actions (one student's timeline, the attendance list and counts).
+ */
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+/** At most this many days in one attendance query. */
+export const FLOW_RANGE_MAX_DAYS = 31;
+
+/** true for a real calendar date YYYY-MM-DD (years 2000-2099) */
+export function isFlowDate(v: string): boolean {
+  if (!DATE_RE.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= '2000-01-01' && v <= '2099-12-31';
+}
+
+/** Days from a to b, both counted. */
+export const flowDaysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000) + 1;
+
+const date = z.string({ error: 'flow.date_invalid' }).trim().max(10, { error: 'flow.date_invalid' }).refine(isFlowDate, { error: 'flow.date_invalid' });
+const id = z.number({ error: 'flow.id_invalid' }).int({ error: 'flow.id_invalid' }).min(1, { error: 'flow.id_invalid' }).max(2_147_483_647, { error: 'flow.id_invalid' });
+const queryId = z.coerce
+  .number({ error: 'flow.id_invalid' })
+  .int({ error: 'flow.id_invalid' })
+  .min(1, { error: 'flow.id_invalid' })
+  .max(2_147_483_647, { error: 'flow.id_invalid' });
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const uuid = z.string({ error: 'flow.event_id_invalid' }).trim().max(36, { error: 'flow.event_id_invalid' }).regex(UUID_RE, { error: 'flow.event_id_invalid' });
+const plain = (max: number) => text(max).refine(isPlainText, { error: 'v.plain_text' });
+/** an empty query value counts as not given */
+const blank = (v: unknown) => (v === '' ? undefined : v);
+
+const stepFields = {
+  student_ids: z
+    .array(id, { error: 'flow.student_ids_invalid' })
+    .min(1, { error: 'flow.student_ids_invalid' })
+    .max(100, { error: 'flow.student_ids_invalid' }),
+  /** the client's id of this command: a retry with the same id writes nothing and answers the first result */
+  event_id: uuid.optional(),
+  note: plain(200).optional(),
+  /** a head teacher's reason to go past a rule (leave day, unauthorised pick-up) */
+  override: plain(200).min(1, { error: 'flow.override_reason_required' }).optional(),
+};
+
+/** studentEnter, shuttleStudent, teacherStudentDinner, teacherStudentStartTutor, teacherStudentEndTutor */
+export const FlowStepInput = z.strictObject(stepFields);
+export type FlowStepInput = z.infer<typeof FlowStepInput>;
+
+/** studentLiyuan: who collected the child (an authorised pick-up person of each student, or an override) */
+export const StudentLiyuanInput = z.strictObject({
+  ...stepFields,
+  picked_up_by: id.nullable(),
+});
+export type StudentLiyuanInput = z.infer<typeof StudentLiyuanInput>;
+
+export const VoidFlowEventInput = z.strictObject({
+  student_id: id,
+  /** the event to take back (the student's latest effective step of the day) */
+  event_id: uuid,
+  reason: plain(200).min(1, { error: 'flow.void_reason_required' }),
+  /** the day, today by default */
+  date: date.optional(),
+});
+export type VoidFlowEventInput = z.infer<typeof VoidFlowEventInput>;
+
+export const ClockingInInfoQuery = z.strictObject({
+  student_id: queryId,
+  date,
+});
+export type ClockingInInfoQuery = z.infer<typeof ClockingInInfoQuery>;
+
+const BOARD_STATES = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as const;
+export type BoardState = (typeof BOARD_STATES)[number];
+
+const range = {
+  date_from: date,
+  date_to: date,
+  class_id: z.preprocess(blank, queryId.optional()),
+};
+const rangeOk = (v: { date_from: string; date_to: string }) => v.date_from <= v.date_to && flowDaysBetween(v.date_from, v.date_to) <= FLOW_RANGE_MAX_DAYS;
+const rangeError = { error: `flow.range_invalid|${FLOW_RANGE_MAX_DAYS}`, path: ['date_to'] };
+
+export const ClockingInListQuery = z
+  .strictObject({
+    ...pageQuery,
+    ...range,
+    state: z.preprocess(blank, z.enum(BOARD_STATES, { error: 'flow.state_invalid' }).optional()),
+  })
+  .refine(rangeOk, rangeError);
+export type ClockingInListQuery = z.infer<typeof ClockingInListQuery>;
+
+export const StudentClockingInCountQuery = z.strictObject(range).refine(rangeOk, rangeError);
+export type StudentClockingInCountQuery = z.infer<typeof StudentClockingInCountQuery>;
+
+/** One student's result of a step action. */
+export interface FlowResult {
+  student_id: number;
+  ok: boolean;
+  /** the board state after the command */
+  state?: FlowState | 'on_leave';
+  error?: string;
+  event_id?: string;
+}
+
+export interface FlowResults {
+  results: FlowResult[];
+}
+
+export interface FlowStepView {
+  at: string;
+  by: number | null;
+  by_name: string | null;
+  event_id: string;
+}
+
+/** `data` of clockingInInfo and voidFlowEvent: one student-day with its full timeline (voids included). */
+export interface StudentDayInfo {
+  student_id: number;
+  student_name: string;
+  date: string;
+  class_id: number | null;
+  state: BoardState;
+  on_leave: boolean;
+  steps: Partial<Record<FlowStep, FlowStepView>>;
+  left_with: { id: number; name: string; relation: string } | null;
+  version: number;
+  events: {
+    position: number;
+    event_id: string;
+    type: FlowEventType;
+    at: string;
+    actor: number | null;
+    actor_name: string | null;
+    payload: FlowPayload;
+    /** taken back by a later event.voided */
+    voided: boolean;
+  }[];
+}
+
+/** One row of clockingInList: a student-day (students of a class without a record that day are 'expected'). */
+export interface StudentDayRow {
+  id: string;
+  day: string;
+  student_id: number;
+  student_name: string;
+  class_id: number | null;
+  class_name: string | null;
+  state: BoardState;
+  on_leave: boolean;
+  picked_up_at: string | null;
+  entered_at: string | null;
+  dinner_at: string | null;
+  tutor_started_at: string | null;
+  tutor_ended_at: string | null;
+  left_at: string | null;
+  left_with_name: string | null;
+  version: number;
+}
+
+/** One row of studentClockingInCount: the counts of one class on one day per board state. */
+export interface StudentDayCount {
+  id: string;
+  day: string;
+  class_id: number | null;
+  class_name: string | null;
+  total: number;
+  expected: number;
+  picked_up: number;
+  in_centre: number;
+  left: number;
+  on_leave: number;
+}
