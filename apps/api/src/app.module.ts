@@ -16,6 +16,7 @@ import { FlowModule } from './modules/flow/flow.module';
 import { SiteModule } from './modules/site/site.module';
 import { TimetableModule } from './modules/timetable/timetable.module';
 import { StaffModule } from './modules/staff/staff.module';
+import { LeaveModule } from './modules/leave/leave.module';
 import { StudentsModule } from './modules/students/students.module';
 import { TasksModule } from './modules/tasks/tasks.module';
 import { WorkerModule } from './worker.module';
@@ -36,6 +37,7 @@ export class AppModule {
         SiteModule,
         ApplicationsModule,
         // people and care modules
+        LeaveModule,
         FlowModule,
         TasksModule,
         StudentsModule,

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { FlowModule } from '../flow/flow.module';
+import { LeaveController } from './leave.controller';
+import { LeaveService } from './leave.service';
+
+/** Leave requests: parents ask, head teachers (or the admin) decide, approved days show as on leave. */
+@Module({
+  imports: [FlowModule],
+  controllers: [LeaveController],
+  providers: [LeaveService],
+})
+export class LeaveModule {}
