@@ -1,24 +1,47 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './core/config/config';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from './core/database/data-source';
 import { createLogger } from './core/logging/logger';
+import { rebuildProjection } from './modules/flow/rebuild';
 import { prepareDatabase, resolveDatabase } from './runtime';
 
-const USAGE = 'usage: node dist/cli.js migrate | seed';
+const USAGE = 'usage: node dist/cli.js migrate | seed | flow:rebuild [--school <id>]';
 
-/** Operations commands: `migrate` applies migrations; `seed` migrates and seeds the demo school (once). */
-async function main(command: string | undefined) {
+/**
+ * Operations commands: `migrate` applies migrations; `seed` migrates and seeds the demo school (once);
+ * `flow:rebuild` migrates and rebuilds the student_days projection from flow_events (one school with --school).
+ */
+async function main(command: string | undefined, args: string[]) {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
-  if (command !== 'migrate' && command !== 'seed') throw new ConfigError(USAGE);
+  if (command !== 'migrate' && command !== 'seed' && command !== 'flow:rebuild') throw new ConfigError(USAGE);
+  let schoolId: number | undefined;
+  if (command === 'flow:rebuild' && args.length) {
+    schoolId = Number(args[1]);
+    if (args[0] !== '--school' || args.length !== 2 || !Number.isInteger(schoolId) || schoolId < 1) throw new ConfigError(USAGE);
+  }
   const db = await resolveDatabase(config, log);
   try {
     await prepareDatabase({ ...db.config, seedDemo: command === 'seed' }, log);
+    if (command === 'flow:rebuild') {
+      const ds = new DataSource(dataSourceOptions(db.config.databaseUrl, 1));
+      await ds.initialize();
+      try {
+        const started = Date.now();
+        const done = await rebuildProjection(ds, { schoolId });
+        log.info({ ...done, schoolId: schoolId ?? 'all', ms: Date.now() - started }, 'student_days rebuilt from flow_events');
+        process.stdout.write(`flow:rebuild: ${done.events} events replayed into ${done.days} student-days\n`);
+      } finally {
+        await ds.destroy();
+      }
+    }
   } finally {
     await db.stop();
   }
 }
 
-main(process.argv[2]).catch((err) => {
+main(process.argv[2], process.argv.slice(3)).catch((err) => {
   process.stderr.write(`${err instanceof ConfigError ? err.message : err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });
