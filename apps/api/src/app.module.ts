@@ -11,6 +11,7 @@ import { EnvelopeExceptionFilter } from './core/http/exception.filter';
 import { ApplicationsModule } from './modules/applications/applications.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { CareModule } from './modules/care/care.module';
+import { LiveModule } from './modules/live/live.module';
 import { DevController } from './modules/dev/dev.controller';
 import { FlowModule } from './modules/flow/flow.module';
 import { SiteModule } from './modules/site/site.module';
@@ -40,6 +41,7 @@ export class AppModule {
         LeaveModule,
         FlowModule,
         TasksModule,
+        LiveModule,
         StudentsModule,
         CareModule,
         TimetableModule,

@@ -129,3 +129,13 @@ export async function snapshot(sql: Client): Promise<Record<string, number>> {
   );
   return rows[0];
 }
+
+/**
+ * A second API process on an existing test app's database, Redis and queue prefix (several API processes behind one
+ * load balancer): the caller closes it (before `t.close()`, which drops the database).
+ */
+export async function startPeerApp(t: TestApp, opts: { runJobs?: boolean } = {}): Promise<NestExpressApplication> {
+  const app = await createApp(t.config, createLogger(t.config.logLevel), { runJobs: opts.runJobs ?? false });
+  await app.init();
+  return app;
+}

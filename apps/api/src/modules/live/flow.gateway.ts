@@ -1,0 +1,166 @@
+import { Inject, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
+import { createAdapter } from '@socket.io/redis-adapter';
+import type { FlowEventMessage } from '@wantuo/shared';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Server, Socket } from 'socket.io';
+import { APP_CONFIG, type AppConfig } from '../../core/config/config';
+import { DomainEvents, type DomainEventMap } from '../../core/events/domain-events';
+import type { SessionUser } from '../../core/http/request-context';
+import { LOGGER } from '../../core/logging/logger';
+import { REDIS } from '../../core/redis/redis.provider';
+import { type Audience, CATCH_UP_BATCH, LiveAuth, LiveRefusal, roomsOf, roomsOfEvent } from './live-auth';
+
+/** The server event every client listens to (design.md §2). */
+export const FLOW_EVENT = 'flow.event';
+/** Between API processes (Redis adapter serverSideEmit): a committed event, delivered by each process to its own sockets. */
+const PEER_EVENT = 'flow.committed';
+
+type Committed = DomainEventMap['flow.committed'];
+
+interface LiveData {
+  user: SessionUser;
+  audience: Audience;
+  /** the last global_position the client saw; null: live events only */
+  since: number | null;
+}
+
+/** Strips the bus payload to the wire shape (no school_id, nothing else). */
+const toMessage = (e: Committed): FlowEventMessage => ({
+  position: e.position,
+  student_id: e.student_id,
+  class_id: e.class_id,
+  day: e.day,
+  type: e.type,
+  state: e.state,
+  at: e.at,
+  actor: e.actor,
+});
+
+function parseSince(v: unknown): number | null | 'bad' {
+  if (v === undefined || v === null || v === '') return null;
+  const n = typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : v;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : 'bad';
+}
+
+/**
+ * The live daily flow (socket.io on the API's HTTP server, path /socket.io).
+ *
+ * Handshake `auth: { token, since? }`. A missing/unknown token is refused before the connection exists: the client
+ * gets `connect_error` with `message` '401' (and `data: { code: 401 }`); '403' for a user without a school, '400' for a
+ * bad `since`. Accepted sockets join their rooms (school:<id> for admins; class:<id> / student:<id> for teachers; student:<id>
+ * for parents) and receive `flow.event` (FlowEventMessage). With `since`, they first get every visible event with
+ * global_position > since in order; live events that arrive meanwhile are held for that socket and sent after, without
+ * duplicates. Only the 'flow.committed' domain event feeds this gateway: services never touch sockets.
+ *
+ * Several API processes: with REDIS_URL the Redis adapter connects them; each committed event is passed to the other
+ * processes (serverSideEmit) and every process delivers it to its own sockets (one emit to the union of the rooms).
+ */
+@WebSocketGateway({ path: '/socket.io', serveClient: false, maxHttpBufferSize: 64_000 })
+export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModuleDestroy, OnApplicationShutdown {
+  @WebSocketServer() server!: Server;
+
+  /** sockets of this process still receiving their catch-up, with the live events held for them */
+  private readonly catchingUp = new Map<string, FlowEventMessage[]>();
+  private unsubscribe: (() => void) | null = null;
+  private readonly redisClients: Redis[] = [];
+
+  constructor(
+    private readonly auth: LiveAuth,
+    private readonly events: DomainEvents,
+    @Inject(REDIS) private readonly redis: Redis | null,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  afterInit(server: Server): void {
+    if (this.redis) {
+      const pub = this.redis.duplicate();
+      const sub = this.redis.duplicate();
+      this.redisClients.push(pub, sub);
+      server.adapter(createAdapter(pub, sub, { key: `${this.config.queuePrefix}:socket.io` }));
+      (server.sockets as unknown as { on(ev: string, fn: (e: Committed) => void): void }).on(PEER_EVENT, (e) => this.deliver(e));
+    }
+    server.use((socket, next) => {
+      this.authenticate(socket).then(
+        (refusal) => next(refusal ? Object.assign(new Error(refusal), { data: { code: Number(refusal) } }) : undefined),
+        (err: unknown) => {
+          this.log.error({ err }, 'socket handshake failed');
+          next(Object.assign(new Error('500'), { data: { code: 500 } }));
+        },
+      );
+    });
+    this.unsubscribe = this.events.on('flow.committed', (e) => {
+      if (this.redis) this.server.serverSideEmit(PEER_EVENT, e);
+      this.deliver(e);
+    });
+  }
+
+  private async authenticate(socket: Socket): Promise<string | null> {
+    const { token, since } = (socket.handshake.auth ?? {}) as { token?: unknown; since?: unknown };
+    const user = await this.auth.resolve(token);
+    if (!user) return LiveRefusal.Unauthorized;
+    const s = parseSince(since);
+    if (s === 'bad') return LiveRefusal.BadInput;
+    const audience = await this.auth.audience(user);
+    if (!audience) return LiveRefusal.Forbidden;
+    const data: LiveData = { user, audience, since: s };
+    socket.data = data;
+    return null;
+  }
+
+  async handleConnection(socket: Socket): Promise<void> {
+    const { audience, since } = socket.data as LiveData;
+    // rooms first, and the socket is marked as catching up in the same tick: from now on no live event is lost
+    const held: FlowEventMessage[] = [];
+    if (since !== null) this.catchingUp.set(socket.id, held);
+    await socket.join(roomsOf(audience));
+    if (since === null) return;
+    try {
+      let last = since;
+      for (;;) {
+        const batch = await this.auth.eventsAfter(audience, last);
+        if (!socket.connected) return;
+        for (const e of batch) socket.emit(FLOW_EVENT, e);
+        if (batch.length) last = batch[batch.length - 1].position;
+        if (batch.length < CATCH_UP_BATCH) break;
+      }
+      held.sort((a, b) => a.position - b.position);
+      for (const e of held) {
+        if (e.position <= last) continue;
+        socket.emit(FLOW_EVENT, e);
+        last = e.position;
+      }
+    } catch (err) {
+      this.log.error({ err, socket: socket.id }, 'socket catch-up failed');
+      socket.disconnect(true);
+    } finally {
+      this.catchingUp.delete(socket.id);
+    }
+  }
+
+  /** Delivers a committed event to this process's sockets: at once to the caught-up ones, held for the others. */
+  private deliver(e: Committed): void {
+    const rooms = roomsOfEvent(e);
+    const msg = toMessage(e);
+    const held = [...this.catchingUp.keys()];
+    const to = this.server.local.to(rooms);
+    (held.length ? to.except(held) : to).emit(FLOW_EVENT, msg);
+    for (const id of held) {
+      const socket = this.server.sockets.sockets.get(id);
+      if (socket && rooms.some((r) => socket.rooms.has(r))) this.catchingUp.get(id)?.push(msg);
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  /** after the socket.io server closed (Nest closes it before the shutdown hooks) */
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.redisClients.map((c) => c.quit().catch(() => undefined)));
+    this.redisClients.length = 0;
+  }
+}

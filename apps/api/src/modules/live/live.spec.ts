@@ -1,0 +1,344 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { FlowEventMessage } from '@wantuo/shared';
+import type { AddressInfo } from 'node:net';
+import { io, type Socket } from 'socket.io-client';
+import { eventually, startPeerApp, startTestApp, type TestApp } from '../../../test/harness';
+import { DomainEvents } from '../../core/events/domain-events';
+import { LiveAuth } from './live-auth';
+
+interface Client {
+  socket: Socket;
+  events: FlowEventMessage[];
+}
+
+const urlOf = (app: NestExpressApplication) => `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+
+/** Connects and resolves once connected (rejects with the refusal message on connect_error). */
+function connect(url: string, auth: Record<string, unknown>): Promise<Client> {
+  const socket = io(url, { path: '/socket.io', auth, transports: ['websocket'], reconnection: false, forceNew: true });
+  const events: FlowEventMessage[] = [];
+  socket.on('flow.event', (e: FlowEventMessage) => events.push(e));
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve({ socket, events }));
+    socket.once('connect_error', (err: Error & { data?: unknown }) => {
+      socket.close();
+      reject(Object.assign(new Error(err.message), { data: err.data }));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const positions = (c: Client) => c.events.map((e) => e.position);
+
+describe('live flow gateway', () => {
+  let t: TestApp;
+  let url: string;
+  let schoolId: number;
+  let runningClass: number;
+  let secondClass: number;
+  /** students of 阳光一班; the parent's children among them */
+  let running: number[];
+  let children: number[];
+  let secondStudent: number;
+  const clients: Client[] = [];
+
+  const open = async (auth: Record<string, unknown>) => {
+    const c = await connect(url, auth);
+    clients.push(c);
+    return c;
+  };
+
+  /** Appends a flow_events row like the store would, and emits 'flow.committed' after "commit". */
+  async function commit(studentId: number, classId: number | null, opts: { emit?: boolean; school?: number } = {}): Promise<FlowEventMessage> {
+    const school = opts.school ?? schoolId;
+    const { rows } = await t.sql.query(
+      `insert into flow_events (event_id, school_id, student_id, day, version, type, class_id, state_after, actor_id, occurred_at)
+       values (gen_random_uuid(), $1, $2, (now() at time zone 'Asia/Shanghai')::date,
+               coalesce((select max(version) from flow_events where student_id = $2 and day = (now() at time zone 'Asia/Shanghai')::date), 0) + 1,
+               'student.entered', $3, 'in_centre', null, now())
+       returning global_position, to_char(day, 'YYYY-MM-DD') as day, occurred_at`,
+      [school, studentId, classId],
+    );
+    const msg: FlowEventMessage = {
+      position: Number(rows[0].global_position),
+      student_id: studentId,
+      class_id: classId,
+      day: rows[0].day,
+      type: 'student.entered',
+      state: 'in_centre',
+      at: new Date(rows[0].occurred_at).toISOString(),
+      actor: null,
+    };
+    if (opts.emit !== false) t.app.get(DomainEvents).emit('flow.committed', { ...msg, school_id: school });
+    return msg;
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp({ runJobs: false, demoPeople: true });
+    await t.app.listen(0, '127.0.0.1');
+    url = urlOf(t.app);
+    schoolId = t.demo.schoolId;
+    runningClass = t.demo.classes!.running;
+    secondClass = t.demo.classes!.second;
+    const r = await t.sql.query(`select student_id from care_class_students where class_id = $1 order by student_id`, [runningClass]);
+    running = r.rows.map((x) => x.student_id as number);
+    const g = await t.sql.query(`select student_id from student_guardians where user_id = $1 order by student_id`, [t.demo.users.parent]);
+    children = g.rows.map((x) => x.student_id as number);
+    const s = await t.sql.query(`select student_id from care_class_students where class_id = $1 order by student_id limit 1`, [secondClass]);
+    secondStudent = s.rows[0].student_id;
+    expect(running.length).toBe(10);
+    expect(children.length).toBeGreaterThan(0);
+    expect(children.every((c) => running.includes(c))).toBe(true);
+  });
+
+  afterEach(() => {
+    for (const c of clients.splice(0)) c.socket.close();
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  describe('handshake', () => {
+    it('refuses a connection without a token with 401', async () => {
+      await expect(connect(url, {})).rejects.toMatchObject({ message: '401', data: { code: 401 } });
+    });
+
+    it('refuses an unknown, oversized or non-string token with 401', async () => {
+      await expect(connect(url, { token: 'not-a-token' })).rejects.toMatchObject({ message: '401' });
+      await expect(connect(url, { token: 'x'.repeat(10_000) })).rejects.toMatchObject({ message: '401' });
+      await expect(connect(url, { token: { $ne: null } })).rejects.toMatchObject({ message: '401' });
+      await expect(connect(url, { token: "' or 1=1 --" })).rejects.toMatchObject({ message: '401' });
+    });
+
+    it('refuses a revoked token (logout) with 401', async () => {
+      const token = await t.login('admin');
+      const c = await connect(url, { token });
+      c.socket.close();
+      await t.post('/api/index/logout', token).send({});
+      await expect(connect(url, { token })).rejects.toMatchObject({ message: '401' });
+    });
+
+    it('refuses a bad since with 400 and the operator (no school) with 403', async () => {
+      const token = await t.login('admin');
+      await expect(connect(url, { token, since: -1 })).rejects.toMatchObject({ message: '400' });
+      await expect(connect(url, { token, since: 'abc' })).rejects.toMatchObject({ message: '400' });
+      await expect(connect(url, { token, since: 1.5 })).rejects.toMatchObject({ message: '400' });
+      await expect(connect(url, { token: await t.login('operator') })).rejects.toMatchObject({ message: '403' });
+    });
+  });
+
+  describe('audiences', () => {
+    it('admin: every event of the school; head teacher and teacher: their class; parent: their child; other school: nothing', async () => {
+      const admin = await open({ token: await t.login('admin') });
+      const adviser = await open({ token: await t.login('adviser') });
+      const teacher = await open({ token: await t.login('teacher') });
+      const parent = await open({ token: await t.login('parent') });
+      const other = await open({ token: (await t.otherSchool()).adminToken });
+
+      const inClass = await commit(running.find((s) => !children.includes(s))!, runningClass);
+      const child = await commit(children[0], runningClass);
+      const elsewhere = await commit(secondStudent, secondClass);
+      const noClass = await commit(children[0], null);
+
+      await eventually(async () => (admin.events.length === 4 ? true : null));
+      await sleep(200);
+      expect(positions(admin)).toEqual([inClass, child, elsewhere, noClass].map((e) => e.position));
+      expect(admin.events[0]).toEqual(inClass);
+      expect(positions(adviser)).toEqual([inClass.position, child.position]);
+      expect(positions(teacher)).toEqual([inClass.position, child.position]);
+      expect(positions(parent)).toEqual([child.position, noClass.position]);
+      expect(other.events).toEqual([]);
+    });
+
+    it('a teacher with a per-student duty follows that student only', async () => {
+      await t.sql.query(`insert into duty_assignments (school_id, class_id, student_id, teacher_id, duty) values ($1, $2, $3, $4, 'shuttle')`, [
+        schoolId,
+        secondClass,
+        secondStudent,
+        t.demo.users.teacher,
+      ]);
+      try {
+        const teacher = await open({ token: await t.login('teacher') });
+        const mine = await commit(secondStudent, secondClass);
+        const other = await t.sql.query(`select student_id from care_class_students where class_id = $1 and student_id <> $2 limit 1`, [
+          secondClass,
+          secondStudent,
+        ]);
+        await commit(other.rows[0].student_id, secondClass);
+        const inClass = await commit(running[0], runningClass);
+        await eventually(async () => (teacher.events.length >= 2 ? true : null));
+        await sleep(200);
+        expect(positions(teacher)).toEqual([mine.position, inClass.position]);
+      } finally {
+        await t.sql.query(`delete from duty_assignments where student_id = $1 and teacher_id = $2`, [secondStudent, t.demo.users.teacher]);
+      }
+    });
+
+    it('events of another school reach nobody here', async () => {
+      const { schoolId: otherId } = await t.otherSchool();
+      const admin = await open({ token: await t.login('admin') });
+      // the bus says another school: the admin of this school must not get it (only the rooms of that school)
+      t.app.get(DomainEvents).emit('flow.committed', {
+        position: 999_999,
+        student_id: 999_999,
+        class_id: null,
+        day: '2026-01-01',
+        type: 'student.entered',
+        state: 'in_centre',
+        at: new Date().toISOString(),
+        actor: null,
+        school_id: otherId,
+      });
+      await sleep(300);
+      expect(admin.events).toEqual([]);
+    });
+  });
+
+  describe('catch-up', () => {
+    it('sends every visible event after since, in order, then live events', async () => {
+      const before = await commit(running[0], runningClass, { emit: false });
+      const missed = [
+        await commit(running.find((x) => !children.includes(x))!, runningClass, { emit: false }),
+        await commit(secondStudent, secondClass, { emit: false }),
+        await commit(children[0], runningClass, { emit: false }),
+      ];
+      const admin = await open({ token: await t.login('admin'), since: before.position });
+      const parent = await open({ token: await t.login('parent'), since: String(before.position) });
+      const adviser = await open({ token: await t.login('adviser'), since: before.position });
+      await eventually(async () => (admin.events.length === 3 && parent.events.length === 1 && adviser.events.length === 2 ? true : null));
+      expect(admin.events).toEqual(missed);
+      expect(positions(adviser)).toEqual([missed[0].position, missed[2].position]);
+      expect(parent.events).toEqual([missed[2]]);
+
+      const live = await commit(children[0], runningClass);
+      await eventually(async () => (parent.events.length === 2 ? true : null));
+      expect(positions(parent)).toEqual([missed[2].position, live.position]);
+      await eventually(async () => (admin.events.length === 4 ? true : null));
+      expect(positions(admin)).toEqual([...missed, live].map((e) => e.position));
+    });
+
+    it('without since: live events only; another school catches up nothing', async () => {
+      await commit(running[0], runningClass, { emit: false });
+      const admin = await open({ token: await t.login('admin') });
+      const other = await open({ token: (await t.otherSchool()).adminToken, since: 0 });
+      await sleep(300);
+      expect(admin.events).toEqual([]);
+      expect(other.events).toEqual([]);
+    });
+
+    it('a connection dropped while events are committed misses nothing after reconnecting with since (once, in order)', async () => {
+      const token = await t.login('admin');
+      const seen: FlowEventMessage[] = [];
+      const first = await open({ token });
+      first.socket.on('flow.event', (e: FlowEventMessage) => seen.push(e));
+      const a = await commit(running[0], runningClass);
+      await eventually(async () => (seen.length === 1 ? true : null));
+      first.socket.close();
+      const whileAway = [];
+      for (let i = 0; i < 5; i++) whileAway.push(await commit(running[i], runningClass));
+      // reconnect with the last position seen while more events keep being committed during the catch-up
+      const since = seen[seen.length - 1].position;
+      const committedDuring: FlowEventMessage[] = [];
+      const again = connect(url, { token, since });
+      for (let i = 0; i < 5; i++) committedDuring.push(await commit(running[5 + i], runningClass));
+      const second = await again;
+      clients.push(second);
+      const after = await commit(running[0], runningClass);
+      const all = [...whileAway, ...committedDuring, after].map((e) => e.position).sort((x, y) => x - y);
+      await eventually(async () => (second.events.length >= all.length ? true : null));
+      await sleep(300);
+      expect(a.position).toBe(since);
+      expect(positions(second)).toEqual(all);
+    });
+
+    it('holds live events that arrive during a long catch-up and sends them after, without duplicates', async () => {
+      const token = await t.login('admin');
+      const { rows } = await t.sql.query(`select coalesce(max(global_position), 0)::int as p from flow_events`);
+      const since = rows[0].p as number;
+      // more than two catch-up batches (500 each)
+      await t.sql.query(
+        `insert into flow_events (event_id, school_id, student_id, day, version, type, class_id, state_after, occurred_at)
+         select gen_random_uuid(), $1, $2, date '2020-01-01' + g, 1, 'student.entered', $3, 'in_centre', now()
+           from generate_series(1, 1200) g`,
+        [schoolId, running[0], runningClass],
+      );
+      // events committed right after each catch-up query ran: after the first batch they are found again by the next
+      // query (and held too: sent once), after the last batch only the held copy exists
+      const auth = t.app.get(LiveAuth);
+      const real = auth.eventsAfter.bind(auth);
+      const live: FlowEventMessage[] = [];
+      const spy = jest.spyOn(auth, 'eventsAfter').mockImplementation(async (a, after) => {
+        const batch = await real(a, after);
+        for (let i = 0; i < 2; i++) live.push(await commit(running[i], runningClass));
+        return batch;
+      });
+      try {
+        const c = await open({ token, since });
+        await eventually(async () => (c.events.length >= 1200 + live.length && spy.mock.calls.length === 3 ? true : null));
+        await sleep(300);
+        expect(spy).toHaveBeenCalledTimes(3);
+        const got = positions(c);
+        expect(live.length).toBe(6);
+        expect(got.length).toBe(1206);
+        expect(new Set(got).size).toBe(1206);
+        expect([...got].sort((x, y) => x - y)).toEqual(got);
+        expect(got.slice(-2)).toEqual(live.slice(-2).map((e) => e.position));
+      } finally {
+        spy.mockRestore();
+      }
+    });
+  });
+});
+
+describe('live flow gateway: two API processes on one Redis', () => {
+  let t: TestApp;
+  let peer: NestExpressApplication;
+
+  beforeAll(async () => {
+    t = await startTestApp({ runJobs: false, demoPeople: true });
+    peer = await startPeerApp(t);
+    await t.app.listen(0, '127.0.0.1');
+    await peer.listen(0, '127.0.0.1');
+  });
+
+  afterAll(async () => {
+    await peer.close();
+    await t.close();
+  });
+
+  it('an event committed in process 1 reaches clients of process 2 (once), and the other way round', async () => {
+    const running = t.demo.classes!.running;
+    const { rows } = await t.sql.query(`select student_id from care_class_students where class_id = $1 order by student_id`, [running]);
+    const studentId = rows[0].student_id as number;
+    const adminOn2 = await connect(urlOf(peer), { token: await t.login('admin') });
+    const adviserOn2 = await connect(urlOf(peer), { token: await t.login('adviser') });
+    const adminOn1 = await connect(urlOf(t.app), { token: await t.login('admin') });
+    const other = await connect(urlOf(peer), { token: (await t.otherSchool()).adminToken });
+    try {
+      const msg = (position: number): FlowEventMessage => ({
+        position,
+        student_id: studentId,
+        class_id: running,
+        day: '2026-11-22',
+        type: 'student.entered',
+        state: 'in_centre',
+        at: new Date().toISOString(),
+        actor: null,
+      });
+      t.app.get(DomainEvents).emit('flow.committed', { ...msg(1), school_id: t.demo.schoolId });
+      await eventually(async () => (adminOn2.events.length === 1 && adminOn1.events.length === 1 ? true : null));
+      peer.get(DomainEvents).emit('flow.committed', { ...msg(2), school_id: t.demo.schoolId });
+      await eventually(async () =>
+        adminOn2.events.length === 2 && adviserOn2.events.length === 2 && adminOn1.events.length === 2 ? true : null,
+      );
+      await sleep(300);
+      expect(adminOn2.events).toEqual([msg(1), msg(2)].map((m) => ({ ...m, at: expect.any(String) })));
+      expect(positions(adviserOn2)).toEqual([1, 2]);
+      expect(positions(adminOn1)).toEqual([1, 2]);
+      expect(other.events).toEqual([]);
+    } finally {
+      for (const c of [adminOn2, adviserOn2, adminOn1, other]) c.socket.close();
+    }
+  });
+});
