@@ -291,6 +291,48 @@ describe('live flow gateway', () => {
   });
 });
 
+describe('live flow gateway with the flow store', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ runJobs: false, demoPeople: true });
+    await t.app.listen(0, '127.0.0.1');
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('a step recorded over HTTP reaches the class and the parent live, and the catch-up replays the same message', async () => {
+    const url = urlOf(t.app);
+    const teacher = await t.login('teacher');
+    const g = await t.sql.query(`select student_id from student_guardians where user_id = $1 order by student_id limit 1`, [t.demo.users.parent]);
+    const child = g.rows[0].student_id as number;
+    const adviser = await connect(url, { token: await t.login('adviser') });
+    const parent = await connect(url, { token: await t.login('parent') });
+    const other = await connect(url, { token: (await t.otherSchool()).adminToken });
+    try {
+      const res = await t.post('/api/index/studentEnter', teacher).send({ student_ids: [child] });
+      expect(res.body.data.results[0]).toMatchObject({ student_id: child, ok: true });
+      await eventually(async () => (adviser.events.length === 1 && parent.events.length === 1 ? true : null));
+      const live = parent.events[0];
+      expect(live).toMatchObject({ student_id: child, class_id: t.demo.classes!.running, type: 'student.entered', actor: t.demo.users.teacher });
+      expect(adviser.events).toEqual([live]);
+      const replay = await connect(url, { token: await t.login('parent'), since: live.position - 1 });
+      try {
+        await eventually(async () => (replay.events.length === 1 ? true : null));
+        expect(replay.events[0]).toEqual(live);
+      } finally {
+        replay.socket.close();
+      }
+      await sleep(200);
+      expect(other.events).toEqual([]);
+    } finally {
+      for (const c of [adviser, parent, other]) c.socket.close();
+    }
+  });
+});
+
 describe('live flow gateway: two API processes on one Redis', () => {
   let t: TestApp;
   let peer: NestExpressApplication;
