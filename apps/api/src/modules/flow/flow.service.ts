@@ -166,13 +166,14 @@ export class FlowService {
       first.student_id === studentId ? { student_id: studentId, ok: true, state: first.state, event_id: eventId } : { student_id: studentId, ok: false, errorKey: 'flow.event_id_reused' };
     try {
       const out = await this.db.transaction(async (em) => {
-        // the same event id may have committed since the batch looked: then it is done, whatever the state says now
-        const first = (await this.firstResults(em, [eventId])).get(eventId);
-        if (first) return { result: done(first), events: [] };
         const rows: Parameters<typeof toFlowEvent>[0][] = await em.query(
           `select ${EVENT_COLUMNS} from flow_events e where e.student_id = $1 and e.day = $2 order by e.version`,
           [studentId, day],
         );
+        // the same event id may have committed since the batch looked: then it is done, whatever the state says now
+        // (looked up after reading the stream, so a stream that already holds it is never decided on)
+        const first = (await this.firstResults(em, [eventId])).get(eventId);
+        if (first) return { result: done(first), events: [] };
         let state = replay(rows.map(toFlowEvent));
         const decision = decide(state, cmd, { role: user.role, needsShuttle: target.needs_shuttle, pickupIds: target.pickup_ids });
         if (!decision.ok) return { result: { student_id: studentId, ok: false, errorKey: decision.reason } satisfies RawResult, events: [] };
