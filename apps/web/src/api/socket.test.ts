@@ -111,4 +111,17 @@ describe('connectFlow', () => {
     expect(f.state.connects).toBe(1);
     stop();
   });
+
+  it('a session ended by the server (flow.error 401) is not reconnected', () => {
+    vi.useFakeTimers();
+    const f = fakeIo();
+    const statuses: FlowStatus[] = [];
+    connectFlow({ onEvent: () => undefined, onStatus: (s) => statuses.push(s), io: f.io, storage: memory() });
+    f.fire('connect');
+    f.fire('flow.error', { code: 401 });
+    f.fire('disconnect', 'io server disconnect');
+    vi.advanceTimersByTime(10_000);
+    expect(f.state.connects).toBe(0);
+    expect(statuses).toEqual(['connecting', 'live', 'unauthorized']);
+  });
 });

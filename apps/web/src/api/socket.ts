@@ -5,7 +5,8 @@ import { cookies, StorageKey } from '../lib/storage';
 /**
  * The live daily flow (design.md §2): socket.io on the same origin, path /socket.io, handshake `auth: { token, since? }`,
  * server event `flow.event`. The server refuses a handshake with `connect_error` whose message is '401' (no or invalid
- * token), '403' (no school to follow) or '400' (bad `since`). With `since`, the server first replays every event after
+ * token), '403' (no school to follow) or '400' (bad `since`); it drops an open socket whose session ended with the
+ * event `flow.error` `{ code: 401 }`. With `since`, the server first replays every event after
  * it, in order, then sends live events.
  */
 export type FlowStatus = 'connecting' | 'live' | 'reconnecting' | 'unauthorized' | 'closed';
@@ -49,6 +50,7 @@ export function connectFlow(opts: ConnectFlowOptions): () => void {
   const status = (s: FlowStatus) => opts.onStatus?.(s);
   const seen = new Set<number>();
   let stopped = false;
+  let ended = false;
   let retry: ReturnType<typeof setTimeout> | null = null;
 
   const make = opts.io ?? ((o) => io(o));
@@ -91,8 +93,14 @@ export function connectFlow(opts: ConnectFlowOptions): () => void {
     // a refusal by the server is not retried by socket.io itself; a transport failure is
     if (!socket.active) reconnectLater();
   });
+  // the server drops a socket whose session ended (logout elsewhere, expiry): no reconnection with that token
+  socket.on('flow.error', (e: { code?: number }) => {
+    if (e?.code !== 401) return;
+    ended = true;
+    status('unauthorized');
+  });
   socket.on('disconnect', (reason: string) => {
-    if (stopped) return;
+    if (stopped || ended) return;
     status('reconnecting');
     if (reason === 'io server disconnect') reconnectLater();
   });

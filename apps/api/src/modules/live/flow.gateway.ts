@@ -16,6 +16,10 @@ import { type Audience, CATCH_UP_BATCH, LiveAuth, LiveRefusal, roomsOf, roomsOfE
 export const FLOW_EVENT = 'flow.event';
 /** Between API processes (Redis adapter serverSideEmit): a committed event, delivered by each process to its own sockets. */
 const PEER_EVENT = 'flow.committed';
+/** Sent before the server drops a socket whose session ended (logout, password change, expiry, account disabled). */
+export const FLOW_ERROR = 'flow.error';
+/** how often the sessions of open sockets are checked again */
+export const RECHECK_MS = 60_000;
 
 type Committed = DomainEventMap['flow.committed'];
 
@@ -52,7 +56,9 @@ function parseSince(v: unknown): number | null | 'bad' {
  * bad `since`. Accepted sockets join their rooms (school:<id> for admins; class:<id> / student:<id> for teachers; student:<id>
  * for parents) and receive `flow.event` (FlowEventMessage). With `since`, they first get every visible event with
  * global_position > since in order; live events that arrive meanwhile are held for that socket and sent after, without
- * duplicates. Only the 'flow.committed' domain event feeds this gateway: services never touch sockets.
+ * duplicates. Only the 'flow.committed' domain event feeds this gateway: services never touch sockets. Every minute the
+ * sessions of open sockets are checked again: a socket whose session ended gets `flow.error` `{ code: 401 }` and is
+ * disconnected. Rooms are computed at connection: a changed class or duty applies from the next connection.
  *
  * Several API processes: with REDIS_URL the Redis adapter connects them; each committed event is passed to the other
  * processes (serverSideEmit) and every process delivers it to its own sockets (one emit to the union of the rooms).
@@ -65,6 +71,7 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
   private readonly catchingUp = new Map<string, FlowEventMessage[]>();
   private unsubscribe: (() => void) | null = null;
   private readonly redisClients: Redis[] = [];
+  private recheckTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly auth: LiveAuth,
@@ -95,6 +102,26 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
       if (this.redis) this.server.serverSideEmit(PEER_EVENT, e);
       this.deliver(e);
     });
+    this.recheckTimer = setInterval(() => {
+      this.recheck().catch((err: unknown) => this.log.error({ err }, 'socket session check failed'));
+    }, RECHECK_MS).unref();
+  }
+
+  /**
+   * Drops the sockets of this process whose session ended since they connected: `flow.error` `{ code: 401 }`, then
+   * a server disconnect (the client's next handshake is refused with '401'). One query for all sockets.
+   */
+  async recheck(): Promise<number> {
+    const sockets = [...this.server.sockets.sockets.values()].filter((s) => (s.data as LiveData | undefined)?.user);
+    const invalid = await this.auth.invalidTokens([...new Set(sockets.map((s) => (s.data as LiveData).user.tokenId))]);
+    let dropped = 0;
+    for (const s of sockets) {
+      if (!invalid.has((s.data as LiveData).user.tokenId)) continue;
+      s.emit(FLOW_ERROR, { code: 401 });
+      s.disconnect(true);
+      dropped++;
+    }
+    return dropped;
   }
 
   private async authenticate(socket: Socket): Promise<string | null> {
@@ -154,6 +181,8 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
   }
 
   onModuleDestroy(): void {
+    if (this.recheckTimer) clearInterval(this.recheckTimer);
+    this.recheckTimer = null;
     this.unsubscribe?.();
     this.unsubscribe = null;
   }

@@ -57,6 +57,20 @@ export class LiveAuth {
     return this.sessions.resolve(token);
   }
 
+  /** Of these session tokens, the ones no longer valid (revoked, expired, user disabled or gone), in one query. */
+  async invalidTokens(tokenIds: number[]): Promise<Set<number>> {
+    if (!tokenIds.length) return new Set();
+    const rows: { id: string }[] = await this.db.query(
+      `select t.id from unnest($1::bigint[]) as x(id)
+         left join user_tokens t on t.id = x.id
+         left join users u on u.id = t.user_id
+        where t.id is null or t.revoked_at is not null or t.expires_at <= now()
+           or u.status <> 1 or u.job_status <> 1 or u.deleted_at is not null`,
+      [tokenIds],
+    );
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
   /** The audience of a user, in one query; null for a user without a school. */
   async audience(user: SessionUser): Promise<Audience | null> {
     const schoolId = user.schoolId;

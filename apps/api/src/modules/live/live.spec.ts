@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { eventually, startPeerApp, startTestApp, type TestApp } from '../../../test/harness';
 import { DomainEvents } from '../../core/events/domain-events';
+import { FlowGateway } from './flow.gateway';
 import { LiveAuth } from './live-auth';
 
 interface Client {
@@ -117,6 +118,21 @@ describe('live flow gateway', () => {
       c.socket.close();
       await t.post('/api/index/logout', token).send({});
       await expect(connect(url, { token })).rejects.toMatchObject({ message: '401' });
+    });
+
+    it('drops an open socket whose session ended, with flow.error 401; others stay', async () => {
+      const admin = await open({ token: await t.login('admin') });
+      const token = await t.login('parent');
+      const parent = await open({ token });
+      const errors: unknown[] = [];
+      parent.socket.on('flow.error', (e: unknown) => errors.push(e));
+      const gone = new Promise<string>((r) => parent.socket.once('disconnect', r));
+      expect(await t.app.get(FlowGateway).recheck()).toBe(0);
+      await t.post('/api/index/logout', token).send({});
+      expect(await t.app.get(FlowGateway).recheck()).toBe(1);
+      expect(await gone).toBe('io server disconnect');
+      expect(errors).toEqual([{ code: 401 }]);
+      expect(admin.socket.connected).toBe(true);
     });
 
     it('refuses a bad since with 400 and the operator (no school) with 403', async () => {
