@@ -107,7 +107,13 @@ export class LeaveService {
       );
       return this.row(em, user.schoolId!, input.id);
     });
-    const days = input.approve ? await this.mark(user, decided, 'markLeave') : [];
+    let days: LeaveDecisionResult['days'] = [];
+    if (input.approve) {
+      days = await this.mark(user, decided, 'markLeave');
+      // the parent may have cancelled while the days were being marked: then the days are unmarked again
+      const [now]: Array<{ status: number }> = await this.db.query(`select status from leave_requests where id = $1`, [decided.id]);
+      if (now?.status !== LeaveStatus.Approved) await this.mark(user, decided, 'cancelLeave');
+    }
     await this.notify(decided);
     return { leave: decided, days };
   }
@@ -200,12 +206,15 @@ export class LeaveService {
     const from = leave.start_day > today ? leave.start_day : today;
     const out: LeaveDecisionResult['days'] = [];
     for (const day of daysFrom(from, leave.end_day)) {
-      const { results } = await this.flow.command(user, [leave.student_id], { type, leave_id: leave.id }, {
-        day,
-        system: true,
-        eventId: uuidFor(`${leave.id}:${type}:${leave.version}:${day}`),
-      });
-      const r = results[0];
+      const run = () =>
+        this.flow.command(user, [leave.student_id], { type, leave_id: leave.id }, {
+          day,
+          system: true,
+          eventId: uuidFor(`${leave.id}:${type}:${leave.version}:${day}`),
+        });
+      // a refusal (already on leave / not on leave) is final; a lost race with a teacher's step is tried once more
+      let r = (await run()).results[0];
+      if (r && !r.ok) r = (await run()).results[0];
       out.push(r?.ok ? { day, ok: true } : { day, ok: false, error: r?.error ?? 'flow.stale' });
     }
     return out;
