@@ -22,5 +22,6 @@ module.exports = {
   transformIgnorePatterns: [],
   moduleNameMapper: { '^@wantuo/shared$': '<rootDir>/../../packages/shared/src/index.ts' },
   globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 30000,
 };

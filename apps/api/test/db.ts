@@ -2,7 +2,8 @@ import { Client } from 'pg';
 
 export const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-export const TEMPLATE_DB = 'wantuo_test_template';
+/** Each test run migrates its own template (set by global-setup), so parallel runs never drop each other's. */
+export const TEMPLATE_DB = process.env.WANTUO_TEMPLATE_DB ?? 'wantuo_test_template';
 
 export function urlFor(database: string): string {
   const u = new URL(ADMIN_URL);

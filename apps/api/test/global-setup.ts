@@ -1,14 +1,21 @@
 import { migrate } from '../src/core/database/data-source';
-import { TEMPLATE_DB, urlFor, withAdmin } from './db';
+import { urlFor, withAdmin } from './db';
 
 /**
  * Once per test run: a freshly migrated template database. Every test file then gets its own copy
  * (CREATE DATABASE ... TEMPLATE), so files run in parallel without seeing each other's rows.
  */
 export default async function globalSetup(): Promise<void> {
+  // a template of this run only (workers inherit the variable); global-teardown drops it
+  const template = `wantuo_tpl_${process.pid}_${Date.now().toString(36)}`;
+  process.env.WANTUO_TEMPLATE_DB = template;
   await withAdmin(async (c) => {
-    await c.query(`drop database if exists ${TEMPLATE_DB} with (force)`);
-    await c.query(`create database ${TEMPLATE_DB}`);
+    // templates of runs that died without their teardown, older than a day
+    const { rows } = await c.query(
+      `select datname from pg_database where datname like 'wantuo_tpl_%' and (pg_stat_file('base/' || oid || '/PG_VERSION')).modification < now() - interval '1 day'`,
+    ).catch(() => ({ rows: [] as { datname: string }[] }));
+    for (const r of rows) await c.query(`drop database if exists ${r.datname} with (force)`).catch(() => undefined);
+    await c.query(`create database ${template}`);
   });
-  await migrate(urlFor(TEMPLATE_DB));
+  await migrate(urlFor(template));
 }
