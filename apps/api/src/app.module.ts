@@ -8,6 +8,8 @@ import { CoreModule } from './core/core.module';
 import { HealthController } from './core/health/health.controller';
 import { EnvelopeInterceptor } from './core/http/envelope.interceptor';
 import { EnvelopeExceptionFilter } from './core/http/exception.filter';
+import { AlertsModule } from './modules/alerts/alerts.module';
+import { BoardModule } from './modules/board/board.module';
 import { ApplicationsModule } from './modules/applications/applications.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { CareModule } from './modules/care/care.module';
@@ -42,6 +44,8 @@ export class AppModule {
         FlowModule,
         TasksModule,
         LiveModule,
+        AlertsModule,
+        BoardModule,
         StudentsModule,
         CareModule,
         TimetableModule,

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { WorkerHost } from './core/jobs/worker-host';
+import { AlertsModule } from './modules/alerts/alerts.module';
+import { AlertsProcessor } from './modules/alerts/jobs/alerts.processor';
 import { SmsProcessor } from './modules/sms/jobs/sms.processor';
 import { SmsModule } from './modules/sms/sms.module';
 
@@ -8,7 +10,7 @@ import { SmsModule } from './modules/sms/sms.module';
  * (jobs then run in-process) and by tests that want the real worker beside the API.
  */
 @Module({
-  imports: [SmsModule],
-  providers: [SmsProcessor, WorkerHost],
+  imports: [SmsModule, AlertsModule],
+  providers: [SmsProcessor, AlertsProcessor, WorkerHost],
 })
 export class WorkerModule {}

@@ -14,6 +14,8 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
   { method: 'GET', action: 'studentImportTemplate', module: 'students', who: ['A'], meaning: 'download the student import template (format xlsx or csv, Chinese headers)' },
   { method: 'POST', action: 'studentImport', module: 'students', who: ['A'], meaning: 'import students with guardians from .xlsx/.csv (multipart file, dry_run 1 lists problems, 0 imports all rows or none)' },
   { method: 'GET', action: 'studentExport', module: 'students', who: ['A'], meaning: 'download the filtered student list (filters of studentList, format xlsx or csv)' },
+  { method: 'GET', action: 'flowBoard', module: 'flow', who: ['A', 'T', 'H'], meaning: "a day's board: the caller's students (all for the admin) with state, step times, settings and authorised pick-up people" },
+  { method: 'GET', action: 'flowAlerts', module: 'flow', who: ['A', 'H'], meaning: "a day's flow alerts (not picked up, not entered, absent without leave, still in the centre after closing), open first" },
   { method: 'GET', action: 'parentChildren', module: 'students', who: ['P'], meaning: "a parent's own children (the students they are a guardian of), with care class and head teacher" },
   { method: 'GET', action: 'studentComments', module: 'students', who: ['A'], meaning: "the admin reads a student's growth record: comments newest first, paged (teacherStudentGrowth is for teachers and parents)" },
   { method: 'POST', action: 'submitLeave', module: 'leave', who: ['P'], meaning: "a parent asks leave for an own child: start_day..end_day (at most 31 days, not before today), reason; overlapping pending/approved requests refused" },

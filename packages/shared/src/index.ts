@@ -9,6 +9,8 @@ export * from './roles';
 export * from './schemas/common';
 export * from './schemas/auth';
 export * from './schemas/site';
+export * from './schemas/alerts';
+export * from './schemas/board';
 export * from './schemas/staff';
 export * from './schemas/students';
 export * from './schemas/care';

@@ -50,6 +50,9 @@ export type PageKey =
   | 'careTeacherClass'
   | 'careAdviserClass'
   | 'careMentorStudents'
+  // flow screens
+  | 'flowToday'
+  | 'flowBoard'
   ;
 
 export interface RouteDef {
@@ -132,6 +135,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/principal_order_add', area: 'principal', title: b('添加订餐', 'Add meal order'), page: 'pending', shows: b('新增餐品的表单：名称、价格、图片。', 'The form for a meal item: name, price, picture.') },
 
   // teacher screens (teachers and head teachers)
+  { path: '/teacher_today', area: 'teacher', title: b('今日接送', "Today's flow"), page: 'flowToday', menu: G.daily },
   { path: '/TeacherClass', area: 'teacher', title: b('教师班级管理', 'Teacher class management'), page: 'careTeacherClass', menu: G.daily, shows: b('我负责的晚托班与学生，今日接送、晚餐和辅导任务。', 'My care class and students, and today’s pick-up, dinner and tutoring tasks.') },
   { path: '/Teacher_educationals', area: 'teacher', title: b('教务中心', 'Academic affairs centre'), page: 'teacherStudents', menu: G.classes, shows: b('我的学生档案、考试成绩与成长记录。', 'My students’ records, exam scores and growth.') },
   { path: '/Teacher_classSchedule', area: 'teacher', title: b('班级课表', 'Class timetable'), page: 'pending', menu: G.classes, shows: b('我的本周课表。', 'My timetable for the week.') },
@@ -141,7 +145,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/AClassSchedule', area: 'adviser', title: b('班级课表', 'Class timetable'), page: 'pending', menu: G.classes, shows: b('本班本周课表。', 'The class timetable for the week.') },
   { path: '/AStudentTransport', area: 'adviser', title: b('学生接送', 'Student pick-up and drop-off'), page: 'pending', menu: G.daily, shows: b('接送看板：谁已接到、谁已离园、由谁接走。', 'The pick-up board: who is picked up, who left and with whom.') },
   { path: '/AMentorStudent', area: 'adviser', title: b('辅导学生', 'Tutored students'), page: 'careMentorStudents', menu: G.daily, shows: b('本班辅导学生与辅导进度。', 'Tutored students of the class and their progress.') },
-  { path: '/AStudentAttendance', area: 'adviser', title: b('学生考勤', 'Student attendance'), page: 'pending', menu: G.daily, shows: b('按状态分组的实时考勤看板。', 'The live attendance board by state.') },
+  { path: '/AStudentAttendance', area: 'adviser', title: b('学生考勤', 'Student attendance'), page: 'flowBoard', menu: G.daily, shows: b('按状态分组的实时考勤看板。', 'The live attendance board by state.') },
   { path: '/ALeaveReview', area: 'adviser', title: b('请假审核', 'Leave review'), page: 'pending', menu: G.daily, shows: b('家长提交的请假申请：待审核、已批准、已驳回。', 'Leave requests from parents: pending, approved, rejected.') },
   { path: '/AOrderReservation', area: 'adviser', title: b('订餐预约', 'Meal reservation'), page: 'pending', menu: G.daily, shows: b('本班某日的订餐统计与明细。', 'The class’s meal bookings for a day, per item and per student.') },
   { path: '/AClassList', area: 'adviser', title: b('班级管理', 'Class management'), page: 'careAdviserClass', menu: G.classes, shows: b('本班学生列表与加入、移出。', 'The class’s students, adding and removing.') },

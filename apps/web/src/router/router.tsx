@@ -53,6 +53,9 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   careTeacherClass: () => import('../areas/care/teacher-class'),
   careAdviserClass: () => import('../areas/care/adviser-class'),
   careMentorStudents: () => import('../areas/care/mentor-students'),
+  // flow screens
+  flowToday: () => import('../areas/flow/teacher-today'),
+  flowBoard: () => import('../areas/flow/attendance-board'),
 };
 
 const LAYOUTS: Record<Area, () => Promise<{ default: React.ComponentType }>> = {

@@ -4,9 +4,15 @@
  */
 export interface JobPayloads {
   'sms.send': { mobile: string; template: SmsTemplate; params: Record<string, string> };
+  /** every minute: raise and clear the daily-flow alerts of every school */
+  'alerts.scan': { at?: string };
 }
 
-export type SmsTemplate = 'code.login' | 'code.resetpwd' | 'leave.reviewed';
+export type SmsTemplate =
+  | 'code.login'
+  | 'code.resetpwd'
+  | 'leave.reviewed'
+  | 'alert.raised';
 
 export type JobName = keyof JobPayloads;
 export type QueueName = 'sms' | 'contracts' | 'alerts';
@@ -20,6 +26,10 @@ export interface JobSpec {
 
 export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   'sms.send': { queue: 'sms', attempts: 5, backoffMs: 2_000 },
+  'alerts.scan': { queue: 'alerts', attempts: 1, backoffMs: 1_000 },
 };
+
+/** Jobs that run on a schedule: every `everyMs`, once across all workers. */
+export const SCHEDULES: { name: JobName; everyMs: number }[] = [{ name: 'alerts.scan', everyMs: 60_000 }];
 
 export type JobHandler<K extends JobName> = (data: JobPayloads[K]) => Promise<void>;

@@ -6,22 +6,26 @@ import { APP_CONFIG, type AppConfig } from '../config/config';
 import { LOGGER } from '../logging/logger';
 import { REDIS } from '../redis/redis.provider';
 import { JobRegistry } from './job-registry';
-import { JOB_SPECS, type JobName, type QueueName } from './jobs.types';
+import { JobsService } from './jobs.service';
+import { JOB_SPECS, SCHEDULES, type JobName, type QueueName } from './jobs.types';
 
 /** Runs one BullMQ worker per queue that has handlers (worker process, or tests that want real workers). */
 @Injectable()
 export class WorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
   private workers: Worker[] = [];
   private connections: Redis[] = [];
+  private timers: NodeJS.Timeout[] = [];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(REDIS) private readonly redis: Redis | null,
     @Inject(LOGGER) private readonly log: Logger,
     private readonly registry: JobRegistry,
+    private readonly jobs: JobsService,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    await this.schedule();
     if (!this.redis) return; // in-process mode: JobsService runs the handlers itself
     const queues = new Set<QueueName>(this.registry.names().map((n) => JOB_SPECS[n].queue));
     for (const queue of queues) {
@@ -40,7 +44,27 @@ export class WorkerHost implements OnApplicationBootstrap, OnApplicationShutdown
     this.log.info({ queues: [...queues] }, 'workers started');
   }
 
+  /**
+   * Scheduled jobs (SCHEDULES): a BullMQ job scheduler with Redis (one run per period across all workers), a timer in
+   * the in-process mode. Not in tests: they run their jobs by hand, at the times they choose.
+   */
+  private async schedule(): Promise<void> {
+    if (this.config.env === 'test') return;
+    const names = new Set(this.registry.names());
+    for (const { name, everyMs } of SCHEDULES) {
+      if (!names.has(name)) continue;
+      if (this.redis) {
+        await this.jobs.queue(JOB_SPECS[name].queue).upsertJobScheduler(name, { every: everyMs }, { name, data: {} });
+      } else {
+        const timer = setInterval(() => void this.jobs.enqueue(name, {}), everyMs);
+        timer.unref();
+        this.timers.push(timer);
+      }
+    }
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
     await Promise.all(this.workers.map((w) => w.close()));
     await Promise.all(this.connections.map((c) => c.quit().catch(() => undefined)));
   }

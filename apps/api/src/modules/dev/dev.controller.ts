@@ -22,6 +22,7 @@ export class DevController {
         `select id::int, mobile, template, content, params, created_at from sms_outbox where mobile = $1 order by id desc limit 10`,
         [q.mobile],
       );
-    return { mobile: q.mobile, code: list[0]?.params.code ?? null, list };
+    // the newest message that carries a code (alerts and notices go to the same mobiles)
+    return { mobile: q.mobile, code: list.find((m) => m.params.code)?.params.code ?? null, list };
   }
 }

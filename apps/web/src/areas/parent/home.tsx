@@ -1,55 +1,68 @@
-import { useQuery } from '@tanstack/react-query';
-import { Avatar, Card, List, Tag, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Avatar, Badge, Card, Space, Tabs, Typography } from 'antd';
 import type { ParentChild } from '@wantuo/shared';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useT } from '../../stores/preferences';
+import { useSession } from '../../stores/session';
+import { useFlowLive } from '../flow/use-flow-live';
+import { ChildToday } from './child-today';
+import { LeaveRequests } from './leave-requests';
 
-/**
- * The parent's home: their children with day school and care class. Each child's live day (picked up, arrived,
- * dinner, tutoring, left) joins this list with the daily flow.
- */
+/** Today's date in the school's timezone. */
+function schoolToday(timeZone = 'Asia/Shanghai'): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+}
+
+/** The parent's home: each child's day as it happens (live), and leave requests. */
 export default function ParentHome() {
   const t = useT();
+  const tz = useSession((s) => s.user?.school?.timezone);
+  const client = useQueryClient();
   const q = useQuery({ queryKey: ['parentChildren'], queryFn: () => get<{ list: ParentChild[] }>('parentChildren') });
+  const today = schoolToday(tz);
+  const { live } = useFlowLive((e) => void client.invalidateQueries({ queryKey: ['clockingInInfo', e.student_id] }));
+
+  const children = q.data?.list ?? [];
+  const childrenCard = q.isLoading ? (
+    <Loading />
+  ) : q.isError ? (
+    <LoadError onRetry={() => q.refetch()} />
+  ) : children.length === 0 ? (
+    <EmptyState description={t('parent.children_empty')} />
+  ) : (
+    <Space orientation="vertical" style={{ width: '100%' }} size="middle">
+      {children.map((c) => (
+        <Card key={c.id} size="small">
+          <Space align="start">
+            <Avatar size={48} src={c.photo_url || undefined} style={{ backgroundColor: c.gender === 2 ? '#eb2f96' : '#1677ff' }}>
+              {c.name.slice(-1)}
+            </Avatar>
+            <div>
+              <Typography.Text strong style={{ fontSize: 16 }}>
+                {c.name}
+              </Typography.Text>
+              <div>
+                <Typography.Text type="secondary">
+                  {c.care_class ? t('parent.care_class', { name: c.care_class.name, head: c.care_class.head_teacher_name ?? '-' }) : t('parent.no_care_class')}
+                </Typography.Text>
+              </div>
+            </div>
+          </Space>
+          <ChildToday child={c} date={today} />
+        </Card>
+      ))}
+    </Space>
+  );
+
   return (
-    <Card title={t('parent.children')}>
-      {q.isLoading ? (
-        <Loading />
-      ) : q.isError ? (
-        <LoadError onRetry={() => q.refetch()} />
-      ) : !q.data?.list.length ? (
-        <EmptyState description={t('parent.children_empty')} />
-      ) : (
-        <List
-          itemLayout="horizontal"
-          dataSource={q.data.list}
-          renderItem={(c) => (
-            <List.Item>
-              <List.Item.Meta
-                avatar={
-                  <Avatar size={48} src={c.photo_url || undefined} style={{ backgroundColor: c.gender === 2 ? '#eb2f96' : '#1677ff' }}>
-                    {c.name.slice(-1)}
-                  </Avatar>
-                }
-                title={
-                  <span>
-                    {c.name} <Tag>{c.relation}</Tag>
-                  </span>
-                }
-                description={
-                  <>
-                    <div>{[c.day_school, c.grade, c.class_name].filter(Boolean).join(' ') || '-'}</div>
-                    <Typography.Text type="secondary">
-                      {c.care_class ? t('parent.care_class', { name: c.care_class.name, head: c.care_class.head_teacher_name ?? '-' }) : t('parent.no_care_class')}
-                    </Typography.Text>
-                  </>
-                }
-              />
-            </List.Item>
-          )}
-        />
-      )}
+    <Card title={t('parent.children')} extra={<Badge status={live ? 'success' : 'default'} text={live ? t('board.live') : ''} />}>
+      <Tabs
+        items={[
+          { key: 'today', label: `${t('parent.today')} ${today}`, children: childrenCard },
+          { key: 'leave', label: t('leave.title'), children: <LeaveRequests kids={children} /> },
+        ]}
+      />
     </Card>
   );
 }

@@ -1,0 +1,16 @@
+import { Controller, Get } from '@nestjs/common';
+import { FlowAlertsQuery } from '@wantuo/shared';
+import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Input } from '../../core/http/input.decorator';
+import type { SessionUser } from '../../core/http/request-context';
+import { AlertsService } from './alerts.service';
+
+@Controller('api/index')
+export class AlertsController {
+  constructor(private readonly alerts: AlertsService) {}
+
+  @Get('flowAlerts')
+  list(@Input(FlowAlertsQuery) q: FlowAlertsQuery, @CurrentUser() user: SessionUser) {
+    return this.alerts.list(user, q);
+  }
+}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { AlertsController } from './alerts.controller';
+import { AlertsService } from './alerts.service';
+
+@Module({
+  controllers: [AlertsController],
+  providers: [AlertsService],
+  exports: [AlertsService],
+})
+export class AlertsModule {}

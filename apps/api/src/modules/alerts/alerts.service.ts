@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Role, type Page } from '@wantuo/shared';
+import { DataSource } from 'typeorm';
+import { JobsService } from '../../core/jobs/jobs.service';
+import type { SessionUser } from '../../core/http/request-context';
+
+/** The flow exceptions (issue: alerts), each raised once per student-day and cleared when the state changes. */
+export const ALERT_KINDS = ['not_picked_up', 'not_entered', 'absent', 'after_closing'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** Minutes after the class time's start before the first two alerts fire. */
+export const ALERT_GRACE = { notPickedUpMinutes: 15, notEnteredMinutes: 30 } as const;
+
+const WHAT: Record<AlertKind, string> = {
+  not_picked_up: `放学 ${ALERT_GRACE.notPickedUpMinutes} 分钟后仍未被接到`,
+  not_entered: `上课 ${ALERT_GRACE.notEnteredMinutes} 分钟后仍未入园`,
+  absent: '今天未到园且没有请假',
+  after_closing: '晚托结束后仍在园内',
+};
+
+export interface FlowAlert {
+  id: number;
+  student_id: number;
+  student_name: string;
+  class_id: number;
+  class_name: string;
+  day: string;
+  kind: AlertKind;
+  raised_at: string;
+  cleared_at: string | null;
+}
+
+/**
+ * Conditions, for every running class whose time slot runs today (the school's weekday), from the projection
+ * (student_days; no row means the child has not been seen today):
+ * - not_picked_up: needs the shuttle, not picked up, 15 min after the start;
+ * - not_entered: not in the centre 30 min after the start, and before the end;
+ * - absent: never came and no approved leave, after the end;
+ * - after_closing: still in the centre after the end.
+ */
+const CANDIDATES = `
+  with local as (
+    select s.id as school_id, s.name as school_name, ($1::timestamptz at time zone s.timezone) as local_now
+      from schools s where s.status = 1
+  ), members as (
+    select l.school_id, l.school_name, l.local_now, l.local_now::date as day, c.id as class_id, c.name as class_name,
+           c.head_teacher_id, ct.start_time, ct.end_time, st.id as student_id, st.name as student_name, st.needs_shuttle
+      from local l
+      join care_classes c on c.school_id = l.school_id and c.deleted_at is null and c.status = 1
+      join class_times ct on ct.id = c.class_time_id and ct.deleted_at is null
+                          and extract(isodow from l.local_now)::smallint = any(ct.weekdays)
+      join care_class_students cs on cs.class_id = c.id
+      join students st on st.id = cs.student_id and st.status = 1
+  )
+  select m.*, k.kind
+    from members m
+    left join student_days d on d.student_id = m.student_id and d.day = m.day
+    cross join lateral (values
+      ('not_picked_up', m.needs_shuttle and coalesce(d.state, 'expected') = 'expected' and not coalesce(d.on_leave, false)
+                        and m.local_now::time > m.start_time + make_interval(mins => ${ALERT_GRACE.notPickedUpMinutes})),
+      ('not_entered', coalesce(d.state, 'expected') in ('expected', 'picked_up') and not coalesce(d.on_leave, false)
+                      and m.local_now::time > m.start_time + make_interval(mins => ${ALERT_GRACE.notEnteredMinutes})
+                      and m.local_now::time <= m.end_time),
+      ('absent', coalesce(d.state, 'expected') = 'expected' and not coalesce(d.on_leave, false) and m.local_now::time > m.end_time),
+      ('after_closing', coalesce(d.state, 'expected') = 'in_centre' and m.local_now::time > m.end_time)
+    ) as k(kind, holds)
+   where k.holds`;
+
+@Injectable()
+export class AlertsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly jobs: JobsService,
+  ) {}
+
+  /**
+   * One scan at `at` for every school: raise what holds and was not raised yet today (once: a unique key per
+   * student, day and kind), clear what no longer holds, and text the head teacher and the primary guardian
+   * about each newly raised alert through the `sms` queue.
+   */
+  async scan(at: Date = new Date()): Promise<{ raised: number; cleared: number }> {
+    const { raised, cleared } = await this.db.transaction(async (em) => {
+      const raised: Array<{ school_name: string; class_name: string; student_name: string; kind: AlertKind; head_mobile: string | null; parent_mobile: string | null }> =
+        await em.query(
+          `with current as (${CANDIDATES}),
+           inserted as (
+             insert into flow_alerts (school_id, student_id, day, kind, raised_at)
+             select school_id, student_id, day, kind, $1 from current
+             on conflict (student_id, day, kind) do nothing
+             returning student_id, kind
+           )
+           select c.school_name, c.class_name, c.student_name, c.kind,
+                  (select mobile from users where id = c.head_teacher_id and job_status = 1) as head_mobile,
+                  (select u.mobile from student_guardians g join users u on u.id = g.user_id
+                    where g.student_id = c.student_id order by g.is_primary desc, g.created_at limit 1) as parent_mobile
+             from inserted i join current c on c.student_id = i.student_id and c.kind = i.kind`,
+          [at],
+        );
+      const [, cleared]: [unknown, number] = await em.query(
+        `with current as (${CANDIDATES})
+         update flow_alerts a set cleared_at = $1
+          where a.cleared_at is null
+            and a.day = (select (($1::timestamptz) at time zone s.timezone)::date from schools s where s.id = a.school_id)
+            and not exists (select 1 from current c where c.student_id = a.student_id and c.kind = a.kind)`,
+        [at],
+      );
+      return { raised, cleared };
+    });
+    for (const r of raised) {
+      const params = { school: r.school_name, student: r.student_name, class: r.class_name, what: WHAT[r.kind] };
+      for (const mobile of new Set([r.head_mobile, r.parent_mobile].filter((m): m is string => !!m))) {
+        await this.jobs.enqueue('sms.send', { mobile, template: 'alert.raised', params });
+      }
+    }
+    return { raised: raised.length, cleared };
+  }
+
+  /** Alerts of a day for the boards: the school for admins, own classes for head teachers; open ones first. */
+  async list(user: SessionUser, q: { date?: string; open_only?: boolean; page: number; limit: number }): Promise<Page<FlowAlert>> {
+    const rows: Array<FlowAlert & { total: number }> = await this.db.query(
+      `with day as (select coalesce($2::date, (now() at time zone timezone)::date) as d from schools where id = $1),
+       visible as (
+         select a.*, st.name as student_name, c.id as class_id, c.name as class_name
+           from flow_alerts a
+           join students st on st.id = a.student_id
+           join care_class_students cs on cs.student_id = a.student_id
+           join care_classes c on c.id = cs.class_id
+          where a.school_id = $1 and a.day = (select d from day)
+            and ($3::boolean is false or a.cleared_at is null)
+            and ($4::int is null or c.head_teacher_id = $4)
+       )
+       select id, student_id, student_name, class_id, class_name, to_char(day, 'YYYY-MM-DD') as day, kind, raised_at, cleared_at,
+              count(*) over ()::int as total
+         from visible order by cleared_at is not null, raised_at desc, id desc limit $5 offset $6`,
+      [user.schoolId, q.date ?? null, q.open_only ?? false, user.role === Role.HeadTeacher ? user.id : null, q.limit, (q.page - 1) * q.limit],
+    );
+    return { list: rows.map(({ total: _, ...r }) => r), total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+  }
+}

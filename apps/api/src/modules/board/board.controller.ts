@@ -1,0 +1,16 @@
+import { Controller, Get } from '@nestjs/common';
+import { FlowBoardQuery } from '@wantuo/shared';
+import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Input } from '../../core/http/input.decorator';
+import type { SessionUser } from '../../core/http/request-context';
+import { BoardService } from './board.service';
+
+@Controller('api/index')
+export class BoardController {
+  constructor(private readonly board: BoardService) {}
+
+  @Get('flowBoard')
+  flowBoard(@Input(FlowBoardQuery) q: FlowBoardQuery, @CurrentUser() user: SessionUser) {
+    return this.board.board(user, q);
+  }
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Role, type FlowBoard, type FlowBoardQuery, type FlowBoardStudent } from '@wantuo/shared';
+import { DataSource } from 'typeorm';
+import type { SessionUser } from '../../core/http/request-context';
+import { RESPONSIBLE } from '../students/students.service';
+
+/**
+ * Today's board of a teacher or head teacher: every student they are responsible for, with the day's state from
+ * the projection (no row yet: expected), the settings the state machine needs and the authorised pick-up people,
+ * in a constant number of queries. Phones build their buttons from it with the shared rules (refusalOf).
+ */
+@Injectable()
+export class BoardService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async board(user: SessionUser, q: FlowBoardQuery): Promise<FlowBoard> {
+    const [{ day, position }]: Array<{ day: string; position: string }> = await this.db.query(
+      `select to_char(coalesce($2::date, (now() at time zone timezone)::date), 'YYYY-MM-DD') as day,
+              coalesce((select max(global_position) from flow_events where school_id = $1), 0) as position
+         from schools where id = $1`,
+      [user.schoolId, q.date ?? null],
+    );
+    const students: FlowBoardStudent[] = await this.db.query(
+      `select s.id, s.name, s.gender::int as gender, s.grade, s.class_name, s.day_school, s.photo_url, s.allergies,
+              s.needs_shuttle, s.needs_dinner, s.tutoring_type,
+              c.id as class_id, c.name as care_class_name,
+              coalesce(d.state, 'expected') as state, coalesce(d.on_leave, false) as on_leave, coalesce(d.version, 0) as version,
+              d.picked_up_at, d.entered_at, d.dinner_at, d.tutor_started_at, d.tutor_ended_at, d.left_at, d.left_with,
+              coalesce((select json_agg(json_build_object('id', p.id, 'name', p.name, 'relation', p.relation, 'mobile', p.mobile) order by p.id)
+                          from pickup_people p where p.student_id = s.id and p.deleted_at is null), '[]') as pickup_people
+         from students s
+         join care_class_students cs on cs.student_id = s.id
+         join care_classes c on c.id = cs.class_id and c.deleted_at is null
+         left join student_days d on d.student_id = s.id and d.day = $2::date
+        where s.school_id = $1 and s.status = 1
+          and ($3::int is null or c.id = $3)
+          and ${user.role === Role.Admin ? 'true' : RESPONSIBLE('$4')}
+        order by c.name, s.name`,
+      [user.schoolId, day, q.class_id ?? null, ...(user.role === Role.Admin ? [] : [user.id])],
+    );
+    return { day, position: Number(position), students };
+  }
+}

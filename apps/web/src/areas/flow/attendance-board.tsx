@@ -1,0 +1,122 @@
+import { useQuery } from '@tanstack/react-query';
+import { Badge, Card, Col, Empty, List, Row, Statistic, Tag, Typography } from 'antd';
+import { boardState, type FlowBoard, type FlowBoardStudent, type Page } from '@wantuo/shared';
+import { useMemo, useRef } from 'react';
+import { get } from '../../api/http';
+import { LoadError, Loading } from '../../components/states';
+import type { MessageKey } from '../../i18n/messages';
+import { useT } from '../../stores/preferences';
+import { useSession } from '../../stores/session';
+import { hhmm } from './day-state';
+import { useFlowLive } from './use-flow-live';
+
+type BoardColumn = 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
+const COLUMNS: BoardColumn[] = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'];
+const COLOR: Record<BoardColumn, string> = { expected: '#8c8c8c', picked_up: '#1677ff', in_centre: '#52c41a', left: '#722ed1', on_leave: '#fa8c16' };
+
+interface Alert {
+  id: number;
+  student_name: string;
+  class_name: string;
+  kind: 'not_picked_up' | 'not_entered' | 'absent' | 'after_closing';
+  raised_at: string;
+  cleared_at: string | null;
+}
+
+/** The board data, refreshed on every committed flow event (debounced) and every 30 s as a fallback. */
+export function useLiveBoard() {
+  const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get<FlowBoard>('flowBoard'), refetchInterval: 30_000 });
+  const alerts = useQuery({ queryKey: ['flowAlerts'], queryFn: () => get<Page<Alert>>('flowAlerts', { open_only: 1, limit: 50 }), refetchInterval: 60_000 });
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const refresh = () => {
+    if (timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      void board.refetch();
+      void alerts.refetch();
+    }, 150);
+  };
+  const { live } = useFlowLive(refresh, refresh);
+  return { board, alerts, live };
+}
+
+function StudentChip({ s, t, tz }: { s: FlowBoardStudent; t: ReturnType<typeof useT>; tz?: string }) {
+  const time = s.left_at ?? s.tutor_ended_at ?? s.tutor_started_at ?? s.dinner_at ?? s.entered_at ?? s.picked_up_at;
+  return (
+    <div className="board-chip">
+      <strong>{s.name}</strong>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {' '}
+        {s.care_class_name}
+        {time ? ` · ${hhmm(time, tz)}` : ''}
+        {s.state === 'in_centre' && s.dinner_at ? ` · ${t('flow.btn_dinner')}` : ''}
+        {s.tutor_started_at && !s.tutor_ended_at ? ` · ${t('flow.btn_start_tutor')}` : ''}
+      </Typography.Text>
+    </div>
+  );
+}
+
+/** Head teacher's live attendance board (/AStudentAttendance): the class by state, with the open alerts. */
+export default function AttendanceBoard() {
+  const t = useT();
+  const { board, alerts, live } = useLiveBoard();
+  const tz = useSession((x) => x.user?.school?.timezone);
+  const byState = useMemo(() => {
+    const m = new Map<BoardColumn, FlowBoardStudent[]>(COLUMNS.map((c) => [c, []]));
+    for (const s of board.data?.students ?? []) m.get(boardState(s))!.push(s);
+    return m;
+  }, [board.data]);
+  if (board.isLoading) return <Loading />;
+  if (board.isError) return <LoadError onRetry={() => board.refetch()} />;
+  return (
+    <div>
+      <Card
+        size="small"
+        title={`${t('board.title')} ${board.data?.day ?? ''}`}
+        extra={<Badge status={live ? 'success' : 'default'} text={live ? t('board.live') : t('board.offline')} />}
+        style={{ marginBottom: 12 }}
+      >
+        <Row gutter={[12, 12]}>
+          {COLUMNS.map((c) => (
+            <Col xs={12} sm={8} md={4} key={c}>
+              <Statistic title={t(`flow.state_${c}` as MessageKey)} value={byState.get(c)!.length} styles={{ content: { color: COLOR[c] } }} />
+            </Col>
+          ))}
+        </Row>
+      </Card>
+      {(alerts.data?.list.length ?? 0) > 0 && (
+        <Card size="small" title={t('board.alerts')} style={{ marginBottom: 12 }}>
+          <List
+            size="small"
+            dataSource={alerts.data!.list}
+            renderItem={(a) => (
+              <List.Item>
+                <Tag color="red">{t(`board.alert_${a.kind}` as MessageKey)}</Tag> {a.student_name}（{a.class_name}）
+                <Typography.Text type="secondary" style={{ marginLeft: 8, fontSize: 12 }}>
+                  {hhmm(a.raised_at, tz)}
+                </Typography.Text>
+              </List.Item>
+            )}
+          />
+        </Card>
+      )}
+      {board.data?.students.length === 0 ? (
+        <Empty description={t('board.empty')} />
+      ) : (
+        <Row gutter={[12, 12]}>
+          {COLUMNS.map((c) => (
+            <Col xs={24} md={12} xl={Math.floor(24 / 5)} key={c} style={{ flex: '1 1 0' }}>
+              <Card size="small" title={<span style={{ color: COLOR[c] }}>{t(`flow.state_${c}` as MessageKey)} {byState.get(c)!.length}</span>}>
+                {byState.get(c)!.length === 0 ? (
+                  <Typography.Text type="secondary">-</Typography.Text>
+                ) : (
+                  byState.get(c)!.map((s) => <StudentChip key={s.id} s={s} t={t} tz={tz} />)
+                )}
+              </Card>
+            </Col>
+          ))}
+        </Row>
+      )}
+    </div>
+  );
+}

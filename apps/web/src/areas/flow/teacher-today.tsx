@@ -1,0 +1,221 @@
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Badge, Button, Card, Checkbox, Empty, Modal, Radio, Segmented, Space, Tag, Typography } from 'antd';
+import { boardState, refusalOf, Role, t as apiText, type FlowBoard, type FlowBoardStudent, type FlowRefusal, type StepCommandType } from '@wantuo/shared';
+import { useEffect, useMemo, useState } from 'react';
+import { get } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { LoadError, Loading } from '../../components/states';
+import type { MessageKey } from '../../i18n/messages';
+import { flushQueue, onQueueChange, queued, sendStep, type StepResult } from '../../lib/flow-queue';
+import { usePreferences, useT } from '../../stores/preferences';
+import { useSession } from '../../stores/session';
+import { dayOf, hhmm } from './day-state';
+import './teacher-today.css';
+
+const STEPS: { cmd: StepCommandType; action: string; label: MessageKey }[] = [
+  { cmd: 'shuttle', action: 'shuttleStudent', label: 'flow.btn_shuttle' },
+  { cmd: 'enter', action: 'studentEnter', label: 'flow.btn_enter' },
+  { cmd: 'dinner', action: 'teacherStudentDinner', label: 'flow.btn_dinner' },
+  { cmd: 'startTutor', action: 'teacherStudentStartTutor', label: 'flow.btn_start_tutor' },
+  { cmd: 'endTutor', action: 'teacherStudentEndTutor', label: 'flow.btn_end_tutor' },
+  { cmd: 'leave', action: 'studentLiyuan', label: 'flow.btn_leave' },
+];
+
+type Filter = 'all' | 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
+const STATE_COLOR: Record<Exclude<Filter, 'all'>, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
+
+/**
+ * Today's flow on a teacher's phone: the students they are responsible for, select one or many, tap a step.
+ * Buttons follow the shared state machine: a step none of the selected students may take is greyed out with the
+ * reason. Taps made offline wait in a queue with their event ids and go out when the network returns.
+ */
+export default function TeacherToday() {
+  const t = useT();
+  const lang = usePreferences((s) => s.lang);
+  const role = useSession((s) => s.user?.role) ?? Role.Teacher;
+  const tz = useSession((s) => s.user?.school?.timezone);
+  const [filter, setFilter] = useState<Filter>('all');
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [pending, setPending] = useState(queued().length);
+  const [busy, setBusy] = useState<StepCommandType | null>(null);
+  const [leaving, setLeaving] = useState<FlowBoardStudent | null>(null);
+  const [pickup, setPickup] = useState<number | null>(null);
+  const q = useQuery({ queryKey: ['flowBoard'], queryFn: () => get<FlowBoard>('flowBoard'), refetchInterval: 30_000 });
+
+  useEffect(() => onQueueChange(setPending), []);
+  useEffect(() => {
+    const online = () => void flushQueue().then((r) => (r.length ? q.refetch() : undefined));
+    window.addEventListener('online', online);
+    online();
+    return () => window.removeEventListener('online', online);
+  }, [q]);
+
+  const students = useMemo(() => q.data?.students ?? [], [q.data]);
+  const shown = students.filter((s) => filter === 'all' || boardState(s) === filter);
+  const chosen = students.filter((s) => selected.has(s.id));
+  const ctxOf = (s: FlowBoardStudent) => ({ role, needsShuttle: s.needs_shuttle, pickupIds: s.pickup_people.map((p) => p.id) });
+  const reasonOf = (s: FlowBoardStudent, cmd: StepCommandType): FlowRefusal | null => refusalOf(dayOf(s), cmd, ctxOf(s));
+  const counts = students.reduce<Record<string, number>>((acc, s) => ({ ...acc, [boardState(s)]: (acc[boardState(s)] ?? 0) + 1 }), {});
+
+  const availability = (cmd: StepCommandType): { able: FlowBoardStudent[]; why: string | null } => {
+    if (chosen.length === 0) return { able: [], why: t('flow.select_first') };
+    if (cmd === 'leave' && chosen.length > 1) return { able: [], why: t('flow.leave_one') };
+    const able = chosen.filter((s) => !reasonOf(s, cmd));
+    const first = chosen.find((s) => reasonOf(s, cmd));
+    return { able, why: able.length ? null : first ? `${first.name}：${apiText(lang, reasonOf(first, cmd)!)}` : null };
+  };
+
+  const report = (results: StepResult[] | null) => {
+    if (results === null) {
+      feedback().message.info(t('flow.queued'));
+      return;
+    }
+    const ok = results.filter((r) => r.ok).length;
+    const failed = results.filter((r) => !r.ok);
+    if (failed.length === 0) feedback().message.success(t('flow.done', { n: ok }));
+    else
+      feedback().notification.info({
+        title: t('flow.partly', { ok, failed: failed.length }),
+        description: failed.map((r) => `${students.find((s) => s.id === r.student_id)?.name ?? r.student_id}：${r.error ?? ''}`).join('\n'),
+      });
+  };
+
+  const run = async (cmd: StepCommandType, extra: Record<string, unknown> = {}) => {
+    const step = STEPS.find((s) => s.cmd === cmd)!;
+    const { able } = availability(cmd);
+    if (!able.length) return;
+    setBusy(cmd);
+    try {
+      report(await sendStep(step.action, { student_ids: able.map((s) => s.id), event_id: crypto.randomUUID(), ...extra }));
+      setSelected(new Set());
+      await q.refetch();
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  if (q.isLoading) return <Loading />;
+  if (q.isError) return <LoadError onRetry={() => q.refetch()} />;
+
+  const toggle = (id: number) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  return (
+    <div className="flow-today">
+      <Card size="small" title={`${t('flow.today')} ${q.data?.day ?? ''}`} extra={pending > 0 && <Badge count={pending} title={t('flow.pending')}><Tag color="orange">{t('flow.pending')}</Tag></Badge>}>
+        {pending > 0 && <Alert type="warning" showIcon title={t('flow.pending_hint', { n: pending })} style={{ marginBottom: 8 }} />}
+        <div className="flow-filter">
+        <Segmented
+          size="small"
+          value={filter}
+          onChange={(v) => setFilter(v as Filter)}
+          options={(['all', 'expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as Filter[]).map((f) => ({
+            value: f,
+            label: `${t(`flow.state_${f}` as MessageKey)} ${f === 'all' ? students.length : (counts[f] ?? 0)}`,
+          }))}
+        />
+        </div>
+        <div className="flow-select-all">
+          <Checkbox
+            checked={shown.length > 0 && shown.every((s) => selected.has(s.id))}
+            indeterminate={shown.some((s) => selected.has(s.id)) && !shown.every((s) => selected.has(s.id))}
+            onChange={(e) => setSelected(e.target.checked ? new Set(shown.map((s) => s.id)) : new Set())}
+          >
+            {t('flow.select_all')}
+          </Checkbox>
+          <Typography.Text type="secondary">{t('flow.selected', { n: selected.size })}</Typography.Text>
+        </div>
+        {shown.length === 0 ? (
+          <Empty description={t('flow.none')} />
+        ) : (
+          <ul className="flow-list">
+            {shown.map((s) => {
+              const state = boardState(s);
+              return (
+                <li key={s.id} className={selected.has(s.id) ? 'flow-row flow-row-on' : 'flow-row'} onClick={() => toggle(s.id)}>
+                  <Checkbox checked={selected.has(s.id)} onClick={(e) => e.stopPropagation()} onChange={() => toggle(s.id)} />
+                  <div className="flow-row-main">
+                    <div>
+                      <strong>{s.name}</strong> <Tag color={STATE_COLOR[state]}>{t(`flow.state_${state}` as MessageKey)}</Tag>
+                      {s.needs_shuttle && <Tag>{t('flow.tag_shuttle')}</Tag>}
+                      {s.allergies && <Tag color="red">{s.allergies}</Tag>}
+                    </div>
+                    <Typography.Text type="secondary" className="flow-times">
+                      {[
+                        s.picked_up_at && `${t('flow.btn_shuttle')} ${hhmm(s.picked_up_at, tz)}`,
+                        s.entered_at && `${t('flow.btn_enter')} ${hhmm(s.entered_at, tz)}`,
+                        s.dinner_at && `${t('flow.btn_dinner')} ${hhmm(s.dinner_at, tz)}`,
+                        s.tutor_started_at && `${t('flow.btn_start_tutor')} ${hhmm(s.tutor_started_at, tz)}`,
+                        s.tutor_ended_at && `${t('flow.btn_end_tutor')} ${hhmm(s.tutor_ended_at, tz)}`,
+                        s.left_at && `${t('flow.btn_leave')} ${hhmm(s.left_at, tz)}`,
+                      ]
+                        .filter(Boolean)
+                        .join(' · ') || `${s.care_class_name} · ${[s.day_school, s.grade, s.class_name].filter(Boolean).join(' ')}`}
+                    </Typography.Text>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </Card>
+      <div className="flow-bar" role="toolbar" aria-label={t('flow.actions')}>
+        {STEPS.map((step) => {
+          const { able, why } = availability(step.cmd);
+          return (
+            <div key={step.cmd} className="flow-bar-item">
+              <Button
+                type={able.length ? 'primary' : 'default'}
+                size="large"
+                block
+                disabled={!able.length}
+                loading={busy === step.cmd}
+                onClick={() => {
+                  if (step.cmd === 'leave') {
+                    setLeaving(able[0]);
+                    setPickup(able[0].pickup_people[0]?.id ?? null);
+                  } else void run(step.cmd);
+                }}
+              >
+                {t(step.label)}
+                {able.length > 0 && able.length < chosen.length ? ` ${able.length}/${chosen.length}` : ''}
+              </Button>
+              {why && chosen.length > 0 && <div className="flow-why">{why}</div>}
+            </div>
+          );
+        })}
+      </div>
+      <Modal
+        open={!!leaving}
+        title={leaving ? t('flow.leave_title', { name: leaving.name }) : ''}
+        okText={t('flow.btn_leave')}
+        cancelText={t('common.cancel')}
+        okButtonProps={{ disabled: pickup === null, size: 'large' }}
+        cancelButtonProps={{ size: 'large' }}
+        onCancel={() => setLeaving(null)}
+        onOk={async () => {
+          setLeaving(null);
+          await run('leave', { picked_up_by: pickup });
+        }}
+      >
+        <Radio.Group value={pickup} onChange={(e) => setPickup(e.target.value)} style={{ width: '100%' }}>
+          <Space orientation="vertical" style={{ width: '100%' }}>
+            {leaving?.pickup_people.map((p) => (
+              <Radio key={p.id} value={p.id} className="flow-pickup">
+                {p.name}（{p.relation}）{p.mobile}
+              </Radio>
+            ))}
+          </Space>
+        </Radio.Group>
+        {leaving && leaving.pickup_people.length === 0 && <Alert type="warning" showIcon title={t('flow.no_pickup')} />}
+      </Modal>
+    </div>
+  );
+}

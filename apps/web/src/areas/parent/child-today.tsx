@@ -1,0 +1,72 @@
+import { useQuery } from '@tanstack/react-query';
+import { Tag, Timeline, Typography } from 'antd';
+import type { ParentChild } from '@wantuo/shared';
+import { get } from '../../api/http';
+import type { MessageKey } from '../../i18n/messages';
+import { useT } from '../../stores/preferences';
+import { useSession } from '../../stores/session';
+import { hhmm } from '../flow/day-state';
+
+interface DayInfo {
+  state: 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
+  day: string;
+  events: { position: number; type: string; at: string; actor_name: string | null; voided: boolean; payload: { reason?: string } }[];
+  left_with: { name: string; relation: string } | null;
+}
+
+const STATE_COLOR = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' } as const;
+const EVENT_LABEL: Record<string, MessageKey> = {
+  'student.picked_up': 'parent.ev_picked_up',
+  'student.entered': 'parent.ev_entered',
+  'student.dinner_confirmed': 'parent.ev_dinner',
+  'student.tutoring_started': 'parent.ev_tutor_started',
+  'student.tutoring_ended': 'parent.ev_tutor_ended',
+  'student.left': 'parent.ev_left',
+  'event.voided': 'parent.ev_voided',
+  'day.leave_approved': 'parent.ev_leave',
+  'day.leave_cancelled': 'parent.ev_leave_cancelled',
+};
+
+/** One child's day, as it happens: the state and the timeline (who did what, when), in the school's time. */
+export function ChildToday({ child, date }: { child: ParentChild; date: string }) {
+  const t = useT();
+  const tz = useSession((s) => s.user?.school?.timezone);
+  const q = useQuery({
+    queryKey: ['clockingInInfo', child.id, date],
+    queryFn: () => get<DayInfo>('clockingInInfo', { student_id: child.id, date }, { silent: true }),
+  });
+  if (q.isLoading) return <Typography.Text type="secondary">{t('common.loading')}</Typography.Text>;
+  if (q.isError || !q.data) return <Typography.Text type="secondary">{t('common.load_failed')}</Typography.Text>;
+  const d = q.data;
+  return (
+    <div className="child-today" data-student={child.id}>
+      <div style={{ margin: '8px 0' }}>
+        <Tag color={STATE_COLOR[d.state]} className="child-state">
+          {t(`flow.state_${d.state}` as MessageKey)}
+        </Tag>
+        {d.left_with && (
+          <Typography.Text type="secondary">
+            {t('parent.left_with', { name: d.left_with.name, relation: d.left_with.relation })}
+          </Typography.Text>
+        )}
+      </div>
+      {d.events.length === 0 ? (
+        <Typography.Text type="secondary">{t('parent.no_events')}</Typography.Text>
+      ) : (
+        <Timeline
+          items={d.events.map((e) => ({
+            key: e.position,
+            color: e.voided || e.type === 'event.voided' ? 'gray' : 'green',
+            children: (
+              <span style={{ textDecoration: e.voided ? 'line-through' : undefined }}>
+                {hhmm(e.at, tz)} {t(EVENT_LABEL[e.type] ?? 'parent.ev_other')}
+                {e.actor_name ? ` · ${e.actor_name}` : ''}
+                {e.type === 'event.voided' && e.payload.reason ? `（${e.payload.reason}）` : ''}
+              </span>
+            ),
+          }))}
+        />
+      )}
+    </div>
+  );
+}

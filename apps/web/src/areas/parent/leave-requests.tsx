@@ -1,0 +1,99 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button, DatePicker, Form, Input, List, Modal, Popconfirm, Select, Tag } from 'antd';
+import type { Dayjs } from 'dayjs';
+import type { LeaveRequestRow, Page, ParentChild } from '@wantuo/shared';
+import { useState } from 'react';
+import { get, post } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { EmptyState, LoadError, Loading } from '../../components/states';
+import type { MessageKey } from '../../i18n/messages';
+import { useT } from '../../stores/preferences';
+
+const STATUS_COLOR = ['gold', 'green', 'red', 'default'] as const;
+
+/** The parent's leave requests: ask for a child, see the decision, cancel. */
+export function LeaveRequests({ kids }: { kids: ParentChild[] }) {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const q = useQuery({ queryKey: ['parentLeaveList'], queryFn: () => get<Page<LeaveRequestRow>>('parentLeaveList', { page: 1, limit: 20 }) });
+
+  const submit = async (v: { student_id: number; range: [Dayjs, Dayjs]; reason: string }) => {
+    setBusy(true);
+    try {
+      await post('submitLeave', { student_id: v.student_id, start_day: v.range[0].format('YYYY-MM-DD'), end_day: v.range[1].format('YYYY-MM-DD'), reason: v.reason.trim() });
+      feedback().message.success(t('leave.sent'));
+      setOpen(false);
+      await q.refetch();
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setBusy(false);
+    }
+  };
+  const cancel = async (r: LeaveRequestRow) => {
+    try {
+      await post('cancelLeave', { id: r.id, version: r.version });
+      await q.refetch();
+    } catch {
+      // shown by the request wrapper
+    }
+  };
+
+  return (
+    <>
+      <Button type="primary" size="large" block onClick={() => setOpen(true)} disabled={kids.length === 0} style={{ marginBottom: 12 }}>
+        {t('leave.ask')}
+      </Button>
+      {q.isLoading ? (
+        <Loading />
+      ) : q.isError ? (
+        <LoadError onRetry={() => q.refetch()} />
+      ) : !q.data?.list.length ? (
+        <EmptyState description={t('leave.none')} />
+      ) : (
+        <List
+          dataSource={q.data.list}
+          renderItem={(r) => (
+            <List.Item
+              actions={
+                r.status === 0 || r.status === 1
+                  ? [
+                      <Popconfirm key="c" title={t('leave.cancel_confirm')} onConfirm={() => cancel(r)}>
+                        <Button size="small">{t('common.cancel')}</Button>
+                      </Popconfirm>,
+                    ]
+                  : []
+              }
+            >
+              <List.Item.Meta
+                title={
+                  <span>
+                    {r.student_name} <Tag color={STATUS_COLOR[r.status]}>{t(`leave.status_${r.status}` as MessageKey)}</Tag>
+                  </span>
+                }
+                description={`${r.start_day} ~ ${r.end_day}（${r.days}）· ${r.reason}${r.review_note ? ` · ${r.review_note}` : ''}`}
+              />
+            </List.Item>
+          )}
+        />
+      )}
+      <Modal open={open} title={t('leave.ask')} footer={null} onCancel={() => setOpen(false)} destroyOnHidden>
+        <Form layout="vertical" onFinish={submit} initialValues={{ student_id: kids[0]?.id }}>
+          <Form.Item name="student_id" label={t('leave.child')} rules={[{ required: true }]}>
+            <Select options={kids.map((c) => ({ value: c.id, label: c.name }))} />
+          </Form.Item>
+          <Form.Item name="range" label={t('leave.days')} rules={[{ required: true, message: t('leave.days') }]}>
+            <DatePicker.RangePicker style={{ width: '100%' }} inputReadOnly />
+          </Form.Item>
+          <Form.Item name="reason" label={t('leave.reason')} rules={[{ required: true, whitespace: true, max: 500, message: t('leave.reason') }]}>
+            <Input.TextArea rows={3} maxLength={500} showCount />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block size="large" loading={busy}>
+            {t('leave.send')}
+          </Button>
+        </Form>
+      </Modal>
+    </>
+  );
+}
