@@ -10,7 +10,12 @@ export default defineConfig({
   },
   server: {
     port: 8080,
-    proxy: { '/api': { target: process.env.API_URL ?? 'http://127.0.0.1:3000', changeOrigin: true, secure: false, ws: false } },
+    proxy: {
+      '/api': { target: process.env.API_URL ?? 'http://127.0.0.1:3000', changeOrigin: true, secure: false, ws: false },
+      // the live flow (not in the spec's proxy list, which predates it)
+      '/socket.io': { target: process.env.API_URL ?? 'http://127.0.0.1:3000', changeOrigin: true, ws: true },
+      '/uploads': { target: process.env.API_URL ?? 'http://127.0.0.1:3000', changeOrigin: true },
+    },
   },
   build: { outDir: 'dist', assetsDir: 'static', manifest: true },
   // unit tests only; the browser journeys (e2e/) have their own config (vitest.e2e.config.ts)

@@ -16,6 +16,8 @@ import { type Audience, CATCH_UP_BATCH, LiveAuth, LiveRefusal, roomsOf, roomsOfE
 export const FLOW_EVENT = 'flow.event';
 /** Between API processes (Redis adapter serverSideEmit): a committed event, delivered by each process to its own sockets. */
 const PEER_EVENT = 'flow.committed';
+/** how long a socket that just caught up gets live events one by one, deduplicated */
+const RECENT_MS = 5_000;
 /** Sent before the server drops a socket whose session ended (logout, password change, expiry, account disabled). */
 export const FLOW_ERROR = 'flow.error';
 /** how often the sessions of open sockets are checked again */
@@ -67,6 +69,8 @@ function parseSince(v: unknown): number | null | 'bad' {
 export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModuleDestroy, OnApplicationShutdown {
   @WebSocketServer() server!: Server;
 
+  /** sockets that finished their catch-up a moment ago, with the positions already sent to each */
+  private readonly recent = new Map<string, Set<number>>();
   /** sockets of this process still receiving their catch-up, with the live events held for them */
   private readonly catchingUp = new Map<string, FlowEventMessage[]>();
   private unsubscribe: (() => void) | null = null;
@@ -146,19 +150,27 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
     if (since === null) return;
     try {
       let last = since;
+      const sent = new Set<number>();
       for (;;) {
         const batch = await this.auth.eventsAfter(audience, last);
         if (!socket.connected) return;
-        for (const e of batch) socket.emit(FLOW_EVENT, e);
+        for (const e of batch) {
+          socket.emit(FLOW_EVENT, e);
+          sent.add(e.position);
+        }
         if (batch.length) last = batch[batch.length - 1].position;
         if (batch.length < CATCH_UP_BATCH) break;
       }
       held.sort((a, b) => a.position - b.position);
       for (const e of held) {
-        if (e.position <= last) continue;
+        if (e.position <= last || sent.has(e.position)) continue;
         socket.emit(FLOW_EVENT, e);
-        last = e.position;
+        sent.add(e.position);
       }
+      // an event the catch-up query already saw may still be on its way live (it is emitted after its commit): for a
+      // little while this socket gets live events one by one, minus the positions it was already sent
+      this.recent.set(socket.id, sent);
+      setTimeout(() => this.recent.delete(socket.id), RECENT_MS).unref();
     } catch (err) {
       this.log.error({ err, socket: socket.id }, 'socket catch-up failed');
       socket.disconnect(true);
@@ -172,11 +184,20 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
     const rooms = roomsOfEvent(e);
     const msg = toMessage(e);
     const held = [...this.catchingUp.keys()];
+    const recent = [...this.recent.keys()];
+    const except = [...held, ...recent];
     const to = this.server.local.to(rooms);
-    (held.length ? to.except(held) : to).emit(FLOW_EVENT, msg);
+    (except.length ? to.except(except) : to).emit(FLOW_EVENT, msg);
     for (const id of held) {
       const socket = this.server.sockets.sockets.get(id);
       if (socket && rooms.some((r) => socket.rooms.has(r))) this.catchingUp.get(id)?.push(msg);
+    }
+    for (const id of recent) {
+      const socket = this.server.sockets.sockets.get(id);
+      const sent = this.recent.get(id)!;
+      if (!socket || !rooms.some((r) => socket.rooms.has(r)) || sent.has(msg.position)) continue;
+      socket.emit(FLOW_EVENT, msg);
+      sent.add(msg.position);
     }
   }
 
