@@ -53,6 +53,12 @@ export type PageKey =
   // flow screens
   | 'flowToday'
   | 'flowBoard'
+  | 'flowAdviserHome'
+  | 'flowTransport'
+  | 'flowLeaveReview'
+  | 'flowShuttle'
+  | 'flowTutor'
+  | 'flowData'
   ;
 
 export interface RouteDef {
@@ -128,7 +134,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/principal_educationals_student', area: 'principal', title: b('编辑学生信息', 'Edit student info'), page: 'studentEdit', shows: b('学生资料、监护人、授权接送人与托管设置。', 'Student profile, guardians, authorised pick-up people and care settings.') },
   { path: '/principal_educationals_studentrecord', area: 'principal', title: b('编辑学生信息', 'Edit student info'), page: 'studentRecord', shows: b('学生成长记录与评语。', 'The student’s growth record and comments.') },
   { path: '/principal_contract', area: 'principal', title: b('晚托合同', 'After-school care contracts'), page: 'pending', menu: G.school, shows: b('晚托合同：生效、即将到期、已到期、已解除，可续签与解除。', 'Care contracts: active, expiring, expired, cancelled; renew or cancel.') },
-  { path: '/principal_data', area: 'principal', title: b('数据中心', 'Data centre'), page: 'pending', menu: G.data, shows: b('考勤、订餐和积分兑换的统计图表。', 'Charts of attendance, meal orders and points exchange.') },
+  { path: '/principal_data', area: 'principal', title: b('数据中心', 'Data centre'), page: 'flowData', menu: G.data, shows: b('考勤、订餐和积分兑换的统计图表。', 'Charts of attendance, meal orders and points exchange.') },
   { path: '/principal_shop', area: 'principal', title: b('积分商城', 'Points mall'), page: 'pending', menu: G.services, shows: b('积分商品：积分价格、库存、上下架。', 'Points goods: price in points, stock, listed or not.') },
   { path: '/principal_shop_add', area: 'principal', title: b('添加积分商城商品', 'Add points-mall product'), page: 'pending', shows: b('新增积分商品的表单。', 'The form for a new points good.') },
   { path: '/principal_order', area: 'principal', title: b('订餐管理', 'Meal-order management'), page: 'pending', menu: G.services, shows: b('餐品与每日订餐记录。', 'Meal items and daily orders.') },
@@ -136,22 +142,24 @@ export const ROUTES: RouteDef[] = [
 
   // teacher screens (teachers and head teachers)
   { path: '/teacher_today', area: 'teacher', title: b('今日接送', "Today's flow"), page: 'flowToday', menu: G.daily },
+  { path: '/teacher_shuttle', area: 'teacher', title: b('接送名单', 'Pick-up list'), page: 'flowShuttle', menu: G.daily },
+  { path: '/teacher_tutor', area: 'teacher', title: b('辅导名单', 'Tutoring list'), page: 'flowTutor', menu: G.daily },
   { path: '/TeacherClass', area: 'teacher', title: b('教师班级管理', 'Teacher class management'), page: 'careTeacherClass', menu: G.daily, shows: b('我负责的晚托班与学生，今日接送、晚餐和辅导任务。', 'My care class and students, and today’s pick-up, dinner and tutoring tasks.') },
   { path: '/Teacher_educationals', area: 'teacher', title: b('教务中心', 'Academic affairs centre'), page: 'teacherStudents', menu: G.classes, shows: b('我的学生档案、考试成绩与成长记录。', 'My students’ records, exam scores and growth.') },
   { path: '/Teacher_classSchedule', area: 'teacher', title: b('班级课表', 'Class timetable'), page: 'pending', menu: G.classes, shows: b('我的本周课表。', 'My timetable for the week.') },
 
   // /ClassAdviser (head teacher)
-  { path: '/AAccountManagement', area: 'adviser', title: b('班主任首页', 'Adviser home'), page: 'pending', menu: G.home, shows: b('今日各环节实时人数：接送、入园、晚餐、辅导、离园。', 'Live counts for today: picked up, arrived, dinner, tutoring, left.') },
+  { path: '/AAccountManagement', area: 'adviser', title: b('班主任首页', 'Adviser home'), page: 'flowAdviserHome', menu: G.home, shows: b('今日各环节实时人数：接送、入园、晚餐、辅导、离园。', 'Live counts for today: picked up, arrived, dinner, tutoring, left.') },
   { path: '/AClassSchedule', area: 'adviser', title: b('班级课表', 'Class timetable'), page: 'pending', menu: G.classes, shows: b('本班本周课表。', 'The class timetable for the week.') },
-  { path: '/AStudentTransport', area: 'adviser', title: b('学生接送', 'Student pick-up and drop-off'), page: 'pending', menu: G.daily, shows: b('接送看板：谁已接到、谁已离园、由谁接走。', 'The pick-up board: who is picked up, who left and with whom.') },
+  { path: '/AStudentTransport', area: 'adviser', title: b('学生接送', 'Student pick-up and drop-off'), page: 'flowTransport', menu: G.daily, shows: b('接送看板：谁已接到、谁已离园、由谁接走。', 'The pick-up board: who is picked up, who left and with whom.') },
   { path: '/AMentorStudent', area: 'adviser', title: b('辅导学生', 'Tutored students'), page: 'careMentorStudents', menu: G.daily, shows: b('本班辅导学生与辅导进度。', 'Tutored students of the class and their progress.') },
   { path: '/AStudentAttendance', area: 'adviser', title: b('学生考勤', 'Student attendance'), page: 'flowBoard', menu: G.daily, shows: b('按状态分组的实时考勤看板。', 'The live attendance board by state.') },
-  { path: '/ALeaveReview', area: 'adviser', title: b('请假审核', 'Leave review'), page: 'pending', menu: G.daily, shows: b('家长提交的请假申请：待审核、已批准、已驳回。', 'Leave requests from parents: pending, approved, rejected.') },
+  { path: '/ALeaveReview', area: 'adviser', title: b('请假审核', 'Leave review'), page: 'flowLeaveReview', menu: G.daily, shows: b('家长提交的请假申请：待审核、已批准、已驳回。', 'Leave requests from parents: pending, approved, rejected.') },
   { path: '/AOrderReservation', area: 'adviser', title: b('订餐预约', 'Meal reservation'), page: 'pending', menu: G.daily, shows: b('本班某日的订餐统计与明细。', 'The class’s meal bookings for a day, per item and per student.') },
   { path: '/AClassList', area: 'adviser', title: b('班级管理', 'Class management'), page: 'careAdviserClass', menu: G.classes, shows: b('本班学生列表与加入、移出。', 'The class’s students, adding and removing.') },
   { path: '/Astudentmanagement', area: 'adviser', title: b('班级管理', 'Class management'), page: 'adviserCare', shows: b('学生托管设置：接送、晚餐、辅导与授权接送人。', 'Students’ care settings: shuttle, dinner, tutoring and pick-up people.') },
   { path: '/AClassNotice', area: 'adviser', title: b('班级管理', 'Class management'), page: 'pending', shows: b('班级通知的发布与已读回执。', 'Class notices and read receipts.') },
-  { path: '/A_data', area: 'adviser', title: b('数据中心', 'Data centre'), page: 'pending', menu: G.data, shows: b('本班考勤统计图表。', 'Attendance charts of the class.') },
+  { path: '/A_data', area: 'adviser', title: b('数据中心', 'Data centre'), page: 'flowData', menu: G.data, shows: b('本班考勤统计图表。', 'Attendance charts of the class.') },
 
   // parent, operator, account
   { path: '/parent', area: 'parent', title: b('家长首页', 'Parent home'), page: 'parentHome', menu: G.home },

@@ -56,6 +56,12 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   // flow screens
   flowToday: () => import('../areas/flow/teacher-today'),
   flowBoard: () => import('../areas/flow/attendance-board'),
+  flowAdviserHome: () => import('../areas/flow/adviser-home'),
+  flowTransport: () => import('../areas/flow/transport-board'),
+  flowLeaveReview: () => import('../areas/flow/leave-review'),
+  flowShuttle: () => import('../areas/flow/teacher-shuttle'),
+  flowTutor: () => import('../areas/flow/teacher-tutor'),
+  flowData: () => import('../areas/flow/attendance-data'),
 };
 
 const LAYOUTS: Record<Area, () => Promise<{ default: React.ComponentType }>> = {

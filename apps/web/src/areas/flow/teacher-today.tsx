@@ -1,25 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Badge, Button, Card, Checkbox, Empty, Modal, Radio, Segmented, Space, Tag, Typography } from 'antd';
-import { boardState, refusalOf, Role, t as apiText, type FlowBoard, type FlowBoardStudent, type FlowRefusal, type StepCommandType } from '@wantuo/shared';
-import { useEffect, useMemo, useState } from 'react';
+import { Alert, Badge, Card, Checkbox, Empty, Modal, Radio, Segmented, Space, Tag, Typography } from 'antd';
+import { boardState, type FlowBoard, type FlowBoardStudent } from '@wantuo/shared';
+import { useCallback, useMemo, useState } from 'react';
 import { get } from '../../api/http';
-import { feedback } from '../../api/feedback';
 import { LoadError, Loading } from '../../components/states';
 import type { MessageKey } from '../../i18n/messages';
-import { flushQueue, onQueueChange, queued, sendStep, type StepResult } from '../../lib/flow-queue';
-import { usePreferences, useT } from '../../stores/preferences';
+import { useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
-import { dayOf, hhmm } from './day-state';
+import { hhmm } from './day-state';
+import { STEPS, StepBar, useFlowQueue, useStepRunner } from './step-runner';
 import './teacher-today.css';
-
-const STEPS: { cmd: StepCommandType; action: string; label: MessageKey }[] = [
-  { cmd: 'shuttle', action: 'shuttleStudent', label: 'flow.btn_shuttle' },
-  { cmd: 'enter', action: 'studentEnter', label: 'flow.btn_enter' },
-  { cmd: 'dinner', action: 'teacherStudentDinner', label: 'flow.btn_dinner' },
-  { cmd: 'startTutor', action: 'teacherStudentStartTutor', label: 'flow.btn_start_tutor' },
-  { cmd: 'endTutor', action: 'teacherStudentEndTutor', label: 'flow.btn_end_tutor' },
-  { cmd: 'leave', action: 'studentLiyuan', label: 'flow.btn_leave' },
-];
 
 type Filter = 'all' | 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
 const STATE_COLOR: Record<Exclude<Filter, 'all'>, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
@@ -31,70 +21,23 @@ const STATE_COLOR: Record<Exclude<Filter, 'all'>, string> = { expected: 'default
  */
 export default function TeacherToday() {
   const t = useT();
-  const lang = usePreferences((s) => s.lang);
-  const role = useSession((s) => s.user?.role) ?? Role.Teacher;
   const tz = useSession((s) => s.user?.school?.timezone);
   const [filter, setFilter] = useState<Filter>('all');
   const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [pending, setPending] = useState(queued().length);
-  const [busy, setBusy] = useState<StepCommandType | null>(null);
   const [leaving, setLeaving] = useState<FlowBoardStudent | null>(null);
   const [pickup, setPickup] = useState<number | null>(null);
   const q = useQuery({ queryKey: ['flowBoard'], queryFn: () => get<FlowBoard>('flowBoard'), refetchInterval: 30_000 });
-
-  useEffect(() => onQueueChange(setPending), []);
-  useEffect(() => {
-    const online = () => void flushQueue().then((r) => (r.length ? q.refetch() : undefined));
-    window.addEventListener('online', online);
-    online();
-    return () => window.removeEventListener('online', online);
-  }, [q]);
+  const { refetch } = q;
+  const pending = useFlowQueue(useCallback(() => refetch(), [refetch]));
 
   const students = useMemo(() => q.data?.students ?? [], [q.data]);
   const shown = students.filter((s) => filter === 'all' || boardState(s) === filter);
   const chosen = students.filter((s) => selected.has(s.id));
-  const ctxOf = (s: FlowBoardStudent) => ({ role, needsShuttle: s.needs_shuttle, pickupIds: s.pickup_people.map((p) => p.id) });
-  const reasonOf = (s: FlowBoardStudent, cmd: StepCommandType): FlowRefusal | null => refusalOf(dayOf(s), cmd, ctxOf(s));
   const counts = students.reduce<Record<string, number>>((acc, s) => ({ ...acc, [boardState(s)]: (acc[boardState(s)] ?? 0) + 1 }), {});
-
-  const availability = (cmd: StepCommandType): { able: FlowBoardStudent[]; why: string | null } => {
-    if (chosen.length === 0) return { able: [], why: t('flow.select_first') };
-    if (cmd === 'leave' && chosen.length > 1) return { able: [], why: t('flow.leave_one') };
-    const able = chosen.filter((s) => !reasonOf(s, cmd));
-    const first = chosen.find((s) => reasonOf(s, cmd));
-    return { able, why: able.length ? null : first ? `${first.name}：${apiText(lang, reasonOf(first, cmd)!)}` : null };
-  };
-
-  const report = (results: StepResult[] | null) => {
-    if (results === null) {
-      feedback().message.info(t('flow.queued'));
-      return;
-    }
-    const ok = results.filter((r) => r.ok).length;
-    const failed = results.filter((r) => !r.ok);
-    if (failed.length === 0) feedback().message.success(t('flow.done', { n: ok }));
-    else
-      feedback().notification.info({
-        title: t('flow.partly', { ok, failed: failed.length }),
-        description: failed.map((r) => `${students.find((s) => s.id === r.student_id)?.name ?? r.student_id}：${r.error ?? ''}`).join('\n'),
-      });
-  };
-
-  const run = async (cmd: StepCommandType, extra: Record<string, unknown> = {}) => {
-    const step = STEPS.find((s) => s.cmd === cmd)!;
-    const { able } = availability(cmd);
-    if (!able.length) return;
-    setBusy(cmd);
-    try {
-      report(await sendStep(step.action, { student_ids: able.map((s) => s.id), event_id: crypto.randomUUID(), ...extra }));
-      setSelected(new Set());
-      await q.refetch();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(null);
-    }
-  };
+  const runner = useStepRunner(chosen, async () => {
+    setSelected(new Set());
+    await q.refetch();
+  });
 
   if (q.isLoading) return <Loading />;
   if (q.isError) return <LoadError onRetry={() => q.refetch()} />;
@@ -166,32 +109,17 @@ export default function TeacherToday() {
           </ul>
         )}
       </Card>
-      <div className="flow-bar" role="toolbar" aria-label={t('flow.actions')}>
-        {STEPS.map((step) => {
-          const { able, why } = availability(step.cmd);
-          return (
-            <div key={step.cmd} className="flow-bar-item">
-              <Button
-                type={able.length ? 'primary' : 'default'}
-                size="large"
-                block
-                disabled={!able.length}
-                loading={busy === step.cmd}
-                onClick={() => {
-                  if (step.cmd === 'leave') {
-                    setLeaving(able[0]);
-                    setPickup(able[0].pickup_people[0]?.id ?? null);
-                  } else void run(step.cmd);
-                }}
-              >
-                {t(step.label)}
-                {able.length > 0 && able.length < chosen.length ? ` ${able.length}/${chosen.length}` : ''}
-              </Button>
-              {why && chosen.length > 0 && <div className="flow-why">{why}</div>}
-            </div>
-          );
-        })}
-      </div>
+      <StepBar
+        steps={STEPS}
+        runner={runner}
+        chosen={chosen.length}
+        onTap={(cmd, able) => {
+          if (cmd !== 'leave') return false;
+          setLeaving(able[0]);
+          setPickup(able[0].pickup_people[0]?.id ?? null);
+          return true;
+        }}
+      />
       <Modal
         open={!!leaving}
         title={leaving ? t('flow.leave_title', { name: leaving.name }) : ''}
@@ -202,7 +130,7 @@ export default function TeacherToday() {
         onCancel={() => setLeaving(null)}
         onOk={async () => {
           setLeaving(null);
-          await run('leave', { picked_up_by: pickup });
+          await runner.run('leave', { picked_up_by: pickup });
         }}
       >
         <Radio.Group value={pickup} onChange={(e) => setPickup(e.target.value)} style={{ width: '100%' }}>

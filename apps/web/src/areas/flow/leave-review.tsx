@@ -1,0 +1,155 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Descriptions, Drawer, Input, Popconfirm, Segmented, Space, Table, Tag, Typography } from 'antd';
+import type { LeaveDecisionResult, LeaveRequestRow, Page } from '@wantuo/shared';
+import { useState } from 'react';
+import { get, post } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { EmptyState, LoadError, Loading } from '../../components/states';
+import type { MessageKey } from '../../i18n/messages';
+import { formatDateTime } from '../../lib/storage';
+import { useT } from '../../stores/preferences';
+
+const STATUS_COLOR = ['gold', 'green', 'red', 'default'] as const;
+type StatusFilter = 'all' | 0 | 1 | 2 | 3;
+const LIMIT = 20;
+
+const range = (r: LeaveRequestRow) => (r.start_day === r.end_day ? r.start_day : `${r.start_day} ~ ${r.end_day}`);
+
+/** One request in a drawer, with approve / reject and a note for the parent. */
+function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: () => void; onDecided: () => void }) {
+  const t = useT();
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
+  const q = useQuery({
+    queryKey: ['teacherStudentLeaveInfo', id],
+    queryFn: () => get<LeaveRequestRow>('teacherStudentLeaveInfo', { id }),
+    enabled: id !== null,
+  });
+  const decide = async (approve: boolean) => {
+    if (!q.data) return;
+    setBusy(approve ? 'approve' : 'reject');
+    try {
+      const r = await post<LeaveDecisionResult>('auditStudentInfo', { id: q.data.id, version: q.data.version, approve, ...(note.trim() ? { note: note.trim() } : {}) });
+      const failed = r.days.filter((d) => !d.ok);
+      if (failed.length) feedback().notification.info({ title: t('ops.leave_days_failed', { n: failed.length }), description: failed.map((d) => `${d.day}：${d.error ?? ''}`).join('\n') });
+      else feedback().message.success(t(approve ? 'ops.leave_approved' : 'ops.leave_rejected'));
+      setNote('');
+      onDecided();
+      await q.refetch();
+    } catch {
+      // shown by the request wrapper (a conflict answers the server's message); read the current version again
+      await q.refetch();
+    } finally {
+      setBusy(null);
+    }
+  };
+  const r = q.data;
+  return (
+    <Drawer open={id !== null} onClose={onClose} title={t('ops.leave_detail')} size={Math.min(460, typeof window === 'undefined' ? 460 : window.innerWidth)}>
+      {q.isLoading ? (
+        <Loading />
+      ) : q.isError ? (
+        <LoadError onRetry={() => q.refetch()} />
+      ) : r ? (
+        <>
+          <Descriptions column={1} size="small" bordered>
+            <Descriptions.Item label={t('leave.child')}>
+              {r.student_name}
+              {r.class_name ? `（${r.class_name}）` : ''}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('ops.leave_range')}>
+              {range(r)} · {t('ops.leave_n_days', { n: r.days })}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('leave.reason')}>{r.reason}</Descriptions.Item>
+            <Descriptions.Item label={t('ops.leave_by')}>
+              {r.requested_by_name} · {formatDateTime(new Date(r.created_at))}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('ops.leave_status')}>
+              <Tag color={STATUS_COLOR[r.status]}>{t(`leave.status_${r.status}` as MessageKey)}</Tag>
+            </Descriptions.Item>
+            {r.reviewed_at && (
+              <Descriptions.Item label={t('ops.leave_reviewed')}>
+                {r.reviewed_by_name ?? '-'} · {formatDateTime(new Date(r.reviewed_at))}
+                {r.review_note && <div>{r.review_note}</div>}
+              </Descriptions.Item>
+            )}
+          </Descriptions>
+          {r.status === 0 && (
+            <div style={{ marginTop: 16 }}>
+              <Input.TextArea value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} showCount rows={3} placeholder={t('ops.leave_note')} aria-label={t('ops.leave_note')} />
+              <Space style={{ marginTop: 12, width: '100%' }} orientation="vertical">
+                <Button type="primary" size="large" block loading={busy === 'approve'} disabled={busy !== null} onClick={() => void decide(true)}>
+                  {t('ops.approve')}
+                </Button>
+                <Popconfirm title={t('ops.reject_confirm')} onConfirm={() => decide(false)} okText={t('ops.reject')} cancelText={t('common.cancel')} okButtonProps={{ danger: true }}>
+                  <Button danger size="large" block loading={busy === 'reject'} disabled={busy !== null}>
+                    {t('ops.reject')}
+                  </Button>
+                </Popconfirm>
+              </Space>
+            </div>
+          )}
+        </>
+      ) : null}
+    </Drawer>
+  );
+}
+
+/** Leave review (/ALeaveReview): the requests of the head teacher's students by status, paged; decide in a drawer. */
+export default function LeaveReview() {
+  const t = useT();
+  const [status, setStatus] = useState<StatusFilter>(0);
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<number | null>(null);
+  const q = useQuery({
+    queryKey: ['teacherStudentLeaveList', status, page],
+    queryFn: () => get<Page<LeaveRequestRow>>('teacherStudentLeaveList', { page, limit: LIMIT, ...(status === 'all' ? {} : { status }) }),
+  });
+  const label = (s: StatusFilter) => (s === 'all' ? t('flow.state_all') : t(`leave.status_${s}` as MessageKey));
+
+  return (
+    <Card size="small" title={t('ops.leave_title')}>
+      <div className="flow-filter" style={{ marginBottom: 12 }}>
+        <Segmented
+          value={status}
+          onChange={(v) => {
+            setStatus(v as StatusFilter);
+            setPage(1);
+          }}
+          options={(['all', 0, 1, 2, 3] as StatusFilter[]).map((s) => ({ value: s, label: label(s) }))}
+        />
+      </div>
+      {q.isError ? (
+        <LoadError onRetry={() => q.refetch()} />
+      ) : !q.isLoading && !q.data?.list.length ? (
+        <EmptyState description={t('ops.leave_none')} />
+      ) : (
+        <Table<LeaveRequestRow>
+          rowKey="id"
+          size="small"
+          loading={q.isLoading}
+          dataSource={q.data?.list}
+          scroll={{ x: 760 }}
+          onRow={(r) => ({ onClick: () => setOpen(r.id), style: { cursor: 'pointer' } })}
+          pagination={{ current: page, pageSize: LIMIT, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
+          columns={[
+            { title: t('leave.child'), dataIndex: 'student_name', width: 110, fixed: 'left' },
+            { title: t('ops.leave_range'), key: 'range', width: 200, render: (_, r) => `${range(r)}（${t('ops.leave_n_days', { n: r.days })}）` },
+            { title: t('leave.reason'), dataIndex: 'reason', ellipsis: true },
+            { title: t('ops.leave_by'), dataIndex: 'requested_by_name', width: 100 },
+            { title: t('ops.leave_status'), dataIndex: 'status', width: 90, render: (s: LeaveRequestRow['status']) => <Tag color={STATUS_COLOR[s]}>{t(`leave.status_${s}` as MessageKey)}</Tag> },
+            {
+              title: '',
+              key: 'open',
+              width: 80,
+              render: (_, r) => (
+                <Typography.Link onClick={() => setOpen(r.id)}>{r.status === 0 ? t('ops.review') : t('ops.leave_detail')}</Typography.Link>
+              ),
+            },
+          ]}
+        />
+      )}
+      <LeaveDetail id={open} onClose={() => setOpen(null)} onDecided={() => void q.refetch()} />
+    </Card>
+  );
+}

@@ -1,0 +1,149 @@
+import { Button } from 'antd';
+import { refusalOf, Role, t as apiText, type FlowBoardStudent, type FlowRefusal, type StepCommandType } from '@wantuo/shared';
+import { useEffect, useState } from 'react';
+import { feedback } from '../../api/feedback';
+import type { MessageKey } from '../../i18n/messages';
+import { flushQueue, onQueueChange, queued, sendStep, type StepResult } from '../../lib/flow-queue';
+import { usePreferences, useT } from '../../stores/preferences';
+import { useSession } from '../../stores/session';
+import { dayOf } from './day-state';
+
+export interface StepDef {
+  cmd: StepCommandType;
+  action: string;
+  label: MessageKey;
+}
+
+/** The six steps of a day, in order, with their actions and button labels. */
+export const STEPS: StepDef[] = [
+  { cmd: 'shuttle', action: 'shuttleStudent', label: 'flow.btn_shuttle' },
+  { cmd: 'enter', action: 'studentEnter', label: 'flow.btn_enter' },
+  { cmd: 'dinner', action: 'teacherStudentDinner', label: 'flow.btn_dinner' },
+  { cmd: 'startTutor', action: 'teacherStudentStartTutor', label: 'flow.btn_start_tutor' },
+  { cmd: 'endTutor', action: 'teacherStudentEndTutor', label: 'flow.btn_end_tutor' },
+  { cmd: 'leave', action: 'studentLiyuan', label: 'flow.btn_leave' },
+];
+
+export const stepsOf = (...cmds: StepCommandType[]): StepDef[] => STEPS.filter((s) => cmds.includes(s.cmd));
+
+/** Taps waiting for the network: their count, flushed when the network returns (then `after` runs). */
+export function useFlowQueue(after: () => unknown): number {
+  const [pending, setPending] = useState(queued().length);
+  useEffect(() => onQueueChange(setPending), []);
+  useEffect(() => {
+    const online = () => void flushQueue().then((r) => (r.length ? after() : undefined));
+    window.addEventListener('online', online);
+    online();
+    return () => window.removeEventListener('online', online);
+  }, [after]);
+  return pending;
+}
+
+export interface StepRunner {
+  busy: StepCommandType | null;
+  /** the selected students who may take the step, or why none may */
+  availability: (cmd: StepCommandType) => { able: FlowBoardStudent[]; why: string | null };
+  /** sends the step for those who may take it, with a new event id per tap; answers true when sent or queued */
+  run: (cmd: StepCommandType, extra?: Record<string, unknown>) => Promise<boolean>;
+}
+
+/**
+ * The step logic shared by the teacher's phone screens: buttons follow the shared state machine (refusalOf, the same
+ * rules as the server), a tap goes through the offline queue with a fresh event id, and the per-student results are
+ * reported by name.
+ */
+export function useStepRunner(chosen: FlowBoardStudent[], after: () => Promise<unknown>): StepRunner {
+  const t = useT();
+  const lang = usePreferences((s) => s.lang);
+  const role = useSession((s) => s.user?.role) ?? Role.Teacher;
+  const [busy, setBusy] = useState<StepCommandType | null>(null);
+  const reasonOf = (s: FlowBoardStudent, cmd: StepCommandType): FlowRefusal | null =>
+    refusalOf(dayOf(s), cmd, { role, needsShuttle: s.needs_shuttle, pickupIds: s.pickup_people.map((p) => p.id) });
+
+  const availability = (cmd: StepCommandType) => {
+    if (chosen.length === 0) return { able: [], why: t('flow.select_first') };
+    if (cmd === 'leave' && chosen.length > 1) return { able: [], why: t('flow.leave_one') };
+    const able = chosen.filter((s) => !reasonOf(s, cmd));
+    const first = chosen.find((s) => reasonOf(s, cmd));
+    return { able, why: able.length ? null : first ? `${first.name}：${apiText(lang, reasonOf(first, cmd)!)}` : null };
+  };
+
+  const report = (results: StepResult[] | null) => {
+    if (results === null) {
+      feedback().message.info(t('flow.queued'));
+      return;
+    }
+    const ok = results.filter((r) => r.ok).length;
+    const failed = results.filter((r) => !r.ok);
+    if (failed.length === 0) feedback().message.success(t('flow.done', { n: ok }));
+    else
+      feedback().notification.info({
+        title: t('flow.partly', { ok, failed: failed.length }),
+        description: failed.map((r) => `${chosen.find((s) => s.id === r.student_id)?.name ?? r.student_id}：${r.error ?? ''}`).join('\n'),
+      });
+  };
+
+  const run = async (cmd: StepCommandType, extra: Record<string, unknown> = {}) => {
+    const step = STEPS.find((s) => s.cmd === cmd)!;
+    const { able } = availability(cmd);
+    if (!able.length) return false;
+    setBusy(cmd);
+    try {
+      report(await sendStep(step.action, { student_ids: able.map((s) => s.id), event_id: crypto.randomUUID(), ...extra }));
+      await after();
+      return true;
+    } catch {
+      // shown by the request wrapper
+      return false;
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return { busy, availability, run };
+}
+
+/**
+ * The fixed bar of big step buttons at the bottom of a phone screen. A step none of the selected students may take is
+ * greyed out with the reason; `onTap` replaces the plain run (e.g. leaving asks who collects first).
+ */
+export function StepBar({
+  steps,
+  runner,
+  chosen,
+  onTap,
+  columns,
+}: {
+  steps: StepDef[];
+  runner: StepRunner;
+  chosen: number;
+  onTap?: (cmd: StepCommandType, able: FlowBoardStudent[]) => boolean;
+  columns?: number;
+}) {
+  const t = useT();
+  return (
+    <div className="flow-bar" role="toolbar" aria-label={t('flow.actions')} style={columns ? { gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` } : undefined}>
+      {steps.map((step) => {
+        const { able, why } = runner.availability(step.cmd);
+        return (
+          <div key={step.cmd} className="flow-bar-item">
+            <Button
+              type={able.length ? 'primary' : 'default'}
+              size="large"
+              block
+              disabled={!able.length}
+              loading={runner.busy === step.cmd}
+              onClick={() => {
+                if (!onTap?.(step.cmd, able)) void runner.run(step.cmd);
+              }}
+            >
+              {t(step.label)}
+              {able.length > 0 && able.length < chosen ? ` ${able.length}/${chosen}` : ''}
+            </Button>
+            {why && chosen > 0 && <div className="flow-why">{why}</div>}
+          </div>
+        );
+      })}
+    </div>
+  );
+}

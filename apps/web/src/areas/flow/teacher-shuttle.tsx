@@ -1,0 +1,110 @@
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Card, Checkbox, Tag, Typography } from 'antd';
+import type { FlowBoard, ShuttleTask } from '@wantuo/shared';
+import { useCallback, useMemo, useState } from 'react';
+import { get } from '../../api/http';
+import { EmptyState, LoadError, Loading } from '../../components/states';
+import type { MessageKey } from '../../i18n/messages';
+import { useT } from '../../stores/preferences';
+import { useSession } from '../../stores/session';
+import { hhmm } from './day-state';
+import { StepBar, stepsOf, useFlowQueue, useStepRunner } from './step-runner';
+import { useFlowLive } from './use-flow-live';
+import './teacher-today.css';
+
+const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
+const SHUTTLE = stepsOf('shuttle');
+
+/**
+ * The shuttle teacher's phone list (/teacher_shuttle): today's pick-ups grouped by day school and dismissal time;
+ * select many and tap the big 接到 button (the same rules, offline queue and fresh event id per tap as /teacher_today).
+ */
+export default function TeacherShuttle() {
+  const t = useT();
+  const tz = useSession((s) => s.user?.school?.timezone);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const task = useQuery({ queryKey: ['shuttleTask'], queryFn: () => get<ShuttleTask>('shuttleTask'), refetchInterval: 30_000 });
+  const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get<FlowBoard>('flowBoard'), refetchInterval: 30_000 });
+  const { refetch: refetchTask } = task;
+  const { refetch: refetchBoard } = board;
+  const reload = useCallback(() => Promise.all([refetchTask(), refetchBoard()]), [refetchTask, refetchBoard]);
+  const pending = useFlowQueue(reload);
+  useFlowLive(() => void reload(), () => void reload());
+  const byId = useMemo(() => new Map((board.data?.students ?? []).map((s) => [s.id, s])), [board.data]);
+  const chosen = [...selected].map((id) => byId.get(id)).filter((s) => s !== undefined);
+  const runner = useStepRunner(chosen, async () => {
+    setSelected(new Set());
+    await reload();
+  });
+
+  if (task.isLoading || board.isLoading) return <Loading />;
+  if (task.isError || board.isError) return <LoadError onRetry={() => void reload()} />;
+  const groups = task.data?.groups ?? [];
+  const toggle = (id: number) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const setMany = (ids: number[], on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      for (const id of ids) if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  return (
+    <div className="flow-today">
+      <Card size="small" title={`${t('ops.shuttle_title')} ${task.data?.day ?? ''}`} extra={<Typography.Text type="secondary">{t('flow.selected', { n: selected.size })}</Typography.Text>}>
+        {pending > 0 && <Alert type="warning" showIcon title={t('flow.pending_hint', { n: pending })} style={{ marginBottom: 8 }} />}
+        {groups.length === 0 ? (
+          <EmptyState description={t('ops.shuttle_empty')} />
+        ) : (
+          groups.map((g) => {
+            const waiting = g.students.filter((s) => s.state === 'expected').map((s) => s.id);
+            const all = waiting.length > 0 && waiting.every((id) => selected.has(id));
+            return (
+              <div key={`${g.dismissal_time}-${g.day_school}`} style={{ marginBottom: 8 }}>
+                <div className="flow-select-all">
+                  <Checkbox
+                    checked={all}
+                    disabled={waiting.length === 0}
+                    indeterminate={!all && waiting.some((id) => selected.has(id))}
+                    onChange={(e) => setMany(waiting, e.target.checked)}
+                  >
+                    <strong>
+                      {g.dismissal_time ?? t('ops.no_time')} · {g.day_school ?? t('ops.no_school')}
+                    </strong>
+                  </Checkbox>
+                  <Typography.Text type="secondary">
+                    {g.students.length - waiting.length}/{g.students.length}
+                  </Typography.Text>
+                </div>
+                <ul className="flow-list">
+                  {g.students.map((s) => (
+                    <li key={s.id} className={selected.has(s.id) ? 'flow-row flow-row-on' : 'flow-row'} onClick={() => toggle(s.id)}>
+                      <Checkbox checked={selected.has(s.id)} onClick={(e) => e.stopPropagation()} onChange={() => toggle(s.id)} />
+                      <div className="flow-row-main">
+                        <div>
+                          <strong>{s.name}</strong> <Tag color={STATE_COLOR[s.state]}>{t(`flow.state_${s.state}` as MessageKey)}</Tag>
+                        </div>
+                        <Typography.Text type="secondary" className="flow-times">
+                          {s.picked_up_at
+                            ? t('ops.picked_by', { name: s.picked_up_by_name ?? '-', time: hhmm(s.picked_up_at, tz) })
+                            : [s.grade, s.class_name, s.care_class?.name].filter(Boolean).join(' · ')}
+                        </Typography.Text>
+                      </div>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            );
+          })
+        )}
+      </Card>
+      <StepBar steps={SHUTTLE} runner={runner} chosen={chosen.length} columns={1} />
+    </div>
+  );
+}

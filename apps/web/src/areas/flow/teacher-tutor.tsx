@@ -1,0 +1,138 @@
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Checkbox, Descriptions, Drawer, Tag, Typography } from 'antd';
+import type { FlowBoard, TutorTask, TutorTaskInfo } from '@wantuo/shared';
+import { useCallback, useMemo, useState } from 'react';
+import { get } from '../../api/http';
+import { EmptyState, LoadError, Loading } from '../../components/states';
+import type { MessageKey } from '../../i18n/messages';
+import { useT } from '../../stores/preferences';
+import { useSession } from '../../stores/session';
+import { hhmm } from './day-state';
+import { StepBar, stepsOf, useFlowQueue, useStepRunner } from './step-runner';
+import { DayTimeline } from './timeline';
+import { useFlowLive } from './use-flow-live';
+import './teacher-today.css';
+
+const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
+const TUTOR = stepsOf('startTutor', 'endTutor');
+
+function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }) {
+  const t = useT();
+  const tz = useSession((s) => s.user?.school?.timezone);
+  const q = useQuery({ queryKey: ['tutorTaskInfo', id], queryFn: () => get<TutorTaskInfo>('tutorTaskInfo', { student_id: id }), enabled: id !== null });
+  const d = q.data;
+  return (
+    <Drawer open={id !== null} onClose={onClose} title={d ? d.student.name : t('ops.tutor_detail')} size={Math.min(420, typeof window === 'undefined' ? 420 : window.innerWidth)}>
+      {q.isLoading ? (
+        <Loading />
+      ) : q.isError ? (
+        <LoadError onRetry={() => q.refetch()} />
+      ) : d ? (
+        <>
+          <Descriptions column={1} size="small" bordered style={{ marginBottom: 16 }}>
+            <Descriptions.Item label={t('ops.tutor_type')}>{d.tutoring_type ?? '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('ops.leave_status')}>
+              <Tag color={STATE_COLOR[d.state]}>{t(`flow.state_${d.state}` as MessageKey)}</Tag>
+            </Descriptions.Item>
+            <Descriptions.Item label={t('flow.btn_start_tutor')}>
+              {d.tutor_started_at ? `${hhmm(d.tutor_started_at, tz)} · ${d.tutor_started_by_name ?? '-'}` : '-'}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('flow.btn_end_tutor')}>{d.tutor_ended_at ? `${hhmm(d.tutor_ended_at, tz)} · ${d.tutor_ended_by_name ?? '-'}` : '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('ops.class')}>{[d.student.care_class?.name, d.student.grade, d.student.class_name].filter(Boolean).join(' · ') || '-'}</Descriptions.Item>
+          </Descriptions>
+          <DayTimeline events={d.events} tz={tz} />
+        </>
+      ) : null}
+    </Drawer>
+  );
+}
+
+/**
+ * The tutor's phone list (/teacher_tutor): today's tutored students; select many and start or end tutoring (the same
+ * rules, offline queue and event ids as /teacher_today); a student's tutoring record opens in a drawer.
+ */
+export default function TeacherTutor() {
+  const t = useT();
+  const tz = useSession((s) => s.user?.school?.timezone);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [open, setOpen] = useState<number | null>(null);
+  const task = useQuery({ queryKey: ['tutorTask'], queryFn: () => get<TutorTask>('tutorTask'), refetchInterval: 30_000 });
+  const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get<FlowBoard>('flowBoard'), refetchInterval: 30_000 });
+  const { refetch: refetchTask } = task;
+  const { refetch: refetchBoard } = board;
+  const reload = useCallback(() => Promise.all([refetchTask(), refetchBoard()]), [refetchTask, refetchBoard]);
+  const pending = useFlowQueue(reload);
+  useFlowLive(() => void reload(), () => void reload());
+  const byId = useMemo(() => new Map((board.data?.students ?? []).map((s) => [s.id, s])), [board.data]);
+  const chosen = [...selected].map((id) => byId.get(id)).filter((s) => s !== undefined);
+  const runner = useStepRunner(chosen, async () => {
+    setSelected(new Set());
+    await reload();
+  });
+
+  if (task.isLoading || board.isLoading) return <Loading />;
+  if (task.isError || board.isError) return <LoadError onRetry={() => void reload()} />;
+  const list = task.data?.list ?? [];
+  const toggle = (id: number) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const here = list.filter((s) => s.state === 'in_centre').map((s) => s.id);
+  const all = here.length > 0 && here.every((id) => selected.has(id));
+
+  return (
+    <div className="flow-today">
+      <Card size="small" title={`${t('ops.tutor_title')} ${task.data?.day ?? ''}`}>
+        {pending > 0 && <Alert type="warning" showIcon title={t('flow.pending_hint', { n: pending })} style={{ marginBottom: 8 }} />}
+        {list.length === 0 ? (
+          <EmptyState description={t('ops.tutor_empty')} />
+        ) : (
+          <>
+            <div className="flow-select-all">
+              <Checkbox checked={all} disabled={here.length === 0} indeterminate={!all && here.some((id) => selected.has(id))} onChange={(e) => setSelected(e.target.checked ? new Set(here) : new Set())}>
+                {t('ops.select_in_centre')}
+              </Checkbox>
+              <Typography.Text type="secondary">{t('flow.selected', { n: selected.size })}</Typography.Text>
+            </div>
+            <ul className="flow-list">
+              {list.map((s) => (
+                <li key={s.id} className={selected.has(s.id) ? 'flow-row flow-row-on' : 'flow-row'} onClick={() => toggle(s.id)}>
+                  <Checkbox checked={selected.has(s.id)} onClick={(e) => e.stopPropagation()} onChange={() => toggle(s.id)} />
+                  <div className="flow-row-main">
+                    <div>
+                      <strong>{s.name}</strong> <Tag color={STATE_COLOR[s.state]}>{t(`flow.state_${s.state}` as MessageKey)}</Tag>
+                      <Tag>{s.tutoring_type}</Tag>
+                      {s.tutor_started_at && !s.tutor_ended_at && <Tag color="magenta">{t('ops.tutoring')}</Tag>}
+                    </div>
+                    <Typography.Text type="secondary" className="flow-times">
+                      {[
+                        s.tutor_started_at && `${t('flow.btn_start_tutor')} ${hhmm(s.tutor_started_at, tz)}`,
+                        s.tutor_ended_at && `${t('flow.btn_end_tutor')} ${hhmm(s.tutor_ended_at, tz)}`,
+                      ]
+                        .filter(Boolean)
+                        .join(' · ') || [s.care_class?.name, s.grade].filter(Boolean).join(' · ')}
+                    </Typography.Text>
+                  </div>
+                  <Button
+                    size="small"
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      setOpen(s.id);
+                    }}
+                  >
+                    {t('ops.leave_detail')}
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </Card>
+      <StepBar steps={TUTOR} runner={runner} chosen={chosen.length} columns={2} />
+      <TutorDrawer id={open} onClose={() => setOpen(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { Tag, Timeline, Typography } from 'antd';
+import type { MessageKey } from '../../i18n/messages';
+import { useT } from '../../stores/preferences';
+import { hhmm } from './day-state';
+
+/** What each flow event type is called on a timeline. */
+export const EVENT_LABEL: Record<string, MessageKey> = {
+  'student.picked_up': 'parent.ev_picked_up',
+  'student.entered': 'parent.ev_entered',
+  'student.dinner_confirmed': 'parent.ev_dinner',
+  'student.tutoring_started': 'parent.ev_tutor_started',
+  'student.tutoring_ended': 'parent.ev_tutor_ended',
+  'student.left': 'parent.ev_left',
+  'event.voided': 'parent.ev_voided',
+  'day.leave_approved': 'parent.ev_leave',
+  'day.leave_cancelled': 'parent.ev_leave_cancelled',
+};
+
+export interface TimelineEvent {
+  type: string;
+  at: string;
+  actor_name: string | null;
+  voided?: boolean;
+  payload?: Record<string, unknown> | object;
+}
+
+/** A student-day's events, oldest first, with who did what and when; voided steps are struck through. */
+export function DayTimeline({ events, tz }: { events: TimelineEvent[]; tz?: string }) {
+  const t = useT();
+  if (events.length === 0) return <Typography.Text type="secondary">{t('parent.no_events')}</Typography.Text>;
+  return (
+    <Timeline
+      items={events.map((e, i) => {
+        const reason = (e.payload as { reason?: string } | undefined)?.reason;
+        return {
+          key: i,
+          color: e.type === 'event.voided' ? 'red' : e.voided ? 'gray' : 'blue',
+          content: (
+            <div>
+              <span style={e.voided ? { textDecoration: 'line-through' } : undefined}>
+                <strong>{hhmm(e.at, tz)}</strong> {t(EVENT_LABEL[e.type] ?? 'parent.ev_other')}
+              </span>
+              {e.voided && <Tag style={{ marginLeft: 6 }}>{t('ops.voided')}</Tag>}
+              {e.actor_name && <Typography.Text type="secondary"> · {e.actor_name}</Typography.Text>}
+              {reason && <div><Typography.Text type="secondary">{t('ops.void_reason')}：{reason}</Typography.Text></div>}
+            </div>
+          ),
+        };
+      })}
+    />
+  );
+}
