@@ -35,6 +35,8 @@ async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
 export interface Stack {
   url: string;
   browser: Browser;
+  /** runs SQL on the stack's database (test setup only: the journeys themselves go through the screens) */
+  sql<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
   stop(): Promise<void>;
 }
 
@@ -85,6 +87,15 @@ export async function startStack(): Promise<Stack> {
   return {
     url,
     browser,
+    async sql<R>(text: string, params: unknown[] = []) {
+      const c = new Client({ connectionString: u.toString() });
+      await c.connect();
+      try {
+        return (await c.query(text, params)).rows as R[];
+      } finally {
+        await c.end();
+      }
+    },
     async stop() {
       await browser.close();
       for (const p of procs) p.kill('SIGTERM');
