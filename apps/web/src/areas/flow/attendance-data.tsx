@@ -51,7 +51,7 @@ function StackedBars({ bars, legend }: { bars: Bar[]; legend: { label: string; c
                       {b.parts.map((p) => (p.value ? <div key={p.key} style={{ flexGrow: p.value, background: p.color }} /> : null))}
                     </div>
                   </div>
-                  <span className="chart-day">{b.day.slice(5)}</span>
+                  <span className="chart-day">{bars.length > 10 ? b.day.slice(8) : b.day.slice(5)}</span>
                 </div>
               </Tooltip>
             );
