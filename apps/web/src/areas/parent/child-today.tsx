@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Tag, Timeline, Typography } from 'antd';
+import { Tag, Typography } from 'antd';
 import type { ParentChild } from '@wantuo/shared';
 import { get } from '../../api/http';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
-import { hhmm } from '../flow/day-state';
+import { DayTimeline } from '../flow/timeline';
 
 interface DayInfo {
   state: 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
@@ -15,17 +15,6 @@ interface DayInfo {
 }
 
 const STATE_COLOR = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' } as const;
-const EVENT_LABEL: Record<string, MessageKey> = {
-  'student.picked_up': 'parent.ev_picked_up',
-  'student.entered': 'parent.ev_entered',
-  'student.dinner_confirmed': 'parent.ev_dinner',
-  'student.tutoring_started': 'parent.ev_tutor_started',
-  'student.tutoring_ended': 'parent.ev_tutor_ended',
-  'student.left': 'parent.ev_left',
-  'event.voided': 'parent.ev_voided',
-  'day.leave_approved': 'parent.ev_leave',
-  'day.leave_cancelled': 'parent.ev_leave_cancelled',
-};
 
 /** One child's day, as it happens: the state and the timeline (who did what, when), in the school's time. */
 export function ChildToday({ child, date }: { child: ParentChild; date: string }) {
@@ -50,23 +39,7 @@ export function ChildToday({ child, date }: { child: ParentChild; date: string }
           </Typography.Text>
         )}
       </div>
-      {d.events.length === 0 ? (
-        <Typography.Text type="secondary">{t('parent.no_events')}</Typography.Text>
-      ) : (
-        <Timeline
-          items={d.events.map((e) => ({
-            key: e.position,
-            color: e.voided || e.type === 'event.voided' ? 'gray' : 'green',
-            children: (
-              <span style={{ textDecoration: e.voided ? 'line-through' : undefined }}>
-                {hhmm(e.at, tz)} {t(EVENT_LABEL[e.type] ?? 'parent.ev_other')}
-                {e.actor_name ? ` · ${e.actor_name}` : ''}
-                {e.type === 'event.voided' && e.payload.reason ? `（${e.payload.reason}）` : ''}
-              </span>
-            ),
-          }))}
-        />
-      )}
+      <DayTimeline events={d.events} tz={tz} />
     </div>
   );
 }
