@@ -35,7 +35,7 @@ async function signIn(page: Page, account: string, password = 'Demo@2026') {
 describe('sign-in lands each role in its area', () => {
   it.each([
     ['admin', '/principalIndex', '校长首页'],
-    ['teacher', '/TeacherClass', '教师班级管理'],
+    ['teacher', '/teacher_today', '今日接送'],
     ['adviser', '/AAccountManagement', '班主任首页'],
     ['parent', '/parent', '家长首页'],
     ['operator', '/operator', '站点配置'],
@@ -75,9 +75,9 @@ it('a signed-out visitor is sent to sign-in and comes back; another role is sent
   const teacher = await newPage();
   await teacher.goto(`${stack.url}/login`);
   await signIn(teacher, 'teacher');
-  await teacher.waitForURL(`${stack.url}/TeacherClass`);
+  await teacher.waitForURL(`${stack.url}/teacher_today`);
   await teacher.goto(`${stack.url}/principal_account`);
-  await teacher.waitForURL(`${stack.url}/TeacherClass`);
+  await teacher.waitForURL(`${stack.url}/teacher_today`);
   await teacher.context().close();
   // two sign-ins and a data page: more than the default 5 s on a busy machine
 }, 15_000);
@@ -117,8 +117,8 @@ it('switches the language to English and remembers it', async () => {
   await page.getByPlaceholder('User name / mobile / e-mail').fill('teacher');
   await page.getByPlaceholder('Password', { exact: true }).fill('Demo@2026');
   await page.locator('form button[type=submit]').click();
-  await page.waitForURL(`${stack.url}/TeacherClass`);
-  await expect.poll(() => page.title()).toMatch(/^Teacher class management - /);
+  await page.waitForURL(`${stack.url}/teacher_today`);
+  await expect.poll(() => page.title()).toMatch(/^Today's flow - /);
   await page.context().close();
 });
 
@@ -137,8 +137,8 @@ it('375 px screenshots of sign-in and of a teacher page (kept as artefacts)', as
   const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(scroll).toBeLessThanOrEqual(375);
   await signIn(page, 'teacher');
-  await page.waitForURL(`${stack.url}/TeacherClass`);
-  await page.getByText('我的晚托班').waitFor();
+  await page.waitForURL(`${stack.url}/teacher_today`);
+  await page.getByText('陈小雨').first().waitFor();
   await page.screenshot({ path: join(SHOTS, 'teacher-375.png') });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await page.context().close();

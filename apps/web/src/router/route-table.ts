@@ -18,7 +18,7 @@ export const AREA_ROLES: Record<Area, Role[] | 'all' | 'signed-in'> = {
 /** Where each role lands after sign-in. */
 export const HOME_OF: Record<Role, string> = {
   [Role.Admin]: '/principalIndex',
-  [Role.Teacher]: '/TeacherClass',
+  [Role.Teacher]: '/teacher_today',
   [Role.HeadTeacher]: '/AAccountManagement',
   [Role.Parent]: '/parent',
   [Role.Operator]: '/operator',
