@@ -12,7 +12,6 @@
 // count and time. Appends a dated section with the machine to BENCHMARKS.md at the repository root.
 import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,11 +19,11 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { io } from 'socket.io-client';
+import { admin, ADMIN_URL, freePort, waitFor } from './bench-lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const apiDir = join(here, '..');
 const root = join(apiDir, '..', '..');
-const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const tag = Date.now().toString(36);
 const dbName = `wantuo_flowbench_${tag}`;
@@ -96,38 +95,6 @@ if (!isMainThread) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-async function admin(sql, params) {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    return await c.query(sql, params);
-  } finally {
-    await c.end();
-  }
-}
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(url, ms = 60_000) {
-  const start = Date.now();
-  for (;;) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() - start > ms) throw new Error(`the API did not start within ${ms} ms`);
-    await sleep(200);
-  }
-}
 
 /** CPU seconds (user + system) of a process so far, from /proc; 0 when it is gone */
 function cpuOf(pid) {

@@ -7,17 +7,16 @@
 // section with the machine to BENCHMARKS.md at the repository root.
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
+import { admin, ADMIN_URL, freePort, waitFor } from './bench-lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const apiDir = join(here, '..');
 const root = join(apiDir, '..', '..');
-const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `wantuo_bench_${Date.now().toString(36)}`;
 const dbUrl = (() => {
   const u = new URL(ADMIN_URL);
@@ -28,38 +27,6 @@ const COLUMNS = ['姓名', '性别', '出生日期', '就读学校', '年级', '
 const GRADES = ['一年级', '二年级', '三年级', '四年级', '五年级', '六年级'];
 const cn = (n) => String(n).replace(/\d/g, (d) => '零一二三四五六七八九'[Number(d)]);
 
-async function admin(sql, params) {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    return await c.query(sql, params);
-  } finally {
-    await c.end();
-  }
-}
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(url, ms = 60_000) {
-  const start = Date.now();
-  for (;;) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() - start > ms) throw new Error(`the API did not start within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** the API runs its jobs in-process: no queue traffic in the figures */
 const withoutRedis = (env) => Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'REDIS_URL'));

@@ -1,12 +1,15 @@
 import { Button } from 'antd';
-import { refusalOf, Role, t as apiText, type FlowBoardStudent, type FlowRefusal, type StepCommandType } from '@wantuo/shared';
-import { useEffect, useState } from 'react';
+import { refusalOf, Role, t as apiText, type FlowBoard, type FlowBoardStudent, type FlowRefusal, type StepCommandType } from '@wantuo/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { feedback } from '../../api/feedback';
+import { get } from '../../api/http';
 import type { MessageKey } from '../../i18n/messages';
 import { flushQueue, onQueueChange, queued, sendStep, type StepResult } from '../../lib/flow-queue';
 import { usePreferences, useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { dayOf } from './day-state';
+import { useFlowLive } from './use-flow-live';
 
 export interface StepDef {
   cmd: StepCommandType;
@@ -146,4 +149,46 @@ export function StepBar({
       })}
     </div>
   );
+}
+
+/**
+ * A task list of the teacher's phone (shuttle, tutoring): the task query beside the day's board, both refreshed
+ * on socket events and after queued taps go out, the selection and a step runner over the selected children.
+ */
+export function useTaskSelection<T>(action: string) {
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const task = useQuery({ queryKey: [action], queryFn: () => get<T>(action), refetchInterval: 30_000 });
+  const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get<FlowBoard>('flowBoard'), refetchInterval: 30_000 });
+  const { refetch: refetchTask } = task;
+  const { refetch: refetchBoard } = board;
+  const reload = useCallback(() => Promise.all([refetchTask(), refetchBoard()]), [refetchTask, refetchBoard]);
+  const pending = useFlowQueue(reload);
+  useFlowLive(() => void reload(), () => void reload());
+  const byId = useMemo(() => new Map((board.data?.students ?? []).map((s) => [s.id, s])), [board.data]);
+  const chosen = [...selected].map((id) => byId.get(id)).filter((s) => s !== undefined);
+  const runner = useStepRunner(chosen, async () => {
+    setSelected(new Set());
+    await reload();
+  });
+  const toggle = (id: number) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  return {
+    task,
+    board,
+    reload,
+    pending,
+    byId,
+    chosen,
+    runner,
+    selected,
+    setSelected,
+    toggle,
+    loading: task.isLoading || board.isLoading,
+    failed: task.isError || board.isError,
+  };
 }

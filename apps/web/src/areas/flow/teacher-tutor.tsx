@@ -1,16 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Checkbox, Descriptions, Drawer, Tag, Typography } from 'antd';
-import type { FlowBoard, TutorTask, TutorTaskInfo } from '@wantuo/shared';
-import { useCallback, useMemo, useState } from 'react';
+import type { TutorTask, TutorTaskInfo } from '@wantuo/shared';
+import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { hhmm } from './day-state';
-import { StepBar, stepsOf, useFlowQueue, useStepRunner } from './step-runner';
+import { StepBar, stepsOf, useTaskSelection } from './step-runner';
 import { DayTimeline } from './timeline';
-import { useFlowLive } from './use-flow-live';
 import './teacher-today.css';
 
 const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
@@ -54,32 +53,12 @@ function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }
 export default function TeacherTutor() {
   const t = useT();
   const tz = useSession((s) => s.user?.school?.timezone);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
   const [open, setOpen] = useState<number | null>(null);
-  const task = useQuery({ queryKey: ['tutorTask'], queryFn: () => get<TutorTask>('tutorTask'), refetchInterval: 30_000 });
-  const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get<FlowBoard>('flowBoard'), refetchInterval: 30_000 });
-  const { refetch: refetchTask } = task;
-  const { refetch: refetchBoard } = board;
-  const reload = useCallback(() => Promise.all([refetchTask(), refetchBoard()]), [refetchTask, refetchBoard]);
-  const pending = useFlowQueue(reload);
-  useFlowLive(() => void reload(), () => void reload());
-  const byId = useMemo(() => new Map((board.data?.students ?? []).map((s) => [s.id, s])), [board.data]);
-  const chosen = [...selected].map((id) => byId.get(id)).filter((s) => s !== undefined);
-  const runner = useStepRunner(chosen, async () => {
-    setSelected(new Set());
-    await reload();
-  });
+  const { task, reload, pending, chosen, runner, selected, setSelected, toggle, loading, failed } = useTaskSelection<TutorTask>('tutorTask');
 
-  if (task.isLoading || board.isLoading) return <Loading />;
-  if (task.isError || board.isError) return <LoadError onRetry={() => void reload()} />;
+  if (loading) return <Loading />;
+  if (failed) return <LoadError onRetry={() => void reload()} />;
   const list = task.data?.list ?? [];
-  const toggle = (id: number) =>
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
   const here = list.filter((s) => s.state === 'in_centre').map((s) => s.id);
   const all = here.length > 0 && here.every((id) => selected.has(id));
 
