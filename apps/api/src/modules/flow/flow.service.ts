@@ -17,13 +17,13 @@ import {
   type VoidFlowEventInput,
 } from '@wantuo/shared';
 import { createHash, randomUUID } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { RESPONSIBLE } from '../students/students.service';
 import { FlowReadService } from './flow-read.service';
-import { EVENT_COLUMNS, projectionRow, toFlowEvent, upsertSql } from './flow-store';
+import { APPEND_EVENT_WIDTH, APPEND_SQL, columnsOf, EVENT_COLUMNS, projectionRow, toFlowEvent } from './flow-store';
 
 /** A student a command is for, with what the state machine needs to know about them. */
 interface Target {
@@ -64,12 +64,20 @@ export function deriveEventId(eventId: string, studentId: number | string): stri
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
 }
 
-/** The constraint of a unique violation (PostgreSQL 23505), else null. */
-function uniqueViolation(err: unknown): string | null {
+/**
+ * Whether an append failed because it lost a race: a version or an event id someone stored since the streams were
+ * read (unique violation of flow_events), or a deadlock with another batch (PostgreSQL aborts one of the two).
+ */
+function lostRace(err: unknown): boolean {
   const e = err as { driverError?: { code?: string; constraint?: string }; code?: string; constraint?: string };
   const d = e?.driverError ?? e;
-  return d?.code === '23505' ? (d.constraint ?? '') : null;
+  if (d?.code === '40P01') return true;
+  return d?.code === '23505' && (d.constraint === 'flow_events_event_id_key' || d.constraint === 'flow_events_pkey');
 }
+
+/** The answer for a student whose event id is already stored: its first result, or a refusal if it was another student's. */
+const doneResult = (studentId: number, eventId: string, first: { student_id: number; state: BoardState }): RawResult =>
+  first.student_id === studentId ? { student_id: studentId, ok: true, state: first.state, event_id: eventId } : { student_id: studentId, ok: false, errorKey: 'flow.event_id_reused' };
 
 /**
  * The event store of the daily flow (design.md §4): per student-day an append-only stream in flow_events, the
@@ -103,10 +111,11 @@ export class FlowService {
   }
 
   /**
-   * Runs one command for many students of the caller's school on a day (today by default): per student, decide
-   * with the shared state machine and append in its own small transaction with optimistic concurrency (version)
-   * and idempotency by event_id (a repeated event_id answers the first result and writes nothing); after commit
-   * emit 'flow.committed' per appended event. Never throws for a per-student refusal: it is in the result.
+   * Runs one command for many students of the caller's school on a day (today by default): decides for each
+   * student with the shared state machine and appends every student's events in one set-based statement with
+   * optimistic concurrency (version) and idempotency by event_id (a repeated event_id answers the first result and
+   * writes nothing); after commit emits 'flow.committed' per appended event. Never throws for a per-student
+   * refusal: it is in the result.
    */
   async command(
     user: SessionUser,
@@ -118,112 +127,144 @@ export class FlowService {
     return { results: raw.map(({ errorKey, ...r }) => (errorKey ? { ...r, error: t(user.lang, errorKey) } : r)) };
   }
 
-  /** command() with the refusals as message keys. */
+  /**
+   * command() with the refusals as message keys. Four round trips whatever the batch size: the session (guard),
+   * the students with the school's day, their streams with the event ids already stored, one append statement.
+   * When the append loses a race (someone appended to one of the streams since they were read, or sent the same
+   * event id), nothing of it was written and each student is tried again alone, so only the students concerned
+   * are told.
+   */
   async run(user: SessionUser, studentIds: number[], cmd: FlowCommand, opts: { eventId?: string; day?: string; system?: boolean } = {}): Promise<RawResult[]> {
     const schoolId = user.schoolId!;
     const ids = [...new Set(studentIds)];
-    const day = opts.day ?? (await this.today(schoolId));
     const eventIds = new Map(ids.map((id) => [id, opts.eventId ? (ids.length > 1 ? deriveEventId(opts.eventId, id) : opts.eventId.toLowerCase()) : randomUUID()]));
-    const targets: Target[] = await this.db.query(
+    const { day, targets } = await this.targets(schoolId, ids, user.id, opts.day);
+    const byId = new Map(targets.map((s) => [s.id, s]));
+    const mustBeMine = !opts.system && (user.role === Role.Teacher || user.role === Role.HeadTeacher);
+
+    const results = new Map<number, RawResult>();
+    const mine: Target[] = [];
+    for (const id of ids) {
+      const target = byId.get(id);
+      if (!target || (mustBeMine && !target.mine)) results.set(id, { student_id: id, ok: false, errorKey: 'flow.student_not_found' });
+      else mine.push(target);
+    }
+    // in student order, so two batches over the same students take their index entries in the same order
+    mine.sort((a, b) => a.id - b.id);
+    const appended: Appended[] = [];
+    const batch = mine.length ? await this.tryAppend(user, mine, day, cmd, eventIds) : { results: [], events: [] };
+    if (batch) {
+      for (const r of batch.results) results.set(r.student_id, r);
+      appended.push(...batch.events);
+    } else {
+      for (const target of mine) {
+        const eventId = eventIds.get(target.id)!;
+        const one = await this.tryAppend(user, [target], day, cmd, eventIds);
+        if (one) {
+          results.set(target.id, one.results[0]);
+          appended.push(...one.events);
+          continue;
+        }
+        // lost again: either the same event id won meanwhile (then it is done) or another command did (stale)
+        const first = (await this.firstResults([eventId])).get(eventId);
+        results.set(target.id, first ? doneResult(target.id, eventId, first) : { student_id: target.id, ok: false, errorKey: 'flow.stale' });
+      }
+    }
+    for (const a of appended) this.events.emit('flow.committed', { ...a, school_id: schoolId });
+    return ids.map((id) => results.get(id)!);
+  }
+
+  /** The school's students of a command (active ones), with what deciding needs, and the day (today unless given). */
+  private async targets(schoolId: number, ids: number[], userId: number, day?: string): Promise<{ day: string; targets: Target[] }> {
+    const rows: Array<Target & { today: string }> = await this.db.query(
       `select s.id, s.needs_shuttle, ccs.class_id,
               array(select p.id from pickup_people p where p.student_id = s.id and p.deleted_at is null order by p.id) as pickup_ids,
               array(select p.id from pickup_people p where p.student_id = s.id) as all_pickup_ids,
-              ${RESPONSIBLE('$3')} as mine
+              ${RESPONSIBLE('$3')} as mine,
+              (select (now() at time zone sc.timezone)::date::text from schools sc where sc.id = $1) as today
          from students s left join care_class_students ccs on ccs.student_id = s.id
         where s.school_id = $1 and s.id = any($2) and s.status = 1`,
-      [schoolId, ids, user.id],
+      [schoolId, ids, userId],
     );
-    const byId = new Map(targets.map((s) => [s.id, s]));
-    // a repeated event id answers its first result: looked up for the whole batch at once
-    const seen = await this.firstResults(this.db.manager, [...eventIds.values()]);
-    const mustBeMine = !opts.system && (user.role === Role.Teacher || user.role === Role.HeadTeacher);
-
-    const results: RawResult[] = [];
-    const appended: Appended[] = [];
-    for (const id of ids) {
-      const eventId = eventIds.get(id)!;
-      const target = byId.get(id);
-      if (!target || (mustBeMine && !target.mine)) {
-        results.push({ student_id: id, ok: false, errorKey: 'flow.student_not_found' });
-        continue;
-      }
-      const first = seen.get(eventId);
-      if (first) {
-        results.push(first.student_id === id ? { student_id: id, ok: true, state: first.state, event_id: eventId } : { student_id: id, ok: false, errorKey: 'flow.event_id_reused' });
-        continue;
-      }
-      results.push(await this.appendOne(user, target, day, cmd, eventId, appended));
-    }
-    for (const a of appended) this.events.emit('flow.committed', { ...a, school_id: schoolId });
-    return results;
+    return { day: day ?? rows[0]?.today ?? (await this.today(schoolId)), targets: rows };
   }
 
-  /** Decides and appends for one student in its own transaction; a lost race is 'flow.stale', never a duplicate. */
-  private async appendOne(user: SessionUser, target: Target, day: string, cmd: FlowCommand, eventId: string, appended: Appended[]): Promise<RawResult> {
+  /**
+   * Reads the students' streams of the day and the event ids already stored, decides for each student and appends
+   * all new events with their projection rows in one statement. Answers null when the statement lost a race
+   * (nothing written); a student whose event id is already stored gets its first result.
+   */
+  private async tryAppend(user: SessionUser, targets: Target[], day: string, cmd: FlowCommand, eventIds: Map<number, string>): Promise<{ results: RawResult[]; events: Appended[] } | null> {
     const schoolId = user.schoolId!;
-    const studentId = target.id;
-    const done = (first: { student_id: number; state: BoardState }): RawResult =>
-      first.student_id === studentId ? { student_id: studentId, ok: true, state: first.state, event_id: eventId } : { student_id: studentId, ok: false, errorKey: 'flow.event_id_reused' };
-    try {
-      const out = await this.db.transaction(async (em) => {
-        const rows: Parameters<typeof toFlowEvent>[0][] = await em.query(
-          `select ${EVENT_COLUMNS} from flow_events e where e.student_id = $1 and e.day = $2 order by e.version`,
-          [studentId, day],
-        );
-        // the same event id may have committed since the batch looked: then it is done, whatever the state says now
-        // (looked up after reading the stream, so a stream that already holds it is never decided on)
-        const first = (await this.firstResults(em, [eventId])).get(eventId);
-        if (first) return { result: done(first), events: [] };
-        let state = replay(rows.map(toFlowEvent));
-        const decision = decide(state, cmd, { role: user.role, needsShuttle: target.needs_shuttle, pickupIds: target.pickup_ids });
-        if (!decision.ok) return { result: { student_id: studentId, ok: false, errorKey: decision.reason } satisfies RawResult, events: [] };
-        // an override may let a child go with someone unlisted (null), but a given person must be one of the child's
-        if (cmd.type === 'leave' && cmd.picked_up_by !== null && !target.all_pickup_ids.includes(cmd.picked_up_by)) {
-          return { result: { student_id: studentId, ok: false, errorKey: 'stu.pickup_not_found' } satisfies RawResult, events: [] };
-        }
-        const at = new Date().toISOString();
-        const mine: Appended[] = [];
-        let position = 0;
-        for (const [i, e] of decision.events.entries()) {
-          const event: FlowEvent = { ...e, event_id: i === 0 ? eventId : deriveEventId(eventId, `${studentId}:${i}`), at, actor: user.id };
-          state = evolve(state, event);
-          const after = boardState(state);
-          const [row]: Array<{ position: string }> = await em.query(
-            `insert into flow_events (event_id, school_id, student_id, day, version, type, payload, class_id, state_after, actor_id, occurred_at)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning global_position::text as position`,
-            [event.event_id, schoolId, studentId, day, state.version, event.type, event.payload, target.class_id, after, user.id, at],
-          );
-          position = Number(row.position);
-          mine.push({ position, student_id: studentId, class_id: target.class_id, day, type: event.type, state: after, at, actor: user.id });
-        }
-        await this.upsertProjection(em, [projectionRow(schoolId, studentId, day, target.class_id, state, position)]);
-        const result: RawResult = { student_id: studentId, ok: true, state: boardState(state), event_id: eventId };
-        return { result, events: mine };
-      });
-      appended.push(...out.events);
-      return out.result;
-    } catch (err) {
-      // a lost race: either the same event id won (then it is done) or another command did (stale)
-      const constraint = uniqueViolation(err);
-      if (constraint !== 'flow_events_event_id_key' && constraint !== 'flow_events_pkey') throw err;
-      const first = (await this.firstResults(this.db.manager, [eventId])).get(eventId);
-      if (first) return done(first);
-      return { student_id: studentId, ok: false, errorKey: 'flow.stale' };
+    const wanted = targets.map((s) => eventIds.get(s.id)!);
+    const rows: Array<Parameters<typeof toFlowEvent>[0] & { student_id: number; day: string; state_after: BoardState }> = await this.db.query(
+      `select ${EVENT_COLUMNS}, e.student_id, e.day::text as day, e.state_after
+         from flow_events e
+        where (e.student_id = any($1::int[]) and e.day = $2::date) or e.event_id = any($3::uuid[])
+        order by e.student_id, e.day, e.version`,
+      [targets.map((s) => s.id), day, wanted],
+    );
+    const streams = new Map<number, FlowEvent[]>();
+    const seen = new Map<string, { student_id: number; state: BoardState }>();
+    for (const r of rows) {
+      if (r.day === day) (streams.get(r.student_id) ?? streams.set(r.student_id, []).get(r.student_id)!).push(toFlowEvent(r));
+      seen.set(r.event_id, { student_id: r.student_id, state: r.state_after });
     }
+
+    const at = new Date().toISOString();
+    const results: RawResult[] = [];
+    const events: unknown[][] = [];
+    const days: unknown[][] = [];
+    const pending: Omit<Appended, 'position'>[] = [];
+    for (const target of targets) {
+      const studentId = target.id;
+      const eventId = eventIds.get(studentId)!;
+      const first = seen.get(eventId);
+      if (first) {
+        results.push(doneResult(studentId, eventId, first));
+        continue;
+      }
+      let state = replay(streams.get(studentId) ?? []);
+      const decision = decide(state, cmd, { role: user.role, needsShuttle: target.needs_shuttle, pickupIds: target.pickup_ids });
+      if (!decision.ok) {
+        results.push({ student_id: studentId, ok: false, errorKey: decision.reason });
+        continue;
+      }
+      // an override may let a child go with someone unlisted (null), but a given person must be one of the child's
+      if (cmd.type === 'leave' && cmd.picked_up_by !== null && !target.all_pickup_ids.includes(cmd.picked_up_by)) {
+        results.push({ student_id: studentId, ok: false, errorKey: 'stu.pickup_not_found' });
+        continue;
+      }
+      for (const [i, e] of decision.events.entries()) {
+        const event: FlowEvent = { ...e, event_id: i === 0 ? eventId : deriveEventId(eventId, `${studentId}:${i}`), at, actor: user.id };
+        state = evolve(state, event);
+        const after = boardState(state);
+        events.push([event.event_id, studentId, state.version, event.type, event.payload, target.class_id, after]);
+        pending.push({ student_id: studentId, class_id: target.class_id, day, type: event.type, state: after, at, actor: user.id });
+      }
+      days.push(projectionRow(schoolId, studentId, day, target.class_id, state));
+      results.push({ student_id: studentId, ok: true, state: boardState(state), event_id: eventId });
+    }
+    if (!events.length) return { results, events: [] };
+
+    let written: Array<{ student_id: number; version: number; position: string }>;
+    try {
+      written = await this.db.query(APPEND_SQL, [schoolId, day, user.id, at, ...columnsOf(events, APPEND_EVENT_WIDTH), ...columnsOf(days, days[0].length)]);
+    } catch (err) {
+      if (lostRace(err)) return null;
+      throw err;
+    }
+    const positions = new Map(written.map((w) => [`${w.student_id}:${w.version}`, Number(w.position)]));
+    const appended = pending.map((p, i) => ({ ...p, position: positions.get(`${p.student_id}:${events[i][2]}`)! }));
+    return { results, events: appended.sort((a, b) => a.position - b.position) };
   }
 
   /** The first results of already stored event ids: the student and the board state after it. */
-  private async firstResults(em: EntityManager, eventIds: string[]): Promise<Map<string, { student_id: number; state: BoardState }>> {
-    const rows: Array<{ event_id: string; student_id: number; state: BoardState }> = await em.query(
+  private async firstResults(eventIds: string[]): Promise<Map<string, { student_id: number; state: BoardState }>> {
+    const rows: Array<{ event_id: string; student_id: number; state: BoardState }> = await this.db.query(
       `select event_id, student_id, state_after as state from flow_events where event_id = any($1::uuid[])`,
       [eventIds],
     );
     return new Map(rows.map((r) => [r.event_id, r]));
-  }
-
-  /** Writes projection rows (values of PROJECTION_COLUMNS without updated_at, which is now()). */
-  async upsertProjection(em: EntityManager, rows: unknown[][]): Promise<void> {
-    if (!rows.length) return;
-    await em.query(upsertSql(rows.length, 'now()'), rows.flat());
   }
 }

@@ -3,6 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { DomainEvents, type DomainEventMap } from '../../core/events/domain-events';
 import type { SessionUser } from '../../core/http/request-context';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { DataSource } from 'typeorm';
+import { SessionService } from '../../core/auth/session.service';
+import { APPEND_SQL } from './flow-store';
 import { deriveEventId, FlowService } from './flow.service';
 
 let t: TestApp;
@@ -68,6 +71,11 @@ async function events(studentId?: number) {
     [studentId ?? null],
   );
   return rows;
+}
+
+/** the session user of a token, as the guard resolves it */
+async function sessionOf(token: string): Promise<SessionUser> {
+  return (await t.app.get(SessionService).resolve(token))!;
 }
 
 async function dayRow(studentId: number) {
@@ -337,6 +345,64 @@ describe('optimistic concurrency', () => {
     for (const r of rows) expect(r.n).toBe(r.v);
     const days = await t.sql.query(`select student_id, version from student_days order by student_id`);
     expect(days.rows).toEqual(rows.map((r) => ({ student_id: r.student_id, version: r.v })));
+    // no step twice for a student
+    const twice = await t.sql.query(`select student_id, type from flow_events group by 1, 2 having count(*) > 1`);
+    expect(twice.rows).toEqual([]);
+  });
+
+  it('a batch that loses a race to one of its students writes nothing at first, then each student is tried alone', async () => {
+    const [a, b, c] = kids.map((k) => k.id);
+    const flow = t.app.get(FlowService);
+    const db = t.app.get(DataSource);
+    const user = await sessionOf(adviser);
+    // the first append statement of the batch is preceded by another command entering b (committed in between
+    // the batch's read of the streams and its write)
+    const original = db.query.bind(db);
+    let raced = false;
+    const spy = jest.spyOn(db, 'query').mockImplementation(async (sql: string, params?: unknown[]) => {
+      if (!raced && sql === APPEND_SQL && (params?.[5] as number[] | undefined)?.includes(b)) {
+        raced = true;
+        await t.sql.query(
+          `insert into flow_events (event_id, school_id, student_id, day, version, type, payload, class_id, state_after, actor_id, occurred_at)
+           values ($1, $2, $3, $4, 1, 'student.entered', '{}', $5, 'in_centre', $6, now())`,
+          [randomUUID(), user.schoolId, b, today, t.demo.classes!.running, user.id],
+        );
+      }
+      return original(sql, params);
+    });
+    try {
+      const results = await flow.run(user, [a, b, c], { type: 'enter' });
+      expect(raced).toBe(true);
+      expect(results).toEqual([
+        { student_id: a, ok: true, state: 'in_centre', event_id: expect.any(String) },
+        { student_id: b, ok: false, errorKey: 'flow.already_entered' },
+        { student_id: c, ok: true, state: 'in_centre', event_id: expect.any(String) },
+      ]);
+    } finally {
+      spy.mockRestore();
+    }
+    const all = await events();
+    expect(all.map((e) => [e.student_id, e.version])).toEqual([[b, 1], [a, 1], [c, 1]]);
+    expect((await dayRow(a)).version).toBe(1);
+    expect(await dayRow(b)).toBeUndefined(); // the competing insert above bypassed the projection on purpose
+  });
+
+  it('one append statement per batch whatever its size', async () => {
+    const ids = kids.map((k) => k.id);
+    const db = t.app.get(DataSource);
+    const user = await sessionOf(adviser);
+    const spy = jest.spyOn(db, 'query');
+    try {
+      // the students with the day, their streams with stored event ids, the append
+      await t.app.get(FlowService).run(user, ids, { type: 'enter' });
+      expect(spy.mock.calls.map(([sql]) => sql === APPEND_SQL)).toEqual([false, false, true]);
+    } finally {
+      spy.mockRestore();
+    }
+    const { rows } = await t.sql.query(`select count(*)::int as n, count(distinct global_position)::int as p from flow_events`);
+    expect(rows[0]).toEqual({ n: ids.length, p: ids.length });
+    const days = await t.sql.query(`select count(*)::int as n from student_days where state = 'in_centre' and version = 1`);
+    expect(days.rows[0].n).toBe(ids.length);
   });
 });
 

@@ -1,6 +1,6 @@
 import { evolve, EMPTY_DAY, type DayState } from '@wantuo/shared';
 import type { DataSource, EntityManager } from 'typeorm';
-import { EVENT_COLUMNS, projectionRow, toFlowEvent, upsertSql } from './flow-store';
+import { columnsOf, EVENT_COLUMNS, PROJECTION_COLUMNS, projectionRow, REWRITE_DAYS_SQL, toFlowEvent } from './flow-store';
 
 /** Events read per round trip, and projection rows written per insert. */
 const READ_BATCH = 5_000;
@@ -19,7 +19,7 @@ type EventRow = Parameters<typeof toFlowEvent>[0] & {
 /**
  * Rebuilds the student_days projection from flow_events (design.md §4), for one school or all: deletes the rows
  * and replays the events in stream order (student, day, version), reading in keyset batches and writing the
- * projection in multi-row inserts. Runs in one transaction that holds off appends meanwhile (share lock), so the
+ * projection in set-based inserts (unnest). Runs in one transaction that holds off appends meanwhile (share lock), so the
  * result is the live projection of that moment. Answers how many events and student-days it went through.
  */
 export async function rebuildProjection(db: DataSource, opts: { schoolId?: number } = {}): Promise<{ events: number; days: number }> {
@@ -34,7 +34,7 @@ export async function rebuildProjection(db: DataSource, opts: { schoolId?: numbe
     const flushDay = async () => {
       if (!cur) return;
       const r = cur.row;
-      pending.push([...projectionRow(r.school_id, r.student_id, r.day, r.class_id, cur.state, Number(r.position)), r.recorded_at]);
+      pending.push([...projectionRow(r.school_id, r.student_id, r.day, r.class_id, cur.state), Number(r.position), r.recorded_at]);
       days++;
       if (pending.length >= WRITE_BATCH) await write(em, pending.splice(0));
     };
@@ -70,5 +70,5 @@ export async function rebuildProjection(db: DataSource, opts: { schoolId?: numbe
 }
 
 async function write(em: EntityManager, rows: unknown[][]): Promise<void> {
-  if (rows.length) await em.query(upsertSql(rows.length, 'param'), rows.flat());
+  if (rows.length) await em.query(REWRITE_DAYS_SQL, columnsOf(rows, PROJECTION_COLUMNS.length));
 }

@@ -14,7 +14,7 @@ import { type Audience, CATCH_UP_BATCH, LiveAuth, LiveRefusal, roomsOf, roomsOfE
 
 /** The server event every client listens to (design.md §2). */
 export const FLOW_EVENT = 'flow.event';
-/** Between API processes (Redis adapter serverSideEmit): a committed event, delivered by each process to its own sockets. */
+/** Between API processes (Redis adapter serverSideEmit): committed events, delivered by each process to its own sockets. */
 const PEER_EVENT = 'flow.committed';
 /** how long a socket that just caught up gets live events one by one, deduplicated */
 const RECENT_MS = 5_000;
@@ -73,6 +73,8 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
   private readonly recent = new Map<string, Set<number>>();
   /** sockets of this process still receiving their catch-up, with the live events held for them */
   private readonly catchingUp = new Map<string, FlowEventMessage[]>();
+  /** committed events of this turn of the event loop, delivered right after it */
+  private pending: Committed[] = [];
   private unsubscribe: (() => void) | null = null;
   private readonly redisClients: Redis[] = [];
   private recheckTimer: NodeJS.Timeout | null = null;
@@ -91,7 +93,9 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
       const sub = this.redis.duplicate();
       this.redisClients.push(pub, sub);
       server.adapter(createAdapter(pub, sub, { key: `${this.config.queuePrefix}:socket.io` }));
-      (server.sockets as unknown as { on(ev: string, fn: (e: Committed) => void): void }).on(PEER_EVENT, (e) => this.deliver(e));
+      (server.sockets as unknown as { on(ev: string, fn: (e: Committed[]) => void): void }).on(PEER_EVENT, (batch) => {
+        for (const e of batch) this.deliver(e);
+      });
     }
     server.use((socket, next) => {
       this.authenticate(socket).then(
@@ -102,10 +106,7 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
         },
       );
     });
-    this.unsubscribe = this.events.on('flow.committed', (e) => {
-      if (this.redis) this.server.serverSideEmit(PEER_EVENT, e);
-      this.deliver(e);
-    });
+    this.unsubscribe = this.events.on('flow.committed', (e) => this.enqueue(e));
     this.recheckTimer = setInterval(() => {
       this.recheck().catch((err: unknown) => this.log.error({ err }, 'socket session check failed'));
     }, RECHECK_MS).unref();
@@ -177,6 +178,22 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
     } finally {
       this.catchingUp.delete(socket.id);
     }
+  }
+
+  /**
+   * Takes a committed event off the command's path: the events of one turn of the event loop are delivered together
+   * right after it (setImmediate), so a command's HTTP answer is written before its fan-out to the sockets, and the
+   * other processes get one Redis message per turn instead of one per event.
+   */
+  private enqueue(e: Committed): void {
+    this.pending.push(e);
+    if (this.pending.length > 1) return;
+    setImmediate(() => {
+      const batch = this.pending;
+      this.pending = [];
+      if (this.redis) this.server.serverSideEmit(PEER_EVENT, batch);
+      for (const x of batch) this.deliver(x);
+    });
   }
 
   /** Delivers a committed event to this process's sockets: at once to the caught-up ones, held for the others. */
