@@ -4,6 +4,7 @@ import { normalizeLang } from '@wantuo/shared';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { SessionUser } from '../http/request-context';
+import { preparedQuery } from '../database/prepared-query';
 
 export function hashToken(token: string): Buffer {
   return createHash('sha256').update(token).digest();
@@ -40,7 +41,9 @@ export class SessionService {
       name: string;
       nickname: string;
       lang: string;
-    }> = await this.db.query(
+    }> = await preparedQuery(
+      this.db,
+      'session.resolve',
       `select t.id as token_id, u.id, u.role, u.school_id, u.name, u.nickname, u.lang
          from user_tokens t join users u on u.id = t.user_id
         where t.token_hash = $1 and t.revoked_at is null and t.expires_at > now() and u.status = 1 and u.job_status = 1 and u.deleted_at is null`,

@@ -18,6 +18,7 @@ import {
 } from '@wantuo/shared';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { preparedQuery } from '../../core/database/prepared-query';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
@@ -176,7 +177,9 @@ export class FlowService {
 
   /** The school's students of a command (active ones), with what deciding needs, and the day (today unless given). */
   private async targets(schoolId: number, ids: number[], userId: number, day?: string): Promise<{ day: string; targets: Target[] }> {
-    const rows: Array<Target & { today: string }> = await this.db.query(
+    const rows: Array<Target & { today: string }> = await preparedQuery(
+      this.db,
+      'flow.targets',
       `select s.id, s.needs_shuttle, ccs.class_id,
               array(select p.id from pickup_people p where p.student_id = s.id and p.deleted_at is null order by p.id) as pickup_ids,
               array(select p.id from pickup_people p where p.student_id = s.id) as all_pickup_ids,
@@ -197,7 +200,9 @@ export class FlowService {
   private async tryAppend(user: SessionUser, targets: Target[], day: string, cmd: FlowCommand, eventIds: Map<number, string>): Promise<{ results: RawResult[]; events: Appended[] } | null> {
     const schoolId = user.schoolId!;
     const wanted = targets.map((s) => eventIds.get(s.id)!);
-    const rows: Array<Parameters<typeof toFlowEvent>[0] & { student_id: number; day: string; state_after: BoardState }> = await this.db.query(
+    const rows: Array<Parameters<typeof toFlowEvent>[0] & { student_id: number; day: string; state_after: BoardState }> = await preparedQuery(
+      this.db,
+      'flow.streams',
       `select ${EVENT_COLUMNS}, e.student_id, e.day::text as day, e.state_after
          from flow_events e
         where (e.student_id = any($1::int[]) and e.day = $2::date) or e.event_id = any($3::uuid[])
@@ -249,7 +254,7 @@ export class FlowService {
 
     let written: Array<{ student_id: number; version: number; position: string }>;
     try {
-      written = await this.db.query(APPEND_SQL, [schoolId, day, user.id, at, ...columnsOf(events, APPEND_EVENT_WIDTH), ...columnsOf(days, days[0].length)]);
+      written = await preparedQuery(this.db, 'flow.append', APPEND_SQL, [schoolId, day, user.id, at, ...columnsOf(events, APPEND_EVENT_WIDTH), ...columnsOf(days, days[0].length)]);
     } catch (err) {
       if (lostRace(err)) return null;
       throw err;

@@ -3,8 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { DomainEvents, type DomainEventMap } from '../../core/events/domain-events';
 import type { SessionUser } from '../../core/http/request-context';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import type { QueryConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import { SessionService } from '../../core/auth/session.service';
+import { poolOf } from '../../core/database/prepared-query';
 import { APPEND_SQL } from './flow-store';
 import { deriveEventId, FlowService } from './flow.service';
 
@@ -353,14 +355,14 @@ describe('optimistic concurrency', () => {
   it('a batch that loses a race to one of its students writes nothing at first, then each student is tried alone', async () => {
     const [a, b, c] = kids.map((k) => k.id);
     const flow = t.app.get(FlowService);
-    const db = t.app.get(DataSource);
+    const pool = poolOf(t.app.get(DataSource));
     const user = await sessionOf(adviser);
     // the first append statement of the batch is preceded by another command entering b (committed in between
     // the batch's read of the streams and its write)
-    const original = db.query.bind(db);
+    const original = pool.query.bind(pool) as (q: QueryConfig) => Promise<unknown>;
     let raced = false;
-    const spy = jest.spyOn(db, 'query').mockImplementation(async (sql: string, params?: unknown[]) => {
-      if (!raced && sql === APPEND_SQL && (params?.[5] as number[] | undefined)?.includes(b)) {
+    const spy = jest.spyOn(pool, 'query').mockImplementation((async (q: QueryConfig) => {
+      if (!raced && q.text === APPEND_SQL && (q.values?.[5] as number[] | undefined)?.includes(b)) {
         raced = true;
         await t.sql.query(
           `insert into flow_events (event_id, school_id, student_id, day, version, type, payload, class_id, state_after, actor_id, occurred_at)
@@ -368,8 +370,8 @@ describe('optimistic concurrency', () => {
           [randomUUID(), user.schoolId, b, today, t.demo.classes!.running, user.id],
         );
       }
-      return original(sql, params);
-    });
+      return original(q);
+    }) as never);
     try {
       const results = await flow.run(user, [a, b, c], { type: 'enter' });
       expect(raced).toBe(true);
@@ -389,13 +391,13 @@ describe('optimistic concurrency', () => {
 
   it('one append statement per batch whatever its size', async () => {
     const ids = kids.map((k) => k.id);
-    const db = t.app.get(DataSource);
+    const pool = poolOf(t.app.get(DataSource));
     const user = await sessionOf(adviser);
-    const spy = jest.spyOn(db, 'query');
+    const spy = jest.spyOn(pool, 'query');
     try {
-      // the students with the day, their streams with stored event ids, the append
       await t.app.get(FlowService).run(user, ids, { type: 'enter' });
-      expect(spy.mock.calls.map(([sql]) => sql === APPEND_SQL)).toEqual([false, false, true]);
+      // the students with the day, their streams with stored event ids, the append
+      expect(spy.mock.calls.map(([q]) => (q as unknown as QueryConfig).name)).toEqual(['flow.targets', 'flow.streams', 'flow.append']);
     } finally {
       spy.mockRestore();
     }
