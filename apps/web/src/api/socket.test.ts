@@ -72,15 +72,19 @@ describe('connectFlow', () => {
     const statuses: FlowStatus[] = [];
     const stop = connectFlow({ onEvent: (e) => got.push(e.position), onStatus: (s) => statuses.push(s), io: f.io, storage });
     expect(f.state.opts!.path).toBe('/socket.io');
-    expect(f.auth()).toEqual({ token: 'tok' });
+    expect(f.auth()).toEqual({ token: 'tok', batch: true });
     f.fire('connect');
     f.fire('flow.event', ev(5));
     f.fire('flow.event', ev(7));
     f.fire('flow.event', ev(7));
     f.fire('flow.event', ev(6)); // late commit from another process: delivered, since stays at the highest
     expect(got).toEqual([5, 7, 6]);
-    expect(f.auth()).toEqual({ token: 'tok', since: 7 });
+    expect(f.auth()).toEqual({ token: 'tok', batch: true, since: 7 });
     expect(storage.getItem(FLOW_SINCE_KEY)).toBe('7');
+    // live events in a batch: each once, in order, since moves to the highest
+    f.fire('flow.events', [ev(7), ev(8), ev(9)]);
+    expect(got).toEqual([5, 7, 6, 8, 9]);
+    expect(storage.getItem(FLOW_SINCE_KEY)).toBe('9');
     f.fire('disconnect', 'transport close');
     expect(statuses).toEqual(['connecting', 'live', 'reconnecting']);
     stop();

@@ -3,8 +3,8 @@ import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket
 import { cookies, StorageKey } from '../lib/storage';
 
 /**
- * The live daily flow (design.md §2): socket.io on the same origin, path /socket.io, handshake `auth: { token, since? }`,
- * server event `flow.event`. The server refuses a handshake with `connect_error` whose message is '401' (no or invalid
+ * The live daily flow (design.md §2): socket.io on the same origin, path /socket.io, handshake `auth: { token, since?,
+ * batch: true }`, server events `flow.event` (one event: the catch-up) and `flow.events` (the live events of a flush). The server refuses a handshake with `connect_error` whose message is '401' (no or invalid
  * token), '403' (no school to follow) or '400' (bad `since`); it drops an open socket whose session ended with the
  * event `flow.error` `{ code: 401 }`. With `since`, the server first replays every event after
  * it, in order, then sends live events.
@@ -60,7 +60,7 @@ export function connectFlow(opts: ConnectFlowOptions): () => void {
     // read on every (re)connection attempt: the current token and the last position seen
     auth: (cb) => {
       const since = readSince(storage);
-      cb({ token: cookies.get(StorageKey.token) ?? '', ...(since === null ? {} : { since }) });
+      cb({ token: cookies.get(StorageKey.token) ?? '', batch: true, ...(since === null ? {} : { since }) });
     },
   });
 
@@ -74,13 +74,18 @@ export function connectFlow(opts: ConnectFlowOptions): () => void {
 
   status('connecting');
   socket.on('connect', () => status('live'));
-  socket.on('flow.event', (e: FlowEventMessage) => {
+  const receive = (e: FlowEventMessage) => {
     if (seen.has(e.position)) return;
     seen.add(e.position);
     if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value as number);
     const since = readSince(storage);
     if (since === null || e.position > since) writeSince(storage, e.position);
     opts.onEvent(e);
+  };
+  socket.on('flow.event', receive);
+  // live events in batches (asked for with auth.batch): a class's 30 taps are one message
+  socket.on('flow.events', (list: FlowEventMessage[]) => {
+    if (Array.isArray(list)) list.forEach(receive);
   });
   socket.on('connect_error', (err: Error) => {
     if (stopped) return;

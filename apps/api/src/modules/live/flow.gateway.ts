@@ -14,6 +14,16 @@ import { type Audience, CATCH_UP_BATCH, LiveAuth, LiveRefusal, roomsOf, roomsOfE
 
 /** The server event every client listens to (design.md §2). */
 export const FLOW_EVENT = 'flow.event';
+/**
+ * Sockets that asked for batches (handshake `auth.batch: true`) get their live events as `flow.events`: an array of
+ * FlowEventMessage in commit order, one message per flush instead of one per event. What a board pays for is the
+ * messages, not their size: a class's batch of 30 events is one write per board instead of 30.
+ */
+export const FLOW_EVENTS = 'flow.events';
+/** Under load, live events are flushed at most this often (a flush after a quiet moment goes out at once). */
+export const FLUSH_MS = 20;
+/** the room every batch socket joins, so the per-event broadcast leaves them out */
+const BATCH_ROOM = 'batch';
 /** Between API processes (Redis adapter serverSideEmit): committed events, delivered by each process to its own sockets. */
 const PEER_EVENT = 'flow.committed';
 /** how long a socket that just caught up gets live events one by one, deduplicated */
@@ -30,6 +40,8 @@ interface LiveData {
   audience: Audience;
   /** the last global_position the client saw; null: live events only */
   since: number | null;
+  /** live events as `flow.events` batches */
+  batch: boolean;
 }
 
 /** Strips the bus payload to the wire shape (no school_id, nothing else). */
@@ -53,10 +65,11 @@ function parseSince(v: unknown): number | null | 'bad' {
 /**
  * The live daily flow (socket.io on the API's HTTP server, path /socket.io).
  *
- * Handshake `auth: { token, since? }`. A missing/unknown token is refused before the connection exists: the client
- * gets `connect_error` with `message` '401' (and `data: { code: 401 }`); '403' for a user without a school, '400' for a
- * bad `since`. Accepted sockets join their rooms (school:<id> for admins; class:<id> / student:<id> for teachers; student:<id>
- * for parents) and receive `flow.event` (FlowEventMessage). With `since`, they first get every visible event with
+ * Handshake `auth: { token, since?, batch? }`. A missing/unknown token is refused before the connection exists: the
+ * client gets `connect_error` with `message` '401' (and `data: { code: 401 }`); '403' for a user without a school, '400'
+ * for a bad `since` or `batch`. Accepted sockets join their rooms (school:<id> for admins; class:<id> / student:<id> for
+ * teachers; student:<id> for parents) and receive `flow.event` (FlowEventMessage), or with `batch: true` their live
+ * events as `flow.events` (FlowEventMessage[], one per flush). With `since`, they first get every visible event with
  * global_position > since in order; live events that arrive meanwhile are held for that socket and sent after, without
  * duplicates. Only the 'flow.committed' domain event feeds this gateway: services never touch sockets. Every minute the
  * sessions of open sockets are checked again: a socket whose session ended gets `flow.error` `{ code: 401 }` and is
@@ -73,8 +86,11 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
   private readonly recent = new Map<string, Set<number>>();
   /** sockets of this process still receiving their catch-up, with the live events held for them */
   private readonly catchingUp = new Map<string, FlowEventMessage[]>();
-  /** committed events of this turn of the event loop, delivered right after it */
+  /** committed events waiting for the next flush */
   private pending: Committed[] = [];
+  private flushScheduled = false;
+  private lastFlush = 0;
+  private flushTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
   private readonly redisClients: Redis[] = [];
   private recheckTimer: NodeJS.Timeout | null = null;
@@ -93,9 +109,7 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
       const sub = this.redis.duplicate();
       this.redisClients.push(pub, sub);
       server.adapter(createAdapter(pub, sub, { key: `${this.config.queuePrefix}:socket.io` }));
-      (server.sockets as unknown as { on(ev: string, fn: (e: Committed[]) => void): void }).on(PEER_EVENT, (batch) => {
-        for (const e of batch) this.deliver(e);
-      });
+      (server.sockets as unknown as { on(ev: string, fn: (e: Committed[]) => void): void }).on(PEER_EVENT, (batch) => this.deliverAll(batch));
     }
     server.use((socket, next) => {
       this.authenticate(socket).then(
@@ -130,24 +144,25 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
   }
 
   private async authenticate(socket: Socket): Promise<string | null> {
-    const { token, since } = (socket.handshake.auth ?? {}) as { token?: unknown; since?: unknown };
+    const { token, since, batch } = (socket.handshake.auth ?? {}) as { token?: unknown; since?: unknown; batch?: unknown };
     const user = await this.auth.resolve(token);
     if (!user) return LiveRefusal.Unauthorized;
     const s = parseSince(since);
     if (s === 'bad') return LiveRefusal.BadInput;
     const audience = await this.auth.audience(user);
     if (!audience) return LiveRefusal.Forbidden;
-    const data: LiveData = { user, audience, since: s };
+    if (batch !== undefined && typeof batch !== 'boolean') return LiveRefusal.BadInput;
+    const data: LiveData = { user, audience, since: s, batch: batch === true };
     socket.data = data;
     return null;
   }
 
   async handleConnection(socket: Socket): Promise<void> {
-    const { audience, since } = socket.data as LiveData;
+    const { audience, since, batch } = socket.data as LiveData;
     // rooms first, and the socket is marked as catching up in the same tick: from now on no live event is lost
     const held: FlowEventMessage[] = [];
     if (since !== null) this.catchingUp.set(socket.id, held);
-    await socket.join(roomsOf(audience));
+    await socket.join(batch ? [...roomsOf(audience), BATCH_ROOM] : roomsOf(audience));
     if (since === null) return;
     try {
       let last = since;
@@ -181,30 +196,73 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
   }
 
   /**
-   * Takes a committed event off the command's path: the events of one turn of the event loop are delivered together
-   * right after it (setImmediate), so a command's HTTP answer is written before its fan-out to the sockets, and the
-   * other processes get one Redis message per turn instead of one per event.
+   * Takes a committed event off the command's path: events are delivered after the command's HTTP answer, the
+   * events that arrive together in one flush. After a quiet moment a flush goes out on the next turn of the event
+   * loop; under load at most every FLUSH_MS, so the work per board stays one message per flush however many events
+   * it holds (batch sockets) and the other processes get one Redis message per flush.
    */
   private enqueue(e: Committed): void {
     this.pending.push(e);
-    if (this.pending.length > 1) return;
-    setImmediate(() => {
-      const batch = this.pending;
-      this.pending = [];
-      if (this.redis) this.server.serverSideEmit(PEER_EVENT, batch);
-      for (const x of batch) this.deliver(x);
-    });
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    const wait = this.lastFlush + FLUSH_MS - Date.now();
+    if (wait > 0) this.flushTimer = setTimeout(() => this.flush(), wait);
+    else setImmediate(() => this.flush());
   }
 
-  /** Delivers a committed event to this process's sockets: at once to the caught-up ones, held for the others. */
-  private deliver(e: Committed): void {
-    const rooms = roomsOfEvent(e);
-    const msg = toMessage(e);
+  private flush(): void {
+    this.flushScheduled = false;
+    this.flushTimer = null;
+    this.lastFlush = Date.now();
+    const batch = this.pending;
+    this.pending = [];
+    if (!batch.length) return;
+    if (this.redis) this.server.serverSideEmit(PEER_EVENT, batch);
+    this.deliverAll(batch);
+  }
+
+  /**
+   * Delivers a flush of committed events to this process's sockets: one `flow.event` per event to the plain sockets
+   * (one broadcast per event), one `flow.events` to each batch socket with the events of its rooms (one broadcast
+   * per distinct list: every admin board of a school shares one). Sockets catching up, or just caught up, get
+   * `flow.event` one by one as before.
+   */
+  private deliverAll(batch: Committed[]): void {
+    const msgs = batch.map(toMessage);
     const held = [...this.catchingUp.keys()];
     const recent = [...this.recent.keys()];
-    const except = [...held, ...recent];
-    const to = this.server.local.to(rooms);
-    (except.length ? to.except(except) : to).emit(FLOW_EVENT, msg);
+    for (const [i, e] of batch.entries()) this.deliver(e, msgs[i], held, recent);
+
+    const rooms = this.server.sockets.adapter.rooms;
+    const batchIds = rooms.get(BATCH_ROOM);
+    if (!batchIds?.size) return;
+    const lists = new Map<string, number[]>();
+    for (const [i, e] of batch.entries()) {
+      for (const room of roomsOfEvent(e)) {
+        for (const id of rooms.get(room) ?? []) {
+          if (!batchIds.has(id) || this.catchingUp.has(id) || this.recent.has(id)) continue;
+          const list = lists.get(id);
+          if (!list) lists.set(id, [i]);
+          else if (list[list.length - 1] !== i) list.push(i);
+        }
+      }
+    }
+    const groups = new Map<string, string[]>();
+    for (const [id, list] of lists) {
+      const key = list.join(',');
+      const ids = groups.get(key);
+      if (ids) ids.push(id);
+      else groups.set(key, [id]);
+    }
+    for (const [key, ids] of groups) {
+      this.server.local.to(ids).emit(FLOW_EVENTS, key.split(',').map((i) => msgs[Number(i)]));
+    }
+  }
+
+  /** Delivers one committed event as `flow.event`: at once to the caught-up plain sockets, held for the others. */
+  private deliver(e: Committed, msg: FlowEventMessage, held: string[], recent: string[]): void {
+    const rooms = roomsOfEvent(e);
+    this.server.local.to(rooms).except([BATCH_ROOM, ...held, ...recent]).emit(FLOW_EVENT, msg);
     for (const id of held) {
       const socket = this.server.sockets.sockets.get(id);
       if (socket && rooms.some((r) => socket.rooms.has(r))) this.catchingUp.get(id)?.push(msg);
@@ -220,6 +278,7 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
 
   onModuleDestroy(): void {
     if (this.recheckTimer) clearInterval(this.recheckTimer);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
     this.recheckTimer = null;
     this.unsubscribe?.();
     this.unsubscribe = null;

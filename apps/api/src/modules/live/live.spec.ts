@@ -4,12 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { eventually, startPeerApp, startTestApp, type TestApp } from '../../../test/harness';
 import { DomainEvents } from '../../core/events/domain-events';
-import { FlowGateway } from './flow.gateway';
+import { FLUSH_MS, FlowGateway } from './flow.gateway';
 import { LiveAuth } from './live-auth';
 
 interface Client {
   socket: Socket;
+  /** every event received, from `flow.event` and from `flow.events` */
   events: FlowEventMessage[];
+  /** the `flow.events` messages (batch sockets) */
+  batches: FlowEventMessage[][];
 }
 
 const urlOf = (app: NestExpressApplication) => `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
@@ -18,9 +21,14 @@ const urlOf = (app: NestExpressApplication) => `http://127.0.0.1:${(app.getHttpS
 function connect(url: string, auth: Record<string, unknown>): Promise<Client> {
   const socket = io(url, { path: '/socket.io', auth, transports: ['websocket'], reconnection: false, forceNew: true });
   const events: FlowEventMessage[] = [];
+  const batches: FlowEventMessage[][] = [];
   socket.on('flow.event', (e: FlowEventMessage) => events.push(e));
+  socket.on('flow.events', (list: FlowEventMessage[]) => {
+    batches.push(list);
+    events.push(...list);
+  });
   return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve({ socket, events }));
+    socket.once('connect', () => resolve({ socket, events, batches }));
     socket.once('connect_error', (err: Error & { data?: unknown }) => {
       socket.close();
       reject(Object.assign(new Error(err.message), { data: err.data }));
@@ -208,6 +216,63 @@ describe('live flow gateway', () => {
       });
       await sleep(300);
       expect(admin.events).toEqual([]);
+    });
+  });
+
+  describe('batches (auth.batch)', () => {
+    /** commits events for these students without telling the bus, then tells it all in one turn of the event loop */
+    async function commitTogether(students: Array<[number, number | null]>): Promise<FlowEventMessage[]> {
+      const msgs: FlowEventMessage[] = [];
+      for (const [student, cls] of students) msgs.push(await commit(student, cls, { emit: false }));
+      for (const m of msgs) t.app.get(DomainEvents).emit('flow.committed', { ...m, school_id: schoolId });
+      return msgs;
+    }
+
+    it('a batch socket gets the events of one flush as one flow.events message, in order; plain sockets one flow.event each', async () => {
+      const token = await t.login('admin');
+      const batch = await open({ token, batch: true });
+      const plain = await open({ token });
+      const msgs = await commitTogether(running.map((s) => [s, runningClass] as [number, number]));
+      await eventually(async () => (batch.events.length === 10 && plain.events.length === 10 ? true : null));
+      await sleep(100);
+      expect(batch.batches).toEqual([msgs]);
+      expect(plain.batches).toEqual([]);
+      expect(plain.events).toEqual(msgs);
+    });
+
+    it('each batch socket gets only what its rooms may see; another school nothing', async () => {
+      const adviser = await open({ token: await t.login('adviser'), batch: true });
+      const parent = await open({ token: await t.login('parent'), batch: true });
+      const other = await open({ token: (await t.otherSchool()).adminToken, batch: true });
+      const notChild = running.find((s) => !children.includes(s))!;
+      const msgs = await commitTogether([
+        [notChild, runningClass],
+        [secondStudent, secondClass],
+        [children[0], runningClass],
+        [children[0], null],
+      ]);
+      await eventually(async () => (adviser.events.length === 2 && parent.events.length === 2 ? true : null));
+      await sleep(100);
+      expect(adviser.batches).toEqual([[msgs[0], msgs[2]]]);
+      expect(parent.batches).toEqual([[msgs[2], msgs[3]]]);
+      expect(other.events).toEqual([]);
+    });
+
+    it('events committed in quick succession are flushed together at most every FLUSH_MS, none lost', async () => {
+      const batch = await open({ token: await t.login('admin'), batch: true });
+      const sent: FlowEventMessage[] = [];
+      const start = Date.now();
+      for (let i = 0; i < 30; i++) sent.push(await commit(running[i % running.length], runningClass));
+      const span = Date.now() - start;
+      await eventually(async () => (batch.events.length === 30 ? true : null));
+      expect(batch.events).toEqual(sent);
+      // one flush at once, then at most one per FLUSH_MS while they keep coming
+      expect(batch.batches.length).toBeLessThanOrEqual(Math.ceil(span / FLUSH_MS) + 2);
+    });
+
+    it('refuses a batch flag that is not a boolean with 400', async () => {
+      const token = await t.login('admin');
+      await expect(connect(url, { token, batch: 'yes' })).rejects.toMatchObject({ message: '400', data: { code: 400 } });
     });
   });
 
