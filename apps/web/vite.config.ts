@@ -15,6 +15,8 @@ export default defineConfig({
       // the live flow (not in the spec's proxy list, which predates it)
       '/socket.io': { target: process.env.API_URL ?? 'http://127.0.0.1:3000', changeOrigin: true, ws: true },
       '/uploads': { target: process.env.API_URL ?? 'http://127.0.0.1:3000', changeOrigin: true },
+      // the operators' queue board (Bull Board, served by the API)
+      '/admin/queues': { target: process.env.API_URL ?? 'http://127.0.0.1:3000', changeOrigin: true },
     },
   },
   build: { outDir: 'dist', assetsDir: 'static', manifest: true },

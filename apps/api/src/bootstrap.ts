@@ -9,6 +9,7 @@ import { AppModule, WorkerAppModule } from './app.module';
 import { RouteCatalogue } from './core/auth/route-catalogue';
 import type { AppConfig } from './core/config/config';
 import { PinoNestLogger, requestLog } from './core/logging/logger';
+import { serveQueueBoard } from './core/jobs/queue-board';
 import { serveOpenApi } from './core/openapi/openapi';
 
 export type ResolvedConfig = AppConfig & { databaseUrl: string };
@@ -30,6 +31,7 @@ export async function createApp(config: ResolvedConfig, logger: Logger, opts: { 
   app.use('/uploads', express.static(config.uploadDir, { index: false, maxAge: '7d', immutable: true }));
   serveWeb(app, config.webDist);
   serveOpenApi(app);
+  serveQueueBoard(app);
   // fail at start, not at the first request, when a route has no access rule
   app.get(RouteCatalogue).all();
   return app;

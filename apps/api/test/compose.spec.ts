@@ -34,12 +34,14 @@ it('the worker runs the worker entry of the api image', () => {
   expect(existsSync(join(root, 'apps/api/src/worker.ts'))).toBe(true);
 });
 
-it('web serves :8080 and nginx proxies /api and /socket.io to the api port', () => {
+it('web serves :8080 and nginx proxies /api, /socket.io, /uploads and the queue board to the api port', () => {
   expect(services.web.ports).toEqual(['8080:8080']);
   const conf = readFileSync(join(root, 'apps/web/nginx/default.conf'), 'utf8');
   expect(conf).toContain(`server api:${services.api.environment!.PORT};`);
   expect(conf).toMatch(/location \/api\/ \{\s+proxy_pass http:\/\/api;/);
   expect(conf).toMatch(/location \/socket\.io\/ \{[^}]*Upgrade \$http_upgrade/);
+  expect(conf).toMatch(/location \/uploads\/ \{\s+proxy_pass http:\/\/api;/);
+  expect(conf).toMatch(/location \/admin\/queues \{\s+proxy_pass http:\/\/api;/);
   const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
   for (const s of ['api', 'web', 'worker']) expect(dockerfile).toMatch(new RegExp(`^FROM \\S+ AS ${services[s].build!.target}$`, 'm'));
   expect(dockerfile).toContain('COPY apps/web/nginx/default.conf');

@@ -28,7 +28,13 @@ function useAreaMenu(area: Area): MenuProps['items'] {
  * The signed-in consoles (admin, head teacher, teacher, parent, operator): side menu from the route table on
  * wide screens, a drawer on phones (375 px), user menu top right.
  */
-export function ConsoleLayout({ area, brand }: { area: Area; brand: Bilingual }) {
+/** A menu entry that leaves the app (opens in a new tab), e.g. the operators' queue board served by the API. */
+export interface ExternalLink {
+  href: string;
+  label: Bilingual;
+}
+
+export function ConsoleLayout({ area, brand, links = [] }: { area: Area; brand: Bilingual; links?: ExternalLink[] }) {
   const t = useT();
   const lang = usePreferences((s) => s.lang);
   const siteName = usePageConfig((s) => s.config?.site_name) ?? t('app.name');
@@ -37,7 +43,14 @@ export function ConsoleLayout({ area, brand }: { area: Area; brand: Bilingual })
   const [open, setOpen] = useState(false);
   const location = useLocation();
   const navigate = useNavigate();
-  const items = useAreaMenu(area);
+  const areaItems = useAreaMenu(area);
+  const items = useMemo<MenuProps['items']>(
+    () =>
+      links.length
+        ? [...(areaItems ?? []), { type: 'group', key: 'links', label: t('nav.tools'), children: links.map((l) => ({ key: l.href, label: `${pick(lang, l.label)} ↗` })) }]
+        : areaItems,
+    [areaItems, links, lang, t],
+  );
   const { token } = theme.useToken();
 
   const menu = (
@@ -47,7 +60,8 @@ export function ConsoleLayout({ area, brand }: { area: Area; brand: Bilingual })
       selectedKeys={[location.pathname]}
       onClick={({ key }) => {
         setOpen(false);
-        navigate(key);
+        if (links.some((l) => l.href === key)) window.open(key, '_blank', 'noopener');
+        else navigate(key);
       }}
       style={{ borderInlineEnd: 0 }}
     />

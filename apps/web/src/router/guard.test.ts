@@ -1,7 +1,7 @@
 import { Identity, Role, type LoginResult } from '@wantuo/shared';
 import { describe, expect, it } from 'vitest';
 import { useSession } from '../stores/session';
-import { mayEnter } from './guard';
+import { destination, mayEnter } from './guard';
 import { HOME_OF, REDIRECTS, ROUTES } from './route-table';
 
 describe('role → identity and areas', () => {
@@ -52,5 +52,15 @@ describe('role → identity and areas', () => {
     expect(ROUTES.find((r) => r.path === '/pdf-viewer')!.title).toBeNull();
     expect(ROUTES.find((r) => r.path === '/attendClass')!.hideHeader).toBe(true);
     for (const r of ROUTES) if (r.page === 'pending') expect(r.shows, r.path).toBeDefined();
+  });
+
+  it("after sign-in: back to where the visitor was going when the role may, the API's pages by a full load, else home", () => {
+    expect(destination('/ALeaveReview', Role.HeadTeacher)).toEqual({ path: '/ALeaveReview' });
+    expect(destination('/ALeaveReview', Role.Parent)).toEqual({ path: HOME_OF[Role.Parent] });
+    expect(destination('/admin/queues', Role.Operator)).toEqual({ path: '/admin/queues', server: true });
+    expect(destination('/admin/queues', Role.Admin)).toEqual({ path: HOME_OF[Role.Admin] });
+    expect(destination('//evil.example/admin/queues', Role.Operator)).toEqual({ path: HOME_OF[Role.Operator] });
+    expect(destination('https://evil.example', Role.Operator)).toEqual({ path: HOME_OF[Role.Operator] });
+    expect(destination(null, Role.Teacher)).toEqual({ path: HOME_OF[Role.Teacher] });
   });
 });

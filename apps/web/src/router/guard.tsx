@@ -1,13 +1,28 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import type { Role } from '@wantuo/shared';
 import { useSession } from '../stores/session';
-import { AREA_ROLES, HOME_OF, type Area } from './route-table';
+import { AREA_ROLES, HOME_OF, ROUTES, SERVER_PAGES, type Area } from './route-table';
 
 export function mayEnter(area: Area, role: Role | undefined): boolean {
   const rule = AREA_ROLES[area];
   if (rule === 'all') return true;
   if (role === undefined) return false;
   return rule === 'signed-in' || rule.includes(role);
+}
+
+/**
+ * Where to go after sign-in: back to where the visitor was going if the role may go there, else the role's home.
+ * `server`: a page the API serves (a full page load rather than a route of this app).
+ */
+export function destination(redirect: string | null, role: Role): { path: string; server?: true } {
+  if (redirect && redirect.startsWith('/') && !redirect.startsWith('//')) {
+    const path = redirect.split('?')[0];
+    const def = ROUTES.find((r) => r.path === path);
+    if (def && mayEnter(def.area, role)) return { path: redirect };
+    const page = SERVER_PAGES.find((p) => p.path === path);
+    if (page?.roles.includes(role)) return { path: redirect, server: true };
+  }
+  return { path: HOME_OF[role] };
 }
 
 /**

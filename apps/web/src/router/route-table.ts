@@ -24,6 +24,9 @@ export const HOME_OF: Record<Role, string> = {
   [Role.Operator]: '/operator',
 };
 
+/** Pages the API serves outside this app that sign-in may return to, with who may open them (Bull Board). */
+export const SERVER_PAGES: ReadonlyArray<{ path: string; roles: readonly Role[] }> = [{ path: '/admin/queues', roles: [Role.Operator] }];
+
 export type PageKey =
   | 'home'
   | 'about'

@@ -6,7 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config';
 import { LOGGER } from '../logging/logger';
 import { REDIS } from '../redis/redis.provider';
 import { JobRegistry } from './job-registry';
-import { JOB_SPECS, type JobName, type JobPayloads, type QueueName } from './jobs.types';
+import { JOB_SPECS, QUEUE_NAMES, type JobName, type JobPayloads, type QueueName } from './jobs.types';
 
 /**
  * Where services put background work. With Redis: BullMQ queues, processed by the worker process.
@@ -39,6 +39,11 @@ export class JobsService implements OnApplicationShutdown {
     const run = this.runInline(name, data, spec.attempts, spec.backoffMs);
     this.pending.add(run);
     void run.finally(() => this.pending.delete(run));
+  }
+
+  /** Every BullMQ queue (the operators' queue board), or null when jobs run in this process (no Redis). */
+  allQueues(): Queue[] | null {
+    return this.redis ? QUEUE_NAMES.map((name) => this.queue(name)) : null;
   }
 
   /** The BullMQ queue of a name (only with Redis). */

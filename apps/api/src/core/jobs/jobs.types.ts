@@ -15,7 +15,8 @@ export type SmsTemplate =
   | 'alert.raised';
 
 export type JobName = keyof JobPayloads;
-export type QueueName = 'sms' | 'contracts' | 'alerts';
+export const QUEUE_NAMES = ['sms', 'contracts', 'alerts'] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobSpec {
   queue: QueueName;

@@ -11,8 +11,7 @@ import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { LANGS, type MessageKey } from '../../i18n/messages';
 import { useClickGuard } from '../../lib/click-guard';
-import { mayEnter } from '../../router/guard';
-import { HOME_OF, ROUTES } from '../../router/route-table';
+import { destination } from '../../router/guard';
 import { usePageConfig } from '../../stores/page-config';
 import { usePreferences, useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
@@ -42,14 +41,6 @@ export function validateLogin(tab: Tab, v: Fields): Errors {
   return e;
 }
 
-/** Where to go after sign-in: back to where the visitor was going if the role may go there, else the role's home. */
-function destination(redirect: string | null, role: UserInfo['role']): string {
-  if (redirect && redirect.startsWith('/') && !redirect.startsWith('//')) {
-    const def = ROUTES.find((r) => r.path === redirect.split('?')[0]);
-    if (def && mayEnter(def.area, role)) return redirect;
-  }
-  return HOME_OF[role];
-}
 
 /** A field with its error under it, laid out like antd's form items (the sign-in page loads no Form code). */
 function Field({ error, children }: { error?: string; children: ReactNode }) {
@@ -98,7 +89,9 @@ export default function LoginPage() {
       const info = await get<UserInfo>('userInfo');
       setUser(info);
       feedback().message.success(t('login.welcome', { name: info.nickname }));
-      navigate(destination(params.get('redirect'), info.role), { replace: true });
+      const to = destination(params.get('redirect'), info.role);
+      if (to.server) window.location.assign(to.path);
+      else navigate(to.path, { replace: true });
     } catch {
       // the request wrapper has shown why
     } finally {

@@ -1,0 +1,60 @@
+import request from 'supertest';
+import { startTestApp, type TestApp } from '../../../test/harness';
+import { JobsService } from './jobs.service';
+
+describe('queue board (/admin/queues, design.md §5)', () => {
+  describe('with Redis', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp({ runJobs: false });
+    });
+    afterAll(() => t.close());
+    const server = () => t.app.getHttpServer();
+
+    it('sends a browser without a session to sign in and back; other callers get 401', async () => {
+      const page = await request(server()).get('/admin/queues').set('accept', 'text/html');
+      expect(page.status).toBe(302);
+      expect(page.headers.location).toBe('/login?redirect=%2Fadmin%2Fqueues');
+      const api = await request(server()).get('/admin/queues/api/queues').set('accept', 'application/json');
+      expect(api.status).toBe(401);
+      const stale = await request(server()).get('/admin/queues').set('cookie', 'token=not-a-session').set('accept', 'application/json');
+      expect(stale.status).toBe(401);
+    });
+
+    it('refuses every role but the platform operator (403)', async () => {
+      for (const role of ['admin', 'teacher', 'adviser', 'parent'] as const) {
+        const token = await t.login(role);
+        const res = await request(server()).get('/admin/queues').set('cookie', `token=${encodeURIComponent(token)}`);
+        expect({ role, status: res.status }).toEqual({ role, status: 403 });
+      }
+    });
+
+    it('shows the operator the board with the sms, contracts and alerts queues and their jobs', async () => {
+      const token = await t.login('operator');
+      const page = await request(server()).get('/admin/queues').set('cookie', `theme=dark; token=${encodeURIComponent(token)}`);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('晚托任务队列');
+      await t.app.get(JobsService).enqueue('sms.send', { mobile: '13800000000', template: 'code.login', params: { code: '123456' } });
+      const res = await request(server()).get('/admin/queues/api/queues').set('token', token);
+      expect(res.status).toBe(200);
+      const queues = (res.body as { queues: Array<{ name: string; counts: Record<string, number> }> }).queues;
+      expect(queues.map((q) => q.name).sort()).toEqual(['alerts', 'contracts', 'sms']);
+      const sms = queues.find((q) => q.name === 'sms')!;
+      expect(Object.values(sms.counts).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+    });
+  });
+
+  it('without Redis the jobs run in the API process: the operator is told there is no queue', async () => {
+    const t = await startTestApp({ runJobs: false, redis: false });
+    try {
+      const token = await t.login('operator');
+      const res = await request(t.app.getHttpServer()).get('/admin/queues').set('token', token);
+      expect(res.status).toBe(404);
+      expect(res.text).toContain('REDIS_URL');
+      const admin = await request(t.app.getHttpServer()).get('/admin/queues').set('token', await t.login('admin'));
+      expect(admin.status).toBe(403);
+    } finally {
+      await t.close();
+    }
+  });
+});

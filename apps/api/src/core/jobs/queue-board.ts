@@ -1,0 +1,67 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Role } from '@wantuo/shared';
+import type { NextFunction, Request, Response } from 'express';
+import { SessionService } from '../auth/session.service';
+import { JobsService } from './jobs.service';
+
+/** Where the operators' queue board lives (design.md §5). */
+export const QUEUE_BOARD_PATH = '/admin/queues';
+
+/** The session token of a browser request: the `token` cookie the web app sets at sign-in (path /), else the header. */
+export function tokenOf(req: Request): string | null {
+  const header = req.headers.token;
+  if (typeof header === 'string' && header) return header;
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name !== 'token' || !rest.length) continue;
+    try {
+      return decodeURIComponent(rest.join('=')) || null;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * Platform operators only: a browser without a session goes to the sign-in page and comes back; another role is
+ * refused (403). The board is plain Express under the API, outside the action catalogue, so it checks here.
+ */
+function operatorsOnly(sessions: SessionService) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const token = tokenOf(req);
+    const done = (user: Awaited<ReturnType<SessionService['resolve']>>) => {
+      if (user?.role === Role.Operator) return next();
+      res.setHeader('cache-control', 'no-store');
+      if (!user && req.method === 'GET' && req.accepts('html')) {
+        return res.redirect(302, `/login?redirect=${encodeURIComponent(QUEUE_BOARD_PATH)}`);
+      }
+      res.status(user ? 403 : 401).type('text/plain; charset=utf-8').send(user ? '仅平台运营可查看任务队列 / operators only' : '请先登录 / sign in first');
+    };
+    if (!token) return done(null);
+    sessions.resolve(token).then(done, next);
+  };
+}
+
+/**
+ * Bull Board over every BullMQ queue (sms, contracts, alerts) at /admin/queues for platform operators: waiting,
+ * delayed, failed jobs with their errors, retry and clean. Without Redis the jobs run in the API process and there
+ * is no queue to show: the path says so.
+ */
+export function serveQueueBoard(app: NestExpressApplication): void {
+  const sessions = app.get(SessionService);
+  const queues = app.get(JobsService).allQueues();
+  if (!queues) {
+    app.use(QUEUE_BOARD_PATH, operatorsOnly(sessions), (_req: Request, res: Response) => {
+      res.status(404).type('text/plain; charset=utf-8').send('任务在 API 进程内运行（未配置 REDIS_URL），没有任务队列。\nJobs run inside the API process (no REDIS_URL): there are no queues to show.');
+    });
+    return;
+  }
+  const adapter = new ExpressAdapter();
+  adapter.setBasePath(QUEUE_BOARD_PATH);
+  createBullBoard({ queues: queues.map((q) => new BullMQAdapter(q)), serverAdapter: adapter, options: { uiConfig: { boardTitle: '晚托任务队列', locale: { lng: 'zh-CN' }, miscLinks: [{ text: '返回运营后台', url: '/operator' }] } } });
+  app.use(QUEUE_BOARD_PATH, operatorsOnly(sessions), adapter.getRouter());
+}
