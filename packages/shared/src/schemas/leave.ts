@@ -139,6 +139,8 @@ export interface TeacherTodayTask {
   to_tutor: number;
   tutoring: number;
   to_hand_over: number;
+  /** the caller's own clock-in/out of the day; null before clocking in */
+  clock: StaffClockRecord | null;
 }
 
 export interface ShuttleTaskStudent {

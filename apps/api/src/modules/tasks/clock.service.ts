@@ -14,6 +14,15 @@ const RECORD = `id, to_char(day, 'YYYY-MM-DD') as day, clock_in_at, clock_out_at
 export class ClockService {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  /** The caller's record of today (the school's day), or null before clocking in. */
+  async today(user: SessionUser): Promise<StaffClockRecord | null> {
+    const [row]: StaffClockRecord[] = await this.db.query(
+      `select ${RECORD} from staff_attendance where user_id = $2 and school_id = $1 and day = ${TODAY}`,
+      [user.schoolId, user.id],
+    );
+    return row ?? null;
+  }
+
   async clockIn(user: SessionUser): Promise<StaffClockRecord> {
     const [row]: StaffClockRecord[] = await this.db.query(
       `insert into staff_attendance (school_id, user_id, day, clock_in_at) values ($1, $2, ${TODAY}, now())

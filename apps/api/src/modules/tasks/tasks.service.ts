@@ -14,6 +14,7 @@ import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { RESPONSIBLE } from '../students/students.service';
+import { ClockService } from './clock.service';
 
 /**
  * Today (the school's local date, `d.day`, weekday 1..7 `d.dow`) and the active students of the caller's care
@@ -47,10 +48,14 @@ const day = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString().s
 /** The teachers' lists of the day, read from the student_days projection. */
 @Injectable()
 export class TasksService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly clock: ClockService,
+  ) {}
 
+  /** The caller's students today: counts per board state, what is left to do, the caller's classes and own clock record. */
   async today(user: SessionUser): Promise<TeacherTodayTask> {
-    const [counts]: Array<Omit<TeacherTodayTask, 'classes' | 'states'> & Record<BoardStateName, number>> = await this.db.query(
+    const [counts]: Array<Omit<TeacherTodayTask, 'classes' | 'states' | 'clock'> & Record<BoardStateName, number>> = await this.db.query(
       `${TODAY}, mine as (
          select s.needs_shuttle, s.needs_dinner, s.tutoring_type, sd.dinner_at, sd.tutor_started_at, sd.tutor_ended_at, ${BOARD} as state
            ${MINE()}
@@ -78,8 +83,9 @@ export class TasksService {
         order by c.name, c.id`,
       [user.schoolId, user.id],
     );
+    const clock = await this.clock.today(user);
     const { expected, picked_up, in_centre, left, on_leave, ...rest } = counts;
-    return { ...rest, day: rest.day, classes, states: { expected, picked_up, in_centre, left, on_leave } };
+    return { ...rest, day: rest.day, classes, states: { expected, picked_up, in_centre, left, on_leave }, clock };
   }
 
   /**

@@ -64,6 +64,22 @@ async function badQueries(path: string, token: string, queries: string[]) {
 const NO_PARAMS = ['x=1', `q=${LONG}`, 'student_id=1', "day=1'%20or%20'1'%3D'1", 'x=%3Cscript%3Ealert(1)%3C%2Fscript%3E'];
 
 describe('teacherTodayTask', () => {
+  it("carries the caller's own clock-in and clock-out of the day (not another teacher's)", async () => {
+    await t.sql.query(`delete from staff_attendance`);
+    try {
+      const clockIn = await t.post(`${P}teacherClockIn`, adviser).send({});
+      expect(clockIn.body.code).toBe(Code.Ok);
+      const mine = (await t.get(TODAY, adviser)).body.data.clock;
+      expect(mine).toEqual({ id: clockIn.body.data.id, day: today, clock_in_at: clockIn.body.data.clock_in_at, clock_out_at: null });
+      expect((await t.get(TODAY, teacher)).body.data.clock).toBeNull();
+      const clockOut = await t.post(`${P}teacherClockOut`, adviser).send({});
+      expect((await t.get(TODAY, adviser)).body.data.clock).toEqual(clockOut.body.data);
+      expect(clockOut.body.data.clock_out_at).toEqual(expect.any(String));
+    } finally {
+      await t.sql.query(`delete from staff_attendance`);
+    }
+  });
+
   it("counts the caller's students per board state and what is left to do", async () => {
     const fresh = await t.get(TODAY, teacher);
     expect(fresh.body).toMatchObject({
@@ -78,6 +94,7 @@ describe('teacherTodayTask', () => {
         to_tutor: 0,
         tutoring: 0,
         to_hand_over: 0,
+        clock: null,
       },
     });
     await day('陈小雨', 'picked_up', { picked_up_at: new Date() });

@@ -7,7 +7,6 @@ import { ApiError, get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import type { MessageKey } from '../../i18n/messages';
-import { storage } from '../../lib/storage';
 import { useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { hhmm } from './day-state';
@@ -40,21 +39,6 @@ const LINKS: { to: string; label: MessageKey }[] = [
   { to: '/A_data', label: 'ops.link_data' },
 ];
 
-/**
- * Today's clock record of the signed-in teacher. There is no read action for it, so the answer of the last
- * clock-in/out is kept on this device (per user and day); "already clocked in" from the server also counts as in.
- */
-function useClock(userId: number | undefined, day: string | undefined) {
-  const key = `_clock_${userId ?? 0}_${day ?? ''}`;
-  const [saved, setSaved] = useState<{ key: string; rec: Partial<StaffClockRecord> | null } | null>(null);
-  const rec = saved?.key === key ? saved.rec : storage.get<Partial<StaffClockRecord>>(key);
-  const save = (r: Partial<StaffClockRecord>) => {
-    storage.set(key, r);
-    setSaved({ key, rec: r });
-  };
-  return { rec, save };
-}
-
 /** The head teacher's home (/AAccountManagement): today's live counts per step, open alerts, clock-in and the boards. */
 export default function AdviserHome() {
   const t = useT();
@@ -72,21 +56,18 @@ export default function AdviserHome() {
     }, 150);
   };
   const { live } = useFlowLive(refresh, refresh);
-  const clock = useClock(user?.id, today.data?.day);
   const [clocking, setClocking] = useState(false);
 
+  // today's record comes with teacherTodayTask; after clocking in or out the list is read again
   const doClock = async (action: 'teacherClockIn' | 'teacherClockOut') => {
     setClocking(true);
     try {
-      const r = await post<StaffClockRecord>(action, {}, { silent: true });
-      clock.save(r);
+      await post<StaffClockRecord>(action, {}, { silent: true });
       feedback().message.success(t(action === 'teacherClockIn' ? 'ops.clock_in_done' : 'ops.clock_out_done'));
     } catch (e) {
-      const msg = e instanceof ApiError ? e.message : t('common.load_failed');
-      // the server knows better than this device: keep what its refusal tells
-      if (e instanceof ApiError && action === 'teacherClockIn' && e.code === 100) clock.save({ ...clock.rec, clock_in_at: clock.rec?.clock_in_at ?? '' });
-      feedback().message.error(msg);
+      feedback().message.error(e instanceof ApiError ? e.message : t('common.load_failed'));
     } finally {
+      await today.refetch();
       setClocking(false);
     }
   };
@@ -94,8 +75,8 @@ export default function AdviserHome() {
   if (today.isLoading) return <Loading />;
   if (today.isError) return <LoadError onRetry={() => today.refetch()} />;
   const d = today.data!;
-  const inAt = clock.rec?.clock_in_at;
-  const outAt = clock.rec?.clock_out_at;
+  const inAt = d.clock?.clock_in_at ?? null;
+  const outAt = d.clock?.clock_out_at ?? null;
 
   return (
     <div>
@@ -131,16 +112,16 @@ export default function AdviserHome() {
           <Card size="small" title={t('ops.clock_title')} style={{ height: '100%' }}>
             <Typography.Paragraph>
               {outAt
-                ? t('ops.clocked_out', { in: hhmm(inAt ?? null, tz) || '-', out: hhmm(outAt, tz) })
-                : inAt !== undefined && inAt !== null
+                ? t('ops.clocked_out', { in: hhmm(inAt, tz) || '-', out: hhmm(outAt, tz) })
+                : inAt
                   ? t('ops.clocked_in', { time: hhmm(inAt, tz) || '-' })
                   : t('ops.not_clocked')}
             </Typography.Paragraph>
             <Space wrap>
-              <Button type="primary" size="large" loading={clocking} disabled={inAt !== undefined && inAt !== null} onClick={() => void doClock('teacherClockIn')}>
+              <Button type="primary" size="large" loading={clocking} disabled={!!inAt} onClick={() => void doClock('teacherClockIn')}>
                 {t('ops.clock_in')}
               </Button>
-              <Button size="large" loading={clocking} disabled={!!outAt} onClick={() => void doClock('teacherClockOut')}>
+              <Button size="large" loading={clocking} disabled={!inAt || !!outAt} onClick={() => void doClock('teacherClockOut')}>
                 {t('ops.clock_out')}
               </Button>
             </Space>
