@@ -130,7 +130,7 @@ export class FlowService {
 
   /**
    * command() with the refusals as message keys. Four round trips whatever the batch size: the session (guard),
-   * the students with the school's day, their streams with the event ids already stored, one append statement.
+   * the students with the school's day, their streams of the day, one append statement.
    * When the append loses a race (someone appended to one of the streams since they were read, or sent the same
    * event id), nothing of it was written and each student is tried again alone, so only the students concerned
    * are told.
@@ -193,27 +193,29 @@ export class FlowService {
   }
 
   /**
-   * Reads the students' streams of the day and the event ids already stored, decides for each student and appends
+   * Reads the students' streams of the day, decides for each student and appends
    * all new events with their projection rows in one statement. Answers null when the statement lost a race
    * (nothing written); a student whose event id is already stored gets its first result.
    */
   private async tryAppend(user: SessionUser, targets: Target[], day: string, cmd: FlowCommand, eventIds: Map<number, string>): Promise<{ results: RawResult[]; events: Appended[] } | null> {
     const schoolId = user.schoolId!;
-    const wanted = targets.map((s) => eventIds.get(s.id)!);
-    const rows: Array<Parameters<typeof toFlowEvent>[0] & { student_id: number; day: string; state_after: BoardState }> = await preparedQuery(
+    // a retry of this command is in the student's stream of the day; an event id stored anywhere else (another
+    // student, another day) fails the append on its unique key and is answered on the way back
+    const rows: Array<Parameters<typeof toFlowEvent>[0] & { student_id: number; state_after: BoardState }> = await preparedQuery(
       this.db,
       'flow.streams',
-      `select ${EVENT_COLUMNS}, e.student_id, e.day::text as day, e.state_after
+      `select ${EVENT_COLUMNS}, e.student_id, e.state_after
          from flow_events e
-        where (e.student_id = any($1::int[]) and e.day = $2::date) or e.event_id = any($3::uuid[])
-        order by e.student_id, e.day, e.version`,
-      [targets.map((s) => s.id), day, wanted],
+        where e.student_id = any($1::int[]) and e.day = $2::date
+        order by e.student_id, e.version`,
+      [targets.map((s) => s.id), day],
     );
+    const wanted = new Set(targets.map((s) => eventIds.get(s.id)!));
     const streams = new Map<number, FlowEvent[]>();
     const seen = new Map<string, { student_id: number; state: BoardState }>();
     for (const r of rows) {
-      if (r.day === day) (streams.get(r.student_id) ?? streams.set(r.student_id, []).get(r.student_id)!).push(toFlowEvent(r));
-      seen.set(r.event_id, { student_id: r.student_id, state: r.state_after });
+      (streams.get(r.student_id) ?? streams.set(r.student_id, []).get(r.student_id)!).push(toFlowEvent(r));
+      if (wanted.has(r.event_id)) seen.set(r.event_id, { student_id: r.student_id, state: r.state_after });
     }
 
     const at = new Date().toISOString();
