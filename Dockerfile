@@ -1,6 +1,6 @@
 # One build for the whole stack; docker-compose.yml picks a target:
 #   api  - the NestJS API (and, with `node apps/api/dist/worker.js`, the job worker)
-#   web  - nginx serving the built web app and proxying /api, /socket.io and /uploads to the API
+#   web  - nginx serving the built web app and proxying /api, /socket.io, /uploads and /admin/queues to the API
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json turbo.json tsconfig.base.json ./
