@@ -25,8 +25,10 @@ export async function preparedQuery<T>(db: DataSource, name: string, text: strin
     client.release();
     return res.rows as T[];
   } catch (err) {
-    // an error the server answered (a unique violation, …) leaves the connection usable; anything else drops it
-    client.release(err instanceof DatabaseError ? undefined : (err as Error));
+    // an error the server answered (a unique violation, …) leaves the connection usable; anything else drops it, and
+    // so does a prepared statement the server no longer has (26000: the client would go on naming it)
+    const usable = err instanceof DatabaseError && err.code !== '26000';
+    client.release(usable ? undefined : (err as Error));
     throw err;
   }
 }

@@ -153,26 +153,46 @@ export class FlowService {
     // in student order, so two batches over the same students take their index entries in the same order
     mine.sort((a, b) => a.id - b.id);
     const appended: Appended[] = [];
-    const batch = mine.length ? await this.tryAppend(user, mine, day, cmd, eventIds) : { results: [], events: [] };
-    if (batch) {
-      for (const r of batch.results) results.set(r.student_id, r);
-      appended.push(...batch.events);
-    } else {
-      for (const target of mine) {
-        const eventId = eventIds.get(target.id)!;
-        const one = await this.tryAppend(user, [target], day, cmd, eventIds);
-        if (one) {
-          results.set(target.id, one.results[0]);
-          appended.push(...one.events);
-          continue;
+    try {
+      const batch = mine.length ? await this.tryAppend(user, mine, day, cmd, eventIds) : { results: [], events: [] };
+      if (batch) {
+        for (const r of batch.results) results.set(r.student_id, r);
+        appended.push(...batch.events);
+      } else {
+        for (const target of mine) {
+          const eventId = eventIds.get(target.id)!;
+          const one = await this.tryAppend(user, [target], day, cmd, eventIds);
+          if (one) {
+            results.set(target.id, one.results[0]);
+            appended.push(...one.events);
+            continue;
+          }
+          // lost again: either the same event id won meanwhile (then it is done) or another command did (stale)
+          const first = (await this.firstResults([eventId])).get(eventId);
+          results.set(target.id, first ? doneResult(target.id, eventId, first) : { student_id: target.id, ok: false, errorKey: 'flow.stale' });
         }
-        // lost again: either the same event id won meanwhile (then it is done) or another command did (stale)
-        const first = (await this.firstResults([eventId])).get(eventId);
-        results.set(target.id, first ? doneResult(target.id, eventId, first) : { student_id: target.id, ok: false, errorKey: 'flow.stale' });
       }
+      if (opts.eventId) await this.answerStoredElsewhere(mine, eventIds, results);
+    } finally {
+      // whatever committed is published, even when a later student's append failed
+      for (const a of appended) this.events.emit('flow.committed', { ...a, school_id: schoolId });
     }
-    for (const a of appended) this.events.emit('flow.committed', { ...a, school_id: schoolId });
     return ids.map((id) => results.get(id)!);
+  }
+
+  /**
+   * A client's event id refused by the state machine may have been stored outside the day's stream that was read:
+   * a retry sent after midnight, or an id used for another student. Such a student gets the first result (or the
+   * reuse refusal) rather than the rule's refusal. One query, only when something was refused.
+   */
+  private async answerStoredElsewhere(targets: Target[], eventIds: Map<number, string>, results: Map<number, RawResult>): Promise<void> {
+    const refused = targets.filter((s) => results.get(s.id)?.ok === false && results.get(s.id)?.errorKey !== 'flow.stale');
+    if (!refused.length) return;
+    const stored = await this.firstResults(refused.map((s) => eventIds.get(s.id)!));
+    for (const s of refused) {
+      const first = stored.get(eventIds.get(s.id)!);
+      if (first) results.set(s.id, doneResult(s.id, eventIds.get(s.id)!, first));
+    }
   }
 
   /** The school's students of a command (active ones), with what deciding needs, and the day (today unless given). */

@@ -301,6 +301,22 @@ describe('idempotency by event id', () => {
     expect(await events()).toHaveLength(4);
   });
 
+  it('a retry that arrives on another day (a queued tap sent after midnight) answers its first result, not a refusal', async () => {
+    const id = kids[0].id;
+    const eventId = randomUUID();
+    const yesterday = (await t.sql.query(`select ($1::date - 1)::text as d`, [today])).rows[0].d as string;
+    const [first] = await t.app.get(FlowService).run(await sessionOf(teacher), [id], { type: 'dinner' }, { eventId, day: yesterday });
+    expect(first).toMatchObject({ ok: false, errorKey: 'flow.not_entered' });
+    const [entered] = await t.app.get(FlowService).run(await sessionOf(teacher), [id], { type: 'enter' }, { eventId, day: yesterday });
+    expect(entered).toEqual({ student_id: id, ok: true, state: 'in_centre', event_id: eventId });
+    // today the child has not entered: the state machine would refuse; the stored event id answers instead
+    const body = await send('studentEnter', teacher, { student_ids: [id], event_id: eventId });
+    expect(body.data.results).toEqual([{ student_id: id, ok: true, state: 'in_centre', event_id: eventId }]);
+    const again = await send('teacherStudentDinner', teacher, { student_ids: [id], event_id: eventId });
+    expect(again.data.results).toEqual([{ student_id: id, ok: true, state: 'in_centre', event_id: eventId }]);
+    expect(await events(id)).toHaveLength(1);
+  });
+
   it('an event id used for another student is refused for this one', async () => {
     const eventId = randomUUID();
     await ok('studentEnter', teacher, [kids[0].id], { event_id: eventId });

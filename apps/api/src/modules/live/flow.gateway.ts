@@ -24,8 +24,11 @@ export const FLOW_EVENTS = 'flow.events';
 export const FLUSH_MS = 20;
 /** the room every batch socket joins, so the per-event broadcast leaves them out */
 const BATCH_ROOM = 'batch';
-/** Between API processes (Redis adapter serverSideEmit): committed events, delivered by each process to its own sockets. */
-const PEER_EVENT = 'flow.committed';
+/**
+ * Between API processes (Redis adapter serverSideEmit): the committed events of a flush, delivered by each process
+ * to its own sockets. Named for its shape (an array), so a process of the previous release ignores it.
+ */
+const PEER_EVENT = 'flow.committed.batch';
 /** how long a socket that just caught up gets live events one by one, deduplicated */
 const RECENT_MS = 5_000;
 /** Sent before the server drops a socket whose session ended (logout, password change, expiry, account disabled). */
@@ -88,9 +91,9 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
   private readonly catchingUp = new Map<string, FlowEventMessage[]>();
   /** committed events waiting for the next flush */
   private pending: Committed[] = [];
-  private flushScheduled = false;
   private lastFlush = 0;
   private flushTimer: NodeJS.Timeout | null = null;
+  private flushImmediate: NodeJS.Immediate | null = null;
   private unsubscribe: (() => void) | null = null;
   private readonly redisClients: Redis[] = [];
   private recheckTimer: NodeJS.Timeout | null = null;
@@ -109,7 +112,14 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
       const sub = this.redis.duplicate();
       this.redisClients.push(pub, sub);
       server.adapter(createAdapter(pub, sub, { key: `${this.config.queuePrefix}:socket.io` }));
-      (server.sockets as unknown as { on(ev: string, fn: (e: Committed[]) => void): void }).on(PEER_EVENT, (batch) => this.deliverAll(batch));
+      (server.sockets as unknown as { on(ev: string, fn: (e: Committed[]) => void): void }).on(PEER_EVENT, (batch) => {
+        if (!Array.isArray(batch)) return;
+        try {
+          this.deliverAll(batch);
+        } catch (err) {
+          this.log.error({ err, events: batch.length }, 'live delivery of a peer flush failed');
+        }
+      });
     }
     server.use((socket, next) => {
       this.authenticate(socket).then(
@@ -178,8 +188,10 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
         if (batch.length < CATCH_UP_BATCH) break;
       }
       held.sort((a, b) => a.position - b.position);
+      // only what the catch-up itself sent is skipped: a held event at a position at or below the last one sent was
+      // committed after a higher position (positions are taken at insert) and the catch-up query did not see it
       for (const e of held) {
-        if (e.position <= last || sent.has(e.position)) continue;
+        if (sent.has(e.position)) continue;
         socket.emit(FLOW_EVENT, e);
         sent.add(e.position);
       }
@@ -203,22 +215,29 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
    */
   private enqueue(e: Committed): void {
     this.pending.push(e);
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
+    if (this.flushTimer || this.flushImmediate) return;
     const wait = this.lastFlush + FLUSH_MS - Date.now();
     if (wait > 0) this.flushTimer = setTimeout(() => this.flush(), wait);
-    else setImmediate(() => this.flush());
+    else this.flushImmediate = setImmediate(() => this.flush());
   }
 
+  /** Sends what is pending now (also at shutdown, before the Redis connections close). Never throws. */
   private flush(): void {
-    this.flushScheduled = false;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    if (this.flushImmediate) clearImmediate(this.flushImmediate);
     this.flushTimer = null;
+    this.flushImmediate = null;
     this.lastFlush = Date.now();
     const batch = this.pending;
     this.pending = [];
     if (!batch.length) return;
-    if (this.redis) this.server.serverSideEmit(PEER_EVENT, batch);
-    this.deliverAll(batch);
+    try {
+      if (this.redis) this.server.serverSideEmit(PEER_EVENT, batch);
+      this.deliverAll(batch);
+    } catch (err) {
+      // a timer callback: an exception here would end the process; the boards catch up when they reconnect
+      this.log.error({ err, events: batch.length }, 'live flush failed');
+    }
   }
 
   /**
@@ -278,10 +297,11 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
 
   onModuleDestroy(): void {
     if (this.recheckTimer) clearInterval(this.recheckTimer);
-    if (this.flushTimer) clearTimeout(this.flushTimer);
     this.recheckTimer = null;
     this.unsubscribe?.();
     this.unsubscribe = null;
+    // what is still pending goes out while the sockets and the Redis connections are open
+    this.flush();
   }
 
   /** after the socket.io server closed (Nest closes it before the shutdown hooks) */

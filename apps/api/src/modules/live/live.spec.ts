@@ -299,6 +299,30 @@ describe('live flow gateway', () => {
       expect(positions(admin)).toEqual([...missed, live].map((e) => e.position));
     });
 
+    it('an event committed out of position order during the catch-up still reaches the socket', async () => {
+      const before = await commit(running[0], runningClass, { emit: false });
+      // positions are taken at insert: `low` was inserted first but commits after `high`, which the catch-up sees
+      const low = await commit(running[1], runningClass, { emit: false });
+      const high = await commit(running[2], runningClass, { emit: false });
+      const auth = t.app.get(LiveAuth);
+      const original = auth.eventsAfter.bind(auth);
+      const spy = jest.spyOn(auth, 'eventsAfter').mockImplementation(async (audience, after) => {
+        const found = (await original(audience, after)).filter((e) => e.position !== low.position);
+        // `low` commits now, while this socket is still catching up; it is flushed before the catch-up ends
+        t.app.get(DomainEvents).emit('flow.committed', { ...low, school_id: schoolId });
+        await sleep(FLUSH_MS * 3);
+        return found;
+      });
+      try {
+        const admin = await open({ token: await t.login('admin'), since: before.position });
+        await eventually(async () => (admin.events.length === 2 ? true : null));
+        await sleep(100);
+        expect(positions(admin).sort((a, b) => a - b)).toEqual([low.position, high.position]);
+      } finally {
+        spy.mockRestore();
+      }
+    });
+
     it('without since: live events only; another school catches up nothing', async () => {
       await commit(running[0], runningClass, { emit: false });
       const admin = await open({ token: await t.login('admin') });
