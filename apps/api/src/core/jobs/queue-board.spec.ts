@@ -42,6 +42,18 @@ describe('queue board (/admin/queues, design.md §5)', () => {
       const sms = queues.find((q) => q.name === 'sms')!;
       expect(Object.values(sms.counts).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
     });
+
+    it("refuses a change signed in by the cookie from another site's page; the board's own page may", async () => {
+      const cookie = `token=${encodeURIComponent(await t.login('operator'))}`;
+      const path = '/admin/queues/api/queues/sms/pause';
+      const cross = await request(server()).put(path).set('cookie', cookie).set('sec-fetch-site', 'cross-site');
+      expect(cross.status).toBe(403);
+      const sameSite = await request(server()).put(path).set('cookie', cookie).set('sec-fetch-site', 'same-site');
+      expect(sameSite.status).toBe(403);
+      const own = await request(server()).put(path).set('cookie', cookie).set('sec-fetch-site', 'same-origin');
+      expect(own.status).toBe(200);
+      await request(server()).put('/admin/queues/api/queues/sms/resume').set('cookie', cookie).set('sec-fetch-site', 'same-origin').expect(200);
+    });
   });
 
   it('without Redis the jobs run in the API process: the operator is told there is no queue', async () => {

@@ -10,15 +10,16 @@ import { JobsService } from './jobs.service';
 /** Where the operators' queue board lives (design.md §5). */
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
-/** The session token of a browser request: the `token` cookie the web app sets at sign-in (path /), else the header. */
-export function tokenOf(req: Request): string | null {
+/** The session token of a browser request: the `token` header, else the `token` cookie the web app sets at sign-in (path /). */
+export function tokenOf(req: Request): { token: string; from: 'header' | 'cookie' } | null {
   const header = req.headers.token;
-  if (typeof header === 'string' && header) return header;
+  if (typeof header === 'string' && header) return { token: header, from: 'header' };
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [name, ...rest] = part.trim().split('=');
     if (name !== 'token' || !rest.length) continue;
     try {
-      return decodeURIComponent(rest.join('=')) || null;
+      const token = decodeURIComponent(rest.join('='));
+      return token ? { token, from: 'cookie' } : null;
     } catch {
       return null;
     }
@@ -27,22 +28,30 @@ export function tokenOf(req: Request): string | null {
 }
 
 /**
+ * A state-changing request (retry, clean, pause…) signed in by the cookie must come from a page of this site: the
+ * browser says where a request comes from in Sec-Fetch-Site (the cookie is SameSite=Lax already; this also
+ * refuses same-site pages of other subdomains).
+ */
+const crossSiteWrite = (req: Request, from: 'header' | 'cookie') =>
+  from === 'cookie' && !['GET', 'HEAD'].includes(req.method) && req.headers['sec-fetch-site'] !== undefined && req.headers['sec-fetch-site'] !== 'same-origin';
+
+/**
  * Platform operators only: a browser without a session goes to the sign-in page and comes back; another role is
  * refused (403). The board is plain Express under the API, outside the action catalogue, so it checks here.
  */
 function operatorsOnly(sessions: SessionService) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const token = tokenOf(req);
+    const found = tokenOf(req);
     const done = (user: Awaited<ReturnType<SessionService['resolve']>>) => {
-      if (user?.role === Role.Operator) return next();
+      if (user?.role === Role.Operator && !crossSiteWrite(req, found!.from)) return next();
       res.setHeader('cache-control', 'no-store');
       if (!user && req.method === 'GET' && req.accepts('html')) {
         return res.redirect(302, `/login?redirect=${encodeURIComponent(QUEUE_BOARD_PATH)}`);
       }
-      res.status(user ? 403 : 401).type('text/plain; charset=utf-8').send(user ? '仅平台运营可查看任务队列 / operators only' : '请先登录 / sign in first');
+      res.status(user ? 403 : 401).type('text/plain; charset=utf-8').send(user ? '仅平台运营可从本站操作任务队列 / operators only, from this site' : '请先登录 / sign in first');
     };
-    if (!token) return done(null);
-    sessions.resolve(token).then(done, next);
+    if (!found) return done(null);
+    sessions.resolve(found.token).then(done, next);
   };
 }
 
