@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Avatar, Button, Card, Form, Input, Select, Space, Switch, Table, Tabs, Tag, Typography, Upload } from 'antd';
+import { Avatar, Button, Card, Form, Input, Select, Space, Switch, Tabs, Tag, Typography, Upload } from 'antd';
 import { PASSWORD_RE, type Page, type UserInfo } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { get, post, upload } from '../../api/http';
 import { feedback } from '../../api/feedback';
+import { ServerTable } from '../../components/server-table';
 import { LoadError, Loading } from '../../components/states';
 import { LANGS, type MessageKey } from '../../i18n/messages';
 import { formatDateTime } from '../../lib/storage';
@@ -23,15 +24,14 @@ function RecentActivity() {
   const t = useT();
   const [page, setPage] = useState(1);
   const q = useQuery({ queryKey: ['loginLog', page], queryFn: () => get<Page<Activity>>('loginLog', { page, limit: 10 }) });
-  if (q.isError) return <LoadError onRetry={() => q.refetch()} />;
   return (
-    <Table<Activity>
-      rowKey="id"
+    <ServerTable<Activity>
+      query={q}
+      page={page}
+      onPage={setPage}
+      pageSize={10}
       size="small"
-      loading={q.isLoading}
-      dataSource={q.data?.list}
       scroll={{ x: 560 }}
-      pagination={{ current: page, pageSize: 10, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
       columns={[
         { title: t('settings.when'), dataIndex: 'at', width: 170, render: (v: string) => formatDateTime(new Date(v)) },
         {

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Input, Modal, Table, Typography } from 'antd';
+import { Input, Modal, Typography } from 'antd';
 import type { AddWantuoStudentResult, CareStudent, Page } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
-import { EmptyState, LoadError } from '../../components/states';
+import { ServerTable } from '../../components/server-table';
+import { EmptyState } from '../../components/states';
 import { useT } from '../../stores/preferences';
 
 const PAGE_SIZE = 10;
@@ -64,25 +65,22 @@ export function AddStudentsModal({ classId, room, asHead, open, onClose }: { cla
           setPage(1);
         }}
       />
-      {q.isError ? (
-        <LoadError onRetry={() => q.refetch()} />
-      ) : (
-        <Table<CareStudent>
-          rowKey="id"
-          size="small"
-          loading={q.isLoading}
-          dataSource={q.data?.list}
-          scroll={{ x: 480 }}
-          locale={{ emptyText: <EmptyState description={t('care.no_selectable')} /> }}
-          rowSelection={{ selectedRowKeys: chosen, preserveSelectedRowKeys: true, onChange: (keys) => setChosen(keys as number[]) }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false, size: 'small' }}
-          columns={[
-            { title: t('care.student_name'), dataIndex: 'name', width: 120 },
-            { title: t('care.grade'), key: 'grade', width: 140, render: (_, s) => [s.grade, s.class_name].filter(Boolean).join(' ') || '-' },
-            { title: t('care.day_school'), dataIndex: 'day_school', render: (v: string | null) => v ?? '-' },
-          ]}
-        />
-      )}
+      <ServerTable<CareStudent>
+        query={q}
+        page={page}
+        onPage={setPage}
+        pageSize={PAGE_SIZE}
+        pagination={{ size: 'small' }}
+        size="small"
+        scroll={{ x: 480 }}
+        locale={{ emptyText: <EmptyState description={t('care.no_selectable')} /> }}
+        rowSelection={{ selectedRowKeys: chosen, preserveSelectedRowKeys: true, onChange: (keys) => setChosen(keys as number[]) }}
+        columns={[
+          { title: t('care.student_name'), dataIndex: 'name', width: 120 },
+          { title: t('care.grade'), key: 'grade', width: 140, render: (_, s) => [s.grade, s.class_name].filter(Boolean).join(' ') || '-' },
+          { title: t('care.day_school'), dataIndex: 'day_school', render: (v: string | null) => v ?? '-' },
+        ]}
+      />
     </Modal>
   );
 }

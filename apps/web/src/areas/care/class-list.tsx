@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Input, Popconfirm, Segmented, Space, Table, Tabs, Tag } from 'antd';
+import { Button, Card, Input, Popconfirm, Segmented, Space, Tabs, Tag } from 'antd';
 import { formatFen, type CareClass, type Page } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
-import { EmptyState, LoadError } from '../../components/states';
+import { ServerTable } from '../../components/server-table';
+import { EmptyState } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { classSlot, useSlotText } from './care-common';
 import TimeSlots from './time-slots';
@@ -66,66 +67,62 @@ function Classes() {
           {t('care.new_class')}
         </Button>
       </Space>
-      {q.isError ? (
-        <LoadError onRetry={() => q.refetch()} />
-      ) : (
-        <Table<CareClass>
-          rowKey="id"
-          loading={q.isLoading}
-          dataSource={q.data?.list}
-          scroll={{ x: 1050 }}
-          locale={{ emptyText: <EmptyState description={name || status !== 'all' ? t('care.empty_search') : t('care.empty_classes')} /> }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
-          columns={[
-            { title: t('care.class_name'), dataIndex: 'name', fixed: 'left', width: 150 },
-            { title: t('care.head_teacher'), dataIndex: 'head_teacher_name', width: 110, render: (v: string | null) => v ?? '-' },
-            {
-              title: t('care.slot'),
-              key: 'slot',
-              width: 220,
-              render: (_, c) => (c.class_time_id ? `${c.class_time_name}（${slotText(classSlot(c))}）` : '-'),
-            },
-            { title: t('care.headcount'), key: 'headcount', width: 100, render: (_, c) => `${c.headcount} / ${c.capacity}` },
-            { title: t('care.fee'), dataIndex: 'fee_fen', width: 110, render: (v: number) => `¥${formatFen(v)}` },
-            {
-              title: t('care.status'),
-              dataIndex: 'status',
-              width: 90,
-              render: (v: number) => (v === 1 ? <Tag color="green">{t('care.running')}</Tag> : <Tag>{t('care.stopped')}</Tag>),
-            },
-            {
-              title: t('care.actions'),
-              key: 'actions',
-              width: 300,
-              render: (_, c) => (
-                <Space wrap size={[4, 4]}>
-                  <Button size="small" onClick={() => navigate(`/principal_class_Editing?id=${c.id}`)}>
-                    {t('care.edit')}
+      <ServerTable<CareClass>
+        query={q}
+        page={page}
+        onPage={setPage}
+        pageSize={PAGE_SIZE}
+        scroll={{ x: 1050 }}
+        locale={{ emptyText: <EmptyState description={name || status !== 'all' ? t('care.empty_search') : t('care.empty_classes')} /> }}
+        columns={[
+          { title: t('care.class_name'), dataIndex: 'name', fixed: 'left', width: 150 },
+          { title: t('care.head_teacher'), dataIndex: 'head_teacher_name', width: 110, render: (v: string | null) => v ?? '-' },
+          {
+            title: t('care.slot'),
+            key: 'slot',
+            width: 220,
+            render: (_, c) => (c.class_time_id ? `${c.class_time_name}（${slotText(classSlot(c))}）` : '-'),
+          },
+          { title: t('care.headcount'), key: 'headcount', width: 100, render: (_, c) => `${c.headcount} / ${c.capacity}` },
+          { title: t('care.fee'), dataIndex: 'fee_fen', width: 110, render: (v: number) => `¥${formatFen(v)}` },
+          {
+            title: t('care.status'),
+            dataIndex: 'status',
+            width: 90,
+            render: (v: number) => (v === 1 ? <Tag color="green">{t('care.running')}</Tag> : <Tag>{t('care.stopped')}</Tag>),
+          },
+          {
+            title: t('care.actions'),
+            key: 'actions',
+            width: 300,
+            render: (_, c) => (
+              <Space wrap size={[4, 4]}>
+                <Button size="small" onClick={() => navigate(`/principal_class_Editing?id=${c.id}`)}>
+                  {t('care.edit')}
+                </Button>
+                <Button size="small" onClick={() => navigate(`/principal_classCompile?id=${c.id}`)}>
+                  {t('care.manage_students')}
+                </Button>
+                <Popconfirm
+                  title={c.status === 1 ? t('care.confirm_stop') : t('care.confirm_start')}
+                  onConfirm={() => run(() => post('startAndEnd', { id: c.id, version: c.version, status: c.status === 1 ? 0 : 1 }))}
+                >
+                  <Button size="small">{c.status === 1 ? t('care.stop') : t('care.start')}</Button>
+                </Popconfirm>
+                <Popconfirm
+                  title={t('care.confirm_delete_class', { name: c.name })}
+                  description={c.headcount > 0 ? t('care.delete_has_students', { count: c.headcount }) : undefined}
+                  onConfirm={() => run(() => post('delClass', { id: c.id }))}
+                >
+                  <Button size="small" danger>
+                    {t('care.delete')}
                   </Button>
-                  <Button size="small" onClick={() => navigate(`/principal_classCompile?id=${c.id}`)}>
-                    {t('care.manage_students')}
-                  </Button>
-                  <Popconfirm
-                    title={c.status === 1 ? t('care.confirm_stop') : t('care.confirm_start')}
-                    onConfirm={() => run(() => post('startAndEnd', { id: c.id, version: c.version, status: c.status === 1 ? 0 : 1 }))}
-                  >
-                    <Button size="small">{c.status === 1 ? t('care.stop') : t('care.start')}</Button>
-                  </Popconfirm>
-                  <Popconfirm
-                    title={t('care.confirm_delete_class', { name: c.name })}
-                    description={c.headcount > 0 ? t('care.delete_has_students', { count: c.headcount }) : undefined}
-                    onConfirm={() => run(() => post('delClass', { id: c.id }))}
-                  >
-                    <Button size="small" danger>
-                      {t('care.delete')}
-                    </Button>
-                  </Popconfirm>
-                </Space>
-              ),
-            },
-          ]}
-        />
-      )}
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
     </>
   );
 }

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Descriptions, Form, Input, Modal, Space, Table, Tag } from 'antd';
+import { Button, Card, Descriptions, Form, Input, Modal, Space, Tag } from 'antd';
 import { formatFen, type CareClassInfo, type CareClassStudent, type Duty, type DutyAssignment, type Page } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
+import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { AddStudentsModal } from './add-students';
@@ -139,36 +140,32 @@ export default function ClassStudents() {
           {c.headcount >= c.capacity ? t('care.full') : t('care.add_students')}
         </Button>
       </Space>
-      {students.isError ? (
-        <LoadError onRetry={() => students.refetch()} />
-      ) : (
-        <Table<CareClassStudent>
-          rowKey="id"
-          loading={students.isLoading}
-          dataSource={students.data?.list}
-          scroll={{ x: 820 }}
-          locale={{ emptyText: <EmptyState description={name ? t('care.empty_search') : t('care.empty_students')} /> }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: students.data?.total, onChange: setPage, showSizeChanger: false }}
-          columns={[
-            { title: t('care.student_name'), dataIndex: 'name', fixed: 'left', width: 110 },
-            { title: t('care.grade'), key: 'grade', width: 140, render: (_, s) => [s.grade, s.class_name].filter(Boolean).join(' ') || '-' },
-            { title: t('care.student_duty_col'), dataIndex: 'duties', width: 260, render: (d: DutyAssignment[]) => <DutyTags duties={d} /> },
-            {
-              title: t('care.actions'),
-              key: 'actions',
-              width: 200,
-              render: (_, s) => (
-                <Space size={4}>
-                  <Button size="small" onClick={() => setDutyOf(s)}>
-                    {t('care.assign_teacher')}
-                  </Button>
-                  <RemoveStudentButton classId={c.id} student={s} asHead={false} onDone={refresh} />
-                </Space>
-              ),
-            },
-          ]}
-        />
-      )}
+      <ServerTable<CareClassStudent>
+        query={students}
+        page={page}
+        onPage={setPage}
+        pageSize={PAGE_SIZE}
+        scroll={{ x: 820 }}
+        locale={{ emptyText: <EmptyState description={name ? t('care.empty_search') : t('care.empty_students')} /> }}
+        columns={[
+          { title: t('care.student_name'), dataIndex: 'name', fixed: 'left', width: 110 },
+          { title: t('care.grade'), key: 'grade', width: 140, render: (_, s) => [s.grade, s.class_name].filter(Boolean).join(' ') || '-' },
+          { title: t('care.student_duty_col'), dataIndex: 'duties', width: 260, render: (d: DutyAssignment[]) => <DutyTags duties={d} /> },
+          {
+            title: t('care.actions'),
+            key: 'actions',
+            width: 200,
+            render: (_, s) => (
+              <Space size={4}>
+                <Button size="small" onClick={() => setDutyOf(s)}>
+                  {t('care.assign_teacher')}
+                </Button>
+                <RemoveStudentButton classId={c.id} student={s} asHead={false} onDone={refresh} />
+              </Space>
+            ),
+          },
+        ]}
+      />
       <AddStudentsModal
         classId={c.id}
         room={c.capacity - c.headcount}

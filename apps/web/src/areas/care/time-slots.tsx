@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Checkbox, Form, Input, Modal, Popconfirm, Space, Table } from 'antd';
+import { Button, Checkbox, Form, Input, Modal, Popconfirm, Space } from 'antd';
 import { HHMM_RE, startsBeforeEnd, type ClassTime, type Page } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
-import { EmptyState, LoadError } from '../../components/states';
+import { ServerTable } from '../../components/server-table';
+import { EmptyState } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { useSlotText, WEEKDAY_KEYS } from './care-common';
 
@@ -82,40 +83,36 @@ export default function TimeSlots() {
           {t('care.new_slot')}
         </Button>
       </Space>
-      {q.isError ? (
-        <LoadError onRetry={() => q.refetch()} />
-      ) : (
-        <Table<ClassTime>
-          rowKey="id"
-          loading={q.isLoading}
-          dataSource={q.data?.list}
-          scroll={{ x: 760 }}
-          locale={{ emptyText: <EmptyState description={name ? t('care.empty_search') : t('care.empty_slots')} /> }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
-          columns={[
-            { title: t('care.slot_name'), dataIndex: 'name', width: 140 },
-            { title: t('care.slot_time'), key: 'time', width: 260, render: (_, s) => slotText(s) },
-            { title: t('care.slot_use'), key: 'use', width: 160, render: (_, s) => t('care.slot_use_text', { classes: s.class_count ?? 0, students: s.student_count ?? 0 }) },
-            {
-              title: t('care.actions'),
-              key: 'actions',
-              width: 160,
-              render: (_, s) => (
-                <Space size={4}>
-                  <Button size="small" onClick={() => open(s)}>
-                    {t('care.edit')}
+      <ServerTable<ClassTime>
+        query={q}
+        page={page}
+        onPage={setPage}
+        pageSize={PAGE_SIZE}
+        scroll={{ x: 760 }}
+        locale={{ emptyText: <EmptyState description={name ? t('care.empty_search') : t('care.empty_slots')} /> }}
+        columns={[
+          { title: t('care.slot_name'), dataIndex: 'name', width: 140 },
+          { title: t('care.slot_time'), key: 'time', width: 260, render: (_, s) => slotText(s) },
+          { title: t('care.slot_use'), key: 'use', width: 160, render: (_, s) => t('care.slot_use_text', { classes: s.class_count ?? 0, students: s.student_count ?? 0 }) },
+          {
+            title: t('care.actions'),
+            key: 'actions',
+            width: 160,
+            render: (_, s) => (
+              <Space size={4}>
+                <Button size="small" onClick={() => open(s)}>
+                  {t('care.edit')}
+                </Button>
+                <Popconfirm title={t('care.confirm_delete_slot', { name: s.name })} onConfirm={() => del(s)}>
+                  <Button size="small" danger>
+                    {t('care.delete')}
                   </Button>
-                  <Popconfirm title={t('care.confirm_delete_slot', { name: s.name })} onConfirm={() => del(s)}>
-                    <Button size="small" danger>
-                      {t('care.delete')}
-                    </Button>
-                  </Popconfirm>
-                </Space>
-              ),
-            },
-          ]}
-        />
-      )}
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
       <Modal
         open={editing !== null}
         title={editing === 'new' ? t('care.new_slot') : t('care.edit_slot')}

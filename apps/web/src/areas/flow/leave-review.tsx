@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Descriptions, Drawer, Input, Popconfirm, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Descriptions, Drawer, Input, Popconfirm, Segmented, Space, Tag, Typography } from 'antd';
 import type { LeaveDecisionResult, LeaveRequestRow, Page } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
+import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
@@ -124,19 +125,17 @@ export default function LeaveReview() {
           options={(['all', 0, 1, 2, 3] as StatusFilter[]).map((s) => ({ value: s, label: label(s) }))}
         />
       </div>
-      {q.isError ? (
-        <LoadError onRetry={() => q.refetch()} />
-      ) : !q.isLoading && !q.data?.list.length ? (
+      {!q.isError && !q.isLoading && !q.data?.list.length ? (
         <EmptyState description={t('ops.leave_none')} />
       ) : (
-        <Table<LeaveRequestRow>
-          rowKey="id"
+        <ServerTable<LeaveRequestRow>
+          query={q}
+          page={page}
+          onPage={setPage}
+          pageSize={LIMIT}
           size="small"
-          loading={q.isLoading}
-          dataSource={q.data?.list}
           scroll={{ x: 760 }}
           onRow={(r) => ({ onClick: () => setOpen(r.id), style: { cursor: 'pointer' } })}
-          pagination={{ current: page, pageSize: LIMIT, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
           columns={[
             { title: t('leave.child'), dataIndex: 'student_name', width: 110, fixed: 'left' },
             { title: t('ops.leave_range'), key: 'range', width: 200, render: (_, r) => `${range(r)}（${t('ops.leave_n_days', { n: r.days })}）` },

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Input, Popconfirm, Segmented, Space, Table, Tag } from 'antd';
+import { Button, Card, Input, Popconfirm, Segmented, Space, Tag } from 'antd';
 import type { Page } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
-import { LoadError } from '../../components/states';
+import { ServerTable } from '../../components/server-table';
 import { formatDateTime } from '../../lib/storage';
 import { usePreferences, useT } from '../../stores/preferences';
 
@@ -53,50 +53,46 @@ export default function OperatorApplications() {
 
   return (
     <Card title={t('operator.applications')} extra={<Segmented value={status} onChange={(v) => { setStatus(v as 0 | 1 | 2); setPage(1); }} options={([0, 1, 2] as const).map((s) => ({ value: s, label: label(s) }))} />}>
-      {q.isError ? (
-        <LoadError onRetry={() => q.refetch()} />
-      ) : (
-        <Table<Application>
-          rowKey="id"
-          loading={q.isLoading}
-          dataSource={q.data?.list}
-          scroll={{ x: 900 }}
-          pagination={{ current: page, pageSize: 20, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
-          columns={[
-            { title: t('apply.institution'), dataIndex: 'institution_name' },
-            { title: t('apply.contact'), dataIndex: 'contact_name', width: 110 },
-            { title: t('apply.mobile'), dataIndex: 'mobile', width: 130 },
-            { title: t('apply.city'), dataIndex: 'city', width: 100 },
-            { title: t('apply.students'), dataIndex: 'students_estimate', width: 110 },
-            { title: t('apply.message'), dataIndex: 'message', ellipsis: true },
-            { title: t('settings.when'), dataIndex: 'created_at', width: 170, render: (v: string) => formatDateTime(new Date(v)) },
-            {
-              title: '',
-              key: 'actions',
-              width: 170,
-              render: (_, a) =>
-                a.status === 0 ? (
-                  <Space>
-                    {([1, 2] as const).map((next) => (
-                      <Popconfirm
-                        key={next}
-                        title={label(next)}
-                        description={<Input.TextArea placeholder={t('apply.message')} maxLength={500} rows={2} value={note} onChange={(e) => setNote(e.target.value)} />}
-                        onConfirm={() => handle(a, next)}
-                      >
-                        <Button size="small" danger={next === 2}>
-                          {label(next)}
-                        </Button>
-                      </Popconfirm>
-                    ))}
-                  </Space>
-                ) : (
-                  <Tag color={STATUS[a.status].color}>{label(a.status)}</Tag>
-                ),
-            },
-          ]}
-        />
-      )}
+      <ServerTable<Application>
+        query={q}
+        page={page}
+        onPage={setPage}
+        pageSize={20}
+        scroll={{ x: 900 }}
+        columns={[
+          { title: t('apply.institution'), dataIndex: 'institution_name' },
+          { title: t('apply.contact'), dataIndex: 'contact_name', width: 110 },
+          { title: t('apply.mobile'), dataIndex: 'mobile', width: 130 },
+          { title: t('apply.city'), dataIndex: 'city', width: 100 },
+          { title: t('apply.students'), dataIndex: 'students_estimate', width: 110 },
+          { title: t('apply.message'), dataIndex: 'message', ellipsis: true },
+          { title: t('settings.when'), dataIndex: 'created_at', width: 170, render: (v: string) => formatDateTime(new Date(v)) },
+          {
+            title: '',
+            key: 'actions',
+            width: 170,
+            render: (_, a) =>
+              a.status === 0 ? (
+                <Space>
+                  {([1, 2] as const).map((next) => (
+                    <Popconfirm
+                      key={next}
+                      title={label(next)}
+                      description={<Input.TextArea placeholder={t('apply.message')} maxLength={500} rows={2} value={note} onChange={(e) => setNote(e.target.value)} />}
+                      onConfirm={() => handle(a, next)}
+                    >
+                      <Button size="small" danger={next === 2}>
+                        {label(next)}
+                      </Button>
+                    </Popconfirm>
+                  ))}
+                </Space>
+              ) : (
+                <Tag color={STATUS[a.status].color}>{label(a.status)}</Tag>
+              ),
+          },
+        ]}
+      />
     </Card>
   );
 }

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Form, Input, Modal, Popconfirm, Segmented, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Form, Input, Modal, Popconfirm, Segmented, Select, Space, Tag, Typography } from 'antd';
 import { PASSWORD_RE, type Page, type ResetTeacherPwdResult, type StaffRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { post, get } from '../../api/http';
 import { feedback } from '../../api/feedback';
-import { EmptyState, LoadError } from '../../components/states';
+import { ServerTable } from '../../components/server-table';
+import { EmptyState } from '../../components/states';
 import type { MessageKey } from '../../i18n/messages';
 import { formatDateTime } from '../../lib/storage';
 import { useT } from '../../stores/preferences';
@@ -129,111 +130,107 @@ export default function StaffAccounts() {
           ]}
         />
       </Space>
-      {q.isError ? (
-        <LoadError onRetry={() => q.refetch()} />
-      ) : (
-        <Table<StaffRow>
-          rowKey="id"
-          loading={q.isLoading}
-          dataSource={q.data?.list}
-          scroll={{ x: 1100 }}
-          locale={{ emptyText: <EmptyState description={filtered ? t('staff.empty_search') : t('staff.empty')} /> }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
-          columns={[
-            {
-              title: t('staff.name'),
-              key: 'name',
-              fixed: 'left',
-              width: 150,
-              render: (_, r) => (
-                <div>
-                  <div>{r.name}</div>
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {r.username}
-                  </Typography.Text>
-                </div>
+      <ServerTable<StaffRow>
+        query={q}
+        page={page}
+        onPage={setPage}
+        pageSize={PAGE_SIZE}
+        scroll={{ x: 1100 }}
+        locale={{ emptyText: <EmptyState description={filtered ? t('staff.empty_search') : t('staff.empty')} /> }}
+        columns={[
+          {
+            title: t('staff.name'),
+            key: 'name',
+            fixed: 'left',
+            width: 150,
+            render: (_, r) => (
+              <div>
+                <div>{r.name}</div>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {r.username}
+                </Typography.Text>
+              </div>
+            ),
+          },
+          { title: t('staff.role'), dataIndex: 'role', width: 100, render: (v: number) => <Tag color={ROLE_COLOR[v]}>{t(roleKey(v))}</Tag> },
+          { title: t('staff.mobile'), dataIndex: 'mobile', width: 130 },
+          {
+            title: t('staff.duties'),
+            dataIndex: 'duties',
+            width: 200,
+            render: (v: StaffRow['duties']) => (v.length ? v.map((d) => <Tag key={d}>{t(dutyKey(d))}</Tag>) : '-'),
+          },
+          {
+            title: t('staff.job_status'),
+            dataIndex: 'job_status',
+            width: 150,
+            render: (v: number, r) =>
+              v === 1 ? (
+                <Tag color="green">{t('staff.on_job')}</Tag>
+              ) : (
+                <Space orientation="vertical" size={0}>
+                  <Tag color="default">{t('staff.left')}</Tag>
+                  {r.left_at && (
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {t('staff.left_at', { date: formatDateTime(new Date(r.left_at)).slice(0, 10) })}
+                    </Typography.Text>
+                  )}
+                </Space>
               ),
-            },
-            { title: t('staff.role'), dataIndex: 'role', width: 100, render: (v: number) => <Tag color={ROLE_COLOR[v]}>{t(roleKey(v))}</Tag> },
-            { title: t('staff.mobile'), dataIndex: 'mobile', width: 130 },
-            {
-              title: t('staff.duties'),
-              dataIndex: 'duties',
-              width: 200,
-              render: (v: StaffRow['duties']) => (v.length ? v.map((d) => <Tag key={d}>{t(dutyKey(d))}</Tag>) : '-'),
-            },
-            {
-              title: t('staff.job_status'),
-              dataIndex: 'job_status',
-              width: 150,
-              render: (v: number, r) =>
-                v === 1 ? (
-                  <Tag color="green">{t('staff.on_job')}</Tag>
-                ) : (
-                  <Space orientation="vertical" size={0}>
-                    <Tag color="default">{t('staff.left')}</Tag>
-                    {r.left_at && (
-                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                        {t('staff.left_at', { date: formatDateTime(new Date(r.left_at)).slice(0, 10) })}
-                      </Typography.Text>
-                    )}
-                  </Space>
-                ),
-            },
-            {
-              title: t('staff.last_login'),
-              dataIndex: 'last_login_at',
-              width: 170,
-              render: (v: string | null) => (v ? formatDateTime(new Date(v)) : <Typography.Text type="secondary">{t('staff.never')}</Typography.Text>),
-            },
-            {
-              title: t('staff.actions'),
-              key: 'actions',
-              width: 300,
-              render: (_, r) =>
-                r.role === 1 ? (
-                  <Typography.Text type="secondary">{t('staff.admin_row')}</Typography.Text>
-                ) : (
-                  <Space wrap size={[4, 4]}>
-                    <Button size="small" onClick={() => openEdit(r)}>
-                      {t('staff.edit')}
-                    </Button>
-                    {r.job_status === 1 ? (
-                      <Popconfirm
-                        title={t('staff.set_leave')}
-                        description={<div style={{ maxWidth: 260 }}>{t('staff.set_leave_confirm', { name: r.name })}</div>}
-                        onConfirm={() => run(() => post('setLeave', { id: r.id, version: r.version }))}
-                      >
-                        <Button size="small">{t('staff.set_leave')}</Button>
-                      </Popconfirm>
-                    ) : (
-                      <Popconfirm
-                        title={t('staff.set_on_job')}
-                        description={t('staff.set_on_job_confirm', { name: r.name })}
-                        onConfirm={() => run(() => post('onJob', { id: r.id, version: r.version }))}
-                      >
-                        <Button size="small">{t('staff.set_on_job')}</Button>
-                      </Popconfirm>
-                    )}
-                    <Button size="small" onClick={() => setResetting(r)}>
-                      {t('staff.reset_pwd')}
-                    </Button>
+          },
+          {
+            title: t('staff.last_login'),
+            dataIndex: 'last_login_at',
+            width: 170,
+            render: (v: string | null) => (v ? formatDateTime(new Date(v)) : <Typography.Text type="secondary">{t('staff.never')}</Typography.Text>),
+          },
+          {
+            title: t('staff.actions'),
+            key: 'actions',
+            width: 300,
+            render: (_, r) =>
+              r.role === 1 ? (
+                <Typography.Text type="secondary">{t('staff.admin_row')}</Typography.Text>
+              ) : (
+                <Space wrap size={[4, 4]}>
+                  <Button size="small" onClick={() => openEdit(r)}>
+                    {t('staff.edit')}
+                  </Button>
+                  {r.job_status === 1 ? (
                     <Popconfirm
-                      title={t('staff.delete')}
-                      description={<div style={{ maxWidth: 260 }}>{t('staff.delete_confirm', { name: r.name })}</div>}
-                      okButtonProps={{ danger: true }}
-                      onConfirm={() => run(() => post('delTeacher', { id: r.id, version: r.version }), undefined, 'staff.deleted')}
+                      title={t('staff.set_leave')}
+                      description={<div style={{ maxWidth: 260 }}>{t('staff.set_leave_confirm', { name: r.name })}</div>}
+                      onConfirm={() => run(() => post('setLeave', { id: r.id, version: r.version }))}
                     >
-                      <Button size="small" danger>
-                        {t('staff.delete')}
-                      </Button>
+                      <Button size="small">{t('staff.set_leave')}</Button>
                     </Popconfirm>
-                  </Space>
-                ),
-            },
-          ]}
-        />
-      )}
+                  ) : (
+                    <Popconfirm
+                      title={t('staff.set_on_job')}
+                      description={t('staff.set_on_job_confirm', { name: r.name })}
+                      onConfirm={() => run(() => post('onJob', { id: r.id, version: r.version }))}
+                    >
+                      <Button size="small">{t('staff.set_on_job')}</Button>
+                    </Popconfirm>
+                  )}
+                  <Button size="small" onClick={() => setResetting(r)}>
+                    {t('staff.reset_pwd')}
+                  </Button>
+                  <Popconfirm
+                    title={t('staff.delete')}
+                    description={<div style={{ maxWidth: 260 }}>{t('staff.delete_confirm', { name: r.name })}</div>}
+                    okButtonProps={{ danger: true }}
+                    onConfirm={() => run(() => post('delTeacher', { id: r.id, version: r.version }), undefined, 'staff.deleted')}
+                  >
+                    <Button size="small" danger>
+                      {t('staff.delete')}
+                    </Button>
+                  </Popconfirm>
+                </Space>
+              ),
+          },
+        ]}
+      />
 
       <Modal
         title={t('staff.edit_title')}

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Drawer, Form, Input, Space, Table } from 'antd';
+import { Button, Card, Drawer, Form, Input, Space } from 'antd';
 import type { Page, StudentRow, StudentSettingInfo } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
+import { ServerTable } from '../../components/server-table';
 import { Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { CareFields, pickupInput, PickupPeopleFields, type PickupValue, useStudentColumns } from './student-common';
@@ -80,26 +81,22 @@ export default function AdviserCare() {
   return (
     <Card title={t('stu.care_title')}>
       <Input.Search allowClear placeholder={t('stu.name')} maxLength={32} style={{ width: 240, marginBottom: 16 }} onSearch={(v) => { setKeyword(v.trim()); setPage(1); }} />
-      {q.isError ? (
-        <LoadError onRetry={() => q.refetch()} />
-      ) : (
-        <Table<StudentRow>
-          rowKey="id"
-          loading={q.isLoading}
-          dataSource={q.data?.list}
-          scroll={{ x: 820 }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
-          columns={[
-            col.name,
-            col.care,
-            col.shuttle,
-            col.dinner,
-            { title: t('stu.tutoring_type'), dataIndex: 'tutoring_type', width: 120, render: (v: string | null) => v ?? '-' },
-            col.allergies,
-            { title: t('stu.actions'), key: 'a', width: 90, render: (_, s) => <Button type="link" size="small" onClick={() => setOpen(s.id)}>{t('stu.edit')}</Button> },
-          ]}
-        />
-      )}
+      <ServerTable<StudentRow>
+        query={q}
+        page={page}
+        onPage={setPage}
+        pageSize={PAGE_SIZE}
+        scroll={{ x: 820 }}
+        columns={[
+          col.name,
+          col.care,
+          col.shuttle,
+          col.dinner,
+          { title: t('stu.tutoring_type'), dataIndex: 'tutoring_type', width: 120, render: (v: string | null) => v ?? '-' },
+          col.allergies,
+          { title: t('stu.actions'), key: 'a', width: 90, render: (_, s) => <Button type="link" size="small" onClick={() => setOpen(s.id)}>{t('stu.edit')}</Button> },
+        ]}
+      />
       {open !== null && <CareDrawer id={open} onClose={() => setOpen(null)} onSaved={() => void q.refetch()} />}
     </Card>
   );

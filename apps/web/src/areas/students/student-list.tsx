@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, get, post, upload } from '../../api/http';
 import { feedback } from '../../api/feedback';
-import { LoadError } from '../../components/states';
+import { ServerTable } from '../../components/server-table';
 import { useT } from '../../stores/preferences';
 import { download, useStudentColumns } from './student-common';
 
@@ -143,48 +143,44 @@ export default function StudentList() {
         <Select allowClear placeholder={t('stu.all_classes')} style={{ width: 120 }} value={className} disabled={!grade} options={classes.map((c) => ({ value: c, label: c }))} onChange={(v) => { setClassName(v); setPage(1); }} />
         <Segmented value={status} onChange={(v) => { setStatus(v as 0 | 1); setPage(1); }} options={[{ value: 1, label: t('stu.active') }, { value: 0, label: t('stu.archived') }]} />
       </Space>
-      {q.isError ? (
-        <LoadError onRetry={() => q.refetch()} />
-      ) : (
-        <Table<StudentRow>
-          rowKey="id"
-          loading={q.isLoading}
-          dataSource={q.data?.list}
-          scroll={{ x: 1100 }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
-          columns={[
-            col.name,
-            col.gender,
-            col.school,
-            col.care,
-            {
-              title: t('stu.guardians'),
-              key: 'guardians',
-              render: (_, s) => s.guardians.map((g) => <div key={g.user_id}>{`${g.name}（${g.relation}）${g.mobile}`}</div>),
-            },
-            col.shuttle,
-            col.dinner,
-            col.allergies,
-            {
-              title: t('stu.actions'),
-              key: 'actions',
-              width: 200,
-              fixed: 'right',
-              render: (_, s) => (
-                <Space size={0} wrap>
-                  <Button type="link" size="small" onClick={() => navigate(`/principal_educationals_student?id=${s.id}`)}>{t('stu.edit')}</Button>
-                  <Button type="link" size="small" onClick={() => navigate(`/principal_educationals_studentrecord?id=${s.id}`)}>{t('stu.record')}</Button>
-                  {s.status === 1 && (
-                    <Popconfirm title={t('stu.archive')} description={<div style={{ maxWidth: 260 }}>{t('stu.archive_confirm')}</div>} onConfirm={() => archive(s)}>
-                      <Button type="link" size="small" danger>{t('stu.archive')}</Button>
-                    </Popconfirm>
-                  )}
-                </Space>
-              ),
-            },
-          ]}
-        />
-      )}
+      <ServerTable<StudentRow>
+        query={q}
+        page={page}
+        onPage={setPage}
+        pageSize={PAGE_SIZE}
+        scroll={{ x: 1100 }}
+        columns={[
+          col.name,
+          col.gender,
+          col.school,
+          col.care,
+          {
+            title: t('stu.guardians'),
+            key: 'guardians',
+            render: (_, s) => s.guardians.map((g) => <div key={g.user_id}>{`${g.name}（${g.relation}）${g.mobile}`}</div>),
+          },
+          col.shuttle,
+          col.dinner,
+          col.allergies,
+          {
+            title: t('stu.actions'),
+            key: 'actions',
+            width: 200,
+            fixed: 'right',
+            render: (_, s) => (
+              <Space size={0} wrap>
+                <Button type="link" size="small" onClick={() => navigate(`/principal_educationals_student?id=${s.id}`)}>{t('stu.edit')}</Button>
+                <Button type="link" size="small" onClick={() => navigate(`/principal_educationals_studentrecord?id=${s.id}`)}>{t('stu.record')}</Button>
+                {s.status === 1 && (
+                  <Popconfirm title={t('stu.archive')} description={<div style={{ maxWidth: 260 }}>{t('stu.archive_confirm')}</div>} onConfirm={() => archive(s)}>
+                    <Button type="link" size="small" danger>{t('stu.archive')}</Button>
+                  </Popconfirm>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
       <ImportDialog open={importing} onClose={() => setImporting(false)} onImported={() => void q.refetch()} />
     </Card>
   );

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Drawer, Input, Table } from 'antd';
+import { Button, Card, Drawer, Input } from 'antd';
 import type { Page, StudentDetail, StudentRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { ServerTable } from '../../components/server-table';
 import { Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { CommentList } from './comment-list';
@@ -36,26 +37,22 @@ export default function TeacherStudents() {
   return (
     <Card title={t('stu.my_students')}>
       <Input.Search allowClear placeholder={t('stu.name')} maxLength={32} style={{ width: 240, marginBottom: 16 }} onSearch={(v) => { setKeyword(v.trim()); setPage(1); }} />
-      {q.isError ? (
-        <LoadError onRetry={() => q.refetch()} />
-      ) : (
-        <Table<StudentRow>
-          rowKey="id"
-          loading={q.isLoading}
-          dataSource={q.data?.list}
-          scroll={{ x: 800 }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: q.data?.total, onChange: setPage, showSizeChanger: false }}
-          columns={[
-            col.name,
-            col.gender,
-            col.care,
-            col.school,
-            col.allergies,
-            col.dinner,
-            { title: t('stu.actions'), key: 'a', width: 90, render: (_, s) => <Button type="link" size="small" onClick={() => setOpen(s.id)}>{t('stu.view')}</Button> },
-          ]}
-        />
-      )}
+      <ServerTable<StudentRow>
+        query={q}
+        page={page}
+        onPage={setPage}
+        pageSize={PAGE_SIZE}
+        scroll={{ x: 800 }}
+        columns={[
+          col.name,
+          col.gender,
+          col.care,
+          col.school,
+          col.allergies,
+          col.dinner,
+          { title: t('stu.actions'), key: 'a', width: 90, render: (_, s) => <Button type="link" size="small" onClick={() => setOpen(s.id)}>{t('stu.view')}</Button> },
+        ]}
+      />
       {open !== null && <StudentDrawer id={open} onClose={() => setOpen(null)} />}
     </Card>
   );
