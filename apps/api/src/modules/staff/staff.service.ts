@@ -176,6 +176,7 @@ export class StaffService {
         if (current.version !== input.version) throw new AppError('error.conflict');
         if (input.mobile !== undefined) await this.assertMobileFree(em, user.schoolId!, input.mobile, input.id);
         if (input.email) await this.assertEmailFree(em, input.email, input.id);
+        if (input.role !== undefined || input.duties !== undefined) await this.assertStillFits(em, user.schoolId!, current, input);
         const { sets, params } = this.changes(input, 3);
         const [rows]: [StaffRow[], number] = await em.query(
           `update users u set ${[...sets, 'version = version + 1', 'updated_at = now()'].join(', ')}
@@ -196,22 +197,9 @@ export class StaffService {
     await this.db.transaction(async (em) => {
       const current = await this.target(em, user, input.id);
       this.checkVersion(current, input.version);
-      const holds: Array<{ duty: string; classes: string }> = await em.query(
-        `select 'class_head' as duty, string_agg(c.name, '、' order by c.id) as classes
-           from care_classes c where c.school_id = $2 and c.head_teacher_id = $1 and c.deleted_at is null
-         having count(*) > 0
-         union all
-         select d.duty, string_agg(distinct c.name, '、') as classes
-           from duty_assignments d join care_classes c on c.id = d.class_id and c.deleted_at is null
-          where d.school_id = $2 and d.teacher_id = $1
-          group by d.duty`,
-        [input.id, user.schoolId],
-      );
+      const holds = await this.holdsOf(em, user.schoolId!, input.id);
       const hold = holds.find((h) => h.duty === 'class_head') ?? holds[0];
-      if (hold) {
-        const key = hold.duty === 'class_head' ? 'staff.still_heads' : STILL_DUTY[hold.duty as StaffDuty];
-        throw new AppError(key, { name: current.name, classes: hold.classes });
-      }
+      if (hold) throw this.stillHolds(current.name, hold);
       await em.query(
         `update users set deleted_at = now(), updated_at = now(), version = version + 1 where id = $1 and version = $2`,
         [input.id, current.version],
@@ -219,6 +207,37 @@ export class StaffService {
       await this.revokeTokens(em, input.id);
     });
     return {};
+  }
+
+  /** The classes (not deleted) a teacher heads, and those where they hold each duty. */
+  private holdsOf(em: EntityManager, schoolId: number, teacherId: number): Promise<Array<{ duty: 'class_head' | StaffDuty; classes: string }>> {
+    return em.query(
+      `select 'class_head' as duty, string_agg(c.name, '、' order by c.id) as classes
+         from care_classes c where c.school_id = $2 and c.head_teacher_id = $1 and c.deleted_at is null
+       having count(*) > 0
+       union all
+       select d.duty, string_agg(distinct c.name, '、') as classes
+         from duty_assignments d join care_classes c on c.id = d.class_id and c.deleted_at is null
+        where d.school_id = $2 and d.teacher_id = $1
+        group by d.duty`,
+      [teacherId, schoolId],
+    );
+  }
+
+  private stillHolds(name: string, hold: { duty: 'class_head' | StaffDuty; classes: string }): AppError {
+    return new AppError(hold.duty === 'class_head' ? 'staff.still_heads' : STILL_DUTY[hold.duty], { name, classes: hold.classes });
+  }
+
+  /**
+   * A change of role or duties must leave the teacher fit for what they hold: heading a class or the head duty needs
+   * role head teacher or the head duty; the shuttle and tutoring duties need that duty. Refused naming the classes.
+   */
+  private async assertStillFits(em: EntityManager, schoolId: number, current: StaffRow, input: EditTeacherInput): Promise<void> {
+    const role = input.role ?? current.role;
+    const duties: readonly string[] = input.duties ?? current.duties;
+    const fits = (duty: 'class_head' | StaffDuty) => (duty === 'class_head' || duty === 'head' ? role === Role.HeadTeacher || duties.includes('head') : duties.includes(duty));
+    const hold = (await this.holdsOf(em, schoolId, current.id)).find((h) => !fits(h.duty));
+    if (hold) throw this.stillHolds(current.name, hold);
   }
 
   /** Left-job: the account cannot sign in, its sessions end, it leaves the duty pickers; its history stays. */

@@ -382,6 +382,27 @@ describe('editTeacher', () => {
     expect(partial.body).toMatchObject({ code: Code.Ok, data: { name: '郑老师二', gender: null, role: 5, version: 3 } });
   });
 
+  it('refuses a change of role or duties that would leave a class or a duty without a fit teacher, naming them', async () => {
+    const head = await add({ name: '韩老师', role: 5 });
+    const both = await add({ name: '邓老师', duties: ['shuttle', 'tutor'] });
+    const { rows } = await t.sql.query(
+      `insert into care_classes (school_id, name, head_teacher_id, capacity) values ($1, '星星班', $2, 30) returning id`,
+      [t.demo.schoolId, head.id],
+    );
+    await t.sql.query(`insert into duty_assignments (school_id, class_id, teacher_id, duty) values ($1, $2, $3, 'shuttle')`, [t.demo.schoolId, rows[0].id, both.id]);
+    const before = await snapshot(t.sql);
+    const demote = await t.post(api('editTeacher'), admin).send({ id: head.id, version: 1, role: 2 });
+    expect(demote.body).toMatchObject({ code: Code.Error, msg: '韩老师仍是「星星班」的班主任，请先更换' });
+    const drop = await t.post(api('editTeacher'), admin).send({ id: both.id, version: 1, duties: ['tutor'] });
+    expect(drop.body).toMatchObject({ code: Code.Error, msg: '邓老师仍负责「星星班」的接送，请先更换' });
+    expect(await snapshot(t.sql)).toEqual(before);
+    // still fit: a teacher with the head duty may head the class; the tutoring duty is not assigned anywhere
+    const withHead = await t.post(api('editTeacher'), admin).send({ id: head.id, version: 1, role: 2, duties: ['head'] });
+    expect(withHead.body).toMatchObject({ code: Code.Ok, data: { role: 2, duties: ['head'] } });
+    const keepShuttle = await t.post(api('editTeacher'), admin).send({ id: both.id, version: 1, duties: ['shuttle'] });
+    expect(keepShuttle.body).toMatchObject({ code: Code.Ok, data: { duties: ['shuttle'] } });
+  });
+
   it('two admins editing at once: one wins, the other is told', async () => {
     const x = await add();
     const second = await t.login('admin');
