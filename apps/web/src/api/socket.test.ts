@@ -3,20 +3,7 @@ import type { Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cookies } from '../lib/storage';
 import { connectFlow, FLOW_SINCE_KEY, resetFlowPosition, type FlowStatus } from './socket';
-
-function memory(): Storage {
-  const m = new Map<string, string>();
-  return {
-    get length() {
-      return m.size;
-    },
-    clear: () => m.clear(),
-    getItem: (k) => m.get(k) ?? null,
-    key: (i) => [...m.keys()][i] ?? null,
-    removeItem: (k) => void m.delete(k),
-    setItem: (k, v) => void m.set(k, v),
-  };
-}
+import { memoryStorage as memory } from '../test-utils';
 
 /** A stand-in for socket.io-client: records handlers and the options, lets the test fire events. */
 function fakeIo() {

@@ -1,20 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { aesCipher } from './aes-cipher';
 import { cookies, createStorage, formatDateTime } from './storage';
-
-function memory(): Storage {
-  const m = new Map<string, string>();
-  return {
-    get length() {
-      return m.size;
-    },
-    clear: () => m.clear(),
-    getItem: (k) => m.get(k) ?? null,
-    key: (i) => [...m.keys()][i] ?? null,
-    removeItem: (k) => void m.delete(k),
-    setItem: (k, v) => void m.set(k, v),
-  };
-}
+import { memoryStorage as memory } from '../test-utils';
 
 describe('storage (spec §3)', () => {
   it('keeps value and expiry; 0 never expires; an expired entry is removed and reads as empty', () => {

@@ -1,15 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Drawer, Form, Input, Space } from 'antd';
-import type { Page, StudentRow, StudentSettingInfo } from '@wantuo/shared';
+import { Button, Card, Drawer, Form, Space } from 'antd';
+import type { StudentRow, StudentSettingInfo } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
-import { CareFields, pickupInput, PickupPeopleFields, type PickupValue, useStudentColumns } from './student-common';
+import { CareFields, pickupInput, PickupPeopleFields, type PickupValue, STUDENT_PAGE_SIZE, useMyStudents, useStudentColumns } from './student-common';
 
-const PAGE_SIZE = 20;
 
 interface CareValues {
   needs_shuttle: boolean;
@@ -70,22 +69,17 @@ function CareDrawer({ id, onClose, onSaved }: { id: number; onClose: () => void;
 /** /Astudentmanagement: the head teacher's students with their care settings and pick-up people. */
 export default function AdviserCare() {
   const t = useT();
-  const [keyword, setKeyword] = useState('');
-  const [page, setPage] = useState(1);
   const [open, setOpen] = useState<number | null>(null);
   const col = useStudentColumns();
-  const q = useQuery({
-    queryKey: ['teacherStudentList', 'care', keyword, page],
-    queryFn: () => get<Page<StudentRow>>('teacherStudentList', { page, limit: PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
-  });
+  const { query: q, page, setPage, search } = useMyStudents();
   return (
     <Card title={t('stu.care_title')}>
-      <Input.Search allowClear placeholder={t('stu.name')} maxLength={32} style={{ width: 240, marginBottom: 16 }} onSearch={(v) => { setKeyword(v.trim()); setPage(1); }} />
+      {search}
       <ServerTable<StudentRow>
         query={q}
         page={page}
         onPage={setPage}
-        pageSize={PAGE_SIZE}
+        pageSize={STUDENT_PAGE_SIZE}
         scroll={{ x: 820 }}
         columns={[
           col.name,

@@ -1,7 +1,29 @@
+import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Form, Input, Radio, Space, Switch, Tag, Upload } from 'antd';
-import { MOBILE_RE, type StudentDetail, type StudentPickupPerson, type StudentRow, type UploadedFile } from '@wantuo/shared';
+import { MOBILE_RE, type Page, type StudentDetail, type StudentPickupPerson, type StudentRow, type UploadedFile } from '@wantuo/shared';
+import { useState } from 'react';
 import { get, upload } from '../../api/http';
 import { useT } from '../../stores/preferences';
+
+export const STUDENT_PAGE_SIZE = 20;
+
+/**
+ * The caller's own students (teacherStudentList: the classes they head or hold a duty in), a server page at a time,
+ * with the name search both teacher screens put above the table.
+ */
+export function useMyStudents() {
+  const t = useT();
+  const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState(1);
+  const query = useQuery({
+    queryKey: ['teacherStudentList', keyword, page],
+    queryFn: () => get<Page<StudentRow>>('teacherStudentList', { page, limit: STUDENT_PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
+  });
+  const search = (
+    <Input.Search allowClear placeholder={t('stu.name')} maxLength={32} style={{ width: 240, marginBottom: 16 }} onSearch={(v) => { setKeyword(v.trim()); setPage(1); }} />
+  );
+  return { query, page, setPage, search };
+}
 
 /** A person's name as the API accepts it. */
 export const NAME_RE = /^[\p{L}\p{M} ·・.\-'’]+$/u;

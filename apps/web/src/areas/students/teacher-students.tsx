@@ -1,15 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Drawer, Input } from 'antd';
-import type { Page, StudentDetail, StudentRow } from '@wantuo/shared';
+import { Button, Card, Drawer } from 'antd';
+import type { StudentDetail, StudentRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { CommentList } from './comment-list';
-import { StudentSummary, useStudentColumns } from './student-common';
+import { STUDENT_PAGE_SIZE, StudentSummary, useMyStudents, useStudentColumns } from './student-common';
 
-const PAGE_SIZE = 20;
 
 function StudentDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   const t = useT();
@@ -26,22 +25,17 @@ function StudentDrawer({ id, onClose }: { id: number; onClose: () => void }) {
 /** /Teacher_educationals: the students of the care classes the teacher heads or has a duty in; profile, growth, comments. */
 export default function TeacherStudents() {
   const t = useT();
-  const [keyword, setKeyword] = useState('');
-  const [page, setPage] = useState(1);
   const [open, setOpen] = useState<number | null>(null);
   const col = useStudentColumns();
-  const q = useQuery({
-    queryKey: ['teacherStudentList', keyword, page],
-    queryFn: () => get<Page<StudentRow>>('teacherStudentList', { page, limit: PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
-  });
+  const { query: q, page, setPage, search } = useMyStudents();
   return (
     <Card title={t('stu.my_students')}>
-      <Input.Search allowClear placeholder={t('stu.name')} maxLength={32} style={{ width: 240, marginBottom: 16 }} onSearch={(v) => { setKeyword(v.trim()); setPage(1); }} />
+      {search}
       <ServerTable<StudentRow>
         query={q}
         page={page}
         onPage={setPage}
-        pageSize={PAGE_SIZE}
+        pageSize={STUDENT_PAGE_SIZE}
         scroll={{ x: 800 }}
         columns={[
           col.name,
