@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { AppModule, WorkerAppModule } from './app.module';
 import { RouteCatalogue } from './core/auth/route-catalogue';
 import type { AppConfig } from './core/config/config';
+import { inputSafety } from './core/http/input-safety';
 import { PinoNestLogger, requestLog } from './core/logging/logger';
 import { serveQueueBoard } from './core/jobs/queue-board';
 import { serveOpenApi } from './core/openapi/openapi';
@@ -28,6 +29,8 @@ export async function createApp(config: ResolvedConfig, logger: Logger, opts: { 
   app.use(requestLog(logger));
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: false, limit: '1mb' }));
+  // every string of the query and body is checked before any guard, validation or query sees it (input-safety.ts)
+  app.use(inputSafety);
   app.use('/uploads', express.static(config.uploadDir, { index: false, maxAge: '7d', immutable: true }));
   serveWeb(app, config.webDist);
   serveOpenApi(app);

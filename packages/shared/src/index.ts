@@ -19,3 +19,4 @@ export * from './schemas/flow';
 export * from './schemas/leave';
 export * from './types';
 export * from './time-slots';
+export * from './text-safety';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mobile, pageQuery, text } from './common';
+import { mobile, pageQuery, plainText, text } from './common';
 
 /**
  * "Create new account" on the sign-in screen: an institution not yet on the platform applies; the platform
@@ -13,9 +13,6 @@ export const APPLICATION_LIMITS = { perMobilePerDay: 3, perIpPerHour: 20 } as co
 
 /** Names (institution, contact, city): letters of any script, digits, spaces and the punctuation names use. */
 const NAME_RE = /^[\p{L}\p{M}\p{N} ()（）·・.\-—_&、,，'’]+$/u;
-/** Free text (message, note) is plain text: no HTML markup, no control characters but tab and line breaks. */
-const MARKUP_RE = /<\s*[a-z!?/]|(?![\t\n\r])\p{Cc}/iu;
-const plain = (v: string) => !MARKUP_RE.test(v);
 
 const version = z.number().int().min(1);
 
@@ -38,7 +35,7 @@ export const ApplyAccountInput = z.strictObject({
     .max(100_000, { error: 'v.students_estimate_invalid' })
     .optional(),
   /** an empty string counts as not given */
-  message: text(1000).refine(plain, { error: 'v.plain_text' }).optional(),
+  message: plainText(1000).optional(),
 });
 export type ApplyAccountInput = z.infer<typeof ApplyAccountInput>;
 
@@ -58,7 +55,7 @@ export const HandleAccountApplicationInput = z.strictObject({
   /** the version the operator read: a concurrent change answers error.conflict */
   version,
   status: z.literal([ApplicationStatus.Approved, ApplicationStatus.Rejected], { error: 'v.handle_status_invalid' }),
-  note: text(500).refine(plain, { error: 'v.plain_text' }).optional(),
+  note: plainText(500).optional(),
 });
 export type HandleAccountApplicationInput = z.infer<typeof HandleAccountApplicationInput>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HHMM_RE, startsBeforeEnd } from '../time-slots';
-import { pageQuery, text } from './common';
+import { lineText, pageQuery } from './common';
 
 /**
  * After-school-care classes (care module) and time slots (timetable module): input schemas named after their
@@ -15,15 +15,12 @@ export type Duty = (typeof DUTIES)[number];
 /** At most this many students are added in one request, and a class holds at most 500. */
 export const CARE_LIMITS = { batch: 100, capacity: 500, feeFen: 100_000_000, studentSlots: 20 } as const;
 
-/** Free text: no HTML markup, no control characters. */
-const MARKUP_RE = /<\s*[a-z!?/]|\p{Cc}/iu;
-const plain = (v: string) => !MARKUP_RE.test(v);
 
 const queryId = z.coerce.number({ error: 'care.v.id_invalid' }).int({ error: 'care.v.id_invalid' }).positive({ error: 'care.v.id_invalid' }).max(2_147_483_647, { error: 'care.v.id_invalid' });
 const bodyId = z.number({ error: 'care.v.id_invalid' }).int({ error: 'care.v.id_invalid' }).positive({ error: 'care.v.id_invalid' }).max(2_147_483_647, { error: 'care.v.id_invalid' });
 const version = z.number({ error: 'care.v.version_invalid' }).int({ error: 'care.v.version_invalid' }).min(1, { error: 'care.v.version_invalid' });
 /** a search text of a list; empty means no search */
-const search = text(50).refine(plain, { error: 'v.plain_text' }).optional();
+const search = lineText(50).optional();
 /** an empty query value counts as absent */
 const blankAsAbsent = (v: unknown) => (v === '' ? undefined : v);
 
@@ -36,7 +33,7 @@ const studentIds = z
 // ---------------------------------------------------------------- care classes
 
 const classFields = {
-  name: text(50).min(1, { error: 'care.v.class_name_invalid' }).refine(plain, { error: 'v.plain_text' }),
+  name: lineText(50).min(1, { error: 'care.v.class_name_invalid' }),
   /** an on-job teacher or head teacher of the school; null: none yet */
   head_teacher_id: bodyId.nullable().optional(),
   /** a time slot of the school; null: none yet */
@@ -136,7 +133,7 @@ export type TeacherDelWantuoStudentInput = z.infer<typeof TeacherDelWantuoStuden
 const hhmm = z.string({ error: 'care.v.time_invalid' }).trim().max(5, { error: 'care.v.time_invalid' }).regex(HHMM_RE, { error: 'care.v.time_invalid' });
 
 const slotFields = {
-  name: text(30).min(1, { error: 'care.v.slot_name_invalid' }).refine(plain, { error: 'v.plain_text' }),
+  name: lineText(30).min(1, { error: 'care.v.slot_name_invalid' }),
   start_time: hhmm,
   end_time: hhmm,
   /** 1 Monday .. 7 Sunday, at least one */

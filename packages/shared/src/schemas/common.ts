@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import { MOBILE_RE, PASSWORD_RE } from '../patterns';
-
+import { isPlainText, isSingleLineText } from '../text-safety';
 
 /** A trimmed string with a length cap; every string input has one. */
 export const text = (max: number) => z.string().trim().max(max, { error: `v.too_long|${max}` });
+
+/** Plain text (remarks, notes, messages): no HTML markup, no control characters but tab and line breaks. */
+export const plainText = (max: number) => text(max).refine((v) => isPlainText(v), { error: 'v.plain_text' });
+
+/** Single-line plain text (names, titles, searches): no markup, no control characters at all. */
+export const lineText = (max: number) => text(max).refine((v) => isSingleLineText(v), { error: 'v.plain_text' });
 
 /** A boolean flag as JSON sends it (true/false) or a query string does ("1", "0", "true", "false"). */
 export const flag = z

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { FlowEventType, FlowPayload, FlowState, FlowStep } from '../flow';
-import { pageQuery, text } from './common';
-import { isPlainText } from './students';
+import { pageQuery, plainText } from './common';
 
 /**
  * The daily flow's actions (design.md §2, §4): the six step actions on a batch of students, a head teacher's
@@ -31,7 +30,7 @@ const queryId = z.coerce
   .max(2_147_483_647, { error: 'flow.id_invalid' });
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuid = z.string({ error: 'flow.event_id_invalid' }).trim().max(36, { error: 'flow.event_id_invalid' }).regex(UUID_RE, { error: 'flow.event_id_invalid' });
-const plain = (max: number) => text(max).refine(isPlainText, { error: 'v.plain_text' });
+const plain = plainText;
 /** an empty query value counts as not given */
 const blank = (v: unknown) => (v === '' ? undefined : v);
 

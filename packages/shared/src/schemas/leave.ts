@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { pageQuery, text } from './common';
-import { isPlainText } from './students';
+import { pageQuery, plainText } from './common';
 
 /**
  * Leave requests (a parent asks, the head teacher or admin decides; approved days show as on leave on the boards),
@@ -62,7 +61,7 @@ export const AuditStudentInfoInput = z.strictObject({
   /** the version the reviewer read: a concurrent change answers error.conflict */
   version,
   approve: z.boolean({ error: 'leave.approve_invalid' }),
-  note: text(500).refine(isPlainText, { error: 'v.plain_text' }).optional(),
+  note: plainText(500).optional(),
 });
 export type AuditStudentInfoInput = z.infer<typeof AuditStudentInfoInput>;
 
@@ -71,7 +70,7 @@ export const SubmitLeaveInput = z
     student_id: id,
     start_day: day,
     end_day: day,
-    reason: text(500).min(1, { error: 'leave.reason_required' }).refine(isPlainText, { error: 'v.plain_text' }),
+    reason: plainText(500).min(1, { error: 'leave.reason_required' }),
   })
   .refine((v) => v.start_day <= v.end_day, { error: 'leave.range_invalid', path: ['end_day'] })
   .refine((v) => v.start_day > v.end_day || daysBetween(v.start_day, v.end_day) <= LEAVE_MAX_DAYS, {

@@ -1,19 +1,21 @@
 import { z } from 'zod';
-import { text } from './common';
+import { lineText, plainText, text } from './common';
 
-const link = text(500);
+/** A link of the page: a path of this site or an http(s) URL (never javascript:, data: or the like), no spaces or quotes. */
+const LINK_RE = /^(\/(?!\/)|https?:\/\/)[^\s<>"'`\\]*$/;
+const link = text(500).regex(LINK_RE, { error: 'v.link_invalid' });
 
 /** Saves carry the version they were read at: a concurrent edit is detected, never overwritten. */
 const version = z.number().int().min(1);
 
 export const PageConfigInput = z.strictObject({
   version,
-  site_name: text(60).min(1),
+  site_name: lineText(60).min(1),
   logo: link.nullable(),
-  nav: z.array(z.strictObject({ title: text(20).min(1), path: text(200).min(1) })).max(20),
-  banners: z.array(z.strictObject({ image: link.min(1), title: text(60), link: link.nullable() })).max(10),
-  footer: z.strictObject({ text: text(500), icp: text(60).nullable() }),
-  contact: z.strictObject({ phone: text(30).nullable(), email: text(100).nullable(), address: text(200).nullable() }),
+  nav: z.array(z.strictObject({ title: lineText(20).min(1), path: text(200).min(1).regex(LINK_RE, { error: 'v.link_invalid' }) })).max(20),
+  banners: z.array(z.strictObject({ image: link.min(1), title: lineText(60), link: link.nullable() })).max(10),
+  footer: z.strictObject({ text: plainText(500), icp: lineText(60).nullable() }),
+  contact: z.strictObject({ phone: lineText(30).nullable(), email: lineText(100).nullable(), address: lineText(200).nullable() }),
 });
 
 export const AboutUsInput = z.strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mobile, newPassword, pageQuery, text } from './common';
+import { lineText, mobile, newPassword, pageQuery, plainText, text } from './common';
 
 /**
  * Staff accounts of a school: teachers (role 2) and head teachers (role 5) with their duties and job status;
@@ -21,9 +21,6 @@ export const STAFF_ROLES = [1, 2, 5] as const;
 
 /** A person's name: letters of any script, spaces and the punctuation names use. */
 const PERSON_NAME_RE = /^[\p{L}\p{M} ·・.\-'’]+$/u;
-/** Plain text: no HTML markup, no control characters but tab and line breaks. */
-const MARKUP_RE = /<\s*[a-z!?/]|(?![\t\n\r])\p{Cc}/iu;
-const plain = (v: string) => !MARKUP_RE.test(v);
 const EMAIL_RE = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
 const USERNAME_RE = /^[A-Za-z0-9_]{3,32}$/;
 
@@ -36,13 +33,13 @@ const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
 const personName = text(32)
   .min(1, { error: 'staff.person_name_invalid' })
   .regex(PERSON_NAME_RE, { error: 'staff.person_name_invalid' });
-const nickname = text(32).min(1, { error: 'v.nickname_invalid' }).refine(plain, { error: 'v.plain_text' });
+const nickname = lineText(32).min(1, { error: 'v.nickname_invalid' });
 const teacherRole = z.literal(TEACHER_ROLES, { error: 'staff.teacher_role_invalid' });
 const gender = z.literal([1, 2], { error: 'staff.gender_invalid' }).nullable();
 /** '' clears the e-mail */
 const email = text(254).refine((v) => v === '' || EMAIL_RE.test(v), { error: 'staff.email_invalid' });
 /** '' clears the remark */
-const remark = text(500).refine(plain, { error: 'v.plain_text' });
+const remark = plainText(500);
 /** the duties a teacher can take, each at most once (duplicates are dropped) */
 const duties = z
   .array(z.enum(STAFF_DUTIES, { error: 'staff.duty_invalid' }), { error: 'staff.duty_invalid' })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MOBILE_RE } from '../patterns';
-import { mobile, pageQuery, text } from './common';
+import { lineText, mobile, pageQuery, plainText, text } from './common';
 
 /**
  * Students of a school: profile, guardians (parent accounts, users.role 6), authorised pick-up people, care
@@ -23,9 +23,6 @@ export const STUDENT_MAX_PICKUP_PEOPLE = 10;
 
 /** A person's name: letters of any script, spaces and the punctuation names use. */
 export const STUDENT_NAME_RE = /^[\p{L}\p{M} ·・.\-'’]+$/u;
-/** Plain text: no HTML markup, no control characters but tab and line breaks. */
-const MARKUP_RE = /<\s*[a-z!?/]|(?![\t\n\r])\p{Cc}/iu;
-export const isPlainText = (v: string) => !MARKUP_RE.test(v);
 /** A photo: a URL the upload action gave (/uploads/...) or an http(s) URL. */
 const PHOTO_RE = /^(\/uploads\/|https?:\/\/)[^\s<>"'`\\]+$/;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -48,9 +45,9 @@ const version = z.number({ error: 'stu.version_invalid' }).int({ error: 'stu.ver
 const blank = (v: unknown) => (v === '' ? undefined : v);
 
 const personName = text(32).min(1, { error: 'stu.name_invalid' }).regex(STUDENT_NAME_RE, { error: 'stu.name_invalid' });
-const relation = text(20).min(1, { error: 'stu.relation_invalid' }).refine(isPlainText, { error: 'v.plain_text' });
+const relation = lineText(20).min(1, { error: 'stu.relation_invalid' });
 /** optional plain text; '' clears it */
-const plain = (max: number) => text(max).refine(isPlainText, { error: 'v.plain_text' });
+const plain = plainText;
 const gender = z.literal([1, 2], { error: 'stu.gender_invalid' }).nullable();
 const birthday = z.string({ error: 'stu.birthday_invalid' }).trim().max(10, { error: 'stu.birthday_invalid' }).refine((v) => v === '' || isBirthday(v), { error: 'stu.birthday_invalid' });
 const photoUrl = text(500).refine((v) => v === '' || PHOTO_RE.test(v), { error: 'stu.photo_invalid' });
@@ -212,8 +209,8 @@ export type StudentCommentsInput = TeacherStudentGrowthInput;
 
 export const OverallCommentInput = z.strictObject({
   student_id: id,
-  period: text(30).min(1, { error: 'stu.period_required' }).refine(isPlainText, { error: 'v.plain_text' }),
-  content: text(2000).min(1, { error: 'stu.content_required' }).refine(isPlainText, { error: 'v.plain_text' }),
+  period: lineText(30).min(1, { error: 'stu.period_required' }),
+  content: plainText(2000).min(1, { error: 'stu.content_required' }),
 });
 export type OverallCommentInput = z.infer<typeof OverallCommentInput>;
 

@@ -41,7 +41,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
           return body(HttpStatus.OK, Code.Error, t(lang, 'error.body_too_large'));
         case HttpStatus.BAD_REQUEST:
           // body-parser (bad JSON) and multer (bad multipart) failures are the caller's input
-          return body(HttpStatus.OK, Code.Error, t(lang, isJsonSyntax(err) ? 'error.bad_json' : 'error.validation'));
+          return body(HttpStatus.OK, Code.Error, t(lang, isJsonSyntax(err) ? 'error.bad_json' : isMultipart(req) ? 'error.bad_multipart' : 'error.validation'));
         case HttpStatus.REQUEST_TIMEOUT:
           return this.unexpected(err, req, res, 'error.timeout', HttpStatus.GATEWAY_TIMEOUT);
       }
@@ -68,6 +68,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     res.status(status).json({ code: Code.Unexpected, msg: t(langOf(req), key, { errorId }), data: { errorId } });
   }
 }
+
+const isMultipart = (req: AppRequest) => /^multipart\//i.test(req.headers['content-type'] ?? '');
 
 function isJsonSyntax(err: HttpException): boolean {
   const cause = (err as { cause?: unknown }).cause;

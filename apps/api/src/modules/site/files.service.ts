@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { UploadedFile } from '@wantuo/shared';
+import { safeFileName, type UploadedFile } from '@wantuo/shared';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -39,8 +39,8 @@ export class FilesService {
   async store(file: IncomingFile | undefined, user: SessionUser, purpose: UploadPurpose): Promise<UploadedFile> {
     if (!file || file.size === 0) throw new AppError('upload.missing_file');
     if (file.size > UPLOAD_LIMITS[purpose]) throw new AppError('upload.too_large', { max: mb(UPLOAD_LIMITS[purpose]) });
-    // multer decodes the multipart filename as latin1; browsers send UTF-8 (Chinese file names)
-    const name = Buffer.from(file.originalname, 'latin1').toString('utf8').slice(0, 255) || 'file';
+    // a display name only (the stored path is our own uuid): no path, control characters or markup (text-safety.ts)
+    const name = safeFileName(file.originalname);
     const kind = sniffFileKind(file.buffer, name);
     if (purpose === 'avatar' && !kind?.image) throw new AppError('upload.not_image');
     if (!kind) throw new AppError('upload.bad_type', { type: name.includes('.') ? name.split('.').pop()! : '?' });
