@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { enteredPassword, flag, mobile, newPassword, smsCode, text } from './common';
+import { enteredPassword, flag, lineText, mobile, newPassword, smsCode } from './common';
 
 export const LoginInput = z.strictObject({
   account: z
@@ -53,7 +53,7 @@ export const ResetPwdInput = z.strictObject({
 export type ResetPwdInput = z.infer<typeof ResetPwdInput>;
 
 export const ProfileInput = z.strictObject({
-  nickname: text(32).min(1, { error: 'v.nickname_invalid' }).optional(),
+  nickname: lineText(32).min(1, { error: 'v.nickname_invalid' }).optional(),
 });
 export type ProfileInput = z.infer<typeof ProfileInput>;
 

@@ -45,7 +45,7 @@ const duties = z
   .array(z.enum(STAFF_DUTIES, { error: 'staff.duty_invalid' }), { error: 'staff.duty_invalid' })
   .max(STAFF_DUTIES.length, { error: 'staff.duty_invalid' })
   .transform((list) => STAFF_DUTIES.filter((d) => list.includes(d)));
-const keyword = z.preprocess(blankToUndefined, text(64).optional());
+const keyword = z.preprocess(blankToUndefined, lineText(64).optional());
 const jobStatusFilter = z.preprocess(
   blankToUndefined,
   z.coerce

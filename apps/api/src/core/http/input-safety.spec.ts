@@ -139,3 +139,10 @@ describe('upload', () => {
     expect(await snapshot(t.sql)).toEqual(before);
   });
 });
+
+it('a nickname is plain text: markup is refused, nothing written', async () => {
+  const before = await snapshot(t.sql);
+  const res = await t.post('/api/index/profile', admin).field('nickname', '<img src=x onerror=alert(1)>');
+  expect(res.body).toMatchObject({ code: Code.Error, msg: '内容不能包含 HTML 标签或控制字符' });
+  expect(await snapshot(t.sql)).toEqual(before);
+});
