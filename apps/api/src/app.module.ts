@@ -16,6 +16,7 @@ import { CareModule } from './modules/care/care.module';
 import { LiveModule } from './modules/live/live.module';
 import { DevController } from './modules/dev/dev.controller';
 import { FlowModule } from './modules/flow/flow.module';
+import { SchoolModule } from './modules/school/school.module';
 import { SiteModule } from './modules/site/site.module';
 import { TimetableModule } from './modules/timetable/timetable.module';
 import { StaffModule } from './modules/staff/staff.module';
@@ -39,6 +40,7 @@ export class AppModule {
         AuthModule,
         SiteModule,
         ApplicationsModule,
+        SchoolModule,
         // people and care modules
         LeaveModule,
         FlowModule,

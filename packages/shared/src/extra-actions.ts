@@ -24,4 +24,5 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
   { method: 'POST', action: 'teacherClockIn', module: 'flow', who: ['T', 'H'], meaning: 'a teacher clocks in for the day (once a day)' },
   { method: 'POST', action: 'teacherClockOut', module: 'flow', who: ['T', 'H'], meaning: 'a teacher clocks out for the day (once a day, after clocking in)' },
   { method: 'POST', action: 'voidFlowEvent', module: 'flow', who: ['H'], meaning: "a head teacher voids a student's latest step of the day with a reason (a compensating event.voided; history is never edited)" },
+  { method: 'POST', action: 'editSchoolInfo', module: 'school', who: ['A'], meaning: "the admin edits the school's contact details (contact name and mobile, city, address; optimistic concurrency on version)" },
 ];

@@ -15,6 +15,8 @@ export * from './schemas/staff';
 export * from './schemas/students';
 export * from './schemas/care';
 export * from './schemas/applications';
+export * from './schemas/school';
+export * from './renewal';
 export * from './schemas/flow';
 export * from './schemas/leave';
 export * from './types';

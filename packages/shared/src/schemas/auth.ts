@@ -12,7 +12,8 @@ export const LoginInput = z.strictObject({
 });
 export type LoginInput = z.infer<typeof LoginInput>;
 
-export const SMS_EVENTS = ['login', 'resetpwd'] as const;
+/** dealpwd: proves the admin's mobile before setting the school's payment password */
+export const SMS_EVENTS = ['login', 'resetpwd', 'dealpwd'] as const;
 export type SmsEvent = (typeof SMS_EVENTS)[number];
 
 export const SmsSendInput = z.strictObject({

@@ -11,6 +11,7 @@ export interface JobPayloads {
 export type SmsTemplate =
   | 'code.login'
   | 'code.resetpwd'
+  | 'code.dealpwd'
   | 'leave.reviewed'
   | 'alert.raised';
 

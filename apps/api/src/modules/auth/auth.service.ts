@@ -93,10 +93,11 @@ export class AuthService {
     throw new AppError('auth.bad_credentials');
   }
 
-  /** Sends a sign-in or password-reset code to a mobile that belongs to an account. */
+  /** Sends a sign-in, password-reset or payment-password code to a mobile that belongs to an account. */
   async sendCode(input: SmsSendInput, caller: CallerInfo): Promise<Record<string, never>> {
+    // a payment-password code only goes to an institution admin's mobile
     const exists = await this.db.getRepository(User).exists({
-      where: { mobile: input.mobile, status: UserStatus.Active, deletedAt: IsNull() },
+      where: { mobile: input.mobile, status: UserStatus.Active, deletedAt: IsNull(), ...(input.event === 'dealpwd' ? { role: Role.Admin } : {}) },
     });
     await this.smsCodes.issue(input.mobile, input.event, caller.ip, exists);
     if (!exists) throw new AppError('auth.no_account_for_mobile');

@@ -5,6 +5,10 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import { JobsService } from '../../core/jobs/jobs.service';
+import type { SmsTemplate } from '../../core/jobs/jobs.types';
+
+/** The SMS each code event sends. */
+const CODE_TEMPLATES: Record<SmsEvent, SmsTemplate> = { login: 'code.login', resetpwd: 'code.resetpwd', dealpwd: 'code.dealpwd' };
 
 function codeHash(mobile: string, event: string, code: string): Buffer {
   return createHash('sha256').update(`${mobile}:${event}:${code}`).digest();
@@ -56,7 +60,7 @@ export class SmsCodeService {
     if (!deliver) return;
     await this.jobs.enqueue('sms.send', {
       mobile,
-      template: event === 'login' ? 'code.login' : 'code.resetpwd',
+      template: CODE_TEMPLATES[event],
       params: { code, minutes: String(SMS_LIMITS.codeTtlMinutes) },
     });
   }

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { RENEWAL_PERIODS } from '../renewal';
+import { lineText, mobile, pageQuery, smsCode, enteredPassword } from './common';
+
+/**
+ * The school account and its money (issue 10, design.md §2 and §5a): payment password, top-up, renewal, ledger.
+ * Amounts are integer fen.
+ */
+
+/** Ledger entry types (ledger_entries.type). */
+export const LEDGER_TYPES = ['top_up', 'payment', 'refund', 'adjustment'] as const;
+export type LedgerType = (typeof LEDGER_TYPES)[number];
+
+/** A single top-up: 1 yuan to 500,000 yuan. */
+export const TOP_UP_LIMITS = { minFen: 100, maxFen: 50_000_000 } as const;
+/** A manual adjustment by the operator, either way. */
+export const ADJUSTMENT_MAX_FEN = 100_000_000;
+/** Wrong payment passwords before balance payments are locked, and for how long. */
+export const DEAL_PWD_LOCK = { maxFailures: 5, minutes: 15 } as const;
+
+const dealPwd = z.string({ error: 'school.v.deal_pwd_invalid' }).regex(/^\d{6}$/, { error: 'school.v.deal_pwd_invalid' });
+const blank = (v: unknown) => (v === '' ? undefined : v);
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const date = z.string({ error: 'school.v.date_invalid' }).regex(DATE_RE, { error: 'school.v.date_invalid' });
+const queryId = z.coerce
+  .number({ error: 'school.v.id_invalid' })
+  .int({ error: 'school.v.id_invalid' })
+  .min(1, { error: 'school.v.id_invalid' })
+  .max(2_147_483_647, { error: 'school.v.id_invalid' });
+const bodyId = z
+  .number({ error: 'school.v.id_invalid' })
+  .int({ error: 'school.v.id_invalid' })
+  .min(1, { error: 'school.v.id_invalid' })
+  .max(2_147_483_647, { error: 'school.v.id_invalid' });
+const fen = (min: number, max: number, error: string) => z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+
+/** Set or change the payment password: proven by the account password or an SMS code of event `dealpwd`. */
+export const SetDealPwdInput = z
+  .strictObject({
+    deal_pwd: dealPwd,
+    password: enteredPassword.optional(),
+    code: smsCode.optional(),
+  })
+  .refine((v) => v.password !== undefined || v.code !== undefined, { error: 'school.v.proof_required', path: ['password'] });
+export type SetDealPwdInput = z.infer<typeof SetDealPwdInput>;
+
+export const RechargeInput = z.strictObject({
+  amount_fen: fen(TOP_UP_LIMITS.minFen, TOP_UP_LIMITS.maxFen, 'school.v.top_up_amount_invalid'),
+});
+export type RechargeInput = z.infer<typeof RechargeInput>;
+
+export const BalancePaySchoolInput = z.strictObject({
+  period: z.enum(RENEWAL_PERIODS, { error: 'school.v.period_invalid' }),
+  deal_pwd: dealPwd,
+  /** the client's key for this payment: a retry with the same key is answered, never charged twice */
+  request_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'school.v.request_id_invalid' }).optional(),
+});
+export type BalancePaySchoolInput = z.infer<typeof BalancePaySchoolInput>;
+
+export const WechatPaySchoolInput = z.strictObject({
+  period: z.enum(RENEWAL_PERIODS, { error: 'school.v.period_invalid' }),
+});
+export type WechatPaySchoolInput = z.infer<typeof WechatPaySchoolInput>;
+
+export const ConsumeLogQuery = z
+  .strictObject({
+    ...pageQuery,
+    type: z.preprocess(blank, z.enum(LEDGER_TYPES, { error: 'school.v.ledger_type_invalid' }).optional()),
+    from: z.preprocess(blank, date.optional()),
+    to: z.preprocess(blank, date.optional()),
+  })
+  .refine((v) => !v.from || !v.to || v.from <= v.to, { error: 'school.v.date_range_invalid', path: ['to'] });
+export type ConsumeLogQuery = z.infer<typeof ConsumeLogQuery>;
+
+export const ConsumeLogExportQuery = z
+  .strictObject({
+    type: z.preprocess(blank, z.enum(LEDGER_TYPES, { error: 'school.v.ledger_type_invalid' }).optional()),
+    from: z.preprocess(blank, date.optional()),
+    to: z.preprocess(blank, date.optional()),
+  })
+  .refine((v) => !v.from || !v.to || v.from <= v.to, { error: 'school.v.date_range_invalid', path: ['to'] });
+export type ConsumeLogExportQuery = z.infer<typeof ConsumeLogExportQuery>;
+
+/** The admin edits the school's contact details. */
+export const EditSchoolInfoInput = z.strictObject({
+  version: bodyId,
+  contact_name: lineText(64).nullable(),
+  contact_phone: mobile.nullable(),
+  city: lineText(64).nullable(),
+  address: lineText(200).nullable(),
+});
+export type EditSchoolInfoInput = z.infer<typeof EditSchoolInfoInput>;
+
+export const PaymentStateQuery = z.strictObject({
+  out_trade_no: z.string({ error: 'school.v.out_trade_no_invalid' }).regex(/^[A-Za-z0-9_-]{6,32}$/, { error: 'school.v.out_trade_no_invalid' }),
+});
+export type PaymentStateQuery = z.infer<typeof PaymentStateQuery>;
+
+// ---------------------------------------------------------------- the operator's side
+
+export const SchoolListQuery = z.strictObject({
+  ...pageQuery,
+  keyword: z.preprocess(blank, lineText(50).optional()),
+});
+export type SchoolListQuery = z.infer<typeof SchoolListQuery>;
+
+export const SetSchoolPriceInput = z.strictObject({
+  school_id: bodyId,
+  term_fen: fen(1, ADJUSTMENT_MAX_FEN, 'school.v.price_invalid'),
+  year_fen: fen(1, ADJUSTMENT_MAX_FEN, 'school.v.price_invalid'),
+});
+export type SetSchoolPriceInput = z.infer<typeof SetSchoolPriceInput>;
+
+export const AdjustBalanceInput = z.strictObject({
+  school_id: bodyId,
+  /** positive credits the school, negative debits it (never below zero) */
+  amount_fen: fen(-ADJUSTMENT_MAX_FEN, ADJUSTMENT_MAX_FEN, 'school.v.adjust_amount_invalid').refine((v) => v !== 0, { error: 'school.v.adjust_amount_invalid' }),
+  reason: lineText(200).min(2, { error: 'school.v.reason_required' }),
+  request_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'school.v.request_id_invalid' }),
+});
+export type AdjustBalanceInput = z.infer<typeof AdjustBalanceInput>;
+
+export const SchoolLedgerQuery = z.strictObject({ ...pageQuery, school_id: queryId });
+export type SchoolLedgerQuery = z.infer<typeof SchoolLedgerQuery>;
+
+// ---------------------------------------------------------------- answers
+
+export interface LedgerEntry {
+  id: number;
+  type: LedgerType;
+  amount_fen: number;
+  balance_after_fen: number;
+  ref_kind: string | null;
+  ref_id: string | null;
+  note: string | null;
+  actor_id: number | null;
+  actor_name: string | null;
+  created_at: string;
+}
+
+export interface SchoolInfo {
+  id: number;
+  name: string;
+  timezone: string;
+  contact_name: string | null;
+  contact_phone: string | null;
+  city: string | null;
+  address: string | null;
+  balance_fen: number;
+  service_expires_at: string | null;
+  service_state: 'active' | 'expiring' | 'grace' | 'read_only';
+  price: { term_fen: number; year_fen: number };
+  has_deal_pwd: boolean;
+  deal_pwd_locked_until: string | null;
+  version: number;
+}
+
+export interface PendingPayment {
+  out_trade_no: string;
+  code_url: string;
+  amount_fen: number;
+  expires_at: string;
+}
+
+export interface PaymentState {
+  out_trade_no: string;
+  kind: string;
+  amount_fen: number;
+  state: 'pending' | 'paid' | 'closed' | 'refunded';
+  paid_at: string | null;
+  expires_at: string | null;
+}
