@@ -69,3 +69,7 @@ export function reminderDue(expiresAt: Date | string | null, now: Date = new Dat
   for (const mark of REMINDER_DAYS) if (left <= mark * DAY_MS) due = mark;
   return due;
 }
+
+/** What an expired school's staff may still do past the grace period: pay, and manage their own sign-in. */
+const WRITABLE_WHEN_EXPIRED = new Set(['recharge', 'wechatPaySchool', 'balancePaySchool', 'setDealPwd', 'logout', 'changepwd', 'profile', 'sms/send']);
+export const mayWriteWhenExpired = (action: string | undefined): boolean => action !== undefined && WRITABLE_WHEN_EXPIRED.has(action);

@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { mayCall } from '@wantuo/shared';
+import { GRACE_DAYS, mayCall, mayWriteWhenExpired, Role, serviceState } from '@wantuo/shared';
 import { AppError } from '../http/app-error';
 import type { AppRequest } from '../http/request-context';
 import { RouteCatalogue } from './route-catalogue';
@@ -31,6 +31,10 @@ export class AuthGuard implements CanActivate {
     if (route.access.kind === 'public') return true;
     if (!req.user) throw AppError.untoken();
     if (!mayCall(route.access, req.user.role)) throw new AppError('auth.forbidden');
+    // past the grace period an expired school's staff can read but not write; paying (and their own account) still works
+    if (req.method !== 'GET' && req.user.role !== Role.Parent && req.user.role !== Role.Operator && serviceState(req.user.serviceExpiresAt ?? null) === 'read_only') {
+      if (!mayWriteWhenExpired(route.action?.action)) throw new AppError('auth.school_read_only', { days: GRACE_DAYS });
+    }
     return true;
   }
 }

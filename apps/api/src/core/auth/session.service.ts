@@ -41,11 +41,12 @@ export class SessionService {
       name: string;
       nickname: string;
       lang: string;
+      service_expires_at: Date | null;
     }> = await preparedQuery(
       this.db,
       'session.resolve',
-      `select t.id as token_id, u.id, u.role, u.school_id, u.name, u.nickname, u.lang
-         from user_tokens t join users u on u.id = t.user_id
+      `select t.id as token_id, u.id, u.role, u.school_id, u.name, u.nickname, u.lang, s.service_expires_at
+         from user_tokens t join users u on u.id = t.user_id left join schools s on s.id = u.school_id
         where t.token_hash = $1 and t.revoked_at is null and t.expires_at > now() and u.status = 1 and u.job_status = 1 and u.deleted_at is null`,
       [hashToken(token)],
     );
@@ -59,6 +60,7 @@ export class SessionService {
       nickname: r.nickname,
       lang: normalizeLang(r.lang),
       tokenId: Number(r.token_id),
+      serviceExpiresAt: r.service_expires_at,
     };
   }
 

@@ -10,6 +10,8 @@ export interface SessionUser {
   nickname: string;
   lang: Lang;
   tokenId: number;
+  /** the school's paid service end (null: none set, or no school): an expired school's staff may read, not write */
+  serviceExpiresAt?: Date | null;
 }
 
 export interface AppRequest extends Request {

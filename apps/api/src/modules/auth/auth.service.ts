@@ -122,10 +122,7 @@ export class AuthService {
   ): Promise<LoginResult> {
     if (user.status !== UserStatus.Active) throw new AppError('auth.disabled');
     if (user.jobStatus === JobStatus.LeftJob) throw new AppError('auth.left_job');
-    if (user.schoolId !== null && user.role !== Role.Admin) {
-      const school = await this.db.getRepository(School).findOneBy({ id: user.schoolId });
-      if (school?.serviceExpiresAt && school.serviceExpiresAt.getTime() < Date.now()) throw new AppError('auth.school_expired');
-    }
+    // an expired school's people still sign in: past the grace period they read but cannot write (AuthGuard)
     return this.db.transaction(async (em) => {
       await em.query(`update users set failed_logins = 0, locked_until = null, last_login_at = now() where id = $1`, [user.id]);
       const ttl = remember ? TOKEN_TTL_HOURS.remember : TOKEN_TTL_HOURS.session;

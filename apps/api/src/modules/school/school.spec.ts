@@ -218,3 +218,38 @@ describe('consumeLog', () => {
     await expect(t.sql.query(`delete from ledger_entries`)).rejects.toThrow(/append-only/);
   });
 });
+
+describe('an expired school', () => {
+  const expire = (daysAgo: number | null) =>
+    t.sql.query(`update schools set service_expires_at = $2 where id = $1`, [schoolId, daysAgo === null ? null : new Date(Date.now() - daysAgo * 86_400_000)]);
+  afterAll(() => expire(null));
+
+  it('keeps working during the grace period', async () => {
+    await expire(3);
+    expect((await t.get('/api/index/schoolInfo', admin)).body.data.service_state).toBe('grace');
+    const { version } = (await t.get('/api/index/schoolInfo', admin)).body.data;
+    expect((await t.post('/api/index/editSchoolInfo', admin).send({ version, contact_name: null, contact_phone: null, city: null, address: null })).body.code).toBe(Code.Ok);
+  });
+
+  it('past the grace period its staff read but do not write; paying and renewing still work, and renewal lifts the lock', async () => {
+    await expire(8);
+    await setPwd();
+    const { version } = (await t.get('/api/index/schoolInfo', admin)).body.data;
+    const teacher = await t.login('teacher');
+    const before = await snapshot(t.sql);
+    const write = await t.post('/api/index/editSchoolInfo', admin).send({ version, contact_name: '张', contact_phone: null, city: null, address: null });
+    expect(write.body).toMatchObject({ code: Code.Error, msg: '机构服务已到期超过 7 天，当前只能查看、不能修改数据；续费后立即恢复' });
+    const teacherWrite = await t.post('/api/index/teacherClockIn', teacher).send({});
+    expect(teacherWrite.body.msg).toContain('只能查看');
+    expect(await snapshot(t.sql)).toEqual(before);
+    expect((await t.get('/api/index/schoolInfo', admin)).body.data.service_state).toBe('read_only');
+    expect((await t.get('/api/index/accountList', admin)).body.code).toBe(Code.Ok);
+
+    await credit(DEFAULT_PRICE_FEN.term);
+    const renew = await t.post('/api/index/balancePaySchool', admin).send({ period: 'term', deal_pwd: '135790' });
+    expect(renew.body.code).toBe(Code.Ok);
+    expect(new Date(renew.body.data.service_expires_at).getTime()).toBeGreaterThan(Date.now() + 150 * 86_400_000);
+    const { version: v2 } = (await t.get('/api/index/schoolInfo', admin)).body.data;
+    expect((await t.post('/api/index/editSchoolInfo', admin).send({ version: v2, contact_name: '张', contact_phone: null, city: null, address: null })).body.code).toBe(Code.Ok);
+  });
+});
