@@ -12,6 +12,9 @@ export const PERIOD_MONTHS: Record<RenewalPeriod, number> = { term: 6, year: 12 
 /** The platform's list price when the operator has set none for the school (fen). */
 export const DEFAULT_PRICE_FEN: Record<RenewalPeriod, number> = { term: 198_000, year: 360_000 };
 
+/** A new school's timezone unless it says otherwise. */
+export const DEFAULT_TIMEZONE = 'Asia/Shanghai';
+
 /** A new school's trial, in days. */
 export const TRIAL_DAYS = 30;
 /** After expiry the school keeps working this many days; then staff can read but not write until it renews. */

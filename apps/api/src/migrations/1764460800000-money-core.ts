@@ -73,11 +73,15 @@ export class MoneyCore1764460800000 implements MigrationInterface {
       );
       create index payments_school_idx on payments (school_id, created_at desc);
       create index payments_pending_idx on payments (created_at) where state = 'pending';
+
+      -- the school an approved application created (onboarding)
+      alter table account_applications add column school_id int references schools(id);
     `);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`
+      alter table account_applications drop column school_id;
       drop table payments;
       drop trigger ledger_entries_no_update on ledger_entries;
       drop table ledger_entries;

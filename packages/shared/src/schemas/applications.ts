@@ -69,6 +69,8 @@ export interface ApplyAccountResult {
 /** One row of accountApplications (`data.list`), and `data` of handleAccountApplication. */
 export interface AccountApplication {
   id: number;
+  /** the school an approval created */
+  school_id: number | null;
   institution_name: string;
   contact_name: string;
   mobile: string;

@@ -12,6 +12,7 @@ export type SmsTemplate =
   | 'code.login'
   | 'code.resetpwd'
   | 'code.dealpwd'
+  | 'school.welcome'
   | 'leave.reviewed'
   | 'alert.raised';
 

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   APPLICATION_LIMITS,
+  DEFAULT_TIMEZONE,
+  TRIAL_DAYS,
   ApplicationStatus,
   type AccountApplication,
   type AccountApplicationsQuery,
@@ -13,10 +15,12 @@ import {
 import { DataSource } from 'typeorm';
 import type { CallerInfo } from '../../core/auth/current-user.decorator';
 import { AppError } from '../../core/http/app-error';
+import { JobsService } from '../../core/jobs/jobs.service';
+import { onboardSchool } from '../school/onboarding';
 import type { SessionUser } from '../../core/http/request-context';
 
 /** The columns of an application as the operator sees it (`a` the application, `h` the operator who handled it). */
-const COLUMNS = `a.id, a.institution_name, a.contact_name, a.mobile, a.city, a.students_estimate, a.message, a.status::int as status,
+const COLUMNS = `a.id, a.school_id, a.institution_name, a.contact_name, a.mobile, a.city, a.students_estimate, a.message, a.status::int as status,
   a.handled_by, h.name as handled_by_name, a.handled_note, a.handled_at, a.ip, a.version, a.created_at`;
 
 /**
@@ -25,7 +29,10 @@ const COLUMNS = `a.id, a.institution_name, a.contact_name, a.mobile, a.city, a.s
  */
 @Injectable()
 export class ApplicationsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly jobs: JobsService,
+  ) {}
 
   /** Stores an application: at most 3 per mobile in 24 hours and 20 per IP address in an hour. */
   async apply(input: ApplyAccountInput, caller: CallerInfo): Promise<ApplyAccountResult> {
@@ -76,16 +83,32 @@ export class ApplicationsService {
    * while the application is pending; it records who handled it and when.
    */
   async handle(user: SessionUser, input: HandleAccountApplicationInput): Promise<AccountApplication> {
-    const [updated]: AccountApplication[] = await this.db.query(
-      `with a as (
-         update account_applications
-            set status = $3, handled_note = $4, handled_by = $5, handled_at = now(), version = version + 1
-          where id = $1 and version = $2 and status = ${ApplicationStatus.Pending}
-          returning *
-       )
-       select ${COLUMNS} from a left join users h on h.id = a.handled_by`,
-      [input.id, input.version, input.status, input.note || null, user.id],
-    );
+    const { updated, welcome } = await this.db.transaction(async (em) => {
+      const [row]: AccountApplication[] = await em.query(
+        `with a as (
+           update account_applications
+              set status = $3, handled_note = $4, handled_by = $5, handled_at = now(), version = version + 1
+            where id = $1 and version = $2 and status = ${ApplicationStatus.Pending}
+            returning *
+         )
+         select ${COLUMNS} from a left join users h on h.id = a.handled_by`,
+        [input.id, input.version, input.status, input.note || null, user.id],
+      );
+      if (!row || input.status !== ApplicationStatus.Approved) return { updated: row, welcome: null };
+      // approval creates the school and its admin in the same transaction: never one without the other
+      const school = await onboardSchool(em, {
+        name: row.institution_name,
+        city: row.city,
+        contactName: row.contact_name,
+        mobile: row.mobile,
+        timezone: DEFAULT_TIMEZONE,
+      });
+      await em.query(`update account_applications set school_id = $2 where id = $1`, [row.id, school.schoolId]);
+      return { updated: { ...row, school_id: school.schoolId }, welcome: { mobile: row.mobile, school: row.institution_name } };
+    });
+    if (welcome) {
+      await this.jobs.enqueue('sms.send', { mobile: welcome.mobile, template: 'school.welcome', params: { school: welcome.school, days: String(TRIAL_DAYS) } });
+    }
     if (updated) return updated;
     const [current]: Array<{ status: number; version: number }> = await this.db.query(
       `select status, version from account_applications where id = $1`,

@@ -186,6 +186,7 @@ describe('accountApplications', () => {
     expect(res.body.data.list.map((r: { id: number }) => r.id)).toEqual([b.id, a.id]);
     expect(res.body.data.list[0]).toEqual({
       id: b.id,
+      school_id: null,
       institution_name: '列表机构二',
       contact_name: '刘老师',
       mobile: expect.stringMatching(/^1370000\d{4}$/),

@@ -39,6 +39,7 @@ const TEMPLATES: Record<SmsTemplate, (p: Record<string, string>) => string> = {
   'code.login': (p) => `【晚托平台】您的登录验证码为 ${p.code}，${p.minutes} 分钟内有效。如非本人操作，请忽略本短信。`,
   'code.resetpwd': (p) => `【晚托平台】您正在重置密码，验证码为 ${p.code}，${p.minutes} 分钟内有效。请勿告诉他人。`,
   'code.dealpwd': (p) => `【晚托平台】您正在设置机构支付密码，验证码为 ${p.code}，${p.minutes} 分钟内有效。请勿告诉他人。`,
+  'school.welcome': (p) => `【晚托平台】您申请的机构“${p.school}”已开通，试用 ${p.days} 天。请在登录页选择“短信登录”，用本手机号获取验证码登录；设置登录密码请点击“忘记密码”。`,
   'leave.reviewed': (p) => `【晚托平台】${p.student} ${p.start_day} 至 ${p.end_day} 的请假申请${p.result}。${p.note ? `备注：${p.note}` : ''}`,
   'alert.raised': (p) => `【晚托平台】${p.school}提醒：${p.student}（${p.class}）${p.what}。请及时处理。`,
 };
