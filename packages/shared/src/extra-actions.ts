@@ -25,4 +25,8 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
   { method: 'POST', action: 'teacherClockOut', module: 'flow', who: ['T', 'H'], meaning: 'a teacher clocks out for the day (once a day, after clocking in)' },
   { method: 'POST', action: 'voidFlowEvent', module: 'flow', who: ['H'], meaning: "a head teacher voids a student's latest step of the day with a reason (a compensating event.voided; history is never edited)" },
   { method: 'POST', action: 'editSchoolInfo', module: 'school', who: ['A'], meaning: "the admin edits the school's contact details (contact name and mobile, city, address; optimistic concurrency on version)" },
+  { method: 'GET', action: 'schoolList', module: 'school', who: ['O'], meaning: 'platform operator lists schools with balance, service expiry and state, renewal price, students and staff, paged, searchable by name or phone' },
+  { method: 'POST', action: 'setSchoolPrice', module: 'school', who: ['O'], meaning: "platform operator sets a school's renewal price per term and per year (fen)" },
+  { method: 'POST', action: 'adjustSchoolBalance', module: 'school', who: ['O'], meaning: "platform operator credits or debits a school's balance with a required reason (an adjustment ledger entry; idempotent by request_id; never below zero)" },
+  { method: 'GET', action: 'schoolLedger', module: 'school', who: ['O'], meaning: "platform operator reads a school's ledger, newest first, paged" },
 ];

@@ -69,3 +69,45 @@ it('two operators approving the same application at once create one school', asy
   expect(results.filter((r) => r.body.code === Code.Ok)).toHaveLength(1);
   expect((await snapshot(t.sql)).schools).toBe(before.schools + 1);
 });
+
+describe('the operator’s schools', () => {
+  it('lists schools with balance, expiry, price and head counts; only the operator may', async () => {
+    const res = await t.get('/api/index/schoolList?keyword=星星&limit=10', operator);
+    expect(res.body).toMatchObject({ code: Code.Ok, data: { total: 1, list: [{ name: '星星晚托', balance_fen: 0, staff: 1, students: 0, price: { term_fen: expect.any(Number) } }] } });
+    const all = await t.get('/api/index/schoolList', operator);
+    expect(all.body.data.total).toBeGreaterThanOrEqual(3);
+    for (const who of ['admin', 'teacher', 'parent'] as const) {
+      expect((await t.get('/api/index/schoolList', await t.login(who))).body.code).toBe(Code.Error);
+    }
+  });
+
+  it('sets a school’s price, which the school then pays; bad input and unknown schools write nothing', async () => {
+    const id = t.demo.schoolId;
+    const admin = await t.login('admin');
+    const before = await snapshot(t.sql);
+    for (const body of [{ school_id: id, term_fen: 0, year_fen: 1 }, { school_id: id, term_fen: 1.5, year_fen: 1 }, { school_id: id, term_fen: 1 }]) {
+      expect((await t.post('/api/index/setSchoolPrice', operator).send(body)).body.code).toBe(Code.Error);
+    }
+    expect((await t.post('/api/index/setSchoolPrice', operator).send({ school_id: 999999, term_fen: 1, year_fen: 1 })).body.msg).toBe('未找到机构');
+    expect((await t.post('/api/index/setSchoolPrice', admin).send({ school_id: id, term_fen: 1, year_fen: 1 })).body.code).toBe(Code.Error);
+    expect(await snapshot(t.sql)).toEqual(before);
+    const ok = await t.post('/api/index/setSchoolPrice', operator).send({ school_id: id, term_fen: 150000, year_fen: 280000 });
+    expect(ok.body.data).toEqual({ term_fen: 150000, year_fen: 280000 });
+    expect((await t.get('/api/index/getSchoolPrice', admin)).body.data).toEqual({ term_fen: 150000, year_fen: 280000 });
+  });
+
+  it('adjusts a balance with a reason, once per request_id, never below zero', async () => {
+    const id = t.demo.schoolId;
+    const body = { school_id: id, amount_fen: 50000, reason: '线下转账补录', request_id: 'adjust-0001' };
+    const credit = await t.post('/api/index/adjustSchoolBalance', operator).send(body);
+    expect(credit.body).toMatchObject({ code: Code.Ok, data: { balance_fen: 50000 } });
+    expect((await t.post('/api/index/adjustSchoolBalance', operator).send(body)).body.data).toEqual(credit.body.data);
+    const before = await snapshot(t.sql);
+    const over = await t.post('/api/index/adjustSchoolBalance', operator).send({ ...body, amount_fen: -50001, request_id: 'adjust-0002' });
+    expect(over.body.msg).toContain('余额不足');
+    expect((await t.post('/api/index/adjustSchoolBalance', operator).send({ ...body, reason: '', request_id: 'adjust-0003' })).body.code).toBe(Code.Error);
+    expect(await snapshot(t.sql)).toEqual(before);
+    const ledger = await t.get(`/api/index/schoolLedger?school_id=${id}`, operator);
+    expect(ledger.body.data).toMatchObject({ total: 1, list: [{ type: 'adjustment', amount_fen: 50000, balance_after_fen: 50000, note: '线下转账补录', actor_name: expect.any(String) }] });
+  });
+});

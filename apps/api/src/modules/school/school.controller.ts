@@ -1,8 +1,19 @@
 import { Controller, Get, Post } from '@nestjs/common';
-import { BalancePaySchoolInput, ConsumeLogQuery, EditSchoolInfoInput, EmptyInput, SetDealPwdInput } from '@wantuo/shared';
+import {
+  AdjustBalanceInput,
+  BalancePaySchoolInput,
+  ConsumeLogQuery,
+  EditSchoolInfoInput,
+  EmptyInput,
+  SchoolLedgerQuery,
+  SchoolListQuery,
+  SetDealPwdInput,
+  SetSchoolPriceInput,
+} from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
+import { OperatorSchoolsService } from './operator-schools.service';
 import { SchoolService } from './school.service';
 
 /** The institution admin's school account (module `school` of actions.tsv). */
@@ -38,5 +49,31 @@ export class SchoolController {
   @Post('balancePaySchool')
   balancePay(@Input(BalancePaySchoolInput) input: BalancePaySchoolInput, @CurrentUser() user: SessionUser) {
     return this.school.balancePay(user, input);
+  }
+}
+
+/** The platform operator's side of schools (extra actions). */
+@Controller('api/index')
+export class OperatorSchoolsController {
+  constructor(private readonly schools: OperatorSchoolsService) {}
+
+  @Get('schoolList')
+  list(@Input(SchoolListQuery) q: SchoolListQuery) {
+    return this.schools.list(q);
+  }
+
+  @Post('setSchoolPrice')
+  setPrice(@Input(SetSchoolPriceInput) input: SetSchoolPriceInput) {
+    return this.schools.setPrice(input);
+  }
+
+  @Post('adjustSchoolBalance')
+  adjust(@Input(AdjustBalanceInput) input: AdjustBalanceInput, @CurrentUser() user: SessionUser) {
+    return this.schools.adjust(user, input);
+  }
+
+  @Get('schoolLedger')
+  ledger(@Input(SchoolLedgerQuery) q: SchoolLedgerQuery) {
+    return this.schools.ledger(q);
   }
 }

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { PaymentsModule } from '../payments/payments.module';
 import { SmsModule } from '../sms/sms.module';
-import { SchoolController } from './school.controller';
+import { OperatorSchoolsService } from './operator-schools.service';
+import { OperatorSchoolsController, SchoolController } from './school.controller';
 import { SchoolService } from './school.service';
 
 @Module({
   imports: [PaymentsModule, SmsModule],
-  controllers: [SchoolController],
-  providers: [SchoolService],
+  controllers: [SchoolController, OperatorSchoolsController],
+  providers: [SchoolService, OperatorSchoolsService],
 })
 export class SchoolModule {}

@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  serviceState,
+  type AdjustBalanceInput,
+  type LedgerEntry,
+  type Page,
+  type SchoolLedgerQuery,
+  type SchoolListQuery,
+  type SetSchoolPriceInput,
+} from '@wantuo/shared';
+import { DataSource } from 'typeorm';
+import { AppError } from '../../core/http/app-error';
+import type { SessionUser } from '../../core/http/request-context';
+import { entryByKey, LEDGER_COLUMNS, lockSchool, postEntry } from '../payments/ledger';
+import { priceOf } from './school.service';
+
+export interface OperatorSchoolRow {
+  id: number;
+  name: string;
+  city: string | null;
+  contact_name: string | null;
+  contact_phone: string | null;
+  balance_fen: number;
+  service_expires_at: string | null;
+  service_state: string;
+  price: { term_fen: number; year_fen: number };
+  students: number;
+  staff: number;
+  created_at: string;
+}
+
+/** The platform operator's side of schools: the list with money and size, the renewal price, manual adjustments. */
+@Injectable()
+export class OperatorSchoolsService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Schools newest first with balance, expiry, price and head counts; counts by one grouped pass each, not per row. */
+  async list(q: SchoolListQuery): Promise<Page<OperatorSchoolRow>> {
+    const rows: Array<Record<string, unknown> & { total: number; id: number | null }> = await this.db.query(
+      `with f as (
+         select s.* from schools s where $1::text is null or strpos(lower(s.name), lower($1)) > 0 or strpos(coalesce(s.contact_phone, ''), $1) > 0
+       ), p as (
+         select * from f order by f.created_at desc, f.id desc limit $2 offset $3
+       )
+       select c.total, p.id, p.name, p.city, p.contact_name, p.contact_phone, p.balance_fen::float8 as balance_fen, p.service_expires_at,
+              p.term_price_fen::float8 as term_price_fen, p.year_price_fen::float8 as year_price_fen, p.created_at,
+              coalesce(st.n, 0)::int as students, coalesce(sf.n, 0)::int as staff
+         from (select count(*)::int as total from f) c
+         left join p on true
+         left join (select school_id, count(*) as n from students where school_id in (select id from p) and archived_at is null group by school_id) st on st.school_id = p.id
+         left join (select school_id, count(*) as n from users where school_id in (select id from p) and role in (1, 2, 5) and deleted_at is null group by school_id) sf on sf.school_id = p.id
+        order by p.created_at desc nulls last, p.id desc`,
+      [q.keyword ?? null, q.limit, (q.page - 1) * q.limit],
+    );
+    const list = rows
+      .filter((r) => r.id !== null)
+      .map((r) => ({
+        id: r.id as number,
+        name: r.name as string,
+        city: r.city as string | null,
+        contact_name: r.contact_name as string | null,
+        contact_phone: r.contact_phone as string | null,
+        balance_fen: r.balance_fen as number,
+        service_expires_at: (r.service_expires_at as Date | null)?.toISOString() ?? null,
+        service_state: serviceState(r.service_expires_at as Date | null),
+        price: priceOf({ term_price_fen: r.term_price_fen as number | null, year_price_fen: r.year_price_fen as number | null }),
+        students: r.students as number,
+        staff: r.staff as number,
+        created_at: (r.created_at as Date).toISOString(),
+      }));
+    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+  }
+
+  async setPrice(input: SetSchoolPriceInput): Promise<{ term_fen: number; year_fen: number }> {
+    const rows: Array<{ id: number }> = await this.db.query(
+      `with u as (update schools set term_price_fen = $2, year_price_fen = $3, updated_at = now() where id = $1 returning id) select id from u`,
+      [input.school_id, input.term_fen, input.year_fen],
+    );
+    if (!rows.length) throw new AppError('school.not_found');
+    return { term_fen: input.term_fen, year_fen: input.year_fen };
+  }
+
+  /** A manual credit or debit with a reason: an `adjustment` entry; a request_id already used answers its entry. */
+  async adjust(user: SessionUser, input: AdjustBalanceInput): Promise<{ balance_fen: number; entry_id: number }> {
+    const key = `adjust:${input.request_id}`;
+    return this.db.transaction(async (em) => {
+      const s = await lockSchool(em, input.school_id);
+      if (!s) throw new AppError('school.not_found');
+      const prior = await entryByKey(em, s.id, key);
+      if (prior) return { balance_fen: s.balance_fen, entry_id: prior.id };
+      const entry = await postEntry(em, {
+        schoolId: s.id,
+        type: 'adjustment',
+        amountFen: input.amount_fen,
+        refKind: null,
+        refId: null,
+        paymentId: null,
+        actorId: user.id,
+        note: input.reason,
+        key,
+      });
+      if (!entry) throw new AppError('school.balance_insufficient', { balance: s.balance_fen / 100, amount: -input.amount_fen / 100 });
+      return { balance_fen: entry.balance_after_fen, entry_id: entry.id };
+    });
+  }
+
+  async ledger(q: SchoolLedgerQuery): Promise<Page<LedgerEntry>> {
+    const rows: Array<LedgerEntry & { total: number }> = await this.db.query(
+      `select c.total, p.* from (select count(*)::int as total from ledger_entries where school_id = $1) c
+       left join lateral (
+         select ${LEDGER_COLUMNS} from ledger_entries e left join users u on u.id = e.actor_id
+          where e.school_id = $1 order by e.created_at desc, e.id desc limit $2 offset $3
+       ) p on true`,
+      [q.school_id, q.limit, (q.page - 1) * q.limit],
+    );
+    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as LedgerEntry);
+    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+  }
+}
