@@ -14,7 +14,8 @@ export const APPLICATION_LIMITS = { perMobilePerDay: 3, perIpPerHour: 20 } as co
 /** Names (institution, contact, city): letters of any script, digits, spaces and the punctuation names use. */
 const NAME_RE = /^[\p{L}\p{M}\p{N} ()（）·・.\-—_&、,，'’]+$/u;
 
-const version = z.number().int().min(1);
+/** ids and versions are PostgreSQL int columns: a larger number is refused here, not by the database (HTTP 500) */
+const version = z.number().int().min(1).max(2_147_483_647);
 
 export const ApplyAccountInput = z.strictObject({
   institution_name: text(100)
@@ -51,7 +52,7 @@ export const AccountApplicationsQuery = z.strictObject({
 export type AccountApplicationsQuery = z.infer<typeof AccountApplicationsQuery>;
 
 export const HandleAccountApplicationInput = z.strictObject({
-  id: z.number().int().min(1),
+  id: z.number().int().min(1).max(2_147_483_647),
   /** the version the operator read: a concurrent change answers error.conflict */
   version,
   status: z.literal([ApplicationStatus.Approved, ApplicationStatus.Rejected], { error: 'v.handle_status_invalid' }),

@@ -18,7 +18,7 @@ export const CARE_LIMITS = { batch: 100, capacity: 500, feeFen: 100_000_000, stu
 
 const queryId = z.coerce.number({ error: 'care.v.id_invalid' }).int({ error: 'care.v.id_invalid' }).positive({ error: 'care.v.id_invalid' }).max(2_147_483_647, { error: 'care.v.id_invalid' });
 const bodyId = z.number({ error: 'care.v.id_invalid' }).int({ error: 'care.v.id_invalid' }).positive({ error: 'care.v.id_invalid' }).max(2_147_483_647, { error: 'care.v.id_invalid' });
-const version = z.number({ error: 'care.v.version_invalid' }).int({ error: 'care.v.version_invalid' }).min(1, { error: 'care.v.version_invalid' });
+const version = z.number({ error: 'care.v.version_invalid' }).int({ error: 'care.v.version_invalid' }).min(1, { error: 'care.v.version_invalid' }).max(2_147_483_647, { error: 'care.v.version_invalid' });
 /** a search text of a list; empty means no search */
 const search = lineText(50).optional();
 /** an empty query value counts as absent */

@@ -40,7 +40,7 @@ const queryId = z.coerce
   .int({ error: 'stu.id_invalid' })
   .min(1, { error: 'stu.id_invalid' })
   .max(2_147_483_647, { error: 'stu.id_invalid' });
-const version = z.number({ error: 'stu.version_invalid' }).int({ error: 'stu.version_invalid' }).min(1, { error: 'stu.version_invalid' });
+const version = z.number({ error: 'stu.version_invalid' }).int({ error: 'stu.version_invalid' }).min(1, { error: 'stu.version_invalid' }).max(2_147_483_647, { error: 'stu.version_invalid' });
 /** an empty query value counts as not given */
 const blank = (v: unknown) => (v === '' ? undefined : v);
 
