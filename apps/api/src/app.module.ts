@@ -8,6 +8,7 @@ import { CoreModule } from './core/core.module';
 import { HealthController } from './core/health/health.controller';
 import { EnvelopeInterceptor } from './core/http/envelope.interceptor';
 import { EnvelopeExceptionFilter } from './core/http/exception.filter';
+import { RateLimitGuard, rateLimitModule } from './core/rate-limit/rate-limit';
 import { AlertsModule } from './modules/alerts/alerts.module';
 import { BoardModule } from './modules/board/board.module';
 import { ApplicationsModule } from './modules/applications/applications.module';
@@ -37,6 +38,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config, logger),
+        rateLimitModule(),
         AuthModule,
         SiteModule,
         ApplicationsModule,
@@ -57,6 +59,8 @@ export class AppModule {
       controllers: [HealthController, ...(config.env === 'production' ? [] : [DevController])],
       providers: [
         RouteCatalogue,
+        // global guards run in this order: the per-IP limits before the token lookup
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },

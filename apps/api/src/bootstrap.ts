@@ -9,6 +9,7 @@ import { AppModule, WorkerAppModule } from './app.module';
 import { RouteCatalogue } from './core/auth/route-catalogue';
 import type { AppConfig } from './core/config/config';
 import { inputSafety } from './core/http/input-safety';
+import { securityHeaders } from './core/http/security-headers';
 import { PinoNestLogger, requestLog } from './core/logging/logger';
 import { serveQueueBoard } from './core/jobs/queue-board';
 import { serveOpenApi } from './core/openapi/openapi';
@@ -27,6 +28,8 @@ export async function createApp(config: ResolvedConfig, logger: Logger, opts: { 
     bodyParser: false,
   });
   app.use(requestLog(logger));
+  // helmet's headers and the CSP on every answer: web app, API, docs, queue board, uploads (security-headers.ts)
+  securityHeaders(app);
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: false, limit: '1mb' }));
   // every string of the query and body is checked before any guard, validation or query sees it (input-safety.ts)

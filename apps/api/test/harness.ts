@@ -43,7 +43,9 @@ export async function startTestApp(
   const dbName = `wantuo_t_${process.pid}_${Date.now().toString(36)}_${counter++}`;
   await withAdmin((c) => c.query(`create database ${dbName} template ${TEMPLATE_DB}`));
   const uploadDir = mkdtempSync(join(tmpdir(), 'wantuo-uploads-'));
-  const base = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...opts.env });
+  // tests sign in many times from 127.0.0.1: the per-IP limits are raised unless a test sets RATE_LIMIT_FACTOR itself
+  // (rate-limit.spec.ts proves them at their real values)
+  const base = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', RATE_LIMIT_FACTOR: '1000', ...opts.env });
   const config: ResolvedConfig = {
     ...base,
     databaseUrl: urlFor(dbName),

@@ -27,6 +27,8 @@ export const ENV_SCHEMA = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMS_PROVIDER: z.enum(['outbox']).default('outbox'),
   TRUST_PROXY: bool.default(false),
+  // multiplies the per-IP limits of sign-in, SMS and account applications (core/rate-limit); 0 turns them off
+  RATE_LIMIT_FACTOR: z.coerce.number().min(0).max(10_000).default(1),
 });
 
 export const ENV_KEYS = Object.keys(ENV_SCHEMA.shape) as (keyof typeof ENV_SCHEMA.shape)[];
@@ -48,6 +50,8 @@ export interface AppConfig {
   logLevel: string;
   smsProvider: 'outbox';
   trustProxy: boolean;
+  /** scales the per-IP rate limits (RATE_LIMITS); 0: no per-IP limits */
+  rateLimitFactor: number;
 }
 
 export class ConfigError extends Error {}
@@ -78,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     smsProvider: e.SMS_PROVIDER,
     trustProxy: e.TRUST_PROXY,
+    rateLimitFactor: e.RATE_LIMIT_FACTOR,
   };
 }
 
