@@ -19,7 +19,8 @@ module.exports = {
     ],
   },
   // transform node_modules too: many dependencies (NestJS 12, htmlparser2, ...) are ESM-only; jest caches the output
-  transformIgnorePatterns: [],
+  // except plain CommonJS packages that swc's interop would break (wechatpay-axios-plugin's classes have a `default` getter)
+  transformIgnorePatterns: ['/node_modules/wechatpay-axios-plugin/'],
   moduleNameMapper: { '^@wantuo/shared$': '<rootDir>/../../packages/shared/src/index.ts' },
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',

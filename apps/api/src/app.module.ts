@@ -15,7 +15,8 @@ import { ApplicationsModule } from './modules/applications/applications.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { CareModule } from './modules/care/care.module';
 import { LiveModule } from './modules/live/live.module';
-import { DevController } from './modules/dev/dev.controller';
+import { DevModule } from './modules/dev/dev.module';
+import { WechatPaySandboxModule } from './modules/dev/wechatpay-sandbox.module';
 import { FlowModule } from './modules/flow/flow.module';
 import { SchoolModule } from './modules/school/school.module';
 import { SiteModule } from './modules/site/site.module';
@@ -54,9 +55,11 @@ export class AppModule {
         CareModule,
         TimetableModule,
         StaffModule,
+        ...(config.env === 'production' ? [] : [DevModule]),
+        ...(config.wechatpay ? [] : [WechatPaySandboxModule]),
         ...(opts.runJobs ? [WorkerModule] : []),
       ],
-      controllers: [HealthController, ...(config.env === 'production' ? [] : [DevController])],
+      controllers: [HealthController],
       providers: [
         RouteCatalogue,
         // global guards run in this order: the per-IP limits before the token lookup

@@ -14,6 +14,9 @@ import { PinoNestLogger, requestLog } from './core/logging/logger';
 import { serveQueueBoard } from './core/jobs/queue-board';
 import { serveOpenApi } from './core/openapi/openapi';
 
+/** Routes whose body is verified by signature over its bytes: the WeChat Pay notify and the local sandbox. */
+const RAW_BODY_PATHS = ['/api/pay/wechat/notify', '/api/dev/wechatpay/v3'];
+
 export type ResolvedConfig = AppConfig & { databaseUrl: string };
 
 /** Builds the HTTP app (not listening yet): used by main.ts and by the tests, so both run the same stack. */
@@ -30,6 +33,8 @@ export async function createApp(config: ResolvedConfig, logger: Logger, opts: { 
   app.use(requestLog(logger));
   // helmet's headers and the CSP on every answer: web app, API, docs, queue board, uploads (security-headers.ts)
   securityHeaders(app);
+  // signed payment traffic is verified over its exact bytes: kept raw (express.json then leaves it alone)
+  app.use(RAW_BODY_PATHS, express.raw({ type: () => true, limit: '64kb' }));
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: false, limit: '1mb' }));
   // every string of the query and body is checked before any guard, validation or query sees it (input-safety.ts)

@@ -38,7 +38,14 @@ let counter = 0;
  * seeded with the demo school. `runJobs` also runs the BullMQ workers in this process.
  */
 export async function startTestApp(
-  opts: { runJobs?: boolean; redis?: boolean; env?: NodeJS.ProcessEnv; demoPeople?: boolean } = {},
+  opts: {
+    runJobs?: boolean;
+    redis?: boolean;
+    env?: NodeJS.ProcessEnv;
+    demoPeople?: boolean;
+    /** listen on a loopback port: the API then calls itself (the WeChat Pay sandbox and its notifies) */
+    listen?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const dbName = `wantuo_t_${process.pid}_${Date.now().toString(36)}_${counter++}`;
   await withAdmin((c) => c.query(`create database ${dbName} template ${TEMPLATE_DB}`));
@@ -61,7 +68,8 @@ export async function startTestApp(
   await ds.destroy();
 
   const app = await createApp(config, createLogger(config.logLevel), { runJobs: opts.runJobs ?? true });
-  await app.init();
+  if (opts.listen) await app.listen(0, '127.0.0.1');
+  else await app.init();
   const sql = new Client({ connectionString: config.databaseUrl });
   await sql.connect();
   const server = app.getHttpServer();

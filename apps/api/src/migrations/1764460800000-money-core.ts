@@ -74,6 +74,21 @@ export class MoneyCore1764460800000 implements MigrationInterface {
       create index payments_school_idx on payments (school_id, created_at desc);
       create index payments_pending_idx on payments (created_at) where state = 'pending';
 
+      -- the local WeChat Pay sandbox's own orders (used outside production only; see modules/dev/wechatpay-sandbox)
+      create table wechatpay_sandbox_orders (
+        out_trade_no varchar(32) primary key,
+        mchid varchar(32) not null,
+        appid varchar(32) not null,
+        description varchar(127) not null,
+        amount_fen bigint not null,
+        notify_url text not null,
+        state varchar(16) not null default 'NOTPAY',
+        transaction_id varchar(32),
+        refunded_fen bigint not null default 0,
+        created_at timestamptz not null default now(),
+        paid_at timestamptz
+      );
+
       -- the school an approved application created (onboarding)
       alter table account_applications add column school_id int references schools(id);
     `);
@@ -82,6 +97,7 @@ export class MoneyCore1764460800000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`
       alter table account_applications drop column school_id;
+      drop table wechatpay_sandbox_orders;
       drop table payments;
       drop trigger ledger_entries_no_update on ledger_entries;
       drop table ledger_entries;

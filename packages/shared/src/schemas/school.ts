@@ -15,6 +15,12 @@ export type LedgerType = (typeof LEDGER_TYPES)[number];
 export const TOP_UP_LIMITS = { minFen: 100, maxFen: 50_000_000 } as const;
 /** A manual adjustment by the operator, either way. */
 export const ADJUSTMENT_MAX_FEN = 100_000_000;
+/**
+ * Provider payments: the first check at the provider a minute after the order, then every few minutes; an unpaid order
+ * is closed after two hours (its QR then stops working).
+ */
+export const PAYMENT_TIMING = { firstCheckSeconds: 60, recheckSeconds: 300, closeAfterMinutes: 120 } as const;
+
 /** Wrong payment passwords before balance payments are locked, and for how long. */
 export const DEAL_PWD_LOCK = { maxFailures: 5, minutes: 15 } as const;
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config';
 
 it('has working defaults: port 8080, embedded database with the demo, in-process jobs', () => {
@@ -22,4 +25,37 @@ it.each([
 ])('refuses %s=%s with a message naming it', (name, value) => {
   expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
   expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}="${value}"`));
+});
+
+describe('WeChat Pay', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wechatpay-config-'));
+  const key = join(dir, 'key.pem');
+  writeFileSync(key, '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n');
+  const merchant = {
+    WECHATPAY_MCHID: '1900000109',
+    WECHATPAY_APPID: 'wx1234567890abcdef',
+    WECHATPAY_MCH_SERIAL: 'ABCDEF0123456789',
+    WECHATPAY_PRIVATE_KEY_FILE: key,
+    WECHATPAY_PUBLIC_KEY_ID: 'PUB_KEY_ID_0114232134912410000000000000',
+    WECHATPAY_PUBLIC_KEY_FILE: key,
+    WECHATPAY_APIV3_KEY: 'a'.repeat(32),
+    WECHATPAY_NOTIFY_URL: 'https://school.example.com/api/pay/wechat/notify',
+  };
+
+  it('outside production, without a merchant, uses the sandbox', () => {
+    expect(loadConfig({}).wechatpay).toBeNull();
+  });
+
+  it('production needs the merchant, or an explicit sandbox for a demo', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/WECHATPAY_MCHID: required for WeChat Pay in production/);
+    expect(loadConfig({ NODE_ENV: 'production', WECHATPAY_SANDBOX: '1' }).wechatpay).toBeNull();
+  });
+
+  it('a merchant is all or nothing, its key files are read, the base URL defaults to the real service', () => {
+    const c = loadConfig({ NODE_ENV: 'production', ...merchant });
+    expect(c.wechatpay).toMatchObject({ mchid: '1900000109', baseUrl: 'https://api.mch.weixin.qq.com/', privateKey: expect.stringContaining('PRIVATE KEY') });
+    expect(() => loadConfig({ ...merchant, WECHATPAY_APIV3_KEY: undefined })).toThrow(/WECHATPAY_APIV3_KEY: required/);
+    expect(() => loadConfig({ ...merchant, WECHATPAY_PRIVATE_KEY_FILE: join(dir, 'absent.pem') })).toThrow(/cannot be read/);
+    expect(() => loadConfig({ ...merchant, WECHATPAY_APIV3_KEY: 'short' })).toThrow(/WECHATPAY_APIV3_KEY/);
+  });
 });

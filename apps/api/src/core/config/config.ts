@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { MerchantCredentials } from '../../modules/payments/wechatpay/credentials';
 import { z } from 'zod';
 
 const bool = z
@@ -29,7 +31,64 @@ export const ENV_SCHEMA = z.object({
   TRUST_PROXY: bool.default(false),
   // multiplies the per-IP limits of sign-in, SMS and account applications (core/rate-limit); 0 turns them off
   RATE_LIMIT_FACTOR: z.coerce.number().min(0).max(10_000).default(1),
+  // WeChat Pay API v3 (Native). Required in production; elsewhere, unset, the local sandbox is used with its own keys
+  // 1 in production serves the sandbox anyway (a demo deployment such as docker-compose.yml): never with real money
+  WECHATPAY_SANDBOX: bool.optional(),
+  WECHATPAY_MCHID: z.string().regex(/^\d{8,12}$/, 'a merchant id has 8-12 digits').optional(),
+  WECHATPAY_APPID: z.string().regex(/^wx[0-9a-zA-Z]{6,30}$/, 'an appid starts with wx').optional(),
+  WECHATPAY_MCH_SERIAL: z.string().regex(/^[0-9A-Fa-f]{8,64}$/, 'the merchant certificate serial is hexadecimal').optional(),
+  WECHATPAY_PRIVATE_KEY_FILE: z.string().min(1).optional(),
+  WECHATPAY_PUBLIC_KEY_ID: z.string().min(1).max(100).optional(),
+  WECHATPAY_PUBLIC_KEY_FILE: z.string().min(1).optional(),
+  WECHATPAY_APIV3_KEY: z.string().length(32, 'the APIv3 key has 32 characters').optional(),
+  // the v3 base URL (default https://api.mch.weixin.qq.com/; outside production unset: this API's own sandbox)
+  WECHATPAY_BASE_URL: z.string().regex(/^https?:\/\/.+\/$/, 'an http(s) URL ending with /').optional(),
+  // where WeChat Pay sends notifies: the public https URL of /api/pay/wechat/notify (outside production: this API)
+  WECHATPAY_NOTIFY_URL: z.string().regex(/^https?:\/\//, 'an http(s) URL').optional(),
 });
+
+/** The merchant's WeChat Pay settings when configured (always in production). */
+export type WechatPayConfig = MerchantCredentials & { baseUrl: string; notifyUrl: string };
+
+const WECHATPAY_REQUIRED = [
+  'WECHATPAY_MCHID',
+  'WECHATPAY_APPID',
+  'WECHATPAY_MCH_SERIAL',
+  'WECHATPAY_PRIVATE_KEY_FILE',
+  'WECHATPAY_PUBLIC_KEY_ID',
+  'WECHATPAY_PUBLIC_KEY_FILE',
+  'WECHATPAY_APIV3_KEY',
+] as const;
+
+/** Reads the merchant's WeChat Pay settings: all of them, or none and the sandbox (production: only when asked for). */
+function wechatPayConfig(e: z.infer<typeof ENV_SCHEMA>): WechatPayConfig | null {
+  const sandbox = e.WECHATPAY_SANDBOX ?? e.NODE_ENV !== 'production';
+  // the sandbox: no merchant variable at all (WECHATPAY_BASE_URL / _NOTIFY_URL may still say where it is)
+  if (WECHATPAY_REQUIRED.every((k) => !e[k]) && sandbox) return null;
+  const missing = [...WECHATPAY_REQUIRED, 'WECHATPAY_NOTIFY_URL' as const].filter((k) => !e[k]);
+  if (missing.length) {
+    const why = sandbox ? 'required for WeChat Pay when any of its variables is set' : 'required for WeChat Pay in production (or WECHATPAY_SANDBOX=1 for a demo)';
+    throw new ConfigError(`Invalid configuration:\n${missing.map((k) => `  ${k}: ${why}`).join('\n')}`);
+  }
+  const read = (k: 'WECHATPAY_PRIVATE_KEY_FILE' | 'WECHATPAY_PUBLIC_KEY_FILE') => {
+    try {
+      return readFileSync(e[k]!, 'utf8');
+    } catch {
+      throw new ConfigError(`Invalid configuration:\n  ${k}=${JSON.stringify(e[k])}: cannot be read`);
+    }
+  };
+  return {
+    mchid: e.WECHATPAY_MCHID!,
+    appid: e.WECHATPAY_APPID!,
+    serial: e.WECHATPAY_MCH_SERIAL!,
+    privateKey: read('WECHATPAY_PRIVATE_KEY_FILE'),
+    platformKeyId: e.WECHATPAY_PUBLIC_KEY_ID!,
+    platformPublicKey: read('WECHATPAY_PUBLIC_KEY_FILE'),
+    apiV3Key: e.WECHATPAY_APIV3_KEY!,
+    baseUrl: e.WECHATPAY_BASE_URL ?? 'https://api.mch.weixin.qq.com/',
+    notifyUrl: e.WECHATPAY_NOTIFY_URL!,
+  };
+}
 
 export const ENV_KEYS = Object.keys(ENV_SCHEMA.shape) as (keyof typeof ENV_SCHEMA.shape)[];
 
@@ -52,6 +111,11 @@ export interface AppConfig {
   trustProxy: boolean;
   /** scales the per-IP rate limits (RATE_LIMITS); 0: no per-IP limits */
   rateLimitFactor: number;
+  /** the merchant's WeChat Pay settings; null: the local sandbox (in production only with WECHATPAY_SANDBOX=1) */
+  wechatpay: WechatPayConfig | null;
+  /** with the sandbox: where it is (default: this process's own address) and where its notifies go */
+  wechatpaySandboxUrl: string | null;
+  wechatpayNotifyUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -83,6 +147,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     smsProvider: e.SMS_PROVIDER,
     trustProxy: e.TRUST_PROXY,
     rateLimitFactor: e.RATE_LIMIT_FACTOR,
+    wechatpay: wechatPayConfig(e),
+    wechatpaySandboxUrl: e.WECHATPAY_BASE_URL ?? null,
+    wechatpayNotifyUrl: e.WECHATPAY_NOTIFY_URL ?? null,
   };
 }
 

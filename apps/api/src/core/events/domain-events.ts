@@ -9,6 +9,8 @@ import { EventEmitter } from 'node:events';
 export interface DomainEventMap {
   /** a flow event was appended and committed */
   'flow.committed': FlowEventMessage & { school_id: number };
+  /** a payment was marked paid and settled (money core) */
+  'payment.paid': { school_id: number; out_trade_no: string; kind: string; ref_id: string | null; amount_fen: number };
 }
 
 @Injectable()

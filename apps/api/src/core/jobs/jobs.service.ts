@@ -16,6 +16,7 @@ import { JOB_SPECS, QUEUE_NAMES, type JobName, type JobPayloads, type QueueName 
 export class JobsService implements OnApplicationShutdown {
   private readonly queues = new Map<QueueName, Queue>();
   private readonly pending = new Set<Promise<void>>();
+  private readonly delayed = new Set<NodeJS.Timeout>();
   private closing = false;
 
   constructor(
@@ -25,15 +26,27 @@ export class JobsService implements OnApplicationShutdown {
     private readonly registry: JobRegistry,
   ) {}
 
-  async enqueue<K extends JobName>(name: K, data: JobPayloads[K]): Promise<void> {
+  /** Queues a job; `delayMs` runs it that much later (a delayed BullMQ job, or a timer in-process). */
+  async enqueue<K extends JobName>(name: K, data: JobPayloads[K], opts: { delayMs?: number } = {}): Promise<void> {
     const spec = JOB_SPECS[name];
     if (this.redis) {
       await this.queue(spec.queue).add(name, data, {
+        delay: opts.delayMs,
         attempts: spec.attempts,
         backoff: { type: 'exponential', delay: spec.backoffMs },
         removeOnComplete: 1000,
         removeOnFail: 5000,
       });
+      return;
+    }
+    if (opts.delayMs && opts.delayMs > 0) {
+      // a delayed job in-process: a timer, cleared at shutdown (the job then simply does not run here)
+      const timer = setTimeout(() => {
+        this.delayed.delete(timer);
+        void this.enqueue(name, data);
+      }, opts.delayMs);
+      timer.unref();
+      this.delayed.add(timer);
       return;
     }
     const run = this.runInline(name, data, spec.attempts, spec.backoffMs);
@@ -72,6 +85,7 @@ export class JobsService implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.closing = true;
+    for (const timer of this.delayed) clearTimeout(timer);
     await Promise.allSettled([...this.pending]);
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }

@@ -6,6 +6,8 @@ export interface JobPayloads {
   'sms.send': { mobile: string; template: SmsTemplate; params: Record<string, string> };
   /** every minute: raise and clear the daily-flow alerts of every school */
   'alerts.scan': { at?: string };
+  /** a provider payment still pending: ask the provider, close it past its time, come back later if still open */
+  'payments.check': { out_trade_no: string };
 }
 
 export type SmsTemplate =
@@ -17,7 +19,7 @@ export type SmsTemplate =
   | 'alert.raised';
 
 export type JobName = keyof JobPayloads;
-export const QUEUE_NAMES = ['sms', 'contracts', 'alerts'] as const;
+export const QUEUE_NAMES = ['sms', 'contracts', 'alerts', 'payments'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobSpec {
@@ -30,6 +32,7 @@ export interface JobSpec {
 export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   'sms.send': { queue: 'sms', attempts: 5, backoffMs: 2_000 },
   'alerts.scan': { queue: 'alerts', attempts: 1, backoffMs: 1_000 },
+  'payments.check': { queue: 'payments', attempts: 5, backoffMs: 10_000 },
 };
 
 /** Jobs that run on a schedule: every `everyMs`, once across all workers. */

@@ -1,9 +1,51 @@
 import { Module } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { DealPasswordService } from './deal-password.service';
+import { NotifyController } from './notify.controller';
+import { PaymentsService } from './payments.service';
+import { PaymentProvider } from './provider';
+import { PaymentSettlers } from './settlers';
+import { loadSandboxKeys, type SandboxKeys } from './wechatpay/credentials';
+import { WechatPayProvider } from './wechatpay/wechatpay.provider';
+import { SANDBOX_KEYS } from './wechatpay/wechatpay.tokens';
 
-/** The money core (design.md §5a): the ledger, the payment password and payments, used by every module that takes money. */
+/** This process's own address, for the sandbox: known once the HTTP server listens. */
+function selfUrl(host: HttpAdapterHost): string {
+  const server = host.httpAdapter?.getHttpServer() as { address(): { port: number } | string | null } | undefined;
+  const addr = server?.address();
+  if (!addr || typeof addr === 'string') throw new Error('the WeChat Pay sandbox needs WECHATPAY_BASE_URL in a process without an HTTP server');
+  return `http://127.0.0.1:${addr.port}`;
+}
+
+/**
+ * The money core (design.md §5a): the ledger, the payment password, provider payments with their notify, the
+ * `payments.check` job and the settlers registry, used by every module that takes money.
+ */
 @Module({
-  providers: [DealPasswordService],
-  exports: [DealPasswordService],
+  controllers: [NotifyController],
+  providers: [
+    DealPasswordService,
+    PaymentSettlers,
+    PaymentsService,
+    {
+      provide: SANDBOX_KEYS,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): SandboxKeys | null => (config.wechatpay ? null : loadSandboxKeys(config.dataDir)),
+    },
+    {
+      provide: PaymentProvider,
+      inject: [APP_CONFIG, SANDBOX_KEYS, HttpAdapterHost],
+      useFactory: (config: AppConfig, sandbox: SandboxKeys | null, host: HttpAdapterHost) => {
+        const wp = config.wechatpay;
+        return new WechatPayProvider(
+          wp ?? sandbox!,
+          () => wp?.baseUrl ?? config.wechatpaySandboxUrl ?? `${selfUrl(host)}/api/dev/wechatpay/`,
+          () => wp?.notifyUrl ?? config.wechatpayNotifyUrl ?? `${selfUrl(host)}/api/pay/wechat/notify`,
+        );
+      },
+    },
+  ],
+  exports: [DealPasswordService, PaymentSettlers, PaymentsService, PaymentProvider, SANDBOX_KEYS],
 })
 export class PaymentsModule {}

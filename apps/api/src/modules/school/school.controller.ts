@@ -1,7 +1,9 @@
-import { Controller, Get, Post } from '@nestjs/common';
+import { Controller, Get, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import {
   AdjustBalanceInput,
   BalancePaySchoolInput,
+  ConsumeLogExportQuery,
   ConsumeLogQuery,
   EditSchoolInfoInput,
   EmptyInput,
@@ -9,9 +11,13 @@ import {
   SchoolListQuery,
   SetDealPwdInput,
   SetSchoolPriceInput,
+  PaymentStateQuery,
+  RechargeInput,
+  WechatPaySchoolInput,
 } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
 import { Input } from '../../core/http/input.decorator';
+import { sendFile } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
 import { OperatorSchoolsService } from './operator-schools.service';
 import { SchoolService } from './school.service';
@@ -41,9 +47,29 @@ export class SchoolController {
     return this.school.consumeLog(user, q);
   }
 
+  @Get('consumeLogExport')
+  async consumeLogExport(@Input(ConsumeLogExportQuery) q: ConsumeLogExportQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
+    sendFile(res, await this.school.consumeLogExport(user, q));
+  }
+
   @Post('setDealPwd')
   setDealPwd(@Input(SetDealPwdInput) input: SetDealPwdInput, @CurrentUser() user: SessionUser) {
     return this.school.setDealPwd(user, input);
+  }
+
+  @Post('recharge')
+  recharge(@Input(RechargeInput) input: RechargeInput, @CurrentUser() user: SessionUser) {
+    return this.school.recharge(user, input);
+  }
+
+  @Post('wechatPaySchool')
+  wechatPay(@Input(WechatPaySchoolInput) input: WechatPaySchoolInput, @CurrentUser() user: SessionUser) {
+    return this.school.wechatPay(user, input);
+  }
+
+  @Get('paymentState')
+  paymentState(@Input(PaymentStateQuery) q: PaymentStateQuery, @CurrentUser() user: SessionUser) {
+    return this.school.paymentState(user, q);
   }
 
   @Post('balancePaySchool')

@@ -2,26 +2,38 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   DEFAULT_PRICE_FEN,
+  formatFen,
   renewedUntil,
   serviceState,
   type BalancePaySchoolInput,
+  type ConsumeLogExportQuery,
   type ConsumeLogQuery,
+  type LedgerType,
   type EditSchoolInfoInput,
   type LedgerEntry,
   type Page,
+  type PaymentState,
+  type PaymentStateQuery,
+  type PendingPayment,
+  type RechargeInput,
   type RenewalPeriod,
+  type WechatPaySchoolInput,
   type SchoolInfo,
   type SetDealPwdInput,
 } from '@wantuo/shared';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { Workbook } from 'exceljs';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
+import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
 import { verifyPassword } from '../auth/passwords';
 import { SmsCodeService } from '../sms/sms-code.service';
 import { DealPasswordService } from '../payments/deal-password.service';
 import { entryByKey, LEDGER_COLUMNS, lockSchool, postEntry } from '../payments/ledger';
 import { newOutTradeNo } from '../payments/out-trade-no';
+import { PaymentsService } from '../payments/payments.service';
+import { PaymentSettlers, type PaidPayment } from '../payments/settlers';
 
 /** The school's own row as the admin sees it (`s`). */
 const SCHOOL_COLUMNS = `s.id, s.name, s.timezone, s.contact_name, s.contact_phone, s.city, s.address, s.balance_fen::float8 as balance_fen,
@@ -44,8 +56,13 @@ export function priceOf(s: { term_price_fen: number | null; year_price_fen: numb
 const periodPrice = (s: { term_price_fen: number | null; year_price_fen: number | null }, period: RenewalPeriod) =>
   period === 'term' ? priceOf(s).term_fen : priceOf(s).year_fen;
 
-/** What the school renewal payment carries, for the ledger and the payment row. */
+/** The payment kinds of this module: the settlers registered for them are settleTopUp and settleRenewal. */
 export const RENEWAL_KIND = 'school_renewal';
+export const TOP_UP_KIND = 'top_up';
+const PERIOD_LABEL: Record<RenewalPeriod, string> = { term: '一学期', year: '一年' };
+const LEDGER_TYPE_LABEL: Record<LedgerType, string> = { top_up: '充值', payment: '支付', refund: '退款', adjustment: '调整' };
+/** An export holds at most this many entries (the newest). */
+const LEDGER_EXPORT_MAX_ROWS = 50_000;
 
 /** The institution admin's school account: details, price, payment password, the ledger and paying the renewal. */
 @Injectable()
@@ -54,7 +71,12 @@ export class SchoolService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly dealPwd: DealPasswordService,
     private readonly smsCodes: SmsCodeService,
-  ) {}
+    private readonly payments: PaymentsService,
+    settlers: PaymentSettlers,
+  ) {
+    settlers.register(TOP_UP_KIND, (em, p) => this.settleTopUp(em, p));
+    settlers.register(RENEWAL_KIND, (em, p) => this.settleRenewal(em, p));
+  }
 
   async info(user: SessionUser): Promise<SchoolInfo> {
     const [s]: SchoolRow[] = await this.db.query(`select ${SCHOOL_COLUMNS} from schools s where s.id = $1`, [user.schoolId]);
@@ -127,11 +149,92 @@ export class SchoolService {
     return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
   }
 
+  /** The ledger with the list's filters as an .xlsx (times in the school's timezone, amounts in yuan), newest first. */
+  async consumeLogExport(user: SessionUser, q: ConsumeLogExportQuery): Promise<FileAnswer> {
+    const rows: Array<{ at: string; type: LedgerType; amount_fen: number; balance_after_fen: number; ref_id: string | null; actor_name: string | null; note: string | null }> =
+      await this.db.query(
+        `select to_char(e.created_at at time zone s.timezone, 'YYYY-MM-DD HH24:MI:SS') as at, e.type, e.amount_fen::float8 as amount_fen,
+                e.balance_after_fen::float8 as balance_after_fen, e.ref_id, u.name as actor_name, e.note
+           from ledger_entries e join schools s on s.id = e.school_id left join users u on u.id = e.actor_id
+          where e.school_id = $1 and ($2::text is null or e.type = $2)
+            and ($3::date is null or e.created_at >= ($3::date::timestamp at time zone s.timezone))
+            and ($4::date is null or e.created_at < (($4::date + 1)::timestamp at time zone s.timezone))
+          order by e.created_at desc, e.id desc limit $5`,
+        [user.schoolId, q.type ?? null, q.from ?? null, q.to ?? null, LEDGER_EXPORT_MAX_ROWS],
+      );
+    const wb = new Workbook();
+    const ws = wb.addWorksheet('账户流水');
+    ws.addRow(['时间', '类型', '金额（元）', '余额（元）', '关联单号', '操作人', '备注']).font = { bold: true };
+    ws.addRows(rows.map((r) => [r.at, LEDGER_TYPE_LABEL[r.type], r.amount_fen / 100, r.balance_after_fen / 100, r.ref_id ?? '', r.actor_name ?? '', r.note ?? '']));
+    for (const c of [3, 4]) ws.getColumn(c).numFmt = '#,##0.00';
+    ws.columns.forEach((c, i) => {
+      c.width = [20, 10, 14, 14, 30, 12, 30][i];
+    });
+    const stamp = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `账户流水-${stamp}.xlsx` };
+  }
+
   /**
    * Renews the service from the balance: payment password, then in one transaction under the school's row lock the
    * debit, the payment row and the new expiry (from the later of now and the current expiry). A retry with the same
    * request_id is answered from the payment it made, never charged twice.
    */
+  /** A top-up by WeChat Pay: a pending payment and its QR; the verified payment credits the wallet once (settleTopUp). */
+  async recharge(user: SessionUser, input: RechargeInput): Promise<PendingPayment> {
+    return this.payments.startWechat({
+      schoolId: user.schoolId!,
+      userId: user.id,
+      kind: TOP_UP_KIND,
+      refId: String(user.schoolId),
+      amountFen: input.amount_fen,
+      description: `账户充值 ${formatFen(input.amount_fen)} 元`,
+    });
+  }
+
+  /** The renewal by WeChat Pay: the price of the period now; the verified payment extends the service (settleRenewal). */
+  async wechatPay(user: SessionUser, input: WechatPaySchoolInput): Promise<PendingPayment> {
+    const price = await this.price(user);
+    return this.payments.startWechat({
+      schoolId: user.schoolId!,
+      userId: user.id,
+      kind: RENEWAL_KIND,
+      refId: String(user.schoolId),
+      amountFen: input.period === 'term' ? price.term_fen : price.year_fen,
+      description: `平台服务续费（${PERIOD_LABEL[input.period]}）`,
+      meta: { period: input.period },
+    });
+  }
+
+  paymentState(user: SessionUser, q: PaymentStateQuery): Promise<PaymentState> {
+    return this.payments.state(user, q.out_trade_no);
+  }
+
+  /** Settles a paid top-up: one credit, keyed by the payment, in the transaction that marks it paid. */
+  async settleTopUp(em: EntityManager, p: PaidPayment): Promise<void> {
+    const posted = await postEntry(em, {
+      schoolId: p.school_id,
+      type: 'top_up',
+      amountFen: p.amount_fen,
+      refKind: TOP_UP_KIND,
+      refId: p.out_trade_no,
+      paymentId: p.id,
+      actorId: p.created_by,
+      note: null,
+      key: `pay:${p.out_trade_no}`,
+    });
+    if (!posted) throw new Error(`top-up ${p.out_trade_no} could not be credited`);
+  }
+
+  /** Settles a paid renewal: the service extends from the later of now and the current expiry. */
+  async settleRenewal(em: EntityManager, p: PaidPayment): Promise<void> {
+    const s = await lockSchool(em, p.school_id);
+    if (!s) throw new Error(`renewal ${p.out_trade_no}: no school ${p.school_id}`);
+    const period = p.meta.period === 'year' ? 'year' : 'term';
+    const until = renewedUntil(s.service_expires_at, period);
+    await em.query(`update schools set service_expires_at = $2, updated_at = now() where id = $1`, [p.school_id, until]);
+    await em.query(`update payments set meta = meta || $2::jsonb where id = $1`, [p.id, JSON.stringify({ from: s.service_expires_at, until })]);
+  }
+
   async balancePay(user: SessionUser, input: BalancePaySchoolInput): Promise<{ service_expires_at: string; balance_fen: number }> {
     const schoolId = user.schoolId!;
     await this.dealPwd.verify(schoolId, input.deal_pwd);
@@ -148,7 +251,7 @@ export class SchoolService {
       const [payment]: Array<{ id: number }> = await em.query(
         `insert into payments (school_id, out_trade_no, kind, ref_id, description, amount_fen, method, state, meta, created_by, paid_at)
          values ($1, $2, $3, $4, $5, $6, 'balance', 'paid', $7, $8, now()) returning id::int as id`,
-        [schoolId, outTradeNo, RENEWAL_KIND, String(schoolId), `平台服务续费（${input.period === 'term' ? '一学期' : '一年'}）`, amount,
+        [schoolId, outTradeNo, RENEWAL_KIND, String(schoolId), `平台服务续费（${PERIOD_LABEL[input.period]}）`, amount,
           JSON.stringify({ period: input.period, from: s.service_expires_at, until }), user.id],
       );
       const entry = await postEntry(em, {

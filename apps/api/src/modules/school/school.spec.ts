@@ -1,4 +1,5 @@
 import { Code, DEAL_PWD_LOCK, DEFAULT_PRICE_FEN } from '@wantuo/shared';
+import { Workbook } from 'exceljs';
 import { eventually, snapshot, startTestApp, type TestApp } from '../../../test/harness';
 
 let t: TestApp;
@@ -204,6 +205,27 @@ describe('consumeLog', () => {
     expect(none.body.data).toMatchObject({ list: [], total: 0 });
     expect((await t.get(`/api/index/consumeLog?from=${today}&to=2020-01-01`, admin)).body.code).toBe(Code.Error);
     expect((await t.get('/api/index/consumeLog?type=gift', admin)).body.code).toBe(Code.Error);
+  });
+
+  it('exports the filtered ledger as .xlsx with yuan and school-local times', async () => {
+    const res = await t.get('/api/index/consumeLogExport?type=payment', admin).buffer(true).parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    });
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    expect(decodeURIComponent(res.headers['content-disposition'])).toContain('账户流水');
+    const wb = new Workbook();
+    await wb.xlsx.load(res.body);
+    const ws = wb.worksheets[0];
+    expect(ws.getRow(1).values).toEqual([undefined, '时间', '类型', '金额（元）', '余额（元）', '关联单号', '操作人', '备注']);
+    const { rows } = await t.sql.query(`select count(*)::int as n, min(amount_fen)::float8 as min from ledger_entries where school_id = $1 and type = 'payment'`, [schoolId]);
+    expect(ws.rowCount).toBe(rows[0].n + 1);
+    expect(ws.getRow(2).getCell(2).value).toBe('支付');
+    expect(typeof ws.getRow(2).getCell(3).value).toBe('number');
+    expect(String(ws.getRow(2).getCell(1).value)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect((await t.get('/api/index/consumeLogExport?type=x', admin)).body.code).toBe(Code.Error);
+    expect((await t.get('/api/index/consumeLogExport', await t.login('teacher'))).body.code).toBe(Code.Error);
   });
 
   it('another school sees none of them', async () => {

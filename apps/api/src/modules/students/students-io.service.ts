@@ -18,17 +18,12 @@ import {
 import { Workbook, type CellValue } from 'exceljs';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
+import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
 import { StudentsService } from './students.service';
 
 /** A file answer: bytes, content type and the (possibly Chinese) file name. */
-export interface FileAnswer {
-  body: Buffer;
-  contentType: string;
-  filename: string;
-}
 
-export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const CSV_TYPE = 'text/csv; charset=utf-8';
 
 type Column = (typeof STUDENT_IMPORT_COLUMNS)[number];

@@ -22,20 +22,11 @@ import type { Response } from 'express';
 import { Caller, CurrentUser, type CallerInfo } from '../../core/auth/current-user.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { Multipart } from '../../core/http/multipart';
+import { sendFile } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
 import type { IncomingFile } from '../site/files.service';
-import { StudentsIoService, type FileAnswer } from './students-io.service';
+import { StudentsIoService } from './students-io.service';
 import { StudentsService } from './students.service';
-
-/** Sends a file past the JSON envelope, with an RFC 5987 file name (Chinese names) and an ASCII fallback. */
-function sendFile(res: Response, file: FileAnswer): void {
-  const ascii = file.filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  res.status(200);
-  res.setHeader('Content-Type', file.contentType);
-  res.setHeader('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
-  res.setHeader('Cache-Control', 'no-store');
-  res.send(file.body);
-}
 
 @Controller('api/index')
 export class StudentsController {

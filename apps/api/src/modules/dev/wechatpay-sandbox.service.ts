@@ -1,0 +1,215 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { Aes, Formatter, Rsa } from 'wechatpay-axios-plugin';
+import { LOGGER } from '../../core/logging/logger';
+import type { SandboxKeys } from '../payments/wechatpay/credentials';
+import { SANDBOX_KEYS } from '../payments/wechatpay/wechatpay.tokens';
+
+/** A signed v3 answer: status, body text (empty for 204) and the Wechatpay-* headers. */
+export interface SignedAnswer {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+interface SandboxOrder {
+  out_trade_no: string;
+  mchid: string;
+  appid: string;
+  description: string;
+  amount_fen: number;
+  notify_url: string;
+  state: string;
+  transaction_id: string | null;
+  paid_at: Date | null;
+  refunded_fen: number;
+}
+
+const AUTH_RE = /^WECHATPAY2-SHA256-RSA2048 (.+)$/;
+const nowS = () => Math.floor(Date.now() / 1000);
+
+/**
+ * The local WeChat Pay sandbox (issue 10): the v3 endpoints the adapter uses, on this API outside production. It keeps
+ * its orders in `wechatpay_sandbox_orders`, checks every request's merchant signature, signs every answer with the
+ * platform's test key, and — told to by `simulate` — pays or fails an order and sends the signed, AEAD_AES_256_GCM
+ * encrypted notify to the order's notify_url, exactly as the real service would.
+ */
+@Injectable()
+export class WechatPaySandbox {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(SANDBOX_KEYS) private readonly keys: SandboxKeys | null,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  get enabled(): boolean {
+    return this.keys !== null;
+  }
+
+  /** A v3 answer signed with the platform key over timestamp, nonce and body. */
+  sign(status: number, payload: object | null): SignedAnswer {
+    const body = payload === null ? '' : JSON.stringify(payload);
+    const timestamp = String(nowS());
+    const nonce = Formatter.nonce();
+    return {
+      status,
+      body,
+      headers: {
+        'Wechatpay-Timestamp': timestamp,
+        'Wechatpay-Nonce': nonce,
+        'Wechatpay-Serial': this.keys!.platformKeyId,
+        'Wechatpay-Signature': Rsa.sign(Formatter.response(timestamp, nonce, body), this.keys!.platformPrivateKey),
+        'Request-ID': randomBytes(16).toString('hex'),
+      },
+    };
+  }
+
+  /** Checks a request's Authorization header as v3 does: the merchant, its serial, the clock, the signature. */
+  verifyRequest(method: string, uri: string, authorization: string | undefined, rawBody: string): string | null {
+    const m = AUTH_RE.exec(authorization ?? '');
+    if (!m) return 'Authorization header missing or not WECHATPAY2-SHA256-RSA2048';
+    const fields = Object.fromEntries([...m[1].matchAll(/(\w+)="([^"]*)"/g)].map((f) => [f[1], f[2]]));
+    if (fields.mchid !== this.keys!.mchid) return 'unknown mchid';
+    if (fields.serial_no !== this.keys!.serial) return 'unknown merchant certificate serial';
+    if (Math.abs(nowS() - Number(fields.timestamp)) > 300) return 'timestamp out of range';
+    const message = Formatter.request(method.toUpperCase(), uri, fields.timestamp, fields.nonce_str, rawBody);
+    let ok = false;
+    try {
+      ok = Rsa.verify(message, fields.signature ?? '', this.keys!.merchantPublicKey);
+    } catch {
+      ok = false;
+    }
+    return ok ? null : 'signature does not verify';
+  }
+
+  async createNative(body: Record<string, unknown>): Promise<SignedAnswer> {
+    const amount = (body.amount as { total?: unknown } | undefined)?.total;
+    if (body.mchid !== this.keys!.mchid || body.appid !== this.keys!.appid) return this.sign(400, { code: 'PARAM_ERROR', message: 'mchid/appid mismatch' });
+    if (typeof body.out_trade_no !== 'string' || !/^[A-Za-z0-9_\-*|]{6,32}$/.test(body.out_trade_no)) return this.sign(400, { code: 'PARAM_ERROR', message: 'out_trade_no' });
+    if (!Number.isSafeInteger(amount) || (amount as number) <= 0) return this.sign(400, { code: 'PARAM_ERROR', message: 'amount.total' });
+    if (typeof body.notify_url !== 'string' || !/^https?:\/\//.test(body.notify_url)) return this.sign(400, { code: 'PARAM_ERROR', message: 'notify_url' });
+    const rows: unknown[] = await this.db.query(
+      `insert into wechatpay_sandbox_orders (out_trade_no, mchid, appid, description, amount_fen, notify_url)
+       values ($1, $2, $3, $4, $5, $6) on conflict (out_trade_no) do nothing returning out_trade_no`,
+      [body.out_trade_no, body.mchid, body.appid, String(body.description ?? '').slice(0, 127), amount, body.notify_url],
+    );
+    if (!rows.length) return this.sign(400, { code: 'INVALID_REQUEST', message: '商户订单号重复' });
+    return this.sign(200, { code_url: `weixin://wxpay/bizpayurl?pr=${randomBytes(6).toString('base64url')}` });
+  }
+
+  private async order(outTradeNo: string): Promise<SandboxOrder | null> {
+    const rows: SandboxOrder[] = await this.db.query(
+      `select out_trade_no, mchid, appid, description, amount_fen::int as amount_fen, notify_url, state, transaction_id, paid_at,
+              refunded_fen::int as refunded_fen
+         from wechatpay_sandbox_orders where out_trade_no = $1`,
+      [outTradeNo],
+    );
+    return rows[0] ?? null;
+  }
+
+  private transaction(o: SandboxOrder) {
+    return {
+      appid: o.appid,
+      mchid: o.mchid,
+      out_trade_no: o.out_trade_no,
+      transaction_id: o.transaction_id ?? undefined,
+      trade_type: 'NATIVE',
+      trade_state: o.state,
+      trade_state_desc: o.state,
+      success_time: o.paid_at ? new Date(o.paid_at.getTime() + 8 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+08:00') : undefined,
+      amount: { total: o.amount_fen, payer_total: o.state === 'SUCCESS' ? o.amount_fen : 0, currency: 'CNY', payer_currency: 'CNY' },
+    };
+  }
+
+  async query(outTradeNo: string): Promise<SignedAnswer> {
+    const o = await this.order(outTradeNo);
+    return o ? this.sign(200, this.transaction(o)) : this.sign(404, { code: 'ORDER_NOT_EXIST', message: '订单不存在' });
+  }
+
+  async close(outTradeNo: string): Promise<SignedAnswer> {
+    const rows: Array<{ state: string }> = await this.db.query(
+      `with u as (update wechatpay_sandbox_orders set state = 'CLOSED' where out_trade_no = $1 and state in ('NOTPAY', 'PAYERROR', 'CLOSED') returning state)
+       select state from u`,
+      [outTradeNo],
+    );
+    if (rows.length) return this.sign(204, null);
+    return (await this.order(outTradeNo)) ? this.sign(400, { code: 'ORDERPAID', message: '订单已支付' }) : this.sign(404, { code: 'ORDER_NOT_EXIST', message: '订单不存在' });
+  }
+
+  async refund(body: Record<string, unknown>): Promise<SignedAnswer> {
+    const amount = body.amount as { refund?: number; total?: number } | undefined;
+    const o = typeof body.out_trade_no === 'string' ? await this.order(body.out_trade_no) : null;
+    if (!o) return this.sign(404, { code: 'RESOURCE_NOT_EXISTS', message: '订单不存在' });
+    if (o.state !== 'SUCCESS' && o.state !== 'REFUND') return this.sign(400, { code: 'INVALID_REQUEST', message: '订单未支付' });
+    const refund = amount?.refund;
+    if (!Number.isSafeInteger(refund) || refund! <= 0 || refund! + o.refunded_fen > o.amount_fen || amount?.total !== o.amount_fen) {
+      return this.sign(400, { code: 'PARAM_ERROR', message: 'amount' });
+    }
+    await this.db.query(`update wechatpay_sandbox_orders set refunded_fen = refunded_fen + $2, state = 'REFUND' where out_trade_no = $1`, [o.out_trade_no, refund]);
+    return this.sign(200, {
+      refund_id: `5030${randomBytes(12).toString('hex')}`,
+      out_refund_no: body.out_refund_no,
+      out_trade_no: o.out_trade_no,
+      transaction_id: o.transaction_id,
+      status: 'SUCCESS',
+      amount: { refund, total: o.amount_fen, currency: 'CNY' },
+    });
+  }
+
+  /** Pays (SUCCESS) or fails (PAYERROR) an open order, then sends its notify; a paid order's notify is sent again. */
+  async simulate(outTradeNo: string, result: 'SUCCESS' | 'FAIL'): Promise<{ out_trade_no: string; trade_state: string; notify_status: number | null }> {
+    const state = result === 'SUCCESS' ? 'SUCCESS' : 'PAYERROR';
+    const rows: SandboxOrder[] = await this.db.query(
+      `with u as (
+         update wechatpay_sandbox_orders
+            set state = $2::text, paid_at = case when $2::text = 'SUCCESS' then now() end,
+                transaction_id = case when $2::text = 'SUCCESS' then '4200' || lpad((floor(random() * 1e15))::bigint::text, 24, '0') end
+          where out_trade_no = $1 and state in ('NOTPAY', 'PAYERROR')
+          returning out_trade_no
+       ) select out_trade_no from u`,
+      [outTradeNo, state],
+    );
+    const o = await this.order(outTradeNo);
+    if (!o) return { out_trade_no: outTradeNo, trade_state: 'ORDER_NOT_EXIST', notify_status: null };
+    if (!rows.length && o.state !== 'SUCCESS') return { out_trade_no: outTradeNo, trade_state: o.state, notify_status: null };
+    // a failed payment has no notify (v3 only notifies successes); a paid one is (re)sent
+    const notify_status = o.state === 'SUCCESS' ? await this.sendNotify(o) : null;
+    return { out_trade_no: outTradeNo, trade_state: o.state, notify_status };
+  }
+
+  /** The TRANSACTION.SUCCESS notify of an order: resource encrypted with the APIv3 key, the whole body signed. */
+  notifyOf(o: SandboxOrder): { body: string; headers: Record<string, string> } {
+    const nonce = randomBytes(6).toString('hex');
+    const associated = 'transaction';
+    const ciphertext = Aes.AesGcm.encrypt(JSON.stringify(this.transaction(o)), this.keys!.apiV3Key, nonce, associated);
+    const payload = {
+      id: randomBytes(16).toString('hex'),
+      create_time: new Date().toISOString(),
+      resource_type: 'encrypt-resource',
+      event_type: 'TRANSACTION.SUCCESS',
+      summary: '支付成功',
+      resource: { original_type: 'transaction', algorithm: 'AEAD_AES_256_GCM', ciphertext, associated_data: associated, nonce },
+    };
+    const signed = this.sign(200, payload);
+    return { body: signed.body, headers: { ...signed.headers, 'Content-Type': 'application/json' } };
+  }
+
+  private async sendNotify(o: SandboxOrder): Promise<number | null> {
+    const { body, headers } = this.notifyOf(o);
+    try {
+      const res = await fetch(o.notify_url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
+      return res.status;
+    } catch (err) {
+      this.log.warn({ err, outTradeNo: o.out_trade_no }, 'sandbox notify could not be delivered');
+      return null;
+    }
+  }
+
+  /** For tests: the order as the sandbox keeps it. */
+  async orderOf(outTradeNo: string): Promise<SandboxOrder | null> {
+    return this.order(outTradeNo);
+  }
+}

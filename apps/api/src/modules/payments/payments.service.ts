@@ -1,0 +1,160 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { PAYMENT_TIMING, type PaymentState, type PendingPayment } from '@wantuo/shared';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { DomainEvents } from '../../core/events/domain-events';
+import { AppError } from '../../core/http/app-error';
+import type { SessionUser } from '../../core/http/request-context';
+import { JobsService } from '../../core/jobs/jobs.service';
+import { LOGGER } from '../../core/logging/logger';
+import { newOutTradeNo } from './out-trade-no';
+import { NotifyRefused, PaymentProvider, type ProviderTransaction } from './provider';
+import { PaymentSettlers, type PaidPayment } from './settlers';
+
+/** What a module asks to be paid through the provider. */
+export interface WechatPaymentRequest {
+  schoolId: number;
+  userId: number;
+  /** the settler's kind (top_up, school_renewal, …) and what it pays for */
+  kind: string;
+  refId: string | null;
+  amountFen: number;
+  /** shown to the payer by the provider (at most 127 bytes there) */
+  description: string;
+  meta?: Record<string, unknown>;
+}
+
+const PAID_COLUMNS = `id::int as id, school_id, out_trade_no, kind, ref_id, amount_fen::float8 as amount_fen, method, meta, created_by, state, expires_at`;
+
+/** The first letter of an out_trade_no by kind, so a number read aloud says what it was for. */
+const PREFIX: Record<string, string> = { top_up: 'T', school_renewal: 'R' };
+
+/**
+ * Provider payments (design.md §5a): one row per payment with a unique out_trade_no, the Native order at the provider,
+ * and ONE idempotent "mark paid" that the verified notify, the `payments.check` job and the payer's polling all end in:
+ * it locks the row, checks the amount, marks it paid and runs the kind's settler in the same transaction, exactly once;
+ * then emits `payment.paid`.
+ */
+@Injectable()
+export class PaymentsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly provider: PaymentProvider,
+    private readonly settlers: PaymentSettlers,
+    private readonly events: DomainEvents,
+    private readonly jobs: JobsService,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  /** A pending payment and its QR: the row first (so a notify always finds it), then the provider's order. */
+  async startWechat(r: WechatPaymentRequest): Promise<PendingPayment> {
+    const outTradeNo = newOutTradeNo(PREFIX[r.kind] ?? 'P');
+    const [row]: Array<{ id: number; expires_at: Date }> = await this.db.query(
+      `insert into payments (school_id, out_trade_no, kind, ref_id, description, amount_fen, method, meta, created_by, expires_at)
+       values ($1, $2, $3, $4, $5, $6, 'wechat', $7, $8, now() + make_interval(mins => $9)) returning id::int as id, expires_at`,
+      [r.schoolId, outTradeNo, r.kind, r.refId, r.description.slice(0, 127), r.amountFen, JSON.stringify(r.meta ?? {}), r.userId, PAYMENT_TIMING.closeAfterMinutes],
+    );
+    let codeUrl: string;
+    try {
+      ({ codeUrl } = await this.provider.createNative({
+        outTradeNo,
+        description: r.description,
+        amountFen: r.amountFen,
+        expiresAt: row.expires_at,
+        notifyUrl: this.provider.notifyUrl(),
+      }));
+    } catch (err) {
+      this.log.error({ err, outTradeNo }, 'provider refused or did not answer a native order');
+      await this.db.query(`update payments set state = 'closed', closed_at = now() where id = $1 and state = 'pending'`, [row.id]);
+      throw new AppError('payments.provider_unavailable');
+    }
+    await this.db.query(`update payments set code_url = $2 where id = $1`, [row.id, codeUrl]);
+    await this.jobs.enqueue('payments.check', { out_trade_no: outTradeNo }, { delayMs: PAYMENT_TIMING.firstCheckSeconds * 1000 });
+    return { out_trade_no: outTradeNo, code_url: codeUrl, amount_fen: r.amountFen, expires_at: row.expires_at.toISOString() };
+  }
+
+  /**
+   * Marks a payment paid from what the provider says (a verified notify or a query): unknown orders and amounts that
+   * differ from the order are refused (NotifyRefused) and credit nothing; a payment already paid answers `already`.
+   */
+  async markPaid(t: ProviderTransaction): Promise<'paid' | 'already'> {
+    if (t.tradeState !== 'SUCCESS') throw new NotifyRefused(400, `trade_state ${t.tradeState} is not a payment`);
+    const result = await this.db.transaction(async (em) => {
+      const [p]: Array<PaidPayment & { state: string }> = await em.query(`select ${PAID_COLUMNS} from payments where out_trade_no = $1 for update`, [t.outTradeNo]);
+      if (!p || p.method !== 'wechat') throw new NotifyRefused(404, `unknown order ${t.outTradeNo.slice(0, 40)}`);
+      if (t.amountFen !== p.amount_fen) throw new NotifyRefused(400, `amount ${t.amountFen} differs from the order's ${p.amount_fen}`);
+      if (p.state === 'paid' || p.state === 'refunded') return { status: 'already' as const, payment: p };
+      // a closed order the payer still managed to pay is paid: the money arrived
+      await em.query(`update payments set state = 'paid', paid_at = coalesce($2::timestamptz, now()), provider_txn_id = $3, version = version + 1 where id = $1`, [
+        p.id,
+        t.successTime,
+        t.transactionId,
+      ]);
+      await this.settlers.settle(em, p);
+      return { status: 'paid' as const, payment: p };
+    });
+    if (result.status === 'paid') {
+      const p = result.payment;
+      this.events.emit('payment.paid', { school_id: p.school_id, out_trade_no: p.out_trade_no, kind: p.kind, ref_id: p.ref_id, amount_fen: p.amount_fen });
+    }
+    return result.status;
+  }
+
+  /**
+   * The payer's polling: the state of one of the school's payments. A pending provider payment is asked at the
+   * provider, so a lost notify still ends in "paid".
+   */
+  async state(user: SessionUser, outTradeNo: string): Promise<PaymentState> {
+    const read = async () => {
+      const rows: Array<PaymentState & { method: string; created_by: number | null }> = await this.db.query(
+        `select out_trade_no, kind, amount_fen::float8 as amount_fen, state, paid_at, expires_at, method, created_by
+           from payments where out_trade_no = $1 and school_id = $2`,
+        [outTradeNo, user.schoolId],
+      );
+      return rows[0];
+    };
+    let p = await read();
+    if (!p) throw new AppError('payments.not_found');
+    if (p.state === 'pending' && p.method === 'wechat') {
+      await this.reconcile(outTradeNo).catch((err) => this.log.warn({ err, outTradeNo }, 'payment state could not be asked at the provider'));
+      p = await read();
+    }
+    const { method: _m, created_by: _c, ...state } = p;
+    return {
+      ...state,
+      paid_at: state.paid_at ? new Date(state.paid_at).toISOString() : null,
+      expires_at: state.expires_at ? new Date(state.expires_at).toISOString() : null,
+    };
+  }
+
+  /**
+   * Asks the provider about a pending payment: paid → mark paid; closed there → closed here; open past its time →
+   * closed at the provider and here. Answers whether it is still pending.
+   */
+  async reconcile(outTradeNo: string): Promise<boolean> {
+    const [p]: Array<{ state: string; expired: boolean }> = await this.db.query(
+      `select state, expires_at <= now() as expired from payments where out_trade_no = $1 and method = 'wechat'`,
+      [outTradeNo],
+    );
+    if (!p || p.state !== 'pending') return false;
+    const t = await this.provider.query(outTradeNo);
+    if (t.tradeState === 'SUCCESS') {
+      await this.markPaid(t);
+      return false;
+    }
+    if (t.tradeState === 'CLOSED' || t.tradeState === 'REVOKED' || p.expired) {
+      if (t.tradeState !== 'CLOSED') await this.provider.close(outTradeNo);
+      await this.db.query(`update payments set state = 'closed', closed_at = now(), version = version + 1 where out_trade_no = $1 and state = 'pending'`, [outTradeNo]);
+      return false;
+    }
+    return true;
+  }
+
+  /** The `payments.check` job: reconcile, and come back later while the payment is still open. */
+  async check(outTradeNo: string): Promise<void> {
+    if (await this.reconcile(outTradeNo)) {
+      await this.jobs.enqueue('payments.check', { out_trade_no: outTradeNo }, { delayMs: PAYMENT_TIMING.recheckSeconds * 1000 });
+    }
+  }
+}

@@ -1,0 +1,198 @@
+import { Code, DEFAULT_PRICE_FEN } from '@wantuo/shared';
+import { createHash, randomBytes } from 'node:crypto';
+import { Aes, Formatter, Rsa } from 'wechatpay-axios-plugin';
+import { eventually, snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { WechatPaySandbox } from '../dev/wechatpay-sandbox.service';
+import { PaymentsService } from './payments.service';
+import type { SandboxKeys } from './wechatpay/credentials';
+import { SANDBOX_KEYS } from './wechatpay/wechatpay.tokens';
+
+let t: TestApp;
+let admin: string;
+let schoolId: number;
+let sandbox: WechatPaySandbox;
+let keys: SandboxKeys;
+beforeAll(async () => {
+  t = await startTestApp({ runJobs: true, redis: false, listen: true });
+  admin = await t.login('admin');
+  schoolId = t.demo.schoolId;
+  sandbox = t.app.get(WechatPaySandbox);
+  keys = t.app.get(SANDBOX_KEYS);
+});
+afterAll(() => t.close());
+
+async function money() {
+  const { rows } = await t.sql.query(
+    `select s.balance_fen::float8 as balance, coalesce(sum(e.amount_fen), 0)::float8 as ledger, count(e.id)::int as entries
+       from schools s left join ledger_entries e on e.school_id = s.id where s.id = $1 group by s.id`,
+    [schoolId],
+  );
+  return rows[0] as { balance: number; ledger: number; entries: number };
+}
+
+const recharge = async (amount_fen: number) => {
+  const res = await t.post('/api/index/recharge', admin).send({ amount_fen });
+  expect(res.body).toMatchObject({ code: Code.Ok, data: { out_trade_no: expect.stringMatching(/^T\d{14}[A-Z2-9]{12}$/), code_url: expect.stringMatching(/^weixin:\/\//), amount_fen } });
+  return res.body.data as { out_trade_no: string; code_url: string; expires_at: string };
+};
+
+/** A notify as the platform would send it, signed and encrypted with the given keys (the sandbox's unless told). */
+function notify(resource: object, o: { platformKey?: string; apiV3Key?: string; timestamp?: number; serial?: string } = {}) {
+  const nonce = randomBytes(6).toString('hex');
+  const ciphertext = Aes.AesGcm.encrypt(JSON.stringify(resource), o.apiV3Key ?? keys.apiV3Key, nonce, 'transaction');
+  const body = JSON.stringify({
+    id: randomBytes(8).toString('hex'),
+    event_type: 'TRANSACTION.SUCCESS',
+    resource_type: 'encrypt-resource',
+    resource: { algorithm: 'AEAD_AES_256_GCM', ciphertext, nonce, associated_data: 'transaction', original_type: 'transaction' },
+  });
+  const timestamp = String(o.timestamp ?? Math.floor(Date.now() / 1000));
+  const sigNonce = Formatter.nonce();
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'wechatpay-timestamp': timestamp,
+      'wechatpay-nonce': sigNonce,
+      'wechatpay-serial': o.serial ?? keys.platformKeyId,
+      'wechatpay-signature': Rsa.sign(Formatter.response(timestamp, sigNonce, body), o.platformKey ?? keys.platformPrivateKey),
+    },
+  };
+}
+
+const paid = (out_trade_no: string, total: number) => ({
+  mchid: keys.mchid,
+  appid: keys.appid,
+  out_trade_no,
+  transaction_id: `4200${Date.now()}`,
+  trade_state: 'SUCCESS',
+  success_time: new Date().toISOString(),
+  amount: { total, payer_total: total, currency: 'CNY' },
+});
+
+const sendNotify = (n: { body: string; headers: Record<string, string> }) => t.post('/api/pay/wechat/notify').set(n.headers).send(n.body);
+
+describe('recharge by WeChat Pay through the sandbox', () => {
+  it('creates a pending payment at the provider; the sandbox’s paid notify credits the wallet once', async () => {
+    const before = await money();
+    const p = await recharge(12345);
+    expect((await t.get(`/api/index/paymentState?out_trade_no=${p.out_trade_no}`, admin)).body.data).toMatchObject({ state: 'pending', amount_fen: 12345 });
+    expect(await sandbox.orderOf(p.out_trade_no)).toMatchObject({ amount_fen: 12345, state: 'NOTPAY', mchid: keys.mchid });
+
+    const sim = await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: p.out_trade_no });
+    expect(sim.body).toMatchObject({ code: Code.Ok, data: { trade_state: 'SUCCESS', notify_status: 204 } });
+    const state = await t.get(`/api/index/paymentState?out_trade_no=${p.out_trade_no}`, admin);
+    expect(state.body.data).toMatchObject({ state: 'paid', paid_at: expect.any(String) });
+    expect(await money()).toMatchObject({ balance: before.balance + 12345, entries: before.entries + 1 });
+    const log = await t.get('/api/index/consumeLog?type=top_up', admin);
+    expect(log.body.data.list[0]).toMatchObject({ type: 'top_up', amount_fen: 12345, ref_id: p.out_trade_no, balance_after_fen: before.balance + 12345 });
+
+    // the sandbox resends the notify: answered, nothing credited again
+    const again = await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: p.out_trade_no });
+    expect(again.body.data.notify_status).toBe(204);
+    expect(await money()).toMatchObject({ balance: before.balance + 12345, entries: before.entries + 1 });
+  });
+
+  it('the same notify sent 20 times, concurrently: one credit', async () => {
+    const p = await recharge(500);
+    const before = await money();
+    const n = notify(paid(p.out_trade_no, 500));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => sendNotify(n)));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(204));
+    expect(await money()).toMatchObject({ balance: before.balance + 500, entries: before.entries + 1 });
+  });
+
+  it.each([
+    ['a bad signature', (no: string) => notify(paid(no, 700), { platformKey: keys.privateKey /* the merchant's key, not the platform's */ }), 401],
+    ['a stale timestamp', (no: string) => notify(paid(no, 700), { timestamp: Math.floor(Date.now() / 1000) - 301 }), 401],
+    ['an unknown key id', (no: string) => notify(paid(no, 700), { serial: 'PUB_KEY_ID_OTHER' }), 401],
+    ['an unknown order', () => notify(paid('T20261123000000UNKNOWN12345', 700)), 404],
+    ['an amount that differs from the order', (no: string) => notify(paid(no, 70000)), 400],
+    ['a resource that does not decrypt', (no: string) => notify(paid(no, 700), { apiV3Key: 'x'.repeat(32) }), 400],
+  ])('a forged notify (%s) is refused and credits nothing', async (_, make, status) => {
+    const p = await recharge(700);
+    const before = await snapshot(t.sql);
+    const m = await money();
+    const res = await sendNotify(make(p.out_trade_no));
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject({ code: 'FAIL', message: expect.any(String) });
+    expect(await money()).toEqual(m);
+    expect(await snapshot(t.sql)).toEqual(before);
+    const { rows } = await t.sql.query(`select state from payments where out_trade_no = $1`, [p.out_trade_no]);
+    expect(rows[0].state).toBe('pending');
+  });
+
+  it('a body changed after signing is refused', async () => {
+    const p = await recharge(800);
+    const n = notify(paid(p.out_trade_no, 800));
+    const res = await sendNotify({ ...n, body: n.body.replace('"event_type"', '"event_type" ') });
+    expect(res.status).toBe(401);
+  });
+
+  it('a failed payment (the payer gave up) stays pending; the check job closes it at the provider after its time', async () => {
+    const p = await recharge(900);
+    expect((await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: p.out_trade_no, result: 'FAIL' })).body.data).toMatchObject({ trade_state: 'PAYERROR', notify_status: null });
+    const payments = t.app.get(PaymentsService);
+    expect(await payments.reconcile(p.out_trade_no)).toBe(true);
+    await t.sql.query(`update payments set expires_at = now() - interval '1 second' where out_trade_no = $1`, [p.out_trade_no]);
+    await payments.check(p.out_trade_no);
+    expect((await t.get(`/api/index/paymentState?out_trade_no=${p.out_trade_no}`, admin)).body.data.state).toBe('closed');
+    expect((await sandbox.orderOf(p.out_trade_no))!.state).toBe('CLOSED');
+  });
+
+  it('a lost notify: polling asks the provider and ends in one credit', async () => {
+    const p = await recharge(1000);
+    const before = await money();
+    // paid at the sandbox, but its notify goes nowhere
+    await t.sql.query(`update wechatpay_sandbox_orders set notify_url = 'http://127.0.0.1:9/nowhere' where out_trade_no = $1`, [p.out_trade_no]);
+    expect((await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: p.out_trade_no })).body.data.notify_status).toBeNull();
+    const states = await Promise.all([1, 2, 3].map(() => t.get(`/api/index/paymentState?out_trade_no=${p.out_trade_no}`, admin)));
+    expect(states.every((s) => s.body.data.state === 'paid')).toBe(true);
+    expect(await money()).toMatchObject({ balance: before.balance + 1000, entries: before.entries + 1 });
+  });
+
+  it('refuses bad amounts, other roles, and another school’s payment', async () => {
+    const before = await snapshot(t.sql);
+    for (const amount_fen of [0, 99, 50_000_001, 12.5, '100', null]) {
+      expect((await t.post('/api/index/recharge', admin).send({ amount_fen })).body.code).toBe(Code.Error);
+    }
+    expect((await t.post('/api/index/recharge', await t.login('teacher')).send({ amount_fen: 1000 })).body.code).toBe(Code.Error);
+    expect(await snapshot(t.sql)).toMatchObject({ ...before, user_tokens: expect.any(Number), user_activity: expect.any(Number) });
+    const p = await recharge(1100);
+    const other = await t.otherSchool();
+    expect((await t.get(`/api/index/paymentState?out_trade_no=${p.out_trade_no}`, other.adminToken)).body).toMatchObject({ code: Code.Error, msg: '未找到该支付订单' });
+  });
+
+  it('the sandbox refuses a request not signed by the merchant', async () => {
+    const res = await t.post('/api/dev/wechatpay/v3/pay/transactions/native').set('authorization', 'WECHATPAY2-SHA256-RSA2048 mchid="1900000109",serial_no="X",timestamp="1",nonce_str="x",signature="x"').send('{}');
+    expect(res.status).toBe(401);
+    expect(JSON.parse(res.text)).toMatchObject({ code: 'SIGN_ERROR' });
+  });
+});
+
+describe('renewal by WeChat Pay', () => {
+  it('the paid renewal extends the service from the later of now and the expiry, once', async () => {
+    const expires = new Date(Date.now() + 10 * 86_400_000);
+    await t.sql.query(`update schools set service_expires_at = $2 where id = $1`, [schoolId, expires]);
+    const res = await t.post('/api/index/wechatPaySchool', admin).send({ period: 'term' });
+    expect(res.body).toMatchObject({ code: Code.Ok, data: { amount_fen: DEFAULT_PRICE_FEN.term, out_trade_no: expect.stringMatching(/^R/) } });
+    const before = await money();
+    await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: res.body.data.out_trade_no });
+    await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: res.body.data.out_trade_no });
+    const info = await eventually(async () => {
+      const i = (await t.get('/api/index/schoolInfo', admin)).body.data;
+      return new Date(i.service_expires_at).getTime() > expires.getTime() ? i : null;
+    });
+    const until = new Date(info.service_expires_at);
+    expect(until.getUTCMonth()).toBe((expires.getUTCMonth() + 6) % 12);
+    // a provider payment does not touch the balance
+    expect(await money()).toEqual(before);
+    expect((await t.post('/api/index/wechatPaySchool', admin).send({ period: 'decade' })).body.code).toBe(Code.Error);
+  });
+});
+
+it('the sandbox keys are made once, outside the repository', () => {
+  expect(keys.privateKey).toMatch(/BEGIN PRIVATE KEY/);
+  expect(createHash('sha256').update(keys.apiV3Key).digest('hex')).toHaveLength(64);
+  expect(keys.apiV3Key).toHaveLength(32);
+});

@@ -1,0 +1,55 @@
+/**
+ * The one interface every provider payment goes through (design.md §5a). The adapter for WeChat Pay API v3 (Native QR)
+ * implements it; the money core never sees a provider's wire format.
+ */
+export interface NativeOrder {
+  outTradeNo: string;
+  description: string;
+  amountFen: number;
+  expiresAt: Date;
+  notifyUrl: string;
+}
+
+/** A provider's view of an order (query, or the decrypted resource of a verified notify). */
+export interface ProviderTransaction {
+  outTradeNo: string;
+  /** SUCCESS is paid; NOTPAY / USERPAYING are still open; CLOSED / REVOKED / PAYERROR / REFUND are final otherwise */
+  tradeState: string;
+  transactionId: string | null;
+  amountFen: number | null;
+  successTime: string | null;
+}
+
+export interface RefundOrder {
+  outTradeNo: string;
+  outRefundNo: string;
+  refundFen: number;
+  totalFen: number;
+  reason: string;
+}
+
+/** Why a notify was refused (never credited): the HTTP status v3 expects and a reason for the log. */
+export class NotifyRefused extends Error {
+  constructor(
+    readonly status: 400 | 401 | 404 | 500,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+export abstract class PaymentProvider {
+  /** Places a Native (QR) order; answers the code_url the payer scans. */
+  abstract createNative(order: NativeOrder): Promise<{ codeUrl: string }>;
+  abstract query(outTradeNo: string): Promise<ProviderTransaction>;
+  /** Closes an unpaid order (an order already closed is fine). */
+  abstract close(outTradeNo: string): Promise<void>;
+  abstract refund(order: RefundOrder): Promise<{ refundId: string; status: string }>;
+  /**
+   * Verifies a notify callback (signature over timestamp, nonce and the raw body with the platform key; timestamp
+   * within 5 minutes; the key id) and decrypts its resource. Throws NotifyRefused.
+   */
+  abstract verifyNotify(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): ProviderTransaction;
+  /** Where the provider sends notifies for this deployment. */
+  abstract notifyUrl(): string;
+}

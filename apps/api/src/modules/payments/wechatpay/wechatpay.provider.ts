@@ -1,0 +1,162 @@
+import { Aes, Formatter, Rsa, Wechatpay } from 'wechatpay-axios-plugin';
+import { NotifyRefused, PaymentProvider, type NativeOrder, type ProviderTransaction, type RefundOrder } from '../provider';
+import type { MerchantCredentials } from './credentials';
+
+/** Notifies and answers older or newer than this (seconds) are refused: replay protection, as v3 asks. */
+export const MAX_CLOCK_SKEW_S = 300;
+
+/** The parts of the library's chained client this adapter uses. */
+interface Resource {
+  get(config?: object): Promise<{ status: number; data: Record<string, unknown> }>;
+  post(data?: object, config?: object): Promise<{ status: number; data: Record<string, unknown> }>;
+  [segment: string]: unknown;
+}
+const at = (root: unknown, path: string): Resource =>
+  path.split('/').reduce((node, segment) => (node as Record<string, unknown>)[segment], root) as Resource;
+
+/** A decrypted TRANSACTION.* resource. */
+interface TransactionResource {
+  mchid?: string;
+  appid?: string;
+  out_trade_no?: string;
+  transaction_id?: string;
+  trade_state?: string;
+  success_time?: string;
+  amount?: { total?: number; payer_total?: number };
+}
+
+const header = (headers: Record<string, string | string[] | undefined>, name: string): string => {
+  const v = headers[name.toLowerCase()];
+  return (Array.isArray(v) ? v[0] : v) ?? '';
+};
+
+function toTransaction(r: TransactionResource, outTradeNo?: string): ProviderTransaction {
+  return {
+    outTradeNo: r.out_trade_no ?? outTradeNo ?? '',
+    tradeState: r.trade_state ?? 'UNKNOWN',
+    transactionId: r.transaction_id ?? null,
+    amountFen: typeof r.amount?.total === 'number' ? r.amount.total : null,
+    successTime: r.success_time ?? null,
+  };
+}
+
+/**
+ * WeChat Pay API v3, Native (QR) payments, through wechatpay-axios-plugin: it signs every request with the merchant
+ * private key (`Authorization: WECHATPAY2-SHA256-RSA2048 …`) and verifies every answer's `Wechatpay-Signature` with the
+ * platform public key (and its clock skew). Notifies are verified and decrypted here with the same library's Rsa and
+ * AesGcm. The base URL is the real service in production and the local sandbox elsewhere: same code, same protocol.
+ */
+export class WechatPayProvider extends PaymentProvider {
+  private built: { base: string; client: Wechatpay } | null = null;
+
+  constructor(
+    private readonly creds: MerchantCredentials,
+    /** the API base URL, with a trailing slash (https://api.mch.weixin.qq.com/ or the sandbox's) */
+    private readonly baseUrl: () => string,
+    private readonly notifyTo: () => string,
+  ) {
+    super();
+  }
+
+  /** The signing client; the sandbox's URL is known once the server listens, so it is built on first use. */
+  private get client(): Wechatpay {
+    const base = this.baseUrl();
+    if (this.built?.base !== base) {
+      const client = new Wechatpay({
+        mchid: this.creds.mchid,
+        serial: this.creds.serial,
+        privateKey: this.creds.privateKey,
+        certs: { [this.creds.platformKeyId]: this.creds.platformPublicKey },
+        baseURL: base,
+        timeout: 10_000,
+      });
+      this.built = { base, client };
+    }
+    return this.built!.client;
+  }
+
+  notifyUrl(): string {
+    return this.notifyTo();
+  }
+
+  async createNative(o: NativeOrder): Promise<{ codeUrl: string }> {
+    const res = await at(this.client, 'v3/pay/transactions/native').post({
+      appid: this.creds.appid,
+      mchid: this.creds.mchid,
+      description: o.description,
+      out_trade_no: o.outTradeNo,
+      // RFC 3339 with the China offset, as the v3 examples show
+      time_expire: new Date(o.expiresAt.getTime() + 8 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+08:00'),
+      notify_url: o.notifyUrl,
+      amount: { total: o.amountFen, currency: 'CNY' },
+    });
+    const codeUrl = res.data.code_url;
+    if (typeof codeUrl !== 'string') throw new Error('wechatpay: native order answered without code_url');
+    return { codeUrl };
+  }
+
+  async query(outTradeNo: string): Promise<ProviderTransaction> {
+    const res = await at(this.client, 'v3/pay/transactions/outTradeNo/$out_trade_no$').get({
+      params: { mchid: this.creds.mchid },
+      out_trade_no: outTradeNo,
+    });
+    return toTransaction(res.data as TransactionResource, outTradeNo);
+  }
+
+  async close(outTradeNo: string): Promise<void> {
+    await at(this.client, 'v3/pay/transactions/outTradeNo/$out_trade_no$/close').post({ mchid: this.creds.mchid }, { out_trade_no: outTradeNo });
+  }
+
+  async refund(o: RefundOrder): Promise<{ refundId: string; status: string }> {
+    const res = await at(this.client, 'v3/refund/domestic/refunds').post({
+      out_trade_no: o.outTradeNo,
+      out_refund_no: o.outRefundNo,
+      reason: o.reason.slice(0, 80),
+      notify_url: this.notifyTo(),
+      amount: { refund: o.refundFen, total: o.totalFen, currency: 'CNY' },
+    });
+    return { refundId: String(res.data.refund_id ?? ''), status: String(res.data.status ?? 'PROCESSING') };
+  }
+
+  verifyNotify(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): ProviderTransaction {
+    const timestamp = header(headers, 'Wechatpay-Timestamp');
+    const nonce = header(headers, 'Wechatpay-Nonce');
+    const signature = header(headers, 'Wechatpay-Signature');
+    const serial = header(headers, 'Wechatpay-Serial');
+    if (!timestamp || !nonce || !signature || !serial) throw new NotifyRefused(401, 'signature headers missing');
+    if (serial !== this.creds.platformKeyId) throw new NotifyRefused(401, `unknown key id ${serial.slice(0, 64)}`);
+    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > MAX_CLOCK_SKEW_S) {
+      throw new NotifyRefused(401, 'timestamp outside 5 minutes');
+    }
+    const body = rawBody.toString('utf8');
+    let valid = false;
+    try {
+      valid = Rsa.verify(Formatter.response(timestamp, nonce, body), signature, this.creds.platformPublicKey);
+    } catch {
+      valid = false;
+    }
+    if (!valid) throw new NotifyRefused(401, 'bad signature');
+
+    let resource: { algorithm?: string; ciphertext?: string; nonce?: string; associated_data?: string } | undefined;
+    let eventType: unknown;
+    try {
+      const parsed = JSON.parse(body) as { event_type?: unknown; resource?: typeof resource };
+      resource = parsed.resource;
+      eventType = parsed.event_type;
+    } catch {
+      throw new NotifyRefused(400, 'body is not JSON');
+    }
+    if (resource?.algorithm !== 'AEAD_AES_256_GCM' || typeof resource.ciphertext !== 'string' || typeof resource.nonce !== 'string') {
+      throw new NotifyRefused(400, 'resource is not AEAD_AES_256_GCM');
+    }
+    let plain: TransactionResource;
+    try {
+      plain = JSON.parse(Aes.AesGcm.decrypt(resource.ciphertext, this.creds.apiV3Key, resource.nonce, resource.associated_data ?? '')) as TransactionResource;
+    } catch {
+      throw new NotifyRefused(400, 'resource does not decrypt');
+    }
+    if (plain.mchid !== undefined && plain.mchid !== this.creds.mchid) throw new NotifyRefused(400, 'another merchant');
+    if (typeof eventType === 'string' && !eventType.startsWith('TRANSACTION.')) throw new NotifyRefused(400, `event ${eventType.slice(0, 40)} not handled`);
+    return toTransaction(plain);
+  }
+}
