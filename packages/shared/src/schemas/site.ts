@@ -6,7 +6,7 @@ const LINK_RE = /^(\/(?!\/)|https?:\/\/)[^\s<>"'`\\]*$/;
 const link = text(500).regex(LINK_RE, { error: 'v.link_invalid' });
 
 /** Saves carry the version they were read at: a concurrent edit is detected, never overwritten. */
-const version = z.number().int().min(1);
+const version = z.number().int().min(1).max(2_147_483_647);
 
 export const PageConfigInput = z.strictObject({
   version,

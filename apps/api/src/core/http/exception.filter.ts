@@ -42,6 +42,9 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
         case HttpStatus.BAD_REQUEST:
           // body-parser (bad JSON) and multer (bad multipart) failures are the caller's input
           return body(HttpStatus.OK, Code.Error, t(lang, isJsonSyntax(err) ? 'error.bad_json' : isMultipart(req) ? 'error.bad_multipart' : 'error.validation'));
+        case HttpStatus.UNSUPPORTED_MEDIA_TYPE:
+          // body-parser: a charset or content-encoding it cannot read
+          return body(HttpStatus.OK, Code.Error, t(lang, 'error.bad_encoding'));
         case HttpStatus.REQUEST_TIMEOUT:
           return this.unexpected(err, req, res, 'error.timeout', HttpStatus.GATEWAY_TIMEOUT);
       }
@@ -56,6 +59,12 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (status === 400) {
       res.locals.code = Code.Error;
       res.status(HttpStatus.OK).json({ code: Code.Error, msg: t(lang, 'error.bad_json'), data: null });
+      return;
+    }
+    // body-parser's other refusals of what the caller sent (415: a charset or content-encoding it cannot read)
+    if (typeof status === 'number' && status > 400 && status < 500 && (err as { type?: string }).type !== undefined) {
+      res.locals.code = Code.Error;
+      res.status(HttpStatus.OK).json({ code: Code.Error, msg: t(lang, 'error.bad_encoding'), data: null });
       return;
     }
     this.unexpected(err, req, res, 'error.unexpected', HttpStatus.INTERNAL_SERVER_ERROR);

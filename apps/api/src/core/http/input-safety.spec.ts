@@ -146,3 +146,11 @@ it('a nickname is plain text: markup is refused, nothing written', async () => {
   expect(res.body).toMatchObject({ code: Code.Error, msg: '内容不能包含 HTML 标签或控制字符' });
   expect(await snapshot(t.sql)).toEqual(before);
 });
+
+it('a charset or content-encoding the body parser cannot read is code 100, not HTTP 500', async () => {
+  const latin1 = await t.post('/api/index/login').set('content-type', 'application/json; charset=iso-8859-1').send('{"account":"a","password":"b"}');
+  expect(latin1.status).toBe(200);
+  expect(latin1.body).toEqual({ code: Code.Error, msg: '请求内容的字符集或压缩方式不受支持（请使用 UTF-8）', data: null });
+  const encoded = await t.post('/api/index/login').set('content-type', 'application/json').set('content-encoding', 'fuzz').send('{"account":"a","password":"b"}');
+  expect(encoded.body.code).toBe(Code.Error);
+});

@@ -177,13 +177,19 @@ export class AuthService {
   /** Own nickname and avatar (an image, stored like any upload). */
   async updateProfile(user: SessionUser, input: ProfileInput, avatar: IncomingFile | undefined, caller: CallerInfo): Promise<UserInfo> {
     const stored = avatar ? await this.files.store(avatar, user, 'avatar') : null;
-    await this.db.transaction(async (em) => {
-      const changes: Partial<User> = {};
-      if (input.nickname !== undefined) changes.nickname = input.nickname;
-      if (stored) changes.avatarUrl = stored.url;
-      if (Object.keys(changes).length > 0) await em.getRepository(User).update({ id: user.id }, changes);
-      await this.activity.record(em, user, 'profile', caller, { nickname: input.nickname !== undefined, avatar: !!stored });
-    });
+    try {
+      await this.db.transaction(async (em) => {
+        const changes: Partial<User> = {};
+        if (input.nickname !== undefined) changes.nickname = input.nickname;
+        if (stored) changes.avatarUrl = stored.url;
+        if (Object.keys(changes).length > 0) await em.getRepository(User).update({ id: user.id }, changes);
+        await this.activity.record(em, user, 'profile', caller, { nickname: input.nickname !== undefined, avatar: !!stored });
+      });
+    } catch (err) {
+      // the avatar was stored first: a profile that did not change keeps no orphaned file
+      if (stored) await this.files.discard(stored.id);
+      throw err;
+    }
     return this.userInfo(user);
   }
 

@@ -68,4 +68,13 @@ export class FilesService {
     }
     return { id, url: `/uploads/${storagePath}`, name, mime: kind.mime, size: file.size };
   }
+
+  /** Removes a stored upload that the action storing it did not complete (its row and its bytes). */
+  async discard(id: string): Promise<void> {
+    const rows: Array<{ storage_path: string }> = await this.db.query(
+      `with d as (delete from files where id = $1 returning storage_path) select storage_path from d`,
+      [id],
+    );
+    if (rows[0]) await rm(join(this.config.uploadDir, rows[0].storage_path), { force: true });
+  }
 }
