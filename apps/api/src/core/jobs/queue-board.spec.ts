@@ -29,7 +29,7 @@ describe('queue board (/admin/queues, design.md §5)', () => {
       }
     });
 
-    it('shows the operator the board with the sms, contracts and alerts queues and their jobs', async () => {
+    it('shows the operator the board with the sms, contracts, alerts and payments queues and their jobs', async () => {
       const token = await t.login('operator');
       const page = await request(server()).get('/admin/queues').set('cookie', `theme=dark; token=${encodeURIComponent(token)}`);
       expect(page.status).toBe(200);
@@ -38,7 +38,7 @@ describe('queue board (/admin/queues, design.md §5)', () => {
       const res = await request(server()).get('/admin/queues/api/queues').set('token', token);
       expect(res.status).toBe(200);
       const queues = (res.body as { queues: Array<{ name: string; counts: Record<string, number> }> }).queues;
-      expect(queues.map((q) => q.name).sort()).toEqual(['alerts', 'contracts', 'sms']);
+      expect(queues.map((q) => q.name).sort()).toEqual(['alerts', 'contracts', 'payments', 'sms']);
       const sms = queues.find((q) => q.name === 'sms')!;
       expect(Object.values(sms.counts).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
     });
