@@ -3,11 +3,14 @@ import { Code } from '@wantuo/shared';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { io } from 'socket.io-client';
 import request from 'supertest';
 import { createApp } from '../src/bootstrap';
 import { loadConfig } from '../src/core/config/config';
 import { createLogger } from '../src/core/logging/logger';
 import { prepareDatabase, resolveDatabase } from '../src/runtime';
+import { eventually } from './harness';
 
 /**
  * `npm start` without DATABASE_URL or REDIS_URL: the embedded PGlite database behind pglite-socket, every pooled
@@ -28,6 +31,7 @@ describe('the embedded database (npm start on a fresh machine)', () => {
     await prepareDatabase(db.config, log);
     app = await createApp({ ...db.config, redisUrl: null }, log, { runJobs: true });
     await app.init();
+    await app.listen(0, '127.0.0.1');
   }, 120_000);
 
   afterAll(async () => {
@@ -59,4 +63,33 @@ describe('the embedded database (npm start on a fresh machine)', () => {
     const today = await request(server).get('/api/index/teacherTodayTask').set('token', token);
     expect(today.body.data.states.in_centre).toBe(8);
   });
+
+  it('serves the live flow: a board catches up from a position and gets the next step live (the safe horizon on PGlite)', async () => {
+    const server = app.getHttpServer();
+    const login = await request(server).post('/api/index/login').send({ account: 'adviser', password: 'Demo@2026' });
+    const token = login.body.data.userinfo.token as string;
+    const board = await request(server).get('/api/index/flowBoard').set('token', token);
+    const entered = (board.body.data.students as Array<{ id: number; state: string }>).filter((s) => s.state === 'in_centre').map((s) => s.id);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const socket = io(url, { path: '/socket.io', auth: { token, since: 0, batch: true }, transports: ['websocket'], reconnection: false, forceNew: true });
+    const positions: number[] = [];
+    socket.on('flow.event', (e: { position: number }) => positions.push(e.position));
+    socket.on('flow.events', (list: Array<{ position: number }>) => positions.push(...list.map((e) => e.position)));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      // the catch-up: every step of the first test, in order
+      await eventually(async () => (positions.length >= 8 ? true : null));
+      const dinner = await request(server).post('/api/index/teacherStudentDinner').set('token', token).send({ student_ids: [entered[0]] });
+      expect(dinner.body.data.results[0].ok).toBe(true);
+      await eventually(async () => (positions.length === 9 ? true : null));
+      expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+      expect(new Set(positions).size).toBe(9);
+    } finally {
+      socket.close();
+    }
+  });
 });
+

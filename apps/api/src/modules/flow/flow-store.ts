@@ -39,6 +39,13 @@ const upsertDays = (select: string) => `insert into student_days (${PROJECTION_C
 /** Rebuild: writes whole projection rows; parameters are the PROJECTION_COLUMNS as arrays (columnsOf). */
 export const REWRITE_DAYS_SQL = upsertDays(`select * from ${unnestProjection(PROJECTION.length, 1, 'p')}`);
 
+/**
+ * The sequence of flow_events.global_position. A writer's transaction has its id before it takes a position (the
+ * column's default, migration 1764504000000), which is what lets the live flow tell when every position up to a value
+ * read from this sequence is final (modules/live/flow-horizon.ts).
+ */
+export const POSITION_SEQUENCE = 'flow_events_global_position_seq';
+
 /** The event columns an append writes per event, as arrays (columnsOf); school, day, actor and time are per command. */
 export const APPEND_EVENT_WIDTH = 7;
 const DAY_WIDTH = PROJECTION.length - 2;

@@ -6,37 +6,53 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Server, Socket } from 'socket.io';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
-import { DomainEvents, type DomainEventMap } from '../../core/events/domain-events';
+import { DomainEvents } from '../../core/events/domain-events';
 import type { SessionUser } from '../../core/http/request-context';
 import { LOGGER } from '../../core/logging/logger';
 import { REDIS } from '../../core/redis/redis.provider';
+import { emitEach } from './fan-out';
+import { type Fence, FlowHorizon, settle, TAIL_BATCH, type TailEvent } from './flow-horizon';
 import { type Audience, CATCH_UP_BATCH, LiveAuth, LiveRefusal, roomsOf, roomsOfEvent } from './live-auth';
 
 /** The server event every client listens to (design.md §2). */
 export const FLOW_EVENT = 'flow.event';
 /**
  * Sockets that asked for batches (handshake `auth.batch: true`) get their live events as `flow.events`: an array of
- * FlowEventMessage in commit order, one message per flush instead of one per event. What a board pays for is the
+ * FlowEventMessage in position order, one message per flush instead of one per event. What a board pays for is the
  * messages, not their size: a class's batch of 30 events is one write per board instead of 30.
  */
 export const FLOW_EVENTS = 'flow.events';
 /** Under load, live events are flushed at most this often (a flush after a quiet moment goes out at once). */
 export const FLUSH_MS = 20;
+/**
+ * When a transaction still running held the horizon back at a flush, the horizon is checked again after this long,
+ * then twice as long each time it is still held, up to HELD_MAX_MS: an append in flight ends within milliseconds, a
+ * long transaction (an import) should not cost a query every few milliseconds while it runs.
+ */
+const HELD_FIRST_MS = 2;
+const HELD_MAX_MS = 250;
+/** fences kept while the horizon is held back (the oldest ones and the newest: enough to move on as soon as it can) */
+const MAX_FENCES = 8;
+/**
+ * How long a catch-up waits for a fresh horizon (one taken after the client connected) while a running transaction
+ * holds it back; then it goes up to the horizon it has and the tail brings the rest, held for it, in order.
+ */
+const FRESH_WAIT_MS = 1_000;
+/** at shutdown, how long the last flush may wait for the database */
+const LAST_FLUSH_MS = 1_000;
 /** the room every batch socket joins, so the per-event broadcast leaves them out */
 const BATCH_ROOM = 'batch';
 /**
- * Between API processes (Redis adapter serverSideEmit): the committed events of a flush, delivered by each process
- * to its own sockets. Named for its shape (an array), so a process of the previous release ignores it.
+ * Between API processes (Redis adapter serverSideEmit): "positions up to this one were committed here". A wake-up
+ * only: each process reads the committed events itself, up to its own horizon, for its own sockets.
  */
-const PEER_EVENT = 'flow.committed.batch';
-/** how long a socket that just caught up gets live events one by one, deduplicated */
-const RECENT_MS = 5_000;
+const PEER_EVENT = 'flow.committed.position';
+/** what a process of the previous release sends instead (the committed events of a flush): a wake-up too */
+const LEGACY_PEER_EVENT = 'flow.committed.batch';
 /** Sent before the server drops a socket whose session ended (logout, password change, expiry, account disabled). */
 export const FLOW_ERROR = 'flow.error';
 /** how often the sessions of open sockets are checked again */
 export const RECHECK_MS = 60_000;
-
-type Committed = DomainEventMap['flow.committed'];
 
 interface LiveData {
   user: SessionUser;
@@ -47,8 +63,8 @@ interface LiveData {
   batch: boolean;
 }
 
-/** Strips the bus payload to the wire shape (no school_id, nothing else). */
-const toMessage = (e: Committed): FlowEventMessage => ({
+/** Strips a read event to the wire shape (no school_id, nothing else). */
+const toMessage = (e: TailEvent): FlowEventMessage => ({
   position: e.position,
   student_id: e.student_id,
   class_id: e.class_id,
@@ -73,33 +89,64 @@ function parseSince(v: unknown): number | null | 'bad' {
  * for a bad `since` or `batch`. Accepted sockets join their rooms (school:<id> for admins; class:<id> / student:<id> for
  * teachers; student:<id> for parents) and receive `flow.event` (FlowEventMessage), or with `batch: true` their live
  * events as `flow.events` (FlowEventMessage[], one per flush). With `since`, they first get every visible event with
- * global_position > since in order; live events that arrive meanwhile are held for that socket and sent after, without
- * duplicates. Only the 'flow.committed' domain event feeds this gateway: services never touch sockets. Every minute the
- * sessions of open sockets are checked again: a socket whose session ended gets `flow.error` `{ code: 401 }` and is
- * disconnected. Rooms are computed at connection: a changed class or duty applies from the next connection.
+ * global_position > since that was committed before they connected, in order; live events that arrive meanwhile are
+ * held for that socket and sent after, without duplicates. Every minute the sessions of open sockets are checked
+ * again: a socket whose session ended gets `flow.error` `{ code: 401 }` and is disconnected. Rooms are computed at
+ * connection: a changed class or duty applies from the next connection.
  *
- * Several API processes: with REDIS_URL the Redis adapter connects them; each committed event is passed to the other
- * processes (serverSideEmit) and every process delivers it to its own sockets (one emit to the union of the rooms).
+ * Events go out in position order and only up to the safe horizon (FlowHorizon): every position up to it is final, so
+ * a client never sees a position before a lower one that may still commit, and `since` = the highest position it saw
+ * never skips an event. The live path is a tail of flow_events: a 'flow.committed' domain event (or a peer's wake-up)
+ * only says that something was committed; at the next flush one round trip takes a fence, checks the running
+ * transactions and reads the committed events of the schools with sockets here after the last position delivered.
+ * The tail starts with the first connection; then nothing committed: no flush, no query (and nobody listening here: the
+ * round trip reads no events, it only keeps the horizon).
+ *
+ * Several API processes: with REDIS_URL the Redis adapter connects them; a process that committed something tells the
+ * others (serverSideEmit, one message per flush) and every process reads and delivers to its own sockets.
  */
 @WebSocketGateway({ path: '/socket.io', serveClient: false, maxHttpBufferSize: 64_000 })
 export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModuleDestroy, OnApplicationShutdown {
   @WebSocketServer() server!: Server;
 
-  /** sockets that finished their catch-up a moment ago, with the positions already sent to each */
-  private readonly recent = new Map<string, Set<number>>();
+  /** sockets of this process per school: the schools whose events the tail reads */
+  private readonly schools = new Map<number, number>();
   /** sockets of this process still receiving their catch-up, with the live events held for them */
   private readonly catchingUp = new Map<string, FlowEventMessage[]>();
-  /** committed events waiting for the next flush */
-  private pending: Committed[] = [];
-  private lastFlush = 0;
+  /**
+   * Every position up to this one is final and its events were delivered to the sockets here (the tail's cursor); null
+   * until the first connection started the tail.
+   */
+  private safe: number | null = null;
+  /** fences taken and not final yet, oldest first */
+  private fences: Fence[] = [];
+  /** the highest position announced committed (here or by a peer), and the part announced since the last read began */
+  private announced = 0;
+  private announcedDuringRead = 0;
+  /** callers waiting for the horizon to reach a position */
+  private waiters: Array<{ position: number; resolve: () => void }> = [];
+  /** callers waiting for a fence taken after they asked to be final */
+  private fresh: Array<() => void> = [];
+  /** the read in flight (one at a time), and the flush waiting for its turn */
+  private reading: Promise<void> | null = null;
   private flushTimer: NodeJS.Timeout | null = null;
   private flushImmediate: NodeJS.Immediate | null = null;
+  /** when the last read began (the pace under load) */
+  private lastFlush = 0;
+  /** while the horizon is held back by a running transaction: when the next check may run, and the current wait */
+  private heldUntil = 0;
+  private heldMs = 0;
+  /** the highest position committed here and not yet told to the other processes */
+  private toPeers = 0;
+  private lastPeerEmit = 0;
+  private peerTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
   private readonly redisClients: Redis[] = [];
   private recheckTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly auth: LiveAuth,
+    private readonly horizon: FlowHorizon,
     private readonly events: DomainEvents,
     @Inject(REDIS) private readonly redis: Redis | null,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -112,13 +159,14 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
       const sub = this.redis.duplicate();
       this.redisClients.push(pub, sub);
       server.adapter(createAdapter(pub, sub, { key: `${this.config.queuePrefix}:socket.io` }));
-      (server.sockets as unknown as { on(ev: string, fn: (e: Committed[]) => void): void }).on(PEER_EVENT, (batch) => {
-        if (!Array.isArray(batch)) return;
-        try {
-          this.deliverAll(batch);
-        } catch (err) {
-          this.log.error({ err, events: batch.length }, 'live delivery of a peer flush failed');
-        }
+      const peers = server.sockets as unknown as { on(ev: string, fn: (x: unknown) => void): void };
+      // a peer's commit: read at once (the peer already paced its wake-ups), it may be what held the horizon back
+      peers.on(PEER_EVENT, (position) => {
+        if (typeof position === 'number' && Number.isSafeInteger(position)) this.announce(position, true);
+      });
+      peers.on(LEGACY_PEER_EVENT, (batch) => {
+        const positions = Array.isArray(batch) ? batch.map((e: { position?: unknown }) => e?.position).filter((p) => Number.isSafeInteger(p)) : [];
+        if (positions.length) this.announce(Math.max(...(positions as number[])), true);
       });
     }
     server.use((socket, next) => {
@@ -130,7 +178,11 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
         },
       );
     });
-    this.unsubscribe = this.events.on('flow.committed', (e) => this.enqueue(e));
+    this.unsubscribe = this.events.on('flow.committed', (e) => {
+      this.toPeers = Math.max(this.toPeers, e.position);
+      this.tellPeers();
+      this.announce(e.position, false);
+    });
     this.recheckTimer = setInterval(() => {
       this.recheck().catch((err: unknown) => this.log.error({ err }, 'socket session check failed'));
     }, RECHECK_MS).unref();
@@ -153,6 +205,16 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
     return dropped;
   }
 
+  /**
+   * The horizon now: a flush at once, answering the position up to which everything is final and delivered here (null
+   * while nobody listens here). What a test waits for instead of a clock.
+   */
+  async settled(): Promise<number | null> {
+    while (this.reading) await this.reading;
+    await this.read();
+    return this.safe;
+  }
+
   private async authenticate(socket: Socket): Promise<string | null> {
     const { token, since, batch } = (socket.handshake.auth ?? {}) as { token?: unknown; since?: unknown; batch?: unknown };
     const user = await this.auth.resolve(token);
@@ -164,41 +226,55 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
     if (batch !== undefined && typeof batch !== 'boolean') return LiveRefusal.BadInput;
     const data: LiveData = { user, audience, since: s, batch: batch === true };
     socket.data = data;
+    // the first connection starts the tail, before the client hears it is connected: whatever it commits next is
+    // above the tail's cursor
+    if (this.safe === null) await this.freshHorizon();
     return null;
   }
 
-  async handleConnection(socket: Socket): Promise<void> {
+  handleConnection(socket: Socket): Promise<void> | void {
     const { audience, since, batch } = socket.data as LiveData;
-    // rooms first, and the socket is marked as catching up in the same tick: from now on no live event is lost
+    // counted, in its rooms and, when catching up, holding in the same turn as the connection: from now on every
+    // read of the tail that starts includes its school, and what the tail delivers reaches it or is held for it
+    const newSchool = !this.schools.has(audience.schoolId);
+    this.schools.set(audience.schoolId, (this.schools.get(audience.schoolId) ?? 0) + 1);
+    socket.once('disconnect', () => this.leave(audience.schoolId));
+    socket.join(batch ? [...roomsOf(audience), BATCH_ROOM] : roomsOf(audience));
+    // A read in flight began without this school: it moves the cursor past whatever of this school it did not read,
+    // so such a socket catches up from the cursor as it is now to where that read leaves it.
+    const from = since ?? (newSchool && this.reading ? this.safe : null);
+    if (from === null) return;
     const held: FlowEventMessage[] = [];
-    if (since !== null) this.catchingUp.set(socket.id, held);
-    await socket.join(batch ? [...roomsOf(audience), BATCH_ROOM] : roomsOf(audience));
-    if (since === null) return;
+    this.catchingUp.set(socket.id, held);
+    return this.catchUp(socket, audience, from, held, since !== null);
+  }
+
+  /**
+   * Sends the events after `since` up to the horizon (with `fresh`, one taken after the client connected, waited for
+   * FRESH_WAIT_MS at most; else the one the read in flight leaves), then what the tail delivered meanwhile above it:
+   * every position once, in order.
+   */
+  private async catchUp(socket: Socket, audience: Audience, since: number, held: FlowEventMessage[], fresh: boolean): Promise<void> {
     try {
+      if (fresh) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([this.freshHorizon(), new Promise((r) => (timer = setTimeout(r, FRESH_WAIT_MS)))]);
+        clearTimeout(timer);
+      } else {
+        while (this.reading) await this.reading;
+      }
+      if (!socket.connected) return;
+      const upTo = this.safe ?? since;
       let last = since;
-      const sent = new Set<number>();
-      for (;;) {
-        const batch = await this.auth.eventsAfter(audience, last);
+      while (last < upTo) {
+        const page = await this.auth.eventsAfter(audience, last, upTo);
         if (!socket.connected) return;
-        for (const e of batch) {
-          socket.emit(FLOW_EVENT, e);
-          sent.add(e.position);
-        }
-        if (batch.length) last = batch[batch.length - 1].position;
-        if (batch.length < CATCH_UP_BATCH) break;
+        for (const e of page) socket.emit(FLOW_EVENT, e);
+        if (page.length < CATCH_UP_BATCH) break;
+        last = page[page.length - 1].position;
       }
-      held.sort((a, b) => a.position - b.position);
-      // only what the catch-up itself sent is skipped: a held event at a position at or below the last one sent was
-      // committed after a higher position (positions are taken at insert) and the catch-up query did not see it
-      for (const e of held) {
-        if (sent.has(e.position)) continue;
-        socket.emit(FLOW_EVENT, e);
-        sent.add(e.position);
-      }
-      // an event the catch-up query already saw may still be on its way live (it is emitted after its commit): for a
-      // little while this socket gets live events one by one, minus the positions it was already sent
-      this.recent.set(socket.id, sent);
-      setTimeout(() => this.recent.delete(socket.id), RECENT_MS).unref();
+      const seen = Math.max(upTo, since);
+      for (const e of held) if (e.position > seen) socket.emit(FLOW_EVENT, e);
     } catch (err) {
       this.log.error({ err, socket: socket.id }, 'socket catch-up failed');
       socket.disconnect(true);
@@ -207,64 +283,161 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
     }
   }
 
-  /**
-   * Takes a committed event off the command's path: events are delivered after the command's HTTP answer, the
-   * events that arrive together in one flush. After a quiet moment a flush goes out on the next turn of the event
-   * loop; under load at most every FLUSH_MS, so the work per board stays one message per flush however many events
-   * it holds (batch sockets) and the other processes get one Redis message per flush.
-   */
-  private enqueue(e: Committed): void {
-    this.pending.push(e);
-    if (this.flushTimer || this.flushImmediate) return;
-    const wait = this.lastFlush + FLUSH_MS - Date.now();
-    if (wait > 0) this.flushTimer = setTimeout(() => this.flush(), wait);
-    else this.flushImmediate = setImmediate(() => this.flush());
+  private leave(schoolId: number): void {
+    const left = (this.schools.get(schoolId) ?? 1) - 1;
+    if (left > 0) this.schools.set(schoolId, left);
+    else this.schools.delete(schoolId);
   }
 
-  /** Sends what is pending now (also at shutdown, before the Redis connections close). Never throws. */
+  /** Resolves once a fence taken after this call is final (and so is every position up to it). */
+  private freshHorizon(): Promise<void> {
+    return new Promise((resolve) => {
+      this.fresh.push(resolve);
+      this.schedule();
+    });
+  }
+
+  /** A commit was announced (here, or by a peer: then read at once). */
+  private announce(position: number, now: boolean): void {
+    this.announced = Math.max(this.announced, position);
+    this.announcedDuringRead = Math.max(this.announcedDuringRead, position);
+    if (now) this.heldUntil = 0;
+    this.schedule(now);
+  }
+
+  /** Tells the other processes what was committed here: one message per FLUSH_MS at most, at once after a quiet moment. */
+  private tellPeers(): void {
+    if (!this.redis || this.peerTimer) return;
+    const send = () => {
+      this.peerTimer = null;
+      this.lastPeerEmit = Date.now();
+      try {
+        this.server.serverSideEmit(PEER_EVENT, this.toPeers);
+      } catch (err) {
+        this.log.error({ err }, 'live wake-up of the other processes failed');
+      }
+    };
+    this.peerTimer = setTimeout(send, Math.max(0, this.lastPeerEmit + FLUSH_MS - Date.now()));
+  }
+
+  /** What the tail still has to do: a horizon someone waits for, or committed events not delivered here yet. */
+  private wanted(): boolean {
+    if (this.fresh.length || this.waiters.length) return true;
+    return this.safe !== null && this.announced > this.safe;
+  }
+
+  /**
+   * Schedules the next flush: at once after a quiet moment (or when asked to), at most every FLUSH_MS while events
+   * keep coming, and while a running transaction holds the horizon back, after HELD_FIRST_MS, doubling.
+   */
+  private schedule(now = false): void {
+    if (this.reading || !this.wanted()) return;
+    const at = this.fresh.length || now ? 0 : this.heldMs ? this.heldUntil : this.lastFlush + FLUSH_MS;
+    const wait = at - Date.now();
+    if (wait > 0) {
+      if (this.flushTimer || this.flushImmediate) return;
+      this.flushTimer = setTimeout(() => this.flush(), wait);
+      return;
+    }
+    if (this.flushImmediate) return;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.flushImmediate = setImmediate(() => this.flush());
+  }
+
+  /** A timer's callback: reads and delivers. Never throws. */
   private flush(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     if (this.flushImmediate) clearImmediate(this.flushImmediate);
     this.flushTimer = null;
     this.flushImmediate = null;
-    this.lastFlush = Date.now();
-    const batch = this.pending;
-    this.pending = [];
-    if (!batch.length) return;
-    try {
-      if (this.redis) this.server.serverSideEmit(PEER_EVENT, batch);
-      this.deliverAll(batch);
-    } catch (err) {
-      // a timer callback: an exception here would end the process; the boards catch up when they reconnect
-      this.log.error({ err, events: batch.length }, 'live flush failed');
-    }
+    if (this.reading || !this.wanted()) return;
+    void this.read();
+  }
+
+  /** One round trip of the tail (FlowHorizon.read), then delivery of what became final. One at a time. */
+  private read(): Promise<void> {
+    if (this.reading) return this.reading;
+    const run = async () => {
+      const fresh = this.fresh.splice(0);
+      const from = this.safe;
+      const announcedBefore = this.announced;
+      this.announcedDuringRead = 0;
+      this.lastFlush = Date.now();
+      let full = false;
+      try {
+        const tail = await this.horizon.read(from === null ? [] : [...this.schools.keys()], from);
+        // an announced position the sequence had not handed out when the fence was read does not exist
+        if (announcedBefore > tail.fence.last) this.announced = Math.max(tail.fence.last, this.announcedDuringRead);
+        const { final, waiting } = settle([...this.fences, tail.fence], tail.oldest);
+        this.fences = waiting.length > MAX_FENCES ? [...waiting.slice(0, MAX_FENCES - 1), waiting[waiting.length - 1]] : waiting;
+        let upTo = Math.max(this.safe ?? final ?? -1, final ?? -1);
+        // at most TAIL_BATCH events per read: past the last one read, the next read goes on
+        full = tail.events.length === TAIL_BATCH;
+        if (full) upTo = Math.min(upTo, tail.events[tail.events.length - 1].position);
+        const ready = from === null ? [] : tail.events.filter((e) => e.position <= upTo);
+        if (upTo >= 0) this.safe = upTo;
+        if (ready.length) this.deliverAll(ready);
+        for (const resolve of fresh) this.waiters.push({ position: tail.fence.last, resolve });
+        const due = this.waiters.filter((w) => this.safe !== null && w.position <= this.safe);
+        this.waiters = this.waiters.filter((w) => !due.includes(w));
+        for (const w of due) w.resolve();
+        // Held back: the horizon did not move and what was announced before this read (or is waited for) is not final.
+        // A write in flight ends within milliseconds: look again soon, then less and less often. After progress the
+        // next read keeps the pace (a fence this read left waiting is looked at again then).
+        const held = this.safe === from && (this.safe === null || this.waiters.length > 0 || Math.min(announcedBefore, tail.fence.last) > this.safe);
+        this.heldMs = held ? Math.min(HELD_MAX_MS, this.heldMs ? this.heldMs * 2 : HELD_FIRST_MS) : 0;
+        this.heldUntil = Date.now() + this.heldMs;
+      } catch (err) {
+        // the boards catch up when they reconnect; the next flush tries again
+        this.log.error({ err }, 'live flush failed');
+        this.fresh.push(...fresh);
+        this.heldMs = Math.min(HELD_MAX_MS, this.heldMs ? this.heldMs * 2 : HELD_FIRST_MS);
+        this.heldUntil = Date.now() + this.heldMs;
+      } finally {
+        this.reading = null;
+        this.schedule(full);
+      }
+    };
+    this.reading = run();
+    return this.reading;
   }
 
   /**
-   * Delivers a flush of committed events to this process's sockets: one `flow.event` per event to the plain sockets
-   * (one broadcast per event), one `flow.events` to each batch socket with the events of its rooms (one broadcast
-   * per distinct list: every admin board of a school shares one). Sockets catching up, or just caught up, get
-   * `flow.event` one by one as before.
+   * Delivers committed events, in position order, to this process's sockets: one `flow.event` per event to the plain
+   * sockets, one `flow.events` to each batch socket with the events of its rooms (one frame per distinct list: every
+   * admin board of a school shares one). Sockets catching up get them held. Never throws.
    */
-  private deliverAll(batch: Committed[]): void {
-    const msgs = batch.map(toMessage);
-    const held = [...this.catchingUp.keys()];
-    const recent = [...this.recent.keys()];
-    for (const [i, e] of batch.entries()) this.deliver(e, msgs[i], held, recent);
+  private deliverAll(batch: TailEvent[]): void {
+    try {
+      this.deliverEach(batch);
+    } catch (err) {
+      // the cursor has moved on: those who missed something catch up when they reconnect
+      this.log.error({ err, events: batch.length }, 'live delivery failed');
+    }
+  }
 
+  private deliverEach(batch: TailEvent[]): void {
+    const msgs = batch.map(toMessage);
     const rooms = this.server.sockets.adapter.rooms;
     const batchIds = rooms.get(BATCH_ROOM);
-    if (!batchIds?.size) return;
     const lists = new Map<string, number[]>();
     for (const [i, e] of batch.entries()) {
+      const plain = new Set<string>();
       for (const room of roomsOfEvent(e)) {
         for (const id of rooms.get(room) ?? []) {
-          if (!batchIds.has(id) || this.catchingUp.has(id) || this.recent.has(id)) continue;
-          const list = lists.get(id);
-          if (!list) lists.set(id, [i]);
-          else if (list[list.length - 1] !== i) list.push(i);
+          const held = this.catchingUp.get(id);
+          if (held) {
+            if (held[held.length - 1] !== msgs[i]) held.push(msgs[i]);
+          } else if (!batchIds?.has(id)) plain.add(id);
+          else {
+            const list = lists.get(id);
+            if (!list) lists.set(id, [i]);
+            else if (list[list.length - 1] !== i) list.push(i);
+          }
         }
       }
+      if (plain.size) emitEach(this.server, plain, FLOW_EVENT, msgs[i]);
     }
     const groups = new Map<string, string[]>();
     for (const [id, list] of lists) {
@@ -274,34 +447,35 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
       else groups.set(key, [id]);
     }
     for (const [key, ids] of groups) {
-      this.server.local.to(ids).emit(FLOW_EVENTS, key.split(',').map((i) => msgs[Number(i)]));
+      emitEach(this.server, ids, FLOW_EVENTS, key.split(',').map((i) => msgs[Number(i)]));
     }
   }
 
-  /** Delivers one committed event as `flow.event`: at once to the caught-up plain sockets, held for the others. */
-  private deliver(e: Committed, msg: FlowEventMessage, held: string[], recent: string[]): void {
-    const rooms = roomsOfEvent(e);
-    this.server.local.to(rooms).except([BATCH_ROOM, ...held, ...recent]).emit(FLOW_EVENT, msg);
-    for (const id of held) {
-      const socket = this.server.sockets.sockets.get(id);
-      if (socket && rooms.some((r) => socket.rooms.has(r))) this.catchingUp.get(id)?.push(msg);
-    }
-    for (const id of recent) {
-      const socket = this.server.sockets.sockets.get(id);
-      const sent = this.recent.get(id)!;
-      if (!socket || !rooms.some((r) => socket.rooms.has(r)) || sent.has(msg.position)) continue;
-      socket.emit(FLOW_EVENT, msg);
-      sent.add(msg.position);
-    }
-  }
-
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
     if (this.recheckTimer) clearInterval(this.recheckTimer);
     this.recheckTimer = null;
     this.unsubscribe?.();
     this.unsubscribe = null;
-    // what is still pending goes out while the sockets and the Redis connections are open
-    this.flush();
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    if (this.flushImmediate) clearImmediate(this.flushImmediate);
+    this.flushTimer = null;
+    this.flushImmediate = null;
+    // what was committed here goes to the other processes and to the sockets here while the sockets, the database and
+    // the Redis connections are open
+    if (this.peerTimer) {
+      clearTimeout(this.peerTimer);
+      this.peerTimer = null;
+      this.lastPeerEmit = 0;
+      if (this.redis) this.server.serverSideEmit(PEER_EVENT, this.toPeers);
+    }
+    if (!this.wanted() && !this.reading) return;
+    let timer: NodeJS.Timeout | undefined;
+    const last = (async () => {
+      while (this.reading) await this.reading;
+      if (this.wanted()) await this.read();
+    })();
+    await Promise.race([last, new Promise((r) => (timer = setTimeout(r, LAST_FLUSH_MS)))]);
+    clearTimeout(timer);
   }
 
   /** after the socket.io server closed (Nest closes it before the shutdown hooks) */

@@ -107,8 +107,11 @@ export class LiveAuth {
     return { schoolId, wholeSchool: false, classIds: [], studentIds: [] };
   }
 
-  /** The next batch of events after `since` that the audience may see, in position order (at most 500). */
-  async eventsAfter(a: Audience, since: number): Promise<FlowEventMessage[]> {
+  /**
+   * The next batch of events after `since` and up to `upTo` (a safe horizon: every position up to it is final) that
+   * the audience may see, in position order (at most 500).
+   */
+  async eventsAfter(a: Audience, since: number, upTo: number): Promise<FlowEventMessage[]> {
     const rows: Array<{
       position: string;
       student_id: number;
@@ -122,11 +125,11 @@ export class LiveAuth {
       `select e.global_position as position, e.student_id, e.class_id, to_char(e.day, 'YYYY-MM-DD') as day, e.type,
               e.state_after as state, e.occurred_at as at, e.actor_id as actor
          from flow_events e
-        where e.school_id = $1 and e.global_position > $2
+        where e.school_id = $1 and e.global_position > $2 and e.global_position <= $6
           and ($3 or e.class_id = any($4::int[]) or e.student_id = any($5::int[]))
         order by e.global_position
         limit ${CATCH_UP_BATCH}`,
-      [a.schoolId, since, a.wholeSchool, a.classIds, a.studentIds],
+      [a.schoolId, since, a.wholeSchool, a.classIds, a.studentIds, upTo],
     );
     return rows.map((r) => ({ ...r, position: Number(r.position), at: new Date(r.at).toISOString() }));
   }

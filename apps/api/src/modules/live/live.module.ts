@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { FlowGateway } from './flow.gateway';
+import { FlowHorizon } from './flow-horizon';
 import { LiveAuth } from './live-auth';
 
 /** The live daily flow over socket.io (design.md §2, §4): turns 'flow.committed' domain events into `flow.event` messages. */
 @Module({
-  providers: [LiveAuth, FlowGateway],
+  providers: [LiveAuth, FlowHorizon, FlowGateway],
 })
 export class LiveModule {}

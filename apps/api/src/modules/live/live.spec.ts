@@ -1,9 +1,11 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { FlowEventMessage } from '@wantuo/shared';
 import type { AddressInfo } from 'node:net';
+import { Client as PgClient } from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { eventually, startPeerApp, startTestApp, type TestApp } from '../../../test/harness';
 import { DomainEvents } from '../../core/events/domain-events';
+import { eventFrame } from './fan-out';
 import { FLUSH_MS, FlowGateway } from './flow.gateway';
 import { LiveAuth } from './live-auth';
 
@@ -18,8 +20,8 @@ interface Client {
 const urlOf = (app: NestExpressApplication) => `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
 
 /** Connects and resolves once connected (rejects with the refusal message on connect_error). */
-function connect(url: string, auth: Record<string, unknown>): Promise<Client> {
-  const socket = io(url, { path: '/socket.io', auth, transports: ['websocket'], reconnection: false, forceNew: true });
+function connect(url: string, auth: Record<string, unknown>, transport: 'websocket' | 'polling' = 'websocket'): Promise<Client> {
+  const socket = io(url, { path: '/socket.io', auth, transports: [transport], reconnection: false, forceNew: true });
   const events: FlowEventMessage[] = [];
   const batches: FlowEventMessage[][] = [];
   socket.on('flow.event', (e: FlowEventMessage) => events.push(e));
@@ -57,10 +59,9 @@ describe('live flow gateway', () => {
     return c;
   };
 
-  /** Appends a flow_events row like the store would, and emits 'flow.committed' after "commit". */
-  async function commit(studentId: number, classId: number | null, opts: { emit?: boolean; school?: number } = {}): Promise<FlowEventMessage> {
-    const school = opts.school ?? schoolId;
-    const { rows } = await t.sql.query(
+  /** Appends a flow_events row like the store would (on `db`: the test's connection unless given), as its message. */
+  async function insert(db: PgClient, school: number, studentId: number, classId: number | null): Promise<FlowEventMessage> {
+    const { rows } = await db.query(
       `insert into flow_events (event_id, school_id, student_id, day, version, type, class_id, state_after, actor_id, occurred_at)
        values (gen_random_uuid(), $1, $2, (now() at time zone 'Asia/Shanghai')::date,
                coalesce((select max(version) from flow_events where student_id = $2 and day = (now() at time zone 'Asia/Shanghai')::date), 0) + 1,
@@ -68,7 +69,7 @@ describe('live flow gateway', () => {
        returning global_position, to_char(day, 'YYYY-MM-DD') as day, occurred_at`,
       [school, studentId, classId],
     );
-    const msg: FlowEventMessage = {
+    return {
       position: Number(rows[0].global_position),
       student_id: studentId,
       class_id: classId,
@@ -78,8 +79,35 @@ describe('live flow gateway', () => {
       at: new Date(rows[0].occurred_at).toISOString(),
       actor: null,
     };
+  }
+
+  /** Appends a flow_events row like the store would, and emits 'flow.committed' after "commit". */
+  async function commit(studentId: number, classId: number | null, opts: { emit?: boolean; school?: number } = {}): Promise<FlowEventMessage> {
+    const school = opts.school ?? schoolId;
+    const msg = await insert(t.sql, school, studentId, classId);
     if (opts.emit !== false) t.app.get(DomainEvents).emit('flow.committed', { ...msg, school_id: school });
     return msg;
+  }
+
+  /**
+   * An append whose transaction stays open on a connection of its own: it has taken its position and commits (or rolls
+   * back) when the test says so, like an append that lost the CPU between its insert and its commit.
+   */
+  async function hold(studentId: number, classId: number | null): Promise<{ msg: FlowEventMessage; commit(): Promise<void>; rollback(): Promise<void> }> {
+    const db = new PgClient({ connectionString: t.config.databaseUrl! });
+    await db.connect();
+    await db.query('begin');
+    const msg = await insert(db, schoolId, studentId, classId);
+    const end = async (how: 'commit' | 'rollback') => {
+      try {
+        await db.query(how);
+        // as the store does after its commit
+        if (how === 'commit') t.app.get(DomainEvents).emit('flow.committed', { ...msg, school_id: schoolId });
+      } finally {
+        await db.end();
+      }
+    };
+    return { msg, commit: () => end('commit'), rollback: () => end('rollback') };
   }
 
   beforeAll(async () => {
@@ -200,21 +228,12 @@ describe('live flow gateway', () => {
     });
 
     it('events of another school reach nobody here', async () => {
-      const { schoolId: otherId } = await t.otherSchool();
+      const other = await t.otherSchool();
       const admin = await open({ token: await t.login('admin') });
-      // the bus says another school: the admin of this school must not get it (only the rooms of that school)
-      t.app.get(DomainEvents).emit('flow.committed', {
-        position: 999_999,
-        student_id: 999_999,
-        class_id: null,
-        day: '2026-01-01',
-        type: 'student.entered',
-        state: 'in_centre',
-        at: new Date().toISOString(),
-        actor: null,
-        school_id: otherId,
-      });
-      await sleep(300);
+      const otherAdmin = await open({ token: other.adminToken });
+      const theirs = await commit(999_999, null, { school: other.schoolId });
+      await eventually(async () => (otherAdmin.events.length === 1 ? true : null));
+      expect(otherAdmin.events).toEqual([theirs]);
       expect(admin.events).toEqual([]);
     });
   });
@@ -270,9 +289,131 @@ describe('live flow gateway', () => {
       expect(batch.batches.length).toBeLessThanOrEqual(Math.ceil(span / FLUSH_MS) + 2);
     });
 
+    it('a flush of hundreds of events is one message, the same over websocket (one frame of more than 64 KiB) and long-polling', async () => {
+      const token = await t.login('admin');
+      const ws = await open({ token, batch: true });
+      const polling = await connect(url, { token, batch: true }, 'polling');
+      clients.push(polling);
+      const plain = await open({ token });
+      const { rows } = await t.sql.query(
+        `insert into flow_events (event_id, school_id, student_id, day, version, type, class_id, state_after, occurred_at)
+         select gen_random_uuid(), $1, $2, date '2021-01-01' + g, 1, 'student.entered', $3, 'in_centre', now()
+           from generate_series(1, 450) g
+         returning global_position, to_char(day, 'YYYY-MM-DD') as day, occurred_at`,
+        [schoolId, running[0], runningClass],
+      );
+      const msgs: FlowEventMessage[] = rows
+        .map((r) => ({
+          position: Number(r.global_position),
+          student_id: running[0],
+          class_id: runningClass,
+          day: r.day as string,
+          type: 'student.entered' as const,
+          state: 'in_centre' as const,
+          at: new Date(r.occurred_at).toISOString(),
+          actor: null,
+        }))
+        .sort((a, b) => a.position - b.position);
+      expect(Buffer.byteLength(JSON.stringify(msgs))).toBeGreaterThan(0xffff);
+      t.app.get(DomainEvents).emit('flow.committed', { ...msgs[msgs.length - 1], school_id: schoolId });
+      await eventually(async () => (ws.events.length === 450 && polling.events.length === 450 && plain.events.length === 450 ? true : null));
+      expect(ws.batches).toEqual([msgs]);
+      expect(polling.batches).toEqual([msgs]);
+      expect(plain.events).toEqual(msgs);
+    });
+
+    it('builds the websocket frame of an event once: header by payload length, then the socket.io packet', () => {
+      for (const size of [10, 125, 126, 0xffff, 0x10000]) {
+        const data = 'x'.repeat(size - '42["e",""]'.length);
+        const frame = eventFrame('e', data);
+        const n = frame[1] < 126 ? frame[1] : frame[1] === 126 ? frame.readUInt16BE(2) : Number(frame.readBigUInt64BE(2));
+        const head = frame[1] < 126 ? 2 : frame[1] === 126 ? 4 : 10;
+        expect({ fin_text: frame[0], n, total: frame.length - head }).toEqual({ fin_text: 0x81, n: size, total: size });
+        expect(frame.subarray(head).toString()).toBe(`42${JSON.stringify(['e', data])}`);
+      }
+    });
+
     it('refuses a batch flag that is not a boolean with 400', async () => {
       const token = await t.login('admin');
       await expect(connect(url, { token, batch: 'yes' })).rejects.toMatchObject({ message: '400', data: { code: 400 } });
+    });
+  });
+
+  describe('safe horizon (positions are taken at insert, commits come in any order)', () => {
+    it('a position whose transaction is still open holds back every higher one, live and in catch-up, until it commits', async () => {
+      const token = await t.login('admin');
+      const board = await open({ token, batch: true });
+      const plain = await open({ token });
+      const before = await commit(running[0], runningClass);
+      await eventually(async () => (board.events.length === 1 && plain.events.length === 1 ? true : null));
+
+      // `low` takes its position and stays uncommitted; `high` takes the next one and commits (and is announced)
+      const low = await hold(running[1], runningClass);
+      const high = await commit(running[2], runningClass);
+      expect(high.position).toBeGreaterThan(low.msg.position);
+      // the horizon stops below the open transaction: `high` is not sent to anyone
+      const gateway = t.app.get(FlowGateway);
+      expect(await gateway.settled()).toBeLessThan(low.msg.position);
+      // a client that reconnects now from what it saw is not served `high` in its catch-up either
+      const again = await open({ token, since: before.position, batch: true });
+
+      await low.commit();
+      await eventually(async () => (board.events.length === 3 && plain.events.length === 3 && again.events.length === 2 ? true : null));
+      expect(await gateway.settled()).toBeGreaterThanOrEqual(high.position);
+      // everyone got `low` before `high`: a `since` taken from the highest position seen skips nothing
+      expect(positions(board)).toEqual([before.position, low.msg.position, high.position]);
+      expect(positions(plain)).toEqual([before.position, low.msg.position, high.position]);
+      expect(positions(again)).toEqual([low.msg.position, high.position]);
+      const last = await open({ token, since: before.position });
+      await eventually(async () => (last.events.length === 2 ? true : null));
+      expect(last.events).toEqual([low.msg, high]);
+    });
+
+    it('a transaction that rolls back releases the higher positions; nothing is sent twice', async () => {
+      const token = await t.login('admin');
+      const board = await open({ token, batch: true });
+      const doomed = await hold(running[3], runningClass);
+      const after = await commit(running[4], runningClass);
+      const gateway = t.app.get(FlowGateway);
+      expect(await gateway.settled()).toBeLessThan(doomed.msg.position);
+      await doomed.rollback();
+      await eventually(async () => (board.events.length === 1 ? true : null));
+      expect(board.events).toEqual([after]);
+      const next = await commit(running[5], runningClass);
+      await eventually(async () => (board.events.length === 2 ? true : null));
+      expect(positions(board)).toEqual([after.position, next.position]);
+    });
+
+    it('transactions of other databases on the same server do not hold the horizon back', async () => {
+      const token = await t.login('admin');
+      const board = await open({ token, batch: true });
+      // an open transaction with an id, in the server's maintenance database
+      const elsewhere = new PgClient({ connectionString: t.config.databaseUrl!.replace(/\/[^/?]+(\?|$)/, '/postgres$1') });
+      await elsewhere.connect();
+      try {
+        await elsewhere.query('begin');
+        await elsewhere.query('select pg_current_xact_id()');
+        const e = await commit(running[6], runningClass);
+        expect(await t.app.get(FlowGateway).settled()).toBeGreaterThanOrEqual(e.position);
+        await eventually(async () => (board.events.length === 1 ? true : null));
+        expect(board.events).toEqual([e]);
+      } finally {
+        await elsewhere.query('rollback');
+        await elsewhere.end();
+      }
+    });
+
+    it('every writer of flow_events has its transaction id before it takes a position (the column default)', async () => {
+      const { rows } = await t.sql.query(
+        `select pg_get_expr(d.adbin, d.adrelid) as expr from pg_attrdef d
+           join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
+          where d.adrelid = 'flow_events'::regclass and a.attname = 'global_position'`,
+      );
+      expect(rows[0].expr.replace(/\s+/g, ' ').trim()).toBe(
+        "CASE WHEN (pg_current_xact_id() IS NULL) THEN NULL::bigint ELSE nextval('flow_events_global_position_seq'::regclass) END",
+      );
+      const { rows: seq } = await t.sql.query(`select seqcache from pg_sequence where seqrelid = 'flow_events_global_position_seq'::regclass`);
+      expect(Number(seq[0].seqcache)).toBe(1);
     });
   });
 
@@ -299,32 +440,10 @@ describe('live flow gateway', () => {
       expect(positions(admin)).toEqual([...missed, live].map((e) => e.position));
     });
 
-    it('an event committed out of position order during the catch-up still reaches the socket', async () => {
-      const before = await commit(running[0], runningClass, { emit: false });
-      // positions are taken at insert: `low` was inserted first but commits after `high`, which the catch-up sees
-      const low = await commit(running[1], runningClass, { emit: false });
-      const high = await commit(running[2], runningClass, { emit: false });
-      const auth = t.app.get(LiveAuth);
-      const original = auth.eventsAfter.bind(auth);
-      const spy = jest.spyOn(auth, 'eventsAfter').mockImplementation(async (audience, after) => {
-        const found = (await original(audience, after)).filter((e) => e.position !== low.position);
-        // `low` commits now, while this socket is still catching up; it is flushed before the catch-up ends
-        t.app.get(DomainEvents).emit('flow.committed', { ...low, school_id: schoolId });
-        await sleep(FLUSH_MS * 3);
-        return found;
-      });
-      try {
-        const admin = await open({ token: await t.login('admin'), since: before.position });
-        await eventually(async () => (admin.events.length === 2 ? true : null));
-        await sleep(100);
-        expect(positions(admin).sort((a, b) => a - b)).toEqual([low.position, high.position]);
-      } finally {
-        spy.mockRestore();
-      }
-    });
-
     it('without since: live events only; another school catches up nothing', async () => {
       await commit(running[0], runningClass, { emit: false });
+      // the tail has moved past it (here nobody was told: an event committed and not yet flushed would still come)
+      await t.app.get(FlowGateway).settled();
       const admin = await open({ token: await t.login('admin') });
       const other = await open({ token: (await t.otherSchool()).adminToken, since: 0 });
       await sleep(300);
@@ -364,7 +483,7 @@ describe('live flow gateway', () => {
       // more than two catch-up batches (500 each)
       await t.sql.query(
         `insert into flow_events (event_id, school_id, student_id, day, version, type, class_id, state_after, occurred_at)
-         select gen_random_uuid(), $1, $2, date '2020-01-01' + g, 1, 'student.entered', $3, 'in_centre', now()
+         select gen_random_uuid(), $1, $2, date '2010-01-01' + g, 1, 'student.entered', $3, 'in_centre', now()
            from generate_series(1, 1200) g`,
         [schoolId, running[0], runningClass],
       );
@@ -373,8 +492,8 @@ describe('live flow gateway', () => {
       const auth = t.app.get(LiveAuth);
       const real = auth.eventsAfter.bind(auth);
       const live: FlowEventMessage[] = [];
-      const spy = jest.spyOn(auth, 'eventsAfter').mockImplementation(async (a, after) => {
-        const batch = await real(a, after);
+      const spy = jest.spyOn(auth, 'eventsAfter').mockImplementation(async (a, after, upTo) => {
+        const batch = await real(a, after, upTo);
         for (let i = 0; i < 2; i++) live.push(await commit(running[i], runningClass));
         return batch;
       });
@@ -463,26 +582,38 @@ describe('live flow gateway: two API processes on one Redis', () => {
     const adminOn1 = await connect(urlOf(t.app), { token: await t.login('admin') });
     const other = await connect(urlOf(peer), { token: (await t.otherSchool()).adminToken });
     try {
-      const msg = (position: number): FlowEventMessage => ({
-        position,
-        student_id: studentId,
-        class_id: running,
-        day: '2026-11-22',
-        type: 'student.entered',
-        state: 'in_centre',
-        at: new Date().toISOString(),
-        actor: null,
-      });
-      t.app.get(DomainEvents).emit('flow.committed', { ...msg(1), school_id: t.demo.schoolId });
+      /** a committed event, announced on the bus of the process that appended it */
+      const commitOn = async (app: NestExpressApplication): Promise<FlowEventMessage> => {
+        const { rows: [r] } = await t.sql.query(
+          `insert into flow_events (event_id, school_id, student_id, day, version, type, class_id, state_after, occurred_at)
+           values (gen_random_uuid(), $1, $2, date '2026-11-22', coalesce((select max(version) from flow_events where student_id = $2 and day = date '2026-11-22'), 0) + 1,
+                   'student.entered', $3, 'in_centre', now())
+           returning global_position, occurred_at`,
+          [t.demo.schoolId, studentId, running],
+        );
+        const msg: FlowEventMessage = {
+          position: Number(r.global_position),
+          student_id: studentId,
+          class_id: running,
+          day: '2026-11-22',
+          type: 'student.entered',
+          state: 'in_centre',
+          at: new Date(r.occurred_at).toISOString(),
+          actor: null,
+        };
+        app.get(DomainEvents).emit('flow.committed', { ...msg, school_id: t.demo.schoolId });
+        return msg;
+      };
+      const first = await commitOn(t.app);
       await eventually(async () => (adminOn2.events.length === 1 && adminOn1.events.length === 1 ? true : null));
-      peer.get(DomainEvents).emit('flow.committed', { ...msg(2), school_id: t.demo.schoolId });
+      const second = await commitOn(peer);
       await eventually(async () =>
         adminOn2.events.length === 2 && adviserOn2.events.length === 2 && adminOn1.events.length === 2 ? true : null,
       );
       await sleep(300);
-      expect(adminOn2.events).toEqual([msg(1), msg(2)].map((m) => ({ ...m, at: expect.any(String) })));
-      expect(positions(adviserOn2)).toEqual([1, 2]);
-      expect(positions(adminOn1)).toEqual([1, 2]);
+      expect(adminOn2.events).toEqual([first, second]);
+      expect(positions(adviserOn2)).toEqual([first.position, second.position]);
+      expect(positions(adminOn1)).toEqual([first.position, second.position]);
       expect(other.events).toEqual([]);
     } finally {
       for (const c of [adminOn2, adviserOn2, adminOn1, other]) c.socket.close();
