@@ -10,6 +10,7 @@ import { EnvelopeInterceptor } from './core/http/envelope.interceptor';
 import { EnvelopeExceptionFilter } from './core/http/exception.filter';
 import { RateLimitGuard, rateLimitModule } from './core/rate-limit/rate-limit';
 import { AlertsModule } from './modules/alerts/alerts.module';
+import { HomeModule } from './modules/home/home.module';
 import { BoardModule } from './modules/board/board.module';
 import { ApplicationsModule } from './modules/applications/applications.module';
 import { AuthModule } from './modules/auth/auth.module';
@@ -50,6 +51,7 @@ export class AppModule {
         TasksModule,
         LiveModule,
         AlertsModule,
+        HomeModule,
         BoardModule,
         StudentsModule,
         CareModule,

@@ -24,6 +24,7 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
   { method: 'POST', action: 'teacherClockIn', module: 'flow', who: ['T', 'H'], meaning: 'a teacher clocks in for the day (once a day)' },
   { method: 'POST', action: 'teacherClockOut', module: 'flow', who: ['T', 'H'], meaning: 'a teacher clocks out for the day (once a day, after clocking in)' },
   { method: 'POST', action: 'voidFlowEvent', module: 'flow', who: ['H'], meaning: "a head teacher voids a student's latest step of the day with a reason (a compensating event.voided; history is never edited)" },
+  { method: 'GET', action: 'principalHome', module: 'home', who: ['A'], meaning: "the admin's landing page: today's flow counts by state, open alerts, pending leave requests, balance and service expiry" },
   { method: 'POST', action: 'editSchoolInfo', module: 'school', who: ['A'], meaning: "the admin edits the school's contact details (contact name and mobile, city, address; optimistic concurrency on version)" },
   { method: 'GET', action: 'schoolList', module: 'school', who: ['O'], meaning: 'platform operator lists schools with balance, service expiry and state, renewal price, students and staff, paged, searchable by name or phone' },
   { method: 'POST', action: 'setSchoolPrice', module: 'school', who: ['O'], meaning: "platform operator sets a school's renewal price per term and per year (fen)" },

@@ -16,6 +16,7 @@ export * from './schemas/students';
 export * from './schemas/care';
 export * from './schemas/applications';
 export * from './schemas/school';
+export * from './schemas/home';
 export * from './renewal';
 export * from './schemas/flow';
 export * from './schemas/leave';

@@ -115,6 +115,23 @@ export function upload<T>(action: string, form: FormData, opts?: CallOptions): P
 }
 
 /** POST /api/sms/send */
-export function sendSms(mobile: string, event: 'login' | 'resetpwd'): Promise<Record<string, never>> {
+export function sendSms(mobile: string, event: 'login' | 'resetpwd' | 'dealpwd'): Promise<Record<string, never>> {
   return send({ method: 'POST', url: '/sms/send', data: { mobile, event } });
 }
+
+/**
+ * The local WeChat Pay sandbox (design.md §2), present only when the API has no merchant settings (never with real
+ * money): whether it is there, and "the payer scanned and paid".
+ */
+export const wechatSandbox = {
+  async available(): Promise<boolean> {
+    try {
+      return (await send<{ sandbox: boolean }>({ method: 'GET', url: '/dev/wechatpay/status' }, { silent: true })).sandbox === true;
+    } catch {
+      return false;
+    }
+  },
+  pay(out_trade_no: string): Promise<unknown> {
+    return send({ method: 'POST', url: '/dev/wechatpay/simulate', data: { out_trade_no } });
+  },
+};

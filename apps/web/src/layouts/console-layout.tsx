@@ -1,5 +1,5 @@
 import { Button, Drawer, Grid, Layout, Menu, theme, Typography, type MenuProps } from 'antd';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { QueryProvider } from '../components/query-provider';
 import { UserMenu } from '../components/user-menu';
@@ -7,6 +7,9 @@ import { pick, type Bilingual } from '../i18n/messages';
 import { MENU_ORDER, ROUTES, type Area } from '../router/route-table';
 import { usePreferences, useT } from '../stores/preferences';
 import { usePageConfig } from '../stores/page-config';
+
+/** The admin's renewal banner (loaded only in the admin's console). */
+const RenewalBanner = lazy(() => import('../areas/money/renewal-banner'));
 
 /** The side menu of an area, built from the route table: groups in table order, entries with a menu group. */
 function useAreaMenu(area: Area): MenuProps['items'] {
@@ -97,6 +100,11 @@ export function ConsoleLayout({ area, brand, links = [] }: { area: Area; brand: 
         </Layout.Header>
         <Layout.Content style={{ padding: phone ? 12 : 24 }}>
           <QueryProvider>
+            {area === 'principal' && (
+              <Suspense fallback={null}>
+                <RenewalBanner />
+              </Suspense>
+            )}
             <Outlet />
           </QueryProvider>
         </Layout.Content>

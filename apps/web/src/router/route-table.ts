@@ -35,6 +35,10 @@ export type PageKey =
   | 'parentHome'
   | 'operatorSite'
   | 'operatorApplications'
+  | 'operatorSchools'
+  // money screens
+  | 'principalHome'
+  | 'principalUser'
   | 'pending'
   // staff screens
   | 'staffAccounts'
@@ -107,10 +111,10 @@ export const ROUTES: RouteDef[] = [
   { path: '/attendClass', area: 'public', title: b('上课', 'Attend class'), page: 'pending', hideHeader: true, shows: b('上课界面：当前课程的课件页面与课堂资料。', 'The class view: the current lesson’s courseware pages and materials.') },
 
   // /principal (admin)
-  { path: '/principalIndex', area: 'principal', title: b('校长首页', 'Principal home'), page: 'pending', menu: G.home, shows: b('机构概览：在托学生数、今日到园与离园、待审核请假、即将到期的合同和账户余额。', 'Overview: enrolled students, today’s arrivals and departures, pending leave, expiring contracts and the balance.') },
+  { path: '/principalIndex', area: 'principal', title: b('校长首页', 'Principal home'), page: 'principalHome', menu: G.home, shows: b('机构概览：在托学生数、今日到园与离园、待审核请假、即将到期的合同和账户余额。', 'Overview: enrolled students, today’s arrivals and departures, pending leave, expiring contracts and the balance.') },
   { path: '/sparePart', area: 'principal', title: b('备课', 'Lesson preparation'), page: 'pending', menu: G.teaching, shows: b('基于已购课件编写的教案列表与编辑。', 'Lesson plans built from owned courseware, and their editor.') },
   { path: '/CoursewareResource', area: 'principal', title: b('课件资源中心', 'Courseware resources'), page: 'pending', menu: G.teaching, shows: b('课件目录：按学科、年级、学期、体系、版本筛选，显示价格与是否已购买。', 'The courseware catalogue by subject, grade, term, series and edition, with price and whether it is owned.') },
-  { path: '/principal_user', area: 'principal', title: b('个人中心', 'Personal centre'), page: 'pending', menu: G.me, shows: b('机构信息、账户余额、服务到期时间、续费与充值记录。', 'The institution, its balance, service expiry, renewals and top-ups.') },
+  { path: '/principal_user', area: 'principal', title: b('个人中心', 'Personal centre'), page: 'principalUser', menu: G.me, shows: b('机构信息、账户余额、服务到期时间、续费与充值记录。', 'The institution, its balance, service expiry, renewals and top-ups.') },
   { path: '/onlineStore', area: 'principal', title: b('在线商城', 'Online mall'), page: 'pending', menu: G.services, shows: b('商城商品：按分类浏览，显示价格和库存。', 'Mall goods by category with price and stock.') },
   { path: '/onlineStore_detail', area: 'principal', title: b('商城详情', 'Mall detail'), page: 'pending', shows: b('单个商品的图片、介绍、价格与库存。', 'One good: pictures, description, price and stock.') },
   { path: '/confirmOrder', area: 'principal', title: b('确认订单', 'Confirm order'), page: 'pending', shows: b('下单前的商品、价格、合计与收货地址。', 'Items, prices, total and delivery address before ordering.') },
@@ -168,6 +172,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/parent', area: 'parent', title: b('家长首页', 'Parent home'), page: 'parentHome', menu: G.home },
   { path: '/operator', area: 'operator', title: b('站点配置', 'Site configuration'), page: 'operatorSite', menu: G.site },
   { path: '/operator_applications', area: 'operator', title: b('入驻申请', 'Applications'), page: 'operatorApplications', menu: G.site },
+  { path: '/operator_schools', area: 'operator', title: b('机构管理', 'Schools'), page: 'operatorSchools', menu: G.site },
   { path: '/settings', area: 'account', title: b('用户设置', 'Settings'), page: 'settings' },
 ];
 

@@ -35,6 +35,10 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   parentHome: () => import('../areas/parent/home'),
   operatorSite: () => import('../areas/operator/site'),
   operatorApplications: () => import('../areas/operator/applications'),
+  operatorSchools: () => import('../areas/operator/schools'),
+  // money screens
+  principalHome: () => import('../areas/principal/home'),
+  principalUser: () => import('../areas/money/principal-user'),
   pending: () => import('../areas/pending'),
   // staff screens
   staffAccounts: () => import('../areas/principal/staff-accounts'),

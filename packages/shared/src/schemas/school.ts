@@ -176,3 +176,19 @@ export interface PaymentState {
   paid_at: string | null;
   expires_at: string | null;
 }
+
+/** A school in the operator's list (schoolList). */
+export interface OperatorSchoolRow {
+  id: number;
+  name: string;
+  city: string | null;
+  contact_name: string | null;
+  contact_phone: string | null;
+  balance_fen: number;
+  service_expires_at: string | null;
+  service_state: SchoolInfo['service_state'];
+  price: { term_fen: number; year_fen: number };
+  students: number;
+  staff: number;
+  created_at: string;
+}

@@ -69,6 +69,13 @@ export class WechatPaySandboxController {
     return this.signed(req, res, (body) => this.sandbox.refund(body));
   }
 
+  /** Whether this API serves the sandbox (the web shows its 模拟扫码支付 button only then). */
+  @Get('status')
+  @Access('pub')
+  status() {
+    return { sandbox: this.sandbox.enabled };
+  }
+
   /** Tells the sandbox the payer scanned and paid (SUCCESS, default) or failed (FAIL); a paid order's notify is sent again. */
   @Post('simulate')
   @Access('pub')

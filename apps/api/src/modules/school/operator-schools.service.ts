@@ -8,27 +8,13 @@ import {
   type SchoolLedgerQuery,
   type SchoolListQuery,
   type SetSchoolPriceInput,
+  type OperatorSchoolRow,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { entryByKey, LEDGER_COLUMNS, lockSchool, postEntry } from '../payments/ledger';
 import { priceOf } from './school.service';
-
-export interface OperatorSchoolRow {
-  id: number;
-  name: string;
-  city: string | null;
-  contact_name: string | null;
-  contact_phone: string | null;
-  balance_fen: number;
-  service_expires_at: string | null;
-  service_state: string;
-  price: { term_fen: number; year_fen: number };
-  students: number;
-  staff: number;
-  created_at: string;
-}
 
 /** The platform operator's side of schools: the list with money and size, the renewal price, manual adjustments. */
 @Injectable()

@@ -4,7 +4,7 @@ import { sendSms } from '../../api/http';
 import { useT } from '../../stores/preferences';
 
 /** Sends an SMS code and counts down 60 s before another may be asked for. `getMobile` validates first. */
-export function SmsCodeButton({ event, getMobile }: { event: 'login' | 'resetpwd'; getMobile: () => Promise<string | null> }) {
+export function SmsCodeButton({ event, getMobile }: { event: 'login' | 'resetpwd' | 'dealpwd'; getMobile: () => Promise<string | null> }) {
   const t = useT();
   const [left, setLeft] = useState(0);
   const [sending, setSending] = useState(false);

@@ -28,18 +28,7 @@ export function useMyStudents() {
 /** A person's name as the API accepts it. */
 export const NAME_RE = /^[\p{L}\p{M} ·・.\-'’]+$/u;
 
-/** Saves a downloaded file (xlsx/csv answer) under a name. */
-export async function download(action: string, params: object, filename: string): Promise<void> {
-  const blob = await get<Blob>(action, params, { responseType: 'blob' });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+export { download } from '../../api/download';
 
 /** Validation rules shared by the forms. */
 export function useRules() {

@@ -1,0 +1,17 @@
+import { Controller, Get } from '@nestjs/common';
+import { EmptyInput } from '@wantuo/shared';
+import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Input } from '../../core/http/input.decorator';
+import type { SessionUser } from '../../core/http/request-context';
+import { HomeService } from './home.service';
+
+/** Landing pages (extra actions): the admin's today at a glance. */
+@Controller('api/index')
+export class HomeController {
+  constructor(private readonly home: HomeService) {}
+
+  @Get('principalHome')
+  principal(@Input(EmptyInput) _: unknown, @CurrentUser() user: SessionUser) {
+    return this.home.principal(user);
+  }
+}

@@ -1,0 +1,83 @@
+import { Code, Role, type PrincipalHome } from '@wantuo/shared';
+import type { SessionUser } from '../../core/http/request-context';
+import { startTestApp, type TestApp } from '../../../test/harness';
+import { FlowService } from '../flow/flow.service';
+
+let t: TestApp;
+let admin: string;
+let kids: number[];
+let today: string;
+const HOME = '/api/index/principalHome';
+
+const teacher = (): SessionUser => ({ id: t.demo.users.teacher, role: Role.Teacher, schoolId: t.demo.schoolId, name: 't', nickname: 't', lang: 'zh-CN', tokenId: 0 });
+
+beforeAll(async () => {
+  t = await startTestApp({ runJobs: false, demoPeople: true });
+  admin = await t.login('admin');
+  // the running class meets every day, so the figures do not depend on the weekday the test runs on
+  await t.sql.query(`update class_times set weekdays = '{1,2,3,4,5,6,7}' where id = (select class_time_id from care_classes where id = $1)`, [t.demo.classes!.running]);
+  kids = (await t.sql.query(`select student_id from care_class_students where class_id = $1 order by student_id`, [t.demo.classes!.running])).rows.map((r) => r.student_id);
+  today = (await t.sql.query(`select (now() at time zone 'Asia/Shanghai')::date::text as d`)).rows[0].d;
+});
+afterAll(() => t.close());
+
+const home = async (token = admin) => {
+  const res = await t.get(HOME, token);
+  expect(res.body.code).toBe(Code.Ok);
+  return res.body.data as PrincipalHome;
+};
+
+describe('principalHome', () => {
+  it("counts today's students by state, today's open alerts, pending leave that is not over, and the account", async () => {
+    const before = await home();
+    expect(before.day).toBe(today);
+    expect(before.flow.expected).toBeGreaterThanOrEqual(kids.length);
+    const flow = t.app.get(FlowService);
+    const enter = await flow.command(teacher(), kids.slice(0, 3), { type: 'enter' });
+    expect(enter.results.every((r) => r.ok)).toBe(true);
+    const [{ id: parentId }] = (await t.sql.query(`select id from users where role = ${Role.Parent} and school_id = $1 limit 1`, [t.demo.schoolId])).rows;
+    await t.sql.query(
+      `insert into leave_requests (school_id, student_id, requested_by, start_day, end_day, reason, status) values
+         ($1, $2, $3, $4::date, $4::date + 1, '看病', 0),
+         ($1, $2, $3, $4::date - 10, $4::date - 9, '已过去', 0),
+         ($1, $5, $3, $4::date, $4::date, '已批', 1)`,
+      [t.demo.schoolId, kids[4], parentId, today, kids[5]],
+    );
+    await t.sql.query(
+      `insert into flow_alerts (school_id, student_id, day, kind) values ($1, $2, $4, 'not_entered'), ($1, $3, $4, 'not_entered'), ($1, $3, $4::date - 1, 'not_picked_up')`,
+      [t.demo.schoolId, kids[6], kids[7], today],
+    );
+    await t.sql.query(`insert into flow_alerts (school_id, student_id, day, kind, cleared_at) values ($1, $2, $3, 'absent', now())`, [t.demo.schoolId, kids[8], today]);
+    await t.sql.query(`update schools set balance_fen = 123456 where id = $1`, [t.demo.schoolId]);
+
+    const after = await home();
+    expect(after.flow.in_centre).toBe(before.flow.in_centre + 3);
+    expect(after.flow.expected).toBe(before.flow.expected - 3);
+    expect(after.students).toBe(before.students);
+    expect(after.open_alerts).toBe(before.open_alerts + 2);
+    expect(after.alerts_by_kind.not_entered).toBe((before.alerts_by_kind.not_entered ?? 0) + 2);
+    expect(after.pending_leave).toBe(before.pending_leave + 1);
+    expect(after.school).toMatchObject({ balance_fen: 123456, service_state: expect.any(String) });
+  });
+
+  it('only the admin may read it', async () => {
+    for (const who of ['teacher', 'adviser', 'parent', 'operator'] as const) {
+      expect((await t.get(HOME, await t.login(who))).body).toMatchObject({ code: Code.Error, msg: '当前账号没有权限执行此操作' });
+    }
+    expect((await t.get(HOME)).body.code).toBe(Code.Untoken);
+  });
+
+  it("another school's admin sees only their own school", async () => {
+    const other = await t.otherSchool();
+    const theirs = await home(other.adminToken);
+    expect(theirs.students).toBe(0);
+    expect(theirs.open_alerts).toBe(0);
+    expect(theirs.pending_leave).toBe(0);
+    expect(theirs.flow).toEqual({ expected: 0, picked_up: 0, in_centre: 0, left: 0, on_leave: 0 });
+  });
+
+  it('refuses unknown parameters with code 100', async () => {
+    const res = await t.get(`${HOME}?x=1`, admin);
+    expect(res.body.code).toBe(Code.Error);
+  });
+});

@@ -1,0 +1,269 @@
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Flex, Input, Modal, QRCode, Result, Segmented, Spin, Statistic, Typography } from 'antd';
+import { formatFen, type PaymentState, type PendingPayment } from '@wantuo/shared';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { get, wechatSandbox } from '../../api/http';
+import { moneyStrings } from './strings';
+
+/** How often an open QR asks for the payment's state. */
+export const PAYMENT_POLL_MS = 2_000;
+
+/** A client key for one payment attempt: a retry with it is answered, never charged twice (8-64 of [A-Za-z0-9_-]). */
+export function newRequestId(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export type PayMethod = 'wechat' | 'balance';
+
+export interface BalanceOption {
+  balanceFen: number;
+  hasDealPwd: boolean;
+  /** when set, balance payments are locked until then */
+  lockedUntil?: string | null;
+  /** pays; `requestId` stays the same for every try of this dialog */
+  pay(dealPwd: string, requestId: string): Promise<unknown>;
+  /** opens the payment-password form (shown when none is set) */
+  onSetDealPwd?: () => void;
+}
+
+export interface PaymentDialogProps {
+  open: boolean;
+  title: string;
+  amountFen: number;
+  /** starts a WeChat Pay (QR) payment; absent: balance only */
+  wechat?: () => Promise<PendingPayment>;
+  /** absent: WeChat Pay only */
+  balance?: BalanceOption;
+  /** the payment went through (the dialog shows success until closed) */
+  onPaid?: (method: PayMethod) => void;
+  onClose: () => void;
+}
+
+const mmss = (ms: number) => {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+};
+
+/**
+ * The one payment dialog of the product (design.md §5a): every module that takes money opens it with the amount and
+ * how to pay. WeChat Pay shows the order's `code_url` as a QR code with the amount and a countdown and polls the
+ * payment's state until it is paid (the server's notify and its own check decide, never the browser); outside
+ * production the sandbox's 模拟扫码支付 stands in for the payer's phone. The balance asks for the 6-digit payment
+ * password and sends one request key for all its tries, so a retry is never charged twice.
+ */
+export function PaymentDialog({ open, title, onClose, ...rest }: PaymentDialogProps) {
+  return (
+    <Modal open={open} title={title} onCancel={onClose} footer={null} destroyOnHidden width={420} maskClosable={false}>
+      {/* mounted while open only (destroyOnHidden): each opening starts afresh */}
+      <PaymentBody onClose={onClose} {...rest} />
+    </Modal>
+  );
+}
+
+function PaymentBody({ amountFen, wechat, balance, onPaid, onClose }: Omit<PaymentDialogProps, 'open' | 'title'>) {
+  const s = moneyStrings.use();
+  const [method, setMethod] = useState<PayMethod>(() =>
+    balance && (!wechat || (balance.balanceFen >= amountFen && balance.hasDealPwd)) ? 'balance' : 'wechat',
+  );
+  const [paid, setPaid] = useState<PayMethod | null>(null);
+
+  const done = useCallback(
+    (m: PayMethod) => {
+      setPaid(m);
+      onPaid?.(m);
+    },
+    [onPaid],
+  );
+
+  if (paid) {
+    return (
+      <Result
+        status="success"
+        title={s('pay.success')}
+        subTitle={s('pay.success_hint', { amount: formatFen(amountFen) })}
+        extra={
+          <Button type="primary" onClick={onClose}>
+            {s('pay.done')}
+          </Button>
+        }
+      />
+    );
+  }
+  return (
+    <Flex vertical gap={16}>
+      <Statistic title={s('pay.amount')} prefix="¥" value={formatFen(amountFen)} styles={{ content: { fontSize: 28 } }} />
+      {wechat && balance && (
+        <Segmented<PayMethod>
+          block
+          value={method}
+          onChange={setMethod}
+          options={[
+            { value: 'balance', label: s('pay.method_balance') },
+            { value: 'wechat', label: s('pay.method_wechat') },
+          ]}
+        />
+      )}
+      {method === 'wechat' && wechat && <WechatPane start={wechat} onPaid={() => done('wechat')} />}
+      {method === 'balance' && balance && <BalancePane amountFen={amountFen} option={balance} onPaid={() => done('balance')} />}
+    </Flex>
+  );
+}
+
+/** The QR of a provider payment, its countdown and the polling of its state. */
+function WechatPane({ start, onPaid }: { start: () => Promise<PendingPayment>; onPaid: () => void }) {
+  const s = moneyStrings.use();
+  const [attempt, setAttempt] = useState(0);
+  const [now, setNow] = useState(() => Date.now());
+  const [simulating, setSimulating] = useState(false);
+
+  const order = useQuery({
+    queryKey: ['payment.start', attempt],
+    queryFn: start,
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  });
+  const expiresAt = order.data ? Date.parse(order.data.expires_at) : null;
+  const expired = expiresAt !== null && now >= expiresAt;
+  const state = useQuery({
+    queryKey: ['paymentState', order.data?.out_trade_no],
+    queryFn: () => get<PaymentState>('paymentState', { out_trade_no: order.data!.out_trade_no }, { silent: true }),
+    enabled: Boolean(order.data) && !expired,
+    refetchInterval: (q) => (q.state.data?.state === 'pending' || !q.state.data ? PAYMENT_POLL_MS : false),
+    gcTime: 0,
+  });
+  const sandbox = useQuery({ queryKey: ['wechat.sandbox'], queryFn: () => wechatSandbox.available(), staleTime: Infinity });
+
+  const settled = state.data?.state;
+  useEffect(() => {
+    if (settled === 'paid') onPaid();
+  }, [settled, onPaid]);
+  useEffect(() => {
+    if (!order.data || expired) return;
+    const id = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(id);
+  }, [order.data, expired]);
+
+  if (order.isLoading) {
+    return (
+      <Flex vertical align="center" gap={8} style={{ padding: 32 }} role="status">
+        <Spin />
+        <Typography.Text type="secondary">{s('pay.creating')}</Typography.Text>
+      </Flex>
+    );
+  }
+  if (order.isError || !order.data) {
+    return (
+      <Result
+        status="warning"
+        title={s('pay.create_failed')}
+        subTitle={order.error instanceof Error ? order.error.message : undefined}
+        extra={<Button onClick={() => setAttempt((a) => a + 1)}>{s('pay.regenerate')}</Button>}
+      />
+    );
+  }
+  if (expired || settled === 'closed') {
+    return (
+      <Result
+        status="info"
+        title={s('pay.expired')}
+        subTitle={s('pay.expired_hint')}
+        extra={
+          <Button type="primary" onClick={() => setAttempt((a) => a + 1)}>
+            {s('pay.regenerate')}
+          </Button>
+        }
+      />
+    );
+  }
+  const simulate = async () => {
+    setSimulating(true);
+    try {
+      await wechatSandbox.pay(order.data!.out_trade_no);
+      await state.refetch();
+    } catch {
+      // the request wrapper said why
+    } finally {
+      setSimulating(false);
+    }
+  };
+  return (
+    <Flex vertical align="center" gap={12}>
+      <QRCode value={order.data.code_url} size={200} status={state.data?.state === 'paid' ? 'scanned' : 'active'} aria-label={s('pay.scan')} />
+      <Typography.Text>{s('pay.scan')}</Typography.Text>
+      <Typography.Text type="secondary" aria-live="polite">
+        {s('pay.expires_in', { time: mmss((expiresAt ?? now) - now) })} · {s('pay.waiting')}
+      </Typography.Text>
+      {sandbox.data && (
+        <Flex vertical align="center" gap={4}>
+          <Button onClick={() => void simulate()} loading={simulating} data-testid="simulate-pay">
+            {s('pay.simulate')}
+          </Button>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {s('pay.simulate_hint')}
+          </Typography.Text>
+        </Flex>
+      )}
+    </Flex>
+  );
+}
+
+/** The balance, the payment password, one request key for every try. */
+function BalancePane({ amountFen, option, onPaid }: { amountFen: number; option: BalanceOption; onPaid: () => void }) {
+  const s = moneyStrings.use();
+  const [pwd, setPwd] = useState('');
+  const [busy, setBusy] = useState(false);
+  const requestId = useRef(newRequestId());
+  const [openedAt] = useState(() => Date.now());
+  const low = option.balanceFen < amountFen;
+  const locked = option.lockedUntil && Date.parse(option.lockedUntil) > openedAt ? option.lockedUntil : null;
+
+  const pay = async () => {
+    setBusy(true);
+    try {
+      await option.pay(pwd, requestId.current);
+      onPaid();
+    } catch {
+      // wrong password (tries left), locked, balance changed: the request wrapper showed the server's message
+      setPwd('');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Flex vertical gap={12}>
+      <Typography.Text>
+        {s('pay.balance')}: <Typography.Text strong>¥{formatFen(option.balanceFen)}</Typography.Text>
+      </Typography.Text>
+      {low ? (
+        <Alert type="warning" showIcon title={s('pay.balance_low')} />
+      ) : !option.hasDealPwd ? (
+        <Alert
+          type="info"
+          showIcon
+          title={s('pay.no_deal_pwd')}
+          action={
+            option.onSetDealPwd && (
+              <Button size="small" onClick={option.onSetDealPwd}>
+                {s('pay.set_deal_pwd')}
+              </Button>
+            )
+          }
+        />
+      ) : locked ? (
+        <Alert type="error" showIcon title={s('pay.locked', { time: new Date(locked).toLocaleTimeString() })} />
+      ) : (
+        <>
+          <Typography.Text type="secondary">{s('pay.deal_pwd_hint')}</Typography.Text>
+          <Input.OTP length={6} mask="•" value={pwd} onChange={setPwd} formatter={(v) => v.replace(/\D/g, '')} aria-label={s('pay.deal_pwd')} inputMode="numeric" />
+          <Button type="primary" block size="large" disabled={!/^\d{6}$/.test(pwd)} loading={busy} onClick={() => void pay()}>
+            {s('pay.confirm', { amount: formatFen(amountFen) })}
+          </Button>
+        </>
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,39 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { GRACE_DAYS, type SchoolInfo, type ServiceState } from '@wantuo/shared';
+import { useCallback } from 'react';
+import { get } from '../../api/http';
+
+/** The react-query key of the admin's school (schoolInfo): the personal centre, the landing page and the banner share it. */
+export const SCHOOL_KEY = ['schoolInfo'] as const;
+
+/** The signed-in admin's school with its balance, expiry and price. */
+export function useSchool(enabled = true) {
+  return useQuery({ queryKey: SCHOOL_KEY, queryFn: () => get<SchoolInfo>('schoolInfo'), staleTime: 60_000, enabled });
+}
+
+/** After money moved: the school (balance, expiry) and the ledger are read again. */
+export function useMoneyRefresh() {
+  const qc = useQueryClient();
+  return useCallback(() => {
+    void qc.invalidateQueries({ queryKey: SCHOOL_KEY });
+    void qc.invalidateQueries({ queryKey: ['consumeLog'] });
+  }, [qc]);
+}
+
+/** YYYY-MM-DD of a time in the school's timezone. */
+export function localDate(iso: string | Date, timeZone = 'Asia/Shanghai'): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+}
+
+/** YYYY-MM-DD HH:mm in the school's timezone. */
+export function localDateTime(iso: string, timeZone = 'Asia/Shanghai'): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(iso));
+  const p = (t: string) => parts.find((x) => x.type === t)?.value ?? '';
+  return `${p('year')}-${p('month')}-${p('day')} ${p('hour')}:${p('minute')}`;
+}
+
+/** The end of the grace period after an expiry. */
+export const graceEnd = (expiresAt: string) => new Date(Date.parse(expiresAt) + GRACE_DAYS * 86_400_000);
+
+/** The tag colour of each service state. */
+export const STATE_COLOR: Record<ServiceState, string> = { active: 'green', expiring: 'orange', grace: 'volcano', read_only: 'red' };
