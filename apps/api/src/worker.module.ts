@@ -6,6 +6,7 @@ import { SmsProcessor } from './modules/sms/jobs/sms.processor';
 import { SmsModule } from './modules/sms/sms.module';
 import { PaymentsProcessor } from './modules/payments/jobs/payments.processor';
 import { PaymentsModule } from './modules/payments/payments.module';
+import { SchoolProcessor } from './modules/school/jobs/school.processor';
 import { SchoolModule } from './modules/school/school.module';
 
 /**
@@ -13,8 +14,8 @@ import { SchoolModule } from './modules/school/school.module';
  * (jobs then run in-process) and by tests that want the real worker beside the API.
  */
 @Module({
-  // SchoolModule registers the settlers of its payment kinds: the worker marks payments paid too
+  // SchoolModule registers the settlers of its payment kinds (the worker marks payments paid too) and the reminders
   imports: [SmsModule, AlertsModule, PaymentsModule, SchoolModule],
-  providers: [SmsProcessor, AlertsProcessor, PaymentsProcessor, WorkerHost],
+  providers: [SmsProcessor, AlertsProcessor, PaymentsProcessor, SchoolProcessor, WorkerHost],
 })
 export class WorkerModule {}

@@ -8,6 +8,8 @@ export interface JobPayloads {
   'alerts.scan': { at?: string };
   /** a provider payment still pending: ask the provider, close it past its time, come back later if still open */
   'payments.check': { out_trade_no: string };
+  /** hourly (idempotent): text the admins of schools whose service expires in 30, 7 or 1 days (school-local dates) */
+  'school.remind': { at?: string };
 }
 
 export type SmsTemplate =
@@ -15,6 +17,7 @@ export type SmsTemplate =
   | 'code.resetpwd'
   | 'code.dealpwd'
   | 'school.welcome'
+  | 'school.expiring'
   | 'leave.reviewed'
   | 'alert.raised';
 
@@ -33,9 +36,14 @@ export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   'sms.send': { queue: 'sms', attempts: 5, backoffMs: 2_000 },
   'alerts.scan': { queue: 'alerts', attempts: 1, backoffMs: 1_000 },
   'payments.check': { queue: 'payments', attempts: 5, backoffMs: 10_000 },
+  'school.remind': { queue: 'payments', attempts: 3, backoffMs: 60_000 },
 };
 
 /** Jobs that run on a schedule: every `everyMs`, once across all workers. */
-export const SCHEDULES: { name: JobName; everyMs: number }[] = [{ name: 'alerts.scan', everyMs: 60_000 }];
+export const SCHEDULES: { name: JobName; everyMs: number }[] = [
+  { name: 'alerts.scan', everyMs: 60_000 },
+  // a daily reminder, run every hour: a run that fails or a worker that is down is made up by the next one
+  { name: 'school.remind', everyMs: 3_600_000 },
+];
 
 export type JobHandler<K extends JobName> = (data: JobPayloads[K]) => Promise<void>;

@@ -4,10 +4,12 @@ import { SmsModule } from '../sms/sms.module';
 import { OperatorSchoolsService } from './operator-schools.service';
 import { OperatorSchoolsController, SchoolController } from './school.controller';
 import { SchoolService } from './school.service';
+import { ServiceReminders } from './service-reminders';
 
 @Module({
   imports: [PaymentsModule, SmsModule],
   controllers: [SchoolController, OperatorSchoolsController],
-  providers: [SchoolService, OperatorSchoolsService],
+  providers: [SchoolService, OperatorSchoolsService, ServiceReminders],
+  exports: [ServiceReminders],
 })
 export class SchoolModule {}

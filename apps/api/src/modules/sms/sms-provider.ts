@@ -40,6 +40,8 @@ const TEMPLATES: Record<SmsTemplate, (p: Record<string, string>) => string> = {
   'code.resetpwd': (p) => `【晚托平台】您正在重置密码，验证码为 ${p.code}，${p.minutes} 分钟内有效。请勿告诉他人。`,
   'code.dealpwd': (p) => `【晚托平台】您正在设置机构支付密码，验证码为 ${p.code}，${p.minutes} 分钟内有效。请勿告诉他人。`,
   'school.welcome': (p) => `【晚托平台】您申请的机构“${p.school}”已开通，试用 ${p.days} 天。请在登录页选择“短信登录”，用本手机号获取验证码登录；设置登录密码请点击“忘记密码”。`,
+  'school.expiring': (p) =>
+    `【晚托平台】您的机构“${p.school}”平台服务将于 ${p.date} 到期（还有 ${p.days} 天）。请机构管理员登录后进入“个人中心”（/principal_user）续费，可用账户余额或微信扫码支付；到期后有 ${p.grace} 天宽限期，之后只能查看、不能修改。`,
   'leave.reviewed': (p) => `【晚托平台】${p.student} ${p.start_day} 至 ${p.end_day} 的请假申请${p.result}。${p.note ? `备注：${p.note}` : ''}`,
   'alert.raised': (p) => `【晚托平台】${p.school}提醒：${p.student}（${p.class}）${p.what}。请及时处理。`,
 };
