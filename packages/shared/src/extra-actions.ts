@@ -30,6 +30,8 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
   { method: 'POST', action: 'setSchoolPrice', module: 'school', who: ['O'], meaning: "platform operator sets a school's renewal price per term and per year (fen)" },
   { method: 'POST', action: 'adjustSchoolBalance', module: 'school', who: ['O'], meaning: "platform operator credits or debits a school's balance with a required reason (an adjustment ledger entry; idempotent by request_id; never below zero)" },
   { method: 'GET', action: 'schoolLedger', module: 'school', who: ['O'], meaning: "platform operator reads a school's ledger, newest first, paged" },
+  { method: 'GET', action: 'schoolPayments', module: 'school', who: ['O'], meaning: "platform operator lists a school's payments (WeChat and balance) with what was refunded, newest first, paged, filterable by state" },
+  { method: 'POST', action: 'refundSchoolPayment', module: 'school', who: ['O'], meaning: "platform operator refunds one of a school's paid payments with a required reason: WeChat payments through WeChat Pay, balance payments back to the balance; amount_fen omitted refunds what is left; idempotent by request_id; a refunded top-up is taken back from the balance (never below zero), a refunded renewal takes back its share of the period" },
   { method: 'GET', action: 'paymentState', module: 'school', who: ['A'], meaning: "the state of one of the school's payments by out_trade_no (pending, paid, closed, refunded): the payment dialog polls it; a pending WeChat payment is asked at the provider" },
   { method: 'GET', action: 'consumeLogExport', module: 'school', who: ['A'], meaning: "download the school's ledger as .xlsx with the filters of consumeLog (type, from, to; school-local times, yuan)" },
 ];

@@ -129,6 +129,29 @@ export type AdjustBalanceInput = z.infer<typeof AdjustBalanceInput>;
 export const SchoolLedgerQuery = z.strictObject({ ...pageQuery, school_id: queryId });
 export type SchoolLedgerQuery = z.infer<typeof SchoolLedgerQuery>;
 
+/** Payment states (payments.state). */
+export const PAYMENT_STATES = ['pending', 'paid', 'closed', 'refunded'] as const;
+
+export const SchoolPaymentsQuery = z.strictObject({
+  ...pageQuery,
+  school_id: queryId,
+  state: z.preprocess(blank, z.enum(PAYMENT_STATES, { error: 'school.v.payment_state_invalid' }).optional()),
+});
+export type SchoolPaymentsQuery = z.infer<typeof SchoolPaymentsQuery>;
+
+/** The operator refunds (part of) one of a school's paid payments: through WeChat Pay, or back to the balance. */
+export const RefundSchoolPaymentInput = z.strictObject({
+  school_id: bodyId,
+  out_trade_no: z.string({ error: 'school.v.out_trade_no_invalid' }).regex(/^[A-Za-z0-9_-]{6,32}$/, { error: 'school.v.out_trade_no_invalid' }),
+  /** omitted: all that is left to refund */
+  amount_fen: fen(1, ADJUSTMENT_MAX_FEN, 'school.v.refund_amount_invalid').optional(),
+  /** shown to the payer by WeChat Pay, which takes at most 80 characters */
+  reason: lineText(80).min(2, { error: 'school.v.refund_reason_required' }),
+  /** the same request_id refunds once: a retry is answered from the refund it made */
+  request_id: z.string({ error: 'school.v.request_id_invalid' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'school.v.request_id_invalid' }),
+});
+export type RefundSchoolPaymentInput = z.infer<typeof RefundSchoolPaymentInput>;
+
 // ---------------------------------------------------------------- answers
 
 export interface LedgerEntry {
@@ -166,6 +189,33 @@ export interface PendingPayment {
   code_url: string;
   amount_fen: number;
   expires_at: string;
+}
+
+/** One payment in the operator's list of a school's payments. */
+export interface SchoolPayment {
+  out_trade_no: string;
+  kind: string;
+  description: string;
+  amount_fen: number;
+  refunded_fen: number;
+  method: 'wechat' | 'balance';
+  state: (typeof PAYMENT_STATES)[number];
+  created_by_name: string | null;
+  created_at: string;
+  paid_at: string | null;
+}
+
+/** A refund's answer: the refund, the payment after it and the school's balance after it. */
+export interface RefundResult {
+  out_trade_no: string;
+  out_refund_no: string;
+  amount_fen: number;
+  /** succeeded; processing while the provider has not finished it; pending while its answer is unknown (asked again) */
+  state: 'succeeded' | 'processing' | 'pending';
+  payment_state: (typeof PAYMENT_STATES)[number];
+  refunded_fen: number;
+  remaining_fen: number;
+  balance_fen: number;
 }
 
 export interface PaymentState {

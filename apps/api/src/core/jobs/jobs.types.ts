@@ -8,6 +8,8 @@ export interface JobPayloads {
   'alerts.scan': { at?: string };
   /** a provider payment still pending: ask the provider, close it past its time, come back later if still open */
   'payments.check': { out_trade_no: string };
+  /** a refund the provider did not answer: ask again with the same out_refund_no */
+  'payments.refund': { out_refund_no: string };
   /** hourly (idempotent): text the admins of schools whose service expires in 30, 7 or 1 days (school-local dates) */
   'school.remind': { at?: string };
 }
@@ -36,6 +38,7 @@ export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   'sms.send': { queue: 'sms', attempts: 5, backoffMs: 2_000 },
   'alerts.scan': { queue: 'alerts', attempts: 1, backoffMs: 1_000 },
   'payments.check': { queue: 'payments', attempts: 5, backoffMs: 10_000 },
+  'payments.refund': { queue: 'payments', attempts: 8, backoffMs: 60_000 },
   'school.remind': { queue: 'payments', attempts: 3, backoffMs: 60_000 },
 };
 

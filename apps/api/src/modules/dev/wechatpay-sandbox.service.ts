@@ -139,24 +139,58 @@ export class WechatPaySandbox {
     return (await this.order(outTradeNo)) ? this.sign(400, { code: 'ORDERPAID', message: '订单已支付' }) : this.sign(404, { code: 'ORDER_NOT_EXIST', message: '订单不存在' });
   }
 
+  /**
+   * A refund, as v3 makes it: idempotent by out_refund_no (the same number answers the refund it made), never more
+   * than the order's amount in all (checked under the order's row lock), the order then in state REFUND.
+   */
   async refund(body: Record<string, unknown>): Promise<SignedAnswer> {
     const amount = body.amount as { refund?: number; total?: number } | undefined;
-    const o = typeof body.out_trade_no === 'string' ? await this.order(body.out_trade_no) : null;
-    if (!o) return this.sign(404, { code: 'RESOURCE_NOT_EXISTS', message: '订单不存在' });
-    if (o.state !== 'SUCCESS' && o.state !== 'REFUND') return this.sign(400, { code: 'INVALID_REQUEST', message: '订单未支付' });
-    const refund = amount?.refund;
-    if (!Number.isSafeInteger(refund) || refund! <= 0 || refund! + o.refunded_fen > o.amount_fen || amount?.total !== o.amount_fen) {
-      return this.sign(400, { code: 'PARAM_ERROR', message: 'amount' });
-    }
-    await this.db.query(`update wechatpay_sandbox_orders set refunded_fen = refunded_fen + $2, state = 'REFUND' where out_trade_no = $1`, [o.out_trade_no, refund]);
-    return this.sign(200, {
-      refund_id: `5030${randomBytes(12).toString('hex')}`,
-      out_refund_no: body.out_refund_no,
+    const outRefundNo = body.out_refund_no;
+    if (typeof outRefundNo !== 'string' || !/^[A-Za-z0-9_\-|*@]{1,64}$/.test(outRefundNo)) return this.sign(400, { code: 'PARAM_ERROR', message: 'out_refund_no' });
+    if (typeof body.out_trade_no !== 'string') return this.sign(400, { code: 'PARAM_ERROR', message: 'out_trade_no' });
+    const outTradeNo = body.out_trade_no;
+    const result = await this.db.transaction(async (em) => {
+      const [o]: SandboxOrder[] = await em.query(
+        `select out_trade_no, amount_fen::int as amount_fen, state, transaction_id, refunded_fen::int as refunded_fen
+           from wechatpay_sandbox_orders where out_trade_no = $1 for update`,
+        [outTradeNo],
+      );
+      if (!o) return { status: 404, payload: { code: 'RESOURCE_NOT_EXISTS', message: '订单不存在' } };
+      const [made]: Array<{ out_trade_no: string; refund_id: string; amount_fen: number; created_at: Date }> = await em.query(
+        `select out_trade_no, refund_id, amount_fen::int as amount_fen, created_at from wechatpay_sandbox_refunds where out_refund_no = $1`,
+        [outRefundNo],
+      );
+      if (made) {
+        if (made.out_trade_no !== o.out_trade_no) return { status: 400, payload: { code: 'INVALID_REQUEST', message: '退款单号已用于其他订单' } };
+        return { status: 200, payload: this.refundOf(o, outRefundNo, made) };
+      }
+      if (o.state !== 'SUCCESS' && o.state !== 'REFUND') return { status: 400, payload: { code: 'INVALID_REQUEST', message: '订单未支付' } };
+      const refund = amount?.refund;
+      if (!Number.isSafeInteger(refund) || refund! <= 0 || refund! + o.refunded_fen > o.amount_fen || amount?.total !== o.amount_fen) {
+        return { status: 400, payload: { code: 'PARAM_ERROR', message: 'amount' } };
+      }
+      const [row]: Array<{ refund_id: string; amount_fen: number; created_at: Date }> = await em.query(
+        `insert into wechatpay_sandbox_refunds (out_refund_no, out_trade_no, refund_id, amount_fen, reason)
+         values ($1, $2, $3, $4, $5) returning refund_id, amount_fen::int as amount_fen, created_at`,
+        [outRefundNo, o.out_trade_no, `5030${randomBytes(12).toString('hex')}`, refund, String(body.reason ?? '').slice(0, 80)],
+      );
+      await em.query(`update wechatpay_sandbox_orders set refunded_fen = refunded_fen + $2, state = 'REFUND' where out_trade_no = $1`, [o.out_trade_no, refund]);
+      return { status: 200, payload: this.refundOf(o, outRefundNo, row) };
+    });
+    return this.sign(result.status, result.payload);
+  }
+
+  private refundOf(o: SandboxOrder, outRefundNo: string, r: { refund_id: string; amount_fen: number; created_at: Date }) {
+    return {
+      refund_id: r.refund_id,
+      out_refund_no: outRefundNo,
       out_trade_no: o.out_trade_no,
       transaction_id: o.transaction_id,
+      channel: 'ORIGINAL',
+      create_time: new Date(r.created_at.getTime() + 8 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+08:00'),
       status: 'SUCCESS',
-      amount: { refund, total: o.amount_fen, currency: 'CNY' },
-    });
+      amount: { refund: r.amount_fen, total: o.amount_fen, payer_refund: r.amount_fen, payer_total: o.amount_fen, currency: 'CNY' },
+    };
   }
 
   /** Pays (SUCCESS) or fails (PAYERROR) an open order, then sends its notify; a paid order's notify is sent again. */

@@ -5,6 +5,8 @@ import { DealPasswordService } from './deal-password.service';
 import { NotifyController } from './notify.controller';
 import { PaymentsService } from './payments.service';
 import { PaymentProvider } from './provider';
+import { PaymentRefunders } from './refunders';
+import { RefundsService } from './refunds.service';
 import { PaymentSettlers } from './settlers';
 import { loadSandboxKeys, type SandboxKeys } from './wechatpay/credentials';
 import { WechatPayProvider } from './wechatpay/wechatpay.provider';
@@ -20,14 +22,16 @@ function selfUrl(host: HttpAdapterHost): string {
 
 /**
  * The money core (design.md §5a): the ledger, the payment password, provider payments with their notify, the
- * `payments.check` job and the settlers registry, used by every module that takes money.
+ * `payments.check` job, refunds and the settlers and refunders registries, used by every module that takes money.
  */
 @Module({
   controllers: [NotifyController],
   providers: [
     DealPasswordService,
     PaymentSettlers,
+    PaymentRefunders,
     PaymentsService,
+    RefundsService,
     {
       provide: SANDBOX_KEYS,
       inject: [APP_CONFIG],
@@ -46,6 +50,6 @@ function selfUrl(host: HttpAdapterHost): string {
       },
     },
   ],
-  exports: [DealPasswordService, PaymentSettlers, PaymentsService, PaymentProvider, SANDBOX_KEYS],
+  exports: [DealPasswordService, PaymentSettlers, PaymentRefunders, PaymentsService, RefundsService, PaymentProvider, SANDBOX_KEYS],
 })
 export class PaymentsModule {}

@@ -38,12 +38,29 @@ export class NotifyRefused extends Error {
   }
 }
 
+/**
+ * The provider answered that it did not make a refund (v3: a 4xx answer such as NOT_ENOUGH or INVALID_REQUEST).
+ * Anything else that fails (no answer, a 5xx) leaves it unknown whether the refund was made.
+ */
+export class ProviderRefused extends Error {
+  constructor(
+    readonly code: string,
+    readonly reason: string,
+  ) {
+    super(`${code}: ${reason}`);
+  }
+}
+
 export abstract class PaymentProvider {
   /** Places a Native (QR) order; answers the code_url the payer scans. */
   abstract createNative(order: NativeOrder): Promise<{ codeUrl: string }>;
   abstract query(outTradeNo: string): Promise<ProviderTransaction>;
   /** Closes an unpaid order (an order already closed is fine). */
   abstract close(outTradeNo: string): Promise<void>;
+  /**
+   * Asks for a refund; idempotent by outRefundNo (the same number answers the refund it made). Answers the refund's
+   * status (SUCCESS, PROCESSING, ABNORMAL, CLOSED); throws ProviderRefused when the provider says it made none.
+   */
   abstract refund(order: RefundOrder): Promise<{ refundId: string; status: string }>;
   /**
    * Verifies a notify callback (signature over timestamp, nonce and the raw body with the platform key; timestamp

@@ -5,6 +5,10 @@ import {
   type AdjustBalanceInput,
   type LedgerEntry,
   type Page,
+  type RefundResult,
+  type RefundSchoolPaymentInput,
+  type SchoolPayment,
+  type SchoolPaymentsQuery,
   type SchoolLedgerQuery,
   type SchoolListQuery,
   type SetSchoolPriceInput,
@@ -14,12 +18,16 @@ import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { entryByKey, LEDGER_COLUMNS, lockSchool, postEntry } from '../payments/ledger';
+import { RefundsService } from '../payments/refunds.service';
 import { priceOf } from './school.service';
 
-/** The platform operator's side of schools: the list with money and size, the renewal price, manual adjustments. */
+/** The platform operator's side of schools: the list with money and size, the renewal price, manual adjustments, refunds. */
 @Injectable()
 export class OperatorSchoolsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly refunds: RefundsService,
+  ) {}
 
   /** Schools newest first with balance, expiry, price and head counts; counts by one grouped pass each, not per row. */
   async list(q: SchoolListQuery): Promise<Page<OperatorSchoolRow>> {
@@ -102,5 +110,40 @@ export class OperatorSchoolsService {
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as LedgerEntry);
     return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+  }
+
+  /** A school's payments, newest first, with what was refunded of each; rows and total in one query. */
+  async payments(q: SchoolPaymentsQuery): Promise<Page<SchoolPayment>> {
+    const rows: Array<SchoolPayment & { total: number }> = await this.db.query(
+      `with f as (select * from payments where school_id = $1 and ($2::text is null or state = $2))
+       select c.total, p.* from (select count(*)::int as total from f) c
+       left join lateral (
+         select f.out_trade_no, f.kind, f.description, f.amount_fen::float8 as amount_fen, f.refunded_fen::float8 as refunded_fen, f.method, f.state,
+                u.name as created_by_name, f.created_at, f.paid_at
+           from f left join users u on u.id = f.created_by
+          order by f.created_at desc, f.id desc limit $3 offset $4
+       ) p on true`,
+      [q.school_id, q.state ?? null, q.limit, (q.page - 1) * q.limit],
+    );
+    const list = rows
+      .filter((r) => r.out_trade_no !== null)
+      .map(({ total: _, ...r }) => ({
+        ...r,
+        created_at: new Date(r.created_at).toISOString(),
+        paid_at: r.paid_at ? new Date(r.paid_at).toISOString() : null,
+      }));
+    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+  }
+
+  /** Refunds one of the school's payments (all that is left unless an amount is given); idempotent by request_id. */
+  refund(user: SessionUser, input: RefundSchoolPaymentInput): Promise<RefundResult> {
+    return this.refunds.refund({
+      schoolId: input.school_id,
+      outTradeNo: input.out_trade_no,
+      amountFen: input.amount_fen,
+      reason: input.reason,
+      requestKey: `operator:${input.request_id}`,
+      actorId: user.id,
+    });
   }
 }

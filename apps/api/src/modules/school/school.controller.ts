@@ -13,6 +13,8 @@ import {
   SetSchoolPriceInput,
   PaymentStateQuery,
   RechargeInput,
+  RefundSchoolPaymentInput,
+  SchoolPaymentsQuery,
   WechatPaySchoolInput,
 } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
@@ -101,5 +103,15 @@ export class OperatorSchoolsController {
   @Get('schoolLedger')
   ledger(@Input(SchoolLedgerQuery) q: SchoolLedgerQuery) {
     return this.schools.ledger(q);
+  }
+
+  @Get('schoolPayments')
+  payments(@Input(SchoolPaymentsQuery) q: SchoolPaymentsQuery) {
+    return this.schools.payments(q);
+  }
+
+  @Post('refundSchoolPayment')
+  refund(@Input(RefundSchoolPaymentInput) input: RefundSchoolPaymentInput, @CurrentUser() user: SessionUser) {
+    return this.schools.refund(user, input);
   }
 }

@@ -33,7 +33,9 @@ import { DealPasswordService } from '../payments/deal-password.service';
 import { entryByKey, LEDGER_COLUMNS, lockSchool, postEntry } from '../payments/ledger';
 import { newOutTradeNo } from '../payments/out-trade-no';
 import { PaymentsService } from '../payments/payments.service';
+import { PaymentRefunders } from '../payments/refunders';
 import { PaymentSettlers, type PaidPayment } from '../payments/settlers';
+import { renewalRefunder, renewalStart, topUpRefunder } from './school-refunds';
 
 /** The school's own row as the admin sees it (`s`). */
 const SCHOOL_COLUMNS = `s.id, s.name, s.timezone, s.contact_name, s.contact_phone, s.city, s.address, s.balance_fen::float8 as balance_fen,
@@ -73,9 +75,12 @@ export class SchoolService {
     private readonly smsCodes: SmsCodeService,
     private readonly payments: PaymentsService,
     settlers: PaymentSettlers,
+    refunders: PaymentRefunders,
   ) {
     settlers.register(TOP_UP_KIND, (em, p) => this.settleTopUp(em, p));
     settlers.register(RENEWAL_KIND, (em, p) => this.settleRenewal(em, p));
+    refunders.register(TOP_UP_KIND, topUpRefunder);
+    refunders.register(RENEWAL_KIND, renewalRefunder);
   }
 
   async info(user: SessionUser): Promise<SchoolInfo> {
@@ -219,7 +224,7 @@ export class SchoolService {
       refId: p.out_trade_no,
       paymentId: p.id,
       actorId: p.created_by,
-      note: null,
+      note: '微信支付充值',
       key: `pay:${p.out_trade_no}`,
     });
     if (!posted) throw new Error(`top-up ${p.out_trade_no} could not be credited`);
@@ -230,9 +235,12 @@ export class SchoolService {
     const s = await lockSchool(em, p.school_id);
     if (!s) throw new Error(`renewal ${p.out_trade_no}: no school ${p.school_id}`);
     const period = p.meta.period === 'year' ? 'year' : 'term';
-    const until = renewedUntil(s.service_expires_at, period);
+    const now = new Date();
+    const until = renewedUntil(s.service_expires_at, period, now);
     await em.query(`update schools set service_expires_at = $2, updated_at = now() where id = $1`, [p.school_id, until]);
-    await em.query(`update payments set meta = meta || $2::jsonb where id = $1`, [p.id, JSON.stringify({ from: s.service_expires_at, until })]);
+    // the span bought (start → until): a refund takes back its share of it (refundRenewal)
+    const bought = { from: s.service_expires_at, start: renewalStart(s.service_expires_at, now), until };
+    await em.query(`update payments set meta = meta || $2::jsonb where id = $1`, [p.id, JSON.stringify(bought)]);
   }
 
   async balancePay(user: SessionUser, input: BalancePaySchoolInput): Promise<{ service_expires_at: string; balance_fen: number }> {
@@ -246,13 +254,14 @@ export class SchoolService {
       if (prior) return { service_expires_at: s.service_expires_at!.toISOString(), balance_fen: s.balance_fen };
       const amount = periodPrice(s, input.period);
       if (s.balance_fen < amount) throw new AppError('school.balance_insufficient', { balance: s.balance_fen / 100, amount: amount / 100 });
-      const until = renewedUntil(s.service_expires_at, input.period);
+      const now = new Date();
+      const until = renewedUntil(s.service_expires_at, input.period, now);
       const outTradeNo = newOutTradeNo('R');
       const [payment]: Array<{ id: number }> = await em.query(
         `insert into payments (school_id, out_trade_no, kind, ref_id, description, amount_fen, method, state, meta, created_by, paid_at)
          values ($1, $2, $3, $4, $5, $6, 'balance', 'paid', $7, $8, now()) returning id::int as id`,
         [schoolId, outTradeNo, RENEWAL_KIND, String(schoolId), `平台服务续费（${PERIOD_LABEL[input.period]}）`, amount,
-          JSON.stringify({ period: input.period, from: s.service_expires_at, until }), user.id],
+          JSON.stringify({ period: input.period, from: s.service_expires_at, start: renewalStart(s.service_expires_at, now), until }), user.id],
       );
       const entry = await postEntry(em, {
         schoolId,
@@ -262,7 +271,7 @@ export class SchoolService {
         refId: outTradeNo,
         paymentId: payment.id,
         actorId: user.id,
-        note: input.period,
+        note: `平台服务续费（${PERIOD_LABEL[input.period]}）`,
         key,
       });
       if (!entry) throw new AppError('school.balance_insufficient', { balance: s.balance_fen / 100, amount: amount / 100 });

@@ -1,5 +1,5 @@
 import { Aes, Formatter, Rsa, Wechatpay } from 'wechatpay-axios-plugin';
-import { NotifyRefused, PaymentProvider, type NativeOrder, type ProviderTransaction, type RefundOrder } from '../provider';
+import { NotifyRefused, PaymentProvider, ProviderRefused, type NativeOrder, type ProviderTransaction, type RefundOrder } from '../provider';
 import type { MerchantCredentials } from './credentials';
 
 /** Notifies and answers older or newer than this (seconds) are refused: replay protection, as v3 asks. */
@@ -108,13 +108,23 @@ export class WechatPayProvider extends PaymentProvider {
   }
 
   async refund(o: RefundOrder): Promise<{ refundId: string; status: string }> {
-    const res = await at(this.client, 'v3/refund/domestic/refunds').post({
-      out_trade_no: o.outTradeNo,
-      out_refund_no: o.outRefundNo,
-      reason: o.reason.slice(0, 80),
-      notify_url: this.notifyTo(),
-      amount: { refund: o.refundFen, total: o.totalFen, currency: 'CNY' },
-    });
+    let res: { data: Record<string, unknown> };
+    try {
+      res = await at(this.client, 'v3/refund/domestic/refunds').post({
+        out_trade_no: o.outTradeNo,
+        out_refund_no: o.outRefundNo,
+        reason: o.reason.slice(0, 80),
+        notify_url: this.notifyTo(),
+        amount: { refund: o.refundFen, total: o.totalFen, currency: 'CNY' },
+      });
+    } catch (err) {
+      // a 4xx answer says the refund was not made; no answer or a 5xx leaves it unknown (the caller retries the same number)
+      const answer = (err as { response?: { status?: number; data?: { code?: unknown; message?: unknown } } }).response;
+      if (answer?.status && answer.status >= 400 && answer.status < 500) {
+        throw new ProviderRefused(String(answer.data?.code ?? answer.status), String(answer.data?.message ?? ''));
+      }
+      throw err;
+    }
     return { refundId: String(res.data.refund_id ?? ''), status: String(res.data.status ?? 'PROCESSING') };
   }
 

@@ -1,0 +1,208 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { RefundResult } from '@wantuo/shared';
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { AppError } from '../../core/http/app-error';
+import { JobsService } from '../../core/jobs/jobs.service';
+import { LOGGER } from '../../core/logging/logger';
+import { postEntry } from './ledger';
+import { PaymentProvider, ProviderRefused } from './provider';
+import { PaymentRefunders, type PaymentRefund } from './refunders';
+import type { PaidPayment } from './settlers';
+
+/** What a module asks to refund: one of the school's payments, all that is left or part of it. */
+export interface RefundRequest {
+  schoolId: number;
+  outTradeNo: string;
+  /** omitted: all that is left to refund */
+  amountFen?: number;
+  /** kept with the refund, shown to the payer by the provider (at most 80 characters there) */
+  reason: string;
+  /** the caller's idempotency key, unique per payment: the same key refunds once and is answered from its refund */
+  requestKey: string;
+  actorId: number | null;
+}
+
+type LockedPayment = PaidPayment & { state: string; refunded_fen: number };
+type RefundRow = PaymentRefund & { state: string; meta: Record<string, unknown>; paymentId: number };
+
+const PAYMENT_COLUMNS = `id::int as id, school_id, out_trade_no, kind, ref_id, amount_fen::float8 as amount_fen, method, meta, created_by, state,
+  refunded_fen::float8 as refunded_fen`;
+
+/** Retry delay of a refund whose provider answer is unknown (the `payments.refund` job). */
+const REDRIVE_DELAY_MS = 60_000;
+
+/**
+ * The provider's refund number: derived from the payment and the request key (WeChat Pay takes up to 64 of
+ * [A-Za-z0-9_-|*@]), so a retried request always reaches the provider with the same number.
+ */
+export const outRefundNoOf = (outTradeNo: string, requestKey: string): string =>
+  `F${createHash('sha256').update(`${outTradeNo}\n${requestKey}`).digest('hex').slice(0, 31).toUpperCase()}`;
+
+/**
+ * Refunds (design.md §5a), the one way every module gives money back: a provider payment through the provider
+ * (`PaymentProvider.refund`), a balance payment back to the wallet (a `refund` ledger entry).
+ *
+ * 1. One transaction under the payment's row lock, so concurrent refunds of a payment are ordered and never exceed what
+ *    was paid: a request key already used answers its refund; the amount is checked against what is left; the refund
+ *    row and the payment's refunded_fen are written (the payment is `refunded` once fully refunded), for a balance
+ *    payment with the ledger credit; and the kind's refunder (PaymentRefunders) reacts — or refuses, and then nothing
+ *    is written. A balance refund is done here.
+ * 2. A provider refund is then asked for, outside any transaction (no lock is held across the network; the local
+ *    sandbox answers from the same database): accepted → `succeeded` or `processing`; refused → `failed`, and its
+ *    effects are corrected in one transaction (refunded_fen back, the refunder's revert); no answer → it stays
+ *    `pending` and the `payments.refund` job asks again with the same out_refund_no, which the provider answers
+ *    without refunding twice.
+ */
+@Injectable()
+export class RefundsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly provider: PaymentProvider,
+    private readonly refunders: PaymentRefunders,
+    private readonly jobs: JobsService,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  async refund(r: RefundRequest): Promise<RefundResult> {
+    const recorded = await this.db.transaction(async (em) => {
+      const [p]: LockedPayment[] = await em.query(`select ${PAYMENT_COLUMNS} from payments where out_trade_no = $1 and school_id = $2 for update`, [
+        r.outTradeNo,
+        r.schoolId,
+      ]);
+      if (!p) throw new AppError('payments.not_found');
+      const [prior]: Array<{ out_refund_no: string; state: string }> = await em.query(
+        `select out_refund_no, state from payment_refunds where payment_id = $1 and request_key = $2`,
+        [p.id, r.requestKey],
+      );
+      if (prior) return { outRefundNo: prior.out_refund_no, ask: null, failed: prior.state === 'failed' };
+      if (p.state === 'refunded') throw new AppError('payments.fully_refunded');
+      if (p.state !== 'paid') throw new AppError('payments.not_paid');
+      if (!this.refunders.has(p.kind)) throw new AppError('payments.refund_unsupported');
+      const remaining = p.amount_fen - p.refunded_fen;
+      const amount = r.amountFen ?? remaining;
+      if (amount <= 0 || amount > remaining) throw new AppError('payments.refund_too_much', { remaining: remaining / 100, amount: amount / 100 });
+
+      const refund: PaymentRefund = { outRefundNo: outRefundNoOf(p.out_trade_no, r.requestKey), amountFen: amount, refundedBeforeFen: p.refunded_fen, reason: r.reason, actorId: r.actorId };
+      await em.query(
+        `insert into payment_refunds (payment_id, school_id, out_refund_no, request_key, amount_fen, reason, state, actor_id)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [p.id, p.school_id, refund.outRefundNo, r.requestKey, amount, r.reason, p.method === 'balance' ? 'succeeded' : 'pending', r.actorId],
+      );
+      await em.query(
+        `update payments set refunded_fen = refunded_fen + $2, state = case when refunded_fen + $2 = amount_fen then 'refunded' else state end,
+                version = version + 1
+          where id = $1`,
+        [p.id, amount],
+      );
+      if (p.method === 'balance') {
+        const entry = await postEntry(em, {
+          schoolId: p.school_id,
+          type: 'refund',
+          amountFen: amount,
+          refKind: p.kind,
+          refId: p.out_trade_no,
+          paymentId: p.id,
+          actorId: r.actorId,
+          note: r.reason,
+          key: `refund:${refund.outRefundNo}`,
+        });
+        if (!entry) throw new Error(`refund ${refund.outRefundNo}: the credit was not posted`);
+      }
+      const applied = await this.refunders.of(p.kind).apply(em, p, refund);
+      await em.query(`update payment_refunds set meta = $2 where out_refund_no = $1`, [refund.outRefundNo, JSON.stringify(applied)]);
+      return { outRefundNo: refund.outRefundNo, ask: p.method === 'wechat' ? { payment: p, refund } : null, failed: false };
+    });
+    if (recorded.ask) await this.ask(recorded.ask.payment, recorded.ask.refund, false);
+    const { failure, ...answer } = await this.answer(recorded.outRefundNo);
+    if (recorded.failed || answer.state === 'failed') throw new AppError('payments.refund_failed', { reason: failure ?? '' });
+    return answer as RefundResult;
+  }
+
+  /** The `payments.refund` job: a refund still pending (the provider's answer was unknown) is asked for again. */
+  async redrive(outRefundNo: string): Promise<void> {
+    const row = await this.refundRow(outRefundNo);
+    if (!row || row.state !== 'pending') return;
+    const [p]: LockedPayment[] = await this.db.query(`select ${PAYMENT_COLUMNS} from payments where id = $1`, [row.paymentId]);
+    await this.ask(p, row, true);
+  }
+
+  /**
+   * Asks the provider for a recorded refund and records its answer. No answer: still pending, asked again later (the
+   * job; `fromJob` rethrows so the job's own retries do it).
+   */
+  private async ask(p: PaidPayment, refund: PaymentRefund, fromJob: boolean): Promise<void> {
+    let answer: { refundId: string; status: string };
+    try {
+      answer = await this.provider.refund({ outTradeNo: p.out_trade_no, outRefundNo: refund.outRefundNo, refundFen: refund.amountFen, totalFen: p.amount_fen, reason: refund.reason });
+    } catch (err) {
+      if (err instanceof ProviderRefused) {
+        this.log.warn({ outTradeNo: p.out_trade_no, outRefundNo: refund.outRefundNo, code: err.code, reason: err.reason }, 'provider refused a refund');
+        return this.fail(refund.outRefundNo, `${err.code} ${err.reason}`.trim());
+      }
+      this.log.error({ err, outTradeNo: p.out_trade_no, outRefundNo: refund.outRefundNo }, 'provider did not answer a refund: it stays pending');
+      if (fromJob) throw err;
+      await this.jobs.enqueue('payments.refund', { out_refund_no: refund.outRefundNo }, { delayMs: REDRIVE_DELAY_MS });
+      return;
+    }
+    if (answer.status === 'CLOSED') return this.fail(refund.outRefundNo, 'CLOSED');
+    if (answer.status !== 'SUCCESS' && answer.status !== 'PROCESSING') {
+      // ABNORMAL: the money left the merchant but did not reach the payer; the merchant platform resolves it by hand
+      this.log.error({ outTradeNo: p.out_trade_no, outRefundNo: refund.outRefundNo, status: answer.status }, 'provider refund needs handling at the merchant platform');
+    }
+    await this.db.query(`update payment_refunds set state = $2, provider_refund_id = $3 where out_refund_no = $1 and state = 'pending'`, [
+      refund.outRefundNo,
+      answer.status === 'SUCCESS' ? 'succeeded' : 'processing',
+      answer.refundId || null,
+    ]);
+  }
+
+  /** The provider refused a refund: it is `failed`, and what it did here is corrected (never edited) in one transaction. */
+  private async fail(outRefundNo: string, why: string): Promise<void> {
+    await this.db.transaction(async (em) => {
+      const [p]: LockedPayment[] = await em.query(
+        `select ${PAYMENT_COLUMNS} from payments where id = (select payment_id from payment_refunds where out_refund_no = $1) for update`,
+        [outRefundNo],
+      );
+      const rows: Array<PaymentRefund & { meta: Record<string, unknown> }> = await em.query(
+        `with u as (
+           update payment_refunds set state = 'failed', meta = meta || jsonb_build_object('failure', $2::text)
+            where out_refund_no = $1 and state = 'pending'
+            returning out_refund_no, amount_fen, reason, actor_id, meta
+         ) select out_refund_no as "outRefundNo", amount_fen::float8 as "amountFen", reason, actor_id as "actorId", meta from u`,
+        [outRefundNo, why.slice(0, 200)],
+      );
+      if (!rows.length) return; // already answered (another run of the job)
+      const refund = { ...rows[0], refundedBeforeFen: p.refunded_fen - rows[0].amountFen };
+      await em.query(
+        `update payments set refunded_fen = refunded_fen - $2, state = case when state = 'refunded' then 'paid' else state end, version = version + 1
+          where id = $1`,
+        [p.id, refund.amountFen],
+      );
+      await this.refunders.of(p.kind).revert(em, p, refund, refund.meta);
+    });
+  }
+
+  private async refundRow(outRefundNo: string): Promise<RefundRow | null> {
+    const rows: RefundRow[] = await this.db.query(
+      `select out_refund_no as "outRefundNo", amount_fen::float8 as "amountFen", reason, actor_id as "actorId", state, meta, payment_id::int as "paymentId",
+              0 as "refundedBeforeFen"
+         from payment_refunds where out_refund_no = $1`,
+      [outRefundNo],
+    );
+    return rows[0] ?? null;
+  }
+
+  private async answer(outRefundNo: string): Promise<Omit<RefundResult, 'state'> & { state: string; failure: string | null }> {
+    const [a]: Array<Omit<RefundResult, 'state'> & { state: string; failure: string | null }> = await this.db.query(
+      `select p.out_trade_no, r.out_refund_no, r.amount_fen::float8 as amount_fen, r.state, r.meta->>'failure' as failure, p.state as payment_state,
+              p.refunded_fen::float8 as refunded_fen, (p.amount_fen - p.refunded_fen)::float8 as remaining_fen, s.balance_fen::float8 as balance_fen
+         from payment_refunds r join payments p on p.id = r.payment_id join schools s on s.id = r.school_id
+        where r.out_refund_no = $1`,
+      [outRefundNo],
+    );
+    return a;
+  }
+}
