@@ -184,3 +184,24 @@ it('an expiring school sees the renewal banner on every page of its console', as
   await page.screenshot({ path: join(SHOTS, 'renewal-banner.png') });
   await page.context().close();
 }, 30_000);
+
+it('the operator refunds part of the top-up through WeChat Pay; the school’s ledger shows it', async () => {
+  // after the journey above: 5000 topped up by WeChat, 3600 paid from the balance
+  const page = await newPage();
+  await page.goto(`${stack.url}/login?redirect=%2Foperator_schools`);
+  await page.getByPlaceholder('用户名 / 手机号 / 邮箱').fill('operator');
+  await page.getByPlaceholder('密码', { exact: true }).fill('Demo@2026');
+  await page.locator('form button[type=submit]').click();
+  await page.waitForURL(`${stack.url}/operator_schools`);
+  await page.getByRole('row', { name: new RegExp(SCHOOL) }).getByRole('button', { name: '流水' }).click();
+  await page.getByRole('tab', { name: '支付记录' }).click();
+  const topUp = page.getByRole('row', { name: /微信支付/ }).filter({ hasText: '5000.00' });
+  await topUp.getByRole('button', { name: /^退\s*款$/ }).click();
+  await page.getByLabel('退款金额（元）').fill('100');
+  await page.getByLabel(/退款原因/).fill('多充值退回');
+  await page.getByRole('button', { name: /^确\s*定$/ }).click();
+  await page.getByText(/已退款 ¥100.00|退款已提交微信支付/).waitFor();
+  await page.screenshot({ path: join(SHOTS, 'operator-refund.png') });
+  await expect.poll(async () => (await ledger()).at(-1)).toEqual({ type: 'refund', amount_fen: -10_000, balance_after_fen: 130_000 });
+  await page.context().close();
+}, 30_000);

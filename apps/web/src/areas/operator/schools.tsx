@@ -1,6 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Drawer, Form, Input, Modal, Radio, Space, Tag, Typography } from 'antd';
-import { formatFen, yuanToFen, type AdjustBalanceInput, type LedgerEntry, type OperatorSchoolRow, type Page, type SetSchoolPriceInput } from '@wantuo/shared';
+import { Button, Card, Drawer, Form, Input, Modal, Radio, Space, Tabs, Tag, Typography } from 'antd';
+import {
+  formatFen,
+  yuanToFen,
+  type AdjustBalanceInput,
+  type LedgerEntry,
+  type OperatorSchoolRow,
+  type Page,
+  type RefundResult,
+  type RefundSchoolPaymentInput,
+  type SchoolPayment,
+  type SetSchoolPriceInput,
+} from '@wantuo/shared';
 import { useRef, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
@@ -41,7 +52,34 @@ const strings = defineStrings({
   reason: { zh: '原因（机构可在流水中看到）', en: 'Reason (the school sees it in its ledger)' },
   reason_required: { zh: '请填写调整原因（至少 2 个字）', en: 'Give the reason (at least 2 characters)' },
   saved: { zh: '已保存', en: 'Saved' },
-  ledger_title: { zh: '{name} 的账户流水', en: 'Ledger of {name}' },
+  ledger_title: { zh: '{name} 的账户与支付', en: 'Account and payments of {name}' },
+  tab_ledger: { zh: '账户流水', en: 'Ledger' },
+  tab_payments: { zh: '支付记录', en: 'Payments' },
+  pay_time: { zh: '时间', en: 'Time' },
+  pay_what: { zh: '内容', en: 'For' },
+  pay_method: { zh: '方式', en: 'Method' },
+  pay_amount: { zh: '金额（元）', en: 'Amount (yuan)' },
+  pay_refunded: { zh: '已退（元）', en: 'Refunded (yuan)' },
+  pay_state: { zh: '状态', en: 'State' },
+  method_wechat: { zh: '微信支付', en: 'WeChat Pay' },
+  method_balance: { zh: '余额', en: 'Balance' },
+  state_pending: { zh: '待支付', en: 'Pending' },
+  state_paid: { zh: '已支付', en: 'Paid' },
+  state_closed: { zh: '已关闭', en: 'Closed' },
+  state_refunded: { zh: '已退款', en: 'Refunded' },
+  refund: { zh: '退款', en: 'Refund' },
+  payments_empty: { zh: '暂无支付记录', en: 'No payments yet' },
+  refund_title: { zh: '退款：{what}', en: 'Refund: {what}' },
+  refund_left: { zh: '可退金额 ¥{left}（已付 ¥{paid}）', en: '¥{left} can be refunded (¥{paid} paid)' },
+  refund_amount: { zh: '退款金额（元）', en: 'Amount (yuan)' },
+  refund_amount_invalid: { zh: '退款金额需大于 0 且不超过可退金额', en: 'More than 0 and at most what can be refunded' },
+  refund_reason: { zh: '退款原因（付款人可见，最多 80 字）', en: 'Reason (the payer sees it, at most 80 characters)' },
+  refund_rule: {
+    zh: '微信支付原路退回；余额支付退回机构余额。充值退款会从机构余额扣回，续费退款会按比例缩短服务期。',
+    en: 'WeChat payments go back through WeChat Pay, balance payments to the balance. A refunded top-up is taken back from the balance; a refunded renewal shortens the service by its share.',
+  },
+  refund_done: { zh: '已退款 ¥{amount}', en: '¥{amount} refunded' },
+  refund_pending: { zh: '退款已提交微信支付，处理中', en: 'Refund sent to WeChat Pay: in progress' },
 });
 
 const PAGE = 20;
@@ -136,8 +174,15 @@ export default function OperatorSchools() {
       />
       {pricing && <PriceDialog school={pricing} onClose={() => setPricing(null)} onSaved={() => void q.refetch()} />}
       {adjusting && <AdjustDialog school={adjusting} onClose={() => setAdjusting(null)} onSaved={() => void q.refetch()} />}
-      <Drawer open={ledger !== null} onClose={() => setLedger(null)} size={720} title={ledger ? s('ledger_title', { name: ledger.name }) : ''} destroyOnHidden>
-        {ledger && <SchoolLedger schoolId={ledger.id} />}
+      <Drawer open={ledger !== null} onClose={() => setLedger(null)} size={760} title={ledger ? s('ledger_title', { name: ledger.name }) : ''} destroyOnHidden>
+        {ledger && (
+          <Tabs
+            items={[
+              { key: 'ledger', label: s('tab_ledger'), children: <SchoolLedger schoolId={ledger.id} /> },
+              { key: 'payments', label: s('tab_payments'), children: <SchoolPayments schoolId={ledger.id} onRefunded={() => void q.refetch()} /> },
+            ]}
+          />
+        )}
       </Drawer>
     </Card>
   );
@@ -246,5 +291,110 @@ function SchoolLedger({ schoolId }: { schoolId: number }) {
         { title: m('ledger.note'), key: 'note', ellipsis: true, render: (_, r) => r.note ?? '-' },
       ]}
     />
+  );
+}
+
+const PAY_STATE_COLOR: Record<SchoolPayment['state'], string> = { pending: 'default', paid: 'green', closed: 'default', refunded: 'gold' };
+
+/** A school's payments, newest first, with a refund on each paid one. */
+function SchoolPayments({ schoolId, onRefunded }: { schoolId: number; onRefunded: () => void }) {
+  const s = strings.use();
+  const [page, setPage] = useState(1);
+  const [refunding, setRefunding] = useState<SchoolPayment | null>(null);
+  const q = useQuery({
+    queryKey: ['schoolPayments', schoolId, page],
+    queryFn: () => get<Page<SchoolPayment>>('schoolPayments', { school_id: schoolId, page, limit: PAGE }),
+  });
+  return (
+    <>
+      <ServerTable<SchoolPayment>
+        query={q}
+        page={page}
+        onPage={setPage}
+        pageSize={PAGE}
+        rowKey="out_trade_no"
+        size="small"
+        scroll={{ x: 700 }}
+        locale={{ emptyText: <EmptyState description={s('payments_empty')} /> }}
+        columns={[
+          { title: s('pay_time'), key: 'at', width: 140, render: (_, r) => localDateTime(r.paid_at ?? r.created_at) },
+          { title: s('pay_what'), key: 'what', ellipsis: true, render: (_, r) => r.description },
+          { title: s('pay_method'), key: 'method', width: 80, render: (_, r) => s(r.method === 'wechat' ? 'method_wechat' : 'method_balance') },
+          { title: s('pay_amount'), key: 'amount', width: 100, align: 'right', render: (_, r) => formatFen(r.amount_fen) },
+          { title: s('pay_refunded'), key: 'refunded', width: 90, align: 'right', render: (_, r) => (r.refunded_fen ? formatFen(r.refunded_fen) : '-') },
+          { title: s('pay_state'), key: 'state', width: 80, render: (_, r) => <Tag color={PAY_STATE_COLOR[r.state]}>{s(`state_${r.state}`)}</Tag> },
+          {
+            title: '',
+            key: 'refund',
+            width: 70,
+            render: (_, r) =>
+              r.state === 'paid' && r.refunded_fen < r.amount_fen ? (
+                <Button type="link" size="small" onClick={() => setRefunding(r)}>
+                  {s('refund')}
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
+      {refunding && (
+        <RefundDialog
+          schoolId={schoolId}
+          payment={refunding}
+          onClose={() => setRefunding(null)}
+          onDone={() => {
+            void q.refetch();
+            onRefunded();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** Refunds (part of) a paid payment with a reason; one request key per dialog, so a double click refunds once. */
+function RefundDialog({ schoolId, payment, onClose, onDone }: { schoolId: number; payment: SchoolPayment; onClose: () => void; onDone: () => void }) {
+  const s = strings.use();
+  const [busy, setBusy] = useState(false);
+  const requestId = useRef(newRequestId());
+  const left = payment.amount_fen - payment.refunded_fen;
+  const [form] = Form.useForm<{ yuan: string; reason: string }>();
+  const valid = (v: string | undefined) => {
+    const fen = yuanToFen(v ?? '');
+    return fen !== null && fen >= 1 && fen <= left;
+  };
+  const save = async (v: { yuan: string; reason: string }) => {
+    setBusy(true);
+    try {
+      const fen = yuanToFen(v.yuan)!;
+      const input: RefundSchoolPaymentInput = {
+        school_id: schoolId,
+        out_trade_no: payment.out_trade_no,
+        ...(fen === left ? {} : { amount_fen: fen }),
+        reason: v.reason.trim(),
+        request_id: requestId.current,
+      };
+      const r = await post<RefundResult>('refundSchoolPayment', input);
+      feedback().message.success(r.state === 'succeeded' ? s('refund_done', { amount: formatFen(r.amount_fen) }) : s('refund_pending'));
+      onDone();
+      onClose();
+    } catch {
+      // shown by the request wrapper (a spent top-up, a refusal from WeChat Pay)
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open title={s('refund_title', { what: payment.description })} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} width={440}>
+      <Typography.Paragraph>{s('refund_left', { left: formatFen(left), paid: formatFen(payment.amount_fen) })}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{s('refund_rule')}</Typography.Paragraph>
+      <Form form={form} layout="vertical" initialValues={{ yuan: formatFen(left) }} onFinish={(v) => void save(v)}>
+        <Form.Item name="yuan" label={s('refund_amount')} rules={[{ validator: (_, v) => (valid(v) ? Promise.resolve() : Promise.reject(new Error(s('refund_amount_invalid')))) }]}>
+          <MoneyInput />
+        </Form.Item>
+        <Form.Item name="reason" label={s('refund_reason')} rules={[{ validator: (_, v) => ((v ?? '').trim().length >= 2 ? Promise.resolve() : Promise.reject(new Error(s('reason_required')))) }]}>
+          <Input maxLength={80} showCount />
+        </Form.Item>
+      </Form>
+    </Modal>
   );
 }
