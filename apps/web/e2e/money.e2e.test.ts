@@ -143,8 +143,8 @@ it('apply → approve → SMS sign-in → password → payment password → QR t
   await admin.getByRole('button', { name: '下一步' }).click();
   await admin.getByText('余额支付').first().waitFor();
   const otp = admin.locator('.ant-otp input');
-  await otp.first().click();
-  await admin.keyboard.type(DEAL_PWD);
+  for (const [i, digit] of [...DEAL_PWD].entries()) await otp.nth(i).fill(digit);
+  await expect.poll(() => admin.getByRole('button', { name: /确认支付/ }).isEnabled()).toBe(true);
   await admin.screenshot({ path: join(SHOTS, 'payment-dialog-balance.png') });
   await admin.getByRole('button', { name: /确认支付/ }).click();
   await admin.getByText('支付成功').waitFor();
