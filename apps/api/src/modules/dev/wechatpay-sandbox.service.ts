@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Aes, Formatter, Rsa } from 'wechatpay-axios-plugin';
@@ -49,6 +49,13 @@ export class WechatPaySandbox {
     return this.keys !== null;
   }
 
+  /** the sandbox's keys parsed once (node would parse PEM text again for every signature: 2.7 ms against 1.2 ms to sign) */
+  private get parsed(): { platformPrivate: KeyObject; merchantPublic: KeyObject } {
+    this.parsedKeys ??= { platformPrivate: createPrivateKey(this.keys!.platformPrivateKey), merchantPublic: createPublicKey(this.keys!.merchantPublicKey) };
+    return this.parsedKeys;
+  }
+  private parsedKeys: { platformPrivate: KeyObject; merchantPublic: KeyObject } | null = null;
+
   /** A v3 answer signed with the platform key over timestamp, nonce and body. */
   sign(status: number, payload: object | null): SignedAnswer {
     const body = payload === null ? '' : JSON.stringify(payload);
@@ -61,7 +68,7 @@ export class WechatPaySandbox {
         'Wechatpay-Timestamp': timestamp,
         'Wechatpay-Nonce': nonce,
         'Wechatpay-Serial': this.keys!.platformKeyId,
-        'Wechatpay-Signature': Rsa.sign(Formatter.response(timestamp, nonce, body), this.keys!.platformPrivateKey),
+        'Wechatpay-Signature': Rsa.sign(Formatter.response(timestamp, nonce, body), this.parsed.platformPrivate),
         'Request-ID': randomBytes(16).toString('hex'),
       },
     };
@@ -78,7 +85,7 @@ export class WechatPaySandbox {
     const message = Formatter.request(method.toUpperCase(), uri, fields.timestamp, fields.nonce_str, rawBody);
     let ok = false;
     try {
-      ok = Rsa.verify(message, fields.signature ?? '', this.keys!.merchantPublicKey);
+      ok = Rsa.verify(message, fields.signature ?? '', this.parsed.merchantPublic);
     } catch {
       ok = false;
     }

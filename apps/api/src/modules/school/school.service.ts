@@ -30,11 +30,12 @@ import type { SessionUser } from '../../core/http/request-context';
 import { verifyPassword } from '../auth/passwords';
 import { SmsCodeService } from '../sms/sms-code.service';
 import { DealPasswordService } from '../payments/deal-password.service';
-import { entryByKey, LEDGER_COLUMNS, lockSchool, postEntry } from '../payments/ledger';
+import { LEDGER_COLUMNS, lockSchool, postEntry } from '../payments/ledger';
 import { newOutTradeNo } from '../payments/out-trade-no';
 import { PaymentsService } from '../payments/payments.service';
 import { PaymentRefunders } from '../payments/refunders';
 import { PaymentSettlers, type PaidPayment } from '../payments/settlers';
+import { renewFromBalance } from './balance-renewal';
 import { renewalRefunder, renewalStart, topUpRefunder } from './school-refunds';
 
 /** The school's own row as the admin sees it (`s`). */
@@ -54,9 +55,6 @@ type SchoolRow = Omit<SchoolInfo, 'service_state' | 'price' | 'service_expires_a
 export function priceOf(s: { term_price_fen: number | null; year_price_fen: number | null }): { term_fen: number; year_fen: number } {
   return { term_fen: s.term_price_fen ?? DEFAULT_PRICE_FEN.term, year_fen: s.year_price_fen ?? DEFAULT_PRICE_FEN.year };
 }
-
-const periodPrice = (s: { term_price_fen: number | null; year_price_fen: number | null }, period: RenewalPeriod) =>
-  period === 'term' ? priceOf(s).term_fen : priceOf(s).year_fen;
 
 /** The payment kinds of this module: the settlers registered for them are settleTopUp and settleRenewal. */
 export const RENEWAL_KIND = 'school_renewal';
@@ -246,37 +244,23 @@ export class SchoolService {
   async balancePay(user: SessionUser, input: BalancePaySchoolInput): Promise<{ service_expires_at: string; balance_fen: number }> {
     const schoolId = user.schoolId!;
     await this.dealPwd.verify(schoolId, input.deal_pwd);
-    const key = `renew:${input.request_id ?? randomUUID()}`;
-    return this.db.transaction(async (em) => {
-      const s = await lockSchool(em, schoolId);
-      if (!s) throw new AppError('school.not_found');
-      const prior = await entryByKey(em, schoolId, key);
-      if (prior) return { service_expires_at: s.service_expires_at!.toISOString(), balance_fen: s.balance_fen };
-      const amount = periodPrice(s, input.period);
-      if (s.balance_fen < amount) throw new AppError('school.balance_insufficient', { balance: s.balance_fen / 100, amount: amount / 100 });
-      const now = new Date();
-      const until = renewedUntil(s.service_expires_at, input.period, now);
-      const outTradeNo = newOutTradeNo('R');
-      const [payment]: Array<{ id: number }> = await em.query(
-        `insert into payments (school_id, out_trade_no, kind, ref_id, description, amount_fen, method, state, meta, created_by, paid_at)
-         values ($1, $2, $3, $4, $5, $6, 'balance', 'paid', $7, $8, now()) returning id::int as id`,
-        [schoolId, outTradeNo, RENEWAL_KIND, String(schoolId), `平台服务续费（${PERIOD_LABEL[input.period]}）`, amount,
-          JSON.stringify({ period: input.period, from: s.service_expires_at, start: renewalStart(s.service_expires_at, now), until }), user.id],
-      );
-      const entry = await postEntry(em, {
-        schoolId,
-        type: 'payment',
-        amountFen: -amount,
-        refKind: RENEWAL_KIND,
-        refId: outTradeNo,
-        paymentId: payment.id,
-        actorId: user.id,
-        note: `平台服务续费（${PERIOD_LABEL[input.period]}）`,
-        key,
-      });
-      if (!entry) throw new AppError('school.balance_insufficient', { balance: s.balance_fen / 100, amount: amount / 100 });
-      await em.query(`update schools set service_expires_at = $2, updated_at = now() where id = $1`, [schoolId, until]);
-      return { service_expires_at: until.toISOString(), balance_fen: entry.balance_after_fen };
+    const r = await renewFromBalance(this.db, {
+      schoolId,
+      period: input.period,
+      key: `renew:${input.request_id ?? randomUUID()}`,
+      outTradeNo: newOutTradeNo('R'),
+      kind: RENEWAL_KIND,
+      description: `平台服务续费（${PERIOD_LABEL[input.period]}）`,
+      actorId: user.id,
     });
+    if (r.outcome === 'no_school') throw new AppError('school.not_found');
+    if (r.outcome === 'insufficient') throw new AppError('school.balance_insufficient', { balance: r.balance_fen / 100, amount: r.amount_fen / 100 });
+    if (r.outcome === 'charged') return { service_expires_at: r.service_expires_at.toISOString(), balance_fen: r.balance_fen };
+    // a retry of a payment already made: answered with the school as it is now, charged nothing
+    const [now]: Array<{ service_expires_at: Date; balance_fen: number }> = await this.db.query(
+      `select service_expires_at, balance_fen::float8 as balance_fen from schools where id = $1`,
+      [schoolId],
+    );
+    return { service_expires_at: new Date(now.service_expires_at).toISOString(), balance_fen: now.balance_fen };
   }
 }

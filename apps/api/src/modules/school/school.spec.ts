@@ -1,4 +1,4 @@
-import { Code, DEAL_PWD_LOCK, DEFAULT_PRICE_FEN } from '@wantuo/shared';
+import { Code, renewedUntil, DEAL_PWD_LOCK, DEFAULT_PRICE_FEN } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { eventually, snapshot, startTestApp, type TestApp } from '../../../test/harness';
 
@@ -146,6 +146,26 @@ describe('balancePaySchool', () => {
     expect(after.ledger).toBe(after.balance);
     const { rows } = await t.sql.query(`select kind, method, state, amount_fen::int as amount from payments where school_id = $1 and method = 'balance'`, [schoolId]);
     expect(rows).toEqual([{ kind: 'school_renewal', method: 'balance', state: 'paid', amount: DEFAULT_PRICE_FEN.year }]);
+  });
+
+  it('extends by calendar months in UTC exactly as the shared renewedUntil (a month end is clamped), the same request at once charged once', async () => {
+    await setPwd();
+    await credit(DEFAULT_PRICE_FEN.term * 2);
+    const expiry = new Date(Date.UTC(new Date().getUTCFullYear() + 1, 7, 31, 10, 30)); // 31 August next year
+    await t.sql.query(`update schools set service_expires_at = $2 where id = $1`, [schoolId, expiry]);
+    const before = await money();
+    const body = { period: 'term', deal_pwd: '135790', request_id: 'renew-same-0001' };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => t.post('/api/index/balancePaySchool', admin).send(body)));
+    expect(answers.map((a) => a.body.code)).toEqual(Array(5).fill(Code.Ok));
+    const expected = renewedUntil(expiry, 'term');
+    expect(expected.getUTCDate()).toBe(new Date(Date.UTC(expiry.getUTCFullYear() + 1, 2, 0)).getUTCDate()); // the end of February
+    expect(new Set(answers.map((a) => a.body.data.service_expires_at))).toEqual(new Set([expected.toISOString()]));
+    expect(await money()).toMatchObject({ balance: before.balance - DEFAULT_PRICE_FEN.term, entries: before.entries + 1 });
+    const { rows } = await t.sql.query(
+      `select meta from payments where school_id = $1 and method = 'balance' order by id desc limit 1`,
+      [schoolId],
+    );
+    expect(rows[0].meta).toEqual({ period: 'term', from: expiry.toISOString(), start: expiry.toISOString(), until: expected.toISOString() });
   });
 
   it('50 concurrent payments against a balance for 10: exactly 10 succeed and the balance never goes negative', async () => {

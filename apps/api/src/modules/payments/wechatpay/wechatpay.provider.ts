@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { Aes, Formatter, Rsa, Wechatpay } from 'wechatpay-axios-plugin';
 import { NotifyRefused, PaymentProvider, ProviderRefused, type NativeOrder, type ProviderTransaction, type RefundOrder } from '../provider';
 import type { MerchantCredentials } from './credentials';
@@ -57,6 +58,16 @@ export class WechatPayProvider extends PaymentProvider {
   ) {
     super();
   }
+
+  /**
+   * The platform key parsed once for the notifies: handed over as PEM text, node parses it again on every verification
+   * (0.34 ms against 0.06 ms; BENCHMARKS.md, money bench). The plugin parses its own keys once.
+   */
+  private get keys(): { platformPublic: KeyObject } {
+    this.parsedKeys ??= { platformPublic: createPublicKey(this.creds.platformPublicKey) };
+    return this.parsedKeys;
+  }
+  private parsedKeys: { platformPublic: KeyObject } | null = null;
 
   /** The signing client; the sandbox's URL is known once the server listens, so it is built on first use. */
   private get client(): Wechatpay {
@@ -141,7 +152,7 @@ export class WechatPayProvider extends PaymentProvider {
     const body = rawBody.toString('utf8');
     let valid = false;
     try {
-      valid = Rsa.verify(Formatter.response(timestamp, nonce, body), signature, this.creds.platformPublicKey);
+      valid = Rsa.verify(Formatter.response(timestamp, nonce, body), signature, this.keys.platformPublic);
     } catch {
       valid = false;
     }
