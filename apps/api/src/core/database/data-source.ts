@@ -9,13 +9,14 @@ import { MoneyCore1764460800000 } from '../../migrations/1764460800000-money-cor
 import { FlowPositionAfterXid1764504000000 } from '../../migrations/1764504000000-flow-position-after-xid';
 import { ServiceReminders1764590400000 } from '../../migrations/1764590400000-service-reminders';
 import { PaymentRefunds1764676800000 } from '../../migrations/1764676800000-payment-refunds';
+import { Contracts1764763200000 } from '../../migrations/1764763200000-contracts';
 import { School } from '../../modules/school/entities/school.entity';
 import { User } from '../../modules/auth/entities/user.entity';
 import { SiteSetting } from '../../modules/site/entities/site-setting.entity';
 import { StoredFile } from '../../modules/site/entities/stored-file.entity';
 
 export const ENTITIES = [School, User, SiteSetting, StoredFile];
-export const MIGRATIONS = [Foundation1763769600000, AccountApplications1763856000000, PeopleAndCare1763942400000, DailyFlow1764028800000, PickupPeopleIndex1764115200000, FlowStoreWritePath1764201600000, MoneyCore1764460800000, FlowPositionAfterXid1764504000000, ServiceReminders1764590400000, PaymentRefunds1764676800000];
+export const MIGRATIONS = [Foundation1763769600000, AccountApplications1763856000000, PeopleAndCare1763942400000, DailyFlow1764028800000, PickupPeopleIndex1764115200000, FlowStoreWritePath1764201600000, MoneyCore1764460800000, FlowPositionAfterXid1764504000000, ServiceReminders1764590400000, PaymentRefunds1764676800000, Contracts1764763200000];
 
 /** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */
 export function dataSourceOptions(url: string, poolMax: number): DataSourceOptions {
