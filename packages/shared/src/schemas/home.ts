@@ -17,4 +17,15 @@ export interface PrincipalHome {
   /** leave requests waiting for a decision that are not over yet */
   pending_leave: number;
   school: { name: string; balance_fen: number; service_expires_at: string | null; service_state: ServiceState };
+  /** contracts: how many are expiring (active, within 14 days of their end or with 3 units or fewer left) or unpaid, and the soonest expiring */
+  contracts: { expiring: number; unpaid: number; soonest: ExpiringContract[] };
+}
+
+/** A contract about to run out, as the landing page lists it. */
+export interface ExpiringContract {
+  id: number;
+  student_name: string;
+  package_name: string;
+  end_day: string;
+  units_left: number | null;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { serviceState, type PrincipalHome } from '@wantuo/shared';
+import { EXPIRING_DAYS, EXPIRING_UNITS, serviceState, type ExpiringContract, type PrincipalHome } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import type { SessionUser } from '../../core/http/request-context';
 
@@ -26,6 +26,9 @@ export class HomeService {
       open_alerts: number;
       alerts_by_kind: Record<string, number> | null;
       pending_leave: number;
+      expiring_contracts: number;
+      soonest_contracts: ExpiringContract[];
+      unpaid_contracts: number;
     } & Record<(typeof STATES)[number], number>> = await this.db.query(
       `with s as (select id, name, balance_fen, service_expires_at, (now() at time zone timezone)::date as today from schools where id = $1),
        enrolled as (
@@ -41,6 +44,14 @@ export class HomeService {
          select case when r.on_leave and coalesce(r.state, 'expected') = 'expected' then 'on_leave' else coalesce(r.state, 'expected') end as state
            from (select student_id from enrolled where meets_today) e full join recorded r on r.student_id = e.student_id
        ),
+       expiring as (
+         select c.id, st.name as student_name, p.name as package_name, to_char(c.end_day, 'YYYY-MM-DD') as end_day,
+                case when c.units_total is null then null else greatest(0, c.units_total - c.units_used) end as units_left
+           from s join contracts c on c.school_id = s.id and c.status = 'active' and c.end_day >= s.today
+           join students st on st.id = c.student_id
+           join contract_packages p on p.id = c.package_id
+          where c.end_day - s.today < ${EXPIRING_DAYS} or (c.units_total is not null and c.units_total - c.units_used between 1 and ${EXPIRING_UNITS})
+       ),
        alerts as (
          select a.kind, count(*)::int as n from s join flow_alerts a on a.school_id = s.id and a.day = s.today and a.cleared_at is null group by a.kind
        )
@@ -49,7 +60,10 @@ export class HomeService {
               ${STATES.map((x) => `(select count(*)::int from today where state = '${x}') as ${x}`).join(',\n              ')},
               (select coalesce(sum(n), 0)::int from alerts) as open_alerts,
               (select jsonb_object_agg(kind, n) from alerts) as alerts_by_kind,
-              (select count(*)::int from leave_requests l where l.school_id = s.id and l.status = 0 and l.end_day >= s.today) as pending_leave
+              (select count(*)::int from leave_requests l where l.school_id = s.id and l.status = 0 and l.end_day >= s.today) as pending_leave,
+              (select count(*)::int from expiring) as expiring_contracts,
+              (select coalesce(jsonb_agg(x order by x.end_day, x.id), '[]') from (select * from expiring order by end_day, id limit 5) x) as soonest_contracts,
+              (select count(*)::int from contracts c where c.school_id = s.id and c.status = 'unpaid') as unpaid_contracts
          from s`,
       [user.schoolId],
     );
@@ -60,6 +74,7 @@ export class HomeService {
       open_alerts: row.open_alerts,
       alerts_by_kind: row.alerts_by_kind ?? {},
       pending_leave: row.pending_leave,
+      contracts: { expiring: row.expiring_contracts, unpaid: row.unpaid_contracts, soonest: row.soonest_contracts },
       school: {
         name: row.name,
         balance_fen: row.balance_fen,

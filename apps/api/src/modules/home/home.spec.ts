@@ -60,6 +60,31 @@ describe('principalHome', () => {
     expect(after.school).toMatchObject({ balance_fen: 123456, service_state: expect.any(String) });
   });
 
+  it('counts expiring and unpaid contracts and lists the soonest to run out', async () => {
+    const before = await home();
+    expect(before.contracts).toEqual({ expiring: 0, unpaid: 0, soonest: [] });
+    const [{ id: pkg }] = (
+      await t.sql.query(`insert into contract_packages (school_id, name, kind, length, price_fen) values ($1, '月托', 'month', 1, 150000) returning id`, [t.demo.schoolId])
+    ).rows;
+    const add = (student: number, status: string, endIn: number, units: [number, number] | null) =>
+      t.sql.query(
+        `insert into contracts (school_id, no, student_id, package_id, kind, start_day, end_day, units_total, units_used, list_price_fen, price_fen, status)
+         values ($1, $2, $3, $4, $5, $6::date - 30, $6::date + $7::int, $8, $9, 150000, 150000, $10)`,
+        [t.demo.schoolId, `HT${student}${status}${endIn}`.slice(0, 20), student, pkg, units ? 'days' : 'month', today, endIn, units?.[0] ?? null, units?.[1] ?? 0, status],
+      );
+    await add(kids[0], 'active', 5, null); // by date
+    await add(kids[1], 'active', 90, [20, 18]); // by units: 2 left
+    await add(kids[2], 'active', 60, null); // not yet
+    await add(kids[3], 'unpaid', 60, null);
+    await add(kids[4], 'active', -1, null); // past its end: the job expires it, not "expiring"
+    await add(kids[5], 'active', 90, [20, 20]); // no units left: expired, not expiring
+    const after = await home();
+    expect(after.contracts.expiring).toBe(2);
+    expect(after.contracts.unpaid).toBe(1);
+    expect(after.contracts.soonest.map((c) => c.units_left)).toEqual([null, 2]);
+    expect(after.contracts.soonest[0]).toMatchObject({ package_name: '月托', end_day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+  });
+
   it('only the admin may read it', async () => {
     for (const who of ['teacher', 'adviser', 'parent', 'operator'] as const) {
       expect((await t.get(HOME, await t.login(who))).body).toMatchObject({ code: Code.Error, msg: '当前账号没有权限执行此操作' });

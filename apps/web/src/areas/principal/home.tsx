@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, Flex, Progress, Row, Space, Statistic, Tag, Typography } from 'antd';
+import { Button, Card, Col, Flex, List, Progress, Row, Space, Statistic, Tag, Typography } from 'antd';
 import { daysLeft, formatFen, type PrincipalHome } from '@wantuo/shared';
 import { useNavigate } from 'react-router';
 import { get } from '../../api/http';
@@ -29,6 +29,12 @@ const strings = defineStrings({
   to_account: { zh: '个人中心', en: 'Personal centre' },
   to_data: { zh: '数据中心', en: 'Data centre' },
   refresh: { zh: '刷新', en: 'Refresh' },
+  contracts: { zh: '即将到期的合同', en: 'Contracts running out' },
+  contracts_unpaid: { zh: '另有 {n} 份待付款', en: '{n} more waiting for payment' },
+  contracts_none: { zh: '近期没有到期的合同', en: 'No contract runs out soon' },
+  contracts_all: { zh: '合同管理', en: 'Contracts' },
+  ends: { zh: '{day} 到期', en: 'ends {day}' },
+  units_left: { zh: '剩 {n} 次', en: '{n} left' },
 });
 
 const FLOW = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as const;
@@ -115,6 +121,35 @@ export default function PrincipalHomePage() {
           <Card title={s('leave')} style={{ height: '100%' }}>
             <Statistic value={d.pending_leave} />
             <Typography.Text type="secondary">{s('leave_hint')}</Typography.Text>
+          </Card>
+        </Col>
+        <Col xs={24}>
+          <Card title={s('contracts')} extra={<a onClick={() => navigate('/principal_contract')}>{s('contracts_all')}</a>}>
+            <Space align="baseline" wrap>
+              <Statistic value={d.contracts.expiring} styles={{ content: { color: d.contracts.expiring ? '#d46b08' : undefined } }} />
+              {d.contracts.unpaid > 0 && <Typography.Text type="secondary">{s('contracts_unpaid', { n: d.contracts.unpaid })}</Typography.Text>}
+            </Space>
+            {d.contracts.soonest.length === 0 ? (
+              <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+                {s('contracts_none')}
+              </Typography.Paragraph>
+            ) : (
+              <List
+                size="small"
+                dataSource={d.contracts.soonest}
+                rowKey="id"
+                renderItem={(c) => (
+                  <List.Item>
+                    <Space wrap>
+                      <Typography.Text strong>{c.student_name}</Typography.Text>
+                      <Typography.Text type="secondary">{c.package_name}</Typography.Text>
+                      <Tag color="orange">{s('ends', { day: c.end_day })}</Tag>
+                      {c.units_left !== null && <Tag color="red">{s('units_left', { n: c.units_left })}</Tag>}
+                    </Space>
+                  </List.Item>
+                )}
+              />
+            )}
           </Card>
         </Col>
       </Row>
