@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { WorkerHost } from './core/jobs/worker-host';
 import { AlertsModule } from './modules/alerts/alerts.module';
 import { AlertsProcessor } from './modules/alerts/jobs/alerts.processor';
+import { ContractsDaily } from './modules/contracts/jobs/contracts-daily';
+import { ContractsProcessor } from './modules/contracts/jobs/contracts.processor';
 import { SmsProcessor } from './modules/sms/jobs/sms.processor';
 import { SmsModule } from './modules/sms/sms.module';
 import { PaymentsProcessor } from './modules/payments/jobs/payments.processor';
@@ -16,6 +18,6 @@ import { SchoolModule } from './modules/school/school.module';
 @Module({
   // SchoolModule registers the settlers of its payment kinds (the worker marks payments paid too) and the reminders
   imports: [SmsModule, AlertsModule, PaymentsModule, SchoolModule],
-  providers: [SmsProcessor, AlertsProcessor, PaymentsProcessor, SchoolProcessor, WorkerHost],
+  providers: [SmsProcessor, AlertsProcessor, PaymentsProcessor, SchoolProcessor, ContractsDaily, ContractsProcessor, WorkerHost],
 })
 export class WorkerModule {}

@@ -12,6 +12,8 @@ export interface JobPayloads {
   'payments.refund': { out_refund_no: string };
   /** hourly (idempotent): text the admins of schools whose service expires in 30, 7 or 1 days (school-local dates) */
   'school.remind': { at?: string };
+  /** hourly (idempotent): each school from 08:00 local time: contract renewals, expiring reminders, expiries */
+  'contracts.daily': { at?: string };
 }
 
 export type SmsTemplate =
@@ -21,7 +23,9 @@ export type SmsTemplate =
   | 'school.welcome'
   | 'school.expiring'
   | 'leave.reviewed'
-  | 'alert.raised';
+  | 'alert.raised'
+  | 'contract.expiring'
+  | 'contract.renewed';
 
 export type JobName = keyof JobPayloads;
 export const QUEUE_NAMES = ['sms', 'contracts', 'alerts', 'payments'] as const;
@@ -40,6 +44,7 @@ export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   'payments.check': { queue: 'payments', attempts: 5, backoffMs: 10_000 },
   'payments.refund': { queue: 'payments', attempts: 8, backoffMs: 60_000 },
   'school.remind': { queue: 'payments', attempts: 3, backoffMs: 60_000 },
+  'contracts.daily': { queue: 'contracts', attempts: 3, backoffMs: 60_000 },
 };
 
 /** Jobs that run on a schedule: every `everyMs`, once across all workers. */
@@ -47,6 +52,8 @@ export const SCHEDULES: { name: JobName; everyMs: number }[] = [
   { name: 'alerts.scan', everyMs: 60_000 },
   // a daily reminder, run every hour: a run that fails or a worker that is down is made up by the next one
   { name: 'school.remind', everyMs: 3_600_000 },
+  // every school from 08:00 its time; each effect once per contract, so the hourly runs after that do nothing again
+  { name: 'contracts.daily', everyMs: 3_600_000 },
 ];
 
 export type JobHandler<K extends JobName> = (data: JobPayloads[K]) => Promise<void>;

@@ -44,6 +44,10 @@ const TEMPLATES: Record<SmsTemplate, (p: Record<string, string>) => string> = {
     `【晚托平台】您的机构“${p.school}”平台服务将于 ${p.date} 到期（还有 ${p.days} 天）。请机构管理员登录后进入“个人中心”（/principal_user）续费，可用账户余额或微信扫码支付；到期后有 ${p.grace} 天宽限期，之后只能查看、不能修改。`,
   'leave.reviewed': (p) => `【晚托平台】${p.student} ${p.start_day} 至 ${p.end_day} 的请假申请${p.result}。${p.note ? `备注：${p.note}` : ''}`,
   'alert.raised': (p) => `【晚托平台】${p.school}提醒：${p.student}（${p.class}）${p.what}。请及时处理。`,
+  'contract.expiring': (p) =>
+    `【晚托平台】${p.school}提醒：${p.student}的托管合同将于 ${p.date} 到期${p.units ? `，剩余 ${p.units} 次` : ''}。如需续约，请联系机构，或登录家长端在“合同”中续费支付。`,
+  'contract.renewed': (p) =>
+    `【晚托平台】${p.school}已为${p.student}自动续约“${p.package}”（${p.start} 至 ${p.end}，${p.price} 元），合同待支付。请登录家长端在“合同”中扫码支付。`,
 };
 
 export function renderSms(template: SmsTemplate, params: Record<string, string>): string {
