@@ -66,6 +66,9 @@ export type PageKey =
   | 'flowShuttle'
   | 'flowTutor'
   | 'flowData'
+  // contracts screens
+  | 'principalContracts'
+  | 'parentContracts'
   ;
 
 export interface RouteDef {
@@ -140,7 +143,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/principal_educationalsStudent_add', area: 'principal', title: b('添加学生账号', 'Add student account'), page: 'studentAdd', shows: b('新增学生及其监护人的表单。', 'The form for a new student and guardians.') },
   { path: '/principal_educationals_student', area: 'principal', title: b('编辑学生信息', 'Edit student info'), page: 'studentEdit', shows: b('学生资料、监护人、授权接送人与托管设置。', 'Student profile, guardians, authorised pick-up people and care settings.') },
   { path: '/principal_educationals_studentrecord', area: 'principal', title: b('编辑学生信息', 'Edit student info'), page: 'studentRecord', shows: b('学生成长记录与评语。', 'The student’s growth record and comments.') },
-  { path: '/principal_contract', area: 'principal', title: b('晚托合同', 'After-school care contracts'), page: 'pending', menu: G.school, shows: b('晚托合同：生效、即将到期、已到期、已解除，可续签与解除。', 'Care contracts: active, expiring, expired, cancelled; renew or cancel.') },
+  { path: '/principal_contract', area: 'principal', title: b('晚托合同', 'After-school care contracts'), page: 'principalContracts', menu: G.school, shows: b('晚托合同：生效、即将到期、已到期、已解除，可续签与解除。', 'Care contracts: active, expiring, expired, cancelled; renew or cancel.') },
   { path: '/principal_data', area: 'principal', title: b('数据中心', 'Data centre'), page: 'flowData', menu: G.data, shows: b('考勤、订餐和积分兑换的统计图表。', 'Charts of attendance, meal orders and points exchange.') },
   { path: '/principal_shop', area: 'principal', title: b('积分商城', 'Points mall'), page: 'pending', menu: G.services, shows: b('积分商品：积分价格、库存、上下架。', 'Points goods: price in points, stock, listed or not.') },
   { path: '/principal_shop_add', area: 'principal', title: b('添加积分商城商品', 'Add points-mall product'), page: 'pending', shows: b('新增积分商品的表单。', 'The form for a new points good.') },
@@ -170,6 +173,7 @@ export const ROUTES: RouteDef[] = [
 
   // parent, operator, account
   { path: '/parent', area: 'parent', title: b('家长首页', 'Parent home'), page: 'parentHome', menu: G.home },
+  { path: '/parent_contracts', area: 'parent', title: b('合同与缴费', 'Contracts and payments'), page: 'parentContracts', menu: G.me },
   { path: '/operator', area: 'operator', title: b('站点配置', 'Site configuration'), page: 'operatorSite', menu: G.site },
   { path: '/operator_applications', area: 'operator', title: b('入驻申请', 'Applications'), page: 'operatorApplications', menu: G.site },
   { path: '/operator_schools', area: 'operator', title: b('机构管理', 'Schools'), page: 'operatorSchools', menu: G.site },

@@ -66,6 +66,9 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   flowShuttle: () => import('../areas/flow/teacher-shuttle'),
   flowTutor: () => import('../areas/flow/teacher-tutor'),
   flowData: () => import('../areas/flow/attendance-data'),
+  // contracts screens
+  principalContracts: () => import('../areas/contracts/principal-contracts'),
+  parentContracts: () => import('../areas/contracts/parent-contracts'),
 };
 
 const LAYOUTS: Record<Area, () => Promise<{ default: React.ComponentType }>> = {

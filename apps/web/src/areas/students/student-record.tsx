@@ -1,15 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Space } from 'antd';
+import { Button, Card, Space, Tabs } from 'antd';
 import type { StudentDetail } from '@wantuo/shared';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get } from '../../api/http';
 import { EmptyState, Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
+import { StudentContracts } from '../contracts/student-contracts';
+import { contractStrings } from '../contracts/strings';
 import { CommentList } from './comment-list';
 
 /** /principal_educationals_studentrecord?id=: a student's growth record and comments (read by the admin). */
 export default function StudentRecord() {
   const t = useT();
+  const cs = contractStrings.use();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
@@ -26,7 +29,12 @@ export default function StudentRecord() {
       extra={<Space><Button onClick={() => navigate(`/principal_educationals_student?id=${s.id}`)}>{t('stu.edit')}</Button><Button onClick={back}>{t('common.back')}</Button></Space>}
     >
       <div style={{ color: '#888', marginBottom: 16 }}>{[s.day_school, s.grade, s.class_name, s.care_class?.name].filter(Boolean).join(' · ')}</div>
-      <CommentList studentId={s.id} action="studentComments" />
+      <Tabs
+        items={[
+          { key: 'record', label: t('stu.record'), children: <CommentList studentId={s.id} action="studentComments" /> },
+          { key: 'contracts', label: cs('student.tab'), children: <StudentContracts student={s} /> },
+        ]}
+      />
     </Card>
   );
 }
