@@ -15,6 +15,7 @@ import { BoardModule } from './modules/board/board.module';
 import { ApplicationsModule } from './modules/applications/applications.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { CareModule } from './modules/care/care.module';
+import { ContractsModule } from './modules/contracts/contracts.module';
 import { LiveModule } from './modules/live/live.module';
 import { DevModule } from './modules/dev/dev.module';
 import { WechatPaySandboxModule } from './modules/dev/wechatpay-sandbox.module';
@@ -57,6 +58,7 @@ export class AppModule {
         CareModule,
         TimetableModule,
         StaffModule,
+        ContractsModule,
         ...(config.env === 'production' ? [] : [DevModule]),
         ...(config.wechatpay ? [] : [WechatPaySandboxModule]),
         ...(opts.runJobs ? [WorkerModule] : []),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONTRACT_STATES, PACKAGE_INCLUDES, PACKAGE_KINDS, PAY_METHODS, type ContractState, type ContractStatus, type PackageInclude, type PackageKind } from '../contracts';
+import type { Page } from '../codes';
 import { flag, lineText, pageQuery, plainText } from './common';
 
 /** Contracts and their packages (issue 11, module `contracts`). Amounts are integer fen, days school-local YYYY-MM-DD. */
@@ -206,3 +207,13 @@ export interface RefundPreview {
   /** how it goes back: the provider for WeChat payments, else recorded at the desk */
   via: 'wechat' | 'offline' | 'none';
 }
+
+/** contractList: the page plus the number of contracts in each state for the same filters without the state filter. */
+export type ContractCounts = Record<ContractState, number>;
+export interface ContractListAnswer extends Page<ContractRow> {
+  counts: ContractCounts;
+}
+
+/** A guardian pays an own child's unpaid contract by WeChat Pay (Native QR). */
+export const WechatPayContractInput = z.strictObject({ id: idOf('contracts.v.contract_invalid') });
+export type WechatPayContractInput = z.infer<typeof WechatPayContractInput>;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PAYMENT_TIMING, type PaymentState, type PendingPayment } from '@wantuo/shared';
+import { PAYMENT_TIMING, Role, type PaymentState, type PendingPayment } from '@wantuo/shared';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { DomainEvents } from '../../core/events/domain-events';
@@ -109,8 +109,9 @@ export class PaymentsService {
     const read = async () => {
       const rows: Array<PaymentState & { method: string; created_by: number | null }> = await this.db.query(
         `select out_trade_no, kind, amount_fen::float8 as amount_fen, state, paid_at, expires_at, method, created_by
-           from payments where out_trade_no = $1 and school_id = $2`,
-        [outTradeNo, user.schoolId],
+           from payments where out_trade_no = $1 and school_id = $2 and ($3::int is null or created_by = $3)`,
+        // a parent sees only the payments they started
+        [outTradeNo, user.schoolId, user.role === Role.Parent ? user.id : null],
       );
       return rows[0];
     };

@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { PendingPayment, WechatPayContractInput } from '@wantuo/shared';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AppError } from '../../core/http/app-error';
+import type { SessionUser } from '../../core/http/request-context';
+import { PaymentsService } from '../payments/payments.service';
+import { PaymentRefunders, type Refunder } from '../payments/refunders';
+import { RefundsService } from '../payments/refunds.service';
+import { PaymentSettlers, type PaidPayment } from '../payments/settlers';
+import { appendEvent } from './contract-sql';
+
+/** The payment kind of a contract paid by the guardian through the provider; ref_id is the contract's id. */
+export const CONTRACT_KIND = 'contract';
+
+/**
+ * A contract payment refunded through the provider: only as part of the contract's cancellation, which records the
+ * refund on the contract first (cancellationContract); any other refund of it (the operator's) is refused. Should the
+ * provider refuse the refund, the contract stays cancelled and the failed refund shows on the payment.
+ */
+export const contractRefunder: Refunder = {
+  async apply(em, p, r) {
+    const [c]: Array<{ id: number; status: string; refunded_fen: number }> = await em.query(
+      `select id, status, refunded_fen::float8 as refunded_fen from contracts where id = $1 and school_id = $2 for update`,
+      [Number(p.ref_id), p.school_id],
+    );
+    if (!c || c.status !== 'cancelled' || r.refundedBeforeFen + r.amountFen > c.refunded_fen) throw new AppError('payments.refund_unsupported');
+    return { contract_id: c.id };
+  },
+  async revert() {
+    // nothing to undo here: the contract's cancellation stands, the payment keeps the failed refund
+  },
+};
+
+/** Paying contracts through the provider: the guardian's WeChat payment, its settler, and the refund of it. */
+@Injectable()
+export class ContractPayments {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly payments: PaymentsService,
+    private readonly refunds: RefundsService,
+    settlers: PaymentSettlers,
+    refunders: PaymentRefunders,
+  ) {
+    settlers.register(CONTRACT_KIND, (em, p) => this.settle(em, p));
+    refunders.register(CONTRACT_KIND, contractRefunder);
+  }
+
+  /** A guardian pays an own child's unpaid contract: a pending payment and its QR; the paid notify activates it (settle). */
+  async wechatPay(user: SessionUser, input: WechatPayContractInput): Promise<PendingPayment> {
+    const [c]: Array<{ id: number; no: string; price_fen: number; status: string }> = await this.db.query(
+      `select c.id, c.no, c.price_fen::float8 as price_fen, c.status from contracts c
+         join student_guardians g on g.student_id = c.student_id and g.user_id = $3
+        where c.school_id = $1 and c.id = $2`,
+      [user.schoolId, input.id, user.id],
+    );
+    if (!c) throw new AppError('contracts.not_found');
+    if (c.status !== 'unpaid') throw new AppError('contracts.not_unpaid');
+    return this.payments.startWechat({
+      schoolId: user.schoolId!,
+      userId: user.id,
+      kind: CONTRACT_KIND,
+      refId: String(c.id),
+      amountFen: c.price_fen,
+      description: `晚托合同 ${c.no}`,
+      meta: { contract_no: c.no },
+    });
+  }
+
+  /**
+   * In the mark-paid transaction: the contract becomes active, paid by WeChat, once (only while still unpaid). A
+   * payment for a contract paid meanwhile at the desk (or cancelled) stays a paid payment for the school to refund.
+   */
+  async settle(em: EntityManager, p: PaidPayment): Promise<void> {
+    const rows: Array<{ id: number }> = await em.query(
+      `with u as (
+         update contracts set status = 'active', paid_fen = price_fen, pay_method = 'wechat', receipt_no = $4, paid_at = now(), version = version + 1, updated_at = now()
+          where id = $1 and school_id = $2 and status = 'unpaid' and price_fen = $3 returning id
+       ) select id from u`,
+      [Number(p.ref_id), p.school_id, p.amount_fen, p.out_trade_no],
+    );
+    if (!rows.length) return;
+    await appendEvent(em, { schoolId: p.school_id, contractId: rows[0].id, type: 'paid', actorId: p.created_by, data: { amount_fen: p.amount_fen, method: 'wechat', out_trade_no: p.out_trade_no } });
+  }
+
+  /** The contract's paid WeChat payment, if any. */
+  async paymentOf(em: EntityManager, schoolId: number, contractId: number): Promise<string | null> {
+    const [p]: Array<{ out_trade_no: string }> = await em.query(
+      `select out_trade_no from payments where school_id = $1 and kind = $2 and ref_id = $3 and state in ('paid', 'refunded') order by paid_at, id limit 1`,
+      [schoolId, CONTRACT_KIND, String(contractId)],
+    );
+    return p?.out_trade_no ?? null;
+  }
+
+  /** Gives a cancelled contract's refund back through the provider (idempotent by the request key). */
+  async refund(r: { schoolId: number; outTradeNo: string; amountFen: number; reason: string; requestKey: string; actorId: number }): Promise<void> {
+    await this.refunds.refund({ schoolId: r.schoolId, outTradeNo: r.outTradeNo, amountFen: r.amountFen, reason: r.reason, requestKey: r.requestKey, actorId: r.actorId });
+  }
+}
