@@ -15,6 +15,7 @@ import { BoardModule } from './modules/board/board.module';
 import { ApplicationsModule } from './modules/applications/applications.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { CareModule } from './modules/care/care.module';
+import { ContractUsageModule } from './modules/contracts/usage/usage.module';
 import { ContractsModule } from './modules/contracts/contracts.module';
 import { LiveModule } from './modules/live/live.module';
 import { DevModule } from './modules/dev/dev.module';
@@ -49,6 +50,8 @@ export class AppModule {
         // people and care modules
         LeaveModule,
         FlowModule,
+        // keeps contract usage current after the flow's commits (its domain events are emitted in this process only)
+        ContractUsageModule,
         TasksModule,
         LiveModule,
         AlertsModule,

@@ -3,21 +3,25 @@ import { ConfigError, loadConfig } from './core/config/config';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './core/database/data-source';
 import { createLogger } from './core/logging/logger';
+import { rebuildUsage } from './modules/contracts/usage/usage-store';
 import { rebuildProjection } from './modules/flow/rebuild';
 import { prepareDatabase, resolveDatabase } from './runtime';
 
-const USAGE = 'usage: node dist/cli.js migrate | seed | flow:rebuild [--school <id>]';
+const USAGE = 'usage: node dist/cli.js migrate | seed | flow:rebuild [--school <id>] | contracts:rebuild [--school <id>]';
+const REBUILDS = ['flow:rebuild', 'contracts:rebuild'];
 
 /**
  * Operations commands: `migrate` applies migrations; `seed` migrates and seeds the demo school (once);
- * `flow:rebuild` migrates and rebuilds the student_days projection from flow_events (one school with --school).
+ * `flow:rebuild` migrates and rebuilds the student_days projection from flow_events (one school with --school);
+ * `contracts:rebuild` migrates and recomputes contract_usage and units_used of the active day/session contracts from
+ * student_days (one school with --school; run it after flow:rebuild when both are needed).
  */
 async function main(command: string | undefined, args: string[]) {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
-  if (command !== 'migrate' && command !== 'seed' && command !== 'flow:rebuild') throw new ConfigError(USAGE);
+  if (command !== 'migrate' && command !== 'seed' && !REBUILDS.includes(command ?? '')) throw new ConfigError(USAGE);
   let schoolId: number | undefined;
-  if (command === 'flow:rebuild' && args.length) {
+  if (REBUILDS.includes(command!) && args.length) {
     schoolId = Number(args[1]);
     if (args[0] !== '--school' || args.length !== 2 || !Number.isInteger(schoolId) || schoolId < 1) throw new ConfigError(USAGE);
   }
@@ -32,6 +36,20 @@ async function main(command: string | undefined, args: string[]) {
         const done = await rebuildProjection(ds, { schoolId });
         log.info({ ...done, schoolId: schoolId ?? 'all', ms: Date.now() - started }, 'student_days rebuilt from flow_events');
         process.stdout.write(`flow:rebuild: ${done.events} events replayed into ${done.days} student-days\n`);
+      } finally {
+        await ds.destroy();
+      }
+    }
+    if (command === 'contracts:rebuild') {
+      const ds = new DataSource(dataSourceOptions(db.config.databaseUrl, 1));
+      await ds.initialize();
+      try {
+        const started = Date.now();
+        const done = await rebuildUsage(ds, { schoolId });
+        log.info({ ...done, schoolId: schoolId ?? 'all', ms: Date.now() - started }, 'contract usage rebuilt from student_days');
+        process.stdout.write(
+          `contracts:rebuild: ${done.contracts} contracts of ${done.students} students, ${done.inserted} usage days added, ${done.deleted} removed, ${done.updated} counts corrected\n`,
+        );
       } finally {
         await ds.destroy();
       }

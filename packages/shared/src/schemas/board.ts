@@ -33,6 +33,8 @@ export interface FlowBoardStudent {
   left_at: string | null;
   left_with: number | null;
   pickup_people: { id: number; name: string; relation: string; mobile: string }[];
+  /** units left of the student's active day/session contract covering the day (the smallest if several), null without one */
+  contract_units_left: number | null;
 }
 
 export interface FlowBoard {

@@ -9,6 +9,8 @@ import { RESPONSIBLE } from '../students/students.service';
  * Today's board of a teacher or head teacher: every student they are responsible for, with the day's state from
  * the projection (no row yet: expected), the settings the state machine needs and the authorised pick-up people,
  * in a constant number of queries. Phones build their buttons from it with the shared rules (refusalOf).
+ * contract_units_left: the fewest units left among the student's active day/session contracts covering the board's
+ * day (today by default), null without one; a subquery of the same statement (contracts_student_idx).
  */
 @Injectable()
 export class BoardService {
@@ -28,7 +30,11 @@ export class BoardService {
               coalesce(d.state, 'expected') as state, coalesce(d.on_leave, false) as on_leave, coalesce(d.version, 0) as version,
               d.picked_up_at, d.entered_at, d.dinner_at, d.tutor_started_at, d.tutor_ended_at, d.left_at, d.left_with,
               coalesce((select json_agg(json_build_object('id', p.id, 'name', p.name, 'relation', p.relation, 'mobile', p.mobile) order by p.id)
-                          from pickup_people p where p.student_id = s.id and p.deleted_at is null), '[]') as pickup_people
+                          from pickup_people p where p.student_id = s.id and p.deleted_at is null), '[]') as pickup_people,
+              (select min(greatest(0, k.units_total - k.units_used))
+                 from contracts k
+                where k.student_id = s.id and k.status = 'active' and k.kind in ('days', 'sessions') and k.units_total is not null
+                  and $2::date between k.start_day and k.end_day) as contract_units_left
          from students s
          join care_class_students cs on cs.student_id = s.id
          join care_classes c on c.id = cs.class_id and c.deleted_at is null

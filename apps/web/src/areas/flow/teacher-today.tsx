@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Badge, Card, Checkbox, Empty, Modal, Radio, Segmented, Space, Tag, Typography } from 'antd';
-import { boardState, type FlowBoard, type FlowBoardStudent } from '@wantuo/shared';
+import { boardState, LOW_UNITS_BADGE, type FlowBoard, type FlowBoardStudent } from '@wantuo/shared';
 import { useCallback, useMemo, useState } from 'react';
 import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
@@ -9,6 +9,7 @@ import { useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { hhmm } from './day-state';
 import { STEPS, StepBar, useFlowQueue, useStepRunner } from './step-runner';
+import { flowStrings } from './strings';
 import './teacher-today.css';
 
 type Filter = 'all' | 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
@@ -21,6 +22,7 @@ const STATE_COLOR: Record<Exclude<Filter, 'all'>, string> = { expected: 'default
  */
 export default function TeacherToday() {
   const t = useT();
+  const ft = flowStrings.use();
   const tz = useSession((s) => s.user?.school?.timezone);
   const [filter, setFilter] = useState<Filter>('all');
   const [selected, setSelected] = useState<Set<number>>(new Set());
@@ -89,6 +91,11 @@ export default function TeacherToday() {
                       <strong>{s.name}</strong> <Tag color={STATE_COLOR[state]}>{t(`flow.state_${state}` as MessageKey)}</Tag>
                       {s.needs_shuttle && <Tag>{t('flow.tag_shuttle')}</Tag>}
                       {s.allergies && <Tag color="red">{s.allergies}</Tag>}
+                      {s.contract_units_left !== null && s.contract_units_left <= LOW_UNITS_BADGE && (
+                        <Tag color="gold" title={ft('units_left_hint')}>
+                          {ft('units_left', { n: s.contract_units_left })}
+                        </Tag>
+                      )}
                     </div>
                     <Typography.Text type="secondary" className="flow-times">
                       {[
