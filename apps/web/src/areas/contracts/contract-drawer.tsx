@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Checkbox, DatePicker, Descriptions, Divider, Drawer, Flex, Form, Input, InputNumber, Modal, Progress, Radio, Space, Statistic, Timeline, Typography } from 'antd';
+import { Alert, Button, Checkbox, DatePicker, Descriptions, Divider, Drawer, Flex, Form, Grid, Input, InputNumber, Modal, Progress, Radio, Space, Statistic, Timeline, Typography } from 'antd';
 import {
   contractTerms,
   formatFen,
@@ -36,9 +36,13 @@ type Dialog = 'pay' | 'edit' | 'renew' | 'cancel' | null;
 /** The detail drawer of one contract (contractInfo): terms, money, use, history; record a payment, edit, renew, cancel. */
 export function ContractDrawer({ id, onClose, onChanged }: { id: number | null; onClose: () => void; onChanged?: () => void }) {
   const s = contractStrings.use();
-  const q = useQuery({ queryKey: ['contractInfo', id], queryFn: () => get<ContractDetail>('contractInfo', { id }), enabled: id !== null });
+  // the last contract shown stays in the drawer while it closes
+  const [shown, setShown] = useState(id);
+  if (id !== null && id !== shown) setShown(id);
+  const q = useQuery({ queryKey: ['contractInfo', shown], queryFn: () => get<ContractDetail>('contractInfo', { id: shown }), enabled: shown !== null });
   const [dialog, setDialog] = useState<Dialog>(null);
-  const refreshAll = useContractsRefresh(id);
+  const screens = Grid.useBreakpoint();
+  const refreshAll = useContractsRefresh(shown);
   const changed = () => {
     refreshAll();
     onChanged?.();
@@ -49,7 +53,7 @@ export function ContractDrawer({ id, onClose, onChanged }: { id: number | null; 
     <Drawer
       open={id !== null}
       onClose={onClose}
-      size={640}
+      size={screens.sm === false ? '100%' : 640}
       title={c ? s('detail.title', { no: c.no }) : ''}
       destroyOnHidden
       extra={
@@ -147,6 +151,8 @@ function ContractBody({ c }: { c: ContractDetail }) {
 const METHOD_KEYS = ['cash', 'bank', 'external', 'wechat'] as const;
 
 const FIELD_KEYS = ['end_day', 'units_total', 'auto_renew', 'remark'] as const;
+/** The keys of an event's data worth showing, in this order (ids, request keys and the like stay out). */
+const DATA_KEYS = ['package_name', 'from_no', 'to_no', 'start_day', 'end_day', 'units_total', 'price_fen', 'discount_reason', 'amount_fen', 'method', 'receipt_no', 'unused', 'refund_fen', 'via'] as const;
 
 /** A value of the history's data as text (yuan for *_fen, yes/no for booleans). */
 function useShow() {
@@ -154,6 +160,8 @@ function useShow() {
   return (key: string, v: unknown): string => {
     if (v === null || v === undefined || v === '') return '-';
     if (typeof v === 'boolean') return v ? s('detail.yes') : s('detail.no');
+    if (key === 'method' && typeof v === 'string' && (METHOD_KEYS as readonly string[]).includes(v)) return s(`method.${v as (typeof METHOD_KEYS)[number]}`);
+    if (key === 'via' && (v === 'wechat' || v === 'offline' || v === 'none')) return s(`via.${v}`);
     if (key.endsWith('_fen') && typeof v === 'number') return `¥${formatFen(v)}`;
     if (typeof v === 'object') return JSON.stringify(v);
     return String(v as string | number);
@@ -171,18 +179,16 @@ function History({ events }: { events: ContractEvent[] }) {
         const before = (e.data.before ?? null) as Record<string, unknown> | null;
         const after = (e.data.after ?? null) as Record<string, unknown> | null;
         const changes = before || after ? Object.keys({ ...before, ...after }) : [];
-        const rest = Object.entries(e.data).filter(([k]) => k !== 'before' && k !== 'after');
+        const rest = DATA_KEYS.filter((k) => e.data[k] !== undefined && e.data[k] !== null && e.data[k] !== '');
         return {
           key: e.id,
           color: color[e.type] ?? 'gray',
-          title: (
-            <Flex gap={8} wrap>
-              <Typography.Text strong>{s(`ev.${e.type}`)}</Typography.Text>
-              <Typography.Text type="secondary">{s('ev.by', { who: e.actor_name ?? s('ev.system'), at: localDateTime(e.at) })}</Typography.Text>
-            </Flex>
-          ),
           content: (
             <div>
+              <Flex gap={8} wrap>
+                <Typography.Text strong>{s(`ev.${e.type}`)}</Typography.Text>
+                <Typography.Text type="secondary">{s('ev.by', { who: e.actor_name ?? s('ev.system'), at: localDateTime(e.at) })}</Typography.Text>
+              </Flex>
               {changes.map((k) => (
                 <div key={k}>
                   {s('ev.change', {
@@ -194,7 +200,7 @@ function History({ events }: { events: ContractEvent[] }) {
               ))}
               {rest.length > 0 && (
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {rest.map(([k, v]) => `${k}: ${show(k, v)}`).join(' · ')}
+                  {rest.map((k) => `${s(`field.${k}`)}：${show(k, e.data[k])}`).join(' · ')}
                 </Typography.Text>
               )}
               {e.reason && <div>{s('ev.reason', { reason: e.reason })}</div>}

@@ -59,7 +59,9 @@ function ChildrenContracts({ kids }: { kids: ParentChild[] }) {
             ) : q.isError ? (
               <LoadError onRetry={() => void q.refetch()} />
             ) : (q.data?.list.length ?? 0) === 0 ? (
-              <EmptyState description={s('parent.empty')} />
+              <Typography.Paragraph type="secondary" style={{ padding: '8px 0', margin: 0 }}>
+                {s('parent.empty')}
+              </Typography.Paragraph>
             ) : (
               <Flex vertical gap={8}>
                 {q.data!.list.map((c) => (

@@ -158,7 +158,7 @@ function ContractList() {
             title: s('col.student'),
             key: 'student',
             fixed: 'left',
-            width: 130,
+            width: 110,
             render: (_, r) => (
               <div>
                 <div>{r.student_name}</div>
@@ -168,13 +168,13 @@ function ContractList() {
               </div>
             ),
           },
-          { title: s('col.no'), dataIndex: 'no', width: 150 },
-          { title: s('col.package'), dataIndex: 'package_name', width: 150 },
-          { title: s('col.period'), key: 'period', width: 200, render: (_, r) => `${r.start_day} ~ ${r.end_day}` },
-          { title: s('col.units'), key: 'units', width: 110, render: (_, r) => unitsText(r) },
-          { title: s('col.price'), dataIndex: 'price_fen', width: 100, align: 'right', render: (v: number) => formatFen(v) },
-          { title: s('col.paid'), dataIndex: 'paid_fen', width: 100, align: 'right', render: (v: number) => formatFen(v) },
-          { title: s('col.state'), key: 'state', width: 100, render: (_, r) => <StateTag state={r.state} /> },
+          { title: s('col.state'), key: 'state', width: 90, render: (_, r) => <StateTag state={r.state} /> },
+          { title: s('col.package'), dataIndex: 'package_name', width: 140 },
+          { title: s('col.period'), key: 'period', width: 190, render: (_, r) => `${r.start_day} ~ ${r.end_day}` },
+          { title: s('col.units'), key: 'units', width: 100, render: (_, r) => unitsText(r) },
+          { title: s('col.price'), dataIndex: 'price_fen', width: 90, align: 'right', render: (v: number) => formatFen(v) },
+          { title: s('col.paid'), dataIndex: 'paid_fen', width: 90, align: 'right', render: (v: number) => formatFen(v) },
+          { title: s('col.no'), dataIndex: 'no', width: 180 },
           { title: s('col.guardian'), dataIndex: 'guardian_name', width: 100, render: (v: string | null) => v ?? '-' },
           {
             title: s('col.actions'),
