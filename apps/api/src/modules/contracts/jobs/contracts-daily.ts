@@ -20,11 +20,14 @@ const DUE_SCHOOLS = `s as (
      where status = 1 and ($1::timestamptz at time zone timezone)::time >= time '08:00'
   )`;
 
-/** The guardian who signed, else the student's primary (then first) guardian with a mobile. */
-const GUARDIAN_MOBILE = `coalesce(
-    (select u.mobile from users u where u.id = c.guardian_id and u.deleted_at is null and u.mobile is not null),
+/**
+ * The guardian who signed, else the student's primary (then first) guardian with a mobile; `d` has guardian_id and
+ * student_id. Only computed for the rows a statement wrote (the texts to send).
+ */
+const guardianMobile = (d: string) => `coalesce(
+    (select u.mobile from users u where u.id = ${d}.guardian_id and u.deleted_at is null and u.mobile is not null),
     (select u.mobile from student_guardians sg join users u on u.id = sg.user_id
-      where sg.student_id = c.student_id and u.deleted_at is null and u.mobile is not null
+      where sg.student_id = ${d}.student_id and u.deleted_at is null and u.mobile is not null
       order by sg.is_primary desc, sg.created_at, u.id limit 1))`;
 
 /**
@@ -48,8 +51,7 @@ const RENEW_SQL = `with ${DUE_SCHOOLS},
     select c.id as old_id, c.school_id, c.student_id, c.package_id, c.guardian_id, c.end_day as old_end, s.today, s.name as school,
            p.kind, p.length, p.price_fen, p.name as package, st.name as student,
            greatest(c.end_day + 1, s.today) as start_day, ${TERM_MONTHS_SQL} as months,
-           nextval(pg_get_serial_sequence('contracts', 'id')) as new_id,
-           ${GUARDIAN_MOBILE} as mobile
+           nextval(pg_get_serial_sequence('contracts', 'id')) as new_id
       from contracts c
       join s on s.id = c.school_id
       join contract_packages p on p.id = c.package_id and p.active
@@ -77,7 +79,7 @@ const RENEW_SQL = `with ${DUE_SCHOOLS},
     select d.school_id, i.id, 'signed', jsonb_build_object('package_id', d.package_id, 'kind', d.kind, 'start_day', i.start_day, 'end_day', i.end_day,
            'units_total', i.units_total, 'price_fen', i.price_fen, 'auto', true), $1 from ins i join due d on d.old_id = i.renewed_from
   )
-  select i.id, i.renewed_from, d.school_id, d.school, d.student, d.package, d.mobile, i.price_fen::text as price_fen,
+  select i.id, i.renewed_from, d.school_id, d.school, d.student, d.package, ${guardianMobile('d')} as mobile, i.price_fen::text as price_fen,
          to_char(i.start_day, 'YYYY"年"FMMM"月"FMDD"日"') as start, to_char(i.end_day, 'YYYY"年"FMMM"月"FMDD"日"') as "end"
     from ins i join due d on d.old_id = i.renewed_from`;
 
@@ -87,13 +89,13 @@ const RENEW_SQL = `with ${DUE_SCHOOLS},
  */
 const REMIND_SQL = `with ${DUE_SCHOOLS},
   due as (
-    select c.id, c.school_id, c.end_day, c.units_total - c.units_used as units_left, s.name as school, st.name as student,
-           ${GUARDIAN_MOBILE} as mobile
+    select c.id, c.school_id, c.student_id, c.guardian_id, c.end_day, c.units_total - c.units_used as units_left, s.name as school
       from contracts c
       join s on s.id = c.school_id
-      join students st on st.id = c.student_id
      where c.status = 'active' and c.end_day >= s.today and (c.units_total is null or c.units_used < c.units_total)
        and (c.end_day - s.today < $2::int or c.units_total - c.units_used <= $3::int)
+       -- already reminded: skipped here cheaply; the key below is what guarantees it under concurrency
+       and not exists (select 1 from contract_reminders m where m.contract_id = c.id and m.kind = 'expiring')
        and not exists (select 1 from contracts r where r.renewed_from = c.id and r.status <> 'cancelled')
   ),
   sent as (
@@ -107,8 +109,9 @@ const REMIND_SQL = `with ${DUE_SCHOOLS},
     select d.school_id, d.id, 'reminded', jsonb_build_object('kind', 'expiring', 'end_day', d.end_day, 'units_left', d.units_left), $1
       from sent join due d on d.id = sent.contract_id
   )
-  select d.id, d.school_id, d.school, d.student, d.mobile, d.units_left, to_char(d.end_day, 'YYYY"年"FMMM"月"FMDD"日"') as date
-    from sent join due d on d.id = sent.contract_id`;
+  select d.id, d.school_id, d.school, st.name as student, ${guardianMobile('d')} as mobile, d.units_left,
+         to_char(d.end_day, 'YYYY"年"FMMM"月"FMDD"日"') as date
+    from sent join due d on d.id = sent.contract_id join students st on st.id = d.student_id`;
 
 /** 3. Expiry: active contracts past their end, or counted ones with no unit left. */
 const EXPIRE_SQL = `with ${DUE_SCHOOLS},
@@ -173,7 +176,6 @@ export async function runContractsDaily(em: Pick<EntityManager, 'query'>, texts:
   await em.query(`select pg_advisory_xact_lock(hashtext('contracts.daily'))`);
   const renewed: RenewedRow[] = await em.query(RENEW_SQL, params);
   const reminded: RemindedRow[] = await em.query(REMIND_SQL, params.slice(0, 3));
-  const [{ n: expired }]: Array<{ n: number }> = await em.query(EXPIRE_SQL, [at]);
   const sends: Promise<void>[] = [];
   for (const r of renewed) {
     if (!r.mobile) continue;
@@ -185,7 +187,8 @@ export async function runContractsDaily(em: Pick<EntityManager, 'query'>, texts:
     const p = { school: r.school, student: r.student, date: r.date, units: r.units_left === null ? '' : String(r.units_left) };
     sends.push(texts.enqueue('sms.send', { mobile: r.mobile, template: 'contract.expiring', params: p }));
   }
-  await Promise.all(sends);
+  // the expiries need nothing from the texts: the database works on them while the queue takes the texts
+  const [[{ n: expired }]] = await Promise.all([em.query(EXPIRE_SQL, [at]) as Promise<Array<{ n: number }>>, Promise.all(sends)]);
   return {
     renewed: renewed.map(({ id, renewed_from, school_id }) => ({ id, renewed_from, school_id })),
     reminded: reminded.map(({ id, school_id }) => ({ id, school_id })),

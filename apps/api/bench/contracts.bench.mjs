@@ -1,0 +1,428 @@
+// Contracts benchmark (issue 11 "After-school-care contracts", item 8):
+//   a. the daily job (`contracts.daily`: renewals, expiring reminders, expiries, in set-based statements over all
+//      schools) over 100,000 contracts in 1,000 schools, generated with generate_series (100 students per school, each
+//      with a parent account and one contract; a mix of unpaid, cancelled, already expired and active contracts of the
+//      four package kinds, end days spread from 30 days ago to 200 days on, counted ones with units used, a fifth of them
+//      auto-renew, schools in three timezones). Timed end to end: the job's transaction (lock, the three statements and
+//      the queueing of every text: BullMQ `sms.send` jobs on Redis as in production, REDIS_URL or the local one; without
+//      Redis the texts are only counted). Target: <= 10 s. Then a second run at the same time, which must do nothing,
+//      and a check that every effect exists exactly once (one reminder, one renewal per contract).
+//   b. contractList (GET /api/index/contractList, the admin of a school holding 100,000 contracts over 10,000 students
+//      in 20 care classes) with each filter of ContractListQuery (state, student_id, class_id, package_id, an end range,
+//      keyword), 500 sequential requests after 50 of warm-up: p50/p99, target p99 <= 50 ms. Skipped, and said so, while
+//      the API does not serve contractList yet.
+// Runs the built API (dist/main.js, `npm run build` first: `npm run bench` does) with jobs in-process (no Redis) on a
+// database of its own created on DATABASE_URL's server (default the local postgres) and dropped afterwards; part a
+// calls the job's code from dist (runContractsDaily) on its own connection. Appends a dated section with the machine
+// and its load to BENCHMARKS.md at the repository root; exits 1 when a check fails or a target is missed.
+// CONTRACTS_BENCH_PARTS=a|b runs one part (BENCHMARKS.md is then not written).
+import 'reflect-metadata';
+import { execSync, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { admin, ADMIN_URL, freePort, waitFor } from './bench-lib.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const apiDir = join(here, '..');
+const root = join(apiDir, '..', '..');
+const tag = Date.now().toString(36);
+const dbName = `wantuo_contractsbench_${tag}`;
+const dbUrl = (() => {
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${dbName}`;
+  return u.toString();
+})();
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PARTS = process.env.CONTRACTS_BENCH_PARTS ?? 'ab';
+const KEEP = process.env.CONTRACTS_BENCH_KEEP === '1';
+
+const SCHOOLS = 1_000;
+const PER_SCHOOL = 100;
+const LIST_CONTRACTS = 100_000;
+const LIST_STUDENTS = 10_000;
+const JOB_BUDGET_MS = 10_000;
+const P99_BUDGET_MS = 50;
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const fmt = (n) => n.toLocaleString('en-US');
+
+/** What else is running: the load average and other jest or bench processes (the figures depend on it). */
+function machineLoad() {
+  let others = [];
+  try {
+    others = execSync('ps -eo pid,args', { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => /jest|\.bench\.mjs|playwright/.test(l) && !l.includes(String(process.pid)) && !/ps -eo/.test(l))
+      .map((l) => l.trim());
+  } catch {
+    // no ps
+  }
+  return { load: loadavg().map((v) => v.toFixed(1)).join(' / '), others: others.length };
+}
+
+/** A client whose statements print their time (the seeding is long: where it goes). */
+const timed = (sql) => ({
+  async query(text, params) {
+    const t0 = performance.now();
+    const r = await sql.query(text, params);
+    const ms = performance.now() - t0;
+    if (ms > 1000) console.log(`  ${(ms / 1000).toFixed(1)} s: ${text.trim().split('\n')[0].slice(0, 80)}`);
+    return r;
+  },
+});
+
+/** Part a's data: 1,000 schools of 100 students, each with a parent and one contract (one transaction of bulk SQL). */
+async function seedSchools(sql0, today) {
+  const sql = timed(sql0);
+  await sql.query('begin');
+  await sql.query(
+    `insert into schools (name, timezone, service_expires_at, created_at)
+     select '压测机构' || g, (array['Asia/Shanghai','Asia/Shanghai','Asia/Shanghai','Asia/Shanghai','Asia/Shanghai','Asia/Shanghai','Asia/Shanghai','Asia/Shanghai','Asia/Tokyo','Europe/London'])[1 + g % 10],
+            now() + interval '1 year', now() - interval '1 year'
+       from generate_series(1, $1) g`,
+    [SCHOOLS],
+  );
+  await sql.query(`create temp table bench_schools as select id, row_number() over (order by id) as n from schools where name like '压测机构%'`);
+  // four packages per school, one of each kind (the days one with its own validity)
+  await sql.query(
+    `insert into contract_packages (school_id, name, kind, length, valid_months, price_fen)
+     select s.id, k.name, k.kind, k.length, k.valid_months, k.price from bench_schools s
+      cross join (values ('学期托管', 'term', 1, null::int, 480000), ('月托', 'month', 1, null, 120000),
+                         ('按天 40 天', 'days', 40, 3, 60000), ('按次 20 次', 'sessions', 20, null, 40000)) k(name, kind, length, valid_months, price)`,
+  );
+  await sql.query(
+    `insert into students (school_id, name, grade, class_name)
+     select s.id, '学生' || s.n || '_' || i, '三年级', '1班' from bench_schools s cross join generate_series(1, $1) i`,
+    [PER_SCHOOL],
+  );
+  await sql.query(
+    `insert into users (school_id, role, username, name, nickname, mobile)
+     select st.school_id, 6, 'bp' || st.id, '家长' || st.id, '家长' || st.id, '135' || lpad(st.id::text, 8, '0')
+       from students st join bench_schools s on s.id = st.school_id`,
+  );
+  await sql.query(
+    `insert into student_guardians (school_id, student_id, user_id, relation, is_primary)
+     select u.school_id, substr(u.username, 3)::int, u.id, '母亲', true from users u where u.username like 'bp%'`,
+  );
+  // one contract per student; g decides its kind, state, end and units (a realistic mix rather than a uniform one):
+  //  5% unpaid, 5% cancelled, 10% expired before, 80% active; active end days from 30 days ago to 200 days on
+  //  (about 10% past their end, about 7% within 14 days); counted kinds with units used, some at 3 or fewer, some none left;
+  //  a fifth auto-renew
+  await sql.query(
+    `with st as (
+       select st.id as student_id, st.school_id, u.user_id as guardian_id, row_number() over (order by st.id) as g
+         from students st join bench_schools s on s.id = st.school_id join student_guardians u on u.student_id = st.id
+     ), x as (
+       select st.*, (array['term','month','days','sessions'])[1 + g % 4] as kind,
+              case when g % 20 = 0 then 'unpaid' when g % 20 = 1 then 'cancelled' when g % 10 = 2 then 'expired' else 'active' end as status,
+              $1::date + ((g * 37) % 231)::int - 30 as end_day
+         from st
+     )
+     insert into contracts (school_id, no, student_id, package_id, kind, start_day, end_day, units_total, units_used,
+                            list_price_fen, price_fen, paid_fen, status, auto_renew, guardian_id, paid_at, expired_at, cancelled_at)
+     select x.school_id, 'HTB' || lpad(x.g::text, 12, '0'), x.student_id, p.id, x.kind,
+            case when x.kind = 'term' then x.end_day - 150 when x.kind = 'month' then x.end_day - 29 else x.end_day - 90 end,
+            x.end_day,
+            case when x.kind in ('days','sessions') then p.length end,
+            case when x.kind in ('days','sessions') then least(p.length, (x.g * 13) % (p.length + 4)) else 0 end,
+            p.price_fen, p.price_fen, case when x.status = 'unpaid' then 0 else p.price_fen end,
+            x.status, x.g % 5 = 3, x.guardian_id,
+            case when x.status <> 'unpaid' then now() - interval '30 days' end,
+            case when x.status = 'expired' then now() - interval '1 day' end,
+            case when x.status = 'cancelled' then now() - interval '2 days' end
+       from x join contract_packages p on p.school_id = x.school_id and p.kind = x.kind`,
+    [today],
+  );
+  await sql.query('commit');
+  await sql.query('analyze');
+  const { rows } = await sql.query(
+    `select count(*)::int as contracts, count(distinct school_id)::int as schools,
+            count(*) filter (where status = 'active')::int as active,
+            count(*) filter (where status = 'active' and (end_day < $1 or units_used >= units_total))::int as past,
+            count(*) filter (where status = 'active' and end_day >= $1 and coalesce(units_used < units_total, true)
+                               and (end_day - $1 < 14 or units_total - units_used <= 3))::int as expiring,
+            count(*) filter (where status = 'active' and auto_renew)::int as auto_renew
+       from contracts where no like 'HTB%'`,
+    [today],
+  );
+  return rows[0];
+}
+
+/** Part a: the job, twice; every effect once. */
+async function partA(sql) {
+  // dist is CommonJS (swc)
+  const { runContractsDaily } = createRequire(import.meta.url)(join(apiDir, 'dist', 'modules', 'contracts', 'jobs', 'contracts-daily.js'));
+  const today = new Date().toISOString().slice(0, 10);
+  // noon UTC: past 08:00 in Shanghai (20:00), Tokyo (21:00) and London (12:00 or 13:00), the same date in all three
+  const at = new Date(`${today}T12:00:00Z`);
+  const t0 = performance.now();
+  const mix = await seedSchools(sql, today);
+  const seedMs = performance.now() - t0;
+  console.log(`part a: ${fmt(mix.contracts)} contracts in ${fmt(mix.schools)} schools generated in ${(seedMs / 1000).toFixed(1)} s`, mix);
+
+  // the texts: BullMQ sms.send jobs as JobsService adds them, on a queue prefix of this bench (removed afterwards)
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: null });
+  let queue = null;
+  try {
+    await redis.connect();
+    queue = new Queue('sms', { connection: redis, prefix: `bench-contracts-${tag}` });
+  } catch {
+    redis.disconnect();
+  }
+  const texts = {
+    n: 0,
+    first: 0,
+    last: 0,
+    async enqueue(name, data) {
+      if (this.n++ === 0 || this.first === 0) this.first = performance.now();
+      if (queue) await queue.add(name, data, { attempts: 5, backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: 1000, removeOnFail: 5000 });
+      this.last = performance.now();
+    },
+  };
+  // each statement's time, to say where a run's time goes
+  let steps = [];
+  const em = {
+    async query(text, params) {
+      const t0 = performance.now();
+      const { rows } = await sql.query(text, params);
+      steps.push(performance.now() - t0);
+      return rows;
+    },
+  };
+  const runOnce = async () => {
+    steps = [];
+    texts.first = texts.last = 0;
+    const start = performance.now();
+    await sql.query('begin');
+    try {
+      const r = await runContractsDaily(em, texts, at);
+      const c0 = performance.now();
+      await sql.query('commit');
+      const ms = performance.now() - start;
+      // lock, renewals, reminders, then the expiries while the texts are queued (texts: first to last queued)
+      const [lock, renew, remind, expire] = steps;
+      const split = { lock, renew, remind, expire, texts: texts.last - texts.first, commit: performance.now() - c0 };
+      console.log('  split (ms):', Object.fromEntries(Object.entries(split).map(([k, v]) => [k, Math.round(v)])));
+      return { ...r, ms, split };
+    } catch (err) {
+      await sql.query('rollback');
+      throw err;
+    }
+  };
+  const first = await runOnce();
+  const sentFirst = texts.n;
+  console.log(`run 1: ${first.ms.toFixed(0)} ms: ${fmt(first.renewed.length)} renewals, ${fmt(first.reminded.length)} reminders, ${fmt(first.expired)} expired, ${fmt(first.texts)} texts`);
+  const second = await runOnce();
+  console.log(`run 2: ${second.ms.toFixed(0)} ms: ${second.renewed.length} renewals, ${second.reminded.length} reminders, ${second.expired} expired, ${second.texts} texts`);
+  const queued = queue ? await queue.count() : null;
+  if (queue) {
+    await queue.obliterate({ force: true });
+    await queue.close();
+  }
+  redis.disconnect();
+
+  const { rows: [audit] } = await sql.query(
+    `select (select count(*)::int from contracts where renewed_from is not null) as renewals,
+            (select count(*)::int from (select renewed_from from contracts where renewed_from is not null group by 1 having count(*) > 1) d) as double_renewals,
+            (select count(*)::int from contract_reminders) as reminders,
+            (select count(*)::int from contract_events where type = 'reminded') as reminded_events,
+            (select count(*)::int from contract_events where type = 'expired') as expired_events,
+            (select count(*)::int from contracts where status = 'active' and no like 'HTB%' and (end_day < $1 or units_used >= units_total)) as still_past`,
+    [today],
+  );
+  const checks = [
+    ['first run does the work', first.renewed.length > 0 && first.reminded.length > 0 && first.expired > 0],
+    ['second run does nothing', second.renewed.length === 0 && second.reminded.length === 0 && second.expired === 0 && second.texts === 0],
+    ['one renewal per renewed contract', audit.double_renewals === 0 && audit.renewals === first.renewed.length],
+    ['one reminder per reminded contract', audit.reminders === first.reminded.length && audit.reminded_events === first.reminded.length],
+    ['every contract past its end is expired', audit.still_past === 0 && audit.expired_events === first.expired],
+    ['one text per renewal and reminder', sentFirst === first.renewed.length + first.reminded.length && (queued === null || queued === sentFirst)],
+  ];
+  for (const [name, ok] of checks) console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}`);
+  return { mix, seedMs, first, second, audit, queued: queue !== null, checks };
+}
+
+/** Part b's data: the demo school with 10,000 students in 20 care classes and 100,000 contracts. */
+async function seedListSchool(sql, schoolId, today) {
+  await sql.query('begin');
+  await sql.query(`insert into care_classes (school_id, name, capacity) select $1, '合同压测班' || g, 500 from generate_series(1, 20) g`, [schoolId]);
+  await sql.query(
+    `insert into students (school_id, name, grade, class_name)
+     select $1, '合同生' || g, (array['一年级','二年级','三年级','四年级','五年级','六年级'])[1 + g % 6], (1 + g % 8) || '班'
+       from generate_series(1, $2) g`,
+    [schoolId, LIST_STUDENTS],
+  );
+  await sql.query(
+    `insert into care_class_students (school_id, class_id, student_id)
+     select $1, c.id, s.id
+       from (select id, row_number() over (order by id) rn from students where school_id = $1 and name like '合同生%') s
+       join (select id, row_number() over (order by id) rn from care_classes where school_id = $1 and name like '合同压测班%') c on c.rn = 1 + s.rn % 20`,
+    [schoolId],
+  );
+  await sql.query(
+    `insert into contract_packages (school_id, name, kind, length, valid_months, price_fen)
+     values ($1, '压测学期', 'term', 1, null, 480000), ($1, '压测月托', 'month', 1, null, 120000),
+            ($1, '压测按天', 'days', 40, 3, 60000), ($1, '压测按次', 'sessions', 20, null, 40000)`,
+    [schoolId],
+  );
+  // ten contracts per student (a history of renewals), of the mix of part a
+  await sql.query(
+    `with st as (select id, row_number() over (order by id) as rn from students where school_id = $1 and name like '合同生%'),
+          x as (select st.id as student_id, (st.rn - 1) * 10 + i as g from st cross join generate_series(1, 10) i),
+          y as (select x.*, (array['term','month','days','sessions'])[1 + g % 4] as kind,
+                       case when g % 20 = 0 then 'unpaid' when g % 20 = 1 then 'cancelled' when g % 10 = 2 then 'expired' else 'active' end as status,
+                       $2::date + ((g * 37) % 231)::int - 30 as end_day from x)
+     insert into contracts (school_id, no, student_id, package_id, kind, start_day, end_day, units_total, units_used,
+                            list_price_fen, price_fen, paid_fen, status, guardian_id, created_at)
+     select $1, 'HTL' || lpad(y.g::text, 12, '0'), y.student_id, p.id, y.kind, y.end_day - 60, y.end_day,
+            case when y.kind in ('days','sessions') then p.length end,
+            case when y.kind in ('days','sessions') then least(p.length, (y.g * 13) % (p.length + 4)) else 0 end,
+            p.price_fen, p.price_fen, case when y.status = 'unpaid' then 0 else p.price_fen end, y.status, null,
+            now() - make_interval(secs => $3 - y.g)
+       from y join contract_packages p on p.school_id = $1 and p.name like '压测%' and p.kind = y.kind`,
+    [schoolId, today, LIST_CONTRACTS],
+  );
+  await sql.query('commit');
+  await sql.query('analyze');
+}
+
+/** Part b: contractList with each filter. */
+async function partB(sql, base) {
+  const login = await fetch(`${base}/api/index/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: 'admin', password: 'Demo@2026' }),
+  }).then((r) => r.json());
+  const token = login.data.userinfo.token;
+  const schoolId = login.data.userinfo.school_id;
+  const probe = await fetch(`${base}/api/index/contractList?page=1&limit=20`, { headers: { token } });
+  if (probe.status === 404) return { skipped: 'the API does not serve contractList yet (HTTP 404)' };
+  const today = new Date().toISOString().slice(0, 10);
+  await seedListSchool(sql, schoolId, today);
+  const { rows: [total] } = await sql.query(`select count(*)::int as n from contracts where school_id = $1`, [schoolId]);
+  const pick = async (q, p = []) => (await sql.query(q, p)).rows[0].id;
+  const studentId = await pick(`select id from students where school_id = $1 and name = '合同生4321'`, [schoolId]);
+  const classId = await pick(`select id from care_classes where school_id = $1 and name = '合同压测班7'`, [schoolId]);
+  const packageId = await pick(`select id from contract_packages where school_id = $1 and name = '压测月托'`, [schoolId]);
+  const plus = (n) => new Date(Date.parse(`${today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+  const measure = async (label, query) => {
+    const url = `${base}/api/index/contractList?${query}`;
+    for (let i = 0; i < 50; i++) await fetch(url, { headers: { token } }).then((r) => r.json());
+    const times = [];
+    let matches = 0;
+    for (let i = 0; i < 500; i++) {
+      const t0 = performance.now();
+      const res = await fetch(url, { headers: { token } }).then((r) => r.json());
+      times.push(performance.now() - t0);
+      if (res.code !== 200) throw new Error(`${label}: ${JSON.stringify(res).slice(0, 300)}`);
+      matches = res.data.total;
+    }
+    times.sort((a, b) => a - b);
+    const r = { label, query, matches, p50: pct(times, 50), p99: pct(times, 99) };
+    console.log(`contractList ${label} (${matches} matches): p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms`);
+    return r;
+  };
+  const lists = [
+    await measure('no filter', 'page=1&limit=20'),
+    await measure('state=active', 'state=active&page=1&limit=20'),
+    await measure('state=expiring', 'state=expiring&page=1&limit=20'),
+    await measure('state=expired, page 50', 'state=expired&page=50&limit=20'),
+    await measure('student_id', `student_id=${studentId}&limit=20`),
+    await measure('class_id', `class_id=${classId}&limit=20`),
+    await measure('package_id', `package_id=${packageId}&limit=20`),
+    await measure('end range (one week)', `end_from=${plus(7)}&end_to=${plus(13)}&limit=20`),
+    await measure('keyword: part of a student name', `keyword=${encodeURIComponent('合同生432')}&limit=20`),
+    await measure('keyword: a contract number', `keyword=HTL000000043210&limit=20`),
+    await measure('state + class + end range', `state=active&class_id=${classId}&end_from=${plus(0)}&end_to=${plus(60)}&limit=20`),
+  ];
+  return { total: total.n, lists };
+}
+
+async function main() {
+  if (!existsSync(join(apiDir, 'dist', 'main.js'))) throw new Error('apps/api/dist/main.js is missing: run `npm run build` first');
+  const before = machineLoad();
+  await admin(`create database ${dbName}`);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'REDIS_URL'));
+  const server = spawn(process.execPath, [join(apiDir, 'dist', 'main.js')], {
+    env: { ...env, DATABASE_URL: dbUrl, SEED_DEMO: '1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_FACTOR: '0' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const sql = new pg.Client({ connectionString: dbUrl });
+  let a = null;
+  let b = null;
+  try {
+    await waitFor(`${base}/api/health`);
+    await sql.connect();
+    if (PARTS.includes('a')) a = await partA(sql);
+    if (PARTS.includes('b')) b = await partB(sql, base);
+  } finally {
+    await sql.end().catch(() => {});
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    if (KEEP) console.log(`kept database ${dbName}`);
+    else await admin(`drop database if exists ${dbName} with (force)`);
+  }
+
+  const after = machineLoad();
+  const missed = [];
+  if (a) {
+    if (a.first.ms > JOB_BUDGET_MS) missed.push('daily job time');
+    for (const [name, ok] of a.checks) if (!ok) missed.push(name);
+  }
+  if (b?.lists) for (const l of b.lists) if (l.p99 > P99_BUDGET_MS) missed.push(`contractList ${l.label}`);
+
+  if (PARTS === 'ab') {
+    const date = new Date().toISOString().slice(0, 10);
+    const machine = `${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+    const ok = (good) => (good ? 'ok' : 'MISSED');
+    const rows = [];
+    if (a) {
+      const m = a.mix;
+      rows.push(
+        `| daily job, 1st run: ${fmt(m.contracts)} contracts in ${fmt(m.schools)} schools (${fmt(m.active)} active: ${fmt(m.past)} past their end or out of units, ${fmt(m.expiring)} expiring, ${fmt(m.auto_renew)} auto-renew) | ${(a.first.ms / 1000).toFixed(2)} s: ${fmt(a.first.renewed.length)} renewals, ${fmt(a.first.reminded.length)} reminders, ${fmt(a.first.expired)} expired, ${fmt(a.first.texts)} texts queued${a.queued ? ' (BullMQ on Redis)' : ' (counted, no Redis)'} | <= 10 s, ${ok(a.first.ms <= JOB_BUDGET_MS)} |`,
+        `| daily job, 2nd run at the same time | ${(a.second.ms / 1000).toFixed(2)} s: ${a.second.renewed.length} renewals, ${a.second.reminded.length} reminders, ${a.second.expired} expired, ${a.second.texts} texts | nothing, ${ok(a.checks[1][1])} |`,
+        `| exactly once (SQL audit after both runs) | ${a.audit.renewals} renewals (${a.audit.double_renewals} contracts renewed twice), ${a.audit.reminders} reminder rows and ${a.audit.reminded_events} reminded events, ${a.audit.still_past} past contracts left active | one each, ${ok(a.checks.every(([, v]) => v))} |`,
+      );
+    }
+    if (b?.lists) {
+      for (const l of b.lists) {
+        rows.push(`| contractList, ${l.label}, a school of ${fmt(b.total)} contracts (${fmt(l.matches)} matches), 500 sequential requests | p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms | p99 <= 50 ms, ${ok(l.p99 <= P99_BUDGET_MS)} |`);
+      }
+    } else if (b?.skipped) {
+      rows.push(`| contractList with each filter | not run: ${b.skipped} | p99 <= 50 ms |`);
+    }
+    const section = [
+      '',
+      `## API: contracts daily job and list (${date})`,
+      '',
+      `\`npm run bench\` in apps/api (apps/api/bench/contracts.bench.mjs): the built API on PostgreSQL, its own database; the job's code from dist on one connection. Machine: ${machine}. Load average (1/5/15 min) ${before.load} at the start and ${after.load} at the end; ${before.others} other jest/bench processes running at the start, ${after.others} at the end.`,
+      '',
+      '| measure | result | target |',
+      '|---|---|---|',
+      ...rows,
+      '',
+    ].join('\n');
+    const file = join(root, 'BENCHMARKS.md');
+    const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+    appendFileSync(file, current.endsWith('\n') ? section : `\n${section}`);
+    console.log(section);
+  }
+  if (missed.length) {
+    console.error(`missed: ${missed.join(', ')}`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
