@@ -1,4 +1,5 @@
 import { EXPIRING_DAYS, EXPIRING_UNITS, type ContractExportQuery, type ContractState } from '@wantuo/shared';
+import { randomInt } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 
@@ -142,6 +143,6 @@ const NO_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 /** A contract number: HT + the school's day (yyyymmdd) + 6 random characters. */
 export function newContractNo(today: string): string {
   let tail = '';
-  for (let i = 0; i < 6; i++) tail += NO_CHARS[Math.floor(Math.random() * NO_CHARS.length)];
+  for (let i = 0; i < 6; i++) tail += NO_CHARS[randomInt(NO_CHARS.length)];
   return `HT${today.replace(/-/g, '')}${tail}`;
 }
