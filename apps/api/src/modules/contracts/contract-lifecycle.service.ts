@@ -71,7 +71,7 @@ export class ContractLifecycleService {
       if (paid) await appendEvent(em, { schoolId, contractId: n.id, type: 'paid', actorId: user.id, data: { amount_fen: k.price_fen, method: paid.method, receipt_no: paid.receipt_no ?? null } });
       return n.id;
     });
-    return this.contracts.info(schoolId, id);
+    return this.contracts.changed(schoolId, await this.contracts.info(schoolId, id));
   }
 
   /** The refund a cancellation would give today (school-local), and how it would go back. */
@@ -127,6 +127,6 @@ export class ContractLifecycleService {
       return outTradeNo ? { outTradeNo, amountFen: f.refund_fen, reason: input.reason } : null;
     });
     if (wechat) await this.payments.refund({ schoolId, ...wechat, requestKey, actorId: user.id });
-    return this.contracts.info(schoolId, input.id);
+    return this.contracts.changed(schoolId, await this.contracts.info(schoolId, input.id));
   }
 }

@@ -19,6 +19,7 @@ import {
 } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { DataSource, type EntityManager } from 'typeorm';
+import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
@@ -51,7 +52,16 @@ export async function packageOf(em: Pick<EntityManager, 'query'>, schoolId: numb
 /** Contracts: signing, the desk payment, edits, the list with counts and its export, one contract with its history. */
 @Injectable()
 export class ContractsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly events: DomainEvents,
+  ) {}
+
+  /** After a commit that changed a contract: what depends on it (attendance usage) follows. */
+  changed(schoolId: number, d: ContractDetail): ContractDetail {
+    this.events.emit('contract.changed', { school_id: schoolId, contract_id: d.id, student_id: d.student_id });
+    return d;
+  }
 
   /**
    * Signs a contract from a package, paid at the desk now or left unpaid for the guardian to pay. Idempotent by
@@ -97,7 +107,7 @@ export class ContractsService {
       if (paid) await appendEvent(em, { schoolId, contractId: cid, type: 'paid', actorId: user.id, data: { amount_fen: price, method: paid.method, receipt_no: paid.receipt_no ?? null } });
       return cid;
     });
-    return this.info(schoolId, id);
+    return this.changed(schoolId, await this.info(schoolId, id));
   }
 
   private async byRequest(em: EntityManager, schoolId: number, requestKey: string): Promise<number | null> {
@@ -119,7 +129,7 @@ export class ContractsService {
       );
       await appendEvent(em, { schoolId, contractId: c.id, type: 'paid', actorId: user.id, data: { amount_fen: c.price_fen, method: input.payment.method, receipt_no: input.payment.receipt_no ?? null } });
     });
-    return this.info(schoolId, input.id);
+    return this.changed(schoolId, await this.info(schoolId, input.id));
   }
 
   /** Changes an unpaid or active contract (end, units, auto-renew, remark) with a reason; the history keeps before and after. */
@@ -152,7 +162,7 @@ export class ContractsService {
       );
       await appendEvent(em, { schoolId, contractId: c.id, type: 'edited', actorId: user.id, reason: input.reason, data: { before, after } });
     });
-    return this.info(schoolId, input.id);
+    return this.changed(schoolId, await this.info(schoolId, input.id));
   }
 
   /** One contract with its history, oldest first. */

@@ -2,6 +2,7 @@ import { Code, addDays, type ContractDetail, contractState, contractTerms, refun
 import { Workbook } from 'exceljs';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { stateSql } from './contract-sql';
+import { ContractUsageService } from './usage/usage.service';
 
 let t: TestApp;
 let admin: string;
@@ -190,8 +191,10 @@ describe('contractList, contractInfo, studentContractList, contractExport', () =
     const unpaid = await signed({ package_id: k.id, student_id: sibling });
     const active = await signed({ package_id: k.id, student_id: sibling, payment: { method: 'cash' } });
     const expiring = await signed({ package_id: k.id, student_id: sibling, payment: { method: 'cash' } });
-    await t.sql.query(`update contracts set units_used = 8 where id = $1`, [expiring.id]);
     const expired = await signed({ package_id: k.id, student_id: sibling, payment: { method: 'cash' } });
+    // attendance usage after the last signing first (it recomputes the student), then the faked usage
+    await t.app.get(ContractUsageService).settled();
+    await t.sql.query(`update contracts set units_used = 8 where id = $1`, [expiring.id]);
     await t.sql.query(`update contracts set start_day = $2::date - 30, end_day = $2::date - 1 where id = $1`, [expired.id, today]);
 
     const res = await t.get(`/api/index/contractList?package_id=${k.id}&limit=2`, admin);
@@ -266,12 +269,17 @@ describe('payContractOffline and editContract', () => {
 
   it('edits with a reason; the history keeps before and after; stale versions and units below used are refused', async () => {
     const c = await signed({ package_id: (await addPackage({ kind: 'sessions', length: 20 })).id, payment: { method: 'cash' } });
+    // attendance usage after the last action first, then the faked usage
+    await t.app.get(ContractUsageService).settled();
     await t.sql.query(`update contracts set units_used = 5 where id = $1`, [c.id]);
     const end = addDays(c.end_day, 10);
     const res = await t.post('/api/index/editContract', admin).send({ id: c.id, version: c.version, end_day: end, units_total: 25, reason: '补偿停课' });
     expect(res.body.data).toMatchObject({ end_day: end, units_total: 25, version: c.version + 1 });
     const last = res.body.data.history.at(-1);
     expect(last).toMatchObject({ type: 'edited', reason: '补偿停课', data: { before: { end_day: c.end_day, units_total: 20 }, after: { end_day: end, units_total: 25 } } });
+    // the edit recomputed the student's attendance usage: fake the 5 used again once it is done
+    await t.app.get(ContractUsageService).settled();
+    await t.sql.query(`update contracts set units_used = 5 where id = $1`, [c.id]);
     const before = await snap();
     expect((await t.post('/api/index/editContract', admin).send({ id: c.id, version: c.version, auto_renew: true, reason: '再改' })).body).toMatchObject({ msg: '合同已被他人修改，请刷新后重试' });
     expect((await t.post('/api/index/editContract', admin).send({ id: c.id, version: c.version + 1, units_total: 4, reason: '再改' })).body).toMatchObject({ msg: '课时数不能少于已使用的 5' });
@@ -326,6 +334,8 @@ describe('refund preview and cancellationContract', () => {
     const k = await addPackage({ kind: 'sessions', length: 30, price_fen: 300000 });
     const start = addDays(today, -10);
     const c = await signed({ package_id: k.id, start_day: start, price_fen: 270000, discount_reason: '优惠', payment: { method: 'cash' } });
+    // attendance usage after the last action first, then the faked usage
+    await t.app.get(ContractUsageService).settled();
     await t.sql.query(`update contracts set units_used = 7 where id = $1`, [c.id]);
     const expected = refundFigure({ kind: 'sessions', list_price_fen: 300000, price_fen: 270000, paid_fen: 270000, start_day: start, end_day: c.end_day, units_total: 30, units_used: 7, today });
     const preview = await t.get(`/api/index/contractRefundPreview?id=${c.id}`, admin);

@@ -40,12 +40,38 @@ export class ContractUsageService implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.unsubscribe = this.events.on('flow.committed', (e) => {
+    const offFlow = this.events.on('flow.committed', (e) => {
       if (!ENTRY_TYPES.has(e.type)) return;
       this.pending.set(`${e.student_id}:${e.day}`, { student_id: e.student_id, day: e.day });
       this.running ??= this.drain();
     });
+    // a contract signed, paid, edited, renewed or cancelled takes (or gives back) the days the student already attended
+    const offContract = this.events.on('contract.changed', (e) => this.afterContract(this.recomputeStudents([e.student_id])));
+    const offPaid = this.events.on('payment.paid', (e) => {
+      if (e.kind !== 'contract' || !e.ref_id) return;
+      this.afterContract(
+        this.db
+          .query(`select student_id from contracts where id = $1 and school_id = $2`, [Number(e.ref_id), e.school_id])
+          .then((rows: Array<{ student_id: number }>) => (rows.length ? this.recomputeStudents([rows[0].student_id]) : undefined)),
+      );
+    });
+    this.unsubscribe = () => {
+      offFlow();
+      offContract();
+      offPaid();
+    };
   }
+
+  /** Contract changes are tracked like the flow's batches (settled() waits for them); a failure is logged, a rebuild repairs it. */
+  private afterContract(work: Promise<unknown>): void {
+    const run = work.then(
+      () => undefined,
+      (err: unknown) => this.log.error({ err }, 'contract usage after a contract change failed'),
+    );
+    this.changes.add(run);
+    void run.finally(() => this.changes.delete(run));
+  }
+  private readonly changes = new Set<Promise<void>>();
 
   async onModuleDestroy(): Promise<void> {
     this.unsubscribe?.();
@@ -54,7 +80,10 @@ export class ContractUsageService implements OnModuleInit, OnModuleDestroy {
 
   /** Resolves once every batch received so far is written. */
   async settled(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.changes.size) {
+      if (this.running) await this.running;
+      await Promise.all([...this.changes]);
+    }
   }
 
   /** Recomputes the usage of some students now (all their active counted contracts), e.g. after a contract changed. */

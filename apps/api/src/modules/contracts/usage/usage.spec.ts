@@ -226,3 +226,18 @@ describe('flowBoard contract_units_left', () => {
     expect(left(await board('2025-02-20'), kids[0])).toBeNull();
   });
 });
+
+describe('a contract that changes after the student attended', () => {
+  it('paid at the desk after its first days: the days already attended are counted at once', async () => {
+    const kid = kids[9];
+    await run([kid], { type: 'enter' }, D(20));
+    await run([kid], { type: 'enter' }, D(21));
+    const id = await contract(kid, 'sessions', D(15), '2025-06-30', 10, 'unpaid');
+    expect(await used(id)).toEqual({ units_used: 0, days: [] });
+    const admin = await t.login('admin');
+    const res = await t.post('/api/index/payContractOffline', admin).send({ id, version: 1, payment: { method: 'cash' } });
+    expect(res.body.code).toBe(200);
+    await usage.settled();
+    expect(await used(id)).toEqual({ units_used: 2, days: [D(20), D(21)] });
+  });
+});
