@@ -112,3 +112,28 @@ it('package → sign unpaid → the parent pays by QR → active → cancel with
   await admin.screenshot({ path: join(SHOTS, 'student-contracts.png') });
   for (const p of [admin, parent]) await p.context().close();
 });
+
+it('the teacher’s taps use up a sessions contract: one unit per day entered, the phone shows what is left', async () => {
+  const [kid] = await stack.sql<{ id: number; school_id: number }>(`select id, school_id from students where name = '陈小雨'`);
+  const [pkg] = await stack.sql<{ id: number }>(
+    `insert into contract_packages (school_id, name, kind, length, price_fen) values ($1, '三次体验卡', 'sessions', 3, 30000) returning id`,
+    [kid.school_id],
+  );
+  const [c] = await stack.sql<{ id: number }>(
+    `insert into contracts (school_id, no, student_id, package_id, kind, start_day, end_day, units_total, list_price_fen, price_fen, paid_fen, status, pay_method)
+     values ($1, 'HTE2E0000001', $2, $3, 'sessions', (now() at time zone 'Asia/Shanghai')::date - 1, (now() at time zone 'Asia/Shanghai')::date + 60, 3, 30000, 30000, 30000, 'active', 'cash')
+     returning id`,
+    [kid.school_id, kid.id, pkg.id],
+  );
+  const phone = await signedIn('teacher', 375, 740, '/teacher_today');
+  const row = phone.locator('.flow-row', { hasText: '陈小雨' }).first();
+  await row.waitFor();
+  await row.click();
+  await phone.getByRole('button', { name: /入\s*园/ }).click();
+  await phone.getByText(/已记录 1 人/).first().waitFor();
+  await expect.poll(async () => (await stack.sql<{ used: number }>(`select units_used as used from contracts where id = $1`, [c.id]))[0].used).toBe(1);
+  await phone.reload();
+  await phone.locator('.flow-row', { hasText: '陈小雨' }).first().getByText('剩 2 次').waitFor();
+  await phone.screenshot({ path: join(SHOTS, 'teacher-units-left-375.png') });
+  await phone.context().close();
+}, 30_000);
