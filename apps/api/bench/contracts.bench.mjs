@@ -4,12 +4,12 @@
 //      with a parent account and one contract; a mix of unpaid, cancelled, already expired and active contracts of the
 //      four package kinds, end days spread from 30 days ago to 200 days on, counted ones with units used, a fifth of them
 //      auto-renew, schools in three timezones). Timed end to end: the job's transaction (lock, the three statements and
-//      the queueing of every text: BullMQ `sms.send` jobs on Redis as in production, REDIS_URL or the local one; without
+//      the queueing of every text: BullMQ `sms.send` jobs added in bulks on Redis as in production, REDIS_URL or the local one; without
 //      Redis the texts are only counted). Target: <= 10 s. Then a second run at the same time, which must do nothing,
 //      and a check that every effect exists exactly once (one reminder, one renewal per contract).
 //   b. contractList (GET /api/index/contractList, the admin of a school holding 100,000 contracts over 10,000 students
 //      in 20 care classes) with each filter of ContractListQuery (state, student_id, class_id, package_id, an end range,
-//      keyword), 500 sequential requests after 50 of warm-up: p50/p99, target p99 <= 50 ms. Skipped, and said so, while
+//      keyword), 500 sequential requests (or as many as 15 s allow, at least 50) after 20 of warm-up: p50/p99, target p99 <= 50 ms. Skipped, and said so, while
 //      the API does not serve contractList yet.
 // Runs the built API (dist/main.js, `npm run build` first: `npm run bench` does) with jobs in-process (no Redis) on a
 // database of its own created on DATABASE_URL's server (default the local postgres) and dropped afterwards; part a
@@ -158,7 +158,7 @@ async function seedSchools(sql0, today) {
 /** Part a: the job, twice; every effect once. */
 async function partA(sql) {
   // dist is CommonJS (swc)
-  const { runContractsDaily } = createRequire(import.meta.url)(join(apiDir, 'dist', 'modules', 'contracts', 'jobs', 'contracts-daily.js'));
+  const { runContractsDaily, bullTexts } = createRequire(import.meta.url)(join(apiDir, 'dist', 'modules', 'contracts', 'jobs', 'contracts-daily.js'));
   const today = new Date().toISOString().slice(0, 10);
   // noon UTC: past 08:00 in Shanghai (20:00), Tokyo (21:00) and London (12:00 or 13:00), the same date in all three
   const at = new Date(`${today}T12:00:00Z`);
@@ -176,13 +176,16 @@ async function partA(sql) {
   } catch {
     redis.disconnect();
   }
+  // the job's own bulk queueing (bullTexts), timed and counted
+  const bulk = queue ? bullTexts(queue) : null;
   const texts = {
     n: 0,
     first: 0,
     last: 0,
-    async enqueue(name, data) {
-      if (this.n++ === 0 || this.first === 0) this.first = performance.now();
-      if (queue) await queue.add(name, data, { attempts: 5, backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: 1000, removeOnFail: 5000 });
+    async enqueueMany(items) {
+      this.first = performance.now();
+      this.n += items.length;
+      if (bulk) await bulk.enqueueMany(items);
       this.last = performance.now();
     },
   };
@@ -206,7 +209,7 @@ async function partA(sql) {
       const c0 = performance.now();
       await sql.query('commit');
       const ms = performance.now() - start;
-      // lock, jit off, renewals, reminders, then the expiries while the texts are queued (texts: first to last queued)
+      // lock, jit off, renewals, reminders, texts, expiries
       const [lock, , renew, remind, expire] = steps;
       const split = { lock, renew, remind, expire, texts: texts.last - texts.first, commit: performance.now() - c0 };
       console.log('  split (ms):', Object.fromEntries(Object.entries(split).map(([k, v]) => [k, Math.round(v)])));
@@ -315,10 +318,12 @@ async function partB(sql, base) {
 
   const measure = async (label, query) => {
     const url = `${base}/api/index/contractList?${query}`;
-    for (let i = 0; i < 50; i++) await fetch(url, { headers: { token } }).then((r) => r.json());
+    for (let i = 0; i < 20; i++) await fetch(url, { headers: { token } }).then((r) => r.json());
     const times = [];
     let matches = 0;
-    for (let i = 0; i < 500; i++) {
+    // 500 requests, or as many as 15 s allow (a slow filter would otherwise hold the bench for minutes)
+    const until = performance.now() + 15_000;
+    for (let i = 0; i < 500 && (i < 50 || performance.now() < until); i++) {
       const t0 = performance.now();
       const res = await fetch(url, { headers: { token } }).then((r) => r.json());
       times.push(performance.now() - t0);
@@ -326,8 +331,8 @@ async function partB(sql, base) {
       matches = res.data.total;
     }
     times.sort((a, b) => a - b);
-    const r = { label, query, matches, p50: pct(times, 50), p99: pct(times, 99) };
-    console.log(`contractList ${label} (${matches} matches): p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms`);
+    const r = { label, query, matches, n: times.length, p50: pct(times, 50), p99: pct(times, 99) };
+    console.log(`contractList ${label} (${matches} matches, ${times.length} requests): p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms`);
     return r;
   };
   const lists = [
@@ -396,7 +401,7 @@ async function main() {
     }
     if (b?.lists) {
       for (const l of b.lists) {
-        rows.push(`| contractList, ${l.label}, a school of ${fmt(b.total)} contracts (${fmt(l.matches)} matches), 500 sequential requests | p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms | p99 <= 50 ms, ${ok(l.p99 <= P99_BUDGET_MS)} |`);
+        rows.push(`| contractList, ${l.label}, a school of ${fmt(b.total)} contracts (${fmt(l.matches)} matches), ${l.n} sequential requests | p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms | p99 <= 50 ms, ${ok(l.p99 <= P99_BUDGET_MS)} |`);
       }
     } else {
       rows.push(`| contractList with each filter | not run: ${b?.skipped ?? 'CONTRACTS_BENCH_PARTS=a'} | p99 <= 50 ms |`);
