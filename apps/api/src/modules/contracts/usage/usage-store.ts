@@ -124,6 +124,13 @@ export async function recomputeUsage(db: DataSource, scope: RecomputeScope): Pro
     ]);
     return { students: students.length, contracts: contracts.length, ...written, statements: 3 };
   };
+  // most flow commands concern students without a days/sessions contract: one plain read, no transaction for them
+  const students = 'days' in scope ? [...new Set(scope.days.map((d) => d.student_id))] : [...scope.students];
+  const [any]: Array<{ one: number }> = await db.query(
+    `select 1 as one from contracts where student_id = any($1::int[]) and status = 'active' and kind in ('days', 'sessions') limit 1`,
+    [students],
+  );
+  if (!any) return { students: 0, contracts: 0, inserted: 0, deleted: 0, updated: 0, statements: 1 };
   return db.transaction(run);
 }
 
