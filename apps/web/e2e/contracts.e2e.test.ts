@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SHOTS, startStack, type Stack } from './stack';
+import { SHOTS, startStack, type Stack, signedIn as signedInAs } from './stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -11,17 +10,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function signedIn(account: string, width: number, height: number, path: string): Promise<Page> {
-  const context = await stack.browser.newContext({ viewport: { width, height }, locale: 'zh-CN' });
-  const page = await context.newPage();
-  await page.goto(`${stack.url}/login`);
-  await page.getByPlaceholder('用户名 / 手机号 / 邮箱').fill(account);
-  await page.getByPlaceholder('密码', { exact: true }).fill('Demo@2026');
-  await page.locator('form button[type=submit]').click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-  await page.goto(`${stack.url}${path}`);
-  return page;
-}
+const signedIn = (account: string, width: number, height: number, path: string) => signedInAs(stack, account, width, height, path);
 
 const contract = () => stack.sql<{ no: string; status: string; paid_fen: number; refunded_fen: number }>(`select no, status, paid_fen::int, refunded_fen::int from contracts order by id desc limit 1`);
 

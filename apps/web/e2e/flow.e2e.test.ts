@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { SHOTS, startStack, type Stack } from './stack';
+import { SHOTS, startStack, type Stack, signedIn as signedInAs } from './stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -24,17 +24,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function signedIn(account: string, width: number, height: number, path: string): Promise<Page> {
-  const context = await stack.browser.newContext({ viewport: { width, height }, locale: 'zh-CN' });
-  const page = await context.newPage();
-  await page.goto(`${stack.url}/login`);
-  await page.getByPlaceholder('用户名 / 手机号 / 邮箱').fill(account);
-  await page.getByPlaceholder('密码', { exact: true }).fill('Demo@2026');
-  await page.locator('form button[type=submit]').click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-  await page.goto(`${stack.url}${path}`);
-  return page;
-}
+const signedIn = (account: string, width: number, height: number, path: string) => signedInAs(stack, account, width, height, path);
 
 /** The board's count for a state, e.g. 在园 30. */
 const column = (board: Page, label: string) => board.locator('.ant-card-head-title', { hasText: label }).first().innerText();

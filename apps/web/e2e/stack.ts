@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const root = join(__dirname, '..', '..', '..');
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -103,4 +103,17 @@ export async function startStack(): Promise<Stack> {
       await admin((c) => c.query(`drop database if exists ${db} with (force)`));
     },
   };
+}
+
+/** A new browser context of this size, signed in with the demo password as `account`, then at `path`. */
+export async function signedIn(stack: Stack, account: string, width: number, height: number, path: string): Promise<Page> {
+  const context = await stack.browser.newContext({ viewport: { width, height }, locale: 'zh-CN' });
+  const page = await context.newPage();
+  await page.goto(`${stack.url}/login`);
+  await page.getByPlaceholder('用户名 / 手机号 / 邮箱').fill(account);
+  await page.getByPlaceholder('密码', { exact: true }).fill('Demo@2026');
+  await page.locator('form button[type=submit]').click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+  await page.goto(`${stack.url}${path}`);
+  return page;
 }
