@@ -1,5 +1,10 @@
-// Helpers both benchmarks use: the admin connection, a free loopback port, waiting for the API to answer.
+// Helpers the benchmarks share: the admin connection, a database of their own, a free loopback port, waiting for the API, percentiles and the machine's load.
+import { execSync } from 'node:child_process';
 import { createServer } from 'node:net';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 export const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -35,4 +40,44 @@ export async function waitFor(url, ms = 60_000) {
     if (Date.now() - start > ms) throw new Error(`the API did not start within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** The p-th percentile of sorted numbers (nearest rank). */
+export const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+/** A count with thousands separators, as BENCHMARKS.md writes them. */
+export const fmt = (n) => n.toLocaleString('en-US');
+
+/** A database of the bench's own on ADMIN_URL's server: its name and URL (`prefix` + a time tag). */
+export function benchDatabase(prefix) {
+  const dbName = `${prefix}_${Date.now().toString(36)}`;
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${dbName}`;
+  return { dbName, dbUrl: u.toString() };
+}
+
+/**
+ * What else is running while a bench measures (its figures depend on it): the load average and how many other jest,
+ * bench or browser-test processes there are, leaving out the bench `self` (its file name).
+ */
+export function machineLoad(self) {
+  let others = [];
+  try {
+    others = execSync('ps -eo pid,args', { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => /jest|\.bench\.mjs|playwright/.test(l) && !l.includes(self) && !/ps -eo/.test(l))
+      .map((l) => l.trim());
+  } catch {
+    // no ps
+  }
+  return { load: loadavg().map((v) => v.toFixed(1)).join(' / '), others: others.length };
+}
+
+/** BENCHMARKS.md at the repository root. */
+const BENCHMARKS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'BENCHMARKS.md');
+
+/** Appends a bench's dated section (its text, blank lines around) to BENCHMARKS.md and prints it. */
+export function appendSection(section) {
+  const current = existsSync(BENCHMARKS) ? readFileSync(BENCHMARKS, 'utf8') : '# Benchmarks\n';
+  appendFileSync(BENCHMARKS, current.endsWith('\n') ? section : `\n${section}`);
+  console.log(section);
 }

@@ -18,27 +18,22 @@
 // CONTRACTS_BENCH_PARTS=a|b runs one part (BENCHMARKS.md is written whenever part a ran; CONTRACTS_BENCH_KEEP=1 keeps
 // the database).
 import 'reflect-metadata';
-import { execSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { existsSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { admin, ADMIN_URL, freePort, waitFor } from './bench-lib.mjs';
+import { admin, ADMIN_URL, appendSection, benchDatabase, fmt, freePort, machineLoad, pct, waitFor } from './bench-lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const apiDir = join(here, '..');
 const root = join(apiDir, '..', '..');
 const tag = Date.now().toString(36);
-const dbName = `wantuo_contractsbench_${tag}`;
-const dbUrl = (() => {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${dbName}`;
-  return u.toString();
-})();
+const { dbName, dbUrl } = benchDatabase('wantuo_contractsbench');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PARTS = process.env.CONTRACTS_BENCH_PARTS ?? 'ab';
 const KEEP = process.env.CONTRACTS_BENCH_KEEP === '1';
@@ -50,22 +45,7 @@ const LIST_STUDENTS = 10_000;
 const JOB_BUDGET_MS = 10_000;
 const P99_BUDGET_MS = 50;
 
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const fmt = (n) => n.toLocaleString('en-US');
 
-/** What else is running: the load average and other jest or bench processes (the figures depend on it). */
-function machineLoad() {
-  let others = [];
-  try {
-    others = execSync('ps -eo pid,args', { encoding: 'utf8' })
-      .split('\n')
-      .filter((l) => /jest|\.bench\.mjs|playwright/.test(l) && !l.includes('contracts.bench.mjs') && !/ps -eo/.test(l))
-      .map((l) => l.trim());
-  } catch {
-    // no ps
-  }
-  return { load: loadavg().map((v) => v.toFixed(1)).join(' / '), others: others.length };
-}
 
 /** A client whose statements print their time (the seeding is long: where it goes). */
 const timed = (sql) => ({
@@ -362,7 +342,7 @@ async function partB(sql, base) {
 
 async function main() {
   if (!existsSync(join(apiDir, 'dist', 'main.js'))) throw new Error('apps/api/dist/main.js is missing: run `npm run build` first');
-  const before = machineLoad();
+  const before = machineLoad('contracts.bench.mjs');
   await admin(`create database ${dbName}`);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -387,7 +367,7 @@ async function main() {
     else await admin(`drop database if exists ${dbName} with (force)`);
   }
 
-  const after = machineLoad();
+  const after = machineLoad('contracts.bench.mjs');
   const missed = [];
   if (a) {
     if (a.first.ms > JOB_BUDGET_MS) missed.push('daily job time');
@@ -426,10 +406,7 @@ async function main() {
       ...rows,
       '',
     ].join('\n');
-    const file = join(root, 'BENCHMARKS.md');
-    const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-    appendFileSync(file, current.endsWith('\n') ? section : `\n${section}`);
-    console.log(section);
+    appendSection(section);
   }
   if (missed.length) {
     console.error(`missed: ${missed.join(', ')}`);

@@ -18,12 +18,16 @@ import { CareModule } from './modules/care/care.module';
 import { ContractUsageModule } from './modules/contracts/usage/usage.module';
 import { ContractsModule } from './modules/contracts/contracts.module';
 import { LiveModule } from './modules/live/live.module';
+import { PointsModule } from './modules/points/points.module';
+import { MealsModule } from './modules/meals/meals.module';
 import { DevModule } from './modules/dev/dev.module';
 import { WechatPaySandboxModule } from './modules/dev/wechatpay-sandbox.module';
 import { FlowModule } from './modules/flow/flow.module';
 import { SchoolModule } from './modules/school/school.module';
 import { SiteModule } from './modules/site/site.module';
 import { TimetableModule } from './modules/timetable/timetable.module';
+import { TeachingModule } from './modules/teaching/teaching.module';
+import { TutoringModule } from './modules/tutoring/tutoring.module';
 import { StaffModule } from './modules/staff/staff.module';
 import { LeaveModule } from './modules/leave/leave.module';
 import { StudentsModule } from './modules/students/students.module';
@@ -62,6 +66,10 @@ export class AppModule {
         TimetableModule,
         StaffModule,
         ContractsModule,
+        PointsModule,
+        MealsModule,
+        TeachingModule,
+        TutoringModule,
         ...(config.env === 'production' ? [] : [DevModule]),
         ...(config.wechatpay ? [] : [WechatPaySandboxModule]),
         ...(opts.runJobs ? [WorkerModule] : []),

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './core/database/data-source';
 import { createLogger } from './core/logging/logger';
 import { rebuildUsage } from './modules/contracts/usage/usage-store';
+import { rebuildCounts } from './modules/contracts/contract-counts';
 import { rebuildProjection } from './modules/flow/rebuild';
 import { prepareDatabase, resolveDatabase } from './runtime';
 
@@ -14,7 +15,8 @@ const REBUILDS = ['flow:rebuild', 'contracts:rebuild'];
  * Operations commands: `migrate` applies migrations; `seed` migrates and seeds the demo school (once);
  * `flow:rebuild` migrates and rebuilds the student_days projection from flow_events (one school with --school);
  * `contracts:rebuild` migrates and recomputes contract_usage and units_used of the active day/session contracts from
- * student_days (one school with --school; run it after flow:rebuild when both are needed).
+ * student_days, and the contract list's counts from the contracts (one school with --school; run it after flow:rebuild
+ * when both are needed).
  */
 async function main(command: string | undefined, args: string[]) {
   const config = loadConfig();
@@ -46,9 +48,10 @@ async function main(command: string | undefined, args: string[]) {
       try {
         const started = Date.now();
         const done = await rebuildUsage(ds, { schoolId });
-        log.info({ ...done, schoolId: schoolId ?? 'all', ms: Date.now() - started }, 'contract usage rebuilt from student_days');
+        const counts = await rebuildCounts(ds, { schoolId });
+        log.info({ ...done, counts, schoolId: schoolId ?? 'all', ms: Date.now() - started }, 'contract usage and list counts rebuilt');
         process.stdout.write(
-          `contracts:rebuild: ${done.contracts} contracts of ${done.students} students, ${done.inserted} usage days added, ${done.deleted} removed, ${done.updated} counts corrected\n`,
+          `contracts:rebuild: ${done.contracts} contracts of ${done.students} students, ${done.inserted} usage days added, ${done.deleted} removed, ${done.updated} units_used corrected; list counts: ${counts.keys} keys, ${counts.corrected} corrected\n`,
         );
       } finally {
         await ds.destroy();

@@ -43,6 +43,8 @@ export async function startTestApp(
     redis?: boolean;
     env?: NodeJS.ProcessEnv;
     demoPeople?: boolean;
+    /** with demoPeople: the demo's four weeks of attendance history (demo-history.ts) */
+    demoHistory?: boolean;
     /** listen on a loopback port: the API then calls itself (the WeChat Pay sandbox and its notifies) */
     listen?: boolean;
   } = {},
@@ -64,7 +66,7 @@ export async function startTestApp(
   const ds = new DataSource(dataSourceOptions(config.databaseUrl, 1));
   await ds.initialize();
   // the demo accounts; the demo's classes and students only when a test asks (module tests make their own)
-  const demo = (await seedDemo(ds, { people: opts.demoPeople ?? false }))!;
+  const demo = (await seedDemo(ds, { people: opts.demoPeople ?? false, history: opts.demoHistory ?? false }))!;
   await ds.destroy();
 
   const app = await createApp(config, createLogger(config.logLevel), { runJobs: opts.runJobs ?? true });

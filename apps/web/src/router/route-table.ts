@@ -40,6 +40,11 @@ export type PageKey =
   | 'principalHome'
   | 'principalUser'
   | 'pending'
+  // meals screens
+  | 'mealsOrder'
+  | 'mealsOrderAdd'
+  | 'mealsReservation'
+  | 'parentMeals'
   // staff screens
   | 'staffAccounts'
   | 'teacherAdd'
@@ -69,6 +74,21 @@ export type PageKey =
   // contracts screens
   | 'principalContracts'
   | 'parentContracts'
+  // points screens
+  | 'pointsShop'
+  | 'pointsGoodsForm'
+  | 'pointsTeacher'
+  | 'pointsParent'
+  // teaching screens
+  | 'teachingClasses'
+  | 'teachingClassAdd'
+  | 'teachingClassEditing'
+  | 'teachingRollCall'
+  | 'teachingTutoring'
+  // timetable screens
+  | 'scheduleTeacher'
+  | 'scheduleAdviser'
+  | 'scheduleSchool'
   ;
 
 export interface RouteDef {
@@ -123,9 +143,9 @@ export const ROUTES: RouteDef[] = [
   { path: '/confirmOrder', area: 'principal', title: b('确认订单', 'Confirm order'), page: 'pending', shows: b('下单前的商品、价格、合计与收货地址。', 'Items, prices, total and delivery address before ordering.') },
   { path: '/principal_class_Job', area: 'principal', title: b('查看作业', 'View homework'), page: 'pending', shows: b('班级布置的作业与提交情况。', 'Homework set for a class and its submissions.') },
   { path: '/principal_class_Job1', area: 'principal', title: b('查看作业2', 'View homework 2'), page: 'pending', shows: b('单次作业的学生提交与批改。', 'One homework’s submissions and marking.') },
-  { path: '/principal_class_family', area: 'principal', title: b('辅导班', 'Tutoring class'), page: 'pending', menu: G.classes, shows: b('家庭辅导班：辅导类型、学生、辅导计划与记录。', 'Home-tutoring classes: types, students, plans and records.') },
-  { path: '/principal_add_class', area: 'principal', title: b('新建班级', 'New class'), page: 'careClassForm', shows: b('新建晚托班的表单：名称、班主任、时段、容量和收费。', 'The new care class form: name, head teacher, time slot, capacity and fee.') },
-  { path: '/principal_class_Editing', area: 'principal', title: b('编辑班级', 'Edit class'), page: 'careClassForm', shows: b('晚托班的编辑表单与班级学生。', 'The care class edit form and its students.') },
+  { path: '/principal_class_family', area: 'principal', title: b('辅导班', 'Tutoring class'), page: 'teachingTutoring', menu: G.classes, shows: b('家庭辅导班：辅导类型与设置（时长、价格、默认老师）、辅导班（预览后生成课次、停课、删除）、课次（调课、取消）、学生与辅导计划和记录。', 'Home tutoring: types and their settings (length, price, default tutor), tutoring classes (sessions generated after a preview, stop, delete), sessions (move, cancel), students with their plans and records.') },
+  { path: '/principal_add_class', area: 'principal', title: b('新建班级', 'New class'), page: 'teachingClassAdd', shows: b('新建晚托班或兴趣班：兴趣班填写科目、老师、教室、容量、课次与收费后生成课表（预览、放假与调休、冲突）。', 'A new care or teaching class: a teaching class gets its subject, teacher, room, capacity, sessions and fee, then its schedule (preview, holidays and make-up days, clashes).') },
+  { path: '/principal_class_Editing', area: 'principal', title: b('编辑班级', 'Edit class'), page: 'teachingClassEditing', shows: b('晚托班的编辑表单；兴趣班的信息、学生、课次（调课、取消）与排课。', 'The care class edit form; a teaching class’s details, students, sessions (move, cancel) and schedule generation.') },
 
   // /principalCenter (header hidden, footer shown)
   { path: '/principalCenter_lessonware', area: 'center', title: b('课件', 'Courseware'), page: 'pending', shows: b('已购课件的章节与文件。', 'Sections and files of owned courseware.') },
@@ -136,7 +156,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/principal_account', area: 'principal', title: b('账户管理', 'Account management'), page: 'staffAccounts', menu: G.school, shows: b('教职工账号列表：姓名、角色、手机号、在职状态，可搜索与分页。', 'Staff accounts: name, role, mobile and status, searchable and paged.') },
   { path: '/principal_courseware', area: 'principal', title: b('课件中心', 'Courseware centre'), page: 'pending', menu: G.teaching, shows: b('机构已拥有的课件。', 'Courseware the institution owns.') },
   { path: '/principal_teaching', area: 'principal', title: b('课件中心', 'Courseware centre'), page: 'pending', shows: b('机构已拥有的课件。', 'Courseware the institution owns.') },
-  { path: '/principal_class', area: 'principal', title: b('班级管理', 'Class management'), page: 'careClasses', menu: G.classes, shows: b('晚托班列表：班主任、时段、人数、运行状态。', 'Care classes: head teacher, time slot, headcount and whether running.') },
+  { path: '/principal_class', area: 'principal', title: b('班级管理', 'Class management'), page: 'teachingClasses', menu: G.classes, shows: b('晚托班、兴趣班与校历：班主任或授课老师、时段或课次、人数、运行状态。', 'Care and teaching classes and the school calendar: teachers, slots or sessions, headcount and whether running.') },
+  { path: '/principal_schedule', area: 'principal', title: b('全校课表', 'School timetable'), page: 'scheduleSchool', menu: G.classes, shows: b('全校本周课表：教室 × 日期，兴趣班与辅导课次。', 'The school’s week: rooms × days, teaching and tutoring sessions.') },
   { path: '/principal_classCompile', area: 'principal', title: b('编辑班级管理', 'Edit class management'), page: 'careClassStudents', shows: b('班级学生的加入与移出、老师分配。', 'Adding and removing students, assigning teachers.') },
   { path: '/principal_educationals', area: 'principal', title: b('教务中心', 'Academic affairs centre'), page: 'studentList', menu: G.school, shows: b('老师与学生档案：学生的监护人、接送人、班级和合同。', 'Teacher and student records: guardians, pick-up people, classes and contracts.') },
   { path: '/principal_educationalsTeacher_add', area: 'principal', title: b('添加教师账号', 'Add teacher account'), page: 'teacherAdd', shows: b('新增老师或班主任账号的表单。', 'The form for a new teacher or head-teacher account.') },
@@ -145,35 +166,40 @@ export const ROUTES: RouteDef[] = [
   { path: '/principal_educationals_studentrecord', area: 'principal', title: b('编辑学生信息', 'Edit student info'), page: 'studentRecord', shows: b('学生成长记录与评语。', 'The student’s growth record and comments.') },
   { path: '/principal_contract', area: 'principal', title: b('晚托合同', 'After-school care contracts'), page: 'principalContracts', menu: G.school, shows: b('晚托合同：生效、即将到期、已到期、已解除，可续签与解除。', 'Care contracts: active, expiring, expired, cancelled; renew or cancel.') },
   { path: '/principal_data', area: 'principal', title: b('数据中心', 'Data centre'), page: 'flowData', menu: G.data, shows: b('考勤、订餐和积分兑换的统计图表。', 'Charts of attendance, meal orders and points exchange.') },
-  { path: '/principal_shop', area: 'principal', title: b('积分商城', 'Points mall'), page: 'pending', menu: G.services, shows: b('积分商品：积分价格、库存、上下架。', 'Points goods: price in points, stock, listed or not.') },
-  { path: '/principal_shop_add', area: 'principal', title: b('添加积分商城商品', 'Add points-mall product'), page: 'pending', shows: b('新增积分商品的表单。', 'The form for a new points good.') },
-  { path: '/principal_order', area: 'principal', title: b('订餐管理', 'Meal-order management'), page: 'pending', menu: G.services, shows: b('餐品与每日订餐记录。', 'Meal items and daily orders.') },
-  { path: '/principal_order_add', area: 'principal', title: b('添加订餐', 'Add meal order'), page: 'pending', shows: b('新增餐品的表单：名称、价格、图片。', 'The form for a meal item: name, price, picture.') },
+  { path: '/principal_shop', area: 'principal', title: b('积分商城', 'Points mall'), page: 'pointsShop', menu: G.services, shows: b('积分商品：积分价格、库存、上下架。', 'Points goods: price in points, stock, listed or not.') },
+  { path: '/principal_shop_add', area: 'principal', title: b('添加积分商城商品', 'Add points-mall product'), page: 'pointsGoodsForm', shows: b('新增积分商品的表单。', 'The form for a new points good.') },
+  { path: '/principal_order', area: 'principal', title: b('订餐管理', 'Meal-order management'), page: 'mealsOrder', menu: G.services, shows: b('餐品与每日订餐记录。', 'Meal items and daily orders.') },
+  { path: '/principal_order_add', area: 'principal', title: b('添加订餐', 'Add meal order'), page: 'mealsOrderAdd', shows: b('新增餐品的表单：名称、价格、图片。', 'The form for a meal item: name, price, picture.') },
 
   // teacher screens (teachers and head teachers)
   { path: '/teacher_today', area: 'teacher', title: b('今日接送', "Today's flow"), page: 'flowToday', menu: G.daily },
   { path: '/teacher_shuttle', area: 'teacher', title: b('接送名单', 'Pick-up list'), page: 'flowShuttle', menu: G.daily },
   { path: '/teacher_tutor', area: 'teacher', title: b('辅导名单', 'Tutoring list'), page: 'flowTutor', menu: G.daily },
+  { path: '/teacher_points', area: 'teacher', title: b('积分奖惩', 'Award points'), page: 'pointsTeacher', menu: G.daily },
+  { path: '/teacher_rollcall', area: 'teacher', title: b('课堂点名', 'Roll call'), page: 'teachingRollCall', menu: G.daily },
   { path: '/TeacherClass', area: 'teacher', title: b('教师班级管理', 'Teacher class management'), page: 'careTeacherClass', menu: G.daily, shows: b('我负责的晚托班与学生，今日接送、晚餐和辅导任务。', 'My care class and students, and today’s pick-up, dinner and tutoring tasks.') },
   { path: '/Teacher_educationals', area: 'teacher', title: b('教务中心', 'Academic affairs centre'), page: 'teacherStudents', menu: G.classes, shows: b('我的学生档案、考试成绩与成长记录。', 'My students’ records, exam scores and growth.') },
-  { path: '/Teacher_classSchedule', area: 'teacher', title: b('班级课表', 'Class timetable'), page: 'pending', menu: G.classes, shows: b('我的本周课表。', 'My timetable for the week.') },
+  { path: '/Teacher_classSchedule', area: 'teacher', title: b('班级课表', 'Class timetable'), page: 'scheduleTeacher', menu: G.classes, shows: b('我的本周课表。', 'My timetable for the week.') },
 
   // /ClassAdviser (head teacher)
   { path: '/AAccountManagement', area: 'adviser', title: b('班主任首页', 'Adviser home'), page: 'flowAdviserHome', menu: G.home, shows: b('今日各环节实时人数：接送、入园、晚餐、辅导、离园。', 'Live counts for today: picked up, arrived, dinner, tutoring, left.') },
-  { path: '/AClassSchedule', area: 'adviser', title: b('班级课表', 'Class timetable'), page: 'pending', menu: G.classes, shows: b('本班本周课表。', 'The class timetable for the week.') },
+  { path: '/AClassSchedule', area: 'adviser', title: b('班级课表', 'Class timetable'), page: 'scheduleAdviser', menu: G.classes, shows: b('本班本周课表。', 'The class timetable for the week.') },
   { path: '/AStudentTransport', area: 'adviser', title: b('学生接送', 'Student pick-up and drop-off'), page: 'flowTransport', menu: G.daily, shows: b('接送看板：谁已接到、谁已离园、由谁接走。', 'The pick-up board: who is picked up, who left and with whom.') },
   { path: '/AMentorStudent', area: 'adviser', title: b('辅导学生', 'Tutored students'), page: 'careMentorStudents', menu: G.daily, shows: b('本班辅导学生与辅导进度。', 'Tutored students of the class and their progress.') },
   { path: '/AStudentAttendance', area: 'adviser', title: b('学生考勤', 'Student attendance'), page: 'flowBoard', menu: G.daily, shows: b('按状态分组的实时考勤看板。', 'The live attendance board by state.') },
   { path: '/ALeaveReview', area: 'adviser', title: b('请假审核', 'Leave review'), page: 'flowLeaveReview', menu: G.daily, shows: b('家长提交的请假申请：待审核、已批准、已驳回。', 'Leave requests from parents: pending, approved, rejected.') },
-  { path: '/AOrderReservation', area: 'adviser', title: b('订餐预约', 'Meal reservation'), page: 'pending', menu: G.daily, shows: b('本班某日的订餐统计与明细。', 'The class’s meal bookings for a day, per item and per student.') },
+  { path: '/AOrderReservation', area: 'adviser', title: b('订餐预约', 'Meal reservation'), page: 'mealsReservation', menu: G.daily, shows: b('本班某日的订餐统计与明细。', 'The class’s meal bookings for a day, per item and per student.') },
   { path: '/AClassList', area: 'adviser', title: b('班级管理', 'Class management'), page: 'careAdviserClass', menu: G.classes, shows: b('本班学生列表与加入、移出。', 'The class’s students, adding and removing.') },
   { path: '/Astudentmanagement', area: 'adviser', title: b('班级管理', 'Class management'), page: 'adviserCare', shows: b('学生托管设置：接送、晚餐、辅导与授权接送人。', 'Students’ care settings: shuttle, dinner, tutoring and pick-up people.') },
   { path: '/AClassNotice', area: 'adviser', title: b('班级管理', 'Class management'), page: 'pending', shows: b('班级通知的发布与已读回执。', 'Class notices and read receipts.') },
+  { path: '/A_points', area: 'adviser', title: b('积分奖惩', 'Award points'), page: 'pointsTeacher', menu: G.classes },
   { path: '/A_data', area: 'adviser', title: b('数据中心', 'Data centre'), page: 'flowData', menu: G.data, shows: b('本班考勤统计图表。', 'Attendance charts of the class.') },
 
   // parent, operator, account
   { path: '/parent', area: 'parent', title: b('家长首页', 'Parent home'), page: 'parentHome', menu: G.home },
+  { path: '/parent_meals', area: 'parent', title: b('晚餐预订', 'Dinner'), page: 'parentMeals', menu: G.home },
   { path: '/parent_contracts', area: 'parent', title: b('合同与缴费', 'Contracts and payments'), page: 'parentContracts', menu: G.me },
+  { path: '/parent_points', area: 'parent', title: b('积分', 'Points'), page: 'pointsParent', menu: G.me },
   { path: '/operator', area: 'operator', title: b('站点配置', 'Site configuration'), page: 'operatorSite', menu: G.site },
   { path: '/operator_applications', area: 'operator', title: b('入驻申请', 'Applications'), page: 'operatorApplications', menu: G.site },
   { path: '/operator_schools', area: 'operator', title: b('机构管理', 'Schools'), page: 'operatorSchools', menu: G.site },

@@ -40,6 +40,11 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   principalHome: () => import('../areas/principal/home'),
   principalUser: () => import('../areas/money/principal-user'),
   pending: () => import('../areas/pending'),
+  // meals screens
+  mealsOrder: () => import('../areas/meals/principal-order'),
+  mealsOrderAdd: () => import('../areas/meals/order-add'),
+  mealsReservation: () => import('../areas/meals/adviser-reservation'),
+  parentMeals: () => import('../areas/meals/parent-meals'),
   // staff screens
   staffAccounts: () => import('../areas/principal/staff-accounts'),
   teacherAdd: () => import('../areas/principal/teacher-add'),
@@ -65,10 +70,25 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   flowLeaveReview: () => import('../areas/flow/leave-review'),
   flowShuttle: () => import('../areas/flow/teacher-shuttle'),
   flowTutor: () => import('../areas/flow/teacher-tutor'),
-  flowData: () => import('../areas/flow/attendance-data'),
+  flowData: () => import('../areas/data/data-centre'),
   // contracts screens
   principalContracts: () => import('../areas/contracts/principal-contracts'),
   parentContracts: () => import('../areas/contracts/parent-contracts'),
+  // points screens
+  pointsShop: () => import('../areas/points/principal-shop'),
+  pointsGoodsForm: () => import('../areas/points/goods-form'),
+  pointsTeacher: () => import('../areas/points/teacher-points'),
+  pointsParent: () => import('../areas/points/parent-points'),
+  // teaching screens
+  teachingClasses: () => import('../areas/teaching/class-tabs'),
+  teachingClassAdd: () => import('../areas/teaching/class-add'),
+  teachingClassEditing: () => import('../areas/teaching/class-editing'),
+  teachingRollCall: () => import('../areas/teaching/roll-call'),
+  teachingTutoring: () => import('../areas/teaching/tutoring'),
+  // timetable screens
+  scheduleTeacher: () => import('../areas/schedule/teacher-schedule'),
+  scheduleAdviser: () => import('../areas/schedule/adviser-schedule'),
+  scheduleSchool: () => import('../areas/schedule/school-schedule'),
 };
 
 const LAYOUTS: Record<Area, () => Promise<{ default: React.ComponentType }>> = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DATA_GROUPS, dataRangeOk } from '../data-centre';
 import type { FlowEventType, FlowPayload, FlowState, FlowStep } from '../flow';
 import { pageQuery, plainText } from './common';
 
@@ -93,7 +94,14 @@ export const ClockingInListQuery = z
   .refine(rangeOk, rangeError);
 export type ClockingInListQuery = z.infer<typeof ClockingInListQuery>;
 
-export const StudentClockingInCountQuery = z.strictObject(range).refine(rangeOk, rangeError);
+/**
+ * The data centre's attendance: per day (the default, at most FLOW_RANGE_MAX_DAYS) or per `group` period (day, week,
+ * month: at most DATA_MAX_PERIODS of them: 62 days, 27 weeks, 13 months), per class; `day` of each row is its period's first day.
+ */
+export const StudentClockingInCountQuery = z
+  .strictObject({ ...range, group: z.preprocess(blank, z.enum(DATA_GROUPS, { error: 'flow.group_invalid' }).optional()) })
+  .refine((v) => v.group !== undefined || rangeOk(v), rangeError)
+  .refine((v) => v.group === undefined || dataRangeOk(v.date_from, v.date_to, v.group), { error: 'flow.data_range_invalid', path: ['date_to'] });
 export type StudentClockingInCountQuery = z.infer<typeof StudentClockingInCountQuery>;
 
 /** One student's result of a step action. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { FlowEventMessage } from '@wantuo/shared';
+import type { FlowEventMessage, MealCountMessage } from '@wantuo/shared';
 import { EventEmitter } from 'node:events';
 
 /**
@@ -13,6 +13,13 @@ export interface DomainEventMap {
   'payment.paid': { school_id: number; out_trade_no: string; kind: string; ref_id: string | null; amount_fen: number };
   /** a contract was signed, paid at the desk, edited, renewed or cancelled (contracts) */
   'contract.changed': { school_id: number; contract_id: number; student_id: number };
+  /**
+   * a leave request's approval took effect or an approved request was cancelled (leave), after its commit; listeners
+   * read the request's current status (approved or not), so the order they see these in does not matter
+   */
+  'leave.changed': { school_id: number; leave_id: number; student_id: number; start_day: string; end_day: string; approved: boolean };
+  /** a day's meal counts of a school changed (meals): the live channel pushes them to the school's staff */
+  'meals.count': MealCountMessage & { school_id: number };
 }
 
 @Injectable()

@@ -1,5 +1,6 @@
 import { Code, refundFigure, type ContractDetail } from '@wantuo/shared';
 import { startTestApp, type TestApp } from '../../../test/harness';
+import { ContractPayments } from './contract-payments';
 
 let t: TestApp;
 let admin: string;
@@ -91,5 +92,36 @@ describe('wechatPayContract', () => {
     expect((await cancel()).body.code).toBe(Code.Ok);
     const refunds = await t.sql.query(`select r.amount_fen::float8 as amount, p.state from payment_refunds r join payments p on p.id = r.payment_id where p.out_trade_no = $1`, [no]);
     expect(refunds.rows).toEqual([{ amount: 158000, state: 'refunded' }]);
+  });
+
+  it('a payment that arrives after the contract was paid at the desk, or a second QR paid too, goes back in full, once', async () => {
+    const c = await unpaid();
+    const first = (await t.post('/api/index/wechatPayContract', parent).send({ id: c.id })).body.data.out_trade_no as string;
+    const second = (await t.post('/api/index/wechatPayContract', parent).send({ id: c.id })).body.data.out_trade_no as string;
+    // the desk records cash while both QR codes are open
+    expect((await t.post('/api/index/payContractOffline', admin).send({ id: c.id, version: c.version, payment: { method: 'cash' } })).body.code).toBe(Code.Ok);
+    for (const no of [first, second, first]) await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: no });
+    await t.app.get(ContractPayments).settled();
+    const info = (await t.get(`/api/index/contractInfo?id=${c.id}`, admin)).body.data as ContractDetail;
+    expect(info).toMatchObject({ status: 'active', pay_method: 'cash', paid_fen: 158000 });
+    expect(info.history.filter((e) => e.type === 'paid')).toHaveLength(1);
+    const { rows } = await t.sql.query(
+      `select p.out_trade_no, p.state, coalesce(sum(r.amount_fen), 0)::float8 as refunded, count(r.id)::int as refunds
+         from payments p left join payment_refunds r on r.payment_id = p.id where p.out_trade_no = any($1::text[]) group by 1, 2 order by 1`,
+      [[first, second]],
+    );
+    expect(rows).toEqual([first, second].sort().map((no) => ({ out_trade_no: no, state: 'refunded', refunded: 158000, refunds: 1 })));
+
+    // a contract paid by the first QR: the second, paid too, is the surplus; the first stays
+    const d = await unpaid();
+    const a = (await t.post('/api/index/wechatPayContract', parent).send({ id: d.id })).body.data.out_trade_no as string;
+    const b = (await t.post('/api/index/wechatPayContract', parent).send({ id: d.id })).body.data.out_trade_no as string;
+    await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: a });
+    await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: b });
+    await t.app.get(ContractPayments).settled();
+    const states = await t.sql.query(`select out_trade_no, state from payments where out_trade_no = any($1::text[])`, [[a, b]]);
+    expect(Object.fromEntries(states.rows.map((r) => [r.out_trade_no, r.state]))).toEqual({ [a]: 'paid', [b]: 'refunded' });
+    // the operator or the school cannot refund the payment that paid the contract outside a cancellation
+    expect((await t.sql.query(`select receipt_no from contracts where id = $1`, [d.id])).rows[0].receipt_no).toBe(a);
   });
 });

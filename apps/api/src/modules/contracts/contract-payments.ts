@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PendingPayment, WechatPayContractInput } from '@wantuo/shared';
+import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
+import { DomainEvents } from '../../core/events/domain-events';
+import { LOGGER } from '../../core/logging/logger';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { PaymentsService } from '../payments/payments.service';
@@ -14,17 +17,21 @@ import { appendEvent } from './contract-sql';
 export const CONTRACT_KIND = 'contract';
 
 /**
- * A contract payment refunded through the provider: only as part of the contract's cancellation, which records the
- * refund on the contract first (cancellationContract); any other refund of it (the operator's) is refused. Should the
- * provider refuse the refund, the contract stays cancelled and the failed refund shows on the payment.
+ * A contract payment refunded through the provider: the payment that paid the contract only as part of the
+ * contract's cancellation, which records the refund on the contract first (cancellationContract); any other refund of
+ * it (the operator's) is refused. A payment that did not pay its contract (the contract was paid at the desk or by
+ * another payment, or cancelled, before it arrived: a surplus) is refunded in full. Should the provider refuse a
+ * refund, the contract stays as it is and the failed refund shows on the payment.
  */
 export const contractRefunder: Refunder = {
   async apply(em, p, r) {
-    const [c]: Array<{ id: number; status: string; refunded_fen: number }> = await em.query(
-      `select id, status, refunded_fen::float8 as refunded_fen from contracts where id = $1 and school_id = $2 for update`,
+    const [c]: Array<{ id: number; status: string; refunded_fen: number; pay_method: string | null; receipt_no: string | null }> = await em.query(
+      `select id, status, refunded_fen::float8 as refunded_fen, pay_method, receipt_no from contracts where id = $1 and school_id = $2 for update`,
       [Number(p.ref_id), p.school_id],
     );
-    if (!c || c.status !== 'cancelled' || r.refundedBeforeFen + r.amountFen > c.refunded_fen) throw new AppError('payments.refund_unsupported');
+    if (!c) throw new AppError('payments.refund_unsupported');
+    if (!(c.pay_method === 'wechat' && c.receipt_no === p.out_trade_no)) return { contract_id: c.id, surplus: true };
+    if (c.status !== 'cancelled' || r.refundedBeforeFen + r.amountFen > c.refunded_fen) throw new AppError('payments.refund_unsupported');
     return { contract_id: c.id };
   },
   async revert() {
@@ -41,9 +48,40 @@ export class ContractPayments {
     private readonly refunds: RefundsService,
     settlers: PaymentSettlers,
     refunders: PaymentRefunders,
+    events: DomainEvents,
+    @Inject(LOGGER) private readonly log: Logger,
   ) {
     settlers.register(CONTRACT_KIND, (em, p) => this.settle(em, p));
     refunders.register(CONTRACT_KIND, contractRefunder);
+    events.on('payment.paid', (e) => {
+      if (e.kind === CONTRACT_KIND) this.track(this.refundSurplus(e.school_id, e.out_trade_no));
+    });
+  }
+
+  private readonly pending = new Set<Promise<void>>();
+  /** Surplus refunds under way are awaited by settled() (tests); a failure is logged. */
+  private track(work: Promise<void>): void {
+    const run = work.catch((err: unknown) => this.log.error({ err }, 'refunding a surplus contract payment failed'));
+    this.pending.add(run);
+    void run.finally(() => this.pending.delete(run));
+  }
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.all([...this.pending]);
+  }
+
+  /**
+   * After a contract payment's commit: a payment that did not pay its contract (paid at the desk meanwhile, paid by a
+   * second QR, cancelled) goes back to the payer in full, once (the request key).
+   */
+  private async refundSurplus(schoolId: number, outTradeNo: string): Promise<void> {
+    const [s]: Array<{ surplus: boolean }> = await this.db.query(
+      `select not (c.pay_method = 'wechat' and c.receipt_no = p.out_trade_no) as surplus
+         from payments p join contracts c on c.id = p.ref_id::int and c.school_id = p.school_id
+        where p.school_id = $1 and p.out_trade_no = $2 and p.state = 'paid' and p.refunded_fen = 0`,
+      [schoolId, outTradeNo],
+    );
+    if (!s?.surplus) return;
+    await this.refunds.refund({ schoolId, outTradeNo, reason: '合同已付款或已取消，本次付款原路退回', requestKey: 'surplus', actorId: null });
   }
 
   /** A guardian pays an own child's unpaid contract: a pending payment and its QR; the paid notify activates it (settle). */
@@ -69,7 +107,7 @@ export class ContractPayments {
 
   /**
    * In the mark-paid transaction: the contract becomes active, paid by WeChat, once (only while still unpaid). A
-   * payment for a contract paid meanwhile at the desk (or cancelled) stays a paid payment for the school to refund.
+   * payment for a contract paid meanwhile at the desk (or cancelled) is refunded after the commit (refundSurplus).
    */
   async settle(em: EntityManager, p: PaidPayment): Promise<void> {
     const rows: Array<{ id: number }> = await em.query(

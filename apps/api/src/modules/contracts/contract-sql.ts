@@ -2,34 +2,61 @@ import { EXPIRING_DAYS, EXPIRING_UNITS, type ContractExportQuery, type ContractS
 import { randomInt } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
+import { UNITS_BUCKET_MAX } from '../../migrations/1764849600000-contract-counts';
 
 /**
  * SQL shared by the contract services: the derived state (the SQL twin of contractState in packages/shared), the row
  * columns and joins, the list filters and the history append.
  */
 
-/** The school's own day ("today" in its timezone) for the school $1, as a date: cross join it as `d`. */
-export const SCHOOL_TODAY = `(select (now() at time zone timezone)::date as today from schools where id = $1)`;
+/**
+ * The school's own day ("today" in its timezone) for the school $1, as a date: cross join it as `d`. `offset 0` keeps
+ * it a subquery evaluated once: flattened, the planner computed `now() at time zone` again for every contract row.
+ */
+export const SCHOOL_TODAY = `(select (now() at time zone timezone)::date as today from schools where id = $1 offset 0)`;
 
 /**
- * The state a contract (alias `c`) shows on `today` (a date expression), as contractState computes it: unpaid,
- * cancelled and expired as stored; an active one is expired past its end or with no units left, expiring within
- * EXPIRING_DAYS of its end or with EXPIRING_UNITS or fewer units left.
+ * The state of a contract on `today` (a date expression) from its stored status, end day and units left (null for a
+ * contract without units), as contractState computes it: unpaid, cancelled and expired as stored; an active one is
+ * expired past its end or with no units left, expiring within EXPIRING_DAYS of its end or with EXPIRING_UNITS or
+ * fewer units left.
  */
-export const stateSql = (c: string, today: string): string => `(case
-  when ${c}.status <> 'active' then ${c}.status
-  when ${today} > ${c}.end_day or (${c}.units_total is not null and ${c}.units_used >= ${c}.units_total) then 'expired'
-  when ${c}.end_day - ${today} < ${EXPIRING_DAYS} or (${c}.units_total is not null and ${c}.units_total - ${c}.units_used <= ${EXPIRING_UNITS}) then 'expiring'
+export const stateOf = (status: string, endDay: string, left: string, today: string): string => `(case
+  when ${status} <> 'active' then ${status}
+  when ${today} > ${endDay} or ${left} <= 0 then 'expired'
+  when ${endDay} - ${today} < ${EXPIRING_DAYS} or ${left} <= ${EXPIRING_UNITS} then 'expiring'
   else 'active' end)`;
 
-/** The stored statuses a derived state can come from: lets the (school_id, status, end_day) index narrow the scan. */
-export const STATUSES_OF: Record<ContractState, string[]> = {
-  unpaid: ['unpaid'],
-  active: ['active'],
-  expiring: ['active'],
-  expired: ['active', 'expired'],
-  cancelled: ['cancelled'],
-};
+/** The state of the contract `c` (see stateOf). */
+export const stateSql = (c: string, today: string): string => stateOf(`${c}.status`, `${c}.end_day`, `(${c}.units_total - ${c}.units_used)`, today);
+
+/** contract_counts keeps units left only up to UNITS_BUCKET_MAX: enough while "expiring" starts below it. */
+if (EXPIRING_UNITS >= UNITS_BUCKET_MAX) throw new Error('contract_counts cannot tell expiring contracts apart: raise UNITS_BUCKET_MAX in a migration');
+
+/** The state of a contract_counts row `k` (see stateOf): its units bucket stands for the units left. */
+export const countStateSql = (k: string, today: string): string => stateOf(`${k}.status`, `${k}.end_day`, `${k}.units_bucket`, today);
+
+/**
+ * The contracts `c` in `state` on `today`, as a condition the planner can estimate and index (stored status, end
+ * day ranges): `stateSql(...) = state` written out. An opaque CASE made it guess a few rows and pick a full scan
+ * and sort for a deep page where walking the created-at index reads a few thousand.
+ */
+export function stateWhere(state: ContractState, c: string, today: string): string {
+  const left = `(${c}.units_total - ${c}.units_used)`;
+  const over = `(${c}.end_day < ${today} or coalesce(${left} <= 0, false))`;
+  const soon = `(${c}.end_day < ${today} + ${EXPIRING_DAYS} or coalesce(${left} <= ${EXPIRING_UNITS}, false))`;
+  switch (state) {
+    case 'unpaid':
+    case 'cancelled':
+      return `${c}.status = '${state}'`;
+    case 'expired':
+      return `(${c}.status = 'expired' or (${c}.status = 'active' and ${over}))`;
+    case 'expiring':
+      return `(${c}.status = 'active' and not ${over} and ${soon})`;
+    case 'active':
+      return `(${c}.status = 'active' and not ${over} and not ${soon})`;
+  }
+}
 
 /** A ContractRow (`c` the contract, `d.today` the school's day). */
 export const ROW_COLUMNS = `c.id, c.no, c.student_id, st.name as student_name, cc.name as class_name, c.package_id, p.name as package_name, c.kind,
@@ -61,17 +88,21 @@ export function listWhere(f: ContractExportQuery, withState: boolean): { where: 
     return `$${params.length + 1}`;
   };
   const conds = ['c.school_id = $1'];
-  if (withState && f.state) {
-    conds.push(`c.status = any(${p(STATUSES_OF[f.state])}::text[])`, `${stateSql('c', 'd.today')} = ${p(f.state)}`);
-  }
+  if (withState && f.state) conds.push(stateWhere(f.state, 'c', 'd.today'));
   if (f.student_id) conds.push(`c.student_id = ${p(f.student_id)}`);
   if (f.package_id) conds.push(`c.package_id = ${p(f.package_id)}`);
-  if (f.class_id) conds.push(`exists (select 1 from care_class_students fc where fc.student_id = c.student_id and fc.class_id = ${p(f.class_id)})`);
+  // the class's students as an array: an index lookup of their contracts (as `in (select …)` the planner hashed the
+  // class and scanned the school's contracts)
+  if (f.class_id) conds.push(`c.student_id = any(array(select fc.student_id from care_class_students fc where fc.class_id = ${p(f.class_id)}))`);
   if (f.end_from) conds.push(`c.end_day >= ${p(f.end_from)}::date`);
   if (f.end_to) conds.push(`c.end_day <= ${p(f.end_to)}::date`);
   if (f.keyword) {
-    const kw = p(`%${like(f.keyword)}%`);
-    conds.push(`(c.no ilike ${kw} or exists (select 1 from students ks where ks.id = c.student_id and ks.name like ${kw}))`);
+    // the contracts of the school's students whose name holds the keyword, and (for a keyword of 3 or more letters
+    // and digits: a piece of a contract number) those whose number holds it, as a set of ids; both LIKEs are served
+    // by trigram indexes (pg_trgm) once the keyword has 3 characters
+    const byName = `select k.id from students ks join contracts k on k.student_id = ks.id where ks.school_id = $1 and ks.name ilike ${p(`%${like(f.keyword)}%`)}`;
+    const byNo = /^[A-Za-z0-9]{3,}$/.test(f.keyword) ? ` union all select k.id from contracts k where k.school_id = $1 and k.no ilike ${p(`%${f.keyword}%`)}` : '';
+    conds.push(`c.id in (${byName}${byNo})`);
   }
   return { where: conds.join(' and '), params };
 }

@@ -1,7 +1,10 @@
-import { Code, addDays, type ContractDetail, contractState, contractTerms, refundFigure, renewalStartDay, type ContractLike } from '@wantuo/shared';
+import { CONTRACT_STATES, Code, addDays, type ContractDetail, contractState, contractTerms, refundFigure, renewalStartDay, type ContractLike } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
+import { DataSource } from 'typeorm';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
-import { stateSql } from './contract-sql';
+import { BUCKET } from '../../migrations/1764849600000-contract-counts';
+import { rebuildCounts } from './contract-counts';
+import { countStateSql, stateSql, stateWhere } from './contract-sql';
 import { ContractUsageService } from './usage/usage.service';
 
 let t: TestApp;
@@ -204,6 +207,13 @@ describe('contractList, contractInfo, studentContractList, contractExport', () =
     expect(byState.body.data).toMatchObject({ total: 1, counts: { unpaid: 1, active: 1, expiring: 1, expired: 1 } });
     expect(byState.body.data.list[0]).toMatchObject({ id: expiring.id, state: 'expiring', status: 'active', units_left: 2 });
     expect((await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${unpaid.no}`, admin)).body.data.list.map((r: { id: number }) => r.id)).toEqual([unpaid.id]);
+    // a piece of the number (any case) and a piece of the student's name
+    expect((await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${unpaid.no.slice(-5).toLowerCase()}`, admin)).body.data.list.map((r: { id: number }) => r.id)).toEqual([unpaid.id]);
+    const sibName = (await t.sql.query(`select name from students where id = $1`, [sibling])).rows[0].name as string;
+    const byName = await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${encodeURIComponent(sibName.slice(-2))}&state=expired`, admin);
+    expect(byName.body.data).toMatchObject({ total: 1, counts: { unpaid: 1, active: 1, expiring: 1, expired: 1, cancelled: 0 } });
+    expect(byName.body.data.list.map((r: { id: number }) => r.id)).toEqual([expired.id]);
+    expect((await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${encodeURIComponent('没有这个人')}`, admin)).body.data).toMatchObject({ total: 0, list: [] });
     expect((await t.get(`/api/index/contractList?package_id=${k.id}&student_id=${child}`, admin)).body.data.total).toBe(0);
     const sib = await t.sql.query(`select class_id from care_class_students where student_id = $1`, [sibling]);
     expect((await t.get(`/api/index/contractList?package_id=${k.id}&class_id=${sib.rows[0].class_id}`, admin)).body.data.total).toBe(4);
@@ -387,10 +397,85 @@ describe('the derived state in SQL', () => {
     }
     const values = cases.map((_, i) => `($${i * 4 + 2}::text, $${i * 4 + 3}::date, $${i * 4 + 4}::int, $${i * 4 + 5}::int, ${i})`).join(', ');
     const { rows } = await t.sql.query(
-      `select i, ${stateSql('c', '$1::date')} as state from (values ${values}) c(status, end_day, units_total, units_used, i) order by i`,
+      `select i, ${stateSql('c', '$1::date')} as state, ${countStateSql('k', '$1::date')} as count_state,
+              array_remove(array[${CONTRACT_STATES.map((st) => `case when ${stateWhere(st, 'c', '$1::date')} then '${st}' end`).join(', ')}], null) as matched
+         from (values ${values}) c(status, end_day, units_total, units_used, i)
+         cross join lateral (select c.status, c.end_day, ${BUCKET('c')} as units_bucket) k order by i`,
       [day, ...cases.flatMap((c) => [c.status, c.end_day, c.units_total, c.units_used])],
     );
     expect(rows.map((r) => r.state)).toEqual(cases.map((c) => contractState(c, day)));
+    // the state of a contract_counts key (units left clamped to a bucket) is the same
+    expect(rows.map((r) => r.count_state)).toEqual(cases.map((c) => contractState(c, day)));
+    // the list's state filter selects each contract under its state only
+    expect(rows.map((r) => r.matched)).toEqual(cases.map((c) => [contractState(c, day)]));
     expect(new Set(rows.map((r) => r.state))).toEqual(new Set(['unpaid', 'active', 'expiring', 'expired', 'cancelled']));
+  });
+});
+
+describe('the list counts (contract_counts)', () => {
+  /** The school's counts by state computed from its contracts (what contract_counts must sum to). */
+  async function truth(packageId?: number) {
+    const { rows } = await t.sql.query(
+      `select ${stateSql('c', '(now() at time zone \'Asia/Shanghai\')::date')} as state, count(*)::int as n from contracts c
+        where c.school_id = $1 and ($2::int is null or c.package_id = $2) group by 1`,
+      [t.demo.schoolId, packageId ?? null],
+    );
+    const counts: Record<string, number> = { unpaid: 0, active: 0, expiring: 0, expired: 0, cancelled: 0 };
+    for (const r of rows) counts[r.state] = r.n;
+    return counts;
+  }
+  const listed = async (q = '') => (await t.get(`/api/index/contractList?limit=1${q}`, admin)).body.data as { total: number; counts: Record<string, number> };
+
+  it('follow every write (signing, paying, cancelling, usage, a direct update of many rows) and agree with the contracts', async () => {
+    const k = await addPackage({ kind: 'sessions', length: 5 });
+    const ids = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => (await signed({ package_id: k.id, student_id: i % 2 ? sibling : stranger, guardian_id: i % 2 ? parentId : strangerGuardian })).id),
+    );
+    await t.app.get(ContractUsageService).settled();
+    expect((await listed(`&package_id=${k.id}`)).counts).toEqual({ unpaid: 8, active: 0, expiring: 0, expired: 0, cancelled: 0 });
+    for (const id of ids.slice(0, 5)) {
+      const c = (await t.get(`/api/index/contractInfo?id=${id}`, admin)).body.data as ContractDetail;
+      expect((await t.post('/api/index/payContractOffline', admin).send({ id, version: c.version, payment: { method: 'cash' } })).body.code).toBe(Code.Ok);
+    }
+    await t.app.get(ContractUsageService).settled();
+    // units used (one bucket to another, and within the top bucket), an end moved into the past, a cancellation
+    await t.sql.query(`update contracts set units_used = 3 where id = $1`, [ids[0]]);
+    await t.sql.query(`update contracts set units_used = 1 where id = $1`, [ids[1]]);
+    await t.sql.query(`update contracts set units_used = 5 where id = $1`, [ids[2]]);
+    await t.sql.query(`update contracts set start_day = $2::date - 30, end_day = $2::date - 1 where id = $1`, [ids[3], today]);
+    await t.sql.query(`update contracts set status = 'cancelled' where id = any($1::int[])`, [ids.slice(5, 7)]);
+    const byPackage = await listed(`&package_id=${k.id}`);
+    expect(byPackage.counts).toEqual({ unpaid: 1, active: 2, expiring: 1, expired: 2, cancelled: 2 });
+    expect(byPackage.counts).toEqual(await truth(k.id));
+    expect(byPackage.total).toBe(8);
+    const all = await listed();
+    expect(all.counts).toEqual(await truth());
+    expect(all.total).toBe(Object.values(all.counts).reduce((a, b) => a + b, 0));
+    expect((await listed('&state=expired')).total).toBe(all.counts.expired);
+    // an end range counts from the same rows
+    const ranged = await listed(`&package_id=${k.id}&end_to=${addDays(today, -1)}`);
+    expect(ranged.counts).toEqual({ unpaid: 0, active: 0, expiring: 0, expired: 1, cancelled: 0 });
+    // a page past the end is empty with the right total
+    const far = (await t.get(`/api/index/contractList?package_id=${k.id}&page=9&limit=1`, admin)).body.data;
+    expect(far).toMatchObject({ list: [], total: 8 });
+  });
+
+  it('concurrent signings on the same key are all counted', async () => {
+    const k = await addPackage({ kind: 'month', length: 1 });
+    await Promise.all(Array.from({ length: 12 }, () => signed({ package_id: k.id, student_id: sibling })));
+    expect((await listed(`&package_id=${k.id}`)).counts.unpaid).toBe(12);
+    const { rows } = await t.sql.query(`select sum(n)::int as n from contract_counts where package_id = $1`, [k.id]);
+    expect(rows[0].n).toBe(12);
+  });
+
+  it('contracts:rebuild finds nothing to correct, and repairs counts that were tampered with', async () => {
+    expect(await rebuildCounts(t.app.get(DataSource), { schoolId: t.demo.schoolId })).toMatchObject({ corrected: 0 });
+    const before = await listed();
+    await t.sql.query(`update contract_counts set n = n + 5 where school_id = $1 and n > 0 and ctid = (select ctid from contract_counts where school_id = $1 and n > 0 limit 1)`, [t.demo.schoolId]);
+    await t.sql.query(`delete from contract_counts where ctid = (select ctid from contract_counts where school_id = $1 and n > 0 offset 1 limit 1)`, [t.demo.schoolId]);
+    expect(await listed()).not.toEqual(before);
+    expect(await rebuildCounts(t.app.get(DataSource))).toMatchObject({ corrected: 2 });
+    expect(await listed()).toEqual(before);
+    expect((await listed()).counts).toEqual(await truth());
   });
 });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   boardState,
+  DATA_PERIOD_SQL,
   FLOW_STEPS,
   replay,
   Role,
@@ -15,9 +16,11 @@ import {
   type StudentDayInfo,
   type StudentDayRow,
 } from '@wantuo/shared';
+import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
+import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
 import { RESPONSIBLE } from '../students/students.service';
 import { EVENT_COLUMNS, toFlowEvent } from './flow-store';
 
@@ -162,18 +165,39 @@ export class FlowReadService {
   async counts(user: SessionUser, q: StudentClockingInCountQuery): Promise<{ list: StudentDayCount[] }> {
     await this.checkClass(user, q.class_id);
     const states: BoardState[] = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'];
+    const period = DATA_PERIOD_SQL[q.group ?? 'day']('sd.day');
     const list: StudentDayCount[] = await this.db.query(
       `with ${DAYS_CTE}
-       select sd.day::text || ':' || coalesce(sd.class_id, 0) as id, sd.day::text as day, sd.class_id, cc.name as class_name,
+       select ${period}::text || ':' || coalesce(sd.class_id, 0) as id, ${period}::text as day, sd.class_id, cc.name as class_name,
               count(*)::int as total,
               ${states.map((s) => `count(*) filter (where sd.state = '${s}')::int as ${s}`).join(', ')}
          from sdays sd left join care_classes cc on cc.id = sd.class_id
         where ($4::int is null or sd.class_id = $4)
           and (sd.class_id is not null and ${CLASS_VISIBLE('$5', '$6')} or $5::int = ${Role.Admin})
-        group by sd.day, sd.class_id, cc.name
-        order by sd.day desc, cc.name nulls last, sd.class_id`,
+        group by 2, sd.class_id, cc.name
+        order by 2 desc, cc.name nulls last, sd.class_id`,
       [user.schoolId, q.date_from, q.date_to, q.class_id ?? null, user.role, user.id],
     );
     return { list };
   }
+
+  /** The counts of studentClockingInCount as an .xlsx: one row per period and class, Chinese headers, a total row. */
+  async countsExport(user: SessionUser, q: StudentClockingInCountQuery): Promise<FileAnswer> {
+    const { list } = await this.counts(user, q);
+    const group = q.group ?? 'day';
+    const wb = new Workbook();
+    const ws = wb.addWorksheet('出勤统计');
+    const cols = ['total', 'left', 'in_centre', 'picked_up', 'expected', 'on_leave'] as const;
+    ws.addRow([PERIOD_HEADER[group], '班级', '应到人次', '已离园', '在园', '已接到', '未到', '请假']).font = { bold: true };
+    const rows = [...list].reverse();
+    ws.addRows(rows.map((r) => [r.day, r.class_name ?? '未分班', ...cols.map((c) => r[c])]));
+    const sum = ws.addRow(['合计', '', ...cols.map((c) => rows.reduce((n, r) => n + r[c], 0))]);
+    sum.font = { bold: true };
+    ws.columns.forEach((c, i) => {
+      c.width = [14, 16, 10, 10, 10, 10, 10, 10][i];
+    });
+    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `出勤统计-${q.date_from}-${q.date_to}.xlsx` };
+  }
 }
+
+const PERIOD_HEADER = { day: '日期', week: '周（周一）', month: '月份' } as const;

@@ -277,6 +277,49 @@ describe('clockingInList and studentClockingInCount', () => {
     expect(byClass.body.data.list).toEqual([mon]);
   });
 
+  it('groups by week and month (each row named by its period\'s first day), as the sum of its days', async () => {
+    const running = t.demo.classes!.running;
+    const days = (await t.get(`${COUNT}?date_from=${MON}&date_to=${SUN}&class_id=${running}`, admin)).body.data.list as Array<Record<string, number>>;
+    const sum = (k: string) => days.reduce((n, r) => n + r[k], 0);
+    const week = await t.get(`${COUNT}?date_from=${MON}&date_to=${SUN}&class_id=${running}&group=week`, admin);
+    expect(week.body.data.list).toEqual([
+      { id: `${MON}:${running}`, day: MON, class_id: running, class_name: '阳光一班', total: sum('total'), expected: sum('expected'), picked_up: sum('picked_up'), in_centre: sum('in_centre'), left: sum('left'), on_leave: sum('on_leave') },
+    ]);
+    // a month: 2025-03-01 is a Saturday; the week of the 3rd reaches into it
+    const month = await t.get(`${COUNT}?date_from=2025-02-20&date_to=2025-03-09&class_id=${running}&group=month`, adviser);
+    expect((month.body.data.list as Array<{ day: string }>).map((r) => r.day)).toEqual(['2025-03-01', '2025-02-01']);
+    expect(month.body.data.list[0]).toMatchObject({ in_centre: sum('in_centre'), left: sum('left'), on_leave: sum('on_leave') });
+    // a long range is fine by month, not by day
+    expect((await t.get(`${COUNT}?date_from=2024-12-01&date_to=2025-11-30&group=month`, admin)).body.code).toBe(Code.Ok);
+    const tooLong = await t.get(`${COUNT}?date_from=2024-12-01&date_to=2025-11-30&group=day`, admin);
+    expect(tooLong.body).toMatchObject({ code: Code.Error, msg: expect.stringContaining('按日最多查询 62 天') });
+    expect((await t.get(`${COUNT}?date_from=${MON}&date_to=${SUN}&group=year`, admin)).body).toMatchObject({ code: Code.Error, msg: expect.stringContaining('按日、按周或按月') });
+  });
+
+  it('exports the same numbers as .xlsx with a total row; the head teacher only their class; teachers and parents refused', async () => {
+    const running = t.demo.classes!.running;
+    const res = await t.get(`/api/index/studentClockingInExport?date_from=${MON}&date_to=${SUN}&group=week`, adviser).buffer(true).parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    });
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    const { Workbook } = await import('exceljs');
+    const wb = new Workbook();
+    await wb.xlsx.load(res.body as ArrayBuffer);
+    const rows = wb.worksheets[0].getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+    const week = (await t.get(`${COUNT}?date_from=${MON}&date_to=${SUN}&group=week&class_id=${running}`, adviser)).body.data.list[0];
+    expect(rows[0]).toEqual(['周（周一）', '班级', '应到人次', '已离园', '在园', '已接到', '未到', '请假']);
+    expect(rows[1]).toEqual([MON, '阳光一班', week.total, week.left, week.in_centre, week.picked_up, week.expected, week.on_leave]);
+    expect(rows[rows.length - 1][0]).toBe('合计');
+    expect(rows).toHaveLength(3);
+    for (const token of [teacher, parent]) {
+      expect((await t.get(`/api/index/studentClockingInExport?date_from=${MON}&date_to=${SUN}`, token)).body).toMatchObject({ code: Code.Error, msg: FORBIDDEN });
+    }
+    expect((await t.get(`/api/index/studentClockingInExport?date_from=${MON}&date_to=${SUN}&class_id=${otherClass}`, admin)).body.code).toBe(Code.Error);
+    expect((await t.get(`/api/index/studentClockingInExport?date_from=${SUN}&date_to=${MON}`, admin)).body.code).toBe(Code.Error);
+  });
+
   it('lists student-days, filtered by class and board state, paged', async () => {
     const running = t.demo.classes!.running;
     const all = await t.get(`${LIST}?date_from=${MON}&date_to=${MON}&class_id=${running}&limit=100`, adviser);

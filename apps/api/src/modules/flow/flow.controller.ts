@@ -1,4 +1,5 @@
-import { Controller, Get, Post } from '@nestjs/common';
+import { Controller, Get, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import {
   ClockingInInfoQuery,
   ClockingInListQuery,
@@ -10,6 +11,7 @@ import {
 } from '@wantuo/shared';
 import { Caller, CurrentUser, type CallerInfo } from '../../core/auth/current-user.decorator';
 import { Input } from '../../core/http/input.decorator';
+import { sendFile } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
 import { FlowReadService } from './flow-read.service';
 import { FlowService } from './flow.service';
@@ -78,5 +80,10 @@ export class FlowController {
   @Get('studentClockingInCount')
   counts(@Input(StudentClockingInCountQuery) q: StudentClockingInCountQuery, @CurrentUser() user: SessionUser) {
     return this.read.counts(user, q);
+  }
+
+  @Get('studentClockingInExport')
+  async countsExport(@Input(StudentClockingInCountQuery) q: StudentClockingInCountQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
+    sendFile(res, await this.read.countsExport(user, q));
   }
 }

@@ -62,7 +62,9 @@ describe('principalHome', () => {
 
   it('counts expiring and unpaid contracts and lists the soonest to run out', async () => {
     const before = await home();
-    expect(before.contracts).toEqual({ expiring: 0, unpaid: 0, soonest: [] });
+    // the demo's own contracts (demo-contracts.ts): three running out within days, three waiting for payment
+    expect(before.contracts).toMatchObject({ expiring: 3, unpaid: 3 });
+    expect(before.contracts.soonest.map((c) => c.student_name).sort()).toEqual(['张浩然', '朱子墨', '陈小阳'].sort());
     const [{ id: pkg }] = (
       await t.sql.query(`insert into contract_packages (school_id, name, kind, length, price_fen) values ($1, '月托', 'month', 1, 150000) returning id`, [t.demo.schoolId])
     ).rows;
@@ -79,10 +81,11 @@ describe('principalHome', () => {
     await add(kids[4], 'active', -1, null); // past its end: the job expires it, not "expiring"
     await add(kids[5], 'active', 90, [20, 20]); // no units left: expired, not expiring
     const after = await home();
-    expect(after.contracts.expiring).toBe(2);
-    expect(after.contracts.unpaid).toBe(1);
-    expect(after.contracts.soonest.map((c) => c.units_left)).toEqual([null, 2]);
-    expect(after.contracts.soonest[0]).toMatchObject({ package_name: '月托', end_day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    expect(after.contracts.expiring).toBe(before.contracts.expiring + 2);
+    expect(after.contracts.unpaid).toBe(before.contracts.unpaid + 1);
+    const mine = after.contracts.soonest.filter((c) => c.package_name === '月托');
+    expect(mine.map((c) => c.units_left)).toEqual([null, 2]);
+    expect(mine[0]).toMatchObject({ end_day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
   });
 
   it('only the admin may read it', async () => {

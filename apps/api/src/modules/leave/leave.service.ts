@@ -14,6 +14,7 @@ import {
 } from '@wantuo/shared';
 import { createHash } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { JobsService } from '../../core/jobs/jobs.service';
@@ -62,6 +63,7 @@ export class LeaveService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly flow: FlowService,
     private readonly jobs: JobsService,
+    private readonly events: DomainEvents,
   ) {}
 
   // ---------------------------------------------------------------- teachers
@@ -113,6 +115,7 @@ export class LeaveService {
       // the parent may have cancelled while the days were being marked: then the days are unmarked again
       const [now]: Array<{ status: number }> = await this.db.query(`select status from leave_requests where id = $1`, [decided.id]);
       if (now?.status !== LeaveStatus.Approved) await this.mark(user, decided, 'cancelLeave');
+      this.changed(user.schoolId!, decided, now?.status === LeaveStatus.Approved);
     }
     await this.notify(decided);
     return { leave: decided, days };
@@ -163,6 +166,7 @@ export class LeaveService {
       return this.row(em, user.schoolId!, input.id);
     });
     const days = wasApproved ? await this.mark(user, cancelled, 'cancelLeave') : [];
+    if (wasApproved) this.changed(user.schoolId!, cancelled, false);
     return { leave: cancelled, days };
   }
 
@@ -174,6 +178,14 @@ export class LeaveService {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /**
+   * After the commit of an approval or of an approved request's cancellation: what hangs on leave days (dinner
+   * bookings) follows through the 'leave.changed' domain event; this module knows nothing of them.
+   */
+  private changed(schoolId: number, leave: LeaveRequestRow, approved: boolean): void {
+    this.events.emit('leave.changed', { school_id: schoolId, leave_id: leave.id, student_id: leave.student_id, start_day: leave.start_day, end_day: leave.end_day, approved });
+  }
 
   private async page(where: string, params: unknown[], q: { page: number; limit: number }, order: string): Promise<Page<LeaveRequestRow>> {
     const n = params.length + 1;

@@ -12,7 +12,7 @@ import { LOGGER } from '../../core/logging/logger';
 import { REDIS } from '../../core/redis/redis.provider';
 import { emitEach } from './fan-out';
 import { type Fence, FlowHorizon, settle, TAIL_BATCH, type TailEvent } from './flow-horizon';
-import { type Audience, CATCH_UP_BATCH, LiveAuth, LiveRefusal, roomsOf, roomsOfEvent } from './live-auth';
+import { type Audience, CATCH_UP_BATCH, classRoom, LiveAuth, LiveRefusal, roomsOf, roomsOfEvent, schoolRoom } from './live-auth';
 
 /** The server event every client listens to (design.md §2). */
 export const FLOW_EVENT = 'flow.event';
@@ -49,6 +49,12 @@ const BATCH_ROOM = 'batch';
 const PEER_EVENT = 'flow.committed.position';
 /** what a process of the previous release sends instead (the committed events of a flush): a wake-up too */
 const LEGACY_PEER_EVENT = 'flow.committed.batch';
+/**
+ * A day's meal counts of the school (MealCountMessage) after a booking, a payment, a leave or a served dinner changed
+ * today's: to the school's admins and to the classes of the students concerned (their head teachers' boards). Not a
+ * flow event: no position, no catch-up; a page reads the counts when it opens and takes these as they come.
+ */
+export const MEALS_COUNT = 'meals.count';
 /** Sent before the server drops a socket whose session ended (logout, password change, expiry, account disabled). */
 export const FLOW_ERROR = 'flow.error';
 /** how often the sessions of open sockets are checked again */
@@ -178,11 +184,19 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
         },
       );
     });
-    this.unsubscribe = this.events.on('flow.committed', (e) => {
+    const offFlow = this.events.on('flow.committed', (e) => {
       this.toPeers = Math.max(this.toPeers, e.position);
       this.tellPeers();
       this.announce(e.position, false);
     });
+    // through the adapter: every process's sockets of these rooms get it once (the domain event is local to one process)
+    const offMeals = this.events.on('meals.count', ({ school_id, ...msg }) => {
+      server.to([schoolRoom(school_id), ...msg.class_ids.map(classRoom)]).emit(MEALS_COUNT, msg);
+    });
+    this.unsubscribe = () => {
+      offFlow();
+      offMeals();
+    };
     this.recheckTimer = setInterval(() => {
       this.recheck().catch((err: unknown) => this.log.error({ err }, 'socket session check failed'));
     }, RECHECK_MS).unref();

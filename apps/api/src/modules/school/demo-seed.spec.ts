@@ -1,5 +1,7 @@
 import { Code } from '@wantuo/shared';
+import { DataSource } from 'typeorm';
 import { startTestApp, type TestApp } from '../../../test/harness';
+import { rebuildCounts } from '../contracts/contract-counts';
 import { DEMO_PASSWORD } from './demo-seed';
 
 let t: TestApp;
@@ -51,4 +53,33 @@ it('has a second class, a left-job teacher who cannot sign in, and archived stud
   // parents of the demo sign in with SMS codes: no password
   const parent = await t.post('/api/index/login').send({ account: '13900000001', password: DEMO_PASSWORD });
   expect(parent.body.code).toBe(Code.Error);
+});
+
+it('has four packages and contracts in every state, with the history and list counts the services keep', async () => {
+  const admin = await t.login('admin');
+  const packages = await t.get('/api/index/contractPackage', admin);
+  expect(packages.body.data.list.map((p: { name: string; kind: string }) => `${p.kind}:${p.name}`).sort()).toEqual(['days:20天次卡', 'month:月托（含晚餐）', 'sessions:10次辅导', 'term:学期托管']);
+  const list = await t.get('/api/index/contractList?limit=50', admin);
+  expect(list.body.data).toMatchObject({ total: 16, counts: { unpaid: 3, active: 7, expiring: 3, expired: 2, cancelled: 1 } });
+  // the counts kept by the triggers are the contracts' own
+  expect((await rebuildCounts(t.app.get(DataSource), { schoolId: t.demo.schoolId })).corrected).toBe(0);
+  // every contract has its signing in the history, the paid ones their payment; the renewal points at its contract
+  const { rows } = await t.sql.query(
+    `select c.status, c.paid_fen::int as paid, c.renewed_from is not null as renewal,
+            (select array_agg(e.type order by e.id) from contract_events e where e.contract_id = c.id) as events
+       from contracts c where c.school_id = $1 order by c.id`,
+    [t.demo.schoolId],
+  );
+  for (const r of rows) {
+    expect(r.events).toContain(r.renewal ? 'renewed' : 'signed');
+    expect(r.events.includes('paid')).toBe(r.paid > 0);
+  }
+  expect(rows.filter((r) => r.renewal)).toEqual([{ status: 'unpaid', paid: 0, renewal: true, events: ['renewed'] }]);
+  expect(rows.find((r) => r.status === 'cancelled')!.events).toEqual(['signed', 'paid', 'cancelled', 'refunded']);
+  // the demo parent sees both children's contracts, one of them to pay
+  const parent = await t.login('parent');
+  const kids = await t.sql.query(`select student_id from student_guardians where user_id = $1 order by student_id`, [t.demo.users.parent]);
+  const states = [];
+  for (const k of kids.rows) states.push(...(await t.get(`/api/index/studentContractList?student_id=${k.student_id}`, parent)).body.data.list.map((c: { state: string }) => c.state));
+  expect(states.sort()).toEqual(['active', 'expiring', 'unpaid']);
 });

@@ -1,6 +1,8 @@
 import { Role } from '@wantuo/shared';
 import type { DataSource, EntityManager } from 'typeorm';
 import { hashPassword } from '../auth/passwords';
+import { seedDemoContracts } from '../contracts/demo-contracts';
+import { seedDemoHistory } from '../flow/demo-history';
 
 export const DEMO_PASSWORD = 'Demo@2026';
 
@@ -22,9 +24,10 @@ export interface SeedResult {
 
 /**
  * Creates the demo school and its accounts once per database (remembered in site_settings 'seed.demo').
- * Returns null when the demo was seeded before.
+ * Returns null when the demo was seeded before. `history` (with people) adds four weeks of attendance
+ * (demo-history.ts); `npm start` and `npm run seed` seed everything, the tests ask for what they use.
  */
-export async function seedDemo(db: DataSource, opts: { people?: boolean } = { people: true }): Promise<SeedResult | null> {
+export async function seedDemo(db: DataSource, opts: { people?: boolean; history?: boolean } = { people: true, history: true }): Promise<SeedResult | null> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return db.transaction(async (em) => {
     const inserted: unknown[] = await em.query(
@@ -46,6 +49,7 @@ export async function seedDemo(db: DataSource, opts: { people?: boolean } = { pe
     }
     const result: SeedResult = { schoolId: school.id, users };
     if (opts.people) result.classes = await seedPeople(em, school.id, users, passwordHash);
+    if (opts.people && opts.history) await seedDemoHistory(em, school.id, users.teacher);
     return result;
   });
 }
@@ -90,7 +94,8 @@ const GUARDIAN_FAMILY = ['王', '李', '张', '刘', '杨', '赵', '黄', '周',
 /**
  * design.md §2: one running care class of 10 students with guardians and pick-up people, `adviser` as head
  * teacher, `teacher` as shuttle and tutoring teacher, `parent` guardian of two of them; a second class, more
- * staff, a left-job teacher and archived students, so every screen has something true to show.
+ * staff, a left-job teacher and archived students, contract packages and contracts in every state (demo-contracts.ts),
+ * so every screen has something true to show.
  */
 async function seedPeople(em: EntityManager, schoolId: number, users: SeedResult['users'], passwordHash: string) {
   await em.query(`update users set duties = '{head}' where id = $1`, [users.adviser]);
@@ -169,5 +174,6 @@ async function seedPeople(em: EntityManager, schoolId: number, users: SeedResult
   await addStudents(RUNNING_CLASS, running);
   await addStudents(SECOND_CLASS, second);
   await addStudents(ARCHIVED, null, true);
+  await seedDemoContracts(em, schoolId, users.admin);
   return { running, second };
 }

@@ -2,20 +2,27 @@ import { Controller, Get, Post } from '@nestjs/common';
 import {
   AddClassTimeInput,
   AddStudentClassTimeInput,
+  ClassScheduleQuery,
   ClassTimeListQuery,
   DelClassTimeInput,
   EditClassTimeInput,
+  SaveTeacherScheduleInput,
   SelectClassTimeQuery,
+  WeekQuery,
 } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
+import { ScheduleService } from './schedule.service';
 import { TimetableService } from './timetable.service';
 
-/** Time slots of the school (class_times) and students' individual slots. */
+/** Time slots of the school (class_times) and students' individual slots; the timetables of classes, the school and teachers. */
 @Controller('api/index')
 export class TimetableController {
-  constructor(private readonly timetable: TimetableService) {}
+  constructor(
+    private readonly timetable: TimetableService,
+    private readonly schedules: ScheduleService,
+  ) {}
 
   @Get('classTimeList')
   list(@Input(ClassTimeListQuery) q: ClassTimeListQuery, @CurrentUser() user: SessionUser) {
@@ -45,5 +52,25 @@ export class TimetableController {
   @Post('addStudentClassTime')
   setStudentSlots(@Input(AddStudentClassTimeInput) input: AddStudentClassTimeInput, @CurrentUser() user: SessionUser) {
     return this.timetable.setStudentSlots(user, input);
+  }
+
+  @Get('classSchedule')
+  classSchedule(@Input(ClassScheduleQuery) q: ClassScheduleQuery, @CurrentUser() user: SessionUser) {
+    return this.schedules.classSchedule(user, q);
+  }
+
+  @Get('schoolTeachingSchedule')
+  schoolTeachingSchedule(@Input(WeekQuery) q: WeekQuery, @CurrentUser() user: SessionUser) {
+    return this.schedules.schoolTeachingSchedule(user, q);
+  }
+
+  @Get('teacherSchedule')
+  teacherSchedule(@Input(WeekQuery) q: WeekQuery, @CurrentUser() user: SessionUser) {
+    return this.schedules.teacherSchedule(user, q);
+  }
+
+  @Post('teacherSchedule')
+  saveTeacherSchedule(@Input(SaveTeacherScheduleInput) input: SaveTeacherScheduleInput, @CurrentUser() user: SessionUser) {
+    return this.schedules.saveTeacherSchedule(user, input);
   }
 }

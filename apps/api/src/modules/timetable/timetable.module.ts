@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ScheduleService } from './schedule.service';
 import { TimetableController } from './timetable.controller';
 import { TimetableService } from './timetable.service';
 
 @Module({
   controllers: [TimetableController],
-  providers: [TimetableService],
+  providers: [TimetableService, ScheduleService],
 })
 export class TimetableModule {}

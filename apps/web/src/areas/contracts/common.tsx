@@ -39,7 +39,7 @@ export function StateTag({ state }: { state: ContractState }) {
   return <Tag color={STATE_COLOR[state]}>{s(`state.${state}`)}</Tag>;
 }
 
-/** "3 / 20 次" for counted kinds, "剩 12 天" for calendar kinds still running, else '-'. */
+/** What is left, shown under a "剩余" label: "3 / 20 次" for counted kinds, "12 天" for calendar kinds still running, else '-'. */
 export function useUnitsText() {
   const s = contractStrings.use();
   const today = useSchoolToday();

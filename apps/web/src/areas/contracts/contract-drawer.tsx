@@ -11,7 +11,7 @@ import {
   type RefundPreview,
   type RenewContractInput,
 } from '@wantuo/shared';
-import type { Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useRef, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
@@ -138,7 +138,7 @@ function ContractBody({ c }: { c: ContractDetail }) {
       ) : (
         (c.state === 'active' || c.state === 'expiring') && (
           <Typography.Paragraph style={{ marginTop: 12 }} type="secondary">
-            {unitsText(c)}
+            {s('detail.left')}：{unitsText(c)}
           </Typography.Paragraph>
         )
       )}
@@ -236,7 +236,17 @@ function PayOfflineDialog({ c, onClose, onDone }: Dlg) {
     }
   };
   return (
-    <Modal open title={s('payoff.title', { amount: formatFen(c.price_fen) })} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} width={420}>
+    <Modal
+      open
+      title={s('payoff.title', { amount: formatFen(c.price_fen) })}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={s('payoff.submit')}
+      confirmLoading={busy}
+      width={420}
+      maskClosable={false}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" initialValues={{ payment: { method: 'cash' } }} onFinish={(v) => void save(v)}>
         <DeskPaymentFields />
       </Form>
@@ -280,10 +290,15 @@ function EditDialog({ c, onClose, onDone }: Dlg) {
     }
   };
   return (
-    <Modal open title={s('edit.title')} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} width={460} destroyOnHidden>
-      <Form<EditValues> form={form} layout="vertical" initialValues={{ auto_renew: c.auto_renew, units_total: c.units_total, remark: c.remark ?? '' }} onFinish={(v) => void save(v)}>
-        <Form.Item name="end" label={`${s('field.end_day')}（${c.end_day}）`}>
-          <DatePicker inputReadOnly style={{ width: '100%' }} placeholder={c.end_day} disabledDate={(d) => d.format('YYYY-MM-DD') < c.start_day} />
+    <Modal open title={s('edit.title')} onCancel={onClose} onOk={() => form.submit()} okText={s('edit.submit')} confirmLoading={busy} width={460} maskClosable={false} destroyOnHidden>
+      <Form<EditValues>
+        form={form}
+        layout="vertical"
+        initialValues={{ end: dayjs(c.end_day), auto_renew: c.auto_renew, units_total: c.units_total, remark: c.remark ?? '' }}
+        onFinish={(v) => void save(v)}
+      >
+        <Form.Item name="end" label={s('field.end_day')} extra={`${s('col.period')} ${c.start_day} ~ ${c.end_day}`}>
+          <DatePicker inputReadOnly allowClear={false} style={{ width: '100%' }} disabledDate={(d) => d.format('YYYY-MM-DD') < c.start_day} />
         </Form.Item>
         {c.units_total !== null && (
           <Form.Item name="units_total" label={s('field.units_total')} rules={[{ type: 'integer', min: Math.max(1, c.units_used), max: 400 }]}>
@@ -329,7 +344,7 @@ function RenewDialog({ c, onClose, onDone }: Dlg) {
     }
   };
   return (
-    <Modal open title={s('renew.title')} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} width={460} maskClosable={false} destroyOnHidden>
+    <Modal open title={s('renew.title')} onCancel={onClose} onOk={() => form.submit()} okText={s('renew.submit')} confirmLoading={busy} width={460} maskClosable={false} destroyOnHidden>
       <Alert
         type="info"
         style={{ marginBottom: 16 }}

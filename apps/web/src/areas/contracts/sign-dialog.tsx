@@ -1,13 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Checkbox, DatePicker, Form, Input, Modal, Radio, Select, Typography } from 'antd';
-import { contractTerms, formatFen, yuanToFen, type AddContractInput, type ContractPackage, type Page, type StudentRow } from '@wantuo/shared';
-import type { Dayjs } from 'dayjs';
-import { useRef, useState } from 'react';
+import { contractTerms, formatFen, renewalStartDay, yuanToFen, type AddContractInput, type ContractPackage, type ContractRow, type Page, type StudentRow } from '@wantuo/shared';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useEffect, useRef, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { MoneyInput } from '../../components/money-input';
 import { newRequestId } from '../money/payment-dialog';
-import { deskPayment, DeskPaymentFields, kindUnit, usePackageLabel, usePackages, type DeskPaymentValues } from './common';
+import { deskPayment, DeskPaymentFields, kindUnit, usePackageLabel, usePackages, useSchoolToday, type DeskPaymentValues } from './common';
 import { contractStrings } from './strings';
 
 interface SignValues {
@@ -32,6 +32,23 @@ function useStudentSearch(keyword: string) {
   });
 }
 
+/**
+ * The contract a new one for the student continues: of their contracts running or waiting for payment (active,
+ * expiring, unpaid), the one ending last; undefined while loading, null when there is none.
+ */
+function useCurrentContract(studentId: number | undefined): ContractRow | null | undefined {
+  const q = useQuery({
+    queryKey: ['studentContractList', studentId, 'sign'],
+    queryFn: () => get<Page<ContractRow>>('studentContractList', { student_id: studentId, page: 1, limit: 50 }),
+    enabled: studentId !== undefined,
+    staleTime: 10_000,
+  });
+  if (studentId === undefined || q.isError) return null;
+  if (!q.data) return undefined;
+  const running = q.data.list.filter((c) => c.state === 'active' || c.state === 'expiring' || c.state === 'unpaid');
+  return running.reduce<ContractRow | null>((last, c) => (last === null || c.end_day > last.end_day ? c : last), null);
+}
+
 /** 签约: student, signing guardian, package, start, price (a discount needs a reason), desk payment or unpaid. One request key per dialog. */
 export function SignDialog({ student, onClose, onSigned }: { student?: Pick<StudentRow, 'id' | 'name' | 'guardians'>; onClose: () => void; onSigned?: (id: number) => void }) {
   const s = contractStrings.use();
@@ -44,6 +61,15 @@ export function SignDialog({ student, onClose, onSigned }: { student?: Pick<Stud
   const packages = usePackages();
   const packageLabel = usePackageLabel();
   const [picked, setPicked] = useState<Pick<StudentRow, 'id' | 'name' | 'guardians'> | undefined>(student);
+  const today = useSchoolToday();
+  const current = useCurrentContract(picked?.id);
+  // the start defaults to the school's today, or the day after the student's current contract ends (renewalStartDay);
+  // once the user picks a date it is theirs
+  const startChosen = useRef(false);
+  const defaultStart = current === undefined ? undefined : current ? renewalStartDay(current.end_day, today) : today;
+  useEffect(() => {
+    if (defaultStart && !startChosen.current) form.setFieldValue('start', dayjs(defaultStart));
+  }, [defaultStart, form]);
 
   const packageId = Form.useWatch('package_id', form) as number | undefined;
   const start = Form.useWatch('start', form) as Dayjs | undefined;
@@ -143,8 +169,19 @@ export function SignDialog({ student, onClose, onSigned }: { student?: Pick<Stud
             }}
           />
         </Form.Item>
-        <Form.Item name="start" label={s('sign.start')} rules={[{ required: true, message: s('required') }]}>
-          <DatePicker inputReadOnly style={{ width: '100%' }} />
+        <Form.Item
+          name="start"
+          label={s('sign.start')}
+          rules={[{ required: true, message: s('required') }]}
+          extra={current && defaultStart !== today ? s('sign.start_after', { package: current.package_name, end: current.end_day }) : undefined}
+        >
+          <DatePicker
+            inputReadOnly
+            style={{ width: '100%' }}
+            onChange={() => {
+              startChosen.current = true;
+            }}
+          />
         </Form.Item>
         {terms && pkg && (
           <Alert

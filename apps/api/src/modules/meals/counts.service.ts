@@ -1,0 +1,270 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  Role,
+  type DinnerBooking,
+  type DinnerBookingCount,
+  type DinnerBookingCountInfoQuery,
+  type DinnerBookingCountQuery,
+  type DinnerBookingInfoRow,
+  type DinnerOrderListQuery,
+  type MealCountAnswer,
+  type MealCountMessage,
+  type MealCountRow,
+  type OrderMealCountQuery,
+  type Page,
+  type SchoolDinnerOrderExportQuery,
+  type SchoolDinnerOrderListQuery,
+} from '@wantuo/shared';
+import { Workbook } from 'exceljs';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { DomainEvents } from '../../core/events/domain-events';
+import { AppError } from '../../core/http/app-error';
+import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
+import type { SessionUser } from '../../core/http/request-context';
+import { LOGGER } from '../../core/logging/logger';
+import { BOOKING_COLUMNS, BOOKING_JOINS, HEAD_STUDENTS, like } from './meals-sql';
+
+const EXPORT_MAX_ROWS = 50_000;
+const STATUS_LABEL: Record<string, string> = { unpaid: '待支付', booked: '已预订', cancelled: '已取消', none: '未预订' };
+const PAY_LABEL: Record<string, string> = { contract: '合同', wechat: '微信支付', school: '学校登记' };
+const CAUSE_LABEL: Record<string, string> = { user: '手动取消', leave: '请假取消' };
+
+/** The period of a meal_counts row `k` for a grouping: its first day, as packages/shared periodOf names it. */
+const PERIOD: Record<OrderMealCountQuery['group'], string> = {
+  day: `to_char(k.day, 'YYYY-MM-DD')`,
+  week: `to_char(date_trunc('week', k.day), 'YYYY-MM-DD')`,
+  month: `to_char(date_trunc('month', k.day), 'YYYY-MM-DD')`,
+};
+
+/**
+ * Meal lists and counts: the orders of a student or class, the school's orders (paged, .xlsx), the data centre's
+ * counts per period and item (from meal_counts, kept by triggers: a term of a 10,000-student school is a few hundred
+ * rows), the head teacher's class for a day, and the live kitchen count pushed after each change of today.
+ */
+@Injectable()
+export class MealCounts {
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly events: DomainEvents,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  // ---------------------------------------------------------------- live
+
+  /**
+   * After a commit that changed bookings of `day` (of these students): when the day is the school's today, its
+   * per-item counts go to the school's staff ('meals.count' domain event, pushed by the live channel).
+   */
+  changed(schoolId: number, day: string, studentIds: number[]): void {
+    const run = this.push(schoolId, day, studentIds).catch((err: unknown) => this.log.error({ err }, 'meal count not pushed'));
+    this.pending.add(run);
+    void run.finally(() => this.pending.delete(run));
+  }
+
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.all([...this.pending]);
+  }
+
+  private async push(schoolId: number, day: string, studentIds: number[]): Promise<void> {
+    const [r]: Array<{ today: boolean; class_ids: number[]; items: MealCountMessage['items'] }> = await this.db.query(
+      `select (now() at time zone s.timezone)::date = $2::date as today,
+              array(select distinct cs.class_id from care_class_students cs where cs.student_id = any($3::int[])) as class_ids,
+              coalesce((select json_agg(json_build_object('goods_id', nullif(k.goods_id, 0), 'goods_name', g.name, 'booked', k.booked, 'served', k.served,
+                                                          'unbooked_served', k.unbooked_served) order by k.goods_id)
+                          from meal_counts k left join meal_goods g on g.id = k.goods_id where k.school_id = $1 and k.day = $2), '[]') as items
+         from schools s where s.id = $1`,
+      [schoolId, day, studentIds],
+    );
+    if (!r?.today) return;
+    this.events.emit('meals.count', { school_id: schoolId, day, class_ids: r.class_ids, items: r.items });
+  }
+
+  // ---------------------------------------------------------------- lists
+
+  /** One student's or one class's orders over a range (a head teacher: own classes' students only), paged. */
+  async dinnerOrderList(user: SessionUser, q: DinnerOrderListQuery): Promise<Page<DinnerBooking>> {
+    const params: unknown[] = [user.schoolId, q.from, q.to ?? q.from];
+    const p = (v: unknown) => `$${params.push(v)}`;
+    const conds = ['b.school_id = $1', 'b.day between $2 and $3'];
+    if (q.student_id) conds.push(`b.student_id = ${p(q.student_id)}`);
+    if (q.class_id) conds.push(`b.student_id = any(array(select fc.student_id from care_class_students fc where fc.class_id = ${p(q.class_id)}))`);
+    if (user.role === Role.HeadTeacher) conds.push(`b.student_id = any(${HEAD_STUDENTS(p(user.id))})`);
+    return this.page(conds.join(' and '), params, q.page, q.limit, 'b.day desc, b.id');
+  }
+
+  private schoolWhere(schoolId: number, q: SchoolDinnerOrderExportQuery): { where: string; params: unknown[] } {
+    const params: unknown[] = [schoolId, q.from, q.to ?? q.from];
+    const p = (v: unknown) => `$${params.push(v)}`;
+    const conds = ['b.school_id = $1', 'b.day between $2 and $3'];
+    if (q.goods_id) conds.push(`b.goods_id = ${p(q.goods_id)}`);
+    if (q.status) conds.push(`b.status = ${p(q.status)}`);
+    if (q.keyword) conds.push(`b.student_id in (select ks.id from students ks where ks.school_id = $1 and ks.name ilike ${p(`%${like(q.keyword)}%`)})`);
+    return { where: conds.join(' and '), params };
+  }
+
+  async schoolDinnerOrderList(user: SessionUser, q: SchoolDinnerOrderListQuery): Promise<Page<DinnerBooking>> {
+    const w = this.schoolWhere(user.schoolId!, q);
+    return this.page(w.where, w.params, q.page, q.limit, 'b.day desc, b.id');
+  }
+
+  /** A page with its total, one statement. */
+  private async page(where: string, params: unknown[], page: number, limit: number, order: string): Promise<Page<DinnerBooking>> {
+    const n = params.length;
+    const rows: Array<DinnerBooking & { total: number }> = await this.db.query(
+      `with f as (select b.id, b.day from meal_bookings b where ${where})
+       select t.total, r.* from (select count(*)::int as total from f) t
+       left join lateral (
+         select ${BOOKING_COLUMNS} from (select id, day from f order by ${order.replace(/b\./g, '')} limit $${n + 1} offset $${n + 2}) x
+           join meal_bookings b on b.id = x.id ${BOOKING_JOINS} order by ${order}
+       ) r on true`,
+      [...params, limit, (page - 1) * limit],
+    );
+    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as DinnerBooking);
+    return { list, total: rows[0]?.total ?? 0, page, limit };
+  }
+
+  async schoolDinnerOrderExport(user: SessionUser, q: SchoolDinnerOrderExportQuery): Promise<FileAnswer> {
+    const w = this.schoolWhere(user.schoolId!, q);
+    const { list } = await this.page(w.where, w.params, 1, EXPORT_MAX_ROWS, 'b.day desc, b.id');
+    const wb = new Workbook();
+    const ws = wb.addWorksheet('订餐');
+    ws.addRow(['日期', '学生', '班级', '餐品', '价格（元）', '状态', '取消原因', '支付方式', '预订人', '预订时间', '用餐时间']).font = { bold: true };
+    ws.addRows(
+      list.map((r) => [
+        r.day, r.student_name, r.class_name ?? '', r.goods_name ?? '', r.price_fen / 100, STATUS_LABEL[r.status] ?? r.status, r.cancel_cause ? CAUSE_LABEL[r.cancel_cause] : '',
+        r.pay_from ? PAY_LABEL[r.pay_from] : '', r.booked_by_name ?? '', r.booked_at ? new Date(r.booked_at).toISOString().slice(0, 16).replace('T', ' ') : '',
+        r.served_at ? new Date(r.served_at).toISOString().slice(0, 16).replace('T', ' ') : '',
+      ]),
+    );
+    ws.getColumn(5).numFmt = '#,##0.00';
+    ws.columns.forEach((c, i) => (c.width = [12, 12, 12, 16, 10, 10, 10, 10, 12, 18, 18][i]));
+    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `订餐-${q.from}-${q.to ?? q.from}.xlsx` };
+  }
+
+  // ---------------------------------------------------------------- counts
+
+  /** Per period and item: booked, cancelled, served, unbooked served (goods_id null: dinners served without a booking of any item). */
+  async orderMealCount(user: SessionUser, q: OrderMealCountQuery): Promise<MealCountAnswer> {
+    const rows: MealCountRow[] = await this.db.query(
+      `select ${PERIOD[q.group]} as period, nullif(k.goods_id, 0) as goods_id, min(g.name) as goods_name,
+              sum(k.booked)::int as booked, sum(k.cancelled)::int as cancelled, sum(k.served)::int as served, sum(k.unbooked_served)::int as unbooked_served
+         from meal_counts k left join meal_goods g on g.id = k.goods_id
+        where k.school_id = $1 and k.day between $2 and $3
+        group by 1, k.goods_id
+       having sum(k.booked) <> 0 or sum(k.cancelled) <> 0 or sum(k.served) <> 0 or sum(k.unbooked_served) <> 0
+        order by 1, k.goods_id`,
+      [user.schoolId, q.from, q.to],
+    );
+    const totals = { booked: 0, cancelled: 0, served: 0, unbooked_served: 0 };
+    for (const r of rows) for (const k of Object.keys(totals) as Array<keyof typeof totals>) totals[k] += r[k];
+    return { rows, totals };
+  }
+
+  /**
+   * orderMealCount over the head teacher's own classes' students (the data centre of /A_data), from their bookings:
+   * a class's term is a few thousand rows. Counted as meal_counts counts (booked, cancelled, served, served without
+   * a booking), so the two agree.
+   */
+  async classMealCount(user: SessionUser, q: OrderMealCountQuery): Promise<MealCountAnswer> {
+    const c = this.classesOf(user, undefined);
+    const period = PERIOD[q.group].replace(/k\.day/g, 'b.day');
+    const rows: MealCountRow[] = await this.db.query(
+      `with ${c.sql}
+       select ${period} as period, b.goods_id, min(g.name) as goods_name,
+              count(*) filter (where b.status = 'booked')::int as booked, count(*) filter (where b.status = 'cancelled')::int as cancelled,
+              count(*) filter (where b.status = 'booked' and b.served_at is not null)::int as served,
+              count(*) filter (where b.status <> 'booked' and b.served_at is not null)::int as unbooked_served
+         from meal_bookings b left join meal_goods g on g.id = b.goods_id
+        where b.student_id = any(array(select student_id from st)) and b.day between $4 and $5 and b.school_id = $1
+        group by 1, b.goods_id
+       having count(*) filter (where b.status in ('booked', 'cancelled') or b.served_at is not null) > 0
+        order by 1, b.goods_id`,
+      [...c.params, q.from, q.to],
+    );
+    const totals = { booked: 0, cancelled: 0, served: 0, unbooked_served: 0 };
+    for (const r of rows) for (const k of Object.keys(totals) as Array<keyof typeof totals>) totals[k] += r[k];
+    return { rows, totals };
+  }
+
+  async orderMealCountExport(user: SessionUser, q: OrderMealCountQuery): Promise<FileAnswer> {
+    const { rows, totals } = user.role === Role.HeadTeacher ? await this.classMealCount(user, q) : await this.orderMealCount(user, q);
+    const wb = new Workbook();
+    const ws = wb.addWorksheet('订餐统计');
+    const periodHead = { day: '日期', week: '周（周一）', month: '月份' }[q.group];
+    ws.addRow([periodHead, '餐品', '预订', '取消', '已用餐', '未预订用餐']).font = { bold: true };
+    ws.addRows(rows.map((r) => [r.period, r.goods_name ?? '（未预订）', r.booked, r.cancelled, r.served, r.unbooked_served]));
+    ws.addRow(['合计', '', totals.booked, totals.cancelled, totals.served, totals.unbooked_served]).font = { bold: true };
+    ws.columns.forEach((c, i) => (c.width = [14, 18, 10, 10, 10, 12][i]));
+    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `订餐统计-${q.from}-${q.to}.xlsx` };
+  }
+
+  /** The head teacher's classes (all own, or the one asked) and their active students. */
+  private classesOf(user: SessionUser, classId: number | undefined): { sql: string; params: unknown[] } {
+    return {
+      sql: `cls as (select c.id, c.name from care_classes c where c.school_id = $1 and c.head_teacher_id = $2 and c.deleted_at is null and ($3::int is null or c.id = $3)),
+            st as (select ccs.student_id, ccs.class_id from care_class_students ccs join cls on cls.id = ccs.class_id join students s on s.id = ccs.student_id and s.status = 1)`,
+      params: [user.schoolId, user.id, classId ?? null],
+    };
+  }
+
+  /** The head teacher's class(es) for a day: per item booked and served, unbooked dinners, students without a booking. */
+  async dinnerBookingCount(user: SessionUser, q: DinnerBookingCountQuery): Promise<DinnerBookingCount> {
+    const c = this.classesOf(user, q.class_id);
+    const [r]: Array<Omit<DinnerBookingCount, 'day'>> = await this.db.query(
+      `with ${c.sql},
+            b as (select b.goods_id, b.status, b.served_at from meal_bookings b where b.student_id = any(array(select student_id from st)) and b.day = $4)
+       select coalesce((select json_agg(json_build_object('id', id, 'name', name) order by id) from cls), '[]') as classes,
+              (select count(*)::int from st) as students,
+              coalesce((select json_agg(x order by x.goods_id) from (
+                 select b.goods_id, g.name as goods_name, count(*)::int as booked, count(b.served_at)::int as served
+                   from b join meal_goods g on g.id = b.goods_id where b.status = 'booked' group by b.goods_id, g.name) x), '[]') as items,
+              (select count(*)::int from b where status = 'booked') as booked,
+              (select count(*)::int from b where status = 'booked' and served_at is not null) as served,
+              (select count(*)::int from b where status <> 'booked' and served_at is not null) as unbooked_served,
+              (select count(*)::int from st) - (select count(*)::int from b where status = 'booked') as not_booked`,
+      [...c.params, q.day],
+    );
+    if (q.class_id && !r.classes.length) throw new AppError('meals.class_not_found');
+    return { day: q.day, ...r };
+  }
+
+  /** Who booked what that day: every student of the class(es) with their booking (if any), by class and name, paged. */
+  async dinnerBookingCountInfo(user: SessionUser, q: DinnerBookingCountInfoQuery): Promise<Page<DinnerBookingInfoRow>> {
+    const c = this.classesOf(user, q.class_id);
+    if (q.class_id) {
+      const [own]: unknown[] = await this.db.query(`select 1 from care_classes where school_id = $1 and head_teacher_id = $2 and id = $3 and deleted_at is null`, [...c.params]);
+      if (!own) throw new AppError('meals.class_not_found');
+    }
+    const rows: Array<DinnerBookingInfoRow & { total: number; booking_id: number | null }> = await this.db.query(
+      `with ${c.sql},
+            f as (select st.student_id, st.class_id, mb.id as booking_id, mb.served_at from st
+                    left join meal_bookings mb on mb.student_id = st.student_id and mb.day = $4
+                   where $5::int is null or (mb.goods_id = $5 and mb.status = 'booked'))
+       select t.total, r.* from (select count(*)::int as total from f) t
+       left join lateral (
+         select f.student_id, s.name as student_name, cls.name as class_name, f.booking_id, f.served_at
+           from f join students s on s.id = f.student_id join cls on cls.id = f.class_id
+          order by cls.id, s.name, s.id limit $6 offset $7
+       ) r on true`,
+      [...c.params, q.day, q.goods_id ?? null, q.limit, (q.page - 1) * q.limit],
+    );
+    const present = rows.filter((r) => r.student_id !== null);
+    const ids = present.map((r) => r.booking_id).filter((id): id is number => id !== null);
+    const bookings: DinnerBooking[] = ids.length
+      ? await this.db.query(`select ${BOOKING_COLUMNS} from meal_bookings b ${BOOKING_JOINS} where b.id = any($1::int[])`, [ids])
+      : [];
+    const byId = new Map(bookings.map((b) => [b.id, b]));
+    const list = present.map((r) => ({
+      student_id: r.student_id,
+      student_name: r.student_name,
+      class_name: r.class_name,
+      booking: r.booking_id ? (byId.get(r.booking_id) ?? null) : null,
+      served_at: r.served_at,
+    }));
+    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+  }
+}

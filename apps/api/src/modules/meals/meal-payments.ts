@@ -1,0 +1,128 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { mealChangeRefusal, type PendingPayment, type WechatPayDinnerInput } from '@wantuo/shared';
+import type { Logger } from 'pino';
+import { DataSource, type EntityManager } from 'typeorm';
+import { DomainEvents } from '../../core/events/domain-events';
+import { AppError } from '../../core/http/app-error';
+import type { SessionUser } from '../../core/http/request-context';
+import { LOGGER } from '../../core/logging/logger';
+import { PaymentsService } from '../payments/payments.service';
+import { PaymentRefunders, type Refunder } from '../payments/refunders';
+import { RefundsService } from '../payments/refunds.service';
+import { PaymentSettlers, type PaidPayment } from '../payments/settlers';
+import { MealCounts } from './counts.service';
+import { appendBookingEvent, clockOf, cutoffOf, settingsOf } from './meals-sql';
+
+/** The payment kind of a dinner booking paid by the guardian through the provider; ref_id is the booking's id. */
+export const MEAL_KIND = 'meal';
+
+/**
+ * A meal payment is refunded only in full: for a booking cancelled by a person or by an approved leave, or for a payment that did not book
+ * its booking (a surplus: the booking was paid by another QR, cancelled or changed before the money arrived).
+ */
+export const mealRefunder: Refunder = {
+  async apply(em, p) {
+    const [b]: Array<{ id: number; status: string; cancel_cause: string | null; out_trade_no: string | null }> = await em.query(
+      `select id, status, cancel_cause, out_trade_no from meal_bookings where id = $1 and school_id = $2 for update`,
+      [Number(p.ref_id), p.school_id],
+    );
+    if (!b) throw new AppError('payments.refund_unsupported');
+    if (b.out_trade_no !== p.out_trade_no) return { booking_id: b.id, surplus: true };
+    if (b.status !== 'cancelled' || (b.cancel_cause !== 'user' && b.cancel_cause !== 'leave')) throw new AppError('payments.refund_unsupported');
+    return { booking_id: b.id };
+  },
+  async revert() {
+    // the cancellation stands; the payment shows the failed refund
+  },
+};
+
+/** Paying dinner bookings through the provider: the guardian's WeChat payment, its settler, its refunds. */
+@Injectable()
+export class MealPayments {
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly payments: PaymentsService,
+    private readonly refunds: RefundsService,
+    private readonly counts: MealCounts,
+    settlers: PaymentSettlers,
+    refunders: PaymentRefunders,
+    events: DomainEvents,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {
+    settlers.register(MEAL_KIND, (em, p) => this.settle(em, p));
+    refunders.register(MEAL_KIND, mealRefunder);
+    events.on('payment.paid', (e) => {
+      if (e.kind === MEAL_KIND) this.track(this.afterPaid(e.school_id, e.out_trade_no));
+    });
+  }
+
+  private track(work: Promise<void>): void {
+    const run = work.catch((err: unknown) => this.log.error({ err }, 'after a meal payment'));
+    this.pending.add(run);
+    void run.finally(() => this.pending.delete(run));
+  }
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.all([...this.pending]);
+  }
+
+  /** A guardian pays an own child's unpaid booking (before the cutoff): a pending payment and its QR. */
+  async wechatPay(user: SessionUser, input: WechatPayDinnerInput): Promise<PendingPayment> {
+    const [b]: Array<{ id: number; day: string; price_fen: number; status: string; goods_name: string }> = await this.db.query(
+      `select b.id, to_char(b.day, 'YYYY-MM-DD') as day, b.price_fen::float8 as price_fen, b.status, g.name as goods_name
+         from meal_bookings b join meal_goods g on g.id = b.goods_id
+         join student_guardians sg on sg.student_id = b.student_id and sg.user_id = $3
+        where b.school_id = $1 and b.id = $2`,
+      [user.schoolId, input.id, user.id],
+    );
+    if (!b) throw new AppError('meals.booking_not_found');
+    if (b.status !== 'unpaid') throw new AppError('meals.not_unpaid');
+    const settings = await settingsOf(this.db, user.schoolId!);
+    const refusal = mealChangeRefusal(user.role, b.day, clockOf(settings), cutoffOf(settings));
+    if (refusal) throw new AppError(refusal);
+    return this.payments.startWechat({
+      schoolId: user.schoolId!,
+      userId: user.id,
+      kind: MEAL_KIND,
+      refId: String(b.id),
+      amountFen: b.price_fen,
+      description: `晚餐 ${b.day} ${b.goods_name}`.slice(0, 40),
+      meta: { day: b.day },
+    });
+  }
+
+  /** In the mark-paid transaction: the unpaid booking (at the paid price) becomes booked, once. */
+  async settle(em: EntityManager, p: PaidPayment): Promise<void> {
+    const rows: Array<{ id: number }> = await em.query(
+      `with u as (update meal_bookings set status = 'booked', out_trade_no = $4, version = version + 1, updated_at = now()
+                   where id = $1 and school_id = $2 and status = 'unpaid' and price_fen = $3 returning id) select id from u`,
+      [Number(p.ref_id), p.school_id, p.amount_fen, p.out_trade_no],
+    );
+    if (rows.length) await appendBookingEvent(em, p.school_id, rows[0].id, 'paid', p.created_by, { amount_fen: p.amount_fen, out_trade_no: p.out_trade_no });
+  }
+
+  /** After a meal payment's commit: the day's count changed; a payment that did not book its booking goes back in full. */
+  private async afterPaid(schoolId: number, outTradeNo: string): Promise<void> {
+    const [s]: Array<{ surplus: boolean; day: string; student_id: number }> = await this.db.query(
+      `select b.out_trade_no is distinct from p.out_trade_no as surplus, to_char(b.day, 'YYYY-MM-DD') as day, b.student_id
+         from payments p join meal_bookings b on b.id = p.ref_id::int and b.school_id = p.school_id
+        where p.school_id = $1 and p.out_trade_no = $2 and p.state = 'paid'`,
+      [schoolId, outTradeNo],
+    );
+    if (!s) return;
+    if (s.surplus) await this.refunds.refund({ schoolId, outTradeNo, reason: '订餐已支付、已取消或已变更，本次付款原路退回', requestKey: 'surplus', actorId: null });
+    else this.counts.changed(schoolId, s.day, [s.student_id]);
+  }
+
+  /** The full refund of a WeChat-paid booking an approved leave cancelled (idempotent per booking and leave). */
+  async refundForLeave(r: { schoolId: number; outTradeNo: string; amountFen: number; bookingId: number; leaveId: number }): Promise<void> {
+    await this.refunds.refund({ schoolId: r.schoolId, outTradeNo: r.outTradeNo, amountFen: r.amountFen, reason: '请假取消订餐退款', requestKey: `leave:${r.bookingId}:${r.leaveId}`, actorId: null });
+  }
+
+  /** The full refund of a booking cancelled by a person (idempotent by the booking's version). */
+  async refund(r: { schoolId: number; outTradeNo: string; amountFen: number; bookingId: number; version: number; actorId: number }): Promise<void> {
+    await this.refunds.refund({ schoolId: r.schoolId, outTradeNo: r.outTradeNo, amountFen: r.amountFen, reason: '取消订餐退款', requestKey: `cancel:${r.bookingId}:${r.version}`, actorId: r.actorId });
+  }
+}

@@ -1,0 +1,190 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DomainEventMap } from '../../core/events/domain-events';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { DomainEvents } from '../../core/events/domain-events';
+import { LOGGER } from '../../core/logging/logger';
+import { MealCounts } from './counts.service';
+import { MealPayments } from './meal-payments';
+
+/** The flow events that can change whether a student had dinner on a day (student_days.dinner_at). */
+const DINNER_TYPES = new Set(['student.dinner_confirmed', 'event.voided']);
+
+/**
+ * What other modules' domain events do to dinner bookings:
+ * - 'leave.changed': an approved leave cancels the booked or unpaid (not served) dinners of its days from the school's
+ *   today on (cancel_cause 'leave' with the leave's id; a WeChat-paid one is refunded in full after the commit); a
+ *   leave no longer approved (cancelled) restores exactly those as they were (a refunded one unpaid again). The
+ *   leave's current status is read, so repeated or reordered events converge.
+ * - 'flow.committed' (dinner confirmed, or a step voided): the booking's served time follows the student's day
+ *   (student_days.dinner_at); a dinner without a booking is kept as a 'none' row (counted as unbooked served), removed
+ *   again when the dinner is voided. The events of one command are gathered and applied together, set-based.
+ */
+@Injectable()
+export class MealsListener implements OnModuleInit, OnModuleDestroy {
+  private offs: Array<() => void> = [];
+  private pendingDays = new Map<string, { student_id: number; day: string }>();
+  private running: Promise<void> | null = null;
+  private readonly work = new Set<Promise<void>>();
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly events: DomainEvents,
+    private readonly counts: MealCounts,
+    private readonly payments: MealPayments,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    this.offs.push(
+      this.events.on('leave.changed', (e) => this.track(this.syncLeave(e))),
+      this.events.on('flow.committed', (e) => {
+        if (!DINNER_TYPES.has(e.type)) return;
+        this.pendingDays.set(`${e.student_id}:${e.day}`, { student_id: e.student_id, day: e.day });
+        this.running ??= this.drain();
+      }),
+    );
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    for (const off of this.offs) off();
+    await this.settled();
+  }
+
+  private track(p: Promise<void>): void {
+    const run = p.catch((err: unknown) => this.log.error({ err }, 'meals after a domain event failed'));
+    this.work.add(run);
+    void run.finally(() => this.work.delete(run));
+  }
+
+  /** Resolves once everything received so far is applied (tests). */
+  async settled(): Promise<void> {
+    while (this.running || this.work.size) {
+      if (this.running) await this.running;
+      await Promise.all([...this.work]);
+    }
+    await this.counts.settled();
+  }
+
+  /** Cancels (approved) or restores (no longer approved) the leave's days' bookings from today on, in one transaction per leave. */
+  async syncLeave(e: DomainEventMap['leave.changed']): Promise<void> {
+    const touched: Array<{ id: number; day: string; status_before?: string; pay_from?: string | null; out_trade_no?: string | null; price_fen?: number }> = await this.db.transaction(async (em) => {
+      await em.query(`select pg_advisory_xact_lock(hashtextextended('meals-leave:' || $1, 0))`, [e.leave_id]);
+      const [l]: Array<{ status: number; student_id: number; start_day: string; end_day: string; today: string }> = await em.query(
+        `select l.status::int as status, l.student_id, l.start_day::text, l.end_day::text, (now() at time zone s.timezone)::date::text as today
+           from leave_requests l join schools s on s.id = l.school_id where l.id = $1 and l.school_id = $2`,
+        [e.leave_id, e.school_id],
+      );
+      if (!l) return [];
+      if (l.status === 1) {
+        // booked and unpaid alike; the status before is kept with the history, so the leave's cancellation restores it
+        return em.query(
+          `with o as (
+             select b.id, b.status from meal_bookings b
+              where b.student_id = $2 and b.day between greatest($3::date, $5::date) and $4::date and b.status in ('booked', 'unpaid') and b.served_at is null
+              for update),
+           c as (
+             update meal_bookings b set status = 'cancelled', cancel_cause = 'leave', leave_id = $1, cancelled_at = now(), cancelled_by = null,
+                    version = b.version + 1, updated_at = now()
+               from o where b.id = o.id
+              returning b.id, b.school_id, b.day, o.status as status_before, b.pay_from, b.out_trade_no, b.price_fen::float8 as price_fen),
+           h as (insert into meal_booking_events (school_id, booking_id, type, data)
+                 select school_id, id, 'cancelled_by_leave', jsonb_build_object('leave_id', $1::int, 'status_before', status_before) from c)
+           select id, to_char(day, 'YYYY-MM-DD') as day, status_before, pay_from, out_trade_no, price_fen from c`,
+          [e.leave_id, l.student_id, l.start_day, l.end_day, l.today],
+        );
+      }
+      // restored as it was; a WeChat-paid dinner was refunded when the leave cancelled it, so it waits for payment again
+      return em.query(
+        `with w as (
+           select distinct on (v.booking_id) v.booking_id, v.data->>'status_before' as status_before
+             from meal_booking_events v where v.type = 'cancelled_by_leave' and (v.data->>'leave_id')::int = $1
+            order by v.booking_id, v.id desc),
+         r as (
+           update meal_bookings b
+              set status = case when b.pay_from = 'wechat' or w.status_before = 'unpaid' then 'unpaid' else 'booked' end,
+                  out_trade_no = case when b.pay_from = 'wechat' then null else b.out_trade_no end,
+                  cancel_cause = null, leave_id = null, cancelled_at = null, version = b.version + 1, updated_at = now()
+             from w
+            where b.id = w.booking_id and b.leave_id = $1 and b.cancel_cause = 'leave' and b.status = 'cancelled' and b.day >= $2::date
+            returning b.id, b.school_id, b.day, b.status),
+         h as (insert into meal_booking_events (school_id, booking_id, type, data)
+               select school_id, id, 'restored_after_leave', jsonb_build_object('leave_id', $1::int, 'status', status) from r)
+         select id, to_char(day, 'YYYY-MM-DD') as day from r`,
+        [e.leave_id, l.today],
+      );
+    });
+    for (const day of new Set(touched.map((t) => t.day))) this.counts.changed(e.school_id, day, [e.student_id]);
+    // the WeChat-paid dinners a leave cancelled go back to the payer in full, once per booking and leave
+    for (const b of touched) {
+      if (b.status_before !== 'booked' || b.pay_from !== 'wechat' || !b.out_trade_no) continue;
+      try {
+        await this.payments.refundForLeave({ schoolId: e.school_id, outTradeNo: b.out_trade_no, amountFen: b.price_fen!, bookingId: b.id, leaveId: e.leave_id });
+      } catch (err) {
+        this.log.error({ err, booking: b.id }, 'refunding a dinner cancelled by a leave failed');
+      }
+    }
+  }
+
+  private async drain(): Promise<void> {
+    // let the rest of the command's events (emitted in the same synchronous loop) join this batch
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      while (this.pendingDays.size) {
+        const days = [...this.pendingDays.values()];
+        this.pendingDays = new Map();
+        try {
+          await this.applyDinners(days);
+        } catch (err) {
+          this.log.error({ err, days: days.length }, 'dinners not applied to meal bookings');
+        }
+      }
+    } finally {
+      this.running = null;
+    }
+  }
+
+  /** The served time of these students' days follows student_days.dinner_at; three statements in one transaction. */
+  async applyDinners(days: Array<{ student_id: number; day: string }>): Promise<void> {
+    const ids = days.map((d) => d.student_id);
+    const dates = days.map((d) => d.day);
+    const changed: Array<{ school_id: number; day: string; student_id: number }> = await this.db.transaction(async (em) => {
+      const pairs = `p as (select * from unnest($1::int[], $2::date[]) as p(student_id, day)),
+        sd as (select p.student_id, p.day, s.school_id, d.dinner_at, d.dinner_by from p join students s on s.id = p.student_id
+                 left join student_days d on d.student_id = p.student_id and d.day = p.day)`;
+      const updated: Array<{ school_id: number; day: string; student_id: number }> = await em.query(
+        `with ${pairs},
+              u as (update meal_bookings b set served_at = sd.dinner_at, served_by = sd.dinner_by, version = b.version + 1, updated_at = now()
+                     from sd where b.student_id = sd.student_id and b.day = sd.day and b.served_at is distinct from sd.dinner_at
+                     returning b.id, b.school_id, b.student_id, b.day, b.status, b.served_at),
+              h as (insert into meal_booking_events (school_id, booking_id, type, data)
+                    select school_id, id, case when served_at is null then 'unserved' else 'served' end, '{}' from u where status <> 'none')
+         select school_id, to_char(day, 'YYYY-MM-DD') as day, student_id from u`,
+        [ids, dates],
+      );
+      const inserted: Array<{ school_id: number; day: string; student_id: number }> = await em.query(
+        `with ${pairs}
+         insert into meal_bookings (school_id, student_id, day, status, served_at, served_by)
+         select sd.school_id, sd.student_id, sd.day, 'none', sd.dinner_at, sd.dinner_by from sd where sd.dinner_at is not null
+         on conflict (student_id, day) do nothing
+         returning school_id, to_char(day, 'YYYY-MM-DD') as day, student_id`,
+        [ids, dates],
+      );
+      await em.query(
+        `with d as (delete from meal_bookings b using unnest($1::int[], $2::date[]) as p(student_id, day)
+                     where b.student_id = p.student_id and b.day = p.day and b.status = 'none' and b.served_at is null returning b.id) select count(*) from d`,
+        [ids, dates],
+      );
+      return [...updated, ...inserted];
+    });
+    const bySchoolDay = new Map<string, { school_id: number; day: string; students: number[] }>();
+    for (const c of changed) {
+      const key = `${c.school_id}:${c.day}`;
+      const g = bySchoolDay.get(key) ?? { school_id: c.school_id, day: c.day, students: [] };
+      g.students.push(c.student_id);
+      bySchoolDay.set(key, g);
+    }
+    for (const g of bySchoolDay.values()) this.counts.changed(g.school_id, g.day, g.students);
+  }
+}

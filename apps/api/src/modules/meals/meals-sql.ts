@@ -1,0 +1,75 @@
+import { DEFAULT_MEAL_CUTOFF, Role, type LocalClock, type MealCutoff, type MealSettings } from '@wantuo/shared';
+import type { EntityManager } from 'typeorm';
+import { AppError } from '../../core/http/app-error';
+import type { SessionUser } from '../../core/http/request-context';
+
+/** SQL shared by the meals services. */
+
+/** A MealGoods (`g` the item). */
+export const GOODS_COLUMNS = `g.id, g.name, g.description, g.picture_url, g.price_fen::float8 as price_fen, g.enabled,
+  (select count(*)::int from meal_bookings mb where mb.goods_id = g.id) as orders, g.version, g.created_at`;
+
+/** A DinnerBooking (`b` the booking), with BOOKING_JOINS. */
+export const BOOKING_COLUMNS = `b.id, b.student_id, st.name as student_name, cc.id as class_id, cc.name as class_name, to_char(b.day, 'YYYY-MM-DD') as day,
+  b.goods_id, g.name as goods_name, b.price_fen::float8 as price_fen, b.status, b.cancel_cause, b.pay_from, bu.name as booked_by_name, b.booked_at,
+  b.served_at, b.version`;
+
+export const BOOKING_JOINS = `join students st on st.id = b.student_id
+  left join care_class_students ccs on ccs.student_id = b.student_id
+  left join care_classes cc on cc.id = ccs.class_id and cc.deleted_at is null
+  left join meal_goods g on g.id = b.goods_id
+  left join users bu on bu.id = b.booked_by`;
+
+/** The ids of the students of the head teacher $n's own classes (an array expression: index lookups of their rows). */
+export const HEAD_STUDENTS = (me: string) => `array(select hs.student_id from care_class_students hs
+  join care_classes hc on hc.id = hs.class_id and hc.deleted_at is null where hc.head_teacher_id = ${me})`;
+
+/**
+ * Whether `user` may book for the student `s` (a `students` row alias): a guardian an own child, a head teacher a
+ * student of an own class, the admin any student of the school (the caller adds the school condition).
+ */
+export function mayBookFor(user: SessionUser, s: string, me: string): string {
+  if (user.role === Role.Parent) return `exists (select 1 from student_guardians mg where mg.student_id = ${s}.id and mg.user_id = ${me})`;
+  if (user.role === Role.HeadTeacher) return `${s}.id = any(${HEAD_STUDENTS(me)})`;
+  return `${me}::int is not null`; // the admin: any student of the school (the parameter is still bound)
+}
+
+/** Escapes % _ \ for a LIKE pattern. */
+export const like = (v: string) => v.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+/** The school's meal settings with its clock now. */
+export async function settingsOf(em: Pick<EntityManager, 'query'>, schoolId: number): Promise<MealSettings> {
+  const [r]: Array<{ timezone: string; today: string; now_minutes: number; cutoff_time: string | null; days_before: number | null; version: number | null }> = await em.query(
+    `select s.timezone, to_char((now() at time zone s.timezone)::date, 'YYYY-MM-DD') as today,
+            (extract(hour from now() at time zone s.timezone) * 60 + extract(minute from now() at time zone s.timezone))::int as now_minutes,
+            m.cutoff_time, m.days_before, m.version
+       from schools s left join meal_settings m on m.school_id = s.id where s.id = $1`,
+    [schoolId],
+  );
+  return {
+    cutoff_time: r.cutoff_time ?? DEFAULT_MEAL_CUTOFF.time,
+    days_before: (r.days_before ?? DEFAULT_MEAL_CUTOFF.days_before) as 0 | 1,
+    timezone: r.timezone,
+    today: r.today,
+    now_minutes: r.now_minutes,
+    version: r.version ?? 1,
+  };
+}
+
+export const clockOf = (s: MealSettings): LocalClock => ({ day: s.today, minutes: s.now_minutes });
+export const cutoffOf = (s: MealSettings): MealCutoff => ({ time: s.cutoff_time, days_before: s.days_before });
+
+/** Appends one entry to a booking's history (append-only). */
+export async function appendBookingEvent(em: EntityManager, schoolId: number, bookingId: number, type: string, actorId: number | null, data: Record<string, unknown> = {}): Promise<void> {
+  await em.query(`insert into meal_booking_events (school_id, booking_id, type, data, actor_id) values ($1, $2, $3, $4, $5)`, [schoolId, bookingId, type, JSON.stringify(data), actorId]);
+}
+
+/** One of the school's items (not deleted), or `meals.goods_not_found`. */
+export async function goodsRow(em: Pick<EntityManager, 'query'>, schoolId: number, id: number): Promise<{ id: number; name: string; price_fen: number; enabled: boolean; version: number }> {
+  const [g]: Array<{ id: number; name: string; price_fen: number; enabled: boolean; version: number }> = await em.query(
+    `select id, name, price_fen::float8 as price_fen, enabled, version from meal_goods where school_id = $1 and id = $2 and deleted_at is null`,
+    [schoolId, id],
+  );
+  if (!g) throw new AppError('meals.goods_not_found');
+  return g;
+}

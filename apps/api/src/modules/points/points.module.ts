@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { CountsService } from './counts.service';
+import { ExchangeService } from './exchange.service';
+import { GoodsService } from './goods.service';
+import { LedgerService } from './ledger.service';
+import { PointsController } from './points.controller';
+
+/** Points (issue 12): balances from an append-only ledger, the shop's goods, exchanges and their orders, the counts. */
+@Module({
+  controllers: [PointsController],
+  providers: [LedgerService, GoodsService, ExchangeService, CountsService],
+})
+export class PointsModule {}

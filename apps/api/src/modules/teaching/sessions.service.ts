@@ -1,0 +1,361 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  addDays,
+  effectiveWeekday,
+  findClashes,
+  freeWindows,
+  type BusyInterval,
+  type BusyRef,
+  type Clash,
+  type Generation,
+  type TermSchedulingAnswer,
+  type TermSchedulingInput,
+  generateSessions,
+  mondayOf,
+  toHHMM,
+  toMinutes,
+  type CancelTeachingSessionInput,
+  type ChangeSchedulingAnswer,
+  type ChangeSchedulingQuery,
+  type CourseSchedulingAnswer,
+  type CourseSchedulingInput,
+  type MoveTeachingSessionInput,
+  type Page,
+  type TeachingSession,
+  type TeachingSessionsQuery,
+} from '@wantuo/shared';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AppError } from '../../core/http/app-error';
+import type { SessionUser } from '../../core/http/request-context';
+import {
+  calendarOf,
+  classOf,
+  clashError,
+  clashesOf,
+  generationState,
+  type GenerationState,
+  type LockedClass,
+  isOverlapViolation,
+  lockSchedule,
+  membersOf,
+  nameClashes,
+  overlapError,
+  replaceSessions,
+  schoolOf,
+  SESSION_COLUMNS,
+  SESSION_JOINS,
+  teachesOnly,
+} from './teaching-sql';
+
+/** The day a teacher's free windows are looked for in (local minutes). */
+const DAY_OPEN = 8 * 60;
+const DAY_CLOSE = 21 * 60;
+
+interface LockedSession {
+  id: number;
+  class_id: number;
+  day: string;
+  start_min: number;
+  end_min: number;
+  teacher_id: number;
+  room_id: number | null;
+  state: string;
+  version: number;
+}
+
+/** The sessions of teaching classes: generation with its preview, the lists, moves and cancellations. */
+@Injectable()
+export class TeachingSessionsService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Generates the class's sessions from a weekly pattern over [from, to]: holidays skipped, make-up days run as their
+   * weekday, at most the class's sessions_count (the sessions kept outside the replaced ones count). The class's
+   * planned sessions in the range are replaced. Preview answers the sessions and the clashes without writing;
+   * otherwise all are written or none, refused with the clash list. A term of one class: see generateTerm.
+   */
+  async generate(user: SessionUser, input: CourseSchedulingInput): Promise<CourseSchedulingAnswer> {
+    const { preview, ...one } = input;
+    const term = await this.generateTerm(user, { classes: [one], preview });
+    const { class_id: _, ...answer } = term.classes[0];
+    return answer;
+  }
+
+  /**
+   * Generates a term: several classes at once, each as generate does, all written or none. Each class is checked
+   * against what is stored (but the sessions it and the term's other classes replace) and against the sessions the
+   * term's classes before it generate, on the same clash rules (teacher, room, a student's other classes and care
+   * time slots): refused with every clash listed, each with the class it was generated for. Four statements for the
+   * whole term when writing (the school's lock, the read, the write; the clash names only when refused).
+   */
+  async generateTerm(user: SessionUser, input: TermSchedulingInput): Promise<TermSchedulingAnswer> {
+    const school = schoolOf(user);
+    const run = async (em: EntityManager): Promise<TermSchedulingAnswer> => {
+      if (!input.preview) await lockSchedule(em, school);
+      const plan = planTerm(input, await generationState(em, user, input.classes, !input.preview));
+      const clashes = (await nameClashes(em, plan.clashes)).map((c, i) => ({ ...c, class_id: plan.clashes[i].class_id }));
+      const written = !input.preview && !clashes.length;
+      const classes = plan.classes.map((p) => ({
+        class_id: p.class.id,
+        preview: !!input.preview,
+        ...p.generation,
+        clashes: clashes.filter((c) => c.class_id === p.class.id).map(({ class_id: _, ...c }) => c),
+        replaced: p.replaced.length,
+        written: written ? p.generation.sessions.length : 0,
+      }));
+      const answer: TermSchedulingAnswer = { preview: !!input.preview, classes, clashes, written: classes.reduce((n, c) => n + c.written, 0) };
+      if (input.preview) return answer;
+      if (clashes.length) throw clashError(clashes);
+      const rows = { classIds: [] as number[], days: [] as string[], starts: [] as number[], ends: [] as number[], teacherIds: [] as number[], roomIds: [] as Array<number | null> };
+      for (const p of plan.classes) {
+        for (const s of p.generation.sessions) {
+          rows.classIds.push(p.class.id);
+          rows.days.push(s.day);
+          rows.starts.push(s.start);
+          rows.ends.push(s.end);
+          rows.teacherIds.push(p.class.teacher_id);
+          rows.roomIds.push(p.class.room_id);
+        }
+      }
+      try {
+        await replaceSessions(em, { schoolId: school, kind: 'teaching', classIds: plan.classes.map((p) => p.class.id), replaced: plan.classes.flatMap((p) => p.replaced), userId: user.id, rows });
+      } catch (err) {
+        // the database's own refusal (a writer outside the lock): the clash check answers with the names
+        if (isOverlapViolation(err)) throw overlapError();
+        throw err;
+      }
+      return answer;
+    };
+    return input.preview ? run(this.db.manager) : this.db.transaction(run);
+  }
+
+  /**
+   * The class's sessions in day order with their lesson number (among those not cancelled), paged, by range and
+   * state: teachingClassScheduling (the admin's schedule) and teachingClassSection (the lessons, a teacher's own).
+   */
+  async list(user: SessionUser, q: TeachingSessionsQuery): Promise<Page<TeachingSession>> {
+    await classOf(this.db, user, q.class_id);
+    const rows: Array<TeachingSession & { total: number }> = await this.db.query(
+      `with f as (
+         select s.id, s.day, s.start_min, case when s.state = 'cancelled' then null else row_number() over (partition by s.state = 'cancelled' order by s.day, s.start_min, s.id) end as lesson_no
+           from class_sessions s where s.kind = 'teaching' and s.class_id = $1),
+       w as (select * from f where ($2::date is null or day >= $2::date) and ($3::date is null or day <= $3::date))
+       select n.total, p.* from (select count(*)::int as total from w join class_sessions s on s.id = w.id where ($4::text is null or s.state = $4)) n
+       left join lateral (
+         select ${SESSION_COLUMNS}, w.lesson_no::int as lesson_no from w join class_sessions s on s.id = w.id ${SESSION_JOINS}
+          where ($4::text is null or s.state = $4) order by w.day, w.start_min, w.id limit $5 offset $6) p on true`,
+      [q.class_id, q.from ?? null, q.to ?? null, q.state ?? null, q.limit, (q.page - 1) * q.limit],
+    );
+    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as TeachingSession);
+    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+  }
+
+  /** One session of a teaching class of the school (a teacher: one they teach). */
+  async one(db: Pick<EntityManager, 'query'>, user: SessionUser, id: number): Promise<TeachingSession> {
+    const [row]: TeachingSession[] = await db.query(
+      `select ${SESSION_COLUMNS},
+              (select count(*)::int from class_sessions o where o.kind = s.kind and o.class_id = s.class_id and o.state <> 'cancelled'
+                  and (o.day, o.start_min, o.id) <= (s.day, s.start_min, s.id) and s.state <> 'cancelled') as lesson_no
+         from class_sessions s ${SESSION_JOINS}
+        where s.school_id = $1 and s.id = $2 and ($3::int is null or s.teacher_id = $3)`,
+      [schoolOf(user), id, teachesOnly(user) ? user.id : null],
+    );
+    if (!row) throw new AppError('teaching.session_not_found');
+    if (row.lesson_no === 0) row.lesson_no = null;
+    return row;
+  }
+
+  private async lockSession(em: EntityManager, schoolId: number, id: number, version: number): Promise<LockedSession> {
+    const [s]: LockedSession[] = await em.query(
+      `select id, class_id, to_char(day, 'YYYY-MM-DD') as day, start_min, end_min, teacher_id, room_id, state, version
+         from class_sessions where school_id = $1 and id = $2 and kind = 'teaching' for update`,
+      [schoolId, id],
+    );
+    if (!s) throw new AppError('teaching.session_not_found');
+    if (s.version !== version) throw new AppError('teaching.session_stale');
+    if (s.state !== 'planned') throw new AppError('teaching.session_not_planned');
+    return s;
+  }
+
+  /**
+   * What moving one session needs: for each day of a week (the session's by default), the calendar, the teacher's
+   * and the room's other sessions, and the windows (08:00-21:00) where both are free for the session's length.
+   */
+  async changeData(user: SessionUser, q: ChangeSchedulingQuery): Promise<ChangeSchedulingAnswer> {
+    const school = schoolOf(user);
+    const session = await this.one(this.db, user, q.id);
+    const monday = mondayOf(q.week ?? session.day);
+    const sunday = addDays(monday, 6);
+    const calendar = await calendarOf(this.db, school, monday, sunday);
+    const busy: Array<{ k: 'teacher' | 'room'; day: string; start_min: number; end_min: number; label: string }> = await this.db.query(
+      `select 'teacher' as k, to_char(s.day, 'YYYY-MM-DD') as day, s.start_min, s.end_min, coalesce(tc.name, s.kind) as label
+         from class_sessions s left join teaching_classes tc on s.kind = 'teaching' and tc.id = s.class_id
+        where s.teacher_id = $2 and s.day between $4::date and $5::date and s.state <> 'cancelled' and s.id <> $1
+       union all
+       select 'room', to_char(s.day, 'YYYY-MM-DD'), s.start_min, s.end_min, coalesce(tc.name, s.kind)
+         from class_sessions s left join teaching_classes tc on s.kind = 'teaching' and tc.id = s.class_id
+        where s.room_id = $3 and s.day between $4::date and $5::date and s.state <> 'cancelled' and s.id <> $1
+        order by 2, 3`,
+      [session.id, session.teacher_id, session.room_id ?? 0, monday, sunday],
+    );
+    const length = toMinutes(session.end_time) - toMinutes(session.start_time);
+    const calMap = new Map(calendar.map((c) => [c.day, c]));
+    const view = (b: (typeof busy)[number]) => ({ start_time: toHHMM(b.start_min), end_time: toHHMM(b.end_min), label: b.label });
+    const days = Array.from({ length: 7 }, (_, i) => {
+      const day = addDays(monday, i);
+      const weekday = effectiveWeekday(day, calMap);
+      const mine = busy.filter((b) => b.day === day);
+      return {
+        day,
+        weekday,
+        calendar: calMap.has(day) ? { works_as: null, note: null, ...calMap.get(day)! } as ChangeSchedulingAnswer['days'][number]['calendar'] : null,
+        teacher_busy: mine.filter((b) => b.k === 'teacher').map(view),
+        room_busy: mine.filter((b) => b.k === 'room').map(view),
+        free: weekday === null ? [] : freeWindows(mine.map((b) => ({ start: b.start_min, end: b.end_min })), DAY_OPEN, DAY_CLOSE, length).map((w) => ({ start_time: w.start_time, end_time: w.end_time })),
+      };
+    });
+    return { session, week: monday, length, days };
+  }
+
+  /**
+   * Moves one planned session (day, times, room) on the version read, with the clash rules of the generation:
+   * refused on a holiday and with the clash list when the teacher, the room or a student is busy then.
+   */
+  async move(user: SessionUser, input: MoveTeachingSessionInput): Promise<TeachingSession> {
+    const school = schoolOf(user);
+    await this.db.transaction(async (em) => {
+      await lockSchedule(em, school);
+      const s = await this.lockSession(em, school, input.id, input.version);
+      const roomId = input.room_id === undefined ? s.room_id : input.room_id;
+      if (roomId !== null) {
+        const [r]: unknown[] = await em.query(`select 1 from rooms where id = $1 and school_id = $2`, [roomId, school]);
+        if (!r) throw new AppError('teaching.room_not_found');
+      }
+      const calendar = await calendarOf(em, school, input.day, input.day);
+      const weekday = effectiveWeekday(input.day, new Map(calendar.map((c) => [c.day, c])));
+      if (weekday === null) throw new AppError('teaching.day_is_holiday', { day: input.day });
+      const start = toMinutes(input.start_time);
+      const end = toMinutes(input.end_time);
+      const students = await membersOf(em, s.class_id);
+      const clashes = await clashesOf(em, school, [{ day: input.day, weekday, start, end, teacher_id: s.teacher_id, room_id: roomId, student_ids: students, session_id: s.id }], {
+        exceptSessions: [s.id],
+        ownClass: { kind: 'teaching', id: s.class_id },
+      });
+      if (clashes.length) throw clashError(clashes);
+      try {
+        await em.query(`update class_sessions set day = $2, start_min = $3, end_min = $4, room_id = $5, version = version + 1, updated_at = now() where id = $1`, [
+          s.id,
+          input.day,
+          start,
+          end,
+          roomId,
+        ]);
+      } catch (err) {
+        if (isOverlapViolation(err)) throw overlapError();
+        throw err;
+      }
+    });
+    return this.one(this.db, user, input.id);
+  }
+
+  /** Cancels one planned session with a reason on the version read: it frees its teacher and room. */
+  async cancel(user: SessionUser, input: CancelTeachingSessionInput): Promise<TeachingSession> {
+    await this.db.transaction(async (em) => {
+      const s = await this.lockSession(em, schoolOf(user), input.id, input.version);
+      await em.query(`update class_sessions set state = 'cancelled', cancel_reason = $2, version = version + 1, updated_at = now() where id = $1`, [s.id, input.reason]);
+    });
+    return this.one(this.db, user, input.id);
+  }
+}
+
+/** One class of a term planned: what it replaces and what it generates. */
+interface PlannedClass {
+  class: LockedClass;
+  replaced: number[];
+  generation: Generation;
+}
+
+/**
+ * The term's generations and their clashes, in the order of the input (pure: from the state read). Each class is
+ * checked against the stored sessions its teacher, room and students are busy with (but the replaced ones; for a
+ * student, not the class's own sessions), their care time slots, and the sessions the classes before it generate.
+ */
+export function planTerm(input: TermSchedulingInput, st: GenerationState): { classes: PlannedClass[]; clashes: Array<Clash & { class_id: number }> } {
+  const byId = new Map(st.classes.map((c) => [c.id, c]));
+  const replacedBy = new Map<number, number[]>();
+  for (const [classId, id] of st.replaced) {
+    const list = replacedBy.get(classId) ?? [];
+    list.push(id);
+    replacedBy.set(classId, list);
+  }
+  const replaced = new Set(st.replaced.map(([, id]) => id));
+  // who is busy: the teachers' and rooms' sessions, each class's sessions (its students are busy then), care slots
+  const people = new Map<string, BusyInterval[]>();
+  const busyOf = (kind: 'teacher' | 'room', who: number) => {
+    const key = `${kind}:${who}`;
+    let list = people.get(key);
+    if (!list) people.set(key, (list = []));
+    return list;
+  };
+  for (const [kind, who, id, source, class_id, day, start, end, label] of st.busy) {
+    if (!replaced.has(id)) busyOf(kind, who).push({ kind, who, day, start, end, ref: { source, session_id: id, class_id, label } });
+  }
+  const classKey = (kind: string, id: number) => `${kind}:${id}`;
+  const sessionsOf = new Map<string, Array<{ day: string; start: number; end: number; ref: BusyRef }>>();
+  for (const [kind, class_id, label, sessions] of st.classSessions) {
+    sessionsOf.set(
+      classKey(kind, class_id),
+      sessions.filter(([id]) => !replaced.has(id)).map(([id, day, start, end]) => ({ day, start, end, ref: { source: kind, session_id: id, class_id, label } })),
+    );
+  }
+  const classesOf = new Map<number, string[]>();
+  for (const [kind, class_id, student] of st.memberships) {
+    const list = classesOf.get(student) ?? [];
+    list.push(classKey(kind, class_id));
+    classesOf.set(student, list);
+  }
+  const care = new Map<number, BusyInterval[]>();
+  for (const [who, class_id, source, weekdays, start, end, label] of st.care) {
+    const list = care.get(who) ?? [];
+    list.push({ kind: 'student', who, weekdays, start, end, ref: { source, class_id, label } });
+    care.set(who, list);
+  }
+  const membersOf = new Map<number, number[]>();
+  for (const [classId, student] of st.members) {
+    const list = membersOf.get(classId) ?? [];
+    list.push(student);
+    membersOf.set(classId, list);
+  }
+  const classes: PlannedClass[] = [];
+  const clashes: Array<Clash & { class_id: number }> = [];
+  for (const q of input.classes) {
+    const c = byId.get(q.class_id);
+    if (!c) throw new AppError('teaching.class_not_found');
+    if (c.status !== 1) throw new AppError('teaching.class_stopped');
+    const generation = generateSessions({ pattern: q.pattern, from: q.from, to: q.to, calendar: st.calendar, limit: Math.max(0, c.sessions_count - c.kept) });
+    const students = membersOf.get(c.id) ?? [];
+    const own = classKey('teaching', c.id);
+    const busy: BusyInterval[] = [...busyOf('teacher', c.teacher_id), ...(c.room_id === null ? [] : busyOf('room', c.room_id))];
+    for (const who of students) {
+      for (const k of classesOf.get(who) ?? []) {
+        if (k === own) continue;
+        for (const s of sessionsOf.get(k) ?? []) busy.push({ kind: 'student', who, day: s.day, start: s.start, end: s.end, ref: s.ref });
+      }
+      busy.push(...(care.get(who) ?? []));
+    }
+    const proposed = generation.sessions.map((s) => ({ day: s.day, weekday: s.weekday, start: s.start, end: s.end, teacher_id: c.teacher_id, room_id: c.room_id, student_ids: students }));
+    for (const x of findClashes(proposed, busy)) clashes.push({ ...x, class_id: c.id });
+    // the classes after it see its new sessions in place of the replaced ones
+    const ref: BusyRef = { source: 'teaching', session_id: null, class_id: c.id, label: c.name };
+    const mine = sessionsOf.get(own) ?? [];
+    sessionsOf.set(own, mine);
+    for (const s of generation.sessions) {
+      busyOf('teacher', c.teacher_id).push({ kind: 'teacher', who: c.teacher_id, day: s.day, start: s.start, end: s.end, ref });
+      if (c.room_id !== null) busyOf('room', c.room_id).push({ kind: 'room', who: c.room_id, day: s.day, start: s.start, end: s.end, ref });
+      mine.push({ day: s.day, start: s.start, end: s.end, ref });
+    }
+    classes.push({ class: c, replaced: replacedBy.get(c.id) ?? [], generation });
+  }
+  return { classes, clashes };
+}

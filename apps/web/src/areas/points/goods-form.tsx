@@ -1,0 +1,146 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Flex, Form, Input, InputNumber, Space, Switch, Typography, Upload } from 'antd';
+import { GOODS_MAX_PRICE, GOODS_MAX_STOCK, type ScoreGoods, type ScoreGoodsDetail, type UploadedFile } from '@wantuo/shared';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { feedback } from '../../api/feedback';
+import { get, post, upload } from '../../api/http';
+import { EmptyState, LoadError, Loading } from '../../components/states';
+import { newRequestId } from '../money/payment-dialog';
+import { GoodsPicture } from './common';
+import { pointsStrings } from './strings';
+
+interface GoodsValues {
+  name: string;
+  picture_url?: string;
+  description?: string;
+  price?: number;
+  stock?: number;
+  listed?: boolean;
+}
+
+/** /principal_shop_add: a new points good, or (with ?id=) the name, picture and description of one. */
+export default function GoodsForm() {
+  const s = pointsStrings.use();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id')) || null;
+  const info = useQuery({ queryKey: ['scoreGoodsInfo', id], queryFn: () => get<ScoreGoodsDetail>('scoreGoodsInfo', { id: id! }, { silent: true }), enabled: id !== null, retry: false });
+  return (
+    <Card title={<Typography.Title level={4} style={{ margin: 0 }}>{id ? s('form.edit_title') : s('form.add_title')}</Typography.Title>} style={{ maxWidth: 640 }}>
+      {id === null ? <GoodsEditor goods={null} /> : info.isLoading ? <Loading /> : info.isError ? <NotFoundOrError retry={() => void info.refetch()} error={info.error} /> : <GoodsEditor goods={info.data!} />}
+    </Card>
+  );
+}
+
+function NotFoundOrError({ error, retry }: { error: unknown; retry: () => void }) {
+  const s = pointsStrings.use();
+  const navigate = useNavigate();
+  const notFound = (error as { code?: number })?.code === 100;
+  return notFound ? (
+    <EmptyState description={s('form.not_found')}>
+      <Button onClick={() => navigate('/principal_shop')}>{s('form.back')}</Button>
+    </EmptyState>
+  ) : (
+    <LoadError onRetry={retry} />
+  );
+}
+
+function GoodsEditor({ goods }: { goods: ScoreGoods | null }) {
+  const s = pointsStrings.use();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [form] = Form.useForm<GoodsValues>();
+  const [busy, setBusy] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const [requestId] = useState(newRequestId);
+  const picture = Form.useWatch('picture_url', form) as string | undefined;
+
+  const save = async (v: GoodsValues) => {
+    setBusy(true);
+    const common = { name: v.name.trim(), picture_url: v.picture_url ?? '', description: v.description?.trim() ?? '' };
+    try {
+      if (goods) await post('editScoreGoods', { id: goods.id, version: goods.version, ...common });
+      else await post('addScoreGoods', { ...common, price: v.price, stock: v.stock ?? 0, listed: v.listed ?? true, request_id: requestId });
+      feedback().message.success(s('saved'));
+      void qc.invalidateQueries({ queryKey: ['scoreGoodsList'] });
+      void qc.invalidateQueries({ queryKey: ['scoreGoodsInfo'] });
+      navigate('/principal_shop');
+    } catch {
+      // shown by the request wrapper (a name taken, a stale version)
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Form<GoodsValues>
+      form={form}
+      layout="vertical"
+      autoComplete="off"
+      initialValues={goods ? { name: goods.name, picture_url: goods.picture_url ?? '', description: goods.description ?? '' } : { stock: 10, listed: true, picture_url: '' }}
+      onFinish={(v) => void save(v)}
+    >
+      <Form.Item name="name" label={s('form.name')} rules={[{ required: true, whitespace: true, message: s('required') }, { max: 50 }]}>
+        <Input maxLength={50} />
+      </Form.Item>
+      <Form.Item name="picture_url" label={s('form.picture')}>
+        <Space align="center" wrap>
+          <GoodsPicture url={picture || null} size={72} />
+          <Upload
+            accept="image/*"
+            showUploadList={false}
+            customRequest={async ({ file, onSuccess, onError }) => {
+              const fd = new FormData();
+              fd.append('file', file as Blob);
+              setUploading(true);
+              try {
+                const res = await upload<UploadedFile>('upload', fd);
+                form.setFieldValue('picture_url', res.url);
+                onSuccess?.(res);
+              } catch (e) {
+                onError?.(e as Error);
+              } finally {
+                setUploading(false);
+              }
+            }}
+          >
+            <Button loading={uploading}>{s('form.upload')}</Button>
+          </Upload>
+          {picture && (
+            <Button type="link" onClick={() => form.setFieldValue('picture_url', '')}>
+              {s('form.remove_picture')}
+            </Button>
+          )}
+        </Space>
+      </Form.Item>
+      {goods ? (
+        <Typography.Paragraph type="secondary">
+          {s('form.price')}：{goods.price} · {s('col.stock')}：{goods.stock}
+          <br />
+          {s('form.price_edit_hint')}；{s('form.stock_edit_hint')}
+        </Typography.Paragraph>
+      ) : (
+        <Flex gap={12} wrap>
+          <Form.Item name="price" label={s('form.price')} rules={[{ required: true, type: 'integer', min: 1, max: GOODS_MAX_PRICE, message: s('v.price') }]} style={{ flex: '1 1 180px' }}>
+            <InputNumber min={1} max={GOODS_MAX_PRICE} precision={0} suffix={s('unit')} style={{ width: '100%' }} />
+          </Form.Item>
+          <Form.Item name="stock" label={s('form.stock')} rules={[{ required: true, type: 'integer', min: 0, max: GOODS_MAX_STOCK, message: s('v.stock') }]} style={{ flex: '1 1 180px' }}>
+            <InputNumber min={0} max={GOODS_MAX_STOCK} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+          <Form.Item name="listed" label={s('form.listed')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </Flex>
+      )}
+      <Form.Item name="description" label={s('form.description')} rules={[{ max: 500 }]}>
+        <Input.TextArea rows={3} maxLength={500} showCount />
+      </Form.Item>
+      <Space>
+        <Button type="primary" htmlType="submit" loading={busy}>
+          {s('form.save')}
+        </Button>
+        <Button onClick={() => navigate('/principal_shop')}>{s('form.back')}</Button>
+      </Space>
+    </Form>
+  );
+}

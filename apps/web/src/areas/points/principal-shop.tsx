@@ -1,0 +1,459 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge, Button, Card, Flex, Form, Input, InputNumber, Modal, Segmented, Space, Tabs, Tag, Typography } from 'antd';
+import {
+  canCancel,
+  canHandOver,
+  GOODS_MAX_PRICE,
+  ORDER_STATES,
+  type DelScoreGoodsResult,
+  type OrderState,
+  type Page,
+  type ScoreGoods,
+  type ScoreGoodsDetail,
+  type ScoreOrder,
+  type ScoreOrderListAnswer,
+} from '@wantuo/shared';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { feedback } from '../../api/feedback';
+import { get, post } from '../../api/http';
+import { ServerTable } from '../../components/server-table';
+import { EmptyState } from '../../components/states';
+import { newRequestId } from '../money/payment-dialog';
+import { GoodsPicture, OrderStateTag, useWhen } from './common';
+import { pointsStrings } from './strings';
+
+const PAGE = 20;
+type Listed = 'all' | 'listed' | 'unlisted';
+
+/** /principal_shop: the points goods (price, stock, listed; add stock, price, unlist, delete) and the exchange orders to hand over. */
+export default function PrincipalShop() {
+  const s = pointsStrings.use();
+  const [tab, setTab] = useState<'goods' | 'orders'>('goods');
+  const pending = useQuery({ queryKey: ['scoreOrderList', 'badge'], queryFn: () => get<ScoreOrderListAnswer>('scoreOrderList', { state: 'pending', page: 1, limit: 1 }), refetchInterval: 60_000 });
+  return (
+    <Card>
+      <Tabs
+        activeKey={tab}
+        onChange={(k) => setTab(k as typeof tab)}
+        items={[
+          { key: 'goods', label: s('tab.goods'), children: <GoodsList /> },
+          {
+            key: 'orders',
+            label: (
+              <Space size={4}>
+                {s('tab.orders')}
+                {(pending.data?.counts.pending ?? 0) > 0 && <Badge count={pending.data?.counts.pending} color="gold" />}
+              </Space>
+            ),
+            children: <OrderList />,
+          },
+        ]}
+      />
+    </Card>
+  );
+}
+
+function GoodsList() {
+  const s = pointsStrings.use();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [listed, setListed] = useState<Listed>('all');
+  const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState(1);
+  const [pricing, setPricing] = useState<ScoreGoods | null>(null);
+  const [stocking, setStocking] = useState<ScoreGoods | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+  const filters = { ...(listed !== 'all' ? { listed: listed === 'listed' ? 1 : 0 } : {}), ...(keyword ? { keyword } : {}) };
+  const q = useQuery({
+    queryKey: ['scoreGoodsList', filters, page],
+    queryFn: () => get<Page<ScoreGoods>>('scoreGoodsList', { page, limit: PAGE, ...filters }),
+    placeholderData: keepPreviousData,
+  });
+  const refresh = () => void qc.invalidateQueries({ queryKey: ['scoreGoodsList'] });
+
+  const toggle = async (g: ScoreGoods) => {
+    setBusy(g.id);
+    try {
+      await post('unmountScoreGoods', { id: g.id, version: g.version, listed: !g.listed });
+      refresh();
+    } catch {
+      // shown by the request wrapper (stale version)
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const remove = (g: ScoreGoods) =>
+    feedback().modal.confirm({
+      title: s('del.title', { name: g.name }),
+      content: g.exchanged > 0 ? s('del.used', { n: g.exchanged }) : s('del.never'),
+      okText: g.exchanged > 0 ? s('act.unlist') : s('act.delete'),
+      okButtonProps: { danger: g.exchanged === 0 },
+      cancelText: s('cancel'),
+      onOk: async () => {
+        const r = await post<DelScoreGoodsResult>('delScoreGoods', { id: g.id, version: g.version });
+        feedback().message.success(r.deleted ? s('del.deleted') : s('del.unlisted'));
+        refresh();
+      },
+    });
+
+  return (
+    <>
+      <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 16 }}>
+        <Flex wrap gap={8}>
+          <Segmented<Listed>
+            value={listed}
+            onChange={(v) => {
+              setListed(v);
+              setPage(1);
+            }}
+            options={(['all', 'listed', 'unlisted'] as Listed[]).map((v) => ({ value: v, label: s(`goods.filter_${v}`) }))}
+          />
+          <Input.Search
+            allowClear
+            placeholder={s('goods.search')}
+            maxLength={32}
+            style={{ width: 220 }}
+            onSearch={(v) => {
+              setKeyword(v.trim());
+              setPage(1);
+            }}
+          />
+        </Flex>
+        <Button type="primary" onClick={() => navigate('/principal_shop_add')}>
+          {s('goods.add')}
+        </Button>
+      </Flex>
+      <ServerTable<ScoreGoods>
+        query={q}
+        page={page}
+        onPage={setPage}
+        pageSize={PAGE}
+        scroll={{ x: 900 }}
+        locale={{ emptyText: <EmptyState description={listed !== 'all' || keyword ? s('goods.empty_filtered') : s('goods.empty')} /> }}
+        columns={[
+          {
+            title: s('col.name'),
+            key: 'name',
+            fixed: 'left',
+            width: 220,
+            render: (_, g) => (
+              <Flex gap={10} align="center">
+                <GoodsPicture url={g.picture_url} size={44} />
+                <div style={{ minWidth: 0 }}>
+                  <Typography.Text strong={g.listed} type={g.listed ? undefined : 'secondary'}>
+                    {g.name}
+                  </Typography.Text>
+                  {g.description && (
+                    <Typography.Paragraph type="secondary" ellipsis={{ rows: 1 }} style={{ margin: 0, fontSize: 12 }}>
+                      {g.description}
+                    </Typography.Paragraph>
+                  )}
+                </div>
+              </Flex>
+            ),
+          },
+          { title: s('col.price'), dataIndex: 'price', width: 100, align: 'right', render: (v: number) => <Typography.Text strong>{v}</Typography.Text> },
+          {
+            title: s('col.stock'),
+            dataIndex: 'stock',
+            width: 90,
+            align: 'right',
+            render: (v: number) => (v === 0 ? <Tag color="red">{s('sold_out')}</Tag> : v),
+          },
+          { title: s('col.exchanged'), dataIndex: 'exchanged', width: 90, align: 'right' },
+          { title: s('col.listed'), key: 'listed', width: 90, render: (_, g) => (g.listed ? <Tag color="green">{s('listed')}</Tag> : <Tag>{s('unlisted')}</Tag>) },
+          {
+            title: s('col.actions'),
+            key: 'actions',
+            fixed: 'right',
+            width: 300,
+            render: (_, g) => (
+              <Space size={0} wrap>
+                <Button type="link" size="small" onClick={() => navigate(`/principal_shop_add?id=${g.id}`)}>
+                  {s('act.edit')}
+                </Button>
+                <Button type="link" size="small" onClick={() => setPricing(g)}>
+                  {s('act.price')}
+                </Button>
+                <Button type="link" size="small" onClick={() => setStocking(g)}>
+                  {s('act.stock')}
+                </Button>
+                <Button type="link" size="small" loading={busy === g.id} onClick={() => void toggle(g)}>
+                  {g.listed ? s('act.unlist') : s('act.list')}
+                </Button>
+                <Button type="link" size="small" danger onClick={() => remove(g)}>
+                  {s('act.delete')}
+                </Button>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {pricing && <PriceDialog g={pricing} onClose={() => setPricing(null)} onSaved={refresh} />}
+      {stocking && <StockDialog g={stocking} onClose={() => setStocking(null)} onSaved={refresh} />}
+    </>
+  );
+}
+
+function PriceDialog({ g, onClose, onSaved }: { g: ScoreGoods; onClose: () => void; onSaved: () => void }) {
+  const s = pointsStrings.use();
+  const when = useWhen();
+  const [form] = Form.useForm<{ price: number; reason?: string }>();
+  const [busy, setBusy] = useState(false);
+  const info = useQuery({ queryKey: ['scoreGoodsInfo', g.id], queryFn: () => get<ScoreGoodsDetail>('scoreGoodsInfo', { id: g.id }) });
+  const save = async (v: { price: number; reason?: string }) => {
+    setBusy(true);
+    try {
+      await post('editScoreGoodsPrice', { id: g.id, version: g.version, price: v.price, ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}) });
+      feedback().message.success(s('saved'));
+      onSaved();
+      onClose();
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open title={s('price.title', { name: g.name })} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} okText={s('confirm')} cancelText={s('cancel')} destroyOnHidden width={440}>
+      <Typography.Paragraph type="secondary">{s('price.now', { n: g.price })}</Typography.Paragraph>
+      <Form form={form} layout="vertical" initialValues={{ price: g.price }} onFinish={(v) => void save(v)}>
+        <Form.Item name="price" label={s('price.new')} rules={[{ required: true, type: 'integer', min: 1, max: GOODS_MAX_PRICE, message: s('v.price') }]}>
+          <InputNumber min={1} max={GOODS_MAX_PRICE} precision={0} suffix={s('unit')} style={{ width: '100%' }} autoFocus />
+        </Form.Item>
+        <Form.Item name="reason" label={s('price.reason')} rules={[{ max: 100 }]}>
+          <Input maxLength={100} />
+        </Form.Item>
+      </Form>
+      {(info.data?.prices.length ?? 0) > 0 && (
+        <>
+          <Typography.Text strong>{s('price.history')}</Typography.Text>
+          <ul style={{ margin: '4px 0 0', paddingLeft: 18, maxHeight: 140, overflowY: 'auto' }}>
+            {info.data!.prices.map((p) => (
+              <li key={p.id}>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {when(p.at)} {p.actor_name ?? ''}：{p.old_price ?? '-'} → {p.new_price}
+                  {p.reason ? `（${p.reason}）` : ''}
+                </Typography.Text>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </Modal>
+  );
+}
+
+function StockDialog({ g, onClose, onSaved }: { g: ScoreGoods; onClose: () => void; onSaved: () => void }) {
+  const s = pointsStrings.use();
+  const [form] = Form.useForm<{ quantity: number; reason?: string }>();
+  const [busy, setBusy] = useState(false);
+  const [requestId] = useState(newRequestId);
+  const save = async (v: { quantity: number; reason?: string }) => {
+    setBusy(true);
+    try {
+      await post('addScoreGoodsStock', { id: g.id, quantity: v.quantity, request_id: requestId, ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}) });
+      feedback().message.success(s('stock.added'));
+      onSaved();
+      onClose();
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open title={s('stock.title', { name: g.name })} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} okText={s('confirm')} cancelText={s('cancel')} destroyOnHidden width={400}>
+      <Typography.Paragraph type="secondary">{s('stock.now', { n: g.stock })}</Typography.Paragraph>
+      <Form form={form} layout="vertical" initialValues={{ quantity: 10 }} onFinish={(v) => void save(v)}>
+        <Form.Item name="quantity" label={s('stock.qty')} rules={[{ required: true, type: 'integer', min: 1, max: 10_000, message: s('v.qty') }]}>
+          <InputNumber min={1} max={10_000} precision={0} style={{ width: '100%' }} autoFocus />
+        </Form.Item>
+        <Form.Item name="reason" label={s('price.reason')} rules={[{ max: 100 }]}>
+          <Input maxLength={100} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+type StateTab = OrderState | 'all';
+
+function OrderList() {
+  const s = pointsStrings.use();
+  const when = useWhen();
+  const qc = useQueryClient();
+  const [state, setState] = useState<StateTab>('pending');
+  const [page, setPage] = useState(1);
+  const [busy, setBusy] = useState<number | null>(null);
+  const [cancelling, setCancelling] = useState<ScoreOrder | null>(null);
+  const q = useQuery({
+    queryKey: ['scoreOrderList', state, page],
+    queryFn: () => get<ScoreOrderListAnswer>('scoreOrderList', { page, limit: PAGE, ...(state !== 'all' ? { state } : {}) }),
+    placeholderData: keepPreviousData,
+  });
+  const refresh = () => {
+    void qc.invalidateQueries({ queryKey: ['scoreOrderList'] });
+    void qc.invalidateQueries({ queryKey: ['scoreGoodsList'] });
+  };
+  const counts = q.data?.counts;
+
+  const handOver = (o: ScoreOrder) =>
+    feedback().modal.confirm({
+      title: s('order.hand_over_confirm', { good: o.goods_name, student: o.student_name }),
+      okText: s('order.hand_over'),
+      cancelText: s('cancel'),
+      onOk: async () => {
+        setBusy(o.id);
+        try {
+          await post('handOverScoreOrder', { id: o.id });
+          feedback().message.success(s('order.handed'));
+          refresh();
+        } finally {
+          setBusy(null);
+        }
+      },
+    });
+
+  return (
+    <>
+      <Tabs
+        size="small"
+        activeKey={state}
+        onChange={(k) => {
+          setState(k as StateTab);
+          setPage(1);
+        }}
+        items={(['pending', 'handed_over', 'cancelled', 'all'] as StateTab[]).map((k) => ({
+          key: k,
+          label: (
+            <Space size={4}>
+              {s(`order.${k}`)}
+              {counts && k !== 'all' && <Badge count={counts[k]} showZero overflowCount={9999} color={k === 'pending' && counts[k] > 0 ? 'gold' : '#bfbfbf'} />}
+              {counts && k === 'all' && <Badge count={ORDER_STATES.reduce((n, x) => n + counts[x], 0)} showZero overflowCount={9999} color="#bfbfbf" />}
+            </Space>
+          ),
+        }))}
+      />
+      <ServerTable<ScoreOrder>
+        query={q}
+        page={page}
+        onPage={setPage}
+        pageSize={PAGE}
+        scroll={{ x: 1100 }}
+        locale={{ emptyText: <EmptyState description={s('order.empty')} /> }}
+        columns={[
+          {
+            title: s('order.student'),
+            key: 'student',
+            fixed: 'left',
+            width: 110,
+            render: (_, o) => (
+              <div>
+                <div>{o.student_name}</div>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {o.class_name ?? ''}
+                </Typography.Text>
+              </div>
+            ),
+          },
+          {
+            title: s('order.good'),
+            key: 'good',
+            width: 200,
+            render: (_, o) => (
+              <Flex gap={8} align="center">
+                <GoodsPicture url={o.picture_url} size={32} />
+                {o.goods_name}
+              </Flex>
+            ),
+          },
+          { title: s('order.price'), dataIndex: 'price', width: 80, align: 'right' },
+          { title: s('order.state'), key: 'state', width: 90, render: (_, o) => <OrderStateTag state={o.state} /> },
+          {
+            title: s('order.placed'),
+            key: 'placed',
+            width: 170,
+            render: (_, o) => (
+              <div>
+                <div>{when(o.created_at)}</div>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {o.state === 'handed_over' && o.handed_over_at ? `${s('order.handed_over')} ${when(o.handed_over_at)} ${o.handed_over_by_name ?? ''}` : ''}
+                  {o.state === 'cancelled' && o.cancelled_at ? `${s('order.cancelled')} ${when(o.cancelled_at)}${o.cancel_reason ? `：${o.cancel_reason}` : ''}` : ''}
+                </Typography.Text>
+              </div>
+            ),
+          },
+          { title: s('order.by'), dataIndex: 'placed_by_name', width: 100, render: (v: string | null) => v ?? '-' },
+          { title: s('order.no'), dataIndex: 'no', width: 140 },
+          {
+            title: s('col.actions'),
+            key: 'actions',
+            fixed: 'right',
+            width: 150,
+            render: (_, o) =>
+              canHandOver(o.state) || canCancel(o.state) ? (
+                <Space size={0}>
+                  {canHandOver(o.state) && (
+                    <Button type="link" size="small" loading={busy === o.id} onClick={() => handOver(o)}>
+                      {s('order.hand_over')}
+                    </Button>
+                  )}
+                  {canCancel(o.state) && (
+                    <Button type="link" size="small" danger onClick={() => setCancelling(o)}>
+                      {s('order.cancel')}
+                    </Button>
+                  )}
+                </Space>
+              ) : (
+                '-'
+              ),
+          },
+        ]}
+      />
+      {cancelling && <CancelDialog o={cancelling} onClose={() => setCancelling(null)} onDone={refresh} />}
+    </>
+  );
+}
+
+function CancelDialog({ o, onClose, onDone }: { o: ScoreOrder; onClose: () => void; onDone: () => void }) {
+  const s = pointsStrings.use();
+  const [form] = Form.useForm<{ reason: string }>();
+  const [busy, setBusy] = useState(false);
+  const save = async (v: { reason: string }) => {
+    setBusy(true);
+    try {
+      await post('cancelScoreOrder', { id: o.id, reason: v.reason.trim() });
+      feedback().message.success(s('order.cancelled_ok'));
+      onDone();
+      onClose();
+    } catch {
+      // shown by the request wrapper (handed over meanwhile)
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open
+      title={s('order.cancel_title', { student: o.student_name, good: o.goods_name })}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      okText={s('order.cancel')}
+      okButtonProps={{ danger: true }}
+      cancelText={s('cancel')}
+      destroyOnHidden
+      width={420}
+    >
+      <Typography.Paragraph type="secondary">{s('order.cancel_note', { n: o.price })}</Typography.Paragraph>
+      <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
+        <Form.Item name="reason" label={s('order.cancel_reason')} rules={[{ required: true, whitespace: true, message: s('required') }, { max: 100 }]}>
+          <Input maxLength={100} autoFocus />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

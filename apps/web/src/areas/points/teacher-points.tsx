@@ -1,0 +1,206 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Avatar, Button, Card, Checkbox, Drawer, Empty, Flex, Input, InputNumber, Segmented, Tag, Typography } from 'antd';
+import { applyPoints, POINTS_MAX_PER_ENTRY, type AwardPointsResult, type Page, type PointsStudent } from '@wantuo/shared';
+import { useMemo, useState } from 'react';
+import { feedback } from '../../api/feedback';
+import { get, post } from '../../api/http';
+import { LoadError, Loading } from '../../components/states';
+import { newRequestId } from '../money/payment-dialog';
+import { LedgerList } from './common';
+import { pointsStrings } from './strings';
+import './teacher-points.css';
+
+const AMOUNTS = [1, 2, 3, 5, 10];
+const REASONS = ['reason.1', 'reason.2', 'reason.3', 'reason.4', 'reason.5'] as const;
+type Sign = 'add' | 'deduct';
+
+/**
+ * The teacher's award screen on the phone (375 px): the students they are responsible for with their balances; select
+ * one or many, then award or deduct the same points with a reason in one request (all or none on the server).
+ */
+export default function TeacherPoints() {
+  const s = pointsStrings.use();
+  const qc = useQueryClient();
+  const [keyword, setKeyword] = useState('');
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [open, setOpen] = useState(false);
+  const [history, setHistory] = useState<PointsStudent | null>(null);
+  // a teacher has a class or two: one page of 100 holds them all
+  const q = useQuery({ queryKey: ['pointsStudents'], queryFn: () => get<Page<PointsStudent>>('pointsStudents', { page: 1, limit: 100 }) });
+  const students = useMemo(() => q.data?.list ?? [], [q.data]);
+  const shown = keyword ? students.filter((st) => st.name.includes(keyword)) : students;
+  const chosen = students.filter((st) => selected.has(st.id));
+
+  if (q.isLoading) return <Loading />;
+  if (q.isError) return <LoadError onRetry={() => void q.refetch()} />;
+
+  const toggle = (id: number) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  return (
+    <div className="points-teacher">
+      <Card size="small" title={s('award.title')}>
+        {students.length === 0 ? (
+          <Empty description={s('award.none')} />
+        ) : (
+          <>
+            <Input.Search allowClear placeholder={s('award.search')} maxLength={32} onChange={(e) => setKeyword(e.target.value.trim())} size="large" />
+            <div className="points-select-all">
+              <Checkbox
+                checked={shown.length > 0 && shown.every((st) => selected.has(st.id))}
+                indeterminate={shown.some((st) => selected.has(st.id)) && !shown.every((st) => selected.has(st.id))}
+                onChange={(e) => setSelected(e.target.checked ? new Set([...selected, ...shown.map((st) => st.id)]) : new Set([...selected].filter((id) => !shown.some((st) => st.id === id))))}
+              >
+                {s('award.select_all')}
+              </Checkbox>
+              <Typography.Text type="secondary">{s('award.selected', { n: selected.size })}</Typography.Text>
+            </div>
+            {shown.length === 0 ? (
+              <Empty description={s('award.none_found')} />
+            ) : (
+              <ul className="points-list">
+                {shown.map((st) => (
+                  <li key={st.id} className={selected.has(st.id) ? 'points-row points-row-on' : 'points-row'} onClick={() => toggle(st.id)} data-testid={`student-${st.id}`}>
+                    <Checkbox checked={selected.has(st.id)} onClick={(e) => e.stopPropagation()} onChange={() => toggle(st.id)} aria-label={st.name} />
+                    <Avatar size={36} src={st.photo_url || undefined} style={{ background: '#1677ff', flex: 'none' }}>
+                      {st.name.slice(-1)}
+                    </Avatar>
+                    <div className="points-row-main">
+                      <strong>{st.name}</strong>
+                      <Typography.Text type="secondary" className="points-class">
+                        {st.class_name ?? ''}
+                      </Typography.Text>
+                    </div>
+                    <button
+                      type="button"
+                      className="points-balance"
+                      aria-label={`${st.name} ${s('award.history')}`}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        setHistory(st);
+                      }}
+                    >
+                      <span className="points-balance-n">{st.balance}</span>
+                      <span className="points-balance-unit">{s('unit')}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </Card>
+      <div className="points-bar">
+        <Button type="primary" size="large" block disabled={chosen.length === 0} onClick={() => setOpen(true)}>
+          {chosen.length === 0 ? s('award.pick_first') : `${s('award.title')}（${s('award.selected', { n: chosen.length })}）`}
+        </Button>
+      </div>
+      {open && (
+        <AwardSheet
+          chosen={chosen}
+          onClose={() => setOpen(false)}
+          onDone={() => {
+            setOpen(false);
+            setSelected(new Set());
+            void qc.invalidateQueries({ queryKey: ['pointsStudents'] });
+            void qc.invalidateQueries({ queryKey: ['studentPoints'] });
+          }}
+        />
+      )}
+      <Drawer open={history !== null} onClose={() => setHistory(null)} placement="bottom" size="70%" title={history ? `${history.name} · ${s('points_of', { n: history.balance })}` : ''} destroyOnHidden>
+        {history && <LedgerList studentId={history.id} />}
+      </Drawer>
+    </div>
+  );
+}
+
+function AwardSheet({ chosen, onClose, onDone }: { chosen: PointsStudent[]; onClose: () => void; onDone: () => void }) {
+  const s = pointsStrings.use();
+  const [sign, setSign] = useState<Sign>('add');
+  const [amount, setAmount] = useState<number | null>(1);
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [requestId, setRequestId] = useState(newRequestId);
+  const points = amount ? (sign === 'add' ? amount : -amount) : 0;
+  const short = sign === 'deduct' && amount ? chosen.filter((st) => !applyPoints(st.balance, -amount).ok) : [];
+  const ready = !!amount && reason.trim().length > 0 && short.length === 0;
+
+  const submit = async () => {
+    setBusy(true);
+    try {
+      await post<AwardPointsResult>('awardPoints', { student_ids: chosen.map((st) => st.id), points, reason: reason.trim(), request_id: requestId });
+      feedback().message.success(s(sign === 'add' ? 'award.done_add' : 'award.done_deduct', { n: chosen.length, p: amount ?? 0 }));
+      onDone();
+    } catch {
+      // shown by the request wrapper (a balance changed meanwhile): a new attempt is a new request
+      setRequestId(newRequestId());
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Drawer open onClose={onClose} placement="bottom" size="auto" title={`${s('award.title')} · ${s('award.selected', { n: chosen.length })}`} destroyOnHidden>
+      <div className="points-sheet">
+        <Segmented<Sign>
+          block
+          size="large"
+          value={sign}
+          onChange={setSign}
+          options={[
+            { value: 'add', label: `＋ ${s('award.add')}` },
+            { value: 'deduct', label: `－ ${s('award.deduct')}` },
+          ]}
+        />
+        <div className="points-amounts">
+          {AMOUNTS.map((n) => (
+            <Button key={n} size="large" type={amount === n ? 'primary' : 'default'} danger={sign === 'deduct' && amount === n} onClick={() => setAmount(n)}>
+              {sign === 'add' ? '+' : '−'}
+              {n}
+            </Button>
+          ))}
+          <InputNumber
+            size="large"
+            min={1}
+            max={POINTS_MAX_PER_ENTRY}
+            precision={0}
+            placeholder={s('award.custom')}
+            value={AMOUNTS.includes(amount ?? -1) ? null : amount}
+            onChange={(v) => setAmount(typeof v === 'number' ? v : null)}
+            aria-label={s('award.custom')}
+            style={{ width: '100%' }}
+          />
+        </div>
+        <Typography.Text strong>{s('award.reason')}</Typography.Text>
+        <div className="points-reasons">
+          {REASONS.map((k) => (
+            <Tag.CheckableTag key={k} checked={reason === s(k)} onChange={() => setReason(s(k))}>
+              {s(k)}
+            </Tag.CheckableTag>
+          ))}
+        </div>
+        <Input size="large" maxLength={100} placeholder={s('award.reason_ph')} value={reason} onChange={(e) => setReason(e.target.value)} />
+        {short.length > 0 && (
+          <Alert
+            type="warning"
+            showIcon
+            title={`${s('award.short')}：${short.map((st) => `${st.name}（${st.balance}）`).join('、')}`}
+          />
+        )}
+        <Flex vertical gap={4}>
+          <Button type="primary" danger={sign === 'deduct'} size="large" block disabled={!ready} loading={busy} onClick={() => void submit()}>
+            {s(sign === 'add' ? 'award.submit_add' : 'award.submit_deduct', { n: chosen.length, p: amount ?? 0 })}
+          </Button>
+          <Typography.Text type="secondary" style={{ fontSize: 12, textAlign: 'center' }}>
+            {chosen.map((st) => st.name).join('、')}
+          </Typography.Text>
+        </Flex>
+      </div>
+    </Drawer>
+  );
+}

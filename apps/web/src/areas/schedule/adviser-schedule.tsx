@@ -1,0 +1,95 @@
+import { useQuery } from '@tanstack/react-query';
+import { Card, Flex, Segmented, Select, Typography } from 'antd';
+import type { ClassScheduleAnswer, TeacherScheduleAnswer } from '@wantuo/shared';
+import { useState } from 'react';
+import { get } from '../../api/http';
+import { EmptyState, LoadError, Loading } from '../../components/states';
+import { useSchoolToday } from '../contracts/common';
+import { KindLegend, mondayOf, WeekNav } from './common';
+import { scheduleStrings } from './strings';
+import { MyWeek } from './teacher-schedule';
+import { WeekView } from './week-view';
+
+type ClassRef = { kind: 'care' | 'teaching'; id: number; name: string };
+
+/** The classes of the caller's week: the care classes they head (first) or are on duty in, and the teaching classes they teach. */
+function classesOf(a: TeacherScheduleAnswer | undefined): ClassRef[] {
+  const seen = new Map<string, ClassRef & { rank: number }>();
+  for (const d of a?.days ?? []) {
+    for (const c of d.care) if (!seen.has(`care:${c.class_id}`)) seen.set(`care:${c.class_id}`, { kind: 'care', id: c.class_id, name: c.class_name ?? '', rank: c.duty === 'head' ? 0 : 1 });
+    for (const x of d.sessions) if (x.kind === 'teaching' && !seen.has(`teaching:${x.class_id}`)) seen.set(`teaching:${x.class_id}`, { kind: 'teaching', id: x.class_id, name: x.class_name ?? '', rank: 2 });
+  }
+  return [...seen.values()].sort((x, y) => x.rank - y.rank);
+}
+
+/** /AClassSchedule: the head teacher's class week (classSchedule) and their own week (teacherSchedule) with availability. */
+export default function AdviserSchedulePage() {
+  const s = scheduleStrings.use();
+  const [tab, setTab] = useState<'class' | 'mine'>('class');
+  return (
+    <Flex vertical gap={12}>
+      <Segmented
+        value={tab}
+        onChange={(v) => setTab(v as 'class' | 'mine')}
+        options={[
+          { value: 'class', label: s('class.title') },
+          { value: 'mine', label: s('mine.title') },
+        ]}
+      />
+      {tab === 'class' ? <ClassWeek /> : <MyWeek title={s('mine.title')} />}
+    </Flex>
+  );
+}
+
+function ClassWeek() {
+  const s = scheduleStrings.use();
+  const today = useSchoolToday();
+  const thisWeek = mondayOf(today);
+  const [week, setWeek] = useState(thisWeek);
+  const [picked, setPicked] = useState<string | null>(null);
+  const mine = useQuery({ queryKey: ['teacherSchedule', thisWeek], queryFn: () => get<TeacherScheduleAnswer>('teacherSchedule', { week: thisWeek }) });
+  const classes = classesOf(mine.data);
+  const current = classes.find((c) => `${c.kind}:${c.id}` === picked) ?? classes[0];
+  const q = useQuery({
+    queryKey: ['classSchedule', current?.kind, current?.id, week],
+    queryFn: () => get<ClassScheduleAnswer>('classSchedule', { kind: current!.kind, class_id: current!.id, week }),
+    enabled: !!current,
+  });
+  const slot = q.data?.class.time_slot;
+  return (
+    <Card size="small" title={s('class.title')} styles={{ body: { padding: 12 } }}>
+      {mine.isLoading ? (
+        <Loading />
+      ) : mine.isError ? (
+        <LoadError onRetry={() => void mine.refetch()} />
+      ) : !current ? (
+        <EmptyState description={s('class.none')} />
+      ) : (
+        <Flex vertical gap={8}>
+          <Select
+            style={{ width: '100%', maxWidth: 360 }}
+            aria-label={s('class.pick')}
+            value={`${current.kind}:${current.id}`}
+            onChange={setPicked}
+            options={classes.map((c) => ({ value: `${c.kind}:${c.id}`, label: `${c.name}（${s(c.kind === 'care' ? 'kind.care' : 'kind.teaching')}）` }))}
+          />
+          <WeekNav week={week} thisWeek={thisWeek} onChange={setWeek} />
+          <KindLegend kinds={[current.kind]} />
+          {slot && (
+            <Typography.Text type="secondary">{s('class.slot', { name: slot.name, start: slot.start_time, end: slot.end_time })}</Typography.Text>
+          )}
+          {q.isLoading ? (
+            <Loading />
+          ) : q.isError || !q.data ? (
+            <LoadError onRetry={() => void q.refetch()} />
+          ) : (
+            <>
+              {q.data.days.every((d) => d.sessions.length === 0) && <Typography.Text type="secondary">{s('week.empty')}</Typography.Text>}
+              <WeekView days={q.data.days.map((d) => ({ ...d, entries: d.sessions }))} today={today} />
+            </>
+          )}
+        </Flex>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,88 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button, Drawer, Flex, List, Radio, Tag, Typography } from 'antd';
+import { ROLL_CALL_STATUSES, type RollCallAnswer, type RollCallStatus } from '@wantuo/shared';
+import { useState } from 'react';
+import { feedback } from '../../api/feedback';
+import { get, post } from '../../api/http';
+import { EmptyState, LoadError, Loading } from '../../components/states';
+import { useIsPhone } from './common';
+import { scheduleStrings } from './strings';
+import type { ViewEntry } from './week-view';
+
+/** Roll call of one of today's sessions from the week (rollCall GET → mark → POST); the session becomes held. */
+export function RollCallDrawer({ entry, onClose, onSaved }: { entry: ViewEntry; onClose: () => void; onSaved: () => void }) {
+  const s = scheduleStrings.use();
+  const phone = useIsPhone();
+  const [marks, setMarks] = useState<Record<number, RollCallStatus>>({});
+  const [busy, setBusy] = useState(false);
+  const q = useQuery({ queryKey: ['rollCall', entry.id], queryFn: () => get<RollCallAnswer>('rollCall', { session_id: entry.id }) });
+  const students = q.data?.students ?? [];
+  const statusOf = (id: number, saved: RollCallStatus | null) => marks[id] ?? saved;
+  const marked = students.filter((x) => statusOf(x.student_id, x.status));
+  const save = async () => {
+    setBusy(true);
+    try {
+      await post('rollCall', { session_id: entry.id, entries: marked.map((x) => ({ student_id: x.student_id, status: statusOf(x.student_id, x.status) })) });
+      feedback().message.success(s('roll.saved'));
+      setMarks({});
+      onSaved();
+      onClose();
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Drawer
+      open
+      onClose={onClose}
+      placement={phone ? 'bottom' : 'right'}
+      size={phone ? '85%' : 480}
+      title={s('roll.title', { name: entry.class_name ?? '', start: entry.start_time, end: entry.end_time })}
+      styles={{ body: { padding: 12 } }}
+      footer={
+        <Flex justify="space-between" gap={8}>
+          <Button
+            disabled={students.length === 0}
+            onClick={() => setMarks(Object.fromEntries(students.map((x) => [x.student_id, x.on_leave ? 'leave' : 'present'])))}
+          >
+            {s('roll.all_present')}
+          </Button>
+          <Button type="primary" loading={busy} disabled={marked.length === 0} onClick={() => void save()}>
+            {s('roll.save', { n: marked.length })}
+          </Button>
+        </Flex>
+      }
+    >
+      {q.isLoading ? (
+        <Loading />
+      ) : q.isError ? (
+        <LoadError onRetry={() => void q.refetch()} />
+      ) : students.length === 0 ? (
+        <EmptyState description={s('roll.empty')} />
+      ) : (
+        <List
+          dataSource={students}
+          renderItem={(x) => (
+            <List.Item data-testid="roll-student">
+              <Flex vertical gap={4} style={{ width: '100%' }}>
+                <Flex gap={6} align="center">
+                  <Typography.Text strong>{x.name}</Typography.Text>
+                  {x.on_leave && <Tag color="orange">{s('roll.on_leave')}</Tag>}
+                </Flex>
+                <Radio.Group
+                  size="small"
+                  optionType="button"
+                  value={statusOf(x.student_id, x.status)}
+                  onChange={(ev) => setMarks((m) => ({ ...m, [x.student_id]: ev.target.value as RollCallStatus }))}
+                  options={ROLL_CALL_STATUSES.map((k) => ({ value: k, label: s(`roll.${k}`) }))}
+                />
+              </Flex>
+            </List.Item>
+          )}
+        />
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,236 @@
+import { z } from 'zod';
+import type { Page } from '../codes';
+import type { MealBookingStatus, MealCancelCause, MealPayFrom } from '../meals';
+import { flag, lineText, pageQuery, plainText } from './common';
+
+/** Meals (issue 12, module `meals`): items, dinner bookings, counts. Amounts are integer fen, days school-local YYYY-MM-DD. */
+
+const blank = (v: unknown) => (v === '' ? undefined : v);
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const day = z.string({ error: 'meals.v.date_invalid' }).regex(DATE_RE, { error: 'meals.v.date_invalid' }).refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), { error: 'meals.v.date_invalid' });
+const idOf = (error: string) => z.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
+const queryIdOf = (error: string) => z.coerce.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
+const version = idOf('meals.v.version_invalid');
+/** a meal's price: 0.01 to 1,000 yuan */
+const priceFen = z.number({ error: 'meals.v.price_invalid' }).int({ error: 'meals.v.price_invalid' }).min(1, { error: 'meals.v.price_invalid' }).max(100_000, { error: 'meals.v.price_invalid' });
+const requestId = z.string({ error: 'meals.v.request_id_invalid' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'meals.v.request_id_invalid' });
+/** A picture: a URL the upload action gave (/uploads/...) or an http(s) URL. */
+const pictureUrl = z.string({ error: 'meals.v.picture_invalid' }).max(500, { error: 'meals.v.picture_invalid' }).regex(/^(\/uploads\/|https?:\/\/)[^\s<>"'`\\]+$/, { error: 'meals.v.picture_invalid' });
+
+// ---------------------------------------------------------------- items
+
+const goodsFields = {
+  name: lineText(50).min(1, { error: 'meals.v.name_required' }),
+  description: plainText(500).optional(),
+  picture_url: pictureUrl.nullable().optional(),
+};
+
+export const MealGoodsListQuery = z.strictObject({
+  ...pageQuery,
+  enabled: z.preprocess(blank, flag.optional()),
+  keyword: z.preprocess(blank, lineText(50).optional()),
+});
+export type MealGoodsListQuery = z.infer<typeof MealGoodsListQuery>;
+
+export const AddMealGoodsInput = z.strictObject({ ...goodsFields, price_fen: priceFen });
+export type AddMealGoodsInput = z.infer<typeof AddMealGoodsInput>;
+
+/** Edits an item's name, description and picture (the price through editMealGoodsPrice), on the version read. */
+export const EditMealGoodsInput = z.strictObject({ id: idOf('meals.v.goods_invalid'), version, ...goodsFields });
+export type EditMealGoodsInput = z.infer<typeof EditMealGoodsInput>;
+
+/** A new price from now on, with a reason; the price history is appended, bookings keep the price they were made at. */
+export const EditMealGoodsPriceInput = z.strictObject({
+  id: idOf('meals.v.goods_invalid'),
+  version,
+  price_fen: priceFen,
+  reason: lineText(200).min(2, { error: 'meals.v.reason_required' }),
+});
+export type EditMealGoodsPriceInput = z.infer<typeof EditMealGoodsPriceInput>;
+
+export const OperateMealGoodsInput = z.strictObject({ id: idOf('meals.v.goods_invalid'), version, enabled: z.boolean({ error: 'meals.v.enabled_invalid' }) });
+export type OperateMealGoodsInput = z.infer<typeof OperateMealGoodsInput>;
+
+export const DelMealGoodsInput = z.strictObject({ id: idOf('meals.v.goods_invalid'), version });
+export type DelMealGoodsInput = z.infer<typeof DelMealGoodsInput>;
+
+export const MealGoodsIdQuery = z.strictObject({ id: queryIdOf('meals.v.goods_invalid') });
+export type MealGoodsIdQuery = z.infer<typeof MealGoodsIdQuery>;
+
+export interface MealGoods {
+  id: number;
+  name: string;
+  description: string | null;
+  picture_url: string | null;
+  price_fen: number;
+  enabled: boolean;
+  /** bookings ever made of it (an item ever ordered is disabled, never deleted) */
+  orders: number;
+  version: number;
+  created_at: string;
+}
+
+export interface MealGoodsPrice {
+  id: number;
+  price_fen: number;
+  reason: string | null;
+  actor_name: string | null;
+  at: string;
+}
+
+/** delMealGoods: deleted when never ordered, else disabled. */
+export interface DelMealGoodsResult {
+  deleted: boolean;
+  goods: MealGoods | null;
+}
+
+// ---------------------------------------------------------------- settings
+
+export const SetMealSettingsInput = z.strictObject({
+  cutoff_time: z.string({ error: 'meals.v.cutoff_invalid' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'meals.v.cutoff_invalid' }),
+  days_before: z.union([z.literal(0), z.literal(1)], { error: 'meals.v.cutoff_invalid' }),
+  version,
+});
+export type SetMealSettingsInput = z.infer<typeof SetMealSettingsInput>;
+
+export interface MealSettings {
+  cutoff_time: string;
+  days_before: 0 | 1;
+  timezone: string;
+  /** the school's day and local time now */
+  today: string;
+  now_minutes: number;
+  version: number;
+}
+
+// ---------------------------------------------------------------- bookings
+
+export const BookDinnerInput = z.strictObject({
+  student_id: idOf('meals.v.student_invalid'),
+  day,
+  goods_id: idOf('meals.v.goods_invalid'),
+  request_id: requestId,
+});
+export type BookDinnerInput = z.infer<typeof BookDinnerInput>;
+
+export const CancelDinnerInput = z.strictObject({ id: idOf('meals.v.booking_invalid'), version });
+export type CancelDinnerInput = z.infer<typeof CancelDinnerInput>;
+
+export const WechatPayDinnerInput = z.strictObject({ id: idOf('meals.v.booking_invalid') });
+export type WechatPayDinnerInput = z.infer<typeof WechatPayDinnerInput>;
+
+export interface DinnerBooking {
+  id: number;
+  student_id: number;
+  student_name: string;
+  class_id: number | null;
+  class_name: string | null;
+  day: string;
+  goods_id: number | null;
+  goods_name: string | null;
+  price_fen: number;
+  status: MealBookingStatus;
+  cancel_cause: MealCancelCause | null;
+  pay_from: MealPayFrom | null;
+  booked_by_name: string | null;
+  booked_at: string | null;
+  served_at: string | null;
+  version: number;
+}
+
+/** dinnerOrderList: one student or one class (the head teacher: their own classes), by date range. */
+export const DinnerOrderListQuery = z.strictObject({
+  ...pageQuery,
+  from: day,
+  to: z.preprocess(blank, day.optional()),
+  student_id: z.preprocess(blank, queryIdOf('meals.v.student_invalid').optional()),
+  class_id: z.preprocess(blank, queryIdOf('meals.v.class_invalid').optional()),
+});
+export type DinnerOrderListQuery = z.infer<typeof DinnerOrderListQuery>;
+
+const schoolOrderFilters = {
+  from: day,
+  to: z.preprocess(blank, day.optional()),
+  goods_id: z.preprocess(blank, queryIdOf('meals.v.goods_invalid').optional()),
+  status: z.preprocess(blank, z.enum(['unpaid', 'booked', 'cancelled', 'none'], { error: 'meals.v.status_invalid' }).optional()),
+  keyword: z.preprocess(blank, lineText(50).optional()),
+};
+export const SchoolDinnerOrderListQuery = z.strictObject({ ...pageQuery, ...schoolOrderFilters });
+export type SchoolDinnerOrderListQuery = z.infer<typeof SchoolDinnerOrderListQuery>;
+export const SchoolDinnerOrderExportQuery = z.strictObject(schoolOrderFilters);
+export type SchoolDinnerOrderExportQuery = z.infer<typeof SchoolDinnerOrderExportQuery>;
+
+/** The parent's meals page: one own child's bookings over a range, the items and the cutoff. */
+export const ParentMealsQuery = z.strictObject({ student_id: queryIdOf('meals.v.student_invalid'), from: day, to: day });
+export type ParentMealsQuery = z.infer<typeof ParentMealsQuery>;
+
+export interface ParentMeals {
+  settings: MealSettings;
+  goods: MealGoods[];
+  bookings: DinnerBooking[];
+  /** days of the range covered by an active contract that includes dinner */
+  covered_days: string[];
+}
+
+// ---------------------------------------------------------------- counts
+
+export const OrderMealCountQuery = z
+  .strictObject({ from: day, to: day, group: z.preprocess(blank, z.enum(['day', 'week', 'month'], { error: 'meals.v.group_invalid' }).default('day')) })
+  .refine((v) => v.from <= v.to && Date.parse(v.to) - Date.parse(v.from) <= 400 * 86_400_000, { error: 'meals.v.range_invalid', path: ['to'] });
+export type OrderMealCountQuery = z.infer<typeof OrderMealCountQuery>;
+
+/** One period and item: goods_id null is the dinners served without a booking of any item. */
+export interface MealCountRow {
+  period: string;
+  goods_id: number | null;
+  goods_name: string | null;
+  booked: number;
+  cancelled: number;
+  served: number;
+  unbooked_served: number;
+}
+
+export interface MealCountAnswer {
+  rows: MealCountRow[];
+  totals: { booked: number; cancelled: number; served: number; unbooked_served: number };
+}
+
+export const DinnerBookingCountQuery = z.strictObject({ day, class_id: z.preprocess(blank, queryIdOf('meals.v.class_invalid').optional()) });
+export type DinnerBookingCountQuery = z.infer<typeof DinnerBookingCountQuery>;
+
+export interface DinnerBookingCount {
+  day: string;
+  classes: Array<{ id: number; name: string }>;
+  students: number;
+  items: Array<{ goods_id: number; goods_name: string; booked: number; served: number }>;
+  booked: number;
+  served: number;
+  unbooked_served: number;
+  not_booked: number;
+}
+
+export const DinnerBookingCountInfoQuery = z.strictObject({
+  ...pageQuery,
+  day,
+  class_id: z.preprocess(blank, queryIdOf('meals.v.class_invalid').optional()),
+  goods_id: z.preprocess(blank, queryIdOf('meals.v.goods_invalid').optional()),
+});
+export type DinnerBookingCountInfoQuery = z.infer<typeof DinnerBookingCountInfoQuery>;
+
+/** One student of the class on the day: their booking (if any). */
+export interface DinnerBookingInfoRow {
+  student_id: number;
+  student_name: string;
+  class_name: string | null;
+  booking: DinnerBooking | null;
+  served_at: string | null;
+}
+
+/** The live `meals.count` socket message: a day's per-item counts of the school after a booking or a leave changed them. */
+export interface MealCountMessage {
+  day: string;
+  class_ids: number[];
+  items: Array<{ goods_id: number | null; goods_name: string | null; booked: number; served: number; unbooked_served: number }>;
+}
+
+export type MealGoodsPage = Page<MealGoods>;
