@@ -1,4 +1,4 @@
-import { availabilityProblem, MAX_AVAILABILITY_WINDOWS, sortAvailability, type AvailabilityWindow } from './availability';
+import { availabilityProblem, MAX_AVAILABILITY_WINDOWS, sortAvailability, withinOffered, type AvailabilityWindow } from './availability';
 
 const w = (weekday: number, start_time: string, end_time: string): AvailabilityWindow => ({ weekday, start_time, end_time });
 
@@ -45,5 +45,23 @@ describe('sortAvailability', () => {
     const input = [w(3, '19:00', '20:00'), w(1, '08:00', '10:00'), w(1, '08:00', '09:00'), w(3, '07:00', '08:00')];
     expect(sortAvailability(input)).toEqual([w(1, '08:00', '09:00'), w(1, '08:00', '10:00'), w(3, '07:00', '08:00'), w(3, '19:00', '20:00')]);
     expect(input[0]).toEqual(w(3, '19:00', '20:00'));
+  });
+});
+
+describe('withinOffered', () => {
+  const m = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
+  const r = (a: string, b: string) => ({ start: m(a), end: m(b) });
+  it.each<[string, Array<{ start: number; end: number }>, Array<{ start: number; end: number }>, number, Array<{ start: number; end: number }>]>([
+    ['no offered windows', [r('08:00', '21:00')], [], 60, []],
+    ['no free windows', [], [r('16:00', '18:00')], 60, []],
+    ['offered inside free', [r('08:00', '21:00')], [r('16:00', '18:00')], 60, [r('16:00', '18:00')]],
+    ['free inside offered', [r('16:30', '17:30')], [r('16:00', '18:00')], 60, [r('16:30', '17:30')]],
+    ['overlap shorter than the session', [r('08:00', '16:30')], [r('16:00', '18:00')], 60, []],
+    ['overlap exactly the session', [r('08:00', '17:00')], [r('16:00', '18:00')], 60, [r('16:00', '17:00')]],
+    ['touching only', [r('08:00', '16:00')], [r('16:00', '18:00')], 1, []],
+    ['a busy hour splits an offered window', [r('08:00', '16:30'), r('17:30', '21:00')], [r('16:00', '19:00')], 30, [r('16:00', '16:30'), r('17:30', '19:00')]],
+    ['two offered windows in one free window, unsorted', [r('08:00', '21:00')], [r('19:00', '20:00'), r('09:00', '10:00')], 45, [r('09:00', '10:00'), r('19:00', '20:00')]],
+  ])('%s', (_name, free, offered, length, expected) => {
+    expect(withinOffered(free, offered, length)).toEqual(expected);
   });
 });

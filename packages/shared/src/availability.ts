@@ -50,3 +50,24 @@ export function availabilityProblem(windows: readonly AvailabilityWindow[]): Ava
 export function sortAvailability<T extends AvailabilityWindow>(windows: readonly T[]): T[] {
   return [...windows].sort((a, b) => a.weekday - b.weekday || toMinutes(a.start_time) - toMinutes(b.start_time) || toMinutes(a.end_time) - toMinutes(b.end_time));
 }
+
+/**
+ * The move suggestions (issue 13): the parts of the free windows (where the teacher and the room are both free) that
+ * lie inside the teacher's offered windows of the day, kept when at least `length` minutes long. Minutes since
+ * midnight; both lists may be unsorted, the offered windows do not overlap (availabilityProblem). Sorted by start.
+ */
+export function withinOffered(
+  free: ReadonlyArray<{ start: number; end: number }>,
+  offered: ReadonlyArray<{ start: number; end: number }>,
+  length: number,
+): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  for (const f of free) {
+    for (const o of offered) {
+      const start = Math.max(f.start, o.start);
+      const end = Math.min(f.end, o.end);
+      if (end - start >= length) out.push({ start, end });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}

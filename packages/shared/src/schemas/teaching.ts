@@ -267,7 +267,13 @@ export interface ChangeSchedulingAnswer {
     room_busy: Array<{ start_time: string; end_time: string; label: string }>;
     /** windows where the teacher and the room are both free for the session's length (08:00-21:00) */
     free: Array<{ start_time: string; end_time: string }>;
+    /** the teacher's offered windows of the weekday the day runs as; null when the teacher has saved none */
+    offered: Array<{ start_time: string; end_time: string }> | null;
+    /** the free windows inside the offered ones (all free windows when none are saved): what the move suggests */
+    suggested: Array<{ start_time: string; end_time: string }>;
   }>;
+  /** the teacher's availability note, null when none is saved */
+  availability_note: string | null;
 }
 
 export const MoveTeachingSessionInput = z

@@ -107,5 +107,7 @@ export interface TeacherScheduleAnswer {
   week: string;
   /** per day: the sessions the teacher teaches and the care classes' slots they head or are on duty in, by start */
   days: Array<ScheduleDay & { sessions: ScheduleEntry[]; care: Array<ScheduleEntry & { duty: 'head' | 'duty' }> }>;
+  /** every running class of the teacher, whether or not it meets this week: care classes they head, then those they are on duty in, then teaching classes they teach */
+  classes: Array<{ kind: 'care' | 'teaching'; id: number; name: string; duty: 'head' | 'duty' | 'teach' }>;
   availability: TeacherAvailability;
 }

@@ -5,6 +5,8 @@ import {
   effectiveWeekday,
   findClashes,
   freeWindows,
+  withinOffered,
+  type AvailabilityWindow,
   type BusyInterval,
   type BusyRef,
   type Clash,
@@ -62,6 +64,8 @@ interface LockedSession {
   room_id: number | null;
   state: string;
   version: number;
+  /** the class's status: 1 running, 0 stopped */
+  class_status: number;
 }
 
 /** The sessions of teaching classes: generation with its preview, the lists, moves and cancellations. */
@@ -168,8 +172,9 @@ export class TeachingSessionsService {
 
   private async lockSession(em: EntityManager, schoolId: number, id: number, version: number): Promise<LockedSession> {
     const [s]: LockedSession[] = await em.query(
-      `select id, class_id, to_char(day, 'YYYY-MM-DD') as day, start_min, end_min, teacher_id, room_id, state, version
-         from class_sessions where school_id = $1 and id = $2 and kind = 'teaching' for update`,
+      `select s.id, s.class_id, to_char(s.day, 'YYYY-MM-DD') as day, s.start_min, s.end_min, s.teacher_id, s.room_id, s.state, s.version, c.status as class_status
+         from class_sessions s join teaching_classes c on c.id = s.class_id
+        where s.school_id = $1 and s.id = $2 and s.kind = 'teaching' for update of s`,
       [schoolId, id],
     );
     if (!s) throw new AppError('teaching.session_not_found');
@@ -199,6 +204,11 @@ export class TeachingSessionsService {
         order by 2, 3`,
       [session.id, session.teacher_id, session.room_id ?? 0, monday, sunday],
     );
+    // the teacher's offered times (teacherSchedule POST); none saved: every free window is as good as another
+    const [saved]: Array<{ windows: AvailabilityWindow[]; note: string }> = await this.db.query(
+      `select windows, note from teacher_availability where user_id = $1 and school_id = $2`,
+      [session.teacher_id, school],
+    );
     const length = toMinutes(session.end_time) - toMinutes(session.start_time);
     const calMap = new Map(calendar.map((c) => [c.day, c]));
     const view = (b: (typeof busy)[number]) => ({ start_time: toHHMM(b.start_min), end_time: toHHMM(b.end_min), label: b.label });
@@ -206,16 +216,23 @@ export class TeachingSessionsService {
       const day = addDays(monday, i);
       const weekday = effectiveWeekday(day, calMap);
       const mine = busy.filter((b) => b.day === day);
+      const free = weekday === null ? [] : freeWindows(mine.map((b) => ({ start: b.start_min, end: b.end_min })), DAY_OPEN, DAY_CLOSE, length);
+      const offered = saved && weekday !== null ? saved.windows.filter((w) => w.weekday === weekday) : [];
+      const slot = (w: { start: number; end: number }) => ({ start_time: toHHMM(w.start), end_time: toHHMM(w.end) });
       return {
         day,
         weekday,
         calendar: calMap.has(day) ? { works_as: null, note: null, ...calMap.get(day)! } as ChangeSchedulingAnswer['days'][number]['calendar'] : null,
         teacher_busy: mine.filter((b) => b.k === 'teacher').map(view),
         room_busy: mine.filter((b) => b.k === 'room').map(view),
-        free: weekday === null ? [] : freeWindows(mine.map((b) => ({ start: b.start_min, end: b.end_min })), DAY_OPEN, DAY_CLOSE, length).map((w) => ({ start_time: w.start_time, end_time: w.end_time })),
+        free: free.map(slot),
+        offered: saved ? offered.map((w) => ({ start_time: w.start_time, end_time: w.end_time })) : null,
+        suggested: saved
+          ? withinOffered(free, offered.map((w) => ({ start: toMinutes(w.start_time), end: toMinutes(w.end_time) })), length).map(slot)
+          : free.map(slot),
       };
     });
-    return { session, week: monday, length, days };
+    return { session, week: monday, length, days, availability_note: saved?.note ?? null };
   }
 
   /**
@@ -227,6 +244,8 @@ export class TeachingSessionsService {
     await this.db.transaction(async (em) => {
       await lockSchedule(em, school);
       const s = await this.lockSession(em, school, input.id, input.version);
+      // a stopped class's sessions stay as they were (they may still be cancelled)
+      if (s.class_status !== 1) throw new AppError('teaching.class_stopped');
       const roomId = input.room_id === undefined ? s.room_id : input.room_id;
       if (roomId !== null) {
         const [r]: unknown[] = await em.query(`select 1 from rooms where id = $1 and school_id = $2`, [roomId, school]);

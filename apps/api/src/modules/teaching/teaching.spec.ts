@@ -225,8 +225,12 @@ describe('teaching classes and their students', () => {
     expect((await t.get(api('teachManage'), admin)).body).toMatchObject(DENIED);
   });
 
-  it('stops and starts a class on the version read: a stopped class takes no students and no generation', async () => {
-    const c = await addClass();
+  it('stops and starts a class on the version read: a stopped class takes no students, no generation and no moves', async () => {
+    const added = await addClass({ teacher_id: await newTeacher() });
+    await generated(added.id, [slot(2, '08:00', '09:00')], addDays(term, 21), addDays(term, 27));
+    const [ses] = await sessionsOf(added.id);
+    // the generation moved the class's version on
+    const c = { ...added, version: (await t.sql.query(`select version from teaching_classes where id = $1`, [added.id])).rows[0].version as number };
     const stopped = await t.post(api('startAndEndTeachingClass'), admin).send({ id: c.id, version: c.version, status: 0 });
     expect(stopped.body.data).toMatchObject({ status: 0, version: c.version + 1 });
     const before = await snap();
@@ -235,10 +239,13 @@ describe('teaching classes and their students', () => {
     expect((await t.post(api('startAndEndTeachingClass'), admin).send({ id: c.id, version: c.version + 1, status: 2 })).body.code).toBe(Code.Error);
     expect((await t.post(api('addTeachingClassStudent'), admin).send({ class_id: c.id, student_ids: [free[0]] })).body).toMatchObject({ code: Code.Error, msg: '该教学班已停课' });
     expect((await generate(c.id, [slot(7, '20:00', '21:00')])).body).toMatchObject({ code: Code.Error, msg: '该教学班已停课' });
+    const move = { id: ses.id, version: ses.version, day: ses.day, start_time: '09:00', end_time: '10:00' };
+    expect((await t.post(api('moveTeachingSession'), admin).send(move)).body).toMatchObject({ code: Code.Error, msg: '该教学班已停课' });
     expect((await t.post(api('startAndEndTeachingClass'), teacher).send({ id: c.id, version: c.version + 1, status: 1 })).body).toMatchObject(DENIED);
     expect((await t.post(api('startAndEndTeachingClass'), other.adminToken).send({ id: c.id, version: c.version + 1, status: 1 })).body).toMatchObject({ code: Code.Error, msg: '未找到该教学班' });
     expect(await snap()).toEqual(before);
     expect((await t.post(api('startAndEndTeachingClass'), admin).send({ id: c.id, version: c.version + 1, status: 1 })).body.data).toMatchObject({ status: 1 });
+    expect((await t.post(api('moveTeachingSession'), admin).send(move)).body.data).toMatchObject({ start_time: '09:00', version: ses.version + 1 });
   });
 
   it.each(['adviser', 'parent', 'operator'] as const)('%s may not manage teaching classes', async (who) => {
@@ -530,6 +537,23 @@ describe('moving, cancelling and roll call', () => {
     const wed = res.body.data.days[2];
     expect(wed.room_busy).toEqual([{ start_time: '12:00', end_time: '13:30', label: c.name }]);
     expect(wed.free).toEqual(expect.arrayContaining([{ start_time: '08:00', end_time: '12:00' }, { start_time: '13:30', end_time: '21:00' }]));
+    // no availability saved: every free window is suggested
+    expect(wed).toMatchObject({ offered: null, suggested: wed.free });
+    expect(res.body.data.availability_note).toBeNull();
+
+    // the teacher offers Wednesday 11:00-15:00 and Thursday mornings (teacherSchedule POST): the suggestions are the
+    // free parts of those windows at least an hour long
+    await t.sql.query(
+      `insert into teacher_availability (user_id, school_id, windows, note) values ($1, $2, $3::jsonb, '周五不排课')`,
+      [s.teacher_id, t.demo.schoolId, JSON.stringify([{ weekday: 3, start_time: '11:00', end_time: '15:00' }, { weekday: 4, start_time: '08:00', end_time: '08:30' }])],
+    );
+    const offered = (await t.get(`${api('teachingClassChangeScheduling')}?id=${s.id}`, admin)).body.data;
+    expect(offered.availability_note).toBe('周五不排课');
+    expect(offered.days[2]).toMatchObject({ offered: [{ start_time: '11:00', end_time: '15:00' }], suggested: [{ start_time: '11:00', end_time: '12:00' }, { start_time: '13:30', end_time: '15:00' }] });
+    // Thursday's half hour is shorter than the session; Tuesday is not offered at all
+    expect(offered.days[3]).toMatchObject({ offered: [{ start_time: '08:00', end_time: '08:30' }], suggested: [] });
+    expect(offered.days[1]).toMatchObject({ offered: [], suggested: [] });
+    expect(offered.days[1].free.length).toBeGreaterThan(0);
   });
 
   it('moves on the version read; a move into a clash or onto a holiday is refused; cancels with a reason', async () => {

@@ -245,7 +245,8 @@ export class ScheduleService {
 
   /**
    * The caller's week: the sessions they teach (class_sessions by teacher, whatever their kind), the slots of the care
-   * classes they head or are on duty in, and their saved availability. Three statements.
+   * classes they head or are on duty in, their saved availability, and every running class they head, are on duty
+   * in or teach (whether or not it meets that week: the class picker of /AClassSchedule). Four statements.
    */
   async teacherSchedule(user: SessionUser, q: WeekQuery): Promise<TeacherScheduleAnswer> {
     const school = schoolOf(user);
@@ -275,6 +276,10 @@ export class ScheduleService {
         order by t.start_time, c.id`,
       [school, user.id],
     );
+    const teaching: Array<{ id: number; name: string }> = await this.db.query(
+      `select id, name from teaching_classes where school_id = $1 and teacher_id = $2 and status = 1 and deleted_at is null order by name, id`,
+      [school, user.id],
+    );
     const perDay = days.map((d) => ({ ...d, sessions: [] as ScheduleEntry[], care: [] as Array<ScheduleEntry & { duty: 'head' | 'duty' }> }));
     const dayAt = new Map(days.map((d, i) => [d.day, i]));
     for (const s of sessions) perDay[dayAt.get(s.day)!].sessions.push(toEntry(s));
@@ -288,6 +293,11 @@ export class ScheduleService {
     return {
       week: w.week,
       days: perDay,
+      classes: [
+        ...care.filter((c) => c.duty === 'head').map((c) => ({ kind: 'care' as const, id: c.id, name: c.name, duty: 'head' as const })),
+        ...care.filter((c) => c.duty === 'duty').map((c) => ({ kind: 'care' as const, id: c.id, name: c.name, duty: 'duty' as const })),
+        ...teaching.map((c) => ({ kind: 'teaching' as const, id: c.id, name: c.name, duty: 'teach' as const })),
+      ],
       availability: a ? { windows: a.windows, note: a.note, version: a.version, updated_at: a.updated_at } : { windows: [], note: '', version: 0, updated_at: null },
     };
   }

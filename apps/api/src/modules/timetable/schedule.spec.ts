@@ -194,6 +194,10 @@ describe('teacherSchedule', () => {
     // on duty (shuttle, tutor) in the running care class: its slot on the days it runs, the make-up Saturday too
     expect(data.days.map((d) => d.care.map((c) => `${c.class_name} ${c.duty}`))).toEqual([['阳光一班 duty'], ['阳光一班 duty'], [], ['阳光一班 duty'], ['阳光一班 duty'], ['阳光一班 duty'], []]);
     expect(data.availability).toEqual({ windows: [], note: '', version: 0, updated_at: null });
+    // every running class of theirs, whichever week is asked (this week 奥数班 has no session)
+    const thisWeek = (await t.get(TEACHER, teacher)).body.data as TeacherScheduleAnswer;
+    expect(thisWeek.days.flatMap((d) => d.sessions)).toEqual([]);
+    for (const d of [data, thisWeek]) expect(d.classes).toEqual([{ kind: 'care', id: running, name: '阳光一班', duty: 'duty' }, { kind: 'teaching', id: mathId, name: '奥数班', duty: 'teach' }]);
   });
 
   it('the head teacher’s week shows the care class they head', async () => {
@@ -201,6 +205,7 @@ describe('teacherSchedule', () => {
     expect(data.days[0].care).toEqual([expect.objectContaining({ class_id: running, duty: 'head', start_time: '16:00', end_time: '19:30' })]);
     expect(data.days[2].care).toEqual([]);
     expect(data.days.flatMap((d) => d.sessions)).toEqual([]);
+    expect(data.classes).toEqual([{ kind: 'care', id: running, name: '阳光一班', duty: 'head' }]);
   });
 
   it('saves the availability on the version read: sorted windows and a note; a stale version is a conflict', async () => {

@@ -61,15 +61,21 @@ async function sessionsOf(classId: number): Promise<TutoringSession[]> {
 }
 
 describe('startAndEndTutorialClass', () => {
-  it('stops a class on the version read (it then takes no students) and starts it again', async () => {
+  it('stops a class on the version read (it then takes no students and its sessions do not move) and starts it again', async () => {
     const c = await created();
+    const [ses] = await sessionsOf(c.id);
     const student = (await t.sql.query(`insert into students (school_id, name) values ($1, '停课生') returning id`, [t.demo.schoolId])).rows[0].id;
     const stopped = await t.post(api('startAndEndTutorialClass'), admin).send({ id: c.id, version: c.version, status: 0 });
     expect(stopped.body.data).toMatchObject({ id: c.id, status: 0, version: c.version + 1 });
     expect((await t.post(api('addTutorialStudent'), admin).send({ class_id: c.id, student_ids: [student] })).body).toMatchObject({ code: Code.Error, msg: '该辅导班已停课' });
+    const move = { id: ses.id, version: ses.version, day: ses.day, start_time: '17:00', end_time: '18:00' };
+    const before = await snap();
+    expect((await t.post(api('tutorialChangeScheduling'), admin).send(move)).body).toMatchObject({ code: Code.Error, msg: '该辅导班已停课' });
+    expect(await snap()).toEqual(before);
     const started = await t.post(api('startAndEndTutorialClass'), admin).send({ id: c.id, version: c.version + 1, status: 1 });
     expect(started.body.data).toMatchObject({ status: 1, version: c.version + 2 });
     expect((await t.post(api('addTutorialStudent'), admin).send({ class_id: c.id, student_ids: [student] })).body).toMatchObject({ code: Code.Ok });
+    expect((await t.post(api('tutorialChangeScheduling'), admin).send(move)).body.data).toMatchObject({ start_time: '17:00', version: ses.version + 1 });
   });
 
   it('bad input, a stale version, the same state, a teacher and another school write nothing', async () => {

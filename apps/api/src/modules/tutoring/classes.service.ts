@@ -162,14 +162,17 @@ export class TutoringClassesService {
     const school = schoolOf(user);
     await this.db.transaction(async (em) => {
       await lockSchedule(em, school);
-      const [s]: Array<{ id: number; class_id: number; teacher_id: number; room_id: number | null; state: string; version: number }> = await em.query(
-        `select s.id, s.class_id, s.teacher_id, s.room_id, s.state, s.version from class_sessions s
-          where s.school_id = $1 and s.id = $2 and s.kind = 'tutoring' for update`,
+      const [s]: Array<{ id: number; class_id: number; teacher_id: number; room_id: number | null; state: string; version: number; class_status: number }> = await em.query(
+        `select s.id, s.class_id, s.teacher_id, s.room_id, s.state, s.version, c.status as class_status
+           from class_sessions s join tutoring_classes c on c.id = s.class_id
+          where s.school_id = $1 and s.id = $2 and s.kind = 'tutoring' for update of s`,
         [school, input.id],
       );
       if (!s) throw new AppError('tutoring.session_not_found');
       if (s.version !== input.version) throw new AppError('tutoring.session_stale');
       if (s.state !== 'planned') throw new AppError('tutoring.session_not_planned');
+      // a stopped class's sessions stay as they were (they may still be cancelled)
+      if (s.class_status !== 1) throw new AppError('tutoring.class_stopped');
       const roomId = input.room_id === undefined ? s.room_id : input.room_id;
       await checkRoom(em, school, roomId);
       const calendar = await calendarOf(em, school, input.day, input.day);

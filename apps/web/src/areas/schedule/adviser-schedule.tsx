@@ -10,18 +10,6 @@ import { scheduleStrings } from './strings';
 import { MyWeek } from './teacher-schedule';
 import { WeekView } from './week-view';
 
-type ClassRef = { kind: 'care' | 'teaching'; id: number; name: string };
-
-/** The classes of the caller's week: the care classes they head (first) or are on duty in, and the teaching classes they teach. */
-function classesOf(a: TeacherScheduleAnswer | undefined): ClassRef[] {
-  const seen = new Map<string, ClassRef & { rank: number }>();
-  for (const d of a?.days ?? []) {
-    for (const c of d.care) if (!seen.has(`care:${c.class_id}`)) seen.set(`care:${c.class_id}`, { kind: 'care', id: c.class_id, name: c.class_name ?? '', rank: c.duty === 'head' ? 0 : 1 });
-    for (const x of d.sessions) if (x.kind === 'teaching' && !seen.has(`teaching:${x.class_id}`)) seen.set(`teaching:${x.class_id}`, { kind: 'teaching', id: x.class_id, name: x.class_name ?? '', rank: 2 });
-  }
-  return [...seen.values()].sort((x, y) => x.rank - y.rank);
-}
-
 /** /AClassSchedule: the head teacher's class week (classSchedule) and their own week (teacherSchedule) with availability. */
 export default function AdviserSchedulePage() {
   const s = scheduleStrings.use();
@@ -48,7 +36,7 @@ function ClassWeek() {
   const [week, setWeek] = useState(thisWeek);
   const [picked, setPicked] = useState<string | null>(null);
   const mine = useQuery({ queryKey: ['teacherSchedule', thisWeek], queryFn: () => get<TeacherScheduleAnswer>('teacherSchedule', { week: thisWeek }) });
-  const classes = classesOf(mine.data);
+  const classes = mine.data?.classes ?? [];
   const current = classes.find((c) => `${c.kind}:${c.id}` === picked) ?? classes[0];
   const q = useQuery({
     queryKey: ['classSchedule', current?.kind, current?.id, week],

@@ -54,10 +54,10 @@ export default function SchoolSchedulePage() {
       ]
     : [];
   const columns: ColumnsType<Row> = [
-    { title: s('school.room'), dataIndex: 'name', key: 'name', fixed: 'left', width: 110, render: (v: string) => <Typography.Text strong>{v}</Typography.Text> },
+    { title: s('school.room'), dataIndex: 'name', key: 'name', fixed: 'left', width: 96, render: (v: string) => <Typography.Text strong>{v}</Typography.Text> },
     ...(a?.days ?? []).map((d, i) => ({
       key: d.day,
-      width: 140,
+      width: 124,
       title: (
         <Flex vertical gap={2} data-testid={`school-day-${d.day}`}>
           <span style={{ fontWeight: d.day === today ? 700 : undefined }}>
@@ -88,7 +88,7 @@ export default function SchoolSchedulePage() {
         ) : rows.length === 0 ? (
           <EmptyState description={s('school.no_rooms')} />
         ) : (
-          <Table<Row> data-testid="school-grid" size="small" bordered pagination={false} rowKey="key" columns={columns} dataSource={rows} scroll={{ x: 110 + 140 * 7 }} />
+          <Table<Row> data-testid="school-grid" size="small" bordered pagination={false} rowKey="key" columns={columns} dataSource={rows} scroll={{ x: 96 + 124 * 7 }} />
         )}
       </Flex>
     </Card>

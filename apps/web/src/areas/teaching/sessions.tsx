@@ -222,6 +222,8 @@ function MoveDialog({ session, action, onClose, onMoved }: { session: TeachingSe
           </Flex>
           <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
             {s('move.pick_hint')}
+            {q.data.days.some((d) => d.offered !== null) ? ` ${s('move.offered_hint')}` : ` ${s('move.no_availability')}`}
+            {q.data.availability_note ? ` ${s('move.teacher_note', { note: q.data.availability_note })}` : ''}
           </Typography.Paragraph>
           <List
             size="small"
@@ -236,6 +238,20 @@ function MoveDialog({ session, action, onClose, onMoved }: { session: TeachingSe
                     {d.calendar?.kind === 'holiday' && <Tag color="red">{`${s('move.holiday')}${d.calendar.note ? `：${d.calendar.note}` : ''}`}</Tag>}
                     {d.calendar?.kind === 'makeup' && d.weekday && <Tag color="orange">{s('move.makeup', { wd: s(wdKey(d.weekday)) })}</Tag>}
                   </Space>
+                  {d.weekday !== null && d.offered !== null && (
+                    <Space wrap size={4} data-testid="move-suggested">
+                      <Typography.Text type="secondary">{s('move.suggested')}：</Typography.Text>
+                      {d.suggested.length === 0 ? (
+                        <Typography.Text type="secondary">{d.offered.length === 0 ? s('move.not_offered') : s('move.no_free')}</Typography.Text>
+                      ) : (
+                        d.suggested.map((w) => (
+                          <Button key={w.start_time} size="small" type="primary" ghost onClick={() => pick(d.day, w.start_time)}>
+                            {`${w.start_time}-${w.end_time}`}
+                          </Button>
+                        ))
+                      )}
+                    </Space>
+                  )}
                   {d.weekday !== null && (
                     <Space wrap size={4}>
                       <Typography.Text type="secondary">{s('move.free')}：</Typography.Text>
