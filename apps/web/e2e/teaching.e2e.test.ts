@@ -112,4 +112,22 @@ it('create a teaching class → preview and generate its schedule → a move ref
   await admin.getByText(`已调到 ${second} ${start}`).waitFor();
   await expect.poll(() => rows.filter({ hasText: second }).count()).toBe(2);
   await admin.screenshot({ path: join(SHOTS, 'teaching-class-moved.png'), fullPage: true });
+
+  // 4. the school calendar tab lists the holiday and the make-up day the generation followed
+  await admin.goto(`${stack.url}/principal_class`);
+  await admin.getByRole('tab', { name: '校历' }).click();
+  await admin.getByText('校庆调休').first().waitFor();
+  await admin.getByText('校庆', { exact: true }).first().waitFor();
+  await settle(admin);
+  await admin.screenshot({ path: join(SHOTS, 'teaching-calendar.png'), fullPage: true });
+  await admin.context().close();
+
+  // 5. the teacher's roll-call page on a phone: no horizontal scrolling at 375 px
+  const phone = await signedIn('13800000002', 375, 740, '/teacher_rollcall');
+  // today's sessions or the empty state, once loaded
+  await phone.locator('.ant-list-item, .ant-empty').first().waitFor();
+  await settle(phone);
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await phone.screenshot({ path: join(SHOTS, 'teaching-rollcall-phone.png'), fullPage: true });
+  await phone.context().close();
 });
