@@ -19,6 +19,9 @@ import { ContractUsageModule } from './modules/contracts/usage/usage.module';
 import { ContractsModule } from './modules/contracts/contracts.module';
 import { LiveModule } from './modules/live/live.module';
 import { PointsModule } from './modules/points/points.module';
+import { ExamsModule } from './modules/exams/exams.module';
+import { HomeworkModule } from './modules/homework/homework.module';
+import { NoticesModule } from './modules/notices/notices.module';
 import { MealsModule } from './modules/meals/meals.module';
 import { DevModule } from './modules/dev/dev.module';
 import { WechatPaySandboxModule } from './modules/dev/wechatpay-sandbox.module';
@@ -67,9 +70,12 @@ export class AppModule {
         StaffModule,
         ContractsModule,
         PointsModule,
+        NoticesModule,
         MealsModule,
         TeachingModule,
         TutoringModule,
+        ExamsModule,
+        HomeworkModule,
         ...(config.env === 'production' ? [] : [DevModule]),
         ...(config.wechatpay ? [] : [WechatPaySandboxModule]),
         ...(opts.runJobs ? [WorkerModule] : []),

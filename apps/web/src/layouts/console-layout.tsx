@@ -19,7 +19,7 @@ function useAreaMenu(area: Area): MenuProps['items'] {
     for (const r of ROUTES) {
       if (r.area !== area || !r.menu || !r.title) continue;
       const g = groups.get(r.menu.zh) ?? { label: r.menu, items: [] };
-      g.items.push({ key: r.path, label: pick(lang, r.title) });
+      g.items.push({ key: r.path, label: pick(lang, r.menuTitle ?? r.title) });
       groups.set(r.menu.zh, g);
     }
     const rank = (g: Bilingual) => MENU_ORDER.findIndex((m) => m.zh === g.zh);

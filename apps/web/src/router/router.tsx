@@ -79,6 +79,18 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   pointsGoodsForm: () => import('../areas/points/goods-form'),
   pointsTeacher: () => import('../areas/points/teacher-points'),
   pointsParent: () => import('../areas/points/parent-points'),
+  // exams screens
+  examsList: () => import('../areas/exams/exams-list'),
+  examScores: () => import('../areas/exams/exam-scores'),
+  parentScores: () => import('../areas/exams/parent-scores'),
+  // homework screens
+  homeworkClassJob: () => import('../areas/homework/principal-class-job'),
+  homeworkClassJob1: () => import('../areas/homework/principal-class-job1'),
+  homeworkTeacher: () => import('../areas/homework/teacher-homework'),
+  homeworkParent: () => import('../areas/homework/parent-homework'),
+  // notices screens
+  noticesStaff: () => import('../areas/notices/staff-notices'),
+  noticesParent: () => import('../areas/notices/parent-notices'),
   // teaching screens
   teachingClasses: () => import('../areas/teaching/class-tabs'),
   teachingClassAdd: () => import('../areas/teaching/class-add'),
@@ -154,7 +166,8 @@ function areaRoutes(area: Area): RouteObject {
     element: <RequireArea area={area} />,
     children: [
       {
-        lazy: lazyComponent(LAYOUTS[area]),
+        // the consoles' strings come with the layout (not in the sign-in page's first load)
+        lazy: lazyComponent(() => Promise.all([LAYOUTS[area](), import('../i18n/console-messages')]).then(([layout]) => layout)),
         children: ROUTES.filter((r) => r.area === area).map((def) => ({
           path: def.path,
           handle: { title: def.title, def } satisfies RouteHandle,

@@ -346,8 +346,8 @@ export interface RollCallAnswer {
 export interface TeachManageAnswer {
   classes: Array<Pick<TeachingClass, 'id' | 'name' | 'subject' | 'room_name' | 'students' | 'sessions_count' | 'sessions_held' | 'status'>>;
   next_sessions: Array<Pick<TeachingSession, 'id' | 'class_id' | 'day' | 'start_time' | 'end_time' | 'room_name' | 'state'> & { class_name: string }>;
-  /** homework to mark: arrives with the homework issue */
-  homework_to_mark: null;
+  /** homework submissions of the teacher's classes marked done and not checked yet (module homework) */
+  homework_to_mark: number;
 }
 
 export type TeachingClassPage = Page<TeachingClass>;

@@ -4,6 +4,11 @@
  */
 export interface JobPayloads {
   'sms.send': { mobile: string; template: SmsTemplate; params: Record<string, string> };
+  /**
+   * one text to many mobiles (a notice to a whole school): the worker fans it out into one `sms.send` job per mobile
+   * (job ids `<key>-<mobile>`, so a retried fan-out adds none twice); the request that queues it adds a few of these
+   */
+  'sms.fanout': { key: string; mobiles: string[]; template: SmsTemplate; params: Record<string, string> };
   /** every minute: raise and clear the daily-flow alerts of every school */
   'alerts.scan': { at?: string };
   /** a provider payment still pending: ask the provider, close it past its time, come back later if still open */
@@ -25,7 +30,10 @@ export type SmsTemplate =
   | 'leave.reviewed'
   | 'alert.raised'
   | 'contract.expiring'
-  | 'contract.renewed';
+  | 'contract.renewed'
+  | 'exam.published'
+  | 'notice.important'
+  | 'notice.remind';
 
 export type JobName = keyof JobPayloads;
 export const QUEUE_NAMES = ['sms', 'contracts', 'alerts', 'payments'] as const;
@@ -40,6 +48,7 @@ export interface JobSpec {
 
 export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   'sms.send': { queue: 'sms', attempts: 5, backoffMs: 2_000 },
+  'sms.fanout': { queue: 'sms', attempts: 5, backoffMs: 2_000 },
   'alerts.scan': { queue: 'alerts', attempts: 1, backoffMs: 1_000 },
   'payments.check': { queue: 'payments', attempts: 5, backoffMs: 10_000 },
   'payments.refund': { queue: 'payments', attempts: 8, backoffMs: 60_000 },

@@ -48,6 +48,9 @@ const TEMPLATES: Record<SmsTemplate, (p: Record<string, string>) => string> = {
     `【晚托平台】${p.school}提醒：${p.student}的托管合同将于 ${p.date} 到期${p.units ? `，剩余 ${p.units} 次` : ''}。如需续约，请联系机构，或登录家长端在“合同”中续费支付。`,
   'contract.renewed': (p) =>
     `【晚托平台】${p.school}已为${p.student}自动续约“${p.package}”（${p.start} 至 ${p.end}，${p.price} 元），合同待支付。请登录家长端在“合同”中扫码支付。`,
+  'notice.important': (p) => `【晚托平台】${p.school}重要通知：“${p.title}”。请登录家长端“通知”查看全文。`,
+  'notice.remind': (p) => `【晚托平台】${p.school}提醒：您有一条未读通知“${p.title}”，请登录查看。`,
+  'exam.published': (p) => `【晚托平台】${p.school}：${p.student}的“${p.exam}”（${p.subject}）成绩已发布。请登录家长端在“成绩”中查看分数、班级排名和班级平均分。`,
 };
 
 export function renderSms(template: SmsTemplate, params: Record<string, string>): string {

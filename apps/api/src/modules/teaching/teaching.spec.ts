@@ -221,8 +221,22 @@ describe('teaching classes and their students', () => {
     expect(res.body.data.classes.map((x: { id: number }) => x.id)).toContain(c.id);
     expect(res.body.data.next_sessions.length).toBeGreaterThan(0);
     expect(res.body.data.next_sessions[0]).toMatchObject({ day: expect.any(String), start_time: expect.any(String), state: 'planned' });
-    expect(res.body.data.homework_to_mark).toBeNull();
+    const before = res.body.data.homework_to_mark as number;
+    expect(before).toEqual(expect.any(Number));
     expect((await t.get(api('teachManage'), admin)).body).toMatchObject(DENIED);
+    // homework of the class: submissions marked done count until they are checked
+    const pair: number[] = [];
+    for (const name of ['作业甲', '作业乙']) pair.push((await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [t.demo.schoolId, name])).rows[0].id);
+    await join(c.id, pair);
+    const due = (await t.sql.query(`select to_char((now() at time zone 'Asia/Shanghai')::date + 3, 'YYYY-MM-DD') as d`)).rows[0].d;
+    const hw = await t.post(api('issueHomeWork'), teacher).send({ kind: 'teaching', class_id: c.id, title: '练字一页', content: '临摹“永”字十遍', due_day: due, request_id: `hw-${c.id}-manage` });
+    expect(hw.body).toMatchObject({ code: Code.Ok, data: { students: 2, todo: 2 } });
+    const mark = (state: string, ids: number[], n: number) =>
+      t.post(api('markHomeWork'), teacher).send({ homework_id: hw.body.data.id, student_ids: ids, state, request_id: `hw-${c.id}-mark-${n}` });
+    expect((await mark('done', pair, 1)).body.code).toBe(Code.Ok);
+    expect((await t.get(api('teachManage'), teacher)).body.data.homework_to_mark).toBe(before + 2);
+    expect((await mark('checked', [pair[0]], 2)).body.code).toBe(Code.Ok);
+    expect((await t.get(api('teachManage'), teacher)).body.data.homework_to_mark).toBe(before + 1);
   });
 
   it('stops and starts a class on the version read: a stopped class takes no students, no generation and no moves', async () => {

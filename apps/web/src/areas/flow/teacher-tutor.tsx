@@ -10,6 +10,7 @@ import { useSession } from '../../stores/session';
 import { hhmm } from './day-state';
 import { StepBar, stepsOf, useTaskSelection } from './step-runner';
 import { DayTimeline } from './timeline';
+import { HomeworkMarking } from '../homework/marking';
 import './teacher-today.css';
 
 const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
@@ -110,6 +111,10 @@ export default function TeacherTutor() {
           </>
         )}
       </Card>
+      {/* homework of the day, marked during tutoring (module homework) */}
+      <div style={{ marginTop: 12 }}>
+        <HomeworkMarking />
+      </div>
       <StepBar steps={TUTOR} runner={runner} chosen={chosen.length} columns={2} />
       <TutorDrawer id={open} onClose={() => setOpen(null)} />
     </div>

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { ExamsController } from './exams.controller';
+import { ExamsService } from './exams.service';
+import { ScoresIoService } from './scores-io.service';
+import { ScoresService } from './scores.service';
+
+/** Exams and scores (issue 14): exams of care classes, batches of scores, ranks and statistics, publication with texts. */
+@Module({
+  controllers: [ExamsController],
+  providers: [ExamsService, ScoresService, ScoresIoService],
+})
+export class ExamsModule {}

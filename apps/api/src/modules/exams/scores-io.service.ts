@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { EXAM_MAX_BATCH, type ExamScoreImportResult } from '@wantuo/shared';
+import { Workbook } from 'exceljs';
+import { DataSource } from 'typeorm';
+import { AppError } from '../../core/http/app-error';
+import type { SessionUser } from '../../core/http/request-context';
+import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
+import { cellText } from '../students/students-io.service';
+import { examOf } from './exams-sql';
+import { ScoresService, type BatchRow } from './scores.service';
+
+/** The columns of the score sheet: the export writes them, the import reads 学生编号 and 成绩 back (others ignored). */
+const COLUMNS = ['学生编号', '姓名', '班级', '成绩', '班级排名', '全校排名'] as const;
+const REQUIRED = ['学生编号', '成绩'] as const;
+const MAX_BYTES = 5 * 1024 * 1024;
+
+/** Scores to and from .xlsx, with the checks of a typed batch (all rows or none). */
+@Injectable()
+export class ScoresIoService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly scores: ScoresService,
+  ) {}
+
+  /** The exam's score sheet (a teacher: own classes), the one the import reads back; absent as 缺考, empty: no entry. */
+  async export(user: SessionUser, examId: number): Promise<FileAnswer> {
+    const answer = await this.scores.scores(user, { exam_id: examId });
+    const names = new Map(answer.exam.classes.map((c) => [c.id, c.name]));
+    const wb = new Workbook();
+    const ws = wb.addWorksheet('成绩');
+    ws.addRow([...COLUMNS]).font = { bold: true };
+    ws.addRows(
+      answer.list.map((r) => [r.student_id, r.student_name, (r.class_id === null ? '' : (names.get(r.class_id) ?? '')), r.absent ? '缺考' : (r.score ?? ''), r.class_rank ?? '', r.school_rank ?? '']),
+    );
+    ws.columns.forEach((c, i) => {
+      c.width = [10, 12, 14, 8, 10, 10][i];
+    });
+    const e = answer.exam;
+    const info = wb.addWorksheet('考试信息');
+    info.addRows([
+      ['考试', e.name],
+      ['科目', e.subject],
+      ['日期', e.exam_day],
+      ['满分', e.full_mark],
+      ['及格线', e.pass_mark],
+      ['平均分', answer.stats.average ?? ''],
+      ['最高分', answer.stats.highest ?? ''],
+      ['最低分', answer.stats.lowest ?? ''],
+      ['及格率', answer.stats.pass_rate === null ? '' : `${answer.stats.pass_rate}%`],
+      [],
+      ['说明', '导入时按“学生编号”匹配学生，“成绩”填 0 到满分的整数或 .5，缺考填“缺考”，空白表示不录入。'],
+    ]);
+    info.getColumn(1).width = 10;
+    info.getColumn(2).width = 60;
+    const safe = e.name.replace(/[\\/:*?"<>|]/g, '_');
+    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `成绩-${safe}-${e.exam_day}.xlsx` };
+  }
+
+  /** Checks every row of the sheet (dry run), or saves them all in one transaction when none has a problem. */
+  async import(user: SessionUser, examId: number, file: { buffer: Buffer; size: number } | undefined, dryRun: boolean): Promise<ExamScoreImportResult> {
+    if (!file || file.size === 0) throw new AppError('exams.import_no_file');
+    if (file.size > MAX_BYTES) throw new AppError('exams.import_too_large', { max: '5 MB' });
+    const raw = await readSheet(file.buffer);
+    const header = (raw[0] ?? []).map((h) => h.trim());
+    const missing = REQUIRED.filter((c) => !header.includes(c));
+    if (missing.length) throw new AppError('exams.import_bad_header', { columns: missing.join('、') });
+    const idAt = header.indexOf('学生编号');
+    const scoreAt = header.indexOf('成绩');
+    const data = raw
+      .map((cells, i) => ({ row: i + 1, cells }))
+      .slice(1)
+      .filter((r) => r.cells.some((c) => c.trim() !== ''));
+    if (!data.length) throw new AppError('exams.import_empty');
+    if (data.length > EXAM_MAX_BATCH) throw new AppError('exams.import_too_many_rows', { max: EXAM_MAX_BATCH });
+    const rows: BatchRow[] = data
+      .map(({ row, cells }) => {
+        const id = (cells[idAt] ?? '').trim();
+        const n = /^\d{1,9}$/.test(id) ? Number(id) : null;
+        return { row, student_id: n, score: (cells[scoreAt] ?? '').trim() };
+      })
+      // a row without a score is no entry (the exported sheet lists every student, scored or not)
+      .filter((r) => r.score !== '' || r.student_id === null);
+    if (!rows.length) throw new AppError('exams.import_empty');
+    return this.db.transaction(async (em) => {
+      const exam = await examOf(em, user, examId, { lock: !dryRun });
+      const { problems, good } = await this.scores.check(em, user, exam, rows);
+      const out = problems.map((p) => ({ row: p.row, column: p.student_id === null ? '学生编号' : '成绩', message: `${p.student_name}：${p.message}` }));
+      if (dryRun || problems.length) return { dry_run: dryRun, rows: rows.length, saved: 0, problems: out };
+      const w = await this.scores.write(em, user, exam, good);
+      return { dry_run: false, rows: rows.length, saved: w.saved, problems: [] };
+    });
+  }
+}
+
+/** The first sheet's rows as text (an .xlsx only: the sheet the export gives). */
+async function readSheet(file: Buffer): Promise<string[][]> {
+  const isZip = file.length > 4 && file[0] === 0x50 && file[1] === 0x4b && file[2] === 0x03 && file[3] === 0x04;
+  if (!isZip) throw new AppError('exams.import_bad_file');
+  const wb = new Workbook();
+  try {
+    await wb.xlsx.load(file as unknown as ArrayBuffer);
+  } catch {
+    throw new AppError('exams.import_bad_file');
+  }
+  const ws = wb.worksheets[0];
+  if (!ws) throw new AppError('exams.import_bad_file');
+  if (ws.rowCount > EXAM_MAX_BATCH + 1) throw new AppError('exams.import_too_many_rows', { max: EXAM_MAX_BATCH });
+  const rows: string[][] = [];
+  for (let r = 1; r <= ws.rowCount; r++) {
+    const row = ws.getRow(r);
+    const cells: string[] = [];
+    for (let c = 1; c <= Math.max(row.cellCount, COLUMNS.length); c++) cells.push(cellText(row.getCell(c).value));
+    rows.push(cells);
+  }
+  return rows;
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { HomeworkController } from './homework.controller';
+import { IssueService } from './issue.service';
+import { ListsService } from './lists.service';
+import { MarkingService } from './marking.service';
+
+/** Homework (issue 14): set for a care or teaching class, each student's state todo -> done -> checked with its history. */
+@Module({
+  controllers: [HomeworkController],
+  providers: [IssueService, ListsService, MarkingService],
+})
+export class HomeworkModule {}

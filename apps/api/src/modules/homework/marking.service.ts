@@ -1,0 +1,142 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { homeworkTransition, type HomeworkState, type MarkHomeWorkInput, type MarkHomeWorkResult, type MessageKey, type ParentDoneHomeWorkInput } from '@wantuo/shared';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AppError } from '../../core/http/app-error';
+import type { SessionUser } from '../../core/http/request-context';
+import { ownHomework, schoolOf } from './homework-sql';
+
+interface Locked {
+  student_id: number;
+  state: HomeworkState;
+  note: string | null;
+  photo_url: string | null;
+  home_note: string | null;
+  version: number;
+}
+
+/** A change to write: one row of the batch statement. */
+interface Change {
+  student_id: number;
+  from: HomeworkState;
+  to: HomeworkState;
+}
+
+/**
+ * Marking homework: the teacher during tutoring (several students at once), the guardian at home with a photo. Every
+ * batch locks its submission rows in student order, applies the state machine (packages/shared/src/homework.ts) to each,
+ * refuses all when one is refused, then one statement changes the rows and appends one history entry each.
+ */
+@Injectable()
+export class MarkingService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async mark(user: SessionUser, input: MarkHomeWorkInput): Promise<MarkHomeWorkResult> {
+    const school = schoolOf(user);
+    const ids = [...input.student_ids].sort((a, b) => a - b);
+    const keys = ids.map((id) => `${input.request_id}:${id}`);
+    const note = input.note ?? null;
+    const { rows: results, changed } = await this.db.transaction(async (em) => {
+      const [hw]: unknown[] = await em.query(`select 1 from homeworks h where h.id = $1 and h.school_id = $2 and ${ownHomework(user.role, '$3')}`, [
+        input.homework_id,
+        school,
+        user.id,
+      ]);
+      if (!hw) throw new AppError('homework.not_found');
+      const rows = await this.lock(em, input.homework_id, ids);
+      if (rows.length !== ids.length) {
+        const ok = new Set(rows.map((r) => r.student_id));
+        throw new AppError('homework.students_not_found', { ids: ids.filter((id) => !ok.has(id)).join(', ') });
+      }
+      if (await this.seen(em, school, keys)) return { rows, changed: 0 };
+      const changes: Change[] = [];
+      for (const r of rows) {
+        const d = homeworkTransition(r.state, input.state, 'teacher');
+        if (!d.ok) throw new AppError(d.error as MessageKey);
+        // a repeat with a new note still writes (the note is news: it goes to the history)
+        if (!d.repeat || (note !== null && note !== r.note)) changes.push({ student_id: r.student_id, from: r.state, to: d.state });
+      }
+      if (!changes.length) return { rows, changed: 0 };
+      const written = await this.write(em, school, input.homework_id, changes, user.id, 'teacher', input.request_id, { note, photo: null, homeNote: null });
+      return { rows: rows.map((r) => written.get(r.student_id) ?? r), changed: written.size };
+    });
+    return this.answer(input.homework_id, input.state, input.student_ids, results, changed);
+  }
+
+  /** A guardian marks an own child's homework done at home with a photo. */
+  async parentDone(user: SessionUser, input: ParentDoneHomeWorkInput): Promise<MarkHomeWorkResult> {
+    const school = schoolOf(user);
+    const keys = [`${input.request_id}:${input.student_id}`];
+    const { rows: results, changed } = await this.db.transaction(async (em) => {
+      const [own]: unknown[] = await em.query(
+        `select 1 from homeworks h join students s on s.id = $2 and s.school_id = $3
+          where h.id = $1 and h.school_id = $3 and exists (select 1 from student_guardians g where g.student_id = s.id and g.user_id = $4)`,
+        [input.homework_id, input.student_id, school, user.id],
+      );
+      if (!own) throw new AppError('homework.not_found');
+      const rows = await this.lock(em, input.homework_id, [input.student_id]);
+      if (!rows.length) throw new AppError('homework.not_found');
+      if (await this.seen(em, school, keys)) return { rows, changed: 0 };
+      const [r] = rows;
+      const d = homeworkTransition(r.state, 'done', 'guardian');
+      if (!d.ok) throw new AppError(d.error as MessageKey);
+      if (d.repeat && r.photo_url === input.photo_url && r.home_note === (input.note ?? null)) return { rows, changed: 0 };
+      const written = await this.write(em, school, input.homework_id, [{ student_id: r.student_id, from: r.state, to: d.state }], user.id, 'guardian', input.request_id, {
+        note: null,
+        photo: input.photo_url,
+        homeNote: input.note ?? null,
+      });
+      return { rows: rows.map((x) => written.get(x.student_id) ?? x), changed: written.size };
+    });
+    return this.answer(input.homework_id, 'done', [input.student_id], results, changed);
+  }
+
+  /** The submissions of these students, locked in student order (concurrent batches never deadlock). */
+  private lock(em: EntityManager, homeworkId: number, ids: number[]): Promise<Locked[]> {
+    return em.query(
+      `select student_id, state, note, photo_url, home_note, version from homework_submissions
+        where homework_id = $1 and student_id = any($2::int[]) order by student_id for update`,
+      [homeworkId, ids],
+    );
+  }
+
+  /** Whether this request was already applied (its history entries exist): a repeat answers the rows as they are. */
+  private async seen(em: EntityManager, school: number, keys: string[]): Promise<boolean> {
+    const [r]: Array<{ n: number }> = await em.query(`select count(*)::int as n from homework_events where school_id = $1 and request_key = any($2::text[])`, [school, keys]);
+    return r.n > 0;
+  }
+
+  /** One statement: the rows change (version + 1) and one history entry each is appended. */
+  private async write(
+    em: EntityManager,
+    school: number,
+    homeworkId: number,
+    changes: Change[],
+    actorId: number,
+    actor: 'teacher' | 'guardian',
+    requestId: string,
+    extra: { note: string | null; photo: string | null; homeNote: string | null },
+  ): Promise<Map<number, Locked>> {
+    const rows: Locked[] = await em.query(
+      `with c as (select * from unnest($3::int[], $4::text[], $5::text[]) as c(student_id, from_state, to_state)),
+       u as (
+         update homework_submissions hs
+            set state = c.to_state, note = coalesce($6::text, hs.note), photo_url = coalesce($7::text, hs.photo_url), home_note = coalesce($8::text, hs.home_note),
+                updated_by = $9, updated_at = now(), version = hs.version + 1
+           from c where hs.homework_id = $2 and hs.student_id = c.student_id
+         returning hs.student_id, hs.state, hs.note, hs.photo_url, hs.home_note, hs.version, c.from_state),
+       e as (
+         insert into homework_events (school_id, homework_id, student_id, from_state, to_state, note, photo_url, actor_id, actor, request_key)
+         select $1, $2, u.student_id, u.from_state, u.state, coalesce($6::text, $8::text), $7::text, $9, $10::text, $11::text || ':' || u.student_id from u returning 1)
+       select u.student_id, u.state, u.note, u.photo_url, u.home_note, u.version from u`,
+      [school, homeworkId, changes.map((c) => c.student_id), changes.map((c) => c.from), changes.map((c) => c.to), extra.note, extra.photo, extra.homeNote, actorId, actor, requestId],
+    );
+    return new Map(rows.map((r) => [r.student_id, r]));
+  }
+
+  private answer(homeworkId: number, state: HomeworkState, order: number[], rows: Locked[], changed: number): MarkHomeWorkResult {
+    const by = new Map(rows.map((r) => [r.student_id, r]));
+    const results = order.map((id) => ({ student_id: id, state: by.get(id)!.state, version: by.get(id)!.version }));
+    return { homework_id: homeworkId, state, changed, results };
+  }
+}

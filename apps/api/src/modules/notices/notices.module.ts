@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { InboxService } from './inbox.service';
+import { NoticeClock } from './notices-sql';
+import { NoticesController } from './notices.controller';
+import { PublishService } from './publish.service';
+import { RemindService } from './remind.service';
+
+/** Notices (issue 14): publishing with receipts and texts, the lists, receipts, reminders. */
+@Module({
+  controllers: [NoticesController],
+  providers: [PublishService, InboxService, RemindService, NoticeClock],
+})
+export class NoticesModule {}

@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Role, smsDelayMs, smsSendAt, type AddInformInput, type AddInformResult, type NoticeAttachment } from '@wantuo/shared';
+import sanitizeHtml from 'sanitize-html';
+import { DataSource } from 'typeorm';
+import { AppError } from '../../core/http/app-error';
+import type { SessionUser } from '../../core/http/request-context';
+import { JobsService } from '../../core/jobs/jobs.service';
+import { NoticeClock, plainSummary, PUBLISH_SQL, queueTexts } from './notices-sql';
+
+/** What a notice may contain: the about-us rules (site.service.ts) without headings' extras; links open elsewhere. */
+export const NOTICE_HTML: sanitizeHtml.IOptions = {
+  allowedTags: ['p', 'br', 'b', 'strong', 'i', 'em', 'u', 's', 'ul', 'ol', 'li', 'a', 'h3', 'h4', 'blockquote', 'span', 'img', 'div'],
+  allowedAttributes: { a: ['href', 'title', 'target', 'rel'], img: ['src', 'alt', 'width', 'height'], '*': ['style'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowedStyles: { '*': { 'text-align': [/^(left|right|center|justify)$/], color: [/^#[0-9a-f]{3,6}$/i] } },
+  transformTags: { a: sanitizeHtml.simpleTransform('a', { target: '_blank', rel: 'noopener noreferrer' }) },
+};
+
+interface Checked {
+  timezone: string;
+  school: string;
+  classes: number[];
+  files: Array<NoticeAttachment & { school_ok: boolean }>;
+}
+
+/** Publishing a notice: scope checks, sanitising, the receipts set-based, the texts of an important notice. */
+@Injectable()
+export class PublishService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly jobs: JobsService,
+    private readonly clock: NoticeClock,
+  ) {}
+
+  /**
+   * Publishes to classes (the caller's own, or any of the school for the admin) or to the school (the admin only), for
+   * guardians, staff or both. One statement writes the notice and one receipt per recipient; an important notice's
+   * texts are queued in bulk on the `sms` queue, delayed to 07:00 in the school's quiet hours. A repeated request_id
+   * answers the notice it published.
+   */
+  async publish(user: SessionUser, input: AddInformInput): Promise<AddInformResult> {
+    const schoolId = user.schoolId!;
+    const isAdmin = user.role === Role.Admin;
+    if (input.scope === 'school' && !isAdmin) throw new AppError('notices.school_admin_only');
+    const classIds = input.scope === 'classes' ? input.class_ids! : [];
+    const fileIds = input.attachments ?? [];
+    const [checked]: Checked[] = await this.db.query(
+      `select s.timezone, s.name as school,
+              coalesce((select array_agg(cc.id) from care_classes cc
+                         where cc.school_id = s.id and cc.id = any($2::int[]) and cc.deleted_at is null and cc.status = 1
+                           and ($4::boolean or cc.head_teacher_id = $3
+                                or exists (select 1 from duty_assignments d where d.class_id = cc.id and d.teacher_id = $3))), '{}') as classes,
+              coalesce((select json_agg(json_build_object('id', f.id, 'name', f.name, 'url', '/uploads/' || f.storage_path, 'mime', f.mime, 'size', f.size)
+                                        order by array_position($5::uuid[], f.id))
+                          from files f where f.id = any($5::uuid[]) and f.school_id = s.id), '[]') as files
+         from schools s where s.id = $1`,
+      [schoolId, classIds, user.id, isAdmin, fileIds],
+    );
+    if (checked.classes.length !== classIds.length) {
+      const ok = new Set(checked.classes);
+      throw new AppError('notices.class_not_found', { ids: classIds.filter((id) => !ok.has(id)).join(', ') });
+    }
+    if (checked.files.length !== fileIds.length) throw new AppError('notices.attachment_not_found');
+    const content = sanitizeHtml(input.content, NOTICE_HTML).trim();
+    const summary = plainSummary(content);
+    if (!summary && !/<img\b/i.test(content)) throw new AppError('notices.content_empty');
+
+    const now = this.clock.now();
+    const important = input.important ?? false;
+    const smsAt = smsSendAt(now, checked.timezone);
+    const key = `notice:${input.request_id}`;
+    const published = await this.db.transaction(async (em) => {
+      const [row]: Array<{ id: number | null; recipients: number; sms_count: number; sms_at: Date | null; mobiles: string[]; candidates: number }> = await em.query(
+        PUBLISH_SQL,
+        [schoolId, input.scope, classIds, input.audience, user.id, input.title, content, summary || '（图片）', JSON.stringify(checked.files), important, smsAt, key, now],
+      );
+      if (row.id === null) {
+        // a repeat of the same request (or its concurrent twin, committed meanwhile), else nobody to send to
+        const [prior]: Array<{ id: number; author_id: number; title: string; recipients: number; sms_count: number; sms_at: Date | null }> = await em.query(
+          `select id, author_id, title, recipients, sms_count, sms_at from notices where school_id = $1 and request_key = $2`,
+          [schoolId, key],
+        );
+        if (!prior) throw new AppError('notices.no_recipients');
+        if (prior.author_id !== user.id || prior.title !== input.title) throw new AppError('notices.request_reused');
+        return { notice: prior, mobiles: [] as string[] };
+      }
+      return { notice: { ...row, id: row.id }, mobiles: row.mobiles };
+    });
+    // the texts after the commit (a notice that did not commit sends nothing); their job ids are the notice's, so a
+    // repeated request queues nobody twice
+    if (published.mobiles.length) {
+      await queueTexts(this.jobs, `n${published.notice.id}`, published.mobiles, { template: 'notice.important', params: { school: checked.school, title: input.title } }, smsDelayMs(now, checked.timezone));
+    }
+    return this.result(published.notice, now);
+  }
+
+  private result(n: { id: number; recipients: number; sms_count: number; sms_at: Date | null }, now: Date): AddInformResult {
+    const at = n.sms_at ? new Date(n.sms_at) : null;
+    return { id: n.id, recipients: n.recipients, sms_count: n.sms_count, sms_at: at?.toISOString() ?? null, held: !!at && at.getTime() > now.getTime() };
+  }
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { nextRemindAt, REMIND_INTERVAL_MS, Role, smsDelayMs, smsSendAt, type RemindInformResult } from '@wantuo/shared';
+import { DataSource } from 'typeorm';
+import { AppError } from '../../core/http/app-error';
+import type { SessionUser } from '../../core/http/request-context';
+import { JobsService } from '../../core/jobs/jobs.service';
+import { NoticeClock, queueTexts, REMIND_SQL } from './notices-sql';
+
+/** Reminding a notice's unread recipients by text: at most once per notice per hour. */
+@Injectable()
+export class RemindService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly jobs: JobsService,
+    private readonly clock: NoticeClock,
+  ) {}
+
+  /**
+   * The author (the admin: any notice of the school) texts the unread recipients. The notice's row is updated first
+   * (last_reminded_at) only when its last reminder is an hour old or more: a concurrent reminder waits for that row,
+   * then finds the time taken and is refused, so two reminders at once send once. The reminder is appended to
+   * notice_reminders and its texts queued in bulk (held to 07:00 in the quiet hours) before the commit.
+   */
+  async remind(user: SessionUser, id: number): Promise<RemindInformResult> {
+    const now = this.clock.now();
+    const isAdmin = user.role === Role.Admin;
+    return this.db.transaction(async (em) => {
+      const [taken]: Array<{ id: number; title: string; school: string; timezone: string }> = await em.query(
+        `with n as (
+           update notices n set last_reminded_at = $4
+            where n.id = $1 and n.school_id = $2 and ($5::boolean or n.author_id = $3) and n.recipients > n.read_count
+              and (n.last_reminded_at is null or n.last_reminded_at <= $4::timestamptz - make_interval(secs => $6))
+           returning n.id, n.title, n.school_id)
+         select n.id, n.title, s.name as school, s.timezone from n join schools s on s.id = n.school_id`,
+        [id, user.schoolId, user.id, now, isAdmin, REMIND_INTERVAL_MS / 1000],
+      );
+      if (!taken) {
+        const [n]: Array<{ unread: number; last_reminded_at: Date | null }> = await em.query(
+          `select n.recipients - n.read_count as unread, n.last_reminded_at from notices n where n.id = $1 and n.school_id = $2 and ($4::boolean or n.author_id = $3)`,
+          [id, user.schoolId, user.id, isAdmin],
+        );
+        if (!n) throw new AppError('notices.not_found');
+        if (n.unread <= 0) throw new AppError('notices.nothing_to_remind');
+        const next = nextRemindAt(n.last_reminded_at, now) ?? new Date(now.getTime() + 60_000);
+        throw new AppError('notices.remind_too_soon', { time: hhmm(next, await this.timezone(em, user.schoolId!)) });
+      }
+      const smsAt = smsSendAt(now, taken.timezone);
+      const [sent]: Array<{ reminder_id: number; unread: number; mobiles: string[] }> = await em.query(REMIND_SQL, [id, user.id, smsAt]);
+      const text = { template: 'notice.remind' as const, params: { school: taken.school, title: taken.title } };
+      await queueTexts(this.jobs, `n${id}-r${sent.reminder_id}`, sent.mobiles, text, smsDelayMs(now, taken.timezone));
+      return {
+        id,
+        reminded: sent.mobiles.length,
+        sms_at: smsAt.toISOString(),
+        held: smsAt.getTime() > now.getTime(),
+        next_remind_at: new Date(now.getTime() + REMIND_INTERVAL_MS).toISOString(),
+      };
+    });
+  }
+
+  private async timezone(em: { query: DataSource['query'] }, schoolId: number): Promise<string> {
+    const [s]: Array<{ timezone: string }> = await em.query(`select timezone from schools where id = $1`, [schoolId]);
+    return s?.timezone ?? 'Asia/Shanghai';
+  }
+}
+
+/** HH:MM of an instant in a time zone. */
+function hhmm(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+}

@@ -1,0 +1,423 @@
+import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Col, Flex, Input, Modal, Popconfirm, Row, Statistic, Table, Tabs, Tag, Typography, Upload } from 'antd';
+import { parseScoreCell, t as sharedT, type AddExamScoreResult, type ExamScoreAnswer, type ExamScoreImportResult, type ExamScoreRow, type PublishExamScoresResult } from '@wantuo/shared';
+import { useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { download } from '../../api/download';
+import { feedback } from '../../api/feedback';
+import { ApiError, get, post, upload } from '../../api/http';
+import { EmptyState, LoadError, Loading } from '../../components/states';
+import { usePreferences } from '../../stores/preferences';
+import { barOption } from '../data/attendance-tab';
+import { ChartCard } from '../data/chart-card';
+import { mark, useExamApi } from './common';
+import { examStrings } from './strings';
+import './exams.css';
+
+type Check = { kind: 'none' } | { kind: 'ok'; score2: number | null; absent: boolean } | { kind: 'bad'; error: string };
+
+/**
+ * /principal_exam_scores?id= (and the teacher's /teacher_exam_scores, /A_exam_scores on the phone): the score grid of
+ * one exam. Scores are typed, or a column copied from a spreadsheet is pasted into a cell and fills the rows from
+ * there in table order; every cell is checked as it changes (0..full mark, halves, 缺考), and the batch saves all
+ * rows or none (the server names each bad row, shown on its line). Ranks, statistics, the distribution chart, the
+ * .xlsx export and import, publishing to the guardians.
+ */
+export default function ExamScores() {
+  const s = examStrings.use();
+  const api = useExamApi();
+  const [params] = useSearchParams();
+  const examId = Number(params.get('id'));
+  const q = useQuery({
+    queryKey: [api.scores, examId],
+    queryFn: () => get<ExamScoreAnswer>(api.scores, { exam_id: examId }),
+    enabled: Number.isInteger(examId) && examId > 0,
+  });
+  if (!Number.isInteger(examId) || examId <= 0) return <EmptyState />;
+  if (q.isLoading) return <Loading />;
+  if (q.isError || !q.data) return <LoadError onRetry={() => void q.refetch()} />;
+  const a = q.data;
+  const e = a.exam;
+  return (
+    <Flex vertical gap={12} className="exam-scores">
+      <Card size="small">
+        <Flex justify="space-between" align="start" wrap gap={8}>
+          <div style={{ minWidth: 0 }}>
+            <Typography.Title level={5} style={{ margin: 0 }} data-testid="exam-title">
+              {e.name} {e.published_at ? <Tag color="green">{s('published')}</Tag> : <Tag>{s('unpublished')}</Tag>}
+            </Typography.Title>
+            <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+              {s('sc.info', { subject: e.subject, day: e.exam_day, full: e.full_mark, pass: e.pass_mark })} · {e.classes.map((c) => c.name).join('、')}
+            </Typography.Text>
+          </div>
+          <Flex gap={8} wrap>
+            <Link to={api.listPath}>
+              <Button>{s('sc.back')}</Button>
+            </Link>
+            {a.can_manage && <Publish answer={a} />}
+          </Flex>
+        </Flex>
+        {!a.can_manage && <Alert style={{ marginTop: 8 }} type="info" showIcon title={s('sc.not_manage')} />}
+      </Card>
+      <Tabs
+        items={[
+          { key: 'entry', label: s('sc.tab_entry'), children: <Entry key={`${e.id}-${e.scores_version}`} answer={a} /> },
+          { key: 'analysis', label: s('sc.tab_analysis'), children: <Analysis answer={a} query={q} /> },
+        ]}
+      />
+    </Flex>
+  );
+}
+
+function Publish({ answer }: { answer: ExamScoreAnswer }) {
+  const s = examStrings.use();
+  const qc = useQueryClient();
+  const api = useExamApi();
+  const e = answer.exam;
+  const go = async () => {
+    const r = await post<PublishExamScoresResult>('publishExamScores', { exam_id: e.id, version: e.version });
+    feedback().message.success(s('sc.published_n', { n: r.texted }));
+    void qc.invalidateQueries({ queryKey: [api.scores, e.id] });
+    void qc.invalidateQueries({ queryKey: [api.list] });
+  };
+  return (
+    <Popconfirm title={s('sc.publish_title', { name: e.name })} description={<div style={{ maxWidth: 300 }}>{s('sc.publish_body')}</div>} okText={s('sc.publish')} cancelText={s('cancel')} onConfirm={go}>
+      <Button type="primary" data-testid="exam-publish">
+        {e.published_at ? s('sc.republish') : s('sc.publish')}
+      </Button>
+    </Popconfirm>
+  );
+}
+
+/** Whether a student has an entry (a score, or absent). */
+const entered = (r: ExamScoreRow) => r.absent || r.score !== null;
+
+/** The cell's text as the grid shows it at first. */
+const initialText = (r: ExamScoreRow) => (r.absent ? '缺考' : r.score === null ? '' : String(r.score));
+
+function Entry({ answer }: { answer: ExamScoreAnswer }) {
+  const s = examStrings.use();
+  const lang = usePreferences((x) => x.lang);
+  const api = useExamApi();
+  const qc = useQueryClient();
+  const e = answer.exam;
+  const rows = answer.list;
+  const [draft, setDraft] = useState<Record<number, string>>({});
+  const [serverErrors, setServerErrors] = useState<Record<number, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const line = useMemo(() => new Map(rows.map((r, i) => [r.student_id, i + 1])), [rows]);
+  const classNames = useMemo(() => new Map(e.classes.map((c) => [c.id, c.name])), [e.classes]);
+
+  const textOf = (r: ExamScoreRow) => draft[r.student_id] ?? initialText(r);
+  const checkOf = (r: ExamScoreRow): Check => {
+    const text = textOf(r);
+    if (text === initialText(r)) return { kind: 'none' };
+    const c = parseScoreCell(text, e.full_mark);
+    if (c === null) return entered(r) ? { kind: 'bad', error: s('sc.cleared') } : { kind: 'none' };
+    if (!c.ok) return { kind: 'bad', error: sharedT(lang, c.error) };
+    return { kind: 'ok', score2: c.score2, absent: c.absent };
+  };
+  const checks = rows.map((r) => ({ r, c: checkOf(r) }));
+  const changed = checks.filter((x) => x.c.kind !== 'none');
+  const bad = checks.filter((x) => x.c.kind === 'bad');
+
+  const set = (id: number, v: string) => {
+    setDraft((d) => ({ ...d, [id]: v }));
+    if (serverErrors[id]) setServerErrors(({ [id]: _, ...rest }) => rest);
+  };
+  /** A pasted column (Excel: lines, cells by tab; the first cell of each line) fills the rows from this one down. */
+  const paste = (index: number, text: string) => {
+    const values = text.replace(/\r/g, '').replace(/\n$/, '').split('\n').map((l) => l.split('\t')[0].trim());
+    if (values.length <= 1) return false;
+    setDraft((d) => {
+      const next = { ...d };
+      values.forEach((v, k) => {
+        const r = rows[index + k];
+        if (r) next[r.student_id] = v;
+      });
+      return next;
+    });
+    setServerErrors({});
+    return true;
+  };
+
+  const save = async () => {
+    if (bad.length) return;
+    const batch = changed.filter((x) => x.c.kind === 'ok');
+    if (!batch.length) {
+      feedback().message.info(s('sc.nothing'));
+      return;
+    }
+    setBusy(true);
+    try {
+      const res = await post<AddExamScoreResult>(
+        api.addScores,
+        { exam_id: e.id, scores_version: e.scores_version, rows: batch.map(({ r, c }) => (c.kind === 'ok' && c.absent ? { student_id: r.student_id, absent: true } : { student_id: r.student_id, score: c.kind === 'ok' ? c.score2! / 2 : null })) },
+        { silent: true },
+      );
+      feedback().message.success(s('sc.saved', { n: res.saved }));
+      setDraft({});
+      void qc.invalidateQueries({ queryKey: [api.scores, e.id] });
+      void qc.invalidateQueries({ queryKey: [api.list] });
+    } catch (err) {
+      const data = err instanceof ApiError ? (err.data as { rows?: Array<{ student_id: number | null; message: string }> } | null) : null;
+      if (data?.rows?.length) {
+        setServerErrors(Object.fromEntries(data.rows.filter((p) => p.student_id !== null).map((p) => [p.student_id!, p.message])));
+        feedback().message.error(s('sc.not_saved'));
+      } else feedback().message.error((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async (r: ExamScoreRow) => {
+    await post(api.delScore, { exam_id: e.id, student_id: r.student_id });
+    feedback().message.success(s('sc.deleted'));
+    void qc.invalidateQueries({ queryKey: [api.scores, e.id] });
+  };
+
+  const problems = [
+    ...bad.map(({ r, c }) => ({ id: r.student_id, text: s('sc.row_error', { row: line.get(r.student_id)!, name: r.student_name, msg: c.kind === 'bad' ? c.error : '' }) })),
+    ...Object.entries(serverErrors).map(([id, msg]) => ({ id: Number(id), text: s('sc.row_error', { row: line.get(Number(id)) ?? '?', name: rows.find((r) => r.student_id === Number(id))?.student_name ?? id, msg }) })),
+  ];
+
+  if (!rows.length) return <Card size="small"><EmptyState description={s('sc.empty')} /></Card>;
+  return (
+    <Flex vertical gap={12}>
+      <Alert type="info" showIcon title={s('sc.paste_hint')} />
+      {problems.length > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          data-testid="score-problems"
+          title={serverErrors && Object.keys(serverErrors).length ? s('sc.not_saved') : s('sc.problems', { n: problems.length })}
+          description={
+            <ul style={{ margin: 0, paddingLeft: 18 }}>
+              {problems.map((p) => (
+                <li key={p.id}>{p.text}</li>
+              ))}
+            </ul>
+          }
+        />
+      )}
+      <Card size="small" styles={{ body: { padding: 0 } }}>
+        <Table<ExamScoreRow>
+          rowKey="student_id"
+          size="small"
+          pagination={false}
+          dataSource={rows}
+          sticky
+          rowClassName={(r) => (bad.some((x) => x.r.student_id === r.student_id) || serverErrors[r.student_id] ? 'exam-row-bad' : '')}
+          columns={[
+            { title: s('sc.col_no'), key: 'no', width: 48, render: (_, __, i) => i + 1 },
+            { title: s('sc.col_student'), dataIndex: 'student_name', render: (v: string) => <Typography.Text strong>{v}</Typography.Text> },
+            { title: s('sc.col_class'), key: 'class', responsive: ['md'], render: (_, r) => (r.class_id === null ? '' : classNames.get(r.class_id)) },
+            {
+              title: s('sc.col_score'),
+              key: 'score',
+              width: 130,
+              render: (_, r, i) => {
+                const c = checkOf(r);
+                const wrong = c.kind === 'bad' || Boolean(serverErrors[r.student_id]);
+                return (
+                  <Input
+                    value={textOf(r)}
+                    status={wrong ? 'error' : undefined}
+                    inputMode="decimal"
+                    aria-label={`${r.student_name} ${s('sc.col_score')}`}
+                    data-testid={`score-${i + 1}`}
+                    className={c.kind === 'ok' ? 'exam-cell-changed' : undefined}
+                    onChange={(ev) => set(r.student_id, ev.target.value)}
+                    onPaste={(ev) => {
+                      if (paste(i, ev.clipboardData.getData('text'))) ev.preventDefault();
+                    }}
+                    style={{ maxWidth: 110 }}
+                  />
+                );
+              },
+            },
+            { title: s('sc.col_class_rank'), dataIndex: 'class_rank', width: 64, render: (v: number | null) => v ?? '-' },
+            { title: s('sc.col_school_rank'), dataIndex: 'school_rank', width: 64, responsive: ['md'], render: (v: number | null) => v ?? '-' },
+            {
+              title: '',
+              key: 'del',
+              width: 48,
+              responsive: ['sm'],
+              render: (_, r) =>
+                entered(r) && (
+                  <Popconfirm title={s('sc.delete_title', { name: r.student_name })} okText={s('sc.delete')} cancelText={s('cancel')} onConfirm={() => remove(r)}>
+                    <Button size="small" type="link" danger>
+                      {s('act.delete')}
+                    </Button>
+                  </Popconfirm>
+                ),
+            },
+          ]}
+        />
+      </Card>
+      <div className="exam-bar">
+        <Flex gap={8} align="center" wrap>
+          <Typography.Text type={bad.length ? 'danger' : 'secondary'} style={{ flex: 1, minWidth: 120 }}>
+            {bad.length ? s('sc.problems', { n: bad.length }) : s('sc.changed', { n: changed.length })}
+          </Typography.Text>
+          <Button icon={<DownloadOutlined />} onClick={() => void download('examScoreExport', { exam_id: e.id }, `成绩-${e.name}.xlsx`).catch((err: Error) => feedback().message.error(err.message))}>
+            {s('sc.export')}
+          </Button>
+          <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
+            {s('sc.import')}
+          </Button>
+          {changed.length > 0 && <Button onClick={() => { setDraft({}); setServerErrors({}); }}>{s('sc.reset')}</Button>}
+          <Button type="primary" loading={busy} disabled={bad.length > 0 || changed.length === 0} onClick={() => void save()} data-testid="scores-save" style={{ minHeight: 40 }}>
+            {s('sc.save')}
+          </Button>
+        </Flex>
+      </div>
+      {importing && <ImportDialog examId={e.id} onClose={() => setImporting(false)} />}
+    </Flex>
+  );
+}
+
+function ImportDialog({ examId, onClose }: { examId: number; onClose: () => void }) {
+  const s = examStrings.use();
+  const api = useExamApi();
+  const qc = useQueryClient();
+  const [file, setFile] = useState<File | null>(null);
+  const [result, setResult] = useState<ExamScoreImportResult | null>(null);
+  const [busy, setBusy] = useState(false);
+  const send = async (dry: boolean) => {
+    if (!file) return;
+    const form = new FormData();
+    form.append('exam_id', String(examId));
+    form.append('dry_run', dry ? '1' : '0');
+    form.append('file', file);
+    setBusy(true);
+    try {
+      const r = await upload<ExamScoreImportResult>('examScoreImport', form);
+      setResult(r);
+      if (!dry && r.saved) {
+        feedback().message.success(s('sc.import_done', { n: r.saved }));
+        void qc.invalidateQueries({ queryKey: [api.scores, examId] });
+        onClose();
+      }
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open
+      title={s('sc.import_title')}
+      onCancel={onClose}
+      footer={[
+        <Button key="c" onClick={onClose}>
+          {s('cancel')}
+        </Button>,
+        <Button key="d" disabled={!file} loading={busy} onClick={() => void send(true)}>
+          {s('sc.import_check')}
+        </Button>,
+        <Button key="i" type="primary" disabled={!file || (result !== null && result.problems.length > 0)} loading={busy} onClick={() => void send(false)}>
+          {s('sc.import_go')}
+        </Button>,
+      ]}
+    >
+      <Typography.Paragraph type="secondary">{s('sc.import_help')}</Typography.Paragraph>
+      <Upload
+        accept=".xlsx"
+        maxCount={1}
+        beforeUpload={(f) => {
+          setFile(f);
+          setResult(null);
+          return false;
+        }}
+        onRemove={() => {
+          setFile(null);
+          setResult(null);
+        }}
+      >
+        <Button icon={<UploadOutlined />}>{s('sc.import_pick')}</Button>
+      </Upload>
+      {result &&
+        (result.problems.length ? (
+          <Alert
+            style={{ marginTop: 12 }}
+            type="error"
+            title={s('sc.problems', { n: result.problems.length })}
+            description={
+              <ul style={{ margin: 0, paddingLeft: 18 }}>
+                {result.problems.map((p, i) => (
+                  <li key={i}>{s('sc.row_error', { row: p.row, name: p.column, msg: p.message })}</li>
+                ))}
+              </ul>
+            }
+          />
+        ) : (
+          <Alert style={{ marginTop: 12 }} type="success" title={s('sc.import_ok', { n: result.rows })} />
+        ))}
+    </Modal>
+  );
+}
+
+function Analysis({ answer, query }: { answer: ExamScoreAnswer; query: ReturnType<typeof useQuery<ExamScoreAnswer>> }) {
+  const s = examStrings.use();
+  const st = answer.stats;
+  const option = useMemo(
+    () => barOption(answer.bands.map((b) => b.label), [{ name: s('an.people'), data: answer.bands.map((b) => b.count), color: '#1677ff' }], { legend: { show: false } }),
+    [answer.bands, s],
+  );
+  const rate = (v: number | null) => (v === null ? '-' : `${v}%`);
+  return (
+    <Flex vertical gap={12}>
+      <Card size="small">
+        <Row gutter={[12, 12]}>
+          {(
+            [
+              ['an.students', st.students],
+              ['an.count', st.count],
+              ['an.absent', st.absent],
+              ['an.average', mark(st.average)],
+              ['an.highest', mark(st.highest)],
+              ['an.lowest', mark(st.lowest)],
+              ['an.pass_rate', rate(st.pass_rate)],
+            ] as const
+          ).map(([k, v]) => (
+            <Col key={k} xs={8} sm={6} md={3}>
+              <Statistic title={s(k)} value={v} styles={{ content: { fontSize: 20 } }} />
+            </Col>
+          ))}
+        </Row>
+      </Card>
+      <ChartCard
+        title={s('an.chart')}
+        query={query}
+        empty={st.count === 0}
+        emptyText={s('an.chart_empty')}
+        option={option}
+        height={260}
+        summary={s('an.summary', { n: st.count, avg: mark(st.average), rate: rate(st.pass_rate) })}
+        exportAs={{ action: 'examScoreExport', params: { exam_id: answer.exam.id }, filename: `成绩-${answer.exam.name}.xlsx` }}
+      />
+      <Card size="small" title={s('an.by_class')}>
+        <Table
+          rowKey="class_id"
+          size="small"
+          pagination={false}
+          dataSource={answer.classes}
+          scroll={{ x: 480 }}
+          columns={[
+            { title: s('an.class'), dataIndex: 'class_name' },
+            { title: s('an.count'), dataIndex: 'count', width: 60 },
+            { title: s('an.absent'), dataIndex: 'absent', width: 60 },
+            { title: s('an.average'), dataIndex: 'average', width: 70, render: (v: number | null) => mark(v) },
+            { title: s('an.highest'), dataIndex: 'highest', width: 70, render: (v: number | null) => mark(v) },
+            { title: s('an.lowest'), dataIndex: 'lowest', width: 70, render: (v: number | null) => mark(v) },
+            { title: s('an.pass_rate'), dataIndex: 'pass_rate', width: 70, render: (v: number | null) => rate(v) },
+          ]}
+        />
+      </Card>
+    </Flex>
+  );
+}

@@ -1,0 +1,263 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, DatePicker, Flex, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Tag, Typography } from 'antd';
+import { EXAM_SUBJECTS, type Exam, type ExamListAnswer } from '@wantuo/shared';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { feedback } from '../../api/feedback';
+import { get, post } from '../../api/http';
+import { EmptyState, LoadError, Loading } from '../../components/states';
+import { ServerTable } from '../../components/server-table';
+import { mark, useExamApi, useExamClasses } from './common';
+import { examStrings } from './strings';
+
+const PAGE_SIZE = 20;
+
+/**
+ * /principal_exams (admin: every exam of the school, a table), /teacher_exams and /A_exams (a teacher: the exams of
+ * own classes, cards for the phone): filters, new exam, edit, delete (admin, confirmed), and the way to the scores.
+ */
+export default function ExamsList() {
+  const s = examStrings.use();
+  const api = useExamApi();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [keyword, setKeyword] = useState('');
+  const [subject, setSubject] = useState<string | undefined>();
+  const [classId, setClassId] = useState<number | undefined>();
+  const [editing, setEditing] = useState<Exam | 'new' | null>(null);
+  const classes = useExamClasses(api.admin);
+  const params = { page, limit: PAGE_SIZE, ...(keyword ? { keyword } : {}), ...(subject ? { subject } : {}), ...(classId ? { class_id: classId } : {}) };
+  const q = useQuery({ queryKey: [api.list, params], queryFn: () => get<ExamListAnswer>(api.list, params) });
+  const filtered = Boolean(keyword || subject || classId);
+  const open = (e: Exam) => navigate(`${api.scoresPath}?id=${e.id}`);
+  const remove = async (e: Exam) => {
+    await post('delExam', { id: e.id, version: e.version, confirm: true });
+    feedback().message.success(s('del.done'));
+    void qc.invalidateQueries({ queryKey: [api.list] });
+  };
+
+  const filters = (
+    <Flex gap={8} wrap>
+      <Input.Search allowClear placeholder={s('list.keyword')} style={{ width: 180 }} onSearch={(v) => { setKeyword(v.trim()); setPage(1); }} />
+      <Select allowClear placeholder={s('list.subject')} style={{ width: 120 }} value={subject} onChange={(v) => { setSubject(v); setPage(1); }} options={EXAM_SUBJECTS.map((x) => ({ value: x, label: x }))} />
+      <Select allowClear placeholder={s('list.class')} style={{ width: 140 }} value={classId} onChange={(v) => { setClassId(v); setPage(1); }} options={(classes.data ?? []).map((c) => ({ value: c.id, label: c.name }))} loading={classes.isLoading} />
+      <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} data-testid="exam-add">
+        {s('list.add')}
+      </Button>
+    </Flex>
+  );
+  const stateTag = (e: Exam) => (e.published_at ? <Tag color="green">{s('published')}</Tag> : <Tag>{s('unpublished')}</Tag>);
+
+  return (
+    <Flex vertical gap={12}>
+      <Card size="small">{filters}</Card>
+      {api.admin ? (
+        <Card size="small">
+          <ServerTable<Exam>
+            query={q}
+            page={page}
+            onPage={setPage}
+            pageSize={PAGE_SIZE}
+            scroll={{ x: 900 }}
+            locale={{ emptyText: <EmptyState description={s(filtered ? 'list.empty_filtered' : 'list.empty')} /> }}
+            columns={[
+              { title: s('col.name'), dataIndex: 'name', render: (v: string, e) => <Typography.Link onClick={() => open(e)}>{v}</Typography.Link> },
+              { title: s('col.subject'), dataIndex: 'subject', width: 90 },
+              { title: s('col.day'), dataIndex: 'exam_day', width: 110 },
+              { title: s('col.full'), dataIndex: 'full_mark', width: 70 },
+              { title: s('col.classes'), key: 'classes', render: (_, e) => e.classes.map((c) => c.name).join('、') },
+              { title: s('col.scored'), key: 'scored', width: 80, render: (_, e) => s('scored_of', { n: e.scored + e.absent }) },
+              { title: s('col.average'), dataIndex: 'average', width: 80, render: (v: number | null) => mark(v) },
+              { title: s('col.state'), key: 'state', width: 90, render: (_, e) => stateTag(e) },
+              {
+                title: s('col.actions'),
+                key: 'actions',
+                width: 200,
+                render: (_, e) => (
+                  <Space size={4}>
+                    <Button size="small" type="link" onClick={() => open(e)}>
+                      {s('act.scores')}
+                    </Button>
+                    <Button size="small" type="link" onClick={() => setEditing(e)}>
+                      {s('act.edit')}
+                    </Button>
+                    <Popconfirm
+                      title={s('del.title', { name: e.name })}
+                      description={s('del.body', { n: e.scored + e.absent })}
+                      okText={s('act.delete')}
+                      okButtonProps={{ danger: true }}
+                      cancelText={s('cancel')}
+                      onConfirm={() => remove(e)}
+                    >
+                      <Button size="small" type="link" danger>
+                        {s('act.delete')}
+                      </Button>
+                    </Popconfirm>
+                  </Space>
+                ),
+              },
+            ]}
+          />
+        </Card>
+      ) : (
+        <TeacherCards query={q} filtered={filtered} page={page} onPage={setPage} onOpen={open} onEdit={setEditing} stateTag={stateTag} />
+      )}
+      {editing && (
+        <ExamForm
+          exam={editing === 'new' ? null : editing}
+          classes={classes.data ?? []}
+          action={editing === 'new' ? api.add : api.edit}
+          onClose={() => setEditing(null)}
+          onSaved={(e) => {
+            setEditing(null);
+            void qc.invalidateQueries({ queryKey: [api.list] });
+            if (editing === 'new') open(e);
+          }}
+        />
+      )}
+    </Flex>
+  );
+}
+
+function TeacherCards({
+  query,
+  filtered,
+  page,
+  onPage,
+  onOpen,
+  onEdit,
+  stateTag,
+}: {
+  query: ReturnType<typeof useQuery<ExamListAnswer>>;
+  filtered: boolean;
+  page: number;
+  onPage: (p: number) => void;
+  onOpen: (e: Exam) => void;
+  onEdit: (e: Exam) => void;
+  stateTag: (e: Exam) => React.ReactNode;
+}) {
+  const s = examStrings.use();
+  if (query.isLoading) return <Loading />;
+  if (query.isError) return <LoadError onRetry={() => void query.refetch()} />;
+  const list = query.data?.list ?? [];
+  if (!list.length) return <Card size="small"><EmptyState description={s(filtered ? 'list.empty_filtered' : 'list.empty')} /></Card>;
+  const total = query.data?.total ?? 0;
+  return (
+    <Flex vertical gap={8}>
+      {list.map((e) => (
+        <Card key={e.id} size="small" data-testid={`exam-${e.id}`}>
+          <Flex justify="space-between" align="start" gap={8}>
+            <div style={{ minWidth: 0 }}>
+              <Typography.Text strong style={{ fontSize: 16 }}>
+                {e.name}
+              </Typography.Text>
+              <div>
+                <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+                  {e.subject} · {e.exam_day} · {s('col.full')} {e.full_mark}
+                </Typography.Text>
+              </div>
+              <div>
+                <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+                  {e.classes.map((c) => c.name).join('、')} · {s('col.scored')} {e.scored + e.absent} · {s('col.average')} {mark(e.average)}
+                </Typography.Text>
+              </div>
+            </div>
+            {stateTag(e)}
+          </Flex>
+          <Flex gap={8} style={{ marginTop: 10 }}>
+            <Button type="primary" block style={{ minHeight: 44 }} onClick={() => onOpen(e)}>
+              {s('act.scores')}
+            </Button>
+            <Button block style={{ minHeight: 44 }} onClick={() => onEdit(e)}>
+              {s('act.edit')}
+            </Button>
+          </Flex>
+        </Card>
+      ))}
+      {total > PAGE_SIZE && (
+        <Flex justify="center" gap={8}>
+          <Button disabled={page === 1} onClick={() => onPage(page - 1)}>
+            ‹
+          </Button>
+          <Typography.Text type="secondary" style={{ lineHeight: '32px' }}>
+            {page} / {Math.ceil(total / PAGE_SIZE)}
+          </Typography.Text>
+          <Button disabled={page * PAGE_SIZE >= total} onClick={() => onPage(page + 1)}>
+            ›
+          </Button>
+        </Flex>
+      )}
+    </Flex>
+  );
+}
+
+interface FormValues {
+  name: string;
+  subject: string;
+  exam_day: dayjs.Dayjs;
+  full_mark: number;
+  pass_mark?: number | null;
+  class_ids: number[];
+}
+
+function ExamForm({ exam, classes, action, onClose, onSaved }: { exam: Exam | null; classes: Array<{ id: number; name: string }>; action: string; onClose: () => void; onSaved: (e: Exam) => void }) {
+  const s = examStrings.use();
+  const [form] = Form.useForm<FormValues>();
+  const [busy, setBusy] = useState(false);
+  // an exam's classes stay choosable even when not in the list (a stopped class)
+  const options = [...classes, ...(exam?.classes ?? []).filter((c) => !classes.some((x) => x.id === c.id))].map((c) => ({ value: c.id, label: c.name }));
+  const submit = async () => {
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
+    setBusy(true);
+    try {
+      const body = { name: v.name, subject: v.subject, exam_day: v.exam_day.format('YYYY-MM-DD'), full_mark: v.full_mark, pass_mark: v.pass_mark ?? null, class_ids: v.class_ids };
+      const saved = await post<Exam>(action, exam ? { id: exam.id, version: exam.version, ...body } : body);
+      feedback().message.success(s('saved'));
+      onSaved(saved);
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open title={s(exam ? 'form.edit' : 'form.add')} onCancel={onClose} onOk={() => void submit()} okText={s('save')} cancelText={s('cancel')} confirmLoading={busy} destroyOnHidden>
+      <Form<FormValues>
+        form={form}
+        layout="vertical"
+        initialValues={
+          exam
+            ? { name: exam.name, subject: exam.subject, exam_day: dayjs(exam.exam_day), full_mark: exam.full_mark, pass_mark: exam.pass_mark_given ? exam.pass_mark : null, class_ids: exam.classes.map((c) => c.id) }
+            : { full_mark: 100, exam_day: dayjs(), class_ids: classes.length === 1 ? [classes[0].id] : [] }
+        }
+      >
+        <Form.Item name="name" label={s('form.name')} rules={[{ required: true, whitespace: true, message: s('required') }, { max: 50 }]}>
+          <Input placeholder={s('form.name_ph')} maxLength={50} />
+        </Form.Item>
+        <Flex gap={12}>
+          <Form.Item name="subject" label={s('form.subject')} rules={[{ required: true, whitespace: true, message: s('required') }]} style={{ flex: 1 }}>
+            <Select showSearch={{}} options={EXAM_SUBJECTS.map((x) => ({ value: x, label: x }))} />
+          </Form.Item>
+          <Form.Item name="exam_day" label={s('form.day')} rules={[{ required: true, message: s('required') }]} style={{ flex: 1 }}>
+            <DatePicker style={{ width: '100%' }} inputReadOnly />
+          </Form.Item>
+        </Flex>
+        <Flex gap={12}>
+          <Form.Item name="full_mark" label={s('form.full')} rules={[{ required: true, message: s('required') }]} style={{ flex: 1 }}>
+            <InputNumber min={1} max={1000} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+          <Form.Item name="pass_mark" label={s('form.pass')} extra={s('form.pass_help')} style={{ flex: 1 }}>
+            <InputNumber min={0} max={1000} step={0.5} style={{ width: '100%' }} />
+          </Form.Item>
+        </Flex>
+        <Form.Item name="class_ids" label={s('form.classes')} rules={[{ required: true, type: 'array', min: 1, message: s('required') }]} extra={options.length ? undefined : s('form.no_classes')}>
+          <Select mode="multiple" options={options} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

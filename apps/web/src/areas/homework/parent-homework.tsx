@@ -1,0 +1,166 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, DatePicker, Flex, Form, Image, Input, Modal, Segmented, Space, Typography, Upload } from 'antd';
+import { guardianMayMarkDone, type MarkHomeWorkResult, type ParentChild, type StudentHomework, type StudentHomeworkDay, type UploadedFile } from '@wantuo/shared';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { feedback } from '../../api/feedback';
+import { get, post, upload } from '../../api/http';
+import { EmptyState, LoadError, Loading } from '../../components/states';
+import { useSession } from '../../stores/session';
+import { newRequestId } from '../money/payment-dialog';
+import { Attachments, KindTag, StateTag } from './common';
+import { schoolDay } from './marking';
+import { homeworkStrings } from './strings';
+import './homework.css';
+
+/** /parent_homework: each child's homework of a day (today first): state, the teacher's note, done at home with a photo. */
+export default function ParentHomework() {
+  const s = homeworkStrings.use();
+  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get<{ list: ParentChild[] }>('parentChildren') });
+  const kids = children.data?.list ?? [];
+  return (
+    <Flex vertical gap={12} className="hw-page">
+      {children.isLoading ? (
+        <Loading />
+      ) : children.isError ? (
+        <LoadError onRetry={() => void children.refetch()} />
+      ) : kids.length === 0 ? (
+        <Card>
+          <EmptyState description={s('parent.no_children')} />
+        </Card>
+      ) : (
+        <ChildHomework kids={kids} />
+      )}
+    </Flex>
+  );
+}
+
+function ChildHomework({ kids }: { kids: ParentChild[] }) {
+  const s = homeworkStrings.use();
+  const tz = useSession((x) => x.user?.school?.timezone);
+  const [current, setCurrent] = useState(kids[0].id);
+  const [day, setDay] = useState(schoolDay(tz));
+  const [doing, setDoing] = useState<StudentHomework | null>(null);
+  const q = useQuery({
+    queryKey: ['wantuoStudentHomeWork', current, day],
+    queryFn: () => get<StudentHomeworkDay>('wantuoStudentHomeWork', { student_id: current, day }),
+  });
+  return (
+    <>
+      {kids.length > 1 && <Segmented block size="large" value={current} onChange={(v) => setCurrent(v as number)} options={kids.map((k) => ({ value: k.id, label: k.name }))} />}
+      <DatePicker aria-label={s('parent.day')} value={dayjs(day)} allowClear={false} inputReadOnly onChange={(d) => d && setDay(d.format('YYYY-MM-DD'))} style={{ width: '100%' }} />
+      {q.isLoading ? (
+        <Loading />
+      ) : q.isError ? (
+        <LoadError onRetry={() => void q.refetch()} />
+      ) : !q.data?.list.length ? (
+        <Card>
+          <EmptyState description={s('parent.empty')} />
+        </Card>
+      ) : (
+        q.data.list.map((h) => (
+          <Card key={h.id} size="small" className="hw-card" title={h.title} extra={<StateTag state={h.state} />} data-testid="parent-homework">
+            <Space direction="vertical" size={6} style={{ width: '100%' }}>
+              <div>
+                <KindTag kind={h.kind} />
+                <Typography.Text type="secondary">
+                  {h.class_name} · {h.teacher_name} · {s('due', { day: h.due_day })}
+                </Typography.Text>
+              </div>
+              <Typography.Paragraph style={{ marginBottom: 0, whiteSpace: 'pre-wrap' }}>{h.content}</Typography.Paragraph>
+              <Attachments files={h.attachments} />
+              {h.note && (
+                <Typography.Text>
+                  {s('teacher_note')}：{h.note}
+                </Typography.Text>
+              )}
+              {h.photo_url && (
+                <Flex gap={8} align="center">
+                  <Image src={h.photo_url} width={64} height={64} style={{ objectFit: 'cover', borderRadius: 4 }} alt={s('photo')} />
+                  {h.home_note && <Typography.Text type="secondary">{h.home_note}</Typography.Text>}
+                </Flex>
+              )}
+              {guardianMayMarkDone(h.state) && (
+                <Button type="primary" block size="large" onClick={() => setDoing(h)}>
+                  {s('parent.mark_done')}
+                </Button>
+              )}
+            </Space>
+          </Card>
+        ))
+      )}
+      <DoneAtHome homework={doing} studentId={current} onClose={() => setDoing(null)} />
+    </>
+  );
+}
+
+function DoneAtHome({ homework, studentId, onClose }: { homework: StudentHomework | null; studentId: number; onClose: () => void }) {
+  const s = homeworkStrings.use();
+  const qc = useQueryClient();
+  const [form] = Form.useForm<{ photo_url: string; note?: string }>();
+  const [saving, setSaving] = useState(false);
+  const [requestId, setRequestId] = useState(newRequestId);
+
+  const submit = async () => {
+    const v = await form.validateFields().catch(() => null);
+    if (!v || !homework) return;
+    setSaving(true);
+    try {
+      await post<MarkHomeWorkResult>('parentDoneHomeWork', { homework_id: homework.id, student_id: studentId, photo_url: v.photo_url, note: v.note?.trim() || undefined, request_id: requestId });
+      feedback().message.success(s('parent.saved'));
+      form.resetFields();
+      setRequestId(newRequestId());
+      await qc.invalidateQueries({ queryKey: ['wantuoStudentHomeWork'] });
+      onClose();
+    } catch {
+      // shown
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal open={homework !== null} title={s('parent.dialog')} onCancel={onClose} onOk={() => void submit()} okText={s('parent.submit')} cancelText={s('cancel')} confirmLoading={saving} destroyOnHidden>
+      <Typography.Paragraph strong>{homework?.title}</Typography.Paragraph>
+      <Form form={form} layout="vertical">
+        <Form.Item name="photo_url" label={s('photo')} rules={[{ required: true, message: s('parent.photo_required') }]}>
+          <PhotoField />
+        </Form.Item>
+        <Form.Item name="note" label={s('parent.note')} rules={[{ max: 200 }]}>
+          <Input.TextArea rows={2} maxLength={200} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/** The photo of the homework: uploads a picture (the upload action) and holds its URL as the form value. */
+function PhotoField({ value, onChange }: { value?: string; onChange?: (v: string) => void }) {
+  const s = homeworkStrings.use();
+  const [uploading, setUploading] = useState(false);
+  return (
+    <Space align="center" wrap>
+      {value && <Image src={value} width={72} height={72} style={{ objectFit: 'cover', borderRadius: 4 }} alt={s('photo')} />}
+      <Upload
+        accept="image/*"
+        showUploadList={false}
+        customRequest={async ({ file, onSuccess, onError }) => {
+          const fd = new FormData();
+          fd.append('file', file as Blob);
+          setUploading(true);
+          try {
+            const res = await upload<UploadedFile>('upload', fd);
+            onChange?.(res.url);
+            onSuccess?.(res);
+          } catch (e) {
+            onError?.(e as Error);
+          } finally {
+            setUploading(false);
+          }
+        }}
+      >
+        <Button loading={uploading}>{s('parent.upload')}</Button>
+      </Upload>
+    </Space>
+  );
+}

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import type { Page } from '../codes';
+import { NOTICE_AUDIENCES, NOTICE_MAX_ATTACHMENTS, NOTICE_MAX_CLASSES, NOTICE_MAX_CONTENT, NOTICE_SCOPES, type NoticeAudience, type NoticeScope } from '../notices';
+import { flag, lineText, pageQuery } from './common';
+
+/** Notices (issue 14, module `notices`): publish, lists, read receipts, reminders. Times are ISO instants. */
+
+const blank = (v: unknown) => (v === '' ? undefined : v);
+const idOf = (error: string) => z.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
+const queryIdOf = (error: string) => z.coerce.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
+const requestId = z.string({ error: 'notices.v.request_id_invalid' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'notices.v.request_id_invalid' });
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Publishes a notice to classes (class_ids) or the whole school, for guardians, staff or both. */
+export const AddInformInput = z
+  .strictObject({
+    title: lineText(60).min(1, { error: 'notices.v.title_required' }),
+    /** rich text (HTML): sanitised by the API */
+    content: z.string({ error: 'notices.v.content_required' }).trim().min(1, { error: 'notices.v.content_required' }).max(NOTICE_MAX_CONTENT, { error: 'notices.v.content_too_long' }),
+    scope: z.enum(NOTICE_SCOPES, { error: 'notices.v.scope_invalid' }),
+    class_ids: z
+      .array(idOf('notices.v.class_invalid'), { error: 'notices.v.classes_invalid' })
+      .max(NOTICE_MAX_CLASSES, { error: 'notices.v.classes_invalid' })
+      .refine((v) => new Set(v).size === v.length, { error: 'notices.v.classes_invalid' })
+      .optional(),
+    audience: z.enum(NOTICE_AUDIENCES, { error: 'notices.v.audience_invalid' }),
+    important: z.boolean({ error: 'notices.v.important_invalid' }).optional(),
+    /** ids the `upload` action answered */
+    attachments: z
+      .array(z.string({ error: 'notices.v.attachment_invalid' }).regex(UUID_RE, { error: 'notices.v.attachment_invalid' }), { error: 'notices.v.attachments_invalid' })
+      .max(NOTICE_MAX_ATTACHMENTS, { error: 'notices.v.attachments_invalid' })
+      .refine((v) => new Set(v).size === v.length, { error: 'notices.v.attachments_invalid' })
+      .optional(),
+    request_id: requestId,
+  })
+  .refine((v) => (v.scope === 'classes' ? (v.class_ids?.length ?? 0) > 0 : !v.class_ids?.length), { error: 'notices.v.classes_for_scope', path: ['class_ids'] });
+export type AddInformInput = z.infer<typeof AddInformInput>;
+
+/** A teacher's (or head teacher's) notices: the ones they sent, or the ones they received as staff. */
+export const InformListQuery = z.strictObject({
+  ...pageQuery,
+  box: z.preprocess(blank, z.enum(['sent', 'received'], { error: 'notices.v.box_invalid' }).default('sent')),
+  class_id: z.preprocess(blank, queryIdOf('notices.v.class_invalid').optional()),
+  keyword: z.preprocess(blank, lineText(30).optional()),
+  important: z.preprocess(blank, flag.optional()),
+});
+export type InformListQuery = z.infer<typeof InformListQuery>;
+
+/** The admin's list: every notice of the school. */
+export const AdminInformListQuery = z.strictObject({
+  ...pageQuery,
+  class_id: z.preprocess(blank, queryIdOf('notices.v.class_invalid').optional()),
+  keyword: z.preprocess(blank, lineText(30).optional()),
+  important: z.preprocess(blank, flag.optional()),
+});
+export type AdminInformListQuery = z.infer<typeof AdminInformListQuery>;
+
+/** One notice with its read receipts (paged; `read` 1 the read ones, 0 the unread). */
+export const InformInfoQuery = z.strictObject({
+  ...pageQuery,
+  id: queryIdOf('notices.v.notice_invalid'),
+  read: z.preprocess(blank, flag.optional()),
+});
+export type InformInfoQuery = z.infer<typeof InformInfoQuery>;
+
+export const InformIdInput = z.strictObject({ id: idOf('notices.v.notice_invalid') });
+export type InformIdInput = z.infer<typeof InformIdInput>;
+
+/** A guardian's notices, newest first (`unread` 1: only the unread ones). */
+export const ParentInformListQuery = z.strictObject({ ...pageQuery, unread: z.preprocess(blank, flag.optional()) });
+export type ParentInformListQuery = z.infer<typeof ParentInformListQuery>;
+
+export interface NoticeAttachment {
+  id: string;
+  name: string;
+  url: string;
+  mime: string;
+  size: number;
+}
+
+/** A notice in a list (sent lists: with its counts). */
+export interface NoticeItem {
+  id: number;
+  title: string;
+  summary: string;
+  scope: NoticeScope;
+  class_ids: number[];
+  class_names: string[];
+  audience: NoticeAudience;
+  important: boolean;
+  author_id: number;
+  author_name: string;
+  attachments: number;
+  recipients: number;
+  read_count: number;
+  sms_count: number;
+  /** when the texts of an important notice go (held to 07:00 in the quiet hours) */
+  sms_at: string | null;
+  last_reminded_at: string | null;
+  created_at: string;
+  /** received lists: when the caller read it (null: unread) */
+  read_at?: string | null;
+}
+
+export interface NoticeDetail extends NoticeItem {
+  content: string;
+  attachment_list: NoticeAttachment[];
+}
+
+export interface NoticeReceipt {
+  user_id: number;
+  name: string;
+  kind: 'guardian' | 'staff';
+  /** guardians: their children the notice reached (in its classes, or the school's) */
+  child_names: string | null;
+  read_at: string | null;
+}
+
+export interface NoticeInfo {
+  notice: NoticeDetail;
+  /** the receipts (filtered by `read`), read first (newest), then unread by name */
+  receipts: Page<NoticeReceipt>;
+  unread: number;
+  /** the next time a reminder may go (null: now) */
+  next_remind_at: string | null;
+}
+
+export interface AddInformResult {
+  id: number;
+  recipients: number;
+  sms_count: number;
+  sms_at: string | null;
+  /** the texts are held until 07:00 (quiet hours) */
+  held: boolean;
+}
+
+export interface RemindInformResult {
+  id: number;
+  reminded: number;
+  sms_at: string;
+  held: boolean;
+  next_remind_at: string;
+}
+
+export interface ParentNoticeList extends Page<NoticeItem> {
+  unread: number;
+}
