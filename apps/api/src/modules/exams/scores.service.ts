@@ -22,6 +22,7 @@ import {
   type ParentExamScoresQuery,
 } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
+import { preparedQuery } from '../../core/database/prepared-query';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { EXAM_HEAD_COLUMNS, EXAM_JOINS, examOf, schoolOf, toExam, type ExamDbRow, type ExamHead } from './exams-sql';
@@ -78,8 +79,11 @@ export class ScoresService {
     // editExam refuses to take it off, so a score's class is always one of the exam's)
     const [head, [examRow], rows]: [ExamHead, ExamDbRow[], RosterRow[]] = await Promise.all([
       examOf(this.db, user, q.exam_id),
-      this.db.query(`select ${EXAM_HEAD_COLUMNS} from exams e ${EXAM_JOINS} where e.id = $1 and e.school_id = $2`, [q.exam_id, schoolOf(user)]),
-      this.db.query(
+      // named prepared statements: planning the roster took longer than running it (5.7 ms against 4.4 at 2,000 scores)
+      preparedQuery<ExamDbRow>(this.db, 'exams.score_head', `select ${EXAM_HEAD_COLUMNS} from exams e ${EXAM_JOINS} where e.id = $1 and e.school_id = $2`, [q.exam_id, schoolOf(user)]),
+      preparedQuery<RosterRow>(
+        this.db,
+        'exams.score_roster',
         `select sc.student_id, s.name as student_name, sc.class_id, sc.score2, sc.absent, true as entered
            from exam_scores sc join students s on s.id = sc.student_id where sc.exam_id = $1 and sc.school_id = $2
          union all
