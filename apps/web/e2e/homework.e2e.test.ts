@@ -107,4 +107,11 @@ it('the teacher sets homework → marks two students during tutoring → the par
   expect(await admin.locator('tbody tr.ant-table-row').count()).toBe(7);
   await admin.screenshot({ path: join(SHOTS, 'homework-principal-todo.png') });
   await admin.context().close();
+
+  // 5. the head teacher of 阳光一班 follows the class's homework on a phone (/A_homework)
+  const adviser = await signedIn('adviser', 375, 812, '/A_homework');
+  await adviser.locator('.hw-card', { hasText: '数学口算练习' }).waitFor();
+  expect(await adviser.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await adviser.screenshot({ path: join(SHOTS, 'homework-adviser-375.png') });
+  await adviser.context().close();
 });

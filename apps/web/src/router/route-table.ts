@@ -214,6 +214,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/Astudentmanagement', area: 'adviser', title: b('班级管理', 'Class management'), page: 'adviserCare' },
   { path: '/AClassNotice', area: 'adviser', title: b('班级管理', 'Class management'), page: 'noticesStaff', menu: G.classes, menuTitle: b('班级通知', 'Class notices') },
   { path: '/A_points', area: 'adviser', title: b('积分奖惩', 'Award points'), page: 'pointsTeacher', menu: G.classes },
+  { path: '/A_homework', area: 'adviser', title: b('班级作业', 'Class homework'), page: 'homeworkTeacher', menu: G.classes },
   { path: '/A_exams', area: 'adviser', title: b('考试成绩', 'Exams and scores'), page: 'examsList', menu: G.classes },
   { path: '/A_exam_scores', area: 'adviser', title: b('录入成绩', 'Enter scores'), page: 'examScores' },
   { path: '/A_data', area: 'adviser', title: b('数据中心', 'Data centre'), page: 'flowData', menu: G.data },
