@@ -40,7 +40,7 @@ export const homeworkStrings = defineStrings({
   'detail.missing': { zh: '请从作业列表打开一次作业', en: 'Open a homework from the list' },
   'detail.students_empty': { zh: '没有符合条件的学生', en: 'No student matches' },
   // the teacher
-  'teacher.title': { zh: '我的作业', en: 'My homework' },
+  'teacher.title': { zh: '班级作业', en: 'Class homework' },
   'teacher.issue': { zh: '布置作业', en: 'Set homework' },
   'teacher.empty': { zh: '还没有布置作业：点“布置作业”给班级布置第一份', en: 'No homework yet: “Set homework” for a class' },
   'form.class': { zh: '班级', en: 'Class' },
