@@ -17,6 +17,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { CareModule } from './modules/care/care.module';
 import { ContractUsageModule } from './modules/contracts/usage/usage.module';
 import { ContractsModule } from './modules/contracts/contracts.module';
+import { CoursewareModule } from './modules/courseware/courseware.module';
 import { LiveModule } from './modules/live/live.module';
 import { PointsModule } from './modules/points/points.module';
 import { ExamsModule } from './modules/exams/exams.module';
@@ -32,6 +33,7 @@ import { TimetableModule } from './modules/timetable/timetable.module';
 import { TeachingModule } from './modules/teaching/teaching.module';
 import { TutoringModule } from './modules/tutoring/tutoring.module';
 import { StaffModule } from './modules/staff/staff.module';
+import { StoreModule } from './modules/store/store.module';
 import { LeaveModule } from './modules/leave/leave.module';
 import { StudentsModule } from './modules/students/students.module';
 import { TasksModule } from './modules/tasks/tasks.module';
@@ -76,6 +78,8 @@ export class AppModule {
         TutoringModule,
         ExamsModule,
         HomeworkModule,
+        CoursewareModule,
+        StoreModule,
         ...(config.env === 'production' ? [] : [DevModule]),
         ...(config.wechatpay ? [] : [WechatPaySandboxModule]),
         ...(opts.runJobs ? [WorkerModule] : []),

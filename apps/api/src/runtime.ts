@@ -4,6 +4,7 @@ import type { ResolvedConfig } from './bootstrap';
 import type { AppConfig } from './core/config/config';
 import { dataSourceOptions, migrate } from './core/database/data-source';
 import { startEmbeddedPostgres } from './core/database/embedded-postgres';
+import { seedDemoCourseware } from './modules/courseware/demo-courseware';
 import { demoAccountsTable, seedDemo } from './modules/school/demo-seed';
 
 /** Resolves the database: DATABASE_URL, or the embedded PGlite database under DATA_DIR. */
@@ -28,6 +29,9 @@ export async function prepareDatabase(config: ResolvedConfig, log: Logger): Prom
       log.info({ schoolId: seeded.schoolId }, 'demo school seeded');
       process.stdout.write(`\n${demoAccountsTable()}\n\n`);
     }
+    // the demo courseware catalogue with real PDFs (once per database, also for a demo seeded before it existed)
+    const courseware = await seedDemoCourseware(ds, config.uploadDir);
+    if (courseware) log.info({ courseware }, 'demo courseware seeded');
   } finally {
     await ds.destroy();
   }

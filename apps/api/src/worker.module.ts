@@ -2,22 +2,28 @@ import { Module } from '@nestjs/common';
 import { WorkerHost } from './core/jobs/worker-host';
 import { AlertsModule } from './modules/alerts/alerts.module';
 import { AlertsProcessor } from './modules/alerts/jobs/alerts.processor';
+import { ContractsModule } from './modules/contracts/contracts.module';
+import { CoursewareModule } from './modules/courseware/courseware.module';
 import { ContractsDaily } from './modules/contracts/jobs/contracts-daily';
 import { ContractsProcessor } from './modules/contracts/jobs/contracts.processor';
+import { MealsModule } from './modules/meals/meals.module';
 import { SmsProcessor } from './modules/sms/jobs/sms.processor';
 import { SmsModule } from './modules/sms/sms.module';
 import { PaymentsProcessor } from './modules/payments/jobs/payments.processor';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { SchoolProcessor } from './modules/school/jobs/school.processor';
 import { SchoolModule } from './modules/school/school.module';
+import { StoreProcessor } from './modules/store/jobs/store.processor';
+import { StoreModule } from './modules/store/store.module';
 
 /**
  * The job processors. Loaded by the worker process; also by the API when it runs without Redis
  * (jobs then run in-process) and by tests that want the real worker beside the API.
  */
 @Module({
-  // SchoolModule registers the settlers of its payment kinds (the worker marks payments paid too) and the reminders
-  imports: [SmsModule, AlertsModule, PaymentsModule, SchoolModule],
-  providers: [SmsProcessor, AlertsProcessor, PaymentsProcessor, SchoolProcessor, ContractsDaily, ContractsProcessor, WorkerHost],
+  // every module that takes money registers the settlers of its payment kinds (the worker marks payments paid too:
+  // payments.check); SchoolModule also the reminders. worker.spec.ts checks the worker has every kind the API has.
+  imports: [SmsModule, AlertsModule, PaymentsModule, SchoolModule, StoreModule, ContractsModule, MealsModule, CoursewareModule],
+  providers: [SmsProcessor, AlertsProcessor, PaymentsProcessor, SchoolProcessor, ContractsDaily, ContractsProcessor, StoreProcessor, WorkerHost],
 })
 export class WorkerModule {}

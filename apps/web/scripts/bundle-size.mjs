@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Initial JavaScript of the sign-in page, gzip: the entry chunk and its static imports, plus the /login route
 // chunk and its static imports (what the browser must load before the form shows). Budget: 250 KiB.
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,4 +44,30 @@ if (!md.includes(header)) {
 }
 md = md.replace(/(## Web: initial JS of the sign-in page \(gzip\)[\s\S]*?\|---\|---\|---\|---\|\n)/, `$1${line}\n`);
 writeFileSync(file, md);
-process.exit(total <= budget ? 0 : 1);
+
+// the PDF viewer (react-pdf / PDF.js): never in the sign-in page's initial JS; its route chunk and the chunks only it
+// loads (beyond the entry's), plus the PDF.js worker file, reported on their own line
+const viewer = Object.keys(manifest).find((k) => k.endsWith('areas/public/pdf-viewer.tsx'));
+const pdfInSignIn = [...chunks].filter((k) => readFileSync(join(dist, manifest[k].file), 'utf8').includes('GlobalWorkerOptions'));
+let viewerOk = pdfInSignIn.length === 0;
+if (viewer) {
+  const entryChunks = closure(entry);
+  const own = [...closure(viewer)].filter((k) => !entryChunks.has(k));
+  const ownSize = own.reduce((n, k) => n + gz(manifest[k].file), 0);
+  const assetDirs = ['static', 'assets'].filter((d) => existsSync(join(dist, d)));
+  const worker = assetDirs.flatMap((d) => readdirSync(join(dist, d)).filter((f) => /^pdf\.worker.*\.m?js$/.test(f)).map((f) => join(d, f)));
+  const workerSize = worker.reduce((n, f) => n + gz(f), 0);
+  console.log(`PDF viewer (/pdf-viewer) route JS: ${kib(ownSize)} KiB gzip (${own.length} chunks: ${own.map((k) => manifest[k].file).join(', ')}), PDF.js worker ${kib(workerSize)} KiB gzip (${worker.join(', ') || 'not found'}); in the sign-in page's initial JS: ${pdfInSignIn.length ? `YES (${pdfInSignIn.join(', ')})` : 'no'}`);
+  const vHeader = "## Web: the PDF viewer's route chunk (gzip)";
+  let vmd = readFileSync(file, 'utf8');
+  if (!vmd.includes(vHeader)) {
+    vmd += `\n${vHeader}\n\n\`npm run bench\` (apps/web/scripts/bundle-size.mjs): the /pdf-viewer route chunk and the chunks only it loads (react-pdf, PDF.js), the PDF.js worker (loaded when a PDF opens), and whether any of it is in the sign-in page's initial JS (it must not be).\n\n| date | route JS | worker | in sign-in JS |\n|---|---|---|---|\n`;
+  }
+  const vLine = `| ${new Date().toISOString().slice(0, 10)} | ${kib(ownSize)} KiB (${own.length} chunks) | ${kib(workerSize)} KiB | ${pdfInSignIn.length ? 'YES' : 'no'} |`;
+  vmd = vmd.replace(/(## Web: the PDF viewer's route chunk \(gzip\)[\s\S]*?\|---\|---\|---\|---\|\n)/, `$1${vLine}\n`);
+  writeFileSync(file, vmd);
+} else {
+  console.log('PDF viewer route chunk not found in the manifest');
+  viewerOk = false;
+}
+process.exit(total <= budget && viewerOk ? 0 : 1);

@@ -5,8 +5,16 @@ import type { ActionDef } from './actions';
  * so the one role guard and the OpenAPI document know them. `O` is the platform operator.
  */
 export const EXTRA_ACTIONS: readonly ActionDef[] = [
+  { method: 'POST', action: 'saveCoursewareDict', module: 'courseware', who: ['O'], meaning: 'platform operator adds or edits an entry of a courseware dictionary (subject, discipline, grade, term, tixi, edition; optimistic concurrency on version)' },
+  { method: 'POST', action: 'coursewareUpload', module: 'courseware', who: ['O', 'A'], meaning: 'upload a courseware file (PDF, image, office; multipart `file`): stored privately, never under /uploads; PDFs get their page count' },
+  { method: 'POST', action: 'publishCourseware', module: 'courseware', who: ['O'], meaning: 'platform operator publishes a courseware: dictionaries, description, price (fen), sections with their files' },
+  { method: 'POST', action: 'editCourseware', module: 'courseware', who: ['O'], meaning: 'platform operator edits a courseware (title, dictionaries, description, price, on sale or withdrawn; optimistic concurrency on version)' },
+  { method: 'GET', action: 'operatorCoursewareList', module: 'courseware', who: ['O'], meaning: "platform operator's courseware list, paged, by keyword and status, with how many schools own each" },
   { method: 'POST', action: 'index', module: 'site', who: ['O'], meaning: 'platform operator saves the start-up page configuration' },
   { method: 'POST', action: 'aboutUs', module: 'site', who: ['O'], meaning: 'platform operator saves the about-us rich text (sanitised)' },
+  { method: 'GET', action: 'resourceAdminList', module: 'site', who: ['O'], meaning: "platform operator's list of public resources and school materials, paged, by audience and keyword" },
+  { method: 'POST', action: 'addResource', module: 'site', who: ['O'], meaning: 'platform operator publishes an uploaded file as a public resource or as material for signed-in schools (subject, grade)' },
+  { method: 'POST', action: 'delResource', module: 'site', who: ['O'], meaning: 'platform operator removes a resource (kept as removed, by whom and when)' },
   { method: 'GET', action: 'loginLog', module: 'auth', who: ['any'], meaning: 'recent sign-ins and actions of the signed-in user, paged' },
   { method: 'POST', action: 'applyAccount', module: 'applications', who: ['pub'], meaning: 'sign-in screen "create new account": an institution not yet on the platform applies; rate-limited per mobile and per IP' },
   { method: 'GET', action: 'accountApplications', module: 'applications', who: ['O'], meaning: 'platform operator lists account applications, newest first, paged, filterable by status' },
@@ -96,4 +104,13 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
   { method: 'GET', action: 'parentExamScores', module: 'exams', who: ['P'], meaning: "a guardian's child's published exam scores, newest exam first, paged: score (or absent), rank in the class, the class's number of scores and average" },
   { method: 'POST', action: 'examScoreImport', module: 'exams', who: ['A', 'T', 'H'], meaning: "import an exam's scores from .xlsx (multipart file; the sheet of examScoreExport: student number, name, score or 缺考): dry_run 1 lists every bad row, 0 saves all rows or none with the checks of addExamScore (a teacher: own classes' students)" },
   { method: 'GET', action: 'examScoreExport', module: 'exams', who: ['A', 'T', 'H'], meaning: "download an exam's scores as .xlsx (student number, name, class, score or 缺考, class and school rank), the sheet examScoreImport reads back (a teacher: own classes)" },
+  { method: 'GET', action: 'storeGoodsList', module: 'store', who: ['O'], meaning: 'platform operator lists the online-mall goods, listed or not, paged, by category, keyword and listed' },
+  { method: 'POST', action: 'addStoreGoods', module: 'store', who: ['O'], meaning: 'platform operator adds an online-mall good: category, name, pictures, description, price (fen), first stock (a stock move)' },
+  { method: 'POST', action: 'editStoreGoods', module: 'store', who: ['O'], meaning: 'platform operator edits a good (optimistic concurrency on version); orders placed keep their own prices' },
+  { method: 'POST', action: 'addStoreGoodsStock', module: 'store', who: ['O'], meaning: 'platform operator adds stock to a good (a stock move; idempotent by request_id)' },
+  { method: 'POST', action: 'unmountStoreGoods', module: 'store', who: ['O'], meaning: 'platform operator lists or unlists a good (optimistic concurrency on version)' },
+  { method: 'GET', action: 'storeOrderList', module: 'store', who: ['O'], meaning: "platform operator lists every school's mall orders, newest first, paged, by state and keyword (order no, school)" },
+  { method: 'POST', action: 'shipGoodsOrder', module: 'store', who: ['O'], meaning: 'platform operator ships a paid order with carrier and tracking number (paid -> shipped)' },
+  { method: 'POST', action: 'confirmGoodsOrder', module: 'store', who: ['A'], meaning: 'the school confirms receipt of a shipped order (shipped -> done)' },
+  { method: 'POST', action: 'cancelGoodsOrder', module: 'store', who: ['A', 'O'], meaning: 'the school (its own) or the operator cancels an unpaid or paid order with a reason: stock released, a paid order refunded (balance back to the wallet, WeChat Pay through the provider)' },
 ];

@@ -16,7 +16,8 @@ export default function CenterLayout() {
       <div style={{ maxWidth: 1200, margin: '0 auto', padding: '8px 16px 0' }}>
         <Tabs
           activeKey={location.pathname}
-          onChange={(key) => navigate(key)}
+          // the chosen courseware (?id=) stays when changing tabs
+          onChange={(key) => navigate(`${key}${location.search}`)}
           items={tabs.map((r) => ({ key: r.path, label: r.title ? pick(lang, r.title) : r.path }))}
         />
       </div>

@@ -84,6 +84,10 @@ export type PageKey =
   | 'homeworkClassJob1'
   | 'homeworkTeacher'
   | 'homeworkParent'
+  // public resources and school materials
+  | 'resourcesPublic'
+  | 'resourcesSchool'
+  | 'resourcesOperator'
   // notices screens
   | 'noticesStaff'
   | 'noticesParent'
@@ -101,6 +105,20 @@ export type PageKey =
   | 'examsList'
   | 'examScores'
   | 'parentScores'
+  // courseware screens
+  | 'coursewareCatalogue'
+  | 'coursewareOwned'
+  | 'coursewareLessonware'
+  | 'coursewareOperator'
+  | 'coursewareMatching'
+  | 'coursewareRecord'
+  // online mall screens
+  | 'storeMall'
+  | 'storeDetail'
+  | 'storeConfirm'
+  | 'storeSchoolOrders'
+  | 'storeOperatorGoods'
+  | 'storeOperatorOrders'
   ;
 
 export interface RouteDef {
@@ -144,17 +162,19 @@ export const ROUTES: RouteDef[] = [
   { path: '/about', area: 'public', title: b('关于我们', 'About us'), page: 'about' },
   { path: '/richText', area: 'public', title: b('关于我们', 'About us'), page: 'about' },
   { path: '/pdf-viewer', area: 'public', title: null, page: 'pdf' },
-  { path: '/resource', area: 'public', title: b('资源下载', 'Resource download'), page: 'pending', shows: b('平台公开的资源文件列表：标题、大小、类型和下载链接，分页浏览。', 'The public resource files: title, size, type and download link, paged.') },
+  { path: '/resource', area: 'public', title: b('资源下载', 'Resource download'), page: 'resourcesPublic' },
   { path: '/attendClass', area: 'public', title: b('上课', 'Attend class'), page: 'pending', hideHeader: true, shows: b('上课界面：当前课程的课件页面与课堂资料。', 'The class view: the current lesson’s courseware pages and materials.') },
 
   // /principal (admin)
   { path: '/principalIndex', area: 'principal', title: b('校长首页', 'Principal home'), page: 'principalHome', menu: G.home },
+  { path: '/principal_downloads', area: 'principal', title: b('资料下载', 'Materials'), page: 'resourcesSchool', menu: G.teaching },
   { path: '/sparePart', area: 'principal', title: b('备课', 'Lesson preparation'), page: 'pending', menu: G.teaching, shows: b('基于已购课件编写的教案列表与编辑。', 'Lesson plans built from owned courseware, and their editor.') },
-  { path: '/CoursewareResource', area: 'principal', title: b('课件资源中心', 'Courseware resources'), page: 'pending', menu: G.teaching, shows: b('课件目录：按学科、年级、学期、体系、版本筛选，显示价格与是否已购买。', 'The courseware catalogue by subject, grade, term, series and edition, with price and whether it is owned.') },
+  { path: '/CoursewareResource', area: 'principal', title: b('课件资源中心', 'Courseware resources'), page: 'coursewareCatalogue', menu: G.teaching },
   { path: '/principal_user', area: 'principal', title: b('个人中心', 'Personal centre'), page: 'principalUser', menu: G.me },
-  { path: '/onlineStore', area: 'principal', title: b('在线商城', 'Online mall'), page: 'pending', menu: G.services, shows: b('商城商品：按分类浏览，显示价格和库存。', 'Mall goods by category with price and stock.') },
-  { path: '/onlineStore_detail', area: 'principal', title: b('商城详情', 'Mall detail'), page: 'pending', shows: b('单个商品的图片、介绍、价格与库存。', 'One good: pictures, description, price and stock.') },
-  { path: '/confirmOrder', area: 'principal', title: b('确认订单', 'Confirm order'), page: 'pending', shows: b('下单前的商品、价格、合计与收货地址。', 'Items, prices, total and delivery address before ordering.') },
+  { path: '/onlineStore', area: 'principal', title: b('在线商城', 'Online mall'), page: 'storeMall', menu: G.services },
+  { path: '/onlineStore_detail', area: 'principal', title: b('商城详情', 'Mall detail'), page: 'storeDetail' },
+  { path: '/confirmOrder', area: 'principal', title: b('确认订单', 'Confirm order'), page: 'storeConfirm' },
+  { path: '/principal_store_orders', area: 'principal', title: b('商城订单', 'Mall orders'), page: 'storeSchoolOrders', menu: G.services },
   { path: '/principal_class_Job', area: 'principal', title: b('查看作业', 'View homework'), page: 'homeworkClassJob', menu: G.classes },
   { path: '/principal_class_Job1', area: 'principal', title: b('查看作业2', 'View homework 2'), page: 'homeworkClassJob1' },
   { path: '/principal_class_family', area: 'principal', title: b('辅导班', 'Tutoring class'), page: 'teachingTutoring', menu: G.classes },
@@ -162,14 +182,14 @@ export const ROUTES: RouteDef[] = [
   { path: '/principal_class_Editing', area: 'principal', title: b('编辑班级', 'Edit class'), page: 'teachingClassEditing' },
 
   // /principalCenter (header hidden, footer shown)
-  { path: '/principalCenter_lessonware', area: 'center', title: b('课件', 'Courseware'), page: 'pending', shows: b('已购课件的章节与文件。', 'Sections and files of owned courseware.') },
-  { path: '/principalCenter_matching', area: 'center', title: b('配套资料', 'Supporting materials'), page: 'pending', shows: b('课件配套的练习与资料下载。', 'Exercises and materials that come with the courseware.') },
-  { path: '/principalCenter_record', area: 'center', title: b('录播', 'Recordings'), page: 'pending', shows: b('课件配套的录播视频。', 'Recorded lessons of the courseware.') },
+  { path: '/principalCenter_lessonware', area: 'center', title: b('课件', 'Courseware'), page: 'coursewareLessonware' },
+  { path: '/principalCenter_matching', area: 'center', title: b('配套资料', 'Supporting materials'), page: 'coursewareMatching' },
+  { path: '/principalCenter_record', area: 'center', title: b('录播', 'Recordings'), page: 'coursewareRecord' },
 
   // /prexy (school management, admin)
   { path: '/principal_account', area: 'principal', title: b('账户管理', 'Account management'), page: 'staffAccounts', menu: G.school },
-  { path: '/principal_courseware', area: 'principal', title: b('课件中心', 'Courseware centre'), page: 'pending', menu: G.teaching, shows: b('机构已拥有的课件。', 'Courseware the institution owns.') },
-  { path: '/principal_teaching', area: 'principal', title: b('课件中心', 'Courseware centre'), page: 'pending', shows: b('机构已拥有的课件。', 'Courseware the institution owns.') },
+  { path: '/principal_courseware', area: 'principal', title: b('课件中心', 'Courseware centre'), page: 'coursewareOwned', menu: G.teaching },
+  { path: '/principal_teaching', area: 'principal', title: b('课件中心', 'Courseware centre'), page: 'coursewareOwned' },
   { path: '/principal_class', area: 'principal', title: b('班级管理', 'Class management'), page: 'teachingClasses', menu: G.classes },
   { path: '/principal_schedule', area: 'principal', title: b('全校课表', 'School timetable'), page: 'scheduleSchool', menu: G.classes },
   { path: '/principal_exams', area: 'principal', title: b('考试成绩', 'Exams and scores'), page: 'examsList', menu: G.classes },
@@ -229,7 +249,11 @@ export const ROUTES: RouteDef[] = [
   { path: '/parent_notices', area: 'parent', title: b('通知', 'Notices'), page: 'noticesParent', menu: G.home },
   { path: '/operator', area: 'operator', title: b('站点配置', 'Site configuration'), page: 'operatorSite', menu: G.site },
   { path: '/operator_applications', area: 'operator', title: b('入驻申请', 'Applications'), page: 'operatorApplications', menu: G.site },
+  { path: '/operator_resources', area: 'operator', title: b('资源管理', 'Resources'), page: 'resourcesOperator', menu: G.site },
+  { path: '/operator_courseware', area: 'operator', title: b('课件目录', 'Courseware catalogue'), page: 'coursewareOperator', menu: G.site },
   { path: '/operator_schools', area: 'operator', title: b('机构管理', 'Schools'), page: 'operatorSchools', menu: G.site },
+  { path: '/operator_store_goods', area: 'operator', title: b('商城商品', 'Mall goods'), page: 'storeOperatorGoods', menu: G.site },
+  { path: '/operator_store_orders', area: 'operator', title: b('商城订单', 'Mall orders'), page: 'storeOperatorOrders', menu: G.site },
   { path: '/settings', area: 'account', title: b('用户设置', 'Settings'), page: 'settings' },
 ];
 

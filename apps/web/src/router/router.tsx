@@ -36,6 +36,13 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   operatorSite: () => import('../areas/operator/site'),
   operatorApplications: () => import('../areas/operator/applications'),
   operatorSchools: () => import('../areas/operator/schools'),
+  // online mall screens
+  storeMall: () => import('../areas/store/online-store'),
+  storeDetail: () => import('../areas/store/store-detail'),
+  storeConfirm: () => import('../areas/store/confirm-order'),
+  storeSchoolOrders: () => import('../areas/store/school-orders'),
+  storeOperatorGoods: () => import('../areas/store/operator-goods'),
+  storeOperatorOrders: () => import('../areas/store/operator-orders'),
   // money screens
   principalHome: () => import('../areas/principal/home'),
   principalUser: () => import('../areas/money/principal-user'),
@@ -83,11 +90,22 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   examsList: () => import('../areas/exams/exams-list'),
   examScores: () => import('../areas/exams/exam-scores'),
   parentScores: () => import('../areas/exams/parent-scores'),
+  // courseware screens
+  coursewareCatalogue: () => import('../areas/courseware/catalogue'),
+  coursewareOwned: () => import('../areas/courseware/owned'),
+  coursewareLessonware: () => import('../areas/courseware/lessonware'),
+  coursewareOperator: () => import('../areas/courseware/operator-catalogue'),
+  coursewareMatching: () => import('../areas/courseware/matching'),
+  coursewareRecord: () => import('../areas/courseware/record'),
   // homework screens
   homeworkClassJob: () => import('../areas/homework/principal-class-job'),
   homeworkClassJob1: () => import('../areas/homework/principal-class-job1'),
   homeworkTeacher: () => import('../areas/homework/teacher-homework'),
   homeworkParent: () => import('../areas/homework/parent-homework'),
+  // public resources and school materials
+  resourcesPublic: () => import('../areas/resources/public-resources'),
+  resourcesSchool: () => import('../areas/resources/school-materials'),
+  resourcesOperator: () => import('../areas/resources/operator-resources'),
   // notices screens
   noticesStaff: () => import('../areas/notices/staff-notices'),
   noticesParent: () => import('../areas/notices/parent-notices'),

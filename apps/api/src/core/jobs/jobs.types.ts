@@ -19,6 +19,8 @@ export interface JobPayloads {
   'school.remind': { at?: string };
   /** hourly (idempotent): each school from 08:00 local time: contract renewals, expiring reminders, expiries */
   'contracts.daily': { at?: string };
+  /** 30 minutes after a mall order is placed: cancel it and release its stock if still unpaid (idempotent) */
+  'store.release': { order_id: number };
 }
 
 export type SmsTemplate =
@@ -36,7 +38,7 @@ export type SmsTemplate =
   | 'notice.remind';
 
 export type JobName = keyof JobPayloads;
-export const QUEUE_NAMES = ['sms', 'contracts', 'alerts', 'payments'] as const;
+export const QUEUE_NAMES = ['sms', 'contracts', 'alerts', 'payments', 'store'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobSpec {
@@ -54,6 +56,7 @@ export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   'payments.refund': { queue: 'payments', attempts: 8, backoffMs: 60_000 },
   'school.remind': { queue: 'payments', attempts: 3, backoffMs: 60_000 },
   'contracts.daily': { queue: 'contracts', attempts: 3, backoffMs: 60_000 },
+  'store.release': { queue: 'store', attempts: 5, backoffMs: 10_000 },
 };
 
 /** Jobs that run on a schedule: every `everyMs`, once across all workers. */

@@ -32,6 +32,11 @@ export class PaymentSettlers {
     this.settlers.set(kind, settler);
   }
 
+  /** The kinds with a settler (a process that may mark payments paid must have every kind the API takes). */
+  kinds(): string[] {
+    return [...this.settlers.keys()].sort();
+  }
+
   async settle(em: EntityManager, payment: PaidPayment): Promise<void> {
     const settler = this.settlers.get(payment.kind);
     if (!settler) throw new Error(`no settler for payment kind ${payment.kind}`);

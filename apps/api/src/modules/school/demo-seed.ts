@@ -3,6 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { hashPassword } from '../auth/passwords';
 import { seedDemoContracts } from '../contracts/demo-contracts';
 import { seedDemoHistory } from '../flow/demo-history';
+import { seedDemoGoods } from '../store/demo-goods';
 
 export const DEMO_PASSWORD = 'Demo@2026';
 
@@ -50,6 +51,7 @@ export async function seedDemo(db: DataSource, opts: { people?: boolean; history
     const result: SeedResult = { schoolId: school.id, users };
     if (opts.people) result.classes = await seedPeople(em, school.id, users, passwordHash);
     if (opts.people && opts.history) await seedDemoHistory(em, school.id, users.teacher);
+    if (opts.people) await seedDemoGoods(em, users.operator);
     return result;
   });
 }

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { FilesService } from './files.service';
+import { ResourcesService } from './resources.service';
 import { SiteController } from './site.controller';
 import { SiteService } from './site.service';
 
 @Module({
   controllers: [SiteController],
-  providers: [SiteService, FilesService],
+  providers: [SiteService, FilesService, ResourcesService],
   exports: [FilesService],
 })
 export class SiteModule {}

@@ -262,10 +262,10 @@ function Entry({ answer }: { answer: ExamScoreAnswer }) {
           <Typography.Text type={bad.length ? 'danger' : 'secondary'} style={{ flex: 1, minWidth: 120 }}>
             {bad.length ? s('sc.problems', { n: bad.length }) : s('sc.changed', { n: changed.length })}
           </Typography.Text>
-          <Button icon={<DownloadOutlined />} onClick={() => void download('examScoreExport', { exam_id: e.id }, `成绩-${e.name}.xlsx`).catch((err: Error) => feedback().message.error(err.message))}>
+          <Button className="exam-bar-io" title={s('sc.export')} icon={<DownloadOutlined />} onClick={() => void download('examScoreExport', { exam_id: e.id }, `成绩-${e.name}.xlsx`).catch((err: Error) => feedback().message.error(err.message))}>
             {s('sc.export')}
           </Button>
-          <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
+          <Button className="exam-bar-io" title={s('sc.import')} icon={<UploadOutlined />} onClick={() => setImporting(true)}>
             {s('sc.import')}
           </Button>
           {changed.length > 0 && <Button onClick={() => { setDraft({}); setServerErrors({}); }}>{s('sc.reset')}</Button>}

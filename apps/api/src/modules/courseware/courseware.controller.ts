@@ -1,0 +1,181 @@
+import { Controller, Get, Param, Post, Query, Res, UploadedFile } from '@nestjs/common';
+import type { Response } from 'express';
+import {
+  BalancePayCoursewareInput,
+  CoursewareCenterQuery,
+  CoursewareDictQuery,
+  CoursewareFileQuery,
+  CoursewareIdQuery,
+  CoursewarePdfQuery,
+  CoursewareSectionQuery,
+  EditCoursewareInput,
+  OperatorCoursewareQuery,
+  PreviewQuery,
+  PublishCoursewareInput,
+  SaveCoursewareDictInput,
+  SaveCoursewareSectionInput,
+  SchoolCoursewareListQuery,
+  WechatPayCoursewareInput,
+} from '@wantuo/shared';
+import { z } from 'zod';
+import { Access } from '../../core/auth/access.decorator';
+import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Input } from '../../core/http/input.decorator';
+import { Multipart } from '../../core/http/multipart';
+import type { SessionUser } from '../../core/http/request-context';
+import type { IncomingFile } from '../site/files.service';
+import { CatalogueService } from './catalogue.service';
+import { CoursewareFilesService } from './courseware-files.service';
+import { DictsService } from './dicts.service';
+import { PublishingService } from './publishing.service';
+import { PurchaseService } from './purchase.service';
+
+const EmptyInput = z.strictObject({});
+
+/** Courseware (issue 15): the catalogue's dictionaries, the catalogue, purchase, the locked files, `preview`. */
+@Controller('api/index')
+export class CoursewareController {
+  constructor(
+    private readonly dicts: DictsService,
+    private readonly catalogue: CatalogueService,
+    private readonly publishing: PublishingService,
+    private readonly purchases: PurchaseService,
+    private readonly files: CoursewareFilesService,
+  ) {}
+
+  @Get('subjectList')
+  subjects(@Input(CoursewareDictQuery) q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
+    return this.dicts.list(user, 'subject', q.all);
+  }
+
+  @Get('disciplineList')
+  disciplines(@Input(CoursewareDictQuery) q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
+    return this.dicts.list(user, 'discipline', q.all);
+  }
+
+  @Get('grade')
+  grades(@Input(CoursewareDictQuery) q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
+    return this.dicts.list(user, 'grade', q.all);
+  }
+
+  @Get('term')
+  terms(@Input(CoursewareDictQuery) q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
+    return this.dicts.list(user, 'term', q.all);
+  }
+
+  @Get('tixi')
+  tixi(@Input(CoursewareDictQuery) q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
+    return this.dicts.list(user, 'tixi', q.all);
+  }
+
+  @Get('edition')
+  editions(@Input(CoursewareDictQuery) q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
+    return this.dicts.list(user, 'edition', q.all);
+  }
+
+  @Post('saveCoursewareDict')
+  saveDict(@Input(SaveCoursewareDictInput) input: SaveCoursewareDictInput, @CurrentUser() user: SessionUser) {
+    return this.dicts.save(user, input);
+  }
+
+  @Get('coursewareCenter')
+  center(@Input(CoursewareCenterQuery) q: CoursewareCenterQuery, @CurrentUser() user: SessionUser) {
+    return this.catalogue.center(user, q);
+  }
+
+  @Get('coursewareData')
+  data(@Input(CoursewareIdQuery) q: CoursewareIdQuery, @CurrentUser() user: SessionUser) {
+    return this.catalogue.detail(user, q.id);
+  }
+
+  @Get('coursewareSection')
+  sections(@Input(CoursewareSectionQuery) q: CoursewareSectionQuery, @CurrentUser() user: SessionUser) {
+    return this.catalogue.sections(user, q.courseware_id);
+  }
+
+  @Post('coursewareSection')
+  saveSection(@Input(SaveCoursewareSectionInput) input: SaveCoursewareSectionInput, @CurrentUser() user: SessionUser) {
+    return this.publishing.saveSection(user, input);
+  }
+
+  @Get('coursewareFile')
+  sectionFiles(@Input(CoursewareFileQuery) q: CoursewareFileQuery, @CurrentUser() user: SessionUser) {
+    return q.section_id !== undefined ? this.files.sectionFiles(user, q.section_id) : this.files.coursewareFiles(user, q.courseware_id!, q.kind);
+  }
+
+  @Get('coursewarePdf')
+  sectionPdf(@Input(CoursewarePdfQuery) q: CoursewarePdfQuery, @CurrentUser() user: SessionUser) {
+    return this.files.sectionPdf(user, q.section_id, q.file_id);
+  }
+
+  @Get('schoolCoursewareList')
+  owned(@Input(SchoolCoursewareListQuery) q: SchoolCoursewareListQuery, @CurrentUser() user: SessionUser) {
+    return this.catalogue.owned(user, q);
+  }
+
+  @Post('balancePayCourseware')
+  balancePay(@Input(BalancePayCoursewareInput) input: BalancePayCoursewareInput, @CurrentUser() user: SessionUser) {
+    return this.purchases.balancePay(user, input);
+  }
+
+  @Post('wechatPayCourseware')
+  wechatPay(@Input(WechatPayCoursewareInput) input: WechatPayCoursewareInput, @CurrentUser() user: SessionUser) {
+    return this.purchases.wechatPay(user, input);
+  }
+
+  @Post('coursewareUpload')
+  @Multipart('file')
+  upload(@Input(EmptyInput) _: unknown, @UploadedFile() file: IncomingFile | undefined, @CurrentUser() user: SessionUser) {
+    return this.files.upload(file, user);
+  }
+
+  @Post('publishCourseware')
+  publish(@Input(PublishCoursewareInput) input: PublishCoursewareInput, @CurrentUser() user: SessionUser) {
+    return this.publishing.publish(user, input);
+  }
+
+  @Post('editCourseware')
+  edit(@Input(EditCoursewareInput) input: EditCoursewareInput, @CurrentUser() user: SessionUser) {
+    return this.publishing.edit(user, input);
+  }
+
+  @Get('operatorCoursewareList')
+  operatorList(@Input(OperatorCoursewareQuery) q: OperatorCoursewareQuery) {
+    return this.publishing.operatorList(q);
+  }
+
+  @Get('preview')
+  preview(@Input(PreviewQuery) q: PreviewQuery, @CurrentUser() user: SessionUser) {
+    return this.files.preview(user, q.id);
+  }
+}
+
+const StreamQuery = z.object({
+  s: z.coerce.number().int().min(0).max(2_147_483_647),
+  e: z.coerce.number().int().min(0).max(99_999_999_999),
+  sig: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+});
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The bytes of a courseware file behind a signed, short-lived URL (CoursewareFilesService.sign): not an action (an
+ * <img>, a download or the PDF viewer opens it without the token header), so it declares its own access: the signature
+ * is the credential, checked with the expiry and the school's access on every request. Anything else answers a bare
+ * 403/404 (no envelope: a browser opened it).
+ */
+@Controller('api/courseware')
+export class CoursewareStreamController {
+  constructor(private readonly files: CoursewareFilesService) {}
+
+  @Get('file/:id')
+  @Access('pub')
+  async file(@Param('id') id: string, @Query() query: Record<string, unknown>, @Res() res: Response) {
+    const q = StreamQuery.safeParse(query);
+    if (!UUID_RE.test(id) || !q.success) {
+      res.status(q.success ? 404 : 403).type('text/plain').setHeader('Cache-Control', 'no-store');
+      res.send(q.success ? 'not found' : 'invalid link');
+      return;
+    }
+    await this.files.stream(res, id.toLowerCase(), q.data);
+  }
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { PaymentsModule } from '../payments/payments.module';
+import { CatalogueService } from './catalogue.service';
+import { CoursewareController, CoursewareStreamController } from './courseware.controller';
+import { CoursewareFilesService } from './courseware-files.service';
+import { DictsService } from './dicts.service';
+import { PublishingService } from './publishing.service';
+import { PurchaseService } from './purchase.service';
+
+/** Courseware (issue 15): catalogue dictionaries, courseware and sections, purchase (kind `courseware`), locked files. */
+@Module({
+  imports: [PaymentsModule],
+  controllers: [CoursewareController, CoursewareStreamController],
+  providers: [DictsService, CatalogueService, PublishingService, PurchaseService, CoursewareFilesService],
+})
+export class CoursewareModule {}

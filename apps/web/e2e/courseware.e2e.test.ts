@@ -1,0 +1,109 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SHOTS, startStack, type Stack, signedIn as signedInAs } from './stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const signedIn = (account: string, width: number, height: number, path: string) => signedInAs(stack, account, width, height, path);
+const DEAL_PWD = '246810';
+const TITLE = '三年级语文上册同步课堂';
+
+/** The admin's payment password through the API (the money journey covers its screen) and a balance to pay from. */
+async function readyToPay(): Promise<void> {
+  const login = await fetch(`${stack.url}/api/index/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'admin', password: 'Demo@2026' }) });
+  const token = ((await login.json()) as { data: { userinfo: { token: string } } }).data.userinfo.token;
+  const set = await fetch(`${stack.url}/api/index/setDealPwd`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify({ deal_pwd: DEAL_PWD, password: 'Demo@2026' }) });
+  expect(((await set.json()) as { code: number }).code).toBe(200);
+  await stack.sql(
+    `with s as (update schools set balance_fen = balance_fen + 100000 where name = '阳光晚托中心（演示）' returning id, balance_fen)
+     insert into ledger_entries (school_id, type, amount_fen, balance_after_fen, ref_kind, idempotency_key)
+     select id, 'adjustment', 100000, balance_fen, 'e2e', 'e2e:' || gen_random_uuid() from s`,
+  );
+}
+
+/**
+ * Issue 15's courseware journey: the admin filters the catalogue, buys a courseware from the balance in the one
+ * payment dialog, opens it, and reads its PDF in the PDF.js viewer (desktop, then on a 375 px phone); the operator's
+ * catalogue screen lists it with its buyer.
+ */
+it('the admin buys a courseware with the balance and opens its PDF in the viewer', async () => {
+  await readyToPay();
+  const admin = await signedIn('admin', 1280, 860, '/CoursewareResource');
+  await admin.getByText(TITLE).waitFor();
+  // filter by grade: only third-grade courseware stays
+  await admin.getByLabel('年级').click();
+  await admin.locator('.ant-select-dropdown').getByText('三年级', { exact: true }).click();
+  await expect.poll(() => admin.locator('tbody tr.ant-table-row').count()).toBe(2);
+  await admin.screenshot({ path: join(SHOTS, 'courseware-catalogue.png') });
+
+  // the detail before buying: sections shown, files locked
+  await admin.getByRole('button', { name: TITLE }).click();
+  const drawer = admin.locator('.ant-drawer');
+  await drawer.getByText('购买后可查看章节文件').waitFor();
+  await drawer.getByText('第一单元 大青树下的小学').waitFor();
+  await admin.screenshot({ path: join(SHOTS, 'courseware-detail-locked.png') });
+
+  // buy from the balance
+  await drawer.getByRole('button', { name: /购\s*买 ¥199.00/ }).click();
+  const dialog = admin.locator('.ant-modal');
+  await dialog.getByText('余额支付').first().waitFor();
+  const otp = dialog.locator('.ant-otp input');
+  for (const [i, digit] of [...DEAL_PWD].entries()) await otp.nth(i).fill(digit);
+  await expect.poll(() => dialog.getByRole('button', { name: /确认支付/ }).isEnabled()).toBe(true);
+  await admin.screenshot({ path: join(SHOTS, 'courseware-pay-balance.png') });
+  await dialog.getByRole('button', { name: /确认支付/ }).click();
+  await dialog.getByText('支付成功').waitFor();
+  await dialog.getByRole('button', { name: /完\s*成/ }).click();
+  const paid = await stack.sql<{ n: number; fen: number }>(`select count(*)::int as n, sum(amount_fen)::int as fen from payments where kind = 'courseware' and state = 'paid'`);
+  expect(paid[0]).toEqual({ n: 1, fen: 19_900 });
+
+  // owned now: open it, unfold the first section, view its PDF
+  await drawer.getByRole('button', { name: /进入课件/ }).click();
+  await admin.waitForURL(/principalCenter_lessonware\?id=\d+/);
+  await admin.getByText('第一单元 大青树下的小学', { exact: true }).waitFor();
+  await admin.getByRole('button', { name: /查\s*看/ }).first().waitFor();
+  await admin.screenshot({ path: join(SHOTS, 'courseware-lessonware.png') });
+  await admin.getByRole('button', { name: /查\s*看/ }).first().click();
+  await admin.waitForURL(/pdf-viewer\?url=%2Fapi%2Fcourseware%2Ffile%2F/);
+  await admin.getByTestId('pdf-page-info').filter({ hasText: '第 1 / 5 页' }).waitFor();
+  await admin.locator('.react-pdf__Page__canvas').waitFor();
+  await admin.locator('.react-pdf__Page__textContent').getByText(TITLE).first().waitFor();
+  await admin.screenshot({ path: join(SHOTS, 'courseware-pdf-viewer.png') });
+  await admin.getByRole('button', { name: '下一页' }).click();
+  await admin.getByTestId('pdf-page-info').filter({ hasText: '第 2 / 5 页' }).waitFor();
+  await admin.locator('.react-pdf__Page__textContent').getByText('教学目标').first().waitFor();
+  await admin.getByRole('button', { name: '放大' }).click();
+  await admin.getByText('125%').waitFor();
+  await admin.screenshot({ path: join(SHOTS, 'courseware-pdf-viewer-zoom.png') });
+
+  // the same PDF on a phone: fit to width, no sideways scroll of the page
+  const viewerUrl = new URL(admin.url());
+  const phone = await signedIn('admin', 375, 812, `${viewerUrl.pathname}${viewerUrl.search}`);
+  await phone.getByTestId('pdf-page-info').filter({ hasText: '第 1 / 5 页' }).waitFor();
+  await phone.locator('.react-pdf__Page__canvas').waitFor();
+  // fit to width settles once the page's width is measured (a scroll bar may come and go meanwhile)
+  await expect.poll(() => phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  await phone.screenshot({ path: join(SHOTS, 'courseware-pdf-viewer-phone.png') });
+  await phone.context().close();
+
+  // the owned list
+  await admin.goto(`${stack.url}/principal_courseware`);
+  await admin.getByRole('row', { name: new RegExp(TITLE) }).getByText('余额').waitFor();
+  await admin.screenshot({ path: join(SHOTS, 'courseware-owned.png') });
+  await admin.context().close();
+
+  // the operator's catalogue lists it with one buyer
+  const operator = await signedIn('operator', 1280, 860, '/operator_courseware');
+  await operator.getByRole('row', { name: new RegExp(TITLE) }).getByText('1 所').waitFor();
+  await operator.screenshot({ path: join(SHOTS, 'courseware-operator.png') });
+  await operator.getByRole('tab', { name: '分类字典' }).click();
+  await operator.getByText('道德与法治').waitFor();
+  await operator.screenshot({ path: join(SHOTS, 'courseware-operator-dicts.png') });
+  await operator.context().close();
+}, 180_000);
