@@ -1,4 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { DataSource } from 'typeorm';
 import { storeCoursewareBytes } from './courseware-files.service';
@@ -6,6 +9,8 @@ import { storeCoursewareBytes } from './courseware-files.service';
 /** The CJK font the seed renders Chinese with (fonts-wqy-zenhei, installed where Chromium runs); Latin text without it. */
 export const CJK_FONT = '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc';
 const CJK_FACE = 'WenQuanYiZenHei';
+/** Part of the PDF cache's key: change it when renderSectionPdf draws something else. */
+const PDF_CACHE_VERSION = 1;
 
 interface DemoCourseware {
   title: string;
@@ -94,12 +99,26 @@ export async function seedDemoCourseware(db: DataSource, uploadDir: string): Pro
   );
   if (!inserted.length) return 0;
   const font = existsSync(CJK_FONT) ? readFileSync(CJK_FONT) : null;
+  // the rendered PDFs are the same for every demo database: kept in the machine's temp folder, rendered once per
+  // machine (each demo start, every browser test's stack included, rendered 26 of them: about 2.5 s)
+  const cacheDir = join(tmpdir(), 'wantuo-demo-pdfs');
+  const render = async (course: DemoCourseware, section: string): Promise<Buffer> => {
+    const key = createHash('sha256').update(JSON.stringify([PDF_CACHE_VERSION, course.title, course.subject, course.grade, section, font ? 'cjk' : 'latin'])).digest('hex').slice(0, 32);
+    const cached = join(cacheDir, `${key}.pdf`);
+    if (existsSync(cached)) return readFileSync(cached);
+    const pdf = await renderSectionPdf(course, section, font);
+    mkdirSync(cacheDir, { recursive: true });
+    const tmp = `${cached}.${process.pid}.tmp`;
+    writeFileSync(tmp, pdf);
+    renameSync(tmp, cached);
+    return pdf;
+  };
   const dicts: Array<{ kind: string; name: string; id: number }> = await db.query(`select kind, name, id from courseware_dicts`);
   const dict = (kind: string, name: string) => dicts.find((d) => d.kind === kind && d.name === name)?.id ?? null;
   for (const course of DEMO_COURSEWARE) {
     const files = [];
     for (const section of course.sections) {
-      const pdf = await renderSectionPdf(course, section, font);
+      const pdf = await render(course, section);
       files.push(await storeCoursewareBytes(db, uploadDir, { buf: pdf, name: `${section}.pdf`, mime: 'application/pdf', ext: 'pdf', schoolId: null, userId: op.id }));
     }
     const [c]: Array<{ id: number }> = await db.query(
