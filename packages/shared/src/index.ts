@@ -45,3 +45,4 @@ export * from './exams';
 export * from './schemas/exams';
 export * from './homework';
 export * from './schemas/homework';
+export * from './lesson-plans';

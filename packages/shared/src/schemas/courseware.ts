@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LESSON_CLASS_KINDS, LESSON_PLAN_MAX_ITEM_PAGES, LESSON_PLAN_MAX_ITEMS, LESSON_PLAN_MAX_PAGE, LESSON_PLAN_MAX_STEPS, type LessonClassKind } from '../lesson-plans';
 import { flag, lineText, pageQuery, plainText } from './common';
 
 /**
@@ -287,4 +288,132 @@ export interface FilePreview {
   pages: number | null;
   /** a signed URL's end (courseware files); null for public uploads */
   expires_at: string | null;
+}
+
+// ---------------------------------------------------------------- lesson plans (prepareLessons)
+
+const planDay = z
+  .string({ error: 'courseware.v.plan_date_invalid' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'courseware.v.plan_date_invalid' })
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), { error: 'courseware.v.plan_date_invalid' });
+const classKind = z.enum(LESSON_CLASS_KINDS, { error: 'courseware.v.plan_class_invalid' });
+
+const planStep = z.strictObject({
+  title: title(60),
+  minutes: intOf('courseware.v.plan_minutes_invalid', 0, 240).nullable().optional(),
+  content: plainText(1000).optional(),
+});
+export type LessonPlanStep = z.infer<typeof planStep>;
+
+const planItem = z.strictObject({
+  /** a courseware file (courseware_files.id) of a section the school may open */
+  file_id: idOf('courseware.v.plan_file_invalid'),
+  /** a PDF's pages in the order shown (parsePages); null or absent: every page */
+  pages: z
+    .array(intOf('courseware.v.plan_pages_invalid', 1, LESSON_PLAN_MAX_PAGE), { error: 'courseware.v.plan_pages_invalid' })
+    .min(1, { error: 'courseware.v.plan_pages_invalid' })
+    .max(LESSON_PLAN_MAX_ITEM_PAGES, { error: 'courseware.v.plan_pages_invalid' })
+    .refine((p) => new Set(p).size === p.length, { error: 'courseware.v.plan_pages_invalid' })
+    .nullable()
+    .optional(),
+  note: lineText(100).optional(),
+});
+export type LessonPlanItemInput = z.infer<typeof planItem>;
+
+/** Saves a lesson plan: a new one (no id) or an edit of one (id and the version read). */
+export const PrepareLessonsInput = z
+  .strictObject({
+    id: idOf('courseware.v.plan_invalid').optional(),
+    version: version.optional(),
+    title: title(60),
+    class_kind: classKind,
+    class_id: idOf('courseware.v.plan_class_invalid'),
+    lesson_date: planDay,
+    objectives: plainText(2000).optional(),
+    steps: z.array(planStep, { error: 'courseware.v.plan_steps_invalid' }).max(LESSON_PLAN_MAX_STEPS, { error: 'courseware.v.plan_steps_invalid' }),
+    items: z.array(planItem, { error: 'courseware.v.plan_items_invalid' }).max(LESSON_PLAN_MAX_ITEMS, { error: 'courseware.v.plan_items_invalid' }),
+  })
+  .refine((v) => (v.id === undefined) === (v.version === undefined), { error: 'courseware.v.plan_version_required' });
+export type PrepareLessonsInput = z.infer<typeof PrepareLessonsInput>;
+
+export const PrepareLessonsInfoQuery = z.strictObject({ id: queryIdOf('courseware.v.plan_invalid') });
+export type PrepareLessonsInfoQuery = z.infer<typeof PrepareLessonsInfoQuery>;
+
+const queryDay = z.preprocess(blank, planDay.optional());
+
+export const PrepareLessonsListQuery = z.strictObject({
+  ...pageQuery,
+  class_kind: z.preprocess(blank, classKind.optional()),
+  class_id: optionalQueryId('courseware.v.plan_class_invalid'),
+  from: queryDay,
+  to: queryDay,
+  keyword: z.preprocess(blank, lineText(32).optional()),
+  /** only the caller's own plans */
+  mine: z.preprocess(blank, flag.optional()),
+});
+export type PrepareLessonsListQuery = z.infer<typeof PrepareLessonsListQuery>;
+
+export const DelPrepareLessonsInput = z.strictObject({ id: idOf('courseware.v.plan_invalid'), version });
+export type DelPrepareLessonsInput = z.infer<typeof DelPrepareLessonsInput>;
+
+export const PrepareLessonsClassesQuery = z.strictObject({ keyword: z.preprocess(blank, lineText(32).optional()) });
+export type PrepareLessonsClassesQuery = z.infer<typeof PrepareLessonsClassesQuery>;
+
+/** A class a plan may be for: a care class, a teaching class or a tutoring class of the school. */
+export interface LessonClassOption {
+  kind: LessonClassKind;
+  id: number;
+  name: string;
+}
+
+export interface LessonPlanRow {
+  id: number;
+  title: string;
+  class_kind: LessonClassKind;
+  class_id: number;
+  class_name: string | null;
+  lesson_date: string;
+  author_id: number;
+  author_name: string;
+  items: number;
+  slides: number;
+  /** the caller may edit it (the author or the admin) */
+  editable: boolean;
+  version: number;
+  updated_at: string;
+}
+
+export interface LessonPlanItem {
+  position: number;
+  /** courseware_files.id */
+  file_id: number;
+  courseware_id: number;
+  courseware_title: string;
+  section_id: number;
+  section_title: string;
+  name: string;
+  kind: CoursewareFileKind;
+  /** the pages chosen (PDF); null: every page */
+  pages: number[] | null;
+  /** the file's page count (PDF) */
+  total_pages: number | null;
+  note: string;
+  /** the school may still open the file (a refund locks it: no url then) */
+  open: boolean;
+  /** a signed URL valid until expires_at (stored files), the video link, or null when locked */
+  url: string | null;
+  expires_at: string | null;
+}
+
+export interface LessonPlanDetail extends LessonPlanRow {
+  objectives: string;
+  steps: LessonPlanStep[];
+  items_list: LessonPlanItem[];
+  created_at: string;
+}
+
+export interface LessonPlanSaved {
+  id: number;
+  version: number;
+  slides: number;
 }

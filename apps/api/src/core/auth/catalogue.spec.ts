@@ -33,14 +33,13 @@ it('every served /api/index and /api/sms route is an action of the catalogue (or
   expect(stray).toEqual([]);
 });
 
-it('an action no module implements yet answers HTTP 404 from the router, for everyone', async () => {
-  const missing = CATALOGUE.filter((a) => !served.has(key(a)));
-  expect(missing.length).toBeGreaterThan(0);
+it('every action of the catalogue is served; an action nobody declares answers HTTP 404 from the router, for everyone', async () => {
+  expect(CATALOGUE.filter((a) => !served.has(key(a))).map(key)).toEqual([]);
   const token = await t.login('admin');
-  for (const a of missing) {
+  for (const unknown of [{ method: 'GET', action: 'noSuchAction' }, { method: 'POST', action: 'noSuchAction' }] as ActionDef[]) {
     for (const tk of [undefined, token]) {
-      const res = await call(a, tk);
-      expect({ action: key(a), status: res.status, code: res.body.code }).toEqual({ action: key(a), status: 404, code: 404 });
+      const res = await call(unknown, tk);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 404 });
     }
   }
 });

@@ -8,8 +8,13 @@ import {
   CoursewareIdQuery,
   CoursewarePdfQuery,
   CoursewareSectionQuery,
+  DelPrepareLessonsInput,
   EditCoursewareInput,
   OperatorCoursewareQuery,
+  PrepareLessonsClassesQuery,
+  PrepareLessonsInfoQuery,
+  PrepareLessonsInput,
+  PrepareLessonsListQuery,
   PreviewQuery,
   PublishCoursewareInput,
   SaveCoursewareDictInput,
@@ -27,12 +32,13 @@ import type { IncomingFile } from '../site/files.service';
 import { CatalogueService } from './catalogue.service';
 import { CoursewareFilesService } from './courseware-files.service';
 import { DictsService } from './dicts.service';
+import { LessonPlansService } from './lesson-plans.service';
 import { PublishingService } from './publishing.service';
 import { PurchaseService } from './purchase.service';
 
 const EmptyInput = z.strictObject({});
 
-/** Courseware (issue 15): the catalogue's dictionaries, the catalogue, purchase, the locked files, `preview`. */
+/** Courseware (issue 15): the catalogue's dictionaries, the catalogue, purchase, the locked files, lesson plans, `preview`. */
 @Controller('api/index')
 export class CoursewareController {
   constructor(
@@ -41,6 +47,7 @@ export class CoursewareController {
     private readonly publishing: PublishingService,
     private readonly purchases: PurchaseService,
     private readonly files: CoursewareFilesService,
+    private readonly plans: LessonPlansService,
   ) {}
 
   @Get('subjectList')
@@ -142,6 +149,31 @@ export class CoursewareController {
   @Get('operatorCoursewareList')
   operatorList(@Input(OperatorCoursewareQuery) q: OperatorCoursewareQuery) {
     return this.publishing.operatorList(q);
+  }
+
+  @Post('prepareLessons')
+  savePlan(@Input(PrepareLessonsInput) input: PrepareLessonsInput, @CurrentUser() user: SessionUser) {
+    return this.plans.save(user, input);
+  }
+
+  @Get('prepareLessonsInfo')
+  plan(@Input(PrepareLessonsInfoQuery) q: PrepareLessonsInfoQuery, @CurrentUser() user: SessionUser) {
+    return this.plans.info(user, q.id);
+  }
+
+  @Get('prepareLessonsList')
+  planList(@Input(PrepareLessonsListQuery) q: PrepareLessonsListQuery, @CurrentUser() user: SessionUser) {
+    return this.plans.list(user, q);
+  }
+
+  @Get('prepareLessonsClasses')
+  planClasses(@Input(PrepareLessonsClassesQuery) q: PrepareLessonsClassesQuery, @CurrentUser() user: SessionUser) {
+    return this.plans.classes(user, q);
+  }
+
+  @Post('delPrepareLessons')
+  removePlan(@Input(DelPrepareLessonsInput) input: DelPrepareLessonsInput, @CurrentUser() user: SessionUser) {
+    return this.plans.remove(user, input);
   }
 
   @Get('preview')

@@ -4,13 +4,14 @@ import { CatalogueService } from './catalogue.service';
 import { CoursewareController, CoursewareStreamController } from './courseware.controller';
 import { CoursewareFilesService } from './courseware-files.service';
 import { DictsService } from './dicts.service';
+import { LessonPlansService } from './lesson-plans.service';
 import { PublishingService } from './publishing.service';
 import { PurchaseService } from './purchase.service';
 
-/** Courseware (issue 15): catalogue dictionaries, courseware and sections, purchase (kind `courseware`), locked files. */
+/** Courseware (issue 15): catalogue dictionaries, courseware and sections, purchase (kind `courseware`), locked files, lesson plans. */
 @Module({
   imports: [PaymentsModule],
   controllers: [CoursewareController, CoursewareStreamController],
-  providers: [DictsService, CatalogueService, PublishingService, PurchaseService, CoursewareFilesService],
+  providers: [DictsService, CatalogueService, PublishingService, PurchaseService, CoursewareFilesService, LessonPlansService],
 })
 export class CoursewareModule {}
