@@ -30,9 +30,10 @@ async function readyToPay(): Promise<void> {
 /**
  * Issue 15's courseware journey: the admin filters the catalogue, buys a courseware from the balance in the one
  * payment dialog, opens it, and reads its PDF in the PDF.js viewer (desktop, then on a 375 px phone); the operator's
- * catalogue screen lists it with its buyer.
+ * catalogue screen lists it with its buyer. The admin then builds a lesson plan from it (/sparePart) and teaches it in
+ * /attendClass; the class's teacher finds it on a phone and opens it in class.
  */
-it('the admin buys a courseware with the balance and opens its PDF in the viewer', async () => {
+it('the admin buys a courseware with the balance, opens its PDF in the viewer, builds a lesson plan and teaches it', async () => {
   await readyToPay();
   const admin = await signedIn('admin', 1280, 860, '/CoursewareResource');
   await admin.getByText(TITLE).waitFor();
@@ -96,7 +97,71 @@ it('the admin buys a courseware with the balance and opens its PDF in the viewer
   await admin.goto(`${stack.url}/principal_courseware`);
   await admin.getByRole('row', { name: new RegExp(TITLE) }).getByText('余额').waitFor();
   await admin.screenshot({ path: join(SHOTS, 'courseware-owned.png') });
+
+  // a lesson plan from the bought courseware: pages 1-2 and 4 of the first section's PDF, for 阳光一班
+  await admin.goto(`${stack.url}/sparePart`);
+  await admin.getByText('还没有教案').waitFor();
+  await admin.getByRole('button', { name: '新建教案' }).first().click();
+  await admin.getByLabel('教案标题').fill('《大青树下的小学》第一课时');
+  await admin.getByLabel('班级').click();
+  await admin.locator('.ant-select-dropdown:visible').getByText('阳光一班（托管班）').click();
+  await admin.getByLabel('教学目标').fill('会认本课生字，能正确、流利地朗读课文。');
+  await admin.getByRole('button', { name: /添加课件页面/ }).click();
+  const picker = admin.locator('.ant-modal');
+  await picker.getByLabel('课件').click();
+  await admin.locator('.ant-select-dropdown:visible').getByText(TITLE).click();
+  await picker.getByLabel('章节').click();
+  await admin.locator('.ant-select-dropdown:visible').getByText('第一单元 大青树下的小学').click();
+  await picker.getByRole('button', { name: /添\s*加/ }).first().click();
+  await picker.getByRole('button', { name: /已添加/ }).waitFor();
+  await picker.getByRole('button', { name: /取\s*消/ }).click();
+  await admin.getByLabel('页码').fill('1-2, 4');
+  await admin.getByTestId('plan-slides').filter({ hasText: '上课共 3 页' }).waitFor();
+  await admin.screenshot({ path: join(SHOTS, 'lesson-plan-editor.png'), fullPage: true });
+
+  // saved and opened in class: the three pages one after another, full screen without the header
+  await admin.getByRole('button', { name: '保存并上课' }).click();
+  await admin.waitForURL(/\/attendClass\?id=\d+/);
+  await admin.getByTestId('attend-counter').filter({ hasText: '1 / 3' }).waitFor();
+  await admin.locator('.attend-pdf-page canvas').waitFor();
+  expect(await admin.locator('.pub-header').count()).toBe(0);
+  await admin.screenshot({ path: join(SHOTS, 'attend-class.png') });
+  await admin.keyboard.press('ArrowRight');
+  await admin.getByTestId('attend-counter').filter({ hasText: '2 / 3' }).waitFor();
+  await admin.getByRole('button', { name: /下一页/ }).click();
+  await admin.getByTestId('attend-counter').filter({ hasText: '3 / 3' }).waitFor();
+  await admin.getByText(/第 4 页/).waitFor();
+  await admin.locator('.attend-pdf-page canvas').waitFor();
+  await admin.getByRole('button', { name: /教学环节/ }).click();
+  await admin.locator('.ant-drawer').getByText('会认本课生字，能正确、流利地朗读课文。').waitFor();
+  // the panel has slid in
+  await expect.poll(() => admin.locator('.ant-drawer-content-wrapper').evaluate((el) => Math.round(el.getBoundingClientRect().right))).toBe(1280);
+  await expect.poll(() => admin.locator('.ant-drawer-content-wrapper').evaluate((el) => Math.round(el.getBoundingClientRect().left))).toBeLessThan(1000);
+  await admin.screenshot({ path: join(SHOTS, 'attend-class-steps.png') });
+  await admin.keyboard.press('Escape');
+  const saved = await stack.sql<{ id: number; slides: number; pages: number[]; version: number }>(
+    `select p.id, p.slides, i.pages, p.version from lesson_plans p join lesson_plan_items i on i.plan_id = p.id`,
+  );
+  expect(saved).toEqual([{ id: saved[0].id, slides: 3, pages: [1, 2, 4], version: 1 }]);
+  // the end of the class returns to the saved plan
+  await admin.getByRole('button', { name: /下\s*课/ }).click();
+  await admin.waitForURL(new RegExp(`/sparePart\\?plan=${saved[0].id}$`));
+  await admin.getByLabel('教案标题').waitFor();
+  expect(await admin.getByLabel('教案标题').inputValue()).toBe('《大青树下的小学》第一课时');
   await admin.context().close();
+
+  // the class's teacher (on duty in 阳光一班) finds it on a phone, reads it and teaches from it
+  const teacher = await signedIn('teacher', 375, 812, '/teacher_lessons');
+  await teacher.getByTestId('plan-title').filter({ hasText: '《大青树下的小学》第一课时' }).waitFor();
+  expect(await teacher.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await teacher.screenshot({ path: join(SHOTS, 'lesson-plans-teacher-phone.png') });
+  await teacher.getByRole('button', { name: /上\s*课/ }).first().click();
+  await teacher.waitForURL(/\/attendClass\?id=\d+/);
+  await teacher.getByTestId('attend-counter').filter({ hasText: '1 / 3' }).waitFor();
+  await teacher.locator('.attend-pdf-page canvas').waitFor();
+  expect(await teacher.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await teacher.screenshot({ path: join(SHOTS, 'attend-class-phone.png') });
+  await teacher.context().close();
 
   // the operator's catalogue lists it with one buyer
   const operator = await signedIn('operator', 1280, 860, '/operator_courseware');
@@ -106,4 +171,4 @@ it('the admin buys a courseware with the balance and opens its PDF in the viewer
   await operator.getByText('道德与法治').waitFor();
   await operator.screenshot({ path: join(SHOTS, 'courseware-operator-dicts.png') });
   await operator.context().close();
-}, 180_000);
+}, 240_000);

@@ -112,6 +112,8 @@ export type PageKey =
   | 'coursewareOperator'
   | 'coursewareMatching'
   | 'coursewareRecord'
+  | 'lessonPlans'
+  | 'attendClass'
   // online mall screens
   | 'storeMall'
   | 'storeDetail'
@@ -163,12 +165,12 @@ export const ROUTES: RouteDef[] = [
   { path: '/richText', area: 'public', title: b('关于我们', 'About us'), page: 'about' },
   { path: '/pdf-viewer', area: 'public', title: null, page: 'pdf' },
   { path: '/resource', area: 'public', title: b('资源下载', 'Resource download'), page: 'resourcesPublic' },
-  { path: '/attendClass', area: 'public', title: b('上课', 'Attend class'), page: 'pending', hideHeader: true, shows: b('上课界面：当前课程的课件页面与课堂资料。', 'The class view: the current lesson’s courseware pages and materials.') },
+  { path: '/attendClass', area: 'public', title: b('上课', 'Attend class'), page: 'attendClass', hideHeader: true },
 
   // /principal (admin)
   { path: '/principalIndex', area: 'principal', title: b('校长首页', 'Principal home'), page: 'principalHome', menu: G.home },
   { path: '/principal_downloads', area: 'principal', title: b('资料下载', 'Materials'), page: 'resourcesSchool', menu: G.teaching },
-  { path: '/sparePart', area: 'principal', title: b('备课', 'Lesson preparation'), page: 'pending', menu: G.teaching, shows: b('基于已购课件编写的教案列表与编辑。', 'Lesson plans built from owned courseware, and their editor.') },
+  { path: '/sparePart', area: 'principal', title: b('备课', 'Lesson preparation'), page: 'lessonPlans', menu: G.teaching },
   { path: '/CoursewareResource', area: 'principal', title: b('课件资源中心', 'Courseware resources'), page: 'coursewareCatalogue', menu: G.teaching },
   { path: '/principal_user', area: 'principal', title: b('个人中心', 'Personal centre'), page: 'principalUser', menu: G.me },
   { path: '/onlineStore', area: 'principal', title: b('在线商城', 'Online mall'), page: 'storeMall', menu: G.services },
@@ -220,6 +222,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/Teacher_educationals', area: 'teacher', title: b('教务中心', 'Academic affairs centre'), page: 'teacherStudents', menu: G.classes },
   { path: '/Teacher_classSchedule', area: 'teacher', title: b('班级课表', 'Class timetable'), page: 'scheduleTeacher', menu: G.classes },
   { path: '/teacher_exams', area: 'teacher', title: b('考试成绩', 'Exams and scores'), page: 'examsList', menu: G.classes },
+  { path: '/teacher_lessons', area: 'teacher', title: b('备课', 'Lesson preparation'), page: 'lessonPlans', menu: G.teaching },
   { path: '/teacher_exam_scores', area: 'teacher', title: b('录入成绩', 'Enter scores'), page: 'examScores' },
 
   // /ClassAdviser (head teacher)
@@ -237,6 +240,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/A_homework', area: 'adviser', title: b('班级作业', 'Class homework'), page: 'homeworkTeacher', menu: G.classes },
   { path: '/A_exams', area: 'adviser', title: b('考试成绩', 'Exams and scores'), page: 'examsList', menu: G.classes },
   { path: '/A_exam_scores', area: 'adviser', title: b('录入成绩', 'Enter scores'), page: 'examScores' },
+  { path: '/A_lessons', area: 'adviser', title: b('备课', 'Lesson preparation'), page: 'lessonPlans', menu: G.teaching },
   { path: '/A_data', area: 'adviser', title: b('数据中心', 'Data centre'), page: 'flowData', menu: G.data },
 
   // parent, operator, account

@@ -94,6 +94,8 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   coursewareCatalogue: () => import('../areas/courseware/catalogue'),
   coursewareOwned: () => import('../areas/courseware/owned'),
   coursewareLessonware: () => import('../areas/courseware/lessonware'),
+  lessonPlans: () => import('../areas/courseware/lesson-plans'),
+  attendClass: () => import('../areas/courseware/attend-class'),
   coursewareOperator: () => import('../areas/courseware/operator-catalogue'),
   coursewareMatching: () => import('../areas/courseware/matching'),
   coursewareRecord: () => import('../areas/courseware/record'),

@@ -1,18 +1,11 @@
 import { Button, Flex, InputNumber, Space, Tooltip, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
-import { Document, Page, pdfjs } from 'react-pdf';
-import 'react-pdf/dist/Page/TextLayer.css';
-import 'react-pdf/dist/Page/AnnotationLayer.css';
+import { Document, Page } from 'react-pdf';
 import { useSearchParams } from 'react-router';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { coursewareStrings } from '../courseware/strings';
+import { PDF_OPTIONS } from './pdfjs';
 
-// the worker is a file of this build (same origin: the CSP's script-src 'self'); this module is loaded by /pdf-viewer only
-pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
-
-/** pdf.js options: no eval (the CSP has no 'unsafe-eval'). */
-const OPTIONS = { isEvalSupported: false } as const;
 const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3];
 
 /** Only files of this site (public uploads, signed courseware URLs): never another origin. */
@@ -86,7 +79,7 @@ export default function PdfViewer() {
       <div ref={box} style={{ width: '100%', overflow: 'auto', background: '#f0f2f5', textAlign: 'center' }}>
         <Document
           file={url}
-          options={OPTIONS}
+          options={PDF_OPTIONS}
           loading={<Loading />}
           error={<LoadError message={s('pdf.failed')} />}
           onLoadSuccess={(doc) => {

@@ -1,0 +1,11 @@
+import { useQuery } from '@tanstack/react-query';
+import type { LessonClassOption } from '@wantuo/shared';
+import { get } from '../../api/http';
+
+/** The classes the caller may plan for (the picker: the admin's running classes, a teacher's own). */
+export function useLessonClasses() {
+  return useQuery({ queryKey: ['prepareLessonsClasses'], queryFn: () => get<LessonClassOption[]>('prepareLessonsClasses'), staleTime: 60_000 });
+}
+
+/** A class's key in selects: kind and id. */
+export const classKey = (c: { kind: string; id: number }) => `${c.kind}:${c.id}`;

@@ -1,0 +1,427 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, DatePicker, Flex, Form, Input, InputNumber, List, Modal, Select, Space, Tag, Typography } from 'antd';
+import {
+  formatPages,
+  itemSlides,
+  parsePages,
+  planMinutes,
+  type CoursewareFileRow,
+  type CoursewareSectionRow,
+  type LessonClassKind,
+  type LessonPlanDetail,
+  type LessonPlanSaved,
+  type OwnedCoursewareRow,
+  type Page,
+} from '@wantuo/shared';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { feedback } from '../../api/feedback';
+import { get, post } from '../../api/http';
+import { EmptyState, LoadError, Loading } from '../../components/states';
+import { viewerHref } from './common';
+import { classKey, useLessonClasses } from './lesson-common';
+import { lessonStrings } from './lesson-strings';
+
+/** One courseware file of the plan as edited: the pages as typed (checked with parsePages as they are typed). */
+interface EditItem {
+  key: string;
+  file_id: number;
+  name: string;
+  kind: CoursewareFileRow['kind'];
+  courseware_title: string;
+  section_title: string;
+  total_pages: number | null;
+  pagesText: string;
+  note: string;
+  open: boolean;
+  url: string | null;
+}
+
+interface FormValues {
+  title: string;
+  cls: string;
+  lesson_date: Dayjs;
+  objectives?: string;
+  steps: Array<{ title: string; minutes?: number | null; content?: string }>;
+}
+
+let seq = 0;
+const itemKey = () => `i${++seq}`;
+
+/** The editor of a lesson plan: title, class, day, objectives, steps, and the courseware pages it shows in class, in order. */
+export default function LessonPlanEditor({ id, onClose, onSaved }: { id: number | null; onClose: () => void; onSaved: (id: number) => void }) {
+  const s = lessonStrings.use();
+  const info = useQuery({ queryKey: ['prepareLessonsInfo', id], queryFn: () => get<LessonPlanDetail>('prepareLessonsInfo', { id }), enabled: id !== null });
+  if (id !== null && info.isLoading) return <Loading />;
+  if (id !== null && (info.isError || !info.data))
+    return (
+      <Card>
+        <LoadError message={info.error?.message} onRetry={() => void info.refetch()} />
+        <Button onClick={onClose}>{s('back')}</Button>
+      </Card>
+    );
+  return <EditorForm plan={info.data ?? null} onClose={onClose} onSaved={onSaved} />;
+}
+
+function EditorForm({ plan, onClose, onSaved }: { plan: LessonPlanDetail | null; onClose: () => void; onSaved: (id: number) => void }) {
+  const s = lessonStrings.use();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const classes = useLessonClasses();
+  const [form] = Form.useForm<FormValues>();
+  const [busy, setBusy] = useState(false);
+  const [picking, setPicking] = useState(false);
+  const [items, setItems] = useState<EditItem[]>(() =>
+    (plan?.items_list ?? []).map((i) => ({
+      key: itemKey(),
+      file_id: i.file_id,
+      name: i.name,
+      kind: i.kind,
+      courseware_title: i.courseware_title,
+      section_title: i.section_title,
+      total_pages: i.total_pages,
+      pagesText: formatPages(i.pages),
+      note: i.note,
+      open: i.open,
+      url: i.url,
+    })),
+  );
+  const steps = Form.useWatch('steps', form) ?? plan?.steps ?? [];
+  const readOnly = plan !== null && !plan.editable;
+  const parsed = items.map((i) => (i.kind === 'pdf' ? parsePages(i.pagesText, i.total_pages) : ({ ok: true, pages: null } as const)));
+  const slides = items.reduce((n, it, i) => {
+    const p = parsed[i];
+    return n + (p.ok ? itemSlides({ kind: it.kind, pages: p.pages, total: it.total_pages }) : 0);
+  }, 0);
+  // the plan's class stays choosable when it is not in the picker (stopped since, or another teacher's class)
+  const classOptions = [
+    ...(classes.data ?? []),
+    ...(plan && !(classes.data ?? []).some((c) => c.kind === plan.class_kind && c.id === plan.class_id) ? [{ kind: plan.class_kind, id: plan.class_id, name: plan.class_name ?? '—' }] : []),
+  ].map((c) => ({ value: classKey(c), label: `${c.name}（${s(`kind.${c.kind}`)}）` }));
+
+  const change = (key: string, patch: Partial<EditItem>) => setItems((all) => all.map((i) => (i.key === key ? { ...i, ...patch } : i)));
+  const move = (index: number, dir: -1 | 1) =>
+    setItems((all) => {
+      const next = [...all];
+      [next[index], next[index + dir]] = [next[index + dir], next[index]];
+      return next;
+    });
+
+  const save = async (teach: boolean) => {
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
+    if (parsed.some((p) => !p.ok)) {
+      feedback().message.error(s('courseware.plan_pages_invalid'));
+      return;
+    }
+    const [kind, classId] = v.cls.split(':');
+    setBusy(true);
+    try {
+      const body = {
+        ...(plan ? { id: plan.id, version: plan.version } : {}),
+        title: v.title.trim(),
+        class_kind: kind as LessonClassKind,
+        class_id: Number(classId),
+        lesson_date: v.lesson_date.format('YYYY-MM-DD'),
+        objectives: v.objectives?.trim() ?? '',
+        steps: (v.steps ?? []).map((st) => ({ title: st.title.trim(), minutes: st.minutes ?? null, ...(st.content?.trim() ? { content: st.content.trim() } : {}) })),
+        items: items.map((it, i) => {
+          const p = parsed[i];
+          return { file_id: it.file_id, pages: p.ok ? p.pages : null, ...(it.note.trim() ? { note: it.note.trim() } : {}) };
+        }),
+      };
+      const saved = await post<LessonPlanSaved>('prepareLessons', body);
+      feedback().message.success(s('saved'));
+      await Promise.all([qc.invalidateQueries({ queryKey: ['prepareLessonsList'] }), qc.invalidateQueries({ queryKey: ['prepareLessonsInfo', saved.id] })]);
+      // the list's address becomes the saved plan's (so "back" from the class returns to it), then the class opens
+      onSaved(saved.id);
+      if (teach) navigate(`/attendClass?id=${saved.id}`);
+    } catch {
+      // shown by the request wrapper (a stale version: someone else saved first)
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card
+      title={plan ? plan.title : s('editor.new')}
+      extra={
+        <Button size="small" onClick={onClose}>
+          {s('back')}
+        </Button>
+      }
+    >
+      <Flex vertical gap={16}>
+        {readOnly && <Alert type="info" showIcon message={s('editor.read_only', { author: plan.author_name })} />}
+        <Form<FormValues>
+          form={form}
+          layout="vertical"
+          disabled={readOnly}
+          initialValues={
+            plan
+              ? { title: plan.title, cls: classKey({ kind: plan.class_kind, id: plan.class_id }), lesson_date: dayjs(plan.lesson_date), objectives: plan.objectives, steps: plan.steps }
+              : { lesson_date: dayjs(), steps: [{ title: '导入', minutes: 5 }, { title: '新授', minutes: 20 }, { title: '练习与小结', minutes: 15 }] }
+          }
+        >
+          <Form.Item name="title" label={s('title')} rules={[{ required: true, whitespace: true, message: s('required') }]}>
+            <Input maxLength={60} placeholder={s('title_ph')} />
+          </Form.Item>
+          <Flex gap={12} wrap>
+            <Form.Item name="cls" label={s('class')} rules={[{ required: true, message: s('required') }]} style={{ flex: '1 1 200px', minWidth: 0 }} extra={classes.data && !classes.data.length ? s('no_classes') : undefined}>
+              <Select<string> loading={classes.isLoading} options={classOptions} showSearch={{ optionFilterProp: 'label' }} />
+            </Form.Item>
+            <Form.Item name="lesson_date" label={s('date')} rules={[{ required: true, message: s('required') }]} style={{ flex: '1 1 160px', minWidth: 0 }}>
+              <DatePicker style={{ width: '100%' }} inputReadOnly allowClear={false} />
+            </Form.Item>
+          </Flex>
+          <Form.Item name="objectives" label={s('objectives')}>
+            <Input.TextArea maxLength={2000} autoSize={{ minRows: 2, maxRows: 6 }} placeholder={s('objectives_ph')} />
+          </Form.Item>
+          <Typography.Title level={5} style={{ marginTop: 0 }}>
+            {s('steps')} <Typography.Text type="secondary" style={{ fontSize: 13, fontWeight: 'normal' }}>{s('minutes_total', { n: planMinutes(steps.filter(Boolean)) })}</Typography.Text>
+          </Typography.Title>
+          <Form.List name="steps">
+            {(fields, { add, remove, move: moveStep }) => (
+              <Flex vertical gap={8}>
+                {fields.map((f, i) => (
+                  <Card key={f.key} size="small" styles={{ body: { padding: 12 } }}>
+                    <Flex gap={8} wrap align="flex-start">
+                      <Typography.Text type="secondary" style={{ lineHeight: '32px' }}>
+                        {i + 1}.
+                      </Typography.Text>
+                      <Form.Item name={[f.name, 'title']} rules={[{ required: true, whitespace: true, message: s('required') }]} style={{ flex: '1 1 160px', minWidth: 0, marginBottom: 8 }}>
+                        <Input maxLength={60} placeholder={s('step_title')} aria-label={s('step_title')} />
+                      </Form.Item>
+                      <Form.Item name={[f.name, 'minutes']} style={{ width: 110, marginBottom: 8 }}>
+                        <InputNumber min={0} max={240} precision={0} suffix={s('step_minutes')} style={{ width: '100%' }} aria-label={s('step_minutes')} />
+                      </Form.Item>
+                      {!readOnly && (
+                        <Space size={4}>
+                          <Button size="small" disabled={i === 0} onClick={() => moveStep(i, i - 1)} aria-label={s('up')}>
+                            ↑
+                          </Button>
+                          <Button size="small" disabled={i === fields.length - 1} onClick={() => moveStep(i, i + 1)} aria-label={s('down')}>
+                            ↓
+                          </Button>
+                          <Button size="small" danger onClick={() => remove(f.name)}>
+                            {s('delete')}
+                          </Button>
+                        </Space>
+                      )}
+                    </Flex>
+                    <Form.Item name={[f.name, 'content']} style={{ marginBottom: 0 }}>
+                      <Input.TextArea maxLength={1000} autoSize={{ minRows: 1, maxRows: 5 }} placeholder={s('step_content')} aria-label={s('step_content')} />
+                    </Form.Item>
+                  </Card>
+                ))}
+                {!readOnly && fields.length < 20 && (
+                  <Button type="dashed" onClick={() => add({ title: '' })}>
+                    + {s('add_step')}
+                  </Button>
+                )}
+              </Flex>
+            )}
+          </Form.List>
+        </Form>
+
+        <Flex justify="space-between" align="center" wrap gap={8}>
+          <Typography.Title level={5} style={{ margin: 0 }}>
+            {s('items')} <Typography.Text type="secondary" style={{ fontSize: 13, fontWeight: 'normal' }} data-testid="plan-slides">{s('slides_total', { n: slides })}</Typography.Text>
+          </Typography.Title>
+          {!readOnly && items.length < 40 && (
+            <Button onClick={() => setPicking(true)} type="primary" ghost>
+              + {s('add_items')}
+            </Button>
+          )}
+        </Flex>
+        <Typography.Text type="secondary">{s('items_help')}</Typography.Text>
+        {items.length === 0 ? (
+          <EmptyState description={s('no_items')} />
+        ) : (
+          <Flex vertical gap={8}>
+            {items.map((it, i) => {
+              const p = parsed[i];
+              return (
+                <Card key={it.key} size="small" styles={{ body: { padding: 12 } }} data-testid="plan-item">
+                  <Flex vertical gap={8}>
+                    <Flex justify="space-between" gap={8} wrap>
+                      <Flex vertical style={{ minWidth: 0, flex: '1 1 200px' }}>
+                        <Typography.Text strong ellipsis>
+                          {i + 1}. {it.name}
+                        </Typography.Text>
+                        <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+                          {it.courseware_title} · {it.section_title}
+                        </Typography.Text>
+                      </Flex>
+                      <Space size={4} wrap>
+                        {it.open ? <Tag>{it.kind.toUpperCase()}</Tag> : <Tag color="red">{s('locked')}</Tag>}
+                        {it.open && it.kind === 'pdf' && it.url && (
+                          <Button size="small" type="link" onClick={() => window.open(viewerHref({ url: it.url!, name: it.name }), '_blank', 'noopener')}>
+                            {s('preview')}
+                          </Button>
+                        )}
+                        {!readOnly && (
+                          <>
+                            <Button size="small" disabled={i === 0} onClick={() => move(i, -1)} aria-label={s('up')}>
+                              ↑
+                            </Button>
+                            <Button size="small" disabled={i === items.length - 1} onClick={() => move(i, 1)} aria-label={s('down')}>
+                              ↓
+                            </Button>
+                            <Button size="small" danger onClick={() => setItems((all) => all.filter((x) => x.key !== it.key))}>
+                              {s('delete')}
+                            </Button>
+                          </>
+                        )}
+                      </Space>
+                    </Flex>
+                    <Flex gap={8} wrap>
+                      {it.kind === 'pdf' && (
+                        <Flex vertical style={{ flex: '1 1 140px', minWidth: 0 }}>
+                          <Input
+                            size="small"
+                            disabled={readOnly}
+                            value={it.pagesText}
+                            onChange={(e) => change(it.key, { pagesText: e.target.value })}
+                            placeholder={s('pages_all', { n: it.total_pages ?? '?' })}
+                            addonBefore={s('pages')}
+                            status={p.ok ? undefined : 'error'}
+                            aria-label={s('pages')}
+                          />
+                          {!p.ok && (
+                            <Typography.Text type="danger" style={{ fontSize: 12 }}>
+                              {s(p.error, { max: it.total_pages ?? '?' })}
+                            </Typography.Text>
+                          )}
+                        </Flex>
+                      )}
+                      <Input size="small" disabled={readOnly} value={it.note} maxLength={100} onChange={(e) => change(it.key, { note: e.target.value })} addonBefore={s('note')} style={{ flex: '1 1 160px', minWidth: 0 }} aria-label={s('note')} />
+                    </Flex>
+                  </Flex>
+                </Card>
+              );
+            })}
+          </Flex>
+        )}
+
+        <Flex gap={8} wrap justify="flex-end">
+          <Button onClick={onClose}>{s('back')}</Button>
+          {plan && (
+            <Button disabled={plan.slides === 0} onClick={() => navigate(`/attendClass?id=${plan.id}`)}>
+              {s('teach')}
+            </Button>
+          )}
+          {!readOnly && (
+            <>
+              <Button loading={busy} onClick={() => void save(true)} disabled={slides === 0}>
+                {s('save_teach')}
+              </Button>
+              <Button type="primary" loading={busy} onClick={() => void save(false)}>
+                {s('save')}
+              </Button>
+            </>
+          )}
+        </Flex>
+      </Flex>
+      {picking && (
+        <ItemPicker
+          chosen={new Set(items.map((i) => i.file_id))}
+          onAdd={(f, courseware) =>
+            setItems((all) => [
+              ...all,
+              { key: itemKey(), file_id: f.id, name: f.name, kind: f.kind, courseware_title: courseware, section_title: f.section_title, total_pages: f.pages, pagesText: '', note: '', open: true, url: f.url },
+            ])
+          }
+          onClose={() => setPicking(false)}
+        />
+      )}
+    </Card>
+  );
+}
+
+/** Picks files of owned courseware: a courseware (searched on the server), one of its sections, its files. */
+function ItemPicker({ chosen, onAdd, onClose }: { chosen: Set<number>; onAdd: (f: CoursewareFileRow, courseware: string) => void; onClose: () => void }) {
+  const s = lessonStrings.use();
+  const [keyword, setKeyword] = useState('');
+  const [courseware, setCourseware] = useState<number | null>(null);
+  const [section, setSection] = useState<number | null>(null);
+  const owned = useQuery({
+    queryKey: ['schoolCoursewareList', 'lesson-picker', keyword],
+    queryFn: () => get<Page<OwnedCoursewareRow>>('schoolCoursewareList', { page: 1, limit: 50, keyword: keyword || undefined }),
+  });
+  const sections = useQuery({ queryKey: ['coursewareSection', courseware], queryFn: () => get<CoursewareSectionRow[]>('coursewareSection', { courseware_id: courseware }), enabled: courseware !== null });
+  const files = useQuery({ queryKey: ['coursewareFile', section], queryFn: () => get<CoursewareFileRow[]>('coursewareFile', { section_id: section }), enabled: section !== null, staleTime: 300_000 });
+  const cwTitle = owned.data?.list.find((c) => c.id === courseware)?.title ?? '';
+  const [added, setAdded] = useState<Set<number>>(new Set());
+  return (
+    <Modal open title={s('picker.title')} onCancel={onClose} footer={<Button onClick={onClose}>{s('cancel')}</Button>} destroyOnHidden>
+      <Flex vertical gap={12}>
+        {owned.isError && <LoadError message={owned.error.message} onRetry={() => void owned.refetch()} />}
+        {owned.data && owned.data.total === 0 && !keyword ? (
+          <EmptyState description={s('picker.none_owned')} />
+        ) : (
+          <>
+            <Select<number>
+              aria-label={s('picker.courseware')}
+              placeholder={s('picker.courseware')}
+              loading={owned.isLoading}
+              value={courseware ?? undefined}
+              showSearch={{ filterOption: false, onSearch: (v) => setKeyword(v.trim().slice(0, 32)) }}
+              onChange={(v) => {
+                setCourseware(v);
+                setSection(null);
+              }}
+              options={(owned.data?.list ?? []).map((c) => ({ value: c.id, label: c.title }))}
+            />
+            <Select<number>
+              aria-label={s('picker.section')}
+              placeholder={s('picker.section')}
+              disabled={courseware === null}
+              loading={sections.isLoading}
+              value={section ?? undefined}
+              onChange={setSection}
+              options={(sections.data ?? []).map((x) => ({ value: x.id, label: x.title }))}
+            />
+            {section === null ? (
+              <Typography.Text type="secondary">{s('picker.choose')}</Typography.Text>
+            ) : files.isLoading ? (
+              <Loading />
+            ) : files.isError ? (
+              <LoadError message={files.error.message} onRetry={() => void files.refetch()} />
+            ) : (
+              <List
+                size="small"
+                dataSource={files.data ?? []}
+                locale={{ emptyText: <EmptyState /> }}
+                renderItem={(f) => {
+                  const isIn = chosen.has(f.id) || added.has(f.id);
+                  return (
+                    <List.Item
+                      actions={[
+                        <Button
+                          key="add"
+                          size="small"
+                          type={isIn ? 'default' : 'primary'}
+                          onClick={() => {
+                            onAdd(f, cwTitle);
+                            setAdded((a) => new Set(a).add(f.id));
+                          }}
+                        >
+                          {isIn ? s('picker.added') : s('picker.add')}
+                        </Button>,
+                      ]}
+                    >
+                      <List.Item.Meta title={f.name} description={f.kind === 'pdf' && f.pages ? `PDF · ${s('pages_all', { n: f.pages })}` : f.kind.toUpperCase()} />
+                    </List.Item>
+                  );
+                }}
+              />
+            )}
+          </>
+        )}
+      </Flex>
+    </Modal>
+  );
+}
