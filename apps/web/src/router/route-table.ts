@@ -39,7 +39,6 @@ export type PageKey =
   // money screens
   | 'principalHome'
   | 'principalUser'
-  | 'pending'
   // meals screens
   | 'mealsOrder'
   | 'mealsOrderAdd'
@@ -128,14 +127,12 @@ export interface RouteDef {
   area: Area;
   /** null: no title (spec: PDF viewer, /principal wrapper) */
   title: Bilingual | null;
-  /** the screen; 'pending' until its module is built */
+  /** the screen */
   page: PageKey;
   /** menu group (side menu of the area); absent: not in the menu */
   menu?: Bilingual;
   /** the menu entry's label when it is not the title (several spec paths share the title 班级管理) */
   menuTitle?: Bilingual;
-  /** for pending screens: the data that will appear there */
-  shows?: Bilingual;
   /** public layout variants (spec: header hidden, footer shown) */
   hideHeader?: boolean;
 }

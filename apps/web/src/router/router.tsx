@@ -46,7 +46,6 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   // money screens
   principalHome: () => import('../areas/principal/home'),
   principalUser: () => import('../areas/money/principal-user'),
-  pending: () => import('../areas/pending'),
   // meals screens
   mealsOrder: () => import('../areas/meals/principal-order'),
   mealsOrderAdd: () => import('../areas/meals/order-add'),
