@@ -22,6 +22,8 @@ module.exports = {
   // except plain CommonJS packages that swc's interop would break (wechatpay-axios-plugin's classes have a `default` getter)
   transformIgnorePatterns: ['/node_modules/wechatpay-axios-plugin/'],
   moduleNameMapper: { '^@wantuo/shared$': '<rootDir>/../../packages/shared/src/index.ts' },
+  // the longest spec files first, so the two workers finish together (test/sequencer.js)
+  testSequencer: '<rootDir>/test/sequencer.js',
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 30000,

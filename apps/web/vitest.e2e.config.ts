@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.test.ts'],
+    // one migrated, seeded database per run, copied by each journey's stack
+    globalSetup: ['e2e/global-setup.ts'],
     environment: 'node',
     testTimeout: 90_000,
     hookTimeout: 120_000,

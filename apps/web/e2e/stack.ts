@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { adminSql, E2E_ROOT as root, withDatabase } from './db';
 
-const root = join(__dirname, '..', '..', '..');
-const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SHOTS = join(root, 'apps', 'web', 'reports', 'screenshots');
@@ -22,16 +22,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
-
 export interface Stack {
   url: string;
   browser: Browser;
@@ -42,32 +32,40 @@ export interface Stack {
 
 /**
  * The production build as `npm start` runs it with PostgreSQL and Redis set: API (serving the built web app)
- * plus the job worker, on a database of its own with the demo seeded.
+ * plus the job worker, on a database of its own with the demo seeded: a copy of the run's template database and its
+ * data folder (e2e/global-setup.ts), so the API starts on a migrated, seeded database.
  */
 export async function startStack(): Promise<Stack> {
   for (const f of ['apps/api/dist/main.js', 'apps/web/dist/index.html']) {
     if (!existsSync(join(root, f))) throw new Error(`${f} is missing: build first (npm run build)`);
   }
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
+  const template = inject('e2eTemplate');
   const db = `wantuo_e2e_${process.pid}_${Date.now().toString(36)}`;
-  await admin((c) => c.query(`create database ${db}`));
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${db}`;
+  await adminSql(`create database ${db} template ${template.db}`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'wantuo-e2e-'));
+  cpSync(template.dataDir, dataDir, { recursive: true });
+  const dbUrl = withDatabase(db);
   const port = await freePort();
   const env = {
     ...process.env,
     NODE_ENV: 'development',
     PORT: String(port),
-    DATABASE_URL: u.toString(),
+    DATABASE_URL: dbUrl,
     REDIS_URL,
     QUEUE_PREFIX: `e2e:${db}`,
     SEED_DEMO: '1',
     LOG_LEVEL: 'warn',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'wantuo-e2e-')),
+    DATA_DIR: dataDir,
   };
   const procs: ChildProcess[] = [];
   const api = spawn(process.execPath, [join(root, 'apps/api/dist/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   procs.push(api);
+  mkdirSync(SHOTS, { recursive: true });
+  const launching = chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
@@ -75,20 +73,20 @@ export async function startStack(): Promise<Stack> {
     } catch {
       // not listening yet
     }
-    if (i > 200 || api.exitCode !== null) throw new Error('the API did not start');
+    if (i > 200 || api.exitCode !== null) {
+      for (const p of procs) p.kill('SIGTERM');
+      await (await launching).close();
+      throw new Error('the API did not start');
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
+  const browser = await launching;
   procs.push(spawn(process.execPath, [join(root, 'apps/api/dist/worker.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
-  mkdirSync(SHOTS, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
   return {
     url,
     browser,
     async sql<R>(text: string, params: unknown[] = []) {
-      const c = new Client({ connectionString: u.toString() });
+      const c = new Client({ connectionString: dbUrl });
       await c.connect();
       try {
         return (await c.query(text, params)).rows as R[];
@@ -100,7 +98,8 @@ export async function startStack(): Promise<Stack> {
       await browser.close();
       for (const p of procs) p.kill('SIGTERM');
       await Promise.all(procs.map((p) => (p.exitCode !== null ? null : new Promise((r) => p.once('exit', r)))));
-      await admin((c) => c.query(`drop database if exists ${db} with (force)`));
+      await adminSql(`drop database if exists ${db} with (force)`);
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
