@@ -1,4 +1,4 @@
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Avatar, Button, Card, Empty, Flex, Modal, Radio, Segmented, Space, Tag, Typography } from 'antd';
 import { exchangeDecision, type Page, type ParentChild, type ScoreGoods, type ScoreOrder, type ScoreOrderListAnswer, type StudentPoints } from '@wantuo/shared';
 import { useState } from 'react';
@@ -93,20 +93,29 @@ function ChildrenPoints({ kids }: { kids: ParentChild[] }) {
   );
 }
 
+const SHOP_PAGE = 20;
+
 function Shop({ balance, onExchange }: { balance: number | undefined; onExchange: (g: ScoreGoods) => void }) {
   const s = pointsStrings.use();
-  const q = useQuery({ queryKey: ['pointsShop'], queryFn: () => get<Page<ScoreGoods>>('pointsShop', { page: 1, limit: 50 }) });
+  // 20 goods at a time, "more" for the next (the server pages them)
+  const q = useInfiniteQuery({
+    queryKey: ['pointsShop'],
+    queryFn: ({ pageParam }) => get<Page<ScoreGoods>>('pointsShop', { page: pageParam, limit: SHOP_PAGE }),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+  });
+  const goods = q.data?.pages.flatMap((p) => p.list) ?? [];
   return (
     <Card size="small" title={s('parent.shop')}>
       {q.isLoading ? (
         <Loading />
       ) : q.isError ? (
         <LoadError onRetry={() => void q.refetch()} />
-      ) : (q.data?.list.length ?? 0) === 0 ? (
+      ) : goods.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={s('parent.shop_empty')} />
       ) : (
         <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(150px, 1fr))', gap: 10 }}>
-          {q.data!.list.map((g) => {
+          {goods.map((g) => {
             const soldOut = g.stock <= 0;
             const affordable = balance !== undefined && balance >= g.price;
             return (
@@ -127,6 +136,11 @@ function Shop({ balance, onExchange }: { balance: number | undefined; onExchange
               </div>
             );
           })}
+          {q.hasNextPage && (
+            <Button block onClick={() => void q.fetchNextPage()} loading={q.isFetchingNextPage} style={{ gridColumn: '1 / -1' }}>
+              {s('parent.more')}
+            </Button>
+          )}
         </div>
       )}
     </Card>

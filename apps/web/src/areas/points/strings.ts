@@ -94,6 +94,8 @@ export const pointsStrings = defineStrings({
   'award.selected': { zh: '已选 {n} 人', en: '{n} selected' },
   'award.search': { zh: '搜索学生', en: 'Search students' },
   'award.none': { zh: '没有你负责的学生', en: 'You are not responsible for any student' },
+  'parent.more': { zh: '查看更多商品', en: 'More goods' },
+  'award.more': { zh: '加载更多（还有 {n} 人）', en: 'More ({n} left)' },
   'award.none_found': { zh: '没有符合的学生', en: 'No student matches' },
   'award.add': { zh: '奖励', en: 'Award' },
   'award.deduct': { zh: '扣除', en: 'Deduct' },

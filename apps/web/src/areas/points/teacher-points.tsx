@@ -1,7 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Avatar, Button, Card, Checkbox, Drawer, Empty, Flex, Input, InputNumber, Segmented, Tag, Typography } from 'antd';
 import { applyPoints, POINTS_MAX_PER_ENTRY, type AwardPointsResult, type Page, type PointsStudent } from '@wantuo/shared';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
@@ -14,47 +14,66 @@ const AMOUNTS = [1, 2, 3, 5, 10];
 const REASONS = ['reason.1', 'reason.2', 'reason.3', 'reason.4', 'reason.5'] as const;
 type Sign = 'add' | 'deduct';
 
+const PAGE = 50;
+
 /**
- * The teacher's award screen on the phone (375 px): the students they are responsible for with their balances; select
- * one or many, then award or deduct the same points with a reason in one request (all or none on the server).
+ * The teacher's award screen on the phone (375 px): the students they are responsible for with their balances (the
+ * admin: the school's), searched on the server, 50 at a time with "more"; select one or many (a selection stays while
+ * the search changes), then award or deduct the same points with a reason in one request (all or none on the server).
  */
 export default function TeacherPoints() {
   const s = pointsStrings.use();
   const qc = useQueryClient();
-  const [keyword, setKeyword] = useState('');
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [typed, setTyped] = useState('');
+  const keyword = useDeferredValue(typed);
+  const [selected, setSelected] = useState<Map<number, PointsStudent>>(new Map());
   const [open, setOpen] = useState(false);
   const [history, setHistory] = useState<PointsStudent | null>(null);
-  // a teacher has a class or two: one page of 100 holds them all
-  const q = useQuery({ queryKey: ['pointsStudents'], queryFn: () => get<Page<PointsStudent>>('pointsStudents', { page: 1, limit: 100 }) });
-  const students = useMemo(() => q.data?.list ?? [], [q.data]);
-  const shown = keyword ? students.filter((st) => st.name.includes(keyword)) : students;
-  const chosen = students.filter((st) => selected.has(st.id));
+  const q = useInfiniteQuery({
+    queryKey: ['pointsStudents', keyword],
+    queryFn: ({ pageParam }) => get<Page<PointsStudent>>('pointsStudents', { page: pageParam, limit: PAGE, keyword: keyword || undefined }),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+    placeholderData: keepPreviousData,
+  });
+  const shown = useMemo(() => q.data?.pages.flatMap((p) => p.list) ?? [], [q.data]);
+  // the selected students as the list shows them now (their balances after an award), else as they were picked
+  const chosen = [...selected.values()].map((st) => shown.find((x) => x.id === st.id) ?? st);
+  const none = !keyword && q.data?.pages[0]?.total === 0;
 
   if (q.isLoading) return <Loading />;
   if (q.isError) return <LoadError onRetry={() => void q.refetch()} />;
 
-  const toggle = (id: number) =>
+  const toggle = (st: PointsStudent) =>
     setSelected((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
+      const next = new Map(prev);
+      if (next.has(st.id)) next.delete(st.id);
+      else next.set(st.id, st);
+      return next;
+    });
+  const selectShown = (on: boolean) =>
+    setSelected((prev) => {
+      const next = new Map(prev);
+      for (const st of shown) {
+        if (on) next.set(st.id, st);
+        else next.delete(st.id);
+      }
       return next;
     });
 
   return (
     <div className="points-teacher">
       <Card size="small" title={s('award.title')}>
-        {students.length === 0 ? (
+        {none ? (
           <Empty description={s('award.none')} />
         ) : (
           <>
-            <Input.Search allowClear placeholder={s('award.search')} maxLength={32} onChange={(e) => setKeyword(e.target.value.trim())} size="large" />
+            <Input.Search allowClear placeholder={s('award.search')} maxLength={32} value={typed} onChange={(e) => setTyped(e.target.value.trim())} size="large" loading={q.isFetching && !q.isFetchingNextPage} />
             <div className="points-select-all">
               <Checkbox
                 checked={shown.length > 0 && shown.every((st) => selected.has(st.id))}
                 indeterminate={shown.some((st) => selected.has(st.id)) && !shown.every((st) => selected.has(st.id))}
-                onChange={(e) => setSelected(e.target.checked ? new Set([...selected, ...shown.map((st) => st.id)]) : new Set([...selected].filter((id) => !shown.some((st) => st.id === id))))}
+                onChange={(e) => selectShown(e.target.checked)}
               >
                 {s('award.select_all')}
               </Checkbox>
@@ -65,8 +84,8 @@ export default function TeacherPoints() {
             ) : (
               <ul className="points-list">
                 {shown.map((st) => (
-                  <li key={st.id} className={selected.has(st.id) ? 'points-row points-row-on' : 'points-row'} onClick={() => toggle(st.id)} data-testid={`student-${st.id}`}>
-                    <Checkbox checked={selected.has(st.id)} onClick={(e) => e.stopPropagation()} onChange={() => toggle(st.id)} aria-label={st.name} />
+                  <li key={st.id} className={selected.has(st.id) ? 'points-row points-row-on' : 'points-row'} onClick={() => toggle(st)} data-testid={`student-${st.id}`}>
+                    <Checkbox checked={selected.has(st.id)} onClick={(e) => e.stopPropagation()} onChange={() => toggle(st)} aria-label={st.name} />
                     <Avatar size={36} src={st.photo_url || undefined} style={{ background: '#1677ff', flex: 'none' }}>
                       {st.name.slice(-1)}
                     </Avatar>
@@ -92,6 +111,11 @@ export default function TeacherPoints() {
                 ))}
               </ul>
             )}
+            {q.hasNextPage && (
+              <Button block onClick={() => void q.fetchNextPage()} loading={q.isFetchingNextPage}>
+                {s('award.more', { n: (q.data?.pages[0]?.total ?? 0) - shown.length })}
+              </Button>
+            )}
           </>
         )}
       </Card>
@@ -106,7 +130,7 @@ export default function TeacherPoints() {
           onClose={() => setOpen(false)}
           onDone={() => {
             setOpen(false);
-            setSelected(new Set());
+            setSelected(new Map());
             void qc.invalidateQueries({ queryKey: ['pointsStudents'] });
             void qc.invalidateQueries({ queryKey: ['studentPoints'] });
           }}
