@@ -101,5 +101,21 @@ it('the head teacher publishes → the parent reads it on the phone → the rece
   await phone.waitForTimeout(400);
   await phone.screenshot({ path: join(SHOTS, 'notices-receipts-375.png') });
   expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  // 5. the admin sends the whole school a notice: the head teacher follows it under 本班通知, with their class's guardians only
+  const login = await fetch(`${stack.url}/api/index/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'admin', password: 'Demo@2026' }) });
+  const token = ((await login.json()) as { data: { userinfo: { token: string } } }).data.userinfo.token;
+  const sent = await fetch(`${stack.url}/api/index/teacherAddInform`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', token },
+    body: JSON.stringify({ title: '全校冬季作息调整', content: '<p>下周起晚托结束时间调整为 19:00。</p>', scope: 'school', class_ids: [], audience: 'guardians', request_id: 'e2e-school-notice' }),
+  });
+  const schoolNotice = ((await sent.json()) as { data: { id: number } }).data;
+  await phone.goto(`${stack.url}/AClassNotice`);
+  await phone.getByText('本班通知').click();
+  await phone.getByTestId(`notice-row-${schoolNotice.id}`).click();
+  await phone.getByTestId('receipt-summary').getByText(`本班家长：已读 0 人，未读 ${guardians.n} 人`).waitFor();
+  expect(await phone.getByTestId('notice-remind').count()).toBe(0);
+  await phone.waitForTimeout(400);
+  await phone.screenshot({ path: join(SHOTS, 'notices-class-receipts-375.png') });
   await phone.context().close();
 });

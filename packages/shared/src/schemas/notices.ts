@@ -39,7 +39,8 @@ export type AddInformInput = z.infer<typeof AddInformInput>;
 /** A teacher's (or head teacher's) notices: the ones they sent, or the ones they received as staff. */
 export const InformListQuery = z.strictObject({
   ...pageQuery,
-  box: z.preprocess(blank, z.enum(['sent', 'received'], { error: 'notices.v.box_invalid' }).default('sent')),
+  /** sent: published by the caller; received: the caller is a staff recipient; class: to the classes the caller heads (or the whole school), by anyone */
+  box: z.preprocess(blank, z.enum(['sent', 'received', 'class'], { error: 'notices.v.box_invalid' }).default('sent')),
   class_id: z.preprocess(blank, queryIdOf('notices.v.class_invalid').optional()),
   keyword: z.preprocess(blank, lineText(30).optional()),
   important: z.preprocess(blank, flag.optional()),
@@ -123,6 +124,11 @@ export interface NoticeInfo {
   unread: number;
   /** the next time a reminder may go (null: now) */
   next_remind_at: string | null;
+  /**
+   * the receipts are those of the guardians of the caller's classes only (a head teacher reading a notice someone
+   * else sent to their class or school): `unread` counts those, and reminding is the author's or the admin's
+   */
+  class_only: boolean;
 }
 
 export interface AddInformResult {

@@ -17,7 +17,7 @@ import {
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { NOTICE_COLUMNS, NOTICE_DETAIL_COLUMNS, NOTICE_JOINS, NoticeClock } from './notices-sql';
+import { NOTICE_COLUMNS, NOTICE_DETAIL_COLUMNS, NOTICE_JOINS, NoticeClock, toMyClasses } from './notices-sql';
 
 /** Escapes % _ \ for a LIKE pattern. */
 const like = (v: string) => `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -44,7 +44,7 @@ export class InboxService {
    * recipient of (with when they read it); newest first, by class, keyword, importance.
    */
   async staffList(user: SessionUser, q: InformListQuery): Promise<Page<NoticeItem>> {
-    const mine = q.box === 'sent' ? 'n.author_id = $2' : 'me.user_id is not null';
+    const mine = q.box === 'sent' ? 'n.author_id = $2' : q.box === 'class' ? toMyClasses('$1', '$2') : 'me.user_id is not null';
     return this.list(user, q, mine);
   }
 
@@ -112,20 +112,34 @@ export class InboxService {
 
   /**
    * One notice with its receipts (who read it and when, who has not; `read` filters), for its author, or the admin
-   * for any notice of the school. Guardians show the children the notice reached.
+   * for any notice of the school. Guardians show the children the notice reached. A head teacher may also read a
+   * notice someone else sent to a class they head (or to the whole school): then only the receipts of the guardians
+   * of their own classes' children (`class_only`).
    */
   async info(user: SessionUser, q: InformInfoQuery): Promise<NoticeInfo> {
     const isAdmin = user.role === Role.Admin;
-    const [notice]: NoticeDetail[] = await this.db.query(
-      `select ${NOTICE_DETAIL_COLUMNS} from notices n ${NOTICE_JOINS} where n.id = $1 and n.school_id = $2 and ($4::boolean or n.author_id = $3)`,
-      [q.id, user.schoolId, user.id, isAdmin],
+    const [notice]: Array<NoticeDetail & { own: boolean }> = await this.db.query(
+      `select ${NOTICE_DETAIL_COLUMNS}, ($4::boolean or n.author_id = $3) as own from notices n ${NOTICE_JOINS}
+        where n.id = $1 and n.school_id = $2 and ($4::boolean or n.author_id = $3 or ($5::boolean and ${toMyClasses('$2', '$3')}))`,
+      [q.id, user.schoolId, user.id, isAdmin, user.role === Role.HeadTeacher],
     );
     if (!notice) throw new AppError('notices.not_found');
-    const rows: Array<Row<NoticeReceipt>> = await this.db.query(
-      `with f as (
-         select r.user_id, r.kind, r.read_at, u.name from notice_receipts r join users u on u.id = r.user_id
-          where r.notice_id = $1 and ($2::boolean is null or (r.read_at is not null) = $2))
-       select t.total, p.* from (select count(*)::int as total from f) t
+    const { own, ...detail } = notice;
+    // the receipts the caller may see: all (author, admin), or the guardians of children in the classes they head that the notice reached
+    const visible = own
+      ? '$8::int is not null'
+      : `r.kind = 'guardian' and exists (
+           select 1 from student_guardians g join students s on s.id = g.student_id and s.status = 1
+             join care_class_students cs on cs.student_id = s.id
+             join care_classes cc on cc.id = cs.class_id and cc.head_teacher_id = $8 and cc.deleted_at is null
+            where g.user_id = r.user_id and g.school_id = $5 and ($6 = 'school' or cc.id = any($7::int[])))`;
+    const rows: Array<Row<NoticeReceipt> & { unread_here: number }> = await this.db.query(
+      `with v as (
+         select r.user_id, r.kind, r.read_at from notice_receipts r where r.notice_id = $1 and ${visible}),
+       f as (
+         select v.user_id, v.kind, v.read_at, u.name from v join users u on u.id = v.user_id
+          where ($2::boolean is null or (v.read_at is not null) = $2))
+       select t.total, t.unread_here, p.* from (select (select count(*)::int from f) as total, (select count(*)::int from v where v.read_at is null) as unread_here) t
        left join lateral (
          select f.user_id, f.name, f.kind, f.read_at,
                 case when f.kind = 'guardian' then (
@@ -135,14 +149,15 @@ export class InboxService {
                 end as child_names
            from f order by f.read_at desc nulls last, f.name, f.user_id limit $3 offset $4
        ) p on true`,
-      [q.id, q.read ?? null, q.limit, (q.page - 1) * q.limit, user.schoolId, notice.scope, notice.class_ids],
+      [q.id, q.read ?? null, q.limit, (q.page - 1) * q.limit, user.schoolId, detail.scope, detail.class_ids, user.id],
     );
-    const last = notice.last_reminded_at ? new Date(notice.last_reminded_at) : null;
+    const last = detail.last_reminded_at ? new Date(detail.last_reminded_at) : null;
     return {
-      notice,
-      receipts: pageOf(rows, q),
-      unread: notice.recipients - notice.read_count,
+      notice: detail,
+      receipts: pageOf(rows.map(({ unread_here: _, ...r }) => r), q),
+      unread: own ? detail.recipients - detail.read_count : (rows[0]?.unread_here ?? 0),
       next_remind_at: nextRemindAt(last, this.clock.now())?.toISOString() ?? null,
+      class_only: !own,
     };
   }
 }

@@ -19,6 +19,13 @@ export const NOTICE_DETAIL_COLUMNS = `${NOTICE_COLUMNS}, n.content, n.attachment
 export const NOTICE_JOINS = `join users au on au.id = n.author_id`;
 
 /**
+ * Whether notice `n` of school `school` went to a class user `user` heads, or to the whole school while they head a
+ * class: the notices a head teacher follows for their class, whoever sent them (the parameters' placeholders).
+ */
+export const toMyClasses = (school: string, user: string) => `exists (select 1 from care_classes cc where cc.school_id = ${school} and cc.head_teacher_id = ${user}
+    and cc.deleted_at is null and (n.scope = 'school' or cc.id = any(n.class_ids)))`;
+
+/**
  * The recipients of a notice about to be published (`c`: user_id, kind), from the parameters of PUBLISH_SQL: $1 school,
  * $2 scope, $3 class ids, $4 audience, $5 author. Guardians: of the active students of the classes (or of the school),
  * one row per guardian however many children; staff: the on-job teachers and head teachers of the classes (head

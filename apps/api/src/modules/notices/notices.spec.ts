@@ -328,6 +328,40 @@ describe('headTeacherInformInfo', () => {
   });
 });
 
+describe('a head teacher follows the notices others send to their class', () => {
+  it('the class box lists them; their receipts are those of the guardians of the head teacher’s class only; reminding stays the author’s', async () => {
+    const both = await published(admin, { class_ids: [running, second], title: '全年级家长会' });
+    const onlySecond = await published(admin, { class_ids: [second], title: '二班春游' });
+    const school = await published(admin, { scope: 'school', class_ids: [], title: '全校安全教育', audience: 'all' });
+    const box = async (name: string) => (await t.get(`/api/index/headTeacherInformList?box=${name}&limit=100`, adviser)).body.data.list.map((n: { id: number }) => n.id);
+    const classBox = await box('class');
+    expect(classBox).toEqual(expect.arrayContaining([both.id, school.id]));
+    expect(classBox).not.toContain(onlySecond.id);
+    expect(await box('sent')).not.toContain(both.id);
+
+    const mine = await guardiansOf(running);
+    const all = await guardiansOf(second);
+    const seen = await info(both.id);
+    expect(seen).toMatchObject({ class_only: true, unread: mine.users, receipts: { total: mine.users } });
+    expect(seen.receipts.list.every((r) => r.kind === 'guardian')).toBe(true);
+    const byAdmin: NoticeInfo = (await t.get(`/api/index/adminInformInfo?id=${both.id}`, admin)).body.data;
+    expect(byAdmin.class_only).toBe(false);
+    expect(byAdmin.receipts.total).toBe(mine.users + all.users);
+    // a guardian of the class reads it: one fewer unread for the head teacher
+    expect((await read(both.id)).body.code).toBe(Code.Ok);
+    expect(await info(both.id)).toMatchObject({ unread: mine.users - 1 });
+    // the whole school's notice: only the class's guardians, no staff
+    expect(await info(school.id)).toMatchObject({ class_only: true, receipts: { total: mine.users } });
+
+    const before = await snap();
+    expect((await t.get(`/api/index/headTeacherInformInfo?id=${onlySecond.id}`, adviser)).body).toMatchObject({ code: Code.Error, msg: '未找到该通知' });
+    expect((await t.get(`/api/index/headTeacherInformInfo?id=${both.id}`, teacher)).body).toMatchObject({ code: Code.Error, msg: '未找到该通知' });
+    expect((await t.post('/api/index/remindInform', adviser).send({ id: both.id })).body.code).toBe(Code.Error);
+    expect((await t.get('/api/index/headTeacherInformList?box=inbox', adviser)).body.code).toBe(Code.Error);
+    expect(await snap()).toEqual(before);
+  });
+});
+
 // ------------------------------------------------------------------------------------------------------------ reminders
 
 describe('remindInform', () => {

@@ -31,6 +31,8 @@ export function ReceiptsDrawer({ id, infoAction, onClose }: { id: number | null;
     refetchInterval: 15_000,
   });
   const n = q.data?.notice;
+  // the class's read count (class_only): the receipts shown unfiltered, less the unread
+  const classRead = filter === 'all' && q.data ? q.data.receipts.total - q.data.unread : filter === 'read' ? q.data?.receipts.total : undefined;
   const receipts = { ...q, data: q.data?.receipts } as unknown as Parameters<typeof ServerTable<NoticeReceipt>>[0]['query'];
 
   const remind = async () => {
@@ -69,21 +71,30 @@ export function ReceiptsDrawer({ id, infoAction, onClose }: { id: number | null;
           <Typography.Title level={5} style={{ marginTop: 0 }}>
             {s('rc.title')}
           </Typography.Title>
-          <Progress percent={n.recipients ? Math.round((n.read_count / n.recipients) * 100) : 0} size="small" />
-          <Flex justify="space-between" align="center" wrap gap={8} style={{ margin: '8px 0 12px' }}>
-            <Typography.Text data-testid="receipt-summary">{s('rc.summary', { read: n.read_count, unread: q.data.unread, total: n.recipients })}</Typography.Text>
-            {q.data.unread === 0 ? (
-              <Tag color="green">{s('rc.all_read')}</Tag>
-            ) : q.data.next_remind_at ? (
-              <Typography.Text type="secondary">{s('rc.remind_next', { time: when(q.data.next_remind_at) })}</Typography.Text>
-            ) : (
-              <Popconfirm title={s('rc.remind_confirm', { n: q.data.unread })} onConfirm={() => void remind()} okText={s('rc.remind')} cancelText={s('cancel')}>
-                <Button loading={reminding} data-testid="notice-remind">
-                  {s('rc.remind')}
-                </Button>
-              </Popconfirm>
-            )}
-          </Flex>
+          {q.data.class_only ? (
+            <Flex vertical gap={4} style={{ margin: '0 0 12px' }}>
+              <Typography.Text data-testid="receipt-summary">{s('rc.class_summary', { read: classRead ?? '…', unread: q.data.unread })}</Typography.Text>
+              <Typography.Text type="secondary">{s('rc.class_only')}</Typography.Text>
+            </Flex>
+          ) : (
+            <>
+              <Progress percent={n.recipients ? Math.round((n.read_count / n.recipients) * 100) : 0} size="small" />
+              <Flex justify="space-between" align="center" wrap gap={8} style={{ margin: '8px 0 12px' }}>
+                <Typography.Text data-testid="receipt-summary">{s('rc.summary', { read: n.read_count, unread: q.data.unread, total: n.recipients })}</Typography.Text>
+                {q.data.unread === 0 ? (
+                  <Tag color="green">{s('rc.all_read')}</Tag>
+                ) : q.data.next_remind_at ? (
+                  <Typography.Text type="secondary">{s('rc.remind_next', { time: when(q.data.next_remind_at) })}</Typography.Text>
+                ) : (
+                  <Popconfirm title={s('rc.remind_confirm', { n: q.data.unread })} onConfirm={() => void remind()} okText={s('rc.remind')} cancelText={s('cancel')}>
+                    <Button loading={reminding} data-testid="notice-remind">
+                      {s('rc.remind')}
+                    </Button>
+                  </Popconfirm>
+                )}
+              </Flex>
+            </>
+          )}
           <Segmented<Filter>
             value={filter}
             onChange={(v) => {

@@ -13,12 +13,13 @@ import { ReceiptsDrawer } from './receipts';
 import { noticesStrings } from './strings';
 
 const PAGE = 10;
-type Box = 'sent' | 'received';
+type Box = 'sent' | 'received' | 'class';
 
 /**
  * Notices for staff: /AClassNotice (head teacher), /teacher_notices (teachers), /principal_notices (the admin). The
  * sent list with read counts (receipts in a drawer, with the reminder), the received list (opening one marks it
- * read), and the compose drawer.
+ * read), for a head teacher the notices others sent to their class or the school (the receipts of their class's
+ * guardians), and the compose drawer.
  */
 export default function StaffNotices() {
   const s = noticesStrings.use();
@@ -41,12 +42,15 @@ export default function StaffNotices() {
       get<Page<NoticeItem>>(listAction, { page, limit: PAGE, ...(isAdmin ? {} : { box }), ...(keyword ? { keyword } : {}), ...(important ? { important: 1 } : {}) }),
   });
   const sent = isAdmin || box === 'sent';
+  // the received box shows the caller's own read state; the sent and class boxes open the receipts
+  const received = !isAdmin && box === 'received';
+  const openRow = (id: number) => (received ? setReading(id) : setReceipts(id));
   // a phone (375 px): one column with the counts under the title instead of a table to scroll sideways
   const compact = !Grid.useBreakpoint().md;
   const titleCell = (n: NoticeItem) => (
     <Flex vertical style={{ maxWidth: compact ? undefined : 320, minWidth: 0 }}>
       <Flex gap={6} align="center">
-        {!sent && !n.read_at && <span className="notice-unread-dot" aria-label={s('unread')} />}
+        {received && !n.read_at && <span className="notice-unread-dot" aria-label={s('unread')} />}
         <Typography.Text strong ellipsis>
           {n.title}
         </Typography.Text>
@@ -65,7 +69,7 @@ export default function StaffNotices() {
             <Typography.Text data-testid={`notice-read-${n.id}`} style={{ fontSize: 12 }} type={n.read_count === n.recipients ? 'success' : undefined}>
               {s('col.read')} {s('read_of', { read: n.read_count, total: n.recipients })}
             </Typography.Text>
-          ) : n.read_at ? (
+          ) : !received ? null : n.read_at ? (
             <Tag color="green">{s('read')}</Tag>
           ) : (
             <Tag>{s('unread')}</Tag>
@@ -99,6 +103,7 @@ export default function StaffNotices() {
             options={[
               { value: 'sent', label: s('tab.sent') },
               { value: 'received', label: s('tab.received') },
+              ...(role === Role.HeadTeacher ? [{ value: 'class' as const, label: s('tab.class') }] : []),
             ]}
           />
         )}
@@ -127,7 +132,7 @@ export default function StaffNotices() {
       ) : q.isError ? (
         <LoadError onRetry={() => void q.refetch()} />
       ) : q.data!.total === 0 && page === 1 ? (
-        <EmptyState description={filtered ? s('empty.filtered') : sent ? s('empty.sent') : s('empty.received')} />
+        <EmptyState description={filtered ? s('empty.filtered') : sent ? s('empty.sent') : received ? s('empty.received') : s('empty.class')} />
       ) : (
         <ServerTable<NoticeItem>
           query={q}
@@ -136,7 +141,7 @@ export default function StaffNotices() {
           pageSize={PAGE}
           size="middle"
           scroll={compact ? undefined : { x: 'max-content' }}
-          onRow={(n) => ({ onClick: () => (sent ? setReceipts(n.id) : setReading(n.id)), style: { cursor: 'pointer' }, 'data-testid': `notice-row-${n.id}` } as React.HTMLAttributes<HTMLElement>)}
+          onRow={(n) => ({ onClick: () => openRow(n.id), style: { cursor: 'pointer' }, 'data-testid': `notice-row-${n.id}` } as React.HTMLAttributes<HTMLElement>)}
           columns={compact ? [{ title: s('col.title'), key: 'title', render: (_: unknown, n: NoticeItem) => titleCell(n) }] : [
             { title: s('col.title'), key: 'title', render: (_: unknown, n: NoticeItem) => titleCell(n) },
             {
@@ -171,15 +176,17 @@ export default function StaffNotices() {
                       !n.sms_count ? s('sms_none') : n.sms_at && new Date(n.sms_at) > new Date(n.created_at) ? s('sms_held', { n: n.sms_count, time: when(n.sms_at) }) : s('sms_queued', { n: n.sms_count }),
                   },
                 ]
-              : [{ title: s('col.state'), key: 'state', render: (_: unknown, n: NoticeItem) => (n.read_at ? <Tag color="green">{s('read')}</Tag> : <Tag>{s('unread')}</Tag>) }]),
+              : received
+                ? [{ title: s('col.state'), key: 'state', render: (_: unknown, n: NoticeItem) => (n.read_at ? <Tag color="green">{s('read')}</Tag> : <Tag>{s('unread')}</Tag>) }]
+                : []),
             ...(isAdmin || !sent ? [{ title: s('col.author'), key: 'author', dataIndex: 'author_name' }] : []),
             { title: s('col.time'), key: 'time', render: (_: unknown, n: NoticeItem) => when(n.created_at) },
             {
               title: s('col.actions'),
               key: 'actions',
               render: (_: unknown, n: NoticeItem) => (
-                <Button type="link" size="small" onClick={(e) => { e.stopPropagation(); if (sent) setReceipts(n.id); else setReading(n.id); }}>
-                  {sent ? s('receipts') : s('open')}
+                <Button type="link" size="small" onClick={(e) => { e.stopPropagation(); openRow(n.id); }}>
+                  {received ? s('open') : s('receipts')}
                 </Button>
               ),
             },

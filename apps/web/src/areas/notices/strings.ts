@@ -10,12 +10,14 @@ export const noticesStrings = defineStrings({
   'page.title_school': { zh: '通知公告', en: 'Notices' },
   'tab.sent': { zh: '我发布的', en: 'Sent' },
   'tab.received': { zh: '我收到的', en: 'Received' },
+  'tab.class': { zh: '本班通知', en: 'My class' },
   'tab.all': { zh: '全校通知', en: 'All notices' },
   compose: { zh: '发布通知', en: 'Publish a notice' },
   search: { zh: '搜索标题', en: 'Search titles' },
   'filter.important': { zh: '只看重要', en: 'Important only' },
   'empty.sent': { zh: '还没有发布过通知：点“发布通知”给班级家长发第一条', en: 'No notice yet: “Publish a notice” sends the first one' },
   'empty.received': { zh: '还没有收到通知', en: 'No notice received yet' },
+  'empty.class': { zh: '还没有学校发给本班的通知', en: 'No notice to your class from others yet' },
   'empty.filtered': { zh: '没有符合条件的通知', en: 'No notice matches' },
   // columns
   'col.title': { zh: '标题', en: 'Title' },
@@ -84,6 +86,8 @@ export const noticesStrings = defineStrings({
   'rc.reminded': { zh: '已提醒 {n} 人', en: '{n} reminded' },
   'rc.reminded_held': { zh: '已提醒 {n} 人，短信将在 {time} 发出', en: '{n} reminded; texts at {time}' },
   'rc.all_read': { zh: '全部已读', en: 'Everyone read it' },
+  'rc.class_summary': { zh: '本班家长：已读 {read} 人，未读 {unread} 人', en: 'Your class’s guardians: {read} read, {unread} unread' },
+  'rc.class_only': { zh: '仅显示本班家长的阅读情况；短信提醒由发布人操作', en: 'Only your class’s guardians are shown; the sender can text reminders' },
   'rc.empty': { zh: '没有符合条件的接收人', en: 'No recipient matches' },
   attachments_n: { zh: '附件 {n}', en: '{n} attachments' },
   // parent
