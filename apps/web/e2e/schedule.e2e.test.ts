@@ -160,6 +160,18 @@ it('create a class → generate its term → the teacher’s week on a phone →
   await settle(phone);
   await phone.screenshot({ path: join(SHOTS, 'schedule-teacher-phone-held.png'), fullPage: true });
 
+  // 4b. from the session, a lesson plan: the new-plan editor opens with the class and the day filled in
+  await entry.click();
+  await drawer.waitFor();
+  await drawer.getByTestId('roll-prepare').click();
+  await phone.waitForURL(/\/teacher_lessons\?plan=new&class=teaching%3A\d+&date=\d{4}-\d{2}-\d{2}/);
+  await phone.getByText(`${CLASS}（教学班）`).waitFor();
+  expect(await phone.getByLabel('上课日期').inputValue()).toBe(today);
+  expect(await noSideScroll(phone)).toBeLessThanOrEqual(375);
+  await phone.screenshot({ path: join(SHOTS, 'schedule-teacher-phone-prepare.png') });
+  await phone.goBack();
+  await phone.getByTestId('availability').waitFor();
+
   // 5. availability on the teacher's page: a window and a note saved with the version
   const avail = phone.getByTestId('availability');
   await avail.getByRole('button', { name: /添加时间段/ }).click();

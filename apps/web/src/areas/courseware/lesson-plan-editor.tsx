@@ -50,7 +50,13 @@ let seq = 0;
 const itemKey = () => `i${++seq}`;
 
 /** The editor of a lesson plan: title, class, day, objectives, steps, and the courseware pages it shows in class, in order. */
-export default function LessonPlanEditor({ id, onClose, onSaved }: { id: number | null; onClose: () => void; onSaved: (id: number) => void }) {
+/** A new plan's class (`<kind>:<id>`) and day (YYYY-MM-DD) when it is made for a session of the timetable. */
+export interface PlanPreset {
+  cls?: string;
+  date?: string;
+}
+
+export default function LessonPlanEditor({ id, preset = {}, onClose, onSaved }: { id: number | null; preset?: PlanPreset; onClose: () => void; onSaved: (id: number) => void }) {
   const s = lessonStrings.use();
   const info = useQuery({ queryKey: ['prepareLessonsInfo', id], queryFn: () => get<LessonPlanDetail>('prepareLessonsInfo', { id }), enabled: id !== null });
   if (id !== null && info.isLoading) return <Loading />;
@@ -61,10 +67,10 @@ export default function LessonPlanEditor({ id, onClose, onSaved }: { id: number 
         <Button onClick={onClose}>{s('back')}</Button>
       </Card>
     );
-  return <EditorForm plan={info.data ?? null} onClose={onClose} onSaved={onSaved} />;
+  return <EditorForm plan={info.data ?? null} preset={preset} onClose={onClose} onSaved={onSaved} />;
 }
 
-function EditorForm({ plan, onClose, onSaved }: { plan: LessonPlanDetail | null; onClose: () => void; onSaved: (id: number) => void }) {
+function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail | null; preset: PlanPreset; onClose: () => void; onSaved: (id: number) => void }) {
   const s = lessonStrings.use();
   const navigate = useNavigate();
   const qc = useQueryClient();
@@ -162,7 +168,10 @@ function EditorForm({ plan, onClose, onSaved }: { plan: LessonPlanDetail | null;
           initialValues={
             plan
               ? { title: plan.title, cls: classKey({ kind: plan.class_kind, id: plan.class_id }), lesson_date: dayjs(plan.lesson_date), objectives: plan.objectives, steps: plan.steps }
-              : { lesson_date: dayjs(), steps: [{ title: '导入', minutes: 5 }, { title: '新授', minutes: 20 }, { title: '练习与小结', minutes: 15 }] }
+              : {
+                  cls: preset.cls && /^(care|teaching|tutoring):\d+$/.test(preset.cls) ? preset.cls : undefined,
+                  lesson_date: preset.date && /^\d{4}-\d{2}-\d{2}$/.test(preset.date) && dayjs(preset.date).isValid() ? dayjs(preset.date) : dayjs(),
+                  steps: [{ title: '导入', minutes: 5 }, { title: '新授', minutes: 20 }, { title: '练习与小结', minutes: 15 }] }
           }
         >
           <Form.Item name="title" label={s('title')} rules={[{ required: true, whitespace: true, message: s('required') }]}>

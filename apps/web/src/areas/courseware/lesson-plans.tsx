@@ -27,10 +27,26 @@ export default function LessonPlans() {
   const planParam = params.get('plan');
   if (planParam !== null) {
     const id = planParam === 'new' ? null : Number(planParam) || null;
-    const close = () => setParams((p) => (p.delete('plan'), p));
+    // a new plan may come with its class and day (from a session of the timetable): ?class=<kind>:<id>&date=YYYY-MM-DD
+    const preset = id === null ? { cls: params.get('class') ?? undefined, date: params.get('date') ?? undefined } : {};
+    const close = () =>
+      setParams((p) => {
+        for (const k of ['plan', 'class', 'date']) p.delete(k);
+        return p;
+      });
+    const saved = (planId: number) =>
+      setParams(
+        (p) => {
+          p.delete('class');
+          p.delete('date');
+          p.set('plan', String(planId));
+          return p;
+        },
+        { replace: true },
+      );
     return (
       <Suspense fallback={<Loading />}>
-        <Editor key={planParam} id={id} onClose={close} onSaved={(saved) => setParams((p) => (p.set('plan', String(saved)), p), { replace: true })} />
+        <Editor key={planParam} id={id} preset={preset} onClose={close} onSaved={saved} />
       </Suspense>
     );
   }

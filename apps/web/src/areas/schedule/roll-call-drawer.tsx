@@ -2,6 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Flex, List, Radio, Tag, Typography } from 'antd';
 import { ROLL_CALL_STATUSES, type RollCallAnswer, type RollCallStatus } from '@wantuo/shared';
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Role } from '@wantuo/shared';
+import { useSession } from '../../stores/session';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
@@ -13,6 +16,11 @@ import type { ViewEntry } from './week-view';
 export function RollCallDrawer({ entry, onClose, onSaved }: { entry: ViewEntry; onClose: () => void; onSaved: () => void }) {
   const s = scheduleStrings.use();
   const phone = useIsPhone();
+  const navigate = useNavigate();
+  const role = useSession((st) => st.user?.role);
+  // a lesson plan for this session: the new-plan editor with its class and day filled in
+  const prepare = () =>
+    navigate(`${role === Role.HeadTeacher ? '/A_lessons' : '/teacher_lessons'}?${new URLSearchParams({ plan: 'new', class: `${entry.kind}:${entry.class_id}`, date: entry.day })}`);
   const [marks, setMarks] = useState<Record<number, RollCallStatus>>({});
   const [busy, setBusy] = useState(false);
   const q = useQuery({ queryKey: ['rollCall', entry.id], queryFn: () => get<RollCallAnswer>('rollCall', { session_id: entry.id }) });
@@ -42,7 +50,10 @@ export function RollCallDrawer({ entry, onClose, onSaved }: { entry: ViewEntry; 
       title={s('roll.title', { name: entry.class_name ?? '', start: entry.start_time, end: entry.end_time })}
       styles={{ body: { padding: 12 } }}
       footer={
-        <Flex justify="space-between" gap={8}>
+        <Flex justify="space-between" gap={8} wrap>
+          <Button onClick={prepare} data-testid="roll-prepare">
+            {s('roll.prepare')}
+          </Button>
           <Button
             disabled={students.length === 0}
             onClick={() => setMarks(Object.fromEntries(students.map((x) => [x.student_id, x.on_leave ? 'leave' : 'present'])))}

@@ -55,6 +55,7 @@ export const scheduleStrings = defineStrings({
   'avail.time_bad': { zh: '时间格式为 HH:MM', en: 'Times are HH:MM' },
   'avail.updated': { zh: '上次保存：{at}', en: 'Last saved: {at}' },
   // roll call
+  'roll.prepare': { zh: '为本节备课', en: 'Plan this lesson' },
   'roll.title': { zh: '点名：{name} {start}-{end}', en: 'Roll call: {name} {start}-{end}' },
   'roll.present': { zh: '到', en: 'Present' },
   'roll.late': { zh: '迟到', en: 'Late' },
