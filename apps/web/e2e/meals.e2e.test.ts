@@ -33,6 +33,13 @@ const booking = (name: string) =>
  */
 it('item → cutoff → the parent books → the head teacher sees it → dinner in the flow → kitchen count and data centre', async () => {
   const [{ today }] = await stack.sql<{ today: string }>(`select to_char((now() at time zone timezone)::date, 'YYYY-MM-DD') as today from schools order by id limit 1`);
+  // the demo's classes meet Monday to Friday and a guardian books only class days: on a weekend the journey runs on a
+  // make-up day (调休), as a school would have it
+  await stack.sql(
+    `insert into school_calendar_days (school_id, day, kind, works_as, note)
+     select id, $1::date, 'makeup', 5, '调休' from schools where extract(isodow from $1::date) >= 6 on conflict do nothing`,
+    [today],
+  );
 
   // 1. the admin: no items yet, adds one on /principal_order_add
   const admin = await signedIn('admin', 1280, 860, '/principal_order');

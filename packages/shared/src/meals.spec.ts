@@ -1,4 +1,4 @@
-import { cutoffBinds, localClock, mealBookingOpen, mealChangeRefusal, mealPeriodOf, type LocalClock, type MealCutoff } from './meals';
+import { cutoffBinds, localClock, mealBookingOpen, mealChangeRefusal, mealDayRefusal, mealPeriodOf, type LocalClock, type MealCutoff } from './meals';
 import { Role } from './roles';
 
 const ten: MealCutoff = { time: '10:00', days_before: 0 };
@@ -33,6 +33,23 @@ describe('mealChangeRefusal', () => {
   it('binds guardians only', () => {
     expect([Role.Admin, Role.HeadTeacher, Role.Teacher, Role.Parent].map(cutoffBinds)).toEqual([false, false, false, true]);
   });
+});
+
+describe('mealDayRefusal', () => {
+  const WEEK = [1, 2, 3, 4, 5];
+  it.each<[string, string, number[] | null, { kind: 'holiday' | 'makeup'; works_as?: number | null } | null, string | null]>([
+    ['a Monday the class meets', '2026-11-23', WEEK, null, null],
+    ['a Saturday', '2026-11-28', WEEK, null, 'meals.no_class_day'],
+    ['a Sunday', '2026-11-29', WEEK, null, 'meals.no_class_day'],
+    ['a Wednesday of a Mon/Thu class', '2026-11-25', [1, 4], null, 'meals.no_class_day'],
+    ['a Thursday of a Mon/Thu class', '2026-11-26', [1, 4], null, null],
+    ['a holiday on a school day', '2026-10-01', WEEK, { kind: 'holiday' }, 'meals.holiday'],
+    ['a holiday, no class', '2026-10-01', null, { kind: 'holiday' }, 'meals.holiday'],
+    ['a make-up Saturday running as Monday', '2026-11-28', WEEK, { kind: 'makeup', works_as: 1 }, null],
+    ['a make-up Saturday running as Wednesday, Mon/Thu class', '2026-11-28', [1, 4], { kind: 'makeup', works_as: 3 }, 'meals.no_class_day'],
+    ['no class or slot: any day', '2026-11-28', null, null, null],
+    ['a class meeting every day', '2026-11-29', [1, 2, 3, 4, 5, 6, 7], null, null],
+  ])('%s', (_, day, weekdays, calendar, expected) => expect(mealDayRefusal(day, weekdays, calendar)).toBe(expected));
 });
 
 describe('localClock', () => {

@@ -4,6 +4,7 @@
  */
 import { addDays } from './contracts';
 import { Role } from './roles';
+import { weekdayOf, type CalendarDay } from './schedule';
 
 /** A booking's stored status: 'none' is a dinner served without any booking (counted as unbooked). */
 export const MEAL_BOOKING_STATUSES = ['unpaid', 'booked', 'cancelled', 'none'] as const;
@@ -62,6 +63,18 @@ export const cutoffBinds = (role: Role): boolean => role === Role.Parent;
 export function mealChangeRefusal(role: Role, day: string, now: LocalClock, cutoff: MealCutoff): 'meals.cutoff_passed' | null {
   if (!cutoffBinds(role)) return null;
   return mealBookingOpen(day, now, cutoff) ? null : 'meals.cutoff_passed';
+}
+
+/**
+ * Whether a guardian may book dinner on `day` for a child whose care class meets on `weekdays` (1 Monday .. 7 Sunday;
+ * null: no class or no time slot, the school decides), with the school calendar's entry for the day: never on a
+ * holiday, and only on a day that runs as one of the class's weekdays (a make-up day runs as its `works_as`).
+ */
+export function mealDayRefusal(day: string, weekdays: readonly number[] | null, calendar: Pick<CalendarDay, 'kind' | 'works_as'> | null): 'meals.holiday' | 'meals.no_class_day' | null {
+  if (calendar?.kind === 'holiday') return 'meals.holiday';
+  if (!weekdays) return null;
+  const runsAs = calendar?.kind === 'makeup' && calendar.works_as ? calendar.works_as : weekdayOf(day);
+  return weekdays.includes(runsAs) ? null : 'meals.no_class_day';
 }
 
 /** The period a day belongs to for the data centre's counts: the day, the Monday of its ISO week, or the month (YYYY-MM). */

@@ -170,6 +170,8 @@ export interface ParentMeals {
   bookings: DinnerBooking[];
   /** days of the range covered by an active contract that includes dinner */
   covered_days: string[];
+  /** days of the range a guardian cannot book: a holiday, or a day the child's class does not meet (mealDayRefusal) */
+  closed_days: Array<{ day: string; reason: 'holiday' | 'no_class' }>;
 }
 
 // ---------------------------------------------------------------- counts

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  addDays,
+  cutoffBinds,
   mealChangeRefusal,
+  mealDayRefusal,
   Role,
   type BookDinnerInput,
   type CancelDinnerInput,
@@ -15,7 +18,7 @@ import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { MealCounts } from './counts.service';
 import { MealPayments } from './meal-payments';
-import { appendBookingEvent, BOOKING_COLUMNS, BOOKING_JOINS, clockOf, cutoffOf, GOODS_COLUMNS, goodsRow, mayBookFor, settingsOf } from './meals-sql';
+import { appendBookingEvent, BOOKING_COLUMNS, BOOKING_JOINS, classDaysOf, clockOf, cutoffOf, GOODS_COLUMNS, goodsRow, mayBookFor, settingsOf } from './meals-sql';
 
 interface LockedBooking {
   id: number;
@@ -69,6 +72,12 @@ export class MealBookingsService {
         const settings = await settingsOf(em, schoolId);
         const refusal = mealChangeRefusal(user.role, input.day, clockOf(settings), cutoffOf(settings));
         if (refusal) throw new AppError(refusal);
+        // a guardian books only the days the child's class meets (the school may book any day: an outing, a make-up)
+        if (cutoffBinds(user.role)) {
+          const days = await classDaysOf(em, schoolId, input.student_id, input.day, input.day);
+          const closed = mealDayRefusal(input.day, days.weekdays, days.calendar.get(input.day) ?? null);
+          if (closed) throw new AppError(closed);
+        }
         const [cur]: LockedBooking[] = await em.query(`select ${LOCKED} from meal_bookings b where b.student_id = $1 and b.day = $2 for update`, [input.student_id, input.day]);
         if (cur && (cur.status === 'booked' || cur.status === 'unpaid')) {
           if (cur.goods_id === g.id) return cur.id;
@@ -147,7 +156,7 @@ export class MealBookingsService {
     return b;
   }
 
-  /** The guardian's page: an own child's bookings over at most 62 days, the enabled items, the cutoff, the days a contract covers. */
+  /** The guardian's page: an own child's bookings over at most 62 days, the enabled items, the cutoff, the days a contract covers, the days that cannot be booked. */
   async parentMeals(user: SessionUser, q: ParentMealsQuery): Promise<ParentMeals> {
     const schoolId = user.schoolId!;
     if (q.to < q.from || Date.parse(q.to) - Date.parse(q.from) > 62 * 86_400_000) throw new AppError('meals.v.range_invalid');
@@ -156,7 +165,7 @@ export class MealBookingsService {
       [schoolId, q.student_id, user.id],
     );
     if (!st) throw new AppError('meals.student_not_found');
-    const [settings, goods, bookings, covered] = await Promise.all([
+    const [settings, goods, bookings, covered, days] = await Promise.all([
       settingsOf(this.db, schoolId),
       this.db.query(`select ${GOODS_COLUMNS} from meal_goods g where g.school_id = $1 and g.deleted_at is null and g.enabled order by g.id limit 100`, [schoolId]) as Promise<MealGoods[]>,
       this.db.query(`select ${BOOKING_COLUMNS} from meal_bookings b ${BOOKING_JOINS} where b.student_id = $1 and b.day between $2 and $3 order by b.day`, [q.student_id, q.from, q.to]) as Promise<DinnerBooking[]>,
@@ -166,7 +175,13 @@ export class MealBookingsService {
                          where c.student_id = $1 and c.status = 'active' and 'dinner' = any(p.includes) and d::date between c.start_day and c.end_day)`,
         [q.student_id, q.from, q.to],
       ) as Promise<Array<{ day: string }>>,
+      classDaysOf(this.db, schoolId, q.student_id, q.from, q.to),
     ]);
-    return { settings, goods, bookings, covered_days: covered.map((r) => r.day) };
+    const closed: ParentMeals['closed_days'] = [];
+    for (let day = q.from; day <= q.to; day = addDays(day, 1)) {
+      const why = mealDayRefusal(day, days.weekdays, days.calendar.get(day) ?? null);
+      if (why) closed.push({ day, reason: why === 'meals.holiday' ? 'holiday' : 'no_class' });
+    }
+    return { settings, goods, bookings, covered_days: covered.map((r) => r.day), closed_days: closed };
   }
 }

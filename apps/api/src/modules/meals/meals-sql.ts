@@ -73,3 +73,23 @@ export async function goodsRow(em: Pick<EntityManager, 'query'>, schoolId: numbe
   if (!g) throw new AppError('meals.goods_not_found');
   return g;
 }
+
+/** The school calendar's entries of a range, by day, and the weekdays the student's care class meets (null: no class or no time slot). */
+export interface ClassDays {
+  weekdays: number[] | null;
+  calendar: Map<string, { kind: 'holiday' | 'makeup'; works_as: number | null }>;
+}
+
+/** What mealDayRefusal needs for a student over from..to: one query. */
+export async function classDaysOf(em: Pick<EntityManager, 'query'>, schoolId: number, studentId: number, from: string, to: string): Promise<ClassDays> {
+  const [r]: Array<{ weekdays: number[] | null; calendar: Array<{ day: string; kind: 'holiday' | 'makeup'; works_as: number | null }> }> = await em.query(
+    `select (select ct.weekdays::int[] from care_class_students cs
+               join care_classes cc on cc.id = cs.class_id and cc.deleted_at is null
+               join class_times ct on ct.id = cc.class_time_id
+              where cs.student_id = $2) as weekdays,
+            coalesce((select json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'kind', d.kind, 'works_as', d.works_as))
+                        from school_calendar_days d where d.school_id = $1 and d.day between $3::date and $4::date), '[]') as calendar`,
+    [schoolId, studentId, from, to],
+  );
+  return { weekdays: r.weekdays, calendar: new Map(r.calendar.map((c) => [c.day, { kind: c.kind, works_as: c.works_as }])) };
+}

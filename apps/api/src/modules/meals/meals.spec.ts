@@ -1,4 +1,4 @@
-import { Code, type DinnerBooking, type MealGoods } from '@wantuo/shared';
+import { Code, weekdayOf, type DinnerBooking, type MealGoods } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { DomainEvents, type DomainEventMap } from '../../core/events/domain-events';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
@@ -39,6 +39,8 @@ beforeAll(async () => {
         and not exists (select 1 from student_guardians g where g.student_id = s.id and g.user_id = $2) order by s.id limit 1`,
     [classId, t.demo.users.parent],
   )).rows[0].id;
+  // the demo's classes meet Monday to Friday: here every day, so the tests book any day (one test below sets the week)
+  await t.sql.query(`update class_times set weekdays = '{1,2,3,4,5,6,7}' where school_id = $1`, [t.demo.schoolId]);
   // the demo's contracts (some include dinner) are set aside: each test signs what it needs
   await t.sql.query(`update contracts set status = 'cancelled' where school_id = $1`, [t.demo.schoolId]);
   otherClassChild = (await t.sql.query(`select s.id from students s join care_class_students c on c.student_id = s.id where c.class_id = $1 and s.status = 1 order by s.id limit 1`, [t.demo.classes!.second])).rows[0].id;
@@ -184,6 +186,38 @@ describe('meal items', () => {
 });
 
 describe('dinner bookings', () => {
+  it('a guardian books only the days the child’s class meets: not on another weekday, not on a holiday; a make-up day counts; the school may book any day', async () => {
+    const g = await addGoods();
+    const [meets, other, holiday, makeup] = [plus(20), plus(21), plus(27), plus(22)];
+    const [{ slot }] = (await t.sql.query(`select class_time_id as slot from care_classes where id = $1`, [classId])).rows;
+    try {
+      await t.sql.query(`update class_times set weekdays = $2 where id = $1`, [slot, [weekdayOf(meets)]]);
+      await t.sql.query(
+        `insert into school_calendar_days (school_id, day, kind, works_as, note) values ($1, $2, 'holiday', null, '校庆'), ($1, $3, 'makeup', $4, '调休')`,
+        [t.demo.schoolId, holiday, makeup, weekdayOf(meets)],
+      );
+      const before = await snap();
+      expect((await book(parent, { goods_id: g.id, day: other })).body).toMatchObject({ code: Code.Error, msg: '孩子所在班级当天不上课，不能订餐' });
+      expect((await book(parent, { goods_id: g.id, day: holiday })).body).toMatchObject({ code: Code.Error, msg: '当天学校放假，不能订餐' });
+      expect(await snap()).toEqual(before);
+      expect((await booked(parent, { goods_id: g.id, day: meets })).day).toBe(meets);
+      expect((await booked(parent, { goods_id: g.id, day: makeup })).day).toBe(makeup);
+      // the school books for a day the class does not meet (an outing)
+      expect((await booked(admin, { goods_id: g.id, day: other })).day).toBe(other);
+      // the guardian's page says which days cannot be booked, and why
+      const page = (await t.get(`${P}parentMeals?student_id=${child}&from=${plus(20)}&to=${plus(27)}`, parent)).body.data;
+      expect(page.closed_days).toEqual(
+        [21, 22, 23, 24, 25, 26, 27]
+          .map(plus)
+          .filter((d) => d === holiday || (d !== makeup && weekdayOf(d) !== weekdayOf(meets)))
+          .map((d) => ({ day: d, reason: d === holiday ? 'holiday' : 'no_class' })),
+      );
+    } finally {
+      await t.sql.query(`update class_times set weekdays = '{1,2,3,4,5,6,7}' where id = $1`, [slot]);
+      await t.sql.query(`delete from school_calendar_days where school_id = $1`, [t.demo.schoolId]);
+    }
+  });
+
   let g: MealGoods;
   let g2: MealGoods;
   beforeAll(async () => {

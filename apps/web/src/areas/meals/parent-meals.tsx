@@ -64,6 +64,7 @@ function ChildMeals({ studentId }: { studentId: number }) {
   const days = Array.from({ length: DAYS + 2 }, (_, i) => addDays(st.today, i - 2));
   const byDay = new Map(data.bookings.map((b) => [b.day, b]));
   const covered = new Set(data.covered_days);
+  const closedOn = new Map(data.closed_days.map((c) => [c.day, c.reason]));
   return (
     <Flex vertical gap={8}>
       <Typography.Text type="secondary">
@@ -78,6 +79,7 @@ function ChildMeals({ studentId }: { studentId: number }) {
           isToday={day === st.today}
           open={mealBookingOpen(day, { day: st.today, minutes: st.now_minutes }, { time: st.cutoff_time, days_before: st.days_before })}
           covered={covered.has(day)}
+          closed={closedOn.get(day) ?? null}
           booking={byDay.get(day) ?? null}
           goods={data.goods}
           studentId={studentId}
@@ -105,6 +107,8 @@ function DayCard(p: {
   isToday: boolean;
   open: boolean;
   covered: boolean;
+  /** the day cannot be booked: a holiday, or the class does not meet */
+  closed: 'holiday' | 'no_class' | null;
   booking: DinnerBooking | null;
   goods: MealGoods[];
   studentId: number;
@@ -136,7 +140,8 @@ function DayCard(p: {
     },
   });
   const weekday = new Date(`${p.day}T00:00:00Z`).toLocaleDateString('zh-CN', { weekday: 'short', timeZone: 'UTC' });
-  const editable = p.open && p.goods.length > 0 && !b?.served_at;
+  // a closed day keeps what was booked before (it can be cancelled) but takes no new booking
+  const editable = p.open && p.goods.length > 0 && !b?.served_at && (!p.closed || active);
   const paidBy = b && b.status !== 'none' && b.status !== 'cancelled' ? (b.pay_from === 'contract' ? s('parent.paid_contract') : b.status === 'unpaid' ? s('parent.to_pay', { price: formatFen(b.price_fen) }) : `¥${formatFen(b.price_fen)}`) : null;
   return (
     <Card size="small" data-testid={`meal-day-${p.day}`}>
@@ -146,7 +151,7 @@ function DayCard(p: {
           {p.isToday && <Tag color="blue" style={{ marginLeft: 6 }}>{s('parent.today')}</Tag>}
           {p.covered && <Tag color="green" style={{ marginLeft: 6 }}>{s('parent.covered')}</Tag>}
         </div>
-        {b ? <BookingTag b={b} /> : !p.open && <Tag>{s('parent.closed')}</Tag>}
+        {b ? <BookingTag b={b} /> : p.closed ? <Tag data-testid="meal-day-closed">{s(p.closed === 'holiday' ? 'parent.holiday' : 'parent.no_class')}</Tag> : !p.open && <Tag>{s('parent.closed')}</Tag>}
       </Flex>
       {b?.goods_name && b.status !== 'none' && (
         <Typography.Paragraph style={{ margin: '6px 0 0' }} type={b.status === 'cancelled' ? 'secondary' : undefined} delete={b.status === 'cancelled'}>
@@ -169,7 +174,7 @@ function DayCard(p: {
           </Popconfirm>
         </Flex>
       )}
-      {editable && (!active || changing) && (
+      {editable && (!active || changing) && !p.closed && (
         <Flex gap={8} style={{ marginTop: 8 }}>
           <Select
             style={{ flex: 1, minWidth: 0 }}

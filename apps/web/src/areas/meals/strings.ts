@@ -113,6 +113,8 @@ export const mealStrings = defineStrings({
   'parent.paid': { zh: '支付成功，已预订', en: 'Paid: booked' },
   'parent.booked_ok': { zh: '已预订', en: 'Booked' },
   'parent.cancelled_ok': { zh: '已取消', en: 'Cancelled' },
+  'parent.holiday': { zh: '放假', en: 'Holiday' },
+  'parent.no_class': { zh: '不上课', en: 'No class' },
   'parent.closed': { zh: '已截止', en: 'Closed' },
   'parent.covered': { zh: '合同含晚餐', en: 'Included in the contract' },
   'parent.today': { zh: '今天', en: 'Today' },
