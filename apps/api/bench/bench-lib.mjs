@@ -1,5 +1,5 @@
 // Helpers the benchmarks share: the admin connection, a database of their own, a free loopback port, waiting for the API, percentiles and the machine's load.
-import { execSync } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -80,4 +80,44 @@ export function appendSection(section) {
   const current = existsSync(BENCHMARKS) ? readFileSync(BENCHMARKS, 'utf8') : '# Benchmarks\n';
   appendFileSync(BENCHMARKS, current.endsWith('\n') ? section : `\n${section}`);
   console.log(section);
+}
+
+const API_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
+
+/**
+ * The built API (`dist/main.js`) on a new database of the bench's own, the demo seeded, per-IP limits off, without
+ * Redis (jobs in process) unless `redis` gives its URL (with `env`, more variables): its base URL, a connected pg
+ * client on its database, `login(account)` (the demo password) answering the userinfo, and `stop()` (the client
+ * closed, the API stopped, the database dropped unless `keep`).
+ */
+export async function startDemoApi({ dbName, dbUrl, keep = false, redis = null, env = {}, healthMs = 60_000 }) {
+  if (!existsSync(API_MAIN)) throw new Error('apps/api/dist/main.js is missing: run `npm run build` first');
+  await admin(`create database ${dbName}`);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'REDIS_URL'));
+  const server = spawn(process.execPath, [API_MAIN], {
+    env: { ...inherited, ...(redis ? { REDIS_URL: redis } : {}), DATABASE_URL: dbUrl, SEED_DEMO: '1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_FACTOR: '0', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const sql = new pg.Client({ connectionString: dbUrl });
+  const stop = async () => {
+    await sql.end().catch(() => {});
+    if (server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    }
+    if (keep) console.log(`kept database ${dbName}`);
+    else await admin(`drop database if exists ${dbName} with (force)`);
+  };
+  try {
+    await waitFor(`${base}/api/health`, healthMs);
+    await sql.connect();
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const login = async (account) =>
+    (await fetch(`${base}/api/index/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account, password: 'Demo@2026' }) }).then((r) => r.json())).data.userinfo;
+  return { base, sql, login, stop };
 }

@@ -18,7 +18,6 @@
 // CONTRACTS_BENCH_PARTS=a|b runs one part (BENCHMARKS.md is written whenever part a ran; CONTRACTS_BENCH_KEEP=1 keeps
 // the database).
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -26,8 +25,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import pg from 'pg';
-import { admin, ADMIN_URL, appendSection, benchDatabase, fmt, freePort, machineLoad, pct, waitFor } from './bench-lib.mjs';
+import { admin, appendSection, benchDatabase, fmt, machineLoad, pct, startDemoApi } from './bench-lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const apiDir = join(here, '..');
@@ -343,28 +341,15 @@ async function partB(sql, base) {
 async function main() {
   if (!existsSync(join(apiDir, 'dist', 'main.js'))) throw new Error('apps/api/dist/main.js is missing: run `npm run build` first');
   const before = machineLoad('contracts.bench.mjs');
-  await admin(`create database ${dbName}`);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'REDIS_URL'));
-  const server = spawn(process.execPath, [join(apiDir, 'dist', 'main.js')], {
-    env: { ...env, DATABASE_URL: dbUrl, SEED_DEMO: '1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_FACTOR: '0' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const sql = new pg.Client({ connectionString: dbUrl });
+  const api = await startDemoApi({ dbName, dbUrl, keep: KEEP });
+  const { base, sql } = api;
   let a = null;
   let b = null;
   try {
-    await waitFor(`${base}/api/health`);
-    await sql.connect();
     if (PARTS.includes('a')) a = await partA(sql);
     if (PARTS.includes('b')) b = await partB(sql, base);
   } finally {
-    await sql.end().catch(() => {});
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    if (KEEP) console.log(`kept database ${dbName}`);
-    else await admin(`drop database if exists ${dbName} with (force)`);
+    await api.stop();
   }
 
   const after = machineLoad('contracts.bench.mjs');

@@ -6,13 +6,11 @@
 // Runs the built API (dist/main.js, `npm run build` first: `npm run bench` does) on a database of its own created on
 // DATABASE_URL's server and dropped afterwards (COURSEWARE_BENCH_KEEP=1 keeps it); appends a dated section with the
 // machine and its load to BENCHMARKS.md; exits 1 when a target is missed.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { admin, appendSection, benchDatabase, fmt, freePort, machineLoad, pct, waitFor } from './bench-lib.mjs';
+import { admin, appendSection, benchDatabase, fmt, machineLoad, pct, startDemoApi } from './bench-lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const apiDir = join(here, '..');
@@ -52,21 +50,12 @@ async function measure(base, token, n, make) {
 async function main() {
   if (!existsSync(join(apiDir, 'dist', 'main.js'))) throw new Error('apps/api/dist/main.js is missing: run `npm run build` first');
   const before = machineLoad('courseware.bench.mjs');
-  await admin(`create database ${dbName}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'wantuo-cwbench-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'REDIS_URL'));
-  const server = spawn(process.execPath, [join(apiDir, 'dist', 'main.js')], {
-    env: { ...env, DATABASE_URL: dbUrl, SEED_DEMO: '1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_FACTOR: '0', DATA_DIR: dataDir },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const sql = new pg.Client({ connectionString: dbUrl });
+  const api = await startDemoApi({ dbName, dbUrl, keep: KEEP, env: { DATA_DIR: dataDir }, healthMs: 120_000 });
+  const { base, sql } = api;
   const cases = [];
   let dicts;
   try {
-    await waitFor(`${base}/api/health`, 120_000);
-    await sql.connect();
     const login = await fetch(`${base}/api/index/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -123,11 +112,7 @@ async function main() {
       console.log(`${name}: total ${r.total}, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(1)} ms, errors ${r.errors}`);
     }
   } finally {
-    await sql.end().catch(() => {});
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    if (KEEP) console.log(`kept database ${dbName}`);
-    else await admin(`drop database if exists ${dbName} with (force)`);
+    await api.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 

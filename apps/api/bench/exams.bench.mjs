@@ -6,13 +6,11 @@
 // Runs the built API (dist/main.js, `npm run build` first: `npm run bench` does) on a database of its own created on
 // DATABASE_URL's server (default the local postgres) and dropped afterwards (EXAMS_BENCH_KEEP=1 keeps it); appends a
 // dated section with the machine and its load to BENCHMARKS.md; exits 1 when the target is missed.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { admin, appendSection, benchDatabase, fmt, freePort, machineLoad, pct, waitFor } from './bench-lib.mjs';
+import { admin, appendSection, benchDatabase, fmt, machineLoad, pct, startDemoApi } from './bench-lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const apiDir = join(here, '..');
@@ -50,24 +48,13 @@ async function measure(url, token, n, inFlight) {
 async function main() {
   if (!existsSync(join(apiDir, 'dist', 'main.js'))) throw new Error('apps/api/dist/main.js is missing: run `npm run build` first');
   const before = machineLoad('exams.bench.mjs');
-  await admin(`create database ${dbName}`);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'REDIS_URL'));
-  const server = spawn(process.execPath, [join(apiDir, 'dist', 'main.js')], {
-    env: { ...env, DATABASE_URL: dbUrl, SEED_DEMO: '1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_FACTOR: '0' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const sql = new pg.Client({ connectionString: dbUrl });
+  const api = await startDemoApi({ dbName, dbUrl, keep: KEEP });
+  const { base, sql } = api;
   let a;
   let b;
   let c;
   try {
-    await waitFor(`${base}/api/health`);
-    await sql.connect();
-    const login = async (account) =>
-      (await fetch(`${base}/api/index/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account, password: 'Demo@2026' }) }).then((r) => r.json())).data
-        .userinfo;
+    const { login } = api;
     const adm = await login('admin');
     const adviser = await login('adviser');
     const schoolId = adm.school_id;
@@ -129,11 +116,7 @@ async function main() {
     console.log(`c. teacherExamScore (one own class of ${PER_CLASS}), one at a time: p50 ${c.p50.toFixed(1)} ms, p99 ${c.p99.toFixed(1)} ms, errors ${c.errors}`);
     a.scoreRows = scoreRows;
   } finally {
-    await sql.end().catch(() => {});
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    if (KEEP) console.log(`kept database ${dbName}`);
-    else await admin(`drop database if exists ${dbName} with (force)`);
+    await api.stop();
   }
 
   const after = machineLoad('exams.bench.mjs');

@@ -7,13 +7,11 @@
 // Runs the built API (dist/main.js, `npm run build` first: `npm run bench` does) on a database of its own created on
 // DATABASE_URL's server (default the local postgres) and dropped afterwards (MEALS_BENCH_KEEP=1 keeps it). Appends a
 // dated section to BENCHMARKS.md at the repository root; exits 1 when a target is missed.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { admin, ADMIN_URL, appendSection, benchDatabase, fmt, freePort, machineLoad, pct, waitFor } from './bench-lib.mjs';
+import { appendSection, benchDatabase, fmt, machineLoad, pct, startDemoApi } from './bench-lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const apiDir = join(here, '..');
@@ -99,20 +97,11 @@ const login = async (base, account) =>
 async function main() {
   if (!existsSync(join(apiDir, 'dist', 'main.js'))) throw new Error('apps/api/dist/main.js is missing: run `npm run build` first');
   const before = machineLoad('meals.bench.mjs');
-  await admin(`create database ${dbName}`);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'REDIS_URL'));
-  const server = spawn(process.execPath, [join(apiDir, 'dist', 'main.js')], {
-    env: { ...env, DATABASE_URL: dbUrl, SEED_DEMO: '1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_FACTOR: '0' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const sql = new pg.Client({ connectionString: dbUrl });
+  const api = await startDemoApi({ dbName, dbUrl, keep: KEEP });
+  const { base, sql } = api;
   let s;
   const results = [];
   try {
-    await waitFor(`${base}/api/health`);
-    await sql.connect();
     s = await seed(sql);
     console.log(`seeded ${fmt(s.bookings)} bookings in ${(s.insertMs / 1000).toFixed(1)} s (${fmt(s.counts.rows)} count rows)`);
     const adminToken = await login(base, '13800000001');
@@ -128,11 +117,7 @@ async function main() {
     const check = results[0].sample.totals;
     console.log('term totals', check);
   } finally {
-    await sql.end().catch(() => {});
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    if (KEEP) console.log(`kept database ${dbName}`);
-    else await admin(`drop database if exists ${dbName} with (force)`);
+    await api.stop();
   }
   const after = machineLoad('meals.bench.mjs');
   const missed = results.filter((r) => r.p99 > P99_BUDGET_MS).map((r) => r.label);

@@ -9,13 +9,11 @@
 // zero, the balance equal to its ledger, one payment per paid order.
 // Runs the built API (dist/main.js, `npm run build` first: `npm run bench` does) on a database of its own (dropped
 // afterwards; STORE_BENCH_KEEP=1 keeps it); appends a dated section to BENCHMARKS.md; exits 1 when a check fails.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { admin, appendSection, benchDatabase, fmt, freePort, machineLoad, pct, waitFor } from './bench-lib.mjs';
+import { admin, appendSection, benchDatabase, fmt, machineLoad, pct, startDemoApi } from './bench-lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const apiDir = join(here, '..');
@@ -69,24 +67,14 @@ async function race(base, token, action, bodies) {
 async function main() {
   if (!existsSync(join(apiDir, 'dist', 'main.js'))) throw new Error('apps/api/dist/main.js is missing: run `npm run build` first');
   const before = machineLoad('store.bench.mjs');
-  await admin(`create database ${dbName}`);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'REDIS_URL'));
-  const server = spawn(process.execPath, [join(apiDir, 'dist', 'main.js')], {
-    env: { ...env, DATABASE_URL: dbUrl, SEED_DEMO: '1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_FACTOR: '0' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const sql = new pg.Client({ connectionString: dbUrl });
+  const api = await startDemoApi({ dbName, dbUrl, keep: KEEP });
+  const { base, sql } = api;
   let a;
   let b;
   let c;
   let audit;
   try {
-    await waitFor(`${base}/api/health`);
-    await sql.connect();
-    const login = async (account) =>
-      (await call(base, '', 'POST', 'login', { account, password: 'Demo@2026' })).data.userinfo;
+    const { login } = api;
     const me = await login('admin');
     const op = await login('operator');
     const token = me.token;
@@ -133,11 +121,7 @@ async function main() {
     audit = x;
     console.log('audit', audit);
   } finally {
-    await sql.end().catch(() => {});
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    if (KEEP) console.log(`kept database ${dbName}`);
-    else await admin(`drop database if exists ${dbName} with (force)`);
+    await api.stop();
   }
 
   const after = machineLoad('store.bench.mjs');

@@ -17,14 +17,12 @@
 // and its load to BENCHMARKS.md at the repository root; exits 1 when a check fails or a target is missed.
 // TEACHING_BENCH_KEEP=1 keeps the database.
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { admin, appendSection, benchDatabase, fmt, freePort, machineLoad, pct, waitFor } from './bench-lib.mjs';
+import { admin, appendSection, benchDatabase, fmt, machineLoad, pct, startDemoApi } from './bench-lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const apiDir = join(here, '..');
@@ -231,26 +229,13 @@ async function main() {
   const a = partA(termOf(today));
   console.log(`a. rules alone: ${fmt(a.sessions)} sessions generated in ${a.generatedMs.toFixed(0)} ms, clash detection ${a.clashMs.toFixed(0)} ms (${fmt(a.intervals)} busy intervals, ${a.clashes} clashes)`);
 
-  await admin(`create database ${dbName}`);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'REDIS_URL'));
-  const server = spawn(process.execPath, [join(apiDir, 'dist', 'main.js')], {
-    env: { ...env, DATABASE_URL: dbUrl, SEED_DEMO: '1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_FACTOR: '0' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const sql = new pg.Client({ connectionString: dbUrl });
+  const api = await startDemoApi({ dbName, dbUrl, keep: KEEP });
+  const { base, sql } = api;
   let b;
   try {
-    await waitFor(`${base}/api/health`);
-    await sql.connect();
     b = await partB(sql, base, today);
   } finally {
-    await sql.end().catch(() => {});
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    if (KEEP) console.log(`kept database ${dbName}`);
-    else await admin(`drop database if exists ${dbName} with (force)`);
+    await api.stop();
   }
   console.log(`b. API, the term in one teachingTermScheduling request: ${CLASSES} classes in ${(b.ms / 1000).toFixed(2)} s, ${fmt(b.written)} sessions written, ${b.failures} refused (its preview ${(b.previewMs / 1000).toFixed(2)} s)`);
   console.log(`b1. API, one class a request in turn: ${(b.seq.ms / 1000).toFixed(2)} s (p50 ${b.seq.p50.toFixed(1)} ms, p99 ${b.seq.p99.toFixed(1)} ms), ${fmt(b.seq.written)} sessions replaced, ${b.seq.failures} failed`);
