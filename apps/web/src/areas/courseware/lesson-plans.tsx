@@ -22,7 +22,6 @@ const PAGE = 20;
  * From a plan: teach it in /attendClass, edit it (its author or the admin), remove it.
  */
 export default function LessonPlans() {
-  const s = lessonStrings.use();
   const [params, setParams] = useSearchParams();
   const planParam = params.get('plan');
   if (planParam !== null) {
@@ -50,10 +49,10 @@ export default function LessonPlans() {
       </Suspense>
     );
   }
-  return <PlanList onOpen={(id) => setParams((p) => (p.set('plan', String(id)), p))} newLabel={s('new')} />;
+  return <PlanList onOpen={(id) => setParams((p) => (p.set('plan', String(id)), p))} />;
 }
 
-function PlanList({ onOpen, newLabel }: { onOpen: (id: number | 'new') => void; newLabel: string }) {
+function PlanList({ onOpen }: { onOpen: (id: number | 'new') => void }) {
   const s = lessonStrings.use();
   const navigate = useNavigate();
   const qc = useQueryClient();
@@ -170,7 +169,7 @@ function PlanList({ onOpen, newLabel }: { onOpen: (id: number | 'new') => void; 
             </Space>
           </Flex>
           <Button type="primary" onClick={() => onOpen('new')}>
-            {newLabel}
+            {s('new')}
           </Button>
         </Flex>
         <ServerTable<LessonPlanRow>
@@ -185,7 +184,7 @@ function PlanList({ onOpen, newLabel }: { onOpen: (id: number | 'new') => void; 
             ) : (
               <EmptyState description={s('empty')}>
                 <Button type="primary" onClick={() => onOpen('new')}>
-                  {newLabel}
+                  {s('new')}
                 </Button>
               </EmptyState>
             ),
