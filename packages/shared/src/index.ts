@@ -46,3 +46,4 @@ export * from './schemas/exams';
 export * from './homework';
 export * from './schemas/homework';
 export * from './lesson-plans';
+export * from './school-time';
