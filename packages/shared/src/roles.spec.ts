@@ -6,8 +6,9 @@ describe('role → identity (spec §4)', () => {
     [Role.Admin, Identity.Principal],
     [Role.HeadTeacher, Identity.Adviser],
     [Role.Teacher, Identity.Teacher],
-    [Role.Parent, Identity.Parent],
-    [Role.Operator, Identity.Operator],
+    // any other role → 2 (spec §4): parents and operators are told apart by role, not identity
+    [Role.Parent, Identity.Teacher],
+    [Role.Operator, Identity.Teacher],
     [3, Identity.Teacher],
     [undefined, Identity.None],
     [null, Identity.None],

@@ -13,30 +13,21 @@ export function isRole(value: unknown): value is Role {
   return typeof value === 'number' && (ROLES as number[]).includes(value);
 }
 
-/** Web identity (spec §4): 0 signed out, 1 principal, 2 teacher, 3 head teacher; parents and operators have their own areas. */
+/**
+ * Web identity (spec §4): 0 signed out; after the user loads, role 1 → 1 (principal), role 5 → 3 (head teacher), any
+ * other role → 2. Parents and operators therefore have identity 2, as the spec says: their areas are told apart by role
+ * (router/route-table.ts), never by identity.
+ */
 export enum Identity {
   None = 0,
   Principal = 1,
   Teacher = 2,
   Adviser = 3,
-  Parent = 4,
-  Operator = 5,
 }
 
 export function identityOf(role: Role | number | null | undefined): Identity {
-  switch (role) {
-    case undefined:
-    case null:
-      return Identity.None;
-    case Role.Admin:
-      return Identity.Principal;
-    case Role.HeadTeacher:
-      return Identity.Adviser;
-    case Role.Parent:
-      return Identity.Parent;
-    case Role.Operator:
-      return Identity.Operator;
-    default:
-      return Identity.Teacher;
-  }
+  if (role === undefined || role === null) return Identity.None;
+  if (role === Role.Admin) return Identity.Principal;
+  if (role === Role.HeadTeacher) return Identity.Adviser;
+  return Identity.Teacher;
 }

@@ -9,7 +9,8 @@ describe('role → identity and areas', () => {
     [Role.Admin, Identity.Principal],
     [Role.HeadTeacher, Identity.Adviser],
     [Role.Teacher, Identity.Teacher],
-    [Role.Parent, Identity.Parent],
+    [Role.Parent, Identity.Teacher],
+    [Role.Operator, Identity.Teacher],
   ])('sign-in with role %i gives identity %i; sign-out gives 0', (role, identity) => {
     const result: LoginResult = { userinfo: { token: 't', id: 1, role, nickname: 'n', avatar_text: null, school_id: 1, expires_at: '' } };
     useSession.getState().signIn(result, false);
