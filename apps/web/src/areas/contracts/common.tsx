@@ -3,6 +3,7 @@ import { Form, Input, Select, Tag } from 'antd';
 import {
   dayDiff,
   formatFen,
+  localDay,
   type ContractPackage,
   type ContractRow,
   type ContractState,
@@ -20,8 +21,8 @@ export const PACKAGES_KEY = ['contractPackage'] as const;
 
 /** Today's date (YYYY-MM-DD) in the school's timezone. */
 export function useSchoolToday(): string {
-  const tz = useSession((s) => s.user?.school?.timezone) ?? 'Asia/Shanghai';
-  return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  const tz = useSession((s) => s.user?.school?.timezone);
+  return localDay(new Date(), tz);
 }
 
 /** Every package of the school (the pickers and the management tab; a school has a handful). */

@@ -271,7 +271,7 @@ function LedgerCard({ timezone }: { timezone: string }) {
     <Card
       title={s('ledger.title')}
       extra={
-        <Button onClick={() => void download('consumeLogExport', filters, `账户流水-${new Date().toISOString().slice(0, 10)}.xlsx`).catch(() => {})}>{s('ledger.export')}</Button>
+        <Button onClick={() => void download('consumeLogExport', filters, `账户流水-${localDate(new Date(), timezone)}.xlsx`).catch(() => {})}>{s('ledger.export')}</Button>
       }
     >
       <Space wrap style={{ marginBottom: 16 }}>

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { GRACE_DAYS, type SchoolInfo, type ServiceState } from '@wantuo/shared';
+import { DEFAULT_TIME_ZONE, GRACE_DAYS, localDay, localDateTime as sharedLocalDateTime, type SchoolInfo, type ServiceState } from '@wantuo/shared';
 import { useCallback } from 'react';
 import { get } from '../../api/http';
 
@@ -20,16 +20,14 @@ export function useMoneyRefresh() {
   }, [qc]);
 }
 
-/** YYYY-MM-DD of a time in the school's timezone. */
-export function localDate(iso: string | Date, timeZone = 'Asia/Shanghai'): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+/** YYYY-MM-DD of a time in the school's timezone (the shared school-time rule). */
+export function localDate(iso: string | Date, timeZone = DEFAULT_TIME_ZONE): string {
+  return localDay(iso, timeZone);
 }
 
-/** YYYY-MM-DD HH:mm in the school's timezone. */
-export function localDateTime(iso: string, timeZone = 'Asia/Shanghai'): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(iso));
-  const p = (t: string) => parts.find((x) => x.type === t)?.value ?? '';
-  return `${p('year')}-${p('month')}-${p('day')} ${p('hour')}:${p('minute')}`;
+/** YYYY-MM-DD HH:mm in the school's timezone (the shared school-time rule). */
+export function localDateTime(iso: string, timeZone = DEFAULT_TIME_ZONE): string {
+  return sharedLocalDateTime(iso, timeZone);
 }
 
 /** The end of the grace period after an expiry. */

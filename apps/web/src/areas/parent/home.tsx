@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Avatar, Badge, Card, Space, Tabs, Typography } from 'antd';
-import type { ParentChild } from '@wantuo/shared';
+import { localDay, type ParentChild } from '@wantuo/shared';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useT } from '../../stores/preferences';
@@ -9,18 +9,13 @@ import { useFlowLive } from '../flow/use-flow-live';
 import { ChildToday } from './child-today';
 import { LeaveRequests } from './leave-requests';
 
-/** Today's date in the school's timezone. */
-function schoolToday(timeZone = 'Asia/Shanghai'): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-}
-
 /** The parent's home: each child's day as it happens (live), and leave requests. */
 export default function ParentHome() {
   const t = useT();
   const tz = useSession((s) => s.user?.school?.timezone);
   const client = useQueryClient();
   const q = useQuery({ queryKey: ['parentChildren'], queryFn: () => get<{ list: ParentChild[] }>('parentChildren') });
-  const today = schoolToday(tz);
+  const today = localDay(new Date(), tz);
   const { live } = useFlowLive((e) => void client.invalidateQueries({ queryKey: ['clockingInInfo', e.student_id] }));
 
   const children = q.data?.list ?? [];

@@ -1,21 +1,11 @@
 import { Button, Flex, Grid, Tag, Typography } from 'antd';
-import type { ScheduleDay, ScheduleEntry } from '@wantuo/shared';
+import { addDays, type ScheduleDay, type ScheduleEntry } from '@wantuo/shared';
 import { scheduleStrings, type ScheduleKey } from './strings';
 
 export const wdKey = (n: number) => `wd${n}` as ScheduleKey;
 
-/** YYYY-MM-DD plus n days (calendar arithmetic on the date alone). */
-export function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-}
-
-/** The Monday of the week a day is in. */
-export function mondayOf(day: string): string {
-  const wd = new Date(`${day}T00:00:00Z`).getUTCDay() || 7;
-  return addDays(day, 1 - wd);
-}
+// Day arithmetic on YYYY-MM-DD strings is the shared rules' (addDays, mondayOf); re-exported for the schedule screens.
+export { addDays, mondayOf } from '@wantuo/shared';
 
 /** The kind a timetable entry is coloured by: a teaching or tutoring session, or a care class (on duty or as its head). */
 export type EntryKind = 'teaching' | 'tutoring' | 'care';

@@ -4,6 +4,7 @@ import { MOBILE_RE, type Page, type StudentDetail, type StudentPickupPerson, typ
 import { useState } from 'react';
 import { get, upload } from '../../api/http';
 import { useT } from '../../stores/preferences';
+import { useSchoolToday } from '../contracts/common';
 
 export const STUDENT_PAGE_SIZE = 20;
 
@@ -113,6 +114,7 @@ export function ProfileFields() {
   const rules = useRules();
   const form = Form.useFormInstance();
   const photo = Form.useWatch('photo_url', form) as string | undefined;
+  const today = useSchoolToday();
   return (
     <>
       <Form.Item name="name" label={t('stu.name')} rules={rules.name}>
@@ -122,7 +124,7 @@ export function ProfileFields() {
         <Radio.Group options={[{ value: 1, label: t('stu.gender_1') }, { value: 2, label: t('stu.gender_2') }]} />
       </Form.Item>
       <Form.Item name="birthday" label={t('stu.birthday')} rules={[{ pattern: /^\d{4}-\d{2}-\d{2}$/, message: 'YYYY-MM-DD' }]}>
-        <Input type="date" max={new Date().toISOString().slice(0, 10)} />
+        <Input type="date" max={today} />
       </Form.Item>
       <Form.Item name="day_school" label={t('stu.day_school')} rules={[{ max: 100 }]}>
         <Input maxLength={100} />

@@ -7,6 +7,7 @@ import { ApiError, get, post, upload } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { useT } from '../../stores/preferences';
+import { useSchoolToday } from '../contracts/common';
 import { download, useStudentColumns } from './student-common';
 
 const PAGE_SIZE = 20;
@@ -119,7 +120,7 @@ export default function StudentList() {
       // shown by the request wrapper
     }
   };
-  const stamp = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+  const stamp = useSchoolToday().replace(/-/g, '');
 
   return (
     <Card title={t('stu.title')}>
