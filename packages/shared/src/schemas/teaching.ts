@@ -343,6 +343,10 @@ export interface RollCallAnswer {
   }>;
 }
 
+/** teachManage: the teacher's own overview; it takes no parameters (an unknown one is refused). */
+export const TeachManageQuery = z.strictObject({});
+export type TeachManageQuery = z.infer<typeof TeachManageQuery>;
+
 export interface TeachManageAnswer {
   classes: Array<Pick<TeachingClass, 'id' | 'name' | 'subject' | 'room_name' | 'students' | 'sessions_count' | 'sessions_held' | 'status'>>;
   next_sessions: Array<Pick<TeachingSession, 'id' | 'class_id' | 'day' | 'start_time' | 'end_time' | 'room_name' | 'state'> & { class_name: string }>;

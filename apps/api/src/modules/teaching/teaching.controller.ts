@@ -18,6 +18,7 @@ import {
   SelectTeachingClassStudentQuery,
   SetSchoolCalendarDayInput,
   StudentTeachingClassListQuery,
+  TeachManageQuery,
   TeachingClassIdQuery,
   TeachingClassListQuery,
   TeachingClassStatusInput,
@@ -96,7 +97,7 @@ export class TeachingController {
   }
 
   @Get('teachManage')
-  teachManage(@CurrentUser() user: SessionUser) {
+  teachManage(@Input(TeachManageQuery) _: TeachManageQuery, @CurrentUser() user: SessionUser) {
     return this.classes.teachManage(user);
   }
 

@@ -239,6 +239,17 @@ describe('teaching classes and their students', () => {
     expect((await t.get(api('teachManage'), teacher)).body.data.homework_to_mark).toBe(before + 1);
   });
 
+  it('teachManage takes no input: an unknown field is refused with code 100 (nothing written); admins, parents and another school are refused', async () => {
+    const before = await snap();
+    for (const q of ['x=1', 'class_id=1', 'page=2', 'teacher_id=%27%20or%201%3D1']) {
+      const res = await t.get(`${api('teachManage')}?${q}`, teacher);
+      expect(res.body).toMatchObject({ code: Code.Error });
+      expect(res.body.msg).toContain('不支持的参数');
+    }
+    expect(await snap()).toEqual(before);
+    for (const token of [admin, parent, other.adminToken]) expect((await t.get(api('teachManage'), token)).body).toMatchObject(DENIED);
+  });
+
   it('stops and starts a class on the version read: a stopped class takes no students, no generation and no moves', async () => {
     const added = await addClass({ teacher_id: await newTeacher() });
     await generated(added.id, [slot(2, '08:00', '09:00')], addDays(term, 21), addDays(term, 27));
