@@ -47,3 +47,4 @@ export * from './homework';
 export * from './schemas/homework';
 export * from './lesson-plans';
 export * from './school-time';
+export * from './import-cells';
