@@ -27,7 +27,11 @@ async function choose(page: Page, scope: Locator, label: string, option: string)
  */
 it('an exam → a pasted column of scores (one bad, then fixed) → ranks and chart → published → the parent sees it', async () => {
   // 1. the admin: an empty list, then a new exam for 阳光一班
-  const admin = await signedIn('admin', 1280, 860, '/principal_exams');
+  // score entry opened without an exam says what to choose and leads back to the list
+  const admin = await signedIn('admin', 1280, 860, '/principal_exam_scores');
+  await admin.getByText(/请先选择一场考试/).waitFor();
+  await admin.getByRole('button', { name: '去考试列表' }).click();
+  await admin.waitForURL(/\/principal_exams$/);
   await admin.getByText('还没有考试').waitFor().catch(async (e) => {
     await admin.screenshot({ path: join(SHOTS, 'exams-debug.png'), fullPage: true });
     throw e;

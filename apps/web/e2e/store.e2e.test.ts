@@ -31,7 +31,11 @@ it('operator adds a good → admin orders it and pays by QR → operator ships �
   await operator.screenshot({ path: join(SHOTS, 'store-operator-goods.png') });
 
   // 2. the admin finds it in the mall and orders two
-  const admin = await signedIn(stack, 'admin', 1280, 860, '/onlineStore');
+  // the detail page without a product says so and leads to the mall
+  const admin = await signedIn(stack, 'admin', 1280, 860, '/onlineStore_detail');
+  await admin.getByText('请先在商城中选择一件商品').waitFor();
+  await admin.getByRole('button', { name: '去商城逛逛' }).click();
+  await admin.waitForURL(/\/onlineStore$/);
   const card = admin.getByTestId('store-good').filter({ hasText: GOOD });
   await card.waitFor();
   await admin.screenshot({ path: join(SHOTS, 'store-mall.png') });

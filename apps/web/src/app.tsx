@@ -1,4 +1,6 @@
 import { ConfigProvider, theme } from 'antd';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
 import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
 import { useEffect, useMemo } from 'react';
@@ -28,8 +30,18 @@ function useGlobalErrors() {
   }, []);
 }
 
+/**
+ * The date pickers' language follows the app's: antd's locale names the buttons, but weekday and month names and the
+ * first day of the week (Monday in China) come from dayjs's global locale, which must be set too.
+ */
+export function dayjsLocaleOf(lang: string): 'zh-cn' | 'en' {
+  return lang === 'en' ? 'en' : 'zh-cn';
+}
+
 export function App() {
   const lang = usePreferences((s) => s.lang);
+  // set during render (not in an effect) so the first picker drawn after a switch already speaks the new language
+  useMemo(() => dayjs.locale(dayjsLocaleOf(lang)), [lang]);
   const dark = usePreferences((s) => s.dark);
   const router = useMemo(() => createRouter(), []);
   useGlobalErrors();

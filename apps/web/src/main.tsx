@@ -2,6 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import './global.css';
+import { installClickGuard } from './lib/click-guard';
+
+// spec §5: every button that posts ignores a second click within 2000 ms (lib/click-guard.ts)
+installClickGuard();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

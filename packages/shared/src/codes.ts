@@ -25,6 +25,8 @@ export const TOAST_MS = 3_000;
 export const NOTIFICATION_MS = 4_500;
 export const CLICK_GUARD_MS = 2_000;
 export const REMEMBER_ME_HOURS = 24;
+/** Scroll animations of the public pages (spec §9), as the animation library's init options. */
+export const SCROLL_ANIMATION = { offset: 120, delay: 0, duration: 400, easing: 'ease', throttleDelay: 99, debounceDelay: 50 } as const;
 export const DEFAULT_MESSAGE_ZH = '请求失败';
 
 /** SMS code limits (auth): one code per mobile per 60 s, 10 per mobile per local day, 30 per IP per hour. */

@@ -1,5 +1,6 @@
 import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig } from 'axios';
 import { Code, NOTIFICATION_MS, REQUEST_TIMEOUT_MS, TOAST_MS, type Envelope } from '@wantuo/shared';
+import { createWriteDeduper } from '../lib/click-guard';
 import { cookies, StorageKey } from '../lib/storage';
 import { currentLang, t } from '../stores/preferences';
 import { useSession } from '../stores/session';
@@ -104,14 +105,17 @@ export function get<T>(action: string, params?: object, opts?: CallOptions): Pro
   return send<T>({ method: 'GET', url: `/index/${action}`, params }, opts);
 }
 
-/** POST /api/index/<action> with a JSON body. */
+const dedupeWrite = createWriteDeduper();
+
+/** POST /api/index/<action> with a JSON body; the same write twice within 2000 ms is sent once (spec §5). */
 export function post<T>(action: string, data?: object, opts?: CallOptions): Promise<T> {
-  return send<T>({ method: 'POST', url: `/index/${action}`, data: data ?? {} }, opts);
+  const body = data ?? {};
+  return dedupeWrite(`${action} ${JSON.stringify(body)}`, () => send<T>({ method: 'POST', url: `/index/${action}`, data: body }, opts));
 }
 
-/** POST /api/index/<action> as multipart/form-data (file uploads). */
+/** POST /api/index/<action> as multipart/form-data (file uploads): each counts as a write for the click guard. */
 export function upload<T>(action: string, form: FormData, opts?: CallOptions): Promise<T> {
-  return send<T>({ method: 'POST', url: `/index/${action}`, data: form, headers: { 'Content-Type': 'multipart/form-data' } }, opts);
+  return dedupeWrite(`${action} upload ${Math.random()}`, () => send<T>({ method: 'POST', url: `/index/${action}`, data: form, headers: { 'Content-Type': 'multipart/form-data' } }, opts));
 }
 
 /** POST /api/sms/send */

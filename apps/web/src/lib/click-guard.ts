@@ -27,3 +27,71 @@ export function useClickGuard<A extends unknown[]>(fn: (...args: A) => unknown, 
   );
   return [guarded, disabled];
 }
+
+/**
+ * The buttons that post a form: form submits, the OK of dialogs, confirmations and drawers, and any element marked
+ * `data-click-guard`. Navigation, steppers and toggles are not guarded.
+ */
+export const WRITE_BUTTONS = [
+  'button[type="submit"]',
+  '.ant-modal-footer .ant-btn-primary',
+  '.ant-modal-confirm-btns .ant-btn-primary',
+  '.ant-popconfirm-buttons .ant-btn-primary',
+  '.ant-popover-buttons .ant-btn-primary',
+  '.ant-drawer-footer .ant-btn-primary',
+  '.ant-drawer-extra .ant-btn-primary',
+  '[data-click-guard]',
+].join(', ');
+
+let lastWriteAt = Number.NEGATIVE_INFINITY;
+/** The request layer calls this when it sends a write (a POST). */
+export function noteWrite(at = Date.now()): void {
+  lastWriteAt = at;
+}
+
+/**
+ * Spec §5 everywhere a form posts, without wrapping each button: a second click on the same write button within
+ * 2000 ms of a click that sent a write is swallowed (capture phase, before React sees it). A click that sent nothing
+ * (the form's validation failed) does not lock the button: the user fixes the field and submits again at once.
+ * Returns the function that removes the guard.
+ */
+export function installClickGuard(root: Document = document, ms = CLICK_GUARD_MS): () => void {
+  const clickedAt = new WeakMap<Element, number>();
+  const onClick = (e: Event) => {
+    const target = e.target instanceof Element ? e.target : null;
+    const button = target?.closest(WRITE_BUTTONS);
+    if (!button) return;
+    const now = Date.now();
+    const prev = clickedAt.get(button);
+    if (prev !== undefined && now - prev < ms && lastWriteAt >= prev) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      return;
+    }
+    clickedAt.set(button, now);
+  };
+  root.addEventListener('click', onClick, true);
+  return () => root.removeEventListener('click', onClick, true);
+}
+
+/**
+ * The request layer's half of the guard: the same write (action and body) sent again within 2000 ms of the previous
+ * write, with no other write between, is the same click twice (a double tap faster than the button could lock): it
+ * gets the first request's answer instead of a second request.
+ */
+export function createWriteDeduper(ms = CLICK_GUARD_MS) {
+  let last: { key: string; at: number; result: Promise<unknown>; failed: boolean } | null = null;
+  return function dedupe<T>(key: string, send: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    if (last && last.key === key && now - last.at < ms && !last.failed) return last.result as Promise<T>;
+    noteWrite(now);
+    const result = send();
+    const entry = { key, at: now, result: result as Promise<unknown>, failed: false };
+    // a refused or failed write may be sent again at once (the user corrects something and retries)
+    result.catch(() => {
+      entry.failed = true;
+    });
+    last = entry;
+    return result;
+  };
+}

@@ -1,6 +1,6 @@
 import NProgress from 'nprogress';
 import 'nprogress/nprogress.css';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import {
   createBrowserRouter,
   isRouteErrorResponse,
@@ -21,6 +21,46 @@ import { RequireArea } from './guard';
 import { LOGIN_TITLE, REDIRECTS, ROUTES, type Area, type PageKey, type RouteDef } from './route-table';
 
 NProgress.configure({ showSpinner: false });
+
+/** The bar stays at least this long, so a navigation whose code is cached (instant) still shows it. */
+export const MIN_BAR_MS = 200;
+
+/**
+ * The progress bar of spec §2: it starts on every navigation, while a route's code loads and also when there is
+ * nothing to load (the route's chunk is cached: the location changes without a loading state), and ends after it.
+ */
+export function useNavigationProgress(navigating: boolean, locationKey: string): void {
+  const shownAt = useRef(0);
+  const generation = useRef(0);
+  const firstKey = useRef(locationKey);
+  const start = () => {
+    generation.current++;
+    if (!NProgress.isStarted()) {
+      NProgress.start();
+      shownAt.current = Date.now();
+    }
+  };
+  const done = () => {
+    const g = generation.current;
+    const wait = Math.max(0, MIN_BAR_MS - (Date.now() - shownAt.current));
+    setTimeout(() => {
+      if (g === generation.current) NProgress.done();
+    }, wait);
+  };
+  useEffect(() => {
+    if (navigating) start();
+    else done();
+  }, [navigating]);
+  useEffect(() => {
+    if (locationKey === firstKey.current) return;
+    firstKey.current = '';
+    if (!navigating) {
+      start();
+      done();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [locationKey]);
+}
 
 export interface RouteHandle {
   title: Bilingual | null;
@@ -147,10 +187,7 @@ function Root() {
   useEffect(() => {
     void loadConfig();
   }, [loadConfig]);
-  useEffect(() => {
-    if (navigation.state === 'idle') NProgress.done();
-    else NProgress.start();
-  }, [navigation.state]);
+  useNavigationProgress(navigation.state !== 'idle', location.key);
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [location.pathname]);

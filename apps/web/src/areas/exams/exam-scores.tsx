@@ -34,7 +34,16 @@ export default function ExamScores() {
     queryFn: () => get<ExamScoreAnswer>(api.scores, { exam_id: examId }),
     enabled: Number.isInteger(examId) && examId > 0,
   });
-  if (!Number.isInteger(examId) || examId <= 0) return <EmptyState />;
+  if (!Number.isInteger(examId) || examId <= 0)
+    return (
+      <Card size="small">
+        <EmptyState description={s('sc.choose')}>
+          <Link to={api.listPath}>
+            <Button type="primary">{s('sc.to_list')}</Button>
+          </Link>
+        </EmptyState>
+      </Card>
+    );
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => void q.refetch()} />;
   const a = q.data;

@@ -72,6 +72,8 @@ export const examStrings = defineStrings({
   'sc.delete_title': { zh: '删除 {name} 的成绩？', en: 'Delete the score of {name}?' },
   'sc.deleted': { zh: '已删除', en: 'Deleted' },
   'sc.row_error': { zh: '第 {row} 行（{name}）：{msg}', en: 'Row {row} ({name}): {msg}' },
+  'sc.choose': { zh: '请先选择一场考试：在考试列表中点「录入成绩」', en: 'Choose an exam first: open "Enter scores" from the exams list' },
+  'sc.to_list': { zh: '去考试列表', en: 'Go to the exams' },
   'sc.empty': { zh: '本次考试的班级还没有学生', en: 'The classes of this exam have no students' },
   'sc.export': { zh: '导出 Excel', en: 'Export .xlsx' },
   'sc.import': { zh: '导入 Excel', en: 'Import .xlsx' },

@@ -4,12 +4,14 @@ import { HOME_OF } from '../../router/route-table';
 import { usePageConfig } from '../../stores/page-config';
 import { useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
+import { useScrollReveal } from '../../lib/scroll-reveal';
 
 /** The public home: the operator's banners, what the product does, a way in. */
 export default function Home() {
   const t = useT();
   const config = usePageConfig((s) => s.config);
   const user = useSession((s) => s.user);
+  useScrollReveal(config);
   return (
     <div>
       {config?.banners.length ? (
@@ -21,7 +23,7 @@ export default function Home() {
           ))}
         </Carousel>
       ) : null}
-      <section style={{ padding: '48px 0', textAlign: 'center' }}>
+      <section style={{ padding: '48px 0', textAlign: 'center' }} data-aos="fade-up">
         <Typography.Title>{t('home.hero')}</Typography.Title>
         <Typography.Paragraph type="secondary" style={{ fontSize: 16, maxWidth: 720, margin: '0 auto 24px' }}>
           {t('home.lead')}
@@ -33,8 +35,8 @@ export default function Home() {
         </Link>
       </section>
       <Row gutter={[24, 24]}>
-        {(['home.f1', 'home.f2', 'home.f3'] as const).map((k) => (
-          <Col xs={24} md={8} key={k}>
+        {(['home.f1', 'home.f2', 'home.f3'] as const).map((k, i) => (
+          <Col xs={24} md={8} key={k} data-aos="fade-up" data-aos-delay={i * 100}>
             <div style={{ padding: 24, border: '1px solid #f0f0f0', borderRadius: 8, height: '100%' }}>
               <Typography.Text strong>{t(k)}</Typography.Text>
             </div>

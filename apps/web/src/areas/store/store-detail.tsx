@@ -16,7 +16,16 @@ export default function StoreDetail() {
   const id = Number(params.get('id'));
   const [qty, setQty] = useState(1);
   const q = useQuery({ queryKey: ['goodsInfo', id], queryFn: () => get<StoreGoods>('goodsInfo', { id }), enabled: Number.isInteger(id) && id > 0, retry: false });
-  if (!Number.isInteger(id) || id <= 0) return <EmptyState description={s('empty_goods')} />;
+  if (!Number.isInteger(id) || id <= 0)
+    return (
+      <Card>
+        <EmptyState description={s('choose_goods')}>
+          <Button type="primary" onClick={() => navigate('/onlineStore')}>
+            {s('to_mall')}
+          </Button>
+        </EmptyState>
+      </Card>
+    );
   if (q.isError) return <LoadError message={q.error.message} onRetry={() => void q.refetch()} />;
   if (q.isLoading || !q.data) return <Loading />;
   const g = q.data;

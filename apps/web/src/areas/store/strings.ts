@@ -12,6 +12,8 @@ export const storeStrings = defineStrings({
   sold: { zh: '已售 {n}', en: '{n} sold' },
   sold_out: { zh: '已售罄', en: 'Sold out' },
   empty_goods: { zh: '暂无商品', en: 'No goods yet' },
+  choose_goods: { zh: '请先在商城中选择一件商品', en: 'Choose a product in the mall first' },
+  to_mall: { zh: '去商城逛逛', en: 'Go to the mall' },
   my_orders: { zh: '我的订单', en: 'My orders' },
   // detail
   back: { zh: '返回商城', en: 'Back to the mall' },
