@@ -2,6 +2,9 @@
  * Notices (issue 14, module `notices`): the pure rules. Texts are never sent between QUIET_START and QUIET_END in the
  * school's time zone: a text due then is held until the next QUIET_END (07:00). 21:00 itself is quiet, 07:00 is not.
  */
+import { addDays } from './contracts';
+import { toHHMM } from './schedule';
+import { instantOf, localDay, localMinutes } from './school-time';
 
 /** minutes after local midnight: quiet from 21:00 (inclusive) to 07:00 (exclusive) */
 export const QUIET_START_MINUTES = 21 * 60;
@@ -18,40 +21,9 @@ export const NOTICE_MAX_CLASSES = 50;
 export const NOTICE_MAX_ATTACHMENTS = 10;
 export const NOTICE_MAX_CONTENT = 20_000;
 
-interface Wall {
-  y: number;
-  m: number;
-  d: number;
-  minutes: number;
-}
-
-function wallClock(at: Date, timeZone: string): Wall {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  return { y: +parts.year, m: +parts.month, d: +parts.day, minutes: +parts.hour * 60 + +parts.minute + +parts.second / 60 };
-}
-
-/** The offset of `timeZone` from UTC at `at`, in ms (Asia/Shanghai: +8 h). */
-function offsetMs(at: Date, timeZone: string): number {
-  const w = wallClock(at, timeZone);
-  const asUtc = Date.UTC(w.y, w.m - 1, w.d, 0, 0, 0) + Math.round(w.minutes * 60) * 1000;
-  return asUtc - Math.floor(at.getTime() / 1000) * 1000;
-}
-
-/** The instant of a local wall time (day y-m-d, `minutes` after midnight) in `timeZone` (two passes for DST). */
-function instantOf(y: number, m: number, d: number, minutes: number, timeZone: string): Date {
-  const wall = Date.UTC(y, m - 1, d) + minutes * 60_000;
-  let guess = wall - offsetMs(new Date(wall), timeZone);
-  guess = wall - offsetMs(new Date(guess), timeZone);
-  return new Date(guess);
-}
-
 /** Whether `at` is in the quiet hours of `timeZone`. */
 export function inQuietHours(at: Date, timeZone: string): boolean {
-  const { minutes } = wallClock(at, timeZone);
+  const minutes = localMinutes(at, timeZone);
   return minutes >= QUIET_START_MINUTES || minutes < QUIET_END_MINUTES;
 }
 
@@ -60,11 +32,10 @@ export function inQuietHours(at: Date, timeZone: string): boolean {
  * local day before 07:00, the next one from 21:00).
  */
 export function smsSendAt(now: Date, timeZone: string): Date {
-  const w = wallClock(now, timeZone);
-  if (w.minutes >= QUIET_END_MINUTES && w.minutes < QUIET_START_MINUTES) return now;
-  if (w.minutes < QUIET_END_MINUTES) return instantOf(w.y, w.m, w.d, QUIET_END_MINUTES, timeZone);
-  const next = new Date(Date.UTC(w.y, w.m - 1, w.d + 1));
-  return instantOf(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), QUIET_END_MINUTES, timeZone);
+  const minutes = localMinutes(now, timeZone);
+  if (minutes >= QUIET_END_MINUTES && minutes < QUIET_START_MINUTES) return now;
+  const day = localDay(now, timeZone);
+  return instantOf(minutes < QUIET_END_MINUTES ? day : addDays(day, 1), toHHMM(QUIET_END_MINUTES), timeZone);
 }
 
 /** The BullMQ delay of a text due at `now` (0 outside the quiet hours). */
