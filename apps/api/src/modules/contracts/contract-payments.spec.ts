@@ -1,6 +1,7 @@
 import { Code, refundFigure, type ContractDetail } from '@wantuo/shared';
 import { startTestApp, type TestApp } from '../../../test/harness';
-import { ContractPayments } from './contract-payments';
+import { PaymentKinds } from '../payments/payment-kinds';
+import { WechatPaySandbox } from '../dev/wechatpay-sandbox.service';
 
 let t: TestApp;
 let admin: string;
@@ -101,7 +102,7 @@ describe('wechatPayContract', () => {
     // the desk records cash while both QR codes are open
     expect((await t.post('/api/index/payContractOffline', admin).send({ id: c.id, version: c.version, payment: { method: 'cash' } })).body.code).toBe(Code.Ok);
     for (const no of [first, second, first]) await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: no });
-    await t.app.get(ContractPayments).settled();
+    await t.app.get(PaymentKinds).settled();
     const info = (await t.get(`/api/index/contractInfo?id=${c.id}`, admin)).body.data as ContractDetail;
     expect(info).toMatchObject({ status: 'active', pay_method: 'cash', paid_fen: 158000 });
     expect(info.history.filter((e) => e.type === 'paid')).toHaveLength(1);
@@ -118,10 +119,34 @@ describe('wechatPayContract', () => {
     const b = (await t.post('/api/index/wechatPayContract', parent).send({ id: d.id })).body.data.out_trade_no as string;
     await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: a });
     await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: b });
-    await t.app.get(ContractPayments).settled();
+    await t.app.get(PaymentKinds).settled();
     const states = await t.sql.query(`select out_trade_no, state from payments where out_trade_no = any($1::text[])`, [[a, b]]);
     expect(Object.fromEntries(states.rows.map((r) => [r.out_trade_no, r.state]))).toEqual({ [a]: 'paid', [b]: 'refunded' });
     // the operator or the school cannot refund the payment that paid the contract outside a cancellation
     expect((await t.sql.query(`select receipt_no from contracts where id = $1`, [d.id])).rows[0].receipt_no).toBe(a);
+  });
+
+  it('a payment for a contract cancelled while it was unpaid goes back in full, once (issue 21)', async () => {
+    const c = await unpaid();
+    const no = (await t.post('/api/index/wechatPayContract', parent).send({ id: c.id })).body.data.out_trade_no as string;
+    // the admin cancels the unpaid contract while the guardian's QR is open: nothing was paid, nothing to refund
+    expect((await t.get(`/api/index/contractRefundPreview?id=${c.id}`, admin)).body.data).toMatchObject({ via: 'none', refund_fen: 0 });
+    const cancel = await t.post('/api/index/cancellationContract', admin).send({ id: c.id, version: c.version, reason: '家长不来了', refund_fen: 0, request_id: rid() });
+    expect(cancel.body).toMatchObject({ code: Code.Ok, data: { status: 'cancelled', refunded_fen: 0 } });
+    // then the guardian pays anyway, and the notify comes three times
+    for (let i = 0; i < 3; i++) {
+      const sim = (await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: no })).body.data;
+      expect(sim).toMatchObject({ trade_state: i === 0 ? 'SUCCESS' : 'REFUND', notify_status: 204 });
+      await t.app.get(PaymentKinds).settled();
+    }
+    const info = (await t.get(`/api/index/contractInfo?id=${c.id}`, admin)).body.data as ContractDetail;
+    expect(info).toMatchObject({ status: 'cancelled', paid_fen: 0, refunded_fen: 0, pay_method: null });
+    const { rows } = await t.sql.query(
+      `select p.state, p.refunded_fen::float8 as refunded, r.amount_fen::float8 as amount, r.request_key, r.state as refund_state
+         from payments p join payment_refunds r on r.payment_id = p.id where p.out_trade_no = $1`,
+      [no],
+    );
+    expect(rows).toEqual([{ state: 'refunded', refunded: 158000, amount: 158000, request_key: 'surplus', refund_state: 'succeeded' }]);
+    expect((await t.app.get(WechatPaySandbox).orderOf(no))).toMatchObject({ state: 'REFUND', refunded_fen: 158000 });
   });
 });

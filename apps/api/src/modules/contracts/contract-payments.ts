@@ -1,16 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PendingPayment, WechatPayContractInput } from '@wantuo/shared';
-import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
-import { DomainEvents } from '../../core/events/domain-events';
-import { LOGGER } from '../../core/logging/logger';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
+import { PaymentKinds } from '../payments/payment-kinds';
 import { PaymentsService } from '../payments/payments.service';
-import { PaymentRefunders, type Refunder } from '../payments/refunders';
+import type { Refunder } from '../payments/refunders';
 import { RefundsService } from '../payments/refunds.service';
-import { PaymentSettlers, type PaidPayment } from '../payments/settlers';
+import type { PaidPayment } from '../payments/settlers';
 import { appendEvent } from './contract-sql';
 
 /** The payment kind of a contract paid by the guardian through the provider; ref_id is the contract's id. */
@@ -19,18 +17,17 @@ export const CONTRACT_KIND = 'contract';
 /**
  * A contract payment refunded through the provider: the payment that paid the contract only as part of the
  * contract's cancellation, which records the refund on the contract first (cancellationContract); any other refund of
- * it (the operator's) is refused. A payment that did not pay its contract (the contract was paid at the desk or by
- * another payment, or cancelled, before it arrived: a surplus) is refunded in full. Should the provider refuse a
- * refund, the contract stays as it is and the failed refund shows on the payment.
+ * it (the operator's) is refused. A payment that did not pay its contract (a surplus: PaymentKinds, CONTRACT_PAID_BY)
+ * never reaches it. Should the provider refuse a refund, the contract stays as it is and the failed refund shows on the
+ * payment.
  */
 export const contractRefunder: Refunder = {
   async apply(em, p, r) {
-    const [c]: Array<{ id: number; status: string; refunded_fen: number; pay_method: string | null; receipt_no: string | null }> = await em.query(
-      `select id, status, refunded_fen::float8 as refunded_fen, pay_method, receipt_no from contracts where id = $1 and school_id = $2 for update`,
+    const [c]: Array<{ id: number; status: string; refunded_fen: number }> = await em.query(
+      `select id, status, refunded_fen::float8 as refunded_fen from contracts where id = $1 and school_id = $2 for update`,
       [Number(p.ref_id), p.school_id],
     );
     if (!c) throw new AppError('payments.refund_unsupported');
-    if (!(c.pay_method === 'wechat' && c.receipt_no === p.out_trade_no)) return { contract_id: c.id, surplus: true };
     if (c.status !== 'cancelled' || r.refundedBeforeFen + r.amountFen > c.refunded_fen) throw new AppError('payments.refund_unsupported');
     return { contract_id: c.id };
   },
@@ -39,6 +36,12 @@ export const contractRefunder: Refunder = {
   },
 };
 
+/**
+ * The payment that paid a contract (PaymentKind.paidBy): its receipt when it was paid by WeChat, NULL otherwise
+ * (unpaid, cancelled unpaid, paid at the desk).
+ */
+export const CONTRACT_PAID_BY = `(select case when c.pay_method = 'wechat' then c.receipt_no end from contracts c where c.id = p.ref_id::int and c.school_id = p.school_id)`;
+
 /** Paying contracts through the provider: the guardian's WeChat payment, its settler, and the refund of it. */
 @Injectable()
 export class ContractPayments {
@@ -46,42 +49,15 @@ export class ContractPayments {
     @InjectDataSource() private readonly db: DataSource,
     private readonly payments: PaymentsService,
     private readonly refunds: RefundsService,
-    settlers: PaymentSettlers,
-    refunders: PaymentRefunders,
-    events: DomainEvents,
-    @Inject(LOGGER) private readonly log: Logger,
+    kinds: PaymentKinds,
   ) {
-    settlers.register(CONTRACT_KIND, (em, p) => this.settle(em, p));
-    refunders.register(CONTRACT_KIND, contractRefunder);
-    events.on('payment.paid', (e) => {
-      if (e.kind === CONTRACT_KIND) this.track(this.refundSurplus(e.school_id, e.out_trade_no));
+    kinds.register({
+      kind: CONTRACT_KIND,
+      settle: (em, p) => this.settle(em, p),
+      paidBy: CONTRACT_PAID_BY,
+      refunder: contractRefunder,
+      surplusReason: '合同已付款或已取消，本次付款原路退回',
     });
-  }
-
-  private readonly pending = new Set<Promise<void>>();
-  /** Surplus refunds under way are awaited by settled() (tests); a failure is logged. */
-  private track(work: Promise<void>): void {
-    const run = work.catch((err: unknown) => this.log.error({ err }, 'refunding a surplus contract payment failed'));
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
-  }
-  async settled(): Promise<void> {
-    while (this.pending.size) await Promise.all([...this.pending]);
-  }
-
-  /**
-   * After a contract payment's commit: a payment that did not pay its contract (paid at the desk meanwhile, paid by a
-   * second QR, cancelled) goes back to the payer in full, once (the request key).
-   */
-  private async refundSurplus(schoolId: number, outTradeNo: string): Promise<void> {
-    const [s]: Array<{ surplus: boolean }> = await this.db.query(
-      `select not (c.pay_method = 'wechat' and c.receipt_no = p.out_trade_no) as surplus
-         from payments p join contracts c on c.id = p.ref_id::int and c.school_id = p.school_id
-        where p.school_id = $1 and p.out_trade_no = $2 and p.state = 'paid' and p.refunded_fen = 0`,
-      [schoolId, outTradeNo],
-    );
-    if (!s?.surplus) return;
-    await this.refunds.refund({ schoolId, outTradeNo, reason: '合同已付款或已取消，本次付款原路退回', requestKey: 'surplus', actorId: null });
   }
 
   /** A guardian pays an own child's unpaid contract: a pending payment and its QR; the paid notify activates it (settle). */
@@ -107,7 +83,8 @@ export class ContractPayments {
 
   /**
    * In the mark-paid transaction: the contract becomes active, paid by WeChat, once (only while still unpaid). A
-   * payment for a contract paid meanwhile at the desk (or cancelled) is refunded after the commit (refundSurplus).
+   * payment for a contract paid meanwhile at the desk (or cancelled) is a surplus, refunded after the commit
+   * (PaymentKinds).
    */
   async settle(em: EntityManager, p: PaidPayment): Promise<void> {
     const rows: Array<{ id: number }> = await em.query(
@@ -121,10 +98,14 @@ export class ContractPayments {
     await appendEvent(em, { schoolId: p.school_id, contractId: rows[0].id, type: 'paid', actorId: p.created_by, data: { amount_fen: p.amount_fen, method: 'wechat', out_trade_no: p.out_trade_no } });
   }
 
-  /** The contract's paid WeChat payment, if any. */
+  /**
+   * The WeChat payment that paid the contract, if any: the one CONTRACT_PAID_BY names (never a surplus payment of it,
+   * whichever was paid first).
+   */
   async paymentOf(em: EntityManager, schoolId: number, contractId: number): Promise<string | null> {
     const [p]: Array<{ out_trade_no: string }> = await em.query(
-      `select out_trade_no from payments where school_id = $1 and kind = $2 and ref_id = $3 and state in ('paid', 'refunded') order by paid_at, id limit 1`,
+      `select p.out_trade_no from payments p
+        where p.school_id = $1 and p.kind = $2 and p.ref_id = $3 and p.state in ('paid', 'refunded') and p.out_trade_no = ${CONTRACT_PAID_BY}`,
       [schoolId, CONTRACT_KIND, String(contractId)],
     );
     return p?.out_trade_no ?? null;

@@ -3,9 +3,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { PaymentKinds } from '../payments/payment-kinds';
 import { RefundsService } from '../payments/refunds.service';
 import { DEMO_COURSEWARE, seedDemoCourseware } from './demo-courseware';
-import { PurchaseService } from './purchase.service';
 
 let t: TestApp;
 let admin: string;
@@ -327,7 +327,7 @@ describe('wechatPayCourseware', () => {
     expect((await t.post('/api/index/wechatPayCourseware', admin).send({ id: c.id })).body).toMatchObject({ code: Code.Error, msg: '机构已拥有该课件，无需重复购买' });
     // the QR opened before the purchase is paid too: it bought nothing and goes back in full
     await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: b.body.data.out_trade_no });
-    await t.app.get(PurchaseService).settled();
+    await t.app.get(PaymentKinds).settled();
     const pays = await t.sql.query(`select out_trade_no, state, refunded_fen::float8 as refunded from payments where kind = 'courseware' and ref_id = $1 order by id`, [String(c.id)]);
     expect(pays.rows).toEqual([
       { out_trade_no: a.body.data.out_trade_no, state: 'paid', refunded: 0 },

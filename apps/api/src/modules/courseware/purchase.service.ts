@@ -1,20 +1,17 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { BalancePayCoursewareInput, CoursewareBought, PendingPayment, WechatPayCoursewareInput } from '@wantuo/shared';
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
-import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { LOGGER } from '../../core/logging/logger';
 import { DealPasswordService } from '../payments/deal-password.service';
 import { entryByKey, isUniqueViolation, lockSchool, postEntry } from '../payments/ledger';
 import { newOutTradeNo } from '../payments/out-trade-no';
+import { PaymentKinds } from '../payments/payment-kinds';
 import { PaymentsService } from '../payments/payments.service';
-import { PaymentRefunders, type Refunder } from '../payments/refunders';
-import { RefundsService } from '../payments/refunds.service';
-import { PaymentSettlers, type PaidPayment } from '../payments/settlers';
+import type { Refunder } from '../payments/refunders';
+import type { PaidPayment } from '../payments/settlers';
 import { COURSEWARE_KIND } from './courseware-sql';
 
 interface Buyable {
@@ -31,14 +28,13 @@ const BUYABLE_SQL = `select c.id, c.title, c.price_fen::float8 as price_fen, c.s
   from coursewares c where c.id = $2 and c.school_id is null`;
 
 /**
- * A courseware payment refunded (the operator's refund, or a surplus below): the purchase it made is `refunded`, so its
- * files close at once. Courseware is refunded in full only. A surplus payment (it bought nothing: the school owned the
- * courseware already) is refunded without touching the purchase. Should the provider refuse the refund, the purchase
- * is owned again (unless the school bought it again meanwhile).
+ * A courseware payment refunded (the operator's refund): the purchase it made is `refunded`, so its files close at
+ * once. Courseware is refunded in full only. A surplus payment (it bought nothing: the school owned the courseware
+ * already; PaymentKinds, COURSEWARE_PAID_BY) is refunded without touching any purchase. Should the provider refuse the
+ * refund, the purchase is owned again (unless the school bought it again meanwhile).
  */
 export const coursewareRefunder: Refunder = {
-  async apply(em, p, r) {
-    if (r.refundedBeforeFen + r.amountFen !== p.amount_fen) throw new AppError('courseware.refund_partial');
+  async apply(em, p) {
     const rows: Array<{ id: number }> = await em.query(
       `with u as (
          update courseware_purchases set state = 'refunded', refunded_at = now()
@@ -46,7 +42,7 @@ export const coursewareRefunder: Refunder = {
        ) select id from u`,
       [p.school_id, p.out_trade_no],
     );
-    return rows.length ? { purchase_id: rows[0].id } : { surplus: true };
+    return rows.length ? { purchase_id: rows[0].id } : {};
   },
   async revert(em, _p, _r, applied) {
     if (typeof applied.purchase_id !== 'number') return;
@@ -58,6 +54,9 @@ export const coursewareRefunder: Refunder = {
   },
 };
 
+/** The payment that bought (PaymentKind.paidBy): the purchase this payment made, NULL when it bought nothing. */
+export const COURSEWARE_PAID_BY = `(select x.out_trade_no from courseware_purchases x where x.school_id = p.school_id and x.out_trade_no = p.out_trade_no limit 1)`;
+
 /**
  * Buying courseware (payment kind `courseware`, ref_id the courseware): from the balance with the payment password in
  * one transaction under the school's row lock, or through WeChat Pay, settled in the transaction that marks the payment
@@ -67,33 +66,20 @@ export const coursewareRefunder: Refunder = {
  */
 @Injectable()
 export class PurchaseService {
-  private readonly pending = new Set<Promise<void>>();
-
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly dealPwd: DealPasswordService,
     private readonly payments: PaymentsService,
-    private readonly refunds: RefundsService,
-    settlers: PaymentSettlers,
-    refunders: PaymentRefunders,
-    events: DomainEvents,
-    @Inject(LOGGER) private readonly log: Logger,
+    kinds: PaymentKinds,
   ) {
-    settlers.register(COURSEWARE_KIND, (em, p) => this.settle(em, p));
-    refunders.register(COURSEWARE_KIND, coursewareRefunder);
-    events.on('payment.paid', (e) => {
-      if (e.kind === COURSEWARE_KIND) this.track(this.refundSurplus(e.school_id, e.out_trade_no));
+    kinds.register({
+      kind: COURSEWARE_KIND,
+      settle: (em, p) => this.settle(em, p),
+      paidBy: COURSEWARE_PAID_BY,
+      refunder: coursewareRefunder,
+      surplusReason: '机构已拥有该课件，本次付款原路退回',
+      inFullOnly: 'courseware.refund_partial',
     });
-  }
-
-  private track(work: Promise<void>): void {
-    const run = work.catch((err: unknown) => this.log.error({ err }, 'refunding a surplus courseware payment failed'));
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
-  }
-  /** Surplus refunds under way (tests wait for them). */
-  async settled(): Promise<void> {
-    while (this.pending.size) await Promise.all([...this.pending]);
   }
 
   async balancePay(user: SessionUser, input: BalancePayCoursewareInput): Promise<CoursewareBought> {
@@ -173,16 +159,5 @@ export class PurchaseService {
       [b.schoolId, b.coursewareId, b.priceFen, b.method, b.outTradeNo, b.userId],
     );
     return rows.length > 0;
-  }
-
-  /** After a courseware payment's commit: a payment that bought nothing (already owned) goes back in full, once. */
-  private async refundSurplus(schoolId: number, outTradeNo: string): Promise<void> {
-    const [s]: Array<{ surplus: boolean }> = await this.db.query(
-      `select not exists (select 1 from courseware_purchases x where x.out_trade_no = p.out_trade_no) as surplus
-         from payments p where p.school_id = $1 and p.out_trade_no = $2 and p.state = 'paid' and p.refunded_fen = 0`,
-      [schoolId, outTradeNo],
-    );
-    if (!s?.surplus) return;
-    await this.refunds.refund({ schoolId, outTradeNo, reason: '机构已拥有该课件，本次付款原路退回', requestKey: 'surplus', actorId: null });
   }
 }

@@ -215,17 +215,22 @@ export class WechatPaySandbox {
     );
     const o = await this.order(outTradeNo);
     if (!o) return { out_trade_no: outTradeNo, trade_state: 'ORDER_NOT_EXIST', notify_status: null };
-    if (!rows.length && o.state !== 'SUCCESS') return { out_trade_no: outTradeNo, trade_state: o.state, notify_status: null };
-    // a failed payment has no notify (v3 only notifies successes); a paid one is (re)sent
-    const notify_status = o.state === 'SUCCESS' ? await this.sendNotify(o) : null;
+    const paid = o.state === 'SUCCESS' || o.state === 'REFUND';
+    if (!rows.length && !paid) return { out_trade_no: outTradeNo, trade_state: o.state, notify_status: null };
+    // a failed payment has no notify (v3 only notifies successes); a paid one is (re)sent, refunded since or not (the
+    // real service retries a payment's notify until it is acknowledged, whatever happened to the order meanwhile)
+    const notify_status = paid ? await this.sendNotify(o) : null;
     return { out_trade_no: outTradeNo, trade_state: o.state, notify_status };
   }
 
-  /** The TRANSACTION.SUCCESS notify of an order: resource encrypted with the APIv3 key, the whole body signed. */
+  /**
+   * The TRANSACTION.SUCCESS notify of a paid order (refunded since or not: the notify tells of the payment):
+   * resource encrypted with the APIv3 key, the whole body signed.
+   */
   notifyOf(o: SandboxOrder): { body: string; headers: Record<string, string> } {
     const nonce = randomBytes(6).toString('hex');
     const associated = 'transaction';
-    const ciphertext = Aes.AesGcm.encrypt(JSON.stringify(this.transaction(o)), this.keys!.apiV3Key, nonce, associated);
+    const ciphertext = Aes.AesGcm.encrypt(JSON.stringify(this.transaction({ ...o, state: 'SUCCESS' })), this.keys!.apiV3Key, nonce, associated);
     const payload = {
       id: randomBytes(16).toString('hex'),
       create_time: new Date().toISOString(),

@@ -1,16 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { mealChangeRefusal, type PendingPayment, type WechatPayDinnerInput } from '@wantuo/shared';
-import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
-import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { LOGGER } from '../../core/logging/logger';
+import { PaymentKinds } from '../payments/payment-kinds';
 import { PaymentsService } from '../payments/payments.service';
-import { PaymentRefunders, type Refunder } from '../payments/refunders';
+import type { Refunder } from '../payments/refunders';
 import { RefundsService } from '../payments/refunds.service';
-import { PaymentSettlers, type PaidPayment } from '../payments/settlers';
+import type { PaidPayment } from '../payments/settlers';
 import { MealCounts } from './counts.service';
 import { appendBookingEvent, clockOf, cutoffOf, settingsOf } from './meals-sql';
 
@@ -18,17 +16,17 @@ import { appendBookingEvent, clockOf, cutoffOf, settingsOf } from './meals-sql';
 export const MEAL_KIND = 'meal';
 
 /**
- * A meal payment is refunded only in full: for a booking cancelled by a person or by an approved leave, or for a payment that did not book
- * its booking (a surplus: the booking was paid by another QR, cancelled or changed before the money arrived).
+ * A meal payment is refunded only in full: for a booking cancelled by a person or by an approved leave. A payment that
+ * did not book its booking (a surplus: the booking was paid by another QR, cancelled or changed before the money
+ * arrived; PaymentKinds, MEAL_PAID_BY) is refunded in full without reaching it.
  */
 export const mealRefunder: Refunder = {
   async apply(em, p) {
-    const [b]: Array<{ id: number; status: string; cancel_cause: string | null; out_trade_no: string | null }> = await em.query(
-      `select id, status, cancel_cause, out_trade_no from meal_bookings where id = $1 and school_id = $2 for update`,
+    const [b]: Array<{ id: number; status: string; cancel_cause: string | null }> = await em.query(
+      `select id, status, cancel_cause from meal_bookings where id = $1 and school_id = $2 for update`,
       [Number(p.ref_id), p.school_id],
     );
     if (!b) throw new AppError('payments.refund_unsupported');
-    if (b.out_trade_no !== p.out_trade_no) return { booking_id: b.id, surplus: true };
     if (b.status !== 'cancelled' || (b.cancel_cause !== 'user' && b.cancel_cause !== 'leave')) throw new AppError('payments.refund_unsupported');
     return { booking_id: b.id };
   },
@@ -37,35 +35,27 @@ export const mealRefunder: Refunder = {
   },
 };
 
+/** The payment that paid a booking (PaymentKind.paidBy): NULL while unpaid, cancelled unpaid or booked otherwise. */
+export const MEAL_PAID_BY = `(select b.out_trade_no from meal_bookings b where b.id = p.ref_id::int and b.school_id = p.school_id)`;
+
 /** Paying dinner bookings through the provider: the guardian's WeChat payment, its settler, its refunds. */
 @Injectable()
 export class MealPayments {
-  private readonly pending = new Set<Promise<void>>();
-
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly payments: PaymentsService,
     private readonly refunds: RefundsService,
     private readonly counts: MealCounts,
-    settlers: PaymentSettlers,
-    refunders: PaymentRefunders,
-    events: DomainEvents,
-    @Inject(LOGGER) private readonly log: Logger,
+    kinds: PaymentKinds,
   ) {
-    settlers.register(MEAL_KIND, (em, p) => this.settle(em, p));
-    refunders.register(MEAL_KIND, mealRefunder);
-    events.on('payment.paid', (e) => {
-      if (e.kind === MEAL_KIND) this.track(this.afterPaid(e.school_id, e.out_trade_no));
+    kinds.register({
+      kind: MEAL_KIND,
+      settle: (em, p) => this.settle(em, p),
+      paidBy: MEAL_PAID_BY,
+      refunder: mealRefunder,
+      surplusReason: '订餐已支付、已取消或已变更，本次付款原路退回',
+      afterPaid: (e) => this.afterPaid(e.school_id, e.out_trade_no),
     });
-  }
-
-  private track(work: Promise<void>): void {
-    const run = work.catch((err: unknown) => this.log.error({ err }, 'after a meal payment'));
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
-  }
-  async settled(): Promise<void> {
-    while (this.pending.size) await Promise.all([...this.pending]);
   }
 
   /** A guardian pays an own child's unpaid booking (before the cutoff): a pending payment and its QR. */
@@ -103,17 +93,15 @@ export class MealPayments {
     if (rows.length) await appendBookingEvent(em, p.school_id, rows[0].id, 'paid', p.created_by, { amount_fen: p.amount_fen, out_trade_no: p.out_trade_no });
   }
 
-  /** After a meal payment's commit: the day's count changed; a payment that did not book its booking goes back in full. */
+  /** After the commit of a payment that booked its booking: the day's count changed. */
   private async afterPaid(schoolId: number, outTradeNo: string): Promise<void> {
-    const [s]: Array<{ surplus: boolean; day: string; student_id: number }> = await this.db.query(
-      `select b.out_trade_no is distinct from p.out_trade_no as surplus, to_char(b.day, 'YYYY-MM-DD') as day, b.student_id
+    const [b]: Array<{ day: string; student_id: number }> = await this.db.query(
+      `select to_char(b.day, 'YYYY-MM-DD') as day, b.student_id
          from payments p join meal_bookings b on b.id = p.ref_id::int and b.school_id = p.school_id
-        where p.school_id = $1 and p.out_trade_no = $2 and p.state = 'paid'`,
+        where p.school_id = $1 and p.out_trade_no = $2`,
       [schoolId, outTradeNo],
     );
-    if (!s) return;
-    if (s.surplus) await this.refunds.refund({ schoolId, outTradeNo, reason: '订餐已支付、已取消或已变更，本次付款原路退回', requestKey: 'surplus', actorId: null });
-    else this.counts.changed(schoolId, s.day, [s.student_id]);
+    if (b) this.counts.changed(schoolId, b.day, [b.student_id]);
   }
 
   /** The full refund of a WeChat-paid booking an approved leave cancelled (idempotent per booking and leave). */

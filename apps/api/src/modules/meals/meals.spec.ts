@@ -2,7 +2,7 @@ import { Code, weekdayOf, type DinnerBooking, type MealGoods } from '@wantuo/sha
 import { Workbook } from 'exceljs';
 import { DomainEvents, type DomainEventMap } from '../../core/events/domain-events';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
-import { MealPayments } from './meal-payments';
+import { PaymentKinds } from '../payments/payment-kinds';
 import { MealsListener } from './meals-listener';
 
 let t: TestApp;
@@ -311,7 +311,7 @@ describe('dinner bookings', () => {
     const paid = await booked(parent, { goods_id: g.id, day: plus(15) });
     const no = (await t.post(`${P}wechatPayDinner`, parent).send({ id: paid.id })).body.data.out_trade_no as string;
     expect((await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: no })).body.code).toBe(Code.Ok);
-    await t.app.get(MealPayments).settled();
+    await t.app.get(PaymentKinds).settled();
     expect(await bookingRow(paid.id)).toMatchObject({ status: 'booked' });
 
     const leave = await t.post(`${P}submitLeave`, parent).send({ student_id: child, start_day: plus(14), end_day: plus(15), reason: '外出旅行' });

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { DealPasswordService } from './deal-password.service';
 import { NotifyController } from './notify.controller';
+import { PaymentKinds } from './payment-kinds';
 import { PaymentsService } from './payments.service';
 import { PaymentProvider } from './provider';
 import { PaymentRefunders } from './refunders';
@@ -30,6 +31,7 @@ function selfUrl(host: HttpAdapterHost): string {
     DealPasswordService,
     PaymentSettlers,
     PaymentRefunders,
+    PaymentKinds,
     PaymentsService,
     RefundsService,
     {
@@ -50,6 +52,6 @@ function selfUrl(host: HttpAdapterHost): string {
       },
     },
   ],
-  exports: [DealPasswordService, PaymentSettlers, PaymentRefunders, PaymentsService, RefundsService, PaymentProvider, SANDBOX_KEYS],
+  exports: [DealPasswordService, PaymentSettlers, PaymentRefunders, PaymentKinds, PaymentsService, RefundsService, PaymentProvider, SANDBOX_KEYS],
 })
 export class PaymentsModule {}

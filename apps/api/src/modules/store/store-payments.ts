@@ -1,42 +1,41 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { storeOrderTransition, type BalancePayGoodsOrderInput, type GoodsOrderIdInput, type PendingPayment } from '@wantuo/shared';
-import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
-import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { LOGGER } from '../../core/logging/logger';
 import { DealPasswordService } from '../payments/deal-password.service';
 import { postEntry } from '../payments/ledger';
 import { newOutTradeNo } from '../payments/out-trade-no';
+import { PaymentKinds } from '../payments/payment-kinds';
 import { PaymentsService } from '../payments/payments.service';
-import { PaymentRefunders, type Refunder } from '../payments/refunders';
-import { RefundsService } from '../payments/refunds.service';
-import { PaymentSettlers, type PaidPayment } from '../payments/settlers';
-import { OrdersAfterPay } from './orders-after-pay';
+import type { Refunder } from '../payments/refunders';
+import type { PaidPayment } from '../payments/settlers';
 import { appendOrderEvent, cancelAndRelease, GOODS_ORDER_KIND, lockOrder, StoreClock } from './store-sql';
 
 /**
  * A mall order's payment refunded: the payment that paid the order once the order is cancelled (its refunded_fen
- * follows), or in full a payment that did not pay it (a surplus: the order was paid otherwise, or cancelled or released
- * before the money arrived). Any other refund is refused. Should the provider refuse, the order shows what came back.
+ * follows). A payment that did not pay it (a surplus: the order was paid otherwise, or cancelled or released before
+ * the money arrived; PaymentKinds, GOODS_ORDER_PAID_BY) is refunded in full without reaching it. Any other refund is
+ * refused. Should the provider refuse, the order shows what came back.
  */
 export const goodsOrderRefunder: Refunder = {
   async apply(em, p, r) {
     const o = await lockOrder(em, Number(p.ref_id), p.school_id);
     if (!o) throw new AppError('payments.refund_unsupported');
-    if (o.out_trade_no !== p.out_trade_no) return { order_id: o.id, surplus: true };
     if (o.state !== 'cancelled') throw new AppError('payments.refund_unsupported');
     await em.query(`update store_orders set refunded_fen = refunded_fen + $2 where id = $1`, [o.id, r.amountFen]);
     await appendOrderEvent(em, { orderId: o.id, schoolId: o.school_id, type: 'refunded', actorId: r.actorId, data: { amount_fen: r.amountFen, out_refund_no: r.outRefundNo } });
     return { order_id: o.id };
   },
   async revert(em, _p, r, applied) {
-    if (applied.surplus || !applied.order_id) return;
+    if (!applied.order_id) return;
     await em.query(`update store_orders set refunded_fen = refunded_fen - $2 where id = $1`, [applied.order_id, r.amountFen]);
   },
 };
+
+/** The payment that paid an order (PaymentKind.paidBy), by balance or WeChat: NULL while unpaid, cancelled or released unpaid. */
+export const GOODS_ORDER_PAID_BY = `(select o.out_trade_no from store_orders o where o.id = p.ref_id::int and o.school_id = p.school_id)`;
 
 /**
  * Paying mall orders (payment kind `goods_order`): from the school's balance with the payment password, or through
@@ -51,31 +50,14 @@ export class StorePayments {
     private readonly payments: PaymentsService,
     private readonly dealPwd: DealPasswordService,
     private readonly clock: StoreClock,
-    private readonly after: OrdersAfterPay,
-    settlers: PaymentSettlers,
-    refunders: PaymentRefunders,
-    events: DomainEvents,
-    refunds: RefundsService,
-    @Inject(LOGGER) log: Logger,
+    kinds: PaymentKinds,
   ) {
-    settlers.register(GOODS_ORDER_KIND, (em, p) => this.settle(em, p));
-    refunders.register(GOODS_ORDER_KIND, goodsOrderRefunder);
-    events.on('payment.paid', (e) => {
-      if (e.kind !== GOODS_ORDER_KIND) return;
-      this.after.track(
-        (async () => {
-          const [s]: Array<{ surplus: boolean }> = await this.db.query(
-            `select o.out_trade_no is distinct from p.out_trade_no as surplus
-               from payments p join store_orders o on o.id = p.ref_id::int and o.school_id = p.school_id
-              where p.school_id = $1 and p.out_trade_no = $2 and p.state = 'paid' and p.refunded_fen = 0`,
-            [e.school_id, e.out_trade_no],
-          );
-          if (s?.surplus) {
-            await refunds.refund({ schoolId: e.school_id, outTradeNo: e.out_trade_no, reason: '订单已支付或已取消，本次付款原路退回', requestKey: 'surplus', actorId: null });
-          }
-        })(),
-        log,
-      );
+    kinds.register({
+      kind: GOODS_ORDER_KIND,
+      settle: (em, p) => this.settle(em, p),
+      paidBy: GOODS_ORDER_PAID_BY,
+      refunder: goodsOrderRefunder,
+      surplusReason: '订单已支付或已取消，本次付款原路退回',
     });
   }
 

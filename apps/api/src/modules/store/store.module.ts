@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { PaymentsModule } from '../payments/payments.module';
 import { StoreAddressesService } from './addresses.service';
 import { StoreGoodsService } from './goods.service';
-import { OrdersAfterPay } from './orders-after-pay';
 import { StoreOrdersService } from './orders.service';
 import { StoreController } from './store.controller';
 import { StorePayments } from './store-payments';
@@ -16,7 +15,7 @@ import { StoreClock } from './store-sql';
 @Module({
   imports: [PaymentsModule],
   controllers: [StoreController],
-  providers: [StoreClock, StoreGoodsService, StoreAddressesService, StoreOrdersService, StorePayments, OrdersAfterPay],
+  providers: [StoreClock, StoreGoodsService, StoreAddressesService, StoreOrdersService, StorePayments],
   exports: [StoreOrdersService, StorePayments],
 })
 export class StoreModule {}

@@ -1,7 +1,7 @@
 import { Code, STORE_FREIGHT_FEN, type StoreAddress, type StoreGoods, type StoreOrder } from '@wantuo/shared';
 import { JobRegistry } from '../../core/jobs/job-registry';
 import { startTestApp, type TestApp } from '../../../test/harness';
-import { OrdersAfterPay } from './orders-after-pay';
+import { PaymentKinds } from '../payments/payment-kinds';
 import { StoreClock } from './store-sql';
 
 let t: TestApp;
@@ -362,7 +362,7 @@ describe('orders', () => {
     for (const no of [first.body.data.out_trade_no, first.body.data.out_trade_no, second.body.data.out_trade_no]) {
       expect((await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: no })).body).toMatchObject({ code: Code.Ok });
     }
-    await t.app.get(OrdersAfterPay).settled();
+    await t.app.get(PaymentKinds).settled();
     const now = (await t.get(`/api/index/storeOrderList?keyword=${o.no}`, operator)).body.data.list[0] as StoreOrder;
     expect(now).toMatchObject({ state: 'paid', pay_method: 'wechat', out_trade_no: first.body.data.out_trade_no });
     const { rows } = await t.sql.query(`select out_trade_no, state, refunded_fen::float8 as refunded from payments where ref_id = $1 and kind = 'goods_order' order by id`, [String(o.id)]);
@@ -423,7 +423,7 @@ describe('orders', () => {
     const w = await order([[dict.id, 1]]);
     const pay = await t.post('/api/index/wechatPayGoodsOrder', admin).send({ id: w.id });
     await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: pay.body.data.out_trade_no });
-    await t.app.get(OrdersAfterPay).settled();
+    await t.app.get(PaymentKinds).settled();
     const oc = await t.post('/api/index/cancelGoodsOrder', operator).send({ id: w.id, reason: '缺货，全额退款' });
     expect(oc.body).toMatchObject({ code: Code.Ok, data: { state: 'cancelled', refunded_fen: w.total_fen } });
     const { rows } = await t.sql.query(`select state from payments where out_trade_no = $1`, [pay.body.data.out_trade_no]);

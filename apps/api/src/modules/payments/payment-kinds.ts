@@ -1,0 +1,137 @@
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { MessageKey } from '@wantuo/shared';
+import type { Logger } from 'pino';
+import { DataSource, type EntityManager } from 'typeorm';
+import { DomainEvents, type DomainEventMap } from '../../core/events/domain-events';
+import { AppError } from '../../core/http/app-error';
+import { LOGGER } from '../../core/logging/logger';
+import { PaymentRefunders, type Refunder } from './refunders';
+import { RefundsService } from './refunds.service';
+import { PaymentSettlers, type Settler } from './settlers';
+
+export type PaidEvent = DomainEventMap['payment.paid'];
+
+/**
+ * A payment kind that pays for one object (a contract, a dinner booking, a mall order, a courseware purchase), as its
+ * module declares it to PaymentKinds.register.
+ */
+export interface PaymentKind {
+  kind: string;
+  /**
+   * In the transaction that marks the payment paid: the object becomes paid BY THIS PAYMENT, once, and only while it
+   * is still payable (an object paid otherwise, cancelled or changed meanwhile is left alone: the payment is a surplus).
+   */
+  settle: Settler;
+  /**
+   * Which payment paid the object: an SQL scalar expression over `p` (the payments row) answering the out_trade_no
+   * that paid this payment's object, or NULL when none did (unpaid, cancelled unpaid, gone, paid at the desk).
+   * A paid payment for which it `is distinct from p.out_trade_no` is a surplus (NULL-safe: a NULL answer is a surplus,
+   * never "unknown").
+   */
+  paidBy: string;
+  /**
+   * The refunds of a payment that DID pay its object (a cancellation's, the operator's): checked, and undone should
+   * the provider refuse. Never reached for a surplus, which is refunded without touching the object.
+   */
+  refunder: Refunder;
+  /** Shown to the payer with the surplus refund (the provider keeps 80 characters). */
+  surplusReason: string;
+  /** Refunds of this kind must give back all that is left (this error otherwise). */
+  inFullOnly?: MessageKey;
+  /** After the commit of a payment that paid its object (not a surplus): live counts and the like. */
+  afterPaid?: (e: PaidEvent) => Promise<void> | void;
+}
+
+/** The request key of a surplus refund: one per payment, so a surplus goes back once however often it is noticed. */
+export const SURPLUS_REQUEST_KEY = 'surplus';
+
+/**
+ * The one rule of the paying modules (design.md §5a): a provider payment is settled in the transaction that marks it
+ * paid — or, when its object was paid otherwise, cancelled or changed before the money arrived, it is a surplus and
+ * goes back to the payer in full, once, after the commit. `register` gives a kind its settler and its refunder (which
+ * lets a surplus through in full and hands the other refunds to the module), subscribes the kind to `payment.paid` and
+ * tracks the work after the commit (`settled()` awaits it: tests, shutdown).
+ */
+@Injectable()
+export class PaymentKinds implements BeforeApplicationShutdown {
+  private readonly kinds = new Map<string, PaymentKind>();
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly settlers: PaymentSettlers,
+    private readonly refunders: PaymentRefunders,
+    private readonly refunds: RefundsService,
+    events: DomainEvents,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {
+    events.on('payment.paid', (e) => {
+      const k = this.kinds.get(e.kind);
+      if (k) this.track(this.afterPaid(k, e), k.kind);
+    });
+  }
+
+  register(k: PaymentKind): void {
+    if (this.kinds.has(k.kind)) throw new Error(`payment kind ${k.kind} is registered twice`);
+    this.kinds.set(k.kind, k);
+    this.settlers.register(k.kind, k.settle);
+    this.refunders.register(k.kind, {
+      apply: async (em, p, r) => {
+        if (k.inFullOnly && r.refundedBeforeFen + r.amountFen !== p.amount_fen) throw new AppError(k.inFullOnly);
+        if (await this.isSurplus(em, k, p.school_id, p.out_trade_no)) return { surplus: true };
+        return k.refunder.apply(em, p, r);
+      },
+      revert: async (em, p, r, applied) => {
+        if (applied.surplus === true) return; // nothing was done to the object
+        await k.refunder.revert(em, p, r, applied);
+      },
+    });
+  }
+
+  /**
+   * Whether a payment of kind k is a surplus: it did not pay its object. Null when there is no such payment. Reads the
+   * object as committed; the payment's own settling is over once it is paid, so the answer no longer changes then.
+   */
+  async isSurplus(q: DataSource | EntityManager, k: PaymentKind, schoolId: number, outTradeNo: string): Promise<boolean | null> {
+    const [s]: Array<{ surplus: boolean }> = await q.query(
+      `select (${k.paidBy}) is distinct from p.out_trade_no as surplus from payments p where p.school_id = $1 and p.out_trade_no = $2 and p.kind = $3`,
+      [schoolId, outTradeNo, k.kind],
+    );
+    return s ? s.surplus : null;
+  }
+
+  /** After a payment's commit: a surplus goes back in full, once (the request key); otherwise the kind's own follow-up. */
+  private async afterPaid(k: PaymentKind, e: PaidEvent): Promise<void> {
+    const [s]: Array<{ surplus: boolean }> = await this.db.query(
+      `select (${k.paidBy}) is distinct from p.out_trade_no as surplus
+         from payments p where p.school_id = $1 and p.out_trade_no = $2 and p.kind = $3 and p.state = 'paid'`,
+      [e.school_id, e.out_trade_no, k.kind],
+    );
+    if (!s) return; // refunded meanwhile
+    if (s.surplus) {
+      await this.refunds.refund({ schoolId: e.school_id, outTradeNo: e.out_trade_no, reason: k.surplusReason, requestKey: SURPLUS_REQUEST_KEY, actorId: null });
+    } else {
+      await k.afterPaid?.(e);
+    }
+  }
+
+  /**
+   * Work after a commit, awaited by settled(); a failure is logged. (A surplus refund the provider did not answer stays
+   * pending and its `payments.refund` job asks again; one that failed before it was recorded is only logged.)
+   */
+  track(work: Promise<void>, kind: string): void {
+    const run = work.catch((err: unknown) => this.log.error({ err, kind }, 'after a paid payment: settling or refunding the surplus failed'));
+    this.pending.add(run);
+    void run.finally(() => this.pending.delete(run));
+  }
+
+  /** Resolves once the work after every payment.paid received so far is done (tests). */
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.all([...this.pending]);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.settled();
+  }
+}
