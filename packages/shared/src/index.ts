@@ -47,4 +47,5 @@ export * from './homework';
 export * from './schemas/homework';
 export * from './lesson-plans';
 export * from './school-time';
+export * from './qr-login';
 export * from './import-cells';

@@ -59,3 +59,33 @@ export const ProfileInput = z.strictObject({
 export type ProfileInput = z.infer<typeof ProfileInput>;
 
 export const EmptyInput = z.strictObject({});
+
+/** QR sign-in: a ticket's public id (what the QR carries; 16 random bytes, base64url). */
+export const QR_TICKET_RE = /^[A-Za-z0-9_-]{22}$/;
+/** QR sign-in: the secret only the desktop that asked for the ticket knows (32 random bytes, base64url). */
+export const QR_SECRET_RE = /^[A-Za-z0-9_-]{43}$/;
+/** A QR ticket lives 2 minutes; the desktop polls its state every 1.5 s. */
+export const QR_LOGIN = { ttlSeconds: 120, pollMs: 1500 } as const;
+/** The states the desktop sees (expired: past its 2 minutes before it was confirmed, or cancelled on the phone). */
+export const QR_STATES = ['waiting', 'scanned', 'confirmed', 'cancelled', 'expired'] as const;
+export type QrState = (typeof QR_STATES)[number];
+
+const qrTicket = z
+  .string({ error: 'auth.v.qr_ticket_invalid' })
+  .trim()
+  .regex(QR_TICKET_RE, { error: 'auth.v.qr_ticket_invalid' });
+
+/** The desktop asks for a ticket; "remember me" is the desktop's choice, carried to the session it gets. */
+export const QrTicketCreateInput = z.strictObject({ remember: flag.optional() });
+export type QrTicketCreateInput = z.infer<typeof QrTicketCreateInput>;
+
+/** The desktop polls with the ticket and its secret. */
+export const QrPollInput = z.strictObject({
+  ticket: qrTicket,
+  secret: z.string({ error: 'auth.v.qr_secret_invalid' }).regex(QR_SECRET_RE, { error: 'auth.v.qr_secret_invalid' }),
+});
+export type QrPollInput = z.infer<typeof QrPollInput>;
+
+/** The phone scans, confirms or cancels a ticket. */
+export const QrTicketInput = z.strictObject({ ticket: qrTicket });
+export type QrTicketInput = z.infer<typeof QrTicketInput>;

@@ -44,6 +44,10 @@ export const RATE_LIMITS = {
   resetpwd: { paths: ['/api/index/resetpwd'], limit: 10, ttl: MINUTE },
   // ApplicationsService also keeps applications per address an hour and per mobile a day
   applyAccount: { paths: ['/api/index/applyAccount'], limit: 5, ttl: MINUTE },
+  // QR sign-in: a desktop asks for a new code at most every 2 minutes (or on 刷新); polling every 1.5 s is 40 a minute,
+  // so a school's shared address has room for several desktops signing in at once
+  qrLoginTicket: { paths: ['/api/index/qrLoginTicket'], limit: 10, ttl: MINUTE },
+  qrLoginPoll: { paths: ['/api/index/qrLoginPoll'], limit: 200, ttl: MINUTE },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

@@ -7,6 +7,7 @@ import type { CallerInfo } from '../../core/auth/current-user.decorator';
 export type ActivityAction =
   | 'login'
   | 'login.sms'
+  | 'login.qr'
   | 'login.failed'
   | 'login.locked'
   | 'logout'

@@ -4,11 +4,13 @@ import { SmsModule } from '../sms/sms.module';
 import { ActivityService } from './activity.service';
 import { AuthController, SmsController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { QrLoginController } from './qr-login.controller';
+import { QrLoginService } from './qr-login.service';
 
 @Module({
   imports: [SmsModule, SiteModule],
-  controllers: [AuthController, SmsController],
-  providers: [AuthService, ActivityService],
+  controllers: [AuthController, SmsController, QrLoginController],
+  providers: [AuthService, ActivityService, QrLoginService],
   exports: [AuthService],
 })
 export class AuthModule {}

@@ -120,27 +120,41 @@ export class AuthService {
     action: 'login' | 'login.sms',
     caller: CallerInfo,
   ): Promise<LoginResult> {
+    return this.db.transaction((em) => this.openSession(em, user, remember, action, caller));
+  }
+
+  /**
+   * Opens a session for an account that proved who it is (password, SMS code, or a QR ticket its phone confirmed), in
+   * the caller's transaction: refuses a disabled or left account, clears the failed-password count, issues the token
+   * and writes the sign-in to the account's login log.
+   */
+  async openSession(
+    em: EntityManager,
+    user: Pick<User, 'id' | 'schoolId' | 'role' | 'status' | 'jobStatus'>,
+    remember: boolean,
+    action: 'login' | 'login.sms' | 'login.qr',
+    caller: CallerInfo,
+    detail: Record<string, unknown> = {},
+  ): Promise<LoginResult> {
     if (user.status !== UserStatus.Active) throw new AppError('auth.disabled');
     if (user.jobStatus === JobStatus.LeftJob) throw new AppError('auth.left_job');
     // an expired school's people still sign in: past the grace period they read but cannot write (AuthGuard)
-    return this.db.transaction(async (em) => {
-      await em.query(`update users set failed_logins = 0, locked_until = null, last_login_at = now() where id = $1`, [user.id]);
-      const ttl = remember ? TOKEN_TTL_HOURS.remember : TOKEN_TTL_HOURS.session;
-      const { token, expiresAt } = await this.sessions.issue(em, user.id, ttl, caller);
-      await this.activity.record(em, user, action, caller, { remember });
-      const u = await em.getRepository(User).findOneByOrFail({ id: user.id });
-      return {
-        userinfo: {
-          token,
-          id: u.id,
-          role: u.role,
-          nickname: u.nickname,
-          avatar_text: u.avatarUrl,
-          school_id: u.schoolId,
-          expires_at: expiresAt.toISOString(),
-        },
-      };
-    });
+    await em.query(`update users set failed_logins = 0, locked_until = null, last_login_at = now() where id = $1`, [user.id]);
+    const ttl = remember ? TOKEN_TTL_HOURS.remember : TOKEN_TTL_HOURS.session;
+    const { token, expiresAt } = await this.sessions.issue(em, user.id, ttl, caller);
+    await this.activity.record(em, user, action, caller, { remember, ...detail });
+    const u = await em.getRepository(User).findOneByOrFail({ id: user.id });
+    return {
+      userinfo: {
+        token,
+        id: u.id,
+        role: u.role,
+        nickname: u.nickname,
+        avatar_text: u.avatarUrl,
+        school_id: u.schoolId,
+        expires_at: expiresAt.toISOString(),
+      },
+    };
   }
 
   async logout(user: SessionUser, caller: CallerInfo): Promise<Record<string, never>> {
