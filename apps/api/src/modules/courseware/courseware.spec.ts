@@ -336,6 +336,23 @@ describe('wechatPayCourseware', () => {
     expect((await t.sql.query(`select count(*)::int as n from courseware_purchases where courseware_id = $1 and state = 'owned'`, [c.id])).rows[0].n).toBe(1);
   });
 
+  it('a QR paid after the courseware was bought from the balance goes back in full, once, and the purchase stays (issue 21)', async () => {
+    const c = await cw('一年级语文拼音启蒙');
+    const qr = (await t.post('/api/index/wechatPayCourseware', admin).send({ id: c.id })).body.data.out_trade_no as string;
+    expect((await buy(admin, c.id)).body.data).toMatchObject({ owned: true, charged: true });
+    for (let i = 0; i < 3; i++) {
+      expect((await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: qr })).body.data.notify_status).toBe(204);
+      await t.app.get(PaymentKinds).settled();
+    }
+    const refunds = await t.sql.query(
+      `select p.state, p.refunded_fen::float8 as refunded, r.amount_fen::float8 as amount, r.request_key from payments p join payment_refunds r on r.payment_id = p.id where p.out_trade_no = $1`,
+      [qr],
+    );
+    expect(refunds.rows).toEqual([{ state: 'refunded', refunded: c.price, amount: c.price, request_key: 'surplus' }]);
+    expect((await t.sql.query(`select method, state from courseware_purchases where school_id = $1 and courseware_id = $2`, [t.demo.schoolId, c.id])).rows).toEqual([{ method: 'balance', state: 'owned' }]);
+    expect((await pdfOf(admin, c.sections[0])).code).toBe(Code.Ok);
+  });
+
   it('bad input, other roles and unknown ids are refused, writing nothing', async () => {
     const c = await cw('八年级物理专题精讲');
     const before = await written();

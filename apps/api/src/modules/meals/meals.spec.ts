@@ -334,6 +334,34 @@ describe('dinner bookings', () => {
     expect((await t.sql.query(`select out_trade_no from meal_bookings where id = $1`, [paid.id])).rows[0].out_trade_no).toBeNull();
   });
 
+  it('a payment that arrives after its booking was cancelled unpaid, or after a second QR booked it, goes back in full, once (issue 21)', async () => {
+    const refundsOf = async (no: string) =>
+      (await t.sql.query(
+        `select p.state, p.refunded_fen::int as refunded, r.amount_fen::int as amount, r.request_key from payments p join payment_refunds r on r.payment_id = p.id where p.out_trade_no = $1`,
+        [no],
+      )).rows;
+    // cancelled while unpaid, then paid anyway (the notify repeated)
+    const b = await booked(parent, { goods_id: g.id, day: plus(16) });
+    const no = (await t.post(`${P}wechatPayDinner`, parent).send({ id: b.id })).body.data.out_trade_no as string;
+    expect((await t.post(`${P}cancelDinner`, parent).send({ id: b.id, version: b.version })).body.code).toBe(Code.Ok);
+    for (let i = 0; i < 3; i++) {
+      expect((await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: no })).body.data.notify_status).toBe(204);
+      await t.app.get(PaymentKinds).settled();
+    }
+    expect(await bookingRow(b.id)).toMatchObject({ status: 'cancelled' });
+    expect(await refundsOf(no)).toEqual([{ state: 'refunded', refunded: 1200, amount: 1200, request_key: 'surplus' }]);
+
+    // two QRs paid: the first books, the second goes back
+    const d = await booked(parent, { goods_id: g.id, day: plus(17) });
+    const first = (await t.post(`${P}wechatPayDinner`, parent).send({ id: d.id })).body.data.out_trade_no as string;
+    const second = (await t.post(`${P}wechatPayDinner`, parent).send({ id: d.id })).body.data.out_trade_no as string;
+    for (const n of [first, second, second]) await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: n });
+    await t.app.get(PaymentKinds).settled();
+    expect(await bookingRow(d.id)).toMatchObject({ status: 'booked' });
+    expect(await refundsOf(first)).toEqual([]);
+    expect(await refundsOf(second)).toEqual([{ state: 'refunded', refunded: 1200, amount: 1200, request_key: 'surplus' }]);
+  });
+
   it('the flow’s dinner step marks the booking served; a dinner without a booking counts as unbooked; a void takes it back', async () => {
     await t.sql.query(`delete from meal_bookings where day = $1 and status = 'none'`, [today]);
     const b = await booked(admin, { goods_id: g2.id, student_id: stranger, day: today });
@@ -408,5 +436,24 @@ describe('dinner bookings', () => {
     expect(wb2.worksheets[0].getRow(1).values).toEqual([undefined, '月份', '餐品', '预订', '取消', '已用餐', '未预订用餐']);
     const json = (await t.get(`${P}orderMealCount?from=${today}&to=${plus(20)}&group=month`, admin)).body.data;
     expect(wb2.worksheets[0].lastRow!.getCell(3).value).toBe(json.totals.booked);
+  });
+
+  it('exports the booking and serving times on the school’s clock (17:30 UTC is 01:30 the next day in Shanghai)', async () => {
+    const [first] = (await t.get(`${P}schoolDinnerOrderList?from=${today}&to=${plus(20)}&limit=1`, admin)).body.data.list as DinnerBooking[];
+    const before = (await t.sql.query(`select booked_at, served_at from meal_bookings where id = $1`, [first.id])).rows[0];
+    await t.sql.query(`update meal_bookings set booked_at = '2026-11-26T17:30:00Z', served_at = '2026-11-26T18:05:00Z' where id = $1`, [first.id]);
+    try {
+      const exp = await t.get(`${P}schoolDinnerOrderExport?from=${today}&to=${plus(20)}`, admin).buffer(true).parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+      const wb = new Workbook();
+      await wb.xlsx.load(exp.body as ArrayBuffer);
+      const row = wb.worksheets[0].getRow(2);
+      expect([row.getCell(1).value, row.getCell(10).value, row.getCell(11).value]).toEqual([first.day, '2026-11-27 01:30', '2026-11-27 02:05']);
+    } finally {
+      await t.sql.query(`update meal_bookings set booked_at = $2, served_at = $3 where id = $1`, [first.id, before.booked_at, before.served_at]);
+    }
   });
 });

@@ -372,6 +372,32 @@ describe('orders', () => {
     ]);
   });
 
+  it('a WeChat payment that arrives after its order was cancelled unpaid, or paid from the balance, goes back in full, once (issue 21)', async () => {
+    const refundsOf = async (no: string) =>
+      (await t.sql.query(
+        `select p.state, p.refunded_fen::float8 as refunded, r.amount_fen::float8 as amount, r.request_key from payments p join payment_refunds r on r.payment_id = p.id where p.out_trade_no = $1`,
+        [no],
+      )).rows;
+    const cancelled = await order([[pen.id, 1]]);
+    const a = (await t.post('/api/index/wechatPayGoodsOrder', admin).send({ id: cancelled.id })).body.data.out_trade_no as string;
+    expect((await t.post('/api/index/cancelGoodsOrder', admin).send({ id: cancelled.id, reason: '下错了' })).body.data).toMatchObject({ state: 'cancelled', refunded_fen: 0 });
+    for (let i = 0; i < 3; i++) {
+      expect((await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: a })).body.data.notify_status).toBe(204);
+      await t.app.get(PaymentKinds).settled();
+    }
+    expect(await refundsOf(a)).toEqual([{ state: 'refunded', refunded: cancelled.total_fen, amount: cancelled.total_fen, request_key: 'surplus' }]);
+    expect((await t.get(`/api/index/storeOrderList?keyword=${cancelled.no}`, operator)).body.data.list[0]).toMatchObject({ state: 'cancelled', refunded_fen: 0 });
+
+    const byBalance = await order([[pen.id, 1]]);
+    const b = (await t.post('/api/index/wechatPayGoodsOrder', admin).send({ id: byBalance.id })).body.data.out_trade_no as string;
+    expect((await balancePay(byBalance.id)).body.code).toBe(Code.Ok);
+    for (let i = 0; i < 2; i++) await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: b });
+    await t.app.get(PaymentKinds).settled();
+    expect(await refundsOf(b)).toEqual([{ state: 'refunded', refunded: byBalance.total_fen, amount: byBalance.total_fen, request_key: 'surplus' }]);
+    expect((await t.get(`/api/index/storeOrderList?keyword=${byBalance.no}`, operator)).body.data.list[0]).toMatchObject({ state: 'paid', pay_method: 'balance' });
+    await audit();
+  });
+
   it('the operator ships (carrier, tracking number), the school confirms receipt; wrong states, bad input, other roles and schools are refused', async () => {
     const o = await order([[pen.id, 1]]);
     const ship = { id: o.id, carrier: '顺丰速运', tracking_no: 'SF1234567890' };
