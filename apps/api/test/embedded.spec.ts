@@ -1,5 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Code } from '@wantuo/shared';
+import { addDays, Code, localDay } from '@wantuo/shared';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,7 +104,8 @@ describe('the embedded database (npm start on a fresh machine)', () => {
     const students = await request(server).get('/api/index/studentList?limit=2').set('token', token);
     const rows = students.body.data.list as Array<{ id: number; guardians: Array<{ user_id: number }> }>;
     const ids = rows.map((s) => s.id);
-    const start = new Date().toISOString().slice(0, 10);
+    // the demo school's today (Asia/Shanghai), never the UTC date
+    const start = localDay();
     for (const [i, id] of ids.entries()) {
       const c = await request(server).post('/api/index/addContract').set('token', token)
         .send({ student_id: id, guardian_id: rows[i].guardians[0].user_id, package_id: pkg.body.data.id, start_day: start, request_id: `embedded-${i}`, ...(i ? { payment: { method: 'cash' } } : {}) });
@@ -124,8 +125,8 @@ describe('the embedded database (npm start on a fresh machine)', () => {
       request(server).post('/api/index/addTeachingClass').set('token', token).send({ name, subject: '数学', teacher_id: teacherId, room_id: room.body.data.id, capacity: 10, sessions_count: 4, fee_fen: 0 });
     const a = await add('嵌入式班A');
     const b = await add('嵌入式班B');
-    const from = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
-    const to = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
+    const from = addDays(localDay(), 7);
+    const to = addDays(localDay(), 20);
     const generate = (classId: number, start_time: string, end_time: string) =>
       request(server).post('/api/index/teachingClassCourseScheduling').set('token', token).send({ class_id: classId, from, to, pattern: [{ weekday: 6, start_time, end_time }] });
     const first = await generate(a.body.data.id, '10:00', '11:00');

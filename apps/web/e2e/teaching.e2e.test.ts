@@ -15,15 +15,20 @@ const signedIn = (account: string, width: number, height: number, path: string) 
 const settle = (page: Page) => page.waitForTimeout(400);
 const field = (page: Page, label: string) => page.locator('.ant-form-item').filter({ has: page.locator('.ant-form-item-label label', { hasText: new RegExp(`^${label}$`) }) });
 
-const iso = (d: Date) => d.toISOString().slice(0, 10);
-/** The n-th Tuesday after today (UTC dates; the generator's default range starts tomorrow). */
-function tuesdayAfter(n: number): string {
-  const d = new Date();
-  d.setUTCHours(0, 0, 0, 0);
-  d.setUTCDate(d.getUTCDate() + 1);
-  while (d.getUTCDay() !== 2) d.setUTCDate(d.getUTCDate() + 1);
-  d.setUTCDate(d.getUTCDate() + 7 * (n - 1));
-  return iso(d);
+/** Calendar arithmetic on a YYYY-MM-DD day (the date alone, never a moment cut to UTC). */
+const plusDays = (day: string, n: number) => {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-${String(d.getUTCDate()).padStart(2, '0')}`;
+};
+/** The n-th Tuesday after the school's today (its local date; the generator's default range starts tomorrow). */
+async function tuesdayAfter(n: number): Promise<string> {
+  const [{ today }] = await stack.sql<{ today: string }>(
+    `select (now() at time zone s.timezone)::date::text as today from schools s where s.id = (select school_id from users where mobile = '13800000001')`,
+  );
+  let d = plusDays(today, 1);
+  while (new Date(`${d}T00:00:00Z`).getUTCDay() !== 2) d = plusDays(d, 1);
+  return plusDays(d, 7 * (n - 1));
 }
 
 /**
@@ -33,8 +38,8 @@ function tuesdayAfter(n: number): string {
  */
 it('create a teaching class → preview and generate its schedule → a move refused with its clash → moved to a free window', async () => {
   // the school calendar (setup): the second Tuesday a holiday, the Saturday after it a make-up day running as Tuesday
-  const holiday = tuesdayAfter(2);
-  const makeup = iso(new Date(Date.parse(holiday) + 4 * 86_400_000));
+  const holiday = await tuesdayAfter(2);
+  const makeup = plusDays(holiday, 4);
   await stack.sql(
     `insert into school_calendar_days (school_id, day, kind, works_as, note)
      select id, $1::date, 'holiday', null, '校庆' from schools where id = (select school_id from users where mobile = '13800000001')

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import {
   CONTRACT_STATES,
   contractTerms,
+  localDay,
   Role,
   type AddContractInput,
   type ContractCounts,
@@ -20,6 +21,7 @@ import {
 } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { DataSource, type EntityManager } from 'typeorm';
+import { schoolTimeZone } from '../../core/database/school-zone';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
@@ -291,6 +293,8 @@ export class ContractsService {
   /** The filtered list as an .xlsx: Chinese headers, amounts in yuan, newest first. */
   async export(user: SessionUser, q: ContractExportQuery): Promise<FileAnswer> {
     const { list } = await this.page(user.schoolId!, q, 1, EXPORT_MAX_ROWS);
+    // the signing date and the file's date are the school's local days
+    const tz = await schoolTimeZone(this.db, user.schoolId!);
     const wb = new Workbook();
     const ws = wb.addWorksheet('合同');
     ws.addRow(['合同编号', '学生', '班级', '套餐', '类型', '开始日期', '结束日期', '总次数', '已用', '剩余', '套餐价（元）', '合同价（元）', '已付（元）', '已退（元）', '状态', '自动续约', '签约人', '签约时间']).font = { bold: true };
@@ -298,14 +302,14 @@ export class ContractsService {
       list.map((r) => [
         r.no, r.student_name, r.class_name ?? '', r.package_name, KIND_LABEL[r.kind] ?? r.kind, r.start_day, r.end_day, r.units_total ?? '', r.units_total === null ? '' : r.units_used,
         r.units_left ?? '', r.list_price_fen / 100, r.price_fen / 100, r.paid_fen / 100, r.refunded_fen / 100, STATE_LABEL[r.state] ?? r.state, r.auto_renew ? '是' : '否',
-        r.guardian_name ?? '', new Date(r.created_at).toISOString().slice(0, 10),
+        r.guardian_name ?? '', localDay(r.created_at, tz),
       ]),
     );
     for (const c of [11, 12, 13, 14]) ws.getColumn(c).numFmt = '#,##0.00';
     ws.columns.forEach((c, i) => {
       c.width = [20, 12, 12, 16, 8, 12, 12, 8, 8, 8, 12, 12, 12, 12, 10, 8, 12, 12][i];
     });
-    const stamp = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+    const stamp = localDay(new Date(), tz).replace(/-/g, '');
     return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `合同-${stamp}.xlsx` };
   }
 }

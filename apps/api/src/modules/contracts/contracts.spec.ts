@@ -241,6 +241,27 @@ describe('contractList, contractInfo, studentContractList, contractExport', () =
     expect(ws.getRow(2).getCell(15).value).toBe('待付款');
   });
 
+  it('exports the signing date and names the file by the school-local day (01:30 in Shanghai is 17:30 UTC the day before)', async () => {
+    const k = await addPackage({ price_fen: 2000 });
+    const c = await signed({ package_id: k.id });
+    await t.sql.query(`update contracts set created_at = '2026-11-26T17:30:00Z' where id = $1`, [c.id]);
+    // only Date is faked: the clock the export reads for the file's day; timers and I/O run as usual
+    jest.useFakeTimers({ now: new Date('2026-11-26T17:30:00Z'), doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'] });
+    try {
+      const res = await t.get(`/api/index/contractExport?package_id=${k.id}`, admin).buffer(true).parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (d: Buffer) => chunks.push(d));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+      expect(decodeURIComponent(res.headers['content-disposition'])).toContain('合同-20261127.xlsx');
+      const wb = new Workbook();
+      await wb.xlsx.load(res.body as ArrayBuffer);
+      expect(wb.worksheets[0].getRow(2).getCell(18).value).toBe('2026-11-27');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('contractInfo of another school is unknown; roles are refused', async () => {
     const c = await signed({ package_id: (await addPackage()).id });
     const other = await t.otherSchool();

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  addDays,
   LeaveStatus,
   Role,
   type AuditStudentInfoInput,
@@ -37,9 +38,7 @@ const FROM = `leave_requests l
 /** Every day from `from` to `to` (YYYY-MM-DD), both included. */
 export function daysFrom(from: string, to: string): string[] {
   const out: string[] = [];
-  for (let d = Date.parse(`${from}T00:00:00Z`), end = Date.parse(`${to}T00:00:00Z`); d <= end; d += 86_400_000) {
-    out.push(new Date(d).toISOString().slice(0, 10));
-  }
+  for (let d = from; d <= to; d = addDays(d, 1)) out.push(d);
   return out;
 }
 

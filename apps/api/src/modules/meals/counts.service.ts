@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  localDateTime,
   Role,
   type DinnerBooking,
   type DinnerBookingCount,
@@ -19,6 +20,7 @@ import {
 import { Workbook } from 'exceljs';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
+import { schoolTimeZone } from '../../core/database/school-zone';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
@@ -130,14 +132,16 @@ export class MealCounts {
   async schoolDinnerOrderExport(user: SessionUser, q: SchoolDinnerOrderExportQuery): Promise<FileAnswer> {
     const w = this.schoolWhere(user.schoolId!, q);
     const { list } = await this.page(w.where, w.params, 1, EXPORT_MAX_ROWS, 'b.day desc, b.id');
+    // booking and serving times on the school's clock
+    const tz = await schoolTimeZone(this.db, user.schoolId!);
     const wb = new Workbook();
     const ws = wb.addWorksheet('订餐');
     ws.addRow(['日期', '学生', '班级', '餐品', '价格（元）', '状态', '取消原因', '支付方式', '预订人', '预订时间', '用餐时间']).font = { bold: true };
     ws.addRows(
       list.map((r) => [
         r.day, r.student_name, r.class_name ?? '', r.goods_name ?? '', r.price_fen / 100, STATUS_LABEL[r.status] ?? r.status, r.cancel_cause ? CAUSE_LABEL[r.cancel_cause] : '',
-        r.pay_from ? PAY_LABEL[r.pay_from] : '', r.booked_by_name ?? '', r.booked_at ? new Date(r.booked_at).toISOString().slice(0, 16).replace('T', ' ') : '',
-        r.served_at ? new Date(r.served_at).toISOString().slice(0, 16).replace('T', ' ') : '',
+        r.pay_from ? PAY_LABEL[r.pay_from] : '', r.booked_by_name ?? '', r.booked_at ? localDateTime(r.booked_at, tz) : '',
+        r.served_at ? localDateTime(r.served_at, tz) : '',
       ]),
     );
     ws.getColumn(5).numFmt = '#,##0.00';

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import {
   DEFAULT_PRICE_FEN,
   formatFen,
+  localDay,
   renewedUntil,
   serviceState,
   type BalancePaySchoolInput,
@@ -24,6 +25,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { Workbook } from 'exceljs';
 import { DataSource, type EntityManager } from 'typeorm';
+import { schoolTimeZone } from '../../core/database/school-zone';
 import { AppError } from '../../core/http/app-error';
 import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
@@ -173,7 +175,7 @@ export class SchoolService {
     ws.columns.forEach((c, i) => {
       c.width = [20, 10, 14, 14, 30, 12, 30][i];
     });
-    const stamp = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+    const stamp = localDay(new Date(), await schoolTimeZone(this.db, user.schoolId!)).replace(/-/g, '');
     return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `账户流水-${stamp}.xlsx` };
   }
 

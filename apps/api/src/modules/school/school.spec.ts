@@ -1,4 +1,4 @@
-import { Code, renewedUntil, DEAL_PWD_LOCK, DEFAULT_PRICE_FEN } from '@wantuo/shared';
+import { Code, renewedUntil, DEAL_PWD_LOCK, DEFAULT_PRICE_FEN, localDay } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { eventually, snapshot, startTestApp, type TestApp } from '../../../test/harness';
 
@@ -220,7 +220,7 @@ describe('consumeLog', () => {
     const payments = await t.get('/api/index/consumeLog?type=payment&limit=5&page=2', admin);
     expect(payments.body.data).toMatchObject({ page: 2, limit: 5 });
     expect(payments.body.data.list.every((e: { type: string }) => e.type === 'payment')).toBe(true);
-    const today = new Date().toISOString().slice(0, 10);
+    const today = localDay();
     const none = await t.get('/api/index/consumeLog?from=2020-01-01&to=2020-12-31', admin);
     expect(none.body.data).toMatchObject({ list: [], total: 0 });
     expect((await t.get(`/api/index/consumeLog?from=${today}&to=2020-01-01`, admin)).body.code).toBe(Code.Error);

@@ -1,4 +1,4 @@
-import { Code, GRACE_DAYS } from '@wantuo/shared';
+import { Code, GRACE_DAYS, localDay } from '@wantuo/shared';
 import { JobRegistry } from '../../core/jobs/job-registry';
 import { eventually, startTestApp, type TestApp } from '../../../test/harness';
 import { ServiceReminders } from './service-reminders';
@@ -112,7 +112,6 @@ it('a renewal moves the expiry and starts a new series; the old one is not sent 
   // the old expiry's 1-day reminder does not go out
   expect(await reminders.run(shanghai('2027-08-30T10:00:00'))).toEqual([]);
   // the new expiry's reminders do, the 7-day one included although the old series sent a 7-day one
-  const localDay = (d: Date) => new Date(d.getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
   const dayBefore = (n: number) => shanghai(`${localDay(new Date(renewed.getTime() - n * DAY))}T10:00:00`);
   expect(await reminders.run(dayBefore(30))).toMatchObject([{ days_before: 30 }]);
   expect(await reminders.run(dayBefore(7))).toMatchObject([{ days_before: 7 }]);

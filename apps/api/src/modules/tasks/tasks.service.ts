@@ -43,8 +43,6 @@ const BOARD = `case
 
 const CLASS_JSON = `json_build_object('id', cc.id, 'name', cc.name)`;
 
-const day = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString().slice(0, 10));
-
 /** The teachers' lists of the day, read from the student_days projection. */
 @Injectable()
 export class TasksService {
@@ -146,7 +144,7 @@ export class TasksService {
 
   /** The school's date when no row carried it. */
   private async todayOf(user: SessionUser, known?: string): Promise<string> {
-    if (known) return day(known);
+    if (known) return known;
     const [r]: Array<{ day: string }> = await this.db.query(
       `select to_char((now() at time zone timezone)::date, 'YYYY-MM-DD') as day from schools where id = $1`,
       [user.schoolId],
