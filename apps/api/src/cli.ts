@@ -8,11 +8,12 @@ import { rebuildCounts } from './modules/contracts/contract-counts';
 import { rebuildProjection } from './modules/flow/rebuild';
 import { prepareDatabase, resolveDatabase } from './runtime';
 
-const USAGE = 'usage: node dist/cli.js migrate | seed | flow:rebuild [--school <id>] | contracts:rebuild [--school <id>]';
+const USAGE = 'usage: node dist/cli.js migrate | seed [--no-showcase] | flow:rebuild [--school <id>] | contracts:rebuild [--school <id>]';
 const REBUILDS = ['flow:rebuild', 'contracts:rebuild'];
 
 /**
- * Operations commands: `migrate` applies migrations; `seed` migrates and seeds the demo school (once);
+ * Operations commands: `migrate` applies migrations; `seed` migrates and seeds the demo school (once) with its showcase
+ * of every module's data (demo-showcase.ts; not with `--no-showcase`, as the browser journeys' template database);
  * `flow:rebuild` migrates and rebuilds the student_days projection from flow_events (one school with --school);
  * `contracts:rebuild` migrates and recomputes contract_usage and units_used of the active day/session contracts from
  * student_days, and the contract list's counts from the contracts (one school with --school; run it after flow:rebuild
@@ -23,13 +24,14 @@ async function main(command: string | undefined, args: string[]) {
   const log = createLogger(config.logLevel);
   if (command !== 'migrate' && command !== 'seed' && !REBUILDS.includes(command ?? '')) throw new ConfigError(USAGE);
   let schoolId: number | undefined;
+  if (command === 'seed' && args.some((a) => a !== '--no-showcase')) throw new ConfigError(USAGE);
   if (REBUILDS.includes(command!) && args.length) {
     schoolId = Number(args[1]);
     if (args[0] !== '--school' || args.length !== 2 || !Number.isInteger(schoolId) || schoolId < 1) throw new ConfigError(USAGE);
   }
   const db = await resolveDatabase(config, log);
   try {
-    await prepareDatabase({ ...db.config, seedDemo: command === 'seed' }, log);
+    await prepareDatabase({ ...db.config, seedDemo: command === 'seed' }, log, { showcase: !args.includes('--no-showcase') });
     if (command === 'flow:rebuild') {
       const ds = new DataSource(dataSourceOptions(db.config.databaseUrl, 1));
       await ds.initialize();

@@ -17,7 +17,7 @@ async function main() {
   }
   const log = createLogger(config.logLevel);
   const db = await resolveDatabase(config, log);
-  await prepareDatabase(db.config, log);
+  await prepareDatabase(db.config, log, { showcase: config.seedShowcase });
   // without Redis there is no worker process: the API runs the job processors itself
   const app = await createApp(db.config, log, { runJobs: !config.redisUrl });
   app.enableShutdownHooks();

@@ -6,6 +6,7 @@ import { dataSourceOptions, migrate } from './core/database/data-source';
 import { startEmbeddedPostgres } from './core/database/embedded-postgres';
 import { seedDemoCourseware } from './modules/courseware/demo-courseware';
 import { demoAccountsTable, seedDemo } from './modules/school/demo-seed';
+import { seedShowcase } from './modules/school/demo-showcase';
 
 /** Resolves the database: DATABASE_URL, or the embedded PGlite database under DATA_DIR. */
 export async function resolveDatabase(config: AppConfig, log: Logger): Promise<{ config: ResolvedConfig; stop: () => Promise<void> }> {
@@ -16,8 +17,12 @@ export async function resolveDatabase(config: AppConfig, log: Logger): Promise<{
   return { config: { ...config, databaseUrl: pg.url, databasePoolMax: Math.min(config.databasePoolMax, 4) }, stop: pg.stop };
 }
 
-/** Migrates, and seeds the demo when asked to (printing the accounts the first time). */
-export async function prepareDatabase(config: ResolvedConfig, log: Logger): Promise<void> {
+/**
+ * Migrates, and seeds the demo when asked to (printing the accounts the first time). With `showcase` (the API's start
+ * as SEED_SHOWCASE says, the `seed` command unless --no-showcase) a demo seeded now also gets its showcase: a fortnight
+ * of data in every module (demo-showcase.ts).
+ */
+export async function prepareDatabase(config: ResolvedConfig, log: Logger, opts: { showcase?: boolean } = {}): Promise<void> {
   const applied = await migrate(config.databaseUrl);
   if (applied.length) log.info({ applied }, 'migrations applied');
   if (!config.seedDemo) return;
@@ -32,6 +37,10 @@ export async function prepareDatabase(config: ResolvedConfig, log: Logger): Prom
     // the demo courseware catalogue with real PDFs (once per database, also for a demo seeded before it existed)
     const courseware = await seedDemoCourseware(ds, config.uploadDir);
     if (courseware) log.info({ courseware }, 'demo courseware seeded');
+    if (seeded && opts.showcase) {
+      const showcase = await seedShowcase(ds, config.uploadDir);
+      if (showcase) log.info(showcase, 'demo showcase seeded');
+    }
   } finally {
     await ds.destroy();
   }

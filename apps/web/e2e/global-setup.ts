@@ -13,9 +13,10 @@ declare module 'vitest' {
 }
 
 /**
- * Once per run: a database migrated and seeded with the demo (`node apps/api/dist/cli.js seed`, as `npm run seed`
- * does) and its data folder. Each journey's stack is then a copy (CREATE DATABASE … TEMPLATE and a copy of the
- * folder), so no journey pays for the migrations and the seed again.
+ * Once per run: a database migrated and seeded with the demo (`node apps/api/dist/cli.js seed --no-showcase`, as `npm run
+ * seed` does but without the showcase's data, which the journeys do not expect) and its data folder. Each journey's
+ * stack is then a copy (CREATE DATABASE … TEMPLATE and a copy of the folder), so no journey pays for the migrations and
+ * the seed again.
  */
 export default async function setup(project: TestProject) {
   const cli = join(E2E_ROOT, 'apps/api/dist/cli.js');
@@ -24,7 +25,7 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'wantuo-e2e-tpl-'));
   await adminSql(`create database ${db}`);
   const code = await new Promise<number | null>((resolve) => {
-    const p = spawn(process.execPath, [cli, 'seed'], {
+    const p = spawn(process.execPath, [cli, 'seed', '--no-showcase'], {
       env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: withDatabase(db), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });

@@ -26,6 +26,8 @@ export const ENV_SCHEMA = z.object({
   UPLOAD_DIR: z.string().min(1).optional(),
   WEB_DIST: z.string().min(1).optional(),
   SEED_DEMO: bool.optional(),
+  // with a demo seeded by the API's start: also its showcase of every module's data (school/demo-showcase.ts)
+  SEED_SHOWCASE: bool.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMS_PROVIDER: z.enum(['outbox']).default('outbox'),
   TRUST_PROXY: bool.default(false),
@@ -106,6 +108,8 @@ export interface AppConfig {
   uploadDir: string;
   webDist: string;
   seedDemo: boolean;
+  /** the API's start seeds the demo's showcase with a demo it seeds (the `seed` command: unless --no-showcase) */
+  seedShowcase: boolean;
   logLevel: string;
   smsProvider: 'outbox';
   trustProxy: boolean;
@@ -143,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webDist: resolve(e.WEB_DIST ?? resolve(__dirname, '../../../../web/dist')),
     // the embedded database is the "try it" mode: it gets the demo unless told otherwise
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
+    seedShowcase: e.SEED_SHOWCASE ?? !e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     smsProvider: e.SMS_PROVIDER,
     trustProxy: e.TRUST_PROXY,
