@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HHMM_RE, startsBeforeEnd } from '../time-slots';
 import { lineText, pageQuery } from './common';
+import type { StudentInfoContract } from './students';
 
 /**
  * After-school-care classes (care module) and time slots (timetable module): input schemas named after their
@@ -263,6 +264,10 @@ export interface DelWantuoStudentPreview {
   student_name: string;
   /** the student's own duty assignments in the class, removed with the student */
   duties: DutyAssignment[];
+  /** the student's open contracts (unpaid, active, expiring): they stay, the removal does not end or refund them */
+  contracts: StudentInfoContract[];
+  /** the student's dinner bookings from the school's today on, not served yet (booked or unpaid): they stay too */
+  meal_bookings: Array<{ id: number; day: string; goods_name: string | null; status: 'booked' | 'unpaid'; price_fen: number; pay_from: 'contract' | 'wechat' | 'school' | null }>;
 }
 
 /** `data` of POST delWantuoStudent / teacherDelWantuoStudent. */

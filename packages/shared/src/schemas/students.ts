@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { MOBILE_RE } from '../patterns';
 import { lineText, mobile, pageQuery, plainText, text } from './common';
+import type { ContractState, PackageKind } from '../contracts';
+import type { TeachingClass } from './teaching';
 
 /**
  * Students of a school: profile, guardians (parent accounts, users.role 6), authorised pick-up people, care
@@ -214,6 +216,23 @@ export const OverallCommentInput = z.strictObject({
 });
 export type OverallCommentInput = z.infer<typeof OverallCommentInput>;
 
+/**
+ * Replaces the guardians of an existing student (extra action saveStudentGuardians) on the guardians_version read:
+ * a guardian is known by mobile (a mobile of a parent account of the school is linked, a new one gets a parent account
+ * as addStudent does; the name is used only for a new account); at least one guardian, exactly one primary. Adding,
+ * removing, changing a relation and making another guardian primary are each recorded (studentGuardianLog).
+ */
+export const SaveStudentGuardiansInput = z.strictObject({
+  student_id: id,
+  /** the student's guardians_version the caller read */
+  version,
+  guardians: guardians.refine((list) => list.some((g) => g.is_primary), { error: 'stu.primary_required' }),
+});
+export type SaveStudentGuardiansInput = z.infer<typeof SaveStudentGuardiansInput>;
+
+export const StudentGuardianLogInput = z.strictObject({ ...pageQuery, student_id: queryId });
+export type StudentGuardianLogInput = z.infer<typeof StudentGuardianLogInput>;
+
 // ---- answers ----
 
 export interface StudentGuardian {
@@ -267,6 +286,8 @@ export interface StudentDetail extends Omit<StudentRow, 'care_class'> {
   care_class: StudentCareClass | null;
   pickup_people: StudentPickupPerson[];
   updated_at: string;
+  /** the version of the guardian list (saveStudentGuardians), apart from the profile's `version` */
+  guardians_version: number;
 }
 
 /** `data` of checkStudent. */
@@ -326,3 +347,50 @@ export interface ParentChild {
   relation: string;
   care_class: { id: number; name: string; head_teacher_name: string | null } | null;
 }
+
+/** One change of a student's guardians (studentGuardianLog `data.list`), newest first. */
+export interface StudentGuardianChange {
+  id: number;
+  kind: 'added' | 'removed' | 'relation' | 'primary';
+  guardian_id: number;
+  guardian_name: string;
+  guardian_mobile: string | null;
+  relation: string;
+  /** kind relation: the relation before */
+  old_relation: string | null;
+  guardians_version: number;
+  actor_id: number;
+  actor_name: string;
+  created_at: string;
+}
+
+/** A contract of the student as studentInfo carries it. */
+export interface StudentInfoContract {
+  id: number;
+  no: string;
+  package_name: string;
+  kind: PackageKind;
+  /** with expiring / expired derived for the school's today (contractState) */
+  state: ContractState;
+  start_day: string;
+  end_day: string;
+  /** sessions or days contracts: units bought and left; null for term and month contracts */
+  units_total: number | null;
+  units_left: number | null;
+  /** term and month contracts running (active or expiring): days left from the school's today (or the start), else null */
+  days_left: number | null;
+}
+
+/**
+ * `data` of studentInfo: the student with guardians and pick-up people, its care class, its teaching classes (as
+ * studentTeachingClassList gives them, running first, at most STUDENT_INFO_MAX_CLASSES), its contracts (open first,
+ * then newest, at most STUDENT_INFO_MAX_CONTRACTS; `contracts_total` counts them all) and its points balance.
+ */
+export interface StudentInfo extends StudentDetail {
+  contracts: StudentInfoContract[];
+  contracts_total: number;
+  points_balance: number;
+  teaching_classes: TeachingClass[];
+}
+export const STUDENT_INFO_MAX_CONTRACTS = 20;
+export const STUDENT_INFO_MAX_CLASSES = 50;

@@ -28,6 +28,8 @@ import {
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
+import { SCHOOL_TODAY } from '../contracts/contract-sql';
+import { studentContractsJson } from '../students/student-sql';
 import { containsPattern, schoolOf } from '../timetable/timetable.service';
 
 /** A class (`c`) with its head teacher (`h`), time slot (`t`) and headcount. */
@@ -226,7 +228,17 @@ export class CareService {
         where d.class_id = $1 and d.student_id = $2 order by d.duty, d.id`,
       [q.class_id, q.student_id],
     );
-    return { class_id: q.class_id, class_name: row.class_name, student_id: q.student_id, student_name: row.student_name, duties };
+    // what stays with the student after the removal: open contracts and dinner bookings from the school's today on
+    const [kept]: Array<Pick<DelWantuoStudentPreview, 'contracts' | 'meal_bookings'>> = await this.db.query(
+      `select ${studentContractsJson('$2', '$1', { openOnly: true, limit: 50 })} as contracts,
+              coalesce((select json_agg(json_build_object('id', b.id, 'day', to_char(b.day, 'YYYY-MM-DD'), 'goods_name', g.name, 'status', b.status,
+                                                          'price_fen', b.price_fen, 'pay_from', b.pay_from) order by b.day, b.id)
+                          from meal_bookings b left join meal_goods g on g.id = b.goods_id
+                         where b.student_id = $2 and b.school_id = $1 and b.day >= d.today and b.status in ('booked', 'unpaid') and b.served_at is null), '[]'::json) as meal_bookings
+         from ${SCHOOL_TODAY} d`,
+      [school, q.student_id],
+    );
+    return { class_id: q.class_id, class_name: row.class_name, student_id: q.student_id, student_name: row.student_name, duties, ...kept };
   }
 
   /** Removes a student from a class with the student's duty assignments in it. `asHead`: only the caller's class. */

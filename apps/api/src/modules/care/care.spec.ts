@@ -442,6 +442,8 @@ describe('delWantuoStudent', () => {
       student_id: s,
       student_name: '赵小',
       duties: [{ id: expect.any(Number), duty: 'tutor', teacher_id: t.demo.users.teacher, teacher_name: '李老师', student_id: s }],
+      contracts: [],
+      meal_bookings: [],
     });
     expect(await snapshot(t.sql)).toEqual(before);
 

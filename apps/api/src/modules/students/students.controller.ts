@@ -5,9 +5,11 @@ import {
   CheckStudentInput,
   DelStudentInput,
   OverallCommentInput,
+  SaveStudentGuardiansInput,
   SchoolGradeInput,
   StudentCommentsInput,
   StudentExportInput,
+  StudentGuardianLogInput,
   StudentImportInput,
   StudentImportTemplateInput,
   StudentInfoInput,
@@ -25,6 +27,7 @@ import { Multipart } from '../../core/http/multipart';
 import { sendFile } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
 import type { IncomingFile } from '../site/files.service';
+import { StudentGuardiansService } from './student-guardians.service';
 import { StudentsIoService } from './students-io.service';
 import { StudentsService } from './students.service';
 
@@ -33,6 +36,7 @@ export class StudentsController {
   constructor(
     private readonly students: StudentsService,
     private readonly io: StudentsIoService,
+    private readonly guardians: StudentGuardiansService,
   ) {}
 
   @Get('studentList')
@@ -58,6 +62,16 @@ export class StudentsController {
   @Post('delStudent')
   del(@Input(DelStudentInput) input: DelStudentInput, @CurrentUser() user: SessionUser) {
     return this.students.archive(user, input);
+  }
+
+  @Post('saveStudentGuardians')
+  saveGuardians(@Input(SaveStudentGuardiansInput) input: SaveStudentGuardiansInput, @CurrentUser() user: SessionUser) {
+    return this.guardians.save(user, input);
+  }
+
+  @Get('studentGuardianLog')
+  guardianLog(@Input(StudentGuardianLogInput) q: StudentGuardianLogInput, @CurrentUser() user: SessionUser) {
+    return this.guardians.log(user, q);
   }
 
   @Get('schoolGrade')

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { StudentGuardiansService } from './student-guardians.service';
 import { StudentsIoService } from './students-io.service';
 import { StudentsController } from './students.controller';
 import { StudentsService } from './students.service';
 
 @Module({
   controllers: [StudentsController],
-  providers: [StudentsService, StudentsIoService],
+  providers: [StudentsService, StudentsIoService, StudentGuardiansService],
   exports: [StudentsService],
 })
 export class StudentsModule {}

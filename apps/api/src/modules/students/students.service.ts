@@ -15,6 +15,9 @@ import {
   type StudentDetail,
   type StudentExportInput,
   type StudentGuardian,
+  type StudentInfo,
+  STUDENT_INFO_MAX_CLASSES,
+  STUDENT_INFO_MAX_CONTRACTS,
   type StudentListInput,
   type StudentPickupPerson,
   type StudentRow,
@@ -26,6 +29,9 @@ import {
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
+import { SCHOOL_TODAY } from '../contracts/contract-sql';
+import { CLASS_COLUMNS, CLASS_JOINS } from '../teaching/teaching-sql';
+import { studentContractsJson } from './student-sql';
 
 /** The columns of a student row (`s` the student, `cc` its care class). */
 const ROW_COLUMNS = `s.id, s.name, s.gender::int as gender, to_char(s.birthday, 'YYYY-MM-DD') as birthday, s.day_school, s.grade,
@@ -136,10 +142,26 @@ export class StudentsService {
     return { list };
   }
 
-  async info(user: SessionUser, id: number): Promise<StudentDetail> {
+  /**
+   * The admin's student page: the detail (three statements) and, in one more, its contracts (open first, then newest),
+   * points balance and teaching classes (as studentTeachingClassList gives them).
+   */
+  async info(user: SessionUser, id: number): Promise<StudentInfo> {
     const student = await this.detail(this.db.manager, user.schoolId!, id);
     if (!student) throw new AppError('stu.not_found');
-    return student;
+    const [more]: Array<Pick<StudentInfo, 'contracts' | 'contracts_total' | 'points_balance' | 'teaching_classes'>> = await this.db.query(
+      `select coalesce((select a.balance from points_accounts a where a.student_id = $2), 0)::int as points_balance,
+              (select count(*)::int from contracts c where c.student_id = $2 and c.school_id = $1) as contracts_total,
+              ${studentContractsJson('$2', '$1', { openOnly: false, limit: STUDENT_INFO_MAX_CONTRACTS })} as contracts,
+              coalesce((select json_agg(to_jsonb(y) - 'ord' order by y.ord) from (
+                 select ${CLASS_COLUMNS}, row_number() over (order by c.status desc, c.id desc) as ord
+                   from teaching_class_students m join teaching_classes c on c.id = m.class_id ${CLASS_JOINS}
+                  where m.student_id = $2 and c.school_id = $1 and c.deleted_at is null
+                  order by ord limit ${STUDENT_INFO_MAX_CLASSES}) y), '[]'::json) as teaching_classes
+         from ${SCHOOL_TODAY} d`,
+      [user.schoolId, id],
+    );
+    return { ...student, ...more };
   }
 
   async check(user: SessionUser, q: CheckStudentInput): Promise<CheckStudentResult> {
@@ -388,12 +410,13 @@ export class StudentsService {
     if (!row) throw new AppError('stu.not_found');
   }
 
-  private async detail(em: EntityManager, schoolId: number, id: number): Promise<StudentDetail | null> {
+  /** The student with care class, guardians and pick-up people (three statements), or null outside the school. */
+  async detail(em: EntityManager, schoolId: number, id: number): Promise<StudentDetail | null> {
     const [row]: StudentDetail[] = await em.query(
       `select ${ROW_COLUMNS.replace(
         "json_build_object('id', cc.id, 'name', cc.name)",
         "json_build_object('id', cc.id, 'name', cc.name, 'head_teacher_id', cc.head_teacher_id, 'head_teacher_name', ht.name)",
-      )}, s.notes, s.updated_at
+      )}, s.notes, s.updated_at, s.guardians_version
          from students s ${CARE_CLASS_JOIN} left join users ht on ht.id = cc.head_teacher_id
         where s.id = $1 and s.school_id = $2`,
       [id, schoolId],

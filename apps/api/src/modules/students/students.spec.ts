@@ -268,7 +268,8 @@ describe('studentInfo', () => {
         pickup_people: [expect.objectContaining({ id: expect.any(Number) }), expect.objectContaining({ relation: '祖父母' })],
       },
     });
-    expect(res.body.data).not.toHaveProperty('contracts');
+    // and (issue 21) its contracts, points balance and teaching classes: student-guardians.spec.ts
+    expect(res.body.data).toMatchObject({ contracts: expect.any(Array), contracts_total: expect.any(Number), points_balance: expect.any(Number), teaching_classes: expect.any(Array) });
   });
 
   it('still answers for an archived student, with its status', async () => {
