@@ -1,5 +1,6 @@
 import { Code, type Exam, type ExamScoreAnswer } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
+import { peakRssGrowth, zipBombXlsx } from '../../../test/crafted-xlsx';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
 
 let t: TestApp;
@@ -386,5 +387,33 @@ describe('examScoreExport and examScoreImport', () => {
     // not a sheet
     const junk = await t.post('/api/index/examScoreImport', admin).field('exam_id', String(e.id)).field('dry_run', '1').attach('file', Buffer.from('hello'), 'x.xlsx');
     expect(junk.body).toMatchObject({ code: Code.Error, msg: '无法读取该文件，请使用导出的成绩表（.xlsx）' });
+  });
+
+  it('a small zip that unpacks to 200 MB is refused at once, before the workbook is loaded; ids as typed are read', async () => {
+    const e = await addExam();
+    const sheet = async (rows: unknown[][]) => {
+      const wb = new Workbook();
+      const ws = wb.addWorksheet('成绩');
+      ws.addRow(['学生编号', '姓名', '班级', '成绩']);
+      ws.addRows(rows);
+      return Buffer.from(await wb.xlsx.writeBuffer());
+    };
+    const upload = (buf: Buffer, dry: '1' | '0') =>
+      t.post('/api/index/examScoreImport', admin).field('exam_id', String(e.id)).field('dry_run', dry).attach('file', buf, 'scores.xlsx');
+    const bomb = await zipBombXlsx(await sheet([[child, '', '', 90]]), 200 * 1024 * 1024, 'lie');
+    const before = await snap();
+    const { result: res, growth, ms } = await peakRssGrowth(() => upload(bomb, '0'));
+    expect(res.body).toMatchObject({ code: Code.Error, msg: '文件解压后超过 40 MB，无法读取：请使用导出的成绩表，删除多余的行、图片和格式后重试' });
+    expect(ms).toBeLessThan(3000);
+    expect(growth).toBeLessThan(64 * 1024 * 1024);
+    expect(await snap()).toEqual(before);
+    // an id typed with full-width digits or spaces, or kept as text with a trailing space
+    const [a, b] = mineStudents;
+    const wide = String(a.id).replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d)));
+    const ok = await upload(await sheet([[` ${wide} `, a.name, '', '88'], [`${b.id} `, b.name, '', 77.5]]), '0');
+    expect(ok.body.data).toMatchObject({ dry_run: false, rows: 2, saved: 2, problems: [] });
+    const s = await scoresOf(e.id);
+    expect(s.list.find((r) => r.student_id === a.id)).toMatchObject({ score: 88 });
+    expect(s.list.find((r) => r.student_id === b.id)).toMatchObject({ score: 77.5 });
   });
 });

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { EXAM_MAX_BATCH, type ExamScoreImportResult } from '@wantuo/shared';
+import { EXAM_MAX_BATCH, readWholeCell, type ExamScoreImportResult } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
-import { cellText } from '../students/students-io.service';
+import { isZip, readFirstSheet } from '../students/sheet-read';
 import { examOf } from './exams-sql';
 import { ScoresService, type BatchRow } from './scores.service';
 
@@ -75,8 +75,9 @@ export class ScoresIoService {
     if (data.length > EXAM_MAX_BATCH) throw new AppError('exams.import_too_many_rows', { max: EXAM_MAX_BATCH });
     const rows: BatchRow[] = data
       .map(({ row, cells }) => {
-        const id = (cells[idAt] ?? '').trim();
-        const n = /^\d{1,9}$/.test(id) ? Number(id) : null;
+        // the id as typed (full-width digits, stray spaces, 12.0 from a number cell); the score parser reads the score so
+        const id = readWholeCell(cells[idAt] ?? '');
+        const n = id === null ? null : Number(id);
         return { row, student_id: n, score: (cells[scoreAt] ?? '').trim() };
       })
       // a row without a score is no entry (the exported sheet lists every student, scored or not)
@@ -93,25 +94,16 @@ export class ScoresIoService {
   }
 }
 
-/** The first sheet's rows as text (an .xlsx only: the sheet the export gives). */
+/**
+ * The first sheet's rows as text (an .xlsx only: the sheet the export gives); refused before it is loaded when it
+ * unpacks to more than a score sheet could (sheet-read).
+ */
 async function readSheet(file: Buffer): Promise<string[][]> {
-  const isZip = file.length > 4 && file[0] === 0x50 && file[1] === 0x4b && file[2] === 0x03 && file[3] === 0x04;
-  if (!isZip) throw new AppError('exams.import_bad_file');
-  const wb = new Workbook();
-  try {
-    await wb.xlsx.load(file as unknown as ArrayBuffer);
-  } catch {
-    throw new AppError('exams.import_bad_file');
-  }
-  const ws = wb.worksheets[0];
-  if (!ws) throw new AppError('exams.import_bad_file');
-  if (ws.rowCount > EXAM_MAX_BATCH + 1) throw new AppError('exams.import_too_many_rows', { max: EXAM_MAX_BATCH });
-  const rows: string[][] = [];
-  for (let r = 1; r <= ws.rowCount; r++) {
-    const row = ws.getRow(r);
-    const cells: string[] = [];
-    for (let c = 1; c <= Math.max(row.cellCount, COLUMNS.length); c++) cells.push(cellText(row.getCell(c).value));
-    rows.push(cells);
-  }
+  if (!isZip(file)) throw new AppError('exams.import_bad_file');
+  const { rows } = await readFirstSheet(
+    file,
+    { maxRows: EXAM_MAX_BATCH, columns: COLUMNS.length },
+    { badFile: 'exams.import_bad_file', unzippedTooLarge: 'exams.import_unzipped_too_large', tooManyRows: 'exams.import_too_many_rows' },
+  );
   return rows;
 }

@@ -3,8 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import {
   Code,
   isBirthday,
-  isMobile,
   isPlainText,
+  localDay,
+  normaliseMobile,
+  readDateCell,
   STUDENT_IMPORT_COLUMNS,
   STUDENT_IMPORT_LIMITS,
   STUDENT_NAME_RE,
@@ -15,11 +17,13 @@ import {
   type StudentImportResult,
   type StudentRow,
 } from '@wantuo/shared';
-import { Workbook, type CellValue } from 'exceljs';
+import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
+import { schoolTimeZone } from '../../core/database/school-zone';
 import { AppError } from '../../core/http/app-error';
 import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
+import { isZip, readFirstSheet } from './sheet-read';
 import { StudentsService } from './students.service';
 
 /** A file answer: bytes, content type and the (possibly Chinese) file name. */
@@ -57,19 +61,6 @@ const NOTES: Record<Column, string> = {
   监护人姓名: '必填，家长账号的昵称', 监护人手机: '必填，11 位手机号；家长用此手机号和短信验证码登录', 与学生关系: '必填，如 妈妈、爸爸、奶奶',
   需要接送: '是 / 否，不填为否', 需要晚餐: '是 / 否，不填为否',
 };
-
-/** The text of a spreadsheet cell (rich text, formulas, hyperlinks, dates as YYYY-MM-DD). */
-export function cellText(v: CellValue | undefined): string {
-  if (v === null || v === undefined) return '';
-  if (v instanceof Date) return v.toISOString().slice(0, 10);
-  if (typeof v === 'object') {
-    if ('richText' in v) return v.richText.map((r) => r.text).join('');
-    if ('formula' in v || 'sharedFormula' in v) return cellText((v as { result?: CellValue }).result);
-    if ('text' in v) return String(v.text);
-    return '';
-  }
-  return String(v);
-}
 
 /** RFC 4180 CSV (quotes, doubled quotes, CR LF), UTF-8 with or without BOM. */
 export function parseCsv(text: string): string[][] {
@@ -110,11 +101,10 @@ const csvField = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}
 /** CSV with a BOM, so that Excel opens the UTF-8 text as such. */
 export const toCsv = (rows: string[][]) => Buffer.from(`\ufeff${rows.map((r) => r.map(csvField).join(',')).join('\r\n')}\r\n`, 'utf8');
 
-function normalizeDate(v: string): string | null {
-  const m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?$/.exec(v);
-  if (!m) return null;
-  const d = `${m[1]}-${m[2].padStart(2, '0')}-${m[3].padStart(2, '0')}`;
-  return isBirthday(d) ? d : null;
+/** A birthday as typed, as a date cell or as an Excel serial (import-cells), when it is one (1990 to today). */
+function normalizeDate(v: string, date1904: boolean): string | null {
+  const d = readDateCell(v, date1904);
+  return d && isBirthday(d) ? d : null;
 }
 const GENDERS = new Map<string, 1 | 2 | null>([['男', 1], ['女', 2], ['1', 1], ['2', 2], ['m', 1], ['f', 2], ['', null]]);
 const YES = new Set(['是', 'y', 'yes', '1', 'true', '需要']);
@@ -149,15 +139,16 @@ export class StudentsIoService {
   }
 
   async export(user: SessionUser, f: StudentExportInput): Promise<FileAnswer> {
-    const list = await this.students.listAll(user, f);
+    const [list, tz] = await Promise.all([this.students.listAll(user, f), schoolTimeZone(this.db, user.schoolId!)]);
     const header = ['ID', '姓名', '性别', '出生日期', '就读学校', '年级', '班级', '托管班', '监护人', '过敏信息', '需要接送', '需要晚餐', '辅导类型', '状态', '登记时间'];
     const values = (s: StudentRow) => [
       s.id, s.name, s.gender === 1 ? '男' : s.gender === 2 ? '女' : '', s.birthday ?? '', s.day_school ?? '', s.grade ?? '', s.class_name ?? '',
       s.care_class?.name ?? '', s.guardians.map((g) => `${g.name}（${g.relation}）${g.mobile}`).join('；'), s.allergies ?? '',
       s.needs_shuttle ? '是' : '否', s.needs_dinner ? '是' : '否', s.tutoring_type ?? '', s.status === 1 ? '在读' : '已归档',
-      new Date(s.created_at).toISOString().slice(0, 10),
+      // the day the student was registered and the file's day: the school's local days, not cut from UTC instants
+      localDay(s.created_at, tz),
     ];
-    const stamp = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+    const stamp = localDay(new Date(), tz).replace(/-/g, '');
     if (f.format === 'csv') {
       return { body: toCsv([header, ...list.map((s) => values(s).map(String))]), contentType: CSV_TYPE, filename: `学生名单-${stamp}.csv` };
     }
@@ -171,27 +162,17 @@ export class StudentsIoService {
     return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `学生名单-${stamp}.xlsx` };
   }
 
-  /** Reads the file's rows (header first) as text. */
-  private async readRows(file: Buffer): Promise<string[][]> {
-    const isZip = file.length > 4 && file[0] === 0x50 && file[1] === 0x4b && file[2] === 0x03 && file[3] === 0x04;
-    if (isZip) {
-      const wb = new Workbook();
-      try {
-        await wb.xlsx.load(file as unknown as ArrayBuffer);
-      } catch {
-        throw new AppError('stu.import_bad_file');
-      }
-      const ws = wb.worksheets[0];
-      if (!ws) throw new AppError('stu.import_bad_file');
-      if (ws.rowCount > STUDENT_IMPORT_LIMITS.maxRows + 1) throw new AppError('stu.import_too_many_rows', { max: STUDENT_IMPORT_LIMITS.maxRows });
-      const rows: string[][] = [];
-      for (let r = 1; r <= ws.rowCount; r++) {
-        const row = ws.getRow(r);
-        const cells: string[] = [];
-        for (let c = 1; c <= Math.max(row.cellCount, STUDENT_IMPORT_COLUMNS.length); c++) cells.push(cellText(row.getCell(c).value));
-        rows.push(cells);
-      }
-      return rows;
+  /**
+   * Reads the file's rows (header first) as text, and the workbook's date system. An .xlsx is refused before it is
+   * loaded when it unpacks to more than a sheet of the largest import could (sheet-read).
+   */
+  private async readRows(file: Buffer): Promise<{ rows: string[][]; date1904: boolean }> {
+    if (isZip(file)) {
+      return readFirstSheet(
+        file,
+        { maxRows: STUDENT_IMPORT_LIMITS.maxRows, columns: STUDENT_IMPORT_COLUMNS.length },
+        { badFile: 'stu.import_bad_file', unzippedTooLarge: 'stu.import_unzipped_too_large', tooManyRows: 'stu.import_too_many_rows' },
+      );
     }
     let text: string;
     try {
@@ -200,7 +181,7 @@ export class StudentsIoService {
       throw new AppError('stu.import_bad_file');
     }
     if (text.includes('\u0000')) throw new AppError('stu.import_bad_file');
-    return parseCsv(text);
+    return { rows: parseCsv(text), date1904: false };
   }
 
   /** Checks every row (dry run), or imports all rows in one transaction when none has a problem. */
@@ -208,7 +189,7 @@ export class StudentsIoService {
     if (!file || file.size === 0) throw new AppError('stu.import_no_file');
     if (file.size > STUDENT_IMPORT_LIMITS.maxBytes) throw new AppError('stu.import_too_large', { max: '5 MB' });
     const schoolId = user.schoolId!;
-    const raw = await this.readRows(file.buffer);
+    const { rows: raw, date1904 } = await this.readRows(file.buffer);
     const header = (raw[0] ?? []).map((h) => h.trim());
     const missing = STUDENT_IMPORT_COLUMNS.filter((c) => !header.includes(c));
     if (missing.length) throw new AppError('stu.import_bad_header', { columns: missing.join('、') });
@@ -241,10 +222,12 @@ export class StudentsIoService {
       const ok = (c: Column) => !rowCols.has(c);
       if (v.姓名 && ok('姓名') && !STUDENT_NAME_RE.test(v.姓名)) problem(row, '姓名', 'stu.imp.name_invalid');
       if (v.监护人姓名 && ok('监护人姓名') && !STUDENT_NAME_RE.test(v.监护人姓名)) problem(row, '监护人姓名', 'stu.imp.name_invalid');
-      if (v.监护人手机 && ok('监护人手机') && !isMobile(v.监护人手机)) problem(row, '监护人手机', 'stu.imp.mobile_invalid');
+      // a mobile as typed (spaces, dashes, +86 / 0086): its 11 digits are what the parent signs in with
+      const mobile = v.监护人手机 ? normaliseMobile(v.监护人手机) : null;
+      if (v.监护人手机 && ok('监护人手机') && !mobile) problem(row, '监护人手机', 'stu.imp.mobile_invalid');
       const gender = GENDERS.get(v.性别.toLowerCase());
       if (gender === undefined && ok('性别')) problem(row, '性别', 'stu.imp.gender_invalid');
-      const birthday = v.出生日期 ? normalizeDate(v.出生日期) : null;
+      const birthday = v.出生日期 ? normalizeDate(v.出生日期, date1904) : null;
       if (v.出生日期 && !birthday && ok('出生日期')) problem(row, '出生日期', 'stu.imp.date_invalid');
       const yesNo = (c: '需要接送' | '需要晚餐') => {
         const x = v[c].toLowerCase();
@@ -257,7 +240,7 @@ export class StudentsIoService {
       if (bad.has(row)) continue;
       rows.push({
         row, name: v.姓名, gender: gender ?? null, birthday, day_school: v.就读学校 || null, grade: v.年级 || null, class_name: v.班级 || null,
-        allergies: v.过敏信息 || null, notes: v.备注 || null, guardian_name: v.监护人姓名, guardian_mobile: v.监护人手机, relation: v.与学生关系,
+        allergies: v.过敏信息 || null, notes: v.备注 || null, guardian_name: v.监护人姓名, guardian_mobile: mobile!, relation: v.与学生关系,
         needs_shuttle, needs_dinner,
       });
     }

@@ -1,6 +1,7 @@
 import { Code, STUDENT_IMPORT_COLUMNS } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import type { Response } from 'supertest';
+import { peakRssGrowth, zipBombXlsx } from '../../../test/crafted-xlsx';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
 
 let t: TestApp;
@@ -202,6 +203,60 @@ describe('studentImport', () => {
     expect(res.body).toMatchObject({ code: Code.Error, msg: '一次最多导入 5000 行' });
   });
 
+  it('a small zip that unpacks to 200 MB is refused at once, before the workbook is loaded (memory stays flat)', async () => {
+    const real = await xlsx([good('炸弹')]);
+    const msg = '文件解压后超过 40 MB，无法读取：请只保留学生工作表，删除多余的行、图片和格式后重试';
+    // the directory tells the truth (200 MB), and the directory lies (the sheet declared at its original size)
+    for (const declare of ['true', 'lie'] as const) {
+      const bomb = await zipBombXlsx(real, 200 * 1024 * 1024, declare);
+      expect(bomb.length).toBeLessThan(1024 * 1024);
+      const before = await snapshot(t.sql);
+      const { result: res, growth, ms } = await peakRssGrowth(() => upload(bomb, 'bomb.xlsx', '0'));
+      expect(res.body).toMatchObject({ code: Code.Error, msg });
+      expect(ms).toBeLessThan(3000);
+      expect(growth).toBeLessThan(64 * 1024 * 1024);
+      expect(await snapshot(t.sql)).toEqual(before);
+    }
+  });
+
+  it('reads what staff type: mobiles with spaces, dashes or a country code; dates as typed, as date cells or as serials', async () => {
+    const row = (name: string, birthday: string | number | Date, mobile: string | number): Row =>
+      [name, '女 ', birthday, '实验小学', '二年级', '1班', '', '', '张妈妈 ', mobile, '母亲', '是 ', '否'];
+    const file = await xlsx([
+      row('格式甲', '2018/3/15', '139 1234 5602'),
+      row('格式乙', '2017.11.02', '139-1234-5603'),
+      row('格式丙', 43000, '+86 13912345604'),
+      row('格式丁', '43000', '0086 13912345605'),
+      row('格式戊', new Date(Date.UTC(2018, 2, 15)), 13912345606),
+      row('格式己', '2018年3月15日 ', '８６ １３９１２３４５６０７'),
+      row('格式庚', ' 2018-03-15 ', '13912345608 '),
+    ]);
+    const dry = await upload(file, '学生.xlsx', '1');
+    expect(dry.body.data).toMatchObject({ total: 7, valid: 7, problems: [] });
+    const res = await upload(file, '学生.xlsx', '0');
+    expect(res.body.data).toMatchObject({ imported: 7 });
+    const { rows } = await t.sql.query(
+      `select s.name, to_char(s.birthday, 'YYYY-MM-DD') as birthday, u.mobile from students s
+         join student_guardians g on g.student_id = s.id join users u on u.id = g.user_id
+        where s.name like '格式%' order by s.name`,
+    );
+    expect(Object.fromEntries(rows.map((r: { name: string; birthday: string; mobile: string }) => [r.name, [r.birthday, r.mobile]]))).toEqual({
+      格式甲: ['2018-03-15', '13912345602'],
+      格式乙: ['2017-11-02', '13912345603'],
+      格式丙: ['2017-09-22', '13912345604'],
+      格式丁: ['2017-09-22', '13912345605'],
+      格式戊: ['2018-03-15', '13912345606'],
+      格式己: ['2018-03-15', '13912345607'],
+      格式庚: ['2018-03-15', '13912345608'],
+    });
+    // a csv saved from such a sheet reads the same; a mobile that is still wrong is still refused
+    const csv = Buffer.from(
+      `${STUDENT_IMPORT_COLUMNS.join(',')}\r\n格式辛,女,43174,,,,,,张妈妈,139 1234 5609,母亲,,\r\n格式壬,女,2018/3/1,,,,,,张妈妈,+86 139 1234 560,母亲,,\r\n`,
+    );
+    const c = await upload(csv, 'x.csv', '1');
+    expect(c.body.data).toMatchObject({ total: 2, valid: 1, problems: [{ row: 3, column: '监护人手机', message: '手机号格式不正确' }] });
+  });
+
   it('a wrong role is refused', async () => {
     const file = await xlsx([good('角色')]);
     for (const token of [teacher, adviser, parent]) {
@@ -240,6 +295,26 @@ describe('studentExport', () => {
     expect(text.trim().split('\r\n')).toHaveLength(3);
     expect(text).toContain('已归档');
   });
+  it('the registration day and the file name are school-local days (01:30 in Shanghai is 17:30 UTC the day before)', async () => {
+    const { rows } = await t.sql.query(`select id from students where school_id = $1 and name = '赵雨桐'`, [t.demo.schoolId]);
+    const old = await t.sql.query(`select created_at from students where id = $1`, [rows[0].id]);
+    await t.sql.query(`update students set created_at = '2026-11-26T17:30:00Z' where id = $1`, [rows[0].id]);
+    // only Date is faked: the clock the export reads for the file's day; timers and I/O run as usual
+    jest.useFakeTimers({ now: new Date('2026-11-26T17:30:00Z'), doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'] });
+    try {
+      const res = await t.get(`${EXPORT}?format=xlsx&grade=${encodeURIComponent('四年级')}&class_name=${encodeURIComponent('3班')}`, admin).buffer(true).parse(binary);
+      expect(decodeURIComponent(res.headers['content-disposition'])).toContain('学生名单-20261127.xlsx');
+      const sheet = await readXlsx(res.body as Buffer);
+      expect(sheet[1][14]).toBe('2026-11-27');
+      const csv = await t.get(`${EXPORT}?format=csv&grade=${encodeURIComponent('四年级')}&class_name=${encodeURIComponent('3班')}`, admin).buffer(true).parse(binary);
+      expect(decodeURIComponent(csv.headers['content-disposition'])).toContain('学生名单-20261127.csv');
+      expect((csv.body as Buffer).toString('utf8').trim().endsWith(',2026-11-27')).toBe(true);
+    } finally {
+      jest.useRealTimers();
+      await t.sql.query(`update students set created_at = $2 where id = $1`, [rows[0].id, old.rows[0].created_at]);
+    }
+  });
+
   it('bad input answers code 100', async () => {
     for (const q of ['', 'format=doc', 'format=xlsx&status=5', `format=xlsx&keyword=${'x'.repeat(10_000)}`, 'format=xlsx&class_id=abc']) {
       expect((await t.get(`${EXPORT}?${q}`, admin)).body.code).toBe(Code.Error);
