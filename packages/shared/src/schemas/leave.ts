@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery, plainText } from './common';
+import type { StudentHomework } from './homework';
 
 /**
  * Leave requests (a parent asks, the head teacher or admin decides; approved days show as on leave on the boards),
@@ -194,6 +195,8 @@ export interface TutorTaskInfo {
   tutor_ended_by: number | null;
   tutor_ended_by_name: string | null;
   events: { type: string; at: string; actor: number | null; actor_name: string | null; payload: Record<string, unknown> }[];
+  /** the student's homework open that day (set on or before it, due on or after it) with its state, the earliest due first */
+  homework: StudentHomework[];
 }
 
 // ---------------------------------------------------------------- staff clock-in

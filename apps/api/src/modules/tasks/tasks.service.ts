@@ -13,6 +13,7 @@ import type {
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
+import { HOMEWORK_COLUMNS, HOMEWORK_JOINS, SUBMISSION_COLUMNS, SUBMISSION_JOINS } from '../homework/homework-sql';
 import { RESPONSIBLE } from '../students/students.service';
 import { ClockService } from './clock.service';
 
@@ -40,6 +41,9 @@ const BOARD = `case
            then 'on_leave' else 'expected' end
     when sd.on_leave and sd.state = 'expected' then 'on_leave'
     else sd.state end`;
+
+/** At most this many homework of one day in a tutoring task (as the homework module's day list). */
+const DAY_HOMEWORK_MAX = 100;
 
 const CLASS_JSON = `json_build_object('id', cc.id, 'name', cc.name)`;
 
@@ -138,8 +142,15 @@ export class TasksService {
         order by e.version`,
       [studentId, user.schoolId, row.day],
     );
+    const homework: TutorTaskInfo['homework'] = await this.db.query(
+      `select ${HOMEWORK_COLUMNS}, ${SUBMISSION_COLUMNS}
+         from homework_submissions hs join homeworks h on h.id = hs.homework_id ${HOMEWORK_JOINS} ${SUBMISSION_JOINS}
+        where hs.student_id = $1 and h.school_id = $2 and h.set_day <= $3::date and h.due_day >= $3::date
+        order by h.due_day, h.id limit ${DAY_HOMEWORK_MAX}`,
+      [studentId, user.schoolId, row.day],
+    );
     const { id, name, grade, class_name, care_class, ...rest } = row;
-    return { ...rest, student: { id, name, grade, class_name, care_class }, events };
+    return { ...rest, student: { id, name, grade, class_name, care_class }, events, homework };
   }
 
   /** The school's date when no row carried it. */

@@ -270,11 +270,45 @@ describe('tutorTaskInfo', () => {
           { type: 'student.entered', at: started.toISOString(), actor: t.demo.users.teacher, actor_name: teacherName, payload: {} },
           { type: 'student.tutoring_started', at: started.toISOString(), actor: t.demo.users.teacher, actor_name: teacherName, payload: { note: '数学' } },
         ],
+        homework: expect.any(Array),
       },
     });
     // no row today: expected, no events
     const quiet = await t.get(`${TUTOR_INFO}?student_id=${id('黄俊熙')}`, adviser);
     expect(quiet.body.data).toMatchObject({ tutoring_type: null, state: 'expected', tutor_started_at: null, events: [] });
+  });
+
+  it("carries the student's homework of the day (open today: set on or before, due on or after) with its state, earliest due first", async () => {
+    const plus = async (n: number) => (await t.sql.query(`select to_char((now() at time zone 'Asia/Shanghai')::date + $1::int, 'YYYY-MM-DD') as d`, [n])).rows[0].d as string;
+    const key = `tti-${Date.now()}`;
+    const issue = async (title: string, due: string) => {
+      const res = await t.post(`${P}issueHomeWork`, teacher).send({ kind: 'care', class_id: t.demo.classes!.running, title, content: `${title}的内容`, due_day: due, request_id: `${key}-${title.length}-${due}` });
+      expect(res.body).toMatchObject({ code: Code.Ok });
+      return res.body.data.id as number;
+    };
+    const later = await issue('背古诗', await plus(3));
+    const soon = await issue('口算一页', today);
+    const sid = id('陈小雨');
+    const marked = await t.post(`${P}markHomeWork`, teacher).send({ homework_id: soon, student_ids: [sid], state: 'done', note: '写得认真', request_id: `${key}-mark` });
+    expect(marked.body.code).toBe(Code.Ok);
+    // a homework due yesterday is not open today
+    const past = (await t.sql.query(
+      `insert into homeworks (school_id, kind, class_id, title, content, set_day, due_day, teacher_id, request_key)
+       values ($1, 'care', $2, '昨天的作业', '已过期', (now() at time zone 'Asia/Shanghai')::date - 3, (now() at time zone 'Asia/Shanghai')::date - 1, $3, $4) returning id`,
+      [t.demo.schoolId, t.demo.classes!.running, t.demo.users.teacher, `${key}-past`],
+    )).rows[0].id as number;
+    await t.sql.query(`insert into homework_submissions (homework_id, student_id, school_id) values ($1, $2, $3)`, [past, sid, t.demo.schoolId]);
+
+    const res = await t.get(`${TUTOR_INFO}?student_id=${sid}`, teacher);
+    expect(res.body.code).toBe(Code.Ok);
+    const mine = (res.body.data.homework as Array<{ id: number }>).filter((h) => [later, soon, past].includes(h.id));
+    expect(mine).toEqual([
+      expect.objectContaining({ id: soon, title: '口算一页', content: '口算一页的内容', due_day: today, state: 'done', note: '写得认真', class_name: '阳光一班', teacher_name: expect.any(String), version: expect.any(Number) }),
+      expect.objectContaining({ id: later, title: '背古诗', state: 'todo', note: null }),
+    ]);
+    // the head teacher reads the same homework; another student of the class has their own state
+    const other = await t.get(`${TUTOR_INFO}?student_id=${id('黄俊熙')}`, adviser);
+    expect((other.body.data.homework as Array<{ id: number; state: string }>).filter((h) => h.id === soon)).toEqual([expect.objectContaining({ id: soon, state: 'todo' })]);
   });
 
   it('bad input answers code 100 and writes nothing', () =>
