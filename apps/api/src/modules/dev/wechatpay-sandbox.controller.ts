@@ -10,6 +10,13 @@ const SimulateInput = z.strictObject({
   result: z.enum(['SUCCESS', 'FAIL']).default('SUCCESS'),
 });
 
+const FinishRefundInput = z.strictObject({
+  out_refund_no: z.string().regex(/^[A-Za-z0-9_\-|*@]{1,64}$/),
+  result: z.enum(['SUCCESS', 'ABNORMAL', 'CLOSED']).default('SUCCESS'),
+});
+
+const HoldRefundsInput = z.strictObject({ hold: z.boolean() });
+
 function send(res: Response, a: SignedAnswer): void {
   res.status(a.status).set(a.headers);
   if (a.status === 204) res.end();
@@ -81,5 +88,21 @@ export class WechatPaySandboxController {
   @Access('pub')
   simulate(@Input(SimulateInput) input: z.infer<typeof SimulateInput>) {
     return this.sandbox.simulate(input.out_trade_no, input.result);
+  }
+
+  /** While held, refunds are answered PROCESSING (as the real service mostly does) until finished below. */
+  @Post('holdRefunds')
+  @Access('pub')
+  holdRefunds(@Input(HoldRefundsInput) input: z.infer<typeof HoldRefundsInput>) {
+    if (!this.sandbox.enabled) return { hold: false };
+    this.sandbox.holdRefunds = input.hold;
+    return { hold: this.sandbox.holdRefunds };
+  }
+
+  /** Finishes a held refund (SUCCESS, ABNORMAL or CLOSED) and sends its signed REFUND.* notify; a finished one's again. */
+  @Post('finishRefund')
+  @Access('pub')
+  finishRefund(@Input(FinishRefundInput) input: z.infer<typeof FinishRefundInput>) {
+    return this.sandbox.finishRefund(input.out_refund_no, input.result);
   }
 }

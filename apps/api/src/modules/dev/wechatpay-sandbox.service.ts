@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -28,6 +28,16 @@ interface SandboxOrder {
   refunded_fen: number;
 }
 
+interface SandboxRefund {
+  refund_id: string;
+  amount_fen: number;
+  created_at: Date;
+  status: string;
+}
+
+/** RFC 3339 with the China offset, as v3 writes times. */
+const chinaTime = (d: Date) => new Date(d.getTime() + 8 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+08:00');
+
 const AUTH_RE = /^WECHATPAY2-SHA256-RSA2048 (.+)$/;
 const nowS = () => Math.floor(Date.now() / 1000);
 
@@ -35,10 +45,12 @@ const nowS = () => Math.floor(Date.now() / 1000);
  * The local WeChat Pay sandbox (issue 10): the v3 endpoints the adapter uses, on this API outside production. It keeps
  * its orders in `wechatpay_sandbox_orders`, checks every request's merchant signature, signs every answer with the
  * platform's test key, and — told to by `simulate` — pays or fails an order and sends the signed, AEAD_AES_256_GCM
- * encrypted notify to the order's notify_url, exactly as the real service would.
+ * encrypted notify to the order's notify_url, exactly as the real service would. Refunds are notified the same way
+ * (REFUND.SUCCESS at once; while `holdRefunds`, answered PROCESSING until `finishRefund` ends them as SUCCESS,
+ * ABNORMAL or CLOSED) to the notify_url of the refund request.
  */
 @Injectable()
-export class WechatPaySandbox {
+export class WechatPaySandbox implements BeforeApplicationShutdown {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(SANDBOX_KEYS) private readonly keys: SandboxKeys | null,
@@ -126,7 +138,7 @@ export class WechatPaySandbox {
       trade_type: 'NATIVE',
       trade_state: o.state,
       trade_state_desc: o.state,
-      success_time: o.paid_at ? new Date(o.paid_at.getTime() + 8 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+08:00') : undefined,
+      success_time: o.paid_at ? chinaTime(o.paid_at) : undefined,
       amount: { total: o.amount_fen, payer_total: o.state === 'SUCCESS' ? o.amount_fen : 0, currency: 'CNY', payer_currency: 'CNY' },
     };
   }
@@ -156,46 +168,124 @@ export class WechatPaySandbox {
     if (typeof outRefundNo !== 'string' || !/^[A-Za-z0-9_\-|*@]{1,64}$/.test(outRefundNo)) return this.sign(400, { code: 'PARAM_ERROR', message: 'out_refund_no' });
     if (typeof body.out_trade_no !== 'string') return this.sign(400, { code: 'PARAM_ERROR', message: 'out_trade_no' });
     const outTradeNo = body.out_trade_no;
-    const result = await this.db.transaction(async (em) => {
+    const result = await this.db.transaction(async (em): Promise<{ status: number; payload: object; notify?: string | null }> => {
       const [o]: SandboxOrder[] = await em.query(
         `select out_trade_no, amount_fen::int as amount_fen, state, transaction_id, refunded_fen::int as refunded_fen
            from wechatpay_sandbox_orders where out_trade_no = $1 for update`,
         [outTradeNo],
       );
       if (!o) return { status: 404, payload: { code: 'RESOURCE_NOT_EXISTS', message: '订单不存在' } };
-      const [made]: Array<{ out_trade_no: string; refund_id: string; amount_fen: number; created_at: Date }> = await em.query(
-        `select out_trade_no, refund_id, amount_fen::int as amount_fen, created_at from wechatpay_sandbox_refunds where out_refund_no = $1`,
+      const [made]: Array<SandboxRefund & { out_trade_no: string }> = await em.query(
+        `select out_trade_no, refund_id, amount_fen::int as amount_fen, created_at, status from wechatpay_sandbox_refunds where out_refund_no = $1`,
         [outRefundNo],
       );
       if (made) {
         if (made.out_trade_no !== o.out_trade_no) return { status: 400, payload: { code: 'INVALID_REQUEST', message: '退款单号已用于其他订单' } };
-        return { status: 200, payload: this.refundOf(o, outRefundNo, made) };
+        return { status: 200, payload: this.refundOf(o, outRefundNo, made), notify: null };
       }
       if (o.state !== 'SUCCESS' && o.state !== 'REFUND') return { status: 400, payload: { code: 'INVALID_REQUEST', message: '订单未支付' } };
       const refund = amount?.refund;
       if (!Number.isSafeInteger(refund) || refund! <= 0 || refund! + o.refunded_fen > o.amount_fen || amount?.total !== o.amount_fen) {
         return { status: 400, payload: { code: 'PARAM_ERROR', message: 'amount' } };
       }
-      const [row]: Array<{ refund_id: string; amount_fen: number; created_at: Date }> = await em.query(
-        `insert into wechatpay_sandbox_refunds (out_refund_no, out_trade_no, refund_id, amount_fen, reason)
-         values ($1, $2, $3, $4, $5) returning refund_id, amount_fen::int as amount_fen, created_at`,
-        [outRefundNo, o.out_trade_no, `5030${randomBytes(12).toString('hex')}`, refund, String(body.reason ?? '').slice(0, 80)],
+      const notifyUrl = typeof body.notify_url === 'string' && /^https?:\/\//.test(body.notify_url) ? body.notify_url.slice(0, 256) : null;
+      const [row]: SandboxRefund[] = await em.query(
+        `insert into wechatpay_sandbox_refunds (out_refund_no, out_trade_no, refund_id, amount_fen, reason, status, notify_url)
+         values ($1, $2, $3, $4, $5, $6, $7) returning refund_id, amount_fen::int as amount_fen, created_at, status`,
+        [outRefundNo, o.out_trade_no, `5030${randomBytes(12).toString('hex')}`, refund, String(body.reason ?? '').slice(0, 80), this.holdRefunds ? 'PROCESSING' : 'SUCCESS', notifyUrl],
       );
       await em.query(`update wechatpay_sandbox_orders set refunded_fen = refunded_fen + $2, state = 'REFUND' where out_trade_no = $1`, [o.out_trade_no, refund]);
-      return { status: 200, payload: this.refundOf(o, outRefundNo, row) };
+      return { status: 200, payload: this.refundOf(o, outRefundNo, row), notify: row.status === 'SUCCESS' ? outRefundNo : null };
     });
+    // a refund made at once is notified too, after the answer, as the real service does
+    if (result.notify) this.later(this.sendRefundNotify(result.notify));
     return this.sign(result.status, result.payload);
   }
 
-  private refundOf(o: SandboxOrder, outRefundNo: string, r: { refund_id: string; amount_fen: number; created_at: Date }) {
+  /**
+   * Refunds are answered PROCESSING while held (the real service's usual answer), until `finishRefund` makes them
+   * SUCCESS, ABNORMAL or CLOSED; otherwise SUCCESS at once.
+   */
+  holdRefunds = false;
+
+  /**
+   * Finishes a refund the sandbox holds as PROCESSING (SUCCESS, ABNORMAL or CLOSED: a closed refund gives the order its
+   * money back) and sends its REFUND.* notify; a finished refund's notify is sent again (its status unchanged).
+   */
+  async finishRefund(outRefundNo: string, result: 'SUCCESS' | 'ABNORMAL' | 'CLOSED'): Promise<{ out_refund_no: string; refund_status: string | null; notify_status: number | null }> {
+    const status = await this.db.transaction(async (em) => {
+      const [r]: Array<{ status: string; out_trade_no: string; amount_fen: number }> = await em.query(
+        `select status, out_trade_no, amount_fen::int as amount_fen from wechatpay_sandbox_refunds where out_refund_no = $1 for update`,
+        [outRefundNo],
+      );
+      if (!r) return null;
+      if (r.status !== 'PROCESSING') return r.status;
+      await em.query(`update wechatpay_sandbox_refunds set status = $2 where out_refund_no = $1`, [outRefundNo, result]);
+      if (result === 'CLOSED') {
+        await em.query(
+          `update wechatpay_sandbox_orders set refunded_fen = refunded_fen - $2, state = case when refunded_fen - $2 = 0 then 'SUCCESS' else state end where out_trade_no = $1`,
+          [r.out_trade_no, r.amount_fen],
+        );
+      }
+      return result;
+    });
+    if (status === null || status === 'PROCESSING') return { out_refund_no: outRefundNo, refund_status: status, notify_status: null };
+    return { out_refund_no: outRefundNo, refund_status: status, notify_status: await this.sendRefundNotify(outRefundNo) };
+  }
+
+  /** The REFUND.<status> notify of a finished refund: resource encrypted with the APIv3 key, the whole body signed. */
+  async refundNotifyOf(outRefundNo: string): Promise<{ url: string | null; body: string; headers: Record<string, string> } | null> {
+    const [r]: Array<SandboxRefund & { out_trade_no: string; transaction_id: string | null; total_fen: number; notify_url: string | null }> = await this.db.query(
+      `select r.out_trade_no, r.refund_id, r.amount_fen::int as amount_fen, r.created_at, r.status, r.notify_url, o.transaction_id, o.amount_fen::int as total_fen
+         from wechatpay_sandbox_refunds r join wechatpay_sandbox_orders o on o.out_trade_no = r.out_trade_no where r.out_refund_no = $1`,
+      [outRefundNo],
+    );
+    if (!r || r.status === 'PROCESSING') return null;
+    const resource = {
+      mchid: this.keys!.mchid,
+      transaction_id: r.transaction_id ?? undefined,
+      out_trade_no: r.out_trade_no,
+      refund_id: r.refund_id,
+      out_refund_no: outRefundNo,
+      refund_status: r.status,
+      success_time: r.status === 'SUCCESS' ? chinaTime(new Date()) : undefined,
+      user_received_account: '支付用户零钱',
+      amount: { total: r.total_fen, refund: r.amount_fen, payer_total: r.total_fen, payer_refund: r.amount_fen },
+    };
+    const summary = { SUCCESS: '退款成功', ABNORMAL: '退款异常', CLOSED: '退款关闭' }[r.status as 'SUCCESS'] ?? r.status;
+    const { body, headers } = this.encryptedNotify(`REFUND.${r.status}`, summary, 'refund', resource);
+    return { url: r.notify_url, body, headers };
+  }
+
+  private async sendRefundNotify(outRefundNo: string): Promise<number | null> {
+    const n = await this.refundNotifyOf(outRefundNo);
+    if (!n?.url) return null;
+    return this.post(n.url, n, { outRefundNo });
+  }
+
+  /** Notifies sent after an answer, awaited by settled() (tests) and before the API stops. */
+  private readonly pending = new Set<Promise<unknown>>();
+  private later(work: Promise<unknown>): void {
+    const run = work.catch((err: unknown) => this.log.warn({ err }, 'sandbox notify failed'));
+    this.pending.add(run);
+    void run.finally(() => this.pending.delete(run));
+  }
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.all([...this.pending]);
+  }
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.settled();
+  }
+
+  private refundOf(o: SandboxOrder, outRefundNo: string, r: SandboxRefund) {
     return {
       refund_id: r.refund_id,
       out_refund_no: outRefundNo,
       out_trade_no: o.out_trade_no,
       transaction_id: o.transaction_id,
       channel: 'ORIGINAL',
-      create_time: new Date(r.created_at.getTime() + 8 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+08:00'),
-      status: 'SUCCESS',
+      create_time: chinaTime(r.created_at),
+      status: r.status,
       amount: { refund: r.amount_fen, total: o.amount_fen, payer_refund: r.amount_fen, payer_total: o.amount_fen, currency: 'CNY' },
     };
   }
@@ -228,31 +318,44 @@ export class WechatPaySandbox {
    * resource encrypted with the APIv3 key, the whole body signed.
    */
   notifyOf(o: SandboxOrder): { body: string; headers: Record<string, string> } {
+    return this.encryptedNotify('TRANSACTION.SUCCESS', '支付成功', 'transaction', this.transaction({ ...o, state: 'SUCCESS' }));
+  }
+
+  /** A v3 notify: the resource encrypted (AEAD_AES_256_GCM, the APIv3 key), the whole body signed with the platform key. */
+  private encryptedNotify(eventType: string, summary: string, kind: 'transaction' | 'refund', resource: object): { body: string; headers: Record<string, string> } {
     const nonce = randomBytes(6).toString('hex');
-    const associated = 'transaction';
-    const ciphertext = Aes.AesGcm.encrypt(JSON.stringify(this.transaction({ ...o, state: 'SUCCESS' })), this.keys!.apiV3Key, nonce, associated);
+    const ciphertext = Aes.AesGcm.encrypt(JSON.stringify(resource), this.keys!.apiV3Key, nonce, kind);
     const payload = {
       id: randomBytes(16).toString('hex'),
       create_time: new Date().toISOString(),
       resource_type: 'encrypt-resource',
-      event_type: 'TRANSACTION.SUCCESS',
-      summary: '支付成功',
-      resource: { original_type: 'transaction', algorithm: 'AEAD_AES_256_GCM', ciphertext, associated_data: associated, nonce },
+      event_type: eventType,
+      summary,
+      resource: { original_type: kind, algorithm: 'AEAD_AES_256_GCM', ciphertext, associated_data: kind, nonce },
     };
     const signed = this.sign(200, payload);
     return { body: signed.body, headers: { ...signed.headers, 'Content-Type': 'application/json' } };
   }
 
   private async sendNotify(o: SandboxOrder): Promise<number | null> {
-    const { body, headers } = this.notifyOf(o);
+    return this.post(o.notify_url, this.notifyOf(o), { outTradeNo: o.out_trade_no });
+  }
+
+  /** Delivers a notify; answers the merchant's HTTP status, null when it could not be delivered. */
+  private async post(url: string, n: { body: string; headers: Record<string, string> }, about: object): Promise<number | null> {
     try {
-      const res = await fetch(o.notify_url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(url, { method: 'POST', headers: n.headers, body: n.body, signal: AbortSignal.timeout(10_000) });
+      this.delivered.push({ ...about, status: res.status });
+      if (this.delivered.length > 100) this.delivered.shift();
       return res.status;
     } catch (err) {
-      this.log.warn({ err, outTradeNo: o.out_trade_no }, 'sandbox notify could not be delivered');
+      this.log.warn({ err, ...about }, 'sandbox notify could not be delivered');
       return null;
     }
   }
+
+  /** The last notifies delivered and the merchant's answers (tests). */
+  readonly delivered: Array<{ outTradeNo?: string; outRefundNo?: string; status: number }> = [];
 
   /** For tests: the order as the sandbox keeps it. */
   async orderOf(outTradeNo: string): Promise<SandboxOrder | null> {

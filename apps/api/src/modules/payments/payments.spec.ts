@@ -196,3 +196,120 @@ it('the sandbox keys are made once, outside the repository', () => {
   expect(createHash('sha256').update(keys.apiV3Key).digest('hex')).toHaveLength(64);
   expect(keys.apiV3Key).toHaveLength(32);
 });
+
+describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () => {
+  let operator: string;
+  beforeAll(async () => {
+    operator = await t.login('operator');
+  });
+  afterEach(async () => {
+    await t.post('/api/dev/wechatpay/holdRefunds').send({ hold: false });
+    await sandbox.settled();
+  });
+
+  /** A top-up paid through the sandbox and refunded by the operator while the sandbox holds refunds: PROCESSING. */
+  async function processingRefund(amount_fen: number) {
+    const p = await recharge(amount_fen);
+    await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: p.out_trade_no });
+    expect((await t.post('/api/dev/wechatpay/holdRefunds').send({ hold: true })).body.data).toEqual({ hold: true });
+    const res = await t.post('/api/index/refundSchoolPayment', operator).send({ school_id: schoolId, out_trade_no: p.out_trade_no, reason: '测试退款', request_id: `n-${randomBytes(6).toString('hex')}` });
+    expect(res.body).toMatchObject({ code: Code.Ok, data: { state: 'processing', refunded_fen: amount_fen } });
+    return { outTradeNo: p.out_trade_no, outRefundNo: res.body.data.out_refund_no as string };
+  }
+  const refundRow = async (outRefundNo: string) =>
+    (await t.sql.query(
+      `select r.state, r.provider_refund_id is not null as has_id, r.meta->>'abnormal' as abnormal, p.state as payment_state, p.refunded_fen::float8 as refunded
+         from payment_refunds r join payments p on p.id = r.payment_id where r.out_refund_no = $1`,
+      [outRefundNo],
+    )).rows[0];
+  /** a REFUND.* notify as the platform would send it, signed and encrypted with the given keys (the sandbox's unless told) */
+  function refundNotify(r: { outTradeNo: string; outRefundNo: string; status: string; refund: number; event?: string }, o: { platformKey?: string; apiV3Key?: string } = {}) {
+    const resource = { mchid: keys.mchid, out_trade_no: r.outTradeNo, out_refund_no: r.outRefundNo, refund_id: `5030${Date.now()}`, refund_status: r.status, amount: { total: r.refund, refund: r.refund } };
+    const nonce = randomBytes(6).toString('hex');
+    const ciphertext = Aes.AesGcm.encrypt(JSON.stringify(resource), o.apiV3Key ?? keys.apiV3Key, nonce, 'refund');
+    const body = JSON.stringify({ id: randomBytes(8).toString('hex'), event_type: r.event ?? `REFUND.${r.status}`, resource_type: 'encrypt-resource', resource: { algorithm: 'AEAD_AES_256_GCM', ciphertext, nonce, associated_data: 'refund', original_type: 'refund' } });
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const sigNonce = Formatter.nonce();
+    const headers = {
+      'content-type': 'application/json',
+      'wechatpay-timestamp': timestamp,
+      'wechatpay-nonce': sigNonce,
+      'wechatpay-serial': keys.platformKeyId,
+      'wechatpay-signature': Rsa.sign(Formatter.response(timestamp, sigNonce, body), o.platformKey ?? keys.platformPrivateKey),
+    };
+    return { body, headers };
+  }
+
+  it('the sandbox’s signed REFUND.SUCCESS is accepted (204) and marks the refund succeeded; repeated, it changes nothing', async () => {
+    const r = await processingRefund(1_500);
+    expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'processing', payment_state: 'refunded', refunded: 1_500 });
+    const fin = await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'SUCCESS' });
+    expect(fin.body).toMatchObject({ code: Code.Ok, data: { refund_status: 'SUCCESS', notify_status: 204 } });
+    expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'succeeded', has_id: true, payment_state: 'refunded', refunded: 1_500 });
+    const before = await snapshot(t.sql);
+    const m = await money();
+    for (let i = 0; i < 3; i++) expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'SUCCESS' })).body.data.notify_status).toBe(204);
+    expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'succeeded', refunded: 1_500 });
+    expect(await money()).toEqual(m);
+    expect(await snapshot(t.sql)).toEqual(before);
+  });
+
+  it('a refund made at once is notified too, and the notify is acknowledged', async () => {
+    const p = await recharge(600);
+    await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: p.out_trade_no });
+    const res = await t.post('/api/index/refundSchoolPayment', operator).send({ school_id: schoolId, out_trade_no: p.out_trade_no, reason: '测试退款', request_id: `n-${randomBytes(6).toString('hex')}` });
+    expect(res.body.data).toMatchObject({ state: 'succeeded' });
+    await sandbox.settled();
+    expect(sandbox.delivered.filter((d) => d.outRefundNo === res.body.data.out_refund_no)).toEqual([{ outRefundNo: res.body.data.out_refund_no, status: 204 }]);
+  });
+
+  it('REFUND.CLOSED fails the refund and corrects it (the wallet gets the money back, the payment is paid again), once', async () => {
+    const r = await processingRefund(1_700);
+    const m = await money();
+    expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'CLOSED' })).body.data).toMatchObject({ refund_status: 'CLOSED', notify_status: 204 });
+    expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'failed', payment_state: 'paid', refunded: 0 });
+    expect(await money()).toMatchObject({ balance: m.balance + 1_700, entries: m.entries + 1 });
+    expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'CLOSED' })).body.data.notify_status).toBe(204);
+    expect(await money()).toMatchObject({ balance: m.balance + 1_700, entries: m.entries + 1 });
+    expect(await sandbox.orderOf(r.outTradeNo)).toMatchObject({ state: 'SUCCESS', refunded_fen: 0 });
+  });
+
+  it('REFUND.ABNORMAL keeps the refund processing, marked abnormal for the merchant platform, never failed', async () => {
+    const r = await processingRefund(1_900);
+    expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'ABNORMAL' })).body.data).toMatchObject({ refund_status: 'ABNORMAL', notify_status: 204 });
+    expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'processing', abnormal: 'ABNORMAL', payment_state: 'refunded', refunded: 1_900 });
+  });
+
+  it.each([
+    ['a bad signature', { platformKey: 'merchant' }, {}, 401],
+    ['a resource that does not decrypt', { apiV3Key: 'x'.repeat(32) }, {}, 400],
+    ['a refund_status other than its event', {}, { event: 'REFUND.SUCCESS', status: 'CLOSED' }, 400],
+    ['another amount', {}, { refund: 1 }, 400],
+    ['another order', {}, { outTradeNo: 'T20261123000000OTHERORDER12' }, 400],
+    ['an unknown refund', {}, { outRefundNo: 'FUNKNOWN0000000000000000000000000' }, 404],
+  ] as const)('a forged or wrong refund notify (%s) is refused and changes nothing', async (_, keysOf, over, status) => {
+    const r = await processingRefund(2_100);
+    const before = await snapshot(t.sql);
+    const m = await money();
+    const n = refundNotify(
+      { outTradeNo: r.outTradeNo, outRefundNo: r.outRefundNo, status: 'SUCCESS', refund: 2_100, ...over },
+      { ...keysOf, platformKey: 'platformKey' in keysOf ? keys.privateKey : undefined },
+    );
+    const res = await sendNotify(n);
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject({ code: 'FAIL', message: expect.any(String) });
+    expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'processing', has_id: true, payment_state: 'refunded', refunded: 2_100 });
+    expect(await money()).toEqual(m);
+    expect(await snapshot(t.sql)).toEqual(before);
+  });
+
+  it('an unsigned refund notify is refused (401) and changes nothing; the same notify signed is accepted', async () => {
+    const r = await processingRefund(2_300);
+    const n = refundNotify({ outTradeNo: r.outTradeNo, outRefundNo: r.outRefundNo, status: 'SUCCESS', refund: 2_300 });
+    const res = await t.post('/api/pay/wechat/notify').set('content-type', 'application/json').send(n.body);
+    expect(res.status).toBe(401);
+    expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'processing' });
+    expect((await sendNotify(n)).status).toBe(204);
+    expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'succeeded' });
+  });
+});

@@ -20,6 +20,19 @@ export interface ProviderTransaction {
   successTime: string | null;
 }
 
+/** What a verified REFUND.* notify says of one refund (its decrypted resource). */
+export interface ProviderRefundNotice {
+  outTradeNo: string;
+  outRefundNo: string;
+  refundId: string | null;
+  /** SUCCESS (the payer has it), CLOSED (it was not made), ABNORMAL (it left the merchant, the payer's account refused it) */
+  status: 'SUCCESS' | 'CLOSED' | 'ABNORMAL';
+  refundFen: number | null;
+}
+
+/** A verified, decrypted notify: a payment's (TRANSACTION.*) or a refund's (REFUND.*). */
+export type ProviderNotify = { type: 'transaction'; transaction: ProviderTransaction } | { type: 'refund'; refund: ProviderRefundNotice };
+
 export interface RefundOrder {
   outTradeNo: string;
   outRefundNo: string;
@@ -64,9 +77,9 @@ export abstract class PaymentProvider {
   abstract refund(order: RefundOrder): Promise<{ refundId: string; status: string }>;
   /**
    * Verifies a notify callback (signature over timestamp, nonce and the raw body with the platform key; timestamp
-   * within 5 minutes; the key id) and decrypts its resource. Throws NotifyRefused.
+   * within 5 minutes; the key id), decrypts its resource and tells a payment's from a refund's. Throws NotifyRefused.
    */
-  abstract verifyNotify(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): ProviderTransaction;
+  abstract verifyNotify(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): ProviderNotify;
   /** Where the provider sends notifies for this deployment. */
   abstract notifyUrl(): string;
 }

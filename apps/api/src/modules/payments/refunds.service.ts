@@ -8,7 +8,7 @@ import { AppError } from '../../core/http/app-error';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { LOGGER } from '../../core/logging/logger';
 import { postEntry } from './ledger';
-import { PaymentProvider, ProviderRefused } from './provider';
+import { NotifyRefused, PaymentProvider, ProviderRefused, type ProviderRefundNotice } from './provider';
 import { PaymentRefunders, type PaymentRefund } from './refunders';
 import type { PaidPayment } from './settlers';
 
@@ -55,6 +55,8 @@ export const outRefundNoOf = (outTradeNo: string, requestKey: string): string =>
  *    effects are corrected in one transaction (refunded_fen back, the refunder's revert); no answer → it stays
  *    `pending` and the `payments.refund` job asks again with the same out_refund_no, which the provider answers
  *    without refunding twice.
+ * 3. The provider's REFUND.* notify (recordNotice) finishes a refund it accepted as processing: recorded the same one
+ *    way as its answers (record), so answers, the job's asking again and notifies never disagree or apply twice.
  */
 @Injectable()
 export class RefundsService {
@@ -140,28 +142,78 @@ export class RefundsService {
     } catch (err) {
       if (err instanceof ProviderRefused) {
         this.log.warn({ outTradeNo: p.out_trade_no, outRefundNo: refund.outRefundNo, code: err.code, reason: err.reason }, 'provider refused a refund');
-        return this.fail(refund.outRefundNo, `${err.code} ${err.reason}`.trim());
+        await this.fail(refund.outRefundNo, `${err.code} ${err.reason}`.trim());
+        return;
       }
       this.log.error({ err, outTradeNo: p.out_trade_no, outRefundNo: refund.outRefundNo }, 'provider did not answer a refund: it stays pending');
       if (fromJob) throw err;
       await this.jobs.enqueue('payments.refund', { out_refund_no: refund.outRefundNo }, { delayMs: REDRIVE_DELAY_MS });
       return;
     }
-    if (answer.status === 'CLOSED') return this.fail(refund.outRefundNo, 'CLOSED');
-    if (answer.status !== 'SUCCESS' && answer.status !== 'PROCESSING') {
-      // ABNORMAL: the money left the merchant but did not reach the payer; the merchant platform resolves it by hand
-      this.log.error({ outTradeNo: p.out_trade_no, outRefundNo: refund.outRefundNo, status: answer.status }, 'provider refund needs handling at the merchant platform');
-    }
-    await this.db.query(`update payment_refunds set state = $2, provider_refund_id = $3 where out_refund_no = $1 and state = 'pending'`, [
-      refund.outRefundNo,
-      answer.status === 'SUCCESS' ? 'succeeded' : 'processing',
-      answer.refundId || null,
-    ]);
+    await this.record(refund.outRefundNo, answer.status, answer.refundId || null);
   }
 
-  /** The provider refused a refund: it is `failed`, and what it did here is corrected (never edited) in one transaction. */
-  private async fail(outRefundNo: string, why: string): Promise<void> {
-    await this.db.transaction(async (em) => {
+  /**
+   * A verified REFUND.* notify (the provider's word on a refund it finished): checked against the refund it names — an
+   * unknown refund, another payment's or another amount is refused (NotifyRefused) and changes nothing — then recorded
+   * as the provider's answers are (record), so a repeated notify changes nothing.
+   */
+  async recordNotice(n: ProviderRefundNotice): Promise<'recorded' | 'already'> {
+    const [r]: Array<{ out_trade_no: string; amount_fen: number; state: string }> = await this.db.query(
+      `select p.out_trade_no, r.amount_fen::float8 as amount_fen, r.state from payment_refunds r join payments p on p.id = r.payment_id
+        where r.out_refund_no = $1 and p.method = 'wechat'`,
+      [n.outRefundNo],
+    );
+    if (!r) throw new NotifyRefused(404, `unknown refund ${n.outRefundNo.slice(0, 64)}`);
+    if (r.out_trade_no !== n.outTradeNo) throw new NotifyRefused(400, `refund ${n.outRefundNo.slice(0, 64)} is of another order`);
+    if (n.refundFen !== null && n.refundFen !== r.amount_fen) throw new NotifyRefused(400, `refund amount ${n.refundFen} differs from the refund's ${r.amount_fen}`);
+    if (r.state === 'failed' && n.status !== 'CLOSED') {
+      // the provider says it made a refund we recorded as refused: nothing is undone here, people look at it
+      this.log.error({ outRefundNo: n.outRefundNo, status: n.status }, 'provider notifies a refund recorded as failed');
+      return 'already';
+    }
+    return (await this.record(n.outRefundNo, n.status, n.refundId)) ? 'recorded' : 'already';
+  }
+
+  /**
+   * What the provider says of a refund — its answer to the request (or to the job's request again) or a verified
+   * notify — recorded one way, idempotently (each step only from the states before it): SUCCESS → `succeeded`;
+   * PROCESSING → `processing`; CLOSED → `failed`, corrected (fail); ABNORMAL (the money left the merchant but the payer's
+   * account refused it; the merchant platform resolves it by hand) stays `processing`, marked `abnormal` and logged —
+   * never failed, since it may still be paid out. Answers whether anything changed.
+   */
+  private async record(outRefundNo: string, status: string, refundId: string | null): Promise<boolean> {
+    if (status === 'CLOSED') return this.fail(outRefundNo, 'CLOSED');
+    if (status === 'SUCCESS') {
+      const rows: unknown[] = await this.db.query(
+        `update payment_refunds set state = 'succeeded', provider_refund_id = coalesce($2, provider_refund_id)
+          where out_refund_no = $1 and state in ('pending', 'processing') returning id`,
+        [outRefundNo, refundId],
+      );
+      return rows.length > 0;
+    }
+    if (status === 'PROCESSING') {
+      const rows: unknown[] = await this.db.query(
+        `update payment_refunds set state = 'processing', provider_refund_id = coalesce($2, provider_refund_id) where out_refund_no = $1 and state = 'pending' returning id`,
+        [outRefundNo, refundId],
+      );
+      return rows.length > 0;
+    }
+    this.log.error({ outRefundNo, status }, 'provider refund needs handling at the merchant platform');
+    const rows: unknown[] = await this.db.query(
+      `update payment_refunds set state = 'processing', provider_refund_id = coalesce($2, provider_refund_id), meta = meta || jsonb_build_object('abnormal', $3::text)
+        where out_refund_no = $1 and state in ('pending', 'processing') and meta->>'abnormal' is distinct from $3::text returning id`,
+      [outRefundNo, refundId, status],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * The provider refused a refund, or closed it: it is `failed`, and what it did here is corrected (never edited) in
+   * one transaction. Answers whether it changed anything (a refund already answered is left as it is).
+   */
+  private async fail(outRefundNo: string, why: string): Promise<boolean> {
+    return this.db.transaction(async (em) => {
       const [p]: LockedPayment[] = await em.query(
         `select ${PAYMENT_COLUMNS} from payments where id = (select payment_id from payment_refunds where out_refund_no = $1) for update`,
         [outRefundNo],
@@ -169,12 +221,12 @@ export class RefundsService {
       const rows: Array<PaymentRefund & { meta: Record<string, unknown> }> = await em.query(
         `with u as (
            update payment_refunds set state = 'failed', meta = meta || jsonb_build_object('failure', $2::text)
-            where out_refund_no = $1 and state = 'pending'
+            where out_refund_no = $1 and state in ('pending', 'processing')
             returning out_refund_no, amount_fen, reason, actor_id, meta
          ) select out_refund_no as "outRefundNo", amount_fen::float8 as "amountFen", reason, actor_id as "actorId", meta from u`,
         [outRefundNo, why.slice(0, 200)],
       );
-      if (!rows.length) return; // already answered (another run of the job)
+      if (!rows.length) return false; // already answered (another run of the job, a repeated notify)
       const refund = { ...rows[0], refundedBeforeFen: p.refunded_fen - rows[0].amountFen };
       await em.query(
         `update payments set refunded_fen = refunded_fen - $2, state = case when state = 'refunded' then 'paid' else state end, version = version + 1
@@ -182,6 +234,7 @@ export class RefundsService {
         [p.id, refund.amountFen],
       );
       await this.refunders.of(p.kind).revert(em, p, refund, refund.meta);
+      return true;
     });
   }
 

@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { Aes, Formatter, Rsa, Wechatpay } from 'wechatpay-axios-plugin';
-import { NotifyRefused, PaymentProvider, ProviderRefused, type NativeOrder, type ProviderTransaction, type RefundOrder } from '../provider';
+import { NotifyRefused, PaymentProvider, ProviderRefused, type NativeOrder, type ProviderNotify, type ProviderRefundNotice, type ProviderTransaction, type RefundOrder } from '../provider';
 import type { MerchantCredentials } from './credentials';
 
 /** Notifies and answers older or newer than this (seconds) are refused: replay protection, as v3 asks. */
@@ -26,6 +26,21 @@ interface TransactionResource {
   amount?: { total?: number; payer_total?: number };
 }
 
+/** A decrypted REFUND.* resource. */
+interface RefundResource {
+  mchid?: string;
+  out_trade_no?: string;
+  transaction_id?: string;
+  out_refund_no?: string;
+  refund_id?: string;
+  refund_status?: string;
+  success_time?: string;
+  amount?: { total?: number; refund?: number; payer_total?: number; payer_refund?: number };
+}
+
+/** The refund notifies v3 sends (event_type), each with the refund_status it carries. */
+const REFUND_EVENTS: Record<string, ProviderRefundNotice['status']> = { 'REFUND.SUCCESS': 'SUCCESS', 'REFUND.ABNORMAL': 'ABNORMAL', 'REFUND.CLOSED': 'CLOSED' };
+
 const header = (headers: Record<string, string | string[] | undefined>, name: string): string => {
   const v = headers[name.toLowerCase()];
   return (Array.isArray(v) ? v[0] : v) ?? '';
@@ -41,11 +56,27 @@ function toTransaction(r: TransactionResource, outTradeNo?: string): ProviderTra
   };
 }
 
+/** A refund notify's resource: its refund_status must be the one its event names (both are signed). */
+function toRefundNotice(eventType: string, r: RefundResource): ProviderRefundNotice {
+  const status = REFUND_EVENTS[eventType];
+  if (!status) throw new NotifyRefused(400, `event ${eventType.slice(0, 40)} not handled`);
+  if (r.refund_status !== status) throw new NotifyRefused(400, `refund_status ${String(r.refund_status).slice(0, 20)} differs from the event ${eventType}`);
+  if (typeof r.out_refund_no !== 'string' || typeof r.out_trade_no !== 'string') throw new NotifyRefused(400, 'refund resource without out_refund_no or out_trade_no');
+  return {
+    outTradeNo: r.out_trade_no,
+    outRefundNo: r.out_refund_no,
+    refundId: r.refund_id ?? null,
+    status,
+    refundFen: typeof r.amount?.refund === 'number' ? r.amount.refund : null,
+  };
+}
+
 /**
  * WeChat Pay API v3, Native (QR) payments, through wechatpay-axios-plugin: it signs every request with the merchant
  * private key (`Authorization: WECHATPAY2-SHA256-RSA2048 …`) and verifies every answer's `Wechatpay-Signature` with the
- * platform public key (and its clock skew). Notifies are verified and decrypted here with the same library's Rsa and
- * AesGcm. The base URL is the real service in production and the local sandbox elsewhere: same code, same protocol.
+ * platform public key (and its clock skew). Notifies, payments' (TRANSACTION.*) and refunds' (REFUND.*) alike, are
+ * verified and decrypted here with the same library's Rsa and AesGcm. The base URL is the real service in production
+ * and the local sandbox elsewhere: same code, same protocol.
  */
 export class WechatPayProvider extends PaymentProvider {
   private built: { base: string; client: Wechatpay } | null = null;
@@ -139,7 +170,7 @@ export class WechatPayProvider extends PaymentProvider {
     return { refundId: String(res.data.refund_id ?? ''), status: String(res.data.status ?? 'PROCESSING') };
   }
 
-  verifyNotify(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): ProviderTransaction {
+  verifyNotify(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): ProviderNotify {
     const timestamp = header(headers, 'Wechatpay-Timestamp');
     const nonce = header(headers, 'Wechatpay-Nonce');
     const signature = header(headers, 'Wechatpay-Signature');
@@ -170,14 +201,15 @@ export class WechatPayProvider extends PaymentProvider {
     if (resource?.algorithm !== 'AEAD_AES_256_GCM' || typeof resource.ciphertext !== 'string' || typeof resource.nonce !== 'string') {
       throw new NotifyRefused(400, 'resource is not AEAD_AES_256_GCM');
     }
-    let plain: TransactionResource;
+    let plain: TransactionResource & RefundResource;
     try {
-      plain = JSON.parse(Aes.AesGcm.decrypt(resource.ciphertext, this.creds.apiV3Key, resource.nonce, resource.associated_data ?? '')) as TransactionResource;
+      plain = JSON.parse(Aes.AesGcm.decrypt(resource.ciphertext, this.creds.apiV3Key, resource.nonce, resource.associated_data ?? '')) as TransactionResource & RefundResource;
     } catch {
       throw new NotifyRefused(400, 'resource does not decrypt');
     }
     if (plain.mchid !== undefined && plain.mchid !== this.creds.mchid) throw new NotifyRefused(400, 'another merchant');
+    if (typeof eventType === 'string' && eventType.startsWith('REFUND.')) return { type: 'refund', refund: toRefundNotice(eventType, plain) };
     if (typeof eventType === 'string' && !eventType.startsWith('TRANSACTION.')) throw new NotifyRefused(400, `event ${eventType.slice(0, 40)} not handled`);
-    return toTransaction(plain);
+    return { type: 'transaction', transaction: toTransaction(plain) };
   }
 }
