@@ -8,6 +8,7 @@ import { registerMessages } from './messages';
 const zh = {
   'activity.login': '账号密码登录',
   'activity.login.sms': '短信验证码登录',
+  'activity.login.qr': '扫码登录',
   'activity.login.failed': '登录失败（密码错误）',
   'activity.login.locked': '登录失败，账号被锁定',
   'activity.logout': '退出登录',
@@ -392,6 +393,7 @@ export type ConsoleKey = keyof typeof zh;
 const en: Record<ConsoleKey, string> = {
   'activity.login': 'Signed in with password',
   'activity.login.sms': 'Signed in with SMS code',
+  'activity.login.qr': 'Signed in with a QR code',
   'activity.login.failed': 'Failed sign-in (wrong password)',
   'activity.login.locked': 'Failed sign-in, account locked',
   'activity.logout': 'Signed out',

@@ -120,6 +120,8 @@ export type PageKey =
   | 'storeSchoolOrders'
   | 'storeOperatorGoods'
   | 'storeOperatorOrders'
+  // QR sign-in: the phone's scan page
+  | 'qrScan'
   ;
 
 export interface RouteDef {
@@ -256,6 +258,11 @@ export const ROUTES: RouteDef[] = [
   { path: '/operator_store_goods', area: 'operator', title: b('商城商品', 'Mall goods'), page: 'storeOperatorGoods', menu: G.site },
   { path: '/operator_store_orders', area: 'operator', title: b('商城订单', 'Mall orders'), page: 'storeOperatorOrders', menu: G.site },
   { path: '/settings', area: 'account', title: b('用户设置', 'Settings'), page: 'settings' },
+  // QR sign-in: the phone's scan page (the code points at /qr_scan; the teacher's, head teacher's and parent's menus list it)
+  { path: '/qr_scan', area: 'account', title: b('扫码登录', 'Scan to sign in'), page: 'qrScan' },
+  { path: '/teacher_scan', area: 'teacher', title: b('扫码登录', 'Scan to sign in'), page: 'qrScan', menu: G.me },
+  { path: '/A_scan', area: 'adviser', title: b('扫码登录', 'Scan to sign in'), page: 'qrScan', menu: G.me },
+  { path: '/parent_scan', area: 'parent', title: b('扫码登录', 'Scan to sign in'), page: 'qrScan', menu: G.me },
 ];
 
 /** Redirects of spec §2. */

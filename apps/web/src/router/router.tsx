@@ -160,6 +160,8 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   scheduleTeacher: () => import('../areas/schedule/teacher-schedule'),
   scheduleAdviser: () => import('../areas/schedule/adviser-schedule'),
   scheduleSchool: () => import('../areas/schedule/school-schedule'),
+  // QR sign-in
+  qrScan: () => import('../areas/auth/qr-scan'),
 };
 
 const LAYOUTS: Record<Area, () => Promise<{ default: React.ComponentType }>> = {

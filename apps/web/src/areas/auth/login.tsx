@@ -75,6 +75,17 @@ export default function LoginPage() {
   };
   const err = (name: keyof Fields) => (errors[name] ? t(errors[name]!) : undefined);
 
+  /** After any sign-in (password, SMS code, or the QR code a phone confirmed): keep the session, go where the role lands. */
+  const finish = async (result: LoginResult) => {
+    signIn(result, remember);
+    const info = await get<UserInfo>('userInfo');
+    setUser(info);
+    feedback().message.success(t('login.welcome', { name: info.nickname }));
+    const to = destination(params.get('redirect'), info.role);
+    if (to.server) window.location.assign(to.path);
+    else navigate(to.path, { replace: true });
+  };
+
   const submit = async () => {
     const found = validateLogin(tab, values);
     setErrors(found);
@@ -85,13 +96,7 @@ export default function LoginPage() {
         tab === 'account'
           ? await post<LoginResult>('login', { account: values.account.trim(), password: values.password, remember })
           : await post<LoginResult>('mobilelogin', { mobile: values.mobile.trim(), code: values.code.trim(), remember });
-      signIn(result, remember);
-      const info = await get<UserInfo>('userInfo');
-      setUser(info);
-      feedback().message.success(t('login.welcome', { name: info.nickname }));
-      const to = destination(params.get('redirect'), info.role);
-      if (to.server) window.location.assign(to.path);
-      else navigate(to.path, { replace: true });
+      await finish(result);
     } catch {
       // the request wrapper has shown why
     } finally {
@@ -193,7 +198,7 @@ export default function LoginPage() {
         <Suspense fallback={null}>
           {mode === 'forgot' && <ForgotPassword onDone={() => setMode('login')} />}
           {mode === 'apply' && <ApplyAccount onDone={() => setMode('login')} />}
-          {mode === 'qr' && <QrLogin onDone={() => setMode('login')} />}
+          {mode === 'qr' && <QrLogin remember={remember} onDone={() => setMode('login')} onSignedIn={finish} />}
         </Suspense>
       </main>
     </div>
