@@ -41,7 +41,7 @@ const PLANS: DemoPlan[] = [
     ],
     items: [
       { courseware: '三年级数学上册专题精讲', section: '倍的认识', pages: '1-3, 5', note: '例题与练习' },
-      { courseware: '三年级数学上册专题精讲', section: '万以内的加法和减法', pages: '', video: true, note: '课前复习视频' },
+      { courseware: '三年级数学上册专题精讲', section: '万以内的加法和减法', pages: '', video: true, note: '课前复习' },
     ],
   },
   {
@@ -103,7 +103,7 @@ export async function seedDemoLessons(c: ShowcaseContext, teaching: DemoTeaching
       slides += itemSlides({ kind: 'pdf', pages: parsed.pages, total: pdf.pages });
       const video = it.video && files.find((f) => f.courseware === it.courseware && f.section === it.section && f.kind === 'video');
       if (video) {
-        items.push({ file_id: video.id, pages: null, note: '' });
+        items.push({ file_id: video.id, pages: null, note: '讲解视频' });
         slides += itemSlides({ kind: 'video', pages: null, total: null });
       }
     }

@@ -6,7 +6,7 @@ import { calendarOf, clashesOf } from './teaching-sql';
 export interface DemoTeaching {
   teaching: { id: number; teacher_id: number; members: number[] };
   tutoring: { id: number; teacher_id: number; members: number[] };
-  /** the teaching class's sessions held before today (id and day), in day order */
+  /** 少儿书法兴趣班's sessions held before today (id and day), in day order */
   held: Array<{ id: number; day: string }>;
   /** the next sessions from today of both classes, in day order */
   upcoming: Array<{ kind: 'teaching' | 'tutoring'; class_id: number; day: string }>;
@@ -18,7 +18,8 @@ const TERM_WEEKS_BEFORE = 6;
 const TERM_WEEKS = 18;
 
 /**
- * Rooms, a teaching class (少儿书法兴趣班: Wednesday evening and Saturday morning) and a tutoring class (三年级数学小组辅导:
+ * Rooms, two teaching classes (少儿书法兴趣班: Wednesday evening and Saturday morning; 英语绘本阅读班 of 阳光二班's children:
+ * Saturday afternoon) and a tutoring class (三年级数学小组辅导:
  * Tuesday and Thursday evening, the 小组辅导 type's 60 minutes) over a term around today, with students of 阳光一班
  * (after their care time slot ends at 19:30, so no student clashes). The sessions come from the schedule generator
  * (school calendar applied) and are checked by the modules' clash check before they are written; the sessions before
@@ -58,6 +59,23 @@ export async function seedDemoTeaching(c: ShowcaseContext): Promise<DemoTeaching
   ]);
   await writeSessions(c, 'teaching', tc.id, teachingGen.sessions, users.teacher, room('书法室'), teachingMembers, c.at(addDays(from, -7), '10:00'));
 
+  // a second teaching class on Saturday afternoons, of 阳光二班's children, in another room
+  const englishPattern: PatternSlot[] = [{ weekday: 6, start_time: '14:00', end_time: '15:30' }];
+  const englishGen = generateSessions({ pattern: englishPattern, from, to, calendar });
+  const englishMembers = c.second.slice(0, 5).map((s) => s.id);
+  const [ec]: Array<{ id: number }> = await em.query(
+    `insert into teaching_classes (school_id, name, subject, teacher_id, room_id, capacity, sessions_count, fee_fen, created_by, created_at)
+     values ($1, '英语绘本阅读班', '英语', $2, $3, 10, $4, 72000, $5, $6) returning id`,
+    [schoolId, users.liu, room('101 教室'), englishGen.sessions.length, users.admin, c.at(addDays(from, -7), '11:00')],
+  );
+  await em.query(`insert into teaching_class_students (school_id, class_id, student_id, joined_at) select $1, $2, unnest($3::int[]), $4`, [
+    schoolId,
+    ec.id,
+    englishMembers,
+    c.at(addDays(from, -6), '11:00'),
+  ]);
+  await writeSessions(c, 'teaching', ec.id, englishGen.sessions, users.liu, room('101 教室'), englishMembers, c.at(addDays(from, -7), '11:00'));
+
   // the tutoring types are the module's defaults (inserted as on the school's first read); the class takes its type's setting
   await seedTypes(em, schoolId);
   const [type]: Array<{ id: number; duration_min: number; price_fen: string }> = await em.query(
@@ -84,10 +102,10 @@ export async function seedDemoTeaching(c: ShowcaseContext): Promise<DemoTeaching
   const [rc]: Array<{ sessions: number; roll_calls: number }> = await em.query(
     `with past as (
        select s.id, s.kind, s.class_id, s.day, s.end_min, s.teacher_id from class_sessions s
-        where s.school_id = $1 and s.day < $2::date and s.state = 'planned' and ((s.kind = 'teaching' and s.class_id = $3) or (s.kind = 'tutoring' and s.class_id = $4))),
+        where s.school_id = $1 and s.day < $2::date and s.state = 'planned' and ((s.kind = 'teaching' and s.class_id in ($3, $6)) or (s.kind = 'tutoring' and s.class_id = $4))),
      h as (update class_sessions s set state = 'held', version = s.version + 1, updated_at = now() from past where s.id = past.id returning s.id),
      members as (
-       select class_id, student_id, 'teaching' as kind from teaching_class_students where class_id = $3
+       select class_id, student_id, 'teaching' as kind from teaching_class_students where class_id in ($3, $6)
        union all select class_id, student_id, 'tutoring' from tutoring_class_students where class_id = $4),
      r as (
        insert into session_roll_calls (session_id, student_id, school_id, status, by_user, at)
@@ -97,7 +115,7 @@ export async function seedDemoTeaching(c: ShowcaseContext): Promise<DemoTeaching
          from past p join members m on m.kind = p.kind and m.class_id = p.class_id
        returning 1)
      select (select count(*)::int from h) as sessions, (select count(*)::int from r) as roll_calls`,
-    [schoolId, c.today, tc.id, uc.id, c.timezone],
+    [schoolId, c.today, tc.id, uc.id, c.timezone, ec.id],
   );
 
   const held: Array<{ id: number; day: string }> = await em.query(
@@ -113,7 +131,7 @@ export async function seedDemoTeaching(c: ShowcaseContext): Promise<DemoTeaching
     tutoring: { id: uc.id, teacher_id: users.zhao, members: tutoringMembers },
     held,
     upcoming,
-    counts: { rooms: rooms.length, sessions: teachingGen.sessions.length + tutoringGen.sessions.length, roll_calls: rc.roll_calls },
+    counts: { rooms: rooms.length, sessions: teachingGen.sessions.length + englishGen.sessions.length + tutoringGen.sessions.length, roll_calls: rc.roll_calls },
   };
 }
 
