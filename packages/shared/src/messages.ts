@@ -286,6 +286,10 @@ const zh = {
   'flow.already_on_leave': '当天已是请假状态',
   'flow.not_on_leave': '当天不是请假状态',
   'flow.stale': '该学生的状态已变化，请刷新后重试',
+  'flow.handover_duty_invalid': '转交的任务只能是接送（shuttle）或辅导（tutor）',
+  'flow.handover_not_yours': '该学生不在您今天的接送或辅导名单中',
+  'flow.handover_teacher_invalid': '请选择一位在职、负责该项任务的其他老师',
+  'flow.handover_too_late': '该学生今天的这项任务已完成或已不能转交',
   // leave, tasks and clock-in module messages (zh)
   'leave.id_invalid': 'ID 需为正整数',
   'leave.version_invalid': '版本号需为正整数',
@@ -1007,6 +1011,10 @@ const en: Record<MessageKey, string> = {
   'flow.already_on_leave': 'Already on leave that day',
   'flow.not_on_leave': 'Not on leave that day',
   'flow.stale': "This student's state changed: refresh and try again",
+  'flow.handover_duty_invalid': 'A hand-over is of the shuttle or the tutoring task',
+  'flow.handover_not_yours': "This student is not on your shuttle or tutoring list today",
+  'flow.handover_teacher_invalid': 'Choose another on-job teacher who has that duty',
+  'flow.handover_too_late': "This student's task is done for today or can no longer be handed over",
   // leave, tasks and clock-in module messages (en)
   'leave.id_invalid': 'The ID is a positive whole number',
   'leave.version_invalid': 'The version is a positive whole number',

@@ -126,6 +126,27 @@ export const TutorTaskInput = z.strictObject({});
 export const TutorTaskInfoInput = z.strictObject({ student_id: queryId });
 export type TutorTaskInfoInput = z.infer<typeof TutorTaskInfoInput>;
 
+/** The duties a teacher may hand a student's task of the day over in (teacherHandOverStudent). */
+export const HANDOVER_DUTIES = ['shuttle', 'tutor'] as const;
+export type HandoverDuty = (typeof HANDOVER_DUTIES)[number];
+
+/** teacherHandOverStudent: hand today's shuttle or tutoring task of one own student to another teacher with that duty. */
+export const TeacherHandOverStudentInput = z.strictObject({
+  student_id: id,
+  duty: z.enum(HANDOVER_DUTIES, { error: 'flow.handover_duty_invalid' }),
+  teacher_id: id,
+});
+export type TeacherHandOverStudentInput = z.infer<typeof TeacherHandOverStudentInput>;
+
+/** `data` of teacherHandOverStudent. */
+export interface TeacherHandOverResult {
+  student_id: number;
+  duty: HandoverDuty;
+  day: string;
+  teacher_id: number;
+  teacher_name: string;
+}
+
 export type BoardStateName = 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
 
 export interface TeacherTodayTask {
@@ -153,6 +174,8 @@ export interface ShuttleTaskStudent {
   picked_up_at: string | null;
   picked_up_by: number | null;
   picked_up_by_name: string | null;
+  /** who handed this student's pick-up to the caller today (teacherHandOverStudent); null when it is the caller's own */
+  handed_over_by_name: string | null;
 }
 
 export interface ShuttleTaskGroup {
@@ -176,6 +199,8 @@ export interface TutorTaskRow {
   state: BoardStateName;
   tutor_started_at: string | null;
   tutor_ended_at: string | null;
+  /** who handed this student's tutoring to the caller today (teacherHandOverStudent); null when it is the caller's own */
+  handed_over_by_name: string | null;
 }
 
 export interface TutorTask {

@@ -35,6 +35,7 @@ interface Target {
   pickup_ids: number[];
   /** every pick-up person the student ever had (a left_with must be one of them) */
   all_pickup_ids: number[];
+  /** the caller is responsible for the student, or was handed their shuttle or tutoring task today (task_handovers) */
   mine: boolean;
 }
 
@@ -203,7 +204,9 @@ export class FlowService {
       `select s.id, s.needs_shuttle, ccs.class_id,
               array(select p.id from pickup_people p where p.student_id = s.id and p.deleted_at is null order by p.id) as pickup_ids,
               array(select p.id from pickup_people p where p.student_id = s.id) as all_pickup_ids,
-              ${RESPONSIBLE('$3')} as mine,
+              (${RESPONSIBLE('$3')}
+                or exists (select 1 from task_handovers ho where ho.student_id = s.id and ho.to_teacher_id = $3
+                             and ho.day = (select (now() at time zone sc.timezone)::date from schools sc where sc.id = $1))) as mine,
               (select (now() at time zone sc.timezone)::date::text from schools sc where sc.id = $1) as today
          from students s left join care_class_students ccs on ccs.student_id = s.id
         where s.school_id = $1 and s.id = any($2) and s.status = 1`,

@@ -3,6 +3,7 @@ import {
   ShuttleTaskInput,
   TeacherClockingInCountInput,
   TeacherClockInput,
+  TeacherHandOverStudentInput,
   TeacherTodayTaskInput,
   TutorTaskInfoInput,
   TutorTaskInput,
@@ -38,6 +39,11 @@ export class TasksController {
   @Get('tutorTaskInfo')
   tutorInfo(@Input(TutorTaskInfoInput) q: TutorTaskInfoInput, @CurrentUser() user: SessionUser) {
     return this.tasks.tutorInfo(user, q.student_id);
+  }
+
+  @Post('teacherHandOverStudent')
+  handOver(@Input(TeacherHandOverStudentInput) input: TeacherHandOverStudentInput, @CurrentUser() user: SessionUser) {
+    return this.tasks.handOver(user, input);
   }
 
   @Post('teacherClockIn')

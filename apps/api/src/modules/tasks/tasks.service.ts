@@ -1,14 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type {
-  BoardStateName,
-  ShuttleTask,
-  ShuttleTaskGroup,
-  ShuttleTaskStudent,
-  TeacherTodayTask,
-  TutorTask,
-  TutorTaskInfo,
-  TutorTaskRow,
+import {
+  JobStatus,
+  Role,
+  type BoardStateName,
+  type HandoverDuty,
+  type TeacherHandOverResult,
+  type TeacherHandOverStudentInput,
+  type ShuttleTask,
+  type ShuttleTaskGroup,
+  type ShuttleTaskStudent,
+  type TeacherTodayTask,
+  type TutorTask,
+  type TutorTaskInfo,
+  type TutorTaskRow,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
@@ -26,13 +31,21 @@ const TODAY = `with d as (
       from schools where id = $1
   )`;
 
-const MINE = (joins = '') => `from students s
+/**
+ * With a duty: the students on the caller's list of that duty today: their own (RESPONSIBLE) unless handed over today
+ * (`ho`, task_handovers), and those handed to the caller (`hob` who handed them).
+ */
+const MINE = (joins = '', duty?: HandoverDuty) => `from students s
   cross join d
   join care_class_students ccs on ccs.student_id = s.id
   join care_classes cc on cc.id = ccs.class_id and cc.deleted_at is null
   left join student_days sd on sd.student_id = s.id and sd.day = d.day
+  ${duty ? `left join task_handovers ho on ho.student_id = s.id and ho.day = d.day and ho.duty = '${duty}' left join users hob on hob.id = ho.from_teacher_id` : ''}
   ${joins}
-  where s.school_id = $1 and s.status = 1 and ${RESPONSIBLE('$2')}`;
+  where s.school_id = $1 and s.status = 1 and ${duty ? `(case when ho.to_teacher_id is null then ${RESPONSIBLE('$2')} else ho.to_teacher_id = $2 end)` : RESPONSIBLE('$2')}`;
+
+/** Who handed the student's task to the caller today (with MINE's duty joins). */
+const HANDED_BY = `case when ho.to_teacher_id = $2 then hob.name end as handed_over_by_name`;
 
 /** The board state: no row today is expected (or on leave when an approved request covers today). */
 const BOARD = `case
@@ -103,8 +116,8 @@ export class TasksService {
                 (select min(ct.start_time) from student_class_times sct join class_times ct on ct.id = sct.class_time_id and ct.deleted_at is null
                   where sct.student_id = s.id and d.dow = any(ct.weekdays)),
                 (select ct.start_time from class_times ct where ct.id = cc.class_time_id and ct.deleted_at is null and d.dow = any(ct.weekdays))
-              ), 'HH24:MI') as dismissal_time
-         ${MINE('left join users pu on pu.id = sd.picked_up_by')} and s.needs_shuttle
+              ), 'HH24:MI') as dismissal_time, ${HANDED_BY}
+         ${MINE('left join users pu on pu.id = sd.picked_up_by', 'shuttle')} and s.needs_shuttle
         order by dismissal_time nulls last, s.day_school nulls last, s.name, s.id`,
       [user.schoolId, user.id],
     );
@@ -115,8 +128,8 @@ export class TasksService {
     const rows: Array<TutorTaskRow & { day: string }> = await this.db.query(
       `${TODAY}
        select to_char(d.day, 'YYYY-MM-DD') as day, s.id, s.name, s.grade, ${CLASS_JSON} as care_class, s.tutoring_type,
-              ${BOARD} as state, sd.tutor_started_at, sd.tutor_ended_at
-         ${MINE()} and s.tutoring_type is not null
+              ${BOARD} as state, sd.tutor_started_at, sd.tutor_ended_at, ${HANDED_BY}
+         ${MINE('', 'tutor')} and s.tutoring_type is not null
         order by cc.name, cc.id, s.name, s.id`,
       [user.schoolId, user.id],
     );
@@ -130,7 +143,7 @@ export class TasksService {
          select to_char(d.day, 'YYYY-MM-DD') as day, s.id, s.name, s.grade, s.class_name, ${CLASS_JSON} as care_class, s.tutoring_type,
                 ${BOARD} as state, sd.tutor_started_at, sd.tutor_started_by, ts.name as tutor_started_by_name,
                 sd.tutor_ended_at, sd.tutor_ended_by, te.name as tutor_ended_by_name
-           ${MINE('left join users ts on ts.id = sd.tutor_started_by left join users te on te.id = sd.tutor_ended_by')}
+           ${MINE('left join users ts on ts.id = sd.tutor_started_by left join users te on te.id = sd.tutor_ended_by', 'tutor')}
             and s.id = $3`,
         [user.schoolId, user.id, studentId],
       );
@@ -151,6 +164,40 @@ export class TasksService {
     );
     const { id, name, grade, class_name, care_class, ...rest } = row;
     return { ...rest, student: { id, name, grade, class_name, care_class }, events, homework };
+  }
+
+  /**
+   * Hands today's shuttle or tutoring task of a student on the caller's list of that duty to another on-job teacher
+   * with the duty (the teacherShuttleTeacher / teacherTutorTeacher pickers): a pick-up before the student is picked
+   * up, tutoring before it ended. A second hand-over of the same task replaces the first.
+   */
+  async handOver(user: SessionUser, input: TeacherHandOverStudentInput): Promise<TeacherHandOverResult> {
+    return this.db.transaction(async (em) => {
+      const [st]: Array<{ day: string; state: BoardStateName; needs_shuttle: boolean; tutoring_type: string | null; tutor_ended_at: string | null }> = await em.query(
+        `${TODAY}
+         select to_char(d.day, 'YYYY-MM-DD') as day, ${BOARD} as state, s.needs_shuttle, s.tutoring_type, sd.tutor_ended_at
+           ${MINE('', input.duty)} and s.id = $3
+           for update of s`,
+        [user.schoolId, user.id, input.student_id],
+      );
+      if (!st || (input.duty === 'shuttle' ? !st.needs_shuttle : st.tutoring_type === null)) throw new AppError('flow.handover_not_yours');
+      const open = input.duty === 'shuttle' ? st.state === 'expected' : (st.state === 'expected' || st.state === 'picked_up' || st.state === 'in_centre') && st.tutor_ended_at === null;
+      if (!open) throw new AppError('flow.handover_too_late');
+      const [to]: Array<{ name: string }> = await em.query(
+        `select u.name from users u
+          where u.id = $1 and u.school_id = $2 and u.id <> $3 and u.deleted_at is null and u.status = 1 and u.job_status = ${JobStatus.OnJob}
+            and u.role in (${Role.Teacher}, ${Role.HeadTeacher}) and $4 = any(u.duties)
+          for share`,
+        [input.teacher_id, user.schoolId, user.id, input.duty],
+      );
+      if (!to) throw new AppError('flow.handover_teacher_invalid');
+      await em.query(
+        `insert into task_handovers (school_id, student_id, day, duty, from_teacher_id, to_teacher_id) values ($1, $2, $3::date, $4, $5, $6)
+         on conflict (student_id, day, duty) do update set from_teacher_id = excluded.from_teacher_id, to_teacher_id = excluded.to_teacher_id, created_at = now()`,
+        [user.schoolId, input.student_id, st.day, input.duty, user.id, input.teacher_id],
+      );
+      return { student_id: input.student_id, duty: input.duty, day: st.day, teacher_id: input.teacher_id, teacher_name: to.name };
+    });
   }
 
   /** The school's date when no row carried it. */

@@ -1,5 +1,6 @@
 import { Code } from '@wantuo/shared';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { DEMO_PASSWORD } from '../school/demo-seed';
 
 let t: TestApp;
 let admin: string;
@@ -180,6 +181,7 @@ describe('shuttleTask', () => {
       picked_up_at: at.toISOString(),
       picked_up_by: t.demo.users.teacher,
       picked_up_by_name: teacherName,
+      handed_over_by_name: null,
     });
     expect(students.find((s: { name: string }) => s.name === '张浩然')).toMatchObject({ state: 'on_leave', picked_up_at: null });
     expect(students.find((s: { name: string }) => s.name === '刘诗琪')).toMatchObject({ state: 'expected', picked_up_by_name: null });
@@ -225,6 +227,7 @@ describe('tutorTask', () => {
       state: 'in_centre',
       tutor_started_at: started.toISOString(),
       tutor_ended_at: ended.toISOString(),
+      handed_over_by_name: null,
     });
     expect(list.find((r) => r.name === '赵雨桐')).toMatchObject({ tutoring_type: '一对一辅导', state: 'expected', tutor_started_at: null });
   });
@@ -338,5 +341,133 @@ describe('tutorTaskInfo', () => {
       const res = await t.get(`${TUTOR_INFO}?student_id=${sid}`, teacher);
       expect(res.body).toMatchObject({ code: Code.Error, msg: '该学生不存在' });
     }
+  });
+});
+
+describe('teacherHandOverStudent', () => {
+  const HAND = `${P}teacherHandOverStudent`;
+  let qian: { id: number; token: string };
+  let zhao: { id: number; token: string };
+  let otherTeacher: number;
+  const staffToken = async (username: string) => (await t.post(`${P}login`).send({ account: username, password: DEMO_PASSWORD })).body.data.userinfo.token as string;
+  const handovers = async () => Number((await t.sql.query(`select count(*)::int as n from task_handovers`)).rows[0].n);
+  const studentIdsOf = async (path: string, token: string) => {
+    const data = (await t.get(path, token)).body.data;
+    const rows: Array<{ id: number; handed_over_by_name: string | null }> = data.groups ? data.groups.flatMap((g: { students: unknown[] }) => g.students) : data.list;
+    return rows;
+  };
+
+  beforeAll(async () => {
+    const add = async (school: number, username: string, name: string, duties: string) =>
+      (
+        await t.sql.query(
+          `insert into users (school_id, role, username, name, nickname, mobile, password_hash, duties)
+           select $1, 2, $2, $3, $3, null, password_hash, $4::varchar[] from users where username = 'teacher' returning id`,
+          [school, username, name, duties],
+        )
+      ).rows[0].id as number;
+    const qianId = await add(t.demo.schoolId, 'ho_qian', '钱老师', '{shuttle,tutor}');
+    qian = { id: qianId, token: await staffToken('ho_qian') };
+    const zhaoId = (await t.sql.query(`select id from users where username = 'demo_zhao'`)).rows[0].id as number;
+    zhao = { id: zhaoId, token: await staffToken('demo_zhao') };
+    otherTeacher = await add(other.schoolId, 'ho_other', '外校老师', '{shuttle,tutor}');
+  });
+  beforeEach(async () => {
+    await t.sql.query(`delete from task_handovers`);
+  });
+
+  it("hands today's pick-up to another shuttle teacher: it leaves the caller's list, joins theirs, and they record it", async () => {
+    const sid = id('陈小雨');
+    const res = await t.post(HAND, teacher).send({ student_id: sid, duty: 'shuttle', teacher_id: qian.id });
+    expect(res.body).toEqual({ code: Code.Ok, msg: expect.any(String), data: { student_id: sid, duty: 'shuttle', day: today, teacher_id: qian.id, teacher_name: '钱老师' } });
+    expect((await studentIdsOf(SHUTTLE, teacher)).map((s) => s.id)).not.toContain(sid);
+    expect(await studentIdsOf(SHUTTLE, qian.token)).toEqual([expect.objectContaining({ id: sid, handed_over_by_name: '李老师' })]);
+    // the tutoring of the same student stays with the teacher
+    expect((await studentIdsOf(TUTOR, teacher)).map((s) => s.id)).toContain(sid);
+    expect(await studentIdsOf(TUTOR, qian.token)).toEqual([]);
+    // the new shuttle teacher records the pick-up (the flow lets them), then it can no longer be handed over
+    const picked = await t.post(`${P}shuttleStudent`, qian.token).send({ student_ids: [sid] });
+    expect(picked.body.data.results).toEqual([expect.objectContaining({ student_id: sid, ok: true })]);
+    const late = await t.post(HAND, qian.token).send({ student_id: sid, duty: 'shuttle', teacher_id: t.demo.users.teacher });
+    expect(late.body).toMatchObject({ code: Code.Error, msg: '该学生今天的这项任务已完成或已不能转交' });
+    // the teacher, no longer holding it, cannot hand it again
+    const gone = await t.post(HAND, teacher).send({ student_id: sid, duty: 'shuttle', teacher_id: qian.id });
+    expect(gone.body).toMatchObject({ code: Code.Error, msg: '该学生不在您今天的接送或辅导名单中' });
+  });
+
+  it('hands tutoring over and back: the latest hand-over holds, with who handed it', async () => {
+    const sid = id('王子涵');
+    expect((await t.post(`${P}studentEnter`, teacher).send({ student_ids: [sid] })).body.data.results).toEqual([expect.objectContaining({ ok: true })]);
+    expect((await t.post(HAND, teacher).send({ student_id: sid, duty: 'tutor', teacher_id: zhao.id })).body.code).toBe(Code.Ok);
+    expect((await studentIdsOf(TUTOR, teacher)).map((s) => s.id)).not.toContain(sid);
+    expect(await studentIdsOf(TUTOR, zhao.token)).toEqual(expect.arrayContaining([expect.objectContaining({ id: sid, handed_over_by_name: '李老师' })]));
+    expect((await t.get(`${TUTOR_INFO}?student_id=${sid}`, zhao.token)).body.data.student.id).toBe(sid);
+    const started = await t.post(`${P}teacherStudentStartTutor`, zhao.token).send({ student_ids: [sid] });
+    expect(started.body.data.results).toEqual([expect.objectContaining({ student_id: sid, ok: true })]);
+    // back to the teacher while it runs
+    expect((await t.post(HAND, zhao.token).send({ student_id: sid, duty: 'tutor', teacher_id: t.demo.users.teacher })).body.code).toBe(Code.Ok);
+    expect(await studentIdsOf(TUTOR, teacher)).toEqual(expect.arrayContaining([expect.objectContaining({ id: sid, handed_over_by_name: '赵老师' })]));
+    expect((await studentIdsOf(TUTOR, zhao.token)).map((s) => s.id)).not.toContain(sid);
+    expect((await t.get(`${TUTOR_INFO}?student_id=${sid}`, zhao.token)).body).toMatchObject({ code: Code.Error });
+    expect(await handovers()).toBe(1);
+  });
+
+  it('bad input answers code 100 and writes nothing', async () => {
+    const sid = id('陈小雨');
+    const bodies: unknown[] = [
+      {},
+      { student_id: sid, duty: 'shuttle' },
+      { student_id: sid, teacher_id: qian.id },
+      { duty: 'shuttle', teacher_id: qian.id },
+      { student_id: sid, duty: 'dinner', teacher_id: qian.id },
+      { student_id: sid, duty: 'head', teacher_id: qian.id },
+      { student_id: 0, duty: 'shuttle', teacher_id: qian.id },
+      { student_id: -1, duty: 'shuttle', teacher_id: qian.id },
+      { student_id: '1 or 1=1', duty: 'shuttle', teacher_id: qian.id },
+      { student_id: sid, duty: 'shuttle', teacher_id: 1.5 },
+      { student_id: sid, duty: 'shuttle', teacher_id: 99_999_999_999 },
+      { student_id: sid, duty: LONG, teacher_id: qian.id },
+      { student_id: sid, duty: 'shuttle', teacher_id: qian.id, day: '2026-01-01' },
+      { student_id: [sid], duty: 'shuttle', teacher_id: qian.id },
+    ];
+    for (const body of bodies) {
+      const before = await snapshot(t.sql);
+      const res = await t.post(HAND, teacher).send(body as object);
+      expect({ body, code: res.body.code }).toEqual({ body, code: Code.Error });
+      expect(typeof res.body.msg).toBe('string');
+      expect(await snapshot(t.sql)).toEqual(before);
+      expect(await handovers()).toBe(0);
+    }
+  });
+
+  it('refuses what is not the caller’s to hand, or a teacher who cannot take it; nothing written', async () => {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['another school’s student', { student_id: otherStudentId, duty: 'shuttle', teacher_id: qian.id }, '该学生不在您今天的接送或辅导名单中'],
+      ['another class’s student', { student_id: id('徐若曦'), duty: 'shuttle', teacher_id: qian.id }, '该学生不在您今天的接送或辅导名单中'],
+      ['a student who walks', { student_id: id('李欣怡'), duty: 'shuttle', teacher_id: qian.id }, '该学生不在您今天的接送或辅导名单中'],
+      ['a student without tutoring', { student_id: id('黄俊熙'), duty: 'tutor', teacher_id: qian.id }, '该学生不在您今天的接送或辅导名单中'],
+      ['another school’s teacher', { student_id: id('陈小雨'), duty: 'shuttle', teacher_id: otherTeacher }, '请选择一位在职、负责该项任务的其他老师'],
+      ['a teacher without the duty', { student_id: id('陈小雨'), duty: 'shuttle', teacher_id: zhao.id }, '请选择一位在职、负责该项任务的其他老师'],
+      ['a left-job teacher', { student_id: id('陈小雨'), duty: 'shuttle', teacher_id: 0 }, '请选择一位在职、负责该项任务的其他老师'],
+      ['the caller', { student_id: id('陈小雨'), duty: 'shuttle', teacher_id: t.demo.users.teacher }, '请选择一位在职、负责该项任务的其他老师'],
+      ['the admin', { student_id: id('陈小雨'), duty: 'shuttle', teacher_id: t.demo.users.admin }, '请选择一位在职、负责该项任务的其他老师'],
+    ];
+    const leftJob = (await t.sql.query(`select id from users where username = 'demo_sun'`)).rows[0].id as number;
+    for (const [label, body, msg] of cases) {
+      if (label === 'a left-job teacher') body.teacher_id = leftJob;
+      const res = await t.post(HAND, teacher).send(body);
+      expect({ label, body: res.body }).toMatchObject({ label, body: { code: Code.Error, msg } });
+    }
+    // a student already on leave or gone home
+    await day('王子涵', 'left');
+    expect((await t.post(HAND, teacher).send({ student_id: id('王子涵'), duty: 'tutor', teacher_id: zhao.id })).body).toMatchObject({ msg: '该学生今天的这项任务已完成或已不能转交' });
+    expect(await handovers()).toBe(0);
+  });
+
+  it('admin, parents and another school may not call it', async () => {
+    for (const token of [admin, parent, other.adminToken]) {
+      expect((await t.post(HAND, token).send({ student_id: id('陈小雨'), duty: 'shuttle', teacher_id: qian.id })).body).toMatchObject({ code: Code.Error, msg: FORBIDDEN });
+    }
+    expect(await handovers()).toBe(0);
   });
 });
