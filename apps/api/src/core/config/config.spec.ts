@@ -22,9 +22,17 @@ it.each([
   ['NODE_ENV', 'staging'],
   ['SEED_DEMO', 'yes'],
   ['LOG_LEVEL', 'loud'],
+  ['LIVE_DIRECT_WRITE', 'off'],
 ])('refuses %s=%s with a message naming it', (name, value) => {
   expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
   expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}="${value}"`));
+});
+
+it('writes live frames directly unless LIVE_DIRECT_WRITE=0', () => {
+  expect(loadConfig({}).liveDirectWrite).toBe(true);
+  expect(loadConfig({ LIVE_DIRECT_WRITE: '0' }).liveDirectWrite).toBe(false);
+  expect(loadConfig({ LIVE_DIRECT_WRITE: 'false' }).liveDirectWrite).toBe(false);
+  expect(loadConfig({ LIVE_DIRECT_WRITE: '1' }).liveDirectWrite).toBe(true);
 });
 
 describe('WeChat Pay', () => {

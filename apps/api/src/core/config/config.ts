@@ -33,6 +33,8 @@ export const ENV_SCHEMA = z.object({
   TRUST_PROXY: bool.default(false),
   // multiplies the per-IP limits of sign-in, SMS and account applications (core/rate-limit); 0 turns them off
   RATE_LIMIT_FACTOR: z.coerce.number().min(0).max(10_000).default(1),
+  // 0: the live flow's fan-out sends every event through socket.io instead of writing its frame to each websocket
+  LIVE_DIRECT_WRITE: bool.default(true),
   // WeChat Pay API v3 (Native). Required in production; elsewhere, unset, the local sandbox is used with its own keys
   // 1 in production serves the sandbox anyway (a demo deployment such as docker-compose.yml): never with real money
   WECHATPAY_SANDBOX: bool.optional(),
@@ -115,6 +117,8 @@ export interface AppConfig {
   trustProxy: boolean;
   /** scales the per-IP rate limits (RATE_LIMITS); 0: no per-IP limits */
   rateLimitFactor: number;
+  /** the live fan-out writes an event's frame straight to each open websocket (modules/live/fan-out.ts); false: socket.io only */
+  liveDirectWrite: boolean;
   /** the merchant's WeChat Pay settings; null: the local sandbox (in production only with WECHATPAY_SANDBOX=1) */
   wechatpay: WechatPayConfig | null;
   /** with the sandbox: where it is (default: this process's own address) and where its notifies go */
@@ -152,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     smsProvider: e.SMS_PROVIDER,
     trustProxy: e.TRUST_PROXY,
     rateLimitFactor: e.RATE_LIMIT_FACTOR,
+    liveDirectWrite: e.LIVE_DIRECT_WRITE,
     wechatpay: wechatPayConfig(e),
     wechatpaySandboxUrl: e.WECHATPAY_BASE_URL ?? null,
     wechatpayNotifyUrl: e.WECHATPAY_NOTIFY_URL ?? null,

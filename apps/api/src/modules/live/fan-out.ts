@@ -37,46 +37,118 @@ export function eventFrame(event: string, data: unknown): Buffer {
   return frame;
 }
 
-/** What of engine.io's connection and ws's socket the direct write looks at (none of it is in their typings). */
+/**
+ * How the fan-out delivered: `direct` events written straight to a websocket's TCP socket, `fallback` events given to
+ * socket.io (another transport, a busy or compressing socket, the direct path switched off), `unsupported` websocket
+ * transports whose private fields did not look as this file expects (engine.io or ws changed: they go through
+ * socket.io). The spec asserts that the direct path is taken; a bench or an operator can read them.
+ */
+export const fanOutCounts = { direct: 0, fallback: 0, unsupported: 0 };
+
+/**
+ * What of engine.io's connection and ws's socket the direct write reads; none of it is in their typings (engine.io
+ * 6.6 and ws 8.21, pinned in the root package.json's overrides so that a bump is deliberate). Every field is checked
+ * once per transport (`probe`) and read defensively on every write: a field that is missing never throws in the loop,
+ * the socket gets its events through socket.io.
+ */
 interface EngineConn {
-  readyState: string;
-  upgrading: boolean;
-  writeBuffer: unknown[];
-  transport?: {
-    name: string;
-    perMessageDeflate?: unknown;
-    socket?: { readyState: number; _socket?: NetSocket; _sender?: { _queue?: unknown[] } };
-  };
+  readyState?: unknown;
+  upgrading?: unknown;
+  writeBuffer?: unknown;
+  transport?: { name?: unknown; socket?: unknown } | null;
 }
-/** ws's WebSocket.OPEN */
+interface WsSender {
+  /** ws's sender state: 0 (DEFAULT) when nothing is being compressed or read from a Blob ahead of the next frame */
+  _state: number;
+  /** frames waiting behind a compression or a Blob */
+  _queue: unknown[];
+}
+interface WsSocket {
+  readyState: number;
+  /** the negotiated extensions: 'permessage-deflate' when frames of this socket may be compressed */
+  _extensions: Record<string, unknown>;
+  _sender: WsSender;
+  _socket: NetSocket;
+}
+/** ws's WebSocket.OPEN and Sender's DEFAULT state */
 const WS_OPEN = 1;
+const SENDER_IDLE = 0;
+const DEFLATE = 'permessage-deflate';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/**
+ * The ws socket under an engine.io websocket transport, when every private field the direct write reads is there and
+ * the socket does not compress (a compressed message is deflated asynchronously: a frame written meanwhile would
+ * overtake it). Else null: the socket is served by socket.io for as long as it keeps this transport.
+ */
+function probe(conn: EngineConn, transport: NonNullable<EngineConn['transport']>): WsSocket | null {
+  if (transport.name !== 'websocket') return null;
+  const ok =
+    typeof conn.readyState === 'string' &&
+    typeof conn.upgrading === 'boolean' &&
+    Array.isArray(conn.writeBuffer) &&
+    isObject(transport.socket) &&
+    typeof transport.socket.readyState === 'number' &&
+    isObject(transport.socket._extensions) &&
+    isObject(transport.socket._sender) &&
+    typeof transport.socket._sender._state === 'number' &&
+    Array.isArray(transport.socket._sender._queue) &&
+    isObject(transport.socket._socket) &&
+    typeof transport.socket._socket.write === 'function' &&
+    typeof transport.socket._socket.writable === 'boolean';
+  if (!ok) {
+    fanOutCounts.unsupported++;
+    return null;
+  }
+  const ws = transport.socket as unknown as WsSocket;
+  return ws._extensions[DEFLATE] ? null : ws;
+}
+
+/** the probe's answer per engine.io transport (an upgrade from polling brings a new transport, probed then) */
+const probed = new WeakMap<object, WsSocket | null>();
 
 /** The TCP socket under a socket.io socket, when a frame written to it now goes out in order with everything else. */
 function tcpOf(socket: Socket): NetSocket | null {
-  const conn = socket.conn as unknown as EngineConn;
-  if (conn.readyState !== 'open' || conn.upgrading || conn.writeBuffer.length) return null;
-  const transport = conn.transport;
-  if (transport?.name !== 'websocket' || transport.perMessageDeflate) return null;
-  const ws = transport.socket;
-  if (ws?.readyState !== WS_OPEN || ws._sender?._queue?.length) return null;
+  const conn = socket.conn as unknown as EngineConn | undefined;
+  const transport = conn?.transport;
+  if (!conn || !isObject(transport)) return null;
+  let ws = probed.get(transport);
+  if (ws === undefined) {
+    ws = probe(conn, transport);
+    probed.set(transport, ws);
+  }
+  if (!ws) return null;
+  // the state of this moment, read so that a field gone since the probe answers "not now" rather than throwing
+  const buffered = conn.writeBuffer;
+  if (conn.readyState !== 'open' || conn.upgrading !== false || !Array.isArray(buffered) || buffered.length !== 0) return null;
+  const sender = ws._sender;
+  if (ws.readyState !== WS_OPEN || sender?._state !== SENDER_IDLE || !Array.isArray(sender._queue) || sender._queue.length !== 0) return null;
   const tcp = ws._socket;
-  return tcp && tcp.writable ? tcp : null;
+  return tcp?.writable === true ? tcp : null;
 }
 
-/** Emits `event` with `data` to these sockets of this process: one frame built once, written to each. */
-export function emitEach(server: Server, ids: Iterable<string>, event: string, data: unknown): void {
+/**
+ * Emits `event` with `data` to these sockets of this process: one frame built once, written to each socket on a plain
+ * open websocket; the others (and all of them with `direct` false: LIVE_DIRECT_WRITE=0) through socket.io.
+ */
+export function emitEach(server: Server, ids: Iterable<string>, event: string, data: unknown, direct = true): void {
   let frame: Buffer | null = null;
   const others: string[] = [];
   for (const id of ids) {
     const socket = server.sockets.sockets.get(id);
     if (!socket) continue;
-    const tcp = tcpOf(socket);
+    const tcp = direct ? tcpOf(socket) : null;
     if (!tcp) {
       others.push(id);
       continue;
     }
     frame ??= eventFrame(event, data);
     tcp.write(frame);
+    fanOutCounts.direct++;
   }
-  if (others.length) server.local.to(others).emit(event, data);
+  if (others.length) {
+    fanOutCounts.fallback += others.length;
+    server.local.to(others).emit(event, data);
+  }
 }

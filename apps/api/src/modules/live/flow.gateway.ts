@@ -451,7 +451,7 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
           }
         }
       }
-      if (plain.size) emitEach(this.server, plain, FLOW_EVENT, msgs[i]);
+      if (plain.size) emitEach(this.server, plain, FLOW_EVENT, msgs[i], this.config.liveDirectWrite);
     }
     const groups = new Map<string, string[]>();
     for (const [id, list] of lists) {
@@ -461,7 +461,7 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
       else groups.set(key, [id]);
     }
     for (const [key, ids] of groups) {
-      emitEach(this.server, ids, FLOW_EVENTS, key.split(',').map((i) => msgs[Number(i)]));
+      emitEach(this.server, ids, FLOW_EVENTS, key.split(',').map((i) => msgs[Number(i)]), this.config.liveDirectWrite);
     }
   }
 

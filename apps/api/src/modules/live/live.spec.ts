@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { Client as PgClient } from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { eventually, startPeerApp, startTestApp, type TestApp } from '../../../test/harness';
+import type { Server } from 'socket.io';
+import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { DomainEvents } from '../../core/events/domain-events';
-import { eventFrame } from './fan-out';
+import { emitEach, eventFrame, fanOutCounts } from './fan-out';
 import { FLUSH_MS, FlowGateway } from './flow.gateway';
 import { LiveAuth } from './live-auth';
 
@@ -336,6 +338,155 @@ describe('live flow gateway', () => {
     it('refuses a batch flag that is not a boolean with 400', async () => {
       const token = await t.login('admin');
       await expect(connect(url, { token, batch: 'yes' })).rejects.toMatchObject({ message: '400', data: { code: 400 } });
+    });
+  });
+
+  describe('direct writes (fan-out.ts)', () => {
+    const server = () => t.app.get(FlowGateway).server;
+    /** the counts' change while `work` runs */
+    async function counted(work: () => Promise<void>): Promise<typeof fanOutCounts> {
+      const before = { ...fanOutCounts };
+      await work();
+      return { direct: fanOutCounts.direct - before.direct, fallback: fanOutCounts.fallback - before.fallback, unsupported: fanOutCounts.unsupported - before.unsupported };
+    }
+    /** waits until the server has exactly the sockets of the open clients (closed ones of earlier tests gone) */
+    const settled = () => eventually(async () => (server().sockets.sockets.size === clients.length ? true : null));
+    /** the engine.io connection under a client's socket, as the server holds it (its private fields are untyped) */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const connOf = (c: Client): any => server().sockets.sockets.get(c.socket.id!)!.conn;
+    const commitSeveral = async (n: number) => {
+      const sent: FlowEventMessage[] = [];
+      for (let i = 0; i < n; i++) sent.push(await commit(running[i % running.length], runningClass));
+      return sent;
+    };
+
+    it('is the path taken for a plain open websocket (counted); long-polling goes through socket.io', async () => {
+      const token = await t.login('admin');
+      const ws = await open({ token });
+      const polling = await connect(url, { token }, 'polling');
+      clients.push(polling);
+      await settled();
+      let sent: FlowEventMessage[] = [];
+      const d = await counted(async () => {
+        sent = await commitSeveral(5);
+        await eventually(async () => (ws.events.length === 5 && polling.events.length === 5 ? true : null));
+      });
+      expect(ws.events).toEqual(sent);
+      expect(polling.events).toEqual(sent);
+      expect(d).toEqual({ direct: 5, fallback: 5, unsupported: 0 });
+    });
+
+    it('a socket whose ws or engine.io private fields are not as expected falls back to socket.io, in order, nothing lost', async () => {
+      const token = await t.login('admin');
+      const [a, b, c] = [await open({ token }), await open({ token }), await open({ token })];
+      await settled();
+      // as if a ws release renamed the sender's queue (ws itself reads it only while compressing, which this socket does not)
+      const sender = connOf(b).transport.socket._sender;
+      const queue = sender._queue;
+      delete sender._queue;
+      let sent: FlowEventMessage[] = [];
+      try {
+        const d = await counted(async () => {
+          sent = await commitSeveral(6);
+          await eventually(async () => ([a, b, c].every((x) => x.events.length === 6) ? true : null));
+        });
+        expect(d).toEqual({ direct: 12, fallback: 6, unsupported: 1 });
+      } finally {
+        sender._queue = queue;
+      }
+      for (const x of [a, b, c]) expect(x.events).toEqual(sent);
+    });
+
+    it('never throws in the loop: each socket with a field missing gets the event through socket.io, the others directly', () => {
+      /** a socket as engine.io 6.6 and ws 8.21 shape it, with a TCP socket that records what is written */
+      const shaped = (id: string) => {
+        const written: Buffer[] = [];
+        const tcp = { writable: true, write: (b: Buffer) => written.push(b) };
+        const ws = { readyState: 1, _extensions: {}, _sender: { _state: 0, _queue: [] }, _socket: tcp };
+        const conn = { readyState: 'open', upgrading: false, writeBuffer: [], transport: { name: 'websocket', socket: ws } };
+        return { id, conn, written };
+      };
+      const breaks: Array<[string, (s: ReturnType<typeof shaped>) => void]> = [
+        ['no writeBuffer', (s) => delete (s.conn as Partial<typeof s.conn>).writeBuffer],
+        ['no upgrading flag', (s) => delete (s.conn as Partial<typeof s.conn>).upgrading],
+        ['no transport', (s) => delete (s.conn as Partial<typeof s.conn>).transport],
+        ['no ws socket', (s) => delete (s.conn.transport as Partial<typeof s.conn.transport>).socket],
+        ['no extensions', (s) => delete (s.conn.transport.socket as Partial<typeof s.conn.transport.socket>)._extensions],
+        ['no sender', (s) => delete (s.conn.transport.socket as Partial<typeof s.conn.transport.socket>)._sender],
+        ['no sender state', (s) => delete (s.conn.transport.socket._sender as Partial<typeof s.conn.transport.socket._sender>)._state],
+        ['no TCP socket', (s) => delete (s.conn.transport.socket as Partial<typeof s.conn.transport.socket>)._socket],
+        ['compressing', (s) => (s.conn.transport.socket._extensions = { 'permessage-deflate': {} })],
+        ['sender busy deflating', (s) => (s.conn.transport.socket._sender._state = 1)],
+        ['packets queued in engine.io', (s) => (s.conn.writeBuffer = [{}] as never[])],
+        ['upgrading', (s) => (s.conn.upgrading = true)],
+        ['polling', (s) => (s.conn.transport.name = 'polling')],
+      ];
+      const good = [shaped('good-1'), shaped('good-2')];
+      const broken = breaks.map(([why, f]) => {
+        const s = shaped(why);
+        f(s);
+        return s;
+      });
+      const all = [good[0], ...broken.slice(0, 6), good[1], ...broken.slice(6)];
+      const emitted: Array<{ ids: string[]; event: string; data: unknown }> = [];
+      const fake = {
+        sockets: { sockets: new Map(all.map((s) => [s.id, { conn: s.conn }])) },
+        local: { to: (ids: string[]) => ({ emit: (event: string, data: unknown) => emitted.push({ ids, event, data }) }) },
+      } as unknown as Server;
+      for (const round of [1, 2]) {
+        expect(() => emitEach(fake, all.map((s) => s.id), 'flow.event', { round })).not.toThrow();
+        for (const g of good) expect(g.written[round - 1]).toEqual(eventFrame('flow.event', { round }));
+        expect(emitted[round - 1]).toEqual({ ids: broken.map((s) => s.id), event: 'flow.event', data: { round } });
+      }
+      for (const b of broken) expect(b.written).toEqual([]);
+      // a field that goes away after the socket was checked: that socket falls back, the loop goes on
+      delete (good[0].conn as Partial<(typeof good)[0]['conn']>).writeBuffer;
+      expect(() => emitEach(fake, all.map((s) => s.id), 'flow.event', { round: 3 })).not.toThrow();
+      expect(good[0].written).toHaveLength(2);
+      expect(good[1].written).toHaveLength(3);
+      expect(emitted[2].ids).toEqual([good[0].id, ...broken.map((s) => s.id)]);
+    });
+
+    it('a websocket that negotiated permessage-deflate is served by socket.io (compressed frames are not overtaken)', async () => {
+      // the ws server under engine.io negotiates compression with clients that offer it (socket.io-client does)
+      const wss = (server().engine as unknown as { ws: { options: { perMessageDeflate: unknown } } }).ws;
+      const saved = wss.options.perMessageDeflate;
+      wss.options.perMessageDeflate = { threshold: 0 };
+      let deflating: Client;
+      try {
+        deflating = await open({ token: await t.login('admin') });
+      } finally {
+        wss.options.perMessageDeflate = saved;
+      }
+      const plain = await open({ token: await t.login('admin') });
+      await settled();
+      expect(Object.keys(connOf(deflating).transport.socket._extensions)).toEqual(['permessage-deflate']);
+      let sent: FlowEventMessage[] = [];
+      const d = await counted(async () => {
+        sent = await commitSeveral(8);
+        await eventually(async () => (deflating.events.length === 8 && plain.events.length === 8 ? true : null));
+      });
+      expect(deflating.events).toEqual(sent);
+      expect(plain.events).toEqual(sent);
+      expect(d).toEqual({ direct: 8, fallback: 8, unsupported: 0 });
+    });
+
+    it('LIVE_DIRECT_WRITE=0 (config liveDirectWrite false) sends every event through socket.io', async () => {
+      const config = t.app.get<AppConfig>(APP_CONFIG);
+      const ws = await open({ token: await t.login('admin') });
+      await settled();
+      config.liveDirectWrite = false;
+      let sent: FlowEventMessage[] = [];
+      try {
+        const d = await counted(async () => {
+          sent = await commitSeveral(4);
+          await eventually(async () => (ws.events.length === 4 ? true : null));
+        });
+        expect(d).toEqual({ direct: 0, fallback: 4, unsupported: 0 });
+      } finally {
+        config.liveDirectWrite = true;
+      }
+      expect(ws.events).toEqual(sent);
     });
   });
 
