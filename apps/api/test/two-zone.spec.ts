@@ -220,9 +220,8 @@ function inputOf(route: RouteInfo, ids: { byField: Record<string, unknown>; byRo
     if (a in shape) value[a] = addDays(today, -27);
     if (b in shape && (b in value || a in value)) value[b] = addDays(today, 7);
   }
-  const tried = { ...value };
-  if (!route.input.safeParse(tried).success) return new URLSearchParams(Object.entries(base.value).map(([k, v]) => [k, String(v)])).toString();
-  return new URLSearchParams(Object.entries(value).map(([k, v]) => [k, String(v)])).toString();
+  const query = (v: Record<string, unknown>) => new URLSearchParams(Object.entries(v).map(([k, x]): [string, string] => [k, String(x)])).toString();
+  return query(route.input.safeParse(value).success ? value : base.value);
 }
 
 /** An answer as compared: JSON without the varying fields; an .xlsx as its cells; anything else by its bytes. */
