@@ -9,6 +9,7 @@ const Sequencer = require('@jest/test-sequencer').default;
 const LONGEST_FIRST = [
   'test/fuzz.spec.ts',
   'test/embedded.spec.ts',
+  'test/two-zone.spec.ts',
   'src/modules/staff/staff.spec.ts',
   'src/modules/teaching/teaching.spec.ts',
   'src/modules/notices/notices-embedded.spec.ts',
