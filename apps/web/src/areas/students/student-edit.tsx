@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Divider, Form, Space, Tag } from 'antd';
+import { Alert, Button, Card, Divider, Form, Space } from 'antd';
 import type { StudentDetail } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -8,6 +8,7 @@ import { feedback } from '../../api/feedback';
 import { EmptyState, Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { CareFields, pickupInput, PickupPeopleFields, ProfileFields, type PickupValue } from './student-common';
+import { GuardiansSection } from './student-guardians';
 
 interface EditValues {
   name: string;
@@ -25,7 +26,10 @@ interface EditValues {
   pickup_people: PickupValue[];
 }
 
-/** /principal_educationals_student?id=: the admin edits a student's profile, care settings and pick-up people. */
+/**
+ * /principal_educationals_student?id=: the admin edits a student's profile, care settings and pick-up people; the guardians
+ * (add, remove, relation, primary, with their history) are saved on their own (GuardiansSection).
+ */
 export default function StudentEdit() {
   const t = useT();
   const navigate = useNavigate();
@@ -88,11 +92,7 @@ export default function StudentEdit() {
         <Divider titlePlacement="start">{t('stu.profile')}</Divider>
         <ProfileFields />
         <Divider titlePlacement="start">{t('stu.guardians')}</Divider>
-        {s.guardians.map((g) => (
-          <div key={g.user_id} style={{ padding: '4px 0' }}>
-            {`${g.name}（${g.relation}）${g.mobile}`} {g.is_primary && <Tag color="blue">{t('stu.primary')}</Tag>}
-          </div>
-        ))}
+        <GuardiansSection student={s} onChanged={() => q.refetch()} />
         <div style={{ padding: '4px 0' }}>{t('stu.care_class')}：{s.care_class?.name ?? '-'}</div>
         <Divider titlePlacement="start">{t('stu.care_settings')}</Divider>
         <CareFields />
