@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Avatar, Button, Card, Form, Input, Select, Space, Switch, Tabs, Tag, Typography, Upload } from 'antd';
-import { PASSWORD_RE, type Page, type UserInfo } from '@wantuo/shared';
+import { PASSWORD_RE, Role, type Page, type UserInfo } from '@wantuo/shared';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { get, post, upload } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
@@ -11,6 +11,8 @@ import { LANGS, type MessageKey } from '../../i18n/messages';
 import { formatDateTime } from '../../lib/storage';
 import { usePreferences, useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
+import { accountStrings } from './strings';
+import { TeacherProfile } from './teacher-profile';
 
 interface Activity {
   id: number;
@@ -173,13 +175,24 @@ function Preferences() {
   );
 }
 
-/** User settings: recent activity, personal info, password, night mode and language. */
+/**
+ * User settings: recent activity, personal info, password, night mode and language; a teacher's or head teacher's
+ * own profile (我的资料, teacherInfo / teacherSaveInfo). `?tab=<key>` opens a tab (?tab=teacher: 我的资料).
+ */
 export default function Settings() {
   const t = useT();
+  const ta = accountStrings.use();
+  const role = useSession((s) => s.user?.role);
+  const [params, setParams] = useSearchParams();
+  const teacher = role === Role.Teacher || role === Role.HeadTeacher;
+  const tab = params.get('tab') ?? (teacher ? 'teacher' : 'activity');
   return (
     <Card title={t('settings.title')}>
       <Tabs
+        activeKey={tab}
+        onChange={(key) => setParams({ tab: key }, { replace: true })}
         items={[
+          ...(teacher ? [{ key: 'teacher', label: ta('tab.teacher'), children: <TeacherProfile /> }] : []),
           { key: 'activity', label: t('settings.activity'), children: <RecentActivity /> },
           { key: 'profile', label: t('settings.profile'), children: <Profile /> },
           { key: 'security', label: t('settings.security'), children: <ChangePassword /> },

@@ -5,6 +5,8 @@ import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { hhmm } from './day-state';
+import { HandOverButton } from './hand-over';
+import { flowStrings } from './strings';
 import { StepBar, stepsOf, useTaskSelection } from './step-runner';
 import './teacher-today.css';
 
@@ -17,6 +19,7 @@ const SHUTTLE = stepsOf('shuttle');
  */
 export default function TeacherShuttle() {
   const t = useT();
+  const tf = flowStrings.use();
   const tz = useSession((s) => s.user?.school?.timezone);
   const { task, reload, pending, chosen, runner, selected, setSelected, toggle, loading, failed } = useTaskSelection<ShuttleTask>('shuttleTask');
 
@@ -65,6 +68,7 @@ export default function TeacherShuttle() {
                       <div className="flow-row-main">
                         <div>
                           <strong>{s.name}</strong> <Tag color={STATE_COLOR[s.state]}>{t(`flow.state_${s.state}` as MessageKey)}</Tag>
+                          {s.handed_over_by_name && <Tag color="gold">{tf('handover.from', { name: s.handed_over_by_name })}</Tag>}
                         </div>
                         <Typography.Text type="secondary" className="flow-times">
                           {s.picked_up_at
@@ -72,6 +76,7 @@ export default function TeacherShuttle() {
                             : [s.grade, s.class_name, s.care_class?.name].filter(Boolean).join(' · ')}
                         </Typography.Text>
                       </div>
+                      {s.state === 'expected' && <HandOverButton duty="shuttle" student={s} onDone={() => void reload()} />}
                     </li>
                   ))}
                 </ul>

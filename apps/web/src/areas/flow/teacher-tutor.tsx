@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Checkbox, Descriptions, Drawer, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Descriptions, Drawer, List, Tag, Typography } from 'antd';
 import type { TutorTask, TutorTaskInfo } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
@@ -8,6 +8,8 @@ import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { hhmm } from './day-state';
+import { HandOverButton } from './hand-over';
+import { flowStrings } from './strings';
 import { StepBar, stepsOf, useTaskSelection } from './step-runner';
 import { DayTimeline } from './timeline';
 import { HomeworkMarking } from '../homework/marking';
@@ -15,6 +17,43 @@ import './teacher-today.css';
 
 const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
 const TUTOR = stepsOf('startTutor', 'endTutor');
+
+const HW_COLOR: Record<string, string> = { todo: 'default', done: 'blue', checked: 'green' };
+
+/** The student's homework open today (tutorTaskInfo.homework), with its state and the notes written. */
+function DayHomework({ list }: { list: TutorTaskInfo['homework'] }) {
+  const tf = flowStrings.use();
+  return (
+    <Card size="small" title={tf('tutor.homework')} style={{ marginBottom: 16 }} data-testid="tutor-homework">
+      {list.length === 0 ? (
+        <EmptyState description={tf('tutor.homework_empty')} />
+      ) : (
+        <List
+          size="small"
+          dataSource={list}
+          renderItem={(h) => (
+            <List.Item style={{ display: 'block', padding: '8px 0' }}>
+              <div>
+                <strong>{h.title}</strong> <Tag color={HW_COLOR[h.state]}>{tf(`tutor.hw_${h.state}`)}</Tag>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {h.class_name} · {tf('tutor.homework_due', { day: h.due_day })}
+                </Typography.Text>
+              </div>
+              <Typography.Paragraph style={{ margin: '4px 0 0', whiteSpace: 'pre-wrap' }} ellipsis={{ rows: 3, expandable: true }}>
+                {h.content}
+              </Typography.Paragraph>
+              {(h.note || h.home_note) && (
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {[h.note, h.home_note].filter(Boolean).join(' · ')}
+                </Typography.Text>
+              )}
+            </List.Item>
+          )}
+        />
+      )}
+    </Card>
+  );
+}
 
 function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }) {
   const t = useT();
@@ -40,6 +79,7 @@ function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }
             <Descriptions.Item label={t('flow.btn_end_tutor')}>{d.tutor_ended_at ? `${hhmm(d.tutor_ended_at, tz)} · ${d.tutor_ended_by_name ?? '-'}` : '-'}</Descriptions.Item>
             <Descriptions.Item label={t('ops.class')}>{[d.student.care_class?.name, d.student.grade, d.student.class_name].filter(Boolean).join(' · ') || '-'}</Descriptions.Item>
           </Descriptions>
+          <DayHomework list={d.homework ?? []} />
           <DayTimeline events={d.events} tz={tz} />
         </>
       ) : null}
@@ -53,6 +93,7 @@ function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }
  */
 export default function TeacherTutor() {
   const t = useT();
+  const tf = flowStrings.use();
   const tz = useSession((s) => s.user?.school?.timezone);
   const [open, setOpen] = useState<number | null>(null);
   const { task, reload, pending, chosen, runner, selected, setSelected, toggle, loading, failed } = useTaskSelection<TutorTask>('tutorTask');
@@ -86,6 +127,7 @@ export default function TeacherTutor() {
                       <strong>{s.name}</strong> <Tag color={STATE_COLOR[s.state]}>{t(`flow.state_${s.state}` as MessageKey)}</Tag>
                       <Tag>{s.tutoring_type}</Tag>
                       {s.tutor_started_at && !s.tutor_ended_at && <Tag color="magenta">{t('ops.tutoring')}</Tag>}
+                      {s.handed_over_by_name && <Tag color="gold">{tf('handover.from', { name: s.handed_over_by_name })}</Tag>}
                     </div>
                     <Typography.Text type="secondary" className="flow-times">
                       {[
@@ -96,15 +138,18 @@ export default function TeacherTutor() {
                         .join(' · ') || [s.care_class?.name, s.grade].filter(Boolean).join(' · ')}
                     </Typography.Text>
                   </div>
-                  <Button
-                    size="small"
-                    onClick={(e) => {
-                      e.stopPropagation();
-                      setOpen(s.id);
-                    }}
-                  >
-                    {t('ops.leave_detail')}
-                  </Button>
+                  <div style={{ display: 'flex', flexDirection: 'column', gap: 6 }}>
+                    <Button
+                      size="small"
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        setOpen(s.id);
+                      }}
+                    >
+                      {t('ops.leave_detail')}
+                    </Button>
+                    {!s.tutor_ended_at && s.state !== 'left' && s.state !== 'on_leave' && <HandOverButton duty="tutor" student={s} onDone={() => void reload()} />}
+                  </div>
                 </li>
               ))}
             </ul>

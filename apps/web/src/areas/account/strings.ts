@@ -1,0 +1,31 @@
+import { defineStrings } from '../../i18n/strings';
+
+/** The account area's own strings: a teacher's or head teacher's profile (我的资料). */
+export const accountStrings = defineStrings({
+  'tab.teacher': { zh: '我的资料', en: 'My profile' },
+  'teacher.name': { zh: '姓名', en: 'Name' },
+  'teacher.nickname': { zh: '昵称', en: 'Nickname' },
+  'teacher.gender': { zh: '性别', en: 'Gender' },
+  'teacher.gender_none': { zh: '不填', en: 'Not given' },
+  'teacher.male': { zh: '男', en: 'Male' },
+  'teacher.female': { zh: '女', en: 'Female' },
+  'teacher.email': { zh: '电子邮箱', en: 'E-mail' },
+  'teacher.email_invalid': { zh: '邮箱格式不正确', en: 'Not an e-mail address' },
+  'teacher.remark': { zh: '个人简介', en: 'About me' },
+  'teacher.remark_hint': { zh: '家长和同事能看到的简短介绍（最多 500 字）', en: 'A short introduction (at most 500 characters)' },
+  'teacher.mobile': { zh: '手机号', en: 'Mobile' },
+  'teacher.username': { zh: '用户名', en: 'User name' },
+  'teacher.role': { zh: '角色', en: 'Role' },
+  'teacher.role_2': { zh: '老师', en: 'Teacher' },
+  'teacher.role_5': { zh: '班主任', en: 'Head teacher' },
+  'teacher.duties': { zh: '负责', en: 'Duties' },
+  'teacher.duty_shuttle': { zh: '接送', en: 'Shuttle' },
+  'teacher.duty_tutor': { zh: '辅导', en: 'Tutoring' },
+  'teacher.duty_head': { zh: '班主任', en: 'Head teacher' },
+  'teacher.no_duty': { zh: '暂无', en: 'None' },
+  'teacher.readonly_hint': { zh: '手机号、角色和负责的任务由机构管理员修改', en: 'The school admin changes the mobile, the role and the duties' },
+  'teacher.saved': { zh: '资料已保存', en: 'Profile saved' },
+  'teacher.save': { zh: '保存资料', en: 'Save profile' },
+  'teacher.name_required': { zh: '请填写姓名', en: 'Enter the name' },
+  'teacher.nickname_required': { zh: '请填写昵称', en: 'Enter the nickname' },
+});
