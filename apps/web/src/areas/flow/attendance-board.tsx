@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Card, Col, Empty, List, Row, Statistic, Tag, Typography } from 'antd';
+import { Badge, Card, Col, Empty, List, Row, Statistic, Tabs, Tag, Typography } from 'antd';
 import { boardState, type FlowBoard, type FlowBoardStudent, type Page } from '@wantuo/shared';
 import { useMemo, useRef } from 'react';
 import { get } from '../../api/http';
@@ -8,6 +8,8 @@ import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { hhmm } from './day-state';
+import { AttendanceRecords } from './attendance-records';
+import { flowStrings } from './strings';
 import { useFlowLive } from './use-flow-live';
 
 type BoardColumn = 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
@@ -57,7 +59,20 @@ function StudentChip({ s, t, tz }: { s: FlowBoardStudent; t: ReturnType<typeof u
 }
 
 /** Head teacher's live attendance board (/AStudentAttendance): the class by state, with the open alerts. */
+/** /AStudentAttendance: today's live board, and the attendance records of a date range (clockingInList). */
 export default function AttendanceBoard() {
+  const tf = flowStrings.use();
+  return (
+    <Tabs
+      items={[
+        { key: 'board', label: tf('records.tab_board'), children: <TodayBoard /> },
+        { key: 'records', label: tf('records.tab_records'), children: <AttendanceRecords /> },
+      ]}
+    />
+  );
+}
+
+function TodayBoard() {
   const t = useT();
   const { board, alerts, live } = useLiveBoard();
   const tz = useSession((x) => x.user?.school?.timezone);

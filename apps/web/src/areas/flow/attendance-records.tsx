@@ -1,0 +1,105 @@
+import { useQuery } from '@tanstack/react-query';
+import { DatePicker, Select, Space, Tag, Typography } from 'antd';
+import { addDays, FLOW_RANGE_MAX_DAYS, localDay, type Page, type StudentDayRow, type TeacherWantuoInfo } from '@wantuo/shared';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { get } from '../../api/http';
+import { EmptyState } from '../../components/states';
+import { ServerTable } from '../../components/server-table';
+import type { MessageKey } from '../../i18n/messages';
+import { useT } from '../../stores/preferences';
+import { useSession } from '../../stores/session';
+import { hhmm } from './day-state';
+import { flowStrings } from './strings';
+
+const STATES = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as const;
+const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
+const PAGE = 20;
+
+/**
+ * The head teacher's attendance records (clockingInList): student-days of their classes over a date range (at most
+ * FLOW_RANGE_MAX_DAYS days; the last 7 by default), by class and state, paged on the server.
+ */
+export function AttendanceRecords() {
+  const t = useT();
+  const tf = flowStrings.use();
+  const tz = useSession((s) => s.user?.school?.timezone) ?? 'Asia/Shanghai';
+  const today = localDay(new Date(), tz);
+  const [range, setRange] = useState<{ from: string; to: string }>({ from: addDays(today, -6), to: today });
+  const [state, setState] = useState<string | undefined>();
+  const [classId, setClassId] = useState<number | undefined>();
+  const [page, setPage] = useState(1);
+  const classes = useQuery({ queryKey: ['teacherWantuoInfo'], queryFn: () => get<TeacherWantuoInfo>('teacherWantuoInfo') });
+  const q = useQuery({
+    queryKey: ['clockingInList', range, state, classId, page],
+    queryFn: () => get<Page<StudentDayRow>>('clockingInList', { date_from: range.from, date_to: range.to, state, class_id: classId, page, limit: PAGE }),
+  });
+  const reset = <T,>(set: (v: T) => void) => (v: T) => {
+    set(v);
+    setPage(1);
+  };
+  const tooFar = (d: Dayjs, info: { from?: Dayjs }) => d.isAfter(dayjs(today), 'day') || (!!info.from && Math.abs(d.diff(info.from, 'day')) >= FLOW_RANGE_MAX_DAYS);
+
+  return (
+    <div data-testid="attendance-records">
+      <Space wrap style={{ marginBottom: 12, width: '100%' }}>
+        <DatePicker.RangePicker
+          aria-label={tf('records.range')}
+          inputReadOnly
+          allowClear={false}
+          value={[dayjs(range.from), dayjs(range.to)]}
+          disabledDate={tooFar}
+          onChange={(v) => {
+            if (v?.[0] && v[1]) reset(setRange)({ from: v[0].format('YYYY-MM-DD'), to: v[1].format('YYYY-MM-DD') });
+          }}
+          style={{ maxWidth: 280 }}
+        />
+        <Select
+          aria-label={tf('records.class')}
+          allowClear
+          placeholder={tf('records.all_classes')}
+          style={{ minWidth: 130 }}
+          loading={classes.isLoading}
+          value={classId}
+          onChange={reset(setClassId)}
+          options={(classes.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))}
+        />
+        <Select
+          aria-label={tf('records.state')}
+          allowClear
+          placeholder={tf('records.all_states')}
+          style={{ minWidth: 120 }}
+          value={state}
+          onChange={reset(setState)}
+          options={STATES.map((s) => ({ value: s, label: t(`flow.state_${s}` as MessageKey) }))}
+        />
+        {q.data && <Typography.Text type="secondary">{tf('records.total', { n: q.data.total })}</Typography.Text>}
+      </Space>
+      <ServerTable<StudentDayRow>
+        query={q}
+        page={page}
+        onPage={setPage}
+        pageSize={PAGE}
+        size="small"
+        scroll={{ x: 560 }}
+        locale={{ emptyText: <EmptyState description={tf('records.empty')} /> }}
+        columns={[
+          { title: tf('records.day'), dataIndex: 'day', width: 104 },
+          { title: tf('records.student'), dataIndex: 'student_name', width: 90 },
+          { title: tf('records.class'), dataIndex: 'class_name', width: 100, render: (v: string | null) => v ?? '-' },
+          {
+            title: tf('records.state'),
+            dataIndex: 'state',
+            width: 84,
+            render: (v: string) => <Tag color={STATE_COLOR[v]}>{t(`flow.state_${v}` as MessageKey)}</Tag>,
+          },
+          {
+            title: tf('records.times'),
+            key: 'times',
+            render: (_: unknown, r) => [r.picked_up_at, r.entered_at, r.left_at].map((x) => (x ? hhmm(x, tz) : '-')).join(' / ') + (r.left_with_name ? ` · ${r.left_with_name}` : ''),
+          },
+        ]}
+      />
+    </div>
+  );
+}
