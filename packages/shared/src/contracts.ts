@@ -4,6 +4,8 @@
  * price and refund previews, badges).
  */
 
+import type { BilingualLabel } from './labels';
+
 /** How a package is measured: calendar time (terms, months) or units used by attendance (days, sessions). */
 export const PACKAGE_KINDS = ['term', 'month', 'days', 'sessions'] as const;
 export type PackageKind = (typeof PACKAGE_KINDS)[number];
@@ -30,6 +32,21 @@ export const CONTRACT_STATUSES = ['unpaid', 'active', 'expired', 'cancelled'] as
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
 export const CONTRACT_STATES = ['unpaid', 'active', 'expiring', 'expired', 'cancelled'] as const;
 export type ContractState = (typeof CONTRACT_STATES)[number];
+/** The one wording of each state: the screens' tags and filters and the export's 状态 column. */
+export const CONTRACT_STATE_LABELS: Record<ContractState, BilingualLabel> = {
+  unpaid: { zh: '待支付', en: 'Unpaid' },
+  active: { zh: '生效中', en: 'Active' },
+  expiring: { zh: '即将到期', en: 'Expiring' },
+  expired: { zh: '已到期', en: 'Expired' },
+  cancelled: { zh: '已解除', en: 'Cancelled' },
+};
+/** The one wording of each package kind (screens and export). */
+export const PACKAGE_KIND_LABELS: Record<PackageKind, BilingualLabel> = {
+  term: { zh: '按学期', en: 'By term' },
+  month: { zh: '按月', en: 'By month' },
+  days: { zh: '按天数', en: 'By days' },
+  sessions: { zh: '按次数', en: 'By sessions' },
+};
 
 /** How a contract was paid. */
 export const PAY_METHODS = ['cash', 'bank', 'external', 'wechat'] as const;

@@ -47,5 +47,6 @@ export * from './homework';
 export * from './schemas/homework';
 export * from './lesson-plans';
 export * from './school-time';
+export * from './labels';
 export * from './qr-login';
 export * from './import-cells';

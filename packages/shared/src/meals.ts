@@ -3,6 +3,7 @@
  * out what it would refuse.
  */
 import { addDays } from './contracts';
+import type { BilingualLabel } from './labels';
 import { Role } from './roles';
 import { weekdayOf, type CalendarDay } from './schedule';
 
@@ -14,6 +15,22 @@ export type MealCancelCause = 'user' | 'leave';
 /** Where a booking is paid from: a contract that includes dinner, WeChat Pay per booking, or recorded by the school. */
 export const MEAL_PAY_FROM = ['contract', 'wechat', 'school'] as const;
 export type MealPayFrom = (typeof MEAL_PAY_FROM)[number];
+/** The one wording of a booking's status, cancel cause and payer: the screens and the order export. */
+export const MEAL_BOOKING_STATUS_LABELS: Record<MealBookingStatus, BilingualLabel> = {
+  unpaid: { zh: '待支付', en: 'Unpaid' },
+  booked: { zh: '已预订', en: 'Booked' },
+  cancelled: { zh: '已取消', en: 'Cancelled' },
+  none: { zh: '未预订', en: 'Not booked' },
+};
+export const MEAL_CANCEL_CAUSE_LABELS: Record<MealCancelCause, BilingualLabel> = {
+  user: { zh: '手动取消', en: 'Cancelled' },
+  leave: { zh: '请假取消', en: 'Cancelled by leave' },
+};
+export const MEAL_PAY_FROM_LABELS: Record<MealPayFrom, BilingualLabel> = {
+  contract: { zh: '合同', en: 'Contract' },
+  wechat: { zh: '微信支付', en: 'WeChat Pay' },
+  school: { zh: '学校登记', en: 'School' },
+};
 
 /** A school's cutoff: bookings of a day change until `time` (HH:MM, school-local) of `days_before` days before it. */
 export interface MealCutoff {

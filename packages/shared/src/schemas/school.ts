@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RENEWAL_PERIODS } from '../renewal';
 import { lineText, mobile, pageQuery, smsCode, enteredPassword } from './common';
+import type { BilingualLabel } from '../labels';
 
 /**
  * The school account and its money (issue 10, design.md §2 and §5a): payment password, top-up, renewal, ledger.
@@ -10,6 +11,13 @@ import { lineText, mobile, pageQuery, smsCode, enteredPassword } from './common'
 /** Ledger entry types (ledger_entries.type). */
 export const LEDGER_TYPES = ['top_up', 'payment', 'refund', 'adjustment'] as const;
 export type LedgerType = (typeof LEDGER_TYPES)[number];
+/** The one wording of a ledger entry's type: the admin's ledger and its export. */
+export const LEDGER_TYPE_LABELS: Record<LedgerType, BilingualLabel> = {
+  top_up: { zh: '充值', en: 'Top-up' },
+  payment: { zh: '支付', en: 'Payment' },
+  refund: { zh: '退款', en: 'Refund' },
+  adjustment: { zh: '调整', en: 'Adjustment' },
+};
 
 /** A single top-up: 1 yuan to 500,000 yuan. */
 export const TOP_UP_LIMITS = { minFen: 100, maxFen: 50_000_000 } as const;

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  CONTRACT_STATE_LABELS,
   CONTRACT_STATES,
   contractTerms,
   localDay,
+  PACKAGE_KIND_LABELS,
   Role,
   type AddContractInput,
   type ContractCounts,
@@ -28,8 +30,6 @@ import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
 import { appendEvent, listWhere, lockContract, newContractNo, ROW_COLUMNS, ROW_JOINS, SCHOOL_TODAY, schoolToday, stateSql, countStateSql } from './contract-sql';
 
-const STATE_LABEL: Record<string, string> = { unpaid: '待付款', active: '生效中', expiring: '即将到期', expired: '已到期', cancelled: '已作废' };
-const KIND_LABEL: Record<string, string> = { term: '按学期', month: '按月', days: '按天数', sessions: '按次数' };
 const EXPORT_MAX_ROWS = 50_000;
 
 /** A package as signing reads it. */
@@ -300,8 +300,8 @@ export class ContractsService {
     ws.addRow(['合同编号', '学生', '班级', '套餐', '类型', '开始日期', '结束日期', '总次数', '已用', '剩余', '套餐价（元）', '合同价（元）', '已付（元）', '已退（元）', '状态', '自动续约', '签约人', '签约时间']).font = { bold: true };
     ws.addRows(
       list.map((r) => [
-        r.no, r.student_name, r.class_name ?? '', r.package_name, KIND_LABEL[r.kind] ?? r.kind, r.start_day, r.end_day, r.units_total ?? '', r.units_total === null ? '' : r.units_used,
-        r.units_left ?? '', r.list_price_fen / 100, r.price_fen / 100, r.paid_fen / 100, r.refunded_fen / 100, STATE_LABEL[r.state] ?? r.state, r.auto_renew ? '是' : '否',
+        r.no, r.student_name, r.class_name ?? '', r.package_name, PACKAGE_KIND_LABELS[r.kind]?.zh ?? r.kind, r.start_day, r.end_day, r.units_total ?? '', r.units_total === null ? '' : r.units_used,
+        r.units_left ?? '', r.list_price_fen / 100, r.price_fen / 100, r.paid_fen / 100, r.refunded_fen / 100, CONTRACT_STATE_LABELS[r.state]?.zh ?? r.state, r.auto_renew ? '是' : '否',
         r.guardian_name ?? '', localDay(r.created_at, tz),
       ]),
     );

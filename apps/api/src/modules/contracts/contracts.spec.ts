@@ -1,4 +1,4 @@
-import { CONTRACT_STATES, Code, addDays, type ContractDetail, contractState, contractTerms, refundFigure, renewalStartDay, type ContractLike } from '@wantuo/shared';
+import { CONTRACT_STATES, Code, PACKAGE_KIND_LABELS, addDays, type ContractDetail, contractState, contractTerms, refundFigure, renewalStartDay, type ContractLike } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
@@ -238,7 +238,9 @@ describe('contractList, contractInfo, studentContractList, contractExport', () =
     expect(ws.getRow(1).getCell(1).value).toBe('合同编号');
     expect(ws.getRow(2).getCell(1).value).toBe(c.no);
     expect(ws.getRow(2).getCell(11).value).toBe(1234.56);
-    expect(ws.getRow(2).getCell(15).value).toBe('待付款');
+    // the state as the screens word it (CONTRACT_STATE_LABELS; the export once said 待付款 / 已作废)
+    expect(ws.getRow(2).getCell(15).value).toBe('待支付');
+    expect(ws.getRow(2).getCell(5).value).toBe(PACKAGE_KIND_LABELS.month.zh);
   });
 
   it('exports the signing date and names the file by the school-local day (01:30 in Shanghai is 17:30 UTC the day before)', async () => {

@@ -2,6 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   localDateTime,
+  MEAL_BOOKING_STATUS_LABELS,
+  MEAL_CANCEL_CAUSE_LABELS,
+  MEAL_PAY_FROM_LABELS,
   Role,
   type DinnerBooking,
   type DinnerBookingCount,
@@ -29,9 +32,6 @@ import { LOGGER } from '../../core/logging/logger';
 import { BOOKING_COLUMNS, BOOKING_JOINS, HEAD_STUDENTS, like } from './meals-sql';
 
 const EXPORT_MAX_ROWS = 50_000;
-const STATUS_LABEL: Record<string, string> = { unpaid: '待支付', booked: '已预订', cancelled: '已取消', none: '未预订' };
-const PAY_LABEL: Record<string, string> = { contract: '合同', wechat: '微信支付', school: '学校登记' };
-const CAUSE_LABEL: Record<string, string> = { user: '手动取消', leave: '请假取消' };
 
 /** The period of a meal_counts row `k` for a grouping: its first day, as packages/shared periodOf names it. */
 const PERIOD: Record<OrderMealCountQuery['group'], string> = {
@@ -139,8 +139,8 @@ export class MealCounts {
     ws.addRow(['日期', '学生', '班级', '餐品', '价格（元）', '状态', '取消原因', '支付方式', '预订人', '预订时间', '用餐时间']).font = { bold: true };
     ws.addRows(
       list.map((r) => [
-        r.day, r.student_name, r.class_name ?? '', r.goods_name ?? '', r.price_fen / 100, STATUS_LABEL[r.status] ?? r.status, r.cancel_cause ? CAUSE_LABEL[r.cancel_cause] : '',
-        r.pay_from ? PAY_LABEL[r.pay_from] : '', r.booked_by_name ?? '', r.booked_at ? localDateTime(r.booked_at, tz) : '',
+        r.day, r.student_name, r.class_name ?? '', r.goods_name ?? '', r.price_fen / 100, MEAL_BOOKING_STATUS_LABELS[r.status]?.zh ?? r.status, r.cancel_cause ? MEAL_CANCEL_CAUSE_LABELS[r.cancel_cause].zh : '',
+        r.pay_from ? MEAL_PAY_FROM_LABELS[r.pay_from].zh : '', r.booked_by_name ?? '', r.booked_at ? localDateTime(r.booked_at, tz) : '',
         r.served_at ? localDateTime(r.served_at, tz) : '',
       ]),
     );

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import {
   DEFAULT_PRICE_FEN,
   formatFen,
+  LEDGER_TYPE_LABELS,
   localDay,
   renewedUntil,
   serviceState,
@@ -62,7 +63,6 @@ export function priceOf(s: { term_price_fen: number | null; year_price_fen: numb
 export const RENEWAL_KIND = 'school_renewal';
 export const TOP_UP_KIND = 'top_up';
 const PERIOD_LABEL: Record<RenewalPeriod, string> = { term: '一学期', year: '一年' };
-const LEDGER_TYPE_LABEL: Record<LedgerType, string> = { top_up: '充值', payment: '支付', refund: '退款', adjustment: '调整' };
 /** An export holds at most this many entries (the newest). */
 const LEDGER_EXPORT_MAX_ROWS = 50_000;
 
@@ -170,7 +170,7 @@ export class SchoolService {
     const wb = new Workbook();
     const ws = wb.addWorksheet('账户流水');
     ws.addRow(['时间', '类型', '金额（元）', '余额（元）', '关联单号', '操作人', '备注']).font = { bold: true };
-    ws.addRows(rows.map((r) => [r.at, LEDGER_TYPE_LABEL[r.type], r.amount_fen / 100, r.balance_after_fen / 100, r.ref_id ?? '', r.actor_name ?? '', r.note ?? '']));
+    ws.addRows(rows.map((r) => [r.at, LEDGER_TYPE_LABELS[r.type].zh, r.amount_fen / 100, r.balance_after_fen / 100, r.ref_id ?? '', r.actor_name ?? '', r.note ?? '']));
     for (const c of [3, 4]) ws.getColumn(c).numFmt = '#,##0.00';
     ws.columns.forEach((c, i) => {
       c.width = [20, 10, 14, 14, 30, 12, 30][i];

@@ -1,3 +1,4 @@
+import { CONTRACT_STATE_LABELS, PACKAGE_KIND_LABELS } from '@wantuo/shared';
 import { defineStrings } from '../../i18n/strings';
 
 /** The strings of the contract screens (issue 11): the admin's list, packages, the student's tab, the parent's page. */
@@ -7,16 +8,17 @@ export const contractStrings = defineStrings({
   'page.packages': { zh: '套餐管理', en: 'Packages' },
   // states
   'state.all': { zh: '全部', en: 'All' },
-  'state.unpaid': { zh: '待支付', en: 'Unpaid' },
-  'state.active': { zh: '生效中', en: 'Active' },
-  'state.expiring': { zh: '即将到期', en: 'Expiring' },
-  'state.expired': { zh: '已到期', en: 'Expired' },
-  'state.cancelled': { zh: '已解除', en: 'Cancelled' },
+  // the states' and kinds' one wording, shared with the API's export (packages/shared contracts.ts)
+  'state.unpaid': CONTRACT_STATE_LABELS.unpaid,
+  'state.active': CONTRACT_STATE_LABELS.active,
+  'state.expiring': CONTRACT_STATE_LABELS.expiring,
+  'state.expired': CONTRACT_STATE_LABELS.expired,
+  'state.cancelled': CONTRACT_STATE_LABELS.cancelled,
   // kinds: the package and its length unit
-  'kind.term': { zh: '按学期', en: 'By term' },
-  'kind.month': { zh: '按月', en: 'By month' },
-  'kind.days': { zh: '按天数', en: 'By days' },
-  'kind.sessions': { zh: '按次数', en: 'By sessions' },
+  'kind.term': PACKAGE_KIND_LABELS.term,
+  'kind.month': PACKAGE_KIND_LABELS.month,
+  'kind.days': PACKAGE_KIND_LABELS.days,
+  'kind.sessions': PACKAGE_KIND_LABELS.sessions,
   'unit.term': { zh: '学期', en: 'terms' },
   'unit.month': { zh: '个月', en: 'months' },
   'unit.days': { zh: '天', en: 'days' },

@@ -1,3 +1,4 @@
+import { MEAL_BOOKING_STATUS_LABELS, MEAL_CANCEL_CAUSE_LABELS, MEAL_PAY_FROM_LABELS } from '@wantuo/shared';
 import { defineStrings } from '../../i18n/strings';
 
 /** The strings of the meal screens (issue 12): the admin's items and orders, the item form, the head teacher's reservations, the parent's meals. */
@@ -50,15 +51,16 @@ export const mealStrings = defineStrings({
   'orders.export': { zh: '导出', en: 'Export' },
   'orders.export_name': { zh: '订餐记录.xlsx', en: 'dinner-orders.xlsx' },
   'orders.empty': { zh: '这一天还没有订餐', en: 'No bookings that day' },
-  'status.unpaid': { zh: '待支付', en: 'Unpaid' },
-  'status.booked': { zh: '已预订', en: 'Booked' },
-  'status.cancelled': { zh: '已取消', en: 'Cancelled' },
-  'status.none': { zh: '未预订', en: 'Not booked' },
-  'cause.leave': { zh: '请假取消', en: 'Cancelled by leave' },
-  'cause.user': { zh: '手动取消', en: 'Cancelled' },
-  'pay.contract': { zh: '合同', en: 'Contract' },
-  'pay.wechat': { zh: '微信支付', en: 'WeChat Pay' },
-  'pay.school': { zh: '学校登记', en: 'School' },
+  // one wording with the API's order export (packages/shared meals.ts)
+  'status.unpaid': MEAL_BOOKING_STATUS_LABELS.unpaid,
+  'status.booked': MEAL_BOOKING_STATUS_LABELS.booked,
+  'status.cancelled': MEAL_BOOKING_STATUS_LABELS.cancelled,
+  'status.none': MEAL_BOOKING_STATUS_LABELS.none,
+  'cause.leave': MEAL_CANCEL_CAUSE_LABELS.leave,
+  'cause.user': MEAL_CANCEL_CAUSE_LABELS.user,
+  'pay.contract': MEAL_PAY_FROM_LABELS.contract,
+  'pay.wechat': MEAL_PAY_FROM_LABELS.wechat,
+  'pay.school': MEAL_PAY_FROM_LABELS.school,
   'served.yes': { zh: '已用餐', en: 'Served' },
   'served.no': { zh: '未用餐', en: 'Not yet' },
   'kitchen.title': { zh: '{day} 各餐品份数', en: 'Portions on {day}' },

@@ -1,3 +1,4 @@
+import { LEDGER_TYPE_LABELS } from '@wantuo/shared';
 import { defineStrings } from '../../i18n/strings';
 
 /** The strings of the money screens: the payment dialog, the personal centre, the renewal banner. */
@@ -94,10 +95,11 @@ export const moneyStrings = defineStrings({
   'ledger.note': { zh: '说明', en: 'Note' },
   'ledger.actor': { zh: '操作人', en: 'By' },
   'ledger.all_types': { zh: '全部类型', en: 'All types' },
-  'ledger.type_top_up': { zh: '充值', en: 'Top-up' },
-  'ledger.type_payment': { zh: '支付', en: 'Payment' },
-  'ledger.type_refund': { zh: '退款', en: 'Refund' },
-  'ledger.type_adjustment': { zh: '调整', en: 'Adjustment' },
+  // one wording with the API's ledger export (packages/shared schemas/school.ts)
+  'ledger.type_top_up': LEDGER_TYPE_LABELS.top_up,
+  'ledger.type_payment': LEDGER_TYPE_LABELS.payment,
+  'ledger.type_refund': LEDGER_TYPE_LABELS.refund,
+  'ledger.type_adjustment': LEDGER_TYPE_LABELS.adjustment,
   'ledger.export': { zh: '导出 Excel', en: 'Export to Excel' },
   'ledger.empty': { zh: '暂无流水：充值、续费和退款都会记录在这里', en: 'No entries yet: top-ups, renewals and refunds appear here' },
   'ledger.empty_filtered': { zh: '没有符合条件的流水', en: 'No entries match' },
