@@ -15,6 +15,10 @@ export interface JobPayloads {
   'payments.check': { out_trade_no: string };
   /** a refund the provider did not answer: ask again with the same out_refund_no */
   'payments.refund': { out_refund_no: string };
+  /** every 5 minutes: paid surplus payments (their object paid otherwise, cancelled, changed) with no refund are refunded */
+  'payments.surplus': Record<string, never>;
+  /** every 2 minutes: provider refunds unfinished 5 minutes on (a lost notify) are asked about, with backoff per refund */
+  'payments.refundQuery': Record<string, never>;
   /** hourly (idempotent): text the admins of schools whose service expires in 30, 7 or 1 days (school-local dates) */
   'school.remind': { at?: string };
   /** hourly (idempotent): each school from 08:00 local time: contract renewals, expiring reminders, expiries */
@@ -54,6 +58,9 @@ export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   'alerts.scan': { queue: 'alerts', attempts: 1, backoffMs: 1_000 },
   'payments.check': { queue: 'payments', attempts: 5, backoffMs: 10_000 },
   'payments.refund': { queue: 'payments', attempts: 8, backoffMs: 60_000 },
+  // scheduled sweeps: a failed run is made up by the next one
+  'payments.surplus': { queue: 'payments', attempts: 1, backoffMs: 60_000 },
+  'payments.refundQuery': { queue: 'payments', attempts: 1, backoffMs: 60_000 },
   'school.remind': { queue: 'payments', attempts: 3, backoffMs: 60_000 },
   'contracts.daily': { queue: 'contracts', attempts: 3, backoffMs: 60_000 },
   'store.release': { queue: 'store', attempts: 5, backoffMs: 10_000 },
@@ -66,6 +73,9 @@ export const SCHEDULES: { name: JobName; everyMs: number }[] = [
   { name: 'school.remind', everyMs: 3_600_000 },
   // every school from 08:00 its time; each effect once per contract, so the hourly runs after that do nothing again
   { name: 'contracts.daily', everyMs: 3_600_000 },
+  // the durable halves of the money rules: each payment or refund once (request keys, states), so a run again does nothing
+  { name: 'payments.surplus', everyMs: 300_000 },
+  { name: 'payments.refundQuery', everyMs: 120_000 },
 ];
 
 export type JobHandler<K extends JobName> = (data: JobPayloads[K]) => Promise<void>;

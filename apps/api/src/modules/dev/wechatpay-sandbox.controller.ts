@@ -76,6 +76,13 @@ export class WechatPaySandboxController {
     return this.signed(req, res, (body) => this.sandbox.refund(body));
   }
 
+  /** The refund status query (v3 `GET /v3/refund/domestic/refunds/{out_refund_no}`). */
+  @Get('v3/refund/domestic/refunds/:no')
+  @Access('pub')
+  queryRefund(@Req() req: Request, @Res() res: Response, @Param('no') no: string) {
+    return this.signed(req, res, () => this.sandbox.queryRefund(no));
+  }
+
   /** Whether this API serves the sandbox (the web shows its 模拟扫码支付 button only then). */
   @Get('status')
   @Access('pub')

@@ -203,6 +203,21 @@ export class WechatPaySandbox implements BeforeApplicationShutdown {
   }
 
   /**
+   * The refund status query, as v3 answers it: the refund (the same shape as the refund's answer), 404
+   * RESOURCE_NOT_EXISTS for a number it never refunded, 400 PARAM_ERROR for a malformed one.
+   */
+  async queryRefund(outRefundNo: string): Promise<SignedAnswer> {
+    if (!/^[A-Za-z0-9_\-|*@]{1,64}$/.test(outRefundNo)) return this.sign(400, { code: 'PARAM_ERROR', message: 'out_refund_no' });
+    const [r]: Array<SandboxRefund & { out_trade_no: string; total_fen: number; transaction_id: string | null }> = await this.db.query(
+      `select r.out_trade_no, o.amount_fen::int as total_fen, o.transaction_id, r.refund_id, r.amount_fen::int as amount_fen, r.created_at, r.status
+         from wechatpay_sandbox_refunds r join wechatpay_sandbox_orders o on o.out_trade_no = r.out_trade_no where r.out_refund_no = $1`,
+      [outRefundNo],
+    );
+    if (!r) return this.sign(404, { code: 'RESOURCE_NOT_EXISTS', message: '退款单不存在' });
+    return this.sign(200, this.refundOf({ out_trade_no: r.out_trade_no, amount_fen: r.total_fen, transaction_id: r.transaction_id }, outRefundNo, r));
+  }
+
+  /**
    * Refunds are answered PROCESSING while held (the real service's usual answer), until `finishRefund` makes them
    * SUCCESS, ABNORMAL or CLOSED; otherwise SUCCESS at once.
    */
@@ -277,15 +292,17 @@ export class WechatPaySandbox implements BeforeApplicationShutdown {
     await this.settled();
   }
 
-  private refundOf(o: SandboxOrder, outRefundNo: string, r: SandboxRefund) {
+  private refundOf(o: Pick<SandboxOrder, 'out_trade_no' | 'amount_fen' | 'transaction_id'>, outRefundNo: string, r: SandboxRefund) {
     return {
       refund_id: r.refund_id,
       out_refund_no: outRefundNo,
       out_trade_no: o.out_trade_no,
       transaction_id: o.transaction_id,
       channel: 'ORIGINAL',
+      user_received_account: '支付用户零钱',
       create_time: chinaTime(r.created_at),
       status: r.status,
+      funds_account: 'AVAILABLE',
       amount: { refund: r.amount_fen, total: o.amount_fen, payer_refund: r.amount_fen, payer_total: o.amount_fen, currency: 'CNY' },
     };
   }

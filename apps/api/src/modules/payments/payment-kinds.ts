@@ -47,9 +47,17 @@ export interface PaymentKind {
 export const SURPLUS_REQUEST_KEY = 'surplus';
 
 /**
+ * The `payments.surplus` sweep: payments paid at least `graceS` ago (the after-commit refund has had its chance) and
+ * at most `maxAgeDays` ago (WeChat Pay refunds a payment within a year of it), at most `batch` a run (the next run
+ * takes the rest: those refunded now have a refund).
+ */
+export const SURPLUS_SWEEP = { graceS: 60, maxAgeDays: 365, batch: 500 };
+
+/**
  * The one rule of the paying modules (design.md §5a): a provider payment is settled in the transaction that marks it
  * paid — or, when its object was paid otherwise, cancelled or changed before the money arrived, it is a surplus and
- * goes back to the payer in full, once, after the commit. `register` gives a kind its settler and its refunder (which
+ * goes back to the payer in full, once, after the commit (and, should that never happen, by the `payments.surplus`
+ * sweep: sweepSurplus). `register` gives a kind its settler and its refunder (which
  * lets a surplus through in full and hands the other refunds to the module), subscribes the kind to `payment.paid` and
  * tracks the work after the commit (`settled()` awaits it: tests, shutdown).
  */
@@ -110,15 +118,59 @@ export class PaymentKinds implements BeforeApplicationShutdown {
     );
     if (!s) return; // refunded meanwhile
     if (s.surplus) {
-      await this.refunds.refund({ schoolId: e.school_id, outTradeNo: e.out_trade_no, reason: k.surplusReason, requestKey: SURPLUS_REQUEST_KEY, actorId: null });
+      await this.refundSurplus(k, e.school_id, e.out_trade_no);
     } else {
       await k.afterPaid?.(e);
     }
   }
 
+  /** A surplus goes back in full, once: the request key is the same wherever it is noticed (after the commit, the sweep). */
+  private async refundSurplus(k: PaymentKind, schoolId: number, outTradeNo: string): Promise<void> {
+    await this.refunds.refund({ schoolId, outTradeNo, reason: k.surplusReason, requestKey: SURPLUS_REQUEST_KEY, actorId: null });
+  }
+
+  /**
+   * The `payments.surplus` job, the durable half of the surplus rule: the refund after the commit runs in this process
+   * from an event, so a crash (or a failure before the refund was recorded) between the mark-paid commit and it would
+   * leave a surplus paid for good. This finds, in one statement over every registered kind, the provider payments that
+   * are paid, have no refund at all (a refund of any key, failed ones too: those are the refunders' and people's to
+   * look at), were paid more than a minute ago and are a surplus by their kind's `paidBy` — and refunds each exactly as
+   * the after-commit path does (same request key: a payment noticed by both goes back once). Answers how many it
+   * refunded; a refund that fails before it is recorded is logged and tried again by the next run (one the provider
+   * refused is recorded failed, as every refused refund is, and left to people).
+   */
+  async sweepSurplus(opts: Partial<typeof SURPLUS_SWEEP> = {}): Promise<number> {
+    const { graceS, maxAgeDays, batch } = { ...SURPLUS_SWEEP, ...opts };
+    const kinds = [...this.kinds.values()];
+    if (!kinds.length) return 0;
+    const branches = kinds.map(
+      (k, i) => `select p.school_id, p.out_trade_no, p.kind, p.paid_at from payments p
+                  where p.kind = $${i + 4} and p.method = 'wechat' and p.state = 'paid' and p.refunded_fen = 0
+                    and p.paid_at <= now() - make_interval(secs => $1) and p.paid_at > now() - make_interval(days => $2)
+                    and not exists (select 1 from payment_refunds r where r.payment_id = p.id)
+                    and (${k.paidBy}) is distinct from p.out_trade_no`,
+    );
+    const found: Array<{ school_id: number; out_trade_no: string; kind: string }> = await this.db.query(
+      `select school_id, out_trade_no, kind from (${branches.join('\n union all\n')}) s order by paid_at limit $3`,
+      [graceS, maxAgeDays, batch, ...kinds.map((k) => k.kind)],
+    );
+    let refunded = 0;
+    for (const f of found) {
+      try {
+        await this.refundSurplus(this.kinds.get(f.kind)!, f.school_id, f.out_trade_no);
+        refunded++;
+      } catch (err) {
+        this.log.error({ err, outTradeNo: f.out_trade_no, kind: f.kind }, 'surplus sweep: the refund failed');
+      }
+    }
+    if (found.length) this.log.warn({ found: found.length, refunded }, 'surplus sweep: paid surplus payments without a refund were refunded');
+    return refunded;
+  }
+
   /**
    * Work after a commit, awaited by settled(); a failure is logged. (A surplus refund the provider did not answer stays
-   * pending and its `payments.refund` job asks again; one that failed before it was recorded is only logged.)
+   * pending and its `payments.refund` job asks again; one that failed before it was recorded, or never ran because the
+   * process stopped, is refunded by the `payments.surplus` sweep.)
    */
   track(work: Promise<void>, kind: string): void {
     const run = work.catch((err: unknown) => this.log.error({ err, kind }, 'after a paid payment: settling or refunding the surplus failed'));

@@ -4,6 +4,8 @@ import { Aes, Formatter, Rsa } from 'wechatpay-axios-plugin';
 import { eventually, snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { WechatPaySandbox } from '../dev/wechatpay-sandbox.service';
 import { PaymentsService } from './payments.service';
+import { PaymentProvider } from './provider';
+import { RefundsService } from './refunds.service';
 import type { SandboxKeys } from './wechatpay/credentials';
 import { SANDBOX_KEYS } from './wechatpay/wechatpay.tokens';
 
@@ -311,5 +313,111 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
     expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'processing' });
     expect((await sendNotify(n)).status).toBe(204);
     expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'succeeded' });
+  });
+
+  describe('the refund status query (payments.refundQuery, a lost REFUND.* notify)', () => {
+    const refunds = () => t.app.get(RefundsService);
+    /** the provider finishes the held refund, but its notify never arrives */
+    async function finishedUnheard(outRefundNo: string, result: 'SUCCESS' | 'CLOSED' | 'ABNORMAL') {
+      await t.sql.query(`update wechatpay_sandbox_refunds set notify_url = 'http://127.0.0.1:9/nowhere' where out_refund_no = $1`, [outRefundNo]);
+      expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: outRefundNo, result })).body.data).toMatchObject({ refund_status: result, notify_status: null });
+      expect(await refundRow(outRefundNo)).toMatchObject({ state: 'processing' });
+    }
+    const age = (outRefundNo: string, minutes: number) =>
+      t.sql.query(`update payment_refunds set created_at = created_at - make_interval(mins => $2) where out_refund_no = $1`, [outRefundNo, minutes]);
+    const polls = async (outRefundNo: string) =>
+      (await t.sql.query(`select (meta->>'polls')::int as polls, extract(epoch from (meta->>'next_poll_at')::timestamptz - now())::int as next_in_s from payment_refunds where out_refund_no = $1`, [outRefundNo]))
+        .rows[0] as { polls: number | null; next_in_s: number | null };
+
+    it('the sandbox answers the query signed, in the provider’s shape; an unknown number is 404 RESOURCE_NOT_EXISTS; unsigned is 401', async () => {
+      const r = await processingRefund(1_100);
+      const provider = t.app.get(PaymentProvider);
+      expect(await provider.queryRefund(r.outRefundNo)).toEqual({ outTradeNo: r.outTradeNo, outRefundNo: r.outRefundNo, refundId: expect.stringMatching(/^5030/), status: 'PROCESSING', refundFen: 1_100 });
+      expect(await provider.queryRefund('FNOSUCHREFUND000000000000000000000')).toBeNull();
+      const unsigned = await t.get(`/api/dev/wechatpay/v3/refund/domestic/refunds/${r.outRefundNo}`);
+      expect(unsigned.status).toBe(401);
+      expect(JSON.parse(unsigned.text)).toMatchObject({ code: 'SIGN_ERROR' });
+      expect(await sandbox.queryRefund('FNOSUCHREFUND000000000000000000000')).toMatchObject({ status: 404, body: expect.stringContaining('RESOURCE_NOT_EXISTS') });
+      const known = await sandbox.queryRefund(r.outRefundNo);
+      expect(JSON.parse(known.body)).toMatchObject({
+        out_refund_no: r.outRefundNo,
+        out_trade_no: r.outTradeNo,
+        refund_id: expect.any(String),
+        channel: 'ORIGINAL',
+        status: 'PROCESSING',
+        create_time: expect.stringMatching(/\+08:00$/),
+        amount: { refund: 1_100, total: 1_100, payer_refund: 1_100, payer_total: 1_100, currency: 'CNY' },
+      });
+      expect(known.headers).toMatchObject({ 'Wechatpay-Signature': expect.any(String), 'Wechatpay-Serial': keys.platformKeyId });
+    });
+
+    it('a held refund whose notify is never sent ends succeeded by the poll; a second poll changes nothing', async () => {
+      const r = await processingRefund(2_500);
+      await finishedUnheard(r.outRefundNo, 'SUCCESS');
+      // younger than 5 minutes: the notify may still come, not polled yet
+      expect(await refunds().pollDue()).toEqual({ polled: 0, changed: 0 });
+      await age(r.outRefundNo, 6);
+      expect(await refunds().pollDue()).toEqual({ polled: 1, changed: 1 });
+      expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'succeeded', has_id: true, payment_state: 'refunded', refunded: 2_500 });
+      const before = await snapshot(t.sql);
+      const m = await money();
+      expect(await refunds().pollDue()).toEqual({ polled: 0, changed: 0 });
+      expect(await refunds().poll(r.outRefundNo)).toBe(false);
+      expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'succeeded', refunded: 2_500 });
+      expect(await money()).toEqual(m);
+      expect(await snapshot(t.sql)).toEqual(before);
+    });
+
+    it('CLOSED found by the poll fails the refund and corrects it once; the late notify changes nothing', async () => {
+      const r = await processingRefund(2_700);
+      const m = await money();
+      await finishedUnheard(r.outRefundNo, 'CLOSED');
+      await age(r.outRefundNo, 6);
+      expect(await refunds().pollDue()).toEqual({ polled: 1, changed: 1 });
+      expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'failed', payment_state: 'paid', refunded: 0 });
+      expect(await money()).toMatchObject({ balance: m.balance + 2_700, entries: m.entries + 1 });
+      expect(await refunds().pollDue()).toEqual({ polled: 0, changed: 0 });
+      expect(await refunds().poll(r.outRefundNo)).toBe(false);
+      // the notify arrives after all
+      await t.sql.query(`update wechatpay_sandbox_refunds set notify_url = $2 where out_refund_no = $1`, [r.outRefundNo, t.app.get(PaymentProvider).notifyUrl()]);
+      expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'CLOSED' })).body.data.notify_status).toBe(204);
+      expect(await money()).toMatchObject({ balance: m.balance + 2_700, entries: m.entries + 1 });
+      expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'failed', payment_state: 'paid', refunded: 0 });
+    });
+
+    it('ABNORMAL stays processing, flagged, and is polled again later with a doubling delay', async () => {
+      const r = await processingRefund(2_900);
+      await finishedUnheard(r.outRefundNo, 'ABNORMAL');
+      await age(r.outRefundNo, 6);
+      expect(await refunds().pollDue()).toEqual({ polled: 1, changed: 1 });
+      expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'processing', abnormal: 'ABNORMAL', payment_state: 'refunded', refunded: 2_900 });
+      expect(await polls(r.outRefundNo)).toEqual({ polls: 1, next_in_s: expect.any(Number) });
+      expect(Math.abs((await polls(r.outRefundNo)).next_in_s! - 300)).toBeLessThanOrEqual(5);
+      // not due yet
+      expect(await refunds().pollDue()).toEqual({ polled: 0, changed: 0 });
+      await t.sql.query(`update payment_refunds set meta = meta || '{"next_poll_at": "2000-01-01T00:00:00Z"}' where out_refund_no = $1`, [r.outRefundNo]);
+      expect(await refunds().pollDue()).toEqual({ polled: 1, changed: 0 });
+      expect(await polls(r.outRefundNo)).toEqual({ polls: 2, next_in_s: expect.any(Number) });
+      expect(Math.abs((await polls(r.outRefundNo)).next_in_s! - 600)).toBeLessThanOrEqual(5);
+      expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'processing', abnormal: 'ABNORMAL', refunded: 2_900 });
+    });
+
+    it('a refund left pending (the provider never received it) is asked for by the poll, with the same number, once', async () => {
+      const p = await recharge(3_100);
+      await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: p.out_trade_no });
+      const provider = t.app.get(PaymentProvider);
+      const spy = jest.spyOn(provider, 'refund').mockRejectedValueOnce(new Error('connect ECONNREFUSED'));
+      const res = await t.post('/api/index/refundSchoolPayment', operator).send({ school_id: schoolId, out_trade_no: p.out_trade_no, reason: '测试退款', request_id: `n-${randomBytes(6).toString('hex')}` });
+      spy.mockRestore();
+      expect(res.body).toMatchObject({ code: Code.Ok, data: { state: 'pending' } });
+      const outRefundNo = res.body.data.out_refund_no as string;
+      expect(await sandbox.queryRefund(outRefundNo)).toMatchObject({ status: 404 });
+      await age(outRefundNo, 6);
+      expect(await refunds().pollDue()).toEqual({ polled: 1, changed: 1 });
+      expect(await refundRow(outRefundNo)).toMatchObject({ state: 'succeeded', payment_state: 'refunded', refunded: 3_100 });
+      expect(await sandbox.orderOf(p.out_trade_no)).toMatchObject({ state: 'REFUND', refunded_fen: 3_100 });
+      expect(await refunds().pollDue()).toEqual({ polled: 0, changed: 0 });
+      expect((await t.sql.query(`select count(*)::int as n from wechatpay_sandbox_refunds where out_trade_no = $1`, [p.out_trade_no])).rows[0].n).toBe(1);
+    });
   });
 });

@@ -41,6 +41,16 @@ export interface RefundOrder {
   reason: string;
 }
 
+/** A provider's view of one refund (the refund status query, v3 `GET /v3/refund/domestic/refunds/{out_refund_no}`). */
+export interface ProviderRefundState {
+  outTradeNo: string;
+  outRefundNo: string;
+  refundId: string | null;
+  /** SUCCESS, PROCESSING, CLOSED or ABNORMAL (as the refund's answer and its notifies) */
+  status: string;
+  refundFen: number | null;
+}
+
 /** Why a notify was refused (never credited): the HTTP status v3 expects and a reason for the log. */
 export class NotifyRefused extends Error {
   constructor(
@@ -75,6 +85,11 @@ export abstract class PaymentProvider {
    * status (SUCCESS, PROCESSING, ABNORMAL, CLOSED); throws ProviderRefused when the provider says it made none.
    */
   abstract refund(order: RefundOrder): Promise<{ refundId: string; status: string }>;
+  /**
+   * Asks the provider where a refund is: its state, or null when the provider has no refund of that number (v3:
+   * 404 RESOURCE_NOT_EXISTS, so it was never made). Any other failure throws (the answer is unknown).
+   */
+  abstract queryRefund(outRefundNo: string): Promise<ProviderRefundState | null>;
   /**
    * Verifies a notify callback (signature over timestamp, nonce and the raw body with the platform key; timestamp
    * within 5 minutes; the key id), decrypts its resource and tells a payment's from a refund's. Throws NotifyRefused.

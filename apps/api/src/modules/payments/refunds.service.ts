@@ -35,6 +35,14 @@ const PAYMENT_COLUMNS = `id::int as id, school_id, out_trade_no, kind, ref_id, a
 const REDRIVE_DELAY_MS = 60_000;
 
 /**
+ * The `payments.refundQuery` job: a provider refund still unfinished `afterS` after it was made (its notify lost, or
+ * the process stopped before it asked) is asked about with the status query, then again after `firstDelayS`, doubling,
+ * at most every `maxDelayS` (an ABNORMAL one too: the merchant platform may resolve it); at most `batch` a run, the
+ * most overdue first.
+ */
+export const REFUND_QUERY = { afterS: 300, firstDelayS: 300, maxDelayS: 6 * 3600, batch: 200 };
+
+/**
  * The provider's refund number: derived from the payment and the request key (WeChat Pay takes up to 64 of
  * [A-Za-z0-9_-|*@]), so a retried request always reaches the provider with the same number.
  */
@@ -57,6 +65,9 @@ export const outRefundNoOf = (outTradeNo: string, requestKey: string): string =>
  *    without refunding twice.
  * 3. The provider's REFUND.* notify (recordNotice) finishes a refund it accepted as processing: recorded the same one
  *    way as its answers (record), so answers, the job's asking again and notifies never disagree or apply twice.
+ * 4. A refund whose notify is lost, or left pending by a process that stopped, is asked about by the
+ *    `payments.refundQuery` job (pollDue, poll): the provider's status query, recorded the same one way (record); a
+ *    pending refund the provider never received is asked for (same out_refund_no).
  */
 @Injectable()
 export class RefundsService {
@@ -176,8 +187,70 @@ export class RefundsService {
   }
 
   /**
-   * What the provider says of a refund — its answer to the request (or to the job's request again) or a verified
-   * notify — recorded one way, idempotently (each step only from the states before it): SUCCESS → `succeeded`;
+   * The `payments.refundQuery` job: the provider refunds still pending or processing REFUND_QUERY.afterS after they were
+   * made, whose next poll is due (payment_refunds.meta: polls, next_poll_at), are each asked about (poll); one still
+   * unfinished afterwards is polled again later, the delay doubling from firstDelayS up to maxDelayS. Answers how
+   * many were polled and how many changed.
+   */
+  async pollDue(opts: Partial<typeof REFUND_QUERY> = {}): Promise<{ polled: number; changed: number }> {
+    const { afterS, firstDelayS, maxDelayS, batch } = { ...REFUND_QUERY, ...opts };
+    const due: Array<{ out_refund_no: string }> = await this.db.query(
+      `select r.out_refund_no from payment_refunds r join payments p on p.id = r.payment_id
+        where r.state in ('pending', 'processing') and p.method = 'wechat' and r.created_at <= now() - make_interval(secs => $1)
+          and coalesce((r.meta->>'next_poll_at')::timestamptz, '-infinity') <= now()
+        order by coalesce((r.meta->>'next_poll_at')::timestamptz, r.created_at) limit $2`,
+      [afterS, batch],
+    );
+    let changed = 0;
+    for (const { out_refund_no } of due) {
+      try {
+        if (await this.poll(out_refund_no)) changed++;
+      } catch (err) {
+        this.log.warn({ err, outRefundNo: out_refund_no }, 'refund status query failed: asked again later');
+      }
+      // still unfinished: the next poll later, the delay doubling (the exponent bounded: the cap is reached long before)
+      await this.db.query(
+        `update payment_refunds
+            set meta = meta || jsonb_build_object('polls', coalesce((meta->>'polls')::int, 0) + 1,
+                  'next_poll_at', now() + make_interval(secs => least($2 * power(2, least(coalesce((meta->>'polls')::int, 0), 20)), $3)))
+          where out_refund_no = $1 and state in ('pending', 'processing')`,
+        [out_refund_no, firstDelayS, maxDelayS],
+      );
+    }
+    return { polled: due.length, changed };
+  }
+
+  /**
+   * Asks the provider where one unfinished provider refund is and records the answer the one way (record): SUCCESS →
+   * succeeded; CLOSED → failed and corrected; ABNORMAL → processing, marked; PROCESSING → as it was. A pending refund
+   * the provider does not have (RESOURCE_NOT_EXISTS: the request never reached it) is asked for, with the same
+   * out_refund_no. An answer about another order or amount is logged and changes nothing. Answers whether the refund
+   * changed. Throws when the provider did not answer.
+   */
+  async poll(outRefundNo: string): Promise<boolean> {
+    const row = await this.refundRow(outRefundNo);
+    if (!row || (row.state !== 'pending' && row.state !== 'processing')) return false;
+    const [p]: LockedPayment[] = await this.db.query(`select ${PAYMENT_COLUMNS} from payments where id = $1`, [row.paymentId]);
+    if (p.method !== 'wechat') return false;
+    const q = await this.provider.queryRefund(outRefundNo);
+    if (!q) {
+      if (row.state === 'pending') {
+        await this.ask(p, row, true);
+        return (await this.refundRow(outRefundNo))?.state !== 'pending';
+      }
+      this.log.error({ outRefundNo, outTradeNo: p.out_trade_no }, 'provider does not know a refund it accepted');
+      return false;
+    }
+    if (q.outTradeNo !== p.out_trade_no || (q.refundFen !== null && q.refundFen !== row.amountFen)) {
+      this.log.error({ outRefundNo, outTradeNo: p.out_trade_no, answered: q }, 'refund status query answered another order or amount: nothing recorded');
+      return false;
+    }
+    return this.record(outRefundNo, q.status, q.refundId);
+  }
+
+  /**
+   * What the provider says of a refund — its answer to the request (or to the job's request again), a verified
+   * notify or its status query — recorded one way, idempotently (each step only from the states before it): SUCCESS → `succeeded`;
    * PROCESSING → `processing`; CLOSED → `failed`, corrected (fail); ABNORMAL (the money left the merchant but the payer's
    * account refused it; the merchant platform resolves it by hand) stays `processing`, marked `abnormal` and logged —
    * never failed, since it may still be paid out. Answers whether anything changed.
@@ -185,24 +258,26 @@ export class RefundsService {
   private async record(outRefundNo: string, status: string, refundId: string | null): Promise<boolean> {
     if (status === 'CLOSED') return this.fail(outRefundNo, 'CLOSED');
     if (status === 'SUCCESS') {
+      // (an update's own RETURNING comes back from TypeORM as [rows, count]: the rows are read through a CTE)
       const rows: unknown[] = await this.db.query(
-        `update payment_refunds set state = 'succeeded', provider_refund_id = coalesce($2, provider_refund_id)
-          where out_refund_no = $1 and state in ('pending', 'processing') returning id`,
+        `with u as (update payment_refunds set state = 'succeeded', provider_refund_id = coalesce($2, provider_refund_id)
+                     where out_refund_no = $1 and state in ('pending', 'processing') returning id) select id from u`,
         [outRefundNo, refundId],
       );
       return rows.length > 0;
     }
     if (status === 'PROCESSING') {
       const rows: unknown[] = await this.db.query(
-        `update payment_refunds set state = 'processing', provider_refund_id = coalesce($2, provider_refund_id) where out_refund_no = $1 and state = 'pending' returning id`,
+        `with u as (update payment_refunds set state = 'processing', provider_refund_id = coalesce($2, provider_refund_id)
+                     where out_refund_no = $1 and state = 'pending' returning id) select id from u`,
         [outRefundNo, refundId],
       );
       return rows.length > 0;
     }
     this.log.error({ outRefundNo, status }, 'provider refund needs handling at the merchant platform');
     const rows: unknown[] = await this.db.query(
-      `update payment_refunds set state = 'processing', provider_refund_id = coalesce($2, provider_refund_id), meta = meta || jsonb_build_object('abnormal', $3::text)
-        where out_refund_no = $1 and state in ('pending', 'processing') and meta->>'abnormal' is distinct from $3::text returning id`,
+      `with u as (update payment_refunds set state = 'processing', provider_refund_id = coalesce($2, provider_refund_id), meta = meta || jsonb_build_object('abnormal', $3::text)
+                   where out_refund_no = $1 and state in ('pending', 'processing') and meta->>'abnormal' is distinct from $3::text returning id) select id from u`,
       [outRefundNo, refundId, status],
     );
     return rows.length > 0;

@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { Aes, Formatter, Rsa, Wechatpay } from 'wechatpay-axios-plugin';
-import { NotifyRefused, PaymentProvider, ProviderRefused, type NativeOrder, type ProviderNotify, type ProviderRefundNotice, type ProviderTransaction, type RefundOrder } from '../provider';
+import { NotifyRefused, PaymentProvider, ProviderRefused, type NativeOrder, type ProviderNotify, type ProviderRefundNotice, type ProviderRefundState, type ProviderTransaction, type RefundOrder } from '../provider';
 import type { MerchantCredentials } from './credentials';
 
 /** Notifies and answers older or newer than this (seconds) are refused: replay protection, as v3 asks. */
@@ -168,6 +168,26 @@ export class WechatPayProvider extends PaymentProvider {
       throw err;
     }
     return { refundId: String(res.data.refund_id ?? ''), status: String(res.data.status ?? 'PROCESSING') };
+  }
+
+  async queryRefund(outRefundNo: string): Promise<ProviderRefundState | null> {
+    let res: { data: Record<string, unknown> };
+    try {
+      res = await at(this.client, 'v3/refund/domestic/refunds/$out_refund_no$').get({ out_refund_no: outRefundNo });
+    } catch (err) {
+      const answer = (err as { response?: { status?: number; data?: { code?: unknown } } }).response;
+      // the only answer that says the refund does not exist; anything else (5xx, 429 FREQUENCY_LIMITED, no answer) is unknown
+      if (answer?.status === 404 && answer.data?.code === 'RESOURCE_NOT_EXISTS') return null;
+      throw err;
+    }
+    const r = res.data as RefundResource & { status?: string };
+    return {
+      outTradeNo: String(r.out_trade_no ?? ''),
+      outRefundNo: String(r.out_refund_no ?? outRefundNo),
+      refundId: r.refund_id ?? null,
+      status: String(r.status ?? 'UNKNOWN'),
+      refundFen: typeof r.amount?.refund === 'number' ? r.amount.refund : null,
+    };
   }
 
   verifyNotify(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): ProviderNotify {
