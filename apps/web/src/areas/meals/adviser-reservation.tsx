@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Flex, List, Modal, Popconfirm, Segmented, Select, Tag, Typography } from 'antd';
+import { Button, Card, DatePicker, Flex, List, Modal, Popconfirm, Segmented, Select, Tabs, Tag, Typography } from 'antd';
 import { formatFen, type DinnerBooking, type DinnerBookingCount, type DinnerBookingInfoRow, type MealCountMessage, type MealGoods, type MealSettings, type Page } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useState } from 'react';
@@ -9,6 +9,7 @@ import { EmptyState, LoadError, Loading } from '../../components/states';
 import { newRequestId } from '../money/payment-dialog';
 import { BookingTag } from './common';
 import { useMealCountLive } from './live';
+import { OrderHistory } from './order-history';
 import { mealStrings } from './strings';
 
 const PAGE = 50;
@@ -18,6 +19,18 @@ const PAGE = 50;
  * The head teacher books or cancels a student's dinner from the list (the school is not bound by the cutoff).
  */
 export default function AdviserReservation() {
+  const s = mealStrings.use();
+  return (
+    <Tabs
+      items={[
+        { key: 'day', label: s('res.tab_day'), children: <DayReservation /> },
+        { key: 'history', label: s('tab.history'), children: <Card styles={{ body: { padding: 12 } }}><OrderHistory /></Card> },
+      ]}
+    />
+  );
+}
+
+function DayReservation() {
   const s = mealStrings.use();
   const qc = useQueryClient();
   // the school's day (the browser's may differ) until another is picked

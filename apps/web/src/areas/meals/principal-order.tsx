@@ -24,6 +24,7 @@ import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSession } from '../../stores/session';
 import { BookingTag, schoolDateTime, schoolTime } from './common';
 import { useMealCountLive } from './live';
+import { OrderHistory } from './order-history';
 import { mealStrings } from './strings';
 
 const PAGE = 20;
@@ -37,6 +38,7 @@ export default function PrincipalOrder() {
         items={[
           { key: 'goods', label: s('tab.goods'), children: <GoodsList /> },
           { key: 'orders', label: s('tab.orders'), children: <Orders /> },
+          { key: 'history', label: s('tab.history'), children: <OrderHistory /> },
           { key: 'kitchen', label: s('tab.kitchen'), children: <Kitchen /> },
           { key: 'settings', label: s('tab.settings'), children: <Settings /> },
         ]}

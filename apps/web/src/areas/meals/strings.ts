@@ -120,4 +120,15 @@ export const mealStrings = defineStrings({
   'parent.closed': { zh: '已截止', en: 'Closed' },
   'parent.covered': { zh: '合同含晚餐', en: 'Included in the contract' },
   'parent.today': { zh: '今天', en: 'Today' },
+  // dinner orders of one student or one class over a range (dinnerOrderList)
+  'tab.history': { zh: '学生/班级订餐', en: 'By student or class' },
+  'res.tab_day': { zh: '当天预约', en: 'The day' },
+  'history.by_student': { zh: '按学生', en: 'By student' },
+  'history.by_class': { zh: '按班级', en: 'By class' },
+  'history.student': { zh: '搜索并选择学生', en: 'Search and choose a student' },
+  'history.class': { zh: '选择班级', en: 'Choose a class' },
+  'history.range': { zh: '日期范围', en: 'Dates' },
+  'history.pick': { zh: '先选择一名学生或一个班级', en: 'Choose a student or a class first' },
+  'history.empty': { zh: '这段日期没有订餐记录', en: 'No dinner orders in these days' },
+  'history.total': { zh: '共 {n} 条', en: '{n} orders' },
 });
