@@ -79,9 +79,13 @@ it('every write button ignores a second click within 2000 ms of a click that sen
     });
     const submit = el.querySelector<HTMLButtonElement>('button[type="submit"]')!;
     submit.click();
+    // the button that sent the write is locked, visibly
+    expect(submit.disabled).toBe(true);
+    submit.disabled = false; // even a button re-enabled by someone else ignores the second click
     submit.click();
     expect(submits).toHaveLength(1);
     vi.advanceTimersByTime(2000);
+    expect(submit.disabled).toBe(false);
     submit.click();
     expect(submits).toHaveLength(2);
 

@@ -44,16 +44,36 @@ export const WRITE_BUTTONS = [
 ].join(', ');
 
 let lastWriteAt = Number.NEGATIVE_INFINITY;
-/** The request layer calls this when it sends a write (a POST). */
+/** The write button clicked last and when (the guard's own record, for locking it when its write goes). */
+let lastButton: { el: HTMLButtonElement; at: number; ms: number } | null = null;
+/** How long after a click a write still counts as that click's (form validation runs in between). */
+const CLICK_TO_WRITE_MS = 1_000;
+
+/**
+ * The request layer calls this when it sends a write (a POST). The button whose click sent it is disabled for the rest
+ * of the guard's time, so the user sees it locked (and a second click cannot land), then restored.
+ */
 export function noteWrite(at = Date.now()): void {
   lastWriteAt = at;
+  const b = lastButton;
+  if (!b || at - b.at > CLICK_TO_WRITE_MS || b.el.disabled || !b.el.isConnected) return;
+  lastButton = null;
+  b.el.disabled = true;
+  b.el.dataset.clickGuarded = '1';
+  setTimeout(() => {
+    // restore only what the guard itself set (the page may have disabled the button meanwhile for its own reasons)
+    if (b.el.dataset.clickGuarded === '1') {
+      delete b.el.dataset.clickGuarded;
+      b.el.disabled = false;
+    }
+  }, Math.max(0, b.ms - (at - b.at)));
 }
 
 /**
- * Spec §5 everywhere a form posts, without wrapping each button: a second click on the same write button within
- * 2000 ms of a click that sent a write is swallowed (capture phase, before React sees it). A click that sent nothing
- * (the form's validation failed) does not lock the button: the user fixes the field and submits again at once.
- * Returns the function that removes the guard.
+ * Spec §5 everywhere a form posts, without wrapping each button: a click on a write button that sends a write locks
+ * that button for 2000 ms (disabled, see noteWrite), and a second click within that time is swallowed anyway (capture
+ * phase, before React sees it). A click that sent nothing (the form's validation failed) does not lock the button: the
+ * user fixes the field and submits again at once. Returns the function that removes the guard.
  */
 export function installClickGuard(root: Document = document, ms = CLICK_GUARD_MS): () => void {
   const clickedAt = new WeakMap<Element, number>();
@@ -69,6 +89,7 @@ export function installClickGuard(root: Document = document, ms = CLICK_GUARD_MS
       return;
     }
     clickedAt.set(button, now);
+    if (button instanceof HTMLButtonElement) lastButton = { el: button, at: now, ms };
   };
   root.addEventListener('click', onClick, true);
   return () => root.removeEventListener('click', onClick, true);
