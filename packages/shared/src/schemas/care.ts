@@ -246,6 +246,8 @@ export interface CareStudent {
 export interface CareClassStudent extends CareStudent {
   joined_at: string;
   duties: DutyAssignment[];
+  /** the student's own time slots (addStudentClassTime), by start time; empty: the class's slot applies */
+  class_times: ClassTimeOption[];
 }
 
 /** `data` of addWantuoStudent / teacherAddWantuoStudent. */

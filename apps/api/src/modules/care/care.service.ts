@@ -9,6 +9,7 @@ import {
   type CareClassInfo,
   type CareClassStudent,
   type CareStudent,
+  type ClassTimeOption,
   type ClassListQuery,
   type DelClassInput,
   type DelWantuoStudentInput,
@@ -104,7 +105,7 @@ export class CareService {
          ) p on true`,
       [classId, school, containsPattern(q.name), q.limit, (q.page - 1) * q.limit],
     );
-    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => ({ ...r, duties: [] as DutyAssignment[] }) as CareClassStudent);
+    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => ({ ...r, duties: [] as DutyAssignment[], class_times: [] as ClassTimeOption[] }) as CareClassStudent);
     if (list.length) {
       const duties: DutyAssignment[] = await this.db.query(
         `select ${DUTY_COLUMNS} from duty_assignments d join users u on u.id = d.teacher_id
@@ -113,6 +114,14 @@ export class CareService {
       );
       const byStudent = new Map(list.map((s) => [s.id, s]));
       for (const d of duties) byStudent.get(d.student_id!)?.duties.push(d);
+      // the students' own time slots (addStudentClassTime)
+      const slots: Array<ClassTimeOption & { student_id: number }> = await this.db.query(
+        `select sct.student_id, ct.id, ct.name, to_char(ct.start_time, 'HH24:MI') as start_time, to_char(ct.end_time, 'HH24:MI') as end_time, ct.weekdays::int[] as weekdays
+           from student_class_times sct join class_times ct on ct.id = sct.class_time_id and ct.deleted_at is null
+          where sct.student_id = any($1::int[]) and ct.school_id = $2 order by ct.start_time, ct.id`,
+        [list.map((s) => s.id), school],
+      );
+      for (const { student_id, ...slot } of slots) byStudent.get(student_id)?.class_times.push(slot);
     }
     return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
   }

@@ -334,6 +334,7 @@ describe('addWantuoStudent, wantuoStudent and selectWantuoStudent', () => {
       day_school: null,
       joined_at: expect.any(String),
       duties: [{ id: expect.any(Number), duty: 'tutor', teacher_id: t.demo.users.teacher, teacher_name: '李老师', student_id: s1 }],
+      class_times: [],
     });
     expect(res.body.data.list[1]).toMatchObject({ id: s2, duties: [] });
     const search = await t.get(`${api('wantuoStudent')}?id=${c.id}&name=${encodeURIComponent('小二')}`, admin);
@@ -345,6 +346,28 @@ describe('addWantuoStudent, wantuoStudent and selectWantuoStudent', () => {
     const ids = after.body.data.list.map((r: { id: number }) => r.id);
     expect(ids).not.toContain(s1);
     expect(ids).not.toContain(s2);
+  });
+
+  it('lists each student’s own time slots (addStudentClassTime) by start time; removed slots drop out', async () => {
+    const c = await createClass({ capacity: 3 });
+    const s1 = await student({ name: '时段甲' });
+    const s2 = await student({ name: '时段乙' });
+    await addStudents(c.id, [s1, s2]);
+    const slot = async (name: string, start: string, end: string, weekdays: string) =>
+      (await t.sql.query(`insert into class_times (school_id, name, start_time, end_time, weekdays) values ($1, $2, $3, $4, $5) returning id`, [t.demo.schoolId, name, start, end, weekdays])).rows[0].id as number;
+    const late = await slot(`晚段${++seq}`, '17:30', '20:00', '{1,3}');
+    const early = await slot(`早段${++seq}`, '15:00', '17:00', '{2,4}');
+    const set = await t.post(api('addStudentClassTime'), admin).send({ student_id: s1, class_time_ids: [late, early] });
+    expect(set.body.code).toBe(200);
+    const list = (await t.get(`${api('wantuoStudent')}?id=${c.id}`, admin)).body.data.list as Array<{ id: number; class_times: unknown[] }>;
+    expect(list.find((r) => r.id === s1)!.class_times).toEqual([
+      { id: early, name: expect.stringMatching(/^早段/), start_time: '15:00', end_time: '17:00', weekdays: [2, 4] },
+      { id: late, name: expect.stringMatching(/^晚段/), start_time: '17:30', end_time: '20:00', weekdays: [1, 3] },
+    ]);
+    expect(list.find((r) => r.id === s2)!.class_times).toEqual([]);
+    await t.sql.query(`update class_times set deleted_at = now() where id = $1`, [late]);
+    const again = (await t.get(`${api('wantuoStudent')}?id=${c.id}`, admin)).body.data.list as Array<{ id: number; class_times: Array<{ id: number }> }>;
+    expect(again.find((r) => r.id === s1)!.class_times.map((x) => x.id)).toEqual([early]);
   });
 
   it('selectWantuoStudent leaves out inactive and other schools’ students', async () => {

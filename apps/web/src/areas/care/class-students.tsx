@@ -11,6 +11,8 @@ import { useT } from '../../stores/preferences';
 import { AddStudentsModal } from './add-students';
 import { classSlot, DUTY_KEYS, DutyTags, TeacherSelect, useSlotText } from './care-common';
 import { RemoveStudentButton } from './remove-student';
+import { careStrings } from './strings';
+import { OwnSlotTags, StudentSlotsButton } from './student-slots';
 
 const PAGE_SIZE = 20;
 type ClassDuty = Exclude<Duty, 'head'>;
@@ -98,6 +100,7 @@ function ClassHeader({ info, refresh }: { info: CareClassInfo; refresh: () => vo
 /** /principal_classCompile?id=: a class's students (add, remove with preview) and its duty teachers. */
 export default function ClassStudents() {
   const t = useT();
+  const cs = careStrings.use();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
@@ -145,21 +148,23 @@ export default function ClassStudents() {
         page={page}
         onPage={setPage}
         pageSize={PAGE_SIZE}
-        scroll={{ x: 820 }}
+        scroll={{ x: 1040 }}
         locale={{ emptyText: <EmptyState description={name ? t('care.empty_search') : t('care.empty_students')} /> }}
         columns={[
           { title: t('care.student_name'), dataIndex: 'name', fixed: 'left', width: 110 },
           { title: t('care.grade'), key: 'grade', width: 140, render: (_, s) => [s.grade, s.class_name].filter(Boolean).join(' ') || '-' },
           { title: t('care.student_duty_col'), dataIndex: 'duties', width: 260, render: (d: DutyAssignment[]) => <DutyTags duties={d} /> },
+          { title: cs('own_slots.col'), dataIndex: 'class_times', width: 160, render: (v: CareClassStudent['class_times'] | undefined) => <OwnSlotTags slots={v ?? []} /> },
           {
             title: t('care.actions'),
             key: 'actions',
-            width: 200,
+            width: 260,
             render: (_, s) => (
               <Space size={4}>
                 <Button size="small" onClick={() => setDutyOf(s)}>
                   {t('care.assign_teacher')}
                 </Button>
+                <StudentSlotsButton student={s} onDone={refresh} />
                 <RemoveStudentButton classId={c.id} student={s} asHead={false} onDone={refresh} />
               </Space>
             ),
