@@ -143,11 +143,15 @@ export class PaymentKinds implements BeforeApplicationShutdown {
     const { graceS, maxAgeDays, batch } = { ...SURPLUS_SWEEP, ...opts };
     const kinds = [...this.kinds.values()];
     if (!kinds.length) return 0;
+    // each kind's paidBy only ever sees that kind's payments (it may cast ref_id, which other kinds fill otherwise): the
+    // kind's rows are fenced off first (offset 0 keeps the planner from merging the filters)
     const branches = kinds.map(
-      (k, i) => `select p.school_id, p.out_trade_no, p.kind, p.paid_at from payments p
-                  where p.kind = $${i + 4} and p.method = 'wechat' and p.state = 'paid' and p.refunded_fen = 0
-                    and p.paid_at <= now() - make_interval(secs => $1) and p.paid_at > now() - make_interval(days => $2)
-                    and not exists (select 1 from payment_refunds r where r.payment_id = p.id)
+      (k, i) => `select p.school_id, p.out_trade_no, p.kind, p.paid_at
+                   from (select * from payments
+                          where kind = $${i + 4} and method = 'wechat' and state = 'paid' and refunded_fen = 0
+                            and paid_at <= now() - make_interval(secs => $1) and paid_at > now() - make_interval(days => $2)
+                         offset 0) p
+                  where not exists (select 1 from payment_refunds r where r.payment_id = p.id)
                     and (${k.paidBy}) is distinct from p.out_trade_no`,
     );
     const found: Array<{ school_id: number; out_trade_no: string; kind: string }> = await this.db.query(
