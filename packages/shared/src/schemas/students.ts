@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MOBILE_RE } from '../patterns';
+import { localDay } from '../school-time';
 import { lineText, mobile, pageQuery, plainText, text } from './common';
 import type { ContractState, PackageKind } from '../contracts';
 import type { TeachingClass } from './teaching';
@@ -29,11 +30,11 @@ export const STUDENT_NAME_RE = /^[\p{L}\p{M} ·・.\-'’]+$/u;
 const PHOTO_RE = /^(\/uploads\/|https?:\/\/)[^\s<>"'`\\]+$/;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** true for a real calendar date YYYY-MM-DD between 1990 and today */
+/** true for a real calendar date YYYY-MM-DD between 1990 and today (the school's day: schools default to Asia/Shanghai) */
 export function isBirthday(v: string): boolean {
   if (!DATE_RE.test(v)) return false;
   const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= '1990-01-01' && d.getTime() <= Date.now();
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= '1990-01-01' && v <= localDay();
 }
 
 const id = z.number({ error: 'stu.id_invalid' }).int({ error: 'stu.id_invalid' }).min(1, { error: 'stu.id_invalid' }).max(2_147_483_647, { error: 'stu.id_invalid' });
