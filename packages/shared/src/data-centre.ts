@@ -1,4 +1,5 @@
 import { addDays, addMonthsToDay, dayDiff } from './contracts';
+import type { BilingualLabel } from './labels';
 
 /**
  * The data centre's periods (/principal_data, /A_data): counts by day, by week (Monday to Sunday, as PostgreSQL's
@@ -8,6 +9,8 @@ import { addDays, addMonthsToDay, dayDiff } from './contracts';
  */
 export const DATA_GROUPS = ['day', 'week', 'month'] as const;
 export type DataGroup = (typeof DATA_GROUPS)[number];
+/** The one wording of a grouping: the data centre's switch and the count exports' file names. */
+export const DATA_GROUP_LABELS: Record<DataGroup, BilingualLabel> = { day: { zh: '按日', en: 'By day' }, week: { zh: '按周', en: 'By week' }, month: { zh: '按月', en: 'By month' } };
 
 /** The most periods one query may span, per group: two months of days, half a year of weeks, a year of months. */
 export const DATA_MAX_PERIODS: Record<DataGroup, number> = { day: 62, week: 27, month: 13 };

@@ -1,6 +1,7 @@
 import { CONTRACT_STATE_LABELS, CONTRACT_STATES, PACKAGE_KIND_LABELS, PACKAGE_KINDS } from './contracts';
 import { MEAL_BOOKING_STATUS_LABELS, MEAL_BOOKING_STATUSES, MEAL_CANCEL_CAUSE_LABELS, MEAL_PAY_FROM, MEAL_PAY_FROM_LABELS } from './meals';
 import { LEDGER_TYPE_LABELS, LEDGER_TYPES } from './schemas/school';
+import { DATA_GROUP_LABELS, DATA_GROUPS } from './data-centre';
 
 /** Every stored state has its one wording in both languages, distinct within its set (a filter must tell them apart). */
 describe.each([
@@ -10,6 +11,7 @@ describe.each([
   ['meal cancel causes', ['user', 'leave'] as const, MEAL_CANCEL_CAUSE_LABELS],
   ['meal payers', MEAL_PAY_FROM, MEAL_PAY_FROM_LABELS],
   ['ledger types', LEDGER_TYPES, LEDGER_TYPE_LABELS],
+  ['data groupings', DATA_GROUPS, DATA_GROUP_LABELS],
 ])('%s', (_, values, labels) => {
   const table = labels as Record<string, { zh: string; en: string }>;
   it('label exactly the stored values, in Chinese and English', () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DATA_PERIOD_SQL, periodsBetween, Role, type ScoreCountAnswer, type ScoreCountRow, type ScoreOrderCountQuery } from '@wantuo/shared';
+import { DATA_GROUP_LABELS, DATA_PERIOD_SQL, periodsBetween, Role, type ScoreCountAnswer, type ScoreCountRow, type ScoreOrderCountQuery } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
@@ -10,7 +10,6 @@ import { RESPONSIBLE } from '../students/students.service';
 
 const NUMBERS = ['awarded', 'deducted', 'spent', 'refunded', 'orders', 'handed_over', 'cancelled'] as const;
 const HEADERS = ['周期', '奖励积分', '扣除积分', '兑换消耗积分', '取消退回积分', '兑换订单', '已交付', '已取消'];
-const GROUP_LABEL = { day: '按天', week: '按周', month: '按月' } as const;
 
 /**
  * The data centre's points numbers per period (day, week from Monday, month; school-local days): points awarded,
@@ -83,7 +82,7 @@ export class CountsService {
     return {
       body: Buffer.from(await wb.xlsx.writeBuffer()),
       contentType: XLSX_TYPE,
-      filename: `积分统计-${GROUP_LABEL[q.group]}-${q.date_from}至${q.date_to}.xlsx`,
+      filename: `积分统计-${DATA_GROUP_LABELS[q.group].zh}-${q.date_from}至${q.date_to}.xlsx`,
     };
   }
 }

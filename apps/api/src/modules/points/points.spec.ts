@@ -518,6 +518,8 @@ describe('scoreOrderCount, classScoreCount, scoreOrderCountExport', () => {
       res.on('end', () => cb(null, Buffer.concat(chunks)));
     });
     expect(file.headers['content-type']).toContain('spreadsheetml');
+    // the grouping as the data centre words it (DATA_GROUP_LABELS; the file once said 按天)
+    expect(decodeURIComponent(file.headers['content-disposition'])).toContain(`积分统计-按日-${from}至${today}.xlsx`);
     const wb = new Workbook();
     await wb.xlsx.load(file.body as unknown as ArrayBuffer);
     const ws = wb.worksheets[0];

@@ -1,3 +1,4 @@
+import { DATA_GROUP_LABELS } from '@wantuo/shared';
 import { defineStrings } from '../../i18n/strings';
 
 /** The strings of the data centre (/principal_data, /A_data): attendance, meals, points and roll-call charts with exports. */
@@ -7,9 +8,10 @@ export const dataStrings = defineStrings({
   'tab.meals': { zh: '订餐', en: 'Meals' },
   'tab.points': { zh: '积分', en: 'Points' },
   'tab.roll_call': { zh: '课堂考勤', en: 'Class roll call' },
-  'group.day': { zh: '按日', en: 'By day' },
-  'group.week': { zh: '按周', en: 'By week' },
-  'group.month': { zh: '按月', en: 'By month' },
+  // one wording with the count exports' file names (packages/shared data-centre.ts)
+  'group.day': DATA_GROUP_LABELS.day,
+  'group.week': DATA_GROUP_LABELS.week,
+  'group.month': DATA_GROUP_LABELS.month,
   'range.label': { zh: '统计区间', en: 'Range' },
   'range.7': { zh: '近 7 天', en: 'Last 7 days' },
   'range.30': { zh: '近 30 天', en: 'Last 30 days' },
