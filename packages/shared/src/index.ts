@@ -10,6 +10,7 @@ export * from './contracts';
 export * from './meals';
 export * from './schemas/meals';
 export * from './data-centre';
+export * from './growth';
 export * from './schemas/common';
 export * from './schemas/auth';
 export * from './schemas/site';

@@ -4,6 +4,9 @@ import { localDay } from '../school-time';
 import { lineText, mobile, pageQuery, plainText, text } from './common';
 import type { ContractState, PackageKind } from '../contracts';
 import type { TeachingClass } from './teaching';
+import type { ParentExamScore } from './exams';
+import { GROWTH_GROUPS, type GrowthGroup } from '../growth';
+import type { Page } from '../codes';
 
 /**
  * Students of a school: profile, guardians (parent accounts, users.role 6), authorised pick-up people, care
@@ -203,12 +206,20 @@ export type TeacherStudentListInput = z.infer<typeof TeacherStudentListInput>;
 export const TeacherStudentInfoInput = z.strictObject({ id: queryId });
 export type TeacherStudentInfoInput = z.infer<typeof TeacherStudentInfoInput>;
 
-export const TeacherStudentGrowthInput = z.strictObject({ ...pageQuery, student_id: queryId });
+/**
+ * teacherStudentGrowth: the comments (paged) with the student's published scores and attendance over time, the
+ * attendance per `group` period (GROWTH_GROUPS, by month unless asked; GROWTH_PERIODS of them up to today).
+ */
+export const TeacherStudentGrowthInput = z.strictObject({
+  ...pageQuery,
+  student_id: queryId,
+  group: z.preprocess(blank, z.enum(GROWTH_GROUPS, { error: 'stu.growth_group_invalid' }).optional()),
+});
 export type TeacherStudentGrowthInput = z.infer<typeof TeacherStudentGrowthInput>;
 
-/** the admin's view of the same record (extra action studentComments) */
-export const StudentCommentsInput = TeacherStudentGrowthInput;
-export type StudentCommentsInput = TeacherStudentGrowthInput;
+/** the admin's view of the same record (extra action studentComments): the comments only */
+export const StudentCommentsInput = z.strictObject({ ...pageQuery, student_id: queryId });
+export type StudentCommentsInput = z.infer<typeof StudentCommentsInput>;
 
 export const OverallCommentInput = z.strictObject({
   student_id: id,
@@ -311,6 +322,24 @@ export interface StudentSettingInfo {
   pickup_people: StudentPickupPerson[];
   version: number;
 }
+
+/** Attendance of one period of teacherStudentGrowth: expected days present, absent (past days only) and on leave. */
+export interface GrowthAttendance {
+  /** the period's first day (data-centre periodOf) */
+  period: string;
+  present: number;
+  absent: number;
+  on_leave: number;
+}
+
+/** `data` of teacherStudentGrowth: the comments (paged) and, whatever the page, the scores and attendance over time. */
+export type TeacherStudentGrowthAnswer = Page<StudentComment> & {
+  group: GrowthGroup;
+  /** published exams the student has a row in, oldest first (at most GROWTH_MAX_SCORES, the latest ones) */
+  scores: ParentExamScore[];
+  /** every period of the window, oldest first, empty ones included */
+  attendance: GrowthAttendance[];
+};
 
 /** One comment of teacherStudentGrowth (`data.list`), and `data` of overallComment. */
 export interface StudentComment {

@@ -111,7 +111,7 @@ export class StudentsController {
 
   @Get('studentComments')
   comments(@Input(StudentCommentsInput) q: StudentCommentsInput, @CurrentUser() user: SessionUser) {
-    return this.students.growth(user, q);
+    return this.students.comments(user, q);
   }
 
   @Post('overallComment')
