@@ -68,12 +68,32 @@ export class TasksService {
     private readonly clock: ClockService,
   ) {}
 
-  /** The caller's students today: counts per board state, what is left to do, the caller's classes and own clock record. */
+  /**
+   * The caller's students today: counts per board state, what is left to do, the caller's classes and own clock record.
+   * The pick-ups (to_pick_up) are those of the caller's shuttleTask list, the tutoring (to_tutor, tutoring) those of the
+   * tutorTask list: a task handed over today (task_handovers) counts for the teacher it was handed to only. The other
+   * counts are over the caller's own students and the students handed to the caller today. One statement.
+   */
   async today(user: SessionUser): Promise<TeacherTodayTask> {
     const [counts]: Array<Omit<TeacherTodayTask, 'classes' | 'states' | 'clock'> & Record<BoardStateName, number>> = await this.db.query(
-      `${TODAY}, mine as (
-         select s.needs_shuttle, s.needs_dinner, s.tutoring_type, sd.dinner_at, sd.tutor_started_at, sd.tutor_ended_at, ${BOARD} as state
-           ${MINE()}
+      `${TODAY}, cand as (
+         select s.needs_shuttle, s.needs_dinner, s.tutoring_type, sd.dinner_at, sd.tutor_started_at, sd.tutor_ended_at, ${BOARD} as state,
+                ${RESPONSIBLE('$2')} as own, hs.to_teacher_id as shuttle_to, ht.to_teacher_id as tutor_to
+           from students s
+           cross join d
+           join care_class_students ccs on ccs.student_id = s.id
+           join care_classes cc on cc.id = ccs.class_id and cc.deleted_at is null
+           left join student_days sd on sd.student_id = s.id and sd.day = d.day
+           left join task_handovers hs on hs.student_id = s.id and hs.day = d.day and hs.duty = 'shuttle'
+           left join task_handovers ht on ht.student_id = s.id and ht.day = d.day and ht.duty = 'tutor'
+          where s.school_id = $1 and s.status = 1
+       ),
+       mine as (
+         -- on the caller's list of a duty as MINE(…, duty) decides: own unless handed over today, or handed to the caller
+         select c.*, case when shuttle_to is null then own else shuttle_to = $2 end as on_shuttle,
+                case when tutor_to is null then own else tutor_to = $2 end as on_tutor
+           from cand c
+          where own or shuttle_to = $2 or tutor_to = $2
        )
        select to_char((select day from d), 'YYYY-MM-DD') as day,
               count(*)::int as total,
@@ -82,10 +102,10 @@ export class TasksService {
               count(*) filter (where state = 'in_centre')::int as in_centre,
               count(*) filter (where state = 'left')::int as left,
               count(*) filter (where state = 'on_leave')::int as on_leave,
-              count(*) filter (where needs_shuttle and state = 'expected')::int as to_pick_up,
+              count(*) filter (where on_shuttle and needs_shuttle and state = 'expected')::int as to_pick_up,
               count(*) filter (where needs_dinner and state = 'in_centre' and dinner_at is null)::int as to_feed,
-              count(*) filter (where tutoring_type is not null and state = 'in_centre' and tutor_started_at is null)::int as to_tutor,
-              count(*) filter (where tutoring_type is not null and state = 'in_centre' and tutor_started_at is not null and tutor_ended_at is null)::int as tutoring,
+              count(*) filter (where on_tutor and tutoring_type is not null and state = 'in_centre' and tutor_started_at is null)::int as to_tutor,
+              count(*) filter (where on_tutor and tutoring_type is not null and state = 'in_centre' and tutor_started_at is not null and tutor_ended_at is null)::int as tutoring,
               count(*) filter (where state = 'in_centre')::int as to_hand_over
          from mine`,
       [user.schoolId, user.id],

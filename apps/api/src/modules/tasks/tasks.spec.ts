@@ -412,6 +412,41 @@ describe('teacherHandOverStudent', () => {
     expect(await handovers()).toBe(1);
   });
 
+  it("teacherTodayTask counts a handed-over task for the new teacher only, as shuttleTask and tutorTask list it", async () => {
+    type Today = { total: number; states: Record<string, number>; to_pick_up: number; to_tutor: number; tutoring: number; to_feed: number; to_hand_over: number };
+    const todayOf = async (token: string) => (await t.get(TODAY, token)).body.data as Today;
+    /** the counts a teacher's home shows must be those of the teacher's own lists */
+    const agrees = async (token: string) => {
+      const shuttle = (await studentIdsOf(SHUTTLE, token)) as unknown as Array<{ state: string }>;
+      const tutor = (await studentIdsOf(TUTOR, token)) as unknown as Array<{ state: string; tutor_started_at: string | null; tutor_ended_at: string | null }>;
+      const d = await todayOf(token);
+      expect(d.to_pick_up).toBe(shuttle.filter((s) => s.state === 'expected').length);
+      expect(d.to_tutor).toBe(tutor.filter((s) => s.state === 'in_centre' && !s.tutor_started_at).length);
+      expect(d.tutoring).toBe(tutor.filter((s) => s.state === 'in_centre' && s.tutor_started_at && !s.tutor_ended_at).length);
+      return d;
+    };
+    expect((await t.post(`${P}studentEnter`, teacher).send({ student_ids: [id('王子涵')] })).body.data.results).toEqual([expect.objectContaining({ ok: true })]);
+    expect(await agrees(teacher)).toMatchObject({ total: 10, to_pick_up: 6, to_tutor: 1, tutoring: 0 });
+    expect(await agrees(qian.token)).toMatchObject({ total: 0, to_pick_up: 0, to_tutor: 0 });
+    // a hand-over of another day counts for nobody today
+    await t.sql.query(
+      `insert into task_handovers (school_id, student_id, day, duty, from_teacher_id, to_teacher_id) values ($1, $2, $3::date - 1, 'shuttle', $4, $5)`,
+      [t.demo.schoolId, id('陈小阳'), today, t.demo.users.teacher, qian.id],
+    );
+    expect((await t.post(HAND, teacher).send({ student_id: id('陈小雨'), duty: 'shuttle', teacher_id: qian.id })).body.code).toBe(Code.Ok);
+    expect((await t.post(HAND, teacher).send({ student_id: id('王子涵'), duty: 'tutor', teacher_id: qian.id })).body.code).toBe(Code.Ok);
+    // the pick-up and the tutoring leave the teacher's counts; the students stay the teacher's (total, states)
+    expect(await agrees(teacher)).toMatchObject({ total: 10, states: { expected: 9, in_centre: 1 }, to_pick_up: 5, to_tutor: 0, tutoring: 0 });
+    // and join the new teacher's: the two students handed to them, with their states
+    expect(await agrees(qian.token)).toMatchObject({
+      total: 2, states: { expected: 1, picked_up: 0, in_centre: 1, left: 0, on_leave: 0 }, to_pick_up: 1, to_tutor: 1, tutoring: 0, to_hand_over: 1,
+    });
+    // the new teacher starts the tutoring: it runs on their home, not the teacher's
+    expect((await t.post(`${P}teacherStudentStartTutor`, qian.token).send({ student_ids: [id('王子涵')] })).body.data.results).toEqual([expect.objectContaining({ ok: true })]);
+    expect(await agrees(qian.token)).toMatchObject({ to_tutor: 0, tutoring: 1 });
+    expect(await agrees(teacher)).toMatchObject({ to_tutor: 0, tutoring: 0 });
+  });
+
   it('bad input answers code 100 and writes nothing', async () => {
     const sid = id('陈小雨');
     const bodies: unknown[] = [
