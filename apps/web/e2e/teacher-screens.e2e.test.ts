@@ -147,3 +147,56 @@ it('teacher profile → hand-over of a pick-up and of tutoring → the day’s h
   );
   expect(n).toBe(1);
 }, 240_000);
+
+/**
+ * A student's growth over time (teacherStudentGrowth, issue 21) on the teacher's /Teacher_educationals drawer at 375 px:
+ * the published scores as a line (an unpublished exam stays out) and the attendance per month or week as bars.
+ */
+it('the growth drawer draws the scores and attendance charts on a phone', async () => {
+  const [{ cls, sid }] = await stack.sql<{ cls: number; sid: number }>(
+    `select c.id as cls, s.id as sid from care_classes c join care_class_students ccs on ccs.class_id = c.id join students s on s.id = ccs.student_id
+      where c.name = '阳光一班' and s.name = '陈小阳'`,
+  );
+  // two published exams and one not published, scored for the whole class
+  for (const [name, daysAgo, published] of [['十月月考', 40, true], ['期中考试', 12, true], ['单元小测', 2, false]] as const) {
+    await stack.sql(
+      `with e as (
+         insert into exams (school_id, name, subject, exam_day, full_mark, published_at)
+         select c.school_id, $2, '数学', (now() at time zone 'Asia/Shanghai')::date - $3::int, 100, case when $4 then now() end from care_classes c where c.id = $1
+         returning id, school_id),
+       ec as (insert into exam_classes (exam_id, class_id, school_id) select e.id, $1, e.school_id from e)
+       insert into exam_scores (exam_id, student_id, school_id, class_id, score2, absent)
+       select e.id, ccs.student_id, e.school_id, $1, 120 + (ccs.student_id * 7 + $3::int) % 70, false from e join care_class_students ccs on ccs.class_id = $1`,
+      [cls, name, daysAgo, published],
+    );
+  }
+
+  // a day present last week (the demo's history may have more)
+  await stack.sql(
+    `insert into student_days (school_id, student_id, day, class_id, state, on_leave, version, last_position)
+     select s.school_id, s.id, (now() at time zone 'Asia/Shanghai')::date - 7, $2, 'left', false, 1, 0 from students s where s.id = $1
+     on conflict (student_id, day) do nothing`,
+    [sid, cls],
+  );
+
+  const teacher = await signedIn('13800000002', 375, 812, '/Teacher_educationals');
+  const row = teacher.locator('.ant-table-row', { hasText: '陈小阳' });
+  await row.waitFor();
+  await row.getByRole('button', { name: '查看' }).click();
+  const charts = teacher.getByTestId('growth-charts');
+  await charts.waitFor();
+  await charts.getByRole('img', { name: '考试成绩（得分率）' }).locator('canvas').waitFor();
+  await expect.poll(() => charts.innerText()).toContain('最近一次：期中考试');
+  expect(await charts.innerText()).not.toContain('单元小测');
+  await charts.getByRole('img', { name: '出勤' }).locator('canvas').waitFor();
+  await charts.getByText('按周').click();
+  await expect.poll(() => charts.innerText()).toContain('近 12 周');
+  await charts.getByRole('img', { name: '出勤' }).locator('canvas').waitFor();
+  // the canvases fit the phone
+  const widths = await charts.locator('canvas').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
+  for (const w of widths) expect(w).toBeLessThanOrEqual(375);
+  await charts.scrollIntoViewIfNeeded();
+  await teacher.waitForTimeout(600); // the charts' entry animation
+  await shot(teacher, 'growth');
+  await noSideways(teacher);
+}, 120_000);

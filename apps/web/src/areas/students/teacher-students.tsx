@@ -1,13 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Drawer } from 'antd';
 import type { StudentDetail, StudentRow } from '@wantuo/shared';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { CommentList } from './comment-list';
 import { STUDENT_PAGE_SIZE, StudentSummary, useMyStudents, useStudentColumns } from './student-common';
+
+// the charts (and ECharts with them) load when a drawer opens, not with the list
+const GrowthCharts = lazy(() => import('./growth-charts'));
 
 
 function StudentDrawer({ id, onClose }: { id: number; onClose: () => void }) {
@@ -16,13 +19,16 @@ function StudentDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   return (
     <Drawer open onClose={onClose} title={q.data?.name ?? ''} size="large" styles={{ wrapper: { maxWidth: '100vw' } }}>
       {q.isLoading ? <Loading /> : q.isError || !q.data ? <LoadError onRetry={() => q.refetch()} /> : <StudentSummary s={q.data} />}
+      <Suspense fallback={<Loading />}>
+        <GrowthCharts studentId={id} />
+      </Suspense>
       <h3 style={{ marginTop: 24 }}>{t('stu.comments')}</h3>
       <CommentList studentId={id} action="teacherStudentGrowth" canWrite />
     </Drawer>
   );
 }
 
-/** /Teacher_educationals: the students of the care classes the teacher heads or has a duty in; profile, growth, comments. */
+/** /Teacher_educationals: the students of the care classes the teacher heads or has a duty in; profile, growth over time (scores, attendance), comments. */
 export default function TeacherStudents() {
   const t = useT();
   const [open, setOpen] = useState<number | null>(null);
