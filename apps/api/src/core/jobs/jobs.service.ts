@@ -7,6 +7,7 @@ import { LOGGER } from '../logging/logger';
 import { REDIS } from '../redis/redis.provider';
 import { JobRegistry } from './job-registry';
 import { JOB_SPECS, QUEUE_NAMES, type JobName, type JobPayloads, type QueueName } from './jobs.types';
+import { InFlight } from '../events/in-flight';
 
 /**
  * Where services put background work. With Redis: BullMQ queues, processed by the worker process.
@@ -18,7 +19,7 @@ const BULK_SIZE = 1000;
 @Injectable()
 export class JobsService implements OnApplicationShutdown {
   private readonly queues = new Map<QueueName, Queue>();
-  private readonly pending = new Set<Promise<void>>();
+  private readonly inline = new InFlight((err) => this.log.error({ err }, 'in-process job failed'));
   private readonly delayed = new Set<NodeJS.Timeout>();
   private closing = false;
 
@@ -52,9 +53,7 @@ export class JobsService implements OnApplicationShutdown {
       this.delayed.add(timer);
       return;
     }
-    const run = this.runInline(name, data, spec.attempts, spec.backoffMs);
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
+    this.inline.track(this.runInline(name, data, spec.attempts, spec.backoffMs));
   }
 
   /**
@@ -113,7 +112,7 @@ export class JobsService implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.closing = true;
     for (const timer of this.delayed) clearTimeout(timer);
-    await Promise.allSettled([...this.pending]);
+    await this.inline.settled();
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }
 }

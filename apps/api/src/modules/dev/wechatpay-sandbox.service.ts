@@ -7,6 +7,7 @@ import { Aes, Formatter, Rsa } from 'wechatpay-axios-plugin';
 import { LOGGER } from '../../core/logging/logger';
 import type { SandboxKeys } from '../payments/wechatpay/credentials';
 import { SANDBOX_KEYS } from '../payments/wechatpay/wechatpay.tokens';
+import { InFlight } from '../../core/events/in-flight';
 
 /** A signed v3 answer: status, body text (empty for 204) and the Wechatpay-* headers. */
 export interface SignedAnswer {
@@ -279,14 +280,12 @@ export class WechatPaySandbox implements BeforeApplicationShutdown {
   }
 
   /** Notifies sent after an answer, awaited by settled() (tests) and before the API stops. */
-  private readonly pending = new Set<Promise<unknown>>();
+  private readonly notifies = new InFlight((err) => this.log.warn({ err }, 'sandbox notify failed'));
   private later(work: Promise<unknown>): void {
-    const run = work.catch((err: unknown) => this.log.warn({ err }, 'sandbox notify failed'));
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
+    this.notifies.track(work);
   }
   async settled(): Promise<void> {
-    while (this.pending.size) await Promise.all([...this.pending]);
+    await this.notifies.settled();
   }
   async beforeApplicationShutdown(): Promise<void> {
     await this.settled();

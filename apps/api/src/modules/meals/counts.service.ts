@@ -30,6 +30,7 @@ import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
 import { LOGGER } from '../../core/logging/logger';
 import { BOOKING_COLUMNS, BOOKING_JOINS, HEAD_STUDENTS, like } from './meals-sql';
+import { InFlight } from '../../core/events/in-flight';
 
 const EXPORT_MAX_ROWS = 50_000;
 
@@ -47,7 +48,7 @@ const PERIOD: Record<OrderMealCountQuery['group'], string> = {
  */
 @Injectable()
 export class MealCounts {
-  private readonly pending = new Set<Promise<void>>();
+  private readonly pushes = new InFlight((err) => this.log.error({ err }, 'meal count not pushed'));
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -62,13 +63,11 @@ export class MealCounts {
    * per-item counts go to the school's staff ('meals.count' domain event, pushed by the live channel).
    */
   changed(schoolId: number, day: string, studentIds: number[]): void {
-    const run = this.push(schoolId, day, studentIds).catch((err: unknown) => this.log.error({ err }, 'meal count not pushed'));
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
+    this.pushes.track(this.push(schoolId, day, studentIds));
   }
 
   async settled(): Promise<void> {
-    while (this.pending.size) await Promise.all([...this.pending]);
+    await this.pushes.settled();
   }
 
   private async push(schoolId: number, day: string, studentIds: number[]): Promise<void> {

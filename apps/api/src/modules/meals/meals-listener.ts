@@ -7,6 +7,7 @@ import { DomainEvents } from '../../core/events/domain-events';
 import { LOGGER } from '../../core/logging/logger';
 import { MealCounts } from './counts.service';
 import { MealPayments } from './meal-payments';
+import { InFlight } from '../../core/events/in-flight';
 
 /** The flow events that can change whether a student had dinner on a day (student_days.dinner_at). */
 const DINNER_TYPES = new Set(['student.dinner_confirmed', 'event.voided']);
@@ -26,7 +27,7 @@ export class MealsListener implements OnModuleInit, OnModuleDestroy {
   private offs: Array<() => void> = [];
   private pendingDays = new Map<string, { student_id: number; day: string }>();
   private running: Promise<void> | null = null;
-  private readonly work = new Set<Promise<void>>();
+  private readonly work = new InFlight((err) => this.log.error({ err }, 'meals after a domain event failed'));
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -53,16 +54,14 @@ export class MealsListener implements OnModuleInit, OnModuleDestroy {
   }
 
   private track(p: Promise<void>): void {
-    const run = p.catch((err: unknown) => this.log.error({ err }, 'meals after a domain event failed'));
-    this.work.add(run);
-    void run.finally(() => this.work.delete(run));
+    this.work.track(p);
   }
 
   /** Resolves once everything received so far is applied (tests). */
   async settled(): Promise<void> {
     while (this.running || this.work.size) {
       if (this.running) await this.running;
-      await Promise.all([...this.work]);
+      await this.work.settled();
     }
     await this.counts.settled();
   }

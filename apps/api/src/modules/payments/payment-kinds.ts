@@ -9,6 +9,7 @@ import { LOGGER } from '../../core/logging/logger';
 import { PaymentRefunders, type Refunder } from './refunders';
 import { RefundsService } from './refunds.service';
 import { PaymentSettlers, type Settler } from './settlers';
+import { InFlight } from '../../core/events/in-flight';
 
 export type PaidEvent = DomainEventMap['payment.paid'];
 
@@ -64,7 +65,7 @@ export const SURPLUS_SWEEP = { graceS: 60, maxAgeDays: 365, batch: 500 };
 @Injectable()
 export class PaymentKinds implements BeforeApplicationShutdown {
   private readonly kinds = new Map<string, PaymentKind>();
-  private readonly pending = new Set<Promise<void>>();
+  private readonly inFlight = new InFlight((err) => this.log.error({ err }, 'after a paid payment: settling or refunding the surplus failed'));
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -177,14 +178,12 @@ export class PaymentKinds implements BeforeApplicationShutdown {
    * process stopped, is refunded by the `payments.surplus` sweep.)
    */
   track(work: Promise<void>, kind: string): void {
-    const run = work.catch((err: unknown) => this.log.error({ err, kind }, 'after a paid payment: settling or refunding the surplus failed'));
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
+    this.inFlight.track(work, (err) => this.log.error({ err, kind }, 'after a paid payment: settling or refunding the surplus failed'));
   }
 
   /** Resolves once the work after every payment.paid received so far is done (tests). */
   async settled(): Promise<void> {
-    while (this.pending.size) await Promise.all([...this.pending]);
+    await this.inFlight.settled();
   }
 
   async beforeApplicationShutdown(): Promise<void> {

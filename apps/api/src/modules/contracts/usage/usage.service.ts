@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { DomainEvents } from '../../../core/events/domain-events';
 import { LOGGER } from '../../../core/logging/logger';
 import { rebuildUsage, recomputeUsage, type RecomputeResult } from './usage-store';
+import { InFlight } from '../../../core/events/in-flight';
 
 /** The flow events that can change whether a student entered on a day (student_days.entered_at). */
 const ENTRY_TYPES: ReadonlySet<FlowEventType> = new Set<FlowEventType>(['student.entered', 'event.voided']);
@@ -64,14 +65,9 @@ export class ContractUsageService implements OnModuleInit, OnModuleDestroy {
 
   /** Contract changes are tracked like the flow's batches (settled() waits for them); a failure is logged, a rebuild repairs it. */
   private afterContract(work: Promise<unknown>): void {
-    const run = work.then(
-      () => undefined,
-      (err: unknown) => this.log.error({ err }, 'contract usage after a contract change failed'),
-    );
-    this.changes.add(run);
-    void run.finally(() => this.changes.delete(run));
+    this.changes.track(work);
   }
-  private readonly changes = new Set<Promise<void>>();
+  private readonly changes = new InFlight((err) => this.log.error({ err }, 'contract usage after a contract change failed'));
 
   async onModuleDestroy(): Promise<void> {
     this.unsubscribe?.();
@@ -82,7 +78,7 @@ export class ContractUsageService implements OnModuleInit, OnModuleDestroy {
   async settled(): Promise<void> {
     while (this.running || this.changes.size) {
       if (this.running) await this.running;
-      await Promise.all([...this.changes]);
+      await this.changes.settled();
     }
   }
 
