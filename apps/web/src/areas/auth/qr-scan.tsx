@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Descriptions, Flex, Result, Spin, Typography } from 'antd';
-import { ticketOfScan, type QrScanResult } from '@wantuo/shared';
+import { DEFAULT_TIME_ZONE, localDateTime, ticketOfScan, type QrScanResult } from '@wantuo/shared';
 import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError, post } from '../../api/http';
@@ -29,6 +29,7 @@ const messageOf = (e: unknown) => (e instanceof ApiError ? e.message : e instanc
 export default function QrScanPage() {
   const s = qrStrings.use();
   const nickname = useSession((x) => x.user?.nickname ?? '');
+  const timeZone = useSession((x) => x.user?.school?.timezone) ?? DEFAULT_TIME_ZONE;
   const [params, setParams] = useSearchParams();
   const [step, setStep] = useState<Step>({ kind: 'scan' });
   const [busy, setBusy] = useState<'confirm' | 'cancel' | 'photo' | null>(null);
@@ -183,7 +184,7 @@ export default function QrScanPage() {
             { key: 'account', label: s('scan.account'), children: nickname },
             { key: 'device', label: s('scan.device'), children: [d.browser || s('scan.unknown_device'), d.os].filter(Boolean).join(' · ') },
             { key: 'ip', label: s('scan.ip'), children: d.ip || '—' },
-            { key: 'time', label: s('scan.time'), children: new Date(d.requested_at).toLocaleTimeString() },
+            { key: 'time', label: s('scan.time'), children: localDateTime(d.requested_at, timeZone) },
           ]}
         />
         <Alert type="warning" showIcon title={s('scan.warning')} />
