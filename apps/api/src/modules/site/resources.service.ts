@@ -11,15 +11,13 @@ import type {
   SiteResource,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { containsPattern, offsetOf, pageOf, type PageQuery, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 
 /** The columns of a resource as answered (r: site_resources, f: files). */
 const RESOURCE_COLUMNS = `r.id, r.audience, r.title, r.description, r.subject, r.grade, f.name as file_name, f.mime, f.size,
   '/uploads/' || f.storage_path as url, r.created_at`;
-
-/** Keyword over the title, as a LIKE pattern with its wildcards escaped (null: no keyword). */
-const like = (keyword: string | undefined) => (keyword ? `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null);
 
 /**
  * One page of live resources and its total in one statement: the filters are named parameters, null meaning "any"
@@ -45,13 +43,13 @@ export class ResourcesService {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async publicList(q: ResourceQuery): Promise<ResourcePage> {
-    return this.page('public', q.keyword, null, null, q.page, q.limit);
+    return this.page('public', q.keyword, null, null, q);
   }
 
   /** The materials for schools, with the subjects and grades that have any (the filters' choices) in the same round trip. */
   async dataDownload(q: DataDownloadQuery): Promise<DataDownloadPage> {
     const [page, [choices]] = await Promise.all([
-      this.page('schools', q.keyword, q.subject ?? null, q.grade ?? null, q.page, q.limit),
+      this.page('schools', q.keyword, q.subject ?? null, q.grade ?? null, q),
       this.db.query(
         `select coalesce(array_agg(distinct subject order by subject) filter (where subject is not null), '{}') as subjects,
                 coalesce(array_agg(distinct grade order by grade) filter (where grade is not null), '{}') as grades
@@ -62,7 +60,7 @@ export class ResourcesService {
   }
 
   async adminList(q: ResourceAdminQuery): Promise<ResourcePage> {
-    return this.page(q.audience ?? null, q.keyword, null, null, q.page, q.limit);
+    return this.page(q.audience ?? null, q.keyword, null, null, q);
   }
 
   /** Publishes an uploaded file (the operator's own upload, which belongs to no school). One statement. */
@@ -89,17 +87,18 @@ export class ResourcesService {
     return row;
   }
 
-  private async page(audience: string | null, keyword: string | undefined, subject: string | null, grade: string | null, page: number, limit: number): Promise<ResourcePage> {
-    const rows: Row[] = await this.db.query(PAGE_SQL, [audience, like(keyword), subject, grade, limit, (page - 1) * limit]);
-    if (!rows.length && page > 1) {
+  private async page(audience: string | null, keyword: string | undefined, subject: string | null, grade: string | null, q: PageQuery): Promise<ResourcePage> {
+    const pattern = containsPattern(keyword);
+    const rows: Row[] = await this.db.query(PAGE_SQL, [audience, pattern, subject, grade, q.limit, offsetOf(q)]);
+    if (!rows.length && q.page > 1) {
       // past the last page: the total still answers
       const [c]: Array<{ n: number }> = await this.db.query(
         `select count(*)::int as n from site_resources r where r.deleted_at is null and ($1::text is null or r.audience = $1) and ($2::text is null or r.title ilike $2)
             and ($3::text is null or r.subject = $3) and ($4::text is null or r.grade = $4)`,
-        [audience, like(keyword), subject, grade],
+        [audience, pattern, subject, grade],
       );
-      return { list: [], total: c.n, page, limit };
+      return pageOf([], c.n, q);
     }
-    return { list: rows.map(({ total: _, ...r }) => r), total: rows[0]?.total ?? 0, page, limit };
+    return pageOf(rows.map(({ total: _, ...r }) => r), totalOf(rows), q);
   }
 }
