@@ -1,6 +1,7 @@
 import { EXPIRING_DAYS, EXPIRING_UNITS, type ContractExportQuery, type ContractState } from '@wantuo/shared';
 import { randomInt } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { escapeLike, SCHOOL_TODAY as TODAY } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import { UNITS_BUCKET_MAX } from '../../migrations/1764849600000-contract-counts';
 
@@ -10,8 +11,9 @@ import { UNITS_BUCKET_MAX } from '../../migrations/1764849600000-contract-counts
  */
 
 /**
- * The school's own day ("today" in its timezone) for the school $1, as a date: cross join it as `d`. `offset 0` keeps
- * it a subquery evaluated once: flattened, the planner computed `now() at time zone` again for every contract row.
+ * A copy of core/database/sql-kit's SCHOOL_TODAY, kept only for students/students.service.ts and care/care.service.ts
+ * (the other group's modules, which import it from here): delete it once they import the kit's. The contract services
+ * use the kit's.
  */
 export const SCHOOL_TODAY = `(select (now() at time zone timezone)::date as today from schools where id = $1 offset 0)`;
 
@@ -67,15 +69,12 @@ export const ROW_COLUMNS = `c.id, c.no, c.student_id, st.name as student_name, c
   c.renewed_from, c.created_at, c.version`;
 
 /** The joins of ROW_COLUMNS after `from contracts c`. */
-export const ROW_JOINS = `cross join ${SCHOOL_TODAY} d
+export const ROW_JOINS = `cross join ${TODAY} d
   join students st on st.id = c.student_id
   join contract_packages p on p.id = c.package_id
   left join users g on g.id = c.guardian_id
   left join care_class_students ccs on ccs.student_id = c.student_id
   left join care_classes cc on cc.id = ccs.class_id and cc.deleted_at is null`;
-
-/** Escapes % _ \ for a LIKE pattern. */
-const like = (v: string) => v.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 /**
  * The where-clause of the list filters (`c` the contract, `d.today` the school's day; $1 is the school), without the
@@ -100,7 +99,7 @@ export function listWhere(f: ContractExportQuery, withState: boolean): { where: 
     // the contracts of the school's students whose name holds the keyword, and (for a keyword of 3 or more letters
     // and digits: a piece of a contract number) those whose number holds it, as a set of ids; both LIKEs are served
     // by trigram indexes (pg_trgm) once the keyword has 3 characters
-    const byName = `select k.id from students ks join contracts k on k.student_id = ks.id where ks.school_id = $1 and ks.name ilike ${p(`%${like(f.keyword)}%`)}`;
+    const byName = `select k.id from students ks join contracts k on k.student_id = ks.id where ks.school_id = $1 and ks.name ilike ${p(`%${escapeLike(f.keyword)}%`)}`;
     const byNo = /^[A-Za-z0-9]{3,}$/.test(f.keyword) ? ` union all select k.id from contracts k where k.school_id = $1 and k.no ilike ${p(`%${f.keyword}%`)}` : '';
     conds.push(`c.id in (${byName}${byNo})`);
   }
@@ -157,17 +156,11 @@ export const LOCK_COLUMNS = `c.id, c.school_id, c.no, c.student_id, c.package_id
 /** One of the school's contracts, locked for update (`contracts.not_found` otherwise), with the school's day. */
 export async function lockContract(em: EntityManager, schoolId: number, id: number, lock = true): Promise<LockedContract> {
   const [c]: LockedContract[] = await em.query(
-    `select ${LOCK_COLUMNS} from contracts c cross join ${SCHOOL_TODAY} d where c.school_id = $1 and c.id = $2${lock ? ' for update of c' : ''}`,
+    `select ${LOCK_COLUMNS} from contracts c cross join ${TODAY} d where c.school_id = $1 and c.id = $2${lock ? ' for update of c' : ''}`,
     [schoolId, id],
   );
   if (!c) throw new AppError('contracts.not_found');
   return c;
-}
-
-/** The school's day as YYYY-MM-DD. */
-export async function schoolToday(em: Pick<EntityManager, 'query'>, schoolId: number): Promise<string> {
-  const [r]: Array<{ today: string }> = await em.query(`select to_char(d.today, 'YYYY-MM-DD') as today from ${SCHOOL_TODAY} d`, [schoolId]);
-  return r.today;
 }
 
 const NO_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';

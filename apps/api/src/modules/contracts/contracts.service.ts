@@ -24,11 +24,12 @@ import {
 import { Workbook } from 'exceljs';
 import { DataSource, type EntityManager } from 'typeorm';
 import { schoolTimeZone } from '../../core/database/school-zone';
+import { offsetOf, pageOf, SCHOOL_TODAY, schoolToday, totalOf, type PageQuery } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
-import { appendEvent, listWhere, lockContract, newContractNo, ROW_COLUMNS, ROW_JOINS, SCHOOL_TODAY, schoolToday, stateSql, countStateSql } from './contract-sql';
+import { appendEvent, listWhere, lockContract, newContractNo, ROW_COLUMNS, ROW_JOINS, stateSql, countStateSql } from './contract-sql';
 
 const EXPORT_MAX_ROWS = 50_000;
 
@@ -199,9 +200,9 @@ export class ContractsService {
     if (q.student_id || q.class_id || q.keyword) return this.listNarrow(schoolId, q);
     const counts = await this.summedCounts(schoolId, q);
     const total = q.state ? counts[q.state] : CONTRACT_STATES.reduce((n, s) => n + counts[s], 0);
-    const offset = (q.page - 1) * q.limit;
+    const offset = offsetOf(q);
     const list = offset < total ? await this.rows(schoolId, q, q.limit, offset) : [];
-    return { list, total, page: q.page, limit: q.limit, counts };
+    return { ...pageOf(list, total, q), counts };
   }
 
   /**
@@ -239,12 +240,12 @@ export class ContractsService {
          from (select 1) one left join lateral (
            select ${ROW_COLUMNS} from x join contracts c on c.id = x.id ${ROW_JOINS} order by x.created_at desc, x.id desc
          ) r on true`,
-      [schoolId, ...w.params, q.state ?? null, q.limit, (q.page - 1) * q.limit],
+      [schoolId, ...w.params, q.state ?? null, q.limit, offsetOf(q)],
     );
     const counts = countsOf(rows[0].counts);
     const list = rows.filter((r) => r.id !== null).map(({ counts: _, ...r }) => r as ContractRow);
     const total = q.state ? counts[q.state] : CONTRACT_STATES.reduce((sum, s) => sum + counts[s], 0);
-    return { list, total, page: q.page, limit: q.limit, counts };
+    return { ...pageOf(list, total, q), counts };
   }
 
   /** One page of the filtered rows, newest first. */
@@ -261,7 +262,7 @@ export class ContractsService {
   }
 
   /** A page with its total (one statement): the student's contracts and the export. */
-  private async page(schoolId: number, f: ContractExportQuery, page: number, limit: number): Promise<Page<ContractRow>> {
+  private async page(schoolId: number, f: ContractExportQuery, pq: PageQuery): Promise<Page<ContractRow>> {
     const w = listWhere(f, true);
     const n = w.params.length;
     const rows: Array<ContractRow & { total: number }> = await this.db.query(
@@ -271,10 +272,10 @@ export class ContractsService {
          select ${ROW_COLUMNS} from (select id, created_at from f order by created_at desc, id desc limit $${n + 2} offset $${n + 3}) x
            join contracts c on c.id = x.id ${ROW_JOINS} order by x.created_at desc, x.id desc
        ) r on true`,
-      [schoolId, ...w.params, limit, (page - 1) * limit],
+      [schoolId, ...w.params, pq.limit, offsetOf(pq)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as ContractRow);
-    return { list, total: rows[0]?.total ?? 0, page, limit };
+    return pageOf(list, totalOf(rows), pq);
   }
 
   /** A student's contracts: the admin any student of the school, a guardian only an own child. */
@@ -287,12 +288,12 @@ export class ContractsService {
       user.role === Role.Parent ? [schoolId, q.student_id, user.id] : [schoolId, q.student_id],
     );
     if (!st) throw new AppError('contracts.student_not_found');
-    return this.page(schoolId, { student_id: q.student_id }, q.page, q.limit);
+    return this.page(schoolId, { student_id: q.student_id }, q);
   }
 
   /** The filtered list as an .xlsx: Chinese headers, amounts in yuan, newest first. */
   async export(user: SessionUser, q: ContractExportQuery): Promise<FileAnswer> {
-    const { list } = await this.page(user.schoolId!, q, 1, EXPORT_MAX_ROWS);
+    const { list } = await this.page(user.schoolId!, q, { page: 1, limit: EXPORT_MAX_ROWS });
     // the signing date and the file's date are the school's local days
     const tz = await schoolTimeZone(this.db, user.schoolId!);
     const wb = new Workbook();

@@ -9,14 +9,12 @@ import type {
   SetContractPackageActiveInput,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { isUniqueViolation, offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 
 const PACKAGE_COLUMNS = `k.id, k.name, k.kind, k.length, k.valid_months, k.price_fen::float8 as price_fen, k.includes, k.description, k.active,
   (select count(*)::int from contracts c where c.package_id = k.id) as contracts, k.version`;
-
-/** A unique violation of the per-school name index. */
-const nameTaken = (err: unknown) => (err as { code?: string; constraint?: string }).code === '23505';
 
 /** Contract packages: what a school sells. Never deleted once created (contracts point at them): disabled instead. */
 @Injectable()
@@ -28,10 +26,10 @@ export class PackagesService {
       `with f as (select * from contract_packages k where k.school_id = $1 and ($2::boolean is null or k.active = $2))
        select c.total, p.* from (select count(*)::int as total from f) c
        left join lateral (select ${PACKAGE_COLUMNS} from f k order by k.active desc, k.id desc limit $3 offset $4) p on true`,
-      [user.schoolId, q.active ?? null, q.limit, (q.page - 1) * q.limit],
+      [user.schoolId, q.active ?? null, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as ContractPackage);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   async one(schoolId: number, id: number): Promise<ContractPackage> {
@@ -49,7 +47,7 @@ export class PackagesService {
       );
       return this.one(user.schoolId!, k.id);
     } catch (err) {
-      if (nameTaken(err)) throw new AppError('contracts.package_name_taken');
+      if (isUniqueViolation(err, 'contract_packages_name_idx')) throw new AppError('contracts.package_name_taken');
       throw err;
     }
   }
@@ -67,7 +65,7 @@ export class PackagesService {
         [user.schoolId, input.id, input.version, input.name, input.kind, input.length, input.valid_months ?? null, input.price_fen, input.includes, input.description || null],
       );
     } catch (err) {
-      if (nameTaken(err)) throw new AppError('contracts.package_name_taken');
+      if (isUniqueViolation(err, 'contract_packages_name_idx')) throw new AppError('contracts.package_name_taken');
       throw err;
     }
     if (!rows.length) {
