@@ -16,9 +16,6 @@ export const isTeacher = (user: SessionUser) => user.role === Role.Teacher || us
 
 export const schoolOf = (user: SessionUser): number => user.schoolId ?? -1;
 
-/** Escapes % _ \ for a LIKE pattern. */
-export const like = (v: string) => `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** The columns of an exam (`e`) as the Exam answer, with its classes (names); EXAM_COLUMNS adds its score counts. */
 export const EXAM_HEAD_COLUMNS = `e.id, e.name, e.subject, to_char(e.exam_day, 'YYYY-MM-DD') as exam_day, e.full_mark, e.pass2,
   e.published_at, e.created_at, e.version, e.scores_version, cu.name as created_by_name,

@@ -13,10 +13,11 @@ import {
   type PublishExamScoresResult,
 } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
+import { containsPattern, offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { JobsService } from '../../core/jobs/jobs.service';
-import { checkClasses, EXAM_COLUMNS, EXAM_JOINS, examOf, isTeacher, like, OWN_CLASS, schoolOf, toExam, type ExamDbRow } from './exams-sql';
+import { checkClasses, EXAM_COLUMNS, EXAM_JOINS, examOf, isTeacher, OWN_CLASS, schoolOf, toExam, type ExamDbRow } from './exams-sql';
 
 type Filters = Omit<ExamListFilter, 'page' | 'limit'>;
 
@@ -53,7 +54,8 @@ export class ExamsService {
     const w = f as Filters;
     if (w.class_ids?.length) conds.push(`exists (select 1 from exam_classes ec where ec.exam_id = e.id and ec.class_id = any(${p(w.class_ids)}::int[]))`);
     if (w.subjects?.length) conds.push(`e.subject = any(${p(w.subjects)}::text[])`);
-    if (w.keyword) conds.push(`e.name like ${p(like(w.keyword))}`);
+    const keyword = containsPattern(w.keyword);
+    if (keyword) conds.push(`e.name like ${p(keyword)}`);
     if (w.date_from) conds.push(`e.exam_day >= ${p(w.date_from)}::date`);
     if (w.date_to) conds.push(`e.exam_day <= ${p(w.date_to)}::date`);
     if (w.published !== undefined) conds.push(w.published ? 'e.published_at is not null' : 'e.published_at is null');
@@ -62,12 +64,12 @@ export class ExamsService {
       `select t.total, r.* from (select count(*)::int as total from exams e where ${where}) t
        left join lateral (
          select ${EXAM_COLUMNS} from exams e ${EXAM_JOINS} where ${where}
-          order by e.exam_day desc, e.id desc limit ${p(f.limit)} offset ${p((f.page - 1) * f.limit)}
+          order by e.exam_day desc, e.id desc limit ${p(f.limit)} offset ${p(offsetOf(f))}
        ) r on true`,
       params,
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => toExam(r as ExamDbRow));
-    return { list, total: rows[0]?.total ?? 0, page: f.page, limit: f.limit };
+    return pageOf(list, totalOf(rows), f);
   }
 
   async add(user: SessionUser, input: AddExamInput): Promise<Exam> {

@@ -23,6 +23,7 @@ import {
 } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
 import { preparedQuery } from '../../core/database/prepared-query';
+import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { EXAM_HEAD_COLUMNS, EXAM_JOINS, examOf, schoolOf, toExam, type ExamDbRow, type ExamHead } from './exams-sql';
@@ -277,9 +278,9 @@ export class ScoresService {
                                from exam_scores o where o.exam_id = m.exam_id and o.class_id is not distinct from m.class_id and not o.absent) k
         where m.student_id = $1
         order by e.exam_day desc, e.id desc limit $2 offset $3`,
-      [st.id, q.limit, (q.page - 1) * q.limit],
+      [st.id, q.limit, offsetOf(q)],
     );
-    let total = rows[0]?.total ?? 0;
+    let total = totalOf(rows);
     if (!rows.length && q.page > 1) {
       const [c]: Array<{ n: number }> = await this.db.query(
         `select count(*)::int as n from exam_scores m join exams e on e.id = m.exam_id and e.published_at is not null where m.student_id = $1`,
@@ -288,7 +289,7 @@ export class ScoresService {
       total = c.n;
     }
     const list = rows.map(({ total: _, score2, pass2, ...r }) => ({ ...r, score: score2 === null ? null : score2 / 2, pass_mark: (pass2 ?? defaultPass2(r.full_mark)) / 2 }));
-    return { student_id: st.id, student_name: st.name, list, total, page: q.page, limit: q.limit };
+    return { student_id: st.id, student_name: st.name, ...pageOf(list, total, q) };
   }
 }
 
