@@ -1,5 +1,6 @@
 import { STEP_EVENT } from '@wantuo/shared';
 import type { EntityManager } from 'typeorm';
+import { SCHOOL_TODAY } from '../../core/database/sql-kit';
 import { rebuildProjectionIn } from './rebuild';
 
 /** How many past days of attendance the demo school gets (school days only). */
@@ -15,7 +16,7 @@ const HISTORY_DAYS = 28;
  */
 export async function seedDemoHistory(em: EntityManager, schoolId: number, actorId: number): Promise<{ events: number; days: number }> {
   await em.query(
-    `with school as (select timezone, (now() at time zone timezone)::date as today from schools where id = $1),
+    `with school as (select sc.timezone, d.today from schools sc cross join ${SCHOOL_TODAY} d where sc.id = $1),
           days as (select d::date as day from school, generate_series(today - ${HISTORY_DAYS}, today - 1, interval '1 day') d where extract(isodow from d) < 6),
           kids as (
             select s.id as student_id, ccs.class_id, s.needs_shuttle, s.needs_dinner,

@@ -18,6 +18,7 @@ import {
 } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
+import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
@@ -155,10 +156,10 @@ export class FlowReadService {
              from f order by f.day desc, f.class_name nulls last, f.student_name, f.student_id
             limit $8 offset $9
          ) p on true`,
-      [user.schoolId, q.date_from, q.date_to, q.class_id ?? null, q.state ?? null, user.role, user.id, q.limit, (q.page - 1) * q.limit],
+      [user.schoolId, q.date_from, q.date_to, q.class_id ?? null, q.state ?? null, user.role, user.id, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as StudentDayRow);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /** Per day and class: how many students are in each board state. */

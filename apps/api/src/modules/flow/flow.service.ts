@@ -19,6 +19,7 @@ import {
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../../core/database/prepared-query';
+import { SCHOOL_TODAY, schoolToday, uniqueViolationOf } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
@@ -71,10 +72,10 @@ export function deriveEventId(eventId: string, studentId: number | string): stri
  * read (unique violation of flow_events), or a deadlock with another batch (PostgreSQL aborts one of the two).
  */
 function lostRace(err: unknown): boolean {
-  const e = err as { driverError?: { code?: string; constraint?: string }; code?: string; constraint?: string };
-  const d = e?.driverError ?? e;
-  if (d?.code === '40P01') return true;
-  return d?.code === '23505' && (d.constraint === 'flow_events_event_id_key' || d.constraint === 'flow_events_pkey');
+  const e = err as { driverError?: { code?: string }; code?: string };
+  if ((e?.driverError ?? e)?.code === '40P01') return true;
+  const constraint = uniqueViolationOf(err);
+  return constraint === 'flow_events_event_id_key' || constraint === 'flow_events_pkey';
 }
 
 /** The answer for a student whose event id is already stored: its first result, or a refusal if it was another student's. */
@@ -96,7 +97,7 @@ export class FlowService {
 
   /** A head teacher takes back a student's latest step of a day (today by default) with a reason; answers the day after. */
   async voidEvent(user: SessionUser, input: VoidFlowEventInput): Promise<StudentDayInfo> {
-    const day = input.date ?? (await this.today(user.schoolId!));
+    const day = input.date ?? (await schoolToday(this.db, user.schoolId!));
     const [result] = await this.run(user, [input.student_id], { type: 'void', event_id: input.event_id.toLowerCase(), reason: input.reason }, { day });
     if (!result.ok) throw new AppError(result.errorKey ?? 'flow.stale');
     const [student]: Array<{ id: number; name: string; class_id: number | null }> = await this.db.query(
@@ -104,12 +105,6 @@ export class FlowService {
       [input.student_id],
     );
     return this.read.dayOf(user.schoolId!, student, day);
-  }
-
-  /** The school's local date today (YYYY-MM-DD). */
-  async today(schoolId: number): Promise<string> {
-    const [row]: Array<{ day: string }> = await this.db.query(`select (now() at time zone timezone)::date::text as day from schools where id = $1`, [schoolId]);
-    return row.day;
   }
 
   /**
@@ -206,13 +201,13 @@ export class FlowService {
               array(select p.id from pickup_people p where p.student_id = s.id) as all_pickup_ids,
               (${RESPONSIBLE('$3')}
                 or exists (select 1 from task_handovers ho where ho.student_id = s.id and ho.to_teacher_id = $3
-                             and ho.day = (select (now() at time zone sc.timezone)::date from schools sc where sc.id = $1))) as mine,
-              (select (now() at time zone sc.timezone)::date::text from schools sc where sc.id = $1) as today
-         from students s left join care_class_students ccs on ccs.student_id = s.id
+                             and ho.day = d.today)) as mine,
+              d.today::text as today
+         from students s cross join ${SCHOOL_TODAY} d left join care_class_students ccs on ccs.student_id = s.id
         where s.school_id = $1 and s.id = any($2) and s.status = 1`,
       [schoolId, ids, userId],
     );
-    return { day: day ?? rows[0]?.today ?? (await this.today(schoolId)), targets: rows };
+    return { day: day ?? rows[0]?.today ?? (await schoolToday(this.db, schoolId)), targets: rows };
   }
 
   /**
