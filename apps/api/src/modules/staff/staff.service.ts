@@ -21,6 +21,7 @@ import {
 } from '@wantuo/shared';
 import { randomInt } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { offsetOf, pageOf, totalOf, uniqueViolationOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { hashPassword } from '../auth/passwords';
@@ -50,13 +51,6 @@ const STILL_DUTY: Record<StaffDuty, MessageKey> = {
   tutor: 'staff.still_duty_tutor',
   head: 'staff.still_duty_head',
 };
-
-/** Postgres unique violation of one of the users indexes. */
-function uniqueViolation(e: unknown): string | null {
-  const err = e as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
-  const code = err.driverError?.code ?? err.code;
-  return code === '23505' ? (err.driverError?.constraint ?? err.constraint ?? '') : null;
-}
 
 /** A password that meets the policy: 12 characters of an unambiguous alphabet, with letters and digits. */
 export function generatePassword(): string {
@@ -107,10 +101,10 @@ export class StaffService {
             order by u.job_status, u.id desc
             limit $3 offset $4
          ) p on true`,
-      [user.schoolId, q.job_status ?? null, q.limit, (q.page - 1) * q.limit, roles, q.keyword || null],
+      [user.schoolId, q.job_status ?? null, q.limit, offsetOf(q), roles, q.keyword || null],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as StaffRow);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /**
@@ -315,10 +309,10 @@ export class StaffService {
             order by u.name, u.id
             limit $2 offset $3
          ) p on true`,
-      [user.schoolId, q.limit, (q.page - 1) * q.limit, q.keyword || null],
+      [user.schoolId, q.limit, offsetOf(q), q.keyword || null],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as StaffPick);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /**
@@ -407,7 +401,7 @@ export class StaffService {
 
   /** A concurrent write that won the race on a unique index: the same message as the check before it. */
   private async explainUnique(e: unknown, schoolId: number | null, input: { mobile?: string; email?: string; username?: string }): Promise<unknown> {
-    const constraint = uniqueViolation(e);
+    const constraint = uniqueViolationOf(e);
     if (constraint === null) return e;
     if (constraint.includes('mobile')) {
       const [other]: Array<{ name: string }> = await this.db.query(
