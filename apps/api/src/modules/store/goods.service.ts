@@ -13,9 +13,10 @@ import {
   type UnmountStoreGoodsInput,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { escapeLike, isUniqueViolation, offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { GOODS_COLUMNS, GOODS_JOINS, uniqueViolation } from './store-sql';
+import { GOODS_COLUMNS, GOODS_JOINS } from './store-sql';
 
 /**
  * The mall's goods: categories, the schools' view (listed goods only) and the operator's (every good, with its
@@ -42,9 +43,9 @@ export class StoreGoodsService {
        select (select count(*) from f)::int as total, r.* from (select 1) one left join lateral (
          select ${GOODS_COLUMNS} from x join store_goods g on g.id = x.id ${GOODS_JOINS} order by g.id desc
        ) r on true`,
-      [q.type_id ?? null, q.keyword ? q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`) : null, listed, q.limit, (q.page - 1) * q.limit],
+      [q.type_id ?? null, q.keyword ? escapeLike(q.keyword) : null, listed, q.limit, offsetOf(q)],
     );
-    return { list: rows.filter((r) => r.id !== null).map(({ total: _, ...g }) => g as StoreGoods), total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(rows.filter((r) => r.id !== null).map(({ total: _, ...g }) => g as StoreGoods), totalOf(rows), q);
   }
 
   list(q: GoodsListQuery): Promise<Page<StoreGoods>> {
@@ -91,7 +92,7 @@ export class StoreGoodsService {
       );
       return this.info(user, r.id);
     } catch (err) {
-      if (!uniqueViolation(err)) throw err;
+      if (!isUniqueViolation(err)) throw err;
       const id = await prior();
       if (!id) throw err;
       return this.info(user, id);
@@ -125,7 +126,7 @@ export class StoreGoodsService {
       );
       if (!r.found) throw new AppError('store.goods_not_found');
     } catch (err) {
-      if (!uniqueViolation(err)) throw err;
+      if (!isUniqueViolation(err)) throw err;
     }
     return this.info(user, input.id);
   }

@@ -23,12 +23,13 @@ import {
 } from '@wantuo/shared';
 import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
+import { escapeLike, isUniqueViolation, offsetOf, pageOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { LOGGER } from '../../core/logging/logger';
 import { RefundsService } from '../payments/refunds.service';
-import { ADDRESS_COLUMNS, appendOrderEvent, cancelAndRelease, lockOrder, ORDER_COLUMNS, ORDER_JOINS, StoreClock, uniqueViolation } from './store-sql';
+import { ADDRESS_COLUMNS, appendOrderEvent, cancelAndRelease, lockOrder, ORDER_COLUMNS, ORDER_JOINS, StoreClock } from './store-sql';
 
 const PAY_MS = STORE_LIMITS.payMinutes * 60_000;
 type GoodsRow = StoreGoodNow & { picture: string | null };
@@ -150,7 +151,7 @@ export class StoreOrdersService {
       });
     } catch (err) {
       // a concurrent retry of the same request id: answered from the order the first one made
-      if (!uniqueViolation(err)) throw err;
+      if (!isUniqueViolation(err)) throw err;
       const again = await prior(this.db);
       if (!again) throw err;
       placed = { id: again, fresh: false };
@@ -171,7 +172,7 @@ export class StoreOrdersService {
   /** A school's orders (goodsOrderList) or every school's (the operator's storeOrderList), newest first, with counts by state. */
   async list(user: SessionUser, q: GoodsOrderListQuery | StoreOrderListQuery): Promise<StoreOrderListAnswer> {
     const schoolId = user.role === Role.Operator ? null : user.schoolId;
-    const keyword = 'keyword' in q && q.keyword ? q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`) : null;
+    const keyword = 'keyword' in q && q.keyword ? escapeLike(q.keyword) : null;
     const rows: Array<StoreOrder & { counts: Array<{ state: StoreOrderState; n: number }> }> = await this.db.query(
       `with f as materialized (
          select o.id, o.state, o.created_at from store_orders o
@@ -182,13 +183,13 @@ export class StoreOrdersService {
          from (select 1) one left join lateral (
            select ${ORDER_COLUMNS} from x join store_orders o on o.id = x.id ${ORDER_JOINS} order by x.created_at desc, x.id desc
          ) r on true`,
-      [schoolId, keyword, q.state ?? null, q.limit, (q.page - 1) * q.limit],
+      [schoolId, keyword, q.state ?? null, q.limit, offsetOf(q)],
     );
     const counts = Object.fromEntries(STORE_ORDER_STATES.map((s) => [s, 0])) as Record<StoreOrderState, number>;
     for (const c of rows[0].counts) counts[c.state] = c.n;
     const list = rows.filter((r) => r.id !== null).map(({ counts: _, ...r }) => r as StoreOrder);
     const total = q.state ? counts[q.state] : STORE_ORDER_STATES.reduce((n, s) => n + counts[s], 0);
-    return { list, total, page: q.page, limit: q.limit, counts };
+    return { ...pageOf(list, total, q), counts };
   }
 
   /** A simple forward step (ship by the operator, confirm by the school): one conditional update; a repeat answers the order. */

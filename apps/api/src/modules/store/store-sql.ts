@@ -91,11 +91,3 @@ export async function appendOrderEvent(
     JSON.stringify(e.data ?? {}),
   ]);
 }
-
-/** A unique violation (of the index named, when given). */
-export const uniqueViolation = (err: unknown, constraint?: string) => {
-  const e = err as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
-  const code = e.driverError?.code ?? e.code;
-  const name = e.driverError?.constraint ?? e.constraint;
-  return code === '23505' && (!constraint || name === constraint);
-};
