@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { aesCipher } from './aes-cipher';
-import { cookies, createStorage, formatDateTime } from './storage';
+import { cookies, createStorage } from './storage';
 import { memoryStorage as memory } from '../test-utils';
 
 describe('storage (spec §3)', () => {
@@ -46,10 +46,6 @@ describe('storage (spec §3)', () => {
     const backend = memory();
     backend.setItem('k', '{not json');
     expect(createStorage({ backend }).get('k')).toBeNull();
-  });
-
-  it('formats the spec’s yyyy-MM-dd hh:mm:ss', () => {
-    expect(formatDateTime(new Date(2026, 0, 2, 3, 4, 5))).toBe('2026-01-02 03:04:05');
   });
 
   it('keeps the token in a cookie with path /', () => {

@@ -77,9 +77,3 @@ export const cookies = {
     document.cookie = `${name}=; path=/; max-age=0; SameSite=Lax`;
   },
 };
-
-/** Formats a date as the spec's default storage format yyyy-MM-dd hh:mm:ss. */
-export function formatDateTime(d: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-}

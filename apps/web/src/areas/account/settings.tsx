@@ -8,9 +8,9 @@ import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { LoadError, Loading } from '../../components/states';
 import { LANGS, type MessageKey } from '../../i18n/messages';
-import { formatDateTime } from '../../lib/storage';
 import { usePreferences, useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
+import { useSchoolClock } from '../../lib/school-time';
 import { accountStrings } from './strings';
 import { TeacherProfile } from './teacher-profile';
 
@@ -24,6 +24,7 @@ interface Activity {
 
 function RecentActivity() {
   const t = useT();
+  const clock = useSchoolClock();
   const [page, setPage] = useState(1);
   const q = useQuery({ queryKey: ['loginLog', page], queryFn: () => get<Page<Activity>>('loginLog', { page, limit: 10 }) });
   return (
@@ -35,7 +36,7 @@ function RecentActivity() {
       size="small"
       scroll={{ x: 560 }}
       columns={[
-        { title: t('settings.when'), dataIndex: 'at', width: 170, render: (v: string) => formatDateTime(new Date(v)) },
+        { title: t('settings.when'), dataIndex: 'at', width: 170, render: (v: string) => clock.dateTime(v, true) },
         {
           title: t('settings.action'),
           dataIndex: 'action',

@@ -1,9 +1,10 @@
 import { Alert, Button, Card, Descriptions, Flex, Result, Spin, Typography } from 'antd';
-import { DEFAULT_TIME_ZONE, localDateTime, ticketOfScan, type QrScanResult } from '@wantuo/shared';
+import { ticketOfScan, type QrScanResult } from '@wantuo/shared';
 import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError, post } from '../../api/http';
 import { useSession } from '../../stores/session';
+import { localDateTime, useSchoolZone } from '../../lib/school-time';
 import { decodeQr, decodeQrFile } from './qr-decode';
 import { qrStrings } from './qr-strings';
 
@@ -29,7 +30,7 @@ const messageOf = (e: unknown) => (e instanceof ApiError ? e.message : e instanc
 export default function QrScanPage() {
   const s = qrStrings.use();
   const nickname = useSession((x) => x.user?.nickname ?? '');
-  const timeZone = useSession((x) => x.user?.school?.timezone) ?? DEFAULT_TIME_ZONE;
+  const timeZone = useSchoolZone();
   const [params, setParams] = useSearchParams();
   const [step, setStep] = useState<Step>({ kind: 'scan' });
   const [busy, setBusy] = useState<'confirm' | 'cancel' | 'photo' | null>(null);

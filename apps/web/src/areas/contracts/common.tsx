@@ -3,7 +3,6 @@ import { Form, Input, Select, Tag } from 'antd';
 import {
   dayDiff,
   formatFen,
-  localDay,
   type ContractPackage,
   type ContractRow,
   type ContractState,
@@ -12,18 +11,12 @@ import {
   type PackageKind,
 } from '@wantuo/shared';
 import { get } from '../../api/http';
-import { useSession } from '../../stores/session';
+import { useSchoolToday } from '../../lib/school-time';
 import { contractStrings } from './strings';
 
 export const STATE_COLOR: Record<ContractState, string> = { unpaid: 'gold', active: 'green', expiring: 'orange', expired: 'default', cancelled: 'red' };
 
 export const PACKAGES_KEY = ['contractPackage'] as const;
-
-/** Today's date (YYYY-MM-DD) in the school's timezone. */
-export function useSchoolToday(): string {
-  const tz = useSession((s) => s.user?.school?.timezone);
-  return localDay(new Date(), tz);
-}
 
 /** Every package of the school (the pickers and the management tab; a school has a handful). */
 export function usePackages(enabled = true) {

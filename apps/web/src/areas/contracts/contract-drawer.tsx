@@ -16,9 +16,9 @@ import { useRef, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
-import { newRequestId } from '../money/payment-dialog';
-import { localDateTime } from '../money/use-school';
-import { deskPayment, DeskPaymentFields, kindUnit, StateTag, usePackages, useSchoolToday, useUnitsText, type DeskPaymentValues } from './common';
+import { newRequestId } from '../../lib/request-id';
+import { useSchoolClock, useSchoolToday } from '../../lib/school-time';
+import { deskPayment, DeskPaymentFields, kindUnit, StateTag, usePackages, useUnitsText, type DeskPaymentValues } from './common';
 import { contractStrings } from './strings';
 
 /** Every list that shows contracts is read again after a change. */
@@ -86,6 +86,7 @@ export function ContractDrawer({ id, onClose, onChanged }: { id: number | null; 
 
 function ContractBody({ c }: { c: ContractDetail }) {
   const s = contractStrings.use();
+  const clock = useSchoolClock();
   const unitsText = useUnitsText();
   const yes = (v: boolean) => (v ? s('detail.yes') : s('detail.no'));
   return (
@@ -105,7 +106,7 @@ function ContractBody({ c }: { c: ContractDetail }) {
         </Descriptions.Item>
         <Descriptions.Item label={s('col.guardian')}>{c.guardian_name ?? '-'}</Descriptions.Item>
         <Descriptions.Item label={s('detail.auto_renew')}>{yes(c.auto_renew)}</Descriptions.Item>
-        <Descriptions.Item label={s('detail.created')}>{localDateTime(c.created_at)}</Descriptions.Item>
+        <Descriptions.Item label={s('detail.created')}>{clock.dateTime(c.created_at)}</Descriptions.Item>
         {c.renewed_from !== null && <Descriptions.Item label={s('detail.renewed_from')}>#{c.renewed_from}</Descriptions.Item>}
         {c.remark && (
           <Descriptions.Item label={s('detail.remark')} span={2}>
@@ -170,6 +171,7 @@ function useShow() {
 
 function History({ events }: { events: ContractEvent[] }) {
   const s = contractStrings.use();
+  const clock = useSchoolClock();
   const show = useShow();
   if (events.length === 0) return <Typography.Text type="secondary">{s('detail.no_history')}</Typography.Text>;
   const color: Record<ContractEvent['type'], string> = { signed: 'blue', paid: 'green', edited: 'orange', renewed: 'blue', cancelled: 'red', refunded: 'red', expired: 'gray', reminded: 'gray' };
@@ -187,7 +189,7 @@ function History({ events }: { events: ContractEvent[] }) {
             <div>
               <Flex gap={8} wrap>
                 <Typography.Text strong>{s(`ev.${e.type}`)}</Typography.Text>
-                <Typography.Text type="secondary">{s('ev.by', { who: e.actor_name ?? s('ev.system'), at: localDateTime(e.at) })}</Typography.Text>
+                <Typography.Text type="secondary">{s('ev.by', { who: e.actor_name ?? s('ev.system'), at: clock.dateTime(e.at) })}</Typography.Text>
               </Flex>
               {changes.map((k) => (
                 <div key={k}>

@@ -6,8 +6,9 @@ import { useEffect, useRef, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { MoneyInput } from '../../components/money-input';
-import { newRequestId } from '../money/payment-dialog';
-import { deskPayment, DeskPaymentFields, kindUnit, usePackageLabel, usePackages, useSchoolToday, type DeskPaymentValues } from './common';
+import { newRequestId } from '../../lib/request-id';
+import { useSchoolToday } from '../../lib/school-time';
+import { deskPayment, DeskPaymentFields, kindUnit, usePackageLabel, usePackages, type DeskPaymentValues } from './common';
 import { contractStrings } from './strings';
 
 interface SignValues {

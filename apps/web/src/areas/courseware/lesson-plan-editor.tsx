@@ -19,6 +19,7 @@ import { useNavigate } from 'react-router';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
+import { useSchoolToday } from '../../lib/school-time';
 import { viewerHref } from './common';
 import { classKey, useLessonClasses } from './lesson-common';
 import { lessonStrings } from './lesson-strings';
@@ -72,6 +73,7 @@ export default function LessonPlanEditor({ id, preset = {}, onClose, onSaved }: 
 
 function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail | null; preset: PlanPreset; onClose: () => void; onSaved: (id: number) => void }) {
   const s = lessonStrings.use();
+  const today = useSchoolToday();
   const navigate = useNavigate();
   const qc = useQueryClient();
   const classes = useLessonClasses();
@@ -170,7 +172,7 @@ function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail
               ? { title: plan.title, cls: classKey({ kind: plan.class_kind, id: plan.class_id }), lesson_date: dayjs(plan.lesson_date), objectives: plan.objectives, steps: plan.steps }
               : {
                   cls: preset.cls && /^(care|teaching|tutoring):\d+$/.test(preset.cls) ? preset.cls : undefined,
-                  lesson_date: preset.date && /^\d{4}-\d{2}-\d{2}$/.test(preset.date) && dayjs(preset.date).isValid() ? dayjs(preset.date) : dayjs(),
+                  lesson_date: preset.date && /^\d{4}-\d{2}-\d{2}$/.test(preset.date) && dayjs(preset.date).isValid() ? dayjs(preset.date) : dayjs(today),
                   steps: [{ title: '导入', minutes: 5 }, { title: '新授', minutes: 20 }, { title: '练习与小结', minutes: 15 }] }
           }
         >

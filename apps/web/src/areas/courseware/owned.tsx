@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
-import { localDateTime } from '../money/use-school';
+import { useSchoolClock } from '../../lib/school-time';
 import { CoursewareTags, OwnedTag } from './common';
 import { coursewareStrings } from './strings';
 
@@ -15,6 +15,7 @@ const PAGE = 20;
 /** /principal_courseware and /principal_teaching: the courseware the institution owns (bought and its own); open one. */
 export default function OwnedCourseware() {
   const s = coursewareStrings.use();
+  const clock = useSchoolClock();
   const navigate = useNavigate();
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
@@ -57,7 +58,7 @@ export default function OwnedCourseware() {
             { title: s('col.tags'), key: 'tags', render: (_, r) => <CoursewareTags row={r} /> },
             { title: s('col.sections'), dataIndex: 'sections', width: 80, render: (n: number) => s('sections_n', { n }) },
             { title: s('col.state'), key: 'state', width: 90, render: (_, r) => <OwnedTag row={r} /> },
-            { title: s('col.bought_at'), dataIndex: 'bought_at', width: 150, render: (v: string | null) => (v ? localDateTime(v) : '—') },
+            { title: s('col.bought_at'), dataIndex: 'bought_at', width: 150, render: (v: string | null) => (v ? clock.dateTime(v) : '—') },
             { title: s('col.method'), dataIndex: 'method', width: 90, render: (m: 'balance' | 'wechat' | null) => (m ? s(`method.${m}`) : '—') },
             {
               title: s('col.actions'),

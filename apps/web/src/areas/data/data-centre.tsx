@@ -2,11 +2,12 @@ import { Alert, DatePicker, Flex, Segmented, Select, Space, Tabs } from 'antd';
 import { addDays, addMonthsToDay, periodOf, Role, type DataGroup } from '@wantuo/shared';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
+import { useSchoolToday } from '../../lib/school-time';
 import { useSession } from '../../stores/session';
 import { AttendanceTab, TeacherClockCard } from './attendance-tab';
 import { MealsTab } from './meals-tab';
 import { PointsTab } from './points-tab';
-import { PRESETS, presetRange, rangeOk, schoolToday, type Preset } from './range';
+import { PRESETS, presetRange, rangeOk, type Preset } from './range';
 import { RollCallTab } from './roll-call-tab';
 import { dataStrings } from './strings';
 
@@ -17,9 +18,8 @@ import { dataStrings } from './strings';
  */
 export default function DataCentre() {
   const s = dataStrings.use();
-  const tz = useSession((x) => x.user?.school?.timezone);
   const role = useSession((x) => x.user?.role);
-  const today = useMemo(() => schoolToday(tz), [tz]);
+  const today = useSchoolToday();
   const [group, setGroup] = useState<DataGroup>('day');
   const [preset, setPreset] = useState<Preset | 'custom'>('30');
   const [custom, setCustom] = useState<{ from: string; to: string } | null>(null);

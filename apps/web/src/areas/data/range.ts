@@ -1,10 +1,5 @@
 import { addDays, addMonthsToDay, dataRangeOk, type DataGroup } from '@wantuo/shared';
 
-/** The school's today (YYYY-MM-DD in its timezone). */
-export function schoolToday(timeZone = 'Asia/Shanghai', now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
-
 export type Preset = '7' | '30' | '12w' | '6m' | '12m';
 
 /** The presets offered for each grouping, the first being the default. */

@@ -9,6 +9,7 @@ import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { ServerTable } from '../../components/server-table';
+import { useSchoolToday } from '../../lib/school-time';
 import { mark, useExamApi, useExamClasses } from './common';
 import { examStrings } from './strings';
 
@@ -205,6 +206,7 @@ interface FormValues {
 
 function ExamForm({ exam, classes, action, onClose, onSaved }: { exam: Exam | null; classes: Array<{ id: number; name: string }>; action: string; onClose: () => void; onSaved: (e: Exam) => void }) {
   const s = examStrings.use();
+  const today = useSchoolToday();
   const [form] = Form.useForm<FormValues>();
   const [busy, setBusy] = useState(false);
   // an exam's classes stay choosable even when not in the list (a stopped class)
@@ -232,7 +234,7 @@ function ExamForm({ exam, classes, action, onClose, onSaved }: { exam: Exam | nu
         initialValues={
           exam
             ? { name: exam.name, subject: exam.subject, exam_day: dayjs(exam.exam_day), full_mark: exam.full_mark, pass_mark: exam.pass_mark_given ? exam.pass_mark : null, class_ids: exam.classes.map((c) => c.id) }
-            : { full_mark: 100, exam_day: dayjs(), class_ids: classes.length === 1 ? [classes[0].id] : [] }
+            : { full_mark: 100, exam_day: dayjs(today), class_ids: classes.length === 1 ? [classes[0].id] : [] }
         }
       >
         <Form.Item name="name" label={s('form.name')} rules={[{ required: true, whitespace: true, message: s('required') }, { max: 50 }]}>

@@ -8,8 +8,7 @@ import { feedback } from '../../api/feedback';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
-import { hhmm } from './day-state';
+import { localTime, useSchoolZone } from '../../lib/school-time';
 import { useFlowLive } from './use-flow-live';
 
 interface FlowAlert {
@@ -42,8 +41,7 @@ const LINKS: { to: string; label: MessageKey }[] = [
 /** The head teacher's home (/AAccountManagement): today's live counts per step, open alerts, clock-in and the boards. */
 export default function AdviserHome() {
   const t = useT();
-  const user = useSession((s) => s.user);
-  const tz = user?.school?.timezone;
+  const tz = useSchoolZone();
   const today = useQuery({ queryKey: ['teacherTodayTask'], queryFn: () => get<TeacherTodayTask>('teacherTodayTask'), refetchInterval: 30_000 });
   const alerts = useQuery({ queryKey: ['flowAlerts', 'open'], queryFn: () => get<Page<FlowAlert>>('flowAlerts', { open_only: 1, limit: 50 }), refetchInterval: 60_000 });
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -112,9 +110,9 @@ export default function AdviserHome() {
           <Card size="small" title={t('ops.clock_title')} style={{ height: '100%' }}>
             <Typography.Paragraph>
               {outAt
-                ? t('ops.clocked_out', { in: hhmm(inAt, tz) || '-', out: hhmm(outAt, tz) })
+                ? t('ops.clocked_out', { in: localTime(inAt, tz) || '-', out: localTime(outAt, tz) })
                 : inAt
-                  ? t('ops.clocked_in', { time: hhmm(inAt, tz) || '-' })
+                  ? t('ops.clocked_in', { time: localTime(inAt, tz) || '-' })
                   : t('ops.not_clocked')}
             </Typography.Paragraph>
             <Space wrap>
@@ -156,7 +154,7 @@ export default function AdviserHome() {
                       <Tag color="red">{t(`board.alert_${a.kind}` as MessageKey)}</Tag> {a.student_name}（{a.class_name}）
                     </span>
                     <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                      {hhmm(a.raised_at, tz)}
+                      {localTime(a.raised_at, tz)}
                     </Typography.Text>
                   </List.Item>
                 )}

@@ -6,8 +6,7 @@ import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
-import { hhmm } from './day-state';
+import { localTime, useSchoolZone } from '../../lib/school-time';
 import { AttendanceRecords } from './attendance-records';
 import { flowStrings } from './strings';
 import { useFlowLive } from './use-flow-live';
@@ -50,7 +49,7 @@ function StudentChip({ s, t, tz }: { s: FlowBoardStudent; t: ReturnType<typeof u
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {' '}
         {s.care_class_name}
-        {time ? ` · ${hhmm(time, tz)}` : ''}
+        {time ? ` · ${localTime(time, tz)}` : ''}
         {s.state === 'in_centre' && s.dinner_at ? ` · ${t('flow.btn_dinner')}` : ''}
         {s.tutor_started_at && !s.tutor_ended_at ? ` · ${t('flow.btn_start_tutor')}` : ''}
       </Typography.Text>
@@ -75,7 +74,7 @@ export default function AttendanceBoard() {
 function TodayBoard() {
   const t = useT();
   const { board, alerts, live } = useLiveBoard();
-  const tz = useSession((x) => x.user?.school?.timezone);
+  const tz = useSchoolZone();
   const byState = useMemo(() => {
     const m = new Map<BoardColumn, FlowBoardStudent[]>(COLUMNS.map((c) => [c, []]));
     for (const s of board.data?.students ?? []) m.get(boardState(s))!.push(s);
@@ -108,7 +107,7 @@ function TodayBoard() {
               <List.Item>
                 <Tag color="red">{t(`board.alert_${a.kind}` as MessageKey)}</Tag> {a.student_name}（{a.class_name}）
                 <Typography.Text type="secondary" style={{ marginLeft: 8, fontSize: 12 }}>
-                  {hhmm(a.raised_at, tz)}
+                  {localTime(a.raised_at, tz)}
                 </Typography.Text>
               </List.Item>
             )}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { DatePicker, Select, Space, Tag, Typography } from 'antd';
-import { addDays, FLOW_RANGE_MAX_DAYS, localDay, type Page, type StudentDayRow, type TeacherWantuoInfo } from '@wantuo/shared';
+import { addDays, FLOW_RANGE_MAX_DAYS, type Page, type StudentDayRow, type TeacherWantuoInfo } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { get } from '../../api/http';
@@ -8,8 +8,7 @@ import { EmptyState } from '../../components/states';
 import { ServerTable } from '../../components/server-table';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
-import { hhmm } from './day-state';
+import { localDay, localTime, useSchoolZone } from '../../lib/school-time';
 import { flowStrings } from './strings';
 
 const STATES = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as const;
@@ -23,7 +22,7 @@ const PAGE = 20;
 export function AttendanceRecords() {
   const t = useT();
   const tf = flowStrings.use();
-  const tz = useSession((s) => s.user?.school?.timezone) ?? 'Asia/Shanghai';
+  const tz = useSchoolZone();
   const today = localDay(new Date(), tz);
   const [range, setRange] = useState<{ from: string; to: string }>({ from: addDays(today, -6), to: today });
   const [state, setState] = useState<string | undefined>();
@@ -96,7 +95,7 @@ export function AttendanceRecords() {
           {
             title: tf('records.times'),
             key: 'times',
-            render: (_: unknown, r) => [r.picked_up_at, r.entered_at, r.left_at].map((x) => (x ? hhmm(x, tz) : '-')).join(' / ') + (r.left_with_name ? ` · ${r.left_with_name}` : ''),
+            render: (_: unknown, r) => [r.picked_up_at, r.entered_at, r.left_at].map((x) => (x ? localTime(x, tz) : '-')).join(' / ') + (r.left_with_name ? ` · ${r.left_with_name}` : ''),
           },
         ]}
       />

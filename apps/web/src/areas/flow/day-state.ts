@@ -20,9 +20,3 @@ export function dayOf(s: FlowBoardStudent): DayState {
     version: s.version,
   };
 }
-
-/** HH:mm of a time in the school's timezone (a "day" and its times are the school's, not the phone's). */
-export function hhmm(iso: string | null, timeZone = 'Asia/Shanghai'): string {
-  if (!iso) return '';
-  return new Intl.DateTimeFormat('zh-CN', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone }).format(new Date(iso));
-}

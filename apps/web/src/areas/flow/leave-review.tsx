@@ -8,22 +8,18 @@ import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
+import { localDateTime, useSchoolZone } from '../../lib/school-time';
 
 const STATUS_COLOR = ['gold', 'green', 'red', 'default'] as const;
 type StatusFilter = 'all' | 0 | 1 | 2 | 3;
 const LIMIT = 20;
-
-/** YYYY-MM-DD HH:mm in the school's timezone. */
-const when = (iso: string, timeZone = 'Asia/Shanghai') =>
-  new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(iso));
 
 const range = (r: LeaveRequestRow) => (r.start_day === r.end_day ? r.start_day : `${r.start_day} ~ ${r.end_day}`);
 
 /** One request in a drawer, with approve / reject and a note for the parent. */
 function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: () => void; onDecided: () => void }) {
   const t = useT();
-  const tz = useSession((s) => s.user?.school?.timezone);
+  const tz = useSchoolZone();
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
   const q = useQuery({
@@ -68,14 +64,14 @@ function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: (
             </Descriptions.Item>
             <Descriptions.Item label={t('leave.reason')}>{r.reason}</Descriptions.Item>
             <Descriptions.Item label={t('ops.leave_by')}>
-              {r.requested_by_name} · {when(r.created_at, tz)}
+              {r.requested_by_name} · {localDateTime(r.created_at, tz)}
             </Descriptions.Item>
             <Descriptions.Item label={t('ops.leave_status')}>
               <Tag color={STATUS_COLOR[r.status]}>{t(`leave.status_${r.status}` as MessageKey)}</Tag>
             </Descriptions.Item>
             {r.reviewed_at && (
               <Descriptions.Item label={t('ops.leave_reviewed')}>
-                {r.reviewed_by_name ?? '-'} · {when(r.reviewed_at, tz)}
+                {r.reviewed_by_name ?? '-'} · {localDateTime(r.reviewed_at, tz)}
                 {r.review_note && <div>{r.review_note}</div>}
               </Descriptions.Item>
             )}

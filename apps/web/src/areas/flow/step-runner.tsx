@@ -6,6 +6,7 @@ import { feedback } from '../../api/feedback';
 import { get } from '../../api/http';
 import type { MessageKey } from '../../i18n/messages';
 import { flushQueue, onQueueChange, queued, sendStep, type StepResult } from '../../lib/flow-queue';
+import { newEventId } from '../../lib/request-id';
 import { usePreferences, useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { dayOf } from './day-state';
@@ -92,7 +93,7 @@ export function useStepRunner(chosen: FlowBoardStudent[], after: () => Promise<u
     if (!able.length) return false;
     setBusy(cmd);
     try {
-      report(await sendStep(step.action, { student_ids: able.map((s) => s.id), event_id: crypto.randomUUID(), ...extra }));
+      report(await sendStep(step.action, { student_ids: able.map((s) => s.id), event_id: newEventId(), ...extra }));
       await after();
       return true;
     } catch {

@@ -3,8 +3,7 @@ import type { ShuttleTask } from '@wantuo/shared';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
-import { hhmm } from './day-state';
+import { localTime, useSchoolZone } from '../../lib/school-time';
 import { HandOverButton } from './hand-over';
 import { flowStrings } from './strings';
 import { StepBar, stepsOf, useTaskSelection } from './step-runner';
@@ -20,7 +19,7 @@ const SHUTTLE = stepsOf('shuttle');
 export default function TeacherShuttle() {
   const t = useT();
   const tf = flowStrings.use();
-  const tz = useSession((s) => s.user?.school?.timezone);
+  const tz = useSchoolZone();
   const { task, reload, pending, chosen, runner, selected, setSelected, toggle, loading, failed } = useTaskSelection<ShuttleTask>('shuttleTask');
 
   if (loading) return <Loading />;
@@ -72,7 +71,7 @@ export default function TeacherShuttle() {
                         </div>
                         <Typography.Text type="secondary" className="flow-times">
                           {s.picked_up_at
-                            ? t('ops.picked_by', { name: s.picked_up_by_name ?? '-', time: hhmm(s.picked_up_at, tz) })
+                            ? t('ops.picked_by', { name: s.picked_up_by_name ?? '-', time: localTime(s.picked_up_at, tz) })
                             : [s.grade, s.class_name, s.care_class?.name].filter(Boolean).join(' · ')}
                         </Typography.Text>
                       </div>

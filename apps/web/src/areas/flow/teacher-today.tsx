@@ -6,8 +6,7 @@ import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
-import { hhmm } from './day-state';
+import { localTime, useSchoolZone } from '../../lib/school-time';
 import { STEPS, StepBar, useFlowQueue, useStepRunner } from './step-runner';
 import { flowStrings } from './strings';
 import './teacher-today.css';
@@ -23,7 +22,7 @@ const STATE_COLOR: Record<Exclude<Filter, 'all'>, string> = { expected: 'default
 export default function TeacherToday() {
   const t = useT();
   const ft = flowStrings.use();
-  const tz = useSession((s) => s.user?.school?.timezone);
+  const tz = useSchoolZone();
   const [filter, setFilter] = useState<Filter>('all');
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [leaving, setLeaving] = useState<FlowBoardStudent | null>(null);
@@ -99,12 +98,12 @@ export default function TeacherToday() {
                     </div>
                     <Typography.Text type="secondary" className="flow-times">
                       {[
-                        s.picked_up_at && `${t('flow.btn_shuttle')} ${hhmm(s.picked_up_at, tz)}`,
-                        s.entered_at && `${t('flow.btn_enter')} ${hhmm(s.entered_at, tz)}`,
-                        s.dinner_at && `${t('flow.btn_dinner')} ${hhmm(s.dinner_at, tz)}`,
-                        s.tutor_started_at && `${t('flow.btn_start_tutor')} ${hhmm(s.tutor_started_at, tz)}`,
-                        s.tutor_ended_at && `${t('flow.btn_end_tutor')} ${hhmm(s.tutor_ended_at, tz)}`,
-                        s.left_at && `${t('flow.btn_leave')} ${hhmm(s.left_at, tz)}`,
+                        s.picked_up_at && `${t('flow.btn_shuttle')} ${localTime(s.picked_up_at, tz)}`,
+                        s.entered_at && `${t('flow.btn_enter')} ${localTime(s.entered_at, tz)}`,
+                        s.dinner_at && `${t('flow.btn_dinner')} ${localTime(s.dinner_at, tz)}`,
+                        s.tutor_started_at && `${t('flow.btn_start_tutor')} ${localTime(s.tutor_started_at, tz)}`,
+                        s.tutor_ended_at && `${t('flow.btn_end_tutor')} ${localTime(s.tutor_ended_at, tz)}`,
+                        s.left_at && `${t('flow.btn_leave')} ${localTime(s.left_at, tz)}`,
                       ]
                         .filter(Boolean)
                         .join(' · ') || `${s.care_class_name} · ${[s.day_school, s.grade, s.class_name].filter(Boolean).join(' ')}`}

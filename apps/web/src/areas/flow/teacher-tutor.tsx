@@ -6,8 +6,7 @@ import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
-import { hhmm } from './day-state';
+import { localTime, useSchoolZone } from '../../lib/school-time';
 import { HandOverButton } from './hand-over';
 import { flowStrings } from './strings';
 import { StepBar, stepsOf, useTaskSelection } from './step-runner';
@@ -57,7 +56,7 @@ function DayHomework({ list }: { list: TutorTaskInfo['homework'] }) {
 
 function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }) {
   const t = useT();
-  const tz = useSession((s) => s.user?.school?.timezone);
+  const tz = useSchoolZone();
   const q = useQuery({ queryKey: ['tutorTaskInfo', id], queryFn: () => get<TutorTaskInfo>('tutorTaskInfo', { student_id: id }), enabled: id !== null });
   const d = q.data;
   return (
@@ -74,9 +73,9 @@ function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }
               <Tag color={STATE_COLOR[d.state]}>{t(`flow.state_${d.state}` as MessageKey)}</Tag>
             </Descriptions.Item>
             <Descriptions.Item label={t('flow.btn_start_tutor')}>
-              {d.tutor_started_at ? `${hhmm(d.tutor_started_at, tz)} · ${d.tutor_started_by_name ?? '-'}` : '-'}
+              {d.tutor_started_at ? `${localTime(d.tutor_started_at, tz)} · ${d.tutor_started_by_name ?? '-'}` : '-'}
             </Descriptions.Item>
-            <Descriptions.Item label={t('flow.btn_end_tutor')}>{d.tutor_ended_at ? `${hhmm(d.tutor_ended_at, tz)} · ${d.tutor_ended_by_name ?? '-'}` : '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('flow.btn_end_tutor')}>{d.tutor_ended_at ? `${localTime(d.tutor_ended_at, tz)} · ${d.tutor_ended_by_name ?? '-'}` : '-'}</Descriptions.Item>
             <Descriptions.Item label={t('ops.class')}>{[d.student.care_class?.name, d.student.grade, d.student.class_name].filter(Boolean).join(' · ') || '-'}</Descriptions.Item>
           </Descriptions>
           <DayHomework list={d.homework ?? []} />
@@ -94,7 +93,7 @@ function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }
 export default function TeacherTutor() {
   const t = useT();
   const tf = flowStrings.use();
-  const tz = useSession((s) => s.user?.school?.timezone);
+  const tz = useSchoolZone();
   const [open, setOpen] = useState<number | null>(null);
   const { task, reload, pending, chosen, runner, selected, setSelected, toggle, loading, failed } = useTaskSelection<TutorTask>('tutorTask');
 
@@ -131,8 +130,8 @@ export default function TeacherTutor() {
                     </div>
                     <Typography.Text type="secondary" className="flow-times">
                       {[
-                        s.tutor_started_at && `${t('flow.btn_start_tutor')} ${hhmm(s.tutor_started_at, tz)}`,
-                        s.tutor_ended_at && `${t('flow.btn_end_tutor')} ${hhmm(s.tutor_ended_at, tz)}`,
+                        s.tutor_started_at && `${t('flow.btn_start_tutor')} ${localTime(s.tutor_started_at, tz)}`,
+                        s.tutor_ended_at && `${t('flow.btn_end_tutor')} ${localTime(s.tutor_ended_at, tz)}`,
                       ]
                         .filter(Boolean)
                         .join(' · ') || [s.care_class?.name, s.grade].filter(Boolean).join(' · ')}

@@ -1,7 +1,7 @@
 import { Tag, Timeline, Typography } from 'antd';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
-import { hhmm } from './day-state';
+import { localTime } from '../../lib/school-time';
 
 /** What each flow event type is called on a timeline. */
 export const EVENT_LABEL: Record<string, MessageKey> = {
@@ -38,7 +38,7 @@ export function DayTimeline({ events, tz }: { events: TimelineEvent[]; tz?: stri
           content: (
             <div>
               <span style={e.voided ? { textDecoration: 'line-through' } : undefined}>
-                <strong>{hhmm(e.at, tz)}</strong> {t(EVENT_LABEL[e.type] ?? 'parent.ev_other')}
+                <strong>{localTime(e.at, tz)}</strong> {t(EVENT_LABEL[e.type] ?? 'parent.ev_other')}
               </span>
               {e.voided && <Tag style={{ marginLeft: 6 }}>{t('ops.voided')}</Tag>}
               {e.actor_name && <Typography.Text type="secondary"> · {e.actor_name}</Typography.Text>}

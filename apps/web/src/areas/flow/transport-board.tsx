@@ -8,7 +8,7 @@ import { EmptyState, LoadError, Loading } from '../../components/states';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
-import { hhmm } from './day-state';
+import { localTime, useSchoolZone } from '../../lib/school-time';
 import { DayTimeline, EVENT_LABEL } from './timeline';
 import { useFlowLive } from './use-flow-live';
 import './teacher-today.css';
@@ -18,7 +18,7 @@ const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'b
 /** A student's day in a drawer: the timeline, and for a head teacher the void of the latest step with a reason. */
 function StudentDayDrawer({ student, day, onClose, onChanged }: { student: { id: number; name: string } | null; day: string; onClose: () => void; onChanged: () => void }) {
   const t = useT();
-  const tz = useSession((s) => s.user?.school?.timezone);
+  const tz = useSchoolZone();
   const role = useSession((s) => s.user?.role);
   const [voiding, setVoiding] = useState(false);
   const [reason, setReason] = useState('');
@@ -66,7 +66,7 @@ function StudentDayDrawer({ student, day, onClose, onChanged }: { student: { id:
           <DayTimeline events={q.data.events} tz={tz} />
           {role === Role.HeadTeacher && latest && (
             <Button danger block size="large" onClick={() => setVoiding(true)}>
-              {t('ops.void')}：{hhmm(latest.at, tz)} {t(EVENT_LABEL[latest.type] ?? 'parent.ev_other')}
+              {t('ops.void')}：{localTime(latest.at, tz)} {t(EVENT_LABEL[latest.type] ?? 'parent.ev_other')}
             </Button>
           )}
         </>
@@ -90,7 +90,7 @@ function StudentDayDrawer({ student, day, onClose, onChanged }: { student: { id:
 /** The pick-up and leaving board (/AStudentTransport), live: who was picked up by whom, who left with whom. */
 export default function TransportBoard() {
   const t = useT();
-  const tz = useSession((s) => s.user?.school?.timezone);
+  const tz = useSchoolZone();
   const shuttle = useQuery({ queryKey: ['shuttleTask'], queryFn: () => get<ShuttleTask>('shuttleTask'), refetchInterval: 30_000 });
   const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get<FlowBoard>('flowBoard'), refetchInterval: 30_000 });
   const [open, setOpen] = useState<{ id: number; name: string } | null>(null);
@@ -149,7 +149,7 @@ export default function TransportBoard() {
                           </div>
                           <Typography.Text type="secondary" className="flow-times">
                             {s.picked_up_at
-                              ? t('ops.picked_by', { name: s.picked_up_by_name ?? '-', time: hhmm(s.picked_up_at, tz) })
+                              ? t('ops.picked_by', { name: s.picked_up_by_name ?? '-', time: localTime(s.picked_up_at, tz) })
                               : [s.care_class?.name, s.grade, s.class_name].filter(Boolean).join(' · ')}
                           </Typography.Text>
                         </div>
@@ -177,7 +177,7 @@ export default function TransportBoard() {
                         <strong>{s.name}</strong> <Typography.Text type="secondary">{s.care_class_name}</Typography.Text>
                         <div>
                           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                            {who ? t('ops.left_with', { time: hhmm(s.left_at, tz), name: who.name, relation: who.relation }) : t('ops.left_at', { time: hhmm(s.left_at, tz) })}
+                            {who ? t('ops.left_with', { time: localTime(s.left_at, tz), name: who.name, relation: who.relation }) : t('ops.left_at', { time: localTime(s.left_at, tz) })}
                           </Typography.Text>
                         </div>
                       </div>

@@ -5,16 +5,11 @@ import { useMemo, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { useSession } from '../../stores/session';
-import { newRequestId } from '../money/payment-dialog';
+import { newRequestId } from '../../lib/request-id';
+import { localMonthDayTime, useSchoolToday, useSchoolZone } from '../../lib/school-time';
 import { Counts, StateTag } from './common';
 import { homeworkStrings } from './strings';
 import './homework.css';
-
-/** The school's day now (YYYY-MM-DD) in its time zone. */
-export function schoolDay(tz: string | undefined, at = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: tz || 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
-}
 
 /**
  * Marking homework on the phone, during tutoring: the homework open today in the teacher's classes, then one homework's
@@ -22,8 +17,7 @@ export function schoolDay(tz: string | undefined, at = new Date()): string {
  */
 export function HomeworkMarking({ homeworkId }: { homeworkId?: number }) {
   const s = homeworkStrings.use();
-  const tz = useSession((x) => x.user?.school?.timezone);
-  const day = schoolDay(tz);
+  const day = useSchoolToday();
   const list = useQuery({
     queryKey: ['classHomeWorks', 'today', day],
     queryFn: () => get<HomeworkPage>('classHomeWorks', { day, limit: 50 }),
@@ -156,15 +150,10 @@ function Students({ id }: { id: number }) {
   );
 }
 
-/** "MM-DD HH:mm" in the school's time zone. */
-function when(at: string, tz: string | undefined): string {
-  return new Intl.DateTimeFormat('zh-CN', { timeZone: tz || 'Asia/Shanghai', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(at));
-}
-
 /** One student's homework (wantuoStudentWorkInfo): state, today's tutoring and every change with its note or photo. */
 function StudentWork({ homeworkId, studentId, onClose }: { homeworkId: number; studentId: number | null; onClose: () => void }) {
   const s = homeworkStrings.use();
-  const tz = useSession((x) => x.user?.school?.timezone);
+  const tz = useSchoolZone();
   const q = useQuery({
     queryKey: ['wantuoStudentWorkInfo', homeworkId, studentId],
     queryFn: () => get<StudentWorkInfo>('wantuoStudentWorkInfo', { homework_id: homeworkId, student_id: studentId }),
@@ -184,7 +173,7 @@ function StudentWork({ homeworkId, studentId, onClose }: { homeworkId: number; s
               <StateTag state={d.homework.state} />
             </Descriptions.Item>
             <Descriptions.Item label={s('detail.tutoring')}>
-              {d.tutoring?.started_at ? `${when(d.tutoring.started_at, tz)}${d.tutoring.ended_at ? ` – ${when(d.tutoring.ended_at, tz)}` : ''} · ${d.tutoring.started_by_name ?? '-'}` : s('detail.not_tutored')}
+              {d.tutoring?.started_at ? `${localMonthDayTime(d.tutoring.started_at, tz)}${d.tutoring.ended_at ? ` – ${localMonthDayTime(d.tutoring.ended_at, tz)}` : ''} · ${d.tutoring.started_by_name ?? '-'}` : s('detail.not_tutored')}
             </Descriptions.Item>
             {d.homework.note && <Descriptions.Item label={s('teacher_note')}>{d.homework.note}</Descriptions.Item>}
             {d.homework.photo_url && (
@@ -204,7 +193,7 @@ function StudentWork({ homeworkId, studentId, onClose }: { homeworkId: number; s
                 content: (
                   <>
                     <div>
-                      {when(e.at, tz)} · {s(`actor.${e.actor}`)} {e.actor_name ?? ''}：<StateTag state={e.from_state} />→ <StateTag state={e.to_state} />
+                      {localMonthDayTime(e.at, tz)} · {s(`actor.${e.actor}`)} {e.actor_name ?? ''}：<StateTag state={e.from_state} />→ <StateTag state={e.to_state} />
                     </div>
                     {e.note && <Typography.Text type="secondary">{e.note}</Typography.Text>}
                   </>

@@ -6,10 +6,9 @@ import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post, upload } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { useSession } from '../../stores/session';
-import { newRequestId } from '../money/payment-dialog';
+import { newRequestId } from '../../lib/request-id';
+import { useSchoolToday } from '../../lib/school-time';
 import { Attachments, KindTag, StateTag } from './common';
-import { schoolDay } from './marking';
 import { homeworkStrings } from './strings';
 import './homework.css';
 
@@ -37,9 +36,9 @@ export default function ParentHomework() {
 
 function ChildHomework({ kids }: { kids: ParentChild[] }) {
   const s = homeworkStrings.use();
-  const tz = useSession((x) => x.user?.school?.timezone);
   const [current, setCurrent] = useState(kids[0].id);
-  const [day, setDay] = useState(schoolDay(tz));
+  const today = useSchoolToday();
+  const [day, setDay] = useState(today);
   const [doing, setDoing] = useState<StudentHomework | null>(null);
   const q = useQuery({
     queryKey: ['wantuoStudentHomeWork', current, day],

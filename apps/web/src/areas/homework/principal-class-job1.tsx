@@ -7,25 +7,18 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { useSession } from '../../stores/session';
+import { localMonthDayTime, useSchoolZone } from '../../lib/school-time';
 import { Attachments, Counts, KindTag, StateTag } from './common';
 import { homeworkStrings } from './strings';
 import './homework.css';
 
 const PAGE_SIZE = 20;
 
-/** "MM-DD HH:mm" in the school's time zone. */
-function when(at: string | null, tz: string | undefined): string {
-  if (!at) return '-';
-  const f = new Intl.DateTimeFormat('zh-CN', { timeZone: tz || 'Asia/Shanghai', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false });
-  return f.format(new Date(at));
-}
-
 /** /principal_class_Job1?id=: one homework (text, attachments, class, due) and each student's state, notes and photo. */
 export default function PrincipalClassJob1() {
   const s = homeworkStrings.use();
   const navigate = useNavigate();
-  const tz = useSession((x) => x.user?.school?.timezone);
+  const tz = useSchoolZone();
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
   const valid = Number.isInteger(id) && id > 0;
@@ -65,7 +58,7 @@ export default function PrincipalClassJob1() {
           '-'
         ),
     },
-    { title: s('col.updated'), key: 'updated', render: (_, r) => (r.updated_at ? `${when(r.updated_at, tz)} · ${r.updated_by_name ?? '-'}` : '-') },
+    { title: s('col.updated'), key: 'updated', render: (_, r) => (r.updated_at ? `${localMonthDayTime(r.updated_at, tz)} · ${r.updated_by_name ?? '-'}` : '-') },
   ];
 
   return (

@@ -7,9 +7,10 @@ import { feedback } from '../../api/feedback';
 import { get, post, upload } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSession } from '../../stores/session';
-import { newRequestId } from '../money/payment-dialog';
+import { newRequestId } from '../../lib/request-id';
+import { useSchoolToday } from '../../lib/school-time';
 import { Attachments, Counts, KindTag } from './common';
-import { HomeworkMarking, schoolDay } from './marking';
+import { HomeworkMarking } from './marking';
 import { homeworkStrings } from './strings';
 import './homework.css';
 
@@ -37,8 +38,7 @@ interface FormValues {
 function IssueDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const s = homeworkStrings.use();
   const qc = useQueryClient();
-  const tz = useSession((x) => x.user?.school?.timezone);
-  const today = schoolDay(tz);
+  const today = useSchoolToday();
   const [form] = Form.useForm<FormValues>();
   const [files, setFiles] = useState<HomeworkAttachment[]>([]);
   const [uploading, setUploading] = useState(false);

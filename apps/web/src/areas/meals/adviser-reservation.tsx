@@ -6,7 +6,7 @@ import { useCallback, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { newRequestId } from '../money/payment-dialog';
+import { newRequestId } from '../../lib/request-id';
 import { BookingTag } from './common';
 import { useMealCountLive } from './live';
 import { OrderHistory } from './order-history';

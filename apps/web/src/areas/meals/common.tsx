@@ -11,11 +11,3 @@ export function BookingTag({ b }: { b: Pick<DinnerBooking, 'status' | 'cancel_ca
   if (b.status === 'none') return <Tag>{s('status.none')}</Tag>;
   return <Tag color="blue">{s('status.booked')}</Tag>;
 }
-
-/** A time as HH:mm in the school's timezone (the browser's may differ). */
-export const schoolTime = (iso: string, timeZone = 'Asia/Shanghai') =>
-  new Intl.DateTimeFormat('zh-CN', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone }).format(new Date(iso));
-
-/** A moment as YYYY-MM-DD HH:mm in the school's timezone. */
-export const schoolDateTime = (iso: string, timeZone = 'Asia/Shanghai') =>
-  new Intl.DateTimeFormat('sv-SE', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false, timeZone }).format(new Date(iso));

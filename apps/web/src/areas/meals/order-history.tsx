@@ -1,12 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DatePicker, Flex, Segmented, Select, Typography } from 'antd';
-import { addDays, formatFen, localDay, Role, type DinnerBooking, type Page, type TeacherWantuoInfo } from '@wantuo/shared';
+import { addDays, formatFen, Role, type DinnerBooking, type Page, type TeacherWantuoInfo } from '@wantuo/shared';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useSession } from '../../stores/session';
+import { useSchoolToday } from '../../lib/school-time';
 import { BookingTag } from './common';
 import { mealStrings } from './strings';
 
@@ -41,8 +42,7 @@ export function OrderHistory() {
   const s = mealStrings.use();
   const user = useSession((x) => x.user);
   const admin = user?.role === Role.Admin;
-  const tz = user?.school?.timezone ?? 'Asia/Shanghai';
-  const today = localDay(new Date(), tz);
+  const today = useSchoolToday();
   const [by, setBy] = useState<'student' | 'class'>('student');
   const [keyword, setKeyword] = useState('');
   const [studentId, setStudentId] = useState<number | undefined>();

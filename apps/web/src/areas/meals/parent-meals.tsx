@@ -14,7 +14,8 @@ import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { newRequestId, PaymentDialog } from '../money/payment-dialog';
+import { newRequestId } from '../../lib/request-id';
+import { PaymentDialog } from '../money/payment-dialog';
 import { BookingTag } from './common';
 import { mealStrings } from './strings';
 

@@ -21,8 +21,8 @@ import { get, post } from '../../api/http';
 import { MoneyInput } from '../../components/money-input';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { useSession } from '../../stores/session';
-import { BookingTag, schoolDateTime, schoolTime } from './common';
+import { localDateTime, localTime, useSchoolZone } from '../../lib/school-time';
+import { BookingTag } from './common';
 import { useMealCountLive } from './live';
 import { OrderHistory } from './order-history';
 import { mealStrings } from './strings';
@@ -135,7 +135,7 @@ function PriceDialog({ goods, onClose, onSaved }: { goods: MealGoods | null; onC
 
 function PriceHistory({ goods, onClose }: { goods: MealGoods | null; onClose: () => void }) {
   const s = mealStrings.use();
-  const tz = useSession((x) => x.user?.school?.timezone);
+  const tz = useSchoolZone();
   const q = useQuery({ queryKey: ['mealGoodsPrices', goods?.id], queryFn: () => get<MealGoodsPrice[]>('mealGoodsPrices', { id: goods!.id }), enabled: goods !== null });
   return (
     <Modal open={goods !== null} title={`${s('goods.price_history')} · ${goods?.name ?? ''}`} onCancel={onClose} footer={null}>
@@ -144,7 +144,7 @@ function PriceHistory({ goods, onClose }: { goods: MealGoods | null; onClose: ()
           dataSource={q.data}
           renderItem={(p) => (
             <List.Item>
-              <List.Item.Meta title={`¥${formatFen(p.price_fen)}`} description={[schoolDateTime(p.at, tz), p.actor_name, p.reason].filter(Boolean).join(' · ')} />
+              <List.Item.Meta title={`¥${formatFen(p.price_fen)}`} description={[localDateTime(p.at, tz), p.actor_name, p.reason].filter(Boolean).join(' · ')} />
             </List.Item>
           )}
         />
@@ -155,7 +155,7 @@ function PriceHistory({ goods, onClose }: { goods: MealGoods | null; onClose: ()
 
 function Orders() {
   const s = mealStrings.use();
-  const tz = useSession((x) => x.user?.school?.timezone);
+  const tz = useSchoolZone();
   // the school's day (the browser's may differ) until another is picked
   const settings = useQuery({ queryKey: ['mealSettings'], queryFn: () => get<MealSettings>('mealSettings') });
   const [picked, setDay] = useState<Dayjs | null>(null);
@@ -204,7 +204,7 @@ function Orders() {
           { title: s('orders.status'), key: 'status', render: (_: unknown, b) => <BookingTag b={b} /> },
           { title: s('orders.pay_from'), dataIndex: 'pay_from', render: (v: DinnerBooking['pay_from']) => (v ? s(`pay.${v}`) : '-') },
           { title: s('orders.booked_by'), dataIndex: 'booked_by_name', render: (v: string | null) => v ?? '-' },
-          { title: s('orders.served'), dataIndex: 'served_at', render: (v: string | null) => (v ? schoolTime(v, tz) : '-') },
+          { title: s('orders.served'), dataIndex: 'served_at', render: (v: string | null) => (v ? localTime(v, tz) : '-') },
         ]}
       />
     </>

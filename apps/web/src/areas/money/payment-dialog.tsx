@@ -3,17 +3,12 @@ import { Alert, Button, Flex, Input, Modal, QRCode, Result, Segmented, Spin, Sta
 import { formatFen, type PaymentState, type PendingPayment } from '@wantuo/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { get, wechatSandbox } from '../../api/http';
+import { newRequestId } from '../../lib/request-id';
+import { localTime, useSchoolZone } from '../../lib/school-time';
 import { moneyStrings } from './strings';
 
 /** How often an open QR asks for the payment's state. */
 export const PAYMENT_POLL_MS = 2_000;
-
-/** A client key for one payment attempt: a retry with it is answered, never charged twice (8-64 of [A-Za-z0-9_-]). */
-export function newRequestId(): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 export type PayMethod = 'wechat' | 'balance';
 
@@ -218,6 +213,7 @@ function BalancePane({ amountFen, option, onPaid }: { amountFen: number; option:
   const s = moneyStrings.use();
   const [pwd, setPwd] = useState('');
   const [busy, setBusy] = useState(false);
+  const zone = useSchoolZone();
   const requestId = useRef(newRequestId());
   const [openedAt] = useState(() => Date.now());
   const low = option.balanceFen < amountFen;
@@ -257,7 +253,7 @@ function BalancePane({ amountFen, option, onPaid }: { amountFen: number; option:
           }
         />
       ) : locked ? (
-        <Alert type="error" showIcon title={s('pay.locked', { time: new Date(locked).toLocaleTimeString() })} />
+        <Alert type="error" showIcon title={s('pay.locked', { time: localTime(locked, zone) })} />
       ) : (
         <>
           <Typography.Text type="secondary">{s('pay.deal_pwd_hint')}</Typography.Text>

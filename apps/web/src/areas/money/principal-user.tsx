@@ -26,7 +26,8 @@ import { EmptyState, LoadError, Loading } from '../../components/states';
 import { DealPwdDialog } from './deal-pwd-dialog';
 import { PaymentDialog } from './payment-dialog';
 import { moneyStrings } from './strings';
-import { localDate, localDateTime, STATE_COLOR, useMoneyRefresh, useSchool } from './use-school';
+import { localDateTime, localDay } from '../../lib/school-time';
+import { STATE_COLOR, useMoneyRefresh, useSchool } from './use-school';
 
 const LEDGER_PAGE = 20;
 const TYPE_COLOR: Record<LedgerType, string> = { top_up: 'green', payment: 'blue', refund: 'gold', adjustment: 'purple' };
@@ -114,7 +115,7 @@ function AccountCard({ school }: { school: SchoolInfo }) {
           </Button>
         </Col>
         <Col xs={24} sm={8}>
-          <Statistic title={s('me.expires')} value={expires ? localDate(expires, school.timezone) : s('me.no_expiry')} />
+          <Statistic title={s('me.expires')} value={expires ? localDay(expires, school.timezone) : s('me.no_expiry')} />
           <Space style={{ marginTop: 8 }} wrap>
             <Tag color={STATE_COLOR[school.service_state]}>{s(`state.${school.service_state}`)}</Tag>
             {left !== null && <Typography.Text type="secondary">{left > 0 ? s('me.days_left', { n: left }) : s('me.expired_days', { n: -left })}</Typography.Text>}
@@ -197,7 +198,7 @@ function RenewDialog({ open, school, onClose, onPaid, onSetDealPwd }: { open: bo
   const [period, setPeriod] = useState<RenewalPeriod>('year');
   const [paying, setPaying] = useState(false);
   const price = period === 'term' ? school.price.term_fen : school.price.year_fen;
-  const until = localDate(renewedUntil(school.service_expires_at, period), school.timezone);
+  const until = localDay(renewedUntil(school.service_expires_at, period), school.timezone);
   const close = () => {
     setPaying(false);
     onClose();
@@ -230,7 +231,7 @@ function RenewDialog({ open, school, onClose, onPaid, onSetDealPwd }: { open: bo
             pay: async (deal_pwd, request_id) => {
               const input: BalancePaySchoolInput = { period, deal_pwd, request_id };
               const r = await post<{ service_expires_at: string }>('balancePaySchool', input);
-              feedback().message.success(s('renew.done', { date: localDate(r.service_expires_at, school.timezone) }));
+              feedback().message.success(s('renew.done', { date: localDay(r.service_expires_at, school.timezone) }));
             },
             onSetDealPwd: () => {
               close();
@@ -271,7 +272,7 @@ function LedgerCard({ timezone }: { timezone: string }) {
     <Card
       title={s('ledger.title')}
       extra={
-        <Button onClick={() => void download('consumeLogExport', filters, `账户流水-${localDate(new Date(), timezone)}.xlsx`).catch(() => {})}>{s('ledger.export')}</Button>
+        <Button onClick={() => void download('consumeLogExport', filters, `账户流水-${localDay(new Date(), timezone)}.xlsx`).catch(() => {})}>{s('ledger.export')}</Button>
       }
     >
       <Space wrap style={{ marginBottom: 16 }}>

@@ -2,7 +2,8 @@ import { Alert, Button } from 'antd';
 import { daysLeft } from '@wantuo/shared';
 import { useLocation, useNavigate } from 'react-router';
 import { moneyStrings } from './strings';
-import { graceEnd, localDate, useSchool } from './use-school';
+import { localDay } from '../../lib/school-time';
+import { graceEnd, useSchool } from './use-school';
 
 /**
  * The renewal banner on every page of the admin's console: from the first reminder (30 days) before expiry, through
@@ -16,12 +17,12 @@ export default function RenewalBanner() {
   const info = school.data;
   if (!info?.service_expires_at || info.service_state === 'active') return null;
   const tz = info.timezone;
-  const date = localDate(info.service_expires_at, tz);
+  const date = localDay(info.service_expires_at, tz);
   const text =
     info.service_state === 'expiring'
       ? s('banner.expiring', { date, n: daysLeft(info.service_expires_at) })
       : info.service_state === 'grace'
-        ? s('banner.grace', { date, until: localDate(graceEnd(info.service_expires_at), tz) })
+        ? s('banner.grace', { date, until: localDay(graceEnd(info.service_expires_at), tz) })
         : s('banner.read_only', { date });
   return (
     <Alert

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_TIME_ZONE, GRACE_DAYS, localDay, localDateTime as sharedLocalDateTime, type SchoolInfo, type ServiceState } from '@wantuo/shared';
+import { GRACE_DAYS, type SchoolInfo, type ServiceState } from '@wantuo/shared';
 import { useCallback } from 'react';
 import { get } from '../../api/http';
 
@@ -18,16 +18,6 @@ export function useMoneyRefresh() {
     void qc.invalidateQueries({ queryKey: SCHOOL_KEY });
     void qc.invalidateQueries({ queryKey: ['consumeLog'] });
   }, [qc]);
-}
-
-/** YYYY-MM-DD of a time in the school's timezone (the shared school-time rule). */
-export function localDate(iso: string | Date, timeZone = DEFAULT_TIME_ZONE): string {
-  return localDay(iso, timeZone);
-}
-
-/** YYYY-MM-DD HH:mm in the school's timezone (the shared school-time rule). */
-export function localDateTime(iso: string, timeZone = DEFAULT_TIME_ZONE): string {
-  return sharedLocalDateTime(iso, timeZone);
 }
 
 /** The end of the grace period after an expiry. */

@@ -1,16 +1,8 @@
 import { PaperClipOutlined } from '@ant-design/icons';
 import { Flex, Tag, Typography } from 'antd';
 import type { NoticeAttachment, NoticeAudience, NoticeItem } from '@wantuo/shared';
-import { useSession } from '../../stores/session';
 import { noticesStrings } from './strings';
 import './notices.css';
-
-/** Date and time in the school's zone (YYYY-MM-DD HH:MM). */
-export function useWhen() {
-  const tz = useSession((st) => st.user?.school?.timezone) ?? 'Asia/Shanghai';
-  return (iso: string) =>
-    new Intl.DateTimeFormat('sv-SE', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
-}
 
 export function AudienceTag({ audience }: { audience: NoticeAudience }) {
   const s = noticesStrings.use();

@@ -6,8 +6,8 @@ import { lazy, Suspense, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post, upload } from '../../api/http';
 import { LoadError } from '../../components/states';
-import { newRequestId } from '../money/payment-dialog';
-import { useWhen } from './common';
+import { newRequestId } from '../../lib/request-id';
+import { useSchoolClock } from '../../lib/school-time';
 import { noticesStrings } from './strings';
 
 // the editor loads with the form only, not with the list
@@ -45,7 +45,7 @@ function LazyEditor(props: { value?: string; onChange?: (html: string) => void; 
 /** Compose and publish a notice (a drawer, full width on a phone). */
 export function ComposeDrawer({ open, onClose, isAdmin }: { open: boolean; onClose: () => void; isAdmin: boolean }) {
   const s = noticesStrings.use();
-  const when = useWhen();
+  const when = useSchoolClock().dateTime;
   const qc = useQueryClient();
   const [form] = Form.useForm<Values>();
   const [files, setFiles] = useState<Array<UploadFile & { fileId?: string }>>([]);

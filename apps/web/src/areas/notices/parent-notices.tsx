@@ -5,7 +5,7 @@ import type { ParentNoticeList } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { useWhen } from './common';
+import { useSchoolClock } from '../../lib/school-time';
 import { ReadNotice } from './staff-notices';
 import { noticesStrings } from './strings';
 
@@ -14,7 +14,7 @@ const PAGE = 10;
 /** /parent_notices: the school's notices to this guardian, newest first, unread marked; opening one reads it. */
 export default function ParentNotices() {
   const s = noticesStrings.use();
-  const when = useWhen();
+  const when = useSchoolClock().dateTime;
   const [unreadOnly, setUnreadOnly] = useState(false);
   const [open, setOpen] = useState<number | null>(null);
   const q = useInfiniteQuery({

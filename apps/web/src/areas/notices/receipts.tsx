@@ -6,7 +6,8 @@ import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { ServerTable } from '../../components/server-table';
-import { AudienceTag, NoticeBody, ScopeText, useWhen } from './common';
+import { useSchoolClock } from '../../lib/school-time';
+import { AudienceTag, NoticeBody, ScopeText } from './common';
 import { noticesStrings } from './strings';
 
 const PAGE = 20;
@@ -18,7 +19,7 @@ type Filter = 'all' | 'read' | 'unread';
  */
 export function ReceiptsDrawer({ id, infoAction, onClose }: { id: number | null; infoAction: string; onClose: () => void }) {
   const s = noticesStrings.use();
-  const when = useWhen();
+  const when = useSchoolClock().dateTime;
   const qc = useQueryClient();
   const [filter, setFilter] = useState<Filter>('all');
   const [page, setPage] = useState(1);

@@ -7,7 +7,8 @@ import { post, get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { ServerTable } from '../../components/server-table';
 import { useSession } from '../../stores/session';
-import { AudienceTag, NoticeBody, ScopeText, useWhen } from './common';
+import { useSchoolClock } from '../../lib/school-time';
+import { AudienceTag, NoticeBody, ScopeText } from './common';
 import { ComposeDrawer } from './compose';
 import { ReceiptsDrawer } from './receipts';
 import { noticesStrings } from './strings';
@@ -23,7 +24,7 @@ type Box = 'sent' | 'received' | 'class';
  */
 export default function StaffNotices() {
   const s = noticesStrings.use();
-  const when = useWhen();
+  const when = useSchoolClock().dateTime;
   const role = useSession((st) => st.user?.role);
   const isAdmin = role === Role.Admin;
   const listAction = isAdmin ? 'adminInformList' : role === Role.HeadTeacher ? 'headTeacherInformList' : 'teacherInformList';
@@ -203,7 +204,7 @@ export default function StaffNotices() {
 /** A received notice, opened: readInform answers it and marks it read. */
 export function ReadNotice({ id, onClose }: { id: number; onClose: () => void }) {
   const s = noticesStrings.use();
-  const when = useWhen();
+  const when = useSchoolClock().dateTime;
   const qc = useQueryClient();
   const q = useQuery({
     queryKey: ['notices', 'read', id],

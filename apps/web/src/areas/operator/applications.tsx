@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
-import { formatDateTime } from '../../lib/storage';
 import { usePreferences, useT } from '../../stores/preferences';
+import { useSchoolClock } from '../../lib/school-time';
 
 interface Application {
   id: number;
@@ -31,6 +31,7 @@ const STATUS = {
 /** Institutions that applied from the sign-in screen; the operator approves or rejects each with a note. */
 export default function OperatorApplications() {
   const t = useT();
+  const clock = useSchoolClock();
   const lang = usePreferences((s) => s.lang);
   const [status, setStatus] = useState<0 | 1 | 2>(0);
   const [page, setPage] = useState(1);
@@ -66,7 +67,7 @@ export default function OperatorApplications() {
           { title: t('apply.city'), dataIndex: 'city', width: 100 },
           { title: t('apply.students'), dataIndex: 'students_estimate', width: 110 },
           { title: t('apply.message'), dataIndex: 'message', ellipsis: true },
-          { title: t('settings.when'), dataIndex: 'created_at', width: 170, render: (v: string) => formatDateTime(new Date(v)) },
+          { title: t('settings.when'), dataIndex: 'created_at', width: 170, render: (v: string) => clock.dateTime(v, true) },
           {
             title: '',
             key: 'actions',

@@ -19,9 +19,10 @@ import { MoneyInput } from '../../components/money-input';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { defineStrings } from '../../i18n/strings';
-import { newRequestId } from '../money/payment-dialog';
+import { newRequestId } from '../../lib/request-id';
 import { moneyStrings } from '../money/strings';
-import { localDate, localDateTime, STATE_COLOR } from '../money/use-school';
+import { localDateTime, localDay } from '../../lib/school-time';
+import { STATE_COLOR } from '../money/use-school';
 
 const strings = defineStrings({
   title: { zh: '机构管理', en: 'Schools' },
@@ -144,7 +145,7 @@ export default function OperatorSchools() {
             width: 180,
             render: (_, r) => (
               <Space size={4} wrap>
-                {r.service_expires_at ? localDate(r.service_expires_at) : '-'}
+                {r.service_expires_at ? localDay(r.service_expires_at) : '-'}
                 <Tag color={STATE_COLOR[r.service_state]}>{m(`state.${r.service_state}`)}</Tag>
               </Space>
             ),

@@ -4,7 +4,7 @@ import type { ParentChild } from '@wantuo/shared';
 import { get } from '../../api/http';
 import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
+import { useSchoolZone } from '../../lib/school-time';
 import { DayTimeline } from '../flow/timeline';
 
 interface DayInfo {
@@ -19,7 +19,7 @@ const STATE_COLOR = { expected: 'default', picked_up: 'blue', in_centre: 'green'
 /** One child's day, as it happens: the state and the timeline (who did what, when), in the school's time. */
 export function ChildToday({ child, date }: { child: ParentChild; date: string }) {
   const t = useT();
-  const tz = useSession((s) => s.user?.school?.timezone);
+  const tz = useSchoolZone();
   const q = useQuery({
     queryKey: ['clockingInInfo', child.id, date],
     queryFn: () => get<DayInfo>('clockingInInfo', { student_id: child.id, date }, { silent: true }),

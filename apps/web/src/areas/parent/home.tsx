@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Avatar, Badge, Card, Space, Tabs, Typography } from 'antd';
-import { localDay, type ParentChild } from '@wantuo/shared';
+import type { ParentChild } from '@wantuo/shared';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useT } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
+import { useSchoolToday } from '../../lib/school-time';
 import { useFlowLive } from '../flow/use-flow-live';
 import { ChildToday } from './child-today';
 import { LeaveRequests } from './leave-requests';
@@ -12,10 +12,9 @@ import { LeaveRequests } from './leave-requests';
 /** The parent's home: each child's day as it happens (live), and leave requests. */
 export default function ParentHome() {
   const t = useT();
-  const tz = useSession((s) => s.user?.school?.timezone);
   const client = useQueryClient();
   const q = useQuery({ queryKey: ['parentChildren'], queryFn: () => get<{ list: ParentChild[] }>('parentChildren') });
-  const today = localDay(new Date(), tz);
+  const today = useSchoolToday();
   const { live } = useFlowLive((e) => void client.invalidateQueries({ queryKey: ['clockingInInfo', e.student_id] }));
 
   const children = q.data?.list ?? [];

@@ -3,7 +3,7 @@ import { Button, Flex, Tag, Typography } from 'antd';
 import type { OrderState, PointsLedgerEntry, StudentPoints } from '@wantuo/shared';
 import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
-import { useSession } from '../../stores/session';
+import { useSchoolClock } from '../../lib/school-time';
 import { pointsStrings } from './strings';
 
 export const ORDER_COLOR: Record<OrderState, string> = { pending: 'gold', handed_over: 'green', cancelled: 'default' };
@@ -13,19 +13,12 @@ export function OrderStateTag({ state }: { state: OrderState }) {
   return <Tag color={ORDER_COLOR[state]}>{s(`order.${state}`)}</Tag>;
 }
 
-/** "2026-11-23 16:05" in the school's timezone. */
-export function useWhen() {
-  const tz = useSession((st) => st.user?.school?.timezone) ?? 'Asia/Shanghai';
-  return (iso: string) =>
-    new Intl.DateTimeFormat('sv-SE', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
-}
-
 const HISTORY_PAGE = 10;
 
 /** A student's ledger, newest first, ten at a time with "more" (the server pages it). */
 export function LedgerList({ studentId }: { studentId: number }) {
   const s = pointsStrings.use();
-  const when = useWhen();
+  const when = useSchoolClock().dateTime;
   const q = useInfiniteQuery({
     queryKey: ['studentPoints', studentId],
     queryFn: ({ pageParam }) => get<StudentPoints>('studentPoints', { student_id: studentId, page: pageParam, limit: HISTORY_PAGE }),

@@ -6,7 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { feedback } from '../../api/feedback';
 import { get, post, upload } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { newRequestId } from '../money/payment-dialog';
+import { newRequestId } from '../../lib/request-id';
 import { GoodsPicture } from './common';
 import { pointsStrings } from './strings';
 

@@ -5,8 +5,9 @@ import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { newRequestId } from '../money/payment-dialog';
-import { GoodsPicture, LedgerList, OrderStateTag, useWhen } from './common';
+import { newRequestId } from '../../lib/request-id';
+import { useSchoolClock } from '../../lib/school-time';
+import { GoodsPicture, LedgerList, OrderStateTag } from './common';
 import { pointsStrings } from './strings';
 
 /** /parent_points: each child's balance and history, the goods on sale with exchange (confirmed first), and the exchanges made. */
@@ -215,7 +216,7 @@ function ExchangeDialog({ good, kids, initial, balanceOf, onClose }: { good: Sco
 
 function Orders({ studentId }: { studentId: number }) {
   const s = pointsStrings.use();
-  const when = useWhen();
+  const when = useSchoolClock().dateTime;
   const [page, setPage] = useState(1);
   const q = useQuery({ queryKey: ['scoreOrderList', 'parent', studentId, page], queryFn: () => get<ScoreOrderListAnswer>('scoreOrderList', { student_id: studentId, page, limit: 10 }) });
   const total = q.data?.total ?? 0;

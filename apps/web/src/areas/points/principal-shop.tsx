@@ -19,8 +19,9 @@ import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
-import { newRequestId } from '../money/payment-dialog';
-import { GoodsPicture, OrderStateTag, useWhen } from './common';
+import { newRequestId } from '../../lib/request-id';
+import { useSchoolClock } from '../../lib/school-time';
+import { GoodsPicture, OrderStateTag } from './common';
 import { pointsStrings } from './strings';
 
 const PAGE = 20;
@@ -199,7 +200,7 @@ function GoodsList() {
 
 function PriceDialog({ g, onClose, onSaved }: { g: ScoreGoods; onClose: () => void; onSaved: () => void }) {
   const s = pointsStrings.use();
-  const when = useWhen();
+  const when = useSchoolClock().dateTime;
   const [form] = Form.useForm<{ price: number; reason?: string }>();
   const [busy, setBusy] = useState(false);
   const info = useQuery({ queryKey: ['scoreGoodsInfo', g.id], queryFn: () => get<ScoreGoodsDetail>('scoreGoodsInfo', { id: g.id }) });
@@ -283,7 +284,7 @@ type StateTab = OrderState | 'all';
 
 function OrderList() {
   const s = pointsStrings.use();
-  const when = useWhen();
+  const when = useSchoolClock().dateTime;
   const qc = useQueryClient();
   const [state, setState] = useState<StateTab>('pending');
   const [page, setPage] = useState(1);

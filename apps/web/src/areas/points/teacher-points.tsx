@@ -5,7 +5,7 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
-import { newRequestId } from '../money/payment-dialog';
+import { newRequestId } from '../../lib/request-id';
 import { LedgerList } from './common';
 import { pointsStrings } from './strings';
 import './teacher-points.css';

@@ -8,7 +8,8 @@ import type { MessageKey } from '../../i18n/messages';
 import { defineStrings } from '../../i18n/strings';
 import { useT } from '../../stores/preferences';
 import { moneyStrings } from '../money/strings';
-import { localDate, STATE_COLOR } from '../money/use-school';
+import { useSchoolClock } from '../../lib/school-time';
+import { STATE_COLOR } from '../money/use-school';
 
 const strings = defineStrings({
   today: { zh: '今日 {day}', en: 'Today, {day}' },
@@ -45,6 +46,7 @@ const REFRESH_MS = 60_000;
 /** The admin's landing page (/principalIndex): today at a glance, the account, ways into the details. */
 export default function PrincipalHomePage() {
   const s = strings.use();
+  const clock = useSchoolClock();
   const m = moneyStrings.use();
   const t = useT();
   const navigate = useNavigate();
@@ -94,7 +96,7 @@ export default function PrincipalHomePage() {
             <Statistic value={formatFen(d.school.balance_fen)} prefix="¥" />
             {expires && (
               <Space wrap style={{ marginTop: 12 }}>
-                <Typography.Text>{s('expires', { date: localDate(expires) })}</Typography.Text>
+                <Typography.Text>{s('expires', { date: clock.day(expires) })}</Typography.Text>
                 <Tag color={STATE_COLOR[d.school.service_state]}>{m(`state.${d.school.service_state}`)}</Tag>
                 {daysLeft(expires) > 0 && <Typography.Text type="secondary">{s('days_left', { n: daysLeft(expires) })}</Typography.Text>}
               </Space>

@@ -8,8 +8,8 @@ import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import type { MessageKey } from '../../i18n/messages';
-import { formatDateTime } from '../../lib/storage';
 import { useT } from '../../stores/preferences';
+import { useSchoolClock } from '../../lib/school-time';
 import { dutyKey, roleKey, StaffFields, toInput, type StaffFormValues } from './staff-fields';
 
 const PAGE_SIZE = 20;
@@ -19,6 +19,7 @@ type JobFilter = 'all' | 1 | 2;
 /** Staff accounts of the school: search, filter, add, edit, left-job / on-job, reset password, delete. */
 export default function StaffAccounts() {
   const t = useT();
+  const clock = useSchoolClock();
   const navigate = useNavigate();
   const [keyword, setKeyword] = useState('');
   const [role, setRole] = useState<number | undefined>();
@@ -172,7 +173,7 @@ export default function StaffAccounts() {
                   <Tag color="default">{t('staff.left')}</Tag>
                   {r.left_at && (
                     <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                      {t('staff.left_at', { date: formatDateTime(new Date(r.left_at)).slice(0, 10) })}
+                      {t('staff.left_at', { date: clock.day(r.left_at) })}
                     </Typography.Text>
                   )}
                 </Space>
@@ -182,7 +183,7 @@ export default function StaffAccounts() {
             title: t('staff.last_login'),
             dataIndex: 'last_login_at',
             width: 170,
-            render: (v: string | null) => (v ? formatDateTime(new Date(v)) : <Typography.Text type="secondary">{t('staff.never')}</Typography.Text>),
+            render: (v: string | null) => (v ? clock.dateTime(v, true) : <Typography.Text type="secondary">{t('staff.never')}</Typography.Text>),
           },
           {
             title: t('staff.actions'),

@@ -2,8 +2,8 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { SiteResource } from '@wantuo/shared';
-import dayjs from 'dayjs';
 import { resourceStrings } from './strings';
+import { useSchoolClock } from '../../lib/school-time';
 
 type Key = Parameters<ReturnType<typeof resourceStrings.use>>[0];
 
@@ -27,6 +27,7 @@ export function fileSize(bytes: number): string {
 /** The columns every resource list shares: title (with its description), type, size, published, download. */
 export function useResourceColumns(opts: { subject?: boolean; extra?: ColumnsType<SiteResource> } = {}): ColumnsType<SiteResource> {
   const s = resourceStrings.use();
+  const clock = useSchoolClock();
   return [
     {
       title: s('col.title'),
@@ -50,7 +51,7 @@ export function useResourceColumns(opts: { subject?: boolean; extra?: ColumnsTyp
       : []),
     { title: s('col.type'), dataIndex: 'mime', width: 110, responsive: ['sm'], render: (v: string) => s(typeKey(v)) },
     { title: s('col.size'), dataIndex: 'size', width: 90, responsive: ['sm'], render: (v: number) => fileSize(v) },
-    { title: s('col.time'), dataIndex: 'created_at', width: 120, responsive: ['md'], render: (v: string) => dayjs(v).format('YYYY-MM-DD') },
+    { title: s('col.time'), dataIndex: 'created_at', width: 120, responsive: ['md'], render: (v: string) => clock.day(v) },
     ...(opts.extra ?? []),
     {
       title: s('col.action'),

@@ -4,7 +4,7 @@ import type { ClassScheduleAnswer, TeacherScheduleAnswer } from '@wantuo/shared'
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { useSchoolToday } from '../contracts/common';
+import { useSchoolToday } from '../../lib/school-time';
 import { KindLegend, mondayOf, WeekNav } from './common';
 import { scheduleStrings } from './strings';
 import { MyWeek } from './teacher-schedule';

@@ -4,6 +4,7 @@ import type { AvailabilityWindow, TeacherAvailability } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { post } from '../../api/http';
+import { useSchoolClock } from '../../lib/school-time';
 import { wdKey } from './common';
 import { scheduleStrings } from './strings';
 
@@ -12,6 +13,7 @@ const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 /** The teacher's weekly availability windows and note (teacherSchedule POST with the version read). */
 export function AvailabilityForm({ availability }: { availability: TeacherAvailability }) {
   const s = scheduleStrings.use();
+  const clock = useSchoolClock();
   const qc = useQueryClient();
   const [windows, setWindows] = useState<AvailabilityWindow[]>(availability.windows);
   const [note, setNote] = useState(availability.note);
@@ -62,7 +64,7 @@ export function AvailabilityForm({ availability }: { availability: TeacherAvaila
         <Input.TextArea rows={2} maxLength={500} value={note} placeholder={s('avail.note')} aria-label={s('avail.note')} onChange={(e) => setNote(e.target.value)} />
         <Flex justify="space-between" align="center" gap={8} wrap="wrap">
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {availability.updated_at ? s('avail.updated', { at: new Date(availability.updated_at).toLocaleString() }) : ''}
+            {availability.updated_at ? s('avail.updated', { at: clock.dateTime(availability.updated_at) }) : ''}
           </Typography.Text>
           <Button type="primary" size="small" loading={busy} disabled={bad} onClick={() => void save()}>
             {s('avail.save')}

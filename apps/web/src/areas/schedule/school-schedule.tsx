@@ -5,7 +5,7 @@ import type { SchoolScheduleEntry, SchoolTeachingScheduleAnswer } from '@wantuo/
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { useSchoolToday } from '../contracts/common';
+import { useSchoolToday } from '../../lib/school-time';
 import { DayMarks, KIND_COLOR, KindLegend, mondayOf, STATE_COLOR, WeekNav, wdKey } from './common';
 import { scheduleStrings } from './strings';
 

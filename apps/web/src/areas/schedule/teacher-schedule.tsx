@@ -4,7 +4,7 @@ import type { TeacherScheduleAnswer } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
-import { useSchoolToday } from '../contracts/common';
+import { useSchoolToday } from '../../lib/school-time';
 import { AvailabilityForm } from './availability-form';
 import { KindLegend, mondayOf, WeekNav } from './common';
 import { RollCallDrawer } from './roll-call-drawer';

@@ -14,7 +14,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { newRequestId } from '../money/payment-dialog';
+import { newRequestId } from '../../lib/request-id';
 import { GoodsCover, PayOrderDialog, yuan } from './common';
 import { storeStrings } from './strings';
 

@@ -15,7 +15,7 @@ import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
-import { newRequestId } from '../money/payment-dialog';
+import { newRequestId } from '../../lib/request-id';
 import { GoodsCover, yuan } from './common';
 import { storeStrings } from './strings';
 

@@ -6,7 +6,7 @@ import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
-import { localDateTime } from '../money/use-school';
+import { localDateTime } from '../../lib/school-time';
 import { CancelOrderDialog, linesText, OrderStateTag, useStoreRefresh, yuan } from './common';
 import { storeStrings } from './strings';
 

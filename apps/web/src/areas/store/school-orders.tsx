@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { localDateTime } from '../money/use-school';
+import { useSchoolClock } from '../../lib/school-time';
 import { CancelOrderDialog, GoodsCover, OrderStateTag, PayOrderDialog, useStoreRefresh, yuan } from './common';
 import { storeStrings } from './strings';
 
@@ -16,6 +16,7 @@ type Tab = 'all' | StoreOrderState;
 /** /principal_store_orders: the school's mall orders by state: pay, cancel (a paid one is refunded), confirm receipt. */
 export default function SchoolOrders() {
   const s = storeStrings.use();
+  const clock = useSchoolClock();
   const navigate = useNavigate();
   const [tab, setTab] = useState<Tab>('all');
   const [page, setPage] = useState(1);
@@ -63,7 +64,7 @@ export default function SchoolOrders() {
                     <Space wrap size={8}>
                       <Typography.Text strong>{s('order_no', { no: o.no })}</Typography.Text>
                       <OrderStateTag state={o.state} />
-                      <Typography.Text type="secondary">{s('placed_at', { at: localDateTime(o.created_at) })}</Typography.Text>
+                      <Typography.Text type="secondary">{s('placed_at', { at: clock.dateTime(o.created_at) })}</Typography.Text>
                     </Space>
                     <Typography.Text strong style={{ color: '#cf1322' }}>
                       {yuan(o.total_fen)}
@@ -84,7 +85,7 @@ export default function SchoolOrders() {
                       <Typography.Text type="secondary">
                         {o.address.name} {o.address.mobile} {o.address.region} {o.address.detail}
                       </Typography.Text>
-                      {o.state === 'unpaid' && <Typography.Text type="warning">{s('pay_before', { at: localDateTime(o.expires_at) })}</Typography.Text>}
+                      {o.state === 'unpaid' && <Typography.Text type="warning">{s('pay_before', { at: clock.dateTime(o.expires_at) })}</Typography.Text>}
                       {o.carrier && <Typography.Text>{s('shipping', { carrier: o.carrier, no: o.tracking_no ?? '' })}</Typography.Text>}
                       {o.refunded_fen > 0 && <Typography.Text type="success">{s('refunded', { n: (o.refunded_fen / 100).toFixed(2) })}</Typography.Text>}
                       {o.cancel_reason && <Typography.Text type="secondary">{o.cancel_reason}</Typography.Text>}

@@ -5,12 +5,13 @@ import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { LoadError } from '../../components/states';
-import { formatDateTime } from '../../lib/storage';
 import { useT } from '../../stores/preferences';
+import { useSchoolClock } from '../../lib/school-time';
 
 /** A student's comments, newest first, paged (`action` studentComments for the admin, teacherStudentGrowth for teachers). */
 export function CommentList({ studentId, action, canWrite = false }: { studentId: number; action: 'studentComments' | 'teacherStudentGrowth'; canWrite?: boolean }) {
   const t = useT();
+  const clock = useSchoolClock();
   const [page, setPage] = useState(1);
   const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<{ period: string; content: string }>();
@@ -61,7 +62,7 @@ export function CommentList({ studentId, action, canWrite = false }: { studentId
                 title={
                   <span>
                     <Tag color={c.kind === 'overall' ? 'blue' : 'green'}>{c.kind === 'overall' ? t('stu.kind_overall') : t('stu.kind_growth')}</Tag>
-                    {c.period} · {c.author_name} · {formatDateTime(new Date(c.created_at))}
+                    {c.period} · {c.author_name} · {clock.dateTime(c.created_at, true)}
                   </span>
                 }
                 description={<div style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{c.content}</div>}

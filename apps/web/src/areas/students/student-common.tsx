@@ -4,7 +4,7 @@ import { MOBILE_RE, type Page, type StudentDetail, type StudentPickupPerson, typ
 import { useState } from 'react';
 import { get, upload } from '../../api/http';
 import { useT } from '../../stores/preferences';
-import { useSchoolToday } from '../contracts/common';
+import { useSchoolToday } from '../../lib/school-time';
 
 export const STUDENT_PAGE_SIZE = 20;
 

@@ -1,7 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Form, Input, List, Modal, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import {
-  localDateTime,
   STUDENT_MAX_GUARDIANS,
   type Page,
   type StudentDetail,
@@ -14,7 +13,7 @@ import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useT } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
+import { localDateTime, useSchoolZone } from '../../lib/school-time';
 import { useRules } from './student-common';
 import { studentStrings } from './strings';
 
@@ -187,7 +186,7 @@ function RelationDialog({ guardian, onOk, onCancel, busy }: { guardian: StudentG
 /** The student's guardian changes, newest first (studentGuardianLog), a server page at a time. */
 function GuardianHistory({ studentId }: { studentId: number }) {
   const s = studentStrings.use();
-  const timezone = useSession((x) => x.user?.school?.timezone);
+  const timezone = useSchoolZone();
   const [page, setPage] = useState(1);
   const q = useQuery({
     queryKey: ['studentGuardianLog', studentId, page],

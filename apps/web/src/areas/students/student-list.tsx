@@ -7,7 +7,7 @@ import { ApiError, get, post, upload } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { useT } from '../../stores/preferences';
-import { useSchoolToday } from '../contracts/common';
+import { useSchoolToday } from '../../lib/school-time';
 import { download, useStudentColumns } from './student-common';
 
 const PAGE_SIZE = 20;

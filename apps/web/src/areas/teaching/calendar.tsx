@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { EmptyState, LoadError } from '../../components/states';
+import { useSchoolToday } from '../../lib/school-time';
 import { wdKey } from './common';
 import { teachingStrings } from './strings';
 
@@ -19,7 +20,8 @@ interface DayValues {
 /** The school calendar (holidays and 调休 make-up days) the schedule generator follows: a range, add or replace a day, remove one. */
 export default function SchoolCalendar() {
   const s = teachingStrings.use();
-  const [range, setRange] = useState<[Dayjs, Dayjs]>([dayjs().startOf('month'), dayjs().add(6, 'month').endOf('month')]);
+  const today = useSchoolToday();
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs(today).startOf('month'), dayjs(today).add(6, 'month').endOf('month')]);
   const [adding, setAdding] = useState(false);
   const from = range[0].format('YYYY-MM-DD');
   const to = range[1].format('YYYY-MM-DD');

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { useSchoolToday } from '../contracts/common';
+import { useSchoolToday } from '../../lib/school-time';
 import { SessionStateTag } from './common';
 import { teachingStrings } from './strings';
 

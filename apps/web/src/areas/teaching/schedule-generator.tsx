@@ -4,6 +4,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { post } from '../../api/http';
 import { feedback } from '../../api/feedback';
+import { useSchoolToday } from '../../lib/school-time';
 import { ClashList, clashesOf, HHMM, toMin, WEEKDAYS, wdKey } from './common';
 import { teachingStrings } from './strings';
 
@@ -26,6 +27,7 @@ const inputOf = (classId: number, v: GenValues, preview: boolean): CourseSchedul
  */
 export function ScheduleGenerator({ classId, onWritten }: { classId: number; onWritten?: (n: number) => void }) {
   const s = teachingStrings.use();
+  const today = useSchoolToday();
   const [form] = Form.useForm<GenValues>();
   const [preview, setPreview] = useState<CourseSchedulingAnswer | null>(null);
   const [refused, setRefused] = useState<Clash[] | null>(null);
@@ -59,7 +61,7 @@ export function ScheduleGenerator({ classId, onWritten }: { classId: number; onW
         form={form}
         layout="vertical"
         style={{ maxWidth: 640 }}
-        initialValues={{ pattern: [{ weekday: 2, start_time: '16:30', end_time: '17:30' }], range: [dayjs().add(1, 'day'), dayjs().add(8, 'week')] }}
+        initialValues={{ pattern: [{ weekday: 2, start_time: '16:30', end_time: '17:30' }], range: [dayjs(today).add(1, 'day'), dayjs(today).add(8, 'week')] }}
         onValuesChange={() => {
           setPreview(null);
           setRefused(null);

@@ -6,6 +6,7 @@ import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError } from '../../components/states';
+import { useSchoolClock } from '../../lib/school-time';
 import { teachingStrings } from './strings';
 
 const PAGE = 20;
@@ -13,6 +14,7 @@ const PAGE = 20;
 /** A teaching class's students (teachingClassStudent): add (selectTeachingClassStudent, the places left shown) and remove. */
 export function StudentsTab({ cls, onChanged }: { cls: TeachingClass; onChanged: () => void }) {
   const s = teachingStrings.use();
+  const clock = useSchoolClock();
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
   const q = useQuery({
@@ -49,7 +51,7 @@ export function StudentsTab({ cls, onChanged }: { cls: TeachingClass; onChanged:
           { title: s('stu.name'), dataIndex: 'name', width: 120 },
           { title: s('stu.grade'), dataIndex: 'grade', width: 90, render: (v: string | null) => v ?? '-' },
           { title: s('stu.class'), dataIndex: 'class_name', width: 120, render: (v: string | null) => v ?? '-' },
-          { title: s('stu.joined'), dataIndex: 'joined_at', width: 170, render: (v: string) => new Date(v).toLocaleString() },
+          { title: s('stu.joined'), dataIndex: 'joined_at', width: 170, render: (v: string) => clock.dateTime(v) },
           {
             title: s('col.actions'),
             key: 'a',

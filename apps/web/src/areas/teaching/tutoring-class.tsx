@@ -8,6 +8,7 @@ import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
+import { useSchoolToday } from '../../lib/school-time';
 import { ClashList, clashesOf, RoomSelect, SessionStateTag, StaffSelect, wdKey } from './common';
 import { PatternFields, PreviewView } from './schedule-generator';
 import { SessionsTab } from './sessions';
@@ -53,6 +54,7 @@ const inputOf = (v: NewValues, preview: boolean): AddTutorialSchoolCareInput => 
 /** ?new=1: a tutoring class with its weekly pattern; previewed (sessions, holidays, clashes), then created with its sessions all or nothing. */
 export function TutoringClassNew() {
   const s = tutoringStrings.use();
+  const today = useSchoolToday();
   const navigate = useNavigate();
   const client = useQueryClient();
   const [form] = Form.useForm<NewValues>();
@@ -90,7 +92,7 @@ export function TutoringClassNew() {
           form={form}
           layout="vertical"
           style={{ maxWidth: 640 }}
-          initialValues={{ capacity: 6, pattern: [{ weekday: 2, start_time: '16:30' }], range: [dayjs().add(1, 'day'), dayjs().add(8, 'week')] }}
+          initialValues={{ capacity: 6, pattern: [{ weekday: 2, start_time: '16:30' }], range: [dayjs(today).add(1, 'day'), dayjs(today).add(8, 'week')] }}
           onValuesChange={() => {
             setPreview(null);
             setRefused(null);
