@@ -2,9 +2,6 @@ import { Role } from '@wantuo/shared';
 import type { SessionUser } from '../../core/http/request-context';
 import { RESPONSIBLE } from '../students/students.service';
 
-/** The school's day now (school-local); `$1` is the school. */
-export const SCHOOL_TODAY = `(select (now() at time zone timezone)::date as today from schools where id = $1 offset 0)`;
-
 /** The caller's school (the role guard only lets school members reach these actions). */
 export const schoolOf = (user: SessionUser): number => user.schoolId ?? -1;
 
@@ -51,12 +48,3 @@ export const HOMEWORK_COUNTS = `(select count(*)::int from homework_submissions 
 /** The columns of a submission `hs` of a student `s`. */
 export const SUBMISSION_COLUMNS = `hs.state, hs.note, hs.photo_url, hs.home_note, su.name as updated_by_name, hs.updated_at, hs.version`;
 export const SUBMISSION_JOINS = `left join users su on su.id = hs.updated_by`;
-
-/** Escapes % _ \ for a LIKE pattern. */
-export const like = (v: string) => `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** A unique violation (of the index named, when given). */
-export const uniqueViolation = (err: unknown, constraint?: string) => {
-  const e = err as { code?: string; constraint?: string };
-  return e.code === '23505' && (!constraint || e.constraint === constraint);
-};

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { dueDayOk, HOMEWORK_MAX_DAYS, type Homework, type IssueHomeWorkInput } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { isUniqueViolation, SCHOOL_TODAY } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { HOMEWORK_COLUMNS, HOMEWORK_COUNTS, HOMEWORK_JOINS, SCHOOL_TODAY, schoolOf, uniqueViolation } from './homework-sql';
+import { HOMEWORK_COLUMNS, HOMEWORK_COUNTS, HOMEWORK_JOINS, schoolOf } from './homework-sql';
 
 /** Setting homework: for one of the teacher's own classes, the class's students when it is set. */
 @Injectable()
@@ -54,7 +55,7 @@ export class IssueService {
       });
     } catch (err) {
       // the same request sent twice at once: the other one set it
-      if (!uniqueViolation(err, 'homeworks_request_idx')) throw err;
+      if (!isUniqueViolation(err, 'homeworks_request_idx')) throw err;
       const [prior]: Array<{ id: number }> = await this.db.query(`select id from homeworks where school_id = $1 and request_key = $2`, [school, key]);
       id = prior.id;
     }

@@ -17,15 +17,14 @@ import {
   type TeachingTaskHomeWorksQuery,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { containsPattern, offsetOf, pageOf, SCHOOL_TODAY, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import {
   HOMEWORK_COLUMNS,
   HOMEWORK_COUNTS,
   HOMEWORK_JOINS,
-  like,
   ownHomework,
-  SCHOOL_TODAY,
   schoolOf,
   studentScope,
   SUBMISSION_COLUMNS,
@@ -51,10 +50,10 @@ export class ListsService {
        left join lateral (
          select ${HOMEWORK_COLUMNS}, ${HOMEWORK_COUNTS} from homeworks h ${HOMEWORK_JOINS}
           where ${where} order by h.set_day desc, h.id desc limit $8 offset $9) p on true`,
-      [schoolOf(user), user.id, q.kind ?? null, q.class_id ?? null, q.day ?? null, q.keyword ? like(q.keyword) : null, q.session_id ?? null, q.limit, (q.page - 1) * q.limit],
+      [schoolOf(user), user.id, q.kind ?? null, q.class_id ?? null, q.day ?? null, containsPattern(q.keyword), q.session_id ?? null, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as Homework);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /** The homework of one of the teacher's teaching classes (optionally one session). */
@@ -75,7 +74,7 @@ export class ListsService {
     );
     if (!homework) throw new AppError('homework.not_found');
     const total = q.state ? homework[q.state] : homework.students;
-    const offset = (q.page - 1) * q.limit;
+    const offset = offsetOf(q);
     const list: HomeworkSubmission[] =
       offset < total
         ? await this.db.query(
@@ -85,7 +84,7 @@ export class ListsService {
             [homework.id, q.state ?? null, q.limit, offset],
           )
         : [];
-    return { homework, list, total, page: q.page, limit: q.limit };
+    return { homework, ...pageOf(list, total, q) };
   }
 
   /** A student's homework open on a day (set on or before it, due on or after it), the earliest due first. */
