@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Page, SaveStudentGuardiansInput, StudentDetail, StudentGuardianChange, StudentGuardianLogInput } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { StudentsService } from './students.service';
@@ -136,10 +137,10 @@ export class StudentGuardiansService {
             limit $3 offset $4
          ) p on true
         where s.id = $1 and s.school_id = $2`,
-      [q.student_id, user.schoolId, q.limit, (q.page - 1) * q.limit],
+      [q.student_id, user.schoolId, q.limit, offsetOf(q)],
     );
     if (!rows.length) throw new AppError('stu.not_found');
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as StudentGuardianChange);
-    return { list, total: rows[0].total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 }

@@ -4,7 +4,7 @@ import { stateSql } from '../contracts/contract-sql';
  * A student's contracts as a JSON array of StudentInfoContract (packages/shared schemas/students.ts), open ones first
  * (unpaid, active, expiring), then by start day, newest first: studentInfo shows them, the care class removal preview
  * (GET delWantuoStudent) lists the open ones. `student` and `school` are SQL expressions (parameters); `d.today`, the
- * school's day (contract-sql SCHOOL_TODAY), must be in scope.
+ * school's day (the SQL kit's SCHOOL_TODAY), must be in scope.
  */
 export function studentContractsJson(student: string, school: string, opts: { openOnly: boolean; limit: number }): string {
   const state = stateSql('c', 'd.today');

@@ -37,9 +37,9 @@ import {
   type TeacherStudentListInput,
 } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
+import { escapeLike, offsetOf, pageOf, SCHOOL_TODAY, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { SCHOOL_TODAY } from '../contracts/contract-sql';
 import { CLASS_COLUMNS, CLASS_JOINS } from '../teaching/teaching-sql';
 import { studentContractsJson } from './student-sql';
 
@@ -65,9 +65,6 @@ export const RESPONSIBLE = (me: string) => `exists (
 
 export type ListFilters = Omit<StudentListInput, 'page' | 'limit'>;
 
-/** Escapes % _ \ for a LIKE pattern. */
-const like = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** where-clause and parameters of the student list filters; parameters start at $2 ($1 is the school). */
 export function listWhere(f: ListFilters): { where: string; params: unknown[] } {
   const params: unknown[] = [];
@@ -77,7 +74,7 @@ export function listWhere(f: ListFilters): { where: string; params: unknown[] } 
   };
   const conds = ['s.school_id = $1', `s.status = ${p(f.status ?? StudentStatus.Active)}`];
   if (f.keyword) {
-    const kw = like(f.keyword);
+    const kw = escapeLike(f.keyword);
     const name = p(`%${kw}%`);
     if (/^\d{3,11}$/.test(f.keyword)) {
       const mob = p(`${kw}%`);
@@ -117,11 +114,11 @@ export class StudentsService {
             order by s.id desc
             limit $${n} offset $${n + 1}
          ) p on true`,
-      [user.schoolId, ...params, q.limit, (q.page - 1) * q.limit],
+      [user.schoolId, ...params, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as StudentRow);
     await this.attachGuardians(this.db.manager, list);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /** Every student matching the filters (export), newest first, with guardians; at most `max`. */
@@ -299,7 +296,7 @@ export class StudentsService {
     const params: unknown[] = [user.schoolId, user.id];
     const conds = ['s.school_id = $1', 's.status = 1', RESPONSIBLE('$2')];
     if (q.keyword) {
-      params.push(`%${like(q.keyword)}%`);
+      params.push(`%${escapeLike(q.keyword)}%`);
       conds.push(`s.name like $${params.length}`);
     }
     if (q.class_id) {
@@ -317,11 +314,11 @@ export class StudentsService {
             order by s.name, s.id
             limit $${n} offset $${n + 1}
          ) p on true`,
-      [...params, q.limit, (q.page - 1) * q.limit],
+      [...params, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as StudentRow);
     await this.attachGuardians(this.db.manager, list);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   async teacherInfo(user: SessionUser, id: number): Promise<StudentDetail> {
@@ -361,10 +358,10 @@ export class StudentsService {
             order by sc.created_at desc, sc.id desc
             limit $3 offset $4
          ) p on true`,
-      [q.student_id, schoolId, q.limit, (q.page - 1) * q.limit],
+      [q.student_id, schoolId, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as StudentComment);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /**
