@@ -27,11 +27,11 @@ import {
   type WantuoStudentQuery,
 } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
+import { containsPattern, offsetOf, pageOf, SCHOOL_TODAY, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { SCHOOL_TODAY } from '../contracts/contract-sql';
 import { studentContractsJson } from '../students/student-sql';
-import { containsPattern, schoolOf } from '../timetable/timetable.service';
+import { schoolOf } from '../timetable/timetable.service';
 
 /** A class (`c`) with its head teacher (`h`), time slot (`t`) and headcount. */
 const CLASS_SELECT = `select c.id, c.name, c.status::int as status, c.capacity, c.fee_fen,
@@ -71,10 +71,10 @@ export class CareService {
       `select n.total, p.*
          from (select count(*)::int as total from care_classes c where ${where}) n
          left join lateral (${CLASS_SELECT} where ${where} order by c.id desc limit $4 offset $5) p on true`,
-      [schoolOf(user), containsPattern(q.name), q.status ?? null, q.limit, (q.page - 1) * q.limit],
+      [schoolOf(user), containsPattern(q.name), q.status ?? null, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as CareClass);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /** One class with its class-level duty teachers. */
@@ -103,7 +103,7 @@ export class CareService {
              from care_class_students cs join students s on s.id = cs.student_id
             where ${where} order by cs.joined_at, s.id limit $4 offset $5
          ) p on true`,
-      [classId, school, containsPattern(q.name), q.limit, (q.page - 1) * q.limit],
+      [classId, school, containsPattern(q.name), q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => ({ ...r, duties: [] as DutyAssignment[], class_times: [] as ClassTimeOption[] }) as CareClassStudent);
     if (list.length) {
@@ -123,7 +123,7 @@ export class CareService {
       );
       for (const { student_id, ...slot } of slots) byStudent.get(student_id)?.class_times.push(slot);
     }
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /** Active students of the school that are in no care class, by name. */
@@ -134,10 +134,10 @@ export class CareService {
       `select n.total, p.*
          from (select count(*)::int as total from students s where ${where}) n
          left join lateral (select ${STUDENT_COLUMNS} from students s where ${where} order by s.name, s.id limit $3 offset $4) p on true`,
-      [schoolOf(user), containsPattern(q.name), q.limit, (q.page - 1) * q.limit],
+      [schoolOf(user), containsPattern(q.name), q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as CareStudent);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   async create(user: SessionUser, input: AddAfterSchoolCareInput): Promise<CareClassInfo> {
@@ -348,7 +348,7 @@ export class CareService {
   /** The students of the caller's class (see teacherInfo); an empty page when the caller has no class. */
   async teacherStudents(user: SessionUser, q: TeacherWantuoStudentQuery): Promise<Page<CareClassStudent>> {
     const chosen = this.choose(await this.classesOf(user), q.id);
-    if (chosen === null) return { list: [], total: 0, page: q.page, limit: q.limit };
+    if (chosen === null) return pageOf([], 0, q);
     return this.students(user, chosen, q);
   }
 
