@@ -14,6 +14,7 @@ import {
   type ParentMealsQuery,
 } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
+import { isUniqueViolation } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { MealCounts } from './counts.service';
@@ -33,13 +34,6 @@ interface LockedBooking {
 }
 
 const LOCKED = `b.id, b.student_id, to_char(b.day, 'YYYY-MM-DD') as day, b.goods_id, b.status, b.pay_from, b.out_trade_no, b.served_at, b.version`;
-
-/** A unique violation of the request key (a concurrent retry of the same booking). */
-const requestTaken = (err: unknown) => {
-  const e = err as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
-  const d = e.driverError ?? e;
-  return d.code === '23505' && d.constraint === 'meal_bookings_school_id_request_key_key';
-};
 
 /**
  * Dinner bookings: one per student and day. Guardians book their own children before the school's cutoff; the school
@@ -107,7 +101,8 @@ export class MealBookingsService {
         return row.id;
       });
     } catch (err) {
-      if (!requestTaken(err)) throw err;
+      // a unique violation of the request key: a concurrent retry of the same booking
+      if (!isUniqueViolation(err, 'meal_bookings_school_id_request_key_key')) throw err;
       id = (await this.byRequest(this.db.manager, schoolId, requestKey))!;
     }
     const b = await this.one(schoolId, id);

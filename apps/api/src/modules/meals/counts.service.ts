@@ -24,12 +24,13 @@ import { Workbook } from 'exceljs';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { schoolTimeZone } from '../../core/database/school-zone';
+import { escapeLike, offsetOf, pageOf, SCHOOL_TODAY, totalOf, type PageQuery } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
 import { LOGGER } from '../../core/logging/logger';
-import { BOOKING_COLUMNS, BOOKING_JOINS, HEAD_STUDENTS, like } from './meals-sql';
+import { BOOKING_COLUMNS, BOOKING_JOINS, HEAD_STUDENTS } from './meals-sql';
 import { InFlight } from '../../core/events/in-flight';
 
 const EXPORT_MAX_ROWS = 50_000;
@@ -72,12 +73,12 @@ export class MealCounts {
 
   private async push(schoolId: number, day: string, studentIds: number[]): Promise<void> {
     const [r]: Array<{ today: boolean; class_ids: number[]; items: MealCountMessage['items'] }> = await this.db.query(
-      `select (now() at time zone s.timezone)::date = $2::date as today,
+      `select d.today = $2::date as today,
               array(select distinct cs.class_id from care_class_students cs where cs.student_id = any($3::int[])) as class_ids,
               coalesce((select json_agg(json_build_object('goods_id', nullif(k.goods_id, 0), 'goods_name', g.name, 'booked', k.booked, 'served', k.served,
                                                           'unbooked_served', k.unbooked_served) order by k.goods_id)
                           from meal_counts k left join meal_goods g on g.id = k.goods_id where k.school_id = $1 and k.day = $2), '[]') as items
-         from schools s where s.id = $1`,
+         from ${SCHOOL_TODAY} d`,
       [schoolId, day, studentIds],
     );
     if (!r?.today) return;
@@ -94,7 +95,7 @@ export class MealCounts {
     if (q.student_id) conds.push(`b.student_id = ${p(q.student_id)}`);
     if (q.class_id) conds.push(`b.student_id = any(array(select fc.student_id from care_class_students fc where fc.class_id = ${p(q.class_id)}))`);
     if (user.role === Role.HeadTeacher) conds.push(`b.student_id = any(${HEAD_STUDENTS(p(user.id))})`);
-    return this.page(conds.join(' and '), params, q.page, q.limit, 'b.day desc, b.id');
+    return this.page(conds.join(' and '), params, q, 'b.day desc, b.id');
   }
 
   private schoolWhere(schoolId: number, q: SchoolDinnerOrderExportQuery): { where: string; params: unknown[] } {
@@ -103,17 +104,17 @@ export class MealCounts {
     const conds = ['b.school_id = $1', 'b.day between $2 and $3'];
     if (q.goods_id) conds.push(`b.goods_id = ${p(q.goods_id)}`);
     if (q.status) conds.push(`b.status = ${p(q.status)}`);
-    if (q.keyword) conds.push(`b.student_id in (select ks.id from students ks where ks.school_id = $1 and ks.name ilike ${p(`%${like(q.keyword)}%`)})`);
+    if (q.keyword) conds.push(`b.student_id in (select ks.id from students ks where ks.school_id = $1 and ks.name ilike ${p(`%${escapeLike(q.keyword)}%`)})`);
     return { where: conds.join(' and '), params };
   }
 
   async schoolDinnerOrderList(user: SessionUser, q: SchoolDinnerOrderListQuery): Promise<Page<DinnerBooking>> {
     const w = this.schoolWhere(user.schoolId!, q);
-    return this.page(w.where, w.params, q.page, q.limit, 'b.day desc, b.id');
+    return this.page(w.where, w.params, q, 'b.day desc, b.id');
   }
 
   /** A page with its total, one statement. */
-  private async page(where: string, params: unknown[], page: number, limit: number, order: string): Promise<Page<DinnerBooking>> {
+  private async page(where: string, params: unknown[], pq: PageQuery, order: string): Promise<Page<DinnerBooking>> {
     const n = params.length;
     const rows: Array<DinnerBooking & { total: number }> = await this.db.query(
       `with f as (select b.id, b.day from meal_bookings b where ${where})
@@ -122,15 +123,15 @@ export class MealCounts {
          select ${BOOKING_COLUMNS} from (select id, day from f order by ${order.replace(/b\./g, '')} limit $${n + 1} offset $${n + 2}) x
            join meal_bookings b on b.id = x.id ${BOOKING_JOINS} order by ${order}
        ) r on true`,
-      [...params, limit, (page - 1) * limit],
+      [...params, pq.limit, offsetOf(pq)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as DinnerBooking);
-    return { list, total: rows[0]?.total ?? 0, page, limit };
+    return pageOf(list, totalOf(rows), pq);
   }
 
   async schoolDinnerOrderExport(user: SessionUser, q: SchoolDinnerOrderExportQuery): Promise<FileAnswer> {
     const w = this.schoolWhere(user.schoolId!, q);
-    const { list } = await this.page(w.where, w.params, 1, EXPORT_MAX_ROWS, 'b.day desc, b.id');
+    const { list } = await this.page(w.where, w.params, { page: 1, limit: EXPORT_MAX_ROWS }, 'b.day desc, b.id');
     // booking and serving times on the school's clock
     const tz = await schoolTimeZone(this.db, user.schoolId!);
     const wb = new Workbook();
@@ -253,7 +254,7 @@ export class MealCounts {
            from f join students s on s.id = f.student_id join cls on cls.id = f.class_id
           order by cls.id, s.name, s.id limit $6 offset $7
        ) r on true`,
-      [...c.params, q.day, q.goods_id ?? null, q.limit, (q.page - 1) * q.limit],
+      [...c.params, q.day, q.goods_id ?? null, q.limit, offsetOf(q)],
     );
     const present = rows.filter((r) => r.student_id !== null);
     const ids = present.map((r) => r.booking_id).filter((id): id is number => id !== null);
@@ -268,6 +269,6 @@ export class MealCounts {
       booking: r.booking_id ? (byId.get(r.booking_id) ?? null) : null,
       served_at: r.served_at,
     }));
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 }

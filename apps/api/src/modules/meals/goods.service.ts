@@ -15,15 +15,10 @@ import type {
   DelMealGoodsInput,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { containsPattern, isUniqueViolation, offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { GOODS_COLUMNS, like, settingsOf } from './meals-sql';
-
-/** A unique violation of the per-school name index. */
-const nameTaken = (err: unknown) => {
-  const e = err as { code?: string; driverError?: { code?: string } };
-  return (e.driverError?.code ?? e.code) === '23505';
-};
+import { GOODS_COLUMNS, settingsOf } from './meals-sql';
 
 /** Meal items (price history append-only) and the school's booking cutoff. */
 @Injectable()
@@ -36,10 +31,10 @@ export class MealGoodsService {
                     and ($3::text is null or g.name ilike $3))
        select c.total, p.* from (select count(*)::int as total from f) c
        left join lateral (select ${GOODS_COLUMNS} from f g order by g.enabled desc, g.id desc limit $4 offset $5) p on true`,
-      [user.schoolId, q.enabled ?? null, q.keyword ? `%${like(q.keyword)}%` : null, q.limit, (q.page - 1) * q.limit],
+      [user.schoolId, q.enabled ?? null, containsPattern(q.keyword), q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as MealGoods);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   async one(schoolId: number, id: number): Promise<MealGoods> {
@@ -61,7 +56,7 @@ export class MealGoodsService {
         return g.id;
       });
     } catch (err) {
-      if (nameTaken(err)) throw new AppError('meals.goods_name_taken');
+      if (isUniqueViolation(err, 'meal_goods_name_idx')) throw new AppError('meals.goods_name_taken');
       throw err;
     }
     return this.one(user.schoolId!, id);
@@ -77,7 +72,7 @@ export class MealGoodsService {
         [user.schoolId, input.id, input.version, input.name, input.description || null, input.picture_url || null],
       );
     } catch (err) {
-      if (nameTaken(err)) throw new AppError('meals.goods_name_taken');
+      if (isUniqueViolation(err, 'meal_goods_name_idx')) throw new AppError('meals.goods_name_taken');
       throw err;
     }
     return this.afterWrite(user, input.id, rows);

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DomainEventMap } from '../../core/events/domain-events';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
+import { SCHOOL_TODAY } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { LOGGER } from '../../core/logging/logger';
 import { MealCounts } from './counts.service';
@@ -71,9 +72,9 @@ export class MealsListener implements OnModuleInit, OnModuleDestroy {
     const touched: Array<{ id: number; day: string; status_before?: string; pay_from?: string | null; out_trade_no?: string | null; price_fen?: number }> = await this.db.transaction(async (em) => {
       await em.query(`select pg_advisory_xact_lock(hashtextextended('meals-leave:' || $1, 0))`, [e.leave_id]);
       const [l]: Array<{ status: number; student_id: number; start_day: string; end_day: string; today: string }> = await em.query(
-        `select l.status::int as status, l.student_id, l.start_day::text, l.end_day::text, (now() at time zone s.timezone)::date::text as today
-           from leave_requests l join schools s on s.id = l.school_id where l.id = $1 and l.school_id = $2`,
-        [e.leave_id, e.school_id],
+        `select l.status::int as status, l.student_id, l.start_day::text, l.end_day::text, d.today::text as today
+           from leave_requests l cross join ${SCHOOL_TODAY} d where l.school_id = $1 and l.id = $2`,
+        [e.school_id, e.leave_id],
       );
       if (!l) return [];
       if (l.status === 1) {

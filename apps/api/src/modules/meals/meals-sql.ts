@@ -34,9 +34,6 @@ export function mayBookFor(user: SessionUser, s: string, me: string): string {
   return `${me}::int is not null`; // the admin: any student of the school (the parameter is still bound)
 }
 
-/** Escapes % _ \ for a LIKE pattern. */
-export const like = (v: string) => v.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-
 /** The school's meal settings with its clock now. */
 export async function settingsOf(em: Pick<EntityManager, 'query'>, schoolId: number): Promise<MealSettings> {
   const [r]: Array<{ timezone: string; today: string; now_minutes: number; cutoff_time: string | null; days_before: number | null; version: number | null }> = await em.query(

@@ -103,6 +103,20 @@ describe('meal items', () => {
     expect((await book(admin, { goods_id: g.id })).body).toMatchObject({ code: Code.Error, msg: '该餐品已停用，不能预订' });
   });
 
+  it('a name is taken per school (case-insensitive) on add and edit; a keyword matches its wildcards literally', async () => {
+    const a = await addGoods({ name: `Rice_${goodsNo}%` });
+    const b = await addGoods();
+    const taken = await t.post(`${P}addMealGoods`, admin).send({ name: a.name.toLowerCase(), price_fen: 1500 });
+    expect(taken.body).toMatchObject({ code: Code.Error, msg: '已有同名餐品' });
+    const renamed = await t.post(`${P}editMealGoods`, admin).send({ id: b.id, version: 1, name: a.name.toUpperCase() });
+    expect(renamed.body).toMatchObject({ code: Code.Error, msg: '已有同名餐品' });
+    const like = async (keyword: string) =>
+      (await t.get(`${P}mealGoodsList?keyword=${encodeURIComponent(keyword)}`, admin)).body.data.list.map((x: MealGoods) => x.id);
+    expect(await like('e_')).toEqual([a.id]);
+    expect(await like('%')).toEqual([a.id]);
+    expect(await like('R_ce')).toEqual([]);
+  });
+
   it('deletes an item never ordered, disables one ordered', async () => {
     const never = await addGoods();
     expect((await t.post(`${P}delMealGoods`, admin).send({ id: never.id, version: 1 })).body.data).toEqual({ deleted: true, goods: null });
