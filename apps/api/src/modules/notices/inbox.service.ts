@@ -15,20 +15,18 @@ import {
   type ParentNoticeList,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { containsPattern, offsetOf, pageOf, totalOf, type PageQuery } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { NOTICE_COLUMNS, NOTICE_DETAIL_COLUMNS, NOTICE_JOINS, NoticeClock, toMyClasses } from './notices-sql';
 
-/** Escapes % _ \ for a LIKE pattern. */
-const like = (v: string) => `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 type Row<T> = T & { total: number | null };
 
 /** Pages of `f` (a CTE that filters) with its total in one statement; `select` reads the page from `f`. */
-function pageOf<T>(rows: Array<Row<T>>, q: { page: number; limit: number }): Page<T> {
+function pageFrom<T>(rows: Array<Row<T>>, q: PageQuery): Page<T> {
   const present = (r: object) => ('id' in r && r.id !== null) || ('user_id' in r && r.user_id !== null);
   const list = rows.filter(present).map(({ total: _, ...r }) => r as T);
-  return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+  return pageOf(list, totalOf(rows), q);
 }
 
 /** Reading notices: the sent and received lists, one notice with its receipts, a recipient opening one. */
@@ -63,9 +61,9 @@ export class InboxService {
        left join lateral (
          select ${NOTICE_COLUMNS}, f.read_at from f join notices n on n.id = f.id ${NOTICE_JOINS} order by n.id desc limit $6 offset $7
        ) p on true`,
-      [user.schoolId, user.id, q.class_id ?? null, q.keyword ? like(q.keyword) : null, q.important ?? null, q.limit, (q.page - 1) * q.limit],
+      [user.schoolId, user.id, q.class_id ?? null, containsPattern(q.keyword), q.important ?? null, q.limit, offsetOf(q)],
     );
-    return pageOf(rows, q);
+    return pageFrom(rows, q);
   }
 
   /** A guardian's notices, newest first, with when each was read and the unread count. */
@@ -79,9 +77,9 @@ export class InboxService {
          select ${NOTICE_COLUMNS}, f.read_at from f join notices n on n.id = f.notice_id ${NOTICE_JOINS}
           order by f.notice_id desc limit $3 offset $4
        ) p on true`,
-      [user.id, q.unread ?? null, q.limit, (q.page - 1) * q.limit],
+      [user.id, q.unread ?? null, q.limit, offsetOf(q)],
     );
-    const page = pageOf(rows.map(({ unread: _, ...r }) => r), q);
+    const page = pageFrom(rows.map(({ unread: _, ...r }) => r), q);
     return { ...page, unread: rows[0]?.unread ?? 0 };
   }
 
@@ -149,12 +147,12 @@ export class InboxService {
                 end as child_names
            from f order by f.read_at desc nulls last, f.name, f.user_id limit $3 offset $4
        ) p on true`,
-      [q.id, q.read ?? null, q.limit, (q.page - 1) * q.limit, user.schoolId, detail.scope, detail.class_ids, user.id],
+      [q.id, q.read ?? null, q.limit, offsetOf(q), user.schoolId, detail.scope, detail.class_ids, user.id],
     );
     const last = detail.last_reminded_at ? new Date(detail.last_reminded_at) : null;
     return {
       notice: detail,
-      receipts: pageOf(rows.map(({ unread_here: _, ...r }) => r), q),
+      receipts: pageFrom(rows.map(({ unread_here: _, ...r }) => r), q),
       unread: own ? detail.recipients - detail.read_count : (rows[0]?.unread_here ?? 0),
       next_remind_at: nextRemindAt(last, this.clock.now())?.toISOString() ?? null,
       class_only: !own,
