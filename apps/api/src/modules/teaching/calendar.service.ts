@@ -13,9 +13,9 @@ import {
   type SetSchoolCalendarDayInput,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { containsPattern, isUniqueViolation, offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { containsPattern } from '../timetable/timetable.service';
 import { calendarOf, schoolOf } from './teaching-sql';
 
 const ROOM_COLUMNS = `r.id, r.name, r.capacity, (select count(*)::int from teaching_classes c where c.room_id = r.id and c.deleted_at is null) as classes, r.version`;
@@ -30,10 +30,10 @@ export class SchoolCalendarService {
     const rows: Array<Room & { total: number }> = await this.db.query(
       `select n.total, p.* from (select count(*)::int as total from rooms r where ${where}) n
        left join lateral (select ${ROOM_COLUMNS} from rooms r where ${where} order by r.name, r.id limit $3 offset $4) p on true`,
-      [schoolOf(user), containsPattern(q.name), q.limit, (q.page - 1) * q.limit],
+      [schoolOf(user), containsPattern(q.name), q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as Room);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   async addRoom(user: SessionUser, input: AddRoomInput): Promise<Room> {
@@ -44,7 +44,7 @@ export class SchoolCalendarService {
       );
       return row;
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw new AppError('teaching.room_name_taken');
+      if (isUniqueViolation(err)) throw new AppError('teaching.room_name_taken');
       throw err;
     }
   }

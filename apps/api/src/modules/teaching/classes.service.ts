@@ -18,18 +18,16 @@ import {
   type TeachManageAnswer,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { containsPattern, isUniqueViolation, offsetOf, pageOf, type PageQuery, SCHOOL_TODAY, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { containsPattern } from '../timetable/timetable.service';
-import { CLASS_COLUMNS, CLASS_JOINS, classOf, clashError, clashesOf, isOverlapViolation, lockSchedule, overlapError, SCHOOL_TODAY, schoolOf, teachesOnly } from './teaching-sql';
+import { CLASS_COLUMNS, CLASS_JOINS, classOf, clashError, clashesOf, isOverlapViolation, lockSchedule, overlapError, schoolOf, teachesOnly } from './teaching-sql';
 
 /** Rows and total of a paged statement whose rows carry `total` (a left join lateral on the count). */
-function paged<T extends { id: number | null }>(rows: Array<T & { total: number }>, page: number, limit: number): Page<T> {
+function paged<T extends { id: number | null }>(rows: Array<T & { total: number }>, q: PageQuery): Page<T> {
   const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as unknown as T);
-  return { list, total: rows[0]?.total ?? 0, page, limit };
+  return pageOf(list, totalOf(rows), q);
 }
-
-const nameTaken = (err: unknown) => (err as { code?: string }).code === '23505';
 
 /** Teaching (extension) classes and their students. */
 @Injectable()
@@ -56,7 +54,7 @@ export class TeachingClassesService {
         );
         return row.id;
       } catch (err) {
-        if (nameTaken(err)) throw new AppError('teaching.class_name_taken');
+        if (isUniqueViolation(err)) throw new AppError('teaching.class_name_taken');
         throw err;
       }
     });
@@ -81,9 +79,9 @@ export class TeachingClassesService {
     const rows: Array<TeachingClass & { total: number }> = await this.db.query(
       `select n.total, p.* from (select count(*)::int as total from teaching_classes c where ${where}) n
        left join lateral (select ${CLASS_COLUMNS} from teaching_classes c ${CLASS_JOINS} where ${where} order by c.id desc limit $5 offset $6) p on true`,
-      [schoolOf(user), containsPattern(q.name), q.status ?? null, teachesOnly(user) ? user.id : null, q.limit, (q.page - 1) * q.limit],
+      [schoolOf(user), containsPattern(q.name), q.status ?? null, teachesOnly(user) ? user.id : null, q.limit, offsetOf(q)],
     );
-    return paged(rows, q.page, q.limit);
+    return paged(rows, q);
   }
 
   /**
@@ -153,7 +151,7 @@ export class TeachingClassesService {
           [c.id, input.name, input.subject, input.teacher_id, roomId, input.capacity, input.sessions_count, input.fee_fen],
         );
       } catch (err) {
-        if (nameTaken(err)) throw new AppError('teaching.class_name_taken');
+        if (isUniqueViolation(err)) throw new AppError('teaching.class_name_taken');
         throw err;
       }
     });
@@ -179,9 +177,9 @@ export class TeachingClassesService {
        left join lateral (
          select s.id, s.name, s.grade, s.class_name, m.joined_at from teaching_class_students m join students s on s.id = m.student_id
           where m.class_id = $1 order by s.name, s.id limit $2 offset $3) p on true`,
-      [q.class_id, q.limit, (q.page - 1) * q.limit],
+      [q.class_id, q.limit, offsetOf(q)],
     );
-    return paged(rows, q.page, q.limit);
+    return paged(rows, q);
   }
 
   /** The school's active students not in the class, by name. */
@@ -195,9 +193,9 @@ export class TeachingClassesService {
          select s.id, s.name, s.grade, s.class_name, cc.name as care_class_name from students s
            left join care_class_students ccs on ccs.student_id = s.id left join care_classes cc on cc.id = ccs.class_id and cc.deleted_at is null
           where ${where} order by s.name, s.id limit $4 offset $5) p on true`,
-      [schoolOf(user), q.class_id, containsPattern(q.name), q.limit, (q.page - 1) * q.limit],
+      [schoolOf(user), q.class_id, containsPattern(q.name), q.limit, offsetOf(q)],
     );
-    return paged(rows, q.page, q.limit);
+    return paged(rows, q);
   }
 
   /**
@@ -276,9 +274,9 @@ export class TeachingClassesService {
        left join lateral (
          select ${CLASS_COLUMNS} from teaching_class_students m join teaching_classes c on c.id = m.class_id ${CLASS_JOINS}
           where ${where} order by c.status desc, c.id desc limit $4 offset $5) p on true`,
-      [school, q.student_id, user.role === Role.Teacher ? user.id : null, q.limit, (q.page - 1) * q.limit],
+      [school, q.student_id, user.role === Role.Teacher ? user.id : null, q.limit, offsetOf(q)],
     );
-    return paged(rows, q.page, q.limit);
+    return paged(rows, q);
   }
 
   /** The teacher's overview: own classes (at most 100, running first) and the next 10 planned sessions from today. */

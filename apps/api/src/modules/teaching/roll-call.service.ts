@@ -3,11 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DATA_PERIOD_SQL, Role, type RollCallAnswer, type RollCallCount, type RollCallCountQuery, type RollCallQuery, type SaveRollCallInput } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { DataSource, type EntityManager } from 'typeorm';
+import { schoolToday } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
 import { TeachingSessionsService } from './sessions.service';
-import { schoolOf, schoolToday } from './teaching-sql';
+import { schoolOf } from './teaching-sql';
 
 /** The members table of a session's class, by the session's kind. */
 const MEMBERS = { teaching: 'teaching_class_students', tutoring: 'tutoring_class_students' } as const;

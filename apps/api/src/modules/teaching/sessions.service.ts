@@ -28,6 +28,7 @@ import {
   type TeachingSessionsQuery,
 } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
+import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import {
@@ -149,10 +150,10 @@ export class TeachingSessionsService {
        left join lateral (
          select ${SESSION_COLUMNS}, w.lesson_no::int as lesson_no from w join class_sessions s on s.id = w.id ${SESSION_JOINS}
           where ($4::text is null or s.state = $4) order by w.day, w.start_min, w.id limit $5 offset $6) p on true`,
-      [q.class_id, q.from ?? null, q.to ?? null, q.state ?? null, q.limit, (q.page - 1) * q.limit],
+      [q.class_id, q.from ?? null, q.to ?? null, q.state ?? null, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as TeachingSession);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /** One session of a teaching class of the school (a teacher: one they teach). */

@@ -15,14 +15,6 @@ import type { SessionUser } from '../../core/http/request-context';
 
 type Db = Pick<EntityManager, 'query'>;
 
-/** The school's own day ("today" in its timezone) for the school $1: cross join it as `d`. */
-export const SCHOOL_TODAY = `(select (now() at time zone timezone)::date as today from schools where id = $1 offset 0)`;
-
-export async function schoolToday(db: Db, schoolId: number): Promise<string> {
-  const [r]: Array<{ today: string }> = await db.query(`select to_char(d.today, 'YYYY-MM-DD') as today from ${SCHOOL_TODAY} d`, [schoolId]);
-  return r.today;
-}
-
 /** The caller's school (the role guard only lets school members reach these actions). */
 export const schoolOf = (user: SessionUser): number => user.schoolId ?? -1;
 
