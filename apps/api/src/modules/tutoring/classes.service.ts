@@ -18,16 +18,14 @@ import {
   type TutoringSession,
 } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
+import { containsPattern, isUniqueViolation, offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { calendarOf, clashError, isOverlapViolation, lockSchedule, SESSION_COLUMNS, SESSION_JOINS } from '../teaching/teaching-sql';
-import { containsPattern } from '../timetable/timetable.service';
 import { checkRoom, checkTeacher, CLASS_COLUMNS, CLASS_JOINS, schoolOf, tutoringClassOf, tutoringClashes } from './tutoring-sql';
 
 /** The most sessions one tutoring class generates (a school year of daily sessions and a bit). */
 const MAX_SESSIONS = 500;
-
-const nameTaken = (err: unknown) => (err as { code?: string }).code === '23505';
 
 /** The database refused a write on its exclusion constraints (a writer outside the lock): refused as a clash. */
 function overlapRefusal(err: unknown): never {
@@ -87,7 +85,7 @@ export class TutoringClassesService {
         );
         id = row.id;
       } catch (err) {
-        if (nameTaken(err)) throw new AppError('tutoring.class_name_taken');
+        if (isUniqueViolation(err)) throw new AppError('tutoring.class_name_taken');
         throw err;
       }
       await em
@@ -118,9 +116,9 @@ export class TutoringClassesService {
     const rows: Array<TutoringClass & { total: number }> = await this.db.query(
       `select n.total, p.* from (select count(*)::int as total from tutoring_classes c where ${where}) n
        left join lateral (select ${CLASS_COLUMNS} from tutoring_classes c ${CLASS_JOINS} where ${where} order by c.id desc limit $4 offset $5) p on true`,
-      [schoolOf(user), containsPattern(q.name), q.type_id ?? null, q.limit, (q.page - 1) * q.limit],
+      [schoolOf(user), containsPattern(q.name), q.type_id ?? null, q.limit, offsetOf(q)],
     );
-    return { list: rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as TutoringClass), total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as TutoringClass), totalOf(rows), q);
   }
 
   /** The class's sessions in day order with their lesson number (among those not cancelled), paged, by range and state. */
@@ -135,9 +133,9 @@ export class TutoringClassesService {
        left join lateral (
          select ${SESSION_COLUMNS}, w.lesson_no::int as lesson_no from w join class_sessions s on s.id = w.id ${SESSION_JOINS}
           where ($4::text is null or s.state = $4) order by w.day, w.start_min, w.id limit $5 offset $6) p on true`,
-      [q.class_id, q.from ?? null, q.to ?? null, q.state ?? null, q.limit, (q.page - 1) * q.limit],
+      [q.class_id, q.from ?? null, q.to ?? null, q.state ?? null, q.limit, offsetOf(q)],
     );
-    return { list: rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as TutoringSession), total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as TutoringSession), totalOf(rows), q);
   }
 
   private async session(db: Pick<EntityManager, 'query'>, school: number, id: number): Promise<TutoringSession> {

@@ -2,11 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Page, TutorialSetting, TutorialSettingInput, TutorialSettingListQuery, TutorialType, TutorialTypeQuery } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { isUniqueViolation, offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { checkTeacher, schoolOf, seedTypes } from './tutoring-sql';
-
-const nameTaken = (err: unknown) => (err as { code?: string }).code === '23505';
 
 /** The school's tutoring types and their settings (duration, price per session, default teacher). */
 @Injectable()
@@ -23,9 +22,9 @@ export class TutoringSettingsService {
          select t.id, t.name, t.sort::int as sort,
                 (select count(*)::int from tutoring_classes c where c.type_id = t.id and c.deleted_at is null) as classes
            from tutoring_types t where t.school_id = $1 order by t.sort, t.id limit $2 offset $3) p on true`,
-      [school, q.limit, (q.page - 1) * q.limit],
+      [school, q.limit, offsetOf(q)],
     );
-    return { list: rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r), total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r), totalOf(rows), q);
   }
 
   /** Each type's setting in the types' order. */
@@ -38,9 +37,9 @@ export class TutoringSettingsService {
          select t.id as type_id, t.name, t.duration_min::int as duration_min, t.price_fen::float8 as price_fen, t.teacher_id, u.name as teacher_name, t.version
            from tutoring_types t left join users u on u.id = t.teacher_id
           where t.school_id = $1 order by t.sort, t.id limit $2 offset $3) p on true`,
-      [school, q.limit, (q.page - 1) * q.limit],
+      [school, q.limit, offsetOf(q)],
     );
-    return { list: rows.filter((r) => r.type_id !== null).map(({ total: _, ...r }) => r), total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(rows.filter((r) => r.type_id !== null).map(({ total: _, ...r }) => r), totalOf(rows), q);
   }
 
   /** Saves a type's setting on the version read, or adds a type (placed last). Classes keep the price they were created with. */
@@ -70,7 +69,7 @@ export class TutoringSettingsService {
         if (!row.updated) throw new AppError('tutoring.setting_stale');
         return row.id;
       } catch (err) {
-        if (nameTaken(err)) throw new AppError('tutoring.type_name_taken');
+        if (isUniqueViolation(err)) throw new AppError('tutoring.type_name_taken');
         throw err;
       }
     });

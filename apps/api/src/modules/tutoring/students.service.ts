@@ -13,18 +13,18 @@ import type {
   TutoringMember,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { containsPattern, offsetOf, pageOf, type PageQuery, SCHOOL_TODAY, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { clashError, lockSchedule, SCHOOL_TODAY } from '../teaching/teaching-sql';
-import { containsPattern } from '../timetable/timetable.service';
+import { clashError, lockSchedule } from '../teaching/teaching-sql';
 import { TutoringClassesService } from './classes.service';
 import { schoolOf, tutoringClassOf, tutoringClashes } from './tutoring-sql';
 
 const HHMM = (col: string) => `case when ${col} = 1440 then '24:00' else to_char(make_time(${col} / 60, ${col} % 60, 0), 'HH24:MI') end`;
 
-function paged<T extends object>(rows: Array<T & { total: number; id?: number | null; session_id?: number | null }>, page: number, limit: number): Page<T> {
+function paged<T extends object>(rows: Array<T & { total: number; id?: number | null; session_id?: number | null }>, q: PageQuery): Page<T> {
   const list = rows.filter((r) => (r.id ?? r.session_id ?? null) !== null).map(({ total: _, ...r }) => r as unknown as T);
-  return { list, total: rows[0]?.total ?? 0, page, limit };
+  return pageOf(list, totalOf(rows), q);
 }
 
 /** The students of tutoring classes: members with their plan, who may join, joining under the clash rules, records. */
@@ -46,9 +46,9 @@ export class TutoringStudentsService {
                   where rc.student_id = s.id and cs.kind = 'tutoring' and cs.class_id = m.class_id and rc.status in ('present', 'late')) as attended
            from tutoring_class_students m join students s on s.id = m.student_id
           where m.class_id = $1 order by s.name, s.id limit $2 offset $3) p on true`,
-      [q.class_id, q.limit, (q.page - 1) * q.limit],
+      [q.class_id, q.limit, offsetOf(q)],
     );
-    return paged(rows, q.page, q.limit);
+    return paged(rows, q);
   }
 
   /** The school's active students not in the class, by name, with their care class and tutoring type. */
@@ -64,9 +64,9 @@ export class TutoringStudentsService {
                 (select cc.name from care_class_students ccs join care_classes cc on cc.id = ccs.class_id and cc.deleted_at is null
                   where ccs.student_id = s.id order by cc.id limit 1) as care_class_name
            from students s where ${where} order by s.name, s.id limit $4 offset $5) p on true`,
-      [school, q.class_id, containsPattern(q.name), q.limit, (q.page - 1) * q.limit],
+      [school, q.class_id, containsPattern(q.name), q.limit, offsetOf(q)],
     );
-    return paged(rows, q.page, q.limit);
+    return paged(rows, q);
   }
 
   /**
@@ -171,8 +171,8 @@ export class TutoringStudentsService {
          select w.id as session_id, to_char(w.day, 'YYYY-MM-DD') as day, ${HHMM('w.start_min')} as start_time, ${HHMM('w.end_min')} as end_time, w.state, rc.status, rc.at
            from w left join session_roll_calls rc on rc.session_id = w.id and rc.student_id = $3
           order by w.day desc, w.start_min desc, w.id desc limit $4 offset $5) p on true`,
-      [school, q.class_id, q.student_id, q.limit, (q.page - 1) * q.limit],
+      [school, q.class_id, q.student_id, q.limit, offsetOf(q)],
     );
-    return { ...head, next_sessions, records: paged(rows, q.page, q.limit) };
+    return { ...head, next_sessions, records: paged(rows, q) };
   }
 }
