@@ -20,6 +20,7 @@ import {
   type WeekQuery,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { SCHOOL_TODAY } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { schoolOf } from './timetable.service';
@@ -32,7 +33,7 @@ const WEEK = `(select to_char(m.monday, 'YYYY-MM-DD') as week, m.monday,
           (select coalesce(json_agg(json_build_object('day', to_char(c.day, 'YYYY-MM-DD'), 'kind', c.kind, 'works_as', c.works_as, 'note', c.note) order by c.day), '[]')
              from school_calendar_days c where c.school_id = $1 and c.day between m.monday and m.monday + 6) as calendar
      from (select (d - (extract(isodow from d)::int - 1))::date as monday
-             from (select coalesce($2::date, (now() at time zone timezone)::date) as d from schools where id = $1) x) m)`;
+             from (select coalesce($2::date, t.today) as d from ${SCHOOL_TODAY} t) x) m)`;
 
 /** A class_sessions row (`s`) with its class's name (a teaching or a tutoring class), teacher and room: the columns of toEntry. */
 const SESSION_COLUMNS = `s.id, s.kind, s.class_id, coalesce(tc.name, uc.name) as class_name, to_char(s.day, 'YYYY-MM-DD') as day, s.start_min, s.end_min,

@@ -15,17 +15,13 @@ import {
   type StudentClassTimes,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { containsPattern, offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 
 /** The columns of a slot (`t` class_times) with HH:mm times. */
 export const SLOT_COLUMNS = `t.id, t.name, to_char(t.start_time, 'HH24:MI') as start_time, to_char(t.end_time, 'HH24:MI') as end_time,
   t.weekdays::int[] as weekdays`;
-
-/** A search text as a LIKE pattern that matches it literally anywhere (null: no search). */
-export function containsPattern(search: string | undefined): string | null {
-  return search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-}
 
 /** The caller's school (the role guard only lets school staff reach these actions). */
 export const schoolOf = (user: SessionUser): number => user.schoolId ?? -1;
@@ -53,10 +49,10 @@ export class TimetableService {
             order by t.start_time, t.end_time, t.id
             limit $3 offset $4
          ) p on true`,
-      [schoolOf(user), containsPattern(q.name), q.limit, (q.page - 1) * q.limit],
+      [schoolOf(user), containsPattern(q.name), q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as ClassTime);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /** For pickers: at most 200 slots by start time. */
