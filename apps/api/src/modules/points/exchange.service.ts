@@ -14,6 +14,7 @@ import {
   type ScoreOrderListQuery,
 } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
+import { offsetOf, pageOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { lockAccounts, ORDER_COLUMNS, ORDER_JOINS, studentScope } from './points-sql';
@@ -127,13 +128,13 @@ export class ExchangeService {
          from (select 1) one left join lateral (
            select ${ORDER_COLUMNS} from x join points_orders o on o.id = x.id ${ORDER_JOINS} order by x.created_at desc, x.id desc
          ) r on true`,
-      [user.schoolId, user.id, q.student_id ?? null, q.state ?? null, q.limit, (q.page - 1) * q.limit],
+      [user.schoolId, user.id, q.student_id ?? null, q.state ?? null, q.limit, offsetOf(q)],
     );
     const counts = Object.fromEntries(ORDER_STATES.map((s) => [s, 0])) as Record<OrderState, number>;
     for (const c of rows[0].counts) counts[c.state] = c.n;
     const list = rows.filter((r) => r.id !== null).map(({ counts: _, ...r }) => r as ScoreOrder);
     const total = q.state ? counts[q.state] : ORDER_STATES.reduce((n, s) => n + counts[s], 0);
-    return { list, total, page: q.page, limit: q.limit, counts };
+    return { ...pageOf(list, total, q), counts };
   }
 
   /** The school hands the good over: pending -> handed_over (a repeat answers the order as it is). */

@@ -15,11 +15,11 @@ import type {
   UnmountScoreGoodsInput,
 } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
+import { containsPattern, isUniqueViolation, offsetOf, pageOf, totalOf, type PageQuery } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { GOODS_COLUMNS, uniqueViolation } from './points-sql';
+import { GOODS_COLUMNS } from './points-sql';
 
-const like = (v: string) => `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const HISTORY_ROWS = 100;
 
 interface LockedGoods {
@@ -43,28 +43,27 @@ export class GoodsService {
   async list(user: SessionUser, q: ScoreGoodsListQuery): Promise<Page<ScoreGoods>> {
     return this.page(
       `g.school_id = $1 and g.deleted_at is null and ($2::boolean is null or g.listed = $2) and ($3::text is null or g.name like $3)`,
-      [user.schoolId, q.listed ?? null, q.keyword ? like(q.keyword) : null],
+      [user.schoolId, q.listed ?? null, containsPattern(q.keyword)],
       'g.id desc',
-      q.page,
-      q.limit,
+      q,
     );
   }
 
   /** The goods on sale: listed, in stock first, cheaper first. */
   async shop(user: SessionUser, q: PointsShopQuery): Promise<Page<ScoreGoods>> {
-    return this.page(`g.school_id = $1 and g.deleted_at is null and g.listed`, [user.schoolId], '(g.stock > 0) desc, g.price, g.id', q.page, q.limit);
+    return this.page(`g.school_id = $1 and g.deleted_at is null and g.listed`, [user.schoolId], '(g.stock > 0) desc, g.price, g.id', q);
   }
 
-  private async page(where: string, params: unknown[], order: string, page: number, limit: number): Promise<Page<ScoreGoods>> {
+  private async page(where: string, params: unknown[], order: string, pq: PageQuery): Promise<Page<ScoreGoods>> {
     const n = params.length;
     const rows: Array<ScoreGoods & { total: number }> = await this.db.query(
       `with f as (select g.id from points_goods g where ${where})
        select t.total, r.* from (select count(*)::int as total from f) t
        left join lateral (select ${GOODS_COLUMNS} from f join points_goods g on g.id = f.id order by ${order} limit $${n + 1} offset $${n + 2}) r on true`,
-      [...params, limit, (page - 1) * limit],
+      [...params, pq.limit, offsetOf(pq)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as ScoreGoods);
-    return { list, total: rows[0]?.total ?? 0, page, limit };
+    return pageOf(list, totalOf(rows), pq);
   }
 
   async one(schoolId: number, id: number, em: Pick<EntityManager, 'query'> = this.db): Promise<ScoreGoods> {
@@ -112,7 +111,7 @@ export class GoodsService {
       });
       return this.one(schoolId, id);
     } catch (err) {
-      if (uniqueViolation(err, 'points_goods_name_idx')) throw new AppError('points.goods_name_taken');
+      if (isUniqueViolation(err, 'points_goods_name_idx')) throw new AppError('points.goods_name_taken');
       throw err;
     }
   }
@@ -129,7 +128,7 @@ export class GoodsService {
         [user.schoolId, input.id, input.version, input.name, input.picture_url || null, input.description || null],
       );
     } catch (err) {
-      if (uniqueViolation(err, 'points_goods_name_idx')) throw new AppError('points.goods_name_taken');
+      if (isUniqueViolation(err, 'points_goods_name_idx')) throw new AppError('points.goods_name_taken');
       throw err;
     }
     if (!rows.length) await this.stale(user.schoolId!, input.id);

@@ -13,12 +13,10 @@ import {
   type StudentPointsQuery,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { containsPattern, offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { lockAccounts, studentScope } from './points-sql';
-
-/** Escapes % _ \ for a LIKE pattern. */
-const like = (v: string) => `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Balances and the append-only ledger: the teacher's award/deduct screen, a student's history. */
 @Injectable()
@@ -39,10 +37,10 @@ export class LedgerService {
          select f.*, coalesce(a.balance, 0) as balance from f left join points_accounts a on a.student_id = f.id
           order by f.class_name nulls last, f.name, f.id limit $5 offset $6
        ) r on true`,
-      [user.schoolId, user.id, q.keyword ? like(q.keyword) : null, q.class_id ?? null, q.limit, (q.page - 1) * q.limit],
+      [user.schoolId, user.id, containsPattern(q.keyword), q.class_id ?? null, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as PointsStudent);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /**
@@ -99,7 +97,7 @@ export class LedgerService {
       [user.schoolId, q.student_id, user.id],
     );
     if (!st) throw new AppError('points.student_not_found');
-    const offset = (q.page - 1) * q.limit;
+    const offset = offsetOf(q);
     const list: PointsLedgerEntry[] =
       offset < st.total
         ? await this.db.query(
@@ -109,6 +107,6 @@ export class LedgerService {
             [st.id, q.limit, offset],
           )
         : [];
-    return { student_id: st.id, student_name: st.name, balance: st.balance, list, total: st.total, page: q.page, limit: q.limit };
+    return { student_id: st.id, student_name: st.name, balance: st.balance, ...pageOf(list, st.total, q) };
   }
 }

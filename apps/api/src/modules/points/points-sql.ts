@@ -26,12 +26,6 @@ export const ORDER_JOINS = `join students s on s.id = o.student_id
   left join users hu on hu.id = o.handed_over_by
   left join users cu on cu.id = o.cancelled_by`;
 
-/** A unique violation (of the index named, when given). */
-export const uniqueViolation = (err: unknown, constraint?: string) => {
-  const e = err as { code?: string; constraint?: string };
-  return e.code === '23505' && (!constraint || e.constraint === constraint);
-};
-
 /**
  * Takes the students' points rows (created at 0 when missing) in id order, so concurrent batches never deadlock: the
  * per-student lock every change of points holds until its commit. Answers the balances.
