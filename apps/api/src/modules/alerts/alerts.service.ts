@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Role, type Page } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { offsetOf, pageOf, SCHOOL_TODAY, totalOf } from '../../core/database/sql-kit';
 import { JobsService } from '../../core/jobs/jobs.service';
 import type { SessionUser } from '../../core/http/request-context';
 
@@ -119,22 +120,22 @@ export class AlertsService {
   /** Alerts of a day for the boards: the school for admins, own classes for head teachers; open ones first. */
   async list(user: SessionUser, q: { date?: string; open_only?: boolean; page: number; limit: number }): Promise<Page<FlowAlert>> {
     const rows: Array<FlowAlert & { total: number }> = await this.db.query(
-      `with day as (select coalesce($2::date, (now() at time zone timezone)::date) as d from schools where id = $1),
+      `with on_day as (select coalesce($2::date, d.today) as day from ${SCHOOL_TODAY} d),
        visible as (
          select a.*, st.name as student_name, c.id as class_id, c.name as class_name
            from flow_alerts a
            join students st on st.id = a.student_id
            join care_class_students cs on cs.student_id = a.student_id
            join care_classes c on c.id = cs.class_id
-          where a.school_id = $1 and a.day = (select d from day)
+          where a.school_id = $1 and a.day = (select day from on_day)
             and ($3::boolean is false or a.cleared_at is null)
             and ($4::int is null or c.head_teacher_id = $4)
        )
        select id, student_id, student_name, class_id, class_name, to_char(day, 'YYYY-MM-DD') as day, kind, raised_at, cleared_at,
               count(*) over ()::int as total
          from visible order by cleared_at is not null, raised_at desc, id desc limit $5 offset $6`,
-      [user.schoolId, q.date ?? null, q.open_only ?? false, user.role === Role.HeadTeacher ? user.id : null, q.limit, (q.page - 1) * q.limit],
+      [user.schoolId, q.date ?? null, q.open_only ?? false, user.role === Role.HeadTeacher ? user.id : null, q.limit, offsetOf(q)],
     );
-    return { list: rows.map(({ total: _, ...r }) => r), total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(rows.map(({ total: _, ...r }) => r), totalOf(rows), q);
   }
 }
