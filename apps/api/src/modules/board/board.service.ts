@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Role, type FlowBoard, type FlowBoardQuery, type FlowBoardStudent } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { SCHOOL_TODAY } from '../../core/database/sql-kit';
 import type { SessionUser } from '../../core/http/request-context';
 import { RESPONSIBLE } from '../students/students.service';
 
@@ -18,9 +19,9 @@ export class BoardService {
 
   async board(user: SessionUser, q: FlowBoardQuery): Promise<FlowBoard> {
     const [{ day, position }]: Array<{ day: string; position: string }> = await this.db.query(
-      `select to_char(coalesce($2::date, (now() at time zone timezone)::date), 'YYYY-MM-DD') as day,
+      `select to_char(coalesce($2::date, d.today), 'YYYY-MM-DD') as day,
               coalesce((select max(global_position) from flow_events where school_id = $1), 0) as position
-         from schools where id = $1`,
+         from ${SCHOOL_TODAY} d`,
       [user.schoolId, q.date ?? null],
     );
     const students: FlowBoardStudent[] = await this.db.query(
