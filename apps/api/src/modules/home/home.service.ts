@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { EXPIRING_DAYS, EXPIRING_UNITS, serviceState, type ExpiringContract, type PrincipalHome } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { SCHOOL_TODAY } from '../../core/database/sql-kit';
 import type { SessionUser } from '../../core/http/request-context';
 
 /** The board states the landing page counts. */
@@ -30,7 +31,7 @@ export class HomeService {
       soonest_contracts: ExpiringContract[];
       unpaid_contracts: number;
     } & Record<(typeof STATES)[number], number>> = await this.db.query(
-      `with s as (select id, name, balance_fen, service_expires_at, (now() at time zone timezone)::date as today from schools where id = $1),
+      `with s as (select sc.id, sc.name, sc.balance_fen, sc.service_expires_at, d.today from schools sc cross join ${SCHOOL_TODAY} d where sc.id = $1),
        enrolled as (
          select ccs.student_id, ccs.class_id,
                 (ct.id is null or extract(isodow from s.today)::smallint = any(ct.weekdays)) as meets_today
