@@ -15,6 +15,7 @@ import {
 } from '@wantuo/shared';
 import { createHash } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { offsetOf, pageOf, SCHOOL_TODAY, schoolToday, totalOf, type PageQuery } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
@@ -127,11 +128,11 @@ export class LeaveService {
       // one request at a time per student: the overlap check and the insert do not race
       await em.query(`select pg_advisory_xact_lock(hashtextextended('leave:' || $1, 0))`, [input.student_id]);
       const [student]: Array<{ today: string }> = await em.query(
-        `select to_char((now() at time zone sc.timezone)::date, 'YYYY-MM-DD') as today
-           from students s join schools sc on sc.id = s.school_id
-          where s.id = $1 and s.school_id = $2 and s.status = 1
+        `select to_char(d.today, 'YYYY-MM-DD') as today
+           from students s cross join ${SCHOOL_TODAY} d
+          where s.school_id = $1 and s.id = $2 and s.status = 1
             and exists (select 1 from student_guardians g where g.student_id = s.id and g.user_id = $3)`,
-        [input.student_id, user.schoolId, user.id],
+        [user.schoolId, input.student_id, user.id],
       );
       if (!student) throw new AppError('leave.student_not_found');
       if (input.start_day < student.today) throw new AppError('leave.start_past');
@@ -186,7 +187,7 @@ export class LeaveService {
     this.events.emit('leave.changed', { school_id: schoolId, leave_id: leave.id, student_id: leave.student_id, start_day: leave.start_day, end_day: leave.end_day, approved });
   }
 
-  private async page(where: string, params: unknown[], q: { page: number; limit: number }, order: string): Promise<Page<LeaveRequestRow>> {
+  private async page(where: string, params: unknown[], q: PageQuery, order: string): Promise<Page<LeaveRequestRow>> {
     const n = params.length + 1;
     const rows: Array<LeaveRequestRow & { total: number }> = await this.db.query(
       `select c.total, p.*
@@ -194,10 +195,10 @@ export class LeaveService {
          left join lateral (
            select ${COLUMNS} from ${FROM} where ${where} order by ${order} limit $${n} offset $${n + 1}
          ) p on true`,
-      [...params, q.limit, (q.page - 1) * q.limit],
+      [...params, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as LeaveRequestRow);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   private async row(em: EntityManager, schoolId: number, id: number): Promise<LeaveRequestRow> {
@@ -210,10 +211,7 @@ export class LeaveService {
    * platform command (no responsibility check). Each day has a deterministic event id: a retry writes nothing twice.
    */
   private async mark(user: SessionUser, leave: LeaveRequestRow, type: 'markLeave' | 'cancelLeave'): Promise<LeaveDecisionResult['days']> {
-    const [{ today }]: Array<{ today: string }> = await this.db.query(
-      `select to_char((now() at time zone timezone)::date, 'YYYY-MM-DD') as today from schools where id = $1`,
-      [user.schoolId],
-    );
+    const today = await schoolToday(this.db, user.schoolId!);
     const from = leave.start_day > today ? leave.start_day : today;
     const out: LeaveDecisionResult['days'] = [];
     for (const day of daysFrom(from, leave.end_day)) {
