@@ -1,7 +1,7 @@
 import { EXPIRING_DAYS, EXPIRING_UNITS, type ContractExportQuery, type ContractState } from '@wantuo/shared';
 import { randomInt } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { escapeLike, SCHOOL_TODAY as TODAY } from '../../core/database/sql-kit';
+import { escapeLike, SCHOOL_TODAY } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import { UNITS_BUCKET_MAX } from '../../migrations/1764849600000-contract-counts';
 
@@ -9,13 +9,6 @@ import { UNITS_BUCKET_MAX } from '../../migrations/1764849600000-contract-counts
  * SQL shared by the contract services: the derived state (the SQL twin of contractState in packages/shared), the row
  * columns and joins, the list filters and the history append.
  */
-
-/**
- * A copy of core/database/sql-kit's SCHOOL_TODAY, kept only for students/students.service.ts and care/care.service.ts
- * (the other group's modules, which import it from here): delete it once they import the kit's. The contract services
- * use the kit's.
- */
-export const SCHOOL_TODAY = `(select (now() at time zone timezone)::date as today from schools where id = $1 offset 0)`;
 
 /**
  * The state of a contract on `today` (a date expression) from its stored status, end day and units left (null for a
@@ -69,7 +62,7 @@ export const ROW_COLUMNS = `c.id, c.no, c.student_id, st.name as student_name, c
   c.renewed_from, c.created_at, c.version`;
 
 /** The joins of ROW_COLUMNS after `from contracts c`. */
-export const ROW_JOINS = `cross join ${TODAY} d
+export const ROW_JOINS = `cross join ${SCHOOL_TODAY} d
   join students st on st.id = c.student_id
   join contract_packages p on p.id = c.package_id
   left join users g on g.id = c.guardian_id
@@ -156,7 +149,7 @@ export const LOCK_COLUMNS = `c.id, c.school_id, c.no, c.student_id, c.package_id
 /** One of the school's contracts, locked for update (`contracts.not_found` otherwise), with the school's day. */
 export async function lockContract(em: EntityManager, schoolId: number, id: number, lock = true): Promise<LockedContract> {
   const [c]: LockedContract[] = await em.query(
-    `select ${LOCK_COLUMNS} from contracts c cross join ${TODAY} d where c.school_id = $1 and c.id = $2${lock ? ' for update of c' : ''}`,
+    `select ${LOCK_COLUMNS} from contracts c cross join ${SCHOOL_TODAY} d where c.school_id = $1 and c.id = $2${lock ? ' for update of c' : ''}`,
     [schoolId, id],
   );
   if (!c) throw new AppError('contracts.not_found');

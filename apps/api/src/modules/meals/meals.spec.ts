@@ -110,11 +110,11 @@ describe('meal items', () => {
     expect(taken.body).toMatchObject({ code: Code.Error, msg: '已有同名餐品' });
     const renamed = await t.post(`${P}editMealGoods`, admin).send({ id: b.id, version: 1, name: a.name.toUpperCase() });
     expect(renamed.body).toMatchObject({ code: Code.Error, msg: '已有同名餐品' });
-    const like = async (keyword: string) =>
+    const found = async (keyword: string) =>
       (await t.get(`${P}mealGoodsList?keyword=${encodeURIComponent(keyword)}`, admin)).body.data.list.map((x: MealGoods) => x.id);
-    expect(await like('e_')).toEqual([a.id]);
-    expect(await like('%')).toEqual([a.id]);
-    expect(await like('R_ce')).toEqual([]);
+    expect(await found('e_')).toEqual([a.id]);
+    expect(await found('%')).toEqual([a.id]);
+    expect(await found('R_ce')).toEqual([]);
   });
 
   it('deletes an item never ordered, disables one ordered', async () => {
