@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { StaffClockRecord, TeacherClockingInCount, TeacherClockingInCountInput, TeacherClockingInDay } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { offsetOf, SCHOOL_TODAY } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 
 /** The school's local date of now. */
-const TODAY = `(select (now() at time zone timezone)::date from schools where id = $1)`;
+const TODAY = `(select d.today from ${SCHOOL_TODAY} d)`;
 const RECORD = `id, to_char(day, 'YYYY-MM-DD') as day, clock_in_at, clock_out_at`;
 
 /** Staff clock-in: teachers clock in and out once a day; the admin reads the counts per day. */
@@ -66,7 +67,7 @@ export class ClockService {
         order by g.day`,
       [user.schoolId, q.date_from, q.date_to],
     );
-    const offset = (q.page - 1) * q.limit;
+    const offset = offsetOf(q);
     const people: Array<TeacherClockingInDay['list'][number] & { day: string }> = await this.db.query(
       `select day, user_id, name, role, clock_in_at, clock_out_at from (
          select to_char(a.day, 'YYYY-MM-DD') as day, a.user_id, u.name, u.role::int as role, a.clock_in_at, a.clock_out_at,

@@ -16,6 +16,7 @@ import {
   type TutorTaskRow,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { SCHOOL_TODAY, schoolToday } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { HOMEWORK_COLUMNS, HOMEWORK_JOINS, SUBMISSION_COLUMNS, SUBMISSION_JOINS } from '../homework/homework-sql';
@@ -27,8 +28,8 @@ import { ClockService } from './clock.service';
  * classes (`s`, with `cc` the class and `sd` today's student_days row, if any). $1 school, $2 the caller.
  */
 const TODAY = `with d as (
-    select (now() at time zone timezone)::date as day, extract(isodow from now() at time zone timezone)::int as dow
-      from schools where id = $1
+    select t.today as day, extract(isodow from t.today)::int as dow
+      from ${SCHOOL_TODAY} t
   )`;
 
 /**
@@ -223,11 +224,7 @@ export class TasksService {
   /** The school's date when no row carried it. */
   private async todayOf(user: SessionUser, known?: string): Promise<string> {
     if (known) return known;
-    const [r]: Array<{ day: string }> = await this.db.query(
-      `select to_char((now() at time zone timezone)::date, 'YYYY-MM-DD') as day from schools where id = $1`,
-      [user.schoolId],
-    );
-    return r.day;
+    return schoolToday(this.db, user.schoolId!);
   }
 }
 
