@@ -11,9 +11,10 @@ import {
   type SchoolCoursewareListQuery,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { containsPattern, offsetOf, pageOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { contains, DICT_JOINS, OWNED, ownedBy, ROW_COLUMNS, VISIBLE } from './courseware-sql';
+import { DICT_JOINS, OWNED, ownedBy, ROW_COLUMNS, VISIBLE } from './courseware-sql';
 
 /**
  * The catalogue as a school sees it: coursewareCenter (the platform's courseware on sale, by any dictionary, with
@@ -35,7 +36,8 @@ export class CatalogueService {
       };
       const conds = ['c.school_id is null', 'c.status = 1'];
       for (const f of COURSEWARE_FILTERS) if (q[f] !== undefined) conds.push(`c.${f} = ${at(q[f])}::int`);
-      if (q.keyword) conds.push(`c.title ilike ${at(contains(q.keyword))}`);
+      const keyword = containsPattern(q.keyword);
+      if (keyword) conds.push(`c.title ilike ${at(keyword)}`);
       if (q.owned !== undefined) conds.push(`${q.owned ? '' : 'not '}${ownedBy(at(user.schoolId))}`);
       return { sql: conds.join(' and '), values };
     };
@@ -47,11 +49,11 @@ export class CatalogueService {
       this.db.query(
         `with page as (select c.id from coursewares c where ${list.sql} order by c.id desc limit $${list.values.length + 2} offset $${list.values.length + 3})
          select ${ROW_COLUMNS} from page join coursewares c on c.id = page.id ${DICT_JOINS} order by c.id desc`,
-        [user.schoolId, ...list.values, q.limit, (q.page - 1) * q.limit],
+        [user.schoolId, ...list.values, q.limit, offsetOf(q)],
       ) as Promise<CoursewareRow[]>,
       this.db.query(`select count(*)::int as total from coursewares c where ${count.sql}`, count.values) as Promise<Array<{ total: number }>>,
     ]);
-    return { list: rows, total, page: q.page, limit: q.limit };
+    return pageOf(rows, total, q);
   }
 
   /** One courseware the school may see: description, price, whether owned, its sections (the publisher's and the school's). */
@@ -85,7 +87,7 @@ export class CatalogueService {
   /** The courseware the school owns (bought and not refunded) and its own, most recent first. */
   async owned(user: SessionUser, q: SchoolCoursewareListQuery): Promise<Page<OwnedCoursewareRow>> {
     const where = `(c.school_id = $1 or ${OWNED}) and ($2::text is null or c.title ilike $2)`;
-    const params = [user.schoolId, q.keyword ? contains(q.keyword) : null];
+    const params = [user.schoolId, containsPattern(q.keyword)];
     const [list, [{ total }]] = await Promise.all([
       this.db.query(
         `select ${ROW_COLUMNS}, p.created_at as bought_at, p.method
@@ -93,10 +95,10 @@ export class CatalogueService {
            left join courseware_purchases p on p.school_id = $1 and p.courseware_id = c.id and p.state = 'owned'
           where ${where}
           order by coalesce(p.created_at, c.created_at) desc, c.id desc limit $3 offset $4`,
-        [...params, q.limit, (q.page - 1) * q.limit],
+        [...params, q.limit, offsetOf(q)],
       ) as Promise<OwnedCoursewareRow[]>,
       this.db.query(`select count(*)::int as total from coursewares c where ${where}`, params) as Promise<Array<{ total: number }>>,
     ]);
-    return { list, total, page: q.page, limit: q.limit };
+    return pageOf(list, total, q);
   }
 }

@@ -38,8 +38,5 @@ export const VISIBLE = `((c.school_id is null and (c.status = 1 or ${OWNED})) or
  */
 export const FILES_OPEN = `(s.school_id = $1 or (s.school_id is null and (c.school_id = $1 or ${OWNED})))`;
 
-/** A LIKE pattern matching `text` literally anywhere. */
-export const contains = (text: string): string => `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-
 /** The kind of a stored file by its MIME type. */
 export const KIND_OF_MIME = `case when f.mime = 'application/pdf' then 'pdf' when f.mime like 'image/%' then 'image' else 'other' end`;

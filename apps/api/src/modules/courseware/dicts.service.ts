@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Role, type CoursewareDictEntry, type CoursewareDictKind, type SaveCoursewareDictInput } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { isUniqueViolation } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { isUniqueViolation } from '../payments/ledger';
 
 /** How long a process keeps the dictionaries before reading them again (another process's edit shows within it). */
 export const DICT_CACHE_MS = 60_000;

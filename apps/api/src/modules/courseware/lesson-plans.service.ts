@@ -16,10 +16,11 @@ import {
   type PrepareLessonsListQuery,
 } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
+import { containsPattern, offsetOf, pageOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { CoursewareFilesService } from './courseware-files.service';
-import { contains, FILES_OPEN } from './courseware-sql';
+import { FILES_OPEN } from './courseware-sql';
 
 /**
  * Whether user `me` teaches the class of row `x` (its class_kind and class_id): the head teacher or a teacher on duty
@@ -93,7 +94,7 @@ export class LessonPlansService {
       `select kind, id, name from (${CLASSES}) k
         where k.status = 1 and ($3 or k.mine) and ($4::text is null or k.name ilike $4)
         order by array_position(array['care', 'teaching', 'tutoring'], k.kind), k.id limit 50`,
-      [user.schoolId, user.id, user.role === Role.Admin, q.keyword ? contains(q.keyword) : null],
+      [user.schoolId, user.id, user.role === Role.Admin, containsPattern(q.keyword)],
     );
   }
 
@@ -106,18 +107,19 @@ export class LessonPlansService {
     if (q.class_id) conds.push(`p.class_id = ${at(q.class_id)}`);
     if (q.from) conds.push(`p.lesson_date >= ${at(q.from)}::date`);
     if (q.to) conds.push(`p.lesson_date <= ${at(q.to)}::date`);
-    if (q.keyword) conds.push(`p.title ilike ${at(contains(q.keyword))}`);
+    const keyword = containsPattern(q.keyword);
+    if (keyword) conds.push(`p.title ilike ${at(keyword)}`);
     const where = conds.join(' and ');
     const n = values.length;
     const [list, [{ total }]] = await Promise.all([
       this.db.query(
         `select ${rowColumns('$3', '$2')} from lesson_plans p join users u on u.id = p.author_id ${CLASS_JOINS}
           where ${where} order by p.lesson_date desc, p.id desc limit $${n + 1} offset $${n + 2}`,
-        [...values, q.limit, (q.page - 1) * q.limit],
+        [...values, q.limit, offsetOf(q)],
       ) as Promise<LessonPlanRow[]>,
       this.db.query(`select count(*)::int as total from lesson_plans p where ${where}`, values) as Promise<Array<{ total: number }>>,
     ]);
-    return { list, total, page: q.page, limit: q.limit };
+    return pageOf(list, total, q);
   }
 
   /** One plan with its items, each checked again (a refund locks it) and, when open, with a signed URL. */

@@ -11,9 +11,10 @@ import type {
   SaveCoursewareSectionInput,
 } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
+import { containsPattern, offsetOf, pageOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { contains, DICT_JOINS, OWNED, PRIVATE_PREFIX, ROW_COLUMNS } from './courseware-sql';
+import { DICT_JOINS, OWNED, PRIVATE_PREFIX, ROW_COLUMNS } from './courseware-sql';
 import { DictsService } from './dicts.service';
 
 /** The files of sections to write, flattened: which section (by index), the stored file or the video link, in order. */
@@ -115,17 +116,17 @@ export class PublishingService {
   async operatorList(q: OperatorCoursewareQuery): Promise<Page<OperatorCoursewareRow>> {
     // $1 is the caller's school in ROW_COLUMNS: 0 (no school) for the operator, so the platform's are school_id null
     const where = `c.school_id is not distinct from nullif($1::int, 0) and ($2::text is null or c.title ilike $2) and ($3::int is null or c.status = $3)`;
-    const params = [0, q.keyword ? contains(q.keyword) : null, q.status ?? null];
+    const params = [0, containsPattern(q.keyword), q.status ?? null];
     const [list, [{ total }]] = await Promise.all([
       this.db.query(
         `select ${ROW_COLUMNS}, c.status, c.version, c.created_at, c.description, c.subject_id, c.discipline_id, c.grade_id, c.term_id, c.tixi_id, c.edition_id,
                 (select count(*) from courseware_purchases p where p.courseware_id = c.id and p.state = 'owned')::int as buyers
            from coursewares c ${DICT_JOINS} where ${where} order by c.id desc limit $4 offset $5`,
-        [...params, q.limit, (q.page - 1) * q.limit],
+        [...params, q.limit, offsetOf(q)],
       ) as Promise<OperatorCoursewareRow[]>,
       this.db.query(`select count(*)::int as total from coursewares c where ${where}`, params) as Promise<Array<{ total: number }>>,
     ]);
-    return { list, total, page: q.page, limit: q.limit };
+    return pageOf(list, total, q);
   }
 
   // ---------------------------------------------------------------- a school's own sections

@@ -85,8 +85,3 @@ export async function lockSchool(em: EntityManager, schoolId: number): Promise<L
   );
   return rows[0] ?? null;
 }
-
-export const isUniqueViolation = (e: unknown): boolean => {
-  const err = e as { code?: string; driverError?: { code?: string } };
-  return (err.driverError?.code ?? err.code) === '23505';
-};

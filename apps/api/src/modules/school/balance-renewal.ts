@@ -1,6 +1,6 @@
 import { DEFAULT_PRICE_FEN, PERIOD_MONTHS, type RenewalPeriod } from '@wantuo/shared';
 import type { DataSource } from 'typeorm';
-import { isUniqueViolation } from '../payments/ledger';
+import { isUniqueViolation } from '../../core/database/sql-kit';
 
 /** An ISO instant with milliseconds in UTC, as JSON.stringify writes a Date (what payments.meta holds). */
 const ISO = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

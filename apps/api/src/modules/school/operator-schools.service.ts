@@ -15,6 +15,7 @@ import {
   type OperatorSchoolRow,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { entryByKey, LEDGER_COLUMNS, lockSchool, postEntry } from '../payments/ledger';
@@ -45,7 +46,7 @@ export class OperatorSchoolsService {
          left join (select school_id, count(*) as n from students where school_id in (select id from p) and archived_at is null group by school_id) st on st.school_id = p.id
          left join (select school_id, count(*) as n from users where school_id in (select id from p) and role in (1, 2, 5) and deleted_at is null group by school_id) sf on sf.school_id = p.id
         order by p.created_at desc nulls last, p.id desc`,
-      [q.keyword ?? null, q.limit, (q.page - 1) * q.limit],
+      [q.keyword ?? null, q.limit, offsetOf(q)],
     );
     const list = rows
       .filter((r) => r.id !== null)
@@ -63,7 +64,7 @@ export class OperatorSchoolsService {
         staff: r.staff as number,
         created_at: (r.created_at as Date).toISOString(),
       }));
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   async setPrice(input: SetSchoolPriceInput): Promise<{ term_fen: number; year_fen: number }> {
@@ -106,10 +107,10 @@ export class OperatorSchoolsService {
          select ${LEDGER_COLUMNS} from ledger_entries e left join users u on u.id = e.actor_id
           where e.school_id = $1 order by e.created_at desc, e.id desc limit $2 offset $3
        ) p on true`,
-      [q.school_id, q.limit, (q.page - 1) * q.limit],
+      [q.school_id, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as LedgerEntry);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /** A school's payments, newest first, with what was refunded of each; rows and total in one query. */
@@ -123,7 +124,7 @@ export class OperatorSchoolsService {
            from f left join users u on u.id = f.created_by
           order by f.created_at desc, f.id desc limit $3 offset $4
        ) p on true`,
-      [q.school_id, q.state ?? null, q.limit, (q.page - 1) * q.limit],
+      [q.school_id, q.state ?? null, q.limit, offsetOf(q)],
     );
     const list = rows
       .filter((r) => r.out_trade_no !== null)
@@ -132,7 +133,7 @@ export class OperatorSchoolsService {
         created_at: new Date(r.created_at).toISOString(),
         paid_at: r.paid_at ? new Date(r.paid_at).toISOString() : null,
       }));
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /** Refunds one of the school's payments (all that is left unless an amount is given); idempotent by request_id. */

@@ -27,6 +27,7 @@ import { randomUUID } from 'node:crypto';
 import { Workbook } from 'exceljs';
 import { DataSource, type EntityManager } from 'typeorm';
 import { schoolTimeZone } from '../../core/database/school-zone';
+import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
@@ -148,10 +149,10 @@ export class SchoolService {
          select ${LEDGER_COLUMNS} from f e left join users u on u.id = e.actor_id
           order by e.created_at desc, e.id desc limit $5 offset $6
        ) p on true`,
-      [user.schoolId, q.type ?? null, q.from ?? null, q.to ?? null, q.limit, (q.page - 1) * q.limit],
+      [user.schoolId, q.type ?? null, q.from ?? null, q.to ?? null, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as LedgerEntry);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /** The ledger with the list's filters as an .xlsx (times in the school's timezone, amounts in yuan), newest first. */
