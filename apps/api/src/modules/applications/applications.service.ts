@@ -14,6 +14,7 @@ import {
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import type { CallerInfo } from '../../core/auth/current-user.decorator';
+import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { onboardSchool } from '../school/onboarding';
@@ -72,10 +73,10 @@ export class ApplicationsService {
             order by a.created_at desc, a.id desc
             limit $2 offset $3
          ) p on true`,
-      [q.status ?? null, q.limit, (q.page - 1) * q.limit],
+      [q.status ?? null, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as AccountApplication);
-    return { list, total: rows[0]?.total ?? 0, page: q.page, limit: q.limit };
+    return pageOf(list, totalOf(rows), q);
   }
 
   /**

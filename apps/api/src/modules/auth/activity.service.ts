@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Page } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { CallerInfo } from '../../core/auth/current-user.decorator';
+import { offsetOf, pageOf, type PageQuery } from '../../core/database/sql-kit';
 
 export type ActivityAction =
   | 'login'
@@ -42,14 +43,14 @@ export class ActivityService {
     );
   }
 
-  async list(userId: number, page: number, limit: number): Promise<Page<ActivityRow>> {
+  async list(userId: number, q: PageQuery): Promise<Page<ActivityRow>> {
     const rows: Array<ActivityRow & { total: number }> = await this.db.query(
       `select id::int, action, detail, ip, user_agent, at, count(*) over ()::int as total
          from user_activity where user_id = $1 order by at desc, id desc limit $2 offset $3`,
-      [userId, limit, (page - 1) * limit],
+      [userId, q.limit, offsetOf(q)],
     );
-    const total = rows[0]?.total ?? (page === 1 ? 0 : await this.count(userId));
-    return { list: rows.map(({ total: _, ...r }) => r), total, page, limit };
+    const total = rows[0]?.total ?? (q.page === 1 ? 0 : await this.count(userId));
+    return pageOf(rows.map(({ total: _, ...r }) => r), total, q);
   }
 
   private async count(userId: number): Promise<number> {

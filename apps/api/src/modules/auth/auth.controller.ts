@@ -76,7 +76,7 @@ export class AuthController {
 
   @Get('loginLog')
   loginLog(@Input(PageInput) q: z.infer<typeof PageInput>, @CurrentUser() user: SessionUser) {
-    return this.activity.list(user.id, q.page, q.limit);
+    return this.activity.list(user.id, q);
   }
 }
 
