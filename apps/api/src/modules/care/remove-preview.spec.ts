@@ -1,5 +1,6 @@
 import { Code } from '@wantuo/shared';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { SCHOOL_TODAY } from '../../core/database/sql-kit';
 
 /**
  * GET delWantuoStudent (issue 21): the preview of removing a student from a care class lists what stays with the
@@ -36,7 +37,7 @@ it('lists the open contracts and the dinner bookings from today on, writes nothi
   );
   // an open sessions contract (15 of 20 left), an ended one, a cancelled one
   await t.sql.query(
-    `with d as (select (now() at time zone timezone)::date as today from schools where id = $1)
+    `with d as ${SCHOOL_TODAY}
      insert into contracts (school_id, no, student_id, package_id, kind, start_day, end_day, units_total, units_used, list_price_fen, price_fen, status, cancelled_at)
      select $1::int, 'PV' || $2::text || 'a', $2::int, $3::int, 'sessions', d.today - 5, d.today + 120, 20, 5, 160000, 160000, 'active', null::timestamptz from d
      union all select $1::int, 'PV' || $2::text || 'b', $2::int, $3::int, 'sessions', d.today - 200, d.today - 20, 20, 20, 160000, 160000, 'active', null from d
@@ -46,7 +47,7 @@ it('lists the open contracts and the dinner bookings from today on, writes nothi
   const { rows: goods } = await t.sql.query(`insert into meal_goods (school_id, name, price_fen) values ($1, '番茄牛腩饭', 1500) returning id`, [school]);
   // booked tomorrow and in 3 days (unpaid), booked yesterday, cancelled tomorrow+1
   await t.sql.query(
-    `with d as (select (now() at time zone timezone)::date as today from schools where id = $1)
+    `with d as ${SCHOOL_TODAY}
      insert into meal_bookings (school_id, student_id, day, goods_id, price_fen, status, pay_from, cancel_cause)
      select $1::int, $2::int, d.today + 1, $3::int, 1500, 'booked', 'school', null from d
      union all select $1::int, $2::int, d.today + 3, $3::int, 1500, 'unpaid', null, null from d

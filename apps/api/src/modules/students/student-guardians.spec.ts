@@ -1,5 +1,6 @@
 import { Code } from '@wantuo/shared';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { SCHOOL_TODAY } from '../../core/database/sql-kit';
 
 /** saveStudentGuardians and studentGuardianLog (issue 21), and what studentInfo carries besides the profile. */
 
@@ -244,7 +245,7 @@ describe('studentInfo: contracts, points balance, teaching classes', () => {
       // a term contract running from today (60 days), a sessions one ended, a sessions one running (8 of 10 left)
       const no = `T${studentId}-${i}-`;
       await t.sql.query(
-        `with d as (select (now() at time zone timezone)::date as today from schools where id = $1)
+        `with d as ${SCHOOL_TODAY}
          insert into contracts (school_id, no, student_id, package_id, kind, start_day, end_day, units_total, units_used, list_price_fen, price_fen, status)
          select $1::int, $5::text || 'a', $2::int, $3::int, 'term', d.today, d.today + 59, null::int, 0, 300000, 300000, 'active' from d
          union all
