@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SHOTS, startStack, type Stack, signedIn as signedInAs } from './stack';
+import { motionDone, SHOTS, startStack, type Stack, signedIn as signedInAs } from './stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -108,9 +108,13 @@ it('the admin buys a courseware with the balance, opens its PDF in the viewer, b
   await admin.getByLabel('教学目标').fill('会认本课生字，能正确、流利地朗读课文。');
   await admin.getByRole('button', { name: /添加课件页面/ }).click();
   const picker = admin.locator('.ant-modal');
+  await motionDone(admin);
   await picker.getByLabel('课件').click();
+  await motionDone(admin);
   await admin.locator('.ant-select-dropdown:visible').getByText(TITLE).click();
+  await motionDone(admin);
   await picker.getByLabel('章节').click();
+  await motionDone(admin);
   await admin.locator('.ant-select-dropdown:visible').getByText('第一单元 大青树下的小学').click();
   await picker.getByRole('button', { name: /添\s*加/ }).first().click();
   await picker.getByRole('button', { name: /已添加/ }).waitFor();

@@ -116,3 +116,11 @@ export async function signedIn(stack: Stack, account: string, width: number, hei
   await page.goto(`${stack.url}${path}`);
   return page;
 }
+
+/**
+ * Waits until no antd motion (a dialog's zoom, a drawer's slide, a dropdown's slide) is running, so a click lands on
+ * an element that has stopped moving (a dropdown opened while its dialog still zooms in moves under the pointer).
+ */
+export async function motionDone(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]'), null, { timeout: 10_000 });
+}
