@@ -103,6 +103,25 @@ it('every write button ignores a second click within 2000 ms of a click that sen
     okButton.click();
     expect(ok).toBe(2);
 
+    // the lock ends as soon as its dialog closes: the next opening is a new form
+    const wrap = document.createElement('div');
+    wrap.innerHTML = '<div class="ant-modal-footer"><button class="ant-btn ant-btn-primary">离园</button></div>';
+    el.appendChild(wrap);
+    let left = 0;
+    const leave = wrap.querySelector<HTMLButtonElement>('button')!;
+    leave.addEventListener('click', () => {
+      left++;
+      noteWrite();
+    });
+    leave.click();
+    expect(leave.disabled).toBe(true);
+    wrap.style.display = 'none';
+    vi.advanceTimersByTime(150);
+    expect(leave.disabled).toBe(false);
+    wrap.style.display = '';
+    leave.click();
+    expect(left).toBe(2);
+
     // buttons that do not post are never guarded
     let nav = 0;
     const next = el.querySelector<HTMLButtonElement>('#nav')!;

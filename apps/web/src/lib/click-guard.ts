@@ -43,53 +43,74 @@ export const WRITE_BUTTONS = [
   '[data-click-guard]',
 ].join(', ');
 
-let lastWriteAt = Number.NEGATIVE_INFINITY;
 /** The write button clicked last and when (the guard's own record, for locking it when its write goes). */
 let lastButton: { el: HTMLButtonElement; at: number; ms: number } | null = null;
 /** How long after a click a write still counts as that click's (form validation runs in between). */
 const CLICK_TO_WRITE_MS = 1_000;
+/** Buttons locked now: a click on one is swallowed. */
+const locked = new Set<HTMLButtonElement>();
 
-/**
- * The request layer calls this when it sends a write (a POST). The button whose click sent it is disabled for the rest
- * of the guard's time, so the user sees it locked (and a second click cannot land), then restored.
- */
-export function noteWrite(at = Date.now()): void {
-  lastWriteAt = at;
-  const b = lastButton;
-  if (!b || at - b.at > CLICK_TO_WRITE_MS || b.el.disabled || !b.el.isConnected) return;
-  lastButton = null;
-  b.el.disabled = true;
-  b.el.dataset.clickGuarded = '1';
-  setTimeout(() => {
-    // restore only what the guard itself set (the page may have disabled the button meanwhile for its own reasons)
-    if (b.el.dataset.clickGuarded === '1') {
-      delete b.el.dataset.clickGuarded;
-      b.el.disabled = false;
-    }
-  }, Math.max(0, b.ms - (at - b.at)));
+/** Whether the button is shown: in the document, and no ancestor hidden (a closed dialog or drawer). */
+function shown(el: HTMLElement): boolean {
+  if (!el.isConnected) return false;
+  for (let e: HTMLElement | null = el; e; e = e.parentElement) {
+    const st = getComputedStyle(e);
+    if (st.display === 'none' || st.visibility === 'hidden') return false;
+  }
+  return true;
 }
 
 /**
- * Spec §5 everywhere a form posts, without wrapping each button: a click on a write button that sends a write locks
- * that button for 2000 ms (disabled, see noteWrite), and a second click within that time is swallowed anyway (capture
- * phase, before React sees it). A click that sent nothing (the form's validation failed) does not lock the button: the
- * user fixes the field and submits again at once. Returns the function that removes the guard.
+ * The request layer calls this when it sends a write (a POST). The button whose click sent it is locked for the rest
+ * of the guard's time: disabled, so the user sees it (and a browser test's next click waits for it), and a click on it
+ * is swallowed. The lock ends early when the button is no longer shown: the dialog or drawer it posted closed, and
+ * the next opening is a new form (a teacher letting thirty children leave one after another is not slowed down).
+ */
+export function noteWrite(at = Date.now()): void {
+  const b = lastButton;
+  if (!b || at - b.at > CLICK_TO_WRITE_MS || locked.has(b.el) || !b.el.isConnected) return;
+  lastButton = null;
+  const el = b.el;
+  locked.add(el);
+  const setByGuard = !el.disabled;
+  if (setByGuard) {
+    el.disabled = true;
+    el.dataset.clickGuarded = '1';
+  }
+  const release = () => {
+    clearTimeout(timer);
+    clearInterval(watch);
+    locked.delete(el);
+    // restore only what the guard itself set (the page may have disabled the button meanwhile for its own reasons)
+    if (setByGuard && el.dataset.clickGuarded === '1') {
+      delete el.dataset.clickGuarded;
+      el.disabled = false;
+    }
+  };
+  const timer = setTimeout(release, Math.max(0, b.ms - (at - b.at)));
+  const watch = setInterval(() => {
+    if (!shown(el)) release();
+  }, 100);
+}
+
+/**
+ * Spec §5 everywhere a form posts, without wrapping each button: a click on a write button (form submits, the OK of
+ * dialogs, confirmations and drawers, `data-click-guard`) that sends a write locks that button for 2000 ms (see
+ * noteWrite); a click on a locked button is swallowed (capture phase, before React sees it). A click that sent nothing
+ * (the form's validation failed) does not lock the button: the user fixes the field and submits again at once.
+ * Returns the function that removes the guard.
  */
 export function installClickGuard(root: Document = document, ms = CLICK_GUARD_MS): () => void {
-  const clickedAt = new WeakMap<Element, number>();
   const onClick = (e: Event) => {
     const target = e.target instanceof Element ? e.target : null;
     const button = target?.closest(WRITE_BUTTONS);
-    if (!button) return;
-    const now = Date.now();
-    const prev = clickedAt.get(button);
-    if (prev !== undefined && now - prev < ms && lastWriteAt >= prev) {
+    if (!(button instanceof HTMLButtonElement)) return;
+    if (locked.has(button)) {
       e.preventDefault();
       e.stopImmediatePropagation();
       return;
     }
-    clickedAt.set(button, now);
-    if (button instanceof HTMLButtonElement) lastButton = { el: button, at: now, ms };
+    lastButton = { el: button, at: Date.now(), ms };
   };
   root.addEventListener('click', onClick, true);
   return () => root.removeEventListener('click', onClick, true);
