@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// Generates packages/shared/src/actions.generated.ts from ../shared/spec/actions.tsv.
-// `node scripts/gen-actions.mjs --check` exits 1 when the generated file is stale.
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+// Generates packages/shared/src/actions.generated.ts from spec/actions.tsv, the repository's copy of the product's
+// ../shared/spec/actions.tsv (so a clone alone can generate the catalogue).
+// `--sync` first copies ../shared/spec/actions.tsv into spec/ (when it is there);
+// `--check` exits 1 when the generated file is stale, or when the copy differs from ../shared/spec/actions.tsv.
+import { copyFileSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const tsv = process.env.ACTIONS_TSV ?? join(root, '..', 'shared', 'spec', 'actions.tsv');
+const upstream = join(root, '..', 'shared', 'spec', 'actions.tsv');
+const tsv = process.env.ACTIONS_TSV ?? join(root, 'spec', 'actions.tsv');
 const out = join(root, 'packages', 'shared', 'src', 'actions.generated.ts');
 
 export function render(text) {
@@ -30,8 +33,13 @@ if (!existsSync(tsv)) {
   console.error(`actions.tsv not found at ${tsv}`);
   process.exit(2);
 }
-const next = render(readFileSync(tsv, 'utf8'));
+if (process.argv.includes('--sync') && existsSync(upstream) && !process.env.ACTIONS_TSV) copyFileSync(upstream, tsv);
 if (process.argv.includes('--check')) {
+  if (!process.env.ACTIONS_TSV && existsSync(upstream) && readFileSync(upstream, 'utf8') !== readFileSync(tsv, 'utf8')) {
+    console.error('spec/actions.tsv differs from ../shared/spec/actions.tsv: run npm run gen:actions -- --sync');
+    process.exit(1);
+  }
+  const next = render(readFileSync(tsv, 'utf8'));
   const current = existsSync(out) ? readFileSync(out, 'utf8') : '';
   if (current !== next) {
     console.error('packages/shared/src/actions.generated.ts is stale: run npm run gen:actions');
@@ -39,6 +47,7 @@ if (process.argv.includes('--check')) {
   }
   console.log('action catalogue is current');
 } else {
+  const next = render(readFileSync(tsv, 'utf8'));
   writeFileSync(out, next);
   console.log(`wrote ${out}`);
 }

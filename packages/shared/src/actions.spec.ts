@@ -1,14 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { accessOf, ACTIONS, actionPath, CATALOGUE, findAction, mayCall } from './actions';
 import { Role } from './roles';
 
 const root = join(__dirname, '..', '..', '..');
-const tsv = join(root, '..', 'shared', 'spec', 'actions.tsv');
+// the repository's copy of the product's actions.tsv (gen-actions --check also compares it with ../shared/spec/ when there)
+const tsv = join(root, 'spec', 'actions.tsv');
 
 describe('action catalogue', () => {
-  (existsSync(tsv) ? it : it.skip)('is generated from shared/spec/actions.tsv and current', () => {
+  it('is generated from spec/actions.tsv (the copy of shared/spec/actions.tsv) and current', () => {
     const out = execFileSync('node', [join(root, 'scripts', 'gen-actions.mjs'), '--check'], { encoding: 'utf8' });
     expect(out).toContain('current');
     const rows = readFileSync(tsv, 'utf8').trim().split('\n').slice(1);
