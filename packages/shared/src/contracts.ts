@@ -3,6 +3,7 @@
  * school-local dates (YYYY-MM-DD strings), used by the API (signing, the daily job, cancellation) and the web (the
  * price and refund previews, badges).
  */
+import { dayOfUtcMs } from './school-time';
 
 import type { BilingualLabel } from './labels';
 
@@ -54,7 +55,7 @@ export type ContractPayMethod = (typeof PAY_METHODS)[number];
 
 const DAY_MS = 86_400_000;
 const toUtc = (day: string) => Date.parse(`${day}T00:00:00Z`);
-const fromUtc = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const fromUtc = dayOfUtcMs;
 
 /** `day` plus n days (n may be negative). */
 export function addDays(day: string, n: number): string {

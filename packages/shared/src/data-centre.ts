@@ -1,5 +1,6 @@
 import { addDays, addMonthsToDay, dayDiff } from './contracts';
 import type { BilingualLabel } from './labels';
+import { mondayOf } from './schedule';
 
 /**
  * The data centre's periods (/principal_data, /A_data): counts by day, by week (Monday to Sunday, as PostgreSQL's
@@ -19,8 +20,7 @@ export const DATA_MAX_PERIODS: Record<DataGroup, number> = { day: 62, week: 27, 
 export function periodOf(day: string, group: DataGroup): string {
   if (group === 'day') return day;
   if (group === 'month') return `${day.slice(0, 7)}-01`;
-  const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7; // Monday 0 .. Sunday 6
-  return addDays(day, -weekday);
+  return mondayOf(day);
 }
 
 /** The periods from the one holding `from` to the one holding `to` (first days, oldest first). */

@@ -2,6 +2,7 @@
  * Homework (issue 14): the state of one student's homework and who may move it where. Pure rules, table-tested in
  * homework.spec.ts; the API applies them to every row of a batch before one statement writes the changes.
  */
+import { dayDiff } from './contracts';
 
 /** todo: not done yet; done: done (at the centre during tutoring, or at home); checked: the teacher checked it. */
 export const HOMEWORK_STATES = ['todo', 'done', 'checked'] as const;
@@ -45,11 +46,8 @@ export function homeworkTransition(state: HomeworkState, cmd: HomeworkCommand, a
 /** What a state allows a guardian (the parent page's button). */
 export const guardianMayMarkDone = (s: HomeworkState) => s === 'todo';
 
-/** The whole days from `from` to `to` (YYYY-MM-DD), negative when `to` is earlier. */
-const daysFrom = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-
 /** A due date is valid when it is not before the day the homework is set and at most HOMEWORK_MAX_DAYS later. */
 export function dueDayOk(setDay: string, dueDay: string): boolean {
-  const d = daysFrom(setDay, dueDay);
+  const d = dayDiff(setDay, dueDay);
   return d >= 0 && d <= HOMEWORK_MAX_DAYS;
 }

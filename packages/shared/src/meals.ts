@@ -5,7 +5,7 @@
 import { addDays } from './contracts';
 import type { BilingualLabel } from './labels';
 import { Role } from './roles';
-import { weekdayOf, type CalendarDay } from './schedule';
+import { mondayOf, weekdayOf, type CalendarDay } from './schedule';
 
 /** A booking's stored status: 'none' is a dinner served without any booking (counted as unbooked). */
 export const MEAL_BOOKING_STATUSES = ['unpaid', 'booked', 'cancelled', 'none'] as const;
@@ -99,6 +99,5 @@ export type MealCountGroup = 'day' | 'week' | 'month';
 export function mealPeriodOf(day: string, group: MealCountGroup): string {
   if (group === 'day') return day;
   if (group === 'month') return day.slice(0, 7);
-  const dow = new Date(`${day}T00:00:00Z`).getUTCDay(); // 0 Sunday
-  return addDays(day, -((dow + 6) % 7));
+  return mondayOf(day);
 }

@@ -1,4 +1,4 @@
-import { addDays } from './contracts';
+import { addDays, dayDiff } from './contracts';
 import { toMinutes } from './time-slots';
 
 /**
@@ -32,7 +32,7 @@ export function mondayOf(day: string): string {
 
 /** Whole days from `a` to `b` (b - a). */
 export function spanDays(a: string, b: string): number {
-  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+  return dayDiff(a, b);
 }
 
 /** `HH:MM` of minutes since midnight (1440 is 24:00). */
@@ -131,13 +131,12 @@ export function generateSessions(input: {
   const sessions: GeneratedSession[] = [];
   const skipped: SkippedSession[] = [];
   const span = spanDays(input.from, input.to);
-  const first = Date.parse(`${input.from}T00:00:00Z`);
   const firstWeekday = weekdayOf(input.from);
   for (let i = 0; i <= span && i <= MAX_SCHEDULE_DAYS; i++) {
     const own = (((firstWeekday - 1 + i) % 7) + 1) as Weekday;
     // a day without a slot and without a calendar entry needs no date string
     if (!byWeekday.has(own) && !calendar.size) continue;
-    const day = new Date(first + i * 86_400_000).toISOString().slice(0, 10);
+    const day = addDays(input.from, i);
     const c = calendar.get(day);
     const runs = effectiveWeekday(day, calendar);
     if (runs === null || runs !== own) {

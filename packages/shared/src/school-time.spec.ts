@@ -1,4 +1,4 @@
-import { instantOf, localDateTime, localDay, localMinutes, localStamp, localTime } from './school-time';
+import { dayOfUtcMs, instantOf, isCalendarDay, localDateTime, localDay, localMinutes, localStamp, localTime } from './school-time';
 
 describe('school time', () => {
   it.each([
@@ -36,5 +36,34 @@ describe('school time', () => {
   it('does not depend on the process zone', () => {
     // the functions take the zone as an argument; a default zone of the process changes nothing
     expect(localDay(new Date('2026-11-25T20:00:00Z'))).toBe('2026-11-26');
+  });
+});
+
+describe('calendar days', () => {
+  it.each([
+    ['2026-11-26', true],
+    ['2024-02-29', true],
+    ['2026-02-29', false],
+    ['2026-02-30', false], // Date.parse takes it as March 2nd: points and meals schemas accepted it
+    ['2026-13-01', false],
+    ['2026-00-10', false],
+    ['2026-1-01', false],
+    ['26-11-26', false],
+    ['2026-11-26T00:00', false],
+    ['1999-12-31', false],
+    ['2100-01-01', false],
+    ['', false],
+  ])('%p is a calendar day: %p', (v, ok) => {
+    expect(isCalendarDay(v)).toBe(ok);
+  });
+
+  it('takes its own bounds', () => {
+    expect(isCalendarDay('1995-05-05', '1990-01-01', '2026-11-26')).toBe(true);
+    expect(isCalendarDay('2026-11-27', '1990-01-01', '2026-11-26')).toBe(false);
+  });
+
+  it('writes a UTC-midnight count as its day', () => {
+    expect(dayOfUtcMs(Date.UTC(2026, 1, 28) + 86_400_000)).toBe('2026-03-01');
+    expect(dayOfUtcMs(Date.UTC(2024, 1, 28) + 86_400_000)).toBe('2024-02-29');
   });
 });

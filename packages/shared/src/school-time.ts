@@ -79,6 +79,27 @@ export function localMinutes(at: Instant, timeZone: string = DEFAULT_TIME_ZONE):
   return Number(p.hour) * 60 + Number(p.minute);
 }
 
+// ------------------------------------------------------------------ calendar days (YYYY-MM-DD), zone-free
+
+const DAY_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The YYYY-MM-DD of a UTC-midnight-based millisecond count (calendar arithmetic, never an instant's day). */
+export function dayOfUtcMs(ms: number): string {
+  const d = new Date(ms);
+  return `${String(d.getUTCFullYear()).padStart(4, '0')}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-${String(d.getUTCDate()).padStart(2, '0')}`;
+}
+
+/**
+ * Whether `v` is a real calendar day YYYY-MM-DD (2026-02-30 is not; Date.parse would take it as March 2nd), within
+ * `min`..`max` inclusive. The one check every schema uses.
+ */
+export function isCalendarDay(v: string, min = '2000-01-01', max = '2099-12-31'): boolean {
+  if (!DAY_SHAPE.test(v)) return false;
+  const [y, m, d] = v.split('-').map(Number);
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d && v >= min && v <= max;
+}
+
 // Day arithmetic on YYYY-MM-DD strings lives with the rules that need it: addDays / dayDiff (contracts.ts),
 // weekdayOf / mondayOf / spanDays (schedule.ts).
 

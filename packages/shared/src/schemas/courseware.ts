@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LESSON_CLASS_KINDS, LESSON_PLAN_MAX_ITEM_PAGES, LESSON_PLAN_MAX_ITEMS, LESSON_PLAN_MAX_PAGE, LESSON_PLAN_MAX_STEPS, type LessonClassKind } from '../lesson-plans';
 import { flag, lineText, pageQuery, plainText } from './common';
+import { isCalendarDay } from '../school-time';
 
 /**
  * Courseware (issue 15, module `courseware`): the catalogue's dictionaries, courseware with sections and files, its
@@ -295,7 +296,7 @@ export interface FilePreview {
 const planDay = z
   .string({ error: 'courseware.v.plan_date_invalid' })
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'courseware.v.plan_date_invalid' })
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), { error: 'courseware.v.plan_date_invalid' });
+  .refine((v) => isCalendarDay(v), { error: 'courseware.v.plan_date_invalid' });
 const classKind = z.enum(LESSON_CLASS_KINDS, { error: 'courseware.v.plan_class_invalid' });
 
 const planStep = z.strictObject({

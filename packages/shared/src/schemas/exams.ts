@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Page } from '../codes';
 import { EXAM_MAX_BATCH, EXAM_MAX_CLASSES, EXAM_MAX_FULL_MARK, toHalfPoints, type ScoreBand, type ScoreStats } from '../exams';
 import { lineText, pageQuery } from './common';
+import { isCalendarDay } from '../school-time';
 
 /**
  * Exams and their scores (issue 14, module `exams`). An exam covers care classes; marks are whole or half points
@@ -10,8 +11,7 @@ import { lineText, pageQuery } from './common';
  */
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const validDay = (v: string) => DATE_RE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const validDay = (v: string) => isCalendarDay(v);
 const day = z.string({ error: 'exams.v.date_invalid' }).refine(validDay, { error: 'exams.v.date_invalid' });
 const idOf = (error: string) => z.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
 const queryIdOf = (error: string) => z.coerce.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });

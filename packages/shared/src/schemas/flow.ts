@@ -2,25 +2,24 @@ import { z } from 'zod';
 import { DATA_GROUPS, dataRangeOk } from '../data-centre';
 import type { FlowEventType, FlowPayload, FlowState, FlowStep } from '../flow';
 import { pageQuery, plainText } from './common';
+import { dayDiff } from '../contracts';
+import { isCalendarDay } from '../school-time';
 
 /**
  * The daily flow's actions (design.md §2, §4): the six step actions on a batch of students, a head teacher's
  * void, and the day read actions (one student's timeline, the attendance list and counts).
  */
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 /** At most this many days in one attendance query. */
 export const FLOW_RANGE_MAX_DAYS = 31;
 
 /** true for a real calendar date YYYY-MM-DD (years 2000-2099) */
 export function isFlowDate(v: string): boolean {
-  if (!DATE_RE.test(v)) return false;
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= '2000-01-01' && v <= '2099-12-31';
+  return isCalendarDay(v);
 }
 
 /** Days from a to b, both counted. */
-export const flowDaysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000) + 1;
+export const flowDaysBetween = (a: string, b: string) => dayDiff(a, b) + 1;
 
 const date = z.string({ error: 'flow.date_invalid' }).trim().max(10, { error: 'flow.date_invalid' }).refine(isFlowDate, { error: 'flow.date_invalid' });
 const id = z.number({ error: 'flow.id_invalid' }).int({ error: 'flow.id_invalid' }).min(1, { error: 'flow.id_invalid' }).max(2_147_483_647, { error: 'flow.id_invalid' });

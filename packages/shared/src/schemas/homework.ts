@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Page } from '../codes';
 import { HOMEWORK_COMMANDS, HOMEWORK_KINDS, HOMEWORK_MAX_FILES, HOMEWORK_MAX_STUDENTS, type HomeworkKind, type HomeworkState } from '../homework';
 import { lineText, pageQuery, plainText } from './common';
+import { isCalendarDay } from '../school-time';
 
 /** Homework (issue 14, module `homework`): set for a care class or a teaching class, marked per student. Days are school-local. */
 
@@ -10,11 +11,7 @@ const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const day = z
   .string({ error: 'homework.v.date_invalid' })
   .regex(DATE_RE, { error: 'homework.v.date_invalid' })
-  .refine((v) => {
-    // a real calendar day (Date.parse takes 2026-02-30 as March 2nd)
-    const d = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= '2000-01-01' && v <= '2099-12-31';
-  }, { error: 'homework.v.date_invalid' });
+  .refine((v) => isCalendarDay(v), { error: 'homework.v.date_invalid' });
 const idOf = (error: string) => z.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
 const queryIdOf = (error: string) => z.coerce.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
 const requestId = z.string({ error: 'homework.v.request_id_invalid' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'homework.v.request_id_invalid' });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { pageQuery, plainText } from './common';
 import type { StudentHomework } from './homework';
+import { dayDiff } from '../contracts';
+import { isCalendarDay } from '../school-time';
 
 /**
  * Leave requests (a parent asks, the head teacher or admin decides; approved days show as on leave on the boards),
@@ -13,18 +15,15 @@ export type LeaveStatus = (typeof LeaveStatus)[keyof typeof LeaveStatus];
 export const LEAVE_MAX_DAYS = 31;
 export const CLOCK_REPORT_MAX_DAYS = 31;
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** true for a real calendar date YYYY-MM-DD (years 2000-2099) */
 export function isDay(v: string): boolean {
-  if (!DATE_RE.test(v)) return false;
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= '2000-01-01' && v <= '2099-12-31';
+  return isCalendarDay(v);
 }
 
 /** Days from a to b, both counted (YYYY-MM-DD). */
 export function daysBetween(a: string, b: string): number {
-  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000) + 1;
+  return dayDiff(a, b) + 1;
 }
 
 const MAX_ID = 2_147_483_647;

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import type { Page } from '../codes';
 import type { MealBookingStatus, MealCancelCause, MealPayFrom } from '../meals';
 import { flag, lineText, pageQuery, plainText } from './common';
+import { isCalendarDay } from '../school-time';
+import { dayDiff } from '../contracts';
 
 /** Meals (issue 12, module `meals`): items, dinner bookings, counts. Amounts are integer fen, days school-local YYYY-MM-DD. */
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const day = z.string({ error: 'meals.v.date_invalid' }).regex(DATE_RE, { error: 'meals.v.date_invalid' }).refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), { error: 'meals.v.date_invalid' });
+const day = z.string({ error: 'meals.v.date_invalid' }).regex(DATE_RE, { error: 'meals.v.date_invalid' }).refine((v) => isCalendarDay(v), { error: 'meals.v.date_invalid' });
 const idOf = (error: string) => z.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
 const queryIdOf = (error: string) => z.coerce.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
 const version = idOf('meals.v.version_invalid');
@@ -178,7 +180,7 @@ export interface ParentMeals {
 
 export const OrderMealCountQuery = z
   .strictObject({ from: day, to: day, group: z.preprocess(blank, z.enum(['day', 'week', 'month'], { error: 'meals.v.group_invalid' }).default('day')) })
-  .refine((v) => v.from <= v.to && Date.parse(v.to) - Date.parse(v.from) <= 400 * 86_400_000, { error: 'meals.v.range_invalid', path: ['to'] });
+  .refine((v) => v.from <= v.to && dayDiff(v.from, v.to) <= 400, { error: 'meals.v.range_invalid', path: ['to'] });
 export type OrderMealCountQuery = z.infer<typeof OrderMealCountQuery>;
 
 /** One period and item: goods_id null is the dinners served without a booking of any item. */

@@ -11,12 +11,13 @@ import {
 } from '../points';
 import { DATA_GROUPS, dataRangeOk, type DataGroup } from '../data-centre';
 import { flag, lineText, pageQuery, plainText } from './common';
+import { isCalendarDay } from '../school-time';
 
 /** Points, points goods and exchange orders (issue 12, module `points`). Points are whole numbers; days school-local. */
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const day = z.string({ error: 'points.v.date_invalid' }).regex(DATE_RE, { error: 'points.v.date_invalid' }).refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), { error: 'points.v.date_invalid' });
+const day = z.string({ error: 'points.v.date_invalid' }).regex(DATE_RE, { error: 'points.v.date_invalid' }).refine((v) => isCalendarDay(v), { error: 'points.v.date_invalid' });
 const intOf = (error: string, min: number, max: number) => z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 const idOf = (error: string) => intOf(error, 1, 2_147_483_647);
 const queryIdOf = (error: string) => z.coerce.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });

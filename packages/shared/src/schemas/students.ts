@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MOBILE_RE } from '../patterns';
-import { localDay } from '../school-time';
+import { isCalendarDay, localDay } from '../school-time';
 import { lineText, mobile, pageQuery, plainText, text } from './common';
 import type { ContractState, PackageKind } from '../contracts';
 import type { TeachingClass } from './teaching';
@@ -31,13 +31,10 @@ export const STUDENT_MAX_PICKUP_PEOPLE = 10;
 export const STUDENT_NAME_RE = /^[\p{L}\p{M} ·・.\-'’]+$/u;
 /** A photo: a URL the upload action gave (/uploads/...) or an http(s) URL. */
 const PHOTO_RE = /^(\/uploads\/|https?:\/\/)[^\s<>"'`\\]+$/;
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** true for a real calendar date YYYY-MM-DD between 1990 and today (the school's day: schools default to Asia/Shanghai) */
 export function isBirthday(v: string): boolean {
-  if (!DATE_RE.test(v)) return false;
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= '1990-01-01' && v <= localDay();
+  return isCalendarDay(v, '1990-01-01', localDay());
 }
 
 const id = z.number({ error: 'stu.id_invalid' }).int({ error: 'stu.id_invalid' }).min(1, { error: 'stu.id_invalid' }).max(2_147_483_647, { error: 'stu.id_invalid' });

@@ -4,6 +4,8 @@ import type { Clash, GeneratedSession, SkippedSession } from '../schedule';
 import { DATA_GROUPS, dataRangeOk } from '../data-centre';
 import { HHMM_RE, toMinutes } from '../time-slots';
 import { flag, lineText, pageQuery, plainText } from './common';
+import { isCalendarDay } from '../school-time';
+import { dayDiff } from '../contracts';
 
 /**
  * Teaching (extension) classes, their sessions and roll call, rooms and the school calendar (issue 13, module
@@ -11,8 +13,7 @@ import { flag, lineText, pageQuery, plainText } from './common';
  */
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const validDay = (v: string) => DATE_RE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const validDay = (v: string) => isCalendarDay(v);
 const day = z.string({ error: 'teaching.v.date_invalid' }).refine(validDay, { error: 'teaching.v.date_invalid' });
 const idOf = (error: string) => z.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
 const queryIdOf = (error: string) => z.coerce.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
@@ -47,7 +48,7 @@ export interface Room {
 export const SchoolCalendarQuery = z
   .strictObject({ from: day, to: day })
   .refine((v) => v.from <= v.to, { error: 'teaching.v.range_invalid', path: ['to'] })
-  .refine((v) => Date.parse(v.to) - Date.parse(v.from) <= 400 * 86_400_000, { error: 'teaching.v.range_too_long', path: ['to'] });
+  .refine((v) => dayDiff(v.from, v.to) <= 400, { error: 'teaching.v.range_too_long', path: ['to'] });
 export type SchoolCalendarQuery = z.infer<typeof SchoolCalendarQuery>;
 export const SetSchoolCalendarDayInput = z.strictObject({
   day,
@@ -172,7 +173,7 @@ export const CourseSchedulingInput = z
     preview: flag.optional(),
   })
   .refine((v) => v.from <= v.to, { error: 'teaching.v.range_invalid', path: ['to'] })
-  .refine((v) => Date.parse(v.to) - Date.parse(v.from) <= 400 * 86_400_000, { error: 'teaching.v.range_too_long', path: ['to'] });
+  .refine((v) => dayDiff(v.from, v.to) <= 400, { error: 'teaching.v.range_too_long', path: ['to'] });
 export type CourseSchedulingInput = z.infer<typeof CourseSchedulingInput>;
 
 export interface CourseSchedulingAnswer {
@@ -196,7 +197,7 @@ export const TermClassInput = z
     pattern: z.array(PatternSlotInput, { error: 'teaching.v.pattern_required' }).min(1, { error: 'teaching.v.pattern_required' }).max(14, { error: 'teaching.v.pattern_too_long' }),
   })
   .refine((v) => v.from <= v.to, { error: 'teaching.v.range_invalid', path: ['to'] })
-  .refine((v) => Date.parse(v.to) - Date.parse(v.from) <= 400 * 86_400_000, { error: 'teaching.v.range_too_long', path: ['to'] });
+  .refine((v) => dayDiff(v.from, v.to) <= 400, { error: 'teaching.v.range_too_long', path: ['to'] });
 
 /** The most classes one term generation takes. */
 export const TERM_CLASSES_MAX = 300;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { availabilityProblem, MAX_AVAILABILITY_WINDOWS, type AvailabilityWindow } from '../availability';
 import { HHMM_RE } from '../time-slots';
 import { plainText } from './common';
+import { isCalendarDay } from '../school-time';
 
 /**
  * The timetables of module `timetable` (issue 13): a class's week, the school's week of sessions (rooms x days), the
@@ -10,8 +11,7 @@ import { plainText } from './common';
  */
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const validDay = (v: string) => DATE_RE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const validDay = (v: string) => isCalendarDay(v);
 /** any day of the week asked */
 const week = z.preprocess(blank, z.string({ error: 'timetable.v.week_invalid' }).refine(validDay, { error: 'timetable.v.week_invalid' }).optional());
 

@@ -4,6 +4,8 @@ import type { Clash, GeneratedSession, SkippedSession } from '../schedule';
 import { HHMM_RE, toMinutes } from '../time-slots';
 import { flag, lineText, pageQuery, plainText } from './common';
 import type { SessionState, TeachingSession } from './teaching';
+import { isCalendarDay } from '../school-time';
+import { dayDiff } from '../contracts';
 
 /**
  * Home tutoring (issue 13, module `tutoring`): the school's tutoring types with their settings (duration, price per
@@ -13,8 +15,7 @@ import type { SessionState, TeachingSession } from './teaching';
  */
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const validDay = (v: string) => DATE_RE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const validDay = (v: string) => isCalendarDay(v);
 const day = z.string({ error: 'tutoring.v.date_invalid' }).refine(validDay, { error: 'tutoring.v.date_invalid' });
 const idOf = (error: string) => z.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
 const queryIdOf = (error: string) => z.coerce.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
@@ -107,7 +108,7 @@ export const AddTutorialSchoolCareInput = z
     preview: flag.optional(),
   })
   .refine((v) => v.from <= v.to, { error: 'tutoring.v.range_invalid', path: ['to'] })
-  .refine((v) => Date.parse(v.to) - Date.parse(v.from) <= MAX_RANGE_DAYS * 86_400_000, { error: 'tutoring.v.range_too_long', path: ['to'] });
+  .refine((v) => dayDiff(v.from, v.to) <= MAX_RANGE_DAYS, { error: 'tutoring.v.range_too_long', path: ['to'] });
 export type AddTutorialSchoolCareInput = z.infer<typeof AddTutorialSchoolCareInput>;
 
 export interface TutoringClass {
