@@ -14,8 +14,16 @@ execSync('npx turbo run build --output-logs=errors-only', { cwd: root, stdio: 'i
 
 const env = { ...process.env, DATA_DIR: process.env.DATA_DIR ?? join(root, 'data') };
 const api = spawn(process.execPath, [join(root, 'apps/api/dist/main.js')], { cwd: root, env, stdio: 'inherit' });
-const worker = process.env.REDIS_URL && process.env.DATABASE_URL
-  ? spawn(process.execPath, [join(root, 'apps/api/dist/worker.js')], { cwd: root, env, stdio: 'inherit' })
-  : null;
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { api.kill(sig); worker?.kill(sig); });
-api.on('exit', (code) => { worker?.kill('SIGTERM'); process.exit(code ?? 0); });
+const worker =
+  process.env.REDIS_URL && process.env.DATABASE_URL
+    ? spawn(process.execPath, [join(root, 'apps/api/dist/worker.js')], { cwd: root, env, stdio: 'inherit' })
+    : null;
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.on(sig, () => {
+    api.kill(sig);
+    worker?.kill(sig);
+  });
+api.on('exit', (code) => {
+  worker?.kill('SIGTERM');
+  process.exit(code ?? 0);
+});

@@ -9,7 +9,9 @@ import { ensureDeps } from './ensure-deps.mjs';
 import { ensureChromium } from './ensure-chromium.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const reports = ['packages/shared/reports/jest.json', 'apps/api/reports/jest.json', 'apps/web/reports/vitest.json', 'apps/web/reports/e2e.json'].map((p) => join(root, p));
+const reports = ['packages/shared/reports/jest.json', 'apps/api/reports/jest.json', 'apps/web/reports/vitest.json', 'apps/web/reports/e2e.json'].map(
+  (p) => join(root, p),
+);
 
 ensureDeps();
 ensureChromium();

@@ -7,7 +7,19 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const failed = [];
-for (const bench of ['students.bench.mjs', 'flow.bench.mjs', 'money.bench.mjs', 'contracts.bench.mjs', 'meals.bench.mjs', 'points.bench.mjs', 'teaching.bench.mjs', 'notices.bench.mjs', 'exams.bench.mjs', 'store.bench.mjs', 'courseware.bench.mjs']) {
+for (const bench of [
+  'students.bench.mjs',
+  'flow.bench.mjs',
+  'money.bench.mjs',
+  'contracts.bench.mjs',
+  'meals.bench.mjs',
+  'points.bench.mjs',
+  'teaching.bench.mjs',
+  'notices.bench.mjs',
+  'exams.bench.mjs',
+  'store.bench.mjs',
+  'courseware.bench.mjs',
+]) {
   const run = spawnSync(process.execPath, [join(here, bench)], { stdio: 'inherit' });
   if (run.status !== 0) failed.push(`${bench} (exit ${run.status ?? run.signal})`);
 }

@@ -69,7 +69,12 @@ export function machineLoad(self) {
   } catch {
     // no ps
   }
-  return { load: loadavg().map((v) => v.toFixed(1)).join(' / '), others: others.length };
+  return {
+    load: loadavg()
+      .map((v) => v.toFixed(1))
+      .join(' / '),
+    others: others.length,
+  };
 }
 
 /** BENCHMARKS.md at the repository root. */
@@ -97,7 +102,16 @@ export async function startDemoApi({ dbName, dbUrl, keep = false, redis = null, 
   const base = `http://127.0.0.1:${port}`;
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'REDIS_URL'));
   const server = spawn(process.execPath, [API_MAIN], {
-    env: { ...inherited, ...(redis ? { REDIS_URL: redis } : {}), DATABASE_URL: dbUrl, SEED_DEMO: '1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_FACTOR: '0', ...env },
+    env: {
+      ...inherited,
+      ...(redis ? { REDIS_URL: redis } : {}),
+      DATABASE_URL: dbUrl,
+      SEED_DEMO: '1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_FACTOR: '0',
+      ...env,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const sql = new pg.Client({ connectionString: dbUrl });
@@ -118,6 +132,12 @@ export async function startDemoApi({ dbName, dbUrl, keep = false, redis = null, 
     throw err;
   }
   const login = async (account) =>
-    (await fetch(`${base}/api/index/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account, password: 'Demo@2026' }) }).then((r) => r.json())).data.userinfo;
+    (
+      await fetch(`${base}/api/index/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ account, password: 'Demo@2026' }),
+      }).then((r) => r.json())
+    ).data.userinfo;
   return { base, sql, login, stop };
 }

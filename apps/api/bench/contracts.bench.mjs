@@ -43,8 +43,6 @@ const LIST_STUDENTS = 10_000;
 const JOB_BUDGET_MS = 10_000;
 const P99_BUDGET_MS = 50;
 
-
-
 /** A client whose statements print their time (the seeding is long: where it goes). */
 const timed = (sql) => ({
   async query(text, params) {
@@ -199,9 +197,13 @@ async function partA(sql) {
   };
   const first = await runOnce();
   const sentFirst = texts.n;
-  console.log(`run 1: ${first.ms.toFixed(0)} ms: ${fmt(first.renewed.length)} renewals, ${fmt(first.reminded.length)} reminders, ${fmt(first.expired)} expired, ${fmt(first.texts)} texts`);
+  console.log(
+    `run 1: ${first.ms.toFixed(0)} ms: ${fmt(first.renewed.length)} renewals, ${fmt(first.reminded.length)} reminders, ${fmt(first.expired)} expired, ${fmt(first.texts)} texts`,
+  );
   const second = await runOnce();
-  console.log(`run 2: ${second.ms.toFixed(0)} ms: ${second.renewed.length} renewals, ${second.reminded.length} reminders, ${second.expired} expired, ${second.texts} texts`);
+  console.log(
+    `run 2: ${second.ms.toFixed(0)} ms: ${second.renewed.length} renewals, ${second.reminded.length} reminders, ${second.expired} expired, ${second.texts} texts`,
+  );
   const queued = queue ? await queue.count() : null;
   if (queue) {
     await queue.obliterate({ force: true });
@@ -209,7 +211,9 @@ async function partA(sql) {
   }
   redis.disconnect();
 
-  const { rows: [audit] } = await sql.query(
+  const {
+    rows: [audit],
+  } = await sql.query(
     `select (select count(*)::int from contracts where renewed_from is not null) as renewals,
             (select count(*)::int from (select renewed_from from contracts where renewed_from is not null group by 1 having count(*) > 1) d) as double_renewals,
             (select count(*)::int from contract_reminders) as reminders,
@@ -287,7 +291,9 @@ async function partB(sql, base) {
   if (probe.status === 404) return { skipped: 'the API does not serve contractList yet (HTTP 404)' };
   const today = new Date().toISOString().slice(0, 10);
   await seedListSchool(sql, schoolId, today);
-  const { rows: [total] } = await sql.query(`select count(*)::int as n from contracts where school_id = $1`, [schoolId]);
+  const {
+    rows: [total],
+  } = await sql.query(`select count(*)::int as n from contracts where school_id = $1`, [schoolId]);
   const pick = async (q, p = []) => (await sql.query(q, p)).rows[0].id;
   const studentId = await pick(`select id from students where school_id = $1 and name = '合同生4321'`, [schoolId]);
   const classId = await pick(`select id from care_classes where school_id = $1 and name = '合同压测班7'`, [schoolId]);
@@ -298,11 +304,15 @@ async function partB(sql, base) {
     const url = `${base}/api/index/contractList?${query}`;
     // one probe first: a filter that takes seconds is reported as such instead of holding the bench for many minutes
     const p0 = performance.now();
-    const probe = await fetch(url, { headers: { token }, signal: AbortSignal.timeout(10_000) }).then((r) => r.json()).catch(() => null);
+    const probe = await fetch(url, { headers: { token }, signal: AbortSignal.timeout(10_000) })
+      .then((r) => r.json())
+      .catch(() => null);
     const probeMs = performance.now() - p0;
     if (!probe || probeMs > 2_000) {
       const r = { label, query, matches: probe?.data?.total ?? 0, n: 1, p50: probeMs, p99: probeMs, slow: true };
-      console.log(`contractList ${label}: one request took ${(probeMs / 1000).toFixed(1)} s${probe ? '' : ' (aborted at 10 s)'}: not measured further`);
+      console.log(
+        `contractList ${label}: one request took ${(probeMs / 1000).toFixed(1)} s${probe ? '' : ' (aborted at 10 s)'}: not measured further`,
+      );
       return r;
     }
     for (let i = 0; i < 20; i++) await fetch(url, { headers: { token } }).then((r) => r.json());
@@ -375,7 +385,9 @@ async function main() {
     }
     if (b?.lists) {
       for (const l of b.lists) {
-        rows.push(`| contractList, ${l.label}, a school of ${fmt(b.total)} contracts (${fmt(l.matches)} matches), ${l.slow ? 'one request (took over 2 s: not repeated)' : `${l.n} sequential requests`} | ${l.slow ? `${(l.p50 / 1000).toFixed(1)} s${l.p50 >= 10_000 ? ' (aborted)' : ''}` : `p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms`} | p99 <= 50 ms, ${ok(l.p99 <= P99_BUDGET_MS)} |`);
+        rows.push(
+          `| contractList, ${l.label}, a school of ${fmt(b.total)} contracts (${fmt(l.matches)} matches), ${l.slow ? 'one request (took over 2 s: not repeated)' : `${l.n} sequential requests`} | ${l.slow ? `${(l.p50 / 1000).toFixed(1)} s${l.p50 >= 10_000 ? ' (aborted)' : ''}` : `p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms`} | p99 <= 50 ms, ${ok(l.p99 <= P99_BUDGET_MS)} |`,
+        );
       }
     } else {
       rows.push(`| contractList with each filter | not run: ${b?.skipped ?? 'CONTRACTS_BENCH_PARTS=a'} | p99 <= 50 ms |`);

@@ -66,11 +66,13 @@ async function main() {
 
     // 10,000 courseware over the dictionaries (each id drawn from its own dictionary), 3 sections each, 500 owned
     const byKind = {};
-    for (const r of (await sql.query(`select kind, array_agg(id order by id) as ids from courseware_dicts group by kind`)).rows) byKind[r.kind] = r.ids;
+    for (const r of (await sql.query(`select kind, array_agg(id order by id) as ids from courseware_dicts group by kind`)).rows)
+      byKind[r.kind] = r.ids;
     dicts = byKind;
     const op = (await sql.query(`select id from users where username = 'operator'`)).rows[0].id;
     await sql.query('begin');
-    const pick = (kind) => `(($${Object.keys(byKind).indexOf(kind) + 1}::int[])[1 + (random() * (array_length($${Object.keys(byKind).indexOf(kind) + 1}::int[], 1) - 1))::int])`;
+    const pick = (kind) =>
+      `(($${Object.keys(byKind).indexOf(kind) + 1}::int[])[1 + (random() * (array_length($${Object.keys(byKind).indexOf(kind) + 1}::int[], 1) - 1))::int])`;
     const kinds = Object.keys(byKind);
     await sql.query(
       `insert into coursewares (title, subject_id, discipline_id, grade_id, term_id, tixi_id, edition_id, description, price_fen, created_by)
@@ -98,7 +100,10 @@ async function main() {
       ['no filter, first page', () => 'page=1&limit=20'],
       ...['subject', 'discipline', 'grade', 'term', 'tixi', 'edition'].map((k) => [`${k}_id alone`, (i) => `${k}_id=${of(k, i)}&page=1&limit=20`]),
       ['all six filters', (i) => kinds.map((k) => `${k}_id=${of(k, i * 7 + k.length)}`).join('&') + '&page=1&limit=20'],
-      ['subject + grade + edition', (i) => `subject_id=${of('subject', i)}&grade_id=${of('grade', i * 3)}&edition_id=${of('edition', i * 5)}&limit=20`],
+      [
+        'subject + grade + edition',
+        (i) => `subject_id=${of('subject', i)}&grade_id=${of('grade', i * 3)}&edition_id=${of('edition', i * 5)}&limit=20`,
+      ],
       ['keyword', (i) => `keyword=${encodeURIComponent(`压测课件 ${(i % 90) + 10}`)}&limit=20`],
       ['owned only', () => 'owned=1&limit=20'],
       ['not owned', () => 'owned=0&limit=20'],
@@ -109,7 +114,9 @@ async function main() {
       await measure(base, token, WARM_PER_CASE, make);
       const r = await measure(base, token, PER_CASE, make);
       cases.push({ name, ...r });
-      console.log(`${name}: total ${r.total}, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(1)} ms, errors ${r.errors}`);
+      console.log(
+        `${name}: total ${r.total}, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(1)} ms, errors ${r.errors}`,
+      );
     }
   } finally {
     await api.stop();
@@ -126,7 +133,13 @@ async function main() {
     '',
     `## API: coursewareCenter with ${fmt(COURSEWARE)} courseware (${date})`,
     '',
-    `\`npm run bench\` in apps/api (apps/api/bench/courseware.bench.mjs): the built API on PostgreSQL (its own database), ${fmt(COURSEWARE)} platform courseware over the seeded dictionaries (${Object.entries(dicts ?? {}).map(([k, v]) => `${v.length} ${k}`).join(', ')}), 3 sections each, ${OWNED} owned by the demo school; GET /api/index/coursewareCenter as the admin, ${PER_CASE} requests per case (after ${WARM_PER_CASE} not counted), ${CONCURRENCY} in flight. Machine: ${machine}. Load average (1/5/15 min) ${before.load} at the start and ${after.load} at the end; ${before.others} other jest/bench processes running at the start, ${after.others} at the end.`,
+    `\`npm run bench\` in apps/api (apps/api/bench/courseware.bench.mjs): the built API on PostgreSQL (its own database), ${fmt(COURSEWARE)} platform courseware over the seeded dictionaries (${Object.entries(
+      dicts ?? {},
+    )
+      .map(([k, v]) => `${v.length} ${k}`)
+      .join(
+        ', ',
+      )}), 3 sections each, ${OWNED} owned by the demo school; GET /api/index/coursewareCenter as the admin, ${PER_CASE} requests per case (after ${WARM_PER_CASE} not counted), ${CONCURRENCY} in flight. Machine: ${machine}. Load average (1/5/15 min) ${before.load} at the start and ${after.load} at the end; ${before.others} other jest/bench processes running at the start, ${after.others} at the end.`,
     '',
     '| case | matches (first request) | p50 | p99 | max |',
     '|---|---|---|---|---|',

@@ -61,21 +61,21 @@ async function main() {
 
     await sql.query('begin');
     const classes = (
-      await sql.query(`insert into care_classes (school_id, name, capacity, head_teacher_id) select $1, '压测' || g || '班', 500, case when g = 1 then $3::int end from generate_series(1, $2) g returning id`, [
-        schoolId,
-        CLASSES,
-        adviser.id,
-      ])
+      await sql.query(
+        `insert into care_classes (school_id, name, capacity, head_teacher_id) select $1, '压测' || g || '班', 500, case when g = 1 then $3::int end from generate_series(1, $2) g returning id`,
+        [schoolId, CLASSES, adviser.id],
+      )
     ).rows.map((r) => r.id);
     const students = (
-      await sql.query(`insert into students (school_id, name, grade) select $1, '考试压测' || g, '四年级' from generate_series(1, $2) g returning id`, [schoolId, CLASSES * PER_CLASS])
+      await sql.query(
+        `insert into students (school_id, name, grade) select $1, '考试压测' || g, '四年级' from generate_series(1, $2) g returning id`,
+        [schoolId, CLASSES * PER_CLASS],
+      )
     ).rows.map((r) => r.id);
-    await sql.query(`insert into care_class_students (school_id, class_id, student_id) select $1, ($2::int[])[1 + (i - 1) / $4], s from unnest($3::int[]) with ordinality as u(s, i)`, [
-      schoolId,
-      classes,
-      students,
-      PER_CLASS,
-    ]);
+    await sql.query(
+      `insert into care_class_students (school_id, class_id, student_id) select $1, ($2::int[])[1 + (i - 1) / $4], s from unnest($3::int[]) with ordinality as u(s, i)`,
+      [schoolId, classes, students, PER_CLASS],
+    );
     const exams = (
       await sql.query(
         `insert into exams (school_id, name, subject, exam_day, full_mark, created_by) select $1, '压测考试' || g, case when g % 2 = 0 then '数学' else '语文' end, date '2026-09-01' + g, 100, $3
@@ -83,7 +83,10 @@ async function main() {
         [schoolId, OTHER_EXAMS, adm.id],
       )
     ).rows.map((r) => r.id);
-    await sql.query(`insert into exam_classes (exam_id, class_id, school_id) select e, c, $1 from unnest($2::int[]) e cross join unnest($3::int[]) c`, [schoolId, exams, classes]);
+    await sql.query(
+      `insert into exam_classes (exam_id, class_id, school_id) select e, c, $1 from unnest($2::int[]) e cross join unnest($3::int[]) c`,
+      [schoolId, exams, classes],
+    );
     // scores: 0..200 half-points with many ties, one in 40 absent
     await sql.query(
       `insert into exam_scores (exam_id, student_id, school_id, class_id, score2, absent, entered_by)
@@ -104,7 +107,9 @@ async function main() {
     for (let r = 0; r < 3; r++) {
       const m = await measure(url, adm.token, REQUESTS, 1);
       rounds.push(m);
-      console.log(`a${r + 1}. examScore, ${m.rows} rows, one at a time: p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, max ${m.max.toFixed(1)} ms, errors ${m.errors}`);
+      console.log(
+        `a${r + 1}. examScore, ${m.rows} rows, one at a time: p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, max ${m.max.toFixed(1)} ms, errors ${m.errors}`,
+      );
     }
     a = [...rounds].sort((x, y) => x.p99 - y.p99)[1];
     a.rounds = rounds;
@@ -113,7 +118,9 @@ async function main() {
     const turl = `${base}/api/index/teacherExamScore?exam_id=${examId}`;
     for (let i = 0; i < 10; i++) await fetch(turl, { headers: { token: adviser.token } });
     c = await measure(turl, adviser.token, REQUESTS, 1);
-    console.log(`c. teacherExamScore (one own class of ${PER_CLASS}), one at a time: p50 ${c.p50.toFixed(1)} ms, p99 ${c.p99.toFixed(1)} ms, errors ${c.errors}`);
+    console.log(
+      `c. teacherExamScore (one own class of ${PER_CLASS}), one at a time: p50 ${c.p50.toFixed(1)} ms, p99 ${c.p99.toFixed(1)} ms, errors ${c.errors}`,
+    );
     a.scoreRows = scoreRows;
   } finally {
     await api.stop();

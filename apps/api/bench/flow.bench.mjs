@@ -201,7 +201,9 @@ if (!isMainThread) {
 /** CPU seconds (user + system) of a process so far, from /proc; 0 when it is gone */
 function cpuOf(pid) {
   try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').slice(readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2).split(' ');
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .slice(readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2)
+      .split(' ');
     return (Number(f[11]) + Number(f[12])) / 100;
   } catch {
     return 0;
@@ -363,7 +365,26 @@ values (gen_random_uuid(), 1, nextval('pgbench_flow_student'), current_date, 1, 
   try {
     const out = execFileSync(
       '/usr/bin/pgbench',
-      ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres'), '-n', '-M', 'prepared', '-c', String(CLIENTS), '-j', '2', '-T', String(MEASURE_S), '-f', script, dbName],
+      [
+        '-h',
+        u.hostname,
+        '-p',
+        u.port || '5432',
+        '-U',
+        decodeURIComponent(u.username || 'postgres'),
+        '-n',
+        '-M',
+        'prepared',
+        '-c',
+        String(CLIENTS),
+        '-j',
+        '2',
+        '-T',
+        String(MEASURE_S),
+        '-f',
+        script,
+        dbName,
+      ],
       { encoding: 'utf8', env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password ?? '') }, timeout: (MEASURE_S + 60) * 1000 },
     );
     const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1]);
@@ -435,12 +456,29 @@ async function liveLatency(label, apis, token, boardToken, take, sql, batch = tr
   await sleep(500);
   for (const w of workers) w.postMessage('reset');
   await sleep(100);
-  const meter = await cpuMeter(sql, apis.map((a) => a.child.pid));
+  const meter = await cpuMeter(
+    sql,
+    apis.map((a) => a.child.pid),
+  );
   await drive(LIVE_S, true);
   await sleep(1000); // the last deliveries
   const cpu = meter();
-  const done = await Promise.all(workers.map((w) => { const p = message(w, 'done'); w.postMessage('collect'); return p; }));
-  await Promise.all(workers.map((w) => new Promise((r) => { w.once('exit', r); setTimeout(r, 5000); })));
+  const done = await Promise.all(
+    workers.map((w) => {
+      const p = message(w, 'done');
+      w.postMessage('collect');
+      return p;
+    }),
+  );
+  await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise((r) => {
+          w.once('exit', r);
+          setTimeout(r, 5000);
+        }),
+    ),
+  );
 
   const fromAt = [];
   const fromAnswer = [];
@@ -503,7 +541,9 @@ async function main() {
     const adviser = await login(api.base, 'adviser');
     const adminUser = await login(api.base, 'admin');
     const schoolId = adviser.school_id;
-    const { rows: [{ id: adviserId }] } = await sql.query(`select id from users where username = 'adviser'`);
+    const {
+      rows: [{ id: adviserId }],
+    } = await sql.query(`select id from users where username = 'adviser'`);
 
     // 100,000 students (no shuttle: entering is their first step) in 200 care classes headed by the head teacher
     await sql.query('begin');
@@ -532,7 +572,9 @@ async function main() {
       `select s.id, ccs.class_id from students s join care_class_students ccs on ccs.student_id = s.id where s.name like '流程压测生%' order by random()`,
     );
     const take = studentPool(students);
-    const { rows: [{ setting: syncCommit }] } = await sql.query(`select setting from pg_settings where name = 'synchronous_commit'`);
+    const {
+      rows: [{ setting: syncCommit }],
+    } = await sql.query(`select setting from pg_settings where name = 'synchronous_commit'`);
 
     // (a) throughput: the API with a class's selection per request, then one student per request, then pgbench
     let a = null;
@@ -563,7 +605,17 @@ async function main() {
           await waitFor(`${api.base}/api/health`);
         }
         b.one.push(await liveLatency(`run ${run}: one API process, in-memory adapter`, [api], adviser.token, adminUser.token, take, sql));
-        b.plain.push(await liveLatency(`run ${run}: one API process, in-memory adapter, boards without batches (one flow.event per event)`, [api], adviser.token, adminUser.token, take, sql, false));
+        b.plain.push(
+          await liveLatency(
+            `run ${run}: one API process, in-memory adapter, boards without batches (one flow.event per event)`,
+            [api],
+            adviser.token,
+            adminUser.token,
+            take,
+            sql,
+            false,
+          ),
+        );
         for (const x of apis) await stopApi(x);
         apis.length = 0;
         if (redis.status === 'wait') await redis.connect();
@@ -574,7 +626,11 @@ async function main() {
         for (const x of apis) await stopApi(x);
         apis.length = 0;
       }
-      for (const [name, list] of [['one API process, in-memory adapter', b.one], ['two API processes, Redis adapter', b.two], ['one API process, boards without batches', b.plain]]) {
+      for (const [name, list] of [
+        ['one API process, in-memory adapter', b.one],
+        ['two API processes, Redis adapter', b.two],
+        ['one API process, boards without batches', b.plain],
+      ]) {
         console.log(`${name}: p99 ${runsOf(list, (l) => l.at.p99)} ms; API CPU per delivered message ${runsOf(list, (l) => l.cpuPerMessage, 4)} ms`);
       }
     }
@@ -600,23 +656,48 @@ async function main() {
       );
       await sql.query('analyze flow_events');
       const genMs = now() - tGen;
-      const { rows: [{ n: totalEvents }] } = await sql.query(`select count(*)::int as n from flow_events`);
-      const { rows: [{ n: totalDays }] } = await sql.query(`select count(*)::int as n from (select distinct student_id, day from flow_events) x`);
-      console.log(`generated ${REBUILD_STUDENTS * REBUILD_DAYS * REBUILD_STEPS} events in ${(genMs / 1000).toFixed(1)} s (${totalEvents} in flow_events, ${totalDays} student-days)`);
+      const {
+        rows: [{ n: totalEvents }],
+      } = await sql.query(`select count(*)::int as n from flow_events`);
+      const {
+        rows: [{ n: totalDays }],
+      } = await sql.query(`select count(*)::int as n from (select distinct student_id, day from flow_events) x`);
+      console.log(
+        `generated ${REBUILD_STUDENTS * REBUILD_DAYS * REBUILD_STEPS} events in ${(genMs / 1000).toFixed(1)} s (${totalEvents} in flow_events, ${totalDays} student-days)`,
+      );
       const tRebuild = now();
       const out = execFileSync(process.execPath, [join(apiDir, 'dist', 'cli.js'), 'flow:rebuild'], {
         encoding: 'utf8',
-        env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'REDIS_URL')), DATABASE_URL: dbUrl, LOG_LEVEL: 'info', DATA_DIR: tmpdir() },
+        env: {
+          ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'REDIS_URL')),
+          DATABASE_URL: dbUrl,
+          LOG_LEVEL: 'info',
+          DATA_DIR: tmpdir(),
+        },
         timeout: 600_000,
       });
       const wall = now() - tRebuild;
-      const logged = out.split('\n').map((l) => { try { return JSON.parse(l); } catch { return null; } }).find((l) => l && typeof l.ms === 'number');
+      const logged = out
+        .split('\n')
+        .map((l) => {
+          try {
+            return JSON.parse(l);
+          } catch {
+            return null;
+          }
+        })
+        .find((l) => l && typeof l.ms === 'number');
       const [, replayed, days] = (/flow:rebuild: (\d+) events replayed into (\d+) student-days/.exec(out) ?? []).map(Number);
       const ms = logged?.ms ?? wall;
-      const { rows: [{ n: projected }] } = await sql.query(`select count(*)::int as n from student_days`);
-      if (replayed !== totalEvents || projected !== totalDays) throw new Error(`rebuild: ${out}; ${projected} rows in student_days, ${totalDays} expected`);
+      const {
+        rows: [{ n: projected }],
+      } = await sql.query(`select count(*)::int as n from student_days`);
+      if (replayed !== totalEvents || projected !== totalDays)
+        throw new Error(`rebuild: ${out}; ${projected} rows in student_days, ${totalDays} expected`);
       c = { replayed, days, ms, wall, rate: replayed / (ms / 1000) };
-      console.log(`flow:rebuild: ${replayed} events into ${days} student-days in ${(ms / 1000).toFixed(1)} s (${c.rate.toFixed(0)} events/s; CLI wall ${(wall / 1000).toFixed(1)} s)`);
+      console.log(
+        `flow:rebuild: ${replayed} events into ${days} student-days in ${(ms / 1000).toFixed(1)} s (${c.rate.toFixed(0)} events/s; CLI wall ${(wall / 1000).toFixed(1)} s)`,
+      );
     }
 
     const aMet = !a || a.ratio >= 0.4;
@@ -629,11 +710,14 @@ async function main() {
     }
 
     // the section of BENCHMARKS.md
-    const { rows: [{ v: pgVersion }] } = await sql.query(`select current_setting('server_version') as v`);
+    const {
+      rows: [{ v: pgVersion }],
+    } = await sql.query(`select current_setting('server_version') as v`);
     const date = new Date().toISOString().slice(0, 10);
     const machine = `${cpus().length} cores (${cpus()[0].model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL ${pgVersion}`;
     const met = (yes) => (yes ? 'met' : '**NOT MET**');
-    const cpuText = (x) => `API ${x.api.map(cores).join(' + ')}, Postgres backends ${cores(x.postgres)}, bench client ${cores(x.bench)}, whole machine ${cores(x.machine)} of ${cpus().length * 100}%`;
+    const cpuText = (x) =>
+      `API ${x.api.map(cores).join(' + ')}, Postgres backends ${cores(x.postgres)}, bench client ${cores(x.bench)}, whole machine ${cores(x.machine)} of ${cpus().length * 100}%`;
     const aRow = (x, what) =>
       `| a. flow events/s through the HTTP API, ${CLIENTS} concurrent clients, ${what}; each client takes its students through entering, dinner, tutoring start and end (head teacher token), ${MEASURE_S} s after ${WARMUP_S} s warm-up | ${x.perSecond.toFixed(0)} events/s (${x.requests} requests, ${x.ok} events, ${x.refused} refused, ${x.failed} failed), request p50 ${x.p50.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms; CPU ${cpuText(x.cpu)} | |`;
     const liveRow = (what, list, target = true) => {
@@ -648,7 +732,8 @@ async function main() {
         `${target ? `p99 <= ${LATENCY_TARGET_MS} ms in each run: ${met(bAllMet(list))}` : 'reported'} |`
       );
     };
-    const perEvent = (x) => `${((x.cpu.api[0] * 1000) / x.perSecond).toFixed(3)} ms of API CPU and ${((x.cpu.postgres * 1000) / x.perSecond).toFixed(3)} ms of Postgres backend CPU`;
+    const perEvent = (x) =>
+      `${((x.cpu.api[0] * 1000) / x.perSecond).toFixed(3)} ms of API CPU and ${((x.cpu.postgres * 1000) / x.perSecond).toFixed(3)} ms of Postgres backend CPU`;
     const section = [
       '',
       `## API: daily flow throughput, live latency, rebuild (${date})`,

@@ -23,8 +23,6 @@ const CLASS_SIZE = 50;
 const WEEKS = 20;
 const P99_BUDGET_MS = 50;
 
-
-
 async function seed(sql) {
   const t0 = performance.now();
   const [{ school_id, adviser, today }] = (
@@ -38,14 +36,19 @@ async function seed(sql) {
     `insert into care_classes (school_id, name, capacity, head_teacher_id) select $1, '订餐压测班' || g, ${CLASS_SIZE}, case when g = 1 then $2::int end from generate_series(1, $3) g`,
     [school_id, adviser, classes],
   );
-  await sql.query(`insert into students (school_id, name, grade, class_name) select $1, '订餐生' || g, 3, '三年级' from generate_series(1, $2) g`, [school_id, STUDENTS]);
+  await sql.query(`insert into students (school_id, name, grade, class_name) select $1, '订餐生' || g, 3, '三年级' from generate_series(1, $2) g`, [
+    school_id,
+    STUDENTS,
+  ]);
   await sql.query(
     `insert into care_class_students (school_id, class_id, student_id)
      select $1, c.id, s.id from (select id, row_number() over (order by id) rn from students where school_id = $1 and name like '订餐生%') s
        join (select id, row_number() over (order by id) rn from care_classes where school_id = $1 and name like '订餐压测班%') c on c.rn = (s.rn - 1) / ${CLASS_SIZE} + 1`,
     [school_id],
   );
-  await sql.query(`insert into meal_goods (school_id, name, price_fen) select $1, '压测餐品' || g, 1000 + g * 100 from generate_series(1, 5) g`, [school_id]);
+  await sql.query(`insert into meal_goods (school_id, name, price_fen) select $1, '压测餐品' || g, 1000 + g * 100 from generate_series(1, 5) g`, [
+    school_id,
+  ]);
   // every school day of the term for every student: item by student and day, 1 in 20 cancelled (half of them by a leave),
   // past days' dinners served (1 in 50 of them without a booking: status none)
   const t1 = performance.now();
@@ -67,7 +70,8 @@ async function seed(sql) {
   );
   const insertMs = performance.now() - t1;
   await sql.query('analyze');
-  const counts = (await sql.query(`select count(*)::int as rows, sum(booked)::int as booked from meal_counts where school_id = $1`, [school_id])).rows[0];
+  const counts = (await sql.query(`select count(*)::int as rows, sum(booked)::int as booked from meal_counts where school_id = $1`, [school_id]))
+    .rows[0];
   return { school_id, today, bookings: r.rowCount, counts, insertMs, seedMs: performance.now() - t0 };
 }
 
@@ -92,7 +96,13 @@ async function measure(base, token, label, path) {
 }
 
 const login = async (base, account) =>
-  (await fetch(`${base}/api/index/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account, password: 'Demo@2026' }) }).then((r) => r.json())).data.userinfo.token;
+  (
+    await fetch(`${base}/api/index/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account, password: 'Demo@2026' }),
+    }).then((r) => r.json())
+  ).data.userinfo.token;
 
 async function main() {
   if (!existsSync(join(apiDir, 'dist', 'main.js'))) throw new Error('apps/api/dist/main.js is missing: run `npm run build` first');
@@ -111,9 +121,20 @@ async function main() {
     results.push(await measure(base, adminToken, 'orderMealCount, the term by day', `orderMealCount?from=${from}&to=${s.today}&group=day`));
     results.push(await measure(base, adminToken, 'orderMealCount, the term by week', `orderMealCount?from=${from}&to=${s.today}&group=week`));
     results.push(await measure(base, adminToken, 'orderMealCount, the term by month', `orderMealCount?from=${from}&to=${s.today}&group=month`));
-    results.push(await measure(base, adminToken, 'orderMealCount, one day (the kitchen)', `orderMealCount?from=${lastSchoolDay}&to=${lastSchoolDay}`));
-    results.push(await measure(base, adviserToken, 'dinnerBookingCount, the head teacher’s class of 50, one day', `dinnerBookingCount?day=${lastSchoolDay}`));
-    results.push(await measure(base, adviserToken, 'dinnerBookingCountInfo, the class, one day, a page of 50', `dinnerBookingCountInfo?day=${lastSchoolDay}&limit=50`));
+    results.push(
+      await measure(base, adminToken, 'orderMealCount, one day (the kitchen)', `orderMealCount?from=${lastSchoolDay}&to=${lastSchoolDay}`),
+    );
+    results.push(
+      await measure(base, adviserToken, 'dinnerBookingCount, the head teacher’s class of 50, one day', `dinnerBookingCount?day=${lastSchoolDay}`),
+    );
+    results.push(
+      await measure(
+        base,
+        adviserToken,
+        'dinnerBookingCountInfo, the class, one day, a page of 50',
+        `dinnerBookingCountInfo?day=${lastSchoolDay}&limit=50`,
+      ),
+    );
     const check = results[0].sample.totals;
     console.log('term totals', check);
   } finally {
@@ -133,7 +154,10 @@ async function main() {
     '',
     '| measure | result | target |',
     '|---|---|---|',
-    ...results.map((r) => `| ${r.label}, ${r.n} sequential requests | p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms | p99 <= 50 ms, ${r.p99 <= P99_BUDGET_MS ? 'ok' : 'MISSED'} |`),
+    ...results.map(
+      (r) =>
+        `| ${r.label}, ${r.n} sequential requests | p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms | p99 <= 50 ms, ${r.p99 <= P99_BUDGET_MS ? 'ok' : 'MISSED'} |`,
+    ),
     '',
   ].join('\n');
   appendSection(section);

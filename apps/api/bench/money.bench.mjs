@@ -259,7 +259,9 @@ async function stopApi(api) {
  * Entries of a school are ordered by id: ids are taken under the school's row lock, so id order is posting order.
  */
 async function audit(sql) {
-  const { rows: [r] } = await sql.query(`
+  const {
+    rows: [r],
+  } = await sql.query(`
     with credits as (   -- the debit or credit each payment made (refund entries aside)
       select payment_id, count(*) as n, sum(amount_fen) as fen, min(school_id) as school_id, max(school_id) as school_id2
         from ledger_entries where type in ('payment', 'top_up') and payment_id is not null group by payment_id
@@ -298,7 +300,9 @@ async function audit(sql) {
 
 /** The part's own figures: its successful payments against the ledger entries their request ids made. */
 async function partCheck(sql, prefix, ok) {
-  const { rows: [r] } = await sql.query(
+  const {
+    rows: [r],
+  } = await sql.query(
     `select count(*)::int as entries, count(distinct payment_id)::int as payments from ledger_entries where type = 'payment' and idempotency_key like $1`,
     [`renew:${prefix}-%`],
   );
@@ -357,7 +361,17 @@ async function payLoad(base, payers, prefix, sql, sampler, apiPid) {
   await Promise.all(clients);
   times.sort((a, b) => a - b);
   return {
-    ok, measured, perSecond: measured / seconds, refused, failed, firstError, p50: pct(times, 50), p99: pct(times, 99), cpu, per: perOp(cpu, measured), activity,
+    ok,
+    measured,
+    perSecond: measured / seconds,
+    refused,
+    failed,
+    firstError,
+    p50: pct(times, 50),
+    p99: pct(times, 99),
+    cpu,
+    per: perOp(cpu, measured),
+    activity,
   };
 }
 
@@ -374,7 +388,26 @@ values (1, 'payment', -100, 100000, 'school_renewal', 'R20261123000000ABCDEFGHJK
   try {
     const out = execFileSync(
       '/usr/bin/pgbench',
-      ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres'), '-n', '-M', 'prepared', '-c', String(clients), '-j', String(jobs), '-T', String(seconds), '-f', script, dbName],
+      [
+        '-h',
+        u.hostname,
+        '-p',
+        u.port || '5432',
+        '-U',
+        decodeURIComponent(u.username || 'postgres'),
+        '-n',
+        '-M',
+        'prepared',
+        '-c',
+        String(clients),
+        '-j',
+        String(jobs),
+        '-T',
+        String(seconds),
+        '-f',
+        script,
+        dbName,
+      ],
       { encoding: 'utf8', env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password ?? '') }, timeout: (seconds + 60) * 1000 },
     );
     const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1]);
@@ -464,7 +497,9 @@ async function makeTopUps(base, admins, n, sql, apiPid) {
 
 /** a top-up run's own figures: each order paid once, credited once with its amount */
 async function topUpCheck(sql, orders) {
-  const { rows: [r] } = await sql.query(
+  const {
+    rows: [r],
+  } = await sql.query(
     `with c as (
        select payment_id, count(*) as n, sum(amount_fen) as fen from ledger_entries
         where type = 'top_up' and payment_id in (select id from payments where out_trade_no = any($1)) group by payment_id
@@ -491,7 +526,9 @@ async function main() {
   const check = async (label) => {
     const a = await audit(sql);
     audits.push({ label, ...a });
-    console.log(`audit after ${label}: ${a.entries} ledger entries, ${a.balance_payments} balance payments, ${a.paid_top_ups} paid top-ups; ${a.failures.length ? `FAILED ${JSON.stringify(a.failures)}` : 'every check holds'}`);
+    console.log(
+      `audit after ${label}: ${a.entries} ledger entries, ${a.balance_payments} balance payments, ${a.paid_top_ups} paid top-ups; ${a.failures.length ? `FAILED ${JSON.stringify(a.failures)}` : 'every check holds'}`,
+    );
     return a;
   };
   try {
@@ -521,7 +558,12 @@ async function main() {
     }
     for (const a of admins) {
       await must(base, 'setSchoolPrice', operator.token, { school_id: a.schoolId, term_fen: PRICE_FEN, year_fen: 2 * PRICE_FEN });
-      await must(base, 'adjustSchoolBalance', operator.token, { school_id: a.schoolId, amount_fen: BALANCE_FEN, reason: '压测充值', request_id: `bench-fund-${a.schoolId}` });
+      await must(base, 'adjustSchoolBalance', operator.token, {
+        school_id: a.schoolId,
+        amount_fen: BALANCE_FEN,
+        reason: '压测充值',
+        request_id: `bench-fund-${a.schoolId}`,
+      });
       await must(base, 'setDealPwd', a.token, { deal_pwd: DEAL_PWD, password: PASSWORD });
     }
     const demo = admins[0];
@@ -529,215 +571,282 @@ async function main() {
     await check('setup');
 
     // ---- a. balance payments: the cold first payment, one client, 32 clients on one school, 32 over SCHOOLS schools
-    const A = PARTS.has('a') ? await (async () => {
-      const { rows: [{ hash }] } = await sql.query(`select deal_pwd_hash as hash from schools where id = $1`, [demo.schoolId]);
-      const argonMs = [];
-      for (let i = 0; i < 5; i++) {
-        const t0 = now();
-        await argon2Verify(hash, DEAL_PWD);
-        argonMs.push(now() - t0);
-      }
-      const pay1 = async (rid) => {
-        const t0 = now();
-        const res = await action(base, 'balancePaySchool', demo.token, { period: 'term', deal_pwd: DEAL_PWD, request_id: rid });
-        if (res.code !== 200) throw new Error(`balancePaySchool: ${JSON.stringify(res)}`);
-        return now() - t0;
-      };
-      freshConnections();
-      const cold = await pay1('seq-cold-0');
-      const warm = await pay1('seq-cold-1');
-      const seqTimes = [];
-      const seqStart = now();
-      for (let i = 0; i < SEQUENTIAL; i++) seqTimes.push(await pay1(`seq-one-${i}`));
-      const seqRate = SEQUENTIAL / ((now() - seqStart) / 1000);
-      seqTimes.sort((x, y) => x - y);
-      const seq = { p50: pct(seqTimes, 50), p99: pct(seqTimes, 99), perSecond: seqRate, ok: SEQUENTIAL + 2 };
-      const seqPart = await partCheck(sql, 'seq', seq.ok);
-      console.log(`first balance payment after start ${ms(cold)} (argon2id verification of the payment password ${ms(median(argonMs))} in the bench), the next ${ms(warm)}; ` +
-        `one client, ${SEQUENTIAL} in a row: p50 ${ms(seq.p50)}, p99 ${ms(seq.p99)}, ${seq.perSecond.toFixed(0)}/s`);
-      await check('sequential payments');
+    const A = PARTS.has('a')
+      ? await (async () => {
+          const {
+            rows: [{ hash }],
+          } = await sql.query(`select deal_pwd_hash as hash from schools where id = $1`, [demo.schoolId]);
+          const argonMs = [];
+          for (let i = 0; i < 5; i++) {
+            const t0 = now();
+            await argon2Verify(hash, DEAL_PWD);
+            argonMs.push(now() - t0);
+          }
+          const pay1 = async (rid) => {
+            const t0 = now();
+            const res = await action(base, 'balancePaySchool', demo.token, { period: 'term', deal_pwd: DEAL_PWD, request_id: rid });
+            if (res.code !== 200) throw new Error(`balancePaySchool: ${JSON.stringify(res)}`);
+            return now() - t0;
+          };
+          freshConnections();
+          const cold = await pay1('seq-cold-0');
+          const warm = await pay1('seq-cold-1');
+          const seqTimes = [];
+          const seqStart = now();
+          for (let i = 0; i < SEQUENTIAL; i++) seqTimes.push(await pay1(`seq-one-${i}`));
+          const seqRate = SEQUENTIAL / ((now() - seqStart) / 1000);
+          seqTimes.sort((x, y) => x - y);
+          const seq = { p50: pct(seqTimes, 50), p99: pct(seqTimes, 99), perSecond: seqRate, ok: SEQUENTIAL + 2 };
+          const seqPart = await partCheck(sql, 'seq', seq.ok);
+          console.log(
+            `first balance payment after start ${ms(cold)} (argon2id verification of the payment password ${ms(median(argonMs))} in the bench), the next ${ms(warm)}; ` +
+              `one client, ${SEQUENTIAL} in a row: p50 ${ms(seq.p50)}, p99 ${ms(seq.p99)}, ${seq.perSecond.toFixed(0)}/s`,
+          );
+          await check('sequential payments');
 
-      freshConnections();
-      const one = await payLoad(base, [demo], 'a1', sql, sampler, apiPid);
-      const onePart = await partCheck(sql, 'a1', one.ok);
-      console.log(`a. one school, ${CLIENTS} clients: ${one.perSecond.toFixed(0)} payments/s (${one.measured} in ${MEASURE_S} s, ${one.refused} refused, ${one.failed} failed), p50 ${ms(one.p50)}, p99 ${ms(one.p99)}; ${cpuText(one.cpu)}`);
-      console.log(`   ${activityText(one.activity)}`);
-      if (one.firstError) console.log('   first error:', JSON.stringify(one.firstError).slice(0, 300));
-      await check('a, one school');
+          freshConnections();
+          const one = await payLoad(base, [demo], 'a1', sql, sampler, apiPid);
+          const onePart = await partCheck(sql, 'a1', one.ok);
+          console.log(
+            `a. one school, ${CLIENTS} clients: ${one.perSecond.toFixed(0)} payments/s (${one.measured} in ${MEASURE_S} s, ${one.refused} refused, ${one.failed} failed), p50 ${ms(one.p50)}, p99 ${ms(one.p99)}; ${cpuText(one.cpu)}`,
+          );
+          console.log(`   ${activityText(one.activity)}`);
+          if (one.firstError) console.log('   first error:', JSON.stringify(one.firstError).slice(0, 300));
+          await check('a, one school');
 
-      freshConnections();
-      const many = await payLoad(base, spread, 'aN', sql, sampler, apiPid);
-      const manyPart = await partCheck(sql, 'aN', many.ok);
-      console.log(`a. ${SCHOOLS} schools, ${CLIENTS} clients: ${many.perSecond.toFixed(0)} payments/s (${many.measured} in ${MEASURE_S} s, ${many.refused} refused, ${many.failed} failed), p50 ${ms(many.p50)}, p99 ${ms(many.p99)}; ${cpuText(many.cpu)}`);
-      console.log(`   ${activityText(many.activity)}`);
-      if (many.firstError) console.log('   first error:', JSON.stringify(many.firstError).slice(0, 300));
-      await check(`a, ${SCHOOLS} schools`);
+          freshConnections();
+          const many = await payLoad(base, spread, 'aN', sql, sampler, apiPid);
+          const manyPart = await partCheck(sql, 'aN', many.ok);
+          console.log(
+            `a. ${SCHOOLS} schools, ${CLIENTS} clients: ${many.perSecond.toFixed(0)} payments/s (${many.measured} in ${MEASURE_S} s, ${many.refused} refused, ${many.failed} failed), p50 ${ms(many.p50)}, p99 ${ms(many.p99)}; ${cpuText(many.cpu)}`,
+          );
+          console.log(`   ${activityText(many.activity)}`);
+          if (many.firstError) console.log('   first error:', JSON.stringify(many.firstError).slice(0, 300));
+          await check(`a, ${SCHOOLS} schools`);
 
-      // ---- c. retries: each request_id sent three times at once is charged once
-      const retryAnswers = await pool(
-        Array.from({ length: RETRY_IDS * 3 }, (_, i) => () =>
-          action(base, 'balancePaySchool', spread[0].token, { period: 'term', deal_pwd: DEAL_PWD, request_id: `rt-${String(Math.floor(i / 3)).padStart(5, '0')}` })),
-        30,
-      );
-      const retry = { answered: retryAnswers.filter((r) => r.code === 200).length, sent: retryAnswers.length, ...(await partCheck(sql, 'rt', RETRY_IDS)) };
-      console.log(`c. retries: ${RETRY_IDS} request ids sent 3 times at once: ${retry.answered} of ${retry.sent} answered ok, ${retry.entries} charged`);
-      await check('retries');
+          // ---- c. retries: each request_id sent three times at once is charged once
+          const retryAnswers = await pool(
+            Array.from(
+              { length: RETRY_IDS * 3 },
+              (_, i) => () =>
+                action(base, 'balancePaySchool', spread[0].token, {
+                  period: 'term',
+                  deal_pwd: DEAL_PWD,
+                  request_id: `rt-${String(Math.floor(i / 3)).padStart(5, '0')}`,
+                }),
+            ),
+            30,
+          );
+          const retry = {
+            answered: retryAnswers.filter((r) => r.code === 200).length,
+            sent: retryAnswers.length,
+            ...(await partCheck(sql, 'rt', RETRY_IDS)),
+          };
+          console.log(
+            `c. retries: ${RETRY_IDS} request ids sent 3 times at once: ${retry.answered} of ${retry.sent} answered ok, ${retry.entries} charged`,
+          );
+          await check('retries');
 
-      // ---- c. overdraw: a balance for OVERDRAW_FOR payments, OVERDRAW_TRIES of them from 32 clients
-      const { rows: [{ balance }] } = await sql.query(`select balance_fen::float8 as balance from schools where id = $1`, [demo.schoolId]);
-      await must(base, 'adjustSchoolBalance', operator.token, { school_id: demo.schoolId, amount_fen: OVERDRAW_FOR * PRICE_FEN - balance, reason: '压测：只留100次的余额', request_id: 'bench-overdraw' });
-      const overAnswers = await pool(
-        Array.from({ length: OVERDRAW_TRIES }, (_, i) => () => action(base, 'balancePaySchool', demo.token, { period: 'term', deal_pwd: DEAL_PWD, request_id: `od-${i}-bench` })),
-      );
-      const { rows: [{ balance: overBalance }] } = await sql.query(`select balance_fen::float8 as balance from schools where id = $1`, [demo.schoolId]);
-      const overdraw = {
-        ok: overAnswers.filter((r) => r.code === 200).length,
-        insufficient: overAnswers.filter((r) => r.code === 100).length,
-        balance: overBalance,
-        ...(await partCheck(sql, 'od', overAnswers.filter((r) => r.code === 200).length)),
-      };
-      console.log(`c. overdraw: ${OVERDRAW_TRIES} payments against a balance for ${OVERDRAW_FOR}: ${overdraw.ok} succeeded, ${overdraw.insufficient} refused, balance after ${overdraw.balance}`);
-      await check('overdraw');
+          // ---- c. overdraw: a balance for OVERDRAW_FOR payments, OVERDRAW_TRIES of them from 32 clients
+          const {
+            rows: [{ balance }],
+          } = await sql.query(`select balance_fen::float8 as balance from schools where id = $1`, [demo.schoolId]);
+          await must(base, 'adjustSchoolBalance', operator.token, {
+            school_id: demo.schoolId,
+            amount_fen: OVERDRAW_FOR * PRICE_FEN - balance,
+            reason: '压测：只留100次的余额',
+            request_id: 'bench-overdraw',
+          });
+          const overAnswers = await pool(
+            Array.from(
+              { length: OVERDRAW_TRIES },
+              (_, i) => () => action(base, 'balancePaySchool', demo.token, { period: 'term', deal_pwd: DEAL_PWD, request_id: `od-${i}-bench` }),
+            ),
+          );
+          const {
+            rows: [{ balance: overBalance }],
+          } = await sql.query(`select balance_fen::float8 as balance from schools where id = $1`, [demo.schoolId]);
+          const overdraw = {
+            ok: overAnswers.filter((r) => r.code === 200).length,
+            insufficient: overAnswers.filter((r) => r.code === 100).length,
+            balance: overBalance,
+            ...(await partCheck(sql, 'od', overAnswers.filter((r) => r.code === 200).length)),
+          };
+          console.log(
+            `c. overdraw: ${OVERDRAW_TRIES} payments against a balance for ${OVERDRAW_FOR}: ${overdraw.ok} succeeded, ${overdraw.insufficient} refused, balance after ${overdraw.balance}`,
+          );
+          await check('overdraw');
 
-      // ---- a. pgbench next to it: one ledger-like row per transaction, a scratch copy of ledger_entries
-      await sql.query(`create table pgbench_ledger (like ledger_entries including defaults including constraints including indexes)`);
-      await sql.query(`create sequence pgbench_ledger_id owned by pgbench_ledger.id`);
-      await sql.query(`alter table pgbench_ledger alter column id set default nextval('pgbench_ledger_id')`);
-      const m0 = machineCpu();
-      const bench = pgbench();
-      const m1 = machineCpu();
-      const pgbenchMachine = ((m1.busy - m0.busy) / (m1.total - m0.total)) * cpus().length;
-      // one client: every insert waits for its own commit (WAL flush) — what payments serialised on one school's row lock pay each
-      const single = pgbench(1, 1, 5);
-      await sql.query(`drop table pgbench_ledger`);
-      const ratio = one.perSecond / bench.tps;
-      const ratioMany = many.perSecond / bench.tps;
-      console.log(`a. pgbench one-row insert at ${CLIENTS} clients: ${bench.tps.toFixed(0)} tps (latency ${bench.lat} ms, ${bench.failed} failed, machine CPU ${cores(pgbenchMachine)}); ` +
-        `API/pgbench ${(ratio * 100).toFixed(1)}% on one school, ${(ratioMany * 100).toFixed(1)}% over ${SCHOOLS} (target >= ${TARGET * 100}%); ` +
-        `one pgbench client: ${single.tps.toFixed(0)} tps (latency ${single.lat} ms)`);
+          // ---- a. pgbench next to it: one ledger-like row per transaction, a scratch copy of ledger_entries
+          await sql.query(`create table pgbench_ledger (like ledger_entries including defaults including constraints including indexes)`);
+          await sql.query(`create sequence pgbench_ledger_id owned by pgbench_ledger.id`);
+          await sql.query(`alter table pgbench_ledger alter column id set default nextval('pgbench_ledger_id')`);
+          const m0 = machineCpu();
+          const bench = pgbench();
+          const m1 = machineCpu();
+          const pgbenchMachine = ((m1.busy - m0.busy) / (m1.total - m0.total)) * cpus().length;
+          // one client: every insert waits for its own commit (WAL flush) — what payments serialised on one school's row lock pay each
+          const single = pgbench(1, 1, 5);
+          await sql.query(`drop table pgbench_ledger`);
+          const ratio = one.perSecond / bench.tps;
+          const ratioMany = many.perSecond / bench.tps;
+          console.log(
+            `a. pgbench one-row insert at ${CLIENTS} clients: ${bench.tps.toFixed(0)} tps (latency ${bench.lat} ms, ${bench.failed} failed, machine CPU ${cores(pgbenchMachine)}); ` +
+              `API/pgbench ${(ratio * 100).toFixed(1)}% on one school, ${(ratioMany * 100).toFixed(1)}% over ${SCHOOLS} (target >= ${TARGET * 100}%); ` +
+              `one pgbench client: ${single.tps.toFixed(0)} tps (latency ${single.lat} ms)`,
+          );
 
-      return { argonMs, cold, warm, seq, seqPart, one, onePart, many, manyPart, retry, overdraw, bench, single, pgbenchMachine, ratio, ratioMany };
-    })() : null;
+          return {
+            argonMs,
+            cold,
+            warm,
+            seq,
+            seqPart,
+            one,
+            onePart,
+            many,
+            manyPart,
+            retry,
+            overdraw,
+            bench,
+            single,
+            pgbenchMachine,
+            ratio,
+            ratioMany,
+          };
+        })()
+      : null;
 
     // ---- b. notifies: top-ups spread over every school, paid at the sandbox, their notifies posted concurrently
-    const B = PARTS.has('b') ? await (async () => {
-      const keys = JSON.parse(readFileSync(join(api.dataDir, 'wechatpay-sandbox', 'keys.json'), 'utf8'));
-      const platformKey = createPrivateKey(keys.platformPrivateKey);
-      // what an RSA signature costs here with the key as a PEM string (parsed on every call, as the adapter and the
-      // sandbox pass it) and as a KeyObject parsed once
-      const rsa = (() => {
-        const msg = Formatter.response('1700000000', 'bench', 'x'.repeat(600));
-        const sig = Rsa.sign(msg, platformKey);
-        const publicKey = createPublicKey(keys.platformPublicKey);
-        const time = (f, n) => {
-          for (let i = 0; i < 20; i++) f();
-          const t0 = now();
-          for (let i = 0; i < n; i++) f();
-          return (now() - t0) / n;
-        };
-        return {
-          verifyPem: time(() => Rsa.verify(msg, sig, keys.platformPublicKey), 500),
-          verifyKey: time(() => Rsa.verify(msg, sig, publicKey), 500),
-          signPem: time(() => Rsa.sign(msg, keys.platformPrivateKey), 100),
-          signKey: time(() => Rsa.sign(msg, platformKey), 100),
-        };
-      })();
-      console.log(`b. RSA-2048 in this process: verify ${ms(rsa.verifyPem, 2)} with a PEM string, ${ms(rsa.verifyKey, 2)} with a KeyObject; sign ${ms(rsa.signPem, 2)} / ${ms(rsa.signKey, 2)}`);
-      const created = await makeTopUps(base, admins, TOPUPS, sql, apiPid);
-      console.log(`b. ${TOPUPS} pending top-ups (recharge: a signed Native order at the sandbox each), ${CLIENTS} clients: ${created.perSecond.toFixed(0)}/s; ${cpuText(created.cpu)}`);
-      // the payer scans and pays at the sandbox
-      await sql.query(
-        `update wechatpay_sandbox_orders set state = 'SUCCESS', paid_at = now(),
+    const B = PARTS.has('b')
+      ? await (async () => {
+          const keys = JSON.parse(readFileSync(join(api.dataDir, 'wechatpay-sandbox', 'keys.json'), 'utf8'));
+          const platformKey = createPrivateKey(keys.platformPrivateKey);
+          // what an RSA signature costs here with the key as a PEM string (parsed on every call, as the adapter and the
+          // sandbox pass it) and as a KeyObject parsed once
+          const rsa = (() => {
+            const msg = Formatter.response('1700000000', 'bench', 'x'.repeat(600));
+            const sig = Rsa.sign(msg, platformKey);
+            const publicKey = createPublicKey(keys.platformPublicKey);
+            const time = (f, n) => {
+              for (let i = 0; i < 20; i++) f();
+              const t0 = now();
+              for (let i = 0; i < n; i++) f();
+              return (now() - t0) / n;
+            };
+            return {
+              verifyPem: time(() => Rsa.verify(msg, sig, keys.platformPublicKey), 500),
+              verifyKey: time(() => Rsa.verify(msg, sig, publicKey), 500),
+              signPem: time(() => Rsa.sign(msg, keys.platformPrivateKey), 100),
+              signKey: time(() => Rsa.sign(msg, platformKey), 100),
+            };
+          })();
+          console.log(
+            `b. RSA-2048 in this process: verify ${ms(rsa.verifyPem, 2)} with a PEM string, ${ms(rsa.verifyKey, 2)} with a KeyObject; sign ${ms(rsa.signPem, 2)} / ${ms(rsa.signKey, 2)}`,
+          );
+          const created = await makeTopUps(base, admins, TOPUPS, sql, apiPid);
+          console.log(
+            `b. ${TOPUPS} pending top-ups (recharge: a signed Native order at the sandbox each), ${CLIENTS} clients: ${created.perSecond.toFixed(0)}/s; ${cpuText(created.cpu)}`,
+          );
+          // the payer scans and pays at the sandbox
+          await sql.query(
+            `update wechatpay_sandbox_orders set state = 'SUCCESS', paid_at = now(),
                 transaction_id = '4200' || lpad((floor(random() * 1e15))::bigint::text, 24, '0')
           where out_trade_no = any($1) and state = 'NOTPAY'`,
-        [created.made],
-      );
-      const { rows: orders } = await sql.query(
-        `select out_trade_no, mchid, appid, amount_fen::int as amount_fen, transaction_id, paid_at from wechatpay_sandbox_orders where out_trade_no = any($1)`,
-        [created.made],
-      );
-      const byNo = new Map(orders.map((o) => [o.out_trade_no, o]));
-      // the send order: each notify twice at once (identical), and a re-signed resend RESEND_AFTER orders later
-      const first = created.made.map((no) => signedNotify(keys, platformKey, transactionOf(byNo.get(no))));
-      const resend = created.made.map((no) => signedNotify(keys, platformKey, transactionOf(byNo.get(no))));
-      const sends = [];
-      // (COPIES - 1) identical copies side by side, taken by neighbouring clients at the same moment, plus the resend
-      for (let k = 0; k < first.length; k++) {
-        for (let c = 1; c < COPIES; c++) sends.push(first[k]);
-        if (k >= RESEND_AFTER) sends.push(resend[k - RESEND_AFTER]);
-      }
-      for (let k = Math.max(0, first.length - RESEND_AFTER); k < first.length; k++) sends.push(resend[k]);
-      if (sends.length !== TOPUPS * COPIES) throw new Error(`${sends.length} notifies to send, not ${TOPUPS * COPIES}`);
-      const statuses = new Map();
-      const notifyTimes = [];
-      freshConnections();
-      const nMeter = await cpuMeter(sql, apiPid);
-      const nSampling = activitySampler(sampler);
-      const n0 = now();
-      await pool(
-        sends.map((n) => async () => {
-          const t0 = now();
-          let status;
-          try {
-            status = (await request(base, 'POST', '/api/pay/wechat/notify', { headers: n.headers, body: n.body })).status;
-          } catch {
-            status = 'error';
+            [created.made],
+          );
+          const { rows: orders } = await sql.query(
+            `select out_trade_no, mchid, appid, amount_fen::int as amount_fen, transaction_id, paid_at from wechatpay_sandbox_orders where out_trade_no = any($1)`,
+            [created.made],
+          );
+          const byNo = new Map(orders.map((o) => [o.out_trade_no, o]));
+          // the send order: each notify twice at once (identical), and a re-signed resend RESEND_AFTER orders later
+          const first = created.made.map((no) => signedNotify(keys, platformKey, transactionOf(byNo.get(no))));
+          const resend = created.made.map((no) => signedNotify(keys, platformKey, transactionOf(byNo.get(no))));
+          const sends = [];
+          // (COPIES - 1) identical copies side by side, taken by neighbouring clients at the same moment, plus the resend
+          for (let k = 0; k < first.length; k++) {
+            for (let c = 1; c < COPIES; c++) sends.push(first[k]);
+            if (k >= RESEND_AFTER) sends.push(resend[k - RESEND_AFTER]);
           }
-          notifyTimes.push(now() - t0);
-          statuses.set(status, (statuses.get(status) ?? 0) + 1);
-        }),
-      );
-      const nSeconds = (now() - n0) / 1000;
-      const nCpu = nMeter();
-      const nActivity = await nSampling();
-      notifyTimes.sort((x, y) => x - y);
-      const notifies = {
-        sent: sends.length,
-        perSecond: sends.length / nSeconds,
-        creditsPerSecond: TOPUPS / nSeconds,
-        answered204: statuses.get(204) ?? 0,
-        statuses: Object.fromEntries(statuses),
-        p50: pct(notifyTimes, 50),
-        p99: pct(notifyTimes, 99),
-        cpu: nCpu,
-        per: perOp(nCpu, sends.length),
-        ...(await topUpCheck(sql, created.made)),
-      };
-      console.log(`b. ${notifies.sent} verified notifies (${TOPUPS} orders x ${COPIES}), ${CLIENTS} clients: ${notifies.perSecond.toFixed(0)} notifies/s, ${notifies.creditsPerSecond.toFixed(0)} credits/s, ` +
-        `p50 ${ms(notifies.p50)}, p99 ${ms(notifies.p99)}; answers ${JSON.stringify(notifies.statuses)}; ${notifies.paid} paid, ${notifies.credits} credits; ${cpuText(nCpu)}`);
-      console.log(`   ${activityText(nActivity)}`);
-      await check('b, signed notifies');
+          for (let k = Math.max(0, first.length - RESEND_AFTER); k < first.length; k++) sends.push(resend[k]);
+          if (sends.length !== TOPUPS * COPIES) throw new Error(`${sends.length} notifies to send, not ${TOPUPS * COPIES}`);
+          const statuses = new Map();
+          const notifyTimes = [];
+          freshConnections();
+          const nMeter = await cpuMeter(sql, apiPid);
+          const nSampling = activitySampler(sampler);
+          const n0 = now();
+          await pool(
+            sends.map((n) => async () => {
+              const t0 = now();
+              let status;
+              try {
+                status = (await request(base, 'POST', '/api/pay/wechat/notify', { headers: n.headers, body: n.body })).status;
+              } catch {
+                status = 'error';
+              }
+              notifyTimes.push(now() - t0);
+              statuses.set(status, (statuses.get(status) ?? 0) + 1);
+            }),
+          );
+          const nSeconds = (now() - n0) / 1000;
+          const nCpu = nMeter();
+          const nActivity = await nSampling();
+          notifyTimes.sort((x, y) => x - y);
+          const notifies = {
+            sent: sends.length,
+            perSecond: sends.length / nSeconds,
+            creditsPerSecond: TOPUPS / nSeconds,
+            answered204: statuses.get(204) ?? 0,
+            statuses: Object.fromEntries(statuses),
+            p50: pct(notifyTimes, 50),
+            p99: pct(notifyTimes, 99),
+            cpu: nCpu,
+            per: perOp(nCpu, sends.length),
+            ...(await topUpCheck(sql, created.made)),
+          };
+          console.log(
+            `b. ${notifies.sent} verified notifies (${TOPUPS} orders x ${COPIES}), ${CLIENTS} clients: ${notifies.perSecond.toFixed(0)} notifies/s, ${notifies.creditsPerSecond.toFixed(0)} credits/s, ` +
+              `p50 ${ms(notifies.p50)}, p99 ${ms(notifies.p99)}; answers ${JSON.stringify(notifies.statuses)}; ${notifies.paid} paid, ${notifies.credits} credits; ${cpuText(nCpu)}`,
+          );
+          console.log(`   ${activityText(nActivity)}`);
+          await check('b, signed notifies');
 
-      // the sandbox's own path: simulate pays the order and sends its signed notify; then once more (a resend)
-      const simOrders = (await makeTopUps(base, admins, SIMULATED, sql, apiPid)).made;
-      const simStatuses = new Map();
-      freshConnections();
-      const sMeter = await cpuMeter(sql, apiPid);
-      const s0 = now();
-      for (const round of [1, 2]) {
-        await pool(
-          simOrders.map((no) => async () => {
-            const r = await request(base, 'POST', '/api/dev/wechatpay/simulate', { body: { out_trade_no: no } });
-            const key = r.json?.code === 200 ? `${r.json.data.trade_state}/${r.json.data.notify_status}` : `HTTP ${r.status} ${r.json?.code ?? ''}`;
-            simStatuses.set(`${round}:${key}`, (simStatuses.get(`${round}:${key}`) ?? 0) + 1);
-          }),
-        );
-      }
-      const simSeconds = (now() - s0) / 1000;
-      const sCpu = sMeter();
-      const simulated = {
-        sent: simOrders.length * 2,
-        perSecond: (simOrders.length * 2) / simSeconds,
-        statuses: Object.fromEntries(simStatuses),
-        good: [...simStatuses].filter(([k]) => k.endsWith(':SUCCESS/204')).reduce((a, [, v]) => a + v, 0),
-        cpu: sCpu,
-        ...(await topUpCheck(sql, simOrders)),
-      };
-      console.log(`b. simulate (sandbox pays and sends the notify), ${SIMULATED} orders x 2, ${CLIENTS} clients: ${simulated.perSecond.toFixed(0)} notifies/s; answers ${JSON.stringify(simulated.statuses)}; ` +
-        `${simulated.paid} paid, ${simulated.credits} credits; ${cpuText(sCpu)}`);
-      await check('b, simulate');
-      return { created, notifies, nActivity, simulated, rsa };
-    })() : null;
+          // the sandbox's own path: simulate pays the order and sends its signed notify; then once more (a resend)
+          const simOrders = (await makeTopUps(base, admins, SIMULATED, sql, apiPid)).made;
+          const simStatuses = new Map();
+          freshConnections();
+          const sMeter = await cpuMeter(sql, apiPid);
+          const s0 = now();
+          for (const round of [1, 2]) {
+            await pool(
+              simOrders.map((no) => async () => {
+                const r = await request(base, 'POST', '/api/dev/wechatpay/simulate', { body: { out_trade_no: no } });
+                const key =
+                  r.json?.code === 200 ? `${r.json.data.trade_state}/${r.json.data.notify_status}` : `HTTP ${r.status} ${r.json?.code ?? ''}`;
+                simStatuses.set(`${round}:${key}`, (simStatuses.get(`${round}:${key}`) ?? 0) + 1);
+              }),
+            );
+          }
+          const simSeconds = (now() - s0) / 1000;
+          const sCpu = sMeter();
+          const simulated = {
+            sent: simOrders.length * 2,
+            perSecond: (simOrders.length * 2) / simSeconds,
+            statuses: Object.fromEntries(simStatuses),
+            good: [...simStatuses].filter(([k]) => k.endsWith(':SUCCESS/204')).reduce((a, [, v]) => a + v, 0),
+            cpu: sCpu,
+            ...(await topUpCheck(sql, simOrders)),
+          };
+          console.log(
+            `b. simulate (sandbox pays and sends the notify), ${SIMULATED} orders x 2, ${CLIENTS} clients: ${simulated.perSecond.toFixed(0)} notifies/s; answers ${JSON.stringify(simulated.statuses)}; ` +
+              `${simulated.paid} paid, ${simulated.credits} credits; ${cpuText(sCpu)}`,
+          );
+          await check('b, simulate');
+          return { created, notifies, nActivity, simulated, rsa };
+        })()
+      : null;
     const last = audits.at(-1);
 
     // ---- verdicts
@@ -748,31 +857,52 @@ async function main() {
     if (A) {
       const { seqPart, one, onePart, many, manyPart, retry, overdraw } = A;
       doubleCredits += [seqPart, onePart, manyPart, retry, overdraw].reduce((n, x) => n + x.doubles, 0);
-      for (const [label, x] of [['sequential', seqPart], ['one school', onePart], [`${SCHOOLS} schools`, manyPart], ['overdraw', overdraw]]) {
-        if (x.entries !== x.ok || x.payments !== x.ok) problems.push(`${label}: ${x.ok} successful payments, ${x.entries} ledger entries, ${x.payments} payments`);
+      for (const [label, x] of [
+        ['sequential', seqPart],
+        ['one school', onePart],
+        [`${SCHOOLS} schools`, manyPart],
+        ['overdraw', overdraw],
+      ]) {
+        if (x.entries !== x.ok || x.payments !== x.ok)
+          problems.push(`${label}: ${x.ok} successful payments, ${x.entries} ledger entries, ${x.payments} payments`);
       }
-      if (one.failed || many.failed || one.refused || many.refused) problems.push(`payments refused or failed under load: ${one.refused + many.refused} refused, ${one.failed + many.failed} failed`);
-      if (retry.answered !== retry.sent || retry.entries !== RETRY_IDS) problems.push(`retries: ${retry.answered}/${retry.sent} answered, ${retry.entries} charged for ${RETRY_IDS}`);
-      if (overdraw.ok !== OVERDRAW_FOR || overdraw.insufficient !== OVERDRAW_TRIES - OVERDRAW_FOR || overdraw.balance !== 0) problems.push(`overdraw: ${JSON.stringify(overdraw)}`);
+      if (one.failed || many.failed || one.refused || many.refused)
+        problems.push(`payments refused or failed under load: ${one.refused + many.refused} refused, ${one.failed + many.failed} failed`);
+      if (retry.answered !== retry.sent || retry.entries !== RETRY_IDS)
+        problems.push(`retries: ${retry.answered}/${retry.sent} answered, ${retry.entries} charged for ${RETRY_IDS}`);
+      if (overdraw.ok !== OVERDRAW_FOR || overdraw.insufficient !== OVERDRAW_TRIES - OVERDRAW_FOR || overdraw.balance !== 0)
+        problems.push(`overdraw: ${JSON.stringify(overdraw)}`);
     }
     if (B) {
       const { notifies, simulated } = B;
       doubleCredits += notifies.doubles + simulated.doubles;
-      if (notifies.answered204 !== notifies.sent || notifies.paid !== TOPUPS || notifies.credits !== TOPUPS || notifies.credited_fen !== notifies.paid_fen) {
+      if (
+        notifies.answered204 !== notifies.sent ||
+        notifies.paid !== TOPUPS ||
+        notifies.credits !== TOPUPS ||
+        notifies.credited_fen !== notifies.paid_fen
+      ) {
         problems.push(`notifies: ${JSON.stringify({ ...notifies, cpu: undefined, per: undefined })}`);
       }
-      if (simulated.good !== simulated.sent || simulated.paid !== SIMULATED || simulated.credits !== SIMULATED) problems.push(`simulate: ${JSON.stringify({ ...simulated, cpu: undefined })}`);
+      if (simulated.good !== simulated.sent || simulated.paid !== SIMULATED || simulated.credits !== SIMULATED)
+        problems.push(`simulate: ${JSON.stringify({ ...simulated, cpu: undefined })}`);
     }
     const met = A ? A.ratio >= TARGET : true;
     for (const x of problems) console.error(`CHECK FAILED: ${x}`);
-    console.log(`double credits: ${doubleCredits}${A ? `; API/pgbench ${(A.ratio * 100).toFixed(1)}% (target ${TARGET * 100}%: ${met ? 'met' : 'MISSED'})` : ''}`);
+    console.log(
+      `double credits: ${doubleCredits}${A ? `; API/pgbench ${(A.ratio * 100).toFixed(1)}% (target ${TARGET * 100}%: ${met ? 'met' : 'MISSED'})` : ''}`,
+    );
     if (!met || problems.length || doubleCredits) process.exitCode = 1;
     if (!A || !B) return; // BENCHMARKS.md gets whole runs only
 
     // ---- BENCHMARKS.md
     const date = new Date().toISOString().slice(0, 10);
-    const { rows: [{ v: pgVersion }] } = await sql.query(`select current_setting('server_version') as v`);
-    const { rows: [{ setting: syncCommit }] } = await sql.query(`select setting from pg_settings where name = 'synchronous_commit'`);
+    const {
+      rows: [{ v: pgVersion }],
+    } = await sql.query(`select current_setting('server_version') as v`);
+    const {
+      rows: [{ setting: syncCommit }],
+    } = await sql.query(`select setting from pg_settings where name = 'synchronous_commit'`);
     const machine = `${cpus().length} cores (${cpus()[0].model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL ${pgVersion}`;
     const perText = (p) => `${p.api.toFixed(2)} ms API CPU and ${p.postgres.toFixed(2)} ms Postgres backend CPU`;
     const payRow = (label, r) =>
@@ -789,7 +919,7 @@ async function main() {
       '| measure | result | target |',
       '|---|---|---|',
       `| a. one balance payment alone: the first after start (the payment password's argon2id verification, ${ms(median(argonMs))} measured in the bench, then remembered in the process), the next, then ${SEQUENTIAL} in a row from one client | first ${ms(cold)}, next ${ms(warm)}; in a row p50 ${ms(seq.p50)}, p99 ${ms(seq.p99)}, ${seq.perSecond.toFixed(0)} payments/s | |`,
-      payRow('all paying for ONE school (every payment waits for the school\'s row lock: the worst case)', one),
+      payRow("all paying for ONE school (every payment waits for the school's row lock: the worst case)", one),
       payRow(`spread over ${SCHOOLS} schools (4 clients each)`, many),
       `| a. pgbench, same database: \`pgbench -n -M prepared -c ${CLIENTS} -j 2 -T ${MEASURE_S}\`, one insert of a ledger-entry row per transaction (a copy of ledger_entries with its keys and indexes, no foreign keys, no trigger) | ${bench.tps.toFixed(0)} tps (latency ${bench.lat} ms, ${bench.failed} failed), whole machine CPU ${cores(pgbenchMachine)} | |`,
       `| a. pgbench, the same insert from ONE client (\`-c 1 -j 1 -T 5\`): each insert waits for its own commit, as payments queued on one school's row lock do | ${single.tps.toFixed(0)} tps (latency ${single.lat} ms) | |`,

@@ -65,7 +65,16 @@ async function main() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, [join(apiDir, 'dist', 'main.js')], {
-    env: { ...process.env, DATABASE_URL: dbUrl, REDIS_URL, QUEUE_PREFIX: PREFIX, SEED_DEMO: '1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_FACTOR: '0' },
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl,
+      REDIS_URL,
+      QUEUE_PREFIX: PREFIX,
+      SEED_DEMO: '1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_FACTOR: '0',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const sql = new pg.Client({ connectionString: dbUrl });
@@ -90,10 +99,10 @@ async function main() {
 
     // 10,000 guardians (parent accounts with mobiles), 12,000 children in 50 classes
     await sql.query('begin');
-    await sql.query(
-      `insert into care_classes (school_id, name, capacity) select $1, '压测班' || g, 500 from generate_series(1, $2) g`,
-      [schoolId, CLASSES],
-    );
+    await sql.query(`insert into care_classes (school_id, name, capacity) select $1, '压测班' || g, 500 from generate_series(1, $2) g`, [
+      schoolId,
+      CLASSES,
+    ]);
     const guardians = (
       await sql.query(
         `insert into users (school_id, role, username, name, nickname, mobile)
@@ -133,7 +142,14 @@ async function main() {
 
     // warm-up (not counted): a notice to one class
     const [klass] = (await sql.query(`select id from care_classes where school_id = $1 order by id limit 1`, [schoolId])).rows;
-    await call(base, token, 'POST', 'teacherAddInform', { title: '预热', content: '<p>预热</p>', scope: 'classes', class_ids: [klass.id], audience: 'guardians', request_id: `warm-${tag}` });
+    await call(base, token, 'POST', 'teacherAddInform', {
+      title: '预热',
+      content: '<p>预热</p>',
+      scope: 'classes',
+      class_ids: [klass.id],
+      audience: 'guardians',
+      request_id: `warm-${tag}`,
+    });
 
     for (let i = 0; i < RUNS; i++) {
       const { res, ms } = await call(base, token, 'POST', 'teacherAddInform', {
@@ -147,8 +163,20 @@ async function main() {
       if (res.code !== 200) throw new Error(`publish: ${JSON.stringify(res)}`);
       const f = await fanouts(queue, `n${res.data.id}-`);
       const [r] = (await sql.query(`select count(*)::int as receipts from notice_receipts where notice_id = $1`, [res.data.id])).rows;
-      runs.push({ ms, id: res.data.id, recipients: res.data.recipients, sms: res.data.sms_count, held: res.data.held, receipts: r.receipts, jobs: f.jobs.length, mobiles: f.mobiles, fanJobs: f.jobs });
-      console.log(`a${i + 1}. publish to the school: ${ms.toFixed(0)} ms, ${res.data.recipients} recipients, ${r.receipts} receipts, ${f.jobs.length} sms.fanout jobs for ${f.mobiles} mobiles${res.data.held ? ' (held to 07:00)' : ''}`);
+      runs.push({
+        ms,
+        id: res.data.id,
+        recipients: res.data.recipients,
+        sms: res.data.sms_count,
+        held: res.data.held,
+        receipts: r.receipts,
+        jobs: f.jobs.length,
+        mobiles: f.mobiles,
+        fanJobs: f.jobs,
+      });
+      console.log(
+        `a${i + 1}. publish to the school: ${ms.toFixed(0)} ms, ${res.data.recipients} recipients, ${r.receipts} receipts, ${f.jobs.length} sms.fanout jobs for ${f.mobiles} mobiles${res.data.held ? ' (held to 07:00)' : ''}`,
+      );
     }
 
     // a'. what the worker does with the first notice's fan-out jobs: one sms.send job per mobile
@@ -180,7 +208,9 @@ async function main() {
     remind = ok[0] ?? null;
     second = [r1, r2].find((r) => r.res.code !== 200) ?? null;
     counts = { remindMobiles: (await fanouts(queue, `n${runs[1].id}-r`)).mobiles, remindOk: ok.length };
-    console.log(`c. remind: ${remind ? `${remind.ms.toFixed(0)} ms, ${remind.res.data.reminded} texts` : 'failed'}; the concurrent second: ${second?.res.msg}; ${counts.remindMobiles} mobiles queued`);
+    console.log(
+      `c. remind: ${remind ? `${remind.ms.toFixed(0)} ms, ${remind.res.data.reminded} texts` : 'failed'}; the concurrent second: ${second?.res.msg}; ${counts.remindMobiles} mobiles queued`,
+    );
     runs.expected = expected;
   } finally {
     await sql.end().catch(() => {});
@@ -200,7 +230,10 @@ async function main() {
   const checks = [
     ['a: every publish ≤ 2 s', runs.every((r) => r.ms <= TARGET_MS)],
     ['a: one receipt per distinct guardian', runs.every((r) => r.recipients === expected.guardians && r.receipts === expected.guardians)],
-    ['a: one text per distinct mobile, fanned out into as many sms.send jobs', runs.every((r) => r.sms === expected.mobiles && r.mobiles === expected.mobiles) && fan.sends === expected.mobiles],
+    [
+      'a: one text per distinct mobile, fanned out into as many sms.send jobs',
+      runs.every((r) => r.sms === expected.mobiles && r.mobiles === expected.mobiles) && fan.sends === expected.mobiles,
+    ],
     ['c: one remind of two at once, every unread texted', counts.remindOk === 1 && counts.remindMobiles === expected.mobiles],
   ];
   const missed = checks.filter(([, good]) => !good).map(([name]) => name);

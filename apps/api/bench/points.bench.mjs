@@ -33,8 +33,6 @@ const CONCURRENCY = 100;
 const PRICE = 30;
 const START_POINTS = 100;
 
-
-
 /** Sends every body (one exchange each) `CONCURRENCY` at a time; answers each result with its time. */
 async function race(base, token, bodies) {
   const results = new Array(bodies.length);
@@ -61,7 +59,17 @@ async function race(base, token, bodies) {
   const codes = {};
   for (const r of results) if (r.code !== 200) codes[r.msg] = (codes[r.msg] ?? 0) + 1;
   const lastOk = ok.reduce((m, r) => Math.max(m, r.at), 0);
-  return { n: results.length, ok: ok.length, refused: codes, totalMs, rps: results.length / (totalMs / 1000), okPerS: ok.length / (lastOk / 1000), p50: pct(times, 50), p99: pct(times, 99), errors: results.filter((r) => r.code === 500).length };
+  return {
+    n: results.length,
+    ok: ok.length,
+    refused: codes,
+    totalMs,
+    rps: results.length / (totalMs / 1000),
+    okPerS: ok.length / (lastOk / 1000),
+    p50: pct(times, 50),
+    p99: pct(times, 99),
+    errors: results.filter((r) => r.code === 500).length,
+  };
 }
 
 async function main() {
@@ -90,14 +98,29 @@ async function main() {
         [schoolId, RACE_STUDENTS + SPARE_REQUESTS + SAME_STUDENTS],
       )
     ).rows.map((r) => r.id);
-    await sql.query(`insert into points_accounts (student_id, school_id, balance) select id, $1, $2 from unnest($3::int[]) id`, [schoolId, START_POINTS, students]);
+    await sql.query(`insert into points_accounts (student_id, school_id, balance) select id, $1, $2 from unnest($3::int[]) id`, [
+      schoolId,
+      START_POINTS,
+      students,
+    ]);
     await sql.query(
       `insert into points_ledger (school_id, student_id, kind, delta, balance_after, reason) select $1, id, 'award', $2, $2, '压测' from unnest($3::int[]) id`,
       [schoolId, START_POINTS, students],
     );
     const good = async (name, stock) => {
-      const [g] = (await sql.query(`insert into points_goods (school_id, name, price, stock) values ($1, $2, $3, $4) returning id`, [schoolId, name, PRICE, stock])).rows;
-      await sql.query(`insert into points_stock_moves (school_id, goods_id, kind, delta, stock_after) values ($1, $2, 'initial', $3, $3)`, [schoolId, g.id, stock]);
+      const [g] = (
+        await sql.query(`insert into points_goods (school_id, name, price, stock) values ($1, $2, $3, $4) returning id`, [
+          schoolId,
+          name,
+          PRICE,
+          stock,
+        ])
+      ).rows;
+      await sql.query(`insert into points_stock_moves (school_id, goods_id, kind, delta, stock_after) values ($1, $2, 'initial', $3, $3)`, [
+        schoolId,
+        g.id,
+        stock,
+      ]);
       return g.id;
     };
     const scarce = await good('限量文具', RACE_STOCK);
@@ -112,12 +135,30 @@ async function main() {
     // a few requests to warm the API up (not counted: students of part b, which has stock to spare)
     for (let i = 0; i < 20; i++) await fetch(`${base}/api/index/scoreGoodsList?page=1&limit=20`, { headers: { token } });
 
-    a = await race(base, token, raceIds.map((id, i) => body(id, scarce, i)));
-    console.log(`a. race for ${RACE_STOCK} in stock, ${RACE_STUDENTS} exchanges: ${a.ok} ok, refused ${JSON.stringify(a.refused)}, ${a.rps.toFixed(0)} req/s, ${a.okPerS.toFixed(0)} exchanges/s until sold out, p50 ${a.p50.toFixed(1)} ms, p99 ${a.p99.toFixed(1)} ms`);
-    b = await race(base, token, spareIds.map((id, i) => body(id, plenty, i)));
-    console.log(`b. one good, stock to spare, ${SPARE_REQUESTS} exchanges: ${b.ok} ok, ${b.rps.toFixed(0)} req/s, p50 ${b.p50.toFixed(1)} ms, p99 ${b.p99.toFixed(1)} ms`);
-    c = await race(base, token, sameIds.flatMap((id, k) => Array.from({ length: SAME_EACH }, (_, j) => body(id, plenty, 100_000 + k * SAME_EACH + j))));
-    console.log(`c. ${SAME_STUDENTS} students x ${SAME_EACH} exchanges: ${c.ok} ok, refused ${JSON.stringify(c.refused)}, ${c.rps.toFixed(0)} req/s, p99 ${c.p99.toFixed(1)} ms`);
+    a = await race(
+      base,
+      token,
+      raceIds.map((id, i) => body(id, scarce, i)),
+    );
+    console.log(
+      `a. race for ${RACE_STOCK} in stock, ${RACE_STUDENTS} exchanges: ${a.ok} ok, refused ${JSON.stringify(a.refused)}, ${a.rps.toFixed(0)} req/s, ${a.okPerS.toFixed(0)} exchanges/s until sold out, p50 ${a.p50.toFixed(1)} ms, p99 ${a.p99.toFixed(1)} ms`,
+    );
+    b = await race(
+      base,
+      token,
+      spareIds.map((id, i) => body(id, plenty, i)),
+    );
+    console.log(
+      `b. one good, stock to spare, ${SPARE_REQUESTS} exchanges: ${b.ok} ok, ${b.rps.toFixed(0)} req/s, p50 ${b.p50.toFixed(1)} ms, p99 ${b.p99.toFixed(1)} ms`,
+    );
+    c = await race(
+      base,
+      token,
+      sameIds.flatMap((id, k) => Array.from({ length: SAME_EACH }, (_, j) => body(id, plenty, 100_000 + k * SAME_EACH + j))),
+    );
+    console.log(
+      `c. ${SAME_STUDENTS} students x ${SAME_EACH} exchanges: ${c.ok} ok, refused ${JSON.stringify(c.refused)}, ${c.rps.toFixed(0)} req/s, p99 ${c.p99.toFixed(1)} ms`,
+    );
 
     const [x] = (
       await sql.query(
@@ -150,7 +191,12 @@ async function main() {
     ['no 5xx', a.errors + b.errors + c.errors === 0],
     [
       'audit',
-      audit.exchanged_mismatch === 0 && audit.moves_mismatch === 0 && audit.negative_stock === 0 && audit.negative_balances === 0 && audit.ledger_mismatch === 0 && audit.orders_without_one_entry === 0,
+      audit.exchanged_mismatch === 0 &&
+        audit.moves_mismatch === 0 &&
+        audit.negative_stock === 0 &&
+        audit.negative_balances === 0 &&
+        audit.ledger_mismatch === 0 &&
+        audit.orders_without_one_entry === 0,
     ],
   ];
   const missed = checks.filter(([, ok]) => !ok).map(([name]) => name);
@@ -165,7 +211,7 @@ async function main() {
     '',
     '| measure | result | target |',
     '|---|---|---|',
-    `| a. race: ${fmt(RACE_STUDENTS)} students (${START_POINTS} points each) exchange one good with ${fmt(RACE_STOCK)} in stock at ${PRICE} points | ${fmt(a.ok)} exchanged, ${fmt((a.refused['该商品已兑完'] ?? 0))} refused as sold out; ${(a.totalMs / 1000).toFixed(1)} s, ${a.rps.toFixed(0)} requests/s, ${a.okPerS.toFixed(0)} exchanges/s until sold out; p50 ${a.p50.toFixed(1)} ms, p99 ${a.p99.toFixed(1)} ms | exactly ${fmt(RACE_STOCK)}, ${ok(checks[0][1] && checks[1][1])} |`,
+    `| a. race: ${fmt(RACE_STUDENTS)} students (${START_POINTS} points each) exchange one good with ${fmt(RACE_STOCK)} in stock at ${PRICE} points | ${fmt(a.ok)} exchanged, ${fmt(a.refused['该商品已兑完'] ?? 0)} refused as sold out; ${(a.totalMs / 1000).toFixed(1)} s, ${a.rps.toFixed(0)} requests/s, ${a.okPerS.toFixed(0)} exchanges/s until sold out; p50 ${a.p50.toFixed(1)} ms, p99 ${a.p99.toFixed(1)} ms | exactly ${fmt(RACE_STOCK)}, ${ok(checks[0][1] && checks[1][1])} |`,
     `| b. ${fmt(SPARE_REQUESTS)} exchanges of one good with stock to spare (every one takes its row lock) | ${fmt(b.ok)} exchanged; ${(b.totalMs / 1000).toFixed(1)} s, ${b.rps.toFixed(0)} exchanges/s; p50 ${b.p50.toFixed(1)} ms, p99 ${b.p99.toFixed(1)} ms | all, ${ok(checks[2][1])} |`,
     `| c. ${SAME_STUDENTS} students x ${SAME_EACH} concurrent exchanges at ${PRICE} of ${START_POINTS} points | ${fmt(c.ok)} exchanged, ${fmt(c.n - c.ok)} refused for want of points; ${c.rps.toFixed(0)} requests/s, p99 ${c.p99.toFixed(1)} ms | 3 each, ${ok(checks[3][1])} |`,
     `| SQL audit after the three | oversold ${audit.scarce_orders - RACE_STOCK}, stock left ${audit.scarce_stock}; goods whose exchanged count differs from their orders ${audit.exchanged_mismatch}, whose stock differs from their moves ${audit.moves_mismatch}; negative stock ${audit.negative_stock}, negative balances ${audit.negative_balances}, balances differing from their ledger ${audit.ledger_mismatch}, orders without exactly one ledger entry ${audit.orders_without_one_entry}; 5xx answers ${a.errors + b.errors + c.errors} | all 0, ${ok(checks[4][1] && checks[5][1])} |`,

@@ -61,7 +61,18 @@ async function race(base, token, action, bodies) {
   const refused = {};
   for (const r of results) if (r.code !== 200) refused[r.msg] = (refused[r.msg] ?? 0) + 1;
   const lastOk = ok.reduce((m, r) => Math.max(m, r.at), 0);
-  return { results, n: results.length, ok: ok.length, refused, totalMs, rps: results.length / (totalMs / 1000), okPerS: ok.length / (lastOk / 1000 || 1), p50: pct(times, 50), p99: pct(times, 99), errors: results.filter((r) => r.code === 500).length };
+  return {
+    results,
+    n: results.length,
+    ok: ok.length,
+    refused,
+    totalMs,
+    rps: results.length / (totalMs / 1000),
+    okPerS: ok.length / (lastOk / 1000 || 1),
+    p50: pct(times, 50),
+    p99: pct(times, 99),
+    errors: results.filter((r) => r.code === 500).length,
+  };
 }
 
 async function main() {
@@ -86,22 +97,67 @@ async function main() {
        select $1, 'adjustment', $2, s.balance_fen, 'bench', 'bench:' || gen_random_uuid() from s`,
       [schoolId, 100_000_000],
     );
-    const address = (await call(base, token, 'POST', 'addAddress', { name: '王老师', mobile: '13800000001', region: '浙江省杭州市', detail: '文三路 100 号', is_default: true })).data;
+    const address = (
+      await call(base, token, 'POST', 'addAddress', {
+        name: '王老师',
+        mobile: '13800000001',
+        region: '浙江省杭州市',
+        detail: '文三路 100 号',
+        is_default: true,
+      })
+    ).data;
     const good = async (name, stock) =>
-      (await call(base, op.token, 'POST', 'addStoreGoods', { type_id: 1, name, price_fen: PRICE, stock, request_id: `bench-${tag}-${name.length}-${stock}` })).data.id;
+      (
+        await call(base, op.token, 'POST', 'addStoreGoods', {
+          type_id: 1,
+          name,
+          price_fen: PRICE,
+          stock,
+          request_id: `bench-${tag}-${name.length}-${stock}`,
+        })
+      ).data.id;
     const scarce = await good('限量文具礼盒', RACE_STOCK);
     const plenty = await good('常备作业本', 1_000_000);
     await sql.query('analyze');
     for (let i = 0; i < 20; i++) await call(base, token, 'GET', 'goodsList?page=1&limit=20');
 
-    const body = (goods_id, i) => ({ items: [{ goods_id, quantity: 1 }], address_id: address.id, total_fen: PRICE + FREIGHT, request_id: `bench-${tag}-${goods_id}-${i}` });
-    a = await race(base, token, 'submitGoodsOrder', Array.from({ length: RACE_ORDERS }, (_, i) => body(scarce, i)));
-    console.log(`a. race for ${RACE_STOCK} in stock, ${RACE_ORDERS} orders: ${a.ok} ok, refused ${JSON.stringify(a.refused)}, ${a.rps.toFixed(0)} req/s, p50 ${a.p50.toFixed(1)} ms, p99 ${a.p99.toFixed(1)} ms`);
-    b = await race(base, token, 'submitGoodsOrder', Array.from({ length: SPARE_ORDERS }, (_, i) => body(plenty, i)));
-    console.log(`b. one good, stock to spare, ${SPARE_ORDERS} orders: ${b.ok} ok, ${b.rps.toFixed(0)} req/s, p50 ${b.p50.toFixed(1)} ms, p99 ${b.p99.toFixed(1)} ms`);
-    const toPay = b.results.filter((r) => r.code === 200).slice(0, PAY_ORDERS).map((r) => r.data.id);
-    c = await race(base, token, 'balancePayGoodsOrder', toPay.flatMap((id, i) => [0, 1].map((k) => ({ id, deal_pwd: '135790', request_id: `bench-${tag}-pay-${i}-${k}` }))));
-    console.log(`c. ${PAY_ORDERS} orders paid twice at once: ${c.ok} ok, refused ${JSON.stringify(c.refused)}, ${c.rps.toFixed(0)} req/s, p99 ${c.p99.toFixed(1)} ms`);
+    const body = (goods_id, i) => ({
+      items: [{ goods_id, quantity: 1 }],
+      address_id: address.id,
+      total_fen: PRICE + FREIGHT,
+      request_id: `bench-${tag}-${goods_id}-${i}`,
+    });
+    a = await race(
+      base,
+      token,
+      'submitGoodsOrder',
+      Array.from({ length: RACE_ORDERS }, (_, i) => body(scarce, i)),
+    );
+    console.log(
+      `a. race for ${RACE_STOCK} in stock, ${RACE_ORDERS} orders: ${a.ok} ok, refused ${JSON.stringify(a.refused)}, ${a.rps.toFixed(0)} req/s, p50 ${a.p50.toFixed(1)} ms, p99 ${a.p99.toFixed(1)} ms`,
+    );
+    b = await race(
+      base,
+      token,
+      'submitGoodsOrder',
+      Array.from({ length: SPARE_ORDERS }, (_, i) => body(plenty, i)),
+    );
+    console.log(
+      `b. one good, stock to spare, ${SPARE_ORDERS} orders: ${b.ok} ok, ${b.rps.toFixed(0)} req/s, p50 ${b.p50.toFixed(1)} ms, p99 ${b.p99.toFixed(1)} ms`,
+    );
+    const toPay = b.results
+      .filter((r) => r.code === 200)
+      .slice(0, PAY_ORDERS)
+      .map((r) => r.data.id);
+    c = await race(
+      base,
+      token,
+      'balancePayGoodsOrder',
+      toPay.flatMap((id, i) => [0, 1].map((k) => ({ id, deal_pwd: '135790', request_id: `bench-${tag}-pay-${i}-${k}` }))),
+    );
+    console.log(
+      `c. ${PAY_ORDERS} orders paid twice at once: ${c.ok} ok, refused ${JSON.stringify(c.refused)}, ${c.rps.toFixed(0)} req/s, p99 ${c.p99.toFixed(1)} ms`,
+    );
 
     const [x] = (
       await sql.query(
@@ -129,7 +185,13 @@ async function main() {
     ['a: exactly the stock sold', a.ok === RACE_STOCK && audit.scarce_sold === RACE_STOCK && audit.scarce_stock === 0],
     ['a: the others refused as out of stock', (a.refused[OUT_OF_STOCK] ?? 0) === RACE_ORDERS - RACE_STOCK],
     ['b: all placed', b.ok === SPARE_ORDERS],
-    ['c: every order charged once', c.ok === 2 * PAY_ORDERS && audit.paid === PAY_ORDERS && audit.paid_not_once === 0 && Number(audit.charged_fen) === PAY_ORDERS * (PRICE + FREIGHT)],
+    [
+      'c: every order charged once',
+      c.ok === 2 * PAY_ORDERS &&
+        audit.paid === PAY_ORDERS &&
+        audit.paid_not_once === 0 &&
+        Number(audit.charged_fen) === PAY_ORDERS * (PRICE + FREIGHT),
+    ],
     ['no 5xx', a.errors + b.errors + c.errors === 0],
     ['audit', audit.sold_mismatch === 0 && audit.moves_mismatch === 0 && audit.negative_stock === 0 && audit.ledger_mismatch === 0],
   ];

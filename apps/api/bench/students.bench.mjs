@@ -23,10 +23,23 @@ const dbUrl = (() => {
   u.pathname = `/${dbName}`;
   return u.toString();
 })();
-const COLUMNS = ['姓名', '性别', '出生日期', '就读学校', '年级', '班级', '过敏信息', '备注', '监护人姓名', '监护人手机', '与学生关系', '需要接送', '需要晚餐'];
+const COLUMNS = [
+  '姓名',
+  '性别',
+  '出生日期',
+  '就读学校',
+  '年级',
+  '班级',
+  '过敏信息',
+  '备注',
+  '监护人姓名',
+  '监护人手机',
+  '与学生关系',
+  '需要接送',
+  '需要晚餐',
+];
 const GRADES = ['一年级', '二年级', '三年级', '四年级', '五年级', '六年级'];
 const cn = (n) => String(n).replace(/\d/g, (d) => '零一二三四五六七八九'[Number(d)]);
-
 
 /** the API runs its jobs in-process: no queue traffic in the figures */
 const withoutRedis = (env) => Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'REDIS_URL'));
@@ -59,8 +72,21 @@ async function main() {
     const ws = wb.addWorksheet('学生');
     ws.addRow(COLUMNS);
     for (let i = 0; i < 2000; i++) {
-      ws.addRow([`导入生${cn(i)}`, i % 2 ? '男' : '女', '2017-09-01', '实验小学', GRADES[i % 6], `${(i % 8) + 1}班`, '', '', `家长${cn(i)}`,
-        `1330${String(i).padStart(7, '0')}`, '母亲', i % 3 ? '是' : '否', '是']);
+      ws.addRow([
+        `导入生${cn(i)}`,
+        i % 2 ? '男' : '女',
+        '2017-09-01',
+        '实验小学',
+        GRADES[i % 6],
+        `${(i % 8) + 1}班`,
+        '',
+        '',
+        `家长${cn(i)}`,
+        `1330${String(i).padStart(7, '0')}`,
+        '母亲',
+        i % 3 ? '是' : '否',
+        '是',
+      ]);
     }
     const xlsx = Buffer.from(await wb.xlsx.writeBuffer());
     const importOnce = async (dryRun) => {
@@ -79,7 +105,9 @@ async function main() {
     console.log(`import 2,000 rows: dry run ${dry.ms.toFixed(0)} ms, import ${real.ms.toFixed(0)} ms`);
 
     // 2. a school of 10,000 students (bulk SQL), each with a parent account and a guardian row, in care classes
-    const { rows: [{ n: have }] } = await sql.query(`select count(*)::int as n from students where school_id = $1`, [schoolId]);
+    const {
+      rows: [{ n: have }],
+    } = await sql.query(`select count(*)::int as n from students where school_id = $1`, [schoolId]);
     const extra = 10_000 - have;
     await sql.query('begin');
     await sql.query(
@@ -87,10 +115,7 @@ async function main() {
        select $1, 6, 'bench_p' || g, '家长' || g, '家长' || g, '132' || lpad(g::text, 8, '0') from generate_series(1, $2) g`,
       [schoolId, extra],
     );
-    await sql.query(
-      `insert into care_classes (school_id, name, capacity) select $1, '压测班' || g, 500 from generate_series(1, 20) g`,
-      [schoolId],
-    );
+    await sql.query(`insert into care_classes (school_id, name, capacity) select $1, '压测班' || g, 500 from generate_series(1, 20) g`, [schoolId]);
     await sql.query(
       `insert into students (school_id, name, gender, birthday, day_school, grade, class_name, needs_shuttle, needs_dinner, created_at)
        select $1, '压测生' || g, 1 + g % 2, date '2016-01-01' + (g % 1500), (array['实验小学','第二小学','育才小学'])[1 + g % 3],
@@ -115,7 +140,9 @@ async function main() {
     );
     await sql.query('commit');
     await sql.query('analyze');
-    const { rows: [{ n: total }] } = await sql.query(`select count(*)::int as n from students where school_id = $1 and status = 1`, [schoolId]);
+    const {
+      rows: [{ n: total }],
+    } = await sql.query(`select count(*)::int as n from students where school_id = $1 and status = 1`, [schoolId]);
 
     const measure = async (label, query) => {
       const url = `${base}/api/index/studentList?${query}`;
@@ -140,7 +167,10 @@ async function main() {
       await measure('keyword: part of a name', `keyword=${encodeURIComponent('压测生12')}&limit=20`),
       await measure('keyword: a full guardian mobile', 'keyword=13200004321&limit=20'),
       await measure('keyword: a short mobile prefix (worst case)', 'keyword=1320000&limit=20'),
-      await measure('care class, 100 rows', `class_id=${(await sql.query(`select id from care_classes where name = '压测班1'`)).rows[0].id}&limit=100`),
+      await measure(
+        'care class, 100 rows',
+        `class_id=${(await sql.query(`select id from care_classes where name = '压测班1'`)).rows[0].id}&limit=100`,
+      ),
     ];
 
     const date = new Date().toISOString().slice(0, 10);
@@ -155,7 +185,10 @@ async function main() {
       '| measure | result | budget |',
       '|---|---|---|',
       `| import 2,000 students with guardians from one .xlsx (wall time) | ${real.ms.toFixed(0)} ms (dry run ${dry.ms.toFixed(0)} ms) | < 10 s, ${ok(real.ms, 10_000)} |`,
-      ...lists.map((l) => `| studentList, ${l.label}, school of ${total} active students (${l.matches} matches), 500 sequential requests | p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms | p99 < 50 ms, ${ok(l.p99, 50)} |`),
+      ...lists.map(
+        (l) =>
+          `| studentList, ${l.label}, school of ${total} active students (${l.matches} matches), 500 sequential requests | p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms | p99 < 50 ms, ${ok(l.p99, 50)} |`,
+      ),
       '',
     ].join('\n');
     const file = join(root, 'BENCHMARKS.md');

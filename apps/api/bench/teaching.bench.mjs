@@ -79,11 +79,20 @@ function partA(term) {
       const ref = { source: 'teaching', label: `c${c}` };
       busy.push({ kind: 'teacher', who: (c + 1) % CLASSES, day: s.day, start: s.start, end: s.end, ref });
       busy.push({ kind: 'room', who: (c + 1) % CLASSES, day: s.day, start: s.start, end: s.end, ref });
-      for (const st of students) busy.push({ kind: 'student', who: st, day: s.day, start: s.start + (c % 2 === 0 ? 240 : -240), end: s.end + (c % 2 === 0 ? 240 : -240), ref });
+      for (const st of students)
+        busy.push({
+          kind: 'student',
+          who: st,
+          day: s.day,
+          start: s.start + (c % 2 === 0 ? 240 : -240),
+          end: s.end + (c % 2 === 0 ? 240 : -240),
+          ref,
+        });
     }
   }
   // half the students in a care class of 16:00-19:30 on weekdays
-  for (let st = 0; st < (CLASSES / 2) * PER_CLASS; st += 2) busy.push({ kind: 'student', who: st, weekdays: [1, 2, 3, 4, 5], start: 960, end: 1170, ref: { source: 'care', label: 'care' } });
+  for (let st = 0; st < (CLASSES / 2) * PER_CLASS; st += 2)
+    busy.push({ kind: 'student', who: st, weekdays: [1, 2, 3, 4, 5], start: 960, end: 1170, ref: { source: 'care', label: 'care' } });
   const generatedMs = performance.now() - t0;
   const t1 = performance.now();
   const clashes = shared.findClashes(proposed, busy);
@@ -94,7 +103,9 @@ function partA(term) {
 /** Part b's data: 200 teachers, rooms and classes, 1,500 students (each in two classes), half of them in a care class, the calendar. */
 async function seed(sql, schoolId, term) {
   await sql.query('begin');
-  const { rows: [tpl] } = await sql.query(`select password_hash from users where school_id = $1 and role = 1 limit 1`, [schoolId]);
+  const {
+    rows: [tpl],
+  } = await sql.query(`select password_hash from users where school_id = $1 and role = 1 limit 1`, [schoolId]);
   await sql.query(
     `insert into users (school_id, role, username, name, nickname, password_hash) select $1, 2, 'bt_' || g, '压测老师' || g, '压测老师' || g, $2 from generate_series(0, $3 - 1) g`,
     [schoolId, tpl.password_hash, CLASSES],
@@ -117,16 +128,35 @@ async function seed(sql, schoolId, term) {
     [schoolId, students, PER_CLASS],
   );
   // half the students in a care class of 16:00-19:30 on weekdays
-  const { rows: [slot] } = await sql.query(`insert into class_times (school_id, name, start_time, end_time, weekdays) values ($1, '压测晚托', '16:00', '19:30', '{1,2,3,4,5}') returning id`, [schoolId]);
-  const { rows: [care] } = await sql.query(`insert into care_classes (school_id, name, class_time_id, capacity) values ($1, '压测晚托班', $2, 500) returning id`, [schoolId, slot.id]);
-  const { rows: care2 } = await sql.query(`insert into care_classes (school_id, name, class_time_id, capacity) values ($1, '压测晚托二班', $2, 500) returning id`, [schoolId, slot.id]);
+  const {
+    rows: [slot],
+  } = await sql.query(
+    `insert into class_times (school_id, name, start_time, end_time, weekdays) values ($1, '压测晚托', '16:00', '19:30', '{1,2,3,4,5}') returning id`,
+    [schoolId],
+  );
+  const {
+    rows: [care],
+  } = await sql.query(`insert into care_classes (school_id, name, class_time_id, capacity) values ($1, '压测晚托班', $2, 500) returning id`, [
+    schoolId,
+    slot.id,
+  ]);
+  const { rows: care2 } = await sql.query(
+    `insert into care_classes (school_id, name, class_time_id, capacity) values ($1, '压测晚托二班', $2, 500) returning id`,
+    [schoolId, slot.id],
+  );
   await sql.query(
     `insert into care_class_students (school_id, class_id, student_id)
      select $1, case when n % 4 = 0 then $2::int else $3::int end, id from (select id, row_number() over (order by id) as n from students where school_id = $1 and name like '压测学生%') s where n % 2 = 0`,
     [schoolId, care.id, care2[0].id],
   );
   for (const c of term.calendar) {
-    await sql.query(`insert into school_calendar_days (school_id, day, kind, works_as, note) values ($1, $2, $3, $4, $5)`, [schoolId, c.day, c.kind, c.works_as, c.note]);
+    await sql.query(`insert into school_calendar_days (school_id, day, kind, works_as, note) values ($1, $2, $3, $4, $5)`, [
+      schoolId,
+      c.day,
+      c.kind,
+      c.works_as,
+      c.note,
+    ]);
   }
   await sql.query('commit');
   await sql.query('analyze');
@@ -136,13 +166,19 @@ async function seed(sql, schoolId, term) {
 }
 
 async function partB(sql, base, today) {
-  const login = await fetch(`${base}/api/index/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'admin', password: 'Demo@2026' }) }).then((r) => r.json());
+  const login = await fetch(`${base}/api/index/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: 'admin', password: 'Demo@2026' }),
+  }).then((r) => r.json());
   const token = login.data.userinfo.token;
   const schoolId = login.data.userinfo.school_id;
   const termDates = termOf(today);
   const classIds = await seed(sql, schoolId, termDates);
   const post = (body, action = 'teachingClassCourseScheduling') =>
-    fetch(`${base}/api/index/${action}`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(body) }).then((r) => r.json());
+    fetch(`${base}/api/index/${action}`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(body) }).then(
+      (r) => r.json(),
+    );
   const term = { classes: classIds.map((id, c) => ({ class_id: id, from: termDates.from, to: termDates.to, pattern: patternOf(c) })) };
   // warm-up: previews of a few classes and of the whole term (nothing written)
   for (let c = 0; c < 5; c++) await post({ class_id: classIds[c], from: termDates.from, to: termDates.to, pattern: patternOf(c), preview: true });
@@ -192,9 +228,16 @@ async function partB(sql, base, today) {
   const againMs = performance.now() - t2;
   // one generation that clashes: class 1's slots for class 0's teacher (class 0 moved to 14:00: its teacher is free, its students are not)
   const r0 = performance.now();
-  const refused = await post({ class_id: classIds[0], from: termDates.from, to: termDates.to, pattern: [{ weekday: 2, start_time: '14:30', end_time: '15:30' }] });
+  const refused = await post({
+    class_id: classIds[0],
+    from: termDates.from,
+    to: termDates.to,
+    pattern: [{ weekday: 2, start_time: '14:30', end_time: '15:30' }],
+  });
   const refusedMs = performance.now() - r0;
-  const { rows: [audit] } = await sql.query(
+  const {
+    rows: [audit],
+  } = await sql.query(
     `select (select count(*)::int from class_sessions where school_id = $1) as sessions,
             (select count(*)::int from class_sessions a join class_sessions b on a.id < b.id and a.day = b.day and a.start_min < b.end_min and b.start_min < a.end_min
                and (a.teacher_id = b.teacher_id or a.room_id = b.room_id) where a.school_id = $1 and b.school_id = $1 and a.state <> 'cancelled' and b.state <> 'cancelled') as overlapping,
@@ -204,8 +247,22 @@ async function partB(sql, base, today) {
   );
   // c. the school's week
   const probe = await fetch(`${base}/api/index/schoolTeachingSchedule?week=${termDates.from}`, { headers: { token } });
-  const schedule = probe.status === 404 ? { skipped: 'the API does not serve schoolTeachingSchedule yet (HTTP 404): built with the timetables in the next session of issue 13' } : await measureSchedule(base, token, termDates);
-  return { ms, written, clashes, failures, previewMs, seq: { ms: seqMs, written: seqWritten, failures: seqFailures, p50: pct(times, 50), p99: pct(times, 99) }, again: { ms: againMs, written: again, failures: againFailures }, refused: { code: refused.code, clashes: refused.data?.clashes?.length ?? 0, msg: refused.msg, ms: refusedMs }, audit, schedule };
+  const schedule =
+    probe.status === 404
+      ? { skipped: 'the API does not serve schoolTeachingSchedule yet (HTTP 404): built with the timetables in the next session of issue 13' }
+      : await measureSchedule(base, token, termDates);
+  return {
+    ms,
+    written,
+    clashes,
+    failures,
+    previewMs,
+    seq: { ms: seqMs, written: seqWritten, failures: seqFailures, p50: pct(times, 50), p99: pct(times, 99) },
+    again: { ms: againMs, written: again, failures: againFailures },
+    refused: { code: refused.code, clashes: refused.data?.clashes?.length ?? 0, msg: refused.msg, ms: refusedMs },
+    audit,
+    schedule,
+  };
 }
 
 async function measureSchedule(base, token, term) {
@@ -227,7 +284,9 @@ async function main() {
   const before = machineLoad('teaching.bench.mjs');
   const today = new Date().toISOString().slice(0, 10);
   const a = partA(termOf(today));
-  console.log(`a. rules alone: ${fmt(a.sessions)} sessions generated in ${a.generatedMs.toFixed(0)} ms, clash detection ${a.clashMs.toFixed(0)} ms (${fmt(a.intervals)} busy intervals, ${a.clashes} clashes)`);
+  console.log(
+    `a. rules alone: ${fmt(a.sessions)} sessions generated in ${a.generatedMs.toFixed(0)} ms, clash detection ${a.clashMs.toFixed(0)} ms (${fmt(a.intervals)} busy intervals, ${a.clashes} clashes)`,
+  );
 
   const api = await startDemoApi({ dbName, dbUrl, keep: KEEP });
   const { base, sql } = api;
@@ -237,14 +296,28 @@ async function main() {
   } finally {
     await api.stop();
   }
-  console.log(`b. API, the term in one teachingTermScheduling request: ${CLASSES} classes in ${(b.ms / 1000).toFixed(2)} s, ${fmt(b.written)} sessions written, ${b.failures} refused (its preview ${(b.previewMs / 1000).toFixed(2)} s)`);
-  console.log(`b1. API, one class a request in turn: ${(b.seq.ms / 1000).toFixed(2)} s (p50 ${b.seq.p50.toFixed(1)} ms, p99 ${b.seq.p99.toFixed(1)} ms), ${fmt(b.seq.written)} sessions replaced, ${b.seq.failures} failed`);
+  console.log(
+    `b. API, the term in one teachingTermScheduling request: ${CLASSES} classes in ${(b.ms / 1000).toFixed(2)} s, ${fmt(b.written)} sessions written, ${b.failures} refused (its preview ${(b.previewMs / 1000).toFixed(2)} s)`,
+  );
+  console.log(
+    `b1. API, one class a request in turn: ${(b.seq.ms / 1000).toFixed(2)} s (p50 ${b.seq.p50.toFixed(1)} ms, p99 ${b.seq.p99.toFixed(1)} ms), ${fmt(b.seq.written)} sessions replaced, ${b.seq.failures} failed`,
+  );
   console.log(`b2. API, 4 in flight, replacing: ${(b.again.ms / 1000).toFixed(2)} s, ${fmt(b.again.written)} sessions, ${b.again.failures} failed`);
   console.log(`c. schoolTeachingSchedule: ${b.schedule.skipped ?? `p50 ${b.schedule.p50.toFixed(1)} ms, p99 ${b.schedule.p99.toFixed(1)} ms`}`);
 
   const after = machineLoad('teaching.bench.mjs');
   const ok = (good) => (good ? 'ok' : 'MISSED');
-  const auditOk = b.failures === 0 && b.seq.failures === 0 && b.seq.written === b.written && b.again.failures === 0 && b.again.written === b.written && b.audit.sessions === b.written && b.audit.overlapping === 0 && b.audit.on_holidays === 0 && b.audit.on_makeup > 0 && a.clashes === 0;
+  const auditOk =
+    b.failures === 0 &&
+    b.seq.failures === 0 &&
+    b.seq.written === b.written &&
+    b.again.failures === 0 &&
+    b.again.written === b.written &&
+    b.audit.sessions === b.written &&
+    b.audit.overlapping === 0 &&
+    b.audit.on_holidays === 0 &&
+    b.audit.on_makeup > 0 &&
+    a.clashes === 0;
   const refusedOk = b.refused.code === 100 && b.refused.clashes > 0;
   const missed = [];
   if (a.ms > BUDGET_MS) missed.push('rules alone');

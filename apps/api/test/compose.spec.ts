@@ -6,7 +6,10 @@ import { ENV_KEYS, loadConfig } from '../src/core/config/config';
 /** docker-compose.yml cannot run on the CI machine (no Docker engine): check it matches what the code reads. */
 const root = join(__dirname, '..', '..', '..');
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'));
-const services = compose.services as Record<string, { environment?: Record<string, string>; command?: string[]; build?: { context: string; target: string }; ports?: string[] }>;
+const services = compose.services as Record<
+  string,
+  { environment?: Record<string, string>; command?: string[]; build?: { context: string; target: string }; ports?: string[] }
+>;
 
 it('has postgres, redis, api, worker and web', () => {
   expect(Object.keys(services).sort()).toEqual(['api', 'postgres', 'redis', 'web', 'worker']);

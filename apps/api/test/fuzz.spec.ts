@@ -124,7 +124,8 @@ function formProblem(res: FuzzResponse): string | null {
   if (!b || typeof b !== 'object' || Array.isArray(b) || typeof b.code !== 'number' || typeof b.msg !== 'string' || !('data' in b)) {
     return `not the envelope: HTTP ${res.status} ${ct} ${short(res.text)}`;
   }
-  if (res.status !== 200 || ![Code.Ok, Code.Error, Code.Untoken].includes(b.code as 200)) return `HTTP ${res.status} with code ${String(b.code)}: ${short(res.text)}`;
+  if (res.status !== 200 || ![Code.Ok, Code.Error, Code.Untoken].includes(b.code as 200))
+    return `HTTP ${res.status} with code ${String(b.code)}: ${short(res.text)}`;
   return null;
 }
 
@@ -166,7 +167,13 @@ async function runCaller(routeKey: string, caller: Caller, cases: FuzzCase[], pu
         }
       }
       if (!culprits.length) {
-        fail(routeKey, who, pending[0], 'a refused request wrote', `changed: ${changed.join(', ')}; one of (not reproduced alone): ${pending.map((c) => c.label).join(', ')}`);
+        fail(
+          routeKey,
+          who,
+          pending[0],
+          'a refused request wrote',
+          `changed: ${changed.join(', ')}; one of (not reproduced alone): ${pending.map((c) => c.label).join(', ')}`,
+        );
       }
     }
     base = await db.mark();
@@ -192,7 +199,8 @@ async function runCaller(routeKey: string, caller: Caller, cases: FuzzCase[], pu
       fail(routeKey, who, c, 'prototype pollution', `Object.prototype.${POLLUTION_KEY} was set`);
       delete (Object.prototype as Record<string, unknown>)[POLLUTION_KEY];
     }
-    if (c.expectCode !== undefined && code !== c.expectCode) fail(routeKey, who, c, `code ${c.expectCode} expected`, `code ${String(code)}: ${short(res.text)}`);
+    if (c.expectCode !== undefined && code !== c.expectCode)
+      fail(routeKey, who, c, `code ${c.expectCode} expected`, `code ${String(code)}: ${short(res.text)}`);
     if (code === Code.Ok) {
       stats.passed++;
       if (c.missing) fail(routeKey, who, c, 'code 200 without a required field', `${c.missing} left out; answer ${short(res.text)}`);
@@ -272,7 +280,9 @@ it('every routed action, as every role allowed to call it, survives its fuzzed i
         const core = cases.filter((c) => c.tier === 'core');
         const sampled = new Set(rng.sample(core, Math.ceil(core.length * CORE_SHARE)));
         cases = cases.filter((c) => c.tier !== 'core' || sampled.has(c));
-        const repeats = cases.filter((c) => !c.heavy && ((c.parsed === NO_INPUT && !c.missing) || (c.field && !c.mayPass && !c.missing && fuzzedFields.has(c.field))));
+        const repeats = cases.filter(
+          (c) => !c.heavy && ((c.parsed === NO_INPUT && !c.missing) || (c.field && !c.mayPass && !c.missing && fuzzedFields.has(c.field))),
+        );
         const kept = new Set(rng.sample(repeats, Math.ceil(repeats.length * REPEAT_SHARE)));
         cases = cases.filter((c) => !repeats.includes(c) || kept.has(c));
         for (const c of cases) if (c.field) fuzzedFields.add(c.field);

@@ -11,9 +11,11 @@ export default async function globalSetup(): Promise<void> {
   process.env.WANTUO_TEMPLATE_DB = template;
   await withAdmin(async (c) => {
     // templates of runs that died without their teardown, older than a day
-    const { rows } = await c.query(
-      `select datname from pg_database where datname like 'wantuo_tpl_%' and (pg_stat_file('base/' || oid || '/PG_VERSION')).modification < now() - interval '1 day'`,
-    ).catch(() => ({ rows: [] as { datname: string }[] }));
+    const { rows } = await c
+      .query(
+        `select datname from pg_database where datname like 'wantuo_tpl_%' and (pg_stat_file('base/' || oid || '/PG_VERSION')).modification < now() - interval '1 day'`,
+      )
+      .catch(() => ({ rows: [] as { datname: string }[] }));
     for (const r of rows) await c.query(`drop database if exists ${r.datname} with (force)`).catch(() => undefined);
     await c.query(`create database ${template}`);
   });

@@ -131,10 +131,28 @@ export async function eventually<T>(fn: () => Promise<T | null | undefined>, tim
 /** Row counts of the tables an action may write: compare before and after to prove bad input wrote nothing. */
 export async function snapshot(sql: Client): Promise<Record<string, number>> {
   const tables = [
-    'schools', 'users', 'user_tokens', 'user_activity', 'sms_codes', 'sms_outbox', 'files', 'account_applications',
-    'students', 'student_guardians', 'pickup_people', 'student_comments', 'class_times', 'care_classes',
-    'care_class_students', 'duty_assignments', 'student_class_times',
-    'flow_events', 'student_days', 'leave_requests', 'staff_attendance', 'flow_alerts',
+    'schools',
+    'users',
+    'user_tokens',
+    'user_activity',
+    'sms_codes',
+    'sms_outbox',
+    'files',
+    'account_applications',
+    'students',
+    'student_guardians',
+    'pickup_people',
+    'student_comments',
+    'class_times',
+    'care_classes',
+    'care_class_students',
+    'duty_assignments',
+    'student_class_times',
+    'flow_events',
+    'student_days',
+    'leave_requests',
+    'staff_attendance',
+    'flow_alerts',
   ];
   const { rows } = await sql.query(
     `select ${tables.map((t) => `(select count(*) from ${t})::int as ${t}`).join(', ')}, (select sum(version) from users)::int as user_versions, (select sum(version) from site_settings)::int as settings_versions, (select coalesce(sum(version), 0) from account_applications)::int as application_versions, (select coalesce(sum(version), 0) from students)::int as student_versions, (select coalesce(sum(version), 0) from care_classes)::int as class_versions, (select coalesce(sum(version), 0) from class_times)::int as time_versions`,

@@ -43,7 +43,13 @@ const VARYING_FIELDS: Record<string, string> = {
   errorId: 'random per request',
 };
 
-const USER_OF: Record<Role, string> = { [Role.Admin]: 'admin', [Role.Teacher]: 'teacher', [Role.HeadTeacher]: 'adviser', [Role.Parent]: 'parent', [Role.Operator]: 'operator' };
+const USER_OF: Record<Role, string> = {
+  [Role.Admin]: 'admin',
+  [Role.Teacher]: 'teacher',
+  [Role.HeadTeacher]: 'adviser',
+  [Role.Parent]: 'parent',
+  [Role.Operator]: 'operator',
+};
 const ZONES = ['UTC', 'Asia/Shanghai'] as const;
 
 interface Zone {
@@ -154,12 +160,19 @@ async function call(zone: Zone, method: 'GET' | 'POST', path: string, token?: st
 }
 
 /** The ids of the demo (after the showcase) an input field takes, per route where one field name means different things. */
-async function demoIds(schoolId: number, parentId: number, runningClass: number): Promise<{ byField: Record<string, unknown>; byRoute: Record<string, Record<string, unknown>> }> {
+async function demoIds(
+  schoolId: number,
+  parentId: number,
+  runningClass: number,
+): Promise<{ byField: Record<string, unknown>; byRoute: Record<string, Record<string, unknown>> }> {
   const one = async (q: string, params: unknown[] = [schoolId]): Promise<number | string | null> => {
     const { rows } = await sql.query(q, params);
     return (rows[0] ? Object.values(rows[0])[0] : null) as number | string | null;
   };
-  const child = await one(`select g.student_id from student_guardians g join students s on s.id = g.student_id where g.user_id = $1 and s.status = 1 order by g.student_id limit 1`, [parentId]);
+  const child = await one(
+    `select g.student_id from student_guardians g join students s on s.id = g.student_id where g.user_id = $1 and s.status = 1 order by g.student_id limit 1`,
+    [parentId],
+  );
   const teaching = await one(`select id from teaching_classes where school_id = $1 and deleted_at is null order by id limit 1`);
   const tutoring = await one(`select id from tutoring_classes where school_id = $1 order by id limit 1`);
   const session = await one(`select id from class_sessions where school_id = $1 and kind = 'teaching' order by day, id limit 1`);
@@ -177,7 +190,13 @@ async function demoIds(schoolId: number, parentId: number, runningClass: number)
     section_id: section,
   };
   const byId = (id: unknown) => ({ id });
-  const teachingRoutes = ['teachingClassStudent', 'selectTeachingClassStudent', 'teachingClassScheduling', 'teachingClassSection', 'teachingTaskHomeWorks'];
+  const teachingRoutes = [
+    'teachingClassStudent',
+    'selectTeachingClassStudent',
+    'teachingClassScheduling',
+    'teachingClassSection',
+    'teachingTaskHomeWorks',
+  ];
   const tutoringRoutes = ['tutorialScheduling', 'tutorialStudent', 'tutorialStudentInfo', 'selectTutorialStudent'];
   const byRoute: Record<string, Record<string, unknown>> = {
     ...Object.fromEntries(teachingRoutes.map((r) => [r, { class_id: teaching }])),
@@ -207,7 +226,11 @@ async function demoIds(schoolId: number, parentId: number, runningClass: number)
 }
 
 /** The query of a route's minimal valid input, with the demo's ids and date ranges spanning the showcase's weeks. */
-function inputOf(route: RouteInfo, ids: { byField: Record<string, unknown>; byRoute: Record<string, Record<string, unknown>> }, today: string): string {
+function inputOf(
+  route: RouteInfo,
+  ids: { byField: Record<string, unknown>; byRoute: Record<string, Record<string, unknown>> },
+  today: string,
+): string {
   if (!route.input) return '';
   const base = buildObject(route.input, 'text');
   if (!base.valid) return '';
@@ -217,7 +240,10 @@ function inputOf(route: RouteInfo, ids: { byField: Record<string, unknown>; byRo
   for (const k of Object.keys(value)) if (over[k] !== undefined && over[k] !== null) value[k] = over[k];
   // ranges over the past four weeks and the next one (the history and the showcase), a single day today
   const shape = shapeOf(route.input) ?? {};
-  const widen: Array<[string, string]> = [['date_from', 'date_to'], ['from', 'to']];
+  const widen: Array<[string, string]> = [
+    ['date_from', 'date_to'],
+    ['from', 'to'],
+  ];
   for (const [a, b] of widen) {
     if (a in shape) value[a] = addDays(today, -27);
     if (b in shape && (b in value || a in value)) value[b] = addDays(today, 7);
@@ -230,23 +256,37 @@ function inputOf(route: RouteInfo, ids: { byField: Record<string, unknown>; byRo
 async function comparable(a: Answer): Promise<unknown> {
   if (a.json !== undefined) {
     const text0 = JSON.stringify(a.json);
-    const text = JSON.stringify(a.json).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => (text0.includes(`"errorId":"${id}"`) ? '<error id>' : id));
+    const text = JSON.stringify(a.json).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) =>
+      text0.includes(`"errorId":"${id}"`) ? '<error id>' : id,
+    );
     return JSON.parse(text, (k, v: unknown) => (k in VARYING_FIELDS ? '<varies>' : v)) as unknown;
   }
   if (a.type.includes('spreadsheetml')) {
     const wb = new Workbook();
     await wb.xlsx.load(a.body as unknown as ArrayBuffer);
-    return { disposition: a.disposition, sheets: wb.worksheets.map((ws) => ({ name: ws.name, rows: ws.getSheetValues().map((r) => (Array.isArray(r) ? r.map((c) => (c instanceof Date ? c.toISOString() : c)) : r)) })) };
+    return {
+      disposition: a.disposition,
+      sheets: wb.worksheets.map((ws) => ({
+        name: ws.name,
+        rows: ws.getSheetValues().map((r) => (Array.isArray(r) ? r.map((c) => (c instanceof Date ? c.toISOString() : c)) : r)),
+      })),
+    };
   }
   return { status: a.status, type: a.type, disposition: a.disposition, text: a.text || createHash('sha256').update(a.body).digest('hex') };
 }
 
 it('answers every routed GET action identically under TZ=UTC and TZ=Asia/Shanghai', async () => {
   expect(zones.map((z) => z.offset)).toEqual([0, -480]);
-  const [{ rows: school }] = [await sql.query(`select s.id, (now() at time zone s.timezone)::date::text as today from schools s join users u on u.school_id = s.id where u.username = 'admin'`)];
+  const [{ rows: school }] = [
+    await sql.query(
+      `select s.id, (now() at time zone s.timezone)::date::text as today from schools s join users u on u.school_id = s.id where u.username = 'admin'`,
+    ),
+  ];
   const { rows: people } = await sql.query(`select id, username from users where username in ('parent', 'admin')`);
   const parentId = people.find((p) => p.username === 'parent')!.id as number;
-  const { rows: classes } = await sql.query(`select id from care_classes where school_id = $1 and deleted_at is null order by id limit 1`, [school[0].id]);
+  const { rows: classes } = await sql.query(`select id from care_classes where school_id = $1 and deleted_at is null order by id limit 1`, [
+    school[0].id,
+  ]);
   const today = school[0].today as string;
   const ids = await demoIds(school[0].id as number, parentId, classes[0].id as number);
 
@@ -272,10 +312,14 @@ it('answers every routed GET action identically under TZ=UTC and TZ=Asia/Shangha
       const [a, b] = await Promise.all([comparable(utc), comparable(shanghai)]);
       const sa = JSON.stringify(a);
       const sb = JSON.stringify(b);
-      if (sa !== sb) differences.push(`GET ${path} as ${role === undefined ? 'anonymous' : USER_OF[role]}:\n  UTC:      ${firstDifference(sa, sb)[0]}\n  Shanghai: ${firstDifference(sa, sb)[1]}`);
+      if (sa !== sb)
+        differences.push(
+          `GET ${path} as ${role === undefined ? 'anonymous' : USER_OF[role]}:\n  UTC:      ${firstDifference(sa, sb)[0]}\n  Shanghai: ${firstDifference(sa, sb)[1]}`,
+        );
     }
   }
-  if (process.env.TWO_ZONE_VERBOSE === '1') process.stdout.write(`two zones: ${routes.length} GET routes, ${calls} calls per zone, ${ok} answered with data\n`);
+  if (process.env.TWO_ZONE_VERBOSE === '1')
+    process.stdout.write(`two zones: ${routes.length} GET routes, ${calls} calls per zone, ${ok} answered with data\n`);
   // most calls reach data (the ids are the demo's), so the comparison is of real answers, not of refusals
   expect(ok / calls).toBeGreaterThan(0.8);
   expect(differences).toEqual([]);

@@ -18,7 +18,10 @@ const signedIn = (account: string, width: number, height: number, path: string) 
 /** Lets a dialog's or drawer's opening animation finish before a screenshot. */
 const settle = (page: Page) => page.waitForTimeout(400);
 
-const contract = () => stack.sql<{ no: string; status: string; paid_fen: number; refunded_fen: number }>(`select no, status, paid_fen::int, refunded_fen::int from contracts order by id desc limit 1`);
+const contract = () =>
+  stack.sql<{ no: string; status: string; paid_fen: number; refunded_fen: number }>(
+    `select no, status, paid_fen::int, refunded_fen::int from contracts order by id desc limit 1`,
+  );
 
 /**
  * Issue 11's journey through the screens: the admin adds a package and signs a contract for a demo student, unpaid,
@@ -44,7 +47,9 @@ it('package → sign unpaid → the parent pays by QR → active → cancel with
   await sign.getByLabel('学生').click();
   await admin.keyboard.type('陈小雨');
   await admin.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '陈小雨' }).first().click();
-  await expect.poll(() => sign.getByLabel('签约监护人').locator('xpath=ancestor::div[contains(@class,"ant-select")][1]').innerText()).toContain('陈家长');
+  await expect
+    .poll(() => sign.getByLabel('签约监护人').locator('xpath=ancestor::div[contains(@class,"ant-select")][1]').innerText())
+    .toContain('陈家长');
   // the start is the day after her seeded term contract ends, without picking it
   const [current] = await stack.sql<{ next: string }>(
     `select to_char(max(c.end_day) + 1, 'YYYY-MM-DD') as next from contracts c join students s on s.id = c.student_id where s.name = '陈小雨' and c.status in ('active', 'unpaid')`,
@@ -74,7 +79,10 @@ it('package → sign unpaid → the parent pays by QR → active → cancel with
   await parent.getByTestId('simulate-pay').click();
   await parent.getByText('支付成功').first().waitFor({ timeout: 15_000 });
   await parent.screenshot({ path: join(SHOTS, 'parent-contracts-paid-375.png') });
-  await parent.locator('.ant-modal').getByRole('button', { name: /^完\s*成$/ }).click();
+  await parent
+    .locator('.ant-modal')
+    .getByRole('button', { name: /^完\s*成$/ })
+    .click();
   await card.getByText('生效中').waitFor();
   expect((await contract())[0]).toMatchObject({ status: 'active', paid_fen: 120000 });
 
@@ -130,7 +138,10 @@ it('edit with a reason → renew → pay the renewal at the desk → export', as
   const admin = await signedIn('admin', 1280, 860, '/principal_contract');
   const drawer = admin.locator('.ant-drawer');
   await admin.getByRole('tab', { name: /即将到期/ }).click();
-  await admin.getByRole('row', { name: /张浩然/ }).getByRole('button', { name: /^详\s*情$/ }).click();
+  await admin
+    .getByRole('row', { name: /张浩然/ })
+    .getByRole('button', { name: /^详\s*情$/ })
+    .click();
   await drawer.getByText(seeded.no).first().waitFor();
 
   // 1. edit: the end a week later (classes stopped for a week), with the reason
@@ -149,7 +160,9 @@ it('edit with a reason → renew → pay the renewal at the desk → export', as
   await edit.getByRole('button', { name: '保存修改' }).click();
   await drawer.getByText('原因：停课一周，合同顺延').waitFor();
   await drawer.getByText(`结束日期：${seeded.end_day} → ${newEnd}`).waitFor();
-  expect(await stack.sql(`select to_char(end_day, 'YYYY-MM-DD') as end_day from contracts where id = $1`, [seeded.id])).toEqual([{ end_day: newEnd }]);
+  expect(await stack.sql(`select to_char(end_day, 'YYYY-MM-DD') as end_day from contracts where id = $1`, [seeded.id])).toEqual([
+    { end_day: newEnd },
+  ]);
 
   // 2. renew from the day after the new end, unpaid
   const renewStart = (await stack.sql<{ d: string }>(`select to_char($1::date + 1, 'YYYY-MM-DD') as d`, [newEnd]))[0].d;
@@ -170,7 +183,10 @@ it('edit with a reason → renew → pay the renewal at the desk → export', as
 
   // 3. the renewal waits for payment: paid at the desk by bank transfer
   await admin.getByRole('tab', { name: /待支付/ }).click();
-  await admin.getByRole('row', { name: /张浩然/ }).getByRole('button', { name: /^详\s*情$/ }).click();
+  await admin
+    .getByRole('row', { name: /张浩然/ })
+    .getByRole('button', { name: /^详\s*情$/ })
+    .click();
   await drawer.getByText(renewal.no).first().waitFor();
   await drawer.getByRole('button', { name: '登记收款' }).click();
   const pay = admin.locator('.ant-modal', { hasText: '登记前台收款' });
@@ -196,14 +212,26 @@ it('edit with a reason → renew → pay the renewal at the desk → export', as
   expect(download.suggestedFilename()).toBe('晚托合同.xlsx');
   const wb = new Workbook();
   await wb.xlsx.load(readFileSync(await download.path()) as unknown as ArrayBuffer);
-  const rows = wb.worksheets[0].getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+  const rows = wb.worksheets[0]
+    .getSheetValues()
+    .filter(Boolean)
+    .map((r) => (r as unknown[]).slice(1));
   expect(rows[0].slice(0, 4)).toEqual(['合同编号', '学生', '班级', '套餐']);
   const [total] = await stack.sql<{ n: number }>(`select count(*)::int as n from contracts`);
   expect(rows).toHaveLength(total.n + 1);
   const line = rows.find((r) => r[0] === renewal.no)!;
   expect(line).toBeDefined();
   // 合同编号, 学生, 班级, 套餐, 类型, 开始日期, 结束日期, …, 合同价, 已付, 已退, 状态
-  expect([line[1], line[2], line[3], line[4], line[5], line[11], line[12], line[14]]).toEqual(['张浩然', '阳光一班', '月托（含晚餐）', '按月', renewStart, 1280, 1280, '生效中']);
+  expect([line[1], line[2], line[3], line[4], line[5], line[11], line[12], line[14]]).toEqual([
+    '张浩然',
+    '阳光一班',
+    '月托（含晚餐）',
+    '按月',
+    renewStart,
+    1280,
+    1280,
+    '生效中',
+  ]);
   await admin.context().close();
 });
 
@@ -226,8 +254,13 @@ it('the teacher’s taps use up a sessions contract: one unit per day entered, t
   await row.waitFor();
   await row.click();
   await phone.getByRole('button', { name: /入\s*园/ }).click();
-  await phone.getByText(/已记录 1 人/).first().waitFor();
-  await expect.poll(async () => (await stack.sql<{ used: number }>(`select units_used as used from contracts where id = $1`, [c.id]))[0].used).toBe(1);
+  await phone
+    .getByText(/已记录 1 人/)
+    .first()
+    .waitFor();
+  await expect
+    .poll(async () => (await stack.sql<{ used: number }>(`select units_used as used from contracts where id = $1`, [c.id]))[0].used)
+    .toBe(1);
   await phone.reload();
   await phone.locator('.flow-row', { hasText: '陈小雨' }).first().getByText('剩 2 次').waitFor();
   await phone.screenshot({ path: join(SHOTS, 'teacher-units-left-375.png') });

@@ -16,9 +16,17 @@ const TITLE = '三年级语文上册同步课堂';
 
 /** The admin's payment password through the API (the money journey covers its screen) and a balance to pay from. */
 async function readyToPay(): Promise<void> {
-  const login = await fetch(`${stack.url}/api/index/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'admin', password: 'Demo@2026' }) });
+  const login = await fetch(`${stack.url}/api/index/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: 'admin', password: 'Demo@2026' }),
+  });
   const token = ((await login.json()) as { data: { userinfo: { token: string } } }).data.userinfo.token;
-  const set = await fetch(`${stack.url}/api/index/setDealPwd`, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify({ deal_pwd: DEAL_PWD, password: 'Demo@2026' }) });
+  const set = await fetch(`${stack.url}/api/index/setDealPwd`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', token },
+    body: JSON.stringify({ deal_pwd: DEAL_PWD, password: 'Demo@2026' }),
+  });
   expect(((await set.json()) as { code: number }).code).toBe(200);
   await stack.sql(
     `with s as (update schools set balance_fen = balance_fen + 100000 where name = '阳光晚托中心（演示）' returning id, balance_fen)
@@ -61,16 +69,24 @@ it('the admin buys a courseware with the balance, opens its PDF in the viewer, b
   await dialog.getByRole('button', { name: /确认支付/ }).click();
   await dialog.getByText('支付成功').waitFor();
   await dialog.getByRole('button', { name: /完\s*成/ }).click();
-  const paid = await stack.sql<{ n: number; fen: number }>(`select count(*)::int as n, sum(amount_fen)::int as fen from payments where kind = 'courseware' and state = 'paid'`);
+  const paid = await stack.sql<{ n: number; fen: number }>(
+    `select count(*)::int as n, sum(amount_fen)::int as fen from payments where kind = 'courseware' and state = 'paid'`,
+  );
   expect(paid[0]).toEqual({ n: 1, fen: 19_900 });
 
   // owned now: open it, unfold the first section, view its PDF
   await drawer.getByRole('button', { name: /进入课件/ }).click();
   await admin.waitForURL(/principalCenter_lessonware\?id=\d+/);
   await admin.getByText('第一单元 大青树下的小学', { exact: true }).waitFor();
-  await admin.getByRole('button', { name: /查\s*看/ }).first().waitFor();
+  await admin
+    .getByRole('button', { name: /查\s*看/ })
+    .first()
+    .waitFor();
   await admin.screenshot({ path: join(SHOTS, 'courseware-lessonware.png') });
-  await admin.getByRole('button', { name: /查\s*看/ }).first().click();
+  await admin
+    .getByRole('button', { name: /查\s*看/ })
+    .first()
+    .click();
   await admin.waitForURL(/pdf-viewer\?url=%2Fapi%2Fcourseware%2Ffile%2F/);
   await admin.getByTestId('pdf-page-info').filter({ hasText: '第 1 / 5 页' }).waitFor();
   await admin.locator('.react-pdf__Page__canvas').waitFor();
@@ -95,7 +111,10 @@ it('the admin buys a courseware with the balance, opens its PDF in the viewer, b
 
   // the owned list
   await admin.goto(`${stack.url}/principal_courseware`);
-  await admin.getByRole('row', { name: new RegExp(TITLE) }).getByText('余额').waitFor();
+  await admin
+    .getByRole('row', { name: new RegExp(TITLE) })
+    .getByText('余额')
+    .waitFor();
   await admin.screenshot({ path: join(SHOTS, 'courseware-owned.png') });
 
   // a lesson plan from the bought courseware: pages 1-2 and 4 of the first section's PDF, for 阳光一班
@@ -116,7 +135,10 @@ it('the admin buys a courseware with the balance, opens its PDF in the viewer, b
   await picker.getByLabel('章节').click();
   await motionDone(admin);
   await admin.locator('.ant-select-dropdown:visible').getByText('第一单元 大青树下的小学').click();
-  await picker.getByRole('button', { name: /添\s*加/ }).first().click();
+  await picker
+    .getByRole('button', { name: /添\s*加/ })
+    .first()
+    .click();
   await picker.getByRole('button', { name: /已添加/ }).waitFor();
   await picker.getByRole('button', { name: /取\s*消/ }).click();
   await admin.getByLabel('页码').fill('1-2, 4');
@@ -140,7 +162,9 @@ it('the admin buys a courseware with the balance, opens its PDF in the viewer, b
   await admin.locator('.ant-drawer').getByText('会认本课生字，能正确、流利地朗读课文。').waitFor();
   // the panel has slid in
   await expect.poll(() => admin.locator('.ant-drawer-content-wrapper').evaluate((el) => Math.round(el.getBoundingClientRect().right))).toBe(1280);
-  await expect.poll(() => admin.locator('.ant-drawer-content-wrapper').evaluate((el) => Math.round(el.getBoundingClientRect().left))).toBeLessThan(1000);
+  await expect
+    .poll(() => admin.locator('.ant-drawer-content-wrapper').evaluate((el) => Math.round(el.getBoundingClientRect().left)))
+    .toBeLessThan(1000);
   await admin.screenshot({ path: join(SHOTS, 'attend-class-steps.png') });
   await admin.keyboard.press('Escape');
   const saved = await stack.sql<{ id: number; slides: number; pages: number[]; version: number }>(
@@ -159,7 +183,10 @@ it('the admin buys a courseware with the balance, opens its PDF in the viewer, b
   await teacher.getByTestId('plan-title').filter({ hasText: '《大青树下的小学》第一课时' }).waitFor();
   expect(await teacher.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await teacher.screenshot({ path: join(SHOTS, 'lesson-plans-teacher-phone.png') });
-  await teacher.getByRole('button', { name: /上\s*课/ }).first().click();
+  await teacher
+    .getByRole('button', { name: /上\s*课/ })
+    .first()
+    .click();
   await teacher.waitForURL(/\/attendClass\?id=\d+/);
   await teacher.getByTestId('attend-counter').filter({ hasText: '1 / 3' }).waitFor();
   await teacher.locator('.attend-pdf-page canvas').waitFor();
@@ -169,7 +196,10 @@ it('the admin buys a courseware with the balance, opens its PDF in the viewer, b
 
   // the operator's catalogue lists it with one buyer
   const operator = await signedIn('operator', 1280, 860, '/operator_courseware');
-  await operator.getByRole('row', { name: new RegExp(TITLE) }).getByText('1 所').waitFor();
+  await operator
+    .getByRole('row', { name: new RegExp(TITLE) })
+    .getByText('1 所')
+    .waitFor();
   await operator.screenshot({ path: join(SHOTS, 'courseware-operator.png') });
   await operator.getByRole('tab', { name: '分类字典' }).click();
   await operator.getByText('道德与法治').waitFor();

@@ -32,7 +32,10 @@ it('the admin sees attendance by day and by week and exports it; the head teache
   const admin = await signedIn('admin', 1280, 900, '/principal_data');
   const chart = admin.getByRole('img', { name: '学生出勤' });
   await chart.locator('canvas').waitFor();
-  await admin.getByText(/到园率/).first().waitFor();
+  await admin
+    .getByText(/到园率/)
+    .first()
+    .waitFor();
   await admin.screenshot({ path: join(SHOTS, 'data-attendance-day.png') });
 
   await admin.getByText('按周', { exact: true }).click();
@@ -42,11 +45,17 @@ it('the admin sees attendance by day and by week and exports it; the head teache
   await admin.screenshot({ path: join(SHOTS, 'data-attendance-week.png') });
 
   const wait = admin.waitForEvent('download');
-  await admin.getByRole('button', { name: /导出 Excel/ }).first().click();
+  await admin
+    .getByRole('button', { name: /导出 Excel/ })
+    .first()
+    .click();
   const file = await (await wait).path();
   const wb = new Workbook();
   await wb.xlsx.load(readFileSync(file) as unknown as ArrayBuffer);
-  const rows = wb.worksheets[0].getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+  const rows = wb.worksheets[0]
+    .getSheetValues()
+    .filter(Boolean)
+    .map((r) => (r as unknown[]).slice(1));
   expect(rows[0]).toEqual(['周（周一）', '班级', '应到人次', '已离园', '在园', '已接到', '未到', '请假']);
   expect(rows[rows.length - 1][0]).toBe('合计');
   // the export's rows give the chart's summary: per week, summed over classes, the weeks someone came or was on leave
@@ -65,7 +74,11 @@ it('the admin sees attendance by day and by week and exports it; the head teache
   await admin.screenshot({ path: join(SHOTS, 'data-attendance-month.png') });
 
   // the points tab: points the admin awards today (through the API: a test's setup) show in this month's chart
-  const login = await fetch(`${stack.url}/api/index/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'admin', password: 'Demo@2026' }) });
+  const login = await fetch(`${stack.url}/api/index/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: 'admin', password: 'Demo@2026' }),
+  });
   const token = ((await login.json()) as { data: { userinfo: { token: string } } }).data.userinfo.token;
   const ids = (await stack.sql<{ id: number }>(`select id from students where status = 1 order by id limit 3`)).map((r) => r.id);
   const award = await fetch(`${stack.url}/api/index/awardPoints`, {
@@ -86,10 +99,16 @@ it('the admin sees attendance by day and by week and exports it; the head teache
   expect(JSON.stringify(pointsWb.worksheets[0].getSheetValues())).toContain('合计');
   await admin.screenshot({ path: join(SHOTS, 'data-points-month.png') });
   await admin.getByRole('tab', { name: '订餐' }).click();
-  await admin.getByText(/该区间没有订餐|预订 \d+ 份/).first().waitFor();
+  await admin
+    .getByText(/该区间没有订餐|预订 \d+ 份/)
+    .first()
+    .waitFor();
   // the roll call of teaching and tutoring sessions (none in the demo's range: the empty state, and the export still offered)
   await admin.getByRole('tab', { name: '课堂考勤' }).click();
-  await admin.getByText(/该区间没有课堂点名记录|点名 \d+ 课次/).first().waitFor();
+  await admin
+    .getByText(/该区间没有课堂点名记录|点名 \d+ 课次/)
+    .first()
+    .waitFor();
   await admin.getByRole('combobox', { name: '课程类型' }).waitFor();
   const rollExport = admin.getByRole('tabpanel', { name: '课堂考勤' }).getByRole('button', { name: /导出 Excel/ });
   await expect.poll(() => rollExport.isEnabled()).toBe(true);
@@ -97,7 +116,10 @@ it('the admin sees attendance by day and by week and exports it; the head teache
 
   const adviser = await signedIn('adviser', 375, 760, '/A_data');
   await adviser.getByRole('img', { name: '学生出勤' }).locator('canvas').waitFor();
-  await adviser.getByText(/到园率/).first().waitFor();
+  await adviser
+    .getByText(/到园率/)
+    .first()
+    .waitFor();
   await adviser.screenshot({ path: join(SHOTS, 'data-attendance-adviser-375.png'), fullPage: true });
   expect(await adviser.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 });

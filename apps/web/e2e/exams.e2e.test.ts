@@ -32,10 +32,13 @@ it('an exam → a pasted column of scores (one bad, then fixed) → ranks and ch
   await admin.getByText(/请先选择一场考试/).waitFor();
   await admin.getByRole('button', { name: '去考试列表' }).click();
   await admin.waitForURL(/\/principal_exams$/);
-  await admin.getByText('还没有考试').waitFor().catch(async (e) => {
-    await admin.screenshot({ path: join(SHOTS, 'exams-debug.png'), fullPage: true });
-    throw e;
-  });
+  await admin
+    .getByText('还没有考试')
+    .waitFor()
+    .catch(async (e) => {
+      await admin.screenshot({ path: join(SHOTS, 'exams-debug.png'), fullPage: true });
+      throw e;
+    });
   await admin.getByTestId('exam-add').click();
   const dialog = admin.locator('.ant-modal');
   await dialog.getByLabel('考试名称').fill('十一月数学月考');
@@ -74,7 +77,15 @@ it('an exam → a pasted column of scores (one bad, then fixed) → ranks and ch
   await admin.getByText(`已保存 ${n} 条成绩`).waitFor();
   await expect.poll(scoreCount).toBe(n);
   // ranks with the tie (two 95s share 1st, the next is 3rd)
-  const rankOf = async (line: number) => (await admin.locator('.ant-table-tbody tr[data-row-key]').nth(line - 1).locator('td').nth(4).textContent())?.trim();
+  const rankOf = async (line: number) =>
+    (
+      await admin
+        .locator('.ant-table-tbody tr[data-row-key]')
+        .nth(line - 1)
+        .locator('td')
+        .nth(4)
+        .textContent()
+    )?.trim();
   await expect.poll(() => rankOf(1)).toBe('1');
   if (n >= 5) expect(await rankOf(5)).toBe('1');
   expect(await rankOf(2)).toBe(n >= 5 ? '3' : '2');
@@ -90,20 +101,29 @@ it('an exam → a pasted column of scores (one bad, then fixed) → ranks and ch
 
   // 4. publish (confirmed): one text per guardian
   await admin.getByTestId('exam-publish').click();
-  await admin.locator('.ant-popconfirm').getByRole('button', { name: /^发布成绩$|^发\s*布\s*成\s*绩$/ }).click();
+  await admin
+    .locator('.ant-popconfirm')
+    .getByRole('button', { name: /^发布成绩$|^发\s*布\s*成\s*绩$/ })
+    .click();
   await admin.getByText(/已发布，发送短信 \d+ 条/).waitFor();
   const [texts] = await stack.sql<{ n: number }>(`select count(*)::int as n from exam_texts`);
   expect(texts.n).toBeGreaterThan(0);
   await admin.getByRole('button', { name: '返回考试列表' }).click();
   await admin.waitForURL(/principal_exams$/);
-  await admin.getByRole('row', { name: /十一月数学月考/ }).getByText('已发布').waitFor();
+  await admin
+    .getByRole('row', { name: /十一月数学月考/ })
+    .getByText('已发布')
+    .waitFor();
   await admin.screenshot({ path: join(SHOTS, 'exams-list.png') });
 
   // 5. the teacher on the phone: the exam of their class, the grid
   const teacher = await signedIn('teacher', 375, 812, '/teacher_exams');
   await teacher.getByText('十一月数学月考').waitFor();
   await teacher.screenshot({ path: join(SHOTS, 'exams-teacher-list.png'), fullPage: true });
-  await teacher.getByRole('button', { name: /录入成绩/ }).first().click();
+  await teacher
+    .getByRole('button', { name: /录入成绩/ })
+    .first()
+    .click();
   await teacher.waitForURL(/teacher_exam_scores\?id=\d+/);
   await teacher.getByTestId('score-1').waitFor();
   await teacher.screenshot({ path: join(SHOTS, 'exams-teacher-scores.png'), fullPage: true });

@@ -63,10 +63,16 @@ it('a whole afternoon for a class of 30 from the teacher’s phone; the head tea
   // leaving: one child at a time, each with an authorised pick-up person
   const rows = phone.locator('.flow-row');
   for (let left = 1; left <= 30; left++) {
-    await phone.locator('.flow-row', { has: phone.locator('.ant-tag', { hasText: '在园' }) }).first().click();
+    await phone
+      .locator('.flow-row', { has: phone.locator('.ant-tag', { hasText: '在园' }) })
+      .first()
+      .click();
     await phone.getByRole('button', { name: /离\s*园/ }).click();
     await phone.locator('.flow-pickup').first().click();
-    await phone.locator('.ant-modal').getByRole('button', { name: /离\s*园/ }).click();
+    await phone
+      .locator('.ant-modal')
+      .getByRole('button', { name: /离\s*园/ })
+      .click();
     await expect.poll(() => rows.filter({ has: phone.locator('.ant-tag', { hasText: '已离园' }) }).count()).toBe(left);
   }
   await expect.poll(() => column(board, '已离园'), { timeout: 1000 }).toContain('已离园 30');

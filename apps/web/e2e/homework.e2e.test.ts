@@ -12,7 +12,11 @@ afterAll(async () => {
 
 const signedIn = (account: string, width: number, height: number, path: string) => signedInAs(stack, account, width, height, path);
 const stateOf = async (name: string) =>
-  (await stack.sql<{ state: string }>(`select hs.state from homework_submissions hs join students s on s.id = hs.student_id where s.name = $1`, [name]))[0]?.state;
+  (
+    await stack.sql<{ state: string }>(`select hs.state from homework_submissions hs join students s on s.id = hs.student_id where s.name = $1`, [
+      name,
+    ])
+  )[0]?.state;
 
 /**
  * Issue 14's homework journey through the screens: the teacher sets homework for the care class on the phone, marks it
@@ -54,7 +58,10 @@ it('the teacher sets homework → marks two students during tutoring → the par
   await marking.locator('li[data-student="陈小雨"]').scrollIntoViewIfNeeded();
   await teacher.screenshot({ path: join(SHOTS, 'homework-tutor-marked-375.png') });
   // one student's detail: the history with the note written during tutoring
-  await marking.locator('li[data-student="陈小雨"]').getByRole('button', { name: /详\s*情/ }).click();
+  await marking
+    .locator('li[data-student="陈小雨"]')
+    .getByRole('button', { name: /详\s*情/ })
+    .click();
   const work = teacher.locator('.ant-drawer', { hasText: '陈小雨 · 数学口算练习' });
   await work.locator('.ant-timeline').getByText('字迹工整，第 3 题已订正').waitFor();
   await teacher.waitForTimeout(400);

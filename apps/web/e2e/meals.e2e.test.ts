@@ -32,7 +32,9 @@ const booking = (name: string) =>
  * kitchen count follows live and the data centre's meals chart counts the dinner served.
  */
 it('item → cutoff → the parent books → the head teacher sees it → dinner in the flow → kitchen count and data centre', async () => {
-  const [{ today }] = await stack.sql<{ today: string }>(`select to_char((now() at time zone timezone)::date, 'YYYY-MM-DD') as today from schools order by id limit 1`);
+  const [{ today }] = await stack.sql<{ today: string }>(
+    `select to_char((now() at time zone timezone)::date, 'YYYY-MM-DD') as today from schools order by id limit 1`,
+  );
   // the demo's classes meet Monday to Friday and a guardian books only class days: on a weekend the journey runs on a
   // make-up day (调休), as a school would have it
   await stack.sql(
@@ -106,7 +108,9 @@ it('item → cutoff → the parent books → the head teacher sees it → dinner
   await idle(adviser);
   await adviser.screenshot({ path: join(SHOTS, 'meals-adviser-375.png'), fullPage: true });
   await noSideScroll(adviser);
-  await rowOf('王子涵').getByRole('button', { name: /订\s*餐/ }).click();
+  await rowOf('王子涵')
+    .getByRole('button', { name: /订\s*餐/ })
+    .click();
   const dialog = adviser.locator('.ant-modal');
   await dialog.getByLabel('选择餐品').click();
   await adviser.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '红烧鸡腿套餐' }).click();
@@ -116,8 +120,13 @@ it('item → cutoff → the parent books → the head teacher sees it → dinner
   await rowOf('王子涵').getByText('已预订').waitFor();
   expect((await booking('王子涵'))[0]).toMatchObject({ status: 'booked', booked_by: '张班主任' });
   await expect.poll(() => kitchen.getByRole('row', { name: /红烧鸡腿套餐/ }).innerText()).toMatch(/红烧鸡腿套餐\s+2\s+0\s+0/);
-  await rowOf('王子涵').getByRole('button', { name: /^取\s*消$/ }).click();
-  await adviser.locator('.ant-popconfirm').getByRole('button', { name: /^确\s*定$/ }).click();
+  await rowOf('王子涵')
+    .getByRole('button', { name: /^取\s*消$/ })
+    .click();
+  await adviser
+    .locator('.ant-popconfirm')
+    .getByRole('button', { name: /^确\s*定$/ })
+    .click();
   await rowOf('王子涵').getByText('已取消').waitFor();
   expect((await booking('王子涵'))[0]).toMatchObject({ status: 'cancelled' });
   await expect.poll(() => kitchen.getByRole('row', { name: /红烧鸡腿套餐/ }).innerText()).toMatch(/红烧鸡腿套餐\s+1\s+0\s+0/);
@@ -146,8 +155,14 @@ it('item → cutoff → the parent books → the head teacher sees it → dinner
 
   // the orders of the day
   await admin.getByRole('tab', { name: '订餐记录' }).click();
-  await admin.getByRole('row', { name: /陈小雨/ }).getByText('已用餐').waitFor();
-  await admin.getByRole('row', { name: /陈小雨/ }).getByText(servedAt, { exact: true }).waitFor(); // the school's time, as on the teacher's phone
+  await admin
+    .getByRole('row', { name: /陈小雨/ })
+    .getByText('已用餐')
+    .waitFor();
+  await admin
+    .getByRole('row', { name: /陈小雨/ })
+    .getByText(servedAt, { exact: true })
+    .waitFor(); // the school's time, as on the teacher's phone
   await idle(admin);
   await settle(admin);
   await admin.screenshot({ path: join(SHOTS, 'meals-orders.png') });

@@ -75,7 +75,11 @@ it('apply → approve → SMS sign-in → password → payment password → QR t
 
   // 3. the admin signs in with an SMS code to the applicant's mobile (the welcome SMS says how)
   await expect
-    .poll(async () => ((await (await fetch(`${stack.url}/api/dev/sms-outbox?mobile=${MOBILE}`)).json()).data.list as Array<{ template: string }>).map((m) => m.template))
+    .poll(async () =>
+      ((await (await fetch(`${stack.url}/api/dev/sms-outbox?mobile=${MOBILE}`)).json()).data.list as Array<{ template: string }>).map(
+        (m) => m.template,
+      ),
+    )
     .toContain('school.welcome');
   const admin = await newPage();
   await admin.goto(`${stack.url}/login`);
@@ -123,7 +127,10 @@ it('apply → approve → SMS sign-in → password → payment password → QR t
   await admin.getByText('支付密码已保存').waitFor();
 
   // 6. a top-up of 5000 yuan by QR, paid in the sandbox
-  await admin.getByRole('button', { name: /^充\s*值$/ }).first().click();
+  await admin
+    .getByRole('button', { name: /^充\s*值$/ })
+    .first()
+    .click();
   await admin.getByLabel('充值金额（元）').fill('5000');
   await admin.getByRole('button', { name: '下一步' }).click();
   await admin.locator('.ant-qrcode canvas, .ant-qrcode svg').first().waitFor();
@@ -138,7 +145,10 @@ it('apply → approve → SMS sign-in → password → payment password → QR t
 
   // 7. renewal for a year from the balance, with the payment password
   const [before] = await stack.sql<{ at: Date }>(`select service_expires_at as at from schools where name = $1`, [SCHOOL]);
-  await admin.getByRole('button', { name: /^续\s*费$/ }).first().click();
+  await admin
+    .getByRole('button', { name: /^续\s*费$/ })
+    .first()
+    .click();
   await admin.getByText('一年（12 个月）').click();
   await admin.getByRole('button', { name: '下一步' }).click();
   await admin.getByText('余额支付').first().waitFor();
@@ -169,7 +179,9 @@ it('apply → approve → SMS sign-in → password → payment password → QR t
 }, 90_000);
 
 it('an expiring school sees the renewal banner on every page of its console', async () => {
-  await stack.sql(`update schools set service_expires_at = now() + interval '5 days' where id = (select school_id from users where username = 'admin')`);
+  await stack.sql(
+    `update schools set service_expires_at = now() + interval '5 days' where id = (select school_id from users where username = 'admin')`,
+  );
   const page = await newPage();
   await page.goto(`${stack.url}/login`);
   await page.getByPlaceholder('用户名 / 手机号 / 邮箱').fill('admin');
@@ -193,7 +205,10 @@ it('the operator refunds part of the top-up through WeChat Pay; the school’s l
   await page.getByPlaceholder('密码', { exact: true }).fill('Demo@2026');
   await page.locator('form button[type=submit]').click();
   await page.waitForURL(`${stack.url}/operator_schools`);
-  await page.getByRole('row', { name: new RegExp(SCHOOL) }).getByRole('button', { name: '流水' }).click();
+  await page
+    .getByRole('row', { name: new RegExp(SCHOOL) })
+    .getByRole('button', { name: '流水' })
+    .click();
   await page.getByRole('tab', { name: '支付记录' }).click();
   const topUp = page.getByRole('row', { name: /微信支付/ }).filter({ hasText: '5000.00' });
   await topUp.getByRole('button', { name: /^退\s*款$/ }).click();

@@ -66,7 +66,10 @@ it('the head teacher publishes → the parent reads it on the phone → the rece
   await modal.getByText('16:00 提前放学').waitFor();
   await parent.waitForTimeout(400);
   await parent.screenshot({ path: join(SHOTS, 'notices-parent-open.png') });
-  await modal.locator('.ant-modal-footer').getByRole('button', { name: /^关\s*闭$/ }).click();
+  await modal
+    .locator('.ant-modal-footer')
+    .getByRole('button', { name: /^关\s*闭$/ })
+    .click();
   await card.getByText('已读').waitFor();
   await parent.screenshot({ path: join(SHOTS, 'notices-parent-read.png') });
   const [receipt] = await stack.sql<{ read_at: Date | null }>(
@@ -81,7 +84,10 @@ it('the head teacher publishes → the parent reads it on the phone → the rece
   await adviser.getByTestId(`notice-read-${notice.id}`).getByText(`1/${guardians.n}`).waitFor();
   await adviser.getByTestId(`notice-row-${notice.id}`).click();
   const receipts = adviser.locator('.ant-drawer').filter({ hasText: '阅读回执' });
-  await receipts.getByTestId('receipt-summary').getByText(`已读 1 人，未读 ${guardians.n - 1} 人，共 ${guardians.n} 人`).waitFor();
+  await receipts
+    .getByTestId('receipt-summary')
+    .getByText(`已读 1 人，未读 ${guardians.n - 1} 人，共 ${guardians.n} 人`)
+    .waitFor();
   const [parentUser] = await stack.sql<{ id: number }>(`select id from users where username = 'parent'`);
   const readTag = receipts.getByTestId(`receipt-read-${parentUser.id}`);
   await readTag.waitFor();
@@ -102,12 +108,23 @@ it('the head teacher publishes → the parent reads it on the phone → the rece
   await phone.screenshot({ path: join(SHOTS, 'notices-receipts-375.png') });
   expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   // 5. the admin sends the whole school a notice: the head teacher follows it under 本班通知, with their class's guardians only
-  const login = await fetch(`${stack.url}/api/index/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'admin', password: 'Demo@2026' }) });
+  const login = await fetch(`${stack.url}/api/index/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: 'admin', password: 'Demo@2026' }),
+  });
   const token = ((await login.json()) as { data: { userinfo: { token: string } } }).data.userinfo.token;
   const sent = await fetch(`${stack.url}/api/index/teacherAddInform`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', token },
-    body: JSON.stringify({ title: '全校冬季作息调整', content: '<p>下周起晚托结束时间调整为 19:00。</p>', scope: 'school', class_ids: [], audience: 'guardians', request_id: 'e2e-school-notice' }),
+    body: JSON.stringify({
+      title: '全校冬季作息调整',
+      content: '<p>下周起晚托结束时间调整为 19:00。</p>',
+      scope: 'school',
+      class_ids: [],
+      audience: 'guardians',
+      request_id: 'e2e-school-notice',
+    }),
   });
   const schoolNotice = ((await sent.json()) as { data: { id: number } }).data;
   await phone.goto(`${stack.url}/AClassNotice`);

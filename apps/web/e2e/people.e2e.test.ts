@@ -23,7 +23,8 @@ async function signIn(page: Page, account: string, password = 'Demo@2026') {
 }
 
 /** The form item of a label (its input, select or radio group inside). */
-const field = (page: Page, label: string) => page.locator('.ant-form-item').filter({ has: page.locator('.ant-form-item-label label', { hasText: new RegExp(`^${label}$`) }) });
+const field = (page: Page, label: string) =>
+  page.locator('.ant-form-item').filter({ has: page.locator('.ant-form-item-label label', { hasText: new RegExp(`^${label}$`) }) });
 
 const TEACHER = { name: '周老师', mobile: '13700009001', password: 'Teach2026x' };
 const CLASS = { name: '星星班', capacity: '20' };
@@ -42,12 +43,17 @@ it('the admin adds a head teacher, a class and two students; the head teacher se
   await admin.goto(`${stack.url}/principal_educationalsTeacher_add`);
   await field(admin, '姓名').locator('input').fill(TEACHER.name);
   await field(admin, '手机号').locator('input').fill(TEACHER.mobile);
-  await field(admin, '角色').locator('label.ant-radio-wrapper', { hasText: /^班主任$/ }).click();
+  await field(admin, '角色')
+    .locator('label.ant-radio-wrapper', { hasText: /^班主任$/ })
+    .click();
   await field(admin, '初始密码').locator('input').fill(TEACHER.password);
   await field(admin, '确认密码').locator('input').fill(TEACHER.password);
   await admin.getByRole('button', { name: /保\s*存/ }).click();
   await admin.waitForURL(`${stack.url}/principal_account`);
-  await admin.getByRole('cell', { name: new RegExp(TEACHER.name) }).first().waitFor();
+  await admin
+    .getByRole('cell', { name: new RegExp(TEACHER.name) })
+    .first()
+    .waitFor();
 
   // 2. a care class headed by the new teacher
   await admin.goto(`${stack.url}/principal_add_class`);

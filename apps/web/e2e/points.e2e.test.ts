@@ -12,7 +12,12 @@ afterAll(async () => {
 
 const signedIn = (account: string, width: number, height: number, path: string) => signedInAs(stack, account, width, height, path);
 const balance = async (name: string) =>
-  (await stack.sql<{ b: number }>(`select coalesce(a.balance, 0) as b from students s left join points_accounts a on a.student_id = s.id where s.name = $1`, [name]))[0].b;
+  (
+    await stack.sql<{ b: number }>(
+      `select coalesce(a.balance, 0) as b from students s left join points_accounts a on a.student_id = s.id where s.name = $1`,
+      [name],
+    )
+  )[0].b;
 
 /**
  * Issue 12's points journey through the screens: the admin lists a good in the shop; the teacher awards points to two
@@ -82,7 +87,10 @@ it('a good in the shop → the teacher awards on the phone → the parent exchan
   await parent.getByTestId('points-balance').getByText('30').waitFor();
   await parent.getByText('期中表彰').waitFor();
   await parent.screenshot({ path: join(SHOTS, 'points-parent.png'), fullPage: true });
-  await parent.locator('[data-testid^=goods-]', { hasText: '文具套装' }).getByRole('button', { name: /^兑\s*换$/ }).click();
+  await parent
+    .locator('[data-testid^=goods-]', { hasText: '文具套装' })
+    .getByRole('button', { name: /^兑\s*换$/ })
+    .click();
   const dialog = parent.locator('.ant-modal');
   await dialog.getByText('需要 20 积分，兑换后剩余 10 积分').waitFor();
   await parent.waitForTimeout(500);
@@ -100,7 +108,10 @@ it('a good in the shop → the teacher awards on the phone → the parent exchan
   await admin.getByRole('cell', { name: '陈小雨' }).first().waitFor();
   await admin.screenshot({ path: join(SHOTS, 'points-orders.png') });
   await admin.getByRole('button', { name: /^交\s*付$/ }).click();
-  await admin.locator('.ant-modal-confirm').getByRole('button', { name: /^交\s*付$/ }).click();
+  await admin
+    .locator('.ant-modal-confirm')
+    .getByRole('button', { name: /^交\s*付$/ })
+    .click();
   await admin.getByText('没有兑换订单').waitFor();
   const [o] = await stack.sql<{ state: string }>(`select state from points_orders order by id desc limit 1`);
   expect(o.state).toBe('handed_over');

@@ -83,7 +83,12 @@ it('desktop shows the code → the teacher’s phone reads a photo of it and con
   await desktop.waitForURL((u) => u.pathname === '/teacher_today', { timeout: 15_000 });
   // the desktop's own session is the teacher's
   const me = await desktop.evaluate(async () => {
-    const token = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('token='))?.slice('token='.length) ?? '');
+    const token = decodeURIComponent(
+      document.cookie
+        .split('; ')
+        .find((c) => c.startsWith('token='))
+        ?.slice('token='.length) ?? '',
+    );
     return (await (await fetch('/api/index/userInfo', { headers: { token } })).json()).data;
   });
   expect(me).toMatchObject({ id: teacher.id, username: 'teacher', role: 2 });

@@ -50,7 +50,10 @@ it('the operator publishes → the public /resource page and the school’s mate
   expect(await visitor.getByText('三年级口算练习 100 题').count()).toBe(0);
   await visitor.screenshot({ path: join(SHOTS, 'resources-public-375.png'), fullPage: true });
   expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  const href = await visitor.getByRole('link', { name: /下\s*载/ }).first().getAttribute('href');
+  const href = await visitor
+    .getByRole('link', { name: /下\s*载/ })
+    .first()
+    .getAttribute('href');
   const file = await visitor.request.get(`${stack.url}${href}`);
   expect(file.status()).toBe(200);
   expect((await file.body()).subarray(0, 5).toString()).toBe('%PDF-');
@@ -68,11 +71,19 @@ it('the operator publishes → the public /resource page and the school’s mate
   await admin.screenshot({ path: join(SHOTS, 'resources-school.png') });
 
   // the operator removes the public file: the public page no longer lists it
-  await op.getByRole('row', { name: /晚托服务规范/ }).getByRole('button', { name: /删\s*除/ }).click();
-  await op.locator('.ant-modal-confirm').getByRole('button', { name: /删\s*除/ }).click();
+  await op
+    .getByRole('row', { name: /晚托服务规范/ })
+    .getByRole('button', { name: /删\s*除/ })
+    .click();
+  await op
+    .locator('.ant-modal-confirm')
+    .getByRole('button', { name: /删\s*除/ })
+    .click();
   await op.getByText('已删除').first().waitFor();
   await expect.poll(() => op.getByRole('row', { name: /晚托服务规范/ }).count()).toBe(0);
-  const [row] = await stack.sql<{ gone: boolean }>(`select deleted_at is not null as gone from site_resources where title = '晚托服务规范（2026 版）'`);
+  const [row] = await stack.sql<{ gone: boolean }>(
+    `select deleted_at is not null as gone from site_resources where title = '晚托服务规范（2026 版）'`,
+  );
   expect(row.gone).toBe(true);
   await admin.context().close();
   await op.context().close();

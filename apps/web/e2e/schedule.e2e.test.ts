@@ -13,7 +13,8 @@ afterAll(async () => {
 
 const signedIn = (account: string, width: number, height: number, path: string) => signedInAs(stack, account, width, height, path);
 const settle = (page: Page) => page.waitForTimeout(400);
-const field = (page: Page, label: string) => page.locator('.ant-form-item').filter({ has: page.locator('.ant-form-item-label label', { hasText: new RegExp(`^${label}$`) }) });
+const field = (page: Page, label: string) =>
+  page.locator('.ant-form-item').filter({ has: page.locator('.ant-form-item-label label', { hasText: new RegExp(`^${label}$`) }) });
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const weekdayOf = (day: string) => new Date(`${day}T00:00:00Z`).getUTCDay() || 7;
 const WD = ['', '周一', '周二', '周三', '周四', '周五', '周六', '周日'];
@@ -62,7 +63,10 @@ it('create a class → generate its term → the teacher’s week on a phone →
   await admin.getByLabel('结束').first().fill('20:00');
   await field(admin, '日期范围').locator('.ant-picker').click();
   await admin.locator(`.ant-picker-dropdown td[title="${today}"]`).first().click();
-  await admin.locator(`.ant-picker-dropdown td[title="${addDays(today, 35)}"]`).first().click();
+  await admin
+    .locator(`.ant-picker-dropdown td[title="${addDays(today, 35)}"]`)
+    .first()
+    .click();
   await admin.getByRole('button', { name: /^预\s*览$/ }).click();
   const preview = admin.getByTestId('schedule-preview');
   await preview.waitFor();
@@ -73,7 +77,11 @@ it('create a class → generate its term → the teacher’s week on a phone →
   await confirm.click();
   await admin.getByText(`已生成 ${n} 个课次`).first().waitFor();
   const [cls] = await stack.sql<{ id: number }>(`select id from teaching_classes where name = $1`, [CLASS]);
-  const days = (await stack.sql<{ day: string }>(`select day::text from class_sessions where class_id = $1 and kind = 'teaching' order by day, start_min`, [cls.id])).map((r) => r.day);
+  const days = (
+    await stack.sql<{ day: string }>(`select day::text from class_sessions where class_id = $1 and kind = 'teaching' order by day, start_min`, [
+      cls.id,
+    ])
+  ).map((r) => r.day);
   expect(days[0]).toBe(today);
   // two students of the demo (setup: the roll call needs members; adding them through the screens is teaching's own journey)
   await stack.sql(
@@ -99,10 +107,13 @@ it('create a class → generate its term → the teacher’s week on a phone →
   expect(await noSideScroll(phone)).toBeLessThanOrEqual(375);
   await phone.screenshot({ path: join(SHOTS, 'schedule-teacher-phone-today.png'), fullPage: true });
   // the holiday's day
-  await phone.getByTestId(`day-chip-${holiday}`).click().catch(async () => {
-    await phone.getByRole('button', { name: '下一周' }).click();
-    await phone.getByTestId(`day-chip-${holiday}`).click();
-  });
+  await phone
+    .getByTestId(`day-chip-${holiday}`)
+    .click()
+    .catch(async () => {
+      await phone.getByRole('button', { name: '下一周' }).click();
+      await phone.getByTestId(`day-chip-${holiday}`).click();
+    });
   await expect.poll(() => phone.getByTestId(`day-${holiday}`).innerText()).toContain('放假');
   await phone.screenshot({ path: join(SHOTS, 'schedule-teacher-phone-holiday.png'), fullPage: true });
 
@@ -117,7 +128,10 @@ it('create a class → generate its term → the teacher’s week on a phone →
   await admin.goto(`${stack.url}/principal_class_Editing?type=teaching&id=${cls.id}`);
   const rows = admin.locator('.ant-table-row');
   await expect.poll(() => rows.count()).toBe(n);
-  await rows.nth(1).getByRole('button', { name: /^调\s*课$/ }).click();
+  await rows
+    .nth(1)
+    .getByRole('button', { name: /^调\s*课$/ })
+    .click();
   const dialog = admin.locator('.ant-modal').filter({ hasText: '调课：第 2 课' });
   await dialog.waitFor();
   await dialog.getByText('老师和教室都空闲').first().waitFor();
@@ -125,7 +139,10 @@ it('create a class → generate its term → the teacher’s week on a phone →
   const start = await dialog.locator('input').nth(1).inputValue();
   await dialog.getByRole('button', { name: '确认调课' }).click();
   await dialog.waitFor({ state: 'hidden' });
-  const moved = await admin.getByText(/^已调到 \d{4}-\d{2}-\d{2} /).first().innerText();
+  const moved = await admin
+    .getByText(/^已调到 \d{4}-\d{2}-\d{2} /)
+    .first()
+    .innerText();
   const movedDay = /(\d{4}-\d{2}-\d{2})/.exec(moved)![1];
   expect(moved).toContain(start);
   await admin.screenshot({ path: join(SHOTS, 'schedule-admin-moved.png'), fullPage: true });
@@ -155,7 +172,10 @@ it('create a class → generate its term → the teacher’s week on a phone →
   await drawer.getByRole('button', { name: '提交点名（2 人）' }).click();
   await drawer.waitFor({ state: 'hidden' });
   await expect.poll(() => entry.innerText()).toContain('已上课');
-  const [{ state }] = await stack.sql<{ state: string }>(`select state::text from class_sessions where class_id = $1 and day = $2::date`, [cls.id, today]);
+  const [{ state }] = await stack.sql<{ state: string }>(`select state::text from class_sessions where class_id = $1 and day = $2::date`, [
+    cls.id,
+    today,
+  ]);
   expect(state).toBe('held');
   await settle(phone);
   await phone.screenshot({ path: join(SHOTS, 'schedule-teacher-phone-held.png'), fullPage: true });
@@ -178,7 +198,9 @@ it('create a class → generate its term → the teacher’s week on a phone →
   await avail.getByLabel('备注').fill('周三下午有教研');
   await avail.getByRole('button', { name: '保存空闲时间' }).click();
   await phone.getByText('空闲时间已保存').first().waitFor();
-  const [saved] = await stack.sql<{ version: number; note: string }>(`select version, note from teacher_availability where user_id = (select id from users where mobile = '13800000002')`);
+  const [saved] = await stack.sql<{ version: number; note: string }>(
+    `select version, note from teacher_availability where user_id = (select id from users where mobile = '13800000002')`,
+  );
   expect(saved).toMatchObject({ version: 1, note: '周三下午有教研' });
   await avail.scrollIntoViewIfNeeded();
   expect(await noSideScroll(phone)).toBeLessThanOrEqual(375);

@@ -122,5 +122,7 @@ export async function signedIn(stack: Stack, account: string, width: number, hei
  * an element that has stopped moving (a dropdown opened while its dialog still zooms in moves under the pointer).
  */
 export async function motionDone(page: Page): Promise<void> {
-  await page.waitForFunction(() => !document.querySelector('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]'), null, { timeout: 10_000 });
+  await page.waitForFunction(() => !document.querySelector('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]'), null, {
+    timeout: 10_000,
+  });
 }

@@ -90,7 +90,10 @@ it('operator adds a good → admin orders it and pays by QR → operator ships �
   await operator.getByRole('button', { name: OK }).click();
   await operator.locator('.ant-message').getByText('已发货').waitFor();
   await operator.locator('.ant-segmented-item').filter({ hasText: '已发货' }).click();
-  await operator.getByRole('row', { name: new RegExp(order.no) }).getByText('顺丰速运 · 运单号 SF1234567890123').waitFor();
+  await operator
+    .getByRole('row', { name: new RegExp(order.no) })
+    .getByText('顺丰速运 · 运单号 SF1234567890123')
+    .waitFor();
   await operator.screenshot({ path: join(SHOTS, 'store-operator-orders.png') });
   await operator.context().close();
 

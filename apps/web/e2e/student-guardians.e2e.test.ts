@@ -40,7 +40,10 @@ it('the admin adds a guardian, makes her primary, removes the old one, and sees 
      insert into teaching_class_students (school_id, class_id, student_id) select c.school_id, c.id, $1 from c`,
     [st.id],
   );
-  await stack.sql(`insert into points_accounts (student_id, school_id, balance) select id, school_id, 0 from students where id = $1 on conflict do nothing`, [st.id]);
+  await stack.sql(
+    `insert into points_accounts (student_id, school_id, balance) select id, school_id, 0 from students where id = $1 on conflict do nothing`,
+    [st.id],
+  );
   await stack.sql(`update points_accounts set balance = balance + 42 where student_id = $1`, [st.id]);
   const [{ balance }] = await stack.sql<{ balance: number }>(`select balance from points_accounts where student_id = $1`, [st.id]);
   await stack.sql(
@@ -77,7 +80,12 @@ it('the admin adds a guardian, makes her primary, removes the old one, and sees 
   await expect.poll(() => guardianRow(admin, GRANNY.name).innerText()).toContain('主监护人');
   await expect.poll(() => historyRows(admin).count()).toBe(2);
   await guardianRow(admin, '陈家长').getByRole('button', { name: '移除' }).click();
-  await saved(admin, () => admin.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click());
+  await saved(admin, () =>
+    admin
+      .locator('.ant-popconfirm')
+      .getByRole('button', { name: /确\s*定|OK/ })
+      .click(),
+  );
   await expect.poll(() => guardianRow(admin, '陈家长').count()).toBe(0);
   await expect.poll(() => historyRows(admin).count()).toBe(3);
   await expect.poll(() => historyRows(admin).first().innerText()).toContain('移除');
@@ -90,7 +98,10 @@ it('the admin adds a guardian, makes her primary, removes the old one, and sees 
   await admin.screenshot({ path: join(SHOTS, 'student-guardians-1280.png'), fullPage: true });
 
   // the profile form still saves on its own version after the guardian changes
-  await admin.getByRole('button', { name: /保\s*存/ }).first().click();
+  await admin
+    .getByRole('button', { name: /保\s*存/ })
+    .first()
+    .click();
   await admin.locator('.ant-message-notice', { hasText: '已保存' }).waitFor();
 
   // 4. the student page: overview with points, contracts and classes; the teaching classes tab

@@ -13,7 +13,8 @@ afterAll(async () => {
 
 const signedIn = (account: string, width: number, height: number, path: string) => signedInAs(stack, account, width, height, path);
 const shot = (page: Page, name: string, fullPage = false) => page.screenshot({ path: join(SHOTS, `teacher-screens-${name}.png`), fullPage });
-const noSideways = async (page: Page) => expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+const noSideways = async (page: Page) =>
+  expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 
 /**
  * Issue 21's screens for served actions: a teacher's own profile (teacherInfo/teacherSaveInfo), handing a student's
@@ -90,7 +91,10 @@ it('teacher profile → hand-over of a pick-up and of tutoring → the day’s h
   await tutorRow.getByRole('button', { name: '转交 王子涵' }).click();
   await teacher.locator('.ant-modal').getByText('把 王子涵 今天的辅导转交给…').waitFor();
   await teacher.locator('.ant-modal .ant-radio-wrapper', { hasText: '赵老师' }).click();
-  await teacher.locator('.ant-modal').getByRole('button', { name: /^转\s*交$/ }).click();
+  await teacher
+    .locator('.ant-modal')
+    .getByRole('button', { name: /^转\s*交$/ })
+    .click();
   await expect.poll(() => teacher.locator('.flow-row', { hasText: '王子涵' }).count()).toBe(0);
   await zhao.goto(`${stack.url}/teacher_tutor`);
   await zhao.locator('.flow-row', { hasText: '王子涵' }).waitFor();
@@ -158,7 +162,11 @@ it('the growth drawer draws the scores and attendance charts on a phone', async 
       where c.name = '阳光一班' and s.name = '陈小阳'`,
   );
   // two published exams and one not published, scored for the whole class
-  for (const [name, daysAgo, published] of [['十月月考', 40, true], ['期中考试', 12, true], ['单元小测', 2, false]] as const) {
+  for (const [name, daysAgo, published] of [
+    ['十月月考', 40, true],
+    ['期中考试', 12, true],
+    ['单元小测', 2, false],
+  ] as const) {
     await stack.sql(
       `with e as (
          insert into exams (school_id, name, subject, exam_day, full_mark, published_at)

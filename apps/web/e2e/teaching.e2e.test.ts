@@ -13,7 +13,8 @@ afterAll(async () => {
 
 const signedIn = (account: string, width: number, height: number, path: string) => signedInAs(stack, account, width, height, path);
 const settle = (page: Page) => page.waitForTimeout(400);
-const field = (page: Page, label: string) => page.locator('.ant-form-item').filter({ has: page.locator('.ant-form-item-label label', { hasText: new RegExp(`^${label}$`) }) });
+const field = (page: Page, label: string) =>
+  page.locator('.ant-form-item').filter({ has: page.locator('.ant-form-item-label label', { hasText: new RegExp(`^${label}$`) }) });
 
 /** Calendar arithmetic on a YYYY-MM-DD day (the date alone, never a moment cut to UTC). */
 const plusDays = (day: string, n: number) => {
@@ -82,7 +83,9 @@ it('create a teaching class → preview and generate its schedule → a move ref
   await admin.screenshot({ path: join(SHOTS, 'teaching-schedule-preview.png'), fullPage: true });
   await admin.getByRole('button', { name: '确认生成 8 个课次' }).click();
   await admin.getByText('已生成 8 个课次').first().waitFor();
-  const [{ n }] = await stack.sql<{ n: number }>(`select count(*)::int as n from class_sessions s join teaching_classes c on c.id = s.class_id where c.name = '少儿书法A班'`);
+  const [{ n }] = await stack.sql<{ n: number }>(
+    `select count(*)::int as n from class_sessions s join teaching_classes c on c.id = s.class_id where c.name = '少儿书法A班'`,
+  );
   expect(n).toBe(8);
   await admin.getByRole('button', { name: '打开班级' }).click();
   await admin.waitForURL(/\/principal_class_Editing\?type=teaching&id=\d+$/);
@@ -92,7 +95,10 @@ it('create a teaching class → preview and generate its schedule → a move ref
   await expect.poll(() => rows.count()).toBe(8);
   const second = (await rows.nth(1).locator('td').nth(1).innerText()).trim();
   await admin.screenshot({ path: join(SHOTS, 'teaching-class-sessions.png'), fullPage: true });
-  await rows.first().getByRole('button', { name: /^调\s*课$/ }).click();
+  await rows
+    .first()
+    .getByRole('button', { name: /^调\s*课$/ })
+    .click();
   const dialog = admin.locator('.ant-modal').filter({ hasText: '调课：第 1 课' });
   await dialog.waitFor();
   await dialog.getByText('老师和教室都空闲').first().waitFor();

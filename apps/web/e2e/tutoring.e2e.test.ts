@@ -66,7 +66,9 @@ it('set a tutoring type → create a tutoring class with preview and generation 
   await admin.getByText('辅导班：三年级作业辅导').waitFor();
   await admin.locator('.ant-table-row').first().waitFor();
   await admin.screenshot({ path: join(SHOTS, 'tutoring-class-sessions.png'), fullPage: true });
-  const [{ n }] = await stack.sql<{ n: number }>(`select count(*)::int as n from class_sessions s join tutoring_classes c on c.id = s.class_id and s.kind = 'tutoring' where c.name = '三年级作业辅导'`);
+  const [{ n }] = await stack.sql<{ n: number }>(
+    `select count(*)::int as n from class_sessions s join tutoring_classes c on c.id = s.class_id and s.kind = 'tutoring' where c.name = '三年级作业辅导'`,
+  );
   expect(n).toBeGreaterThanOrEqual(7);
 
   // 3. a student with a plan
@@ -94,7 +96,10 @@ it('set a tutoring type → create a tutoring class with preview and generation 
   const listed = admin.locator('.ant-table-row', { hasText: '三年级作业辅导' });
   await listed.waitFor();
   await listed.getByRole('button', { name: /^停\s*课$/ }).click();
-  await admin.locator('.ant-popconfirm').getByRole('button', { name: /^确\s*定$|^OK$/ }).click();
+  await admin
+    .locator('.ant-popconfirm')
+    .getByRole('button', { name: /^确\s*定$|^OK$/ })
+    .click();
   await expect.poll(() => listed.innerText()).toContain('已停课');
   await admin.screenshot({ path: join(SHOTS, 'tutoring-list.png') });
 

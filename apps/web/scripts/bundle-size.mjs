@@ -55,9 +55,15 @@ if (viewer) {
   const own = [...closure(viewer)].filter((k) => !entryChunks.has(k));
   const ownSize = own.reduce((n, k) => n + gz(manifest[k].file), 0);
   const assetDirs = ['static', 'assets'].filter((d) => existsSync(join(dist, d)));
-  const worker = assetDirs.flatMap((d) => readdirSync(join(dist, d)).filter((f) => /^pdf\.worker.*\.m?js$/.test(f)).map((f) => join(d, f)));
+  const worker = assetDirs.flatMap((d) =>
+    readdirSync(join(dist, d))
+      .filter((f) => /^pdf\.worker.*\.m?js$/.test(f))
+      .map((f) => join(d, f)),
+  );
   const workerSize = worker.reduce((n, f) => n + gz(f), 0);
-  console.log(`PDF viewer (/pdf-viewer) route JS: ${kib(ownSize)} KiB gzip (${own.length} chunks: ${own.map((k) => manifest[k].file).join(', ')}), PDF.js worker ${kib(workerSize)} KiB gzip (${worker.join(', ') || 'not found'}); in the sign-in page's initial JS: ${pdfInSignIn.length ? `YES (${pdfInSignIn.join(', ')})` : 'no'}`);
+  console.log(
+    `PDF viewer (/pdf-viewer) route JS: ${kib(ownSize)} KiB gzip (${own.length} chunks: ${own.map((k) => manifest[k].file).join(', ')}), PDF.js worker ${kib(workerSize)} KiB gzip (${worker.join(', ') || 'not found'}); in the sign-in page's initial JS: ${pdfInSignIn.length ? `YES (${pdfInSignIn.join(', ')})` : 'no'}`,
+  );
   const vHeader = "## Web: the PDF viewer's route chunk (gzip)";
   let vmd = readFileSync(file, 'utf8');
   if (!vmd.includes(vHeader)) {

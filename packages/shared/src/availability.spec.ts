@@ -23,18 +23,32 @@ describe('availabilityProblem', () => {
     ['contained window', [w(4, '08:00', '20:00'), w(4, '12:00', '13:00')], { reason: 'overlap', index: 1, other: 0 }],
     ['identical windows', [w(5, '08:00', '09:00'), w(5, '08:00', '09:00')], { reason: 'overlap', index: 1, other: 0 }],
     // the long window's end is kept past the short one: the third still overlaps the first
-    ['overlap past a contained window', [w(6, '08:00', '12:00'), w(6, '09:00', '10:00'), w(6, '11:00', '13:00')], { reason: 'overlap', index: 1, other: 0 }],
-    ['overlap on another day than the first', [w(1, '08:00', '09:00'), w(2, '08:00', '09:00'), w(2, '08:30', '09:30')], { reason: 'overlap', index: 2, other: 1 }],
+    [
+      'overlap past a contained window',
+      [w(6, '08:00', '12:00'), w(6, '09:00', '10:00'), w(6, '11:00', '13:00')],
+      { reason: 'overlap', index: 1, other: 0 },
+    ],
+    [
+      'overlap on another day than the first',
+      [w(1, '08:00', '09:00'), w(2, '08:00', '09:00'), w(2, '08:30', '09:30')],
+      { reason: 'overlap', index: 2, other: 1 },
+    ],
   ])('%s', (_name, windows, expected) => {
     expect(availabilityProblem(windows)).toEqual(expected);
   });
 
   it('finds the overlap past a contained window when the contained one is fine', () => {
-    expect(availabilityProblem([w(6, '08:00', '12:00'), w(6, '12:00', '13:00'), w(6, '11:00', '11:30')])).toEqual({ reason: 'overlap', index: 2, other: 0 });
+    expect(availabilityProblem([w(6, '08:00', '12:00'), w(6, '12:00', '13:00'), w(6, '11:00', '11:30')])).toEqual({
+      reason: 'overlap',
+      index: 2,
+      other: 0,
+    });
   });
 
   it('refuses more than the maximum', () => {
-    const many = Array.from({ length: MAX_AVAILABILITY_WINDOWS + 1 }, (_, i) => w((i % 7) + 1, `${String(Math.floor(i / 7)).padStart(2, '0')}:00`, `${String(Math.floor(i / 7)).padStart(2, '0')}:30`));
+    const many = Array.from({ length: MAX_AVAILABILITY_WINDOWS + 1 }, (_, i) =>
+      w((i % 7) + 1, `${String(Math.floor(i / 7)).padStart(2, '0')}:00`, `${String(Math.floor(i / 7)).padStart(2, '0')}:30`),
+    );
     expect(availabilityProblem(many)).toEqual({ reason: 'too_many' });
     expect(availabilityProblem(many.slice(0, MAX_AVAILABILITY_WINDOWS))).toBeNull();
   });
@@ -59,8 +73,20 @@ describe('withinOffered', () => {
     ['overlap shorter than the session', [r('08:00', '16:30')], [r('16:00', '18:00')], 60, []],
     ['overlap exactly the session', [r('08:00', '17:00')], [r('16:00', '18:00')], 60, [r('16:00', '17:00')]],
     ['touching only', [r('08:00', '16:00')], [r('16:00', '18:00')], 1, []],
-    ['a busy hour splits an offered window', [r('08:00', '16:30'), r('17:30', '21:00')], [r('16:00', '19:00')], 30, [r('16:00', '16:30'), r('17:30', '19:00')]],
-    ['two offered windows in one free window, unsorted', [r('08:00', '21:00')], [r('19:00', '20:00'), r('09:00', '10:00')], 45, [r('09:00', '10:00'), r('19:00', '20:00')]],
+    [
+      'a busy hour splits an offered window',
+      [r('08:00', '16:30'), r('17:30', '21:00')],
+      [r('16:00', '19:00')],
+      30,
+      [r('16:00', '16:30'), r('17:30', '19:00')],
+    ],
+    [
+      'two offered windows in one free window, unsorted',
+      [r('08:00', '21:00')],
+      [r('19:00', '20:00'), r('09:00', '10:00')],
+      45,
+      [r('09:00', '10:00'), r('19:00', '20:00')],
+    ],
   ])('%s', (_name, free, offered, length, expected) => {
     expect(withinOffered(free, offered, length)).toEqual(expected);
   });

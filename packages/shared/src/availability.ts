@@ -48,7 +48,9 @@ export function availabilityProblem(windows: readonly AvailabilityWindow[]): Ava
 
 /** The windows by weekday and start time (as stored and answered). */
 export function sortAvailability<T extends AvailabilityWindow>(windows: readonly T[]): T[] {
-  return [...windows].sort((a, b) => a.weekday - b.weekday || toMinutes(a.start_time) - toMinutes(b.start_time) || toMinutes(a.end_time) - toMinutes(b.end_time));
+  return [...windows].sort(
+    (a, b) => a.weekday - b.weekday || toMinutes(a.start_time) - toMinutes(b.start_time) || toMinutes(a.end_time) - toMinutes(b.end_time),
+  );
 }
 
 /**

@@ -64,9 +64,25 @@ describe('refundFigure', () => {
     ['a discount bigger than the unused value: nothing', { price_fen: 100_000, paid_fen: 100_000 }, { unused: 21, total: 31, refund_fen: 0 }],
     ['never more than was paid', { paid_fen: 50_000 }, { unused: 21, total: 31, refund_fen: 50_000 }],
     ['unpaid: nothing to give back', { paid_fen: 0 }, { unused: 21, total: 31, refund_fen: 0 }],
-    ['rounded down to the fen', { list_price_fen: 100_000, price_fen: 100_000, paid_fen: 100_000, today: '2026-12-02' }, { unused: 30, total: 31, refund_fen: 96_774 }],
-    ['20 days with 7 used: 13 × unit price', { kind: 'days', units_total: 20, units_used: 7, list_price_fen: 200_000, price_fen: 200_000, paid_fen: 200_000, end_day: '2027-05-31' }, { unused: 13, total: 20, refund_fen: 130_000 }],
-    ['sessions all used: nothing', { kind: 'sessions', units_total: 10, units_used: 10, list_price_fen: 99_999, price_fen: 99_999, paid_fen: 99_999, end_day: '2027-05-31' }, { unused: 0, total: 10, refund_fen: 0 }],
-    ['3 sessions of 7 left at 99.99: floor(3 × 9999 / 7)', { kind: 'sessions', units_total: 7, units_used: 4, list_price_fen: 9_999, price_fen: 9_999, paid_fen: 9_999, end_day: '2027-05-31' }, { unused: 3, total: 7, refund_fen: 4_285 }],
+    [
+      'rounded down to the fen',
+      { list_price_fen: 100_000, price_fen: 100_000, paid_fen: 100_000, today: '2026-12-02' },
+      { unused: 30, total: 31, refund_fen: 96_774 },
+    ],
+    [
+      '20 days with 7 used: 13 × unit price',
+      { kind: 'days', units_total: 20, units_used: 7, list_price_fen: 200_000, price_fen: 200_000, paid_fen: 200_000, end_day: '2027-05-31' },
+      { unused: 13, total: 20, refund_fen: 130_000 },
+    ],
+    [
+      'sessions all used: nothing',
+      { kind: 'sessions', units_total: 10, units_used: 10, list_price_fen: 99_999, price_fen: 99_999, paid_fen: 99_999, end_day: '2027-05-31' },
+      { unused: 0, total: 10, refund_fen: 0 },
+    ],
+    [
+      '3 sessions of 7 left at 99.99: floor(3 × 9999 / 7)',
+      { kind: 'sessions', units_total: 7, units_used: 4, list_price_fen: 9_999, price_fen: 9_999, paid_fen: 9_999, end_day: '2027-05-31' },
+      { unused: 3, total: 7, refund_fen: 4_285 },
+    ],
   ])('%s', (_, patch, expected) => expect(refundFigure({ ...month, ...patch })).toMatchObject(expected));
 });

@@ -175,5 +175,12 @@ export function refundFigure(c: RefundCase): RefundFigure {
   const unusedValue = total > 0 ? Math.floor((unused * c.list_price_fen) / total) : 0;
   const discount = Math.max(0, c.list_price_fen - c.price_fen);
   const refund = Math.max(0, Math.min(c.paid_fen, unusedValue - discount));
-  return { unused, total, unit_price_fen: total > 0 ? c.list_price_fen / total : 0, unused_value_fen: unusedValue, discount_fen: discount, refund_fen: refund };
+  return {
+    unused,
+    total,
+    unit_price_fen: total > 0 ? c.list_price_fen / total : 0,
+    unused_value_fen: unusedValue,
+    discount_fen: discount,
+    refund_fen: refund,
+  };
 }

@@ -11,7 +11,11 @@ import { mondayOf } from './schedule';
 export const DATA_GROUPS = ['day', 'week', 'month'] as const;
 export type DataGroup = (typeof DATA_GROUPS)[number];
 /** The one wording of a grouping: the data centre's switch and the count exports' file names. */
-export const DATA_GROUP_LABELS: Record<DataGroup, BilingualLabel> = { day: { zh: '按日', en: 'By day' }, week: { zh: '按周', en: 'By week' }, month: { zh: '按月', en: 'By month' } };
+export const DATA_GROUP_LABELS: Record<DataGroup, BilingualLabel> = {
+  day: { zh: '按日', en: 'By day' },
+  week: { zh: '按周', en: 'By week' },
+  month: { zh: '按月', en: 'By month' },
+};
 
 /** The most periods one query may span, per group: two months of days, half a year of weeks, a year of months. */
 export const DATA_MAX_PERIODS: Record<DataGroup, number> = { day: 62, week: 27, month: 13 };
@@ -27,7 +31,12 @@ export function periodOf(day: string, group: DataGroup): string {
 export function periodsBetween(from: string, to: string, group: DataGroup): string[] {
   const out: string[] = [];
   const last = periodOf(to, group);
-  for (let p = periodOf(from, group); p <= last && out.length <= 400; p = group === 'day' ? addDays(p, 1) : group === 'week' ? addDays(p, 7) : addMonthsToDay(p, 1)) out.push(p);
+  for (
+    let p = periodOf(from, group);
+    p <= last && out.length <= 400;
+    p = group === 'day' ? addDays(p, 1) : group === 'week' ? addDays(p, 7) : addMonthsToDay(p, 1)
+  )
+    out.push(p);
   return out;
 }
 

@@ -13,7 +13,10 @@ export const ABSENT_WORDS = ['缺考', '缺', 'absent', 'abs', '-'] as const;
 /** Common subjects the forms offer (any other text is allowed). */
 export const EXAM_SUBJECTS = ['语文', '数学', '英语', '科学', '物理', '化学', '道德与法治', '历史', '地理', '生物'] as const;
 
-export type ScoreCell = { ok: true; absent: true; score2: null } | { ok: true; absent: false; score2: number } | { ok: false; error: 'exams.score_not_number' | 'exams.score_out_of_range' | 'exams.score_not_half' };
+export type ScoreCell =
+  | { ok: true; absent: true; score2: null }
+  | { ok: true; absent: false; score2: number }
+  | { ok: false; error: 'exams.score_not_number' | 'exams.score_out_of_range' | 'exams.score_not_half' };
 
 /** Twice a mark (half-points), or null for a mark that is not a whole or half number. */
 export function toHalfPoints(v: number): number | null {

@@ -1,4 +1,17 @@
-import { decide, EMPTY_DAY, evolve, refusalOf, replay, boardState, type CommandContext, type DayState, type FlowCommand, type FlowEvent, type FlowRefusal, type StepCommandType } from './flow';
+import {
+  decide,
+  EMPTY_DAY,
+  evolve,
+  refusalOf,
+  replay,
+  boardState,
+  type CommandContext,
+  type DayState,
+  type FlowCommand,
+  type FlowEvent,
+  type FlowRefusal,
+  type StepCommandType,
+} from './flow';
 import { Role } from './roles';
 
 const teacher: CommandContext = { role: Role.Teacher, needsShuttle: true, pickupIds: [7, 8] };
@@ -10,7 +23,10 @@ function run(cmds: FlowCommand[], ctx = teacher, from: DayState = EMPTY_DAY): Da
   return cmds.reduce((day, cmd) => {
     const d = decide(day, cmd, ctx);
     if (!d.ok) throw new Error(`${cmd.type} refused: ${d.reason}`);
-    return d.events.reduce((acc, e) => evolve(acc, { ...e, event_id: `e${++n}`, at: new Date(1_700_000_000_000 + n * 60_000).toISOString(), actor: 1 }), day);
+    return d.events.reduce(
+      (acc, e) => evolve(acc, { ...e, event_id: `e${++n}`, at: new Date(1_700_000_000_000 + n * 60_000).toISOString(), actor: 1 }),
+      day,
+    );
   }, from);
 }
 
@@ -93,7 +109,10 @@ describe('rules with context', () => {
     const day = DAYS.entered;
     expect(decide(day, { type: 'leave', picked_up_by: 99 }, teacher)).toEqual({ ok: false, reason: 'flow.pickup_not_authorised' });
     expect(decide(day, { type: 'leave', picked_up_by: null }, head)).toEqual({ ok: false, reason: 'flow.pickup_not_authorised' });
-    expect(decide(day, { type: 'leave', picked_up_by: 99, override: '爷爷临时来接，已电话确认' }, teacher)).toEqual({ ok: false, reason: 'flow.override_head_only' });
+    expect(decide(day, { type: 'leave', picked_up_by: 99, override: '爷爷临时来接，已电话确认' }, teacher)).toEqual({
+      ok: false,
+      reason: 'flow.override_head_only',
+    });
     const d = decide(day, { type: 'leave', picked_up_by: 99, override: '爷爷临时来接，已电话确认' }, head);
     expect(d).toEqual({ ok: true, events: [{ type: 'student.left', payload: { override: '爷爷临时来接，已电话确认', picked_up_by: 99 } }] });
   });

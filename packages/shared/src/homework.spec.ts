@@ -1,4 +1,13 @@
-import { dueDayOk, guardianMayMarkDone, HOMEWORK_STATES, homeworkTransition, type HomeworkActor, type HomeworkCommand, type HomeworkDecision, type HomeworkState } from './homework';
+import {
+  dueDayOk,
+  guardianMayMarkDone,
+  HOMEWORK_STATES,
+  homeworkTransition,
+  type HomeworkActor,
+  type HomeworkCommand,
+  type HomeworkDecision,
+  type HomeworkState,
+} from './homework';
 
 describe('homeworkTransition', () => {
   it.each<[HomeworkState, HomeworkCommand, HomeworkActor, HomeworkDecision]>([

@@ -1,4 +1,13 @@
-import { formatPages, itemSlides, LESSON_PLAN_MAX_ITEM_PAGES, parsePages, planMinutes, planSlides, type PagesParse, type SlideSource } from './lesson-plans';
+import {
+  formatPages,
+  itemSlides,
+  LESSON_PLAN_MAX_ITEM_PAGES,
+  parsePages,
+  planMinutes,
+  planSlides,
+  type PagesParse,
+  type SlideSource,
+} from './lesson-plans';
 
 describe('parsePages', () => {
   it.each<[string, number | null, PagesParse]>([
@@ -43,7 +52,12 @@ describe('formatPages', () => {
   ])('%j', (pages, text) => expect(formatPages(pages)).toBe(text));
 
   it('reads back what it writes', () => {
-    for (const pages of [[1, 2, 3, 5], [9, 8, 7], [2, 3, 10, 11, 12, 1]]) expect(parsePages(formatPages(pages), null)).toEqual({ ok: true, pages });
+    for (const pages of [
+      [1, 2, 3, 5],
+      [9, 8, 7],
+      [2, 3, 10, 11, 12, 1],
+    ])
+      expect(parsePages(formatPages(pages), null)).toEqual({ ok: true, pages });
   });
 });
 
@@ -51,14 +65,46 @@ describe('planSlides', () => {
   const pdf = (pages: number[] | null, total: number, open = true): SlideSource => ({ kind: 'pdf', pages, total, open });
   it.each<[string, SlideSource[], Array<[number, number | null, boolean]>]>([
     ['nothing', [], []],
-    ['a whole PDF', [pdf(null, 3)], [[0, 1, false], [0, 2, false], [0, 3, false]]],
-    ['chosen pages in their order', [pdf([3, 1], 5)], [[0, 3, false], [0, 1, false]]],
+    [
+      'a whole PDF',
+      [pdf(null, 3)],
+      [
+        [0, 1, false],
+        [0, 2, false],
+        [0, 3, false],
+      ],
+    ],
+    [
+      'chosen pages in their order',
+      [pdf([3, 1], 5)],
+      [
+        [0, 3, false],
+        [0, 1, false],
+      ],
+    ],
     [
       'a PDF, an image, a video, a download',
-      [pdf([2], 5), { kind: 'image', pages: null, total: 1, open: true }, { kind: 'video', pages: null, total: null, open: true }, { kind: 'other', pages: null, total: null, open: true }],
-      [[0, 2, false], [1, null, false], [2, null, false], [3, null, false]],
+      [
+        pdf([2], 5),
+        { kind: 'image', pages: null, total: 1, open: true },
+        { kind: 'video', pages: null, total: null, open: true },
+        { kind: 'other', pages: null, total: null, open: true },
+      ],
+      [
+        [0, 2, false],
+        [1, null, false],
+        [2, null, false],
+        [3, null, false],
+      ],
     ],
-    ['a locked PDF is one locked slide', [pdf(null, 5, false), pdf([1], 2)], [[0, null, true], [1, 1, false]]],
+    [
+      'a locked PDF is one locked slide',
+      [pdf(null, 5, false), pdf([1], 2)],
+      [
+        [0, null, true],
+        [1, 1, false],
+      ],
+    ],
     ['a PDF of unknown length shows its first page', [pdf(null, 0)], [[0, 1, false]]],
   ])('%s', (_, items, expected) => {
     expect(planSlides(items).map((s) => [s.item, s.page, s.locked])).toEqual(expected);

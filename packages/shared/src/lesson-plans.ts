@@ -16,7 +16,8 @@ export const LESSON_PLAN_MAX_SLIDES = 300;
 /** The highest page number accepted at all (a file's own page count is the real bound). */
 export const LESSON_PLAN_MAX_PAGE = 9999;
 
-export type PagesParse = { ok: true; pages: number[] | null } | { ok: false; error: 'courseware.plan_pages_invalid' | 'courseware.plan_pages_out_of_range' };
+export type PagesParse =
+  { ok: true; pages: number[] | null } | { ok: false; error: 'courseware.plan_pages_invalid' | 'courseware.plan_pages_out_of_range' };
 
 /**
  * Pages as a teacher types them: "1-3, 5" (also "1～3，5"、"3 2"): in the order typed, each page once. Empty: every
@@ -105,7 +106,8 @@ export function planSlides(items: readonly SlideSource[]): Slide[] {
 }
 
 /** How many slides an item gives (the API's count on save and in lists; planSlides' length for open items). */
-export const itemSlides = (it: Pick<SlideSource, 'kind' | 'pages' | 'total'>): number => (it.kind === 'pdf' ? (it.pages?.length ?? Math.max(1, it.total ?? 1)) : 1);
+export const itemSlides = (it: Pick<SlideSource, 'kind' | 'pages' | 'total'>): number =>
+  it.kind === 'pdf' ? (it.pages?.length ?? Math.max(1, it.total ?? 1)) : 1;
 
 /** The minutes of a plan's steps (those that give one). */
 export const planMinutes = (steps: ReadonlyArray<{ minutes?: number | null }>): number => steps.reduce((n, s) => n + (s.minutes ?? 0), 0);

@@ -48,7 +48,15 @@ export interface LocalClock {
 /** The local clock of `timeZone` at `now` (an IANA zone such as Asia/Shanghai). */
 export function localClock(now: Date, timeZone: string): LocalClock {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(now)
       .map((p) => [p.type, p.value]),
   );
@@ -87,7 +95,11 @@ export function mealChangeRefusal(role: Role, day: string, now: LocalClock, cuto
  * null: no class or no time slot, the school decides), with the school calendar's entry for the day: never on a
  * holiday, and only on a day that runs as one of the class's weekdays (a make-up day runs as its `works_as`).
  */
-export function mealDayRefusal(day: string, weekdays: readonly number[] | null, calendar: Pick<CalendarDay, 'kind' | 'works_as'> | null): 'meals.holiday' | 'meals.no_class_day' | null {
+export function mealDayRefusal(
+  day: string,
+  weekdays: readonly number[] | null,
+  calendar: Pick<CalendarDay, 'kind' | 'works_as'> | null,
+): 'meals.holiday' | 'meals.no_class_day' | null {
   if (calendar?.kind === 'holiday') return 'meals.holiday';
   if (!weekdays) return null;
   const runsAs = calendar?.kind === 'makeup' && calendar.works_as ? calendar.works_as : weekdayOf(day);

@@ -1,4 +1,14 @@
-import { applyPoints, canCancel, canHandOver, exchangeDecision, kindOfChange, ORDER_STATES, orderTransition, type OrderCommand, type OrderState } from './points';
+import {
+  applyPoints,
+  canCancel,
+  canHandOver,
+  exchangeDecision,
+  kindOfChange,
+  ORDER_STATES,
+  orderTransition,
+  type OrderCommand,
+  type OrderState,
+} from './points';
 
 describe('orderTransition', () => {
   it.each<[OrderState, OrderCommand, ReturnType<typeof orderTransition>]>([
@@ -12,7 +22,9 @@ describe('orderTransition', () => {
 
   it('buttons follow the machine', () => {
     for (const s of ORDER_STATES) {
-      expect(canHandOver(s)).toBe(orderTransition(s, 'hand_over').ok && !(orderTransition(s, 'hand_over') as { value: { repeat: boolean } }).value.repeat);
+      expect(canHandOver(s)).toBe(
+        orderTransition(s, 'hand_over').ok && !(orderTransition(s, 'hand_over') as { value: { repeat: boolean } }).value.repeat,
+      );
       expect(canCancel(s)).toBe(orderTransition(s, 'cancel').ok && !(orderTransition(s, 'cancel') as { value: { repeat: boolean } }).value.repeat);
     }
   });

@@ -74,5 +74,17 @@ export function reminderDue(expiresAt: Date | string | null, now: Date = new Dat
 }
 
 /** What an expired school's staff may still do past the grace period: pay, and manage their own sign-in. */
-const WRITABLE_WHEN_EXPIRED = new Set(['recharge', 'wechatPaySchool', 'balancePaySchool', 'setDealPwd', 'logout', 'changepwd', 'profile', 'sms/send', 'qrLoginScan', 'qrLoginConfirm', 'qrLoginCancel']);
+const WRITABLE_WHEN_EXPIRED = new Set([
+  'recharge',
+  'wechatPaySchool',
+  'balancePaySchool',
+  'setDealPwd',
+  'logout',
+  'changepwd',
+  'profile',
+  'sms/send',
+  'qrLoginScan',
+  'qrLoginConfirm',
+  'qrLoginCancel',
+]);
 export const mayWriteWhenExpired = (action: string | undefined): boolean => action !== undefined && WRITABLE_WHEN_EXPIRED.has(action);

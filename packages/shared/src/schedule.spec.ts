@@ -73,17 +73,34 @@ describe('generateSessions', () => {
   const days = (g: ReturnType<typeof generateSessions>) => g.sessions.map((s) => s.day);
 
   it.each<[string, Parameters<typeof generateSessions>[0], string[]]>([
-    ['two weeks of Monday and Wednesday', { pattern: monWed, from: '2026-03-02', to: '2026-03-15' }, ['2026-03-02', '2026-03-04', '2026-03-09', '2026-03-11']],
-    ['the holiday skipped, the make-up Saturday runs as Wednesday', { pattern: monWed, from: '2026-03-02', to: '2026-03-15', calendar }, ['2026-03-02', '2026-03-07', '2026-03-09', '2026-03-11']],
+    [
+      'two weeks of Monday and Wednesday',
+      { pattern: monWed, from: '2026-03-02', to: '2026-03-15' },
+      ['2026-03-02', '2026-03-04', '2026-03-09', '2026-03-11'],
+    ],
+    [
+      'the holiday skipped, the make-up Saturday runs as Wednesday',
+      { pattern: monWed, from: '2026-03-02', to: '2026-03-15', calendar },
+      ['2026-03-02', '2026-03-07', '2026-03-09', '2026-03-11'],
+    ],
     ['a range starting mid-week', { pattern: monWed, from: '2026-03-05', to: '2026-03-11', calendar }, ['2026-03-07', '2026-03-09', '2026-03-11']],
     ['one day', { pattern: monWed, from: '2026-03-09', to: '2026-03-09' }, ['2026-03-09']],
     ['an empty range', { pattern: monWed, from: '2026-03-10', to: '2026-03-09' }, []],
     ['the limit stops it', { pattern: monWed, from: '2026-03-02', to: '2026-06-30', calendar, limit: 3 }, ['2026-03-02', '2026-03-07', '2026-03-09']],
-    ['a Saturday class does not run on a make-up Saturday working as Wednesday', { pattern: [{ weekday: 6, start_time: '09:00', end_time: '10:30' }], from: '2026-03-02', to: '2026-03-15', calendar }, ['2026-03-14']],
+    [
+      'a Saturday class does not run on a make-up Saturday working as Wednesday',
+      { pattern: [{ weekday: 6, start_time: '09:00', end_time: '10:30' }], from: '2026-03-02', to: '2026-03-15', calendar },
+      ['2026-03-14'],
+    ],
   ])('%s', (_, input, expected) => expect(days(generateSessions(input))).toEqual(expected));
 
   it('answers times in minutes and HH:MM, the weekday run, make-up sessions marked, skipped slots with the reason', () => {
-    const g = generateSessions({ pattern: [...monWed, { weekday: 6, start_time: '09:00', end_time: '10:30' }, { weekday: 3, start_time: '08:00', end_time: '09:00' }], from: '2026-03-02', to: '2026-03-08', calendar });
+    const g = generateSessions({
+      pattern: [...monWed, { weekday: 6, start_time: '09:00', end_time: '10:30' }, { weekday: 3, start_time: '08:00', end_time: '09:00' }],
+      from: '2026-03-02',
+      to: '2026-03-08',
+      calendar,
+    });
     expect(g.sessions).toEqual([
       { day: '2026-03-02', weekday: 1, start: 960, end: 1020, start_time: '16:00', end_time: '17:00' },
       { day: '2026-03-07', weekday: 3, start: 480, end: 540, start_time: '08:00', end_time: '09:00', makeup: true },
@@ -98,14 +115,35 @@ describe('generateSessions', () => {
   });
 
   it('20 weeks of three slots a week are 60 sessions', () => {
-    const g = generateSessions({ pattern: [...monWed, { weekday: 5, start_time: '18:00', end_time: '19:00' }], from: '2026-03-02', to: '2026-07-19' });
+    const g = generateSessions({
+      pattern: [...monWed, { weekday: 5, start_time: '18:00', end_time: '19:00' }],
+      from: '2026-03-02',
+      to: '2026-07-19',
+    });
     expect(g.sessions).toHaveLength(60);
   });
 });
 
 describe('findClashes', () => {
-  const session = (over: Partial<ProposedSession> = {}): ProposedSession => ({ day: '2026-03-02', weekday: 1, start: m('16:00'), end: m('17:00'), teacher_id: 1, room_id: 10, student_ids: [100, 101], ...over });
-  const busy = (over: Partial<BusyInterval>): BusyInterval => ({ kind: 'teacher', who: 1, day: '2026-03-02', start: m('16:30'), end: m('17:30'), ref: { source: 'teaching', session_id: 7, class_id: 3, label: '英语班' }, ...over });
+  const session = (over: Partial<ProposedSession> = {}): ProposedSession => ({
+    day: '2026-03-02',
+    weekday: 1,
+    start: m('16:00'),
+    end: m('17:00'),
+    teacher_id: 1,
+    room_id: 10,
+    student_ids: [100, 101],
+    ...over,
+  });
+  const busy = (over: Partial<BusyInterval>): BusyInterval => ({
+    kind: 'teacher',
+    who: 1,
+    day: '2026-03-02',
+    start: m('16:30'),
+    end: m('17:30'),
+    ref: { source: 'teaching', session_id: 7, class_id: 3, label: '英语班' },
+    ...over,
+  });
 
   it.each<[string, ProposedSession[], BusyInterval[], Array<[string, number, string]>]>([
     ['nothing busy', [session()], [], []],
@@ -118,20 +156,40 @@ describe('findClashes', () => {
     [
       "a student's weekly care slot on the weekday run",
       [session(), session({ day: '2026-03-07', weekday: 1 }), session({ day: '2026-03-03', weekday: 2 })],
-      [{ kind: 'student', who: 100, weekdays: [1, 3], start: m('16:30'), end: m('18:00'), ref: { source: 'care', class_id: 5, label: '晚托一班 放学托管' } }],
-      [['student', 100, '晚托一班 放学托管'], ['student', 100, '晚托一班 放学托管']],
+      [
+        {
+          kind: 'student',
+          who: 100,
+          weekdays: [1, 3],
+          start: m('16:30'),
+          end: m('18:00'),
+          ref: { source: 'care', class_id: 5, label: '晚托一班 放学托管' },
+        },
+      ],
+      [
+        ['student', 100, '晚托一班 放学托管'],
+        ['student', 100, '晚托一班 放学托管'],
+      ],
     ],
     [
       'two proposed sessions of the same teacher and room at once',
       [session(), session({ start: m('16:45'), end: m('17:45') }), session({ start: m('17:45'), end: m('18:00') })],
       [],
-      [['teacher', 1, '16:00-17:00'], ['room', 10, '16:00-17:00']],
+      [
+        ['teacher', 1, '16:00-17:00'],
+        ['room', 10, '16:00-17:00'],
+      ],
     ],
     [
       'every side of one session',
       [session()],
       [busy({}), busy({ kind: 'room', who: 10 }), busy({ kind: 'student', who: 100 }), busy({ kind: 'student', who: 101 })],
-      [['teacher', 1, '英语班'], ['room', 10, '英语班'], ['student', 100, '英语班'], ['student', 101, '英语班']],
+      [
+        ['teacher', 1, '英语班'],
+        ['room', 10, '英语班'],
+        ['student', 100, '英语班'],
+        ['student', 101, '英语班'],
+      ],
     ],
   ])('%s', (_, proposed, existing, expected) => {
     expect(findClashes(proposed, existing).map((c) => [c.kind, c.who, c.with.label])).toEqual(expected);
@@ -155,13 +213,28 @@ describe('findClashes', () => {
     const proposed: ProposedSession[] = [];
     const existing: BusyInterval[] = [];
     for (let c = 0; c < 200; c++) {
-      const g = generateSessions({ pattern: [{ weekday: (c % 5) + 1, start_time: '16:00', end_time: '17:00' }, { weekday: ((c + 2) % 5) + 1, start_time: '18:00', end_time: '19:00' }], from: '2026-03-02', to: '2026-07-19' });
+      const g = generateSessions({
+        pattern: [
+          { weekday: (c % 5) + 1, start_time: '16:00', end_time: '17:00' },
+          { weekday: ((c + 2) % 5) + 1, start_time: '18:00', end_time: '19:00' },
+        ],
+        from: '2026-03-02',
+        to: '2026-07-19',
+      });
       const students = Array.from({ length: 15 }, (_, i) => c * 15 + i);
       for (const s of g.sessions) {
         proposed.push({ ...s, teacher_id: c, room_id: 1000 + c, student_ids: students });
         existing.push({ kind: 'teacher', who: c, day: s.day, start: s.start + 5, end: s.end + 5, ref: { source: 'teaching', label: 'x' } });
       }
-      for (const st of students) existing.push({ kind: 'student', who: st, weekdays: [1, 2, 3, 4, 5], start: m('19:00'), end: m('20:00'), ref: { source: 'care', label: 'care' } });
+      for (const st of students)
+        existing.push({
+          kind: 'student',
+          who: st,
+          weekdays: [1, 2, 3, 4, 5],
+          start: m('19:00'),
+          end: m('20:00'),
+          ref: { source: 'care', label: 'care' },
+        });
     }
     const t0 = performance.now();
     const clashes = findClashes(proposed, existing);
@@ -175,11 +248,45 @@ describe('findClashes', () => {
 describe('freeWindows', () => {
   it.each<[string, Array<[string, string]>, number, Array<[string, string]>]>([
     ['an empty day is one window', [], 60, [['08:00', '21:00']]],
-    ['gaps between busy intervals, overlapping ones merged', [['09:00', '10:00'], ['09:30', '11:00'], ['16:00', '17:00']], 60, [['08:00', '09:00'], ['11:00', '16:00'], ['17:00', '21:00']]],
-    ['too short gaps left out', [['08:30', '12:00'], ['12:30', '20:30']], 45, []],
-    ['busy past the closing', [['20:00', '22:00'], ['07:00', '08:30']], 60, [['08:30', '20:00']]],
+    [
+      'gaps between busy intervals, overlapping ones merged',
+      [
+        ['09:00', '10:00'],
+        ['09:30', '11:00'],
+        ['16:00', '17:00'],
+      ],
+      60,
+      [
+        ['08:00', '09:00'],
+        ['11:00', '16:00'],
+        ['17:00', '21:00'],
+      ],
+    ],
+    [
+      'too short gaps left out',
+      [
+        ['08:30', '12:00'],
+        ['12:30', '20:30'],
+      ],
+      45,
+      [],
+    ],
+    [
+      'busy past the closing',
+      [
+        ['20:00', '22:00'],
+        ['07:00', '08:30'],
+      ],
+      60,
+      [['08:30', '20:00']],
+    ],
   ])('%s', (_, busy, length, expected) => {
-    const w = freeWindows(busy.map(([a, b]) => ({ start: m(a), end: m(b) })), m('08:00'), m('21:00'), length);
+    const w = freeWindows(
+      busy.map(([a, b]) => ({ start: m(a), end: m(b) })),
+      m('08:00'),
+      m('21:00'),
+      length,
+    );
     expect(w.map((x) => [x.start_time, x.end_time])).toEqual(expected);
   });
 });

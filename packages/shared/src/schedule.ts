@@ -142,7 +142,14 @@ export function generateSessions(input: {
     if (runs === null || runs !== own) {
       // the day's own slots do not run: a holiday, or a make-up day running another weekday
       for (const s of byWeekday.get(own) ?? []) {
-        skipped.push({ day, weekday: own, start_time: s.start_time, end_time: s.end_time, reason: runs === null ? 'holiday' : 'makeup', note: c?.note ?? null });
+        skipped.push({
+          day,
+          weekday: own,
+          start_time: s.start_time,
+          end_time: s.end_time,
+          reason: runs === null ? 'holiday' : 'makeup',
+          note: c?.note ?? null,
+        });
       }
     }
     if (runs === null) continue;
@@ -267,7 +274,10 @@ export function findClashes(proposed: readonly ProposedSession[], busy: readonly
   // proposed sessions against each other (teacher and room), by a sweep over each (kind, who, day) sorted by start
   const own = new Map<string, Array<{ p: ProposedSession; i: number }>>();
   proposed.forEach((p, i) => {
-    for (const [kind, who] of [['teacher', p.teacher_id], ['room', p.room_id]] as const) {
+    for (const [kind, who] of [
+      ['teacher', p.teacher_id],
+      ['room', p.room_id],
+    ] as const) {
       if (who === null || who === undefined) continue;
       const key = `${kind}:${who}:${p.day}`;
       const list = own.get(key);
@@ -325,7 +335,12 @@ export function describeClash(c: Clash): string {
  * The free windows of a day between `open` and `close` (minutes) that are at least `length` long, given the busy
  * intervals of that day (any order, may overlap): the gaps of their union.
  */
-export function freeWindows(busy: ReadonlyArray<{ start: number; end: number }>, open: number, close: number, length: number): Array<{ start: number; end: number; start_time: string; end_time: string }> {
+export function freeWindows(
+  busy: ReadonlyArray<{ start: number; end: number }>,
+  open: number,
+  close: number,
+  length: number,
+): Array<{ start: number; end: number; start_time: string; end_time: string }> {
   const sorted = [...busy].sort((a, b) => a.start - b.start);
   const out: Array<{ start: number; end: number; start_time: string; end_time: string }> = [];
   let at = open;

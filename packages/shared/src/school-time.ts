@@ -113,7 +113,9 @@ export function instantOf(day: string, time: string, timeZone: string = DEFAULT_
   /** the zone's offset (ms) at an instant */
   const offsetAt = (ms: number) => {
     const p = zonedParts(ms, timeZone);
-    return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) - Math.floor(ms / 1000) * 1000;
+    return (
+      Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) - Math.floor(ms / 1000) * 1000
+    );
   };
   const before = offsetAt(wall - 86_400_000);
   const after = offsetAt(wall + 86_400_000);

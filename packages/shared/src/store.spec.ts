@@ -69,8 +69,22 @@ const OFF = { id: 3, name: '下架商品', price_fen: 100, stock: 5, listed: fal
 describe('priceOrder', () => {
   it.each([
     ['one line below free shipping', [{ goods_id: 1, quantity: 4 }], { goods: 1_000, freight: STORE_FREIGHT_FEN }],
-    ['free shipping from the threshold', [{ goods_id: 2, quantity: 3 }, { goods_id: 1, quantity: 4 }], { goods: 9_970, freight: 0 }],
-    ['the same good twice is one line', [{ goods_id: 1, quantity: 2 }, { goods_id: 1, quantity: 3 }], { goods: 1_250, freight: STORE_FREIGHT_FEN }],
+    [
+      'free shipping from the threshold',
+      [
+        { goods_id: 2, quantity: 3 },
+        { goods_id: 1, quantity: 4 },
+      ],
+      { goods: 9_970, freight: 0 },
+    ],
+    [
+      'the same good twice is one line',
+      [
+        { goods_id: 1, quantity: 2 },
+        { goods_id: 1, quantity: 3 },
+      ],
+      { goods: 1_250, freight: STORE_FREIGHT_FEN },
+    ],
   ])('%s', (_, wanted, want) => {
     const r = priceOrder(wanted, [PEN, BOOK, OFF]);
     if (!r.ok) throw new Error(r.error);
@@ -85,7 +99,14 @@ describe('priceOrder', () => {
     ['unknown good', [{ goods_id: 9, quantity: 1 }], 'store.goods_not_found'],
     ['unlisted good', [{ goods_id: 3, quantity: 1 }], 'store.goods_unlisted'],
     ['more than the stock', [{ goods_id: 2, quantity: 4 }], 'store.out_of_stock'],
-    ['more than the stock in two lines', [{ goods_id: 2, quantity: 2 }, { goods_id: 2, quantity: 2 }], 'store.out_of_stock'],
+    [
+      'more than the stock in two lines',
+      [
+        { goods_id: 2, quantity: 2 },
+        { goods_id: 2, quantity: 2 },
+      ],
+      'store.out_of_stock',
+    ],
     ['zero', [{ goods_id: 1, quantity: 0 }], 'store.v.quantity_invalid'],
     ['a fraction', [{ goods_id: 1, quantity: 1.5 }], 'store.v.quantity_invalid'],
   ])('refuses %s', (_, wanted, error) => {
@@ -106,7 +127,13 @@ describe('priceOrder', () => {
 describe('items in a query string', () => {
   it.each([
     ['12:2', [{ goods_id: 12, quantity: 2 }]],
-    ['12:2,15:1', [{ goods_id: 12, quantity: 2 }, { goods_id: 15, quantity: 1 }]],
+    [
+      '12:2,15:1',
+      [
+        { goods_id: 12, quantity: 2 },
+        { goods_id: 15, quantity: 1 },
+      ],
+    ],
     ['', null],
     ['12', null],
     ['a:1', null],

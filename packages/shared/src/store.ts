@@ -28,7 +28,13 @@ export const STORE_FREIGHT_FEN = 800;
 
 export type StoreDecision<T> = { ok: true; value: T } | { ok: false; error: string; params?: Record<string, number | string> };
 
-const TARGET: Record<StoreOrderCommand, StoreOrderState> = { pay: 'paid', ship: 'shipped', confirm: 'done', cancel: 'cancelled', expire: 'cancelled' };
+const TARGET: Record<StoreOrderCommand, StoreOrderState> = {
+  pay: 'paid',
+  ship: 'shipped',
+  confirm: 'done',
+  cancel: 'cancelled',
+  expire: 'cancelled',
+};
 const FROM: Record<StoreOrderCommand, readonly StoreOrderState[]> = {
   pay: ['unpaid'],
   ship: ['paid'],

@@ -116,24 +116,21 @@ export class Foundation1763769600000 implements MigrationInterface {
       );
       create index files_school_idx on files (school_id, created_at desc);
     `);
-    await q.query(
-      `insert into site_settings (key, value) values ('page_config', $1), ('about_us', $2)`,
-      [
-        JSON.stringify({
-          site_name: '晚托管理平台',
-          logo: null,
-          nav: [
-            { title: '首页', path: '/home' },
-            { title: '资源下载', path: '/resource' },
-            { title: '关于我们', path: '/about' },
-          ],
-          banners: [],
-          footer: { text: '让每一个孩子的课后时光安全、有序、看得见。', icp: null },
-          contact: { phone: null, email: null, address: null },
-        }),
-        JSON.stringify({ content: '<h2>关于我们</h2><p>我们为学校和晚托机构提供班级、接送、考勤、餐食与家校沟通的一体化管理。</p>' }),
-      ],
-    );
+    await q.query(`insert into site_settings (key, value) values ('page_config', $1), ('about_us', $2)`, [
+      JSON.stringify({
+        site_name: '晚托管理平台',
+        logo: null,
+        nav: [
+          { title: '首页', path: '/home' },
+          { title: '资源下载', path: '/resource' },
+          { title: '关于我们', path: '/about' },
+        ],
+        banners: [],
+        footer: { text: '让每一个孩子的课后时光安全、有序、看得见。', icp: null },
+        contact: { phone: null, email: null, address: null },
+      }),
+      JSON.stringify({ content: '<h2>关于我们</h2><p>我们为学校和晚托机构提供班级、接送、考勤、餐食与家校沟通的一体化管理。</p>' }),
+    ]);
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -79,7 +79,17 @@ const KEY_MUTATIONS = new Set([
   'wrong-item',
   'empty-object',
 ]);
-const KEY_REQUEST_CASES = new Set(['baseline', 'baseline-rich', 'body:unknown-field', 'body:proto-key', 'query:unknown-field', 'query:nul-key', 'form:unknown-field', 'file:name-nul', 'file:name-html']);
+const KEY_REQUEST_CASES = new Set([
+  'baseline',
+  'baseline-rich',
+  'body:unknown-field',
+  'body:proto-key',
+  'query:unknown-field',
+  'query:nul-key',
+  'form:unknown-field',
+  'file:name-nul',
+  'file:name-html',
+]);
 
 export interface RouteShape {
   method: 'GET' | 'POST';
@@ -90,10 +100,7 @@ export interface RouteShape {
   signedIn: boolean;
 }
 
-const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 /** Strings that may confuse a query, a template or a renderer (the core set always has NUL, surrogates, SQL, HTML). */
 const EXTRA_STRINGS = [
@@ -385,7 +392,8 @@ function enumMutations(f: Field, text: boolean): Mut[] {
   if (!text && typeof first === 'number') out.push({ label: 'option-as-string', value: String(first) });
   if (!text && typeof first === 'string') out.push({ label: 'option-as-number', value: 1 });
   if (typeof first === 'string' && first.toUpperCase() !== first) out.push({ label: 'option-upper', value: first.toUpperCase(), extra: true });
-  if (typeof first === 'number') out.push({ label: 'option-plus-one', value: text ? String(Math.max(...(opts as number[])) + 1) : Math.max(...(opts as number[])) + 1 });
+  if (typeof first === 'number')
+    out.push({ label: 'option-plus-one', value: text ? String(Math.max(...(opts as number[])) + 1) : Math.max(...(opts as number[])) + 1 });
   return out;
 }
 
@@ -549,7 +557,11 @@ function jsonBuilders(route: RouteShape): Builders {
         { label: 'body:bad-escape', ...json(withKeys('"fuzz":"\\x41"')) },
         { label: 'body:raw-control-char', ...json(withKeys('"fuzz":"a\u0001b"')) },
         { label: 'body:raw-nul-byte', req: post(Buffer.concat([Buffer.from('{"fuzz":"a'), Buffer.from([0]), Buffer.from('"}')])), parsed: NO_INPUT },
-        { label: 'body:bad-utf8', req: post(Buffer.concat([Buffer.from(withKeys('"fuzz":"').slice(0, -1)), Buffer.from([0xc0, 0xaf, 0xff, 0x22, 0x7d])])), parsed: UNKNOWN },
+        {
+          label: 'body:bad-utf8',
+          req: post(Buffer.concat([Buffer.from(withKeys('"fuzz":"').slice(0, -1)), Buffer.from([0xc0, 0xaf, 0xff, 0x22, 0x7d])])),
+          parsed: UNKNOWN,
+        },
         { label: 'body:leading-zero', ...json(withKeys('"fuzz":01')) },
         { label: 'body:top-null', ...json('null') },
         { label: 'body:top-string', ...json('"fuzz"') },
@@ -563,13 +575,29 @@ function jsonBuilders(route: RouteShape): Builders {
         { label: 'content-type:text', req: post(baseText, { 'content-type': 'text/plain' }), parsed: {} },
         { label: 'content-type:none', req: post(baseText, {}), parsed: {} },
         { label: 'content-type:form', req: post(form, { 'content-type': 'application/x-www-form-urlencoded' }), parsed: { ...parseQuery(form) } },
-        { label: 'content-type:multipart', req: post(multipartBody(textFieldsOf(base), []), { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }), parsed: {} },
+        {
+          label: 'content-type:multipart',
+          req: post(multipartBody(textFieldsOf(base), []), { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }),
+          parsed: {},
+        },
         { label: 'content-type:vnd-json', req: post(baseText, { 'content-type': 'application/vnd.api+json' }), parsed: {} },
         { label: 'content-type:xml', req: post('<a>fuzz</a>', { 'content-type': 'application/xml' }), parsed: {} },
-        { label: 'content-type:json-utf16', req: post(Buffer.from(baseText, 'utf16le'), { 'content-type': 'application/json; charset=utf-16' }), parsed: parseJsonLikeServer(baseText) },
+        {
+          label: 'content-type:json-utf16',
+          req: post(Buffer.from(baseText, 'utf16le'), { 'content-type': 'application/json; charset=utf-16' }),
+          parsed: parseJsonLikeServer(baseText),
+        },
         { label: 'content-type:json-latin1', req: post(baseText, { 'content-type': 'application/json; charset=iso-8859-1' }), parsed: NO_INPUT },
-        { label: 'content-encoding:gzip-not-gzip', req: post(baseText, { 'content-type': 'application/json', 'content-encoding': 'gzip' }), parsed: NO_INPUT },
-        { label: 'content-encoding:unknown', req: post(baseText, { 'content-type': 'application/json', 'content-encoding': 'fuzz' }), parsed: NO_INPUT },
+        {
+          label: 'content-encoding:gzip-not-gzip',
+          req: post(baseText, { 'content-type': 'application/json', 'content-encoding': 'gzip' }),
+          parsed: NO_INPUT,
+        },
+        {
+          label: 'content-encoding:unknown',
+          req: post(baseText, { 'content-type': 'application/json', 'content-encoding': 'fuzz' }),
+          parsed: NO_INPUT,
+        },
         { label: 'header:lang-junk', req: post(baseText, { 'content-type': 'application/json', lang: 'x'.repeat(300) }), parsed: base },
       ];
       return out;
@@ -608,7 +636,12 @@ function getBuilders(route: RouteShape): Builders {
         { label: 'query:keys-1000', ...get(and(Array.from({ length: 1000 }, (_, i) => `k${i}=1`).join('&'))), heavy: true },
         {
           label: 'query:json-body-on-get',
-          req: { method: 'GET', path: q ? `${route.path}?${q}` : route.path, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"fuzz":"a\\u0000b"}') },
+          req: {
+            method: 'GET',
+            path: q ? `${route.path}?${q}` : route.path,
+            headers: { 'content-type': 'application/json' },
+            body: Buffer.from('{"fuzz":"a\\u0000b"}'),
+          },
           parsed: UNKNOWN,
         },
       ];
@@ -632,7 +665,13 @@ function multipartBuilders(route: RouteShape): Builders {
       if (m.drop) return mp(rest, [png]);
       if (m.raw !== undefined) {
         // percent-encoded bytes in text mode: the same bytes, raw, in a form field
-        const bytes = m.raw === '%' ? Buffer.from('%') : Buffer.from(m.raw.replace(/%([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1');
+        const bytes =
+          m.raw === '%'
+            ? Buffer.from('%')
+            : Buffer.from(
+                m.raw.replace(/%([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+                'latin1',
+              );
         return mp([...rest, [key, bytes]], [png], UNKNOWN);
       }
       const values = Array.isArray(m.value) ? m.value.map(String) : [String(m.value)];
@@ -655,7 +694,10 @@ function multipartBuilders(route: RouteShape): Builders {
         withFile({ name: '晚托.png' }, 'file:name-cjk'),
         withFile({ content: Buffer.alloc(0) }, 'file:empty'),
         withFile({ content: Buffer.from('not an image'), name: 'fuzz.png' }, 'file:not-what-it-says'),
-        withFile({ content: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), name: 'fuzz.svg', type: 'image/svg+xml' }, 'file:svg-script'),
+        withFile(
+          { content: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), name: 'fuzz.svg', type: 'image/svg+xml' },
+          'file:svg-script',
+        ),
         withFile({ content: Buffer.from('姓名,性别\n张三,1\n'), name: 'fuzz.csv', type: 'text/csv' }, 'file:csv'),
         { label: 'file:none', ...mp(fields, []) },
         { label: 'file:wrong-field', ...mp(fields, [{ ...png, field: 'fuzz_file' }], UNKNOWN) },
@@ -663,17 +705,30 @@ function multipartBuilders(route: RouteShape): Builders {
         { label: 'form:unknown-field', ...mp([...fields, ['fuzz_unknown', 'fuzz']], [png]) },
         { label: 'form:proto-field', ...mp([...fields, ['__proto__', POLLUTION_KEY]], [png], UNKNOWN) },
         { label: 'form:bracket-field', ...mp([...fields, [`constructor[prototype][${POLLUTION_KEY}]`, 'yes']], [png], UNKNOWN) },
-        { label: 'form:too-many-fields', ...mp([...fields, ...Array.from({ length: 30 }, (_, i): [string, string] => [`k${i}`, 'x'])], [png], UNKNOWN) },
+        {
+          label: 'form:too-many-fields',
+          ...mp([...fields, ...Array.from({ length: 30 }, (_, i): [string, string] => [`k${i}`, 'x'])], [png], UNKNOWN),
+        },
         { label: 'form:field-over-100k', ...mp([...fields, ['fuzz_unknown', 'x'.repeat(150_000)]], [png], UNKNOWN), heavy: true },
         { label: 'form:no-boundary', ...mp(fields, [png], UNKNOWN, 'multipart/form-data') },
         {
           label: 'form:truncated',
-          req: { method: 'POST', path: route.path, headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body: whole.subarray(0, Math.floor(whole.length / 2)) },
+          req: {
+            method: 'POST',
+            path: route.path,
+            headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+            body: whole.subarray(0, Math.floor(whole.length / 2)),
+          },
           parsed: UNKNOWN,
         },
         {
           label: 'form:garbage',
-          req: { method: 'POST', path: route.path, headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body: Buffer.from('\u0000\u0001garbage\r\n--') },
+          req: {
+            method: 'POST',
+            path: route.path,
+            headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+            body: Buffer.from('\u0000\u0001garbage\r\n--'),
+          },
           parsed: UNKNOWN,
         },
         {
@@ -683,7 +738,12 @@ function multipartBuilders(route: RouteShape): Builders {
         },
         {
           label: 'content-type:json-nul',
-          req: { method: 'POST', path: route.path, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ ...parsed, fuzz: 'a\u0000b' })) },
+          req: {
+            method: 'POST',
+            path: route.path,
+            headers: { 'content-type': 'application/json' },
+            body: Buffer.from(JSON.stringify({ ...parsed, fuzz: 'a\u0000b' })),
+          },
           parsed: { ...parsed, fuzz: 'a\u0000b' },
         },
       ];

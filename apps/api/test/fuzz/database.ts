@@ -125,7 +125,10 @@ export class FuzzDatabase {
       const t = this.tables.get(name);
       if (!t) continue;
       const cols = t.columns.map(q).join(', ');
-      statements.push(`delete from public.${q(name)}`, `insert into public.${q(name)} (${cols}) overriding system value select ${cols} from fuzz_snapshot.${q(name)}`);
+      statements.push(
+        `delete from public.${q(name)}`,
+        `insert into public.${q(name)} (${cols}) overriding system value select ${cols} from fuzz_snapshot.${q(name)}`,
+      );
     }
     statements.push(`select ${this.sequences.map((s) => `setval('${s.name}', ${s.value}, ${s.called})`).join(', ') || '1'}`, 'commit');
     await this.sql.query(statements.join(';\n'));

@@ -74,7 +74,11 @@ export function describeRequest(req: FuzzRequest, caller: string): string {
   if (req.body) {
     const text = req.body.toString('utf8');
     const exact = Buffer.from(text, 'utf8').equals(req.body);
-    lines.push(exact ? `body (${req.body.length} bytes, as a JS string): ${short(JSON.stringify(text))}` : `body (${req.body.length} bytes, base64): ${short(req.body.toString('base64'))}`);
+    lines.push(
+      exact
+        ? `body (${req.body.length} bytes, as a JS string): ${short(JSON.stringify(text))}`
+        : `body (${req.body.length} bytes, base64): ${short(req.body.toString('base64'))}`,
+    );
   }
   return lines.map((l) => `    ${l}`).join('\n');
 }

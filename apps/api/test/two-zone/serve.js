@@ -12,7 +12,12 @@ const { transformSync } = require('@swc/core');
 
 const SHARED = resolve(__dirname, '../../../../packages/shared/src/index.ts');
 const SWC = {
-  jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2023', keepClassNames: true },
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2023',
+    keepClassNames: true,
+  },
   module: { type: 'commonjs' },
   sourceMaps: 'inline',
 };

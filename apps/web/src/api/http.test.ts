@@ -17,7 +17,11 @@ function answer(status: number, data: unknown): AxiosAdapter {
   return async (config) => {
     seen.push(config);
     if (status >= 400) {
-      const err = Object.assign(new Error(`status ${status}`), { isAxiosError: true, config, response: { status, data, headers: {}, config, statusText: '' } });
+      const err = Object.assign(new Error(`status ${status}`), {
+        isAxiosError: true,
+        config,
+        response: { status, data, headers: {}, config, statusText: '' },
+      });
       throw err;
     }
     return { status, data, headers: {}, config, statusText: 'OK' };
@@ -80,7 +84,12 @@ describe('request wrapper (spec §7, §8)', () => {
     expect(useSession.getState()).toMatchObject({ token: null, user: null, identity: Identity.None });
     expect(fb.modal.confirm).toHaveBeenCalledTimes(1);
     const dialog = fb.modal.confirm.mock.calls[0][0];
-    expect(dialog).toMatchObject({ title: '系统提示', content: '登录状态已过期，您可以继续留在该页面，或者重新登录', okText: '重新登录', cancelText: '取消' });
+    expect(dialog).toMatchObject({
+      title: '系统提示',
+      content: '登录状态已过期，您可以继续留在该页面，或者重新登录',
+      okText: '重新登录',
+      cancelText: '取消',
+    });
 
     await expect(get('userInfo')).rejects.toBeInstanceOf(ApiError);
     expect(fb.modal.confirm).toHaveBeenCalledTimes(1);

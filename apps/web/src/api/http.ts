@@ -115,7 +115,9 @@ export function post<T>(action: string, data?: object, opts?: CallOptions): Prom
 
 /** POST /api/index/<action> as multipart/form-data (file uploads): each counts as a write for the click guard. */
 export function upload<T>(action: string, form: FormData, opts?: CallOptions): Promise<T> {
-  return dedupeWrite(`${action} upload ${Math.random()}`, () => send<T>({ method: 'POST', url: `/index/${action}`, data: form, headers: { 'Content-Type': 'multipart/form-data' } }, opts));
+  return dedupeWrite(`${action} upload ${Math.random()}`, () =>
+    send<T>({ method: 'POST', url: `/index/${action}`, data: form, headers: { 'Content-Type': 'multipart/form-data' } }, opts),
+  );
 }
 
 /** POST /api/sms/send */

@@ -16,7 +16,11 @@ export function UserMenu({ dark = false }: { dark?: boolean }) {
 
   const items: MenuProps['items'] = [
     { key: 'settings', label: t('nav.settings') },
-    { key: 'lang', label: t('settings.language'), children: LANGS.map((l) => ({ key: `lang:${l.value}`, label: l.label, disabled: l.value === lang })) },
+    {
+      key: 'lang',
+      label: t('settings.language'),
+      children: LANGS.map((l) => ({ key: `lang:${l.value}`, label: l.label, disabled: l.value === lang })),
+    },
     { key: 'night', label: `${t('settings.night_mode')} (${t('settings.beta')}) ${night ? '✓' : ''}` },
     { type: 'divider' },
     { key: 'logout', label: t('nav.logout'), danger: true },
@@ -33,7 +37,20 @@ export function UserMenu({ dark = false }: { dark?: boolean }) {
   };
   return (
     <Dropdown menu={{ items, onClick }} trigger={['click']} placement="bottomRight">
-      <button type="button" aria-label={t('nav.settings')} style={{ background: 'none', border: 0, cursor: 'pointer', display: 'flex', alignItems: 'center', gap: 8, color: dark ? '#fff' : 'inherit', padding: 0 }}>
+      <button
+        type="button"
+        aria-label={t('nav.settings')}
+        style={{
+          background: 'none',
+          border: 0,
+          cursor: 'pointer',
+          display: 'flex',
+          alignItems: 'center',
+          gap: 8,
+          color: dark ? '#fff' : 'inherit',
+          padding: 0,
+        }}
+      >
         <Avatar src={user.avatar_text || undefined} style={{ backgroundColor: '#1677ff' }}>
           {user.nickname.slice(0, 1)}
         </Avatar>

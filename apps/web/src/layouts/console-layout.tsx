@@ -23,7 +23,9 @@ function useAreaMenu(area: Area): MenuProps['items'] {
       groups.set(r.menu.zh, g);
     }
     const rank = (g: Bilingual) => MENU_ORDER.findIndex((m) => m.zh === g.zh);
-    return [...groups.values()].sort((a, b) => rank(a.label) - rank(b.label)).map((g) => ({ type: 'group' as const, key: g.label.zh, label: pick(lang, g.label), children: g.items }));
+    return [...groups.values()]
+      .sort((a, b) => rank(a.label) - rank(b.label))
+      .map((g) => ({ type: 'group' as const, key: g.label.zh, label: pick(lang, g.label), children: g.items }));
   }, [area, lang]);
 }
 
@@ -50,7 +52,10 @@ export function ConsoleLayout({ area, brand, links = [] }: { area: Area; brand: 
   const items = useMemo<MenuProps['items']>(
     () =>
       links.length
-        ? [...(areaItems ?? []), { type: 'group', key: 'links', label: t('nav.tools'), children: links.map((l) => ({ key: l.href, label: `${pick(lang, l.label)} ↗` })) }]
+        ? [
+            ...(areaItems ?? []),
+            { type: 'group', key: 'links', label: t('nav.tools'), children: links.map((l) => ({ key: l.href, label: `${pick(lang, l.label)} ↗` })) },
+          ]
         : areaItems,
     [areaItems, links, lang, t],
   );
@@ -79,14 +84,25 @@ export function ConsoleLayout({ area, brand, links = [] }: { area: Area; brand: 
           style={{ borderInlineEnd: `1px solid ${token.colorBorderSecondary}`, position: 'sticky', top: 0, height: '100vh', overflowY: 'auto' }}
         >
           <div style={{ height: 56, display: 'flex', alignItems: 'center', padding: '0 20px', fontWeight: 600 }}>
-            <Link to="/home" style={{ color: token.colorText }}>{siteName}</Link>
+            <Link to="/home" style={{ color: token.colorText }}>
+              {siteName}
+            </Link>
           </div>
           {menu}
         </Layout.Sider>
       )}
       <Layout>
         <Layout.Header
-          style={{ background: token.colorBgContainer, padding: phone ? '0 12px' : '0 24px', height: 56, lineHeight: '56px', display: 'flex', alignItems: 'center', gap: 12, borderBottom: `1px solid ${token.colorBorderSecondary}` }}
+          style={{
+            background: token.colorBgContainer,
+            padding: phone ? '0 12px' : '0 24px',
+            height: 56,
+            lineHeight: '56px',
+            display: 'flex',
+            alignItems: 'center',
+            gap: 12,
+            borderBottom: `1px solid ${token.colorBorderSecondary}`,
+          }}
         >
           {phone && (
             <Button aria-label={t('nav.menu')} onClick={() => setOpen(true)} style={{ minWidth: 44, minHeight: 44 }}>

@@ -28,13 +28,17 @@ export function PublicFrame({ hideHeader = false }: { hideHeader?: boolean }) {
   const actions = user ? (
     <>
       <Link to={HOME_OF[user.role]}>
-        <Button type="primary" size="small">{t('nav.console')}</Button>
+        <Button type="primary" size="small">
+          {t('nav.console')}
+        </Button>
       </Link>
       <UserMenu dark />
     </>
   ) : (
     <Link to="/login">
-      <Button type="primary" size="small">{t('nav.login')}</Button>
+      <Button type="primary" size="small">
+        {t('nav.login')}
+      </Button>
     </Link>
   );
 

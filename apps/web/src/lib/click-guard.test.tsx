@@ -69,7 +69,8 @@ it('every write button ignores a second click within 2000 ms of a click that sen
   try {
     const submits: number[] = [];
     const el = document.createElement('div');
-    el.innerHTML = '<form><input name="x"><button type="submit">保存</button></form><div class="ant-modal-footer"><button class="ant-btn ant-btn-primary">确定</button></div><button id="nav">下一页</button>';
+    el.innerHTML =
+      '<form><input name="x"><button type="submit">保存</button></form><div class="ant-modal-footer"><button class="ant-btn ant-btn-primary">确定</button></div><button id="nav">下一页</button>';
     document.body.appendChild(el);
     const form = el.querySelector('form')!;
     form.addEventListener('submit', (e) => {

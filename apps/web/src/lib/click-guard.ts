@@ -9,9 +9,12 @@ export function useClickGuard<A extends unknown[]>(fn: (...args: A) => unknown, 
   const [disabled, setDisabled] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const locked = useRef(false);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
   const guarded = useCallback(
     (...args: A) => {
       if (locked.current) return;

@@ -2,25 +2,106 @@ import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useSession, type SessionUser } from '../stores/session';
-import { DEFAULT_TIME_ZONE, localDateTime, localDay, localMonthDayTime, localTime, useSchoolClock, useSchoolToday, useSchoolZone } from './school-time';
+import {
+  DEFAULT_TIME_ZONE,
+  localDateTime,
+  localDay,
+  localMonthDayTime,
+  localTime,
+  useSchoolClock,
+  useSchoolToday,
+  useSchoolZone,
+} from './school-time';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 // Beijing midnight of 2026-11-24 is 2026-11-23T16:00:00Z; the answers must not depend on the process's TZ
 // (this file is also run with TZ=America/New_York and TZ=UTC).
 const CASES: { at: string; zone: string | undefined; day: string; time: string; dateTime: string; seconds: string; short: string }[] = [
-  { at: '2026-11-23T15:59:59Z', zone: 'Asia/Shanghai', day: '2026-11-23', time: '23:59', dateTime: '2026-11-23 23:59', seconds: '2026-11-23 23:59:59', short: '11/23 23:59' },
-  { at: '2026-11-23T16:00:00Z', zone: 'Asia/Shanghai', day: '2026-11-24', time: '00:00', dateTime: '2026-11-24 00:00', seconds: '2026-11-24 00:00:00', short: '11/24 00:00' },
-  { at: '2026-11-23T16:05:07Z', zone: 'Asia/Shanghai', day: '2026-11-24', time: '00:05', dateTime: '2026-11-24 00:05', seconds: '2026-11-24 00:05:07', short: '11/24 00:05' },
-  { at: '2026-11-24T00:30:00+08:00', zone: 'Asia/Shanghai', day: '2026-11-24', time: '00:30', dateTime: '2026-11-24 00:30', seconds: '2026-11-24 00:30:00', short: '11/24 00:30' },
+  {
+    at: '2026-11-23T15:59:59Z',
+    zone: 'Asia/Shanghai',
+    day: '2026-11-23',
+    time: '23:59',
+    dateTime: '2026-11-23 23:59',
+    seconds: '2026-11-23 23:59:59',
+    short: '11/23 23:59',
+  },
+  {
+    at: '2026-11-23T16:00:00Z',
+    zone: 'Asia/Shanghai',
+    day: '2026-11-24',
+    time: '00:00',
+    dateTime: '2026-11-24 00:00',
+    seconds: '2026-11-24 00:00:00',
+    short: '11/24 00:00',
+  },
+  {
+    at: '2026-11-23T16:05:07Z',
+    zone: 'Asia/Shanghai',
+    day: '2026-11-24',
+    time: '00:05',
+    dateTime: '2026-11-24 00:05',
+    seconds: '2026-11-24 00:05:07',
+    short: '11/24 00:05',
+  },
+  {
+    at: '2026-11-24T00:30:00+08:00',
+    zone: 'Asia/Shanghai',
+    day: '2026-11-24',
+    time: '00:30',
+    dateTime: '2026-11-24 00:30',
+    seconds: '2026-11-24 00:30:00',
+    short: '11/24 00:30',
+  },
   // no zone (a user without a school, the operator): the default zone, Beijing
-  { at: '2026-11-23T16:00:00Z', zone: undefined, day: '2026-11-24', time: '00:00', dateTime: '2026-11-24 00:00', seconds: '2026-11-24 00:00:00', short: '11/24 00:00' },
+  {
+    at: '2026-11-23T16:00:00Z',
+    zone: undefined,
+    day: '2026-11-24',
+    time: '00:00',
+    dateTime: '2026-11-24 00:00',
+    seconds: '2026-11-24 00:00:00',
+    short: '11/24 00:00',
+  },
   // the year turning over in Beijing while it is still the old year in UTC
-  { at: '2026-12-31T16:00:00Z', zone: 'Asia/Shanghai', day: '2027-01-01', time: '00:00', dateTime: '2027-01-01 00:00', seconds: '2027-01-01 00:00:00', short: '01/01 00:00' },
+  {
+    at: '2026-12-31T16:00:00Z',
+    zone: 'Asia/Shanghai',
+    day: '2027-01-01',
+    time: '00:00',
+    dateTime: '2027-01-01 00:00',
+    seconds: '2027-01-01 00:00:00',
+    short: '01/01 00:00',
+  },
   // the same instants for a school in another zone
-  { at: '2026-11-23T16:00:00Z', zone: 'America/New_York', day: '2026-11-23', time: '11:00', dateTime: '2026-11-23 11:00', seconds: '2026-11-23 11:00:00', short: '11/23 11:00' },
-  { at: '2026-11-24T04:59:00Z', zone: 'America/New_York', day: '2026-11-23', time: '23:59', dateTime: '2026-11-23 23:59', seconds: '2026-11-23 23:59:00', short: '11/23 23:59' },
-  { at: '2026-11-24T05:00:00Z', zone: 'America/New_York', day: '2026-11-24', time: '00:00', dateTime: '2026-11-24 00:00', seconds: '2026-11-24 00:00:00', short: '11/24 00:00' },
+  {
+    at: '2026-11-23T16:00:00Z',
+    zone: 'America/New_York',
+    day: '2026-11-23',
+    time: '11:00',
+    dateTime: '2026-11-23 11:00',
+    seconds: '2026-11-23 11:00:00',
+    short: '11/23 11:00',
+  },
+  {
+    at: '2026-11-24T04:59:00Z',
+    zone: 'America/New_York',
+    day: '2026-11-23',
+    time: '23:59',
+    dateTime: '2026-11-23 23:59',
+    seconds: '2026-11-23 23:59:00',
+    short: '11/23 23:59',
+  },
+  {
+    at: '2026-11-24T05:00:00Z',
+    zone: 'America/New_York',
+    day: '2026-11-24',
+    time: '00:00',
+    dateTime: '2026-11-24 00:00',
+    seconds: '2026-11-24 00:00:00',
+    short: '11/24 00:00',
+  },
 ];
 
 describe('school time (web)', () => {
@@ -54,7 +135,14 @@ describe('the signed-in school’s zone and today', () => {
 
   const signedIn = (timezone: string | null) =>
     useSession.setState({
-      user: { id: 1, role: 2, nickname: 'x', avatar_text: 'x', school_id: 1, school: timezone === null ? null : { id: 1, name: 's', timezone, service_expires_at: null } } as SessionUser,
+      user: {
+        id: 1,
+        role: 2,
+        nickname: 'x',
+        avatar_text: 'x',
+        school_id: 1,
+        school: timezone === null ? null : { id: 1, name: 's', timezone, service_expires_at: null },
+      } as SessionUser,
     });
 
   /** What the hooks answer, rendered in a component. */

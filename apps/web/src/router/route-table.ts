@@ -121,8 +121,7 @@ export type PageKey =
   | 'storeOperatorGoods'
   | 'storeOperatorOrders'
   // QR sign-in: the phone's scan page
-  | 'qrScan'
-  ;
+  | 'qrScan';
 
 export interface RouteDef {
   path: string;
@@ -234,7 +233,14 @@ export const ROUTES: RouteDef[] = [
   { path: '/AOrderReservation', area: 'adviser', title: b('订餐预约', 'Meal reservation'), page: 'mealsReservation', menu: G.daily },
   { path: '/AClassList', area: 'adviser', title: b('班级管理', 'Class management'), page: 'careAdviserClass', menu: G.classes },
   { path: '/Astudentmanagement', area: 'adviser', title: b('班级管理', 'Class management'), page: 'adviserCare' },
-  { path: '/AClassNotice', area: 'adviser', title: b('班级管理', 'Class management'), page: 'noticesStaff', menu: G.classes, menuTitle: b('班级通知', 'Class notices') },
+  {
+    path: '/AClassNotice',
+    area: 'adviser',
+    title: b('班级管理', 'Class management'),
+    page: 'noticesStaff',
+    menu: G.classes,
+    menuTitle: b('班级通知', 'Class notices'),
+  },
   { path: '/A_points', area: 'adviser', title: b('积分奖惩', 'Award points'), page: 'pointsTeacher', menu: G.classes },
   { path: '/A_homework', area: 'adviser', title: b('班级作业', 'Class homework'), page: 'homeworkTeacher', menu: G.classes },
   { path: '/A_exams', area: 'adviser', title: b('考试成绩', 'Exams and scores'), page: 'examsList', menu: G.classes },

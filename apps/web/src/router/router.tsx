@@ -245,7 +245,11 @@ export const routes: RouteObject[] = [
       ...Object.entries(REDIRECTS).map(([from, to]) => ({ path: from, element: <Navigate to={to} replace /> })),
       { path: '/login', handle: { title: LOGIN_TITLE } satisfies RouteHandle, lazy: lazyComponent(() => import('../areas/auth/login')) },
       ...(['public', 'center', 'principal', 'teacher', 'adviser', 'parent', 'operator', 'account'] as Area[]).map(areaRoutes),
-      { path: '*', handle: { title: { zh: '页面不存在', en: 'Page not found' } } satisfies RouteHandle, lazy: lazyComponent(() => import('../areas/not-found')) },
+      {
+        path: '*',
+        handle: { title: { zh: '页面不存在', en: 'Page not found' } } satisfies RouteHandle,
+        lazy: lazyComponent(() => import('../areas/not-found')),
+      },
     ],
   },
 ];

@@ -18,12 +18,8 @@ const NAME_RE = /^[\p{L}\p{M}\p{N} ()（）·・.\-—_&、,，'’]+$/u;
 const version = z.number().int().min(1).max(2_147_483_647);
 
 export const ApplyAccountInput = z.strictObject({
-  institution_name: text(100)
-    .min(2, { error: 'v.institution_name_invalid' })
-    .regex(NAME_RE, { error: 'v.institution_name_invalid' }),
-  contact_name: text(64)
-    .min(1, { error: 'v.contact_name_invalid' })
-    .regex(NAME_RE, { error: 'v.contact_name_invalid' }),
+  institution_name: text(100).min(2, { error: 'v.institution_name_invalid' }).regex(NAME_RE, { error: 'v.institution_name_invalid' }),
+  contact_name: text(64).min(1, { error: 'v.contact_name_invalid' }).regex(NAME_RE, { error: 'v.contact_name_invalid' }),
   mobile,
   /** an empty string counts as not given */
   city: text(64)

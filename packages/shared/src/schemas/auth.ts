@@ -2,11 +2,7 @@ import { z } from 'zod';
 import { enteredPassword, flag, lineText, mobile, newPassword, smsCode } from './common';
 
 export const LoginInput = z.strictObject({
-  account: z
-    .string({ error: 'v.account_required' })
-    .trim()
-    .min(1, { error: 'v.account_required' })
-    .max(64, { error: 'v.too_long|64' }),
+  account: z.string({ error: 'v.account_required' }).trim().min(1, { error: 'v.account_required' }).max(64, { error: 'v.too_long|64' }),
   password: enteredPassword,
   remember: flag.optional(),
 });
@@ -37,11 +33,7 @@ export type ChangePwdInput = z.infer<typeof ChangePwdInput>;
 
 /** Forgot password, step 1: which account (user name or phone). */
 export const ResetPwdQuery = z.strictObject({
-  account: z
-    .string({ error: 'v.account_required' })
-    .trim()
-    .min(1, { error: 'v.account_required' })
-    .max(64, { error: 'v.too_long|64' }),
+  account: z.string({ error: 'v.account_required' }).trim().min(1, { error: 'v.account_required' }).max(64, { error: 'v.too_long|64' }),
 });
 export type ResetPwdQuery = z.infer<typeof ResetPwdQuery>;
 
@@ -70,10 +62,7 @@ export const QR_LOGIN = { ttlSeconds: 120, pollMs: 1500 } as const;
 export const QR_STATES = ['waiting', 'scanned', 'confirmed', 'cancelled', 'expired'] as const;
 export type QrState = (typeof QR_STATES)[number];
 
-const qrTicket = z
-  .string({ error: 'auth.v.qr_ticket_invalid' })
-  .trim()
-  .regex(QR_TICKET_RE, { error: 'auth.v.qr_ticket_invalid' });
+const qrTicket = z.string({ error: 'auth.v.qr_ticket_invalid' }).trim().regex(QR_TICKET_RE, { error: 'auth.v.qr_ticket_invalid' });
 
 /** The desktop asks for a ticket; "remember me" is the desktop's choice, carried to the session it gets. */
 export const QrTicketCreateInput = z.strictObject({ remember: flag.optional() });

@@ -16,10 +16,21 @@ export type Duty = (typeof DUTIES)[number];
 /** At most this many students are added in one request, and a class holds at most 500. */
 export const CARE_LIMITS = { batch: 100, capacity: 500, feeFen: 100_000_000, studentSlots: 20 } as const;
 
-
-const queryId = z.coerce.number({ error: 'care.v.id_invalid' }).int({ error: 'care.v.id_invalid' }).positive({ error: 'care.v.id_invalid' }).max(2_147_483_647, { error: 'care.v.id_invalid' });
-const bodyId = z.number({ error: 'care.v.id_invalid' }).int({ error: 'care.v.id_invalid' }).positive({ error: 'care.v.id_invalid' }).max(2_147_483_647, { error: 'care.v.id_invalid' });
-const version = z.number({ error: 'care.v.version_invalid' }).int({ error: 'care.v.version_invalid' }).min(1, { error: 'care.v.version_invalid' }).max(2_147_483_647, { error: 'care.v.version_invalid' });
+const queryId = z.coerce
+  .number({ error: 'care.v.id_invalid' })
+  .int({ error: 'care.v.id_invalid' })
+  .positive({ error: 'care.v.id_invalid' })
+  .max(2_147_483_647, { error: 'care.v.id_invalid' });
+const bodyId = z
+  .number({ error: 'care.v.id_invalid' })
+  .int({ error: 'care.v.id_invalid' })
+  .positive({ error: 'care.v.id_invalid' })
+  .max(2_147_483_647, { error: 'care.v.id_invalid' });
+const version = z
+  .number({ error: 'care.v.version_invalid' })
+  .int({ error: 'care.v.version_invalid' })
+  .min(1, { error: 'care.v.version_invalid' })
+  .max(2_147_483_647, { error: 'care.v.version_invalid' });
 /** a search text of a list; empty means no search */
 const search = lineText(50).optional();
 /** an empty query value counts as absent */
@@ -56,7 +67,13 @@ export const ClassListQuery = z.strictObject({
   /** part of the class name */
   name: search,
   /** 1 running, 0 stopped; absent or empty: all */
-  status: z.preprocess(blankAsAbsent, z.coerce.number({ error: 'care.v.class_status_invalid' }).pipe(z.literal([0, 1], { error: 'care.v.class_status_invalid' })).optional()),
+  status: z.preprocess(
+    blankAsAbsent,
+    z.coerce
+      .number({ error: 'care.v.class_status_invalid' })
+      .pipe(z.literal([0, 1], { error: 'care.v.class_status_invalid' }))
+      .optional(),
+  ),
 });
 export type ClassListQuery = z.infer<typeof ClassListQuery>;
 
@@ -110,7 +127,10 @@ export const AllotTeacherInput = z
     remove: z.boolean({ error: 'care.v.remove_invalid' }).optional(),
   })
   .refine((v) => (v.remove === true) !== (v.teacher_id !== undefined), { error: 'care.v.allot_teacher_or_remove', path: ['teacher_id'] })
-  .refine((v) => v.duty !== 'head' || v.student_id === undefined || v.student_id === null, { error: 'care.v.head_duty_class_only', path: ['student_id'] });
+  .refine((v) => v.duty !== 'head' || v.student_id === undefined || v.student_id === null, {
+    error: 'care.v.head_duty_class_only',
+    path: ['student_id'],
+  });
 export type AllotTeacherInput = z.infer<typeof AllotTeacherInput>;
 
 /** The caller's class: absent picks the class they head, else the first they have a duty in. */
@@ -131,7 +151,11 @@ export type TeacherDelWantuoStudentInput = z.infer<typeof TeacherDelWantuoStuden
 
 // ---------------------------------------------------------------- time slots
 
-const hhmm = z.string({ error: 'care.v.time_invalid' }).trim().max(5, { error: 'care.v.time_invalid' }).regex(HHMM_RE, { error: 'care.v.time_invalid' });
+const hhmm = z
+  .string({ error: 'care.v.time_invalid' })
+  .trim()
+  .max(5, { error: 'care.v.time_invalid' })
+  .regex(HHMM_RE, { error: 'care.v.time_invalid' });
 
 const slotFields = {
   name: lineText(30).min(1, { error: 'care.v.slot_name_invalid' }),
@@ -139,7 +163,14 @@ const slotFields = {
   end_time: hhmm,
   /** 1 Monday .. 7 Sunday, at least one */
   weekdays: z
-    .array(z.number({ error: 'care.v.weekdays_invalid' }).int({ error: 'care.v.weekdays_invalid' }).min(1, { error: 'care.v.weekdays_invalid' }).max(7, { error: 'care.v.weekdays_invalid' }), { error: 'care.v.weekdays_invalid' })
+    .array(
+      z
+        .number({ error: 'care.v.weekdays_invalid' })
+        .int({ error: 'care.v.weekdays_invalid' })
+        .min(1, { error: 'care.v.weekdays_invalid' })
+        .max(7, { error: 'care.v.weekdays_invalid' }),
+      { error: 'care.v.weekdays_invalid' },
+    )
     .min(1, { error: 'care.v.weekdays_invalid' })
     .max(7, { error: 'care.v.weekdays_invalid' })
     .refine((d) => new Set(d).size === d.length, { error: 'care.v.weekdays_invalid' })
@@ -269,7 +300,14 @@ export interface DelWantuoStudentPreview {
   /** the student's open contracts (unpaid, active, expiring): they stay, the removal does not end or refund them */
   contracts: StudentInfoContract[];
   /** the student's dinner bookings from the school's today on, not served yet (booked or unpaid): they stay too */
-  meal_bookings: Array<{ id: number; day: string; goods_name: string | null; status: 'booked' | 'unpaid'; price_fen: number; pay_from: 'contract' | 'wechat' | 'school' | null }>;
+  meal_bookings: Array<{
+    id: number;
+    day: string;
+    goods_name: string | null;
+    status: 'booked' | 'unpaid';
+    price_fen: number;
+    pay_from: 'contract' | 'wechat' | 'school' | null;
+  }>;
 }
 
 /** `data` of POST delWantuoStudent / teacherDelWantuoStudent. */

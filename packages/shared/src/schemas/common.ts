@@ -3,7 +3,11 @@ import { MOBILE_RE, PASSWORD_RE } from '../patterns';
 import { isPlainText, isSingleLineText } from '../text-safety';
 
 /** A trimmed string with a length cap; every string input has one. */
-export const text = (max: number) => z.string().trim().max(max, { error: `v.too_long|${max}` });
+export const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: `v.too_long|${max}` });
 
 /** Plain text (remarks, notes, messages): no HTML markup, no control characters but tab and line breaks. */
 export const plainText = (max: number) => text(max).refine((v) => isPlainText(v), { error: 'v.plain_text' });

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { CONTRACT_STATES, PACKAGE_INCLUDES, PACKAGE_KINDS, PAY_METHODS, type ContractState, type ContractStatus, type PackageInclude, type PackageKind } from '../contracts';
+import {
+  CONTRACT_STATES,
+  PACKAGE_INCLUDES,
+  PACKAGE_KINDS,
+  PAY_METHODS,
+  type ContractState,
+  type ContractStatus,
+  type PackageInclude,
+  type PackageKind,
+} from '../contracts';
 import type { Page } from '../codes';
 import { flag, lineText, pageQuery, plainText } from './common';
 
@@ -12,7 +21,11 @@ const idOf = (error: string) => z.number({ error }).int({ error }).min(1, { erro
 const queryIdOf = (error: string) => z.coerce.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
 const version = idOf('contracts.v.version_invalid');
 /** a price: 0.01 to 100,000 yuan */
-const priceFen = z.number({ error: 'contracts.v.price_invalid' }).int({ error: 'contracts.v.price_invalid' }).min(1, { error: 'contracts.v.price_invalid' }).max(10_000_000, { error: 'contracts.v.price_invalid' });
+const priceFen = z
+  .number({ error: 'contracts.v.price_invalid' })
+  .int({ error: 'contracts.v.price_invalid' })
+  .min(1, { error: 'contracts.v.price_invalid' })
+  .max(10_000_000, { error: 'contracts.v.price_invalid' });
 const requestId = z.string({ error: 'contracts.v.request_id_invalid' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'contracts.v.request_id_invalid' });
 const reason = lineText(200).min(2, { error: 'contracts.v.reason_required' });
 
@@ -22,11 +35,24 @@ const packageFields = {
   name: lineText(50).min(1, { error: 'contracts.v.name_required' }),
   kind: z.enum(PACKAGE_KINDS, { error: 'contracts.v.kind_invalid' }),
   /** terms, months, days or sessions */
-  length: z.number({ error: 'contracts.v.length_invalid' }).int({ error: 'contracts.v.length_invalid' }).min(1, { error: 'contracts.v.length_invalid' }).max(400, { error: 'contracts.v.length_invalid' }),
+  length: z
+    .number({ error: 'contracts.v.length_invalid' })
+    .int({ error: 'contracts.v.length_invalid' })
+    .min(1, { error: 'contracts.v.length_invalid' })
+    .max(400, { error: 'contracts.v.length_invalid' }),
   /** days and sessions: how many months they may be used; null: the default */
-  valid_months: z.number({ error: 'contracts.v.valid_months_invalid' }).int({ error: 'contracts.v.valid_months_invalid' }).min(1, { error: 'contracts.v.valid_months_invalid' }).max(36, { error: 'contracts.v.valid_months_invalid' }).nullable().optional(),
+  valid_months: z
+    .number({ error: 'contracts.v.valid_months_invalid' })
+    .int({ error: 'contracts.v.valid_months_invalid' })
+    .min(1, { error: 'contracts.v.valid_months_invalid' })
+    .max(36, { error: 'contracts.v.valid_months_invalid' })
+    .nullable()
+    .optional(),
   price_fen: priceFen,
-  includes: z.array(z.enum(PACKAGE_INCLUDES, { error: 'contracts.v.includes_invalid' })).max(3).refine((v) => new Set(v).size === v.length, { error: 'contracts.v.includes_invalid' }),
+  includes: z
+    .array(z.enum(PACKAGE_INCLUDES, { error: 'contracts.v.includes_invalid' }))
+    .max(3)
+    .refine((v) => new Set(v).size === v.length, { error: 'contracts.v.includes_invalid' }),
   description: plainText(500).optional(),
 };
 
@@ -41,7 +67,11 @@ export const EditContractPackageInput = z.strictObject({ id: idOf('contracts.v.p
 export type EditContractPackageInput = z.infer<typeof EditContractPackageInput>;
 
 /** Disables or enables a package (a package is never deleted: contracts point at it). */
-export const SetContractPackageActiveInput = z.strictObject({ id: idOf('contracts.v.package_invalid'), version, active: z.boolean({ error: 'contracts.v.active_invalid' }) });
+export const SetContractPackageActiveInput = z.strictObject({
+  id: idOf('contracts.v.package_invalid'),
+  version,
+  active: z.boolean({ error: 'contracts.v.active_invalid' }),
+});
 export type SetContractPackageActiveInput = z.infer<typeof SetContractPackageActiveInput>;
 
 // ---------------------------------------------------------------- contracts
@@ -70,7 +100,10 @@ export const AddContractInput = z
     remark: plainText(500).optional(),
     request_id: requestId,
   })
-  .refine((v) => v.payment?.method === 'cash' || !v.payment || (v.payment.receipt_no?.length ?? 0) > 0, { error: 'contracts.v.receipt_required', path: ['payment', 'receipt_no'] });
+  .refine((v) => v.payment?.method === 'cash' || !v.payment || (v.payment.receipt_no?.length ?? 0) > 0, {
+    error: 'contracts.v.receipt_required',
+    path: ['payment', 'receipt_no'],
+  });
 export type AddContractInput = z.infer<typeof AddContractInput>;
 
 /** Changes an active (or unpaid) contract: each field given is changed, with a reason; the history keeps before and after. */
@@ -78,7 +111,12 @@ export const EditContractInput = z.strictObject({
   id: idOf('contracts.v.contract_invalid'),
   version,
   end_day: day.optional(),
-  units_total: z.number({ error: 'contracts.v.units_invalid' }).int({ error: 'contracts.v.units_invalid' }).min(1, { error: 'contracts.v.units_invalid' }).max(400, { error: 'contracts.v.units_invalid' }).optional(),
+  units_total: z
+    .number({ error: 'contracts.v.units_invalid' })
+    .int({ error: 'contracts.v.units_invalid' })
+    .min(1, { error: 'contracts.v.units_invalid' })
+    .max(400, { error: 'contracts.v.units_invalid' })
+    .optional(),
   auto_renew: z.boolean().optional(),
   remark: plainText(500).optional(),
   reason,
@@ -102,7 +140,11 @@ export const CancelContractInput = z.strictObject({
   version,
   reason,
   /** the refund shown before confirming (contractRefundPreview): refused when it changed meanwhile */
-  refund_fen: z.number({ error: 'contracts.v.refund_invalid' }).int({ error: 'contracts.v.refund_invalid' }).min(0, { error: 'contracts.v.refund_invalid' }).max(10_000_000, { error: 'contracts.v.refund_invalid' }),
+  refund_fen: z
+    .number({ error: 'contracts.v.refund_invalid' })
+    .int({ error: 'contracts.v.refund_invalid' })
+    .min(0, { error: 'contracts.v.refund_invalid' })
+    .max(10_000_000, { error: 'contracts.v.refund_invalid' }),
   /** how the refund goes back when it was paid at the desk (provider payments go back through the provider) */
   refund_method: z.enum(['cash', 'bank', 'external'], { error: 'contracts.v.pay_method_invalid' }).optional(),
   request_id: requestId,
@@ -124,7 +166,9 @@ const listFilters = {
 };
 const rangeOk = (v: { end_from?: string; end_to?: string }) => !v.end_from || !v.end_to || v.end_from <= v.end_to;
 
-export const ContractListQuery = z.strictObject({ ...pageQuery, ...listFilters }).refine(rangeOk, { error: 'contracts.v.date_range_invalid', path: ['end_to'] });
+export const ContractListQuery = z
+  .strictObject({ ...pageQuery, ...listFilters })
+  .refine(rangeOk, { error: 'contracts.v.date_range_invalid', path: ['end_to'] });
 export type ContractListQuery = z.infer<typeof ContractListQuery>;
 
 export const ContractExportQuery = z.strictObject(listFilters).refine(rangeOk, { error: 'contracts.v.date_range_invalid', path: ['end_to'] });

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { LESSON_CLASS_KINDS, LESSON_PLAN_MAX_ITEM_PAGES, LESSON_PLAN_MAX_ITEMS, LESSON_PLAN_MAX_PAGE, LESSON_PLAN_MAX_STEPS, type LessonClassKind } from '../lesson-plans';
+import {
+  LESSON_CLASS_KINDS,
+  LESSON_PLAN_MAX_ITEM_PAGES,
+  LESSON_PLAN_MAX_ITEMS,
+  LESSON_PLAN_MAX_PAGE,
+  LESSON_PLAN_MAX_STEPS,
+  type LessonClassKind,
+} from '../lesson-plans';
 import { flag, lineText, pageQuery, plainText } from './common';
 import { isCalendarDay } from '../school-time';
 
@@ -122,7 +129,12 @@ export type CoursewareSectionQuery = z.infer<typeof CoursewareSectionQuery>;
 const sectionFile = z
   .strictObject({
     file_id: fileId.optional(),
-    video_url: z.string({ error: 'courseware.v.video_invalid' }).trim().max(500, { error: 'courseware.v.video_invalid' }).regex(VIDEO_RE, { error: 'courseware.v.video_invalid' }).optional(),
+    video_url: z
+      .string({ error: 'courseware.v.video_invalid' })
+      .trim()
+      .max(500, { error: 'courseware.v.video_invalid' })
+      .regex(VIDEO_RE, { error: 'courseware.v.video_invalid' })
+      .optional(),
     name: title(100),
   })
   .refine((f) => (f.file_id === undefined) !== (f.video_url === undefined), { error: 'courseware.v.file_or_video' });
@@ -248,7 +260,13 @@ export type EditCoursewareInput = z.infer<typeof EditCoursewareInput>;
 export const OperatorCoursewareQuery = z.strictObject({
   ...pageQuery,
   keyword: z.preprocess(blank, lineText(32).optional()),
-  status: z.preprocess(blank, z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)], { error: 'courseware.v.status_invalid' })).optional()),
+  status: z.preprocess(
+    blank,
+    z.coerce
+      .number()
+      .pipe(z.union([z.literal(0), z.literal(1)], { error: 'courseware.v.status_invalid' }))
+      .optional(),
+  ),
 });
 export type OperatorCoursewareQuery = z.infer<typeof OperatorCoursewareQuery>;
 

@@ -23,7 +23,11 @@ const classIds = z
   .max(EXAM_MAX_CLASSES, { error: 'exams.v.classes_required' })
   .refine((v) => new Set(v).size === v.length, { error: 'exams.v.classes_duplicate' });
 const subject = lineText(20).min(1, { error: 'exams.v.subject_required' });
-const fullMark = z.number({ error: 'exams.v.full_mark_invalid' }).int({ error: 'exams.v.full_mark_invalid' }).min(1, { error: 'exams.v.full_mark_invalid' }).max(EXAM_MAX_FULL_MARK, { error: 'exams.v.full_mark_invalid' });
+const fullMark = z
+  .number({ error: 'exams.v.full_mark_invalid' })
+  .int({ error: 'exams.v.full_mark_invalid' })
+  .min(1, { error: 'exams.v.full_mark_invalid' })
+  .max(EXAM_MAX_FULL_MARK, { error: 'exams.v.full_mark_invalid' });
 const passMark = z
   .number({ error: 'exams.v.pass_mark_invalid' })
   .min(0, { error: 'exams.v.pass_mark_invalid' })
@@ -39,7 +43,8 @@ const examFields = {
   pass_mark: passMark.nullable().optional(),
   class_ids: classIds,
 };
-const passWithinFull = (v: { full_mark: number; pass_mark?: number | null }) => v.pass_mark === null || v.pass_mark === undefined || v.pass_mark <= v.full_mark;
+const passWithinFull = (v: { full_mark: number; pass_mark?: number | null }) =>
+  v.pass_mark === null || v.pass_mark === undefined || v.pass_mark <= v.full_mark;
 
 // ---------------------------------------------------------------- exams
 
@@ -60,7 +65,10 @@ export const ExamListFilter = z
   .strictObject({
     page: z.number().int().min(1).max(100_000).default(1),
     limit: z.number().int().min(1).max(100).default(20),
-    class_ids: z.array(idOf('exams.v.class_invalid'), { error: 'exams.v.class_invalid' }).max(EXAM_MAX_CLASSES * 4, { error: 'exams.v.class_invalid' }).optional(),
+    class_ids: z
+      .array(idOf('exams.v.class_invalid'), { error: 'exams.v.class_invalid' })
+      .max(EXAM_MAX_CLASSES * 4, { error: 'exams.v.class_invalid' })
+      .optional(),
     subjects: z.array(subject, { error: 'exams.v.subject_required' }).max(20, { error: 'exams.v.subject_required' }).optional(),
     keyword: z.preprocess(blank, lineText(50).optional()),
     date_from: z.preprocess(blank, day.optional()),
@@ -104,7 +112,10 @@ export type ExamScoreRowInput = z.infer<typeof ExamScoreRowInput>;
 export const AddExamScoreInput = z.strictObject({
   exam_id: examId,
   scores_version: z.number().int().min(0).max(2_147_483_647).optional(),
-  rows: z.array(ExamScoreRowInput, { error: 'exams.v.rows_required' }).min(1, { error: 'exams.v.rows_required' }).max(EXAM_MAX_BATCH, { error: 'exams.v.rows_too_many' }),
+  rows: z
+    .array(ExamScoreRowInput, { error: 'exams.v.rows_required' })
+    .min(1, { error: 'exams.v.rows_required' })
+    .max(EXAM_MAX_BATCH, { error: 'exams.v.rows_too_many' }),
 });
 export type AddExamScoreInput = z.infer<typeof AddExamScoreInput>;
 

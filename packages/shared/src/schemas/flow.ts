@@ -21,15 +21,27 @@ export function isFlowDate(v: string): boolean {
 /** Days from a to b, both counted. */
 export const flowDaysBetween = (a: string, b: string) => dayDiff(a, b) + 1;
 
-const date = z.string({ error: 'flow.date_invalid' }).trim().max(10, { error: 'flow.date_invalid' }).refine(isFlowDate, { error: 'flow.date_invalid' });
-const id = z.number({ error: 'flow.id_invalid' }).int({ error: 'flow.id_invalid' }).min(1, { error: 'flow.id_invalid' }).max(2_147_483_647, { error: 'flow.id_invalid' });
+const date = z
+  .string({ error: 'flow.date_invalid' })
+  .trim()
+  .max(10, { error: 'flow.date_invalid' })
+  .refine(isFlowDate, { error: 'flow.date_invalid' });
+const id = z
+  .number({ error: 'flow.id_invalid' })
+  .int({ error: 'flow.id_invalid' })
+  .min(1, { error: 'flow.id_invalid' })
+  .max(2_147_483_647, { error: 'flow.id_invalid' });
 const queryId = z.coerce
   .number({ error: 'flow.id_invalid' })
   .int({ error: 'flow.id_invalid' })
   .min(1, { error: 'flow.id_invalid' })
   .max(2_147_483_647, { error: 'flow.id_invalid' });
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const uuid = z.string({ error: 'flow.event_id_invalid' }).trim().max(36, { error: 'flow.event_id_invalid' }).regex(UUID_RE, { error: 'flow.event_id_invalid' });
+const uuid = z
+  .string({ error: 'flow.event_id_invalid' })
+  .trim()
+  .max(36, { error: 'flow.event_id_invalid' })
+  .regex(UUID_RE, { error: 'flow.event_id_invalid' });
 const plain = plainText;
 /** an empty query value counts as not given */
 const blank = (v: unknown) => (v === '' ? undefined : v);
@@ -81,7 +93,8 @@ const range = {
   date_to: date,
   class_id: z.preprocess(blank, queryId.optional()),
 };
-const rangeOk = (v: { date_from: string; date_to: string }) => v.date_from <= v.date_to && flowDaysBetween(v.date_from, v.date_to) <= FLOW_RANGE_MAX_DAYS;
+const rangeOk = (v: { date_from: string; date_to: string }) =>
+  v.date_from <= v.date_to && flowDaysBetween(v.date_from, v.date_to) <= FLOW_RANGE_MAX_DAYS;
 const rangeError = { error: `flow.range_invalid|${FLOW_RANGE_MAX_DAYS}`, path: ['date_to'] };
 
 export const ClockingInListQuery = z

@@ -17,7 +17,11 @@ const queryIdOf = (error: string) => z.coerce.number({ error }).int({ error }).m
 const requestId = z.string({ error: 'homework.v.request_id_invalid' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'homework.v.request_id_invalid' });
 /** a file the upload action gave (/uploads/...) or an http(s) URL */
 const URL_RE = /^(\/uploads\/|https?:\/\/)[^\s<>"'`\\]+$/;
-const fileUrl = z.string({ error: 'homework.v.file_invalid' }).trim().max(500, { error: 'homework.v.file_invalid' }).regex(URL_RE, { error: 'homework.v.file_invalid' });
+const fileUrl = z
+  .string({ error: 'homework.v.file_invalid' })
+  .trim()
+  .max(500, { error: 'homework.v.file_invalid' })
+  .regex(URL_RE, { error: 'homework.v.file_invalid' });
 const kind = z.enum(HOMEWORK_KINDS, { error: 'homework.v.kind_invalid' });
 
 export const HomeworkAttachment = z.strictObject({
@@ -34,11 +38,17 @@ export const IssueHomeWorkInput = z
     session_id: idOf('homework.v.session_invalid').nullish(),
     title: lineText(50).min(1, { error: 'homework.v.title_required' }),
     content: plainText(2000).min(1, { error: 'homework.v.content_required' }),
-    attachments: z.array(HomeworkAttachment, { error: 'homework.v.files_invalid' }).max(HOMEWORK_MAX_FILES, { error: `homework.v.files_too_many|${HOMEWORK_MAX_FILES}` }).default([]),
+    attachments: z
+      .array(HomeworkAttachment, { error: 'homework.v.files_invalid' })
+      .max(HOMEWORK_MAX_FILES, { error: `homework.v.files_too_many|${HOMEWORK_MAX_FILES}` })
+      .default([]),
     due_day: day,
     request_id: requestId,
   })
-  .refine((v) => v.kind === 'teaching' || v.session_id === null || v.session_id === undefined, { error: 'homework.v.session_care', path: ['session_id'] });
+  .refine((v) => v.kind === 'teaching' || v.session_id === null || v.session_id === undefined, {
+    error: 'homework.v.session_care',
+    path: ['session_id'],
+  });
 export type IssueHomeWorkInput = z.infer<typeof IssueHomeWorkInput>;
 
 /** The homework set for a teaching class (optionally one session), newest first. */

@@ -15,7 +15,6 @@ export type LeaveStatus = (typeof LeaveStatus)[keyof typeof LeaveStatus];
 export const LEAVE_MAX_DAYS = 31;
 export const CLOCK_REPORT_MAX_DAYS = 31;
 
-
 /** true for a real calendar date YYYY-MM-DD (years 2000-2099) */
 export function isDay(v: string): boolean {
   return isCalendarDay(v);
@@ -27,13 +26,21 @@ export function daysBetween(a: string, b: string): number {
 }
 
 const MAX_ID = 2_147_483_647;
-const id = z.number({ error: 'leave.id_invalid' }).int({ error: 'leave.id_invalid' }).min(1, { error: 'leave.id_invalid' }).max(MAX_ID, { error: 'leave.id_invalid' });
+const id = z
+  .number({ error: 'leave.id_invalid' })
+  .int({ error: 'leave.id_invalid' })
+  .min(1, { error: 'leave.id_invalid' })
+  .max(MAX_ID, { error: 'leave.id_invalid' });
 const queryId = z.coerce
   .number({ error: 'leave.id_invalid' })
   .int({ error: 'leave.id_invalid' })
   .min(1, { error: 'leave.id_invalid' })
   .max(MAX_ID, { error: 'leave.id_invalid' });
-const version = z.number({ error: 'leave.version_invalid' }).int({ error: 'leave.version_invalid' }).min(1, { error: 'leave.version_invalid' }).max(MAX_ID, { error: 'leave.version_invalid' });
+const version = z
+  .number({ error: 'leave.version_invalid' })
+  .int({ error: 'leave.version_invalid' })
+  .min(1, { error: 'leave.version_invalid' })
+  .max(MAX_ID, { error: 'leave.version_invalid' });
 const day = z.string({ error: 'leave.day_invalid' }).trim().max(10, { error: 'leave.day_invalid' }).refine(isDay, { error: 'leave.day_invalid' });
 /** an empty query value counts as not given */
 const blank = (v: unknown) => (v === '' ? undefined : v);

@@ -9,15 +9,25 @@ import { dayDiff } from '../contracts';
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const day = z.string({ error: 'meals.v.date_invalid' }).regex(DATE_RE, { error: 'meals.v.date_invalid' }).refine((v) => isCalendarDay(v), { error: 'meals.v.date_invalid' });
+const day = z
+  .string({ error: 'meals.v.date_invalid' })
+  .regex(DATE_RE, { error: 'meals.v.date_invalid' })
+  .refine((v) => isCalendarDay(v), { error: 'meals.v.date_invalid' });
 const idOf = (error: string) => z.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
 const queryIdOf = (error: string) => z.coerce.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
 const version = idOf('meals.v.version_invalid');
 /** a meal's price: 0.01 to 1,000 yuan */
-const priceFen = z.number({ error: 'meals.v.price_invalid' }).int({ error: 'meals.v.price_invalid' }).min(1, { error: 'meals.v.price_invalid' }).max(100_000, { error: 'meals.v.price_invalid' });
+const priceFen = z
+  .number({ error: 'meals.v.price_invalid' })
+  .int({ error: 'meals.v.price_invalid' })
+  .min(1, { error: 'meals.v.price_invalid' })
+  .max(100_000, { error: 'meals.v.price_invalid' });
 const requestId = z.string({ error: 'meals.v.request_id_invalid' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'meals.v.request_id_invalid' });
 /** A picture: a URL the upload action gave (/uploads/...) or an http(s) URL. */
-const pictureUrl = z.string({ error: 'meals.v.picture_invalid' }).max(500, { error: 'meals.v.picture_invalid' }).regex(/^(\/uploads\/|https?:\/\/)[^\s<>"'`\\]+$/, { error: 'meals.v.picture_invalid' });
+const pictureUrl = z
+  .string({ error: 'meals.v.picture_invalid' })
+  .max(500, { error: 'meals.v.picture_invalid' })
+  .regex(/^(\/uploads\/|https?:\/\/)[^\s<>"'`\\]+$/, { error: 'meals.v.picture_invalid' });
 
 // ---------------------------------------------------------------- items
 
@@ -50,7 +60,11 @@ export const EditMealGoodsPriceInput = z.strictObject({
 });
 export type EditMealGoodsPriceInput = z.infer<typeof EditMealGoodsPriceInput>;
 
-export const OperateMealGoodsInput = z.strictObject({ id: idOf('meals.v.goods_invalid'), version, enabled: z.boolean({ error: 'meals.v.enabled_invalid' }) });
+export const OperateMealGoodsInput = z.strictObject({
+  id: idOf('meals.v.goods_invalid'),
+  version,
+  enabled: z.boolean({ error: 'meals.v.enabled_invalid' }),
+});
 export type OperateMealGoodsInput = z.infer<typeof OperateMealGoodsInput>;
 
 export const DelMealGoodsInput = z.strictObject({ id: idOf('meals.v.goods_invalid'), version });
@@ -179,7 +193,11 @@ export interface ParentMeals {
 // ---------------------------------------------------------------- counts
 
 export const OrderMealCountQuery = z
-  .strictObject({ from: day, to: day, group: z.preprocess(blank, z.enum(['day', 'week', 'month'], { error: 'meals.v.group_invalid' }).default('day')) })
+  .strictObject({
+    from: day,
+    to: day,
+    group: z.preprocess(blank, z.enum(['day', 'week', 'month'], { error: 'meals.v.group_invalid' }).default('day')),
+  })
   .refine((v) => v.from <= v.to && dayDiff(v.from, v.to) <= 400, { error: 'meals.v.range_invalid', path: ['to'] });
 export type OrderMealCountQuery = z.infer<typeof OrderMealCountQuery>;
 

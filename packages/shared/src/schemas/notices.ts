@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import type { Page } from '../codes';
-import { NOTICE_AUDIENCES, NOTICE_MAX_ATTACHMENTS, NOTICE_MAX_CLASSES, NOTICE_MAX_CONTENT, NOTICE_SCOPES, type NoticeAudience, type NoticeScope } from '../notices';
+import {
+  NOTICE_AUDIENCES,
+  NOTICE_MAX_ATTACHMENTS,
+  NOTICE_MAX_CLASSES,
+  NOTICE_MAX_CONTENT,
+  NOTICE_SCOPES,
+  type NoticeAudience,
+  type NoticeScope,
+} from '../notices';
 import { flag, lineText, pageQuery } from './common';
 
 /** Notices (issue 14, module `notices`): publish, lists, read receipts, reminders. Times are ISO instants. */
@@ -16,7 +24,11 @@ export const AddInformInput = z
   .strictObject({
     title: lineText(60).min(1, { error: 'notices.v.title_required' }),
     /** rich text (HTML): sanitised by the API */
-    content: z.string({ error: 'notices.v.content_required' }).trim().min(1, { error: 'notices.v.content_required' }).max(NOTICE_MAX_CONTENT, { error: 'notices.v.content_too_long' }),
+    content: z
+      .string({ error: 'notices.v.content_required' })
+      .trim()
+      .min(1, { error: 'notices.v.content_required' })
+      .max(NOTICE_MAX_CONTENT, { error: 'notices.v.content_too_long' }),
     scope: z.enum(NOTICE_SCOPES, { error: 'notices.v.scope_invalid' }),
     class_ids: z
       .array(idOf('notices.v.class_invalid'), { error: 'notices.v.classes_invalid' })
@@ -27,13 +39,18 @@ export const AddInformInput = z
     important: z.boolean({ error: 'notices.v.important_invalid' }).optional(),
     /** ids the `upload` action answered */
     attachments: z
-      .array(z.string({ error: 'notices.v.attachment_invalid' }).regex(UUID_RE, { error: 'notices.v.attachment_invalid' }), { error: 'notices.v.attachments_invalid' })
+      .array(z.string({ error: 'notices.v.attachment_invalid' }).regex(UUID_RE, { error: 'notices.v.attachment_invalid' }), {
+        error: 'notices.v.attachments_invalid',
+      })
       .max(NOTICE_MAX_ATTACHMENTS, { error: 'notices.v.attachments_invalid' })
       .refine((v) => new Set(v).size === v.length, { error: 'notices.v.attachments_invalid' })
       .optional(),
     request_id: requestId,
   })
-  .refine((v) => (v.scope === 'classes' ? (v.class_ids?.length ?? 0) > 0 : !v.class_ids?.length), { error: 'notices.v.classes_for_scope', path: ['class_ids'] });
+  .refine((v) => (v.scope === 'classes' ? (v.class_ids?.length ?? 0) > 0 : !v.class_ids?.length), {
+    error: 'notices.v.classes_for_scope',
+    path: ['class_ids'],
+  });
 export type AddInformInput = z.infer<typeof AddInformInput>;
 
 /** A teacher's (or head teacher's) notices: the ones they sent, or the ones they received as staff. */

@@ -17,7 +17,10 @@ import { isCalendarDay } from '../school-time';
 
 const blank = (v: unknown) => (v === '' ? undefined : v);
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const day = z.string({ error: 'points.v.date_invalid' }).regex(DATE_RE, { error: 'points.v.date_invalid' }).refine((v) => isCalendarDay(v), { error: 'points.v.date_invalid' });
+const day = z
+  .string({ error: 'points.v.date_invalid' })
+  .regex(DATE_RE, { error: 'points.v.date_invalid' })
+  .refine((v) => isCalendarDay(v), { error: 'points.v.date_invalid' });
 const intOf = (error: string, min: number, max: number) => z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 const idOf = (error: string) => intOf(error, 1, 2_147_483_647);
 const queryIdOf = (error: string) => z.coerce.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
@@ -26,7 +29,11 @@ const requestId = z.string({ error: 'points.v.request_id_invalid' }).regex(/^[A-
 const price = intOf('points.v.price_invalid', 1, GOODS_MAX_PRICE);
 /** a picture: a URL the upload action gave (/uploads/...) or an http(s) URL; '' for none */
 const PICTURE_RE = /^(\/uploads\/|https?:\/\/)[^\s<>"'`\\]+$/;
-const pictureUrl = z.string({ error: 'points.v.picture_invalid' }).trim().max(500, { error: 'points.v.picture_invalid' }).refine((v) => v === '' || PICTURE_RE.test(v), { error: 'points.v.picture_invalid' });
+const pictureUrl = z
+  .string({ error: 'points.v.picture_invalid' })
+  .trim()
+  .max(500, { error: 'points.v.picture_invalid' })
+  .refine((v) => v === '' || PICTURE_RE.test(v), { error: 'points.v.picture_invalid' });
 
 // ---------------------------------------------------------------- balances and the ledger
 
@@ -96,7 +103,11 @@ export const AddScoreGoodsStockInput = z.strictObject({
 export type AddScoreGoodsStockInput = z.infer<typeof AddScoreGoodsStockInput>;
 
 /** Lists (listed: true) or unlists a good. */
-export const UnmountScoreGoodsInput = z.strictObject({ id: idOf('points.v.goods_invalid'), version, listed: z.boolean({ error: 'points.v.listed_invalid' }) });
+export const UnmountScoreGoodsInput = z.strictObject({
+  id: idOf('points.v.goods_invalid'),
+  version,
+  listed: z.boolean({ error: 'points.v.listed_invalid' }),
+});
 export type UnmountScoreGoodsInput = z.infer<typeof UnmountScoreGoodsInput>;
 
 export const DelScoreGoodsInput = z.strictObject({ id: idOf('points.v.goods_invalid'), version });
@@ -130,7 +141,10 @@ export type ScoreOrderListQuery = z.infer<typeof ScoreOrderListQuery>;
 export const HandOverScoreOrderInput = z.strictObject({ id: idOf('points.v.order_invalid') });
 export type HandOverScoreOrderInput = z.infer<typeof HandOverScoreOrderInput>;
 
-export const CancelScoreOrderInput = z.strictObject({ id: idOf('points.v.order_invalid'), reason: lineText(100).min(1, { error: 'points.v.reason_required' }) });
+export const CancelScoreOrderInput = z.strictObject({
+  id: idOf('points.v.order_invalid'),
+  reason: lineText(100).min(1, { error: 'points.v.reason_required' }),
+});
 export type CancelScoreOrderInput = z.infer<typeof CancelScoreOrderInput>;
 
 // ---------------------------------------------------------------- counts (data centre)
@@ -198,7 +212,16 @@ export interface ScoreGoods {
 
 export interface ScoreGoodsDetail extends ScoreGoods {
   prices: Array<{ id: number; old_price: number | null; new_price: number; reason: string | null; actor_name: string | null; at: string }>;
-  stock_moves: Array<{ id: number; kind: 'initial' | 'add' | 'exchange' | 'cancel'; delta: number; stock_after: number; reason: string | null; order_id: number | null; actor_name: string | null; at: string }>;
+  stock_moves: Array<{
+    id: number;
+    kind: 'initial' | 'add' | 'exchange' | 'cancel';
+    delta: number;
+    stock_after: number;
+    reason: string | null;
+    order_id: number | null;
+    actor_name: string | null;
+    at: string;
+  }>;
 }
 
 export interface ScoreOrder {

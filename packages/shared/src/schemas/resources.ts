@@ -14,7 +14,12 @@ const label = lineText(20).min(1, { error: 'resources.v.label_required' });
 export const ResourceQuery = z.strictObject({ ...pageQuery, keyword: lineText(50).optional() });
 export type ResourceQuery = z.infer<typeof ResourceQuery>;
 
-export const DataDownloadQuery = z.strictObject({ ...pageQuery, subject: label.optional(), grade: label.optional(), keyword: lineText(50).optional() });
+export const DataDownloadQuery = z.strictObject({
+  ...pageQuery,
+  subject: label.optional(),
+  grade: label.optional(),
+  keyword: lineText(50).optional(),
+});
 export type DataDownloadQuery = z.infer<typeof DataDownloadQuery>;
 
 /** The operator's list: both audiences, or one. */
@@ -31,7 +36,10 @@ export const AddResourceInput = z
     /** a file from the `upload` action */
     file_id: z.uuid({ error: 'resources.v.file_required' }),
   })
-  .refine((v) => v.audience === 'schools' || ((v.subject ?? null) === null && (v.grade ?? null) === null), { error: 'resources.v.public_no_subject', path: ['subject'] });
+  .refine((v) => v.audience === 'schools' || ((v.subject ?? null) === null && (v.grade ?? null) === null), {
+    error: 'resources.v.public_no_subject',
+    path: ['subject'],
+  });
 export type AddResourceInput = z.infer<typeof AddResourceInput>;
 
 export const DelResourceInput = z.strictObject({ id: z.number().int().min(1).max(2_147_483_647) });

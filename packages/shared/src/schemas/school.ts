@@ -67,7 +67,10 @@ export const BalancePaySchoolInput = z.strictObject({
   period: z.enum(RENEWAL_PERIODS, { error: 'school.v.period_invalid' }),
   deal_pwd: dealPwd,
   /** the client's key for this payment: a retry with the same key is answered, never charged twice */
-  request_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'school.v.request_id_invalid' }).optional(),
+  request_id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'school.v.request_id_invalid' })
+    .optional(),
 });
 export type BalancePaySchoolInput = z.infer<typeof BalancePaySchoolInput>;
 
@@ -128,7 +131,9 @@ export type SetSchoolPriceInput = z.infer<typeof SetSchoolPriceInput>;
 export const AdjustBalanceInput = z.strictObject({
   school_id: bodyId,
   /** positive credits the school, negative debits it (never below zero) */
-  amount_fen: fen(-ADJUSTMENT_MAX_FEN, ADJUSTMENT_MAX_FEN, 'school.v.adjust_amount_invalid').refine((v) => v !== 0, { error: 'school.v.adjust_amount_invalid' }),
+  amount_fen: fen(-ADJUSTMENT_MAX_FEN, ADJUSTMENT_MAX_FEN, 'school.v.adjust_amount_invalid').refine((v) => v !== 0, {
+    error: 'school.v.adjust_amount_invalid',
+  }),
   reason: lineText(200).min(2, { error: 'school.v.reason_required' }),
   request_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'school.v.request_id_invalid' }),
 });

@@ -24,15 +24,25 @@ const PERSON_NAME_RE = /^[\p{L}\p{M} ·・.\-'’]+$/u;
 const EMAIL_RE = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
 const USERNAME_RE = /^[A-Za-z0-9_]{3,32}$/;
 
-const id = z.number({ error: 'staff.id_invalid' }).int({ error: 'staff.id_invalid' }).min(1, { error: 'staff.id_invalid' }).max(2_147_483_647, { error: 'staff.id_invalid' });
-const queryId = z.coerce.number({ error: 'staff.id_invalid' }).int({ error: 'staff.id_invalid' }).min(1, { error: 'staff.id_invalid' }).max(2_147_483_647, { error: 'staff.id_invalid' });
-const version = z.number({ error: 'staff.version_invalid' }).int({ error: 'staff.version_invalid' }).min(1, { error: 'staff.version_invalid' }).max(2_147_483_647, { error: 'staff.version_invalid' });
+const id = z
+  .number({ error: 'staff.id_invalid' })
+  .int({ error: 'staff.id_invalid' })
+  .min(1, { error: 'staff.id_invalid' })
+  .max(2_147_483_647, { error: 'staff.id_invalid' });
+const queryId = z.coerce
+  .number({ error: 'staff.id_invalid' })
+  .int({ error: 'staff.id_invalid' })
+  .min(1, { error: 'staff.id_invalid' })
+  .max(2_147_483_647, { error: 'staff.id_invalid' });
+const version = z
+  .number({ error: 'staff.version_invalid' })
+  .int({ error: 'staff.version_invalid' })
+  .min(1, { error: 'staff.version_invalid' })
+  .max(2_147_483_647, { error: 'staff.version_invalid' });
 /** an empty query value counts as not given */
 const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
-const personName = text(32)
-  .min(1, { error: 'staff.person_name_invalid' })
-  .regex(PERSON_NAME_RE, { error: 'staff.person_name_invalid' });
+const personName = text(32).min(1, { error: 'staff.person_name_invalid' }).regex(PERSON_NAME_RE, { error: 'staff.person_name_invalid' });
 const nickname = lineText(32).min(1, { error: 'v.nickname_invalid' });
 const teacherRole = z.literal(TEACHER_ROLES, { error: 'staff.teacher_role_invalid' });
 const gender = z.literal([1, 2], { error: 'staff.gender_invalid' }).nullable();
@@ -61,7 +71,10 @@ export const AccountListQuery = z.strictObject({
   /** 1 admin, 2 teacher, 5 head teacher; absent lists all staff */
   role: z.preprocess(
     blankToUndefined,
-    z.coerce.number({ error: 'staff.staff_role_invalid' }).pipe(z.literal(STAFF_ROLES, { error: 'staff.staff_role_invalid' })).optional(),
+    z.coerce
+      .number({ error: 'staff.staff_role_invalid' })
+      .pipe(z.literal(STAFF_ROLES, { error: 'staff.staff_role_invalid' }))
+      .optional(),
   ),
   job_status: jobStatusFilter,
 });
@@ -71,10 +84,7 @@ export const TeachersListQuery = z.strictObject({
   ...pageQuery,
   keyword,
   /** 2 teacher, 5 head teacher; absent lists both */
-  role: z.preprocess(
-    blankToUndefined,
-    z.coerce.number({ error: 'staff.teacher_role_invalid' }).pipe(teacherRole).optional(),
-  ),
+  role: z.preprocess(blankToUndefined, z.coerce.number({ error: 'staff.teacher_role_invalid' }).pipe(teacherRole).optional()),
   job_status: jobStatusFilter,
 });
 export type TeachersListQuery = z.infer<typeof TeachersListQuery>;

@@ -13,13 +13,20 @@ const version = idOf('store.v.version_invalid');
 const requestId = z.string({ error: 'store.v.request_id_invalid' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'store.v.request_id_invalid' });
 const priceFen = intOf('store.v.price_invalid', 1, STORE_LIMITS.maxPriceFen);
 const PICTURE_RE = /^(\/uploads\/|https?:\/\/)[^\s<>"'`\\]+$/;
-const picture = z.string({ error: 'store.v.picture_invalid' }).trim().max(500, { error: 'store.v.picture_invalid' }).regex(PICTURE_RE, { error: 'store.v.picture_invalid' });
+const picture = z
+  .string({ error: 'store.v.picture_invalid' })
+  .trim()
+  .max(500, { error: 'store.v.picture_invalid' })
+  .regex(PICTURE_RE, { error: 'store.v.picture_invalid' });
 const pictures = z.array(picture, { error: 'store.v.picture_invalid' }).max(STORE_LIMITS.maxPictures, { error: 'store.v.pictures_too_many' });
 const goodsId = idOf('store.v.goods_invalid');
 const orderId = idOf('store.v.order_invalid');
 const quantity = intOf('store.v.quantity_invalid', 1, STORE_LIMITS.maxQuantity);
 const line = z.strictObject({ goods_id: goodsId, quantity });
-const lines = z.array(line, { error: 'store.v.items_invalid' }).min(1, { error: 'store.v.items_invalid' }).max(STORE_LIMITS.maxLines, { error: 'store.v.items_invalid' });
+const lines = z
+  .array(line, { error: 'store.v.items_invalid' })
+  .min(1, { error: 'store.v.items_invalid' })
+  .max(STORE_LIMITS.maxLines, { error: 'store.v.items_invalid' });
 /** items as "id:qty,id:qty" in a query string (or the array a JSON body sends) */
 const queryLines = z.preprocess((v) => (typeof v === 'string' ? (parseStoreItems(v) ?? 'bad') : v), lines);
 
@@ -137,7 +144,10 @@ export type GoodsOrderIdInput = z.infer<typeof GoodsOrderIdInput>;
 export const ShipGoodsOrderInput = z.strictObject({
   id: orderId,
   carrier: lineText(30).min(1, { error: 'store.v.carrier_required' }),
-  tracking_no: z.string({ error: 'store.v.tracking_invalid' }).trim().regex(/^[A-Za-z0-9-]{6,40}$/, { error: 'store.v.tracking_invalid' }),
+  tracking_no: z
+    .string({ error: 'store.v.tracking_invalid' })
+    .trim()
+    .regex(/^[A-Za-z0-9-]{6,40}$/, { error: 'store.v.tracking_invalid' }),
 });
 export type ShipGoodsOrderInput = z.infer<typeof ShipGoodsOrderInput>;
 

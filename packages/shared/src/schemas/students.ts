@@ -22,7 +22,19 @@ export type StudentStatus = (typeof StudentStatus)[keyof typeof StudentStatus];
 export const STUDENT_IMPORT_LIMITS = { maxBytes: 5 * 1024 * 1024, maxRows: 5000, maxProblems: 1000 } as const;
 /** Columns of the import template, in order (Chinese headers, as the template and the import read them). */
 export const STUDENT_IMPORT_COLUMNS = [
-  '姓名', '性别', '出生日期', '就读学校', '年级', '班级', '过敏信息', '备注', '监护人姓名', '监护人手机', '与学生关系', '需要接送', '需要晚餐',
+  '姓名',
+  '性别',
+  '出生日期',
+  '就读学校',
+  '年级',
+  '班级',
+  '过敏信息',
+  '备注',
+  '监护人姓名',
+  '监护人手机',
+  '与学生关系',
+  '需要接送',
+  '需要晚餐',
 ] as const;
 export const STUDENT_MAX_GUARDIANS = 4;
 export const STUDENT_MAX_PICKUP_PEOPLE = 10;
@@ -37,13 +49,21 @@ export function isBirthday(v: string): boolean {
   return isCalendarDay(v, '1990-01-01', localDay());
 }
 
-const id = z.number({ error: 'stu.id_invalid' }).int({ error: 'stu.id_invalid' }).min(1, { error: 'stu.id_invalid' }).max(2_147_483_647, { error: 'stu.id_invalid' });
+const id = z
+  .number({ error: 'stu.id_invalid' })
+  .int({ error: 'stu.id_invalid' })
+  .min(1, { error: 'stu.id_invalid' })
+  .max(2_147_483_647, { error: 'stu.id_invalid' });
 const queryId = z.coerce
   .number({ error: 'stu.id_invalid' })
   .int({ error: 'stu.id_invalid' })
   .min(1, { error: 'stu.id_invalid' })
   .max(2_147_483_647, { error: 'stu.id_invalid' });
-const version = z.number({ error: 'stu.version_invalid' }).int({ error: 'stu.version_invalid' }).min(1, { error: 'stu.version_invalid' }).max(2_147_483_647, { error: 'stu.version_invalid' });
+const version = z
+  .number({ error: 'stu.version_invalid' })
+  .int({ error: 'stu.version_invalid' })
+  .min(1, { error: 'stu.version_invalid' })
+  .max(2_147_483_647, { error: 'stu.version_invalid' });
 /** an empty query value counts as not given */
 const blank = (v: unknown) => (v === '' ? undefined : v);
 
@@ -52,7 +72,11 @@ const relation = lineText(20).min(1, { error: 'stu.relation_invalid' });
 /** optional plain text; '' clears it */
 const plain = plainText;
 const gender = z.literal([1, 2], { error: 'stu.gender_invalid' }).nullable();
-const birthday = z.string({ error: 'stu.birthday_invalid' }).trim().max(10, { error: 'stu.birthday_invalid' }).refine((v) => v === '' || isBirthday(v), { error: 'stu.birthday_invalid' });
+const birthday = z
+  .string({ error: 'stu.birthday_invalid' })
+  .trim()
+  .max(10, { error: 'stu.birthday_invalid' })
+  .refine((v) => v === '' || isBirthday(v), { error: 'stu.birthday_invalid' });
 const photoUrl = text(500).refine((v) => v === '' || PHOTO_RE.test(v), { error: 'stu.photo_invalid' });
 const bool = z.boolean({ error: 'stu.flag_invalid' });
 

@@ -19,12 +19,19 @@ const idOf = (error: string) => z.number({ error }).int({ error }).min(1, { erro
 const queryIdOf = (error: string) => z.coerce.number({ error }).int({ error }).min(1, { error }).max(2_147_483_647, { error });
 const version = idOf('teaching.v.version_invalid');
 const time = z.string({ error: 'teaching.v.time_invalid' }).regex(HHMM_RE, { error: 'teaching.v.time_invalid' });
-const weekday = z.number({ error: 'teaching.v.weekday_invalid' }).int({ error: 'teaching.v.weekday_invalid' }).min(1, { error: 'teaching.v.weekday_invalid' }).max(7, { error: 'teaching.v.weekday_invalid' });
+const weekday = z
+  .number({ error: 'teaching.v.weekday_invalid' })
+  .int({ error: 'teaching.v.weekday_invalid' })
+  .min(1, { error: 'teaching.v.weekday_invalid' })
+  .max(7, { error: 'teaching.v.weekday_invalid' });
 const classId = idOf('teaching.v.class_invalid');
 const classQueryId = queryIdOf('teaching.v.class_invalid');
 const sessionId = idOf('teaching.v.session_invalid');
 const studentId = idOf('teaching.v.student_invalid');
-const studentIds = z.array(studentId, { error: 'teaching.v.students_required' }).min(1, { error: 'teaching.v.students_required' }).max(200, { error: 'teaching.v.students_too_many|200' })
+const studentIds = z
+  .array(studentId, { error: 'teaching.v.students_required' })
+  .min(1, { error: 'teaching.v.students_required' })
+  .max(200, { error: 'teaching.v.students_too_many|200' })
   .refine((v) => new Set(v).size === v.length, { error: 'teaching.v.students_duplicate' });
 const beforeEnd = (v: { start_time: string; end_time: string }) => toMinutes(v.start_time) < toMinutes(v.end_time);
 
@@ -34,7 +41,13 @@ export const RoomListQuery = z.strictObject({ ...pageQuery, name: z.preprocess(b
 export type RoomListQuery = z.infer<typeof RoomListQuery>;
 export const AddRoomInput = z.strictObject({
   name: lineText(30).min(1, { error: 'teaching.v.room_name_required' }),
-  capacity: z.number({ error: 'teaching.v.capacity_invalid' }).int({ error: 'teaching.v.capacity_invalid' }).min(1, { error: 'teaching.v.capacity_invalid' }).max(1000, { error: 'teaching.v.capacity_invalid' }).nullable().optional(),
+  capacity: z
+    .number({ error: 'teaching.v.capacity_invalid' })
+    .int({ error: 'teaching.v.capacity_invalid' })
+    .min(1, { error: 'teaching.v.capacity_invalid' })
+    .max(1000, { error: 'teaching.v.capacity_invalid' })
+    .nullable()
+    .optional(),
 });
 export type AddRoomInput = z.infer<typeof AddRoomInput>;
 export interface Room {
@@ -78,9 +91,21 @@ export const AddTeachingClassInput = z.strictObject({
   subject: lineText(30).min(1, { error: 'teaching.v.subject_required' }),
   teacher_id: idOf('teaching.v.teacher_invalid'),
   room_id: idOf('teaching.v.room_invalid').nullable().optional(),
-  capacity: z.number({ error: 'teaching.v.capacity_invalid' }).int({ error: 'teaching.v.capacity_invalid' }).min(1, { error: 'teaching.v.capacity_invalid' }).max(500, { error: 'teaching.v.capacity_invalid' }),
-  sessions_count: z.number({ error: 'teaching.v.sessions_count_invalid' }).int({ error: 'teaching.v.sessions_count_invalid' }).min(1, { error: 'teaching.v.sessions_count_invalid' }).max(400, { error: 'teaching.v.sessions_count_invalid' }),
-  fee_fen: z.number({ error: 'teaching.v.fee_invalid' }).int({ error: 'teaching.v.fee_invalid' }).min(0, { error: 'teaching.v.fee_invalid' }).max(10_000_000, { error: 'teaching.v.fee_invalid' }),
+  capacity: z
+    .number({ error: 'teaching.v.capacity_invalid' })
+    .int({ error: 'teaching.v.capacity_invalid' })
+    .min(1, { error: 'teaching.v.capacity_invalid' })
+    .max(500, { error: 'teaching.v.capacity_invalid' }),
+  sessions_count: z
+    .number({ error: 'teaching.v.sessions_count_invalid' })
+    .int({ error: 'teaching.v.sessions_count_invalid' })
+    .min(1, { error: 'teaching.v.sessions_count_invalid' })
+    .max(400, { error: 'teaching.v.sessions_count_invalid' }),
+  fee_fen: z
+    .number({ error: 'teaching.v.fee_invalid' })
+    .int({ error: 'teaching.v.fee_invalid' })
+    .min(0, { error: 'teaching.v.fee_invalid' })
+    .max(10_000_000, { error: 'teaching.v.fee_invalid' }),
   remark: plainText(200).optional(),
 });
 export type AddTeachingClassInput = z.infer<typeof AddTeachingClassInput>;
@@ -106,7 +131,15 @@ export type TeachingClassIdQuery = z.infer<typeof TeachingClassIdQuery>;
 export const TeachingClassListQuery = z.strictObject({
   ...pageQuery,
   name: z.preprocess(blank, lineText(50).optional()),
-  status: z.preprocess(blank, z.coerce.number({ error: 'teaching.v.status_invalid' }).int().min(0, { error: 'teaching.v.status_invalid' }).max(1, { error: 'teaching.v.status_invalid' }).optional()),
+  status: z.preprocess(
+    blank,
+    z.coerce
+      .number({ error: 'teaching.v.status_invalid' })
+      .int()
+      .min(0, { error: 'teaching.v.status_invalid' })
+      .max(1, { error: 'teaching.v.status_invalid' })
+      .optional(),
+  ),
 });
 export type TeachingClassListQuery = z.infer<typeof TeachingClassListQuery>;
 
@@ -132,7 +165,11 @@ export interface TeachingClass {
 
 export const TeachingClassStudentQuery = z.strictObject({ ...pageQuery, class_id: classQueryId });
 export type TeachingClassStudentQuery = z.infer<typeof TeachingClassStudentQuery>;
-export const SelectTeachingClassStudentQuery = z.strictObject({ ...pageQuery, class_id: classQueryId, name: z.preprocess(blank, lineText(32).optional()) });
+export const SelectTeachingClassStudentQuery = z.strictObject({
+  ...pageQuery,
+  class_id: classQueryId,
+  name: z.preprocess(blank, lineText(32).optional()),
+});
 export type SelectTeachingClassStudentQuery = z.infer<typeof SelectTeachingClassStudentQuery>;
 export const AddTeachingClassStudentInput = z.strictObject({ class_id: classId, student_ids: studentIds });
 export type AddTeachingClassStudentInput = z.infer<typeof AddTeachingClassStudentInput>;
@@ -161,14 +198,19 @@ export interface SelectableStudent {
 export const SESSION_STATES = ['planned', 'held', 'cancelled'] as const;
 export type SessionState = (typeof SESSION_STATES)[number];
 
-export const PatternSlotInput = z.strictObject({ weekday, start_time: time, end_time: time }).refine(beforeEnd, { error: 'teaching.v.time_order', path: ['end_time'] });
+export const PatternSlotInput = z
+  .strictObject({ weekday, start_time: time, end_time: time })
+  .refine(beforeEnd, { error: 'teaching.v.time_order', path: ['end_time'] });
 
 export const CourseSchedulingInput = z
   .strictObject({
     class_id: classId,
     from: day,
     to: day,
-    pattern: z.array(PatternSlotInput, { error: 'teaching.v.pattern_required' }).min(1, { error: 'teaching.v.pattern_required' }).max(14, { error: 'teaching.v.pattern_too_long' }),
+    pattern: z
+      .array(PatternSlotInput, { error: 'teaching.v.pattern_required' })
+      .min(1, { error: 'teaching.v.pattern_required' })
+      .max(14, { error: 'teaching.v.pattern_too_long' }),
     /** true: answer the sessions and the clashes without writing */
     preview: flag.optional(),
   })
@@ -194,7 +236,10 @@ export const TermClassInput = z
     class_id: classId,
     from: day,
     to: day,
-    pattern: z.array(PatternSlotInput, { error: 'teaching.v.pattern_required' }).min(1, { error: 'teaching.v.pattern_required' }).max(14, { error: 'teaching.v.pattern_too_long' }),
+    pattern: z
+      .array(PatternSlotInput, { error: 'teaching.v.pattern_required' })
+      .min(1, { error: 'teaching.v.pattern_required' })
+      .max(14, { error: 'teaching.v.pattern_too_long' }),
   })
   .refine((v) => v.from <= v.to, { error: 'teaching.v.range_invalid', path: ['to'] })
   .refine((v) => dayDiff(v.from, v.to) <= 400, { error: 'teaching.v.range_too_long', path: ['to'] });
@@ -227,7 +272,13 @@ export interface TermSchedulingAnswer {
 }
 
 export const TeachingSessionsQuery = z
-  .strictObject({ ...pageQuery, class_id: classQueryId, from: z.preprocess(blank, day.optional()), to: z.preprocess(blank, day.optional()), state: z.preprocess(blank, z.enum(SESSION_STATES, { error: 'teaching.v.state_invalid' }).optional()) })
+  .strictObject({
+    ...pageQuery,
+    class_id: classQueryId,
+    from: z.preprocess(blank, day.optional()),
+    to: z.preprocess(blank, day.optional()),
+    state: z.preprocess(blank, z.enum(SESSION_STATES, { error: 'teaching.v.state_invalid' }).optional()),
+  })
   .refine((v) => !v.from || !v.to || v.from <= v.to, { error: 'teaching.v.range_invalid', path: ['to'] });
 export type TeachingSessionsQuery = z.infer<typeof TeachingSessionsQuery>;
 
@@ -282,7 +333,11 @@ export const MoveTeachingSessionInput = z
   .refine(beforeEnd, { error: 'teaching.v.time_order', path: ['end_time'] });
 export type MoveTeachingSessionInput = z.infer<typeof MoveTeachingSessionInput>;
 
-export const CancelTeachingSessionInput = z.strictObject({ id: sessionId, version, reason: lineText(200).min(2, { error: 'teaching.v.reason_required' }) });
+export const CancelTeachingSessionInput = z.strictObject({
+  id: sessionId,
+  version,
+  reason: lineText(200).min(2, { error: 'teaching.v.reason_required' }),
+});
 export type CancelTeachingSessionInput = z.infer<typeof CancelTeachingSessionInput>;
 
 // ---------------------------------------------------------------- roll call
@@ -295,7 +350,9 @@ export type RollCallQuery = z.infer<typeof RollCallQuery>;
 export const SaveRollCallInput = z.strictObject({
   session_id: sessionId,
   entries: z
-    .array(z.strictObject({ student_id: studentId, status: z.enum(ROLL_CALL_STATUSES, { error: 'teaching.v.roll_status_invalid' }) }), { error: 'teaching.v.students_required' })
+    .array(z.strictObject({ student_id: studentId, status: z.enum(ROLL_CALL_STATUSES, { error: 'teaching.v.roll_status_invalid' }) }), {
+      error: 'teaching.v.students_required',
+    })
     .min(1, { error: 'teaching.v.students_required' })
     .max(500, { error: 'teaching.v.students_too_many|500' })
     .refine((v) => new Set(v.map((e) => e.student_id)).size === v.length, { error: 'teaching.v.students_duplicate' }),

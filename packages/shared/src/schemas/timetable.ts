@@ -20,7 +20,11 @@ export type ScheduleClassKind = (typeof CLASS_KINDS)[number];
 
 export const ClassScheduleQuery = z.strictObject({
   kind: z.enum(CLASS_KINDS, { error: 'timetable.v.kind_invalid' }),
-  class_id: z.coerce.number({ error: 'timetable.v.class_invalid' }).int({ error: 'timetable.v.class_invalid' }).min(1, { error: 'timetable.v.class_invalid' }).max(2_147_483_647, { error: 'timetable.v.class_invalid' }),
+  class_id: z.coerce
+    .number({ error: 'timetable.v.class_invalid' })
+    .int({ error: 'timetable.v.class_invalid' })
+    .min(1, { error: 'timetable.v.class_invalid' })
+    .max(2_147_483_647, { error: 'timetable.v.class_invalid' }),
   week,
 });
 export type ClassScheduleQuery = z.infer<typeof ClassScheduleQuery>;
@@ -28,7 +32,11 @@ export type ClassScheduleQuery = z.infer<typeof ClassScheduleQuery>;
 export const WeekQuery = z.strictObject({ week });
 export type WeekQuery = z.infer<typeof WeekQuery>;
 
-const weekday = z.number({ error: 'timetable.v.weekday_invalid' }).int({ error: 'timetable.v.weekday_invalid' }).min(1, { error: 'timetable.v.weekday_invalid' }).max(7, { error: 'timetable.v.weekday_invalid' });
+const weekday = z
+  .number({ error: 'timetable.v.weekday_invalid' })
+  .int({ error: 'timetable.v.weekday_invalid' })
+  .min(1, { error: 'timetable.v.weekday_invalid' })
+  .max(7, { error: 'timetable.v.weekday_invalid' });
 const time = z.string({ error: 'timetable.v.time_invalid' }).regex(HHMM_RE, { error: 'timetable.v.time_invalid' });
 
 export const SaveTeacherScheduleInput = z.strictObject({
@@ -39,12 +47,21 @@ export const SaveTeacherScheduleInput = z.strictObject({
       const p = availabilityProblem(windows);
       if (!p || p.reason === 'too_many') return;
       const at = windows[p.index];
-      const message = p.reason === 'overlap' ? `timetable.v.window_overlap|${at.start_time}-${at.end_time}` : p.reason === 'time_order' ? 'timetable.v.time_order' : `timetable.v.${p.reason}`;
+      const message =
+        p.reason === 'overlap'
+          ? `timetable.v.window_overlap|${at.start_time}-${at.end_time}`
+          : p.reason === 'time_order'
+            ? 'timetable.v.time_order'
+            : `timetable.v.${p.reason}`;
       ctx.addIssue({ code: 'custom', message, path: [p.index] });
     }),
   note: plainText(500).optional(),
   /** the version read (0: nothing saved yet) */
-  version: z.number({ error: 'timetable.v.version_invalid' }).int({ error: 'timetable.v.version_invalid' }).min(0, { error: 'timetable.v.version_invalid' }).max(2_147_483_647, { error: 'timetable.v.version_invalid' }),
+  version: z
+    .number({ error: 'timetable.v.version_invalid' })
+    .int({ error: 'timetable.v.version_invalid' })
+    .min(0, { error: 'timetable.v.version_invalid' })
+    .max(2_147_483_647, { error: 'timetable.v.version_invalid' }),
 });
 export type SaveTeacherScheduleInput = z.infer<typeof SaveTeacherScheduleInput>;
 
@@ -78,7 +95,17 @@ export interface ScheduleEntry {
 export interface ClassScheduleAnswer {
   /** the Monday of the week */
   week: string;
-  class: { kind: ScheduleClassKind; id: number; name: string; status: number; teacher_id: number | null; teacher_name: string | null; room_id: number | null; room_name: string | null; time_slot: { name: string; start_time: string; end_time: string; weekdays: number[] } | null };
+  class: {
+    kind: ScheduleClassKind;
+    id: number;
+    name: string;
+    status: number;
+    teacher_id: number | null;
+    teacher_name: string | null;
+    room_id: number | null;
+    room_name: string | null;
+    time_slot: { name: string; start_time: string; end_time: string; weekdays: number[] } | null;
+  };
   days: Array<ScheduleDay & { sessions: ScheduleEntry[] }>;
 }
 

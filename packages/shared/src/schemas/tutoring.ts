@@ -89,7 +89,9 @@ export type TutorialSettingInput = z.infer<typeof TutorialSettingInput>;
 // ---------------------------------------------------------------- classes
 
 /** A weekly slot; end_time omitted: start + the type's duration. */
-export const TutoringSlotInput = z.strictObject({ weekday, start_time: time, end_time: time.optional() }).refine(beforeEnd, { error: 'tutoring.v.time_order', path: ['end_time'] });
+export const TutoringSlotInput = z
+  .strictObject({ weekday, start_time: time, end_time: time.optional() })
+  .refine(beforeEnd, { error: 'tutoring.v.time_order', path: ['end_time'] });
 export type TutoringSlotInput = z.infer<typeof TutoringSlotInput>;
 
 export const AddTutorialSchoolCareInput = z
@@ -102,7 +104,10 @@ export const AddTutorialSchoolCareInput = z
     capacity: intIn('tutoring.v.capacity_invalid', 1, 100),
     from: day,
     to: day,
-    pattern: z.array(TutoringSlotInput, { error: 'tutoring.v.pattern_required' }).min(1, { error: 'tutoring.v.pattern_required' }).max(14, { error: 'tutoring.v.pattern_too_long' }),
+    pattern: z
+      .array(TutoringSlotInput, { error: 'tutoring.v.pattern_required' })
+      .min(1, { error: 'tutoring.v.pattern_required' })
+      .max(14, { error: 'tutoring.v.pattern_too_long' }),
     remark: plainText(200).optional(),
     /** true: answer the sessions and the clashes without writing anything */
     preview: flag.optional(),
@@ -187,7 +192,11 @@ export type TutoringSession = TeachingSession;
 
 export const TutorialStudentQuery = z.strictObject({ ...pageQuery, class_id: classQueryId });
 export type TutorialStudentQuery = z.infer<typeof TutorialStudentQuery>;
-export const SelectTutorialStudentQuery = z.strictObject({ ...pageQuery, class_id: classQueryId, name: z.preprocess(blank, lineText(32).optional()) });
+export const SelectTutorialStudentQuery = z.strictObject({
+  ...pageQuery,
+  class_id: classQueryId,
+  name: z.preprocess(blank, lineText(32).optional()),
+});
 export type SelectTutorialStudentQuery = z.infer<typeof SelectTutorialStudentQuery>;
 export const AddTutorialStudentInput = z.strictObject({ class_id: classId, student_ids: studentIds, plan: plainText(500).optional() });
 export type AddTutorialStudentInput = z.infer<typeof AddTutorialStudentInput>;
@@ -226,7 +235,15 @@ export interface TutorialStudentInfo {
   counts: { sessions: number; held: number; planned: number; present: number; late: number; absent: number; leave: number };
   next_sessions: Array<{ id: number; day: string; start_time: string; end_time: string; room_name: string | null }>;
   /** the class's sessions up to today, newest first, with this student's roll call (paged) */
-  records: Page<{ session_id: number; day: string; start_time: string; end_time: string; state: SessionState; status: 'present' | 'late' | 'absent' | 'leave' | null; at: string | null }>;
+  records: Page<{
+    session_id: number;
+    day: string;
+    start_time: string;
+    end_time: string;
+    state: SessionState;
+    status: 'present' | 'late' | 'absent' | 'leave' | null;
+    at: string | null;
+  }>;
 }
 
 // ---------------------------------------------------------------- moves

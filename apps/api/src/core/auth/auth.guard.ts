@@ -32,7 +32,12 @@ export class AuthGuard implements CanActivate {
     if (!req.user) throw AppError.untoken();
     if (!mayCall(route.access, req.user.role)) throw new AppError('auth.forbidden');
     // past the grace period an expired school's staff can read but not write; paying (and their own account) still works
-    if (req.method !== 'GET' && req.user.role !== Role.Parent && req.user.role !== Role.Operator && serviceState(req.user.serviceExpiresAt ?? null) === 'read_only') {
+    if (
+      req.method !== 'GET' &&
+      req.user.role !== Role.Parent &&
+      req.user.role !== Role.Operator &&
+      serviceState(req.user.serviceExpiresAt ?? null) === 'read_only'
+    ) {
       if (!mayWriteWhenExpired(route.action?.action)) throw new AppError('auth.school_read_only', { days: GRACE_DAYS });
     }
     return true;

@@ -14,7 +14,12 @@ let t: TestApp;
 let served: Set<string>;
 beforeAll(async () => {
   t = await startTestApp({ runJobs: false });
-  served = new Set(t.app.get(RouteCatalogue).all().map((r) => `${r.method} ${r.path}`));
+  served = new Set(
+    t.app
+      .get(RouteCatalogue)
+      .all()
+      .map((r) => `${r.method} ${r.path}`),
+  );
 });
 afterAll(() => t.close());
 
@@ -36,7 +41,10 @@ it('every served /api/index and /api/sms route is an action of the catalogue (or
 it('every action of the catalogue is served; an action nobody declares answers HTTP 404 from the router, for everyone', async () => {
   expect(CATALOGUE.filter((a) => !served.has(key(a))).map(key)).toEqual([]);
   const token = await t.login('admin');
-  for (const unknown of [{ method: 'GET', action: 'noSuchAction' }, { method: 'POST', action: 'noSuchAction' }] as ActionDef[]) {
+  for (const unknown of [
+    { method: 'GET', action: 'noSuchAction' },
+    { method: 'POST', action: 'noSuchAction' },
+  ] as ActionDef[]) {
     for (const tk of [undefined, token]) {
       const res = await call(unknown, tk);
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 404 });

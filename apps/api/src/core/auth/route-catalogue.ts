@@ -24,7 +24,10 @@ const METHODS: Partial<Record<RequestMethod, RouteInfo['method']>> = {
 };
 
 function joinPath(...parts: string[]): string {
-  return `/${parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
+  return `/${parts
+    .map((p) => p.replace(/^\/+|\/+$/g, ''))
+    .filter(Boolean)
+    .join('/')}`;
 }
 
 /**

@@ -70,9 +70,9 @@ export class SessionService {
 
   /** Revokes every token of a user, except one (the caller's, when they keep their session). */
   async revokeAll(em: EntityManager, userId: number, exceptTokenId: number | null = null): Promise<void> {
-    await em.query(
-      `update user_tokens set revoked_at = now() where user_id = $1 and revoked_at is null and ($2::bigint is null or id <> $2)`,
-      [userId, exceptTokenId],
-    );
+    await em.query(`update user_tokens set revoked_at = now() where user_id = $1 and revoked_at is null and ($2::bigint is null or id <> $2)`, [
+      userId,
+      exceptTokenId,
+    ]);
   }
 }

@@ -61,7 +61,11 @@ describe('WeChat Pay', () => {
 
   it('a merchant is all or nothing, its key files are read, the base URL defaults to the real service', () => {
     const c = loadConfig({ NODE_ENV: 'production', ...merchant });
-    expect(c.wechatpay).toMatchObject({ mchid: '1900000109', baseUrl: 'https://api.mch.weixin.qq.com/', privateKey: expect.stringContaining('PRIVATE KEY') });
+    expect(c.wechatpay).toMatchObject({
+      mchid: '1900000109',
+      baseUrl: 'https://api.mch.weixin.qq.com/',
+      privateKey: expect.stringContaining('PRIVATE KEY'),
+    });
     expect(() => loadConfig({ ...merchant, WECHATPAY_APIV3_KEY: undefined })).toThrow(/WECHATPAY_APIV3_KEY: required/);
     expect(() => loadConfig({ ...merchant, WECHATPAY_PRIVATE_KEY_FILE: join(dir, 'absent.pem') })).toThrow(/cannot be read/);
     expect(() => loadConfig({ ...merchant, WECHATPAY_APIV3_KEY: 'short' })).toThrow(/WECHATPAY_APIV3_KEY/);

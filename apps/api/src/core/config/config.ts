@@ -3,9 +3,7 @@ import { resolve } from 'node:path';
 import type { MerchantCredentials } from '../../modules/payments/wechatpay/credentials';
 import { z } from 'zod';
 
-const bool = z
-  .enum(['0', '1', 'true', 'false'])
-  .transform((v) => v === '1' || v === 'true');
+const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
 /** Every environment variable the API, the worker and the CLI read. docker-compose.yml must match this list (a test checks it). */
 export const ENV_SCHEMA = z.object({
@@ -21,7 +19,10 @@ export const ENV_SCHEMA = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
     .optional(),
-  QUEUE_PREFIX: z.string().regex(/^[\w:{}-]+$/).default('bull'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[\w:{}-]+$/)
+    .default('bull'),
   DATA_DIR: z.string().min(1).default('./data'),
   UPLOAD_DIR: z.string().min(1).optional(),
   WEB_DIST: z.string().min(1).optional(),
@@ -38,17 +39,32 @@ export const ENV_SCHEMA = z.object({
   // WeChat Pay API v3 (Native). Required in production; elsewhere, unset, the local sandbox is used with its own keys
   // 1 in production serves the sandbox anyway (a demo deployment such as docker-compose.yml): never with real money
   WECHATPAY_SANDBOX: bool.optional(),
-  WECHATPAY_MCHID: z.string().regex(/^\d{8,12}$/, 'a merchant id has 8-12 digits').optional(),
-  WECHATPAY_APPID: z.string().regex(/^wx[0-9a-zA-Z]{6,30}$/, 'an appid starts with wx').optional(),
-  WECHATPAY_MCH_SERIAL: z.string().regex(/^[0-9A-Fa-f]{8,64}$/, 'the merchant certificate serial is hexadecimal').optional(),
+  WECHATPAY_MCHID: z
+    .string()
+    .regex(/^\d{8,12}$/, 'a merchant id has 8-12 digits')
+    .optional(),
+  WECHATPAY_APPID: z
+    .string()
+    .regex(/^wx[0-9a-zA-Z]{6,30}$/, 'an appid starts with wx')
+    .optional(),
+  WECHATPAY_MCH_SERIAL: z
+    .string()
+    .regex(/^[0-9A-Fa-f]{8,64}$/, 'the merchant certificate serial is hexadecimal')
+    .optional(),
   WECHATPAY_PRIVATE_KEY_FILE: z.string().min(1).optional(),
   WECHATPAY_PUBLIC_KEY_ID: z.string().min(1).max(100).optional(),
   WECHATPAY_PUBLIC_KEY_FILE: z.string().min(1).optional(),
   WECHATPAY_APIV3_KEY: z.string().length(32, 'the APIv3 key has 32 characters').optional(),
   // the v3 base URL (default https://api.mch.weixin.qq.com/; outside production unset: this API's own sandbox)
-  WECHATPAY_BASE_URL: z.string().regex(/^https?:\/\/.+\/$/, 'an http(s) URL ending with /').optional(),
+  WECHATPAY_BASE_URL: z
+    .string()
+    .regex(/^https?:\/\/.+\/$/, 'an http(s) URL ending with /')
+    .optional(),
   // where WeChat Pay sends notifies: the public https URL of /api/pay/wechat/notify (outside production: this API)
-  WECHATPAY_NOTIFY_URL: z.string().regex(/^https?:\/\//, 'an http(s) URL').optional(),
+  WECHATPAY_NOTIFY_URL: z
+    .string()
+    .regex(/^https?:\/\//, 'an http(s) URL')
+    .optional(),
 });
 
 /** The merchant's WeChat Pay settings when configured (always in production). */
@@ -71,7 +87,9 @@ function wechatPayConfig(e: z.infer<typeof ENV_SCHEMA>): WechatPayConfig | null 
   if (WECHATPAY_REQUIRED.every((k) => !e[k]) && sandbox) return null;
   const missing = [...WECHATPAY_REQUIRED, 'WECHATPAY_NOTIFY_URL' as const].filter((k) => !e[k]);
   if (missing.length) {
-    const why = sandbox ? 'required for WeChat Pay when any of its variables is set' : 'required for WeChat Pay in production (or WECHATPAY_SANDBOX=1 for a demo)';
+    const why = sandbox
+      ? 'required for WeChat Pay when any of its variables is set'
+      : 'required for WeChat Pay in production (or WECHATPAY_SANDBOX=1 for a demo)';
     throw new ConfigError(`Invalid configuration:\n${missing.map((k) => `  ${k}: ${why}`).join('\n')}`);
   }
   const read = (k: 'WECHATPAY_PRIVATE_KEY_FILE' | 'WECHATPAY_PUBLIC_KEY_FILE') => {

@@ -35,7 +35,37 @@ import { SiteSetting } from '../../modules/site/entities/site-setting.entity';
 import { StoredFile } from '../../modules/site/entities/stored-file.entity';
 
 export const ENTITIES = [School, User, SiteSetting, StoredFile];
-export const MIGRATIONS = [Foundation1763769600000, AccountApplications1763856000000, PeopleAndCare1763942400000, DailyFlow1764028800000, PickupPeopleIndex1764115200000, FlowStoreWritePath1764201600000, MoneyCore1764460800000, FlowPositionAfterXid1764504000000, ServiceReminders1764590400000, PaymentRefunds1764676800000, Contracts1764763200000, ContractCounts1764849600000, Meals1764936000000, Points1765022400000, Teaching1765108800000, TeacherAvailability1765195200000, Tutoring1765281600000, Exams1765368000000, Homework1765454400000, Notices1765540800000, Store1765627200000, Courseware1765713600000, SiteResources1765800000000, LessonPlans1765886400000, QrLogin1765990800000, StudentGuardianChanges1766044800000, SandboxRefundNotifies1766131200000, TaskHandovers1766217600000, PaymentSweeps1766304000000];
+export const MIGRATIONS = [
+  Foundation1763769600000,
+  AccountApplications1763856000000,
+  PeopleAndCare1763942400000,
+  DailyFlow1764028800000,
+  PickupPeopleIndex1764115200000,
+  FlowStoreWritePath1764201600000,
+  MoneyCore1764460800000,
+  FlowPositionAfterXid1764504000000,
+  ServiceReminders1764590400000,
+  PaymentRefunds1764676800000,
+  Contracts1764763200000,
+  ContractCounts1764849600000,
+  Meals1764936000000,
+  Points1765022400000,
+  Teaching1765108800000,
+  TeacherAvailability1765195200000,
+  Tutoring1765281600000,
+  Exams1765368000000,
+  Homework1765454400000,
+  Notices1765540800000,
+  Store1765627200000,
+  Courseware1765713600000,
+  SiteResources1765800000000,
+  LessonPlans1765886400000,
+  QrLogin1765990800000,
+  StudentGuardianChanges1766044800000,
+  SandboxRefundNotifies1766131200000,
+  TaskHandovers1766217600000,
+  PaymentSweeps1766304000000,
+];
 
 /** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */
 export function dataSourceOptions(url: string, poolMax: number): DataSourceOptions {

@@ -32,7 +32,9 @@ describe('pg type parsers (the pools of dataSourceOptions)', () => {
   it('refuses an int8 beyond the safe integers (the query fails instead of rounding)', async () => {
     await expect(ds.query(`select 9007199254740993::int8 as x`)).rejects.toThrow(/MAX_SAFE_INTEGER/);
     // the connection stays usable
-    expect(await ds.query(`select (-9007199254740991)::int8 as x, 9007199254740993::int8::text as big`)).toEqual([{ x: -Number.MAX_SAFE_INTEGER, big: '9007199254740993' }]);
+    expect(await ds.query(`select (-9007199254740991)::int8 as x, 9007199254740993::int8::text as big`)).toEqual([
+      { x: -Number.MAX_SAFE_INTEGER, big: '9007199254740993' },
+    ]);
   });
 
   it.each([
@@ -40,5 +42,7 @@ describe('pg type parsers (the pools of dataSourceOptions)', () => {
     ['-12', -12],
     ['9007199254740991', Number.MAX_SAFE_INTEGER],
   ])('parseInt8(%s) = %d', (text, n) => expect(parseInt8(text)).toBe(n));
-  it.each(['9007199254740992', '-9007199254740992', '99999999999999999999'])('parseInt8(%s) throws', (text) => expect(() => parseInt8(text)).toThrow(RangeError));
+  it.each(['9007199254740992', '-9007199254740992', '99999999999999999999'])('parseInt8(%s) throws', (text) =>
+    expect(() => parseInt8(text)).toThrow(RangeError),
+  );
 });

@@ -42,7 +42,11 @@ it('an unexpected failure is HTTP 500 with an error id and no internals', async 
   try {
     const res = await t.get('/api/index/index');
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ code: 500, msg: expect.stringContaining(res.body.data.errorId), data: { errorId: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
+    expect(res.body).toEqual({
+      code: 500,
+      msg: expect.stringContaining(res.body.data.errorId),
+      data: { errorId: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+    });
     expect(JSON.stringify(res.body)).not.toMatch(/site_settings|stack|at /);
   } finally {
     await t.sql.query(`alter table site_settings_moved rename to site_settings`);

@@ -41,7 +41,11 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
           return body(HttpStatus.OK, Code.Error, t(lang, 'error.body_too_large'));
         case HttpStatus.BAD_REQUEST:
           // body-parser (bad JSON) and multer (bad multipart) failures are the caller's input
-          return body(HttpStatus.OK, Code.Error, t(lang, isJsonSyntax(err) ? 'error.bad_json' : isMultipart(req) ? 'error.bad_multipart' : 'error.validation'));
+          return body(
+            HttpStatus.OK,
+            Code.Error,
+            t(lang, isJsonSyntax(err) ? 'error.bad_json' : isMultipart(req) ? 'error.bad_multipart' : 'error.validation'),
+          );
         case HttpStatus.UNSUPPORTED_MEDIA_TYPE:
           // body-parser: a charset or content-encoding it cannot read
           return body(HttpStatus.OK, Code.Error, t(lang, 'error.bad_encoding'));

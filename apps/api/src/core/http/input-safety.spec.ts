@@ -52,7 +52,10 @@ describe('a NUL character anywhere in the input is code 100 naming the field, an
   );
 
   it('names the field in English too, and a key of the body', async () => {
-    const res = await t.post('/api/index/login').set('lang', 'en').send({ account: 'admin', password: 'x', ['x\u0001']: 1 });
+    const res = await t
+      .post('/api/index/login')
+      .set('lang', 'en')
+      .send({ account: 'admin', password: 'x', ['x\u0001']: 1 });
     expect(res.body).toMatchObject({ code: Code.Error, msg: expect.stringContaining('not allowed') });
   });
 
@@ -151,6 +154,10 @@ it('a charset or content-encoding the body parser cannot read is code 100, not H
   const latin1 = await t.post('/api/index/login').set('content-type', 'application/json; charset=iso-8859-1').send('{"account":"a","password":"b"}');
   expect(latin1.status).toBe(200);
   expect(latin1.body).toEqual({ code: Code.Error, msg: '请求内容的字符集或压缩方式不受支持（请使用 UTF-8）', data: null });
-  const encoded = await t.post('/api/index/login').set('content-type', 'application/json').set('content-encoding', 'fuzz').send('{"account":"a","password":"b"}');
+  const encoded = await t
+    .post('/api/index/login')
+    .set('content-type', 'application/json')
+    .set('content-encoding', 'fuzz')
+    .send('{"account":"a","password":"b"}');
   expect(encoded.body.code).toBe(Code.Error);
 });

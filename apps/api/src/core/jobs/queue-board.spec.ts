@@ -24,14 +24,18 @@ describe('queue board (/admin/queues, design.md §5)', () => {
     it('refuses every role but the platform operator (403)', async () => {
       for (const role of ['admin', 'teacher', 'adviser', 'parent'] as const) {
         const token = await t.login(role);
-        const res = await request(server()).get('/admin/queues').set('cookie', `token=${encodeURIComponent(token)}`);
+        const res = await request(server())
+          .get('/admin/queues')
+          .set('cookie', `token=${encodeURIComponent(token)}`);
         expect({ role, status: res.status }).toEqual({ role, status: 403 });
       }
     });
 
     it('shows the operator the board with the sms, contracts, alerts and payments queues and their jobs', async () => {
       const token = await t.login('operator');
-      const page = await request(server()).get('/admin/queues').set('cookie', `theme=dark; token=${encodeURIComponent(token)}`);
+      const page = await request(server())
+        .get('/admin/queues')
+        .set('cookie', `theme=dark; token=${encodeURIComponent(token)}`);
       expect(page.status).toBe(200);
       expect(page.text).toContain('晚托任务队列');
       await t.app.get(JobsService).enqueue('sms.send', { mobile: '13800000000', template: 'code.login', params: { code: '123456' } });
@@ -63,7 +67,9 @@ describe('queue board (/admin/queues, design.md §5)', () => {
       const res = await request(t.app.getHttpServer()).get('/admin/queues').set('token', token);
       expect(res.status).toBe(404);
       expect(res.text).toContain('REDIS_URL');
-      const admin = await request(t.app.getHttpServer()).get('/admin/queues').set('token', await t.login('admin'));
+      const admin = await request(t.app.getHttpServer())
+        .get('/admin/queues')
+        .set('token', await t.login('admin'));
       expect(admin.status).toBe(403);
     } finally {
       await t.close();

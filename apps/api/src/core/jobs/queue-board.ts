@@ -33,7 +33,10 @@ export function tokenOf(req: Request): { token: string; from: 'header' | 'cookie
  * refuses same-site pages of other subdomains).
  */
 const crossSiteWrite = (req: Request, from: 'header' | 'cookie') =>
-  from === 'cookie' && !['GET', 'HEAD'].includes(req.method) && req.headers['sec-fetch-site'] !== undefined && req.headers['sec-fetch-site'] !== 'same-origin';
+  from === 'cookie' &&
+  !['GET', 'HEAD'].includes(req.method) &&
+  req.headers['sec-fetch-site'] !== undefined &&
+  req.headers['sec-fetch-site'] !== 'same-origin';
 
 /**
  * Platform operators only: a browser without a session goes to the sign-in page and comes back; another role is
@@ -48,7 +51,10 @@ function operatorsOnly(sessions: SessionService) {
       if (!user && req.method === 'GET' && req.accepts('html')) {
         return res.redirect(302, `/login?redirect=${encodeURIComponent(QUEUE_BOARD_PATH)}`);
       }
-      res.status(user ? 403 : 401).type('text/plain; charset=utf-8').send(user ? '仅平台运营可从本站操作任务队列 / operators only, from this site' : '请先登录 / sign in first');
+      res
+        .status(user ? 403 : 401)
+        .type('text/plain; charset=utf-8')
+        .send(user ? '仅平台运营可从本站操作任务队列 / operators only, from this site' : '请先登录 / sign in first');
     };
     if (!found) return done(null);
     sessions.resolve(found.token).then(done, next);
@@ -65,12 +71,21 @@ export function serveQueueBoard(app: NestExpressApplication): void {
   const queues = app.get(JobsService).allQueues();
   if (!queues) {
     app.use(QUEUE_BOARD_PATH, operatorsOnly(sessions), (_req: Request, res: Response) => {
-      res.status(404).type('text/plain; charset=utf-8').send('任务在 API 进程内运行（未配置 REDIS_URL），没有任务队列。\nJobs run inside the API process (no REDIS_URL): there are no queues to show.');
+      res
+        .status(404)
+        .type('text/plain; charset=utf-8')
+        .send(
+          '任务在 API 进程内运行（未配置 REDIS_URL），没有任务队列。\nJobs run inside the API process (no REDIS_URL): there are no queues to show.',
+        );
     });
     return;
   }
   const adapter = new ExpressAdapter();
   adapter.setBasePath(QUEUE_BOARD_PATH);
-  createBullBoard({ queues: queues.map((q) => new BullMQAdapter(q)), serverAdapter: adapter, options: { uiConfig: { boardTitle: '晚托任务队列', locale: { lng: 'zh-CN' }, miscLinks: [{ text: '返回运营后台', url: '/operator' }] } } });
+  createBullBoard({
+    queues: queues.map((q) => new BullMQAdapter(q)),
+    serverAdapter: adapter,
+    options: { uiConfig: { boardTitle: '晚托任务队列', locale: { lng: 'zh-CN' }, miscLinks: [{ text: '返回运营后台', url: '/operator' }] } },
+  });
   app.use(QUEUE_BOARD_PATH, operatorsOnly(sessions), adapter.getRouter());
 }

@@ -15,7 +15,10 @@ const LIMITED_ZH = /^操作过于频繁，请 \d+ 秒后再试$/;
 
 /** A refusal of the per-IP limits: the envelope (HTTP 200, code 100, the message) with a Retry-After of at most the window. */
 function expectLimited(res: request.Response, windowSeconds = 60) {
-  expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { code: Code.Error, msg: expect.stringMatching(LIMITED_ZH), data: null } });
+  expect({ status: res.status, body: res.body }).toEqual({
+    status: 200,
+    body: { code: Code.Error, msg: expect.stringMatching(LIMITED_ZH), data: null },
+  });
   const retry = Number(res.headers['retry-after']);
   expect(retry).toBeGreaterThanOrEqual(1);
   expect(retry).toBeLessThanOrEqual(windowSeconds);
@@ -56,7 +59,10 @@ describe('per-IP limits at their real values, with Redis', () => {
     const peer = await startPeerApp(t);
     try {
       const servers = [t.app.getHttpServer(), peer.getHttpServer()];
-      const send = (server: Server, i: number) => request(server).post('/api/sms/send').send({ mobile: `1390000${String(i).padStart(4, '0')}`, event: 'login' });
+      const send = (server: Server, i: number) =>
+        request(server)
+          .post('/api/sms/send')
+          .send({ mobile: `1390000${String(i).padStart(4, '0')}`, event: 'login' });
       for (let i = 0; i < RATE_LIMITS.sms.limit; i++) {
         const res = await send(servers[i % 2], i);
         expect(res.body.msg).toBe(msg('zh-CN', 'auth.no_account_for_mobile'));
@@ -111,7 +117,10 @@ describe('per-IP limits in memory without Redis, behind a proxy (TRUST_PROXY)', 
     const server = t.app.getHttpServer();
     const lookup = () => request(server).get('/api/index/resetpwd').set('x-forwarded-for', '203.0.113.9').query({ account: 'admin' });
     const reset = () =>
-      request(server).post('/api/index/resetpwd').set('x-forwarded-for', '203.0.113.9').send({ mobile: '13800000001', code: '000000', newpassword: 'Another@2026' });
+      request(server)
+        .post('/api/index/resetpwd')
+        .set('x-forwarded-for', '203.0.113.9')
+        .send({ mobile: '13800000001', code: '000000', newpassword: 'Another@2026' });
     for (let i = 0; i < RATE_LIMITS.resetpwd.limit; i++) {
       expect((await (i % 2 ? reset() : lookup())).body.msg ?? '').not.toMatch(LIMITED_ZH);
     }

@@ -76,7 +76,15 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
     try {
       const member = `${Date.now()}:${randomBytes(6).toString('base64url')}`;
       const run = (this.redis as unknown as { wantuoThrottle(...args: (string | number)[]): Promise<IncrementReply> }).wantuoThrottle;
-      const [totalHits, expireMs, blocked, blockMs] = await run.call(this.redis, `${this.prefix}${key}`, `${this.prefix}${key}:blocked`, ttl, limit, blockDuration, member);
+      const [totalHits, expireMs, blocked, blockMs] = await run.call(
+        this.redis,
+        `${this.prefix}${key}`,
+        `${this.prefix}${key}:blocked`,
+        ttl,
+        limit,
+        blockDuration,
+        member,
+      );
       if (this.failingSince) this.log.info('rate limits: Redis answers again, counting there');
       this.failingSince = 0;
       return { totalHits, timeToExpire: Math.ceil(expireMs / 1000), isBlocked: blocked === 1, timeToBlockExpire: Math.ceil(blockMs / 1000) };

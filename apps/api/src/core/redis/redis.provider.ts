@@ -8,6 +8,5 @@ export const REDIS = Symbol('REDIS');
 export const redisProvider: Provider = {
   provide: REDIS,
   inject: [APP_CONFIG],
-  useFactory: (config: AppConfig) =>
-    config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false }) : null,
+  useFactory: (config: AppConfig) => (config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false }) : null),
 };

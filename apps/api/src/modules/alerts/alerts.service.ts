@@ -82,9 +82,15 @@ export class AlertsService {
    */
   async scan(at: Date = new Date()): Promise<{ raised: number; cleared: number }> {
     const { raised, cleared } = await this.db.transaction(async (em) => {
-      const raised: Array<{ school_name: string; class_name: string; student_name: string; kind: AlertKind; head_mobile: string | null; parent_mobile: string | null }> =
-        await em.query(
-          `with current as (${CANDIDATES}),
+      const raised: Array<{
+        school_name: string;
+        class_name: string;
+        student_name: string;
+        kind: AlertKind;
+        head_mobile: string | null;
+        parent_mobile: string | null;
+      }> = await em.query(
+        `with current as (${CANDIDATES}),
            inserted as (
              insert into flow_alerts (school_id, student_id, day, kind, raised_at)
              select school_id, student_id, day, kind, $1 from current
@@ -96,8 +102,8 @@ export class AlertsService {
                   (select u.mobile from student_guardians g join users u on u.id = g.user_id
                     where g.student_id = c.student_id order by g.is_primary desc, g.created_at limit 1) as parent_mobile
              from inserted i join current c on c.student_id = i.student_id and c.kind = i.kind`,
-          [at],
-        );
+        [at],
+      );
       const [, cleared]: [unknown, number] = await em.query(
         `with current as (${CANDIDATES})
          update flow_alerts a set cleared_at = $1
@@ -136,6 +142,10 @@ export class AlertsService {
          from visible order by cleared_at is not null, raised_at desc, id desc limit $5 offset $6`,
       [user.schoolId, q.date ?? null, q.open_only ?? false, user.role === Role.HeadTeacher ? user.id : null, q.limit, offsetOf(q)],
     );
-    return pageOf(rows.map(({ total: _, ...r }) => r), totalOf(rows), q);
+    return pageOf(
+      rows.map(({ total: _, ...r }) => r),
+      totalOf(rows),
+      q,
+    );
   }
 }

@@ -108,7 +108,11 @@ export class ApplicationsService {
       return { updated: { ...row, school_id: school.schoolId }, welcome: { mobile: row.mobile, school: row.institution_name } };
     });
     if (welcome) {
-      await this.jobs.enqueue('sms.send', { mobile: welcome.mobile, template: 'school.welcome', params: { school: welcome.school, days: String(TRIAL_DAYS) } });
+      await this.jobs.enqueue('sms.send', {
+        mobile: welcome.mobile,
+        template: 'school.welcome',
+        params: { school: welcome.school, days: String(TRIAL_DAYS) },
+      });
     }
     if (updated) return updated;
     const [current]: Array<{ status: number; version: number }> = await this.db.query(

@@ -42,7 +42,9 @@ async function row(id: number) {
 describe('applyAccount', () => {
   it('is public: a signed-out caller applies and the application is stored pending with the caller IP', async () => {
     const mobile = freshMobile();
-    const res = await t.post(APPLY).send({ institution_name: '  阳光（东区）晚托 ', contact_name: '王 明', mobile, city: '', students_estimate: 120, message: '' });
+    const res = await t
+      .post(APPLY)
+      .send({ institution_name: '  阳光（东区）晚托 ', contact_name: '王 明', mobile, city: '', students_estimate: 120, message: '' });
     expect(res.body).toMatchObject({ code: Code.Ok, data: { id: expect.any(Number), status: 0, created_at: expect.any(String) } });
     const r = await row(res.body.data.id);
     expect(r).toMatchObject({
@@ -61,7 +63,9 @@ describe('applyAccount', () => {
   });
 
   it('needs only institution, contact and mobile; a signed-in caller may apply too', async () => {
-    const res = await t.post(APPLY, await t.login('teacher')).send({ institution_name: "St. Mary's After-School", contact_name: 'Li', mobile: freshMobile() });
+    const res = await t
+      .post(APPLY, await t.login('teacher'))
+      .send({ institution_name: "St. Mary's After-School", contact_name: 'Li', mobile: freshMobile() });
     expect(res.body.code).toBe(Code.Ok);
     expect(await row(res.body.data.id)).toMatchObject({ city: null, students_estimate: null, message: null });
   });
@@ -118,7 +122,10 @@ describe('applyAccount', () => {
     const zh = await t.post(APPLY).send(valid({ institution_name: 'A' }));
     expect(zh.body).toMatchObject({ code: Code.Error, msg: '机构名称需 2-100 个字符，只能包含文字、数字、空格和常用标点' });
     expect(zh.body.data.fields[0].path).toBe('institution_name');
-    const en = await t.post(APPLY).set('lang', 'en').send(valid({ message: '<p>hi</p>' }));
+    const en = await t
+      .post(APPLY)
+      .set('lang', 'en')
+      .send(valid({ message: '<p>hi</p>' }));
     expect(en.body).toMatchObject({ code: Code.Error, msg: 'Plain text only: no HTML tags or control characters' });
     const long = await t.post(APPLY).send(valid({ message: 'x'.repeat(1001) }));
     expect(long.body).toMatchObject({ code: Code.Error, msg: '内容过长（最多 1000 个字符）' });
@@ -247,7 +254,7 @@ describe('accountApplications', () => {
       'status=%3Cscript%3E',
       'page=0',
       'page=abc',
-      "page=1;%20drop%20table%20account_applications",
+      'page=1;%20drop%20table%20account_applications',
       'limit=0',
       'limit=1000',
       `status=${'1'.repeat(10_000)}`,
@@ -344,7 +351,7 @@ describe('handleAccountApplication', () => {
       { id: -1, version: 1, status: 1 },
       { id, version: 0, status: 1 },
       { id: `${id} or 1=1`, version: 1, status: 1 },
-      { id: "1; update account_applications set status = 1; --", version: 1, status: 1 },
+      { id: '1; update account_applications set status = 1; --', version: 1, status: 1 },
       { id, version: 1, status: 1, note: 'x'.repeat(10_000) },
       { id, version: 1, status: 1, note: 'x'.repeat(501) },
       { id, version: 1, status: 1, note: '<script>alert(1)</script>' },
@@ -372,7 +379,12 @@ describe('only the platform operator lists and handles applications', () => {
     for (const user of ['admin', 'teacher', 'adviser', 'parent'] as const) {
       const token = await t.login(user);
       const list = await t.get(LIST, token);
-      expect({ user, code: list.body.code, msg: list.body.msg, data: list.body.data }).toEqual({ user, code: Code.Error, msg: FORBIDDEN, data: null });
+      expect({ user, code: list.body.code, msg: list.body.msg, data: list.body.data }).toEqual({
+        user,
+        code: Code.Error,
+        msg: FORBIDDEN,
+        data: null,
+      });
       const handle = await t.post(HANDLE, token).send({ id, version: 1, status: 1 });
       expect({ user, code: handle.body.code, msg: handle.body.msg }).toEqual({ user, code: Code.Error, msg: FORBIDDEN });
     }
@@ -381,7 +393,10 @@ describe('only the platform operator lists and handles applications', () => {
     expect((await t.get(LIST, 'not-a-token')).body.code).toBe(Code.Untoken);
     const after = await snapshot(t.sql);
     // the sign-ins above wrote tokens and activity; the applications are untouched
-    expect({ n: after.account_applications, v: after.application_versions }).toEqual({ n: before.account_applications, v: before.application_versions });
+    expect({ n: after.account_applications, v: after.application_versions }).toEqual({
+      n: before.account_applications,
+      v: before.application_versions,
+    });
     expect(await row(id)).toMatchObject({ status: 0, version: 1, handled_by: null });
   });
 });

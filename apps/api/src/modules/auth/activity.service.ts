@@ -5,16 +5,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { CallerInfo } from '../../core/auth/current-user.decorator';
 import { offsetOf, pageOf, type PageQuery } from '../../core/database/sql-kit';
 
-export type ActivityAction =
-  | 'login'
-  | 'login.sms'
-  | 'login.qr'
-  | 'login.failed'
-  | 'login.locked'
-  | 'logout'
-  | 'changepwd'
-  | 'resetpwd'
-  | 'profile';
+export type ActivityAction = 'login' | 'login.sms' | 'login.qr' | 'login.failed' | 'login.locked' | 'logout' | 'changepwd' | 'resetpwd' | 'profile';
 
 export interface ActivityRow {
   id: number;
@@ -37,10 +28,14 @@ export class ActivityService {
     caller: CallerInfo,
     detail: Record<string, unknown> = {},
   ): Promise<void> {
-    await em.query(
-      `insert into user_activity (user_id, school_id, action, detail, ip, user_agent) values ($1, $2, $3, $4, $5, $6)`,
-      [user.id, user.schoolId, action, JSON.stringify(detail), caller.ip, caller.userAgent.slice(0, 300)],
-    );
+    await em.query(`insert into user_activity (user_id, school_id, action, detail, ip, user_agent) values ($1, $2, $3, $4, $5, $6)`, [
+      user.id,
+      user.schoolId,
+      action,
+      JSON.stringify(detail),
+      caller.ip,
+      caller.userAgent.slice(0, 300),
+    ]);
   }
 
   async list(userId: number, q: PageQuery): Promise<Page<ActivityRow>> {
@@ -50,7 +45,11 @@ export class ActivityService {
       [userId, q.limit, offsetOf(q)],
     );
     const total = rows[0]?.total ?? (q.page === 1 ? 0 : await this.count(userId));
-    return pageOf(rows.map(({ total: _, ...r }) => r), total, q);
+    return pageOf(
+      rows.map(({ total: _, ...r }) => r),
+      total,
+      q,
+    );
   }
 
   private async count(userId: number): Promise<number> {

@@ -154,13 +154,17 @@ describe('tokens', () => {
 
   it('an expired token answers 401', async () => {
     const token = await t.login('parent');
-    await t.sql.query(`update user_tokens set expires_at = now() - interval '1 second' where revoked_at is null and user_id = $1`, [t.demo.users.parent]);
+    await t.sql.query(`update user_tokens set expires_at = now() - interval '1 second' where revoked_at is null and user_id = $1`, [
+      t.demo.users.parent,
+    ]);
     expect((await t.get('/api/index/userInfo', token)).body.code).toBe(Code.Untoken);
   });
 
   it('stores only a hash of the token', async () => {
     const token = await t.login('adviser');
-    const { rows } = await t.sql.query(`select count(*)::int as n from user_tokens where encode(token_hash, 'escape') like '%' || $1 || '%'`, [token]);
+    const { rows } = await t.sql.query(`select count(*)::int as n from user_tokens where encode(token_hash, 'escape') like '%' || $1 || '%'`, [
+      token,
+    ]);
     expect(rows[0].n).toBe(0);
   });
 });
@@ -331,13 +335,91 @@ describe('bad input on every auth action answers code 100 and writes nothing', (
   const sqlish = "' or 1=1; drop table users; --";
   const html = '<script>alert(1)</script>';
   const cases: Array<[string, 'GET' | 'POST', string, boolean, unknown[]]> = [
-    ['login', 'POST', '/api/index/login', false, [{}, { account: 'admin' }, { password: 'x' }, { account: 1, password: 2 }, { account: big, password: 'x' }, { account: 'admin', password: big }, { account: sqlish, password: sqlish }, { account: html, password: html }, { account: 'admin', password: DEMO_PASSWORD, remember: 'yes' }, { account: 'admin', password: DEMO_PASSWORD, extra: 1 }, [1, 2]]],
-    ['mobilelogin', 'POST', '/api/index/mobilelogin', false, [{}, { mobile: '138' }, { mobile: '13800000001' }, { mobile: '13800000001', code: '12ab56' }, { mobile: big, code: big }, { mobile: sqlish, code: html }, { mobile: 13800000001, code: 123456 }]],
-    ['sms/send', 'POST', '/api/sms/send', false, [{}, { mobile: '13800000001' }, { mobile: '13800000001', event: 'pay' }, { mobile: '12345', event: 'login' }, { mobile: big, event: 'login' }, { mobile: sqlish, event: html }, { mobile: ['13800000001'], event: 'login' }]],
-    ['changepwd', 'POST', '/api/index/changepwd', true, [{}, { oldpassword: DEMO_PASSWORD }, { oldpassword: DEMO_PASSWORD, newpassword: 'abc' }, { oldpassword: DEMO_PASSWORD, newpassword: 'abcdefghij' }, { oldpassword: big, newpassword: big }, { oldpassword: sqlish, newpassword: html }, { oldpassword: 1, newpassword: 2 }]],
+    [
+      'login',
+      'POST',
+      '/api/index/login',
+      false,
+      [
+        {},
+        { account: 'admin' },
+        { password: 'x' },
+        { account: 1, password: 2 },
+        { account: big, password: 'x' },
+        { account: 'admin', password: big },
+        { account: sqlish, password: sqlish },
+        { account: html, password: html },
+        { account: 'admin', password: DEMO_PASSWORD, remember: 'yes' },
+        { account: 'admin', password: DEMO_PASSWORD, extra: 1 },
+        [1, 2],
+      ],
+    ],
+    [
+      'mobilelogin',
+      'POST',
+      '/api/index/mobilelogin',
+      false,
+      [
+        {},
+        { mobile: '138' },
+        { mobile: '13800000001' },
+        { mobile: '13800000001', code: '12ab56' },
+        { mobile: big, code: big },
+        { mobile: sqlish, code: html },
+        { mobile: 13800000001, code: 123456 },
+      ],
+    ],
+    [
+      'sms/send',
+      'POST',
+      '/api/sms/send',
+      false,
+      [
+        {},
+        { mobile: '13800000001' },
+        { mobile: '13800000001', event: 'pay' },
+        { mobile: '12345', event: 'login' },
+        { mobile: big, event: 'login' },
+        { mobile: sqlish, event: html },
+        { mobile: ['13800000001'], event: 'login' },
+      ],
+    ],
+    [
+      'changepwd',
+      'POST',
+      '/api/index/changepwd',
+      true,
+      [
+        {},
+        { oldpassword: DEMO_PASSWORD },
+        { oldpassword: DEMO_PASSWORD, newpassword: 'abc' },
+        { oldpassword: DEMO_PASSWORD, newpassword: 'abcdefghij' },
+        { oldpassword: big, newpassword: big },
+        { oldpassword: sqlish, newpassword: html },
+        { oldpassword: 1, newpassword: 2 },
+      ],
+    ],
     ['resetpwd GET', 'GET', '/api/index/resetpwd', false, [{}, { account: '' }, { account: big }, { account: 'admin', x: '1' }]],
-    ['resetpwd POST', 'POST', '/api/index/resetpwd', false, [{}, { mobile: '13800000001', code: '123456' }, { mobile: '13800000001', code: '123456', newpassword: 'weak' }, { mobile: big, code: big, newpassword: big }, { mobile: sqlish, code: html, newpassword: html }]],
-    ['profile', 'POST', '/api/index/profile', true, [{ nickname: '' }, { nickname: big }, { nickname: 5 }, { avatar: 'x' }, { nickname: 'ok', role: 1 }]],
+    [
+      'resetpwd POST',
+      'POST',
+      '/api/index/resetpwd',
+      false,
+      [
+        {},
+        { mobile: '13800000001', code: '123456' },
+        { mobile: '13800000001', code: '123456', newpassword: 'weak' },
+        { mobile: big, code: big, newpassword: big },
+        { mobile: sqlish, code: html, newpassword: html },
+      ],
+    ],
+    [
+      'profile',
+      'POST',
+      '/api/index/profile',
+      true,
+      [{ nickname: '' }, { nickname: big }, { nickname: 5 }, { avatar: 'x' }, { nickname: 'ok', role: 1 }],
+    ],
     ['userInfo', 'GET', '/api/index/userInfo', true, [{ id: '2' }, { school_id: '2' }]],
     ['logout', 'POST', '/api/index/logout', true, [{ token: 'x' }, { all: true }]],
   ];
@@ -347,9 +429,7 @@ describe('bad input on every auth action answers code 100 and writes nothing', (
     for (const input of inputs) {
       const before = await snapshot(t.sql);
       const res =
-        method === 'GET'
-          ? await t.get(path, token).query(input as Record<string, string>)
-          : await t.post(path, token).send(input as object);
+        method === 'GET' ? await t.get(path, token).query(input as Record<string, string>) : await t.post(path, token).send(input as object);
       expect({ input, status: res.status, code: res.body.code }).toEqual({ input, status: 200, code: Code.Error });
       expect(typeof res.body.msg).toBe('string');
       expect(res.body.msg.length).toBeGreaterThan(0);

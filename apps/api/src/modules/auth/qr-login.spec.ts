@@ -2,7 +2,8 @@ import { Code, QR_LOGIN, Role, t as msg, type QrPollResult, type QrScanResult, t
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { RATE_LIMITS } from '../../core/rate-limit/rate-limit';
 
-const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.86';
+const DESKTOP_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.86';
 const zh = (key: Parameters<typeof msg>[1]) => msg('zh-CN', key);
 
 let t: TestApp;
@@ -19,11 +20,13 @@ async function newTicket(body: object = {}): Promise<QrTicket> {
   return res.body.data;
 }
 const poll = (q: QrTicket, secret = q.secret) => t.post('/api/index/qrLoginPoll').set('user-agent', DESKTOP_UA).send({ ticket: q.ticket, secret });
-const phone = (step: 'Scan' | 'Confirm' | 'Cancel', token: string | undefined, ticket: string) => t.post(`/api/index/qrLogin${step}`, token).send({ ticket });
+const phone = (step: 'Scan' | 'Confirm' | 'Cancel', token: string | undefined, ticket: string) =>
+  t.post(`/api/index/qrLogin${step}`, token).send({ ticket });
 const state = async (q: QrTicket) => ((await poll(q)).body.data as QrPollResult).state;
 const ticketRow = async (id: string) => (await t.sql.query(`select * from qr_login_tickets where id = $1`, [id])).rows[0];
 const sessionsOf = async (username: string) =>
-  (await t.sql.query(`select count(*)::int as n from user_tokens k join users u on u.id = k.user_id where u.username = $1`, [username])).rows[0].n as number;
+  (await t.sql.query(`select count(*)::int as n from user_tokens k join users u on u.id = k.user_id where u.username = $1`, [username])).rows[0]
+    .n as number;
 
 describe('QR sign-in', () => {
   it('happy path: ticket → waiting → scanned (phone sees the desktop) → confirmed: the desktop gets a session of the phone’s account, once', async () => {
@@ -68,7 +71,9 @@ describe('QR sign-in', () => {
     expect(me.body.data).toMatchObject({ id: t.demo.users.teacher, username: 'teacher', role: Role.Teacher });
 
     // the login log: the same entry as a sign-in, method qr, with the desktop's browser
-    const { rows: log } = await t.sql.query(`select action, detail, user_agent from user_activity where user_id = $1 order by id desc limit 1`, [t.demo.users.teacher]);
+    const { rows: log } = await t.sql.query(`select action, detail, user_agent from user_activity where user_id = $1 order by id desc limit 1`, [
+      t.demo.users.teacher,
+    ]);
     expect(log[0]).toEqual({ action: 'login.qr', detail: { method: 'qr', remember: true }, user_agent: DESKTOP_UA });
     const shown = await t.get('/api/index/loginLog', got.userinfo!.token);
     expect(shown.body.data.list[0]).toMatchObject({ action: 'login.qr', detail: { method: 'qr' } });
@@ -221,7 +226,10 @@ describe('QR sign-in', () => {
   });
 
   it('the operator and the admin may sign a desktop in too (the spec limits QR sign-in to no role) and land as themselves', async () => {
-    for (const [who, role] of [['operator', Role.Operator], ['admin', Role.Admin]] as const) {
+    for (const [who, role] of [
+      ['operator', Role.Operator],
+      ['admin', Role.Admin],
+    ] as const) {
       const q = await newTicket();
       expect((await phone('Scan', tokens[who], q.ticket)).body.code).toBe(Code.Ok);
       expect((await phone('Confirm', tokens[who], q.ticket)).body.code).toBe(Code.Ok);

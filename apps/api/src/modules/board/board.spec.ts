@@ -16,7 +16,12 @@ describe('flowBoard', () => {
     expect(position).toBe(0);
     expect(students).toHaveLength(10);
     expect(new Set(students.map((s: { care_class_name: string }) => s.care_class_name))).toEqual(new Set(['阳光一班']));
-    expect(students[0]).toMatchObject({ state: 'expected', on_leave: false, version: 0, pickup_people: expect.arrayContaining([expect.objectContaining({ id: expect.any(Number), relation: expect.any(String) })]) });
+    expect(students[0]).toMatchObject({
+      state: 'expected',
+      on_leave: false,
+      version: 0,
+      pickup_people: expect.arrayContaining([expect.objectContaining({ id: expect.any(Number), relation: expect.any(String) })]),
+    });
   });
 
   it('shows the projected state of the day', async () => {
@@ -27,7 +32,11 @@ describe('flowBoard', () => {
       [rows[0].school_id, rows[0].id],
     );
     const res = await t.get('/api/index/flowBoard', await t.login('adviser'));
-    expect(res.body.data.students.find((s: { name: string }) => s.name === '陈小雨')).toMatchObject({ state: 'in_centre', version: 1, entered_at: expect.any(String) });
+    expect(res.body.data.students.find((s: { name: string }) => s.name === '陈小雨')).toMatchObject({
+      state: 'in_centre',
+      version: 1,
+      entered_at: expect.any(String),
+    });
   });
 
   it('the admin sees every class, or one class', async () => {

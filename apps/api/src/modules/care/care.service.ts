@@ -79,7 +79,10 @@ export class CareService {
 
   /** One class with its class-level duty teachers. */
   async info(user: SessionUser, id: number): Promise<CareClassInfo> {
-    const [row]: CareClass[] = await this.db.query(`${CLASS_SELECT} where c.id = $1 and c.school_id = $2 and c.deleted_at is null`, [id, schoolOf(user)]);
+    const [row]: CareClass[] = await this.db.query(`${CLASS_SELECT} where c.id = $1 and c.school_id = $2 and c.deleted_at is null`, [
+      id,
+      schoolOf(user),
+    ]);
     if (!row) throw new AppError('care.class_not_found');
     const duties: DutyAssignment[] = await this.db.query(
       `select ${DUTY_COLUMNS} from duty_assignments d join users u on u.id = d.teacher_id
@@ -92,7 +95,10 @@ export class CareService {
   /** The students of a class (paged, searchable by name) with their per-student duties. */
   async students(user: SessionUser, classId: number, q: Omit<WantuoStudentQuery, 'id'>): Promise<Page<CareClassStudent>> {
     const school = schoolOf(user);
-    const [found]: unknown[] = await this.db.query(`select 1 from care_classes where id = $1 and school_id = $2 and deleted_at is null`, [classId, school]);
+    const [found]: unknown[] = await this.db.query(`select 1 from care_classes where id = $1 and school_id = $2 and deleted_at is null`, [
+      classId,
+      school,
+    ]);
     if (!found) throw new AppError('care.class_not_found');
     const where = `cs.class_id = $1 and cs.school_id = $2 and ($3::text is null or s.name ilike $3)`;
     const rows: Array<Partial<CareClassStudent> & { total: number }> = await this.db.query(
@@ -105,7 +111,9 @@ export class CareService {
          ) p on true`,
       [classId, school, containsPattern(q.name), q.limit, offsetOf(q)],
     );
-    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => ({ ...r, duties: [] as DutyAssignment[], class_times: [] as ClassTimeOption[] }) as CareClassStudent);
+    const list = rows
+      .filter((r) => r.id !== null)
+      .map(({ total: _, ...r }) => ({ ...r, duties: [] as DutyAssignment[], class_times: [] as ClassTimeOption[] }) as CareClassStudent);
     if (list.length) {
       const duties: DutyAssignment[] = await this.db.query(
         `select ${DUTY_COLUMNS} from duty_assignments d join users u on u.id = d.teacher_id
@@ -211,10 +219,11 @@ export class CareService {
       if (headcount + count > cls.capacity) {
         throw new AppError('care.capacity_exceeded', { capacity: cls.capacity, headcount, room: Math.max(0, cls.capacity - headcount), count });
       }
-      await em.query(
-        `insert into care_class_students (school_id, class_id, student_id) select $1, $2, unnest($3::int[])`,
-        [school, cls.id, input.student_ids],
-      );
+      await em.query(`insert into care_class_students (school_id, class_id, student_id) select $1, $2, unnest($3::int[])`, [
+        school,
+        cls.id,
+        input.student_ids,
+      ]);
       return { class_id: cls.id, added: count, headcount: headcount + count, capacity: cls.capacity };
     });
   }
@@ -260,10 +269,10 @@ export class CareService {
         [cls.id, input.student_id],
       );
       if (removed === 0) throw new AppError('care.student_not_in_class');
-      const [, duties]: [unknown[], number] = await em.query(
-        `delete from duty_assignments where class_id = $1 and student_id = $2 returning id`,
-        [cls.id, input.student_id],
-      );
+      const [, duties]: [unknown[], number] = await em.query(`delete from duty_assignments where class_id = $1 and student_id = $2 returning id`, [
+        cls.id,
+        input.student_id,
+      ]);
       return { class_id: cls.id, student_id: input.student_id, removed_duties: duties, headcount: await this.headcount(em, cls.id) };
     });
   }
@@ -289,7 +298,10 @@ export class CareService {
       [input.id, school, input.version, input.status],
     );
     if (rows.length === 0) {
-      const [found]: unknown[] = await this.db.query(`select 1 from care_classes where id = $1 and school_id = $2 and deleted_at is null`, [input.id, school]);
+      const [found]: unknown[] = await this.db.query(`select 1 from care_classes where id = $1 and school_id = $2 and deleted_at is null`, [
+        input.id,
+        school,
+      ]);
       throw new AppError(found ? 'error.conflict' : 'care.class_not_found');
     }
     return this.info(user, input.id);
@@ -396,7 +408,10 @@ export class CareService {
   }
 
   private async checkSlot(em: EntityManager, school: number, id: number): Promise<void> {
-    const [row]: unknown[] = await em.query(`select 1 from class_times where id = $1 and school_id = $2 and deleted_at is null for share`, [id, school]);
+    const [row]: unknown[] = await em.query(`select 1 from class_times where id = $1 and school_id = $2 and deleted_at is null for share`, [
+      id,
+      school,
+    ]);
     if (!row) throw new AppError('care.class_time_not_found');
   }
 

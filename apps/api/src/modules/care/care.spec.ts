@@ -155,7 +155,7 @@ describe('addAfterSchoolCare', () => {
       { ...ok, fee_fen: 12.5 },
       { ...ok, fee_fen: '100' },
       { ...ok, fee_fen: long },
-      { ...ok, head_teacher_id: "1; drop table care_classes" },
+      { ...ok, head_teacher_id: '1; drop table care_classes' },
       { ...ok, head_teacher_id: t.demo.users.parent },
       { ...ok, head_teacher_id: t.demo.users.admin },
       { ...ok, head_teacher_id: left.id },
@@ -189,12 +189,22 @@ describe('editAfterSchoolCare', () => {
       capacity: 30,
       fee_fen: 0,
     });
-    expect(res.body.data).toMatchObject({ id: c.id, name: '改名班', head_teacher_id: t.demo.users.teacher, class_time_id: slotId, capacity: 30, fee_fen: 0, version: 2 });
+    expect(res.body.data).toMatchObject({
+      id: c.id,
+      name: '改名班',
+      head_teacher_id: t.demo.users.teacher,
+      class_time_id: slotId,
+      capacity: 30,
+      fee_fen: 0,
+      version: 2,
+    });
     expect(res.body.data.duties).toEqual([expect.objectContaining({ duty: 'head', teacher_id: t.demo.users.teacher })]);
     // absent ids keep, null clears
     const keep = await t.post(api('editAfterSchoolCare'), admin).send({ id: c.id, version: 2, name: '改名班', capacity: 30, fee_fen: 0 });
     expect(keep.body.data).toMatchObject({ head_teacher_id: t.demo.users.teacher, class_time_id: slotId, version: 3 });
-    const clear = await t.post(api('editAfterSchoolCare'), admin).send({ id: c.id, version: 3, name: '改名班', head_teacher_id: null, class_time_id: null, capacity: 30, fee_fen: 0 });
+    const clear = await t
+      .post(api('editAfterSchoolCare'), admin)
+      .send({ id: c.id, version: 3, name: '改名班', head_teacher_id: null, class_time_id: null, capacity: 30, fee_fen: 0 });
     expect(clear.body.data).toMatchObject({ head_teacher_id: null, class_time_id: null, duties: [], version: 4 });
     const before = await snapshot(t.sql);
     const stale = await t.post(api('editAfterSchoolCare'), admin).send({ id: c.id, version: 3, name: '旧', capacity: 30, fee_fen: 0 });
@@ -279,7 +289,12 @@ describe('classList', () => {
   });
 
   it('bad input and a wrong role answer code 100', async () => {
-    await expectRefused('classList', ['status=2', 'status=abc', 'page=0', 'limit=101', `name=${long}`, 'name=%3Cscript%3E', "status=1%20or%201%3D1", 'x=1'], admin, 'get');
+    await expectRefused(
+      'classList',
+      ['status=2', 'status=abc', 'page=0', 'limit=101', `name=${long}`, 'name=%3Cscript%3E', 'status=1%20or%201%3D1', 'x=1'],
+      admin,
+      'get',
+    );
     await expectForbidden('classList', teacherToken, '', 'get');
   });
 });
@@ -354,7 +369,15 @@ describe('addWantuoStudent, wantuoStudent and selectWantuoStudent', () => {
     const s2 = await student({ name: '时段乙' });
     await addStudents(c.id, [s1, s2]);
     const slot = async (name: string, start: string, end: string, weekdays: string) =>
-      (await t.sql.query(`insert into class_times (school_id, name, start_time, end_time, weekdays) values ($1, $2, $3, $4, $5) returning id`, [t.demo.schoolId, name, start, end, weekdays])).rows[0].id as number;
+      (
+        await t.sql.query(`insert into class_times (school_id, name, start_time, end_time, weekdays) values ($1, $2, $3, $4, $5) returning id`, [
+          t.demo.schoolId,
+          name,
+          start,
+          end,
+          weekdays,
+        ])
+      ).rows[0].id as number;
     const late = await slot(`晚段${++seq}`, '17:30', '20:00', '{1,3}');
     const early = await slot(`早段${++seq}`, '15:00', '17:00', '{2,4}');
     const set = await t.post(api('addStudentClassTime'), admin).send({ student_id: s1, class_time_ids: [late, early] });
@@ -366,7 +389,10 @@ describe('addWantuoStudent, wantuoStudent and selectWantuoStudent', () => {
     ]);
     expect(list.find((r) => r.id === s2)!.class_times).toEqual([]);
     await t.sql.query(`update class_times set deleted_at = now() where id = $1`, [late]);
-    const again = (await t.get(`${api('wantuoStudent')}?id=${c.id}`, admin)).body.data.list as Array<{ id: number; class_times: Array<{ id: number }> }>;
+    const again = (await t.get(`${api('wantuoStudent')}?id=${c.id}`, admin)).body.data.list as Array<{
+      id: number;
+      class_times: Array<{ id: number }>;
+    }>;
     expect(again.find((r) => r.id === s1)!.class_times.map((x) => x.id)).toEqual([early]);
   });
 
@@ -436,7 +462,12 @@ describe('addWantuoStudent, wantuoStudent and selectWantuoStudent', () => {
     ]);
     const res = await t.post(api('addWantuoStudent'), admin).send({ class_id: c.id, student_ids: [s, inactive] });
     expect(res.body.msg).toBe(`以下学生不存在或不是在读学生：${inactive}`);
-    await expectRefused('wantuoStudent', ['', 'id=abc', `id=${theirs.id}`, 'id=1&limit=500', `id=${c.id}&name=${long}`, `id=${c.id}&x=1`], admin, 'get');
+    await expectRefused(
+      'wantuoStudent',
+      ['', 'id=abc', `id=${theirs.id}`, 'id=1&limit=500', `id=${c.id}&name=${long}`, `id=${c.id}&x=1`],
+      admin,
+      'get',
+    );
     await expectRefused('selectWantuoStudent', ['page=-1', `name=${long}`, 'name=%3Cimg%3E', 'id=1'], admin, 'get');
   });
 
@@ -488,7 +519,11 @@ describe('delWantuoStudent', () => {
     await addStudents(c.id, [s]);
     const theirs = await theirClass();
     const theirStudent = await student({ schoolId: other.schoolId });
-    await t.sql.query(`insert into care_class_students (school_id, class_id, student_id) values ($1, $2, $3)`, [other.schoolId, theirs.id, theirStudent]);
+    await t.sql.query(`insert into care_class_students (school_id, class_id, student_id) values ($1, $2, $3)`, [
+      other.schoolId,
+      theirs.id,
+      theirStudent,
+    ]);
     await expectRefused('delWantuoStudent', [
       {},
       { class_id: c.id },
@@ -501,7 +536,13 @@ describe('delWantuoStudent', () => {
     ]);
     await expectRefused(
       'delWantuoStudent',
-      ['', `class_id=${c.id}`, `class_id=abc&student_id=${s}`, `class_id=${theirs.id}&student_id=${theirStudent}`, `class_id=${c.id}&student_id=${s}&x=1`],
+      [
+        '',
+        `class_id=${c.id}`,
+        `class_id=abc&student_id=${s}`,
+        `class_id=${theirs.id}&student_id=${theirStudent}`,
+        `class_id=${c.id}&student_id=${s}&x=1`,
+      ],
       admin,
       'get',
     );
@@ -682,7 +723,9 @@ describe('head teacher and teacher actions', () => {
     expect(await addStudents(mine.id, [s2], head.token, 'teacherAddWantuoStudent')).toMatchObject({ headcount: 2 });
 
     const before = await snapshot(t.sql);
-    const over = await t.post(api('teacherAddWantuoStudent'), head.token).send({ class_id: mine.id, student_ids: [await student(), await student()] });
+    const over = await t
+      .post(api('teacherAddWantuoStudent'), head.token)
+      .send({ class_id: mine.id, student_ids: [await student(), await student()] });
     expect(over.body.msg).toBe('班级容量 3 人，现有 2 人，还能添加 1 人，本次选择了 2 人，未添加任何学生');
     const twice = await t.post(api('teacherAddWantuoStudent'), head.token).send({ class_id: mine.id, student_ids: [s2] });
     expect(twice.body.msg).toBe('学生「孙小二」已在晚托班「孙班」中，一名学生只能加入一个晚托班');
@@ -706,8 +749,21 @@ describe('head teacher and teacher actions', () => {
     await expectRefused('teacherWantuoInfo', ['id=abc', 'id=0', `id=${theirs.id}`, 'x=1', `id=${long}`], head.token, 'get');
     await expectRefused('teacherWantuoStudent', ['id=abc', `id=${theirs.id}`, 'limit=0', `name=${long}`], head.token, 'get');
     await expectRefused('teacherSelectWantuoStudent', ['page=0', `name=${long}`, 'class_id=1'], head.token, 'get');
-    await expectRefused('teacherAddWantuoStudent', [{}, { class_id: mine.id, student_ids: [] }, { class_id: theirs.id, student_ids: [await student()] }, { class_id: mine.id, student_ids: [await student({ schoolId: other.schoolId })] }], head.token);
-    await expectRefused('teacherDelWantuoStudent', [{}, { class_id: mine.id }, { class_id: theirs.id, student_id: 1 }, { class_id: mine.id, student_id: long }], head.token);
+    await expectRefused(
+      'teacherAddWantuoStudent',
+      [
+        {},
+        { class_id: mine.id, student_ids: [] },
+        { class_id: theirs.id, student_ids: [await student()] },
+        { class_id: mine.id, student_ids: [await student({ schoolId: other.schoolId })] },
+      ],
+      head.token,
+    );
+    await expectRefused(
+      'teacherDelWantuoStudent',
+      [{}, { class_id: mine.id }, { class_id: theirs.id, student_id: 1 }, { class_id: mine.id, student_id: long }],
+      head.token,
+    );
   });
 
   it('wrong roles', async () => {

@@ -24,7 +24,11 @@ const PREVIEW = '/api/index/delWantuoStudent';
 async function studentInClass(name: string, mobile: string): Promise<number> {
   const res = await t.post('/api/index/addStudent', admin).send({ name, guardians: [{ name: '钱妈妈', mobile, relation: '母亲' }] });
   expect(res.body.code).toBe(Code.Ok);
-  await t.sql.query(`insert into care_class_students (school_id, class_id, student_id) values ($1, $2, $3)`, [t.demo.schoolId, t.demo.classes!.running, res.body.data.id]);
+  await t.sql.query(`insert into care_class_students (school_id, class_id, student_id) values ($1, $2, $3)`, [
+    t.demo.schoolId,
+    t.demo.classes!.running,
+    res.body.data.id,
+  ]);
   return res.body.data.id;
 }
 
@@ -44,7 +48,9 @@ it('lists the open contracts and the dinner bookings from today on, writes nothi
      union all select $1::int, 'PV' || $2::text || 'c', $2::int, $3::int, 'sessions', d.today - 10, d.today + 100, 20, 0, 160000, 160000, 'cancelled', now() from d`,
     [school, s, pkg[0].id],
   );
-  const { rows: goods } = await t.sql.query(`insert into meal_goods (school_id, name, price_fen) values ($1, '番茄牛腩饭', 1500) returning id`, [school]);
+  const { rows: goods } = await t.sql.query(`insert into meal_goods (school_id, name, price_fen) values ($1, '番茄牛腩饭', 1500) returning id`, [
+    school,
+  ]);
   // booked tomorrow and in 3 days (unpaid), booked yesterday, cancelled tomorrow+1
   await t.sql.query(
     `with d as ${SCHOOL_TODAY}
@@ -62,7 +68,18 @@ it('lists the open contracts and the dinner bookings from today on, writes nothi
   const d = res.body.data;
   expect(d).toMatchObject({ student_id: s, student_name: '钱小多', duties: [] });
   expect(d.contracts).toEqual([
-    { id: expect.any(Number), no: `PV${s}a`, package_name: '二十次卡（预览）', kind: 'sessions', state: 'active', start_day: expect.any(String), end_day: expect.any(String), units_total: 20, units_left: 15, days_left: null },
+    {
+      id: expect.any(Number),
+      no: `PV${s}a`,
+      package_name: '二十次卡（预览）',
+      kind: 'sessions',
+      state: 'active',
+      start_day: expect.any(String),
+      end_day: expect.any(String),
+      units_total: 20,
+      units_left: 15,
+      days_left: null,
+    },
   ]);
   expect(d.meal_bookings.map((b: Record<string, unknown>) => [b.goods_name, b.status, b.price_fen, b.pay_from])).toEqual([
     ['番茄牛腩饭', 'booked', 1500, 'school'],

@@ -20,7 +20,9 @@ export async function rebuildCounts(db: DataSource, opts: { schoolId?: number } 
                 union select school_id, package_id, status, end_day, units_bucket from (select * from kept except select * from truth) b) x) as corrected`,
       [school],
     );
-    await em.query(`with gone as (delete from contract_counts where $1::int is null or school_id = $1 returning 1) select count(*) from gone`, [school]);
+    await em.query(`with gone as (delete from contract_counts where $1::int is null or school_id = $1 returning 1) select count(*) from gone`, [
+      school,
+    ]);
     await em.query(
       `insert into contract_counts (school_id, package_id, status, end_day, units_bucket, n)
        select ${KEY('c')}, count(*)::int from contracts c where $1::int is null or c.school_id = $1 group by 1, 2, 3, 4, 5`,

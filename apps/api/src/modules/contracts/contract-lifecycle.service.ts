@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { contractTerms, refundFigure, renewalStartDay, type CancelContractInput, type ContractDetail, type RefundPreview, type RenewContractInput } from '@wantuo/shared';
+import {
+  contractTerms,
+  refundFigure,
+  renewalStartDay,
+  type CancelContractInput,
+  type ContractDetail,
+  type RefundPreview,
+  type RenewContractInput,
+} from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
@@ -9,7 +17,8 @@ import { appendEvent, lockContract, newContractNo, type LockedContract } from '.
 import { ContractsService, packageOf } from './contracts.service';
 
 /** How a contract's refund goes back: through the provider, at the desk, or nothing was paid. */
-const viaOf = (c: LockedContract): RefundPreview['via'] => (c.paid_fen - c.refunded_fen <= 0 ? 'none' : c.pay_method === 'wechat' ? 'wechat' : 'offline');
+const viaOf = (c: LockedContract): RefundPreview['via'] =>
+  c.paid_fen - c.refunded_fen <= 0 ? 'none' : c.pay_method === 'wechat' ? 'wechat' : 'offline';
 
 const figureOf = (c: LockedContract) =>
   refundFigure({
@@ -43,7 +52,10 @@ export class ContractLifecycleService {
     const requestKey = `renew:${input.request_id}`;
     const id = await this.db.transaction(async (em) => {
       const c = await lockContract(em, schoolId, input.id);
-      const [prior]: Array<{ id: number; renewed_from: number | null }> = await em.query(`select id, renewed_from from contracts where school_id = $1 and request_key = $2`, [schoolId, requestKey]);
+      const [prior]: Array<{ id: number; renewed_from: number | null }> = await em.query(
+        `select id, renewed_from from contracts where school_id = $1 and request_key = $2`,
+        [schoolId, requestKey],
+      );
       if (prior && prior.renewed_from === c.id) return prior.id;
       const [next]: Array<{ id: number }> = await em.query(`select id from contracts where renewed_from = $1`, [c.id]);
       if (next) throw new AppError('contracts.already_renewed');
@@ -59,16 +71,45 @@ export class ContractLifecycleService {
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11::varchar, $12, $13, $14, $15, $16, $17, $18, case when $11::varchar = 'active' then now() end)
          on conflict do nothing returning id, no`,
         [
-          schoolId, newContractNo(c.today), c.student_id, k.id, k.kind, terms.start_day, terms.end_day, terms.units_total, k.price_fen, paid ? k.price_fen : 0,
-          paid ? 'active' : 'unpaid', c.auto_renew, c.guardian_id, c.id, paid?.method ?? null, paid?.receipt_no || null, requestKey, user.id,
+          schoolId,
+          newContractNo(c.today),
+          c.student_id,
+          k.id,
+          k.kind,
+          terms.start_day,
+          terms.end_day,
+          terms.units_total,
+          k.price_fen,
+          paid ? k.price_fen : 0,
+          paid ? 'active' : 'unpaid',
+          c.auto_renew,
+          c.guardian_id,
+          c.id,
+          paid?.method ?? null,
+          paid?.receipt_no || null,
+          requestKey,
+          user.id,
         ],
       );
       if (!rows.length) throw new AppError('contracts.already_renewed');
       const n = rows[0];
       await em.query(`update contracts set version = version + 1, updated_at = now() where id = $1`, [c.id]);
       await appendEvent(em, { schoolId, contractId: c.id, type: 'renewed', actorId: user.id, data: { to_id: n.id, to_no: n.no } });
-      await appendEvent(em, { schoolId, contractId: n.id, type: 'renewed', actorId: user.id, data: { from_id: c.id, from_no: c.no, package_id: k.id, package_name: k.name, ...terms, price_fen: k.price_fen } });
-      if (paid) await appendEvent(em, { schoolId, contractId: n.id, type: 'paid', actorId: user.id, data: { amount_fen: k.price_fen, method: paid.method, receipt_no: paid.receipt_no ?? null } });
+      await appendEvent(em, {
+        schoolId,
+        contractId: n.id,
+        type: 'renewed',
+        actorId: user.id,
+        data: { from_id: c.id, from_no: c.no, package_id: k.id, package_name: k.name, ...terms, price_fen: k.price_fen },
+      });
+      if (paid)
+        await appendEvent(em, {
+          schoolId,
+          contractId: n.id,
+          type: 'paid',
+          actorId: user.id,
+          data: { amount_fen: k.price_fen, method: paid.method, receipt_no: paid.receipt_no ?? null },
+        });
       return n.id;
     });
     return this.contracts.changed(schoolId, await this.contracts.info(schoolId, id));
@@ -99,7 +140,9 @@ export class ContractLifecycleService {
         );
         if (!prior) throw new AppError('contracts.not_cancellable');
         const d = prior.data;
-        return d.via === 'wechat' && d.out_trade_no && (d.refund_fen ?? 0) > 0 ? { outTradeNo: d.out_trade_no, amountFen: d.refund_fen!, reason: input.reason } : null;
+        return d.via === 'wechat' && d.out_trade_no && (d.refund_fen ?? 0) > 0
+          ? { outTradeNo: d.out_trade_no, amountFen: d.refund_fen!, reason: input.reason }
+          : null;
       }
       if (c.version !== input.version) throw new AppError('contracts.stale');
       if (c.status !== 'unpaid' && c.status !== 'active') throw new AppError('contracts.not_cancellable');
@@ -113,7 +156,14 @@ export class ContractLifecycleService {
         `update contracts set status = 'cancelled', refunded_fen = refunded_fen + $2, cancelled_at = now(), version = version + 1, updated_at = now() where id = $1`,
         [c.id, f.refund_fen],
       );
-      await appendEvent(em, { schoolId, contractId: c.id, type: 'cancelled', actorId: user.id, reason: input.reason, data: { ...f, via, request_key: requestKey, out_trade_no: outTradeNo, today: c.today } });
+      await appendEvent(em, {
+        schoolId,
+        contractId: c.id,
+        type: 'cancelled',
+        actorId: user.id,
+        reason: input.reason,
+        data: { ...f, via, request_key: requestKey, out_trade_no: outTradeNo, today: c.today },
+      });
       if (f.refund_fen > 0) {
         await appendEvent(em, {
           schoolId,

@@ -17,13 +17,19 @@ beforeAll(async () => {
   t = await startTestApp({ runJobs: true, redis: false, listen: true, demoPeople: true });
   admin = await t.login('admin');
   parent = await t.login('parent');
-  const mine = await t.sql.query(`select s.id from students s join student_guardians g on g.student_id = s.id where g.user_id = $1 and s.status = 1 order by s.id`, [t.demo.users.parent]);
+  const mine = await t.sql.query(
+    `select s.id from students s join student_guardians g on g.student_id = s.id where g.user_id = $1 and s.status = 1 order by s.id`,
+    [t.demo.users.parent],
+  );
   child = mine.rows[0].id;
-  const other = await t.sql.query(`select s.id, g.user_id from students s join student_guardians g on g.student_id = s.id where g.user_id <> $1 and s.status = 1 order by s.id limit 1`, [
-    t.demo.users.parent,
-  ]);
+  const other = await t.sql.query(
+    `select s.id, g.user_id from students s join student_guardians g on g.student_id = s.id where g.user_id <> $1 and s.status = 1 order by s.id limit 1`,
+    [t.demo.users.parent],
+  );
   stranger = other.rows[0].id;
-  const k = await t.post('/api/index/addContractPackage', admin).send({ name: '月托', kind: 'month', length: 1, price_fen: 158000, includes: ['care'] });
+  const k = await t
+    .post('/api/index/addContractPackage', admin)
+    .send({ name: '月托', kind: 'month', length: 1, price_fen: 158000, includes: ['care'] });
   packageId = k.body.data.id;
   const d = await t.sql.query(`select to_char((now() at time zone 'Asia/Shanghai')::date + 7, 'YYYY-MM-DD') as day`);
   start = d.rows[0].day;
@@ -31,7 +37,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function unpaid(studentId = child, guardianId = t.demo.users.parent): Promise<ContractDetail> {
-  const res = await t.post('/api/index/addContract', admin).send({ student_id: studentId, guardian_id: guardianId, package_id: packageId, start_day: start, request_id: rid() });
+  const res = await t
+    .post('/api/index/addContract', admin)
+    .send({ student_id: studentId, guardian_id: guardianId, package_id: packageId, start_day: start, request_id: rid() });
   expect(res.body).toMatchObject({ code: Code.Ok, data: { status: 'unpaid' } });
   return res.body.data;
 }
@@ -42,7 +50,10 @@ describe('wechatPayContract', () => {
   it('the guardian pays an unpaid contract through the sandbox: active once, even when the notify repeats', async () => {
     const c = await unpaid();
     const pay = await t.post('/api/index/wechatPayContract', parent).send({ id: c.id });
-    expect(pay.body).toMatchObject({ code: Code.Ok, data: { out_trade_no: expect.any(String), code_url: expect.stringMatching(/^weixin:\/\//), amount_fen: 158000 } });
+    expect(pay.body).toMatchObject({
+      code: Code.Ok,
+      data: { out_trade_no: expect.any(String), code_url: expect.stringMatching(/^weixin:\/\//), amount_fen: 158000 },
+    });
     const no = pay.body.data.out_trade_no as string;
     expect((await t.get(`/api/index/paymentState?out_trade_no=${no}`, parent)).body.data).toMatchObject({ state: 'pending', kind: 'contract' });
 
@@ -57,13 +68,22 @@ describe('wechatPayContract', () => {
     expect(info.history[1].data).toMatchObject({ method: 'wechat', out_trade_no: no });
 
     // paid now: a second payment is refused
-    expect((await t.post('/api/index/wechatPayContract', parent).send({ id: c.id })).body).toMatchObject({ code: Code.Error, msg: '该合同不是待付款状态' });
+    expect((await t.post('/api/index/wechatPayContract', parent).send({ id: c.id })).body).toMatchObject({
+      code: Code.Error,
+      msg: '该合同不是待付款状态',
+    });
   });
 
   it('another family’s contract, the admin and another school are refused; a parent sees only own payments', async () => {
-    const theirs = await unpaid(stranger, (await t.sql.query(`select user_id from student_guardians where student_id = $1`, [stranger])).rows[0].user_id);
+    const theirs = await unpaid(
+      stranger,
+      (await t.sql.query(`select user_id from student_guardians where student_id = $1`, [stranger])).rows[0].user_id,
+    );
     const before = (await t.sql.query(`select count(*)::int as n from payments`)).rows[0].n;
-    expect((await t.post('/api/index/wechatPayContract', parent).send({ id: theirs.id })).body).toMatchObject({ code: Code.Error, msg: '未找到该合同' });
+    expect((await t.post('/api/index/wechatPayContract', parent).send({ id: theirs.id })).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该合同',
+    });
     expect((await t.post('/api/index/wechatPayContract', admin).send({ id: theirs.id })).body).toMatchObject(DENIED);
     expect((await t.post('/api/index/wechatPayContract', parent).send({ id: 'x' })).body.code).toBe(Code.Error);
     expect((await t.sql.query(`select count(*)::int as n from payments`)).rows[0].n).toBe(before);
@@ -86,12 +106,21 @@ describe('wechatPayContract', () => {
     expect(expected.refund_fen).toBe(158000); // starts in the future: all unused
 
     const request_id = rid();
-    const cancel = () => t.post('/api/index/cancellationContract', admin).send({ id: c.id, version: paid.version, reason: '家长退费', refund_fen: expected.refund_fen, request_id });
+    const cancel = () =>
+      t
+        .post('/api/index/cancellationContract', admin)
+        .send({ id: c.id, version: paid.version, reason: '家长退费', refund_fen: expected.refund_fen, request_id });
     const done = await cancel();
     expect(done.body.data).toMatchObject({ status: 'cancelled', refunded_fen: 158000 });
-    expect(done.body.data.history.slice(-2)).toMatchObject([{ type: 'cancelled', data: { via: 'wechat' } }, { type: 'refunded', data: { method: 'wechat', out_trade_no: no } }]);
+    expect(done.body.data.history.slice(-2)).toMatchObject([
+      { type: 'cancelled', data: { via: 'wechat' } },
+      { type: 'refunded', data: { method: 'wechat', out_trade_no: no } },
+    ]);
     expect((await cancel()).body.code).toBe(Code.Ok);
-    const refunds = await t.sql.query(`select r.amount_fen::float8 as amount, p.state from payment_refunds r join payments p on p.id = r.payment_id where p.out_trade_no = $1`, [no]);
+    const refunds = await t.sql.query(
+      `select r.amount_fen::float8 as amount, p.state from payment_refunds r join payments p on p.id = r.payment_id where p.out_trade_no = $1`,
+      [no],
+    );
     expect(refunds.rows).toEqual([{ amount: 158000, state: 'refunded' }]);
   });
 
@@ -100,7 +129,9 @@ describe('wechatPayContract', () => {
     const first = (await t.post('/api/index/wechatPayContract', parent).send({ id: c.id })).body.data.out_trade_no as string;
     const second = (await t.post('/api/index/wechatPayContract', parent).send({ id: c.id })).body.data.out_trade_no as string;
     // the desk records cash while both QR codes are open
-    expect((await t.post('/api/index/payContractOffline', admin).send({ id: c.id, version: c.version, payment: { method: 'cash' } })).body.code).toBe(Code.Ok);
+    expect((await t.post('/api/index/payContractOffline', admin).send({ id: c.id, version: c.version, payment: { method: 'cash' } })).body.code).toBe(
+      Code.Ok,
+    );
     for (const no of [first, second, first]) await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: no });
     await t.app.get(PaymentKinds).settled();
     const info = (await t.get(`/api/index/contractInfo?id=${c.id}`, admin)).body.data as ContractDetail;
@@ -131,7 +162,9 @@ describe('wechatPayContract', () => {
     const no = (await t.post('/api/index/wechatPayContract', parent).send({ id: c.id })).body.data.out_trade_no as string;
     // the admin cancels the unpaid contract while the guardian's QR is open: nothing was paid, nothing to refund
     expect((await t.get(`/api/index/contractRefundPreview?id=${c.id}`, admin)).body.data).toMatchObject({ via: 'none', refund_fen: 0 });
-    const cancel = await t.post('/api/index/cancellationContract', admin).send({ id: c.id, version: c.version, reason: '家长不来了', refund_fen: 0, request_id: rid() });
+    const cancel = await t
+      .post('/api/index/cancellationContract', admin)
+      .send({ id: c.id, version: c.version, reason: '家长不来了', refund_fen: 0, request_id: rid() });
     expect(cancel.body).toMatchObject({ code: Code.Ok, data: { status: 'cancelled', refunded_fen: 0 } });
     // then the guardian pays anyway, and the notify comes three times
     for (let i = 0; i < 3; i++) {
@@ -147,6 +180,6 @@ describe('wechatPayContract', () => {
       [no],
     );
     expect(rows).toEqual([{ state: 'refunded', refunded: 158000, amount: 158000, request_key: 'surplus', refund_state: 'succeeded' }]);
-    expect((await t.app.get(WechatPaySandbox).orderOf(no))).toMatchObject({ state: 'REFUND', refunded_fen: 158000 });
+    expect(await t.app.get(WechatPaySandbox).orderOf(no)).toMatchObject({ state: 'REFUND', refunded_fen: 158000 });
   });
 });

@@ -95,7 +95,13 @@ export class ContractPayments {
       [Number(p.ref_id), p.school_id, p.amount_fen, p.out_trade_no],
     );
     if (!rows.length) return;
-    await appendEvent(em, { schoolId: p.school_id, contractId: rows[0].id, type: 'paid', actorId: p.created_by, data: { amount_fen: p.amount_fen, method: 'wechat', out_trade_no: p.out_trade_no } });
+    await appendEvent(em, {
+      schoolId: p.school_id,
+      contractId: rows[0].id,
+      type: 'paid',
+      actorId: p.created_by,
+      data: { amount_fen: p.amount_fen, method: 'wechat', out_trade_no: p.out_trade_no },
+    });
   }
 
   /**
@@ -113,6 +119,13 @@ export class ContractPayments {
 
   /** Gives a cancelled contract's refund back through the provider (idempotent by the request key). */
   async refund(r: { schoolId: number; outTradeNo: string; amountFen: number; reason: string; requestKey: string; actorId: number }): Promise<void> {
-    await this.refunds.refund({ schoolId: r.schoolId, outTradeNo: r.outTradeNo, amountFen: r.amountFen, reason: r.reason, requestKey: r.requestKey, actorId: r.actorId });
+    await this.refunds.refund({
+      schoolId: r.schoolId,
+      outTradeNo: r.outTradeNo,
+      amountFen: r.amountFen,
+      reason: r.reason,
+      requestKey: r.requestKey,
+      actorId: r.actorId,
+    });
   }
 }

@@ -26,7 +26,8 @@ export const stateOf = (status: string, endDay: string, left: string, today: str
 export const stateSql = (c: string, today: string): string => stateOf(`${c}.status`, `${c}.end_day`, `(${c}.units_total - ${c}.units_used)`, today);
 
 /** contract_counts keeps units left only up to UNITS_BUCKET_MAX: enough while "expiring" starts below it. */
-if (EXPIRING_UNITS >= UNITS_BUCKET_MAX) throw new Error('contract_counts cannot tell expiring contracts apart: raise UNITS_BUCKET_MAX in a migration');
+if (EXPIRING_UNITS >= UNITS_BUCKET_MAX)
+  throw new Error('contract_counts cannot tell expiring contracts apart: raise UNITS_BUCKET_MAX in a migration');
 
 /** The state of a contract_counts row `k` (see stateOf): its units bucket stands for the units left. */
 export const countStateSql = (k: string, today: string): string => stateOf(`${k}.status`, `${k}.end_day`, `${k}.units_bucket`, today);
@@ -93,7 +94,9 @@ export function listWhere(f: ContractExportQuery, withState: boolean): { where: 
     // and digits: a piece of a contract number) those whose number holds it, as a set of ids; both LIKEs are served
     // by trigram indexes (pg_trgm) once the keyword has 3 characters
     const byName = `select k.id from students ks join contracts k on k.student_id = ks.id where ks.school_id = $1 and ks.name ilike ${p(`%${escapeLike(f.keyword)}%`)}`;
-    const byNo = /^[A-Za-z0-9]{3,}$/.test(f.keyword) ? ` union all select k.id from contracts k where k.school_id = $1 and k.no ilike ${p(`%${f.keyword}%`)}` : '';
+    const byNo = /^[A-Za-z0-9]{3,}$/.test(f.keyword)
+      ? ` union all select k.id from contracts k where k.school_id = $1 and k.no ilike ${p(`%${f.keyword}%`)}`
+      : '';
     conds.push(`c.id in (${byName}${byNo})`);
   }
   return { where: conds.join(' and '), params };

@@ -84,7 +84,10 @@ export class ContractsService {
     const id = await this.db.transaction(async (em) => {
       const prior = await this.byRequest(em, schoolId, requestKey);
       if (prior) return prior;
-      const [st]: Array<{ id: number }> = await em.query(`select id from students where school_id = $1 and id = $2 and status = 1`, [schoolId, input.student_id]);
+      const [st]: Array<{ id: number }> = await em.query(`select id from students where school_id = $1 and id = $2 and status = 1`, [
+        schoolId,
+        input.student_id,
+      ]);
       if (!st) throw new AppError('contracts.student_not_found');
       const [g]: Array<{ user_id: number }> = await em.query(
         `select g.user_id from student_guardians g join users u on u.id = g.user_id
@@ -106,16 +109,53 @@ export class ContractsService {
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::varchar, $14, $15, $16, $17, $18, $19, $20, case when $13::varchar = 'active' then now() end)
          on conflict (school_id, request_key) do nothing returning id`,
         [
-          schoolId, newContractNo(today), input.student_id, k.id, k.kind, terms.start_day, terms.end_day, terms.units_total, k.price_fen, price,
-          price < k.price_fen ? input.discount_reason : null, paid ? price : 0, paid ? 'active' : 'unpaid', input.auto_renew ?? false, input.guardian_id,
-          paid?.method ?? null, paid?.receipt_no || null, input.remark || null, requestKey, user.id,
+          schoolId,
+          newContractNo(today),
+          input.student_id,
+          k.id,
+          k.kind,
+          terms.start_day,
+          terms.end_day,
+          terms.units_total,
+          k.price_fen,
+          price,
+          price < k.price_fen ? input.discount_reason : null,
+          paid ? price : 0,
+          paid ? 'active' : 'unpaid',
+          input.auto_renew ?? false,
+          input.guardian_id,
+          paid?.method ?? null,
+          paid?.receipt_no || null,
+          input.remark || null,
+          requestKey,
+          user.id,
         ],
       );
       // a concurrent retry committed first: answer its contract
       if (!rows.length) return (await this.byRequest(em, schoolId, requestKey))!;
       const cid = rows[0].id;
-      await appendEvent(em, { schoolId, contractId: cid, type: 'signed', actorId: user.id, data: { package_id: k.id, package_name: k.name, ...terms, list_price_fen: k.price_fen, price_fen: price, discount_reason: price < k.price_fen ? input.discount_reason : null } });
-      if (paid) await appendEvent(em, { schoolId, contractId: cid, type: 'paid', actorId: user.id, data: { amount_fen: price, method: paid.method, receipt_no: paid.receipt_no ?? null } });
+      await appendEvent(em, {
+        schoolId,
+        contractId: cid,
+        type: 'signed',
+        actorId: user.id,
+        data: {
+          package_id: k.id,
+          package_name: k.name,
+          ...terms,
+          list_price_fen: k.price_fen,
+          price_fen: price,
+          discount_reason: price < k.price_fen ? input.discount_reason : null,
+        },
+      });
+      if (paid)
+        await appendEvent(em, {
+          schoolId,
+          contractId: cid,
+          type: 'paid',
+          actorId: user.id,
+          data: { amount_fen: price, method: paid.method, receipt_no: paid.receipt_no ?? null },
+        });
       return cid;
     });
     return this.changed(schoolId, await this.info(schoolId, id));
@@ -138,7 +178,13 @@ export class ContractsService {
           where id = $1`,
         [c.id, input.payment.method, input.payment.receipt_no || null],
       );
-      await appendEvent(em, { schoolId, contractId: c.id, type: 'paid', actorId: user.id, data: { amount_fen: c.price_fen, method: input.payment.method, receipt_no: input.payment.receipt_no ?? null } });
+      await appendEvent(em, {
+        schoolId,
+        contractId: c.id,
+        type: 'paid',
+        actorId: user.id,
+        data: { amount_fen: c.price_fen, method: input.payment.method, receipt_no: input.payment.receipt_no ?? null },
+      });
     });
     return this.changed(schoolId, await this.info(schoolId, input.id));
   }
@@ -169,7 +215,13 @@ export class ContractsService {
       if (input.end_day !== undefined && input.end_day < c.start_day) throw new AppError('contracts.end_before_start');
       await em.query(
         `update contracts set end_day = $2, units_total = $3, auto_renew = $4, remark = $5, version = version + 1, updated_at = now() where id = $1`,
-        [c.id, after.end_day ?? c.end_day, 'units_total' in after ? after.units_total : c.units_total, 'auto_renew' in after ? after.auto_renew : c.auto_renew, 'remark' in after ? after.remark : c.remark],
+        [
+          c.id,
+          after.end_day ?? c.end_day,
+          'units_total' in after ? after.units_total : c.units_total,
+          'auto_renew' in after ? after.auto_renew : c.auto_renew,
+          'remark' in after ? after.remark : c.remark,
+        ],
       );
       await appendEvent(em, { schoolId, contractId: c.id, type: 'edited', actorId: user.id, reason: input.reason, data: { before, after } });
     });
@@ -298,12 +350,46 @@ export class ContractsService {
     const tz = await schoolTimeZone(this.db, user.schoolId!);
     const wb = new Workbook();
     const ws = wb.addWorksheet('合同');
-    ws.addRow(['合同编号', '学生', '班级', '套餐', '类型', '开始日期', '结束日期', '总次数', '已用', '剩余', '套餐价（元）', '合同价（元）', '已付（元）', '已退（元）', '状态', '自动续约', '签约人', '签约时间']).font = { bold: true };
+    ws.addRow([
+      '合同编号',
+      '学生',
+      '班级',
+      '套餐',
+      '类型',
+      '开始日期',
+      '结束日期',
+      '总次数',
+      '已用',
+      '剩余',
+      '套餐价（元）',
+      '合同价（元）',
+      '已付（元）',
+      '已退（元）',
+      '状态',
+      '自动续约',
+      '签约人',
+      '签约时间',
+    ]).font = { bold: true };
     ws.addRows(
       list.map((r) => [
-        r.no, r.student_name, r.class_name ?? '', r.package_name, PACKAGE_KIND_LABELS[r.kind]?.zh ?? r.kind, r.start_day, r.end_day, r.units_total ?? '', r.units_total === null ? '' : r.units_used,
-        r.units_left ?? '', r.list_price_fen / 100, r.price_fen / 100, r.paid_fen / 100, r.refunded_fen / 100, CONTRACT_STATE_LABELS[r.state]?.zh ?? r.state, r.auto_renew ? '是' : '否',
-        r.guardian_name ?? '', localDay(r.created_at, tz),
+        r.no,
+        r.student_name,
+        r.class_name ?? '',
+        r.package_name,
+        PACKAGE_KIND_LABELS[r.kind]?.zh ?? r.kind,
+        r.start_day,
+        r.end_day,
+        r.units_total ?? '',
+        r.units_total === null ? '' : r.units_used,
+        r.units_left ?? '',
+        r.list_price_fen / 100,
+        r.price_fen / 100,
+        r.paid_fen / 100,
+        r.refunded_fen / 100,
+        CONTRACT_STATE_LABELS[r.state]?.zh ?? r.state,
+        r.auto_renew ? '是' : '否',
+        r.guardian_name ?? '',
+        localDay(r.created_at, tz),
       ]),
     );
     for (const c of [11, 12, 13, 14]) ws.getColumn(c).numFmt = '#,##0.00';

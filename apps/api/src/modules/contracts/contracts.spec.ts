@@ -1,4 +1,15 @@
-import { CONTRACT_STATES, Code, PACKAGE_KIND_LABELS, addDays, type ContractDetail, contractState, contractTerms, refundFigure, renewalStartDay, type ContractLike } from '@wantuo/shared';
+import {
+  CONTRACT_STATES,
+  Code,
+  PACKAGE_KIND_LABELS,
+  addDays,
+  type ContractDetail,
+  contractState,
+  contractTerms,
+  refundFigure,
+  renewalStartDay,
+  type ContractLike,
+} from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
@@ -29,7 +40,10 @@ beforeAll(async () => {
   classId = t.demo.classes!.running;
   const { rows } = await t.sql.query(`select to_char((now() at time zone 'Asia/Shanghai')::date, 'YYYY-MM-DD') as today`);
   today = rows[0].today;
-  const mine = await t.sql.query(`select s.id from students s join student_guardians g on g.student_id = s.id where g.user_id = $1 and s.status = 1 order by s.id`, [parentId]);
+  const mine = await t.sql.query(
+    `select s.id from students s join student_guardians g on g.student_id = s.id where g.user_id = $1 and s.status = 1 order by s.id`,
+    [parentId],
+  );
   [child, sibling] = mine.rows.map((r) => r.id as number);
   const other = await t.sql.query(
     `select s.id, g.user_id from students s join student_guardians g on g.student_id = s.id where g.user_id <> $1 and s.status = 1 order by s.id limit 1`,
@@ -57,7 +71,9 @@ const DENIED = { code: Code.Error, msg: '当前账号没有权限执行此操作
 
 let pkgNo = 0;
 async function addPackage(over: Record<string, unknown> = {}) {
-  const res = await t.post('/api/index/addContractPackage', admin).send({ name: `套餐${pkgNo++}`, kind: 'month', length: 1, price_fen: 300000, includes: ['care', 'dinner'], ...over });
+  const res = await t
+    .post('/api/index/addContractPackage', admin)
+    .send({ name: `套餐${pkgNo++}`, kind: 'month', length: 1, price_fen: 300000, includes: ['care', 'dinner'], ...over });
   expect(res.body).toMatchObject({ code: Code.Ok });
   return res.body.data as { id: number; version: number; price_fen: number; name: string };
 }
@@ -80,9 +96,13 @@ describe('contract packages', () => {
     const list = await t.get('/api/index/contractPackage?active=1', admin);
     expect(list.body.data.list.find((p: { id: number }) => p.id === k.id)).toMatchObject({ contracts: 1 });
 
-    const edited = await t.post('/api/index/editContractPackage', admin).send({ id: k.id, version: 1, name: 'Spring 学期', kind: 'term', length: 1, price_fen: 900000, includes: ['care'] });
+    const edited = await t
+      .post('/api/index/editContractPackage', admin)
+      .send({ id: k.id, version: 1, name: 'Spring 学期', kind: 'term', length: 1, price_fen: 900000, includes: ['care'] });
     expect(edited.body.data).toMatchObject({ price_fen: 900000, version: 2 });
-    const stale = await t.post('/api/index/editContractPackage', admin).send({ id: k.id, version: 1, name: 'x', kind: 'term', length: 1, price_fen: 1, includes: [] });
+    const stale = await t
+      .post('/api/index/editContractPackage', admin)
+      .send({ id: k.id, version: 1, name: 'x', kind: 'term', length: 1, price_fen: 1, includes: [] });
     expect(stale.body).toMatchObject({ code: Code.Error, msg: '套餐已被他人修改，请刷新后重试' });
 
     const off = await t.post('/api/index/setContractPackageActive', admin).send({ id: k.id, version: 2, active: false });
@@ -101,7 +121,11 @@ describe('contract packages', () => {
 
   it('bad input writes nothing', async () => {
     const before = await snap();
-    for (const body of [{ name: '', kind: 'month', length: 1, price_fen: 1, includes: [] }, { name: 'a', kind: 'year', length: 1, price_fen: 1, includes: [] }, { name: 'a', kind: 'month', length: 0, price_fen: 1, includes: [] }]) {
+    for (const body of [
+      { name: '', kind: 'month', length: 1, price_fen: 1, includes: [] },
+      { name: 'a', kind: 'year', length: 1, price_fen: 1, includes: [] },
+      { name: 'a', kind: 'month', length: 0, price_fen: 1, includes: [] },
+    ]) {
       expect((await t.post('/api/index/addContractPackage', admin).send(body)).body.code).toBe(Code.Error);
     }
     expect(await snap()).toEqual(before);
@@ -110,7 +134,9 @@ describe('contract packages', () => {
   it.each(['teacher', 'parent', 'operator'] as const)('%s may not manage packages', async (who) => {
     const token = await t.login(who);
     expect((await t.get('/api/index/contractPackage', token)).body).toMatchObject(DENIED);
-    expect((await t.post('/api/index/addContractPackage', token).send({ name: 'x', kind: 'month', length: 1, price_fen: 1, includes: [] })).body).toMatchObject(DENIED);
+    expect(
+      (await t.post('/api/index/addContractPackage', token).send({ name: 'x', kind: 'month', length: 1, price_fen: 1, includes: [] })).body,
+    ).toMatchObject(DENIED);
   });
 
   it('another school’s packages are unknown', async () => {
@@ -129,7 +155,17 @@ describe('addContract', () => {
     const k = await addPackage({ kind: 'sessions', length: 30, valid_months: 3, price_fen: 450000 });
     const c = await signed({ package_id: k.id, auto_renew: true });
     const terms = contractTerms({ kind: 'sessions', length: 30, valid_months: 3 }, today);
-    expect(c).toMatchObject({ status: 'unpaid', state: 'unpaid', ...terms, units_used: 0, units_left: 30, price_fen: 450000, list_price_fen: 450000, paid_fen: 0, auto_renew: true });
+    expect(c).toMatchObject({
+      status: 'unpaid',
+      state: 'unpaid',
+      ...terms,
+      units_used: 0,
+      units_left: 30,
+      price_fen: 450000,
+      list_price_fen: 450000,
+      paid_fen: 0,
+      auto_renew: true,
+    });
     expect(c.no).toMatch(new RegExp(`^HT${today.replace(/-/g, '')}[A-Z0-9]{6}$`));
     expect(c.history.map((e: { type: string }) => e.type)).toEqual(['signed']);
     expect(c.history[0]).toMatchObject({ actor_name: expect.any(String), at: expect.any(String) });
@@ -138,7 +174,15 @@ describe('addContract', () => {
   it('signs paid at the desk with a discount: active, events signed and paid', async () => {
     const k = await addPackage({ price_fen: 300000 });
     const c = await signed({ package_id: k.id, price_fen: 250000, discount_reason: '老生优惠', payment: { method: 'bank', receipt_no: 'B123' } });
-    expect(c).toMatchObject({ status: 'active', paid_fen: 250000, price_fen: 250000, list_price_fen: 300000, pay_method: 'bank', receipt_no: 'B123', discount_reason: '老生优惠' });
+    expect(c).toMatchObject({
+      status: 'active',
+      paid_fen: 250000,
+      price_fen: 250000,
+      list_price_fen: 300000,
+      pay_method: 'bank',
+      receipt_no: 'B123',
+      discount_reason: '老生优惠',
+    });
     expect(c.history.map((e: { type: string }) => e.type)).toEqual(['signed', 'paid']);
   });
 
@@ -206,18 +250,34 @@ describe('contractList, contractInfo, studentContractList, contractExport', () =
     const byState = await t.get(`/api/index/contractList?package_id=${k.id}&state=expiring`, admin);
     expect(byState.body.data).toMatchObject({ total: 1, counts: { unpaid: 1, active: 1, expiring: 1, expired: 1 } });
     expect(byState.body.data.list[0]).toMatchObject({ id: expiring.id, state: 'expiring', status: 'active', units_left: 2 });
-    expect((await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${unpaid.no}`, admin)).body.data.list.map((r: { id: number }) => r.id)).toEqual([unpaid.id]);
+    expect(
+      (await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${unpaid.no}`, admin)).body.data.list.map((r: { id: number }) => r.id),
+    ).toEqual([unpaid.id]);
     // a piece of the number (any case) and a piece of the student's name
-    expect((await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${unpaid.no.slice(-5).toLowerCase()}`, admin)).body.data.list.map((r: { id: number }) => r.id)).toEqual([unpaid.id]);
+    expect(
+      (await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${unpaid.no.slice(-5).toLowerCase()}`, admin)).body.data.list.map(
+        (r: { id: number }) => r.id,
+      ),
+    ).toEqual([unpaid.id]);
     const sibName = (await t.sql.query(`select name from students where id = $1`, [sibling])).rows[0].name as string;
     const byName = await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${encodeURIComponent(sibName.slice(-2))}&state=expired`, admin);
     expect(byName.body.data).toMatchObject({ total: 1, counts: { unpaid: 1, active: 1, expiring: 1, expired: 1, cancelled: 0 } });
     expect(byName.body.data.list.map((r: { id: number }) => r.id)).toEqual([expired.id]);
-    expect((await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${encodeURIComponent('没有这个人')}`, admin)).body.data).toMatchObject({ total: 0, list: [] });
+    expect((await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${encodeURIComponent('没有这个人')}`, admin)).body.data).toMatchObject({
+      total: 0,
+      list: [],
+    });
     expect((await t.get(`/api/index/contractList?package_id=${k.id}&student_id=${child}`, admin)).body.data.total).toBe(0);
     const sib = await t.sql.query(`select class_id from care_class_students where student_id = $1`, [sibling]);
     expect((await t.get(`/api/index/contractList?package_id=${k.id}&class_id=${sib.rows[0].class_id}`, admin)).body.data.total).toBe(4);
-    expect((await t.get(`/api/index/contractList?package_id=${k.id}&class_id=${classId === sib.rows[0].class_id ? t.demo.classes!.second : classId}`, admin)).body.data.total).toBe(0);
+    expect(
+      (
+        await t.get(
+          `/api/index/contractList?package_id=${k.id}&class_id=${classId === sib.rows[0].class_id ? t.demo.classes!.second : classId}`,
+          admin,
+        )
+      ).body.data.total,
+    ).toBe(0);
     const ranged = await t.get(`/api/index/contractList?package_id=${k.id}&end_to=${addDays(today, -1)}`, admin);
     expect(ranged.body.data.list.map((r: { id: number }) => r.id)).toEqual([expired.id]);
     expect(active.state).toBe('active');
@@ -226,11 +286,14 @@ describe('contractList, contractInfo, studentContractList, contractExport', () =
   it('exports the filtered list as .xlsx with Chinese headers and yuan', async () => {
     const k = await addPackage({ price_fen: 123456 });
     const c = await signed({ package_id: k.id });
-    const res = await t.get(`/api/index/contractExport?package_id=${k.id}`, admin).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (d: Buffer) => chunks.push(d));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const res = await t
+      .get(`/api/index/contractExport?package_id=${k.id}`, admin)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (d: Buffer) => chunks.push(d));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect(res.headers['content-type']).toContain('spreadsheetml');
     const wb = new Workbook();
     await wb.xlsx.load(res.body as ArrayBuffer);
@@ -248,13 +311,30 @@ describe('contractList, contractInfo, studentContractList, contractExport', () =
     const c = await signed({ package_id: k.id });
     await t.sql.query(`update contracts set created_at = '2026-11-26T17:30:00Z' where id = $1`, [c.id]);
     // only Date is faked: the clock the export reads for the file's day; timers and I/O run as usual
-    jest.useFakeTimers({ now: new Date('2026-11-26T17:30:00Z'), doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'] });
+    jest.useFakeTimers({
+      now: new Date('2026-11-26T17:30:00Z'),
+      doNotFake: [
+        'nextTick',
+        'setImmediate',
+        'clearImmediate',
+        'setTimeout',
+        'clearTimeout',
+        'setInterval',
+        'clearInterval',
+        'queueMicrotask',
+        'hrtime',
+        'performance',
+      ],
+    });
     try {
-      const res = await t.get(`/api/index/contractExport?package_id=${k.id}`, admin).buffer(true).parse((r, cb) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (d: Buffer) => chunks.push(d));
-        r.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+      const res = await t
+        .get(`/api/index/contractExport?package_id=${k.id}`, admin)
+        .buffer(true)
+        .parse((r, cb) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (d: Buffer) => chunks.push(d));
+          r.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
       expect(decodeURIComponent(res.headers['content-disposition'])).toContain('合同-20261127.xlsx');
       const wb = new Workbook();
       await wb.xlsx.load(res.body as ArrayBuffer);
@@ -279,12 +359,22 @@ describe('contractList, contractInfo, studentContractList, contractExport', () =
 
   it('studentContractList: the admin any student, a parent only an own child', async () => {
     const c = await signed({ package_id: (await addPackage()).id });
-    expect((await t.get(`/api/index/studentContractList?student_id=${child}`, admin)).body.data.list.map((r: { id: number }) => r.id)).toContain(c.id);
-    expect((await t.get(`/api/index/studentContractList?student_id=${child}`, parent)).body.data.list.map((r: { id: number }) => r.id)).toContain(c.id);
-    expect((await t.get(`/api/index/studentContractList?student_id=${stranger}`, parent)).body).toMatchObject({ code: Code.Error, msg: '未找到该学生' });
+    expect((await t.get(`/api/index/studentContractList?student_id=${child}`, admin)).body.data.list.map((r: { id: number }) => r.id)).toContain(
+      c.id,
+    );
+    expect((await t.get(`/api/index/studentContractList?student_id=${child}`, parent)).body.data.list.map((r: { id: number }) => r.id)).toContain(
+      c.id,
+    );
+    expect((await t.get(`/api/index/studentContractList?student_id=${stranger}`, parent)).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该学生',
+    });
     expect((await t.get(`/api/index/studentContractList?student_id=${child}`, await t.login('teacher'))).body).toMatchObject(DENIED);
     const other = await t.otherSchool();
-    expect((await t.get(`/api/index/studentContractList?student_id=${child}`, other.adminToken)).body).toMatchObject({ code: Code.Error, msg: '未找到该学生' });
+    expect((await t.get(`/api/index/studentContractList?student_id=${child}`, other.adminToken)).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该学生',
+    });
   });
 });
 
@@ -296,7 +386,9 @@ describe('payContractOffline and editContract', () => {
     const before = await snap();
     const again = await t.post('/api/index/payContractOffline', admin).send({ id: c.id, version: c.version + 1, payment: { method: 'cash' } });
     expect(again.body).toMatchObject({ code: Code.Error, msg: '该合同不是待付款状态' });
-    expect((await t.post('/api/index/payContractOffline', await t.login('parent')).send({ id: c.id, version: 2, payment: { method: 'cash' } })).body).toMatchObject(DENIED);
+    expect(
+      (await t.post('/api/index/payContractOffline', await t.login('parent')).send({ id: c.id, version: 2, payment: { method: 'cash' } })).body,
+    ).toMatchObject(DENIED);
     expect(await snap()).toEqual(before);
   });
 
@@ -306,20 +398,35 @@ describe('payContractOffline and editContract', () => {
     await t.app.get(ContractUsageService).settled();
     await t.sql.query(`update contracts set units_used = 5 where id = $1`, [c.id]);
     const end = addDays(c.end_day, 10);
-    const res = await t.post('/api/index/editContract', admin).send({ id: c.id, version: c.version, end_day: end, units_total: 25, reason: '补偿停课' });
+    const res = await t
+      .post('/api/index/editContract', admin)
+      .send({ id: c.id, version: c.version, end_day: end, units_total: 25, reason: '补偿停课' });
     expect(res.body.data).toMatchObject({ end_day: end, units_total: 25, version: c.version + 1 });
     const last = res.body.data.history.at(-1);
-    expect(last).toMatchObject({ type: 'edited', reason: '补偿停课', data: { before: { end_day: c.end_day, units_total: 20 }, after: { end_day: end, units_total: 25 } } });
+    expect(last).toMatchObject({
+      type: 'edited',
+      reason: '补偿停课',
+      data: { before: { end_day: c.end_day, units_total: 20 }, after: { end_day: end, units_total: 25 } },
+    });
     // the edit recomputed the student's attendance usage: fake the 5 used again once it is done
     await t.app.get(ContractUsageService).settled();
     await t.sql.query(`update contracts set units_used = 5 where id = $1`, [c.id]);
     const before = await snap();
-    expect((await t.post('/api/index/editContract', admin).send({ id: c.id, version: c.version, auto_renew: true, reason: '再改' })).body).toMatchObject({ msg: '合同已被他人修改，请刷新后重试' });
-    expect((await t.post('/api/index/editContract', admin).send({ id: c.id, version: c.version + 1, units_total: 4, reason: '再改' })).body).toMatchObject({ msg: '课时数不能少于已使用的 5' });
+    expect(
+      (await t.post('/api/index/editContract', admin).send({ id: c.id, version: c.version, auto_renew: true, reason: '再改' })).body,
+    ).toMatchObject({ msg: '合同已被他人修改，请刷新后重试' });
+    expect(
+      (await t.post('/api/index/editContract', admin).send({ id: c.id, version: c.version + 1, units_total: 4, reason: '再改' })).body,
+    ).toMatchObject({ msg: '课时数不能少于已使用的 5' });
     expect((await t.post('/api/index/editContract', admin).send({ id: c.id, version: c.version + 1, auto_renew: true })).body.code).toBe(Code.Error);
-    expect((await t.post('/api/index/editContract', admin).send({ id: c.id, version: c.version + 1, end_day: addDays(c.start_day, -1), reason: '再改' })).body).toMatchObject({ msg: '结束日期不能早于开始日期' });
+    expect(
+      (await t.post('/api/index/editContract', admin).send({ id: c.id, version: c.version + 1, end_day: addDays(c.start_day, -1), reason: '再改' }))
+        .body,
+    ).toMatchObject({ msg: '结束日期不能早于开始日期' });
     const other = await t.otherSchool();
-    expect((await t.post('/api/index/editContract', other.adminToken).send({ id: c.id, version: c.version + 1, auto_renew: true, reason: '再改' })).body).toMatchObject({ msg: '未找到该合同' });
+    expect(
+      (await t.post('/api/index/editContract', other.adminToken).send({ id: c.id, version: c.version + 1, auto_renew: true, reason: '再改' })).body,
+    ).toMatchObject({ msg: '未找到该合同' });
     expect(await snap()).toEqual(before);
   });
 });
@@ -328,10 +435,20 @@ describe('renewContract', () => {
   it('renews once from the day after the end at the package’s current price; both get a renewed event', async () => {
     const k = await addPackage({ price_fen: 200000 });
     const c = await signed({ package_id: k.id, payment: { method: 'cash' } });
-    await t.post('/api/index/editContractPackage', admin).send({ id: k.id, version: k.version, name: k.name, kind: 'month', length: 2, price_fen: 380000, includes: [] });
-    const res = await t.post('/api/index/renewContract', admin).send({ id: c.id, version: c.version, request_id: rid(), payment: { method: 'cash' } });
+    await t
+      .post('/api/index/editContractPackage', admin)
+      .send({ id: k.id, version: k.version, name: k.name, kind: 'month', length: 2, price_fen: 380000, includes: [] });
+    const res = await t
+      .post('/api/index/renewContract', admin)
+      .send({ id: c.id, version: c.version, request_id: rid(), payment: { method: 'cash' } });
     const start = renewalStartDay(c.end_day, today);
-    expect(res.body.data).toMatchObject({ renewed_from: c.id, status: 'active', price_fen: 380000, list_price_fen: 380000, ...contractTerms({ kind: 'month', length: 2 }, start) });
+    expect(res.body.data).toMatchObject({
+      renewed_from: c.id,
+      status: 'active',
+      price_fen: 380000,
+      list_price_fen: 380000,
+      ...contractTerms({ kind: 'month', length: 2 }, start),
+    });
     expect(res.body.data.history.map((e: { type: string }) => e.type)).toEqual(['renewed', 'paid']);
     const src = (await t.get(`/api/index/contractInfo?id=${c.id}`, admin)).body.data;
     expect(src.history.at(-1)).toMatchObject({ type: 'renewed', data: { to_id: res.body.data.id } });
@@ -342,7 +459,9 @@ describe('renewContract', () => {
   it('two concurrent renewals give one', async () => {
     const c = await signed({ package_id: (await addPackage()).id, payment: { method: 'cash' } });
     const before = await snap();
-    const answers = await Promise.all(Array.from({ length: 4 }, () => t.post('/api/index/renewContract', admin).send({ id: c.id, version: c.version, request_id: rid() })));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => t.post('/api/index/renewContract', admin).send({ id: c.id, version: c.version, request_id: rid() })),
+    );
     expect(answers.filter((a) => a.body.code === Code.Ok)).toHaveLength(1);
     const { rows } = await t.sql.query(`select count(*)::int as n from contracts where renewed_from = $1`, [c.id]);
     expect(rows[0].n).toBe(1);
@@ -351,13 +470,21 @@ describe('renewContract', () => {
 
   it('refuses a cancelled contract, other roles and other schools', async () => {
     const c = await signed({ package_id: (await addPackage()).id });
-    const x = await t.post('/api/index/cancellationContract', admin).send({ id: c.id, version: c.version, reason: '家长取消', refund_fen: 0, request_id: rid() });
+    const x = await t
+      .post('/api/index/cancellationContract', admin)
+      .send({ id: c.id, version: c.version, reason: '家长取消', refund_fen: 0, request_id: rid() });
     expect(x.body.data.status).toBe('cancelled');
     const before = await snap();
-    expect((await t.post('/api/index/renewContract', admin).send({ id: c.id, version: x.body.data.version, request_id: rid() })).body).toMatchObject({ msg: '已作废的合同不能续约' });
-    expect((await t.post('/api/index/renewContract', await t.login('teacher')).send({ id: c.id, version: 1, request_id: rid() })).body).toMatchObject(DENIED);
+    expect((await t.post('/api/index/renewContract', admin).send({ id: c.id, version: x.body.data.version, request_id: rid() })).body).toMatchObject({
+      msg: '已作废的合同不能续约',
+    });
+    expect((await t.post('/api/index/renewContract', await t.login('teacher')).send({ id: c.id, version: 1, request_id: rid() })).body).toMatchObject(
+      DENIED,
+    );
     const other = await t.otherSchool();
-    expect((await t.post('/api/index/renewContract', other.adminToken).send({ id: c.id, version: 1, request_id: rid() })).body).toMatchObject({ msg: '未找到该合同' });
+    expect((await t.post('/api/index/renewContract', other.adminToken).send({ id: c.id, version: 1, request_id: rid() })).body).toMatchObject({
+      msg: '未找到该合同',
+    });
     expect(await snap()).toEqual(before);
   });
 });
@@ -370,39 +497,77 @@ describe('refund preview and cancellationContract', () => {
     // attendance usage after the last action first, then the faked usage
     await t.app.get(ContractUsageService).settled();
     await t.sql.query(`update contracts set units_used = 7 where id = $1`, [c.id]);
-    const expected = refundFigure({ kind: 'sessions', list_price_fen: 300000, price_fen: 270000, paid_fen: 270000, start_day: start, end_day: c.end_day, units_total: 30, units_used: 7, today });
+    const expected = refundFigure({
+      kind: 'sessions',
+      list_price_fen: 300000,
+      price_fen: 270000,
+      paid_fen: 270000,
+      start_day: start,
+      end_day: c.end_day,
+      units_total: 30,
+      units_used: 7,
+      today,
+    });
     const preview = await t.get(`/api/index/contractRefundPreview?id=${c.id}`, admin);
     expect(preview.body.data).toEqual({ contract_id: c.id, ...expected, via: 'offline' });
     expect(expected.refund_fen).toBe(Math.floor((23 * 300000) / 30) - 30000);
 
     const before = await snap();
-    const changed = await t.post('/api/index/cancellationContract', admin).send({ id: c.id, version: c.version, reason: '转学', refund_fen: expected.refund_fen + 1, refund_method: 'cash', request_id: rid() });
+    const changed = await t
+      .post('/api/index/cancellationContract', admin)
+      .send({ id: c.id, version: c.version, reason: '转学', refund_fen: expected.refund_fen + 1, refund_method: 'cash', request_id: rid() });
     expect(changed.body).toMatchObject({ code: Code.Error, msg: `退款金额已变化（现为 ${(expected.refund_fen / 100).toFixed(2)} 元），请重新确认` });
-    const noMethod = await t.post('/api/index/cancellationContract', admin).send({ id: c.id, version: c.version, reason: '转学', refund_fen: expected.refund_fen, request_id: rid() });
+    const noMethod = await t
+      .post('/api/index/cancellationContract', admin)
+      .send({ id: c.id, version: c.version, reason: '转学', refund_fen: expected.refund_fen, request_id: rid() });
     expect(noMethod.body).toMatchObject({ msg: '请选择退款方式' });
-    expect((await t.post('/api/index/cancellationContract', admin).send({ id: c.id, version: c.version, refund_fen: expected.refund_fen, request_id: rid() })).body.code).toBe(Code.Error);
-    expect((await t.post('/api/index/cancellationContract', await t.login('parent')).send({ id: c.id, version: c.version, reason: '转学', refund_fen: 0, request_id: rid() })).body).toMatchObject(DENIED);
+    expect(
+      (
+        await t
+          .post('/api/index/cancellationContract', admin)
+          .send({ id: c.id, version: c.version, refund_fen: expected.refund_fen, request_id: rid() })
+      ).body.code,
+    ).toBe(Code.Error);
+    expect(
+      (
+        await t
+          .post('/api/index/cancellationContract', await t.login('parent'))
+          .send({ id: c.id, version: c.version, reason: '转学', refund_fen: 0, request_id: rid() })
+      ).body,
+    ).toMatchObject(DENIED);
     const other = await t.otherSchool();
     expect((await t.get(`/api/index/contractRefundPreview?id=${c.id}`, other.adminToken)).body).toMatchObject({ msg: '未找到该合同' });
     expect(await snap()).toEqual(before);
 
     const request_id = rid();
-    const done = await t.post('/api/index/cancellationContract', admin).send({ id: c.id, version: c.version, reason: '转学', refund_fen: expected.refund_fen, refund_method: 'bank', request_id });
+    const done = await t
+      .post('/api/index/cancellationContract', admin)
+      .send({ id: c.id, version: c.version, reason: '转学', refund_fen: expected.refund_fen, refund_method: 'bank', request_id });
     expect(done.body.data).toMatchObject({ status: 'cancelled', state: 'cancelled', refunded_fen: expected.refund_fen });
     expect(done.body.data.history.slice(-2)).toMatchObject([
       { type: 'cancelled', reason: '转学', data: { refund_fen: expected.refund_fen, via: 'offline' } },
       { type: 'refunded', data: { amount_fen: expected.refund_fen, method: 'bank' } },
     ]);
     // a retry of the same cancellation answers it; another is refused
-    const retry = await t.post('/api/index/cancellationContract', admin).send({ id: c.id, version: c.version, reason: '转学', refund_fen: expected.refund_fen, refund_method: 'bank', request_id });
+    const retry = await t
+      .post('/api/index/cancellationContract', admin)
+      .send({ id: c.id, version: c.version, reason: '转学', refund_fen: expected.refund_fen, refund_method: 'bank', request_id });
     expect(retry.body.data).toMatchObject({ status: 'cancelled', version: done.body.data.version });
-    expect((await t.post('/api/index/cancellationContract', admin).send({ id: c.id, version: done.body.data.version, reason: '转学', refund_fen: 0, request_id: rid() })).body).toMatchObject({ msg: '该合同已作废或已过期' });
+    expect(
+      (
+        await t
+          .post('/api/index/cancellationContract', admin)
+          .send({ id: c.id, version: done.body.data.version, reason: '转学', refund_fen: 0, request_id: rid() })
+      ).body,
+    ).toMatchObject({ msg: '该合同已作废或已过期' });
   });
 
   it('an unpaid contract cancels with nothing to refund', async () => {
     const c = await signed({ package_id: (await addPackage()).id });
     expect((await t.get(`/api/index/contractRefundPreview?id=${c.id}`, admin)).body.data).toMatchObject({ refund_fen: 0, via: 'none' });
-    const done = await t.post('/api/index/cancellationContract', admin).send({ id: c.id, version: c.version, reason: '不需要了', refund_fen: 0, request_id: rid() });
+    const done = await t
+      .post('/api/index/cancellationContract', admin)
+      .send({ id: c.id, version: c.version, reason: '不需要了', refund_fen: 0, request_id: rid() });
     expect(done.body.data.history.map((e: { type: string }) => e.type)).toEqual(['signed', 'cancelled']);
   });
 });
@@ -413,8 +578,26 @@ describe('the derived state in SQL', () => {
     const cases: ContractLike[] = [];
     for (const status of ['unpaid', 'active', 'expired', 'cancelled'] as const) {
       for (const end of [-1, 0, 1, 13, 14, 15, 100]) {
-        for (const [total, used] of [[null, 0], [10, 0], [10, 6], [10, 7], [10, 8], [10, 9], [10, 10], [10, 12], [3, 0], [4, 0]] as const) {
-          cases.push({ status, kind: total === null ? 'month' : 'days', start_day: '2026-01-01', end_day: addDays(day, end), units_total: total, units_used: used });
+        for (const [total, used] of [
+          [null, 0],
+          [10, 0],
+          [10, 6],
+          [10, 7],
+          [10, 8],
+          [10, 9],
+          [10, 10],
+          [10, 12],
+          [3, 0],
+          [4, 0],
+        ] as const) {
+          cases.push({
+            status,
+            kind: total === null ? 'month' : 'days',
+            start_day: '2026-01-01',
+            end_day: addDays(day, end),
+            units_total: total,
+            units_used: used,
+          });
         }
       }
     }
@@ -439,7 +622,7 @@ describe('the list counts (contract_counts)', () => {
   /** The school's counts by state computed from its contracts (what contract_counts must sum to). */
   async function truth(packageId?: number) {
     const { rows } = await t.sql.query(
-      `select ${stateSql('c', '(now() at time zone \'Asia/Shanghai\')::date')} as state, count(*)::int as n from contracts c
+      `select ${stateSql('c', "(now() at time zone 'Asia/Shanghai')::date")} as state, count(*)::int as n from contracts c
         where c.school_id = $1 and ($2::int is null or c.package_id = $2) group by 1`,
       [t.demo.schoolId, packageId ?? null],
     );
@@ -447,18 +630,25 @@ describe('the list counts (contract_counts)', () => {
     for (const r of rows) counts[r.state] = r.n;
     return counts;
   }
-  const listed = async (q = '') => (await t.get(`/api/index/contractList?limit=1${q}`, admin)).body.data as { total: number; counts: Record<string, number> };
+  const listed = async (q = '') =>
+    (await t.get(`/api/index/contractList?limit=1${q}`, admin)).body.data as { total: number; counts: Record<string, number> };
 
   it('follow every write (signing, paying, cancelling, usage, a direct update of many rows) and agree with the contracts', async () => {
     const k = await addPackage({ kind: 'sessions', length: 5 });
     const ids = await Promise.all(
-      Array.from({ length: 8 }, async (_, i) => (await signed({ package_id: k.id, student_id: i % 2 ? sibling : stranger, guardian_id: i % 2 ? parentId : strangerGuardian })).id),
+      Array.from(
+        { length: 8 },
+        async (_, i) =>
+          (await signed({ package_id: k.id, student_id: i % 2 ? sibling : stranger, guardian_id: i % 2 ? parentId : strangerGuardian })).id,
+      ),
     );
     await t.app.get(ContractUsageService).settled();
     expect((await listed(`&package_id=${k.id}`)).counts).toEqual({ unpaid: 8, active: 0, expiring: 0, expired: 0, cancelled: 0 });
     for (const id of ids.slice(0, 5)) {
       const c = (await t.get(`/api/index/contractInfo?id=${id}`, admin)).body.data as ContractDetail;
-      expect((await t.post('/api/index/payContractOffline', admin).send({ id, version: c.version, payment: { method: 'cash' } })).body.code).toBe(Code.Ok);
+      expect((await t.post('/api/index/payContractOffline', admin).send({ id, version: c.version, payment: { method: 'cash' } })).body.code).toBe(
+        Code.Ok,
+      );
     }
     await t.app.get(ContractUsageService).settled();
     // units used (one bucket to another, and within the top bucket), an end moved into the past, a cancellation
@@ -494,8 +684,13 @@ describe('the list counts (contract_counts)', () => {
   it('contracts:rebuild finds nothing to correct, and repairs counts that were tampered with', async () => {
     expect(await rebuildCounts(t.app.get(DataSource), { schoolId: t.demo.schoolId })).toMatchObject({ corrected: 0 });
     const before = await listed();
-    await t.sql.query(`update contract_counts set n = n + 5 where school_id = $1 and n > 0 and ctid = (select ctid from contract_counts where school_id = $1 and n > 0 limit 1)`, [t.demo.schoolId]);
-    await t.sql.query(`delete from contract_counts where ctid = (select ctid from contract_counts where school_id = $1 and n > 0 offset 1 limit 1)`, [t.demo.schoolId]);
+    await t.sql.query(
+      `update contract_counts set n = n + 5 where school_id = $1 and n > 0 and ctid = (select ctid from contract_counts where school_id = $1 and n > 0 limit 1)`,
+      [t.demo.schoolId],
+    );
+    await t.sql.query(`delete from contract_counts where ctid = (select ctid from contract_counts where school_id = $1 and n > 0 offset 1 limit 1)`, [
+      t.demo.schoolId,
+    ]);
     expect(await listed()).not.toEqual(before);
     expect(await rebuildCounts(t.app.get(DataSource))).toMatchObject({ corrected: 2 });
     expect(await listed()).toEqual(before);

@@ -15,11 +15,46 @@ import { newContractNo } from './contract-sql';
 
 type PackageKey = 'term' | 'month' | 'days' | 'sessions';
 
-const PACKAGES: Record<PackageKey, { name: string; kind: PackageKind; length: number; valid_months: number | null; price_fen: number; includes: PackageInclude[]; description: string }> = {
-  term: { name: '学期托管', kind: 'term', length: 1, valid_months: null, price_fen: 598_000, includes: ['care', 'dinner', 'tutoring'], description: '一学期放学托管，含晚餐与作业辅导' },
-  month: { name: '月托（含晚餐）', kind: 'month', length: 1, valid_months: null, price_fen: 128_000, includes: ['care', 'dinner'], description: '按月托管，含晚餐' },
-  days: { name: '20天次卡', kind: 'days', length: 20, valid_months: 3, price_fen: 96_000, includes: ['care', 'dinner'], description: '按到园天数扣减，3 个月内有效' },
-  sessions: { name: '10次辅导', kind: 'sessions', length: 10, valid_months: 3, price_fen: 50_000, includes: ['tutoring'], description: '一对一作业辅导 10 次，3 个月内有效' },
+const PACKAGES: Record<
+  PackageKey,
+  { name: string; kind: PackageKind; length: number; valid_months: number | null; price_fen: number; includes: PackageInclude[]; description: string }
+> = {
+  term: {
+    name: '学期托管',
+    kind: 'term',
+    length: 1,
+    valid_months: null,
+    price_fen: 598_000,
+    includes: ['care', 'dinner', 'tutoring'],
+    description: '一学期放学托管，含晚餐与作业辅导',
+  },
+  month: {
+    name: '月托（含晚餐）',
+    kind: 'month',
+    length: 1,
+    valid_months: null,
+    price_fen: 128_000,
+    includes: ['care', 'dinner'],
+    description: '按月托管，含晚餐',
+  },
+  days: {
+    name: '20天次卡',
+    kind: 'days',
+    length: 20,
+    valid_months: 3,
+    price_fen: 96_000,
+    includes: ['care', 'dinner'],
+    description: '按到园天数扣减，3 个月内有效',
+  },
+  sessions: {
+    name: '10次辅导',
+    kind: 'sessions',
+    length: 10,
+    valid_months: 3,
+    price_fen: 50_000,
+    includes: ['tutoring'],
+    description: '一对一作业辅导 10 次，3 个月内有效',
+  },
 };
 
 interface DemoContract {
@@ -57,7 +92,13 @@ const CONTRACTS: DemoContract[] = [
   { student: '杨宇航', pkg: 'month', endsIn: -20, paid: { method: 'cash' }, expired: true },
   { student: '赵雨桐', pkg: 'term', start: -60, paid: { method: 'bank', receipt_no: 'BK20261102017' } },
   { student: '周梓萱', pkg: 'month', start: -30, paid: { method: 'cash' }, cancelled: { daysAgo: 10, reason: '家长工作调动，转学外地' } },
-  { student: '吴宇轩', pkg: 'term', start: -30, paid: { method: 'bank', receipt_no: 'BK20261024003' }, discount: { price_fen: 568_000, reason: '老生续报优惠' } },
+  {
+    student: '吴宇轩',
+    pkg: 'term',
+    start: -30,
+    paid: { method: 'bank', receipt_no: 'BK20261024003' },
+    discount: { price_fen: 568_000, reason: '老生续报优惠' },
+  },
   { student: '徐若曦', pkg: 'sessions', start: 0, paid: { method: 'bank', receipt_no: 'BK20261120017' } },
   { student: '孙浩宇', pkg: 'month', start: 0 },
   { student: '胡可馨', pkg: 'days', start: 0, paid: { method: 'external', receipt_no: 'ZFB2026111100' } },
@@ -89,10 +130,19 @@ export async function seedDemoContracts(em: EntityManager, schoolId: number, adm
     [schoolId],
   );
   const byName = new Map(students.map((s) => [s.name, s]));
-  const event = (contractId: number, type: string, day: string, time: string, data: Record<string, unknown>, reason: string | null = null, actor: number | null = adminId) =>
-    em.query(`insert into contract_events (school_id, contract_id, type, data, reason, actor_id, at) values ($1, $2, $3, $4, $5, $6, ${AT('$7', time)})`, [
-      schoolId, contractId, type, JSON.stringify(data), reason, actor, day,
-    ]);
+  const event = (
+    contractId: number,
+    type: string,
+    day: string,
+    time: string,
+    data: Record<string, unknown>,
+    reason: string | null = null,
+    actor: number | null = adminId,
+  ) =>
+    em.query(
+      `insert into contract_events (school_id, contract_id, type, data, reason, actor_id, at) values ($1, $2, $3, $4, $5, $6, ${AT('$7', time)})`,
+      [schoolId, contractId, type, JSON.stringify(data), reason, actor, day],
+    );
 
   for (const d of CONTRACTS) {
     const st = byName.get(d.student);
@@ -106,7 +156,17 @@ export async function seedDemoContracts(em: EntityManager, schoolId: number, adm
     const status = d.cancelled ? 'cancelled' : d.expired ? 'expired' : d.paid ? 'active' : 'unpaid';
     const cancelDay = d.cancelled ? addDays(today, -d.cancelled.daysAgo) : null;
     const refund = cancelDay
-      ? refundFigure({ kind: p.kind, list_price_fen: p.price_fen, price_fen: price, paid_fen: price, start_day: terms.start_day, end_day: terms.end_day, units_total: terms.units_total, units_used: 0, today: cancelDay })
+      ? refundFigure({
+          kind: p.kind,
+          list_price_fen: p.price_fen,
+          price_fen: price,
+          paid_fen: price,
+          start_day: terms.start_day,
+          end_day: terms.end_day,
+          units_total: terms.units_total,
+          units_used: 0,
+          today: cancelDay,
+        })
       : null;
     const [c]: Array<{ id: number; no: string }> = await em.query(
       `insert into contracts (school_id, no, student_id, package_id, kind, start_day, end_day, units_total, list_price_fen, price_fen, discount_reason,
@@ -117,20 +177,69 @@ export async function seedDemoContracts(em: EntityManager, schoolId: number, adm
                ${AT('$22', '15:20')}, ${AT('$23', '08:00')})
        returning id, no`,
       [
-        schoolId, newContractNo(signedDay), st.id, pkgIds[d.pkg], p.kind, terms.start_day, terms.end_day, terms.units_total, p.price_fen, price,
-        d.discount?.reason ?? null, d.paid ? price : 0, refund?.refund_fen ?? 0, status, d.auto_renew ?? false, st.guardian_id, d.paid?.method ?? null,
-        d.paid?.receipt_no ?? null, d.remark ?? null, adminId, signedDay, cancelDay, d.expired ? addDays(terms.end_day, 1) : null,
+        schoolId,
+        newContractNo(signedDay),
+        st.id,
+        pkgIds[d.pkg],
+        p.kind,
+        terms.start_day,
+        terms.end_day,
+        terms.units_total,
+        p.price_fen,
+        price,
+        d.discount?.reason ?? null,
+        d.paid ? price : 0,
+        refund?.refund_fen ?? 0,
+        status,
+        d.auto_renew ?? false,
+        st.guardian_id,
+        d.paid?.method ?? null,
+        d.paid?.receipt_no ?? null,
+        d.remark ?? null,
+        adminId,
+        signedDay,
+        cancelDay,
+        d.expired ? addDays(terms.end_day, 1) : null,
       ],
     );
     await event(c.id, 'signed', signedDay, '10:30', {
-      package_id: pkgIds[d.pkg], package_name: p.name, ...terms, list_price_fen: p.price_fen, price_fen: price, discount_reason: d.discount?.reason ?? null,
+      package_id: pkgIds[d.pkg],
+      package_name: p.name,
+      ...terms,
+      list_price_fen: p.price_fen,
+      price_fen: price,
+      discount_reason: d.discount?.reason ?? null,
     });
     if (d.paid) await event(c.id, 'paid', signedDay, '10:35', { amount_fen: price, method: d.paid.method, receipt_no: d.paid.receipt_no ?? null });
-    if (d.expired) await event(c.id, 'expired', addDays(terms.end_day, 1), '08:00', { end_day: terms.end_day, units_total: terms.units_total, units_used: 0 }, null, null);
+    if (d.expired)
+      await event(
+        c.id,
+        'expired',
+        addDays(terms.end_day, 1),
+        '08:00',
+        { end_day: terms.end_day, units_total: terms.units_total, units_used: 0 },
+        null,
+        null,
+      );
     if (cancelDay && refund) {
       const reason = d.cancelled!.reason;
-      await event(c.id, 'cancelled', cancelDay, '15:20', { ...refund, via: 'offline', request_key: `cancel:demo-${c.id}`, out_trade_no: null, today: cancelDay }, reason);
-      if (refund.refund_fen > 0) await event(c.id, 'refunded', cancelDay, '15:20', { amount_fen: refund.refund_fen, via: 'offline', method: 'cash', out_trade_no: null }, reason);
+      await event(
+        c.id,
+        'cancelled',
+        cancelDay,
+        '15:20',
+        { ...refund, via: 'offline', request_key: `cancel:demo-${c.id}`, out_trade_no: null, today: cancelDay },
+        reason,
+      );
+      if (refund.refund_fen > 0)
+        await event(
+          c.id,
+          'refunded',
+          cancelDay,
+          '15:20',
+          { amount_fen: refund.refund_fen, via: 'offline', method: 'cash', out_trade_no: null },
+          reason,
+        );
     }
     if (d.renewed) {
       const renewedDay = addDays(today, -1);
@@ -139,11 +248,33 @@ export async function seedDemoContracts(em: EntityManager, schoolId: number, adm
         `insert into contracts (school_id, no, student_id, package_id, kind, start_day, end_day, units_total, list_price_fen, price_fen, paid_fen, status,
                                 auto_renew, guardian_id, renewed_from, created_by, created_at, updated_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, 0, 'unpaid', $10, $11, $12, $13, ${AT('$14', '16:10')}, ${AT('$14', '16:10')}) returning id, no`,
-        [schoolId, newContractNo(renewedDay), st.id, pkgIds[d.pkg], p.kind, next.start_day, next.end_day, next.units_total, p.price_fen, d.auto_renew ?? false, st.guardian_id, c.id, adminId, renewedDay],
+        [
+          schoolId,
+          newContractNo(renewedDay),
+          st.id,
+          pkgIds[d.pkg],
+          p.kind,
+          next.start_day,
+          next.end_day,
+          next.units_total,
+          p.price_fen,
+          d.auto_renew ?? false,
+          st.guardian_id,
+          c.id,
+          adminId,
+          renewedDay,
+        ],
       );
       await em.query(`update contracts set version = version + 1 where id = $1`, [c.id]);
       await event(c.id, 'renewed', renewedDay, '16:10', { to_id: n.id, to_no: n.no });
-      await event(n.id, 'renewed', renewedDay, '16:10', { from_id: c.id, from_no: c.no, package_id: pkgIds[d.pkg], package_name: p.name, ...next, price_fen: p.price_fen });
+      await event(n.id, 'renewed', renewedDay, '16:10', {
+        from_id: c.id,
+        from_no: c.no,
+        package_id: pkgIds[d.pkg],
+        package_name: p.name,
+        ...next,
+        price_fen: p.price_fen,
+      });
     }
   }
 }

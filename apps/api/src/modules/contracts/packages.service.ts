@@ -33,7 +33,10 @@ export class PackagesService {
   }
 
   async one(schoolId: number, id: number): Promise<ContractPackage> {
-    const [k]: ContractPackage[] = await this.db.query(`select ${PACKAGE_COLUMNS} from contract_packages k where k.school_id = $1 and k.id = $2`, [schoolId, id]);
+    const [k]: ContractPackage[] = await this.db.query(`select ${PACKAGE_COLUMNS} from contract_packages k where k.school_id = $1 and k.id = $2`, [
+      schoolId,
+      id,
+    ]);
     if (!k) throw new AppError('contracts.package_not_found');
     return k;
   }
@@ -62,7 +65,18 @@ export class PackagesService {
                   version = version + 1, updated_at = now()
             where school_id = $1 and id = $2 and version = $3 returning id
          ) select id from u`,
-        [user.schoolId, input.id, input.version, input.name, input.kind, input.length, input.valid_months ?? null, input.price_fen, input.includes, input.description || null],
+        [
+          user.schoolId,
+          input.id,
+          input.version,
+          input.name,
+          input.kind,
+          input.length,
+          input.valid_months ?? null,
+          input.price_fen,
+          input.includes,
+          input.description || null,
+        ],
       );
     } catch (err) {
       if (isUniqueViolation(err, 'contract_packages_name_idx')) throw new AppError('contracts.package_name_taken');

@@ -1,13 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  COURSEWARE_URL_TTL_SECONDS,
-  Role,
-  safeFileName,
-  type CoursewareFileRow,
-  type CoursewareUploaded,
-  type FilePreview,
-} from '@wantuo/shared';
+import { COURSEWARE_URL_TTL_SECONDS, Role, safeFileName, type CoursewareFileRow, type CoursewareUploaded, type FilePreview } from '@wantuo/shared';
 import type { Response } from 'express';
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -155,7 +148,19 @@ export class CoursewareFilesService {
 
   private async present(r: FileRow, school: number): Promise<CoursewareFileRow> {
     const signed = r.file_id ? await this.sign(r.file_id, school) : { url: r.video_url!, expires_at: null };
-    return { id: r.id, kind: r.kind, file_id: r.file_id, section_id: r.section_id, section_title: r.section_title, name: r.name, mime: r.mime, size: r.size, pages: r.pages, url: signed.url, expires_at: signed.expires_at };
+    return {
+      id: r.id,
+      kind: r.kind,
+      file_id: r.file_id,
+      section_id: r.section_id,
+      section_title: r.section_title,
+      name: r.name,
+      mime: r.mime,
+      size: r.size,
+      pages: r.pages,
+      url: signed.url,
+      expires_at: signed.expires_at,
+    };
   }
 
   // ---------------------------------------------------------------- preview (site)
@@ -168,15 +173,22 @@ export class CoursewareFilesService {
    */
   async preview(user: SessionUser, id: string): Promise<FilePreview> {
     const school = schoolKey(user);
-    const [f]: Array<{ id: string; name: string; mime: string; storage_path: string; pages: number | null; school_id: number | null; open: boolean }> =
-      await this.db.query(
-        `select f.id, f.name, f.mime, f.storage_path, f.pages, f.school_id,
+    const [f]: Array<{
+      id: string;
+      name: string;
+      mime: string;
+      storage_path: string;
+      pages: number | null;
+      school_id: number | null;
+      open: boolean;
+    }> = await this.db.query(
+      `select f.id, f.name, f.mime, f.storage_path, f.pages, f.school_id,
                 (f.school_id = $1 or exists (
                    select 1 from courseware_files cf join courseware_sections s on s.id = cf.section_id join coursewares c on c.id = s.courseware_id
                     where cf.file_id = f.id and ${FILES_OPEN})) as open
            from files f where f.id = $2`,
-        [school, id],
-      );
+      [school, id],
+    );
     if (!f) throw new AppError('courseware.file_not_found');
     const isPrivate = f.storage_path.startsWith(PRIVATE_PREFIX);
     let url: string;
@@ -265,4 +277,3 @@ export async function storeCoursewareBytes(
   }
   return { id, name: f.name, mime: f.mime, size: f.buf.length, pages };
 }
-

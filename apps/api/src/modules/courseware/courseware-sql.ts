@@ -16,7 +16,8 @@ export const DICT_JOINS = `
   left join courseware_dicts d_edition on d_edition.id = c.edition_id`;
 
 /** Whether the school in parameter `school` owns courseware `c` through a purchase (the partial unique index answers it). */
-export const ownedBy = (school: string) => `exists (select 1 from courseware_purchases p where p.school_id = ${school} and p.courseware_id = c.id and p.state = 'owned')`;
+export const ownedBy = (school: string) =>
+  `exists (select 1 from courseware_purchases p where p.school_id = ${school} and p.courseware_id = c.id and p.state = 'owned')`;
 /** Whether school $1 owns courseware `c`. */
 export const OWNED = ownedBy('$1');
 

@@ -204,7 +204,10 @@ export class CoursewareStreamController {
   async file(@Param('id') id: string, @Query() query: Record<string, unknown>, @Res() res: Response) {
     const q = StreamQuery.safeParse(query);
     if (!UUID_RE.test(id) || !q.success) {
-      res.status(q.success ? 404 : 403).type('text/plain').setHeader('Cache-Control', 'no-store');
+      res
+        .status(q.success ? 404 : 403)
+        .type('text/plain')
+        .setHeader('Cache-Control', 'no-store');
       res.send(q.success ? 'not found' : 'invalid link');
       return;
     }

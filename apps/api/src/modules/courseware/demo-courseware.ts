@@ -27,18 +27,150 @@ interface DemoCourseware {
 
 /** The demo catalogue: a realistic spread of subjects, grades and editions. */
 export const DEMO_COURSEWARE: DemoCourseware[] = [
-  { title: '三年级语文上册同步课堂', subject: '语文', discipline: '小学', grade: '三年级', term: '上学期', tixi: '同步课堂', edition: '部编版', priceFen: 19_900, description: '紧扣部编版三年级上册课文，每课含生字词、课文理解与课堂练习，适合晚托时段的作业辅导。', sections: ['第一单元 大青树下的小学', '第二单元 秋天的雨'] },
-  { title: '三年级数学上册专题精讲', subject: '数学', discipline: '小学', grade: '三年级', term: '上学期', tixi: '专题精讲', edition: '人教版', priceFen: 29_900, description: '万以内的加法和减法、测量、倍的认识：专题讲解、例题与分层练习。', sections: ['万以内的加法和减法', '倍的认识', '长方形和正方形'] },
-  { title: '四年级英语下册同步课堂', subject: '英语', discipline: '小学', grade: '四年级', term: '下学期', tixi: '同步课堂', edition: '人教版', priceFen: 15_900, description: '单词、句型与情景对话，配套听说练习。', sections: ['Unit 1 My school', 'Unit 2 What time is it?'] },
-  { title: '五年级数学思维拓展', subject: '数学', discipline: '小学', grade: '五年级', term: '上学期', tixi: '思维拓展', edition: '北师大版', priceFen: 39_900, description: '小数乘除法、多边形面积中的思维训练题，培养推理与建模能力。', sections: ['小数的巧算', '多边形的面积'] },
-  { title: '六年级语文阅读与写作', subject: '语文', discipline: '小学', grade: '六年级', term: '下学期', tixi: '阅读与写作', edition: '部编版', priceFen: 25_900, description: '现代文阅读方法与习作指导，每讲附范文与评改要点。', sections: ['记叙文阅读方法', '习作：家乡的风俗'] },
-  { title: '二年级数学课后托管练习', subject: '数学', discipline: '小学', grade: '二年级', term: '上学期', tixi: '课后托管练习', edition: '苏教版', priceFen: 9_900, description: '100 以内加减法与乘法口诀的每日练习，老师可直接打印使用。', sections: ['100 以内的加法和减法', '表内乘法'] },
-  { title: '一年级语文拼音启蒙', subject: '语文', discipline: '小学', grade: '一年级', term: '上学期', tixi: '同步课堂', edition: '部编版', priceFen: 12_900, description: '汉语拼音声母、韵母与整体认读音节，配儿歌与认读卡。', sections: ['声母', '韵母'] },
-  { title: '五年级科学探究实验', subject: '科学', discipline: '小学', grade: '五年级', term: '下学期', tixi: '专题精讲', edition: '苏教版', priceFen: 17_900, description: '沉浮、热传递与生物与环境的探究实验设计与记录单。', sections: ['沉与浮', '热传递'] },
-  { title: '七年级数学上册同步课堂', subject: '数学', discipline: '初中', grade: '七年级', term: '上学期', tixi: '同步课堂', edition: '人教版', priceFen: 34_900, description: '有理数、整式的加减、一元一次方程：知识梳理、例题精讲与课后巩固。', sections: ['有理数', '整式的加减', '一元一次方程'] },
-  { title: '八年级物理专题精讲', subject: '物理', discipline: '初中', grade: '八年级', term: '上学期', tixi: '专题精讲', edition: '人教版', priceFen: 36_900, description: '机械运动、声现象与光现象的专题讲解与实验题训练。', sections: ['机械运动', '光现象'] },
-  { title: '八年级英语下册同步课堂', subject: '英语', discipline: '初中', grade: '八年级', term: '下学期', tixi: '同步课堂', edition: '外研版', priceFen: 22_900, description: '词汇、语法与阅读理解，按模块同步。', sections: ['Module 1 Feelings and impressions', 'Module 2 Experiences'] },
-  { title: '九年级化学寒假专题', subject: '化学', discipline: '初中', grade: '九年级', term: '寒假', tixi: '专题精讲', edition: '人教版', priceFen: 28_900, description: '寒假托管用：化学方程式、溶液与酸碱盐的专题复习。', sections: ['化学方程式', '酸和碱'] },
+  {
+    title: '三年级语文上册同步课堂',
+    subject: '语文',
+    discipline: '小学',
+    grade: '三年级',
+    term: '上学期',
+    tixi: '同步课堂',
+    edition: '部编版',
+    priceFen: 19_900,
+    description: '紧扣部编版三年级上册课文，每课含生字词、课文理解与课堂练习，适合晚托时段的作业辅导。',
+    sections: ['第一单元 大青树下的小学', '第二单元 秋天的雨'],
+  },
+  {
+    title: '三年级数学上册专题精讲',
+    subject: '数学',
+    discipline: '小学',
+    grade: '三年级',
+    term: '上学期',
+    tixi: '专题精讲',
+    edition: '人教版',
+    priceFen: 29_900,
+    description: '万以内的加法和减法、测量、倍的认识：专题讲解、例题与分层练习。',
+    sections: ['万以内的加法和减法', '倍的认识', '长方形和正方形'],
+  },
+  {
+    title: '四年级英语下册同步课堂',
+    subject: '英语',
+    discipline: '小学',
+    grade: '四年级',
+    term: '下学期',
+    tixi: '同步课堂',
+    edition: '人教版',
+    priceFen: 15_900,
+    description: '单词、句型与情景对话，配套听说练习。',
+    sections: ['Unit 1 My school', 'Unit 2 What time is it?'],
+  },
+  {
+    title: '五年级数学思维拓展',
+    subject: '数学',
+    discipline: '小学',
+    grade: '五年级',
+    term: '上学期',
+    tixi: '思维拓展',
+    edition: '北师大版',
+    priceFen: 39_900,
+    description: '小数乘除法、多边形面积中的思维训练题，培养推理与建模能力。',
+    sections: ['小数的巧算', '多边形的面积'],
+  },
+  {
+    title: '六年级语文阅读与写作',
+    subject: '语文',
+    discipline: '小学',
+    grade: '六年级',
+    term: '下学期',
+    tixi: '阅读与写作',
+    edition: '部编版',
+    priceFen: 25_900,
+    description: '现代文阅读方法与习作指导，每讲附范文与评改要点。',
+    sections: ['记叙文阅读方法', '习作：家乡的风俗'],
+  },
+  {
+    title: '二年级数学课后托管练习',
+    subject: '数学',
+    discipline: '小学',
+    grade: '二年级',
+    term: '上学期',
+    tixi: '课后托管练习',
+    edition: '苏教版',
+    priceFen: 9_900,
+    description: '100 以内加减法与乘法口诀的每日练习，老师可直接打印使用。',
+    sections: ['100 以内的加法和减法', '表内乘法'],
+  },
+  {
+    title: '一年级语文拼音启蒙',
+    subject: '语文',
+    discipline: '小学',
+    grade: '一年级',
+    term: '上学期',
+    tixi: '同步课堂',
+    edition: '部编版',
+    priceFen: 12_900,
+    description: '汉语拼音声母、韵母与整体认读音节，配儿歌与认读卡。',
+    sections: ['声母', '韵母'],
+  },
+  {
+    title: '五年级科学探究实验',
+    subject: '科学',
+    discipline: '小学',
+    grade: '五年级',
+    term: '下学期',
+    tixi: '专题精讲',
+    edition: '苏教版',
+    priceFen: 17_900,
+    description: '沉浮、热传递与生物与环境的探究实验设计与记录单。',
+    sections: ['沉与浮', '热传递'],
+  },
+  {
+    title: '七年级数学上册同步课堂',
+    subject: '数学',
+    discipline: '初中',
+    grade: '七年级',
+    term: '上学期',
+    tixi: '同步课堂',
+    edition: '人教版',
+    priceFen: 34_900,
+    description: '有理数、整式的加减、一元一次方程：知识梳理、例题精讲与课后巩固。',
+    sections: ['有理数', '整式的加减', '一元一次方程'],
+  },
+  {
+    title: '八年级物理专题精讲',
+    subject: '物理',
+    discipline: '初中',
+    grade: '八年级',
+    term: '上学期',
+    tixi: '专题精讲',
+    edition: '人教版',
+    priceFen: 36_900,
+    description: '机械运动、声现象与光现象的专题讲解与实验题训练。',
+    sections: ['机械运动', '光现象'],
+  },
+  {
+    title: '八年级英语下册同步课堂',
+    subject: '英语',
+    discipline: '初中',
+    grade: '八年级',
+    term: '下学期',
+    tixi: '同步课堂',
+    edition: '外研版',
+    priceFen: 22_900,
+    description: '词汇、语法与阅读理解，按模块同步。',
+    sections: ['Module 1 Feelings and impressions', 'Module 2 Experiences'],
+  },
+  {
+    title: '九年级化学寒假专题',
+    subject: '化学',
+    discipline: '初中',
+    grade: '九年级',
+    term: '寒假',
+    tixi: '专题精讲',
+    edition: '人教版',
+    priceFen: 28_900,
+    description: '寒假托管用：化学方程式、溶液与酸碱盐的专题复习。',
+    sections: ['化学方程式', '酸和碱'],
+  },
 ];
 
 /** Exercises written into each lesson's PDF (readable text, several pages). */
@@ -63,7 +195,15 @@ export function renderSectionPdf(course: DemoCourseware, section: string, font: 
     doc.moveDown();
     doc.fontSize(18).text(zh(section, 'Section'), { align: 'center' });
     doc.moveDown(2);
-    doc.fontSize(12).text(zh(`${course.discipline} · ${course.grade} · ${course.term} · ${course.subject} · ${course.edition} · ${course.tixi}`, 'Demo courseware of the after-school platform'), { align: 'center' });
+    doc
+      .fontSize(12)
+      .text(
+        zh(
+          `${course.discipline} · ${course.grade} · ${course.term} · ${course.subject} · ${course.edition} · ${course.tixi}`,
+          'Demo courseware of the after-school platform',
+        ),
+        { align: 'center' },
+      );
     doc.moveDown();
     doc.text(zh(course.description, 'Generated at seed time.'), { align: 'left' });
     PAGES.forEach((part, i) => {
@@ -103,7 +243,10 @@ export async function seedDemoCourseware(db: DataSource, uploadDir: string): Pro
   // machine (each demo start, every browser test's stack included, rendered 26 of them: about 2.5 s)
   const cacheDir = join(tmpdir(), 'wantuo-demo-pdfs');
   const render = async (course: DemoCourseware, section: string): Promise<Buffer> => {
-    const key = createHash('sha256').update(JSON.stringify([PDF_CACHE_VERSION, course.title, course.subject, course.grade, section, font ? 'cjk' : 'latin'])).digest('hex').slice(0, 32);
+    const key = createHash('sha256')
+      .update(JSON.stringify([PDF_CACHE_VERSION, course.title, course.subject, course.grade, section, font ? 'cjk' : 'latin']))
+      .digest('hex')
+      .slice(0, 32);
     const cached = join(cacheDir, `${key}.pdf`);
     if (existsSync(cached)) return readFileSync(cached);
     const pdf = await renderSectionPdf(course, section, font);
@@ -119,12 +262,32 @@ export async function seedDemoCourseware(db: DataSource, uploadDir: string): Pro
     const files = [];
     for (const section of course.sections) {
       const pdf = await render(course, section);
-      files.push(await storeCoursewareBytes(db, uploadDir, { buf: pdf, name: `${section}.pdf`, mime: 'application/pdf', ext: 'pdf', schoolId: null, userId: op.id }));
+      files.push(
+        await storeCoursewareBytes(db, uploadDir, {
+          buf: pdf,
+          name: `${section}.pdf`,
+          mime: 'application/pdf',
+          ext: 'pdf',
+          schoolId: null,
+          userId: op.id,
+        }),
+      );
     }
     const [c]: Array<{ id: number }> = await db.query(
       `insert into coursewares (title, subject_id, discipline_id, grade_id, term_id, tixi_id, edition_id, description, price_fen, created_by)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
-      [course.title, dict('subject', course.subject), dict('discipline', course.discipline), dict('grade', course.grade), dict('term', course.term), dict('tixi', course.tixi), dict('edition', course.edition), course.description, course.priceFen, op.id],
+      [
+        course.title,
+        dict('subject', course.subject),
+        dict('discipline', course.discipline),
+        dict('grade', course.grade),
+        dict('term', course.term),
+        dict('tixi', course.tixi),
+        dict('edition', course.edition),
+        course.description,
+        course.priceFen,
+        op.id,
+      ],
     );
     const sections: Array<{ id: number }> = await db.query(
       `insert into courseware_sections (courseware_id, title, sort, created_by)

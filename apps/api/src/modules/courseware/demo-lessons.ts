@@ -21,7 +21,10 @@ interface DemoPlan {
 
 const PLANS: DemoPlan[] = [
   {
-    author: 'teacher', class: 'running', when: -3, title: '秋天的雨：阅读指导',
+    author: 'teacher',
+    class: 'running',
+    when: -3,
+    title: '秋天的雨：阅读指导',
     objectives: '读懂课文写了秋天的哪些景物；积累描写颜色和气味的词语；能仿写一句话。',
     steps: [
       { title: '朗读课文', minutes: 10, content: '学生自由朗读，圈出喜欢的词语。' },
@@ -31,7 +34,10 @@ const PLANS: DemoPlan[] = [
     items: [{ courseware: '三年级语文上册同步课堂', section: '第二单元 秋天的雨', pages: '1-4', note: '重点看第 3 页' }],
   },
   {
-    author: 'teacher', class: 'running', when: 1, title: '倍的认识：作业辅导',
+    author: 'teacher',
+    class: 'running',
+    when: 1,
+    title: '倍的认识：作业辅导',
     objectives: '理解“几倍”的含义，会解决“求一个数是另一个数的几倍”的问题。',
     steps: [
       { title: '复习导入', minutes: 5, content: '口算 10 题。' },
@@ -45,7 +51,10 @@ const PLANS: DemoPlan[] = [
     ],
   },
   {
-    author: 'zhao', class: 'tutoring', when: 'next_tutoring', title: '万以内的加法和减法：小组辅导',
+    author: 'zhao',
+    class: 'tutoring',
+    when: 'next_tutoring',
+    title: '万以内的加法和减法：小组辅导',
     objectives: '熟练掌握连续进位加法和退位减法，能验算。',
     steps: [
       { title: '错题回顾', minutes: 15, content: '讲评上次作业中的典型错误。' },
@@ -72,7 +81,14 @@ export async function seedDemoLessons(c: ShowcaseContext, teaching: DemoTeaching
     const at = c.at(addDays(c.today, -10 + i), '14:00');
     const description = `购买课件：${cw.title}`.slice(0, 127);
     const outTradeNo = await demoMoney(c, {
-      kind: COURSEWARE_KIND, method: 'balance', prefix: 'C', refId: String(cw.id), description, amountFen: cw.price_fen, at, key: `courseware:demo-${cw.id}`,
+      kind: COURSEWARE_KIND,
+      method: 'balance',
+      prefix: 'C',
+      refId: String(cw.id),
+      description,
+      amountFen: cw.price_fen,
+      at,
+      key: `courseware:demo-${cw.id}`,
       meta: { courseware_id: cw.id },
     });
     await em.query(
@@ -121,7 +137,19 @@ export async function seedDemoLessons(c: ShowcaseContext, teaching: DemoTeaching
     const [p]: Array<{ id: number }> = await em.query(
       `insert into lesson_plans (school_id, author_id, title, class_kind, class_id, lesson_date, objectives, steps, items, slides, created_at, updated_at)
        values ($1, $2, $3, $4, $5, $6::date, $7, $8::jsonb, $9, $10, $11, $11) returning id`,
-      [schoolId, author, plan.title, plan.class === 'tutoring' ? 'tutoring' : 'care', classId, day, plan.objectives, JSON.stringify(plan.steps), items.length, slides, savedAt],
+      [
+        schoolId,
+        author,
+        plan.title,
+        plan.class === 'tutoring' ? 'tutoring' : 'care',
+        classId,
+        day,
+        plan.objectives,
+        JSON.stringify(plan.steps),
+        items.length,
+        slides,
+        savedAt,
+      ],
     );
     await em.query(
       `insert into lesson_plan_items (plan_id, position, courseware_file_id, pages, note)

@@ -163,7 +163,16 @@ export class LessonPlansService {
       );
       if (!cls) throw new AppError('courseware.plan_class_not_found');
       const slides = await this.checkItems(m, user.schoolId!, input.items);
-      const fields = [input.title, input.class_kind, input.class_id, input.lesson_date, input.objectives ?? '', JSON.stringify(input.steps), input.items.length, slides];
+      const fields = [
+        input.title,
+        input.class_kind,
+        input.class_id,
+        input.lesson_date,
+        input.objectives ?? '',
+        JSON.stringify(input.steps),
+        input.items.length,
+        slides,
+      ];
       let saved: { id: number; version: number } | undefined;
       if (input.id === undefined) {
         [saved] = await m.query(

@@ -31,7 +31,8 @@ async function written(): Promise<Record<string, unknown>> {
 
 const save = (token: string, body: object) => t.post('/api/index/prepareLessons', token).send(body);
 const info = (token: string, id: number) => t.get(`/api/index/prepareLessonsInfo?id=${id}`, token);
-const list = async (token: string, query = ''): Promise<{ list: LessonPlanRow[]; total: number }> => (await t.get(`/api/index/prepareLessonsList?${query}`, token)).body.data;
+const list = async (token: string, query = ''): Promise<{ list: LessonPlanRow[]; total: number }> =>
+  (await t.get(`/api/index/prepareLessonsList?${query}`, token)).body.data;
 
 const plan = (over: object = {}) => ({
   title: '倍的认识：第一课时',
@@ -52,19 +53,28 @@ const plan = (over: object = {}) => ({
 });
 
 async function careClass(schoolId: number, name: string, head: number | null, status = 1): Promise<number> {
-  const { rows } = await t.sql.query(`insert into care_classes (school_id, name, head_teacher_id, capacity, status) values ($1, $2, $3, 30, $4) returning id`, [schoolId, name, head, status]);
+  const { rows } = await t.sql.query(
+    `insert into care_classes (school_id, name, head_teacher_id, capacity, status) values ($1, $2, $3, 30, $4) returning id`,
+    [schoolId, name, head, status],
+  );
   return rows[0].id;
 }
 
 beforeAll(async () => {
   t = await startTestApp({ runJobs: false, redis: false, listen: true });
   await seedDemoCourseware(t.app.get(DataSource), t.config.uploadDir);
-  [admin, teacher, adviser, parent, operator] = await Promise.all(['admin', 'teacher', 'adviser', 'parent', 'operator'].map((u) => t.login(u as 'admin')));
+  [admin, teacher, adviser, parent, operator] = await Promise.all(
+    ['admin', 'teacher', 'adviser', 'parent', 'operator'].map((u) => t.login(u as 'admin')),
+  );
   other = await t.otherSchool();
   const school = t.demo.schoolId;
   const u = t.demo.users;
   cls.duty = await careClass(school, '晚托一班', null);
-  await t.sql.query(`insert into duty_assignments (school_id, class_id, teacher_id, duty) values ($1, $2, $3, 'tutor')`, [school, cls.duty, u.teacher]);
+  await t.sql.query(`insert into duty_assignments (school_id, class_id, teacher_id, duty) values ($1, $2, $3, 'tutor')`, [
+    school,
+    cls.duty,
+    u.teacher,
+  ]);
   cls.headed = await careClass(school, '晚托二班', u.adviser);
   cls.plain = await careClass(school, '晚托三班', null);
   cls.stopped = await careClass(school, '暑期班（已停）', null, 0);
@@ -92,7 +102,9 @@ beforeAll(async () => {
       )
     ).rows.map((r) => r.id as number);
   const bought = (await t.sql.query(`select id from coursewares where title = '三年级数学上册专题精讲'`)).rows[0].id;
-  expect((await t.post('/api/index/balancePayCourseware', admin).send({ id: bought, deal_pwd: PWD, request_id: 'lesson-plans-buy' })).body.code).toBe(Code.Ok);
+  expect((await t.post('/api/index/balancePayCourseware', admin).send({ id: bought, deal_pwd: PWD, request_id: 'lesson-plans-buy' })).body.code).toBe(
+    Code.Ok,
+  );
   boughtTradeNo = (await t.sql.query(`select out_trade_no from courseware_purchases where courseware_id = $1`, [bought])).rows[0].out_trade_no;
   [file.a, file.b] = await files('三年级数学上册专题精讲');
   [file.locked] = await files('八年级物理专题精讲');
@@ -101,7 +113,8 @@ afterAll(() => t.close());
 
 describe('the classes a plan may be for', () => {
   it('the admin: every running class; a teacher: the ones they teach; by keyword', async () => {
-    const names = async (token: string, q = '') => (await t.get(`/api/index/prepareLessonsClasses${q}`, token)).body.data.map((c: { name: string }) => c.name);
+    const names = async (token: string, q = '') =>
+      (await t.get(`/api/index/prepareLessonsClasses${q}`, token)).body.data.map((c: { name: string }) => c.name);
     expect(await names(admin)).toEqual(['晚托一班', '晚托二班', '晚托三班', '三年级数学提高班']);
     expect(await names(teacher)).toEqual(['晚托一班', '三年级数学提高班']);
     expect(await names(adviser)).toEqual(['晚托二班']);
@@ -118,7 +131,17 @@ describe('saving and opening a plan', () => {
     expect(res.body).toMatchObject({ code: Code.Ok, data: { version: 1, slides: 2 + 5 } });
     const id = res.body.data.id;
     const p: LessonPlanDetail = (await info(admin, id)).body.data;
-    expect(p).toMatchObject({ id, title: '倍的认识：第一课时', class_kind: 'care', class_name: '晚托一班', lesson_date: '2026-11-24', items: 2, slides: 7, editable: true, author_name: expect.any(String) });
+    expect(p).toMatchObject({
+      id,
+      title: '倍的认识：第一课时',
+      class_kind: 'care',
+      class_name: '晚托一班',
+      lesson_date: '2026-11-24',
+      items: 2,
+      slides: 7,
+      editable: true,
+      author_name: expect.any(String),
+    });
     expect(p.steps).toEqual(plan().steps);
     expect(p.items_list.map((i) => [i.file_id, i.pages, i.total_pages, i.kind, i.open, i.note])).toEqual([
       [file.a, [1, 3], 5, 'pdf', true, ''],
@@ -129,14 +152,29 @@ describe('saving and opening a plan', () => {
     expect(pdf.status).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     const { rows } = await t.sql.query(`select version, action, plan->'items' as items from lesson_plan_revisions where plan_id = $1`, [id]);
-    expect(rows).toEqual([{ version: 1, action: 'create', items: [{ file_id: file.a, pages: [1, 3], note: '' }, { file_id: file.b, pages: null, note: '练习页' }] }]);
+    expect(rows).toEqual([
+      {
+        version: 1,
+        action: 'create',
+        items: [
+          { file_id: file.a, pages: [1, 3], note: '' },
+          { file_id: file.b, pages: null, note: '练习页' },
+        ],
+      },
+    ]);
   });
 
   it('an edit carries the version read: a stale one is refused, two at once save once, every version is kept', async () => {
     const id = (await save(admin, plan({ title: '并发测试' }))).body.data.id;
-    expect((await save(admin, plan({ id, version: 1, title: '第二版', items: [{ file_id: file.b, pages: [5, 4] }] }))).body).toMatchObject({ code: Code.Ok, data: { id, version: 2, slides: 2 } });
+    expect((await save(admin, plan({ id, version: 1, title: '第二版', items: [{ file_id: file.b, pages: [5, 4] }] }))).body).toMatchObject({
+      code: Code.Ok,
+      data: { id, version: 2, slides: 2 },
+    });
     const before = await written();
-    expect((await save(admin, plan({ id, version: 1, title: '旧版本' }))).body).toMatchObject({ code: Code.Error, msg: '教案已被他人修改，请刷新后重试' });
+    expect((await save(admin, plan({ id, version: 1, title: '旧版本' }))).body).toMatchObject({
+      code: Code.Error,
+      msg: '教案已被他人修改，请刷新后重试',
+    });
     expect(await written()).toEqual(before);
     const both = await Promise.all([save(admin, plan({ id, version: 2, title: '甲' })), save(teacher, plan({ id, version: 2, title: '乙' }))]);
     // the teacher is not its author: refused as such; so race the admin against itself too
@@ -144,10 +182,18 @@ describe('saving and opening a plan', () => {
     const race = await Promise.all([save(admin, plan({ id, version: 3, title: '丙' })), save(admin, plan({ id, version: 3, title: '丁' }))]);
     expect(race.map((r) => r.body.code).sort()).toEqual([Code.Error, Code.Ok]);
     expect(race.find((r) => r.body.code === Code.Error)!.body.msg).toBe('教案已被他人修改，请刷新后重试');
-    const { rows } = await t.sql.query(`select version, action, plan->>'title' as title from lesson_plan_revisions where plan_id = $1 order by version`, [id]);
+    const { rows } = await t.sql.query(
+      `select version, action, plan->>'title' as title from lesson_plan_revisions where plan_id = $1 order by version`,
+      [id],
+    );
     const winner = race.find((r) => r.body.code === Code.Ok)!.body.data;
     expect(winner.version).toBe(4);
-    expect(rows.map((r) => [r.version, r.action])).toEqual([[1, 'create'], [2, 'edit'], [3, 'edit'], [4, 'edit']]);
+    expect(rows.map((r) => [r.version, r.action])).toEqual([
+      [1, 'create'],
+      [2, 'edit'],
+      [3, 'edit'],
+      [4, 'edit'],
+    ]);
     expect(rows.map((r) => r.title).slice(0, 3)).toEqual(['并发测试', '第二版', '甲']);
     expect((await info(admin, id)).body.data.items_list).toHaveLength(2);
   });
@@ -186,8 +232,10 @@ describe('saving and opening a plan', () => {
       const res = await save(admin, body);
       expect({ body, code: res.body.code, msg: res.body.msg }).toEqual({ body, code: Code.Error, msg: expect.stringMatching(msg) });
     }
-    for (const q of ['id=0', 'id=x', '']) expect((await t.get(`/api/index/prepareLessonsInfo?${q}`, admin)).body).toMatchObject({ code: Code.Error, msg: '教案编号无效' });
-    for (const q of ['from=2026-13-01', 'class_kind=x', 'mine=maybe', 'limit=500']) expect((await t.get(`/api/index/prepareLessonsList?${q}`, admin)).body.code).toBe(Code.Error);
+    for (const q of ['id=0', 'id=x', ''])
+      expect((await t.get(`/api/index/prepareLessonsInfo?${q}`, admin)).body).toMatchObject({ code: Code.Error, msg: '教案编号无效' });
+    for (const q of ['from=2026-13-01', 'class_kind=x', 'mine=maybe', 'limit=500'])
+      expect((await t.get(`/api/index/prepareLessonsList?${q}`, admin)).body.code).toBe(Code.Error);
     expect((await t.post('/api/index/delPrepareLessons', admin).send({ id: 1 })).body).toMatchObject({ code: Code.Error, msg: '版本号无效' });
     expect(await written()).toEqual(before);
   });
@@ -199,7 +247,10 @@ describe('saving and opening a plan', () => {
       [file.a],
     );
     const video = rows[0].id;
-    expect((await save(admin, plan({ items: [{ file_id: video, pages: [1] }] }))).body).toMatchObject({ code: Code.Error, msg: '第 1 项不是 PDF，不能指定页码' });
+    expect((await save(admin, plan({ items: [{ file_id: video, pages: [1] }] }))).body).toMatchObject({
+      code: Code.Error,
+      msg: '第 1 项不是 PDF，不能指定页码',
+    });
     const res = await save(admin, plan({ title: '视频课', items: [{ file_id: video }, { file_id: file.a, pages: [2] }] }));
     expect(res.body).toMatchObject({ code: Code.Ok, data: { slides: 2 } });
     const p: LessonPlanDetail = (await info(admin, res.body.data.id)).body.data;
@@ -226,11 +277,20 @@ describe('who may do what', () => {
     const before = await written();
     expect((await info(other.adminToken, id)).body).toMatchObject({ code: Code.Error, msg: '未找到该教案' });
     expect((await save(other.adminToken, plan({ id, version: 1 }))).body.code).toBe(Code.Error);
-    expect((await save(other.adminToken, plan({ id, version: 1, class_id: cls.otherSchool, items: [] }))).body).toMatchObject({ code: Code.Error, msg: '未找到该教案' });
-    expect((await t.post('/api/index/delPrepareLessons', other.adminToken).send({ id, version: 1 })).body).toMatchObject({ code: Code.Error, msg: '未找到该教案' });
+    expect((await save(other.adminToken, plan({ id, version: 1, class_id: cls.otherSchool, items: [] }))).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该教案',
+    });
+    expect((await t.post('/api/index/delPrepareLessons', other.adminToken).send({ id, version: 1 })).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该教案',
+    });
     expect((await list(other.adminToken)).total).toBe(0);
     // the other school has not bought the courseware: its files are not for its plans
-    expect((await save(other.adminToken, plan({ class_id: cls.otherSchool }))).body).toMatchObject({ code: Code.Error, msg: '第 1 项课件文件不存在或机构尚未购买' });
+    expect((await save(other.adminToken, plan({ class_id: cls.otherSchool }))).body).toMatchObject({
+      code: Code.Error,
+      msg: '第 1 项课件文件不存在或机构尚未购买',
+    });
     expect(await written()).toEqual(before);
   });
 
@@ -257,19 +317,35 @@ describe('who may do what', () => {
     expect((await list(adviser)).total).toBe(0);
 
     const mid = await written();
-    expect((await save(teacher, plan({ id: forDuty.id, version: forDuty.version, title: '改别人的' }))).body).toMatchObject({ code: Code.Error, msg: '只能修改自己编写的教案' });
-    expect((await t.post('/api/index/delPrepareLessons', teacher).send({ id: forDuty.id, version: forDuty.version })).body).toMatchObject({ code: Code.Error, msg: '只能修改自己编写的教案' });
+    expect((await save(teacher, plan({ id: forDuty.id, version: forDuty.version, title: '改别人的' }))).body).toMatchObject({
+      code: Code.Error,
+      msg: '只能修改自己编写的教案',
+    });
+    expect((await t.post('/api/index/delPrepareLessons', teacher).send({ id: forDuty.id, version: forDuty.version })).body).toMatchObject({
+      code: Code.Error,
+      msg: '只能修改自己编写的教案',
+    });
     expect(await written()).toEqual(mid);
     // the admin edits the teacher's plan; the teacher then edits on the new version
-    expect((await save(admin, plan({ id: mine.id, version: 1, class_kind: 'teaching', class_id: cls.teaching, title: '管理员修订' }))).body.data.version).toBe(2);
-    expect((await save(teacher, plan({ id: mine.id, version: 2, class_kind: 'teaching', class_id: cls.teaching, title: '教师再修订' }))).body.data.version).toBe(3);
-    expect((await list(admin, `class_kind=teaching&class_id=${cls.teaching}`)).list.map((p) => [p.title, p.author_id])).toEqual([['教师再修订', t.demo.users.teacher]]);
+    expect(
+      (await save(admin, plan({ id: mine.id, version: 1, class_kind: 'teaching', class_id: cls.teaching, title: '管理员修订' }))).body.data.version,
+    ).toBe(2);
+    expect(
+      (await save(teacher, plan({ id: mine.id, version: 2, class_kind: 'teaching', class_id: cls.teaching, title: '教师再修订' }))).body.data.version,
+    ).toBe(3);
+    expect((await list(admin, `class_kind=teaching&class_id=${cls.teaching}`)).list.map((p) => [p.title, p.author_id])).toEqual([
+      ['教师再修订', t.demo.users.teacher],
+    ]);
   });
 });
 
 describe('lists and removal', () => {
   it('the list filters by class, days and keyword, and pages on the server', async () => {
-    for (const [d, title] of [['2026-12-01', '十二月第一课'], ['2026-12-02', '十二月第二课'], ['2026-12-03', '十二月第三课']]) {
+    for (const [d, title] of [
+      ['2026-12-01', '十二月第一课'],
+      ['2026-12-02', '十二月第二课'],
+      ['2026-12-03', '十二月第三课'],
+    ]) {
       expect((await save(admin, plan({ title, lesson_date: d, class_id: cls.headed, items: [] }))).body.code).toBe(Code.Ok);
     }
     const page1 = await list(admin, `class_kind=care&class_id=${cls.headed}&limit=2`);
@@ -287,19 +363,40 @@ describe('lists and removal', () => {
     const closing = await careClass(t.demo.schoolId, '即将结课班', null);
     const saved = (await save(admin, plan({ title: '结课前', class_id: closing, items: [] }))).body.data;
     await t.sql.query(`update care_classes set status = 0 where id = $1`, [closing]);
-    expect((await save(admin, plan({ id: saved.id, version: 1, title: '结课后补记', class_id: closing, items: [] }))).body).toMatchObject({ code: Code.Ok, data: { version: 2 } });
-    expect((await save(admin, plan({ id: saved.id, version: 2, class_id: cls.stopped, items: [] }))).body).toMatchObject({ code: Code.Error, msg: '未找到该班级，或不是你任教的班级' });
-    expect((await save(admin, plan({ class_id: closing, items: [] }))).body).toMatchObject({ code: Code.Error, msg: '未找到该班级，或不是你任教的班级' });
+    expect((await save(admin, plan({ id: saved.id, version: 1, title: '结课后补记', class_id: closing, items: [] }))).body).toMatchObject({
+      code: Code.Ok,
+      data: { version: 2 },
+    });
+    expect((await save(admin, plan({ id: saved.id, version: 2, class_id: cls.stopped, items: [] }))).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该班级，或不是你任教的班级',
+    });
+    expect((await save(admin, plan({ class_id: closing, items: [] }))).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该班级，或不是你任教的班级',
+    });
   });
 
   it('removing a plan keeps its row and history; it is gone from the list and cannot be opened', async () => {
     const saved = (await save(teacher, plan({ title: '将被删除' }))).body.data;
-    expect((await t.post('/api/index/delPrepareLessons', teacher).send({ id: saved.id, version: 9 })).body).toMatchObject({ code: Code.Error, msg: '教案已被他人修改，请刷新后重试' });
-    expect((await t.post('/api/index/delPrepareLessons', teacher).send({ id: saved.id, version: 1 })).body).toMatchObject({ code: Code.Ok, data: { id: saved.id } });
+    expect((await t.post('/api/index/delPrepareLessons', teacher).send({ id: saved.id, version: 9 })).body).toMatchObject({
+      code: Code.Error,
+      msg: '教案已被他人修改，请刷新后重试',
+    });
+    expect((await t.post('/api/index/delPrepareLessons', teacher).send({ id: saved.id, version: 1 })).body).toMatchObject({
+      code: Code.Ok,
+      data: { id: saved.id },
+    });
     expect((await info(teacher, saved.id)).body).toMatchObject({ code: Code.Error, msg: '未找到该教案' });
     expect((await list(teacher)).list.map((p) => p.title)).not.toContain('将被删除');
-    expect((await t.post('/api/index/delPrepareLessons', teacher).send({ id: saved.id, version: 2 })).body).toMatchObject({ code: Code.Error, msg: '未找到该教案' });
-    const { rows } = await t.sql.query(`select p.deleted_by, (select array_agg(action order by version) from lesson_plan_revisions r where r.plan_id = p.id) as actions from lesson_plans p where p.id = $1`, [saved.id]);
+    expect((await t.post('/api/index/delPrepareLessons', teacher).send({ id: saved.id, version: 2 })).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该教案',
+    });
+    const { rows } = await t.sql.query(
+      `select p.deleted_by, (select array_agg(action order by version) from lesson_plan_revisions r where r.plan_id = p.id) as actions from lesson_plans p where p.id = $1`,
+      [saved.id],
+    );
     expect(rows[0]).toEqual({ deleted_by: t.demo.users.teacher, actions: ['create', 'delete'] });
   });
 });
@@ -309,14 +406,19 @@ describe('a refund locks the plan’s files', () => {
     const saved = (await save(admin, plan({ title: '退款前的教案' }))).body.data;
     const url = (await info(admin, saved.id)).body.data.items_list[0].url;
     expect((await t.get(url)).status).toBe(200);
-    await t.app.get(RefundsService).refund({ schoolId: t.demo.schoolId, outTradeNo: boughtTradeNo, reason: '测试退款', requestKey: 'lesson-plans', actorId: null });
+    await t.app
+      .get(RefundsService)
+      .refund({ schoolId: t.demo.schoolId, outTradeNo: boughtTradeNo, reason: '测试退款', requestKey: 'lesson-plans', actorId: null });
     const p: LessonPlanDetail = (await info(admin, saved.id)).body.data;
     expect(p.items_list.map((i) => [i.open, i.url])).toEqual([
       [false, null],
       [false, null],
     ]);
     expect((await t.get(url)).status).toBe(403);
-    expect((await save(admin, plan({ id: saved.id, version: saved.version }))).body).toMatchObject({ code: Code.Error, msg: '第 1 项课件文件不存在或机构尚未购买' });
+    expect((await save(admin, plan({ id: saved.id, version: saved.version }))).body).toMatchObject({
+      code: Code.Error,
+      msg: '第 1 项课件文件不存在或机构尚未购买',
+    });
     // without the locked items it saves
     expect((await save(admin, plan({ id: saved.id, version: saved.version, items: [] }))).body.code).toBe(Code.Ok);
   });

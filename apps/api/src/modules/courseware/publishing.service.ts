@@ -80,11 +80,26 @@ export class PublishingService {
     await this.dicts.check(dictRefs(input));
     const files = flatten(input.sections);
     return this.db.transaction(async (em) => {
-      await this.checkFiles(em, null, files.fileId.filter((f): f is string => f !== null));
+      await this.checkFiles(
+        em,
+        null,
+        files.fileId.filter((f): f is string => f !== null),
+      );
       const [c]: Array<{ id: number }> = await em.query(
         `insert into coursewares (title, subject_id, discipline_id, grade_id, term_id, tixi_id, edition_id, description, price_fen, created_by)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
-        [input.title, input.subject_id, input.discipline_id ?? null, input.grade_id ?? null, input.term_id ?? null, input.tixi_id ?? null, input.edition_id ?? null, input.description ?? '', input.price_fen, user.id],
+        [
+          input.title,
+          input.subject_id,
+          input.discipline_id ?? null,
+          input.grade_id ?? null,
+          input.term_id ?? null,
+          input.tixi_id ?? null,
+          input.edition_id ?? null,
+          input.description ?? '',
+          input.price_fen,
+          user.id,
+        ],
       );
       const sections: Array<{ id: number }> = await em.query(
         `insert into courseware_sections (courseware_id, title, sort, created_by)
@@ -106,7 +121,20 @@ export class PublishingService {
                 description = coalesce($10, description), price_fen = $11, status = $12, version = version + 1, updated_at = now()
           where id = $1 and school_id is null and version = $2 returning id, version
        ) select * from u`,
-      [input.id, input.version, input.title, input.subject_id, input.discipline_id ?? null, input.grade_id ?? null, input.term_id ?? null, input.tixi_id ?? null, input.edition_id ?? null, input.description ?? null, input.price_fen, input.status],
+      [
+        input.id,
+        input.version,
+        input.title,
+        input.subject_id,
+        input.discipline_id ?? null,
+        input.grade_id ?? null,
+        input.term_id ?? null,
+        input.tixi_id ?? null,
+        input.edition_id ?? null,
+        input.description ?? null,
+        input.price_fen,
+        input.status,
+      ],
     );
     if (rows.length) return rows[0];
     const [exists]: unknown[] = await this.db.query(`select 1 from coursewares where id = $1 and school_id is null`, [input.id]);
@@ -145,7 +173,11 @@ export class PublishingService {
       );
       if (!c) throw new AppError('courseware.not_found');
       if (!c.open) throw new AppError('courseware.not_owned');
-      await this.checkFiles(em, schoolId, files.fileId.filter((f): f is string => f !== null));
+      await this.checkFiles(
+        em,
+        schoolId,
+        files.fileId.filter((f): f is string => f !== null),
+      );
       let sectionId: number;
       if (input.id === undefined) {
         const [s]: Array<{ id: number }> = await em.query(
@@ -165,13 +197,15 @@ export class PublishingService {
         if (s.school_id !== schoolId) throw new AppError('courseware.not_own_section');
         if (s.version !== input.version) throw new AppError('courseware.stale');
         sectionId = s.id;
-        await em.query(`update courseware_sections set title = $2, sort = coalesce($3, sort), version = version + 1, updated_at = now() where id = $1`, [
-          sectionId,
-          input.title,
-          input.sort ?? null,
-        ]);
+        await em.query(
+          `update courseware_sections set title = $2, sort = coalesce($3, sort), version = version + 1, updated_at = now() where id = $1`,
+          [sectionId, input.title, input.sort ?? null],
+        );
         const keys = files.fileId.map((f, i) => f ?? files.videoUrl[i]!);
-        await em.query(`delete from courseware_files where section_id = $1 and not (coalesce(file_id::text, video_url) = any($2::text[]))`, [sectionId, keys]);
+        await em.query(`delete from courseware_files where section_id = $1 and not (coalesce(file_id::text, video_url) = any($2::text[]))`, [
+          sectionId,
+          keys,
+        ]);
         await em.query(
           `update courseware_files cf set name = i.name, sort = i.sort
              from unnest($2::text[], $3::text[], $4::int[]) as i(key, name, sort)

@@ -97,7 +97,8 @@ export class PurchaseService {
         if (!c) throw new AppError('courseware.not_found');
         if (prior || c.owned) return { id: c.id, owned: true, charged: false, balance_fen: school.balance_fen };
         if (c.status !== 1) throw new AppError('courseware.not_on_sale');
-        if (school.balance_fen < c.price_fen) throw new AppError('courseware.balance_insufficient', { balance: school.balance_fen / 100, amount: c.price_fen / 100 });
+        if (school.balance_fen < c.price_fen)
+          throw new AppError('courseware.balance_insufficient', { balance: school.balance_fen / 100, amount: c.price_fen / 100 });
         const outTradeNo = newOutTradeNo('C');
         const description = `购买课件：${c.title}`.slice(0, 127);
         const [pay]: Array<{ id: number }> = await em.query(
@@ -123,7 +124,9 @@ export class PurchaseService {
     } catch (err) {
       // a concurrent request with the same key, or for the same courseware, committed first: nothing was written here
       if (!isUniqueViolation(err)) throw err;
-      const [now]: Array<{ balance_fen: number }> = await this.db.query(`select balance_fen::float8 as balance_fen from schools where id = $1`, [schoolId]);
+      const [now]: Array<{ balance_fen: number }> = await this.db.query(`select balance_fen::float8 as balance_fen from schools where id = $1`, [
+        schoolId,
+      ]);
       return { id: input.id, owned: true, charged: false, balance_fen: now.balance_fen };
     }
   }
@@ -146,7 +149,14 @@ export class PurchaseService {
 
   /** In the mark-paid transaction: the school owns the courseware, unless it already does (then the payment is a surplus). */
   async settle(em: EntityManager, p: PaidPayment): Promise<void> {
-    await this.insertPurchase(em, { schoolId: p.school_id, coursewareId: Number(p.ref_id), priceFen: p.amount_fen, method: 'wechat', outTradeNo: p.out_trade_no, userId: p.created_by });
+    await this.insertPurchase(em, {
+      schoolId: p.school_id,
+      coursewareId: Number(p.ref_id),
+      priceFen: p.amount_fen,
+      method: 'wechat',
+      outTradeNo: p.out_trade_no,
+      userId: p.created_by,
+    });
   }
 
   private async insertPurchase(

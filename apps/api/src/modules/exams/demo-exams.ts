@@ -57,7 +57,16 @@ export async function seedDemoExams(c: ShowcaseContext): Promise<number> {
               select $1, v.student_id, $6, v.class_id, v.score2, v.absent, $7, $8 from v returning student_id, score2, absent)
        insert into exam_score_log (exam_id, student_id, school_id, action, score2, absent, actor_id, at)
        select $1, up.student_id, $6, 'set', up.score2, up.absent, $7, $8 from up`,
-      [e.id, rows.map((r) => r.student_id), rows.map((r) => r.class_id), rows.map((r) => r.score2), rows.map((r) => r.absent), schoolId, users.admin, entered],
+      [
+        e.id,
+        rows.map((r) => r.student_id),
+        rows.map((r) => r.class_id),
+        rows.map((r) => r.score2),
+        rows.map((r) => r.absent),
+        schoolId,
+        users.admin,
+        entered,
+      ],
     );
     if (published) {
       await em.query(

@@ -56,7 +56,12 @@ export interface ExamHead {
  * Reads (with `lock`: locks) an exam of the caller's school. A teacher only finds exams with at least one own class;
  * with `manage`, only exams all of whose classes are theirs (else `exams.not_own_class`).
  */
-export async function examOf(em: Pick<EntityManager, 'query'>, user: SessionUser, id: number, opts: { lock?: boolean; manage?: boolean } = {}): Promise<ExamHead> {
+export async function examOf(
+  em: Pick<EntityManager, 'query'>,
+  user: SessionUser,
+  id: number,
+  opts: { lock?: boolean; manage?: boolean } = {},
+): Promise<ExamHead> {
   const teacher = isTeacher(user);
   const [row]: ExamHead[] = await em.query(
     `select e.id, e.name, e.subject, e.full_mark, e.pass2, e.version, e.scores_version, e.published_at,

@@ -49,10 +49,13 @@ export class ExamsService {
     const p = (v: unknown) => `$${params.push(v)}`;
     const conds = ['e.school_id = $1'];
     if (isTeacher(user)) {
-      conds.push(`exists (select 1 from exam_classes ec join care_classes c on c.id = ec.class_id where ec.exam_id = e.id and ${OWN_CLASS('c', p(user.id))})`);
+      conds.push(
+        `exists (select 1 from exam_classes ec join care_classes c on c.id = ec.class_id where ec.exam_id = e.id and ${OWN_CLASS('c', p(user.id))})`,
+      );
     }
     const w = f as Filters;
-    if (w.class_ids?.length) conds.push(`exists (select 1 from exam_classes ec where ec.exam_id = e.id and ec.class_id = any(${p(w.class_ids)}::int[]))`);
+    if (w.class_ids?.length)
+      conds.push(`exists (select 1 from exam_classes ec where ec.exam_id = e.id and ec.class_id = any(${p(w.class_ids)}::int[]))`);
     if (w.subjects?.length) conds.push(`e.subject = any(${p(w.subjects)}::text[])`);
     const keyword = containsPattern(w.keyword);
     if (keyword) conds.push(`e.name like ${p(keyword)}`);
@@ -79,7 +82,11 @@ export class ExamsService {
         `insert into exams (school_id, name, subject, exam_day, full_mark, pass2, created_by) values ($1, $2, $3, $4, $5, $6, $7) returning id`,
         [schoolOf(user), input.name, input.subject, input.exam_day, input.full_mark, pass2Of(input.pass_mark), user.id],
       );
-      await em.query(`insert into exam_classes (exam_id, class_id, school_id) select $1, c, $2 from unnest($3::int[]) c`, [row.id, schoolOf(user), input.class_ids]);
+      await em.query(`insert into exam_classes (exam_id, class_id, school_id) select $1, c, $2 from unnest($3::int[]) c`, [
+        row.id,
+        schoolOf(user),
+        input.class_ids,
+      ]);
       return this.read(em, row.id);
     });
   }
@@ -102,12 +109,16 @@ export class ExamsService {
           [exam.id, removed],
         );
         if (used) throw new AppError('exams.class_has_scores', { name: used.name });
-        await em.query(`with d as (delete from exam_classes where exam_id = $1 and class_id = any($2::int[]) returning 1) select count(*)::int as n from d`, [exam.id, removed]);
+        await em.query(
+          `with d as (delete from exam_classes where exam_id = $1 and class_id = any($2::int[]) returning 1) select count(*)::int as n from d`,
+          [exam.id, removed],
+        );
       }
-      await em.query(
-        `insert into exam_classes (exam_id, class_id, school_id) select $1, c, $2 from unnest($3::int[]) c on conflict do nothing`,
-        [exam.id, schoolOf(user), input.class_ids],
-      );
+      await em.query(`insert into exam_classes (exam_id, class_id, school_id) select $1, c, $2 from unnest($3::int[]) c on conflict do nothing`, [
+        exam.id,
+        schoolOf(user),
+        input.class_ids,
+      ]);
       await em.query(
         `with u as (update exams set name = $2, subject = $3, exam_day = $4, full_mark = $5, pass2 = $6, version = version + 1, updated_at = now()
                      where id = $1 returning id) select id from u`,
@@ -156,7 +167,11 @@ export class ExamsService {
       );
       await this.jobs.enqueueMany(
         'sms.send',
-        texts.map((x) => ({ mobile: x.mobile, template: 'exam.published' as const, params: { school: x.school, student: x.students, exam: exam.name, subject: exam.subject } })),
+        texts.map((x) => ({
+          mobile: x.mobile,
+          template: 'exam.published' as const,
+          params: { school: x.school, student: x.students, exam: exam.name, subject: exam.subject },
+        })),
       );
       return { published_at: row.published_at, version: row.version, texted: texts.length };
     });

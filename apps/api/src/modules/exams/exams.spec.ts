@@ -23,10 +23,18 @@ beforeAll(async () => {
   mine = t.demo.classes!.running;
   other = t.demo.classes!.second;
   const of = async (cls: number) =>
-    (await t.sql.query(`select s.id, s.name from students s join care_class_students c on c.student_id = s.id where c.class_id = $1 and s.status = 1 order by s.id`, [cls])).rows;
+    (
+      await t.sql.query(
+        `select s.id, s.name from students s join care_class_students c on c.student_id = s.id where c.class_id = $1 and s.status = 1 order by s.id`,
+        [cls],
+      )
+    ).rows;
   mineStudents = await of(mine);
   otherStudents = await of(other);
-  const kid = await t.sql.query(`select s.id from students s join student_guardians g on g.student_id = s.id where g.user_id = $1 and s.status = 1 order by s.id limit 1`, [t.demo.users.parent]);
+  const kid = await t.sql.query(
+    `select s.id from students s join student_guardians g on g.student_id = s.id where g.user_id = $1 and s.status = 1 order by s.id limit 1`,
+    [t.demo.users.parent],
+  );
   child = kid.rows[0].id;
   expect(mineStudents.length).toBeGreaterThanOrEqual(4);
   expect(otherStudents.length).toBeGreaterThanOrEqual(1);
@@ -47,7 +55,14 @@ async function snap() {
 }
 
 let n = 0;
-const examBody = (over: Record<string, unknown> = {}) => ({ name: `期中测验${n++}`, subject: '数学', exam_day: '2026-11-20', full_mark: 100, class_ids: [mine], ...over });
+const examBody = (over: Record<string, unknown> = {}) => ({
+  name: `期中测验${n++}`,
+  subject: '数学',
+  exam_day: '2026-11-20',
+  full_mark: 100,
+  class_ids: [mine],
+  ...over,
+});
 async function addExam(over: Record<string, unknown> = {}, token = admin, action = 'addExam'): Promise<Exam> {
   const res = await t.post(`/api/index/${action}`, token).send(examBody(over));
   expect(res.body).toMatchObject({ code: Code.Ok });
@@ -64,9 +79,22 @@ const scoresOf = async (examId: number, token = admin, action = 'examScore'): Pr
 describe('addExam, studentExamList, editExam, delExam', () => {
   it('the admin creates an exam for two classes; the GET and POST lists filter it; examScore lists every student', async () => {
     const e = await addExam({ name: '十一月月考', subject: '语文', class_ids: [mine, other], pass_mark: 72 });
-    expect(e).toMatchObject({ name: '十一月月考', subject: '语文', exam_day: '2026-11-20', full_mark: 100, pass_mark: 72, pass_mark_given: true, scored: 0, version: 1, published_at: null });
+    expect(e).toMatchObject({
+      name: '十一月月考',
+      subject: '语文',
+      exam_day: '2026-11-20',
+      full_mark: 100,
+      pass_mark: 72,
+      pass_mark_given: true,
+      scored: 0,
+      version: 1,
+      published_at: null,
+    });
     expect(e.classes.map((c) => c.id).sort()).toEqual([mine, other].sort());
-    const get = await t.get(`/api/index/studentExamList?class_id=${other}&subject=${encodeURIComponent('语文')}&date_from=2026-11-01&date_to=2026-11-30`, admin);
+    const get = await t.get(
+      `/api/index/studentExamList?class_id=${other}&subject=${encodeURIComponent('语文')}&date_from=2026-11-01&date_to=2026-11-30`,
+      admin,
+    );
     expect(get.body.data.list.map((x: Exam) => x.id)).toContain(e.id);
     const post = await t.post('/api/index/studentExamList', admin).send({ class_ids: [mine, other], subjects: ['语文', '英语'], page: 1, limit: 5 });
     expect(post.body.data).toMatchObject({ page: 1, limit: 5 });
@@ -81,7 +109,15 @@ describe('addExam, studentExamList, editExam, delExam', () => {
 
   it('bad input writes nothing and answers code 100', async () => {
     const before = await snap();
-    for (const bad of [{ full_mark: 0 }, { class_ids: [] }, { pass_mark: 120 }, { pass_mark: 60.3 }, { exam_day: '2026-02-30' }, { name: '' }, { class_ids: [mine, mine] }]) {
+    for (const bad of [
+      { full_mark: 0 },
+      { class_ids: [] },
+      { pass_mark: 120 },
+      { pass_mark: 60.3 },
+      { exam_day: '2026-02-30' },
+      { name: '' },
+      { class_ids: [mine, mine] },
+    ]) {
       const res = await t.post('/api/index/addExam', admin).send(examBody(bad));
       expect(res.body.code).toBe(Code.Error);
     }
@@ -123,13 +159,17 @@ describe('addExam, studentExamList, editExam, delExam', () => {
     expect((await t.get('/api/index/studentExamList', teacher)).body).toMatchObject(DENIED);
     expect((await t.post('/api/index/studentExamList', parent).send({})).body).toMatchObject(DENIED);
     expect((await t.get(`/api/index/examScore?exam_id=${e.id}`, parent)).body).toMatchObject(DENIED);
-    expect((await t.post('/api/index/addExamScore', teacher).send({ exam_id: e.id, rows: [{ student_id: child, score: 90 }] })).body).toMatchObject(DENIED);
+    expect((await t.post('/api/index/addExamScore', teacher).send({ exam_id: e.id, rows: [{ student_id: child, score: 90 }] })).body).toMatchObject(
+      DENIED,
+    );
     expect((await t.post('/api/index/delExamScore', adviser).send({ exam_id: e.id, student_id: child })).body).toMatchObject(DENIED);
     expect((await t.get('/api/index/teacherStudentExamList', admin)).body).toMatchObject(DENIED);
     expect((await t.get(`/api/index/teacherExamScore?exam_id=${e.id}`, parent)).body).toMatchObject(DENIED);
     expect((await t.post('/api/index/teacherAddExam', admin).send(examBody())).body).toMatchObject(DENIED);
     expect((await t.post('/api/index/teacherEditExam', parent).send({ id: e.id, version: 1, ...examBody() })).body).toMatchObject(DENIED);
-    expect((await t.post('/api/index/teacherAddExamScore', admin).send({ exam_id: e.id, rows: [{ student_id: child, score: 90 }] })).body).toMatchObject(DENIED);
+    expect(
+      (await t.post('/api/index/teacherAddExamScore', admin).send({ exam_id: e.id, rows: [{ student_id: child, score: 90 }] })).body,
+    ).toMatchObject(DENIED);
     expect((await t.post('/api/index/teacherDelExamScore', parent).send({ exam_id: e.id, student_id: child })).body).toMatchObject(DENIED);
     expect((await t.post('/api/index/publishExamScores', parent).send({ exam_id: e.id, version: 1 })).body).toMatchObject(DENIED);
     expect((await t.get(`/api/index/parentExamScores?student_id=${child}`, admin)).body).toMatchObject(DENIED);
@@ -144,9 +184,13 @@ describe('addExam, studentExamList, editExam, delExam', () => {
     const before = await snap();
     const notFound = { code: Code.Error, msg: '未找到该考试，或不是你负责的班级的考试' };
     expect((await t.get(`/api/index/examScore?exam_id=${e.id}`, o.adminToken)).body).toMatchObject(notFound);
-    expect((await t.post('/api/index/editExam', o.adminToken).send({ id: e.id, version: 1, ...examBody() })).body).toMatchObject({ code: Code.Error });
+    expect((await t.post('/api/index/editExam', o.adminToken).send({ id: e.id, version: 1, ...examBody() })).body).toMatchObject({
+      code: Code.Error,
+    });
     expect((await t.post('/api/index/delExam', o.adminToken).send({ id: e.id, version: 1, confirm: true })).body).toMatchObject(notFound);
-    expect((await t.post('/api/index/addExamScore', o.adminToken).send({ exam_id: e.id, rows: [{ student_id: child, score: 90 }] })).body).toMatchObject(notFound);
+    expect(
+      (await t.post('/api/index/addExamScore', o.adminToken).send({ exam_id: e.id, rows: [{ student_id: child, score: 90 }] })).body,
+    ).toMatchObject(notFound);
     expect((await t.post('/api/index/delExamScore', o.adminToken).send({ exam_id: e.id, student_id: child })).body).toMatchObject(notFound);
     expect((await t.post('/api/index/publishExamScores', o.adminToken).send({ exam_id: e.id, version: 1 })).body).toMatchObject(notFound);
     expect((await t.get(`/api/index/examScoreExport?exam_id=${e.id}`, o.adminToken)).body).toMatchObject(notFound);
@@ -166,17 +210,31 @@ describe('addExam, studentExamList, editExam, delExam', () => {
   it('edits on the version read: not below a score entered, a class with scores stays; deletes with the scores', async () => {
     const e = await addExam({ class_ids: [mine, other] });
     await t.post('/api/index/addExamScore', admin).send({ exam_id: e.id, rows: [{ student_id: mineStudents[0].id, score: 95 }] });
-    const edit = (over: Record<string, unknown>, version = e.version) => t.post('/api/index/editExam', admin).send({ id: e.id, version, ...examBody({ name: e.name, class_ids: [mine, other], ...over }) });
+    const edit = (over: Record<string, unknown>, version = e.version) =>
+      t.post('/api/index/editExam', admin).send({ id: e.id, version, ...examBody({ name: e.name, class_ids: [mine, other], ...over }) });
     const before = await snap();
     expect((await edit({ full_mark: 90 })).body).toMatchObject({ code: Code.Error, msg: '已有成绩最高 95 分，满分不能低于它' });
-    expect((await edit({ class_ids: [other] })).body).toMatchObject({ code: Code.Error, msg: '班级「阳光一班」已有成绩，不能从考试中移除（请先删除其成绩）' });
+    expect((await edit({ class_ids: [other] })).body).toMatchObject({
+      code: Code.Error,
+      msg: '班级「阳光一班」已有成绩，不能从考试中移除（请先删除其成绩）',
+    });
     expect((await edit({}, e.version + 1)).body).toMatchObject({ code: Code.Error, msg: '该考试已被他人修改，请刷新后重试' });
     expect(await snap()).toEqual(before);
     const ok = await edit({ full_mark: 120, class_ids: [mine], subject: '英语' });
-    expect(ok.body.data).toMatchObject({ full_mark: 120, subject: '英语', pass_mark: 72, pass_mark_given: false, version: 2, classes: [{ id: mine, name: '阳光一班' }] });
+    expect(ok.body.data).toMatchObject({
+      full_mark: 120,
+      subject: '英语',
+      pass_mark: 72,
+      pass_mark_given: false,
+      version: 2,
+      classes: [{ id: mine, name: '阳光一班' }],
+    });
     const del = await t.post('/api/index/delExam', admin).send({ id: e.id, version: 2, confirm: true });
     expect(del.body.data).toEqual({ id: e.id, scores: 1 });
-    const { rows } = await t.sql.query(`select (select count(*) from exam_scores where exam_id = $1)::int as s, (select count(*) from exams where id = $1)::int as e`, [e.id]);
+    const { rows } = await t.sql.query(
+      `select (select count(*) from exam_scores where exam_id = $1)::int as s, (select count(*) from exams where id = $1)::int as e`,
+      [e.id],
+    );
     expect(rows[0]).toEqual({ s: 0, e: 0 });
   });
 });
@@ -224,23 +282,45 @@ describe('addExamScore, examScore, delExamScore', () => {
     const e = await addExam();
     const [a, b, c] = mineStudents;
     const before = await snap();
-    const res = await t.post('/api/index/addExamScore', admin).send({ exam_id: e.id, rows: [{ student_id: a.id, score: 88 }, { student_id: b.id, score: 101 }, { student_id: c.id, score: 77.5 }] });
+    const res = await t.post('/api/index/addExamScore', admin).send({
+      exam_id: e.id,
+      rows: [
+        { student_id: a.id, score: 88 },
+        { student_id: b.id, score: 101 },
+        { student_id: c.id, score: 77.5 },
+      ],
+    });
     expect(res.body.code).toBe(Code.Error);
     expect(res.body.msg).toBe(`成绩未保存，请修改以下行：第 2 行（${b.name}）：成绩须在 0 到满分之间`);
     expect(res.body.data.rows).toEqual([{ row: 2, student_id: b.id, student_name: b.name, message: '成绩须在 0 到满分之间' }]);
     // several problems at once, each named
     const many = await t.post('/api/index/addExamScore', admin).send({
       exam_id: e.id,
-      rows: [{ student_id: a.id, score: '8x' }, { student_id: a.id, score: 80 }, { student_id: b.id, score: 80.25 }, { student_id: c.id }, { student_id: otherStudents[0].id, score: 80 }],
+      rows: [
+        { student_id: a.id, score: '8x' },
+        { student_id: a.id, score: 80 },
+        { student_id: b.id, score: 80.25 },
+        { student_id: c.id },
+        { student_id: otherStudents[0].id, score: 80 },
+      ],
     });
     expect(many.body.data.rows.map((r: { row: number }) => r.row)).toEqual([1, 2, 3, 4, 5]);
     expect(many.body.msg).toContain('第 3 行');
     expect(many.body.msg).toContain('成绩只能是整数或 .5');
     expect((await t.post('/api/index/addExamScore', admin).send({ exam_id: e.id, rows: [] })).body.code).toBe(Code.Error);
-    expect((await t.post('/api/index/addExamScore', admin).send({ exam_id: e.id, rows: [{ student_id: 'x', score: 1 }] })).body.code).toBe(Code.Error);
+    expect((await t.post('/api/index/addExamScore', admin).send({ exam_id: e.id, rows: [{ student_id: 'x', score: 1 }] })).body.code).toBe(
+      Code.Error,
+    );
     expect(await snap()).toEqual(before);
     // fixed, it saves; a batch on an old scores_version is refused
-    const ok = await t.post('/api/index/addExamScore', admin).send({ exam_id: e.id, scores_version: 0, rows: [{ student_id: a.id, score: 88 }, { student_id: b.id, score: 100 }] });
+    const ok = await t.post('/api/index/addExamScore', admin).send({
+      exam_id: e.id,
+      scores_version: 0,
+      rows: [
+        { student_id: a.id, score: 88 },
+        { student_id: b.id, score: 100 },
+      ],
+    });
     expect(ok.body.data).toEqual({ saved: 2, scores_version: 1 });
     const stale = await t.post('/api/index/addExamScore', admin).send({ exam_id: e.id, scores_version: 0, rows: [{ student_id: c.id, score: 60 }] });
     expect(stale.body).toMatchObject({ code: Code.Error, msg: '成绩已被他人修改，请刷新后再保存' });
@@ -250,7 +330,9 @@ describe('addExamScore, examScore, delExamScore', () => {
     const e = await addExam();
     await t.post('/api/index/addExamScore', admin).send({ exam_id: e.id, rows: [{ student_id: child, score: 70 }] });
     const before = await snap();
-    expect((await t.post('/api/index/delExamScore', admin).send({ exam_id: e.id, student_id: mineStudents.find((s) => s.id !== child)!.id })).body).toMatchObject({ code: Code.Error, msg: '该学生还没有成绩' });
+    expect(
+      (await t.post('/api/index/delExamScore', admin).send({ exam_id: e.id, student_id: mineStudents.find((s) => s.id !== child)!.id })).body,
+    ).toMatchObject({ code: Code.Error, msg: '该学生还没有成绩' });
     expect((await t.post('/api/index/delExamScore', admin).send({ exam_id: e.id, student_id: 0 })).body.code).toBe(Code.Error);
     expect(await snap()).toEqual(before);
     const res = await t.post('/api/index/delExamScore', admin).send({ exam_id: e.id, student_id: child });
@@ -269,7 +351,9 @@ describe('the teacher versions', () => {
     expect(e.classes).toEqual([{ id: mine, name: '阳光一班' }]);
     const list = await t.get('/api/index/teacherStudentExamList', teacher);
     expect(list.body.data.list.map((x: Exam) => x.id)).toContain(e.id);
-    const ed = await t.post('/api/index/teacherEditExam', adviser).send({ id: e.id, version: 1, ...examBody({ name: '单元测验', class_ids: [mine] }) });
+    const ed = await t
+      .post('/api/index/teacherEditExam', adviser)
+      .send({ id: e.id, version: 1, ...examBody({ name: '单元测验', class_ids: [mine] }) });
     expect(ed.body.data).toMatchObject({ name: '单元测验', version: 2 });
     const add = await t.post('/api/index/teacherAddExamScore', teacher).send({ exam_id: e.id, rows: [{ student_id: child, score: 99 }] });
     expect(add.body.data).toMatchObject({ saved: 1 });
@@ -284,18 +368,39 @@ describe('the teacher versions', () => {
     const before = await snap();
     const notFound = { code: Code.Error, msg: '未找到该考试，或不是你负责的班级的考试' };
     expect((await t.get(`/api/index/teacherExamScore?exam_id=${theirs.id}`, teacher)).body).toMatchObject(notFound);
-    expect((await t.post('/api/index/teacherEditExam', teacher).send({ id: theirs.id, version: 1, ...examBody({ class_ids: [mine] }) })).body).toMatchObject(notFound);
-    expect((await t.post('/api/index/teacherAddExamScore', teacher).send({ exam_id: theirs.id, rows: [{ student_id: otherStudents[0].id, score: 90 }] })).body).toMatchObject(notFound);
-    expect((await t.post('/api/index/teacherDelExamScore', adviser).send({ exam_id: theirs.id, student_id: otherStudents[0].id })).body).toMatchObject(notFound);
+    expect(
+      (await t.post('/api/index/teacherEditExam', teacher).send({ id: theirs.id, version: 1, ...examBody({ class_ids: [mine] }) })).body,
+    ).toMatchObject(notFound);
+    expect(
+      (await t.post('/api/index/teacherAddExamScore', teacher).send({ exam_id: theirs.id, rows: [{ student_id: otherStudents[0].id, score: 90 }] }))
+        .body,
+    ).toMatchObject(notFound);
+    expect(
+      (await t.post('/api/index/teacherDelExamScore', adviser).send({ exam_id: theirs.id, student_id: otherStudents[0].id })).body,
+    ).toMatchObject(notFound);
     expect((await t.post('/api/index/publishExamScores', teacher).send({ exam_id: theirs.id, version: 1 })).body).toMatchObject(notFound);
-    expect((await t.post('/api/index/teacherAddExam', teacher).send(examBody({ class_ids: [other] }))).body).toMatchObject({ code: Code.Error, msg: `以下班级不存在或不是你负责的班级：${other}` });
+    expect((await t.post('/api/index/teacherAddExam', teacher).send(examBody({ class_ids: [other] }))).body).toMatchObject({
+      code: Code.Error,
+      msg: `以下班级不存在或不是你负责的班级：${other}`,
+    });
     // an exam of an own class and another: the own class's students only, no edit, no publish
     const s = await scoresOf(mixed.id, teacher, 'teacherExamScore');
     expect(s.list.map((r) => r.student_id).sort()).toEqual(mineStudents.map((x) => x.id).sort());
     expect(s.can_manage).toBe(false);
-    expect((await t.post('/api/index/teacherEditExam', teacher).send({ id: mixed.id, version: 1, ...examBody({ class_ids: [mine, other] }) })).body).toMatchObject({ code: Code.Error, msg: '只能操作自己负责的班级的考试和学生' });
-    expect((await t.post('/api/index/publishExamScores', adviser).send({ exam_id: mixed.id, version: 1 })).body).toMatchObject({ code: Code.Error, msg: '只能操作自己负责的班级的考试和学生' });
-    const bad = await t.post('/api/index/teacherAddExamScore', teacher).send({ exam_id: mixed.id, rows: [{ student_id: child, score: 90 }, { student_id: otherStudents[0].id, score: 90 }] });
+    expect(
+      (await t.post('/api/index/teacherEditExam', teacher).send({ id: mixed.id, version: 1, ...examBody({ class_ids: [mine, other] }) })).body,
+    ).toMatchObject({ code: Code.Error, msg: '只能操作自己负责的班级的考试和学生' });
+    expect((await t.post('/api/index/publishExamScores', adviser).send({ exam_id: mixed.id, version: 1 })).body).toMatchObject({
+      code: Code.Error,
+      msg: '只能操作自己负责的班级的考试和学生',
+    });
+    const bad = await t.post('/api/index/teacherAddExamScore', teacher).send({
+      exam_id: mixed.id,
+      rows: [
+        { student_id: child, score: 90 },
+        { student_id: otherStudents[0].id, score: 90 },
+      ],
+    });
     expect(bad.body.msg).toBe(`成绩未保存，请修改以下行：第 2 行（${otherStudents[0].name}）：只能操作自己负责的班级的考试和学生`);
     const list = await t.get('/api/index/teacherStudentExamList', teacher);
     expect(list.body.data.list.map((x: Exam) => x.id)).not.toContain(theirs.id);
@@ -309,7 +414,14 @@ describe('publishExamScores and parentExamScores', () => {
   it('guardians see published scores only, with rank in class and class average; one text per guardian and exam', async () => {
     const e = await addExam({ name: '期末考试', subject: '英语' });
     const others = mineStudents.filter((s) => s.id !== child);
-    await t.post('/api/index/addExamScore', admin).send({ exam_id: e.id, rows: [{ student_id: child, score: 85 }, { student_id: others[0].id, score: 95 }, { student_id: others[1].id, score: 85 }] });
+    await t.post('/api/index/addExamScore', admin).send({
+      exam_id: e.id,
+      rows: [
+        { student_id: child, score: 85 },
+        { student_id: others[0].id, score: 95 },
+        { student_id: others[1].id, score: 85 },
+      ],
+    });
     const before = await t.get(`/api/index/parentExamScores?student_id=${child}`, parent);
     expect(before.body.data.list.map((x: { exam_id: number }) => x.exam_id)).not.toContain(e.id);
 
@@ -318,7 +430,16 @@ describe('publishExamScores and parentExamScores', () => {
     expect(pub.body.data.texted).toBeGreaterThanOrEqual(2);
     const res = await t.get(`/api/index/parentExamScores?student_id=${child}`, parent);
     expect(res.body.data.list.find((x: { exam_id: number }) => x.exam_id === e.id)).toMatchObject({
-      name: '期末考试', subject: '英语', score: 85, absent: false, class_rank: 2, class_count: 3, class_average: 88.3, full_mark: 100, pass_mark: 60, class_name: '阳光一班',
+      name: '期末考试',
+      subject: '英语',
+      score: 85,
+      absent: false,
+      class_rank: 2,
+      class_count: 3,
+      class_average: 88.3,
+      full_mark: 100,
+      pass_mark: 60,
+      class_name: '阳光一班',
     });
     // the texts: once per guardian (the demo parent's twins in one text), not again on a second publish
     await new Promise((r) => setTimeout(r, 300));
@@ -335,12 +456,18 @@ describe('publishExamScores and parentExamScores', () => {
     const stranger = mineStudents.find((s) => s.id !== child)!;
     const guarded = await t.sql.query(`select 1 from student_guardians where student_id = $1 and user_id = $2`, [stranger.id, t.demo.users.parent]);
     if (!guarded.rowCount) {
-      expect((await t.get(`/api/index/parentExamScores?student_id=${stranger.id}`, parent)).body).toMatchObject({ code: Code.Error, msg: '未找到该学生，或不是你的孩子' });
+      expect((await t.get(`/api/index/parentExamScores?student_id=${stranger.id}`, parent)).body).toMatchObject({
+        code: Code.Error,
+        msg: '未找到该学生，或不是你的孩子',
+      });
     }
     expect((await t.get('/api/index/parentExamScores?student_id=abc', parent)).body.code).toBe(Code.Error);
     const e = await addExam();
     const before = await snap();
-    expect((await t.post('/api/index/publishExamScores', admin).send({ exam_id: e.id, version: 9 })).body).toMatchObject({ code: Code.Error, msg: '该考试已被他人修改，请刷新后重试' });
+    expect((await t.post('/api/index/publishExamScores', admin).send({ exam_id: e.id, version: 9 })).body).toMatchObject({
+      code: Code.Error,
+      msg: '该考试已被他人修改，请刷新后重试',
+    });
     expect((await t.post('/api/index/publishExamScores', admin).send({ exam_id: e.id })).body.code).toBe(Code.Error);
     expect(await snap()).toEqual(before);
   });
@@ -352,11 +479,14 @@ describe('examScoreExport and examScoreImport', () => {
   it('exports the sheet; the import checks every row like a batch, then saves all or none', async () => {
     const e = await addExam();
     await t.post('/api/index/addExamScore', admin).send({ exam_id: e.id, rows: [{ student_id: child, score: 66 }] });
-    const file = await t.get(`/api/index/examScoreExport?exam_id=${e.id}`, admin).buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const file = await t
+      .get(`/api/index/examScoreExport?exam_id=${e.id}`, admin)
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect(file.headers['content-type']).toContain('spreadsheetml');
     const wb = new Workbook();
     await wb.xlsx.load(file.body as ArrayBuffer);
@@ -374,7 +504,11 @@ describe('examScoreExport and examScoreImport', () => {
     };
     const before = await snap();
     const dry = await upload('0');
-    expect(dry.body.data).toMatchObject({ dry_run: false, saved: 0, problems: [{ row: rowOf(b.id).number, column: '成绩', message: `${b.name}：成绩须在 0 到满分之间` }] });
+    expect(dry.body.data).toMatchObject({
+      dry_run: false,
+      saved: 0,
+      problems: [{ row: rowOf(b.id).number, column: '成绩', message: `${b.name}：成绩须在 0 到满分之间` }],
+    });
     expect(await snap()).toEqual(before);
     rowOf(b.id).getCell(4).value = '92.5';
     expect((await upload('1')).body.data).toMatchObject({ dry_run: true, saved: 0, problems: [] });
@@ -385,7 +519,11 @@ describe('examScoreExport and examScoreImport', () => {
     expect(s.list.find((r) => r.student_id === b.id)).toMatchObject({ score: 92.5, class_rank: 1 });
     expect(s.list.find((r) => r.student_id === a.id)).toMatchObject({ absent: true });
     // not a sheet
-    const junk = await t.post('/api/index/examScoreImport', admin).field('exam_id', String(e.id)).field('dry_run', '1').attach('file', Buffer.from('hello'), 'x.xlsx');
+    const junk = await t
+      .post('/api/index/examScoreImport', admin)
+      .field('exam_id', String(e.id))
+      .field('dry_run', '1')
+      .attach('file', Buffer.from('hello'), 'x.xlsx');
     expect(junk.body).toMatchObject({ code: Code.Error, msg: '无法读取该文件，请使用导出的成绩表（.xlsx）' });
   });
 
@@ -410,7 +548,13 @@ describe('examScoreExport and examScoreImport', () => {
     // an id typed with full-width digits or spaces, or kept as text with a trailing space
     const [a, b] = mineStudents;
     const wide = String(a.id).replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d)));
-    const ok = await upload(await sheet([[` ${wide} `, a.name, '', '88'], [`${b.id} `, b.name, '', 77.5]]), '0');
+    const ok = await upload(
+      await sheet([
+        [` ${wide} `, a.name, '', '88'],
+        [`${b.id} `, b.name, '', 77.5],
+      ]),
+      '0',
+    );
     expect(ok.body.data).toMatchObject({ dry_run: false, rows: 2, saved: 2, problems: [] });
     const s = await scoresOf(e.id);
     expect(s.list.find((r) => r.student_id === a.id)).toMatchObject({ score: 88 });

@@ -31,7 +31,14 @@ export class ScoresIoService {
     const ws = wb.addWorksheet('成绩');
     ws.addRow([...COLUMNS]).font = { bold: true };
     ws.addRows(
-      answer.list.map((r) => [r.student_id, r.student_name, (r.class_id === null ? '' : (names.get(r.class_id) ?? '')), r.absent ? '缺考' : (r.score ?? ''), r.class_rank ?? '', r.school_rank ?? '']),
+      answer.list.map((r) => [
+        r.student_id,
+        r.student_name,
+        r.class_id === null ? '' : (names.get(r.class_id) ?? ''),
+        r.absent ? '缺考' : (r.score ?? ''),
+        r.class_rank ?? '',
+        r.school_rank ?? '',
+      ]),
     );
     ws.columns.forEach((c, i) => {
       c.width = [10, 12, 14, 8, 10, 10][i];
@@ -58,7 +65,12 @@ export class ScoresIoService {
   }
 
   /** Checks every row of the sheet (dry run), or saves them all in one transaction when none has a problem. */
-  async import(user: SessionUser, examId: number, file: { buffer: Buffer; size: number } | undefined, dryRun: boolean): Promise<ExamScoreImportResult> {
+  async import(
+    user: SessionUser,
+    examId: number,
+    file: { buffer: Buffer; size: number } | undefined,
+    dryRun: boolean,
+  ): Promise<ExamScoreImportResult> {
     if (!file || file.size === 0) throw new AppError('exams.import_no_file');
     if (file.size > MAX_BYTES) throw new AppError('exams.import_too_large', { max: '5 MB' });
     const raw = await readSheet(file.buffer);
@@ -86,7 +98,11 @@ export class ScoresIoService {
     return this.db.transaction(async (em) => {
       const exam = await examOf(em, user, examId, { lock: !dryRun });
       const { problems, good } = await this.scores.check(em, user, exam, rows);
-      const out = problems.map((p) => ({ row: p.row, column: p.student_id === null ? '学生编号' : '成绩', message: `${p.student_name}：${p.message}` }));
+      const out = problems.map((p) => ({
+        row: p.row,
+        column: p.student_id === null ? '学生编号' : '成绩',
+        message: `${p.student_name}：${p.message}`,
+      }));
       if (dryRun || problems.length) return { dry_run: dryRun, rows: rows.length, saved: 0, problems: out };
       const w = await this.scores.write(em, user, exam, good);
       return { dry_run: false, rows: rows.length, saved: w.saved, problems: [] };

@@ -42,7 +42,9 @@ describe('the demo school’s attendance history', () => {
 
   it('the data centre counts it: most expected student-days came, some did not', async () => {
     const admin = await t.login('admin');
-    const { rows } = await t.sql.query(`select min(day)::text as first, max(day)::text as last from student_days where school_id = $1`, [t.demo.schoolId]);
+    const { rows } = await t.sql.query(`select min(day)::text as first, max(day)::text as last from student_days where school_id = $1`, [
+      t.demo.schoolId,
+    ]);
     const res = await t.get(`/api/index/studentClockingInCount?date_from=${rows[0].first}&date_to=${rows[0].last}&group=week`, admin);
     expect(res.body.code).toBe(Code.Ok);
     const list = res.body.data.list as Array<{ total: number; left: number; expected: number }>;

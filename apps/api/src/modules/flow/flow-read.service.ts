@@ -78,13 +78,14 @@ export class FlowReadService {
 
   /** The day of a student the caller may see (checked by the caller). */
   async dayOf(schoolId: number, student: { id: number; name: string; class_id: number | null }, date: string): Promise<StudentDayInfo> {
-    const rows: Array<Parameters<typeof toFlowEvent>[0] & { position: string; actor_name: string | null; class_id: number | null }> = await this.db.query(
-      `select ${EVENT_COLUMNS}, e.global_position::text as position, u.name as actor_name, e.class_id
+    const rows: Array<Parameters<typeof toFlowEvent>[0] & { position: string; actor_name: string | null; class_id: number | null }> =
+      await this.db.query(
+        `select ${EVENT_COLUMNS}, e.global_position::text as position, u.name as actor_name, e.class_id
          from flow_events e left join users u on u.id = e.actor_id
         where e.student_id = $1 and e.day = $2 and e.school_id = $3
         order by e.version`,
-      [student.id, date, schoolId],
-    );
+        [student.id, date, schoolId],
+      );
     const events = rows.map(toFlowEvent);
     const day = replay(events);
     const names = new Map(rows.map((r) => [r.actor, r.actor_name]));

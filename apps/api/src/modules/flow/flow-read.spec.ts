@@ -50,13 +50,14 @@ beforeAll(async () => {
     [t.demo.classes!.running],
   );
   kids = rows;
-  second = (await t.sql.query(`select student_id from care_class_students where class_id = $1 order by student_id`, [t.demo.classes!.second])).rows.map(
-    (r) => r.student_id,
-  );
+  second = (
+    await t.sql.query(`select student_id from care_class_students where class_id = $1 order by student_id`, [t.demo.classes!.second])
+  ).rows.map((r) => r.student_id);
   today = (await t.sql.query(`select (now() at time zone 'Asia/Shanghai')::date::text as d`)).rows[0].d;
   other = await t.otherSchool();
   outsider = (await t.sql.query(`insert into students (school_id, name) values ($1, '外校学生') returning id`, [other.schoolId])).rows[0].id;
-  otherClass = (await t.sql.query(`insert into care_classes (school_id, name, capacity) values ($1, '外校班', 10) returning id`, [other.schoolId])).rows[0].id;
+  otherClass = (await t.sql.query(`insert into care_classes (school_id, name, capacity) values ($1, '外校班', 10) returning id`, [other.schoolId]))
+    .rows[0].id;
   await t.sql.query(`insert into care_class_students (school_id, class_id, student_id) values ($1, $2, $3)`, [other.schoolId, otherClass, outsider]);
 });
 afterAll(() => t.close());
@@ -68,7 +69,10 @@ async function run(user: SessionUser, ids: number[], cmd: FlowCommand, day?: str
 }
 
 async function lastEventId(studentId: number, day: string) {
-  const { rows } = await t.sql.query(`select event_id from flow_events where student_id = $1 and day = $2 order by version desc limit 1`, [studentId, day]);
+  const { rows } = await t.sql.query(`select event_id from flow_events where student_id = $1 and day = $2 order by version desc limit 1`, [
+    studentId,
+    day,
+  ]);
   return rows[0].event_id as string;
 }
 
@@ -88,8 +92,14 @@ describe('voidFlowEvent', () => {
       ['student.dinner_confirmed', true],
       ['event.voided', false],
     ]);
-    expect(res.body.data.events[2]).toMatchObject({ actor: t.demo.users.adviser, payload: { voided_event_id: dinner, voided_type: 'student.dinner_confirmed', reason: '误点了晚餐' } });
-    const { rows } = await t.sql.query(`select dinner_at, dinner_by, version, state from student_days where student_id = $1 and day = $2`, [id, today]);
+    expect(res.body.data.events[2]).toMatchObject({
+      actor: t.demo.users.adviser,
+      payload: { voided_event_id: dinner, voided_type: 'student.dinner_confirmed', reason: '误点了晚餐' },
+    });
+    const { rows } = await t.sql.query(`select dinner_at, dinner_by, version, state from student_days where student_id = $1 and day = $2`, [
+      id,
+      today,
+    ]);
     expect(rows[0]).toEqual({ dinner_at: null, dinner_by: null, version: 3, state: 'in_centre' });
     // dinner can be confirmed again now
     expect((await flow.command(as('teacher'), [id], { type: 'dinner' })).results[0].ok).toBe(true);
@@ -181,7 +191,18 @@ describe('clockingInInfo', () => {
     const res = await t.get(`${INFO}?student_id=${kids[4].id}&date=${SUN}`, admin);
     expect(res.body).toMatchObject({
       code: Code.Ok,
-      data: { student_id: kids[4].id, student_name: kids[4].name, date: SUN, class_id: t.demo.classes!.running, state: 'expected', on_leave: false, steps: {}, left_with: null, version: 0, events: [] },
+      data: {
+        student_id: kids[4].id,
+        student_name: kids[4].name,
+        date: SUN,
+        class_id: t.demo.classes!.running,
+        state: 'expected',
+        on_leave: false,
+        steps: {},
+        left_with: null,
+        version: 0,
+        events: [],
+      },
     });
   });
 
@@ -194,8 +215,26 @@ describe('clockingInInfo', () => {
       expect(res.body.code).toBe(Code.Ok);
       expect(res.body.data).toMatchObject({ state: 'left', version: 2, left_with: { id: child.pickups[1], name: expect.stringMatching(/奶奶$/) } });
       expect(res.body.data.events).toEqual([
-        { position: expect.any(Number), event_id: expect.any(String), type: 'student.entered', at: expect.any(String), actor: t.demo.users.adviser, actor_name: expect.any(String), payload: { note: '准时到' }, voided: false },
-        { position: expect.any(Number), event_id: expect.any(String), type: 'student.left', at: expect.any(String), actor: t.demo.users.adviser, actor_name: expect.any(String), payload: { picked_up_by: child.pickups[1] }, voided: false },
+        {
+          position: expect.any(Number),
+          event_id: expect.any(String),
+          type: 'student.entered',
+          at: expect.any(String),
+          actor: t.demo.users.adviser,
+          actor_name: expect.any(String),
+          payload: { note: '准时到' },
+          voided: false,
+        },
+        {
+          position: expect.any(Number),
+          event_id: expect.any(String),
+          type: 'student.left',
+          at: expect.any(String),
+          actor: t.demo.users.adviser,
+          actor_name: expect.any(String),
+          payload: { picked_up_by: child.pickups[1] },
+          voided: false,
+        },
       ]);
     }
   });
@@ -265,7 +304,18 @@ describe('clockingInList and studentClockingInCount', () => {
     const list = res.body.data.list as Array<Record<string, unknown>>;
     const running = t.demo.classes!.running;
     const mon = list.find((r) => r.day === MON && r.class_id === running);
-    expect(mon).toEqual({ id: `${MON}:${running}`, day: MON, class_id: running, class_name: '阳光一班', total: 10, expected: 4, picked_up: 1, in_centre: 3, left: 1, on_leave: 1 });
+    expect(mon).toEqual({
+      id: `${MON}:${running}`,
+      day: MON,
+      class_id: running,
+      class_name: '阳光一班',
+      total: 10,
+      expected: 4,
+      picked_up: 1,
+      in_centre: 3,
+      left: 1,
+      on_leave: 1,
+    });
     expect(list.find((r) => r.day === MON && r.class_id === t.demo.classes!.second)).toMatchObject({ total: second.length, expected: second.length });
     expect(list.filter((r) => r.class_id === running).map((r) => r.day)).toEqual([SAT, '2025-03-07', '2025-03-06', '2025-03-05', TUE, MON]);
     expect(list.find((r) => r.day === SAT)).toMatchObject({ total: 1, in_centre: 1 });
@@ -277,13 +327,24 @@ describe('clockingInList and studentClockingInCount', () => {
     expect(byClass.body.data.list).toEqual([mon]);
   });
 
-  it('groups by week and month (each row named by its period\'s first day), as the sum of its days', async () => {
+  it("groups by week and month (each row named by its period's first day), as the sum of its days", async () => {
     const running = t.demo.classes!.running;
     const days = (await t.get(`${COUNT}?date_from=${MON}&date_to=${SUN}&class_id=${running}`, admin)).body.data.list as Array<Record<string, number>>;
     const sum = (k: string) => days.reduce((n, r) => n + r[k], 0);
     const week = await t.get(`${COUNT}?date_from=${MON}&date_to=${SUN}&class_id=${running}&group=week`, admin);
     expect(week.body.data.list).toEqual([
-      { id: `${MON}:${running}`, day: MON, class_id: running, class_name: '阳光一班', total: sum('total'), expected: sum('expected'), picked_up: sum('picked_up'), in_centre: sum('in_centre'), left: sum('left'), on_leave: sum('on_leave') },
+      {
+        id: `${MON}:${running}`,
+        day: MON,
+        class_id: running,
+        class_name: '阳光一班',
+        total: sum('total'),
+        expected: sum('expected'),
+        picked_up: sum('picked_up'),
+        in_centre: sum('in_centre'),
+        left: sum('left'),
+        on_leave: sum('on_leave'),
+      },
     ]);
     // a month: 2025-03-01 is a Saturday; the week of the 3rd reaches into it
     const month = await t.get(`${COUNT}?date_from=2025-02-20&date_to=2025-03-09&class_id=${running}&group=month`, adviser);
@@ -293,30 +354,44 @@ describe('clockingInList and studentClockingInCount', () => {
     expect((await t.get(`${COUNT}?date_from=2024-12-01&date_to=2025-11-30&group=month`, admin)).body.code).toBe(Code.Ok);
     const tooLong = await t.get(`${COUNT}?date_from=2024-12-01&date_to=2025-11-30&group=day`, admin);
     expect(tooLong.body).toMatchObject({ code: Code.Error, msg: expect.stringContaining('按日最多查询 62 天') });
-    expect((await t.get(`${COUNT}?date_from=${MON}&date_to=${SUN}&group=year`, admin)).body).toMatchObject({ code: Code.Error, msg: expect.stringContaining('按日、按周或按月') });
+    expect((await t.get(`${COUNT}?date_from=${MON}&date_to=${SUN}&group=year`, admin)).body).toMatchObject({
+      code: Code.Error,
+      msg: expect.stringContaining('按日、按周或按月'),
+    });
   });
 
   it('exports the same numbers as .xlsx with a total row; the head teacher only their class; teachers and parents refused', async () => {
     const running = t.demo.classes!.running;
-    const res = await t.get(`/api/index/studentClockingInExport?date_from=${MON}&date_to=${SUN}&group=week`, adviser).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const res = await t
+      .get(`/api/index/studentClockingInExport?date_from=${MON}&date_to=${SUN}&group=week`, adviser)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect(res.headers['content-type']).toContain('spreadsheetml');
     const { Workbook } = await import('exceljs');
     const wb = new Workbook();
     await wb.xlsx.load(res.body as ArrayBuffer);
-    const rows = wb.worksheets[0].getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+    const rows = wb.worksheets[0]
+      .getSheetValues()
+      .filter(Boolean)
+      .map((r) => (r as unknown[]).slice(1));
     const week = (await t.get(`${COUNT}?date_from=${MON}&date_to=${SUN}&group=week&class_id=${running}`, adviser)).body.data.list[0];
     expect(rows[0]).toEqual(['周（周一）', '班级', '应到人次', '已离园', '在园', '已接到', '未到', '请假']);
     expect(rows[1]).toEqual([MON, '阳光一班', week.total, week.left, week.in_centre, week.picked_up, week.expected, week.on_leave]);
     expect(rows[rows.length - 1][0]).toBe('合计');
     expect(rows).toHaveLength(3);
     for (const token of [teacher, parent]) {
-      expect((await t.get(`/api/index/studentClockingInExport?date_from=${MON}&date_to=${SUN}`, token)).body).toMatchObject({ code: Code.Error, msg: FORBIDDEN });
+      expect((await t.get(`/api/index/studentClockingInExport?date_from=${MON}&date_to=${SUN}`, token)).body).toMatchObject({
+        code: Code.Error,
+        msg: FORBIDDEN,
+      });
     }
-    expect((await t.get(`/api/index/studentClockingInExport?date_from=${MON}&date_to=${SUN}&class_id=${otherClass}`, admin)).body.code).toBe(Code.Error);
+    expect((await t.get(`/api/index/studentClockingInExport?date_from=${MON}&date_to=${SUN}&class_id=${otherClass}`, admin)).body.code).toBe(
+      Code.Error,
+    );
     expect((await t.get(`/api/index/studentClockingInExport?date_from=${SUN}&date_to=${MON}`, admin)).body.code).toBe(Code.Error);
   });
 
@@ -398,7 +473,11 @@ describe('clockingInList and studentClockingInCount', () => {
 
   it("another school's class, or a class the head teacher has nothing to do with, is not found; another school sees none of ours", async () => {
     for (const url of [LIST, COUNT]) {
-      for (const [token, classId] of [[admin, otherClass], [adviser, t.demo.classes!.second], [admin, 999_999]] as const) {
+      for (const [token, classId] of [
+        [admin, otherClass],
+        [adviser, t.demo.classes!.second],
+        [admin, 999_999],
+      ] as const) {
         const res = await t.get(`${url}?date_from=${MON}&date_to=${MON}&class_id=${classId}`, token);
         expect({ url, classId, body: res.body }).toMatchObject({ url, classId, body: { code: Code.Error, msg: '该晚托班不存在' } });
       }
@@ -411,8 +490,7 @@ describe('clockingInList and studentClockingInCount', () => {
 });
 
 describe('rebuildProjection', () => {
-  const rows = async () =>
-    (await t.sql.query(`select *, day::text as day from student_days order by student_id, 3`)).rows;
+  const rows = async () => (await t.sql.query(`select *, day::text as day from student_days order by student_id, 3`)).rows;
 
   it('rebuilding from flow_events gives exactly the live projection', async () => {
     // a realistic mix over two days: steps, refusals, a leave day with an override, voids, unauthorised pick-up with override
@@ -420,8 +498,18 @@ describe('rebuildProjection', () => {
     const T = as('teacher');
     const H = as('adviser');
     for (const day of ['2025-04-07', '2025-04-08']) {
-      await flow.command(T, [a.id, c.id].filter((_, i) => i === 0 || a.needs_shuttle), { type: 'shuttle' }, { day });
-      await flow.command(T, kids.map((k) => k.id), { type: 'enter' }, { day });
+      await flow.command(
+        T,
+        [a.id, c.id].filter((_, i) => i === 0 || a.needs_shuttle),
+        { type: 'shuttle' },
+        { day },
+      );
+      await flow.command(
+        T,
+        kids.map((k) => k.id),
+        { type: 'enter' },
+        { day },
+      );
       await flow.command(H, [a.id, b.id, c.id], { type: 'dinner' }, { day });
       await flow.command(T, [a.id, b.id], { type: 'startTutor' }, { day });
       await flow.command(H, [b.id], { type: 'void', event_id: await lastEventId(b.id, day), reason: '点错了' }, { day });

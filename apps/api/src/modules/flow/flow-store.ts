@@ -8,7 +8,13 @@ const PROJECTION: ReadonlyArray<readonly [string, string]> = [
   ['class_id', 'int'],
   ['state', 'text'],
   ['on_leave', 'bool'],
-  ...FLOW_STEPS.flatMap((s) => [[`${s}_at`, 'timestamptz'], [`${s}_by`, 'int']] as const),
+  ...FLOW_STEPS.flatMap(
+    (s) =>
+      [
+        [`${s}_at`, 'timestamptz'],
+        [`${s}_by`, 'int'],
+      ] as const,
+  ),
   ['left_with', 'int'],
   ['version', 'int'],
   ['last_position', 'bigint'],
@@ -23,8 +29,7 @@ export function projectionRow(schoolId: number, studentId: number, day: string, 
 }
 
 /** Rows to columns: the parameters of an unnest() over `width` columns. */
-export const columnsOf = (rows: readonly unknown[][], width: number): unknown[][] =>
-  Array.from({ length: width }, (_, c) => rows.map((r) => r[c]));
+export const columnsOf = (rows: readonly unknown[][], width: number): unknown[][] => Array.from({ length: width }, (_, c) => rows.map((r) => r[c]));
 
 /** `unnest($k::type[], …) as alias(columns)` over the first `n` projection columns, parameters from `$first`. */
 function unnestProjection(n: number, first: number, alias: string): string {
@@ -34,7 +39,9 @@ function unnestProjection(n: number, first: number, alias: string): string {
 
 /** insert-or-update of student_days from a select of every PROJECTION_COLUMNS value. */
 const upsertDays = (select: string) => `insert into student_days (${PROJECTION_COLUMNS.join(', ')}) ${select}
-  on conflict (student_id, day) do update set ${PROJECTION_COLUMNS.filter((c) => c !== 'student_id' && c !== 'day').map((c) => `${c} = excluded.${c}`).join(', ')}`;
+  on conflict (student_id, day) do update set ${PROJECTION_COLUMNS.filter((c) => c !== 'student_id' && c !== 'day')
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ')}`;
 
 /** Rebuild: writes whole projection rows; parameters are the PROJECTION_COLUMNS as arrays (columnsOf). */
 export const REWRITE_DAYS_SQL = upsertDays(`select * from ${unnestProjection(PROJECTION.length, 1, 'p')}`);

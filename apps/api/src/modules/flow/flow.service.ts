@@ -80,7 +80,9 @@ function lostRace(err: unknown): boolean {
 
 /** The answer for a student whose event id is already stored: its first result, or a refusal if it was another student's. */
 const doneResult = (studentId: number, eventId: string, first: { student_id: number; state: BoardState }): RawResult =>
-  first.student_id === studentId ? { student_id: studentId, ok: true, state: first.state, event_id: eventId } : { student_id: studentId, ok: false, errorKey: 'flow.event_id_reused' };
+  first.student_id === studentId
+    ? { student_id: studentId, ok: true, state: first.state, event_id: eventId }
+    : { student_id: studentId, ok: false, errorKey: 'flow.event_id_reused' };
 
 /**
  * The event store of the daily flow (design.md §4): per student-day an append-only stream in flow_events, the
@@ -98,7 +100,12 @@ export class FlowService {
   /** A head teacher takes back a student's latest step of a day (today by default) with a reason; answers the day after. */
   async voidEvent(user: SessionUser, input: VoidFlowEventInput): Promise<StudentDayInfo> {
     const day = input.date ?? (await schoolToday(this.db, user.schoolId!));
-    const [result] = await this.run(user, [input.student_id], { type: 'void', event_id: input.event_id.toLowerCase(), reason: input.reason }, { day });
+    const [result] = await this.run(
+      user,
+      [input.student_id],
+      { type: 'void', event_id: input.event_id.toLowerCase(), reason: input.reason },
+      { day },
+    );
     if (!result.ok) throw new AppError(result.errorKey ?? 'flow.stale');
     const [student]: Array<{ id: number; name: string; class_id: number | null }> = await this.db.query(
       `select s.id, s.name, ccs.class_id from students s left join care_class_students ccs on ccs.student_id = s.id where s.id = $1`,
@@ -131,10 +138,17 @@ export class FlowService {
    * event id), nothing of it was written and each student is tried again alone, so only the students concerned
    * are told.
    */
-  async run(user: SessionUser, studentIds: number[], cmd: FlowCommand, opts: { eventId?: string; day?: string; system?: boolean } = {}): Promise<RawResult[]> {
+  async run(
+    user: SessionUser,
+    studentIds: number[],
+    cmd: FlowCommand,
+    opts: { eventId?: string; day?: string; system?: boolean } = {},
+  ): Promise<RawResult[]> {
     const schoolId = user.schoolId!;
     const ids = [...new Set(studentIds)];
-    const eventIds = new Map(ids.map((id) => [id, opts.eventId ? (ids.length > 1 ? deriveEventId(opts.eventId, id) : opts.eventId.toLowerCase()) : randomUUID()]));
+    const eventIds = new Map(
+      ids.map((id) => [id, opts.eventId ? (ids.length > 1 ? deriveEventId(opts.eventId, id) : opts.eventId.toLowerCase()) : randomUUID()]),
+    );
     const { day, targets } = await this.targets(schoolId, ids, user.id, opts.day);
     const byId = new Map(targets.map((s) => [s.id, s]));
     const mustBeMine = !opts.system && (user.role === Role.Teacher || user.role === Role.HeadTeacher);
@@ -215,7 +229,13 @@ export class FlowService {
    * all new events with their projection rows in one statement. Answers null when the statement lost a race
    * (nothing written); a student whose event id is already stored gets its first result.
    */
-  private async tryAppend(user: SessionUser, targets: Target[], day: string, cmd: FlowCommand, eventIds: Map<number, string>): Promise<{ results: RawResult[]; events: Appended[] } | null> {
+  private async tryAppend(
+    user: SessionUser,
+    targets: Target[],
+    day: string,
+    cmd: FlowCommand,
+    eventIds: Map<number, string>,
+  ): Promise<{ results: RawResult[]; events: Appended[] } | null> {
     const schoolId = user.schoolId!;
     // a retry of this command is in the student's stream of the day; an event id stored anywhere else (another
     // student, another day) fails the append on its unique key and is answered on the way back
@@ -274,7 +294,14 @@ export class FlowService {
 
     let written: Array<{ student_id: number; version: number; position: string }>;
     try {
-      written = await preparedQuery(this.db, 'flow.append', APPEND_SQL, [schoolId, day, user.id, at, ...columnsOf(events, APPEND_EVENT_WIDTH), ...columnsOf(days, days[0].length)]);
+      written = await preparedQuery(this.db, 'flow.append', APPEND_SQL, [
+        schoolId,
+        day,
+        user.id,
+        at,
+        ...columnsOf(events, APPEND_EVENT_WIDTH),
+        ...columnsOf(days, days[0].length),
+      ]);
     } catch (err) {
       if (lostRace(err)) return null;
       throw err;

@@ -54,7 +54,11 @@ async function reset() {
 async function send(action: StepAction, token: string, body: Record<string, unknown>) {
   const res = await t.post(path(action), token).send(body);
   expect(res.status).toBe(200);
-  return res.body as { code: number; msg: string; data: { results: Array<{ student_id: number; ok: boolean; state?: string; error?: string; event_id?: string }> } };
+  return res.body as {
+    code: number;
+    msg: string;
+    data: { results: Array<{ student_id: number; ok: boolean; state?: string; error?: string; event_id?: string }> };
+  };
 }
 
 async function ok(action: StepAction, token: string, ids: number[], extra: Record<string, unknown> = {}) {
@@ -149,7 +153,8 @@ describe('a whole afternoon of the running class through the API', () => {
       left_with: kids.find((k) => k.id === shuttled[0])!.pickups[0],
       version: 6,
     });
-    for (const c of ['picked_up_at', 'entered_at', 'dinner_at', 'tutor_started_at', 'tutor_ended_at', 'left_at']) expect(first[c]).toBeInstanceOf(Date);
+    for (const c of ['picked_up_at', 'entered_at', 'dinner_at', 'tutor_started_at', 'tutor_ended_at', 'left_at'])
+      expect(first[c]).toBeInstanceOf(Date);
     expect((await dayRow(walkers[0])).picked_up_at).toBeNull();
 
     // the head teacher reads the timeline
@@ -157,7 +162,12 @@ describe('a whole afternoon of the running class through the API', () => {
     expect(info.body.code).toBe(Code.Ok);
     expect(info.body.data).toMatchObject({ student_id: shuttled[0], date: today, state: 'left', on_leave: false, version: 6 });
     expect(info.body.data.events.map((e: { type: string }) => e.type)).toEqual([
-      'student.picked_up', 'student.entered', 'student.dinner_confirmed', 'student.tutoring_started', 'student.tutoring_ended', 'student.left',
+      'student.picked_up',
+      'student.entered',
+      'student.dinner_confirmed',
+      'student.tutoring_started',
+      'student.tutoring_ended',
+      'student.left',
     ]);
     expect(info.body.data.events[5]).toMatchObject({ actor: t.demo.users.teacher, actor_name: expect.any(String), payload: { note: '妈妈接走' } });
     expect(info.body.data.left_with).toMatchObject({ id: kids.find((k) => k.id === shuttled[0])!.pickups[0] });
@@ -170,7 +180,12 @@ describe.each(Object.keys(STEPS) as StepAction[])('%s', (action) => {
     const id = kids[0].id;
     const before = (await events(id)).length;
     const eventId = randomUUID();
-    const [r] = await ok(action, action === 'teacherStudentDinner' ? adviser : teacher, [id], bodyFor(action, { event_id: eventId, note: '备注 & <3' }));
+    const [r] = await ok(
+      action,
+      action === 'teacherStudentDinner' ? adviser : teacher,
+      [id],
+      bodyFor(action, { event_id: eventId, note: '备注 & <3' }),
+    );
     expect(r).toEqual({ student_id: id, ok: true, state: expect.any(String), event_id: eventId });
     const mine = await events(id);
     expect(mine).toHaveLength(before + 1);
@@ -193,7 +208,7 @@ describe.each(Object.keys(STEPS) as StepAction[])('%s', (action) => {
       { student_ids: [null] },
       { student_ids: Array.from({ length: 101 }, (_, i) => i + 1) },
       { student_ids: [`${id} or 1=1`] },
-      { student_ids: ["1; delete from flow_events; --"] },
+      { student_ids: ['1; delete from flow_events; --'] },
       bodyFor(action, { event_id: 'not-a-uuid' }),
       bodyFor(action, { event_id: `${randomUUID()}'; drop table flow_events; --` }),
       bodyFor(action, { event_id: long }),
@@ -207,7 +222,12 @@ describe.each(Object.keys(STEPS) as StepAction[])('%s', (action) => {
       bodyFor(action, { school_id: 1 }),
       bodyFor(action, { day: '2020-01-01' }),
       ...(action === 'studentLiyuan'
-        ? [{ student_ids: [id] }, bodyFor(action, { picked_up_by: String(kids[0].pickups[0]) }), bodyFor(action, { picked_up_by: 0 }), bodyFor(action, { picked_up_by: long })]
+        ? [
+            { student_ids: [id] },
+            bodyFor(action, { picked_up_by: String(kids[0].pickups[0]) }),
+            bodyFor(action, { picked_up_by: 0 }),
+            bodyFor(action, { picked_up_by: long }),
+          ]
         : [bodyFor(action, { picked_up_by: 1 })]),
     ];
     for (const input of inputs) {
@@ -236,13 +256,18 @@ describe.each(Object.keys(STEPS) as StepAction[])('%s', (action) => {
   it("another school's student, a student of another class and an unknown id are not found", async () => {
     await prepare(action);
     const other = await t.otherSchool();
-    const { rows } = await t.sql.query(`insert into students (school_id, name, needs_shuttle) values ($1, '外校学生', true) returning id`, [other.schoolId]);
+    const { rows } = await t.sql.query(`insert into students (school_id, name, needs_shuttle) values ($1, '外校学生', true) returning id`, [
+      other.schoolId,
+    ]);
     const outsider = rows[0].id as number;
     const before = await snapshot(t.sql);
     const body = await send(action, teacher, bodyFor(action, { student_ids: [outsider, stranger, 999_999] }));
     expect(body.code).toBe(Code.Ok);
     expect(body.data.results).toEqual([outsider, stranger, 999_999].map((student_id) => ({ student_id, ok: false, error: '该学生不存在' })));
-    const en = await t.post(path(action), teacher).set('lang', 'en').send(bodyFor(action, { student_ids: [outsider] }));
+    const en = await t
+      .post(path(action), teacher)
+      .set('lang', 'en')
+      .send(bodyFor(action, { student_ids: [outsider] }));
     expect(en.body.data.results[0].error).toBe('Student not found');
     expect(await snapshot(t.sql)).toEqual(before);
   });
@@ -283,7 +308,9 @@ describe('idempotency by event id', () => {
     for (const a of answers) expect(a).toEqual({ results: [{ student_id: id, ok: true, state: 'in_centre', event_id: eventId }] });
     // sent at once, too
     const dinner = randomUUID();
-    const parallel = await Promise.all(Array.from({ length: 10 }, () => send('teacherStudentDinner', teacher, { student_ids: [id], event_id: dinner })));
+    const parallel = await Promise.all(
+      Array.from({ length: 10 }, () => send('teacherStudentDinner', teacher, { student_ids: [id], event_id: dinner })),
+    );
     for (const p of parallel) expect(p.data).toEqual({ results: [{ student_id: id, ok: true, state: 'in_centre', event_id: dinner }] });
     expect(await events(id)).toHaveLength(2);
     expect((await dayRow(id)).version).toBe(2);
@@ -374,7 +401,7 @@ describe('optimistic concurrency', () => {
     // the batch's read of the streams and its write)
     const original = Client.prototype.query as unknown as (this: Client, ...args: unknown[]) => Promise<unknown>;
     let raced = false;
-    const spy = jest.spyOn(Client.prototype, 'query').mockImplementation((async function (this: Client, q: QueryConfig, ...rest: unknown[]) {
+    const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(async function (this: Client, q: QueryConfig, ...rest: unknown[]) {
       if (!raced && q?.text === APPEND_SQL && (q.values?.[5] as number[] | undefined)?.includes(b)) {
         raced = true;
         await t.sql.query(
@@ -384,7 +411,7 @@ describe('optimistic concurrency', () => {
         );
       }
       return original.call(this, q, ...rest);
-    }) as never);
+    } as never);
     try {
       const results = await flow.run(user, [a, b, c], { type: 'enter' });
       expect(raced).toBe(true);
@@ -397,7 +424,11 @@ describe('optimistic concurrency', () => {
       spy.mockRestore();
     }
     const all = await events();
-    expect(all.map((e) => [e.student_id, e.version])).toEqual([[b, 1], [a, 1], [c, 1]]);
+    expect(all.map((e) => [e.student_id, e.version])).toEqual([
+      [b, 1],
+      [a, 1],
+      [c, 1],
+    ]);
     expect((await dayRow(a)).version).toBe(1);
     expect(await dayRow(b)).toBeUndefined(); // the competing insert above bypassed the projection on purpose
   });
@@ -425,7 +456,15 @@ describe('leave days', () => {
   it('a day marked on leave refuses steps unless a head teacher overrides with a reason', async () => {
     const flow = t.app.get(FlowService);
     const id = kids[1].id;
-    const system: SessionUser = { id: t.demo.users.admin, role: 1, schoolId: t.demo.schoolId, name: 'admin', nickname: 'admin', lang: 'zh-CN', tokenId: 0 };
+    const system: SessionUser = {
+      id: t.demo.users.admin,
+      role: 1,
+      schoolId: t.demo.schoolId,
+      name: 'admin',
+      nickname: 'admin',
+      lang: 'zh-CN',
+      tokenId: 0,
+    };
     const marked = await flow.command(system, [id], { type: 'markLeave', leave_id: 1 }, { system: true });
     expect(marked.results).toEqual([{ student_id: id, ok: true, state: 'on_leave', event_id: expect.any(String) }]);
     expect(await dayRow(id)).toMatchObject({ on_leave: true, state: 'expected', version: 1 });
@@ -468,7 +507,10 @@ describe('domain events', () => {
     const seen: Array<{ payload: DomainEventMap['flow.committed']; stored: Promise<number> }> = [];
     const off = t.app.get(DomainEvents).on('flow.committed', (payload) => {
       // emitted after commit: another connection already sees the row
-      seen.push({ payload, stored: t.sql.query(`select count(*)::int as n from flow_events where global_position = $1`, [payload.position]).then((r) => r.rows[0].n) });
+      seen.push({
+        payload,
+        stored: t.sql.query(`select count(*)::int as n from flow_events where global_position = $1`, [payload.position]).then((r) => r.rows[0].n),
+      });
     });
     try {
       const ids = kids.slice(0, 2).map((k) => k.id);
@@ -499,6 +541,9 @@ describe('domain events', () => {
 });
 
 it('messages of refusals follow the lang header', async () => {
-  const res = await t.post(path('teacherStudentDinner'), teacher).set('lang', 'en').send({ student_ids: [kids[0].id] });
+  const res = await t
+    .post(path('teacherStudentDinner'), teacher)
+    .set('lang', 'en')
+    .send({ student_ids: [kids[0].id] });
   expect(res.body.data.results[0].error).toBe(msg('en', 'flow.not_entered'));
 });

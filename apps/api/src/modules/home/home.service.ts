@@ -18,19 +18,21 @@ export class HomeService {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async principal(user: SessionUser): Promise<PrincipalHome> {
-    const [row]: Array<{
-      day: string;
-      name: string;
-      balance_fen: number;
-      service_expires_at: Date | null;
-      students: number;
-      open_alerts: number;
-      alerts_by_kind: Record<string, number> | null;
-      pending_leave: number;
-      expiring_contracts: number;
-      soonest_contracts: ExpiringContract[];
-      unpaid_contracts: number;
-    } & Record<(typeof STATES)[number], number>> = await this.db.query(
+    const [row]: Array<
+      {
+        day: string;
+        name: string;
+        balance_fen: number;
+        service_expires_at: Date | null;
+        students: number;
+        open_alerts: number;
+        alerts_by_kind: Record<string, number> | null;
+        pending_leave: number;
+        expiring_contracts: number;
+        soonest_contracts: ExpiringContract[];
+        unpaid_contracts: number;
+      } & Record<(typeof STATES)[number], number>
+    > = await this.db.query(
       `with s as (select sc.id, sc.name, sc.balance_fen, sc.service_expires_at, d.today from schools sc cross join ${SCHOOL_TODAY} d where sc.id = $1),
        enrolled as (
          select ccs.student_id, ccs.class_id,

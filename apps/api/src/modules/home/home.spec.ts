@@ -9,14 +9,26 @@ let kids: number[];
 let today: string;
 const HOME = '/api/index/principalHome';
 
-const teacher = (): SessionUser => ({ id: t.demo.users.teacher, role: Role.Teacher, schoolId: t.demo.schoolId, name: 't', nickname: 't', lang: 'zh-CN', tokenId: 0 });
+const teacher = (): SessionUser => ({
+  id: t.demo.users.teacher,
+  role: Role.Teacher,
+  schoolId: t.demo.schoolId,
+  name: 't',
+  nickname: 't',
+  lang: 'zh-CN',
+  tokenId: 0,
+});
 
 beforeAll(async () => {
   t = await startTestApp({ runJobs: false, demoPeople: true });
   admin = await t.login('admin');
   // the running class meets every day, so the figures do not depend on the weekday the test runs on
-  await t.sql.query(`update class_times set weekdays = '{1,2,3,4,5,6,7}' where id = (select class_time_id from care_classes where id = $1)`, [t.demo.classes!.running]);
-  kids = (await t.sql.query(`select student_id from care_class_students where class_id = $1 order by student_id`, [t.demo.classes!.running])).rows.map((r) => r.student_id);
+  await t.sql.query(`update class_times set weekdays = '{1,2,3,4,5,6,7}' where id = (select class_time_id from care_classes where id = $1)`, [
+    t.demo.classes!.running,
+  ]);
+  kids = (
+    await t.sql.query(`select student_id from care_class_students where class_id = $1 order by student_id`, [t.demo.classes!.running])
+  ).rows.map((r) => r.student_id);
   today = (await t.sql.query(`select (now() at time zone 'Asia/Shanghai')::date::text as d`)).rows[0].d;
 });
 afterAll(() => t.close());
@@ -35,7 +47,8 @@ describe('principalHome', () => {
     const flow = t.app.get(FlowService);
     const enter = await flow.command(teacher(), kids.slice(0, 3), { type: 'enter' });
     expect(enter.results.every((r) => r.ok)).toBe(true);
-    const [{ id: parentId }] = (await t.sql.query(`select id from users where role = ${Role.Parent} and school_id = $1 limit 1`, [t.demo.schoolId])).rows;
+    const [{ id: parentId }] = (await t.sql.query(`select id from users where role = ${Role.Parent} and school_id = $1 limit 1`, [t.demo.schoolId]))
+      .rows;
     await t.sql.query(
       `insert into leave_requests (school_id, student_id, requested_by, start_day, end_day, reason, status) values
          ($1, $2, $3, $4::date, $4::date + 1, '看病', 0),
@@ -47,7 +60,11 @@ describe('principalHome', () => {
       `insert into flow_alerts (school_id, student_id, day, kind) values ($1, $2, $4, 'not_entered'), ($1, $3, $4, 'not_entered'), ($1, $3, $4::date - 1, 'not_picked_up')`,
       [t.demo.schoolId, kids[6], kids[7], today],
     );
-    await t.sql.query(`insert into flow_alerts (school_id, student_id, day, kind, cleared_at) values ($1, $2, $3, 'absent', now())`, [t.demo.schoolId, kids[8], today]);
+    await t.sql.query(`insert into flow_alerts (school_id, student_id, day, kind, cleared_at) values ($1, $2, $3, 'absent', now())`, [
+      t.demo.schoolId,
+      kids[8],
+      today,
+    ]);
     await t.sql.query(`update schools set balance_fen = 123456 where id = $1`, [t.demo.schoolId]);
 
     const after = await home();
@@ -66,13 +83,27 @@ describe('principalHome', () => {
     expect(before.contracts).toMatchObject({ expiring: 3, unpaid: 3 });
     expect(before.contracts.soonest.map((c) => c.student_name).sort()).toEqual(['张浩然', '朱子墨', '陈小阳'].sort());
     const [{ id: pkg }] = (
-      await t.sql.query(`insert into contract_packages (school_id, name, kind, length, price_fen) values ($1, '月托', 'month', 1, 150000) returning id`, [t.demo.schoolId])
+      await t.sql.query(
+        `insert into contract_packages (school_id, name, kind, length, price_fen) values ($1, '月托', 'month', 1, 150000) returning id`,
+        [t.demo.schoolId],
+      )
     ).rows;
     const add = (student: number, status: string, endIn: number, units: [number, number] | null) =>
       t.sql.query(
         `insert into contracts (school_id, no, student_id, package_id, kind, start_day, end_day, units_total, units_used, list_price_fen, price_fen, status)
          values ($1, $2, $3, $4, $5, $6::date - 30, $6::date + $7::int, $8, $9, 150000, 150000, $10)`,
-        [t.demo.schoolId, `HT${student}${status}${endIn}`.slice(0, 20), student, pkg, units ? 'days' : 'month', today, endIn, units?.[0] ?? null, units?.[1] ?? 0, status],
+        [
+          t.demo.schoolId,
+          `HT${student}${status}${endIn}`.slice(0, 20),
+          student,
+          pkg,
+          units ? 'days' : 'month',
+          today,
+          endIn,
+          units?.[0] ?? null,
+          units?.[1] ?? 0,
+          status,
+        ],
       );
     await add(kids[0], 'active', 5, null); // by date
     await add(kids[1], 'active', 90, [20, 18]); // by units: 2 left

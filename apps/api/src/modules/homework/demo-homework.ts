@@ -45,28 +45,84 @@ export async function seedDemoHomework(c: ShowcaseContext, teaching: DemoTeachin
   const byId = new Map([...c.running, ...c.second].map((s) => [s.id, s]));
   for (const [i, day] of [...(days[0] === c.today ? [c.today] : []), ...recent].entries()) {
     const w = CARE_WORK[i % CARE_WORK.length];
-    planned.push({ kind: 'care', class_id: c.classes.running, session_id: null, teacher_id: users.teacher, ...w, set_day: day, due_day: day, age: ageOf(day), students: c.running });
+    planned.push({
+      kind: 'care',
+      class_id: c.classes.running,
+      session_id: null,
+      teacher_id: users.teacher,
+      ...w,
+      set_day: day,
+      due_day: day,
+      age: ageOf(day),
+      students: c.running,
+    });
     if (i === 1 || i === 3) {
       const v = CARE_WORK[(i + 3) % CARE_WORK.length];
-      planned.push({ kind: 'care', class_id: c.classes.second, session_id: null, teacher_id: users.liu, ...v, set_day: day, due_day: addDays(day, 1), age: ageOf(day), students: c.second });
+      planned.push({
+        kind: 'care',
+        class_id: c.classes.second,
+        session_id: null,
+        teacher_id: users.liu,
+        ...v,
+        set_day: day,
+        due_day: addDays(day, 1),
+        age: ageOf(day),
+        students: c.second,
+      });
     }
   }
   for (const [i, s] of teaching.held.slice(-2).entries()) {
     planned.push({
-      kind: 'teaching', class_id: teaching.teaching.id, session_id: s.id, teacher_id: teaching.teaching.teacher_id, ...TEACHING_WORK[i], set_day: s.day,
-      due_day: addDays(s.day, 7), age: ageOf(s.day), students: teaching.teaching.members.map((id) => byId.get(id)!),
+      kind: 'teaching',
+      class_id: teaching.teaching.id,
+      session_id: s.id,
+      teacher_id: teaching.teaching.teacher_id,
+      ...TEACHING_WORK[i],
+      set_day: s.day,
+      due_day: addDays(s.day, 7),
+      age: ageOf(s.day),
+      students: teaching.teaching.members.map((id) => byId.get(id)!),
     });
   }
 
-  const ev = { homework: [] as number[], student: [] as number[], from: [] as string[], to: [] as string[], actor: [] as number[], who: [] as string[], note: [] as Array<string | null>, at: [] as Date[] };
-  const final = { homework: [] as number[], student: [] as number[], state: [] as string[], note: [] as Array<string | null>, home: [] as Array<string | null>, by: [] as number[], at: [] as Date[], version: [] as number[] };
+  const ev = {
+    homework: [] as number[],
+    student: [] as number[],
+    from: [] as string[],
+    to: [] as string[],
+    actor: [] as number[],
+    who: [] as string[],
+    note: [] as Array<string | null>,
+    at: [] as Date[],
+  };
+  const final = {
+    homework: [] as number[],
+    student: [] as number[],
+    state: [] as string[],
+    note: [] as Array<string | null>,
+    home: [] as Array<string | null>,
+    by: [] as number[],
+    at: [] as Date[],
+    version: [] as number[],
+  };
   for (const [n, h] of planned.entries()) {
     if (!dueDayOk(h.set_day, h.due_day)) throw new Error(`demo homework due ${h.due_day} refused`);
     const [row]: Array<{ id: number }> = await em.query(
       `insert into homeworks (school_id, kind, class_id, session_id, title, content, set_day, due_day, teacher_id, request_key, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, least(now(), $11::timestamptz)) returning id`,
-      [schoolId, h.kind, h.class_id, h.session_id, h.title, h.content, h.set_day, h.due_day, h.teacher_id, `${h.teacher_id}:demo-homework-${n + 1}`,
-        c.at(h.set_day, h.kind === 'teaching' ? '20:30' : '16:10')],
+      [
+        schoolId,
+        h.kind,
+        h.class_id,
+        h.session_id,
+        h.title,
+        h.content,
+        h.set_day,
+        h.due_day,
+        h.teacher_id,
+        `${h.teacher_id}:demo-homework-${n + 1}`,
+        c.at(h.set_day, h.kind === 'teaching' ? '20:30' : '16:10'),
+      ],
     );
     for (const st of h.students) {
       const r = spread(st.id, n, 10);
@@ -75,8 +131,10 @@ export async function seedDemoHomework(c: ShowcaseContext, teaching: DemoTeachin
       const doneAtHome = st.parents_child && r < 6;
       const doneAt = doneAtHome ? c.at(h.set_day, '20:40') : c.at(h.set_day, '18:45');
       const doneNote = doneAtHome ? '在家完成，已签字' : null;
-      if (h.age >= 2 ? r !== 0 : h.age === 1 && r > 1) steps.push({ cmd: 'done', actor: doneAtHome ? 'guardian' : 'teacher', at: doneAt, note: doneNote });
-      if (h.age >= 2 && r !== 0 && r !== 1) steps.push({ cmd: 'checked', actor: 'teacher', at: c.at(addDays(h.set_day, 1), '16:30'), note: r === 2 ? '字迹工整，继续保持' : null });
+      if (h.age >= 2 ? r !== 0 : h.age === 1 && r > 1)
+        steps.push({ cmd: 'done', actor: doneAtHome ? 'guardian' : 'teacher', at: doneAt, note: doneNote });
+      if (h.age >= 2 && r !== 0 && r !== 1)
+        steps.push({ cmd: 'checked', actor: 'teacher', at: c.at(addDays(h.set_day, 1), '16:30'), note: r === 2 ? '字迹工整，继续保持' : null });
       let state: HomeworkState = 'todo';
       let version = 1;
       let note: string | null = null;

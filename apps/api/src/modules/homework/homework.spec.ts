@@ -32,24 +32,36 @@ beforeAll(async () => {
   running = t.demo.classes!.running;
   second = t.demo.classes!.second;
   today = (await t.sql.query(`select to_char((now() at time zone 'Asia/Shanghai')::date, 'YYYY-MM-DD') as d`)).rows[0].d;
-  const mine = await t.sql.query(`select s.id from students s join student_guardians g on g.student_id = s.id where g.user_id = $1 and s.status = 1 order by s.id`, [t.demo.users.parent]);
+  const mine = await t.sql.query(
+    `select s.id from students s join student_guardians g on g.student_id = s.id where g.user_id = $1 and s.status = 1 order by s.id`,
+    [t.demo.users.parent],
+  );
   [child, sibling] = mine.rows.map((r) => r.id as number);
   classmate = (
-    await t.sql.query(`select c.student_id from care_class_students c join students s on s.id = c.student_id where c.class_id = $1 and s.status = 1 and c.student_id <> all($2::int[]) order by 1 limit 1`, [
-      running,
-      [child, sibling],
-    ])
+    await t.sql.query(
+      `select c.student_id from care_class_students c join students s on s.id = c.student_id where c.class_id = $1 and s.status = 1 and c.student_id <> all($2::int[]) order by 1 limit 1`,
+      [running, [child, sibling]],
+    )
   ).rows[0].student_id;
-  outsider = (await t.sql.query(`select c.student_id from care_class_students c join students s on s.id = c.student_id where c.class_id = $1 and s.status = 1 order by 1 limit 1`, [second])).rows[0].student_id;
+  outsider = (
+    await t.sql.query(
+      `select c.student_id from care_class_students c join students s on s.id = c.student_id where c.class_id = $1 and s.status = 1 order by 1 limit 1`,
+      [second],
+    )
+  ).rows[0].student_id;
   liu = (await t.sql.query(`select head_teacher_id from care_classes where id = $1`, [second])).rows[0].head_teacher_id;
   // another school: a care class with a student and a homework, a teaching class
   const o = other.schoolId;
   const oUser = (await t.sql.query(`select id from users where school_id = $1 limit 1`, [o])).rows[0].id;
-  const careClass = (await t.sql.query(`insert into care_classes (school_id, name, capacity) values ($1, '外校一班', 10) returning id`, [o])).rows[0].id;
+  const careClass = (await t.sql.query(`insert into care_classes (school_id, name, capacity) values ($1, '外校一班', 10) returning id`, [o])).rows[0]
+    .id;
   const student = (await t.sql.query(`insert into students (school_id, name) values ($1, '外校学生') returning id`, [o])).rows[0].id;
   await t.sql.query(`insert into care_class_students (school_id, class_id, student_id) values ($1, $2, $3)`, [o, careClass, student]);
   const teachingClass = (
-    await t.sql.query(`insert into teaching_classes (school_id, name, subject, teacher_id, capacity, sessions_count) values ($1, '外校书法', '书法', $2, 10, 10) returning id`, [o, oUser])
+    await t.sql.query(
+      `insert into teaching_classes (school_id, name, subject, teacher_id, capacity, sessions_count) values ($1, '外校书法', '书法', $2, 10, 10) returning id`,
+      [o, oUser],
+    )
   ).rows[0].id;
   const homework = (
     await t.sql.query(
@@ -109,12 +121,28 @@ const stateOf = async (homework: number, student: number) =>
 
 describe('issueHomeWork', () => {
   it('sets homework for an own care class: a "not done" row for every active student; a repeated request sets it once', async () => {
-    const students = (await t.sql.query(`select count(*)::int as n from care_class_students c join students s on s.id = c.student_id where c.class_id = $1 and s.status = 1`, [running])).rows[0].n;
+    const students = (
+      await t.sql.query(
+        `select count(*)::int as n from care_class_students c join students s on s.id = c.student_id where c.class_id = $1 and s.status = 1`,
+        [running],
+      )
+    ).rows[0].n;
     const body = homeworkBody();
     const res = await t.post(api('issueHomeWork'), teacher).send(body);
     expect(res.body).toMatchObject({
       code: Code.Ok,
-      data: { kind: 'care', class_id: running, class_name: '阳光一班', title: '数学练习册', set_day: today, due_day: body.due_day, students, todo: students, done: 0, checked: 0 },
+      data: {
+        kind: 'care',
+        class_id: running,
+        class_name: '阳光一班',
+        title: '数学练习册',
+        set_day: today,
+        due_day: body.due_day,
+        students,
+        todo: students,
+        done: 0,
+        checked: 0,
+      },
     });
     expect(res.body.data.attachments).toEqual(body.attachments);
     const before = await snap();
@@ -126,7 +154,9 @@ describe('issueHomeWork', () => {
   });
 
   it('sets homework for an own teaching class and one of its sessions', async () => {
-    const c = await t.post(api('addTeachingClass'), admin).send({ name: `作业书法${seq++}`, subject: '书法', teacher_id: t.demo.users.teacher, capacity: 10, sessions_count: 10, fee_fen: 0 });
+    const c = await t
+      .post(api('addTeachingClass'), admin)
+      .send({ name: `作业书法${seq++}`, subject: '书法', teacher_id: t.demo.users.teacher, capacity: 10, sessions_count: 10, fee_fen: 0 });
     expect(c.body.code).toBe(Code.Ok);
     await t.post(api('addTeachingClassStudent'), admin).send({ class_id: c.body.data.id, student_ids: [child, classmate] });
     const s = (
@@ -141,7 +171,9 @@ describe('issueHomeWork', () => {
     expect(list.body).toMatchObject({ code: Code.Ok, data: { total: 1, list: [{ id: hw.id }] } });
     // a session of another class
     const before = await snap();
-    const wrong = await t.post(api('issueHomeWork'), teacher).send(homeworkBody({ kind: 'teaching', class_id: c.body.data.id, session_id: s + 100000 }));
+    const wrong = await t
+      .post(api('issueHomeWork'), teacher)
+      .send(homeworkBody({ kind: 'teaching', class_id: c.body.data.id, session_id: s + 100000 }));
     expect(wrong.body).toMatchObject({ code: Code.Error, msg: '未找到该课次，或不属于这个兴趣班' });
     expect(await snap()).toEqual(before);
   });
@@ -179,7 +211,9 @@ describe('issueHomeWork', () => {
     const notMine = { code: Code.Error, msg: '未找到该班级，或不是你负责的班级' };
     expect((await t.post(api('issueHomeWork'), teacher).send(homeworkBody({ class_id: second }))).body).toMatchObject(notMine);
     expect((await t.post(api('issueHomeWork'), teacher).send(homeworkBody({ class_id: foreign.careClass }))).body).toMatchObject(notMine);
-    expect((await t.post(api('issueHomeWork'), teacher).send(homeworkBody({ kind: 'teaching', class_id: foreign.teachingClass }))).body).toMatchObject(notMine);
+    expect(
+      (await t.post(api('issueHomeWork'), teacher).send(homeworkBody({ kind: 'teaching', class_id: foreign.teachingClass }))).body,
+    ).toMatchObject(notMine);
     expect(await snap()).toEqual(before);
   });
 });
@@ -188,7 +222,18 @@ describe('markHomeWork and parentDoneHomeWork', () => {
   it('the teacher marks several students at once with a note; the history is appended; a repeat changes nothing', async () => {
     const hw = await issue();
     const res = await mark(hw.id, [child, classmate], 'done', teacher, { note: '订正两道题' });
-    expect(res.body).toMatchObject({ code: Code.Ok, data: { homework_id: hw.id, state: 'done', changed: 2, results: [{ student_id: child, state: 'done', version: 2 }, { student_id: classmate, state: 'done' }] } });
+    expect(res.body).toMatchObject({
+      code: Code.Ok,
+      data: {
+        homework_id: hw.id,
+        state: 'done',
+        changed: 2,
+        results: [
+          { student_id: child, state: 'done', version: 2 },
+          { student_id: classmate, state: 'done' },
+        ],
+      },
+    });
     const checked = await mark(hw.id, [child], 'checked', adviser, { request_id: 'hw-fixed-check-1' });
     expect(checked.body.data).toMatchObject({ changed: 1, results: [{ student_id: child, state: 'checked', version: 3 }] });
     const before = await snap();
@@ -196,7 +241,10 @@ describe('markHomeWork and parentDoneHomeWork', () => {
     expect(repeat.body.data).toMatchObject({ changed: 0, results: [{ student_id: child, state: 'checked', version: 3 }] });
     expect((await mark(hw.id, [classmate], 'done')).body.data.changed).toBe(0);
     expect(await snap()).toEqual(before);
-    const events = await t.sql.query(`select from_state, to_state, note, actor from homework_events where homework_id = $1 and student_id = $2 order by id`, [hw.id, child]);
+    const events = await t.sql.query(
+      `select from_state, to_state, note, actor from homework_events where homework_id = $1 and student_id = $2 order by id`,
+      [hw.id, child],
+    );
     expect(events.rows).toEqual([
       { from_state: 'todo', to_state: 'done', note: '订正两道题', actor: 'teacher' },
       { from_state: 'done', to_state: 'checked', note: null, actor: 'teacher' },
@@ -248,8 +296,13 @@ describe('markHomeWork and parentDoneHomeWork', () => {
     const hw = await issue();
     const body = { homework_id: hw.id, student_id: sibling, photo_url: '/uploads/2026/11/home.jpg', note: '在家完成', request_id: rid() };
     const res = await t.post(api('parentDoneHomeWork'), parent).send(body);
-    expect(res.body).toMatchObject({ code: Code.Ok, data: { state: 'done', changed: 1, results: [{ student_id: sibling, state: 'done', version: 2 }] } });
-    const row = (await t.sql.query(`select photo_url, home_note from homework_submissions where homework_id = $1 and student_id = $2`, [hw.id, sibling])).rows[0];
+    expect(res.body).toMatchObject({
+      code: Code.Ok,
+      data: { state: 'done', changed: 1, results: [{ student_id: sibling, state: 'done', version: 2 }] },
+    });
+    const row = (
+      await t.sql.query(`select photo_url, home_note from homework_submissions where homework_id = $1 and student_id = $2`, [hw.id, sibling])
+    ).rows[0];
     expect(row).toEqual({ photo_url: '/uploads/2026/11/home.jpg', home_note: '在家完成' });
     let before = await snap();
     expect((await t.post(api('parentDoneHomeWork'), parent).send(body)).body.data.changed).toBe(0);
@@ -266,8 +319,16 @@ describe('markHomeWork and parentDoneHomeWork', () => {
     }
     // not an own child, another school's homework, the wrong role
     const notFound = { code: Code.Error, msg: '未找到该作业，或不是你负责的班级的作业' };
-    expect((await t.post(api('parentDoneHomeWork'), parent).send({ ...body, student_id: classmate, request_id: rid() })).body).toMatchObject(notFound);
-    expect((await t.post(api('parentDoneHomeWork'), parent).send({ ...body, homework_id: foreign.homework, student_id: foreign.student, request_id: rid() })).body).toMatchObject(notFound);
+    expect((await t.post(api('parentDoneHomeWork'), parent).send({ ...body, student_id: classmate, request_id: rid() })).body).toMatchObject(
+      notFound,
+    );
+    expect(
+      (
+        await t
+          .post(api('parentDoneHomeWork'), parent)
+          .send({ ...body, homework_id: foreign.homework, student_id: foreign.student, request_id: rid() })
+      ).body,
+    ).toMatchObject(notFound);
     expect((await t.post(api('parentDoneHomeWork'), teacher).send({ ...body, request_id: rid() })).body).toMatchObject(DENIED);
     expect(await snap()).toEqual(before);
   });
@@ -280,13 +341,25 @@ describe('reading homework', () => {
     for (const token of [teacher, adviser, parent]) {
       const res = await t.get(`${api('wantuoStudentHomeWork')}?student_id=${child}`, token);
       expect(res.body).toMatchObject({ code: Code.Ok, data: { student_id: child, day: today } });
-      expect(res.body.data.list.find((h: { id: number }) => h.id === hw.id)).toMatchObject({ title: '语文阅读', state: 'done', note: '阅读理解第三题需订正', version: 2 });
+      expect(res.body.data.list.find((h: { id: number }) => h.id === hw.id)).toMatchObject({
+        title: '语文阅读',
+        state: 'done',
+        note: '阅读理解第三题需订正',
+        version: 2,
+      });
     }
     // open on a later day until it is due, not after
     const later = await t.get(`${api('wantuoStudentHomeWork')}?student_id=${child}&day=${addDays(today, 3)}`, teacher);
     expect(later.body.data.list.find((h: { id: number }) => h.id === hw.id)).toBeUndefined();
     const detail = await t.get(`${api('wantuoStudentWorkInfo')}?student_id=${child}&homework_id=${hw.id}`, teacher);
-    expect(detail.body).toMatchObject({ code: Code.Ok, data: { student_id: child, homework: { id: hw.id, state: 'done' }, history: [{ from_state: 'todo', to_state: 'done', note: '阅读理解第三题需订正', actor: 'teacher' }] } });
+    expect(detail.body).toMatchObject({
+      code: Code.Ok,
+      data: {
+        student_id: child,
+        homework: { id: hw.id, state: 'done' },
+        history: [{ from_state: 'todo', to_state: 'done', note: '阅读理解第三题需订正', actor: 'teacher' }],
+      },
+    });
     // bad input, the wrong role, not an own student, another school
     expect((await t.get(`${api('wantuoStudentHomeWork')}?student_id=${child}&day=tomorrow`, teacher)).body.code).toBe(Code.Error);
     expect((await t.get(`${api('wantuoStudentHomeWork')}?student_id=${child}&day=2026-04-31`, teacher)).body.code).toBe(Code.Error);
@@ -298,7 +371,9 @@ describe('reading homework', () => {
     expect((await t.get(`${api('wantuoStudentHomeWork')}?student_id=${classmate}`, parent)).body).toMatchObject(noStudent);
     expect((await t.get(`${api('wantuoStudentHomeWork')}?student_id=${outsider}`, teacher)).body).toMatchObject(noStudent);
     expect((await t.get(`${api('wantuoStudentHomeWork')}?student_id=${foreign.student}`, teacher)).body).toMatchObject(noStudent);
-    expect((await t.get(`${api('wantuoStudentWorkInfo')}?student_id=${foreign.student}&homework_id=${foreign.homework}`, teacher)).body).toMatchObject({ code: Code.Error });
+    expect(
+      (await t.get(`${api('wantuoStudentWorkInfo')}?student_id=${foreign.student}&homework_id=${foreign.homework}`, teacher)).body,
+    ).toMatchObject({ code: Code.Error });
   });
 
   it('the class lists: the admin the whole school, a teacher the own classes; one homework with its students', async () => {
@@ -313,8 +388,16 @@ describe('reading homework', () => {
     expect(own.body.data.list.map((h: Homework) => h.id)).not.toContain(theirs);
     const filtered = await t.get(`${api('classHomeWorks')}?kind=care&class_id=${second}&day=${today}`, admin);
     expect(filtered.body.data.list.every((h: Homework) => h.class_id === second && h.set_day <= today && h.due_day >= today)).toBe(true);
-    expect(filtered.body.data.list.find((h: Homework) => h.id === theirs)).toMatchObject({ class_name: '阳光二班', teacher_name: '刘老师', students: 1, todo: 1 });
-    expect((await t.get(`${api('classHomeWorks')}?keyword=${encodeURIComponent(mine.title)}`, admin)).body.data).toMatchObject({ total: 1, list: [{ id: mine.id }] });
+    expect(filtered.body.data.list.find((h: Homework) => h.id === theirs)).toMatchObject({
+      class_name: '阳光二班',
+      teacher_name: '刘老师',
+      students: 1,
+      todo: 1,
+    });
+    expect((await t.get(`${api('classHomeWorks')}?keyword=${encodeURIComponent(mine.title)}`, admin)).body.data).toMatchObject({
+      total: 1,
+      list: [{ id: mine.id }],
+    });
     const info = await t.get(`${api('homeWorkInfo')}?id=${mine.id}&state=todo&limit=2`, admin);
     expect(info.body).toMatchObject({ code: Code.Ok, data: { homework: { id: mine.id }, total: mine.students, limit: 2 } });
     expect(info.body.data.list).toHaveLength(2);
@@ -327,10 +410,18 @@ describe('reading homework', () => {
     expect((await t.get(`${api('homeWorkInfo')}?id=${mine.id}`, parent)).body).toMatchObject(DENIED);
     expect((await t.get(`${api('teachingTaskHomeWorks')}?class_id=1`, adviser)).body).toMatchObject(DENIED);
     expect((await t.get(`${api('teachingTaskWorkInfo')}?id=${mine.id}`, admin)).body).toMatchObject(DENIED);
-    expect((await t.get(`${api('classHomeWorks')}?limit=100`, other.adminToken)).body.data.list.map((h: Homework) => h.id)).toEqual([foreign.homework]);
-    expect((await t.get(`${api('homeWorkInfo')}?id=${mine.id}`, other.adminToken)).body).toMatchObject({ code: Code.Error, msg: '未找到该作业，或不是你负责的班级的作业' });
+    expect((await t.get(`${api('classHomeWorks')}?limit=100`, other.adminToken)).body.data.list.map((h: Homework) => h.id)).toEqual([
+      foreign.homework,
+    ]);
+    expect((await t.get(`${api('homeWorkInfo')}?id=${mine.id}`, other.adminToken)).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该作业，或不是你负责的班级的作业',
+    });
     expect((await t.get(`${api('homeWorkInfo')}?id=${foreign.homework}`, admin)).body).toMatchObject({ code: Code.Error });
-    expect((await t.get(`${api('teachingTaskHomeWorks')}?class_id=${foreign.teachingClass}`, teacher)).body).toMatchObject({ code: Code.Error, msg: '未找到该班级，或不是你负责的班级' });
+    expect((await t.get(`${api('teachingTaskHomeWorks')}?class_id=${foreign.teachingClass}`, teacher)).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该班级，或不是你负责的班级',
+    });
     expect((await t.get(`${api('teachingTaskWorkInfo')}?id=${foreign.homework}`, teacher)).body).toMatchObject({ code: Code.Error });
   });
 });

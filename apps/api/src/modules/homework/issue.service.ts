@@ -48,7 +48,19 @@ export class IssueService {
              values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::date, $9::date, $10, $11) returning id),
            m as (insert into homework_submissions (homework_id, student_id, school_id) select h.id, x.student_id, $1 from h, (${members}) x returning 1)
            select h.id, (select count(*)::int from m) as students from h`,
-          [school, input.kind, input.class_id, input.session_id ?? null, input.title, input.content, JSON.stringify(input.attachments), found.today, input.due_day, user.id, key],
+          [
+            school,
+            input.kind,
+            input.class_id,
+            input.session_id ?? null,
+            input.title,
+            input.content,
+            JSON.stringify(input.attachments),
+            found.today,
+            input.due_day,
+            user.id,
+            key,
+          ],
         );
         if (row.students === 0) throw new AppError('homework.no_students');
         return row.id;
@@ -63,7 +75,10 @@ export class IssueService {
   }
 
   private async read(school: number, id: number): Promise<Homework> {
-    const [h]: Homework[] = await this.db.query(`select ${HOMEWORK_COLUMNS}, ${HOMEWORK_COUNTS} from homeworks h ${HOMEWORK_JOINS} where h.id = $1 and h.school_id = $2`, [id, school]);
+    const [h]: Homework[] = await this.db.query(
+      `select ${HOMEWORK_COLUMNS}, ${HOMEWORK_COUNTS} from homeworks h ${HOMEWORK_JOINS} where h.id = $1 and h.school_id = $2`,
+      [id, school],
+    );
     return h;
   }
 }

@@ -50,7 +50,17 @@ export class ListsService {
        left join lateral (
          select ${HOMEWORK_COLUMNS}, ${HOMEWORK_COUNTS} from homeworks h ${HOMEWORK_JOINS}
           where ${where} order by h.set_day desc, h.id desc limit $8 offset $9) p on true`,
-      [schoolOf(user), user.id, q.kind ?? null, q.class_id ?? null, q.day ?? null, containsPattern(q.keyword), q.session_id ?? null, q.limit, offsetOf(q)],
+      [
+        schoolOf(user),
+        user.id,
+        q.kind ?? null,
+        q.class_id ?? null,
+        q.day ?? null,
+        containsPattern(q.keyword),
+        q.session_id ?? null,
+        q.limit,
+        offsetOf(q),
+      ],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as Homework);
     return pageOf(list, totalOf(rows), q);

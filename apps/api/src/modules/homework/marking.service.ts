@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { homeworkTransition, type HomeworkState, type MarkHomeWorkInput, type MarkHomeWorkResult, type MessageKey, type ParentDoneHomeWorkInput } from '@wantuo/shared';
+import {
+  homeworkTransition,
+  type HomeworkState,
+  type MarkHomeWorkInput,
+  type MarkHomeWorkResult,
+  type MessageKey,
+  type ParentDoneHomeWorkInput,
+} from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
@@ -57,7 +64,11 @@ export class MarkingService {
         if (!d.repeat || (note !== null && note !== r.note)) changes.push({ student_id: r.student_id, from: r.state, to: d.state });
       }
       if (!changes.length) return { rows, changed: 0 };
-      const written = await this.write(em, school, input.homework_id, changes, user.id, 'teacher', input.request_id, { note, photo: null, homeNote: null });
+      const written = await this.write(em, school, input.homework_id, changes, user.id, 'teacher', input.request_id, {
+        note,
+        photo: null,
+        homeNote: null,
+      });
       return { rows: rows.map((r) => written.get(r.student_id) ?? r), changed: written.size };
     });
     return this.answer(input.homework_id, input.state, input.student_ids, results, changed);
@@ -81,11 +92,20 @@ export class MarkingService {
       const d = homeworkTransition(r.state, 'done', 'guardian');
       if (!d.ok) throw new AppError(d.error as MessageKey);
       if (d.repeat && r.photo_url === input.photo_url && r.home_note === (input.note ?? null)) return { rows, changed: 0 };
-      const written = await this.write(em, school, input.homework_id, [{ student_id: r.student_id, from: r.state, to: d.state }], user.id, 'guardian', input.request_id, {
-        note: null,
-        photo: input.photo_url,
-        homeNote: input.note ?? null,
-      });
+      const written = await this.write(
+        em,
+        school,
+        input.homework_id,
+        [{ student_id: r.student_id, from: r.state, to: d.state }],
+        user.id,
+        'guardian',
+        input.request_id,
+        {
+          note: null,
+          photo: input.photo_url,
+          homeNote: input.note ?? null,
+        },
+      );
       return { rows: rows.map((x) => written.get(x.student_id) ?? x), changed: written.size };
     });
     return this.answer(input.homework_id, 'done', [input.student_id], results, changed);
@@ -102,7 +122,10 @@ export class MarkingService {
 
   /** Whether this request was already applied (its history entries exist): a repeat answers the rows as they are. */
   private async seen(em: EntityManager, school: number, keys: string[]): Promise<boolean> {
-    const [r]: Array<{ n: number }> = await em.query(`select count(*)::int as n from homework_events where school_id = $1 and request_key = any($2::text[])`, [school, keys]);
+    const [r]: Array<{ n: number }> = await em.query(
+      `select count(*)::int as n from homework_events where school_id = $1 and request_key = any($2::text[])`,
+      [school, keys],
+    );
     return r.n > 0;
   }
 
@@ -129,7 +152,19 @@ export class MarkingService {
          insert into homework_events (school_id, homework_id, student_id, from_state, to_state, note, photo_url, actor_id, actor, request_key)
          select $1, $2, u.student_id, u.from_state, u.state, coalesce($6::text, $8::text), $7::text, $9, $10::text, $11::text || ':' || u.student_id from u returning 1)
        select u.student_id, u.state, u.note, u.photo_url, u.home_note, u.version from u`,
-      [school, homeworkId, changes.map((c) => c.student_id), changes.map((c) => c.from), changes.map((c) => c.to), extra.note, extra.photo, extra.homeNote, actorId, actor, requestId],
+      [
+        school,
+        homeworkId,
+        changes.map((c) => c.student_id),
+        changes.map((c) => c.from),
+        changes.map((c) => c.to),
+        extra.note,
+        extra.photo,
+        extra.homeNote,
+        actorId,
+        actor,
+        requestId,
+      ],
     );
     return new Map(rows.map((r) => [r.student_id, r]));
   }

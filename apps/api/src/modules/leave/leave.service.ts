@@ -184,7 +184,14 @@ export class LeaveService {
    * bookings) follows through the 'leave.changed' domain event; this module knows nothing of them.
    */
   private changed(schoolId: number, leave: LeaveRequestRow, approved: boolean): void {
-    this.events.emit('leave.changed', { school_id: schoolId, leave_id: leave.id, student_id: leave.student_id, start_day: leave.start_day, end_day: leave.end_day, approved });
+    this.events.emit('leave.changed', {
+      school_id: schoolId,
+      leave_id: leave.id,
+      student_id: leave.student_id,
+      start_day: leave.start_day,
+      end_day: leave.end_day,
+      approved,
+    });
   }
 
   private async page(where: string, params: unknown[], q: PageQuery, order: string): Promise<Page<LeaveRequestRow>> {
@@ -216,11 +223,16 @@ export class LeaveService {
     const out: LeaveDecisionResult['days'] = [];
     for (const day of daysFrom(from, leave.end_day)) {
       const run = () =>
-        this.flow.command(user, [leave.student_id], { type, leave_id: leave.id }, {
-          day,
-          system: true,
-          eventId: uuidFor(`${leave.id}:${type}:${leave.version}:${day}`),
-        });
+        this.flow.command(
+          user,
+          [leave.student_id],
+          { type, leave_id: leave.id },
+          {
+            day,
+            system: true,
+            eventId: uuidFor(`${leave.id}:${type}:${leave.version}:${day}`),
+          },
+        );
       // a refusal (already on leave / not on leave) is final; a lost race with a teacher's step is tried once more
       let r = (await run()).results[0];
       if (r && !r.ok) r = (await run()).results[0];

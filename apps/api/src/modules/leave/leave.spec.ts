@@ -25,11 +25,13 @@ beforeAll(async () => {
   for (const r of rows) ids.set(r.name, r.id);
   today = (await t.sql.query(`select to_char((now() at time zone 'Asia/Shanghai')::date, 'YYYY-MM-DD') as d`)).rows[0].d;
   wangParent = (await t.sql.query(`select user_id from student_guardians where student_id = $1`, [id('王子涵')])).rows[0].user_id;
-  otherStudentId = (await t.sql.query(`insert into students (school_id, name, gender) values ($1, '外校学生', 1) returning id`, [other.schoolId])).rows[0].id;
+  otherStudentId = (await t.sql.query(`insert into students (school_id, name, gender) values ($1, '外校学生', 1) returning id`, [other.schoolId]))
+    .rows[0].id;
   otherParentId = (
-    await t.sql.query(`insert into users (school_id, role, username, name, nickname, mobile) values ($1, 6, 'other_parent_c', '外校家长', '外校家长', '13912340000') returning id`, [
-      other.schoolId,
-    ])
+    await t.sql.query(
+      `insert into users (school_id, role, username, name, nickname, mobile) values ($1, 6, 'other_parent_c', '外校家长', '外校家长', '13912340000') returning id`,
+      [other.schoolId],
+    )
   ).rows[0].id;
   await t.sql.query(`insert into student_guardians (school_id, student_id, user_id, relation, is_primary) values ($1, $2, $3, '母亲', true)`, [
     other.schoolId,
@@ -61,7 +63,8 @@ const id = (name: string) => ids.get(name)!;
 const plus = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 async function clear() {
-  for (const table of ['flow_events', 'student_days', 'leave_requests']) await t.sql.query(`delete from ${table} where school_id = $1`, [t.demo.schoolId]);
+  for (const table of ['flow_events', 'student_days', 'leave_requests'])
+    await t.sql.query(`delete from ${table} where school_id = $1`, [t.demo.schoolId]);
 }
 
 async function submit(over: Record<string, unknown> = {}) {
@@ -82,7 +85,9 @@ async function insertLeave(studentName: string, requestedBy: number, start: stri
 const leaveRow = async (leaveId: number) => (await t.sql.query(`select * from leave_requests where id = $1`, [leaveId])).rows[0];
 const dayRows = async (studentName: string) =>
   (
-    await t.sql.query(`select to_char(day, 'YYYY-MM-DD') as day, state, on_leave from student_days where student_id = $1 order by day`, [id(studentName)])
+    await t.sql.query(`select to_char(day, 'YYYY-MM-DD') as day, state, on_leave from student_days where student_id = $1 order by day`, [
+      id(studentName),
+    ])
   ).rows;
 
 async function badPosts(path: string, token: string, bodies: unknown[]) {
@@ -113,7 +118,7 @@ async function forbidden(method: 'get' | 'post', path: string, tokens: string[],
   }
 }
 
-const PAGE_BAD = ['page=0', 'page=abc', 'limit=0', 'limit=1000', `x=${LONG}`, "page=1;%20drop%20table%20leave_requests", 'page=%3Cscript%3E'];
+const PAGE_BAD = ['page=0', 'page=abc', 'limit=0', 'limit=1000', `x=${LONG}`, 'page=1;%20drop%20table%20leave_requests', 'page=%3Cscript%3E'];
 
 describe('submitLeave', () => {
   beforeEach(clear);
@@ -181,7 +186,7 @@ describe('submitLeave', () => {
       { ...valid, student_id: String(id('陈小雨')) },
       { ...valid, student_id: 0 },
       { ...valid, student_id: 1.5 },
-      { ...valid, student_id: "1 or 1=1" },
+      { ...valid, student_id: '1 or 1=1' },
       { ...valid, start_day: '2026-02-30' },
       { ...valid, start_day: 20260101 },
       { ...valid, start_day: "2026-01-01'; drop table leave_requests; --" },
@@ -203,7 +208,12 @@ describe('submitLeave', () => {
   });
 
   it('only parents may ask leave', () =>
-    forbidden('post', SUBMIT, [admin, teacher, adviser, other.adminToken], { student_id: id('陈小雨'), start_day: today, end_day: today, reason: '发烧' }));
+    forbidden('post', SUBMIT, [admin, teacher, adviser, other.adminToken], {
+      student_id: id('陈小雨'),
+      start_day: today,
+      end_day: today,
+      reason: '发烧',
+    }));
 });
 
 describe('parentLeaveList', () => {
@@ -233,7 +243,14 @@ describe('parentLeaveList', () => {
   });
 
   it('bad input answers code 100', () =>
-    badGets(P_LIST, parent, [...PAGE_BAD, 'student_id=abc', 'student_id=0', 'student_id=-3', `student_id=${'9'.repeat(10_000)}`, "student_id=1%20or%201%3D1"]));
+    badGets(P_LIST, parent, [
+      ...PAGE_BAD,
+      'student_id=abc',
+      'student_id=0',
+      'student_id=-3',
+      `student_id=${'9'.repeat(10_000)}`,
+      'student_id=1%20or%201%3D1',
+    ]));
 
   it('only parents may call it', () => forbidden('get', P_LIST, [admin, teacher, adviser, other.adminToken]));
 });
@@ -249,11 +266,16 @@ describe('teacherStudentLeaveList and teacherStudentLeaveInfo', () => {
     secondClass = await insertLeave('徐若曦', xu, today, today);
   });
 
-  it("a teacher lists the requests of the students they are responsible for, pending first, with names", async () => {
+  it('a teacher lists the requests of the students they are responsible for, pending first, with names', async () => {
     const res = await t.get(T_LIST, teacher);
     expect(res.body).toMatchObject({ code: Code.Ok, data: { total: 2, page: 1, limit: 20 } });
     expect(res.body.data.list.map((r: { student_name: string }) => r.student_name)).toEqual(['陈小雨', '王子涵']);
-    expect(res.body.data.list[1]).toMatchObject({ status: 1, requested_by: wangParent, requested_by_name: expect.any(String), class_name: '阳光一班' });
+    expect(res.body.data.list[1]).toMatchObject({
+      status: 1,
+      requested_by: wangParent,
+      requested_by_name: expect.any(String),
+      class_name: '阳光一班',
+    });
     const approved = await t.get(`${T_LIST}?status=1`, adviser);
     expect(approved.body.data).toMatchObject({ total: 1, list: [{ student_name: '王子涵' }] });
     expect((await t.get(`${T_LIST}?status=3`, adviser)).body.data).toMatchObject({ total: 0, list: [] });
@@ -264,7 +286,10 @@ describe('teacherStudentLeaveList and teacherStudentLeaveInfo', () => {
 
   it('a teacher reads one request of an own student', async () => {
     const res = await t.get(`${T_INFO}?id=${mine}`, teacher);
-    expect(res.body).toMatchObject({ code: Code.Ok, data: { id: mine, student_name: '陈小雨', status: 0, version: 1, days: 3, reason: '发烧，在家休息' } });
+    expect(res.body).toMatchObject({
+      code: Code.Ok,
+      data: { id: mine, student_name: '陈小雨', status: 0, version: 1, days: 3, reason: '发烧，在家休息' },
+    });
   });
 
   it("another class's, another school's and unknown requests are not found; other schools are not listed", async () => {
@@ -277,8 +302,26 @@ describe('teacherStudentLeaveList and teacherStudentLeaveInfo', () => {
   });
 
   it('bad input answers code 100', async () => {
-    await badGets(T_LIST, teacher, [...PAGE_BAD, 'status=4', 'status=-1', 'status=abc', 'status=1.5', "status=0%20or%201%3D1", `status=${'1'.repeat(10_000)}`]);
-    await badGets(T_INFO, teacher, ['', 'id=', 'id=abc', 'id=0', 'id=1.5', `id=${'9'.repeat(10_000)}`, "id=1';drop%20table%20leave_requests;--", 'id=%3Cb%3E', `id=1&x=${LONG}`]);
+    await badGets(T_LIST, teacher, [
+      ...PAGE_BAD,
+      'status=4',
+      'status=-1',
+      'status=abc',
+      'status=1.5',
+      'status=0%20or%201%3D1',
+      `status=${'1'.repeat(10_000)}`,
+    ]);
+    await badGets(T_INFO, teacher, [
+      '',
+      'id=',
+      'id=abc',
+      'id=0',
+      'id=1.5',
+      `id=${'9'.repeat(10_000)}`,
+      "id=1';drop%20table%20leave_requests;--",
+      'id=%3Cb%3E',
+      `id=1&x=${LONG}`,
+    ]);
     expect((await t.get(`${T_LIST}?status=9`, teacher)).body.msg).toBe('状态只能是 0（待审核）、1（已批准）、2（已驳回）或 3（已撤销）');
   });
 
@@ -297,7 +340,15 @@ describe('auditStudentInfo', () => {
     expect(res.body).toMatchObject({
       code: Code.Ok,
       data: {
-        leave: { id: leave.id, status: 1, version: 2, reviewed_by: t.demo.users.adviser, reviewed_by_name: expect.any(String), review_note: '注意休息', reviewed_at: expect.any(String) },
+        leave: {
+          id: leave.id,
+          status: 1,
+          version: 2,
+          reviewed_by: t.demo.users.adviser,
+          reviewed_by_name: expect.any(String),
+          review_note: '注意休息',
+          reviewed_at: expect.any(String),
+        },
         days: [
           { day: today, ok: true },
           { day: plus(1), ok: true },
@@ -312,7 +363,10 @@ describe('auditStudentInfo', () => {
     expect((await t.get('/api/index/teacherTodayTask', teacher)).body.data.states.on_leave).toBe(1);
 
     const refused = await t.post(ENTER, teacher).send({ student_ids: [id('陈小雨')] });
-    expect(refused.body).toMatchObject({ code: Code.Ok, data: { results: [{ student_id: id('陈小雨'), ok: false, error: '该学生今天已请假，如需记录请由班主任填写原因' }] } });
+    expect(refused.body).toMatchObject({
+      code: Code.Ok,
+      data: { results: [{ student_id: id('陈小雨'), ok: false, error: '该学生今天已请假，如需记录请由班主任填写原因' }] },
+    });
     const headless = await t.post(ENTER, teacher).send({ student_ids: [id('陈小雨')], override: '家长送来了' });
     expect(headless.body.data.results[0]).toMatchObject({ ok: false, error: '只有班主任可以越过规则并填写原因' });
     const allowed = await t.post(ENTER, adviser).send({ student_ids: [id('陈小雨')], override: '家长临时送来' });
@@ -359,7 +413,10 @@ describe('auditStudentInfo', () => {
       [other.adminToken, leave.id],
     ] as const) {
       const before = await snapshot(t.sql);
-      expect((await t.post(AUDIT, token).send({ id: leaveId, version: 1, approve: true })).body).toMatchObject({ code: Code.Error, msg: '该请假申请不存在' });
+      expect((await t.post(AUDIT, token).send({ id: leaveId, version: 1, approve: true })).body).toMatchObject({
+        code: Code.Error,
+        msg: '该请假申请不存在',
+      });
       expect(await snapshot(t.sql)).toEqual(before);
     }
     expect((await leaveRow(otherLeaveId)).status).toBe(0);
@@ -382,7 +439,7 @@ describe('auditStudentInfo', () => {
       { ...valid, note: LONG },
       { ...valid, note: '<script>alert(1)</script>' },
       { ...valid, note: 42 },
-      { ...valid, id: "1; drop table leave_requests" },
+      { ...valid, id: '1; drop table leave_requests' },
       { ...valid, status: 1 },
     ]);
   });
@@ -409,7 +466,13 @@ describe('cancelLeave', () => {
     const res = await t.post(CANCEL, parent).send({ id: leave.id, version: 2 });
     expect(res.body).toMatchObject({
       code: Code.Ok,
-      data: { leave: { status: 3, version: 3 }, days: [{ day: today, ok: true }, { day: plus(1), ok: true }] },
+      data: {
+        leave: { status: 3, version: 3 },
+        days: [
+          { day: today, ok: true },
+          { day: plus(1), ok: true },
+        ],
+      },
     });
     expect(await dayRows('陈小雨')).toEqual([today, plus(1)].map((day) => ({ day, state: 'expected', on_leave: false })));
     expect((await t.post(ENTER, teacher).send({ student_ids: [id('陈小雨')] })).body.data.results[0]).toMatchObject({ ok: true, state: 'in_centre' });
@@ -444,7 +507,7 @@ describe('cancelLeave', () => {
       { id: leave.id, version: 'x' },
       { id: -1, version: 1 },
       { id: leave.id, version: 1, reason: LONG },
-      { id: "1 or 1=1", version: 1 },
+      { id: '1 or 1=1', version: 1 },
       { id: '<b>1</b>', version: 1 },
     ]);
   });

@@ -461,7 +461,13 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
       else groups.set(key, [id]);
     }
     for (const [key, ids] of groups) {
-      emitEach(this.server, ids, FLOW_EVENTS, key.split(',').map((i) => msgs[Number(i)]), this.config.liveDirectWrite);
+      emitEach(
+        this.server,
+        ids,
+        FLOW_EVENTS,
+        key.split(',').map((i) => msgs[Number(i)]),
+        this.config.liveDirectWrite,
+      );
     }
   }
 

@@ -95,7 +95,10 @@ describe('live flow gateway', () => {
    * An append whose transaction stays open on a connection of its own: it has taken its position and commits (or rolls
    * back) when the test says so, like an append that lost the CPU between its insert and its commit.
    */
-  async function hold(studentId: number, classId: number | null): Promise<{ msg: FlowEventMessage; commit(): Promise<void>; rollback(): Promise<void> }> {
+  async function hold(
+    studentId: number,
+    classId: number | null,
+  ): Promise<{ msg: FlowEventMessage; commit(): Promise<void>; rollback(): Promise<void> }> {
     const db = new PgClient({ connectionString: t.config.databaseUrl! });
     await db.connect();
     await db.query('begin');
@@ -190,7 +193,10 @@ describe('live flow gateway', () => {
       const parent = await open({ token: await t.login('parent') });
       const other = await open({ token: (await t.otherSchool()).adminToken });
 
-      const inClass = await commit(running.find((s) => !children.includes(s))!, runningClass);
+      const inClass = await commit(
+        running.find((s) => !children.includes(s))!,
+        runningClass,
+      );
       const child = await commit(children[0], runningClass);
       const elsewhere = await commit(secondStudent, secondClass);
       const noClass = await commit(children[0], null);
@@ -347,7 +353,11 @@ describe('live flow gateway', () => {
     async function counted(work: () => Promise<void>): Promise<typeof fanOutCounts> {
       const before = { ...fanOutCounts };
       await work();
-      return { direct: fanOutCounts.direct - before.direct, fallback: fanOutCounts.fallback - before.fallback, unsupported: fanOutCounts.unsupported - before.unsupported };
+      return {
+        direct: fanOutCounts.direct - before.direct,
+        fallback: fanOutCounts.fallback - before.fallback,
+        unsupported: fanOutCounts.unsupported - before.unsupported,
+      };
     }
     /** waits until the server has exactly the sockets of the open clients (closed ones of earlier tests gone) */
     const settled = () => eventually(async () => (server().sockets.sockets.size === clients.length ? true : null));
@@ -434,14 +444,28 @@ describe('live flow gateway', () => {
         local: { to: (ids: string[]) => ({ emit: (event: string, data: unknown) => emitted.push({ ids, event, data }) }) },
       } as unknown as Server;
       for (const round of [1, 2]) {
-        expect(() => emitEach(fake, all.map((s) => s.id), 'flow.event', { round })).not.toThrow();
+        expect(() =>
+          emitEach(
+            fake,
+            all.map((s) => s.id),
+            'flow.event',
+            { round },
+          ),
+        ).not.toThrow();
         for (const g of good) expect(g.written[round - 1]).toEqual(eventFrame('flow.event', { round }));
         expect(emitted[round - 1]).toEqual({ ids: broken.map((s) => s.id), event: 'flow.event', data: { round } });
       }
       for (const b of broken) expect(b.written).toEqual([]);
       // a field that goes away after the socket was checked: that socket falls back, the loop goes on
       delete (good[0].conn as Partial<(typeof good)[0]['conn']>).writeBuffer;
-      expect(() => emitEach(fake, all.map((s) => s.id), 'flow.event', { round: 3 })).not.toThrow();
+      expect(() =>
+        emitEach(
+          fake,
+          all.map((s) => s.id),
+          'flow.event',
+          { round: 3 },
+        ),
+      ).not.toThrow();
       expect(good[0].written).toHaveLength(2);
       expect(good[1].written).toHaveLength(3);
       expect(emitted[2].ids).toEqual([good[0].id, ...broken.map((s) => s.id)]);
@@ -572,7 +596,11 @@ describe('live flow gateway', () => {
     it('sends every visible event after since, in order, then live events', async () => {
       const before = await commit(running[0], runningClass, { emit: false });
       const missed = [
-        await commit(running.find((x) => !children.includes(x))!, runningClass, { emit: false }),
+        await commit(
+          running.find((x) => !children.includes(x))!,
+          runningClass,
+          { emit: false },
+        ),
         await commit(secondStudent, secondClass, { emit: false }),
         await commit(children[0], runningClass, { emit: false }),
       ];
@@ -735,7 +763,9 @@ describe('live flow gateway: two API processes on one Redis', () => {
     try {
       /** a committed event, announced on the bus of the process that appended it */
       const commitOn = async (app: NestExpressApplication): Promise<FlowEventMessage> => {
-        const { rows: [r] } = await t.sql.query(
+        const {
+          rows: [r],
+        } = await t.sql.query(
           `insert into flow_events (event_id, school_id, student_id, day, version, type, class_id, state_after, occurred_at)
            values (gen_random_uuid(), $1, $2, date '2026-11-22', coalesce((select max(version) from flow_events where student_id = $2 and day = date '2026-11-22'), 0) + 1,
                    'student.entered', $3, 'in_centre', now())
@@ -758,9 +788,7 @@ describe('live flow gateway: two API processes on one Redis', () => {
       const first = await commitOn(t.app);
       await eventually(async () => (adminOn2.events.length === 1 && adminOn1.events.length === 1 ? true : null));
       const second = await commitOn(peer);
-      await eventually(async () =>
-        adminOn2.events.length === 2 && adviserOn2.events.length === 2 && adminOn1.events.length === 2 ? true : null,
-      );
+      await eventually(async () => (adminOn2.events.length === 2 && adviserOn2.events.length === 2 && adminOn1.events.length === 2 ? true : null));
       await sleep(300);
       expect(adminOn2.events).toEqual([first, second]);
       expect(positions(adviserOn2)).toEqual([first.position, second.position]);

@@ -19,7 +19,18 @@ import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { MealCounts } from './counts.service';
 import { MealPayments } from './meal-payments';
-import { appendBookingEvent, BOOKING_COLUMNS, BOOKING_JOINS, classDaysOf, clockOf, cutoffOf, GOODS_COLUMNS, goodsRow, mayBookFor, settingsOf } from './meals-sql';
+import {
+  appendBookingEvent,
+  BOOKING_COLUMNS,
+  BOOKING_JOINS,
+  classDaysOf,
+  clockOf,
+  cutoffOf,
+  GOODS_COLUMNS,
+  goodsRow,
+  mayBookFor,
+  settingsOf,
+} from './meals-sql';
 
 interface LockedBooking {
   id: number;
@@ -72,7 +83,10 @@ export class MealBookingsService {
           const closed = mealDayRefusal(input.day, days.weekdays, days.calendar.get(input.day) ?? null);
           if (closed) throw new AppError(closed);
         }
-        const [cur]: LockedBooking[] = await em.query(`select ${LOCKED} from meal_bookings b where b.student_id = $1 and b.day = $2 for update`, [input.student_id, input.day]);
+        const [cur]: LockedBooking[] = await em.query(`select ${LOCKED} from meal_bookings b where b.student_id = $1 and b.day = $2 for update`, [
+          input.student_id,
+          input.day,
+        ]);
         if (cur && (cur.status === 'booked' || cur.status === 'unpaid')) {
           if (cur.goods_id === g.id) return cur.id;
           if (cur.status === 'booked' && cur.served_at) throw new AppError('meals.already_served');
@@ -97,7 +111,13 @@ export class MealBookingsService {
            returning id`,
           [schoolId, input.student_id, input.day, g.id, g.price_fen, status, payFrom, contract?.id ?? null, user.id, requestKey],
         );
-        await appendBookingEvent(em, schoolId, row.id, cur ? 'rebooked' : 'booked', user.id, { goods_id: g.id, goods_name: g.name, price_fen: g.price_fen, pay_from: payFrom, status });
+        await appendBookingEvent(em, schoolId, row.id, cur ? 'rebooked' : 'booked', user.id, {
+          goods_id: g.id,
+          goods_name: g.name,
+          price_fen: g.price_fen,
+          pay_from: payFrom,
+          status,
+        });
         return row.id;
       });
     } catch (err) {
@@ -111,7 +131,10 @@ export class MealBookingsService {
   }
 
   private async byRequest(em: Pick<EntityManager, 'query'>, schoolId: number, requestKey: string): Promise<number | null> {
-    const [b]: Array<{ id: number }> = await em.query(`select id from meal_bookings where school_id = $1 and request_key = $2`, [schoolId, requestKey]);
+    const [b]: Array<{ id: number }> = await em.query(`select id from meal_bookings where school_id = $1 and request_key = $2`, [
+      schoolId,
+      requestKey,
+    ]);
     return b?.id ?? null;
   }
 
@@ -138,7 +161,14 @@ export class MealBookingsService {
       return b;
     });
     if (cur.status === 'booked' && cur.pay_from === 'wechat' && cur.out_trade_no) {
-      await this.payments.refund({ schoolId, outTradeNo: cur.out_trade_no, amountFen: cur.price_fen, bookingId: cur.id, version: cur.version, actorId: user.id });
+      await this.payments.refund({
+        schoolId,
+        outTradeNo: cur.out_trade_no,
+        amountFen: cur.price_fen,
+        bookingId: cur.id,
+        version: cur.version,
+        actorId: user.id,
+      });
     }
     const b = await this.one(schoolId, input.id);
     this.counts.changed(schoolId, b.day, [b.student_id]);
@@ -146,7 +176,10 @@ export class MealBookingsService {
   }
 
   async one(schoolId: number, id: number): Promise<DinnerBooking> {
-    const [b]: DinnerBooking[] = await this.db.query(`select ${BOOKING_COLUMNS} from meal_bookings b ${BOOKING_JOINS} where b.school_id = $1 and b.id = $2`, [schoolId, id]);
+    const [b]: DinnerBooking[] = await this.db.query(
+      `select ${BOOKING_COLUMNS} from meal_bookings b ${BOOKING_JOINS} where b.school_id = $1 and b.id = $2`,
+      [schoolId, id],
+    );
     if (!b) throw new AppError('meals.booking_not_found');
     return b;
   }
@@ -162,8 +195,14 @@ export class MealBookingsService {
     if (!st) throw new AppError('meals.student_not_found');
     const [settings, goods, bookings, covered, days] = await Promise.all([
       settingsOf(this.db, schoolId),
-      this.db.query(`select ${GOODS_COLUMNS} from meal_goods g where g.school_id = $1 and g.deleted_at is null and g.enabled order by g.id limit 100`, [schoolId]) as Promise<MealGoods[]>,
-      this.db.query(`select ${BOOKING_COLUMNS} from meal_bookings b ${BOOKING_JOINS} where b.student_id = $1 and b.day between $2 and $3 order by b.day`, [q.student_id, q.from, q.to]) as Promise<DinnerBooking[]>,
+      this.db.query(
+        `select ${GOODS_COLUMNS} from meal_goods g where g.school_id = $1 and g.deleted_at is null and g.enabled order by g.id limit 100`,
+        [schoolId],
+      ) as Promise<MealGoods[]>,
+      this.db.query(
+        `select ${BOOKING_COLUMNS} from meal_bookings b ${BOOKING_JOINS} where b.student_id = $1 and b.day between $2 and $3 order by b.day`,
+        [q.student_id, q.from, q.to],
+      ) as Promise<DinnerBooking[]>,
       this.db.query(
         `select to_char(d, 'YYYY-MM-DD') as day from generate_series($2::date, $3::date, interval '1 day') d
           where exists (select 1 from contracts c join contract_packages p on p.id = c.package_id

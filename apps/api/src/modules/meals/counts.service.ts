@@ -104,7 +104,8 @@ export class MealCounts {
     const conds = ['b.school_id = $1', 'b.day between $2 and $3'];
     if (q.goods_id) conds.push(`b.goods_id = ${p(q.goods_id)}`);
     if (q.status) conds.push(`b.status = ${p(q.status)}`);
-    if (q.keyword) conds.push(`b.student_id in (select ks.id from students ks where ks.school_id = $1 and ks.name ilike ${p(`%${escapeLike(q.keyword)}%`)})`);
+    if (q.keyword)
+      conds.push(`b.student_id in (select ks.id from students ks where ks.school_id = $1 and ks.name ilike ${p(`%${escapeLike(q.keyword)}%`)})`);
     return { where: conds.join(' and '), params };
   }
 
@@ -139,8 +140,16 @@ export class MealCounts {
     ws.addRow(['日期', '学生', '班级', '餐品', '价格（元）', '状态', '取消原因', '支付方式', '预订人', '预订时间', '用餐时间']).font = { bold: true };
     ws.addRows(
       list.map((r) => [
-        r.day, r.student_name, r.class_name ?? '', r.goods_name ?? '', r.price_fen / 100, MEAL_BOOKING_STATUS_LABELS[r.status]?.zh ?? r.status, r.cancel_cause ? MEAL_CANCEL_CAUSE_LABELS[r.cancel_cause].zh : '',
-        r.pay_from ? MEAL_PAY_FROM_LABELS[r.pay_from].zh : '', r.booked_by_name ?? '', r.booked_at ? localDateTime(r.booked_at, tz) : '',
+        r.day,
+        r.student_name,
+        r.class_name ?? '',
+        r.goods_name ?? '',
+        r.price_fen / 100,
+        MEAL_BOOKING_STATUS_LABELS[r.status]?.zh ?? r.status,
+        r.cancel_cause ? MEAL_CANCEL_CAUSE_LABELS[r.cancel_cause].zh : '',
+        r.pay_from ? MEAL_PAY_FROM_LABELS[r.pay_from].zh : '',
+        r.booked_by_name ?? '',
+        r.booked_at ? localDateTime(r.booked_at, tz) : '',
         r.served_at ? localDateTime(r.served_at, tz) : '',
       ]),
     );
@@ -240,7 +249,10 @@ export class MealCounts {
   async dinnerBookingCountInfo(user: SessionUser, q: DinnerBookingCountInfoQuery): Promise<Page<DinnerBookingInfoRow>> {
     const c = this.classesOf(user, q.class_id);
     if (q.class_id) {
-      const [own]: unknown[] = await this.db.query(`select 1 from care_classes where school_id = $1 and head_teacher_id = $2 and id = $3 and deleted_at is null`, [...c.params]);
+      const [own]: unknown[] = await this.db.query(
+        `select 1 from care_classes where school_id = $1 and head_teacher_id = $2 and id = $3 and deleted_at is null`,
+        [...c.params],
+      );
       if (!own) throw new AppError('meals.class_not_found');
     }
     const rows: Array<DinnerBookingInfoRow & { total: number; booking_id: number | null }> = await this.db.query(

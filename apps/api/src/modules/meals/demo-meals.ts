@@ -38,7 +38,14 @@ export async function seedDemoMeals(c: ShowcaseContext): Promise<number> {
     [schoolId, users.admin, created],
   );
 
-  const rows = { student: [] as number[], day: [] as string[], goods: [] as number[], price: [] as number[], by: [] as number[], parent: [] as boolean[] };
+  const rows = {
+    student: [] as number[],
+    day: [] as string[],
+    goods: [] as number[],
+    price: [] as number[],
+    by: [] as number[],
+    parent: [] as boolean[],
+  };
   const from = addDays(c.today, -PAST_DAYS);
   const to = addDays(c.today, COMING_DAYS);
   for (const [list, booker] of [

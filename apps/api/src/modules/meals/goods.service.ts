@@ -38,7 +38,10 @@ export class MealGoodsService {
   }
 
   async one(schoolId: number, id: number): Promise<MealGoods> {
-    const [g]: MealGoods[] = await this.db.query(`select ${GOODS_COLUMNS} from meal_goods g where g.school_id = $1 and g.id = $2 and g.deleted_at is null`, [schoolId, id]);
+    const [g]: MealGoods[] = await this.db.query(
+      `select ${GOODS_COLUMNS} from meal_goods g where g.school_id = $1 and g.id = $2 and g.deleted_at is null`,
+      [schoolId, id],
+    );
     if (!g) throw new AppError('meals.goods_not_found');
     return g;
   }
@@ -52,7 +55,12 @@ export class MealGoodsService {
           `insert into meal_goods (school_id, name, description, picture_url, price_fen) values ($1, $2, $3, $4, $5) returning id`,
           [user.schoolId, input.name, input.description || null, input.picture_url || null, input.price_fen],
         );
-        await em.query(`insert into meal_goods_prices (school_id, goods_id, price_fen, reason, actor_id) values ($1, $2, $3, '新增餐品', $4)`, [user.schoolId, g.id, input.price_fen, user.id]);
+        await em.query(`insert into meal_goods_prices (school_id, goods_id, price_fen, reason, actor_id) values ($1, $2, $3, '新增餐品', $4)`, [
+          user.schoolId,
+          g.id,
+          input.price_fen,
+          user.id,
+        ]);
         return g.id;
       });
     } catch (err) {
@@ -89,7 +97,13 @@ export class MealGoodsService {
       if (g.version !== input.version) throw new AppError('meals.goods_stale');
       if (g.price_fen === input.price_fen) throw new AppError('meals.same_price');
       await em.query(`update meal_goods set price_fen = $2, version = version + 1, updated_at = now() where id = $1`, [input.id, input.price_fen]);
-      await em.query(`insert into meal_goods_prices (school_id, goods_id, price_fen, reason, actor_id) values ($1, $2, $3, $4, $5)`, [user.schoolId, input.id, input.price_fen, input.reason, user.id]);
+      await em.query(`insert into meal_goods_prices (school_id, goods_id, price_fen, reason, actor_id) values ($1, $2, $3, $4, $5)`, [
+        user.schoolId,
+        input.id,
+        input.price_fen,
+        input.reason,
+        user.id,
+      ]);
     });
     return this.one(user.schoolId!, input.id);
   }

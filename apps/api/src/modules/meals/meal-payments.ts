@@ -90,7 +90,8 @@ export class MealPayments {
                    where id = $1 and school_id = $2 and status = 'unpaid' and price_fen = $3 returning id) select id from u`,
       [Number(p.ref_id), p.school_id, p.amount_fen, p.out_trade_no],
     );
-    if (rows.length) await appendBookingEvent(em, p.school_id, rows[0].id, 'paid', p.created_by, { amount_fen: p.amount_fen, out_trade_no: p.out_trade_no });
+    if (rows.length)
+      await appendBookingEvent(em, p.school_id, rows[0].id, 'paid', p.created_by, { amount_fen: p.amount_fen, out_trade_no: p.out_trade_no });
   }
 
   /** After the commit of a payment that booked its booking: the day's count changed. */
@@ -106,11 +107,25 @@ export class MealPayments {
 
   /** The full refund of a WeChat-paid booking an approved leave cancelled (idempotent per booking and leave). */
   async refundForLeave(r: { schoolId: number; outTradeNo: string; amountFen: number; bookingId: number; leaveId: number }): Promise<void> {
-    await this.refunds.refund({ schoolId: r.schoolId, outTradeNo: r.outTradeNo, amountFen: r.amountFen, reason: '请假取消订餐退款', requestKey: `leave:${r.bookingId}:${r.leaveId}`, actorId: null });
+    await this.refunds.refund({
+      schoolId: r.schoolId,
+      outTradeNo: r.outTradeNo,
+      amountFen: r.amountFen,
+      reason: '请假取消订餐退款',
+      requestKey: `leave:${r.bookingId}:${r.leaveId}`,
+      actorId: null,
+    });
   }
 
   /** The full refund of a booking cancelled by a person (idempotent by the booking's version). */
   async refund(r: { schoolId: number; outTradeNo: string; amountFen: number; bookingId: number; version: number; actorId: number }): Promise<void> {
-    await this.refunds.refund({ schoolId: r.schoolId, outTradeNo: r.outTradeNo, amountFen: r.amountFen, reason: '取消订餐退款', requestKey: `cancel:${r.bookingId}:${r.version}`, actorId: r.actorId });
+    await this.refunds.refund({
+      schoolId: r.schoolId,
+      outTradeNo: r.outTradeNo,
+      amountFen: r.amountFen,
+      reason: '取消订餐退款',
+      requestKey: `cancel:${r.bookingId}:${r.version}`,
+      actorId: r.actorId,
+    });
   }
 }

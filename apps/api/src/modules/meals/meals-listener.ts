@@ -69,7 +69,14 @@ export class MealsListener implements OnModuleInit, OnModuleDestroy {
 
   /** Cancels (approved) or restores (no longer approved) the leave's days' bookings from today on, in one transaction per leave. */
   async syncLeave(e: DomainEventMap['leave.changed']): Promise<void> {
-    const touched: Array<{ id: number; day: string; status_before?: string; pay_from?: string | null; out_trade_no?: string | null; price_fen?: number }> = await this.db.transaction(async (em) => {
+    const touched: Array<{
+      id: number;
+      day: string;
+      status_before?: string;
+      pay_from?: string | null;
+      out_trade_no?: string | null;
+      price_fen?: number;
+    }> = await this.db.transaction(async (em) => {
       await em.query(`select pg_advisory_xact_lock(hashtextextended('meals-leave:' || $1, 0))`, [e.leave_id]);
       const [l]: Array<{ status: number; student_id: number; start_day: string; end_day: string; today: string }> = await em.query(
         `select l.status::int as status, l.student_id, l.start_day::text, l.end_day::text, d.today::text as today
@@ -120,7 +127,13 @@ export class MealsListener implements OnModuleInit, OnModuleDestroy {
     for (const b of touched) {
       if (b.status_before !== 'booked' || b.pay_from !== 'wechat' || !b.out_trade_no) continue;
       try {
-        await this.payments.refundForLeave({ schoolId: e.school_id, outTradeNo: b.out_trade_no, amountFen: b.price_fen!, bookingId: b.id, leaveId: e.leave_id });
+        await this.payments.refundForLeave({
+          schoolId: e.school_id,
+          outTradeNo: b.out_trade_no,
+          amountFen: b.price_fen!,
+          bookingId: b.id,
+          leaveId: e.leave_id,
+        });
       } catch (err) {
         this.log.error({ err, booking: b.id }, 'refunding a dinner cancelled by a leave failed');
       }

@@ -36,7 +36,14 @@ export function mayBookFor(user: SessionUser, s: string, me: string): string {
 
 /** The school's meal settings with its clock now. */
 export async function settingsOf(em: Pick<EntityManager, 'query'>, schoolId: number): Promise<MealSettings> {
-  const [r]: Array<{ timezone: string; today: string; now_minutes: number; cutoff_time: string | null; days_before: number | null; version: number | null }> = await em.query(
+  const [r]: Array<{
+    timezone: string;
+    today: string;
+    now_minutes: number;
+    cutoff_time: string | null;
+    days_before: number | null;
+    version: number | null;
+  }> = await em.query(
     `select s.timezone, to_char((now() at time zone s.timezone)::date, 'YYYY-MM-DD') as today,
             (extract(hour from now() at time zone s.timezone) * 60 + extract(minute from now() at time zone s.timezone))::int as now_minutes,
             m.cutoff_time, m.days_before, m.version
@@ -57,12 +64,29 @@ export const clockOf = (s: MealSettings): LocalClock => ({ day: s.today, minutes
 export const cutoffOf = (s: MealSettings): MealCutoff => ({ time: s.cutoff_time, days_before: s.days_before });
 
 /** Appends one entry to a booking's history (append-only). */
-export async function appendBookingEvent(em: EntityManager, schoolId: number, bookingId: number, type: string, actorId: number | null, data: Record<string, unknown> = {}): Promise<void> {
-  await em.query(`insert into meal_booking_events (school_id, booking_id, type, data, actor_id) values ($1, $2, $3, $4, $5)`, [schoolId, bookingId, type, JSON.stringify(data), actorId]);
+export async function appendBookingEvent(
+  em: EntityManager,
+  schoolId: number,
+  bookingId: number,
+  type: string,
+  actorId: number | null,
+  data: Record<string, unknown> = {},
+): Promise<void> {
+  await em.query(`insert into meal_booking_events (school_id, booking_id, type, data, actor_id) values ($1, $2, $3, $4, $5)`, [
+    schoolId,
+    bookingId,
+    type,
+    JSON.stringify(data),
+    actorId,
+  ]);
 }
 
 /** One of the school's items (not deleted), or `meals.goods_not_found`. */
-export async function goodsRow(em: Pick<EntityManager, 'query'>, schoolId: number, id: number): Promise<{ id: number; name: string; price_fen: number; enabled: boolean; version: number }> {
+export async function goodsRow(
+  em: Pick<EntityManager, 'query'>,
+  schoolId: number,
+  id: number,
+): Promise<{ id: number; name: string; price_fen: number; enabled: boolean; version: number }> {
   const [g]: Array<{ id: number; name: string; price_fen: number; enabled: boolean; version: number }> = await em.query(
     `select id, name, price_fen::float8 as price_fen, enabled, version from meal_goods where school_id = $1 and id = $2 and deleted_at is null`,
     [schoolId, id],
@@ -78,15 +102,22 @@ export interface ClassDays {
 }
 
 /** What mealDayRefusal needs for a student over from..to: one query. */
-export async function classDaysOf(em: Pick<EntityManager, 'query'>, schoolId: number, studentId: number, from: string, to: string): Promise<ClassDays> {
-  const [r]: Array<{ weekdays: number[] | null; calendar: Array<{ day: string; kind: 'holiday' | 'makeup'; works_as: number | null }> }> = await em.query(
-    `select (select ct.weekdays::int[] from care_class_students cs
+export async function classDaysOf(
+  em: Pick<EntityManager, 'query'>,
+  schoolId: number,
+  studentId: number,
+  from: string,
+  to: string,
+): Promise<ClassDays> {
+  const [r]: Array<{ weekdays: number[] | null; calendar: Array<{ day: string; kind: 'holiday' | 'makeup'; works_as: number | null }> }> =
+    await em.query(
+      `select (select ct.weekdays::int[] from care_class_students cs
                join care_classes cc on cc.id = cs.class_id and cc.deleted_at is null
                join class_times ct on ct.id = cc.class_time_id
               where cs.student_id = $2) as weekdays,
             coalesce((select json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'kind', d.kind, 'works_as', d.works_as))
                         from school_calendar_days d where d.school_id = $1 and d.day between $3::date and $4::date), '[]') as calendar`,
-    [schoolId, studentId, from, to],
-  );
+      [schoolId, studentId, from, to],
+    );
   return { weekdays: r.weekdays, calendar: new Map(r.calendar.map((c) => [c.day, { kind: c.kind, works_as: c.works_as }])) };
 }

@@ -116,7 +116,11 @@ export class MealsController {
   }
 
   @Get('schoolDinnerOrderExport')
-  async schoolDinnerOrderExport(@Input(SchoolDinnerOrderExportQuery) q: SchoolDinnerOrderExportQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
+  async schoolDinnerOrderExport(
+    @Input(SchoolDinnerOrderExportQuery) q: SchoolDinnerOrderExportQuery,
+    @CurrentUser() user: SessionUser,
+    @Res() res: Response,
+  ) {
     sendFile(res, await this.counts.schoolDinnerOrderExport(user, q));
   }
 

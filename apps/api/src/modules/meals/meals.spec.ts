@@ -34,16 +34,23 @@ beforeAll(async () => {
     [t.demo.users.parent, classId],
   );
   child = mine.rows[0].id;
-  stranger = (await t.sql.query(
-    `select s.id from students s join care_class_students c on c.student_id = s.id where c.class_id = $1 and s.status = 1
+  stranger = (
+    await t.sql.query(
+      `select s.id from students s join care_class_students c on c.student_id = s.id where c.class_id = $1 and s.status = 1
         and not exists (select 1 from student_guardians g where g.student_id = s.id and g.user_id = $2) order by s.id limit 1`,
-    [classId, t.demo.users.parent],
-  )).rows[0].id;
+      [classId, t.demo.users.parent],
+    )
+  ).rows[0].id;
   // the demo's classes meet Monday to Friday: here every day, so the tests book any day (one test below sets the week)
   await t.sql.query(`update class_times set weekdays = '{1,2,3,4,5,6,7}' where school_id = $1`, [t.demo.schoolId]);
   // the demo's contracts (some include dinner) are set aside: each test signs what it needs
   await t.sql.query(`update contracts set status = 'cancelled' where school_id = $1`, [t.demo.schoolId]);
-  otherClassChild = (await t.sql.query(`select s.id from students s join care_class_students c on c.student_id = s.id where c.class_id = $1 and s.status = 1 order by s.id limit 1`, [t.demo.classes!.second])).rows[0].id;
+  otherClassChild = (
+    await t.sql.query(
+      `select s.id from students s join care_class_students c on c.student_id = s.id where c.class_id = $1 and s.status = 1 order by s.id limit 1`,
+      [t.demo.classes!.second],
+    )
+  ).rows[0].id;
 });
 afterAll(() => t.close());
 
@@ -58,7 +65,9 @@ async function snap() {
 
 let goodsNo = 0;
 async function addGoods(over: Record<string, unknown> = {}): Promise<MealGoods> {
-  const res = await t.post(`${P}addMealGoods`, admin).send({ name: `套餐饭${goodsNo++}`, price_fen: 1500, picture_url: '/uploads/2026-12/a.png', ...over });
+  const res = await t
+    .post(`${P}addMealGoods`, admin)
+    .send({ name: `套餐饭${goodsNo++}`, price_fen: 1500, picture_url: '/uploads/2026-12/a.png', ...over });
   expect(res.body).toMatchObject({ code: Code.Ok });
   return res.body.data;
 }
@@ -75,7 +84,8 @@ async function setCutoff(cutoff_time: string, days_before = 0) {
   const res = await t.post(`${P}setMealSettings`, admin).send({ cutoff_time, days_before, version: cur.body.data.version });
   expect(res.body).toMatchObject({ code: Code.Ok, data: { cutoff_time, days_before } });
 }
-const bookingRow = async (id: number) => (await t.sql.query(`select status, cancel_cause, leave_id, served_at, price_fen::int as price_fen from meal_bookings where id = $1`, [id])).rows[0];
+const bookingRow = async (id: number) =>
+  (await t.sql.query(`select status, cancel_cause, leave_id, served_at, price_fen::int as price_fen from meal_bookings where id = $1`, [id])).rows[0];
 
 describe('meal items', () => {
   it('adds, lists, edits, changes the price with an appended history, enables and disables', async () => {
@@ -94,9 +104,14 @@ describe('meal items', () => {
     expect(priced.body.data).toMatchObject({ price_fen: 1800, version: 3 });
     expect((await bookingRow(b.id)).price_fen).toBe(1500); // the booking keeps its price
     const prices = await t.get(`${P}mealGoodsPrices?id=${g.id}`, admin);
-    expect(prices.body.data.map((p: { price_fen: number; reason: string }) => [p.price_fen, p.reason])).toEqual([[1800, '食材涨价'], [1500, '新增餐品']]);
+    expect(prices.body.data.map((p: { price_fen: number; reason: string }) => [p.price_fen, p.reason])).toEqual([
+      [1800, '食材涨价'],
+      [1500, '新增餐品'],
+    ]);
     await expect(t.sql.query(`update meal_goods_prices set price_fen = 1 where goods_id = $1`, [g.id])).rejects.toThrow(/append-only/);
-    expect((await t.post(`${P}editMealGoodsPrice`, admin).send({ id: g.id, version: 3, price_fen: 1800, reason: '不变' })).body.msg).toBe('新价格与当前价格相同');
+    expect((await t.post(`${P}editMealGoodsPrice`, admin).send({ id: g.id, version: 3, price_fen: 1800, reason: '不变' })).body.msg).toBe(
+      '新价格与当前价格相同',
+    );
 
     const off = await t.post(`${P}operateMealGoods`, admin).send({ id: g.id, version: 3, enabled: false });
     expect(off.body.data).toMatchObject({ enabled: false, version: 4 });
@@ -147,8 +162,14 @@ describe('meal items', () => {
       ['bookDinner', { student_id: child, day: plus(1), goods_id: g.id, request_id: 'short' }],
       ['cancelDinner', { id: -1, version: 1 }],
     ];
-    for (const [action, body] of bodies) expect({ action, code: (await t.post(`${P}${action}`, admin).send(body)).body.code }).toEqual({ action, code: Code.Error });
-    for (const q of ['orderMealCount?from=2026-12-02&to=2026-12-01', 'orderMealCount?from=x&to=y', 'schoolDinnerOrderList?from=bad', 'dinnerOrderList?from=2026-01-01&status=1']) {
+    for (const [action, body] of bodies)
+      expect({ action, code: (await t.post(`${P}${action}`, admin).send(body)).body.code }).toEqual({ action, code: Code.Error });
+    for (const q of [
+      'orderMealCount?from=2026-12-02&to=2026-12-01',
+      'orderMealCount?from=x&to=y',
+      'schoolDinnerOrderList?from=bad',
+      'dinnerOrderList?from=2026-01-01&status=1',
+    ]) {
       expect((await t.get(`${P}${q}`, admin)).body.code).toBe(Code.Error);
     }
     expect(await snap()).toEqual(before);
@@ -164,7 +185,10 @@ describe('meal items', () => {
     expect((await t.get(`${P}orderMealCount?from=${today}&to=${today}`, token)).body).toMatchObject(DENIED);
     expect((await t.get(`${P}schoolDinnerOrderList?from=${today}`, token)).body).toMatchObject(DENIED);
     expect((await t.post(`${P}setMealSettings`, token).send({ cutoff_time: '10:00', days_before: 0, version: 1 })).body).toMatchObject(DENIED);
-    if (who !== 'parent') expect((await t.post(`${P}bookDinner`, token).send({ student_id: child, day: today, goods_id: 1, request_id: rid() })).body).toMatchObject(DENIED);
+    if (who !== 'parent')
+      expect((await t.post(`${P}bookDinner`, token).send({ student_id: child, day: today, goods_id: 1, request_id: rid() })).body).toMatchObject(
+        DENIED,
+      );
   });
 
   it('the head teacher and parents may not call the admin-only and head-teacher-only reads', async () => {
@@ -246,7 +270,9 @@ describe('dinner bookings', () => {
     expect(b).toMatchObject({ student_id: child, goods_id: g.id, price_fen: 1200, status: 'unpaid', pay_from: 'wechat', day: plus(2) });
     const again = await booked(parent, { goods_id: g.id, day: plus(2), request_id });
     expect(again.id).toBe(b.id);
-    expect((await t.sql.query(`select count(*)::int as n from meal_bookings where student_id = $1 and day = $2`, [child, plus(2)])).rows[0].n).toBe(1);
+    expect((await t.sql.query(`select count(*)::int as n from meal_bookings where student_id = $1 and day = $2`, [child, plus(2)])).rows[0].n).toBe(
+      1,
+    );
     // another child's and another family's child are not theirs
     expect((await book(parent, { goods_id: g.id, student_id: stranger })).body.msg).toBe('未找到该学生');
     // pays through WeChat Pay: a pending payment of the booking's price
@@ -255,8 +281,19 @@ describe('dinner bookings', () => {
   });
 
   it('a contract that includes dinner pays for the day', async () => {
-    const pkg = (await t.post(`${P}addContractPackage`, admin).send({ name: `含晚餐${rid()}`, kind: 'month', length: 1, price_fen: 300000, includes: ['care', 'dinner'] })).body.data;
-    const c = await t.post(`${P}addContract`, admin).send({ student_id: stranger, guardian_id: (await t.sql.query(`select user_id from student_guardians where student_id = $1 limit 1`, [stranger])).rows[0].user_id, package_id: pkg.id, start_day: today, request_id: rid(), payment: { method: 'cash' } });
+    const pkg = (
+      await t
+        .post(`${P}addContractPackage`, admin)
+        .send({ name: `含晚餐${rid()}`, kind: 'month', length: 1, price_fen: 300000, includes: ['care', 'dinner'] })
+    ).body.data;
+    const c = await t.post(`${P}addContract`, admin).send({
+      student_id: stranger,
+      guardian_id: (await t.sql.query(`select user_id from student_guardians where student_id = $1 limit 1`, [stranger])).rows[0].user_id,
+      package_id: pkg.id,
+      start_day: today,
+      request_id: rid(),
+      payment: { method: 'cash' },
+    });
     expect(c.body.code).toBe(Code.Ok);
     const b = await booked(adviser, { goods_id: g.id, student_id: stranger, day: plus(5) });
     expect(b).toMatchObject({ status: 'booked', pay_from: 'contract' });
@@ -266,12 +303,17 @@ describe('dinner bookings', () => {
 
   it('the cutoff binds guardians, not the school', async () => {
     await setCutoff('00:00'); // today is closed for guardians, tomorrow still open
-    expect((await book(parent, { goods_id: g.id, day: today })).body).toMatchObject({ code: Code.Error, msg: '已过当日订餐截止时间，请联系学校修改' });
+    expect((await book(parent, { goods_id: g.id, day: today })).body).toMatchObject({
+      code: Code.Error,
+      msg: '已过当日订餐截止时间，请联系学校修改',
+    });
     const tomorrow = await booked(parent, { goods_id: g.id, day: plus(7) });
     expect(tomorrow.status).toBe('unpaid');
     const school = await booked(admin, { goods_id: g.id, day: today });
     expect(school).toMatchObject({ status: 'booked', pay_from: 'school' });
-    expect((await t.post(`${P}cancelDinner`, parent).send({ id: school.id, version: school.version })).body.msg).toBe('已过当日订餐截止时间，请联系学校修改');
+    expect((await t.post(`${P}cancelDinner`, parent).send({ id: school.id, version: school.version })).body.msg).toBe(
+      '已过当日订餐截止时间，请联系学校修改',
+    );
     const byHead = await t.post(`${P}cancelDinner`, adviser).send({ id: school.id, version: school.version });
     expect(byHead.body.data).toMatchObject({ status: 'cancelled', cancel_cause: 'user' });
     // the day before at 18:30: tomorrow's bookings closed once it is past 18:30 today (checked by the pure rule's table)
@@ -285,7 +327,9 @@ describe('dinner bookings', () => {
     expect((await t.post(`${P}cancelDinner`, adviser).send({ id: b.id, version: b.version })).body.msg).toBe('订餐已被他人修改，请刷新后重试');
     const cancelled = await t.post(`${P}cancelDinner`, adviser).send({ id: b.id, version: changed.version });
     expect(cancelled.body.data.status).toBe('cancelled');
-    expect((await t.post(`${P}cancelDinner`, adviser).send({ id: b.id, version: cancelled.body.data.version })).body.msg).toBe('该订餐已取消或已用餐，不能取消');
+    expect((await t.post(`${P}cancelDinner`, adviser).send({ id: b.id, version: cancelled.body.data.version })).body.msg).toBe(
+      '该订餐已取消或已用餐，不能取消',
+    );
     const list = await t.get(`${P}dinnerOrderList?from=${plus(8)}&student_id=${stranger}`, adviser);
     expect(list.body.data.list).toHaveLength(1);
     const none = await t.get(`${P}dinnerOrderList?from=${plus(8)}&student_id=${otherClassChild}`, adviser);
@@ -334,14 +378,29 @@ describe('dinner bookings', () => {
     await settled();
     expect(await bookingRow(unpaid.id)).toMatchObject({ status: 'cancelled', cancel_cause: 'leave' });
     expect(await bookingRow(paid.id)).toMatchObject({ status: 'cancelled', cancel_cause: 'leave' });
-    const refunds = await t.sql.query(`select p.state, r.amount_fen::int as amount from payments p join payment_refunds r on r.payment_id = p.id where p.out_trade_no = $1`, [no]);
+    const refunds = await t.sql.query(
+      `select p.state, r.amount_fen::int as amount from payments p join payment_refunds r on r.payment_id = p.id where p.out_trade_no = $1`,
+      [no],
+    );
     expect(refunds.rows).toEqual([{ state: 'refunded', amount: 1200 }]);
     // the same event again changes nothing and refunds nothing more
-    t.app.get(DomainEvents).emit('leave.changed', { school_id: t.demo.schoolId, leave_id: leave.body.data.id, student_id: child, start_day: plus(14), end_day: plus(15), approved: true });
+    t.app.get(DomainEvents).emit('leave.changed', {
+      school_id: t.demo.schoolId,
+      leave_id: leave.body.data.id,
+      student_id: child,
+      start_day: plus(14),
+      end_day: plus(15),
+      approved: true,
+    });
     await settled();
-    expect((await t.sql.query(`select count(*)::int as n from payment_refunds r join payments p on p.id = r.payment_id where p.out_trade_no = $1`, [no])).rows[0].n).toBe(1);
+    expect(
+      (await t.sql.query(`select count(*)::int as n from payment_refunds r join payments p on p.id = r.payment_id where p.out_trade_no = $1`, [no]))
+        .rows[0].n,
+    ).toBe(1);
 
-    expect((await t.post(`${P}cancelLeave`, parent).send({ id: leave.body.data.id, version: approved.body.data.leave.version })).body.code).toBe(Code.Ok);
+    expect((await t.post(`${P}cancelLeave`, parent).send({ id: leave.body.data.id, version: approved.body.data.leave.version })).body.code).toBe(
+      Code.Ok,
+    );
     await settled();
     expect(await bookingRow(unpaid.id)).toMatchObject({ status: 'unpaid', cancel_cause: null });
     expect(await bookingRow(paid.id)).toMatchObject({ status: 'unpaid', cancel_cause: null });
@@ -350,10 +409,12 @@ describe('dinner bookings', () => {
 
   it('a payment that arrives after its booking was cancelled unpaid, or after a second QR booked it, goes back in full, once (issue 21)', async () => {
     const refundsOf = async (no: string) =>
-      (await t.sql.query(
-        `select p.state, p.refunded_fen::int as refunded, r.amount_fen::int as amount, r.request_key from payments p join payment_refunds r on r.payment_id = p.id where p.out_trade_no = $1`,
-        [no],
-      )).rows;
+      (
+        await t.sql.query(
+          `select p.state, p.refunded_fen::int as refunded, r.amount_fen::int as amount, r.request_key from payments p join payment_refunds r on r.payment_id = p.id where p.out_trade_no = $1`,
+          [no],
+        )
+      ).rows;
     // cancelled while unpaid, then paid anyway (the notify repeated)
     const b = await booked(parent, { goods_id: g.id, day: plus(16) });
     const no = (await t.post(`${P}wechatPayDinner`, parent).send({ id: b.id })).body.data.out_trade_no as string;
@@ -420,31 +481,42 @@ describe('dinner bookings', () => {
     expect((await t.get(`${P}classMealCount?from=${today}&to=x`, adviser)).body.code).toBe(Code.Error);
 
     // the head teacher voids the unbooked dinner: its row goes
-    const ev = await t.sql.query(`select event_id from flow_events where student_id = $1 and type = 'student.dinner_confirmed' order by global_position desc limit 1`, [otherClassChild]);
+    const ev = await t.sql.query(
+      `select event_id from flow_events where student_id = $1 and type = 'student.dinner_confirmed' order by global_position desc limit 1`,
+      [otherClassChild],
+    );
     const voided = await t.post(`${P}voidFlowEvent`, liu).send({ student_id: otherClassChild, event_id: ev.rows[0].event_id, reason: '点错了' });
     expect(voided.body.code).toBe(Code.Ok);
     await settled();
-    expect((await t.sql.query(`select count(*)::int as n from meal_bookings where student_id = $1 and day = $2`, [otherClassChild, today])).rows[0].n).toBe(0);
+    expect(
+      (await t.sql.query(`select count(*)::int as n from meal_bookings where student_id = $1 and day = $2`, [otherClassChild, today])).rows[0].n,
+    ).toBe(0);
   });
 
   it('lists and exports the school’s orders and the counts as .xlsx', async () => {
     const list = await t.get(`${P}schoolDinnerOrderList?from=${today}&to=${plus(20)}&limit=5`, admin);
     expect(list.body.data.total).toBeGreaterThan(5);
     expect(list.body.data.list).toHaveLength(5);
-    const exp = await t.get(`${P}schoolDinnerOrderExport?from=${today}&to=${plus(20)}`, admin).buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const exp = await t
+      .get(`${P}schoolDinnerOrderExport?from=${today}&to=${plus(20)}`, admin)
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     const wb = new Workbook();
     await wb.xlsx.load(exp.body as ArrayBuffer);
     expect(wb.worksheets[0].getRow(1).getCell(1).value).toBe('日期');
     expect(wb.worksheets[0].rowCount).toBe(list.body.data.total + 1);
-    const cnt = await t.get(`${P}orderMealCountExport?from=${today}&to=${plus(20)}&group=month`, admin).buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const cnt = await t
+      .get(`${P}orderMealCountExport?from=${today}&to=${plus(20)}&group=month`, admin)
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     const wb2 = new Workbook();
     await wb2.xlsx.load(cnt.body as ArrayBuffer);
     expect(wb2.worksheets[0].getRow(1).values).toEqual([undefined, '月份', '餐品', '预订', '取消', '已用餐', '未预订用餐']);
@@ -457,11 +529,14 @@ describe('dinner bookings', () => {
     const before = (await t.sql.query(`select booked_at, served_at from meal_bookings where id = $1`, [first.id])).rows[0];
     await t.sql.query(`update meal_bookings set booked_at = '2026-11-26T17:30:00Z', served_at = '2026-11-26T18:05:00Z' where id = $1`, [first.id]);
     try {
-      const exp = await t.get(`${P}schoolDinnerOrderExport?from=${today}&to=${plus(20)}`, admin).buffer(true).parse((res, cb) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+      const exp = await t
+        .get(`${P}schoolDinnerOrderExport?from=${today}&to=${plus(20)}`, admin)
+        .buffer(true)
+        .parse((res, cb) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
       const wb = new Workbook();
       await wb.xlsx.load(exp.body as ArrayBuffer);
       const row = wb.worksheets[0].getRow(2);
@@ -476,11 +551,14 @@ describe('dinner bookings', () => {
     const before = (await t.sql.query(`select booked_at, served_at from meal_bookings where id = $1`, [first.id])).rows[0];
     await t.sql.query(`update meal_bookings set booked_at = '2026-11-26T17:30:00Z', served_at = '2026-11-26T18:05:00Z' where id = $1`, [first.id]);
     try {
-      const exp = await t.get(`${P}schoolDinnerOrderExport?from=${today}&to=${plus(20)}`, admin).buffer(true).parse((res, cb) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+      const exp = await t
+        .get(`${P}schoolDinnerOrderExport?from=${today}&to=${plus(20)}`, admin)
+        .buffer(true)
+        .parse((res, cb) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
       const wb = new Workbook();
       await wb.xlsx.load(exp.body as ArrayBuffer);
       const row = wb.worksheets[0].getRow(2);

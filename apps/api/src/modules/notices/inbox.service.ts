@@ -79,7 +79,10 @@ export class InboxService {
        ) p on true`,
       [user.id, q.unread ?? null, q.limit, offsetOf(q)],
     );
-    const page = pageFrom(rows.map(({ unread: _, ...r }) => r), q);
+    const page = pageFrom(
+      rows.map(({ unread: _, ...r }) => r),
+      q,
+    );
     return { ...page, unread: rows[0]?.unread ?? 0 };
   }
 
@@ -152,7 +155,10 @@ export class InboxService {
     const last = detail.last_reminded_at ? new Date(detail.last_reminded_at) : null;
     return {
       notice: detail,
-      receipts: pageFrom(rows.map(({ unread_here: _, ...r }) => r), q),
+      receipts: pageFrom(
+        rows.map(({ unread_here: _, ...r }) => r),
+        q,
+      ),
       unread: own ? detail.recipients - detail.read_count : (rows[0]?.unread_here ?? 0),
       next_remind_at: nextRemindAt(last, this.clock.now())?.toISOString() ?? null,
       class_only: !own,

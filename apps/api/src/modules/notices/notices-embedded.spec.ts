@@ -39,12 +39,23 @@ describe('notices on the embedded database', () => {
 
   it('publishes, reads once, reminds once', async () => {
     const server = app.getHttpServer();
-    const login = async (account: string) => (await request(server).post('/api/index/login').send({ account, password: 'Demo@2026' })).body.data.userinfo.token as string;
+    const login = async (account: string) =>
+      (await request(server).post('/api/index/login').send({ account, password: 'Demo@2026' })).body.data.userinfo.token as string;
     const [adviser, parent] = [await login('adviser'), await login('parent')];
     const classes = await request(server).get('/api/index/teacherWantuoInfo').set('token', adviser);
     const classId = classes.body.data.classes[0].id as number;
-    const pub = await request(server).post('/api/index/teacherAddInform').set('token', adviser)
-      .send({ title: '嵌入式通知', content: '<p>内容</p>', scope: 'classes', class_ids: [classId], audience: 'all', important: true, request_id: 'embedded-notice-1' });
+    const pub = await request(server)
+      .post('/api/index/teacherAddInform')
+      .set('token', adviser)
+      .send({
+        title: '嵌入式通知',
+        content: '<p>内容</p>',
+        scope: 'classes',
+        class_ids: [classId],
+        audience: 'all',
+        important: true,
+        request_id: 'embedded-notice-1',
+      });
     expect(pub.body).toMatchObject({ code: Code.Ok, data: { held: true, sms_at: '2026-11-23T23:00:00.000Z' } });
     const id = pub.body.data.id as number;
     const reads = await Promise.all([0, 1].map(() => request(server).post('/api/index/readInform').set('token', parent).send({ id })));

@@ -22,7 +22,10 @@ export const NOTICE_JOINS = `join users au on au.id = n.author_id`;
  * Whether notice `n` of school `school` went to a class user `user` heads, or to the whole school while they head a
  * class: the notices a head teacher follows for their class, whoever sent them (the parameters' placeholders).
  */
-export const toMyClasses = (school: string, user: string) => `exists (select 1 from care_classes cc where cc.school_id = ${school} and cc.head_teacher_id = ${user}
+export const toMyClasses = (
+  school: string,
+  user: string,
+) => `exists (select 1 from care_classes cc where cc.school_id = ${school} and cc.head_teacher_id = ${user}
     and cc.deleted_at is null and (n.scope = 'school' or cc.id = any(n.class_ids)))`;
 
 /**
@@ -98,7 +101,8 @@ export type NoticeText = Omit<JobPayloads['sms.fanout'], 'mobiles' | 'key'>;
 export async function queueTexts(jobs: JobsService, key: string, mobiles: string[], text: NoticeText, delayMs: number): Promise<void> {
   if (!mobiles.length) return;
   const chunks: Array<JobPayloads['sms.fanout']> = [];
-  for (let i = 0; i < mobiles.length; i += FANOUT_SIZE) chunks.push({ ...text, key: `${key}-${i / FANOUT_SIZE}`, mobiles: mobiles.slice(i, i + FANOUT_SIZE) });
+  for (let i = 0; i < mobiles.length; i += FANOUT_SIZE)
+    chunks.push({ ...text, key: `${key}-${i / FANOUT_SIZE}`, mobiles: mobiles.slice(i, i + FANOUT_SIZE) });
   await jobs.enqueueMany('sms.fanout', chunks, { delayMs });
 }
 

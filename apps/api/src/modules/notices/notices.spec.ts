@@ -21,7 +21,9 @@ let clockAt = NOON;
 
 beforeAll(async () => {
   t = await startTestApp({ runJobs: false, redis: true, demoPeople: true });
-  [admin, teacher, adviser, parent, operator] = await Promise.all(['admin', 'teacher', 'adviser', 'parent', 'operator'].map((u) => t.login(u as 'admin')));
+  [admin, teacher, adviser, parent, operator] = await Promise.all(
+    ['admin', 'teacher', 'adviser', 'parent', 'operator'].map((u) => t.login(u as 'admin')),
+  );
   ({ running, second } = t.demo.classes!);
   jest.spyOn(t.app.get(NoticeClock), 'now').mockImplementation(() => clockAt);
 });
@@ -56,7 +58,9 @@ async function texts(title?: string): Promise<QueuedText[]> {
   const jobs = await t.app.get(JobsService).queue('sms').getJobs(['waiting', 'delayed', 'prioritized']);
   return jobs
     .filter((j) => j.name === 'sms.fanout' && String(j.data.template).startsWith('notice.') && (!title || j.data.params.title === title))
-    .flatMap((j) => (j.data.mobiles as string[]).map((mobile) => ({ mobile, template: j.data.template, params: j.data.params, delay: j.opts.delay ?? 0 })));
+    .flatMap((j) =>
+      (j.data.mobiles as string[]).map((mobile) => ({ mobile, template: j.data.template, params: j.data.params, delay: j.opts.delay ?? 0 })),
+    );
 }
 
 /** Guardians (distinct) of the active students of a class, and their distinct mobiles. */
@@ -111,7 +115,14 @@ describe('teacherAddInform', () => {
     expect(queued[0]).toMatchObject({ template: 'notice.important', params: { school: expect.any(String), title: '重要：周五提前放学' } });
 
     const got = await info(n.id);
-    expect(got.notice).toMatchObject({ title: '重要：周五提前放学', important: true, recipients: g.users, read_count: 0, attachments: 1, class_names: ['阳光一班'] });
+    expect(got.notice).toMatchObject({
+      title: '重要：周五提前放学',
+      important: true,
+      recipients: g.users,
+      read_count: 0,
+      attachments: 1,
+      class_names: ['阳光一班'],
+    });
     expect(got.notice.attachment_list).toEqual([expect.objectContaining({ id: up.body.data.id, name: '安排.pdf', url: up.body.data.url })]);
     expect(got.receipts.total).toBe(g.users);
     expect(got.unread).toBe(g.users);
@@ -124,14 +135,21 @@ describe('teacherAddInform', () => {
     );
     expect(rows[0].n).toBe(2);
     const n = await published(adviser, { title: '家长会通知', important: true });
-    const mine = await t.sql.query(`select count(*)::int as n from notice_receipts where notice_id = $1 and user_id = $2`, [n.id, t.demo.users.parent]);
+    const mine = await t.sql.query(`select count(*)::int as n from notice_receipts where notice_id = $1 and user_id = $2`, [
+      n.id,
+      t.demo.users.parent,
+    ]);
     expect(mine.rows[0].n).toBe(1);
     const { rows: m } = await t.sql.query(`select mobile from users where id = $1`, [t.demo.users.parent]);
     expect((await texts('家长会通知')).filter((j) => j.mobile === m[0].mobile)).toHaveLength(1);
     const list = await t.get('/api/index/parentInformList', parent);
     expect(list.body.data.list.filter((x: { id: number }) => x.id === n.id)).toHaveLength(1);
     const r = await info(n.id, adviser, '&read=0&limit=100');
-    expect(r.receipts.list.find((x) => x.user_id === t.demo.users.parent)).toMatchObject({ kind: 'guardian', child_names: expect.stringContaining('、'), read_at: null });
+    expect(r.receipts.list.find((x) => x.user_id === t.demo.users.parent)).toMatchObject({
+      kind: 'guardian',
+      child_names: expect.stringContaining('、'),
+      read_at: null,
+    });
   });
 
   it.each([
@@ -159,7 +177,10 @@ describe('teacherAddInform', () => {
   });
 
   it('sanitises the rich text (scripts, handlers and javascript: links dropped; links open elsewhere)', async () => {
-    const n = await published(adviser, { content: '<p onclick="x()">你好<script>alert(1)</script><a href="javascript:alert(1)">坏</a><a href="https://example.com">好</a></p><img src=x onerror=alert(1)>' });
+    const n = await published(adviser, {
+      content:
+        '<p onclick="x()">你好<script>alert(1)</script><a href="javascript:alert(1)">坏</a><a href="https://example.com">好</a></p><img src=x onerror=alert(1)>',
+    });
     const { rows } = await t.sql.query(`select content, summary from notices where id = $1`, [n.id]);
     expect(rows[0].content).not.toMatch(/script|onclick|onerror|javascript/);
     expect(rows[0].content).toContain('<a href="https://example.com" target="_blank" rel="noopener noreferrer">好</a>');
@@ -227,8 +248,14 @@ describe('teacherAddInform', () => {
     const before = await snap();
     expect((await publish(other.adminToken)).body).toMatchObject({ code: Code.Error, msg: `以下班级不存在或不是你负责的班级：${running}` });
     expect((await publish(admin, { attachments: [up.body.data.id] })).body).toMatchObject({ code: Code.Error, msg: '附件不存在，请重新上传' });
-    expect((await publish(teacher, { class_ids: [second] })).body).toMatchObject({ code: Code.Error, msg: `以下班级不存在或不是你负责的班级：${second}` });
-    expect((await publish(adviser, { scope: 'school', class_ids: undefined })).body).toMatchObject({ code: Code.Error, msg: '只有校长（管理员）可以向全校发布通知' });
+    expect((await publish(teacher, { class_ids: [second] })).body).toMatchObject({
+      code: Code.Error,
+      msg: `以下班级不存在或不是你负责的班级：${second}`,
+    });
+    expect((await publish(adviser, { scope: 'school', class_ids: undefined })).body).toMatchObject({
+      code: Code.Error,
+      msg: '只有校长（管理员）可以向全校发布通知',
+    });
     expect(await snap()).toEqual(before);
   });
 });
@@ -286,7 +313,12 @@ describe('readInform and receipts', () => {
     expect(unread0.list.some((x: { id: number }) => x.id === n.id)).toBe(true);
     const answers = await Promise.all([read(n.id), read(n.id), read(n.id)]);
     expect(answers.map((a) => a.body.code)).toEqual([Code.Ok, Code.Ok, Code.Ok]);
-    expect(answers[0].body.data).toMatchObject({ id: n.id, title: '春游通知', content: expect.stringContaining('提前一小时'), read_at: NOON.toISOString() });
+    expect(answers[0].body.data).toMatchObject({
+      id: n.id,
+      title: '春游通知',
+      content: expect.stringContaining('提前一小时'),
+      read_at: NOON.toISOString(),
+    });
     expect((await read(n.id)).body.data.read_count).toBe(1);
     const got = await info(n.id, adviser, '&read=1');
     expect(got.notice.read_count).toBe(1);
@@ -333,7 +365,8 @@ describe('a head teacher follows the notices others send to their class', () => 
     const both = await published(admin, { class_ids: [running, second], title: '全年级家长会' });
     const onlySecond = await published(admin, { class_ids: [second], title: '二班春游' });
     const school = await published(admin, { scope: 'school', class_ids: [], title: '全校安全教育', audience: 'all' });
-    const box = async (name: string) => (await t.get(`/api/index/headTeacherInformList?box=${name}&limit=100`, adviser)).body.data.list.map((n: { id: number }) => n.id);
+    const box = async (name: string) =>
+      (await t.get(`/api/index/headTeacherInformList?box=${name}&limit=100`, adviser)).body.data.list.map((n: { id: number }) => n.id);
     const classBox = await box('class');
     expect(classBox).toEqual(expect.arrayContaining([both.id, school.id]));
     expect(classBox).not.toContain(onlySecond.id);
@@ -354,7 +387,10 @@ describe('a head teacher follows the notices others send to their class', () => 
     expect(await info(school.id)).toMatchObject({ class_only: true, receipts: { total: mine.users } });
 
     const before = await snap();
-    expect((await t.get(`/api/index/headTeacherInformInfo?id=${onlySecond.id}`, adviser)).body).toMatchObject({ code: Code.Error, msg: '未找到该通知' });
+    expect((await t.get(`/api/index/headTeacherInformInfo?id=${onlySecond.id}`, adviser)).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该通知',
+    });
     expect((await t.get(`/api/index/headTeacherInformInfo?id=${both.id}`, teacher)).body).toMatchObject({ code: Code.Error, msg: '未找到该通知' });
     expect((await t.post('/api/index/remindInform', adviser).send({ id: both.id })).body.code).toBe(Code.Error);
     expect((await t.get('/api/index/headTeacherInformList?box=inbox', adviser)).body.code).toBe(Code.Error);
@@ -376,7 +412,9 @@ describe('remindInform', () => {
     const ok = answers.filter((a) => a.body.code === Code.Ok);
     expect(ok).toHaveLength(1);
     expect(ok[0].body.data).toMatchObject({ id: n.id, reminded: rows[0].n, held: false });
-    expect(answers.filter((a) => a.body.code === Code.Error).map((a) => a.body.msg)).toEqual(Array(2).fill('每条通知每小时最多提醒一次，请在 13:00 之后再试'));
+    expect(answers.filter((a) => a.body.code === Code.Error).map((a) => a.body.msg)).toEqual(
+      Array(2).fill('每条通知每小时最多提醒一次，请在 13:00 之后再试'),
+    );
     const sent = (await texts('缴费提醒')).filter((j) => j.template === 'notice.remind');
     expect(sent).toHaveLength(rows[0].n);
     const { rows: reminders } = await t.sql.query(`select count(*)::int as n from notice_reminders where notice_id = $1`, [n.id]);
@@ -395,7 +433,10 @@ describe('remindInform', () => {
     const n = await published(admin, { class_ids: [running], audience: 'staff' });
     await read(n.id, adviser);
     await read(n.id, teacher);
-    expect((await t.post('/api/index/remindInform', admin).send({ id: n.id })).body).toMatchObject({ code: Code.Error, msg: '所有接收人都已读，无需提醒' });
+    expect((await t.post('/api/index/remindInform', admin).send({ id: n.id })).body).toMatchObject({
+      code: Code.Error,
+      msg: '所有接收人都已读，无需提醒',
+    });
   });
 
   it('bad input, wrong role, not the author, another school: nothing written', async () => {
@@ -405,7 +446,10 @@ describe('remindInform', () => {
     expect((await t.post('/api/index/remindInform', adviser).send({ id: 0 })).body.code).toBe(Code.Error);
     expect((await t.post('/api/index/remindInform', parent).send({ id: n.id })).body).toEqual(expect.objectContaining(DENIED));
     expect((await t.post('/api/index/remindInform', teacher).send({ id: n.id })).body).toMatchObject({ code: Code.Error, msg: '未找到该通知' });
-    expect((await t.post('/api/index/remindInform', other.adminToken).send({ id: n.id })).body).toMatchObject({ code: Code.Error, msg: '未找到该通知' });
+    expect((await t.post('/api/index/remindInform', other.adminToken).send({ id: n.id })).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该通知',
+    });
     expect(await snap()).toEqual(before);
   });
 });
@@ -413,7 +457,12 @@ describe('remindInform', () => {
 describe('the texts of a notice through the sms queue', () => {
   it('a notice adds one sms.fanout job per 500 mobiles; the worker fans each out into one sms.send job per mobile, once even when retried', async () => {
     const q = t.app.get(JobsService).queue('sms');
-    const data = { key: 'n0-test', mobiles: ['13900000101', '13900000102', '13900000103'], template: 'notice.important' as const, params: { school: '阳光', title: '扇出' } };
+    const data = {
+      key: 'n0-test',
+      mobiles: ['13900000101', '13900000102', '13900000103'],
+      template: 'notice.important' as const,
+      params: { school: '阳光', title: '扇出' },
+    };
     expect(await fanOutTexts(q, data)).toBe(3);
     await fanOutTexts(q, data); // a retried fan-out
     const sends = (await q.getJobs(['waiting', 'delayed', 'prioritized'])).filter((j) => j.name === 'sms.send' && j.data.params.title === '扇出');
@@ -433,7 +482,13 @@ describe('delivery with the worker in-process (no Redis)', () => {
   it('an important notice reaches every guardian’s phone once, through sms.fanout then sms.send', async () => {
     const token = await w.login('adviser');
     const res = await w.post('/api/index/teacherAddInform', token).send({
-      title: '明日停课', content: '<p>明日停课一天。</p>', scope: 'classes', class_ids: [w.demo.classes!.running], audience: 'guardians', important: true, request_id: rid(),
+      title: '明日停课',
+      content: '<p>明日停课一天。</p>',
+      scope: 'classes',
+      class_ids: [w.demo.classes!.running],
+      audience: 'guardians',
+      important: true,
+      request_id: rid(),
     });
     expect(res.body).toMatchObject({ code: Code.Ok, data: { held: false } });
     const sent = await eventually(async () => {

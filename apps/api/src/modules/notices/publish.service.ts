@@ -72,16 +72,29 @@ export class PublishService {
     const smsAt = smsSendAt(now, checked.timezone);
     const key = `notice:${input.request_id}`;
     const published = await this.db.transaction(async (em) => {
-      const [row]: Array<{ id: number | null; recipients: number; sms_count: number; sms_at: Date | null; mobiles: string[]; candidates: number }> = await em.query(
-        PUBLISH_SQL,
-        [schoolId, input.scope, classIds, input.audience, user.id, input.title, content, summary || '（图片）', JSON.stringify(checked.files), important, smsAt, key, now],
-      );
+      const [row]: Array<{ id: number | null; recipients: number; sms_count: number; sms_at: Date | null; mobiles: string[]; candidates: number }> =
+        await em.query(PUBLISH_SQL, [
+          schoolId,
+          input.scope,
+          classIds,
+          input.audience,
+          user.id,
+          input.title,
+          content,
+          summary || '（图片）',
+          JSON.stringify(checked.files),
+          important,
+          smsAt,
+          key,
+          now,
+        ]);
       if (row.id === null) {
         // a repeat of the same request (or its concurrent twin, committed meanwhile), else nobody to send to
-        const [prior]: Array<{ id: number; author_id: number; title: string; recipients: number; sms_count: number; sms_at: Date | null }> = await em.query(
-          `select id, author_id, title, recipients, sms_count, sms_at from notices where school_id = $1 and request_key = $2`,
-          [schoolId, key],
-        );
+        const [prior]: Array<{ id: number; author_id: number; title: string; recipients: number; sms_count: number; sms_at: Date | null }> =
+          await em.query(`select id, author_id, title, recipients, sms_count, sms_at from notices where school_id = $1 and request_key = $2`, [
+            schoolId,
+            key,
+          ]);
         if (!prior) throw new AppError('notices.no_recipients');
         if (prior.author_id !== user.id || prior.title !== input.title) throw new AppError('notices.request_reused');
         return { notice: prior, mobiles: [] as string[] };
@@ -91,13 +104,25 @@ export class PublishService {
     // the texts after the commit (a notice that did not commit sends nothing); their job ids are the notice's, so a
     // repeated request queues nobody twice
     if (published.mobiles.length) {
-      await queueTexts(this.jobs, `n${published.notice.id}`, published.mobiles, { template: 'notice.important', params: { school: checked.school, title: input.title } }, smsDelayMs(now, checked.timezone));
+      await queueTexts(
+        this.jobs,
+        `n${published.notice.id}`,
+        published.mobiles,
+        { template: 'notice.important', params: { school: checked.school, title: input.title } },
+        smsDelayMs(now, checked.timezone),
+      );
     }
     return this.result(published.notice, now);
   }
 
   private result(n: { id: number; recipients: number; sms_count: number; sms_at: Date | null }, now: Date): AddInformResult {
     const at = n.sms_at ? new Date(n.sms_at) : null;
-    return { id: n.id, recipients: n.recipients, sms_count: n.sms_count, sms_at: at?.toISOString() ?? null, held: !!at && at.getTime() > now.getTime() };
+    return {
+      id: n.id,
+      recipients: n.recipients,
+      sms_count: n.sms_count,
+      sms_at: at?.toISOString() ?? null,
+      held: !!at && at.getTime() > now.getTime(),
+    };
   }
 }

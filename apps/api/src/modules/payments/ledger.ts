@@ -43,17 +43,7 @@ const POST_SQL = `with s as (
  * first, under the school's row lock (`lockSchool`), so a retry is answered from the entry it made.
  */
 export async function postEntry(em: EntityManager, m: LedgerMove): Promise<PostedEntry | null> {
-  const rows: PostedEntry[] = await em.query(POST_SQL, [
-    m.schoolId,
-    m.type,
-    m.amountFen,
-    m.refKind,
-    m.refId,
-    m.paymentId,
-    m.actorId,
-    m.note,
-    m.key,
-  ]);
+  const rows: PostedEntry[] = await em.query(POST_SQL, [m.schoolId, m.type, m.amountFen, m.refKind, m.refId, m.paymentId, m.actorId, m.note, m.key]);
   return rows[0] ?? null;
 }
 

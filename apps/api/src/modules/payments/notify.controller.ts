@@ -33,7 +33,10 @@ export class NotifyController {
       const n = this.provider.verifyNotify(req.headers, raw);
       if (n.type === 'refund') {
         const result = await this.refunds.recordNotice(n.refund);
-        this.log.info({ outTradeNo: n.refund.outTradeNo, outRefundNo: n.refund.outRefundNo, status: n.refund.status, result }, 'refund notify handled');
+        this.log.info(
+          { outTradeNo: n.refund.outTradeNo, outRefundNo: n.refund.outRefundNo, status: n.refund.status, result },
+          'refund notify handled',
+        );
       } else {
         const result = await this.payments.markPaid(n.transaction);
         this.log.info({ outTradeNo: n.transaction.outTradeNo, result }, 'payment notify handled');

@@ -53,7 +53,17 @@ export class PaymentsService {
     const [row]: Array<{ id: number; expires_at: Date }> = await this.db.query(
       `insert into payments (school_id, out_trade_no, kind, ref_id, description, amount_fen, method, meta, created_by, expires_at)
        values ($1, $2, $3, $4, $5, $6, 'wechat', $7, $8, now() + make_interval(mins => $9)) returning id::int as id, expires_at`,
-      [r.schoolId, outTradeNo, r.kind, r.refId, r.description.slice(0, 127), r.amountFen, JSON.stringify(r.meta ?? {}), r.userId, PAYMENT_TIMING.closeAfterMinutes],
+      [
+        r.schoolId,
+        outTradeNo,
+        r.kind,
+        r.refId,
+        r.description.slice(0, 127),
+        r.amountFen,
+        JSON.stringify(r.meta ?? {}),
+        r.userId,
+        PAYMENT_TIMING.closeAfterMinutes,
+      ],
     );
     let codeUrl: string;
     try {
@@ -81,22 +91,29 @@ export class PaymentsService {
   async markPaid(t: ProviderTransaction): Promise<'paid' | 'already'> {
     if (t.tradeState !== 'SUCCESS') throw new NotifyRefused(400, `trade_state ${t.tradeState} is not a payment`);
     const result = await this.db.transaction(async (em) => {
-      const [p]: Array<PaidPayment & { state: string }> = await em.query(`select ${PAID_COLUMNS} from payments where out_trade_no = $1 for update`, [t.outTradeNo]);
+      const [p]: Array<PaidPayment & { state: string }> = await em.query(`select ${PAID_COLUMNS} from payments where out_trade_no = $1 for update`, [
+        t.outTradeNo,
+      ]);
       if (!p || p.method !== 'wechat') throw new NotifyRefused(404, `unknown order ${t.outTradeNo.slice(0, 40)}`);
       if (t.amountFen !== p.amount_fen) throw new NotifyRefused(400, `amount ${t.amountFen} differs from the order's ${p.amount_fen}`);
       if (p.state === 'paid' || p.state === 'refunded') return { status: 'already' as const, payment: p };
       // a closed order the payer still managed to pay is paid: the money arrived
-      await em.query(`update payments set state = 'paid', paid_at = coalesce($2::timestamptz, now()), provider_txn_id = $3, version = version + 1 where id = $1`, [
-        p.id,
-        t.successTime,
-        t.transactionId,
-      ]);
+      await em.query(
+        `update payments set state = 'paid', paid_at = coalesce($2::timestamptz, now()), provider_txn_id = $3, version = version + 1 where id = $1`,
+        [p.id, t.successTime, t.transactionId],
+      );
       await this.settlers.settle(em, p);
       return { status: 'paid' as const, payment: p };
     });
     if (result.status === 'paid') {
       const p = result.payment;
-      this.events.emit('payment.paid', { school_id: p.school_id, out_trade_no: p.out_trade_no, kind: p.kind, ref_id: p.ref_id, amount_fen: p.amount_fen });
+      this.events.emit('payment.paid', {
+        school_id: p.school_id,
+        out_trade_no: p.out_trade_no,
+        kind: p.kind,
+        ref_id: p.ref_id,
+        amount_fen: p.amount_fen,
+      });
     }
     return result.status;
   }
@@ -146,7 +163,10 @@ export class PaymentsService {
     }
     if (t.tradeState === 'CLOSED' || t.tradeState === 'REVOKED' || p.expired) {
       if (t.tradeState !== 'CLOSED') await this.provider.close(outTradeNo);
-      await this.db.query(`update payments set state = 'closed', closed_at = now(), version = version + 1 where out_trade_no = $1 and state = 'pending'`, [outTradeNo]);
+      await this.db.query(
+        `update payments set state = 'closed', closed_at = now(), version = version + 1 where out_trade_no = $1 and state = 'pending'`,
+        [outTradeNo],
+      );
       return false;
     }
     return true;

@@ -34,7 +34,10 @@ async function money() {
 
 const recharge = async (amount_fen: number) => {
   const res = await t.post('/api/index/recharge', admin).send({ amount_fen });
-  expect(res.body).toMatchObject({ code: Code.Ok, data: { out_trade_no: expect.stringMatching(/^T\d{14}[A-Z2-9]{12}$/), code_url: expect.stringMatching(/^weixin:\/\//), amount_fen } });
+  expect(res.body).toMatchObject({
+    code: Code.Ok,
+    data: { out_trade_no: expect.stringMatching(/^T\d{14}[A-Z2-9]{12}$/), code_url: expect.stringMatching(/^weixin:\/\//), amount_fen },
+  });
   return res.body.data as { out_trade_no: string; code_url: string; expires_at: string };
 };
 
@@ -78,7 +81,10 @@ describe('recharge by WeChat Pay through the sandbox', () => {
   it('creates a pending payment at the provider; the sandbox’s paid notify credits the wallet once', async () => {
     const before = await money();
     const p = await recharge(12345);
-    expect((await t.get(`/api/index/paymentState?out_trade_no=${p.out_trade_no}`, admin)).body.data).toMatchObject({ state: 'pending', amount_fen: 12345 });
+    expect((await t.get(`/api/index/paymentState?out_trade_no=${p.out_trade_no}`, admin)).body.data).toMatchObject({
+      state: 'pending',
+      amount_fen: 12345,
+    });
     expect(await sandbox.orderOf(p.out_trade_no)).toMatchObject({ amount_fen: 12345, state: 'NOTPAY', mchid: keys.mchid });
 
     const sim = await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: p.out_trade_no });
@@ -87,7 +93,12 @@ describe('recharge by WeChat Pay through the sandbox', () => {
     expect(state.body.data).toMatchObject({ state: 'paid', paid_at: expect.any(String) });
     expect(await money()).toMatchObject({ balance: before.balance + 12345, entries: before.entries + 1 });
     const log = await t.get('/api/index/consumeLog?type=top_up', admin);
-    expect(log.body.data.list[0]).toMatchObject({ type: 'top_up', amount_fen: 12345, ref_id: p.out_trade_no, balance_after_fen: before.balance + 12345 });
+    expect(log.body.data.list[0]).toMatchObject({
+      type: 'top_up',
+      amount_fen: 12345,
+      ref_id: p.out_trade_no,
+      balance_after_fen: before.balance + 12345,
+    });
 
     // the sandbox resends the notify: answered, nothing credited again
     const again = await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: p.out_trade_no });
@@ -133,7 +144,10 @@ describe('recharge by WeChat Pay through the sandbox', () => {
 
   it('a failed payment (the payer gave up) stays pending; the check job closes it at the provider after its time', async () => {
     const p = await recharge(900);
-    expect((await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: p.out_trade_no, result: 'FAIL' })).body.data).toMatchObject({ trade_state: 'PAYERROR', notify_status: null });
+    expect((await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: p.out_trade_no, result: 'FAIL' })).body.data).toMatchObject({
+      trade_state: 'PAYERROR',
+      notify_status: null,
+    });
     const payments = t.app.get(PaymentsService);
     expect(await payments.reconcile(p.out_trade_no)).toBe(true);
     await t.sql.query(`update payments set expires_at = now() - interval '1 second' where out_trade_no = $1`, [p.out_trade_no]);
@@ -162,11 +176,17 @@ describe('recharge by WeChat Pay through the sandbox', () => {
     expect(await snapshot(t.sql)).toMatchObject({ ...before, user_tokens: expect.any(Number), user_activity: expect.any(Number) });
     const p = await recharge(1100);
     const other = await t.otherSchool();
-    expect((await t.get(`/api/index/paymentState?out_trade_no=${p.out_trade_no}`, other.adminToken)).body).toMatchObject({ code: Code.Error, msg: '未找到该支付订单' });
+    expect((await t.get(`/api/index/paymentState?out_trade_no=${p.out_trade_no}`, other.adminToken)).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该支付订单',
+    });
   });
 
   it('the sandbox refuses a request not signed by the merchant', async () => {
-    const res = await t.post('/api/dev/wechatpay/v3/pay/transactions/native').set('authorization', 'WECHATPAY2-SHA256-RSA2048 mchid="1900000109",serial_no="X",timestamp="1",nonce_str="x",signature="x"').send('{}');
+    const res = await t
+      .post('/api/dev/wechatpay/v3/pay/transactions/native')
+      .set('authorization', 'WECHATPAY2-SHA256-RSA2048 mchid="1900000109",serial_no="X",timestamp="1",nonce_str="x",signature="x"')
+      .send('{}');
     expect(res.status).toBe(401);
     expect(JSON.parse(res.text)).toMatchObject({ code: 'SIGN_ERROR' });
   });
@@ -214,22 +234,41 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
     const p = await recharge(amount_fen);
     await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: p.out_trade_no });
     expect((await t.post('/api/dev/wechatpay/holdRefunds').send({ hold: true })).body.data).toEqual({ hold: true });
-    const res = await t.post('/api/index/refundSchoolPayment', operator).send({ school_id: schoolId, out_trade_no: p.out_trade_no, reason: '测试退款', request_id: `n-${randomBytes(6).toString('hex')}` });
+    const res = await t
+      .post('/api/index/refundSchoolPayment', operator)
+      .send({ school_id: schoolId, out_trade_no: p.out_trade_no, reason: '测试退款', request_id: `n-${randomBytes(6).toString('hex')}` });
     expect(res.body).toMatchObject({ code: Code.Ok, data: { state: 'processing', refunded_fen: amount_fen } });
     return { outTradeNo: p.out_trade_no, outRefundNo: res.body.data.out_refund_no as string };
   }
   const refundRow = async (outRefundNo: string) =>
-    (await t.sql.query(
-      `select r.state, r.provider_refund_id is not null as has_id, r.meta->>'abnormal' as abnormal, p.state as payment_state, p.refunded_fen::float8 as refunded
+    (
+      await t.sql.query(
+        `select r.state, r.provider_refund_id is not null as has_id, r.meta->>'abnormal' as abnormal, p.state as payment_state, p.refunded_fen::float8 as refunded
          from payment_refunds r join payments p on p.id = r.payment_id where r.out_refund_no = $1`,
-      [outRefundNo],
-    )).rows[0];
+        [outRefundNo],
+      )
+    ).rows[0];
   /** a REFUND.* notify as the platform would send it, signed and encrypted with the given keys (the sandbox's unless told) */
-  function refundNotify(r: { outTradeNo: string; outRefundNo: string; status: string; refund: number; event?: string }, o: { platformKey?: string; apiV3Key?: string } = {}) {
-    const resource = { mchid: keys.mchid, out_trade_no: r.outTradeNo, out_refund_no: r.outRefundNo, refund_id: `5030${Date.now()}`, refund_status: r.status, amount: { total: r.refund, refund: r.refund } };
+  function refundNotify(
+    r: { outTradeNo: string; outRefundNo: string; status: string; refund: number; event?: string },
+    o: { platformKey?: string; apiV3Key?: string } = {},
+  ) {
+    const resource = {
+      mchid: keys.mchid,
+      out_trade_no: r.outTradeNo,
+      out_refund_no: r.outRefundNo,
+      refund_id: `5030${Date.now()}`,
+      refund_status: r.status,
+      amount: { total: r.refund, refund: r.refund },
+    };
     const nonce = randomBytes(6).toString('hex');
     const ciphertext = Aes.AesGcm.encrypt(JSON.stringify(resource), o.apiV3Key ?? keys.apiV3Key, nonce, 'refund');
-    const body = JSON.stringify({ id: randomBytes(8).toString('hex'), event_type: r.event ?? `REFUND.${r.status}`, resource_type: 'encrypt-resource', resource: { algorithm: 'AEAD_AES_256_GCM', ciphertext, nonce, associated_data: 'refund', original_type: 'refund' } });
+    const body = JSON.stringify({
+      id: randomBytes(8).toString('hex'),
+      event_type: r.event ?? `REFUND.${r.status}`,
+      resource_type: 'encrypt-resource',
+      resource: { algorithm: 'AEAD_AES_256_GCM', ciphertext, nonce, associated_data: 'refund', original_type: 'refund' },
+    });
     const timestamp = String(Math.floor(Date.now() / 1000));
     const sigNonce = Formatter.nonce();
     const headers = {
@@ -250,7 +289,10 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
     expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'succeeded', has_id: true, payment_state: 'refunded', refunded: 1_500 });
     const before = await snapshot(t.sql);
     const m = await money();
-    for (let i = 0; i < 3; i++) expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'SUCCESS' })).body.data.notify_status).toBe(204);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'SUCCESS' })).body.data.notify_status,
+      ).toBe(204);
     expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'succeeded', refunded: 1_500 });
     expect(await money()).toEqual(m);
     expect(await snapshot(t.sql)).toEqual(before);
@@ -259,26 +301,38 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
   it('a refund made at once is notified too, and the notify is acknowledged', async () => {
     const p = await recharge(600);
     await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: p.out_trade_no });
-    const res = await t.post('/api/index/refundSchoolPayment', operator).send({ school_id: schoolId, out_trade_no: p.out_trade_no, reason: '测试退款', request_id: `n-${randomBytes(6).toString('hex')}` });
+    const res = await t
+      .post('/api/index/refundSchoolPayment', operator)
+      .send({ school_id: schoolId, out_trade_no: p.out_trade_no, reason: '测试退款', request_id: `n-${randomBytes(6).toString('hex')}` });
     expect(res.body.data).toMatchObject({ state: 'succeeded' });
     await sandbox.settled();
-    expect(sandbox.delivered.filter((d) => d.outRefundNo === res.body.data.out_refund_no)).toEqual([{ outRefundNo: res.body.data.out_refund_no, status: 204 }]);
+    expect(sandbox.delivered.filter((d) => d.outRefundNo === res.body.data.out_refund_no)).toEqual([
+      { outRefundNo: res.body.data.out_refund_no, status: 204 },
+    ]);
   });
 
   it('REFUND.CLOSED fails the refund and corrects it (the wallet gets the money back, the payment is paid again), once', async () => {
     const r = await processingRefund(1_700);
     const m = await money();
-    expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'CLOSED' })).body.data).toMatchObject({ refund_status: 'CLOSED', notify_status: 204 });
+    expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'CLOSED' })).body.data).toMatchObject({
+      refund_status: 'CLOSED',
+      notify_status: 204,
+    });
     expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'failed', payment_state: 'paid', refunded: 0 });
     expect(await money()).toMatchObject({ balance: m.balance + 1_700, entries: m.entries + 1 });
-    expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'CLOSED' })).body.data.notify_status).toBe(204);
+    expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'CLOSED' })).body.data.notify_status).toBe(
+      204,
+    );
     expect(await money()).toMatchObject({ balance: m.balance + 1_700, entries: m.entries + 1 });
     expect(await sandbox.orderOf(r.outTradeNo)).toMatchObject({ state: 'SUCCESS', refunded_fen: 0 });
   });
 
   it('REFUND.ABNORMAL keeps the refund processing, marked abnormal for the merchant platform, never failed', async () => {
     const r = await processingRefund(1_900);
-    expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'ABNORMAL' })).body.data).toMatchObject({ refund_status: 'ABNORMAL', notify_status: 204 });
+    expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'ABNORMAL' })).body.data).toMatchObject({
+      refund_status: 'ABNORMAL',
+      notify_status: 204,
+    });
     expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'processing', abnormal: 'ABNORMAL', payment_state: 'refunded', refunded: 1_900 });
   });
 
@@ -320,24 +374,40 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
     /** the provider finishes the held refund, but its notify never arrives */
     async function finishedUnheard(outRefundNo: string, result: 'SUCCESS' | 'CLOSED' | 'ABNORMAL') {
       await t.sql.query(`update wechatpay_sandbox_refunds set notify_url = 'http://127.0.0.1:9/nowhere' where out_refund_no = $1`, [outRefundNo]);
-      expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: outRefundNo, result })).body.data).toMatchObject({ refund_status: result, notify_status: null });
+      expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: outRefundNo, result })).body.data).toMatchObject({
+        refund_status: result,
+        notify_status: null,
+      });
       expect(await refundRow(outRefundNo)).toMatchObject({ state: 'processing' });
     }
     const age = (outRefundNo: string, minutes: number) =>
       t.sql.query(`update payment_refunds set created_at = created_at - make_interval(mins => $2) where out_refund_no = $1`, [outRefundNo, minutes]);
     const polls = async (outRefundNo: string) =>
-      (await t.sql.query(`select (meta->>'polls')::int as polls, extract(epoch from (meta->>'next_poll_at')::timestamptz - now())::int as next_in_s from payment_refunds where out_refund_no = $1`, [outRefundNo]))
-        .rows[0] as { polls: number | null; next_in_s: number | null };
+      (
+        await t.sql.query(
+          `select (meta->>'polls')::int as polls, extract(epoch from (meta->>'next_poll_at')::timestamptz - now())::int as next_in_s from payment_refunds where out_refund_no = $1`,
+          [outRefundNo],
+        )
+      ).rows[0] as { polls: number | null; next_in_s: number | null };
 
     it('the sandbox answers the query signed, in the provider’s shape; an unknown number is 404 RESOURCE_NOT_EXISTS; unsigned is 401', async () => {
       const r = await processingRefund(1_100);
       const provider = t.app.get(PaymentProvider);
-      expect(await provider.queryRefund(r.outRefundNo)).toEqual({ outTradeNo: r.outTradeNo, outRefundNo: r.outRefundNo, refundId: expect.stringMatching(/^5030/), status: 'PROCESSING', refundFen: 1_100 });
+      expect(await provider.queryRefund(r.outRefundNo)).toEqual({
+        outTradeNo: r.outTradeNo,
+        outRefundNo: r.outRefundNo,
+        refundId: expect.stringMatching(/^5030/),
+        status: 'PROCESSING',
+        refundFen: 1_100,
+      });
       expect(await provider.queryRefund('FNOSUCHREFUND000000000000000000000')).toBeNull();
       const unsigned = await t.get(`/api/dev/wechatpay/v3/refund/domestic/refunds/${r.outRefundNo}`);
       expect(unsigned.status).toBe(401);
       expect(JSON.parse(unsigned.text)).toMatchObject({ code: 'SIGN_ERROR' });
-      expect(await sandbox.queryRefund('FNOSUCHREFUND000000000000000000000')).toMatchObject({ status: 404, body: expect.stringContaining('RESOURCE_NOT_EXISTS') });
+      expect(await sandbox.queryRefund('FNOSUCHREFUND000000000000000000000')).toMatchObject({
+        status: 404,
+        body: expect.stringContaining('RESOURCE_NOT_EXISTS'),
+      });
       const known = await sandbox.queryRefund(r.outRefundNo);
       expect(JSON.parse(known.body)).toMatchObject({
         out_refund_no: r.outRefundNo,
@@ -379,8 +449,13 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
       expect(await refunds().pollDue()).toEqual({ polled: 0, changed: 0 });
       expect(await refunds().poll(r.outRefundNo)).toBe(false);
       // the notify arrives after all
-      await t.sql.query(`update wechatpay_sandbox_refunds set notify_url = $2 where out_refund_no = $1`, [r.outRefundNo, t.app.get(PaymentProvider).notifyUrl()]);
-      expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'CLOSED' })).body.data.notify_status).toBe(204);
+      await t.sql.query(`update wechatpay_sandbox_refunds set notify_url = $2 where out_refund_no = $1`, [
+        r.outRefundNo,
+        t.app.get(PaymentProvider).notifyUrl(),
+      ]);
+      expect((await t.post('/api/dev/wechatpay/finishRefund').send({ out_refund_no: r.outRefundNo, result: 'CLOSED' })).body.data.notify_status).toBe(
+        204,
+      );
       expect(await money()).toMatchObject({ balance: m.balance + 2_700, entries: m.entries + 1 });
       expect(await refundRow(r.outRefundNo)).toMatchObject({ state: 'failed', payment_state: 'paid', refunded: 0 });
     });
@@ -395,7 +470,9 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
       expect(Math.abs((await polls(r.outRefundNo)).next_in_s! - 300)).toBeLessThanOrEqual(5);
       // not due yet
       expect(await refunds().pollDue()).toEqual({ polled: 0, changed: 0 });
-      await t.sql.query(`update payment_refunds set meta = meta || '{"next_poll_at": "2000-01-01T00:00:00Z"}' where out_refund_no = $1`, [r.outRefundNo]);
+      await t.sql.query(`update payment_refunds set meta = meta || '{"next_poll_at": "2000-01-01T00:00:00Z"}' where out_refund_no = $1`, [
+        r.outRefundNo,
+      ]);
       expect(await refunds().pollDue()).toEqual({ polled: 1, changed: 0 });
       expect(await polls(r.outRefundNo)).toEqual({ polls: 2, next_in_s: expect.any(Number) });
       expect(Math.abs((await polls(r.outRefundNo)).next_in_s! - 600)).toBeLessThanOrEqual(5);
@@ -407,7 +484,9 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
       await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: p.out_trade_no });
       const provider = t.app.get(PaymentProvider);
       const spy = jest.spyOn(provider, 'refund').mockRejectedValueOnce(new Error('connect ECONNREFUSED'));
-      const res = await t.post('/api/index/refundSchoolPayment', operator).send({ school_id: schoolId, out_trade_no: p.out_trade_no, reason: '测试退款', request_id: `n-${randomBytes(6).toString('hex')}` });
+      const res = await t
+        .post('/api/index/refundSchoolPayment', operator)
+        .send({ school_id: schoolId, out_trade_no: p.out_trade_no, reason: '测试退款', request_id: `n-${randomBytes(6).toString('hex')}` });
       spy.mockRestore();
       expect(res.body).toMatchObject({ code: Code.Ok, data: { state: 'pending' } });
       const outRefundNo = res.body.data.out_refund_no as string;
@@ -417,7 +496,9 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
       expect(await refundRow(outRefundNo)).toMatchObject({ state: 'succeeded', payment_state: 'refunded', refunded: 3_100 });
       expect(await sandbox.orderOf(p.out_trade_no)).toMatchObject({ state: 'REFUND', refunded_fen: 3_100 });
       expect(await refunds().pollDue()).toEqual({ polled: 0, changed: 0 });
-      expect((await t.sql.query(`select count(*)::int as n from wechatpay_sandbox_refunds where out_trade_no = $1`, [p.out_trade_no])).rows[0].n).toBe(1);
+      expect(
+        (await t.sql.query(`select count(*)::int as n from wechatpay_sandbox_refunds where out_trade_no = $1`, [p.out_trade_no])).rows[0].n,
+      ).toBe(1);
     });
   });
 });

@@ -98,7 +98,13 @@ export class RefundsService {
       const amount = r.amountFen ?? remaining;
       if (amount <= 0 || amount > remaining) throw new AppError('payments.refund_too_much', { remaining: remaining / 100, amount: amount / 100 });
 
-      const refund: PaymentRefund = { outRefundNo: outRefundNoOf(p.out_trade_no, r.requestKey), amountFen: amount, refundedBeforeFen: p.refunded_fen, reason: r.reason, actorId: r.actorId };
+      const refund: PaymentRefund = {
+        outRefundNo: outRefundNoOf(p.out_trade_no, r.requestKey),
+        amountFen: amount,
+        refundedBeforeFen: p.refunded_fen,
+        reason: r.reason,
+        actorId: r.actorId,
+      };
       await em.query(
         `insert into payment_refunds (payment_id, school_id, out_refund_no, request_key, amount_fen, reason, state, actor_id)
          values ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -149,10 +155,19 @@ export class RefundsService {
   private async ask(p: PaidPayment, refund: PaymentRefund, fromJob: boolean): Promise<void> {
     let answer: { refundId: string; status: string };
     try {
-      answer = await this.provider.refund({ outTradeNo: p.out_trade_no, outRefundNo: refund.outRefundNo, refundFen: refund.amountFen, totalFen: p.amount_fen, reason: refund.reason });
+      answer = await this.provider.refund({
+        outTradeNo: p.out_trade_no,
+        outRefundNo: refund.outRefundNo,
+        refundFen: refund.amountFen,
+        totalFen: p.amount_fen,
+        reason: refund.reason,
+      });
     } catch (err) {
       if (err instanceof ProviderRefused) {
-        this.log.warn({ outTradeNo: p.out_trade_no, outRefundNo: refund.outRefundNo, code: err.code, reason: err.reason }, 'provider refused a refund');
+        this.log.warn(
+          { outTradeNo: p.out_trade_no, outRefundNo: refund.outRefundNo, code: err.code, reason: err.reason },
+          'provider refused a refund',
+        );
         await this.fail(refund.outRefundNo, `${err.code} ${err.reason}`.trim());
         return;
       }
@@ -177,7 +192,8 @@ export class RefundsService {
     );
     if (!r) throw new NotifyRefused(404, `unknown refund ${n.outRefundNo.slice(0, 64)}`);
     if (r.out_trade_no !== n.outTradeNo) throw new NotifyRefused(400, `refund ${n.outRefundNo.slice(0, 64)} is of another order`);
-    if (n.refundFen !== null && n.refundFen !== r.amount_fen) throw new NotifyRefused(400, `refund amount ${n.refundFen} differs from the refund's ${r.amount_fen}`);
+    if (n.refundFen !== null && n.refundFen !== r.amount_fen)
+      throw new NotifyRefused(400, `refund amount ${n.refundFen} differs from the refund's ${r.amount_fen}`);
     if (r.state === 'failed' && n.status !== 'CLOSED') {
       // the provider says it made a refund we recorded as refused: nothing is undone here, people look at it
       this.log.error({ outRefundNo: n.outRefundNo, status: n.status }, 'provider notifies a refund recorded as failed');
@@ -242,7 +258,10 @@ export class RefundsService {
       return false;
     }
     if (q.outTradeNo !== p.out_trade_no || (q.refundFen !== null && q.refundFen !== row.amountFen)) {
-      this.log.error({ outRefundNo, outTradeNo: p.out_trade_no, answered: q }, 'refund status query answered another order or amount: nothing recorded');
+      this.log.error(
+        { outRefundNo, outTradeNo: p.out_trade_no, answered: q },
+        'refund status query answered another order or amount: nothing recorded',
+      );
       return false;
     }
     return this.record(outRefundNo, q.status, q.refundId);

@@ -23,9 +23,14 @@ beforeAll(async () => {
   t = await startTestApp({ runJobs: true, redis: false, listen: true, demoPeople: true });
   admin = await t.login('admin');
   parent = await t.login('parent');
-  const mine = await t.sql.query(`select s.id from students s join student_guardians g on g.student_id = s.id where g.user_id = $1 and s.status = 1 order by s.id`, [t.demo.users.parent]);
+  const mine = await t.sql.query(
+    `select s.id from students s join student_guardians g on g.student_id = s.id where g.user_id = $1 and s.status = 1 order by s.id`,
+    [t.demo.users.parent],
+  );
   child = mine.rows[0].id;
-  const k = await t.post('/api/index/addContractPackage', admin).send({ name: '月托-补退', kind: 'month', length: 1, price_fen: 88000, includes: ['care'] });
+  const k = await t
+    .post('/api/index/addContractPackage', admin)
+    .send({ name: '月托-补退', kind: 'month', length: 1, price_fen: 88000, includes: ['care'] });
   packageId = k.body.data.id;
   const d = await t.sql.query(`select to_char((now() at time zone 'Asia/Shanghai')::date + 7, 'YYYY-MM-DD') as day`);
   start = d.rows[0].day;
@@ -33,7 +38,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function unpaid(): Promise<ContractDetail> {
-  const res = await t.post('/api/index/addContract', admin).send({ student_id: child, guardian_id: t.demo.users.parent, package_id: packageId, start_day: start, request_id: rid() });
+  const res = await t
+    .post('/api/index/addContract', admin)
+    .send({ student_id: child, guardian_id: t.demo.users.parent, package_id: packageId, start_day: start, request_id: rid() });
   expect(res.body).toMatchObject({ code: Code.Ok, data: { status: 'unpaid' } });
   return res.body.data;
 }
@@ -62,9 +69,16 @@ const state = async (nos: string[]) =>
          from payments p left join payment_refunds r on r.payment_id = p.id where p.out_trade_no = any($1::text[]) group by p.id order by p.out_trade_no`,
       [nos],
     )
-  ).rows as Array<{ out_trade_no: string; state: string; refunded: number; version: number; refunds: Array<{ key: string; amount: number; state: string }> }>;
+  ).rows as Array<{
+    out_trade_no: string;
+    state: string;
+    refunded: number;
+    version: number;
+    refunds: Array<{ key: string; amount: number; state: string }>;
+  }>;
 
-const agePaid = (nos: string[], seconds: number) => t.sql.query(`update payments set paid_at = paid_at - make_interval(secs => $2) where out_trade_no = any($1::text[])`, [nos, seconds]);
+const agePaid = (nos: string[], seconds: number) =>
+  t.sql.query(`update payments set paid_at = paid_at - make_interval(secs => $2) where out_trade_no = any($1::text[])`, [nos, seconds]);
 
 describe('payments.surplus: the sweep refunds a surplus the after-commit refund never reached', () => {
   it('a payment for a contract cancelled while unpaid, paid while the process "crashed": refunded once by the sweep; the contract paid by its QR is never touched', async () => {
@@ -72,7 +86,13 @@ describe('payments.surplus: the sweep refunds a surplus the after-commit refund 
     // the surplus: the contract is cancelled while its QR is open, then paid anyway
     const c = await unpaid();
     const surplus = (await t.post('/api/index/wechatPayContract', parent).send({ id: c.id })).body.data.out_trade_no as string;
-    expect((await t.post('/api/index/cancellationContract', admin).send({ id: c.id, version: c.version, reason: '家长不来了', refund_fen: 0, request_id: rid() })).body.code).toBe(Code.Ok);
+    expect(
+      (
+        await t
+          .post('/api/index/cancellationContract', admin)
+          .send({ id: c.id, version: c.version, reason: '家长不来了', refund_fen: 0, request_id: rid() })
+      ).body.code,
+    ).toBe(Code.Ok);
     // the normal one: a contract paid by its QR
     const d = await unpaid();
     const normal = (await t.post('/api/index/wechatPayContract', parent).send({ id: d.id })).body.data.out_trade_no as string;
@@ -106,7 +126,9 @@ describe('payments.surplus: the sweep refunds a surplus the after-commit refund 
     // run again, and the late event arriving after all: nothing more
     const before = await state([surplus, normal]);
     expect(await kinds.sweepSurplus()).toBe(0);
-    t.app.get(DomainEvents).emit('payment.paid', { school_id: t.demo.schoolId, out_trade_no: surplus, kind: 'contract', ref_id: String(c.id), amount_fen: 88000 });
+    t.app
+      .get(DomainEvents)
+      .emit('payment.paid', { school_id: t.demo.schoolId, out_trade_no: surplus, kind: 'contract', ref_id: String(c.id), amount_fen: 88000 });
     await kinds.settled();
     expect(await state([surplus, normal])).toEqual(before);
     expect(await t.app.get(WechatPaySandbox).orderOf(surplus)).toMatchObject({ state: 'REFUND', refunded_fen: 88000 });

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DATA_GROUP_LABELS, DATA_PERIOD_SQL, periodsBetween, Role, type ScoreCountAnswer, type ScoreCountRow, type ScoreOrderCountQuery } from '@wantuo/shared';
+import {
+  DATA_GROUP_LABELS,
+  DATA_PERIOD_SQL,
+  periodsBetween,
+  Role,
+  type ScoreCountAnswer,
+  type ScoreCountRow,
+  type ScoreOrderCountQuery,
+} from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
@@ -24,7 +32,10 @@ export class CountsService {
   async count(user: SessionUser, q: ScoreOrderCountQuery): Promise<ScoreCountAnswer> {
     const schoolId = user.schoolId!;
     if (q.class_id) {
-      const [c]: Array<{ id: number }> = await this.db.query(`select id from care_classes where school_id = $1 and id = $2 and deleted_at is null`, [schoolId, q.class_id]);
+      const [c]: Array<{ id: number }> = await this.db.query(`select id from care_classes where school_id = $1 and id = $2 and deleted_at is null`, [
+        schoolId,
+        q.class_id,
+      ]);
       if (!c) throw new AppError('points.class_not_found');
     }
     // whose numbers: the head teacher's own students; else the school's, or one class

@@ -75,20 +75,37 @@ export async function seedDemoPoints(c: ShowcaseContext): Promise<number> {
         const r = spread(st.id, i, 7);
         if (r >= REASONS.length) continue;
         const [delta, reason] = REASONS[r];
-        entries.push({ student: st, at: c.at(day, `18:${String(50 + (st.id % 9)).padStart(2, '0')}`), delta, kind: kindOfChange(delta), reason, actor });
+        entries.push({
+          student: st,
+          at: c.at(day, `18:${String(50 + (st.id % 9)).padStart(2, '0')}`),
+          delta,
+          kind: kindOfChange(delta),
+          reason,
+          actor,
+        });
       }
     }
   }
   const kids = [...c.running].sort((a, b) => Number(b.parents_child) - Number(a.parents_child) || a.id - b.id);
-  const orders = ORDERS.map((o, n) => ({ ...o, n, st: kids[o.student], good: goods[o.goods], at: c.at(addDays(c.today, -o.daysAgo), '19:10') }))
-    .map((o) => ({ ...o, at: o.at > new Date() ? new Date() : o.at }));
+  const orders = ORDERS.map((o, n) => ({ ...o, n, st: kids[o.student], good: goods[o.goods], at: c.at(addDays(c.today, -o.daysAgo), '19:10') })).map(
+    (o) => ({ ...o, at: o.at > new Date() ? new Date() : o.at }),
+  );
   entries.sort((a, b) => a.at.getTime() - b.at.getTime());
 
   // replay in time order: balances, then each exchange (and its cancellation) at its time
   const balance = new Map<number, number>();
   const stock = new Map(goods.map((g) => [g.id, g.stock]));
   const ledger: Array<Entry & { balance_after: number }> = [];
-  const moves: Array<{ goods: number; kind: 'exchange' | 'cancel'; delta: number; after: number; order: number; at: Date; actor: number; reason: string | null }> = [];
+  const moves: Array<{
+    goods: number;
+    kind: 'exchange' | 'cancel';
+    delta: number;
+    after: number;
+    order: number;
+    at: Date;
+    actor: number;
+    reason: string | null;
+  }> = [];
   const apply = (e: Entry) => {
     const d = applyPoints(balance.get(e.student.id) ?? 0, e.delta);
     if (!d.ok) return false;
@@ -102,7 +119,15 @@ export async function seedDemoPoints(c: ShowcaseContext): Promise<number> {
     while (next < entries.length && entries[next].at <= o.at) apply(entries[next++]);
     // a child short of points was awarded for the exam first (the teachers' data says so)
     const have = balance.get(o.st.id) ?? 0;
-    if (have < o.good.price) apply({ student: o.st, at: new Date(o.at.getTime() - 3_600_000), delta: o.good.price - have + 10, kind: 'award', reason: '测验进步明显', actor: users.teacher });
+    if (have < o.good.price)
+      apply({
+        student: o.st,
+        at: new Date(o.at.getTime() - 3_600_000),
+        delta: o.good.price - have + 10,
+        kind: 'award',
+        reason: '测验进步明显',
+        actor: users.teacher,
+      });
     const d = exchangeDecision(balance.get(o.st.id)!, { price: o.good.price, stock: stock.get(o.good.id)!, listed: true, deleted: false });
     if (!d.ok) throw new Error(`demo exchange refused: ${d.error}`);
     const [row]: Array<{ id: number; no: string }> = await em.query(
@@ -112,18 +137,44 @@ export async function seedDemoPoints(c: ShowcaseContext): Promise<number> {
       [schoolId, o.st.id, o.good.id, o.good.name, o.good.price, o.st.parents_child ? users.parent : users.teacher, `demo-exchange-${o.n + 1}`, o.at],
     );
     written.push(row.id);
-    apply({ student: o.st, at: o.at, delta: -o.good.price, kind: 'exchange', reason: o.good.name, actor: o.st.parents_child ? users.parent : users.teacher, order: row.id });
+    apply({
+      student: o.st,
+      at: o.at,
+      delta: -o.good.price,
+      kind: 'exchange',
+      reason: o.good.name,
+      actor: o.st.parents_child ? users.parent : users.teacher,
+      order: row.id,
+    });
     stock.set(o.good.id, stock.get(o.good.id)! - 1);
-    moves.push({ goods: o.good.id, kind: 'exchange', delta: -1, after: stock.get(o.good.id)!, order: row.id, at: o.at, actor: o.st.parents_child ? users.parent : users.teacher, reason: null });
+    moves.push({
+      goods: o.good.id,
+      kind: 'exchange',
+      delta: -1,
+      after: stock.get(o.good.id)!,
+      order: row.id,
+      at: o.at,
+      actor: o.st.parents_child ? users.parent : users.teacher,
+      reason: null,
+    });
     if (o.state === 'pending') continue;
     const t = orderTransition('pending', o.state === 'handed_over' ? 'hand_over' : 'cancel');
     if (!t.ok) throw new Error(`demo exchange order ${o.state} refused`);
     const when = new Date(o.at.getTime() + 20 * 3_600_000);
     if (o.state === 'handed_over') {
-      await em.query(`update points_orders set state = 'handed_over', handed_over_by = $2, handed_over_at = $3 where id = $1`, [row.id, users.admin, when]);
+      await em.query(`update points_orders set state = 'handed_over', handed_over_by = $2, handed_over_at = $3 where id = $1`, [
+        row.id,
+        users.admin,
+        when,
+      ]);
     } else {
       const reason = '家长希望换成其他奖品';
-      await em.query(`update points_orders set state = 'cancelled', cancelled_by = $2, cancelled_at = $3, cancel_reason = $4 where id = $1`, [row.id, users.admin, when, reason]);
+      await em.query(`update points_orders set state = 'cancelled', cancelled_by = $2, cancelled_at = $3, cancel_reason = $4 where id = $1`, [
+        row.id,
+        users.admin,
+        when,
+        reason,
+      ]);
       apply({ student: o.st, at: when, delta: o.good.price, kind: 'refund', reason, actor: users.admin, order: row.id });
       stock.set(o.good.id, stock.get(o.good.id)! + 1);
       moves.push({ goods: o.good.id, kind: 'cancel', delta: 1, after: stock.get(o.good.id)!, order: row.id, at: when, actor: users.admin, reason });
@@ -147,7 +198,9 @@ export async function seedDemoPoints(c: ShowcaseContext): Promise<number> {
       ledger.map((e) => e.reason),
       ledger.map((e) => e.order ?? null),
       ledger.map((e) => e.actor),
-      ledger.map((e, i) => (e.kind === 'exchange' ? `xchg:demo-exchange-${written.indexOf(e.order!) + 1}` : e.kind === 'refund' ? null : `pts:demo-${i}:${e.student.id}`)),
+      ledger.map((e, i) =>
+        e.kind === 'exchange' ? `xchg:demo-exchange-${written.indexOf(e.order!) + 1}` : e.kind === 'refund' ? null : `pts:demo-${i}:${e.student.id}`,
+      ),
       ledger.map((e) => e.at),
     ],
   );
@@ -161,7 +214,17 @@ export async function seedDemoPoints(c: ShowcaseContext): Promise<number> {
      select $1, x.goods_id, x.kind, x.delta, x.stock_after, x.order_id, x.reason, x.actor_id, x.at
        from unnest($2::int[], $3::text[], $4::int[], $5::int[], $6::int[], $7::text[], $8::int[], $9::timestamptz[]) with ordinality
          as x(goods_id, kind, delta, stock_after, order_id, reason, actor_id, at, ord) order by x.ord`,
-    [schoolId, moves.map((m) => m.goods), moves.map((m) => m.kind), moves.map((m) => m.delta), moves.map((m) => m.after), moves.map((m) => m.order), moves.map((m) => m.reason), moves.map((m) => m.actor), moves.map((m) => m.at)],
+    [
+      schoolId,
+      moves.map((m) => m.goods),
+      moves.map((m) => m.kind),
+      moves.map((m) => m.delta),
+      moves.map((m) => m.after),
+      moves.map((m) => m.order),
+      moves.map((m) => m.reason),
+      moves.map((m) => m.actor),
+      moves.map((m) => m.at),
+    ],
   );
   // the goods as the moves leave them
   await em.query(

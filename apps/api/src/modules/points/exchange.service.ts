@@ -54,11 +54,12 @@ export class ExchangeService {
       if (!acc) throw new AppError('points.student_not_found');
       const balance = acc.balance;
       // read after the lock: a retry of this request_id (same student) waited for it and finds the first order
-      const [{ prior, goods }]: Array<{ prior: { id: number; student_id: number; goods_id: number } | null; goods: GoodsNow | null }> = await em.query(
-        `select (select json_build_object('id', id, 'student_id', student_id, 'goods_id', goods_id) from points_orders where school_id = $1 and request_key = $2) as prior,
+      const [{ prior, goods }]: Array<{ prior: { id: number; student_id: number; goods_id: number } | null; goods: GoodsNow | null }> =
+        await em.query(
+          `select (select json_build_object('id', id, 'student_id', student_id, 'goods_id', goods_id) from points_orders where school_id = $1 and request_key = $2) as prior,
                 (select json_build_object('price', price, 'stock', stock, 'listed', listed, 'deleted', deleted_at is not null) from points_goods where school_id = $1 and id = $3) as goods`,
-        [schoolId, input.request_id, input.goods_id],
-      );
+          [schoolId, input.request_id, input.goods_id],
+        );
       if (prior) {
         if (prior.student_id !== input.student_id || prior.goods_id !== input.goods_id) throw new AppError('points.request_reused');
         return prior.id;
@@ -111,14 +112,20 @@ export class ExchangeService {
   }
 
   async one(schoolId: number, id: number): Promise<ScoreOrder> {
-    const [o]: ScoreOrder[] = await this.db.query(`select ${ORDER_COLUMNS} from points_orders o ${ORDER_JOINS} where o.school_id = $1 and o.id = $2`, [schoolId, id]);
+    const [o]: ScoreOrder[] = await this.db.query(
+      `select ${ORDER_COLUMNS} from points_orders o ${ORDER_JOINS} where o.school_id = $1 and o.id = $2`,
+      [schoolId, id],
+    );
     if (!o) throw new AppError('points.order_not_found');
     return o;
   }
 
   /** Orders the caller may see, newest first, with the counts by state for the same filters without the state. */
   async list(user: SessionUser, q: ScoreOrderListQuery): Promise<ScoreOrderListAnswer> {
-    const scoped = user.role === Role.Admin ? '($2::int is not null)' : `exists (select 1 from students s where s.id = o.student_id and ${studentScope(user.role, '$2')})`;
+    const scoped =
+      user.role === Role.Admin
+        ? '($2::int is not null)'
+        : `exists (select 1 from students s where s.id = o.student_id and ${studentScope(user.role, '$2')})`;
     const rows: Array<ScoreOrder & { counts: Array<{ state: OrderState; n: number }> }> = await this.db.query(
       `with f as materialized (
          select o.id, o.state, o.created_at from points_orders o

@@ -67,7 +67,10 @@ export class GoodsService {
   }
 
   async one(schoolId: number, id: number, em: Pick<EntityManager, 'query'> = this.db): Promise<ScoreGoods> {
-    const [g]: ScoreGoods[] = await em.query(`select ${GOODS_COLUMNS} from points_goods g where g.school_id = $1 and g.id = $2 and g.deleted_at is null`, [schoolId, id]);
+    const [g]: ScoreGoods[] = await em.query(
+      `select ${GOODS_COLUMNS} from points_goods g where g.school_id = $1 and g.id = $2 and g.deleted_at is null`,
+      [schoolId, id],
+    );
     if (!g) throw new AppError('points.goods_not_found');
     return g;
   }
@@ -101,12 +104,23 @@ export class GoodsService {
           [schoolId, input.name, input.picture_url || null, input.description || null, input.price, input.stock, input.listed ?? true, key],
         );
         if (!rows.length) {
-          const [prior]: Array<{ id: number }> = await em.query(`select id from points_goods where school_id = $1 and request_key = $2`, [schoolId, key]);
+          const [prior]: Array<{ id: number }> = await em.query(`select id from points_goods where school_id = $1 and request_key = $2`, [
+            schoolId,
+            key,
+          ]);
           return prior.id;
         }
         const id = rows[0].id;
-        await em.query(`insert into points_goods_prices (school_id, goods_id, old_price, new_price, actor_id) values ($1, $2, null, $3, $4)`, [schoolId, id, input.price, user.id]);
-        await em.query(`insert into points_stock_moves (school_id, goods_id, kind, delta, stock_after, actor_id) values ($1, $2, 'initial', $3, $3, $4)`, [schoolId, id, input.stock, user.id]);
+        await em.query(`insert into points_goods_prices (school_id, goods_id, old_price, new_price, actor_id) values ($1, $2, null, $3, $4)`, [
+          schoolId,
+          id,
+          input.price,
+          user.id,
+        ]);
+        await em.query(
+          `insert into points_stock_moves (school_id, goods_id, kind, delta, stock_after, actor_id) values ($1, $2, 'initial', $3, $3, $4)`,
+          [schoolId, id, input.stock, user.id],
+        );
         return id;
       });
       return this.one(schoolId, id);
@@ -175,7 +189,10 @@ export class GoodsService {
     const key = `stock:${input.request_id}`;
     await this.db.transaction(async (em) => {
       const g = await this.lock(em, schoolId, input.id);
-      const [prior]: Array<{ goods_id: number }> = await em.query(`select goods_id from points_stock_moves where school_id = $1 and request_key = $2`, [schoolId, key]);
+      const [prior]: Array<{ goods_id: number }> = await em.query(
+        `select goods_id from points_stock_moves where school_id = $1 and request_key = $2`,
+        [schoolId, key],
+      );
       if (prior) {
         if (prior.goods_id !== g.id) throw new AppError('points.request_reused');
         return;

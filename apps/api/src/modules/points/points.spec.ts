@@ -21,18 +21,26 @@ const DENIED = { code: Code.Error, msg: '当前账号没有权限执行此操作
 
 beforeAll(async () => {
   t = await startTestApp({ runJobs: false, redis: false, demoPeople: true });
-  [admin, teacher, adviser, parent, operator] = await Promise.all(['admin', 'teacher', 'adviser', 'parent', 'operator'].map((u) => t.login(u as 'admin')));
+  [admin, teacher, adviser, parent, operator] = await Promise.all(
+    ['admin', 'teacher', 'adviser', 'parent', 'operator'].map((u) => t.login(u as 'admin')),
+  );
   classId = t.demo.classes!.running;
   const { rows } = await t.sql.query(`select to_char((now() at time zone 'Asia/Shanghai')::date, 'YYYY-MM-DD') as today`);
   today = rows[0].today;
-  const mine = await t.sql.query(`select s.id from students s join student_guardians g on g.student_id = s.id where g.user_id = $1 and s.status = 1 order by s.id`, [t.demo.users.parent]);
+  const mine = await t.sql.query(
+    `select s.id from students s join student_guardians g on g.student_id = s.id where g.user_id = $1 and s.status = 1 order by s.id`,
+    [t.demo.users.parent],
+  );
   [child, sibling] = mine.rows.map((r) => r.id as number);
   const mate = await t.sql.query(
     `select s.id from students s join care_class_students c on c.student_id = s.id where c.class_id = $1 and s.status = 1 and s.id <> all($2) order by s.id limit 1`,
     [classId, [child, sibling]],
   );
   classmate = mate.rows[0].id;
-  const out = await t.sql.query(`select s.id from students s join care_class_students c on c.student_id = s.id where c.class_id = $1 and s.status = 1 order by s.id limit 1`, [t.demo.classes!.second]);
+  const out = await t.sql.query(
+    `select s.id from students s join care_class_students c on c.student_id = s.id where c.class_id = $1 and s.status = 1 order by s.id limit 1`,
+    [t.demo.classes!.second],
+  );
   outsider = out.rows[0].id;
 });
 afterAll(() => t.close());
@@ -102,7 +110,9 @@ describe('awardPoints and studentPoints', () => {
     const h = await t.get(`/api/index/studentPoints?student_id=${child}&page=1&limit=1`, parent);
     expect(h.body.data).toMatchObject({ student_id: child, balance: b0 - 3, page: 1, limit: 1 });
     expect(h.body.data.total).toBeGreaterThanOrEqual(2);
-    expect(h.body.data.list).toEqual([expect.objectContaining({ kind: 'deduct', delta: -3, balance_after: b0 - 3, reason: '课堂表现好', actor_name: expect.any(String) })]);
+    expect(h.body.data.list).toEqual([
+      expect.objectContaining({ kind: 'deduct', delta: -3, balance_after: b0 - 3, reason: '课堂表现好', actor_name: expect.any(String) }),
+    ]);
     const p2 = await t.get(`/api/index/studentPoints?student_id=${child}&page=2&limit=1`, parent);
     expect(p2.body.data.list[0]).toMatchObject({ kind: 'award', delta: 10 });
     await audit();
@@ -148,9 +158,15 @@ describe('awardPoints and studentPoints', () => {
 
   it('a teacher may not award a student of another class; a guardian sees only own children', async () => {
     const before = await snap();
-    expect((await award([child, outsider], 5, teacher)).body).toMatchObject({ code: Code.Error, msg: `以下学生不存在或不是你负责的学生：${outsider}` });
+    expect((await award([child, outsider], 5, teacher)).body).toMatchObject({
+      code: Code.Error,
+      msg: `以下学生不存在或不是你负责的学生：${outsider}`,
+    });
     expect(await snap()).toEqual(before);
-    expect((await t.get(`/api/index/studentPoints?student_id=${classmate}`, parent)).body).toMatchObject({ code: Code.Error, msg: '未找到该学生，或不是你负责的学生' });
+    expect((await t.get(`/api/index/studentPoints?student_id=${classmate}`, parent)).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该学生，或不是你负责的学生',
+    });
     expect((await t.get(`/api/index/studentPoints?student_id=${outsider}`, teacher)).body.code).toBe(Code.Error);
   });
 
@@ -208,19 +224,33 @@ describe('points goods', () => {
 
     const edited = await t.post('/api/index/editScoreGoods', admin).send({ id: g.id, version: 1, name: '大橡皮擦', description: '' });
     expect(edited.body.data).toMatchObject({ name: '大橡皮擦', description: null, version: 2 });
-    expect((await t.post('/api/index/editScoreGoods', admin).send({ id: g.id, version: 1, name: 'x' })).body).toMatchObject({ code: Code.Error, msg: '该商品已被他人修改，请刷新后重试' });
+    expect((await t.post('/api/index/editScoreGoods', admin).send({ id: g.id, version: 1, name: 'x' })).body).toMatchObject({
+      code: Code.Error,
+      msg: '该商品已被他人修改，请刷新后重试',
+    });
 
     const priced = await t.post('/api/index/editScoreGoodsPrice', admin).send({ id: g.id, version: 2, price: 35, reason: '涨价' });
     expect(priced.body.data).toMatchObject({ price: 35, version: 3 });
-    expect((await t.post('/api/index/editScoreGoodsPrice', admin).send({ id: g.id, version: 3, price: 35 })).body).toMatchObject({ code: Code.Error, msg: '新价格与现价相同' });
+    expect((await t.post('/api/index/editScoreGoodsPrice', admin).send({ id: g.id, version: 3, price: 35 })).body).toMatchObject({
+      code: Code.Error,
+      msg: '新价格与现价相同',
+    });
 
     const stockKey = rid();
-    const stocked = await Promise.all([1, 2, 3].map(() => t.post('/api/index/addScoreGoodsStock', admin).send({ id: g.id, quantity: 6, request_id: stockKey })));
+    const stocked = await Promise.all(
+      [1, 2, 3].map(() => t.post('/api/index/addScoreGoodsStock', admin).send({ id: g.id, quantity: 6, request_id: stockKey })),
+    );
     expect(stocked.map((r) => r.body.code)).toEqual([Code.Ok, Code.Ok, Code.Ok]);
     const info = await t.get(`/api/index/scoreGoodsInfo?id=${g.id}`, admin);
     expect(info.body.data).toMatchObject({ stock: 10, version: 3 });
-    expect(info.body.data.prices.map((p: { old_price: number | null; new_price: number }) => [p.old_price, p.new_price])).toEqual([[30, 35], [null, 30]]);
-    expect(info.body.data.stock_moves.map((m: { kind: string; delta: number; stock_after: number }) => [m.kind, m.delta, m.stock_after])).toEqual([['add', 6, 10], ['initial', 4, 4]]);
+    expect(info.body.data.prices.map((p: { old_price: number | null; new_price: number }) => [p.old_price, p.new_price])).toEqual([
+      [30, 35],
+      [null, 30],
+    ]);
+    expect(info.body.data.stock_moves.map((m: { kind: string; delta: number; stock_after: number }) => [m.kind, m.delta, m.stock_after])).toEqual([
+      ['add', 6, 10],
+      ['initial', 4, 4],
+    ]);
 
     const off = await t.post('/api/index/unmountScoreGoods', admin).send({ id: g.id, version: 3, listed: false });
     expect(off.body.data).toMatchObject({ listed: false, version: 4 });
@@ -242,13 +272,19 @@ describe('points goods', () => {
     await exchanged(child, used, parent);
     const kept = await t.post('/api/index/delScoreGoods', admin).send({ id: used.id, version: 1 });
     expect(kept.body.data).toMatchObject({ id: used.id, deleted: false, goods: { listed: false, exchanged: 1, version: 2 } });
-    expect((await t.post('/api/index/delScoreGoods', admin).send({ id: used.id, version: 1 })).body).toMatchObject({ code: Code.Error, msg: '该商品已被他人修改，请刷新后重试' });
+    expect((await t.post('/api/index/delScoreGoods', admin).send({ id: used.id, version: 1 })).body).toMatchObject({
+      code: Code.Error,
+      msg: '该商品已被他人修改，请刷新后重试',
+    });
   });
 
   it('names are unique per school (case-insensitive) among goods not deleted', async () => {
     await addGoods({ name: 'Pen' });
     const before = await snap();
-    expect((await t.post('/api/index/addScoreGoods', admin).send({ name: 'pEN', price: 1, stock: 0, request_id: rid() })).body).toMatchObject({ code: Code.Error, msg: '已有同名积分商品' });
+    expect((await t.post('/api/index/addScoreGoods', admin).send({ name: 'pEN', price: 1, stock: 0, request_id: rid() })).body).toMatchObject({
+      code: Code.Error,
+      msg: '已有同名积分商品',
+    });
     expect(await snap()).toEqual(before);
   });
 
@@ -295,11 +331,26 @@ describe('points goods', () => {
     const before = await snap();
     const tok = other.adminToken;
     expect((await t.get(`/api/index/scoreGoodsInfo?id=${g.id}`, tok)).body).toMatchObject({ code: Code.Error, msg: '未找到该积分商品' });
-    expect((await t.post('/api/index/editScoreGoods', tok).send({ id: g.id, version: 1, name: 'y' })).body).toMatchObject({ code: Code.Error, msg: '未找到该积分商品' });
-    expect((await t.post('/api/index/editScoreGoodsPrice', tok).send({ id: g.id, version: 1, price: 2 })).body).toMatchObject({ code: Code.Error, msg: '未找到该积分商品' });
-    expect((await t.post('/api/index/addScoreGoodsStock', tok).send({ id: g.id, quantity: 1, request_id: rid() })).body).toMatchObject({ code: Code.Error, msg: '未找到该积分商品' });
-    expect((await t.post('/api/index/unmountScoreGoods', tok).send({ id: g.id, version: 1, listed: false })).body).toMatchObject({ code: Code.Error, msg: '未找到该积分商品' });
-    expect((await t.post('/api/index/delScoreGoods', tok).send({ id: g.id, version: 1 })).body).toMatchObject({ code: Code.Error, msg: '未找到该积分商品' });
+    expect((await t.post('/api/index/editScoreGoods', tok).send({ id: g.id, version: 1, name: 'y' })).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该积分商品',
+    });
+    expect((await t.post('/api/index/editScoreGoodsPrice', tok).send({ id: g.id, version: 1, price: 2 })).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该积分商品',
+    });
+    expect((await t.post('/api/index/addScoreGoodsStock', tok).send({ id: g.id, quantity: 1, request_id: rid() })).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该积分商品',
+    });
+    expect((await t.post('/api/index/unmountScoreGoods', tok).send({ id: g.id, version: 1, listed: false })).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该积分商品',
+    });
+    expect((await t.post('/api/index/delScoreGoods', tok).send({ id: g.id, version: 1 })).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该积分商品',
+    });
     expect((await t.get('/api/index/scoreGoodsList', tok)).body.data).toMatchObject({ total: 0 });
     expect((await t.get('/api/index/pointsShop', tok)).body.data).toMatchObject({ total: 0 });
     expect(await snap()).toEqual(before);
@@ -319,7 +370,14 @@ describe('exchangeScoreGoods and orders', () => {
     await award([sibling], 40);
     const b = await balanceOf(sibling);
     const o = await exchanged(sibling, g, parent);
-    expect(o).toMatchObject({ student_id: sibling, goods_id: g.id, goods_name: g.name, price: 15, state: 'pending', placed_by_name: expect.any(String) });
+    expect(o).toMatchObject({
+      student_id: sibling,
+      goods_id: g.id,
+      goods_name: g.name,
+      price: 15,
+      state: 'pending',
+      placed_by_name: expect.any(String),
+    });
     expect(o.no).toMatch(/^DH\d{10}$/);
     expect(await balanceOf(sibling)).toBe(b - 15);
     const hist = await t.get(`/api/index/studentPoints?student_id=${sibling}&limit=1`, parent);
@@ -334,7 +392,10 @@ describe('exchangeScoreGoods and orders', () => {
     const handed = await t.post('/api/index/handOverScoreOrder', admin).send({ id: o.id });
     expect(handed.body.data).toMatchObject({ state: 'handed_over', handed_over_by_name: expect.any(String), handed_over_at: expect.any(String) });
     expect((await t.post('/api/index/handOverScoreOrder', admin).send({ id: o.id })).body.data).toMatchObject({ state: 'handed_over' });
-    expect((await t.post('/api/index/cancelScoreOrder', admin).send({ id: o.id, reason: '弄错了' })).body).toMatchObject({ code: Code.Error, msg: '该订单已交付，不能再取消' });
+    expect((await t.post('/api/index/cancelScoreOrder', admin).send({ id: o.id, reason: '弄错了' })).body).toMatchObject({
+      code: Code.Error,
+      msg: '该订单已交付，不能再取消',
+    });
     await audit();
   });
 
@@ -397,7 +458,10 @@ describe('exchangeScoreGoods and orders', () => {
     const tok = other.adminToken;
     expect((await exchange(child, g, tok)).body).toMatchObject({ code: Code.Error, msg: '未找到该学生，或不是你负责的学生' });
     expect((await t.post('/api/index/handOverScoreOrder', tok).send({ id: o.id })).body).toMatchObject({ code: Code.Error, msg: '未找到该兑换订单' });
-    expect((await t.post('/api/index/cancelScoreOrder', tok).send({ id: o.id, reason: 'x' })).body).toMatchObject({ code: Code.Error, msg: '未找到该兑换订单' });
+    expect((await t.post('/api/index/cancelScoreOrder', tok).send({ id: o.id, reason: 'x' })).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该兑换订单',
+    });
     expect((await t.get('/api/index/scoreOrderList', tok)).body.data).toMatchObject({ total: 0 });
     expect(await snap()).toEqual(before);
   });
@@ -422,7 +486,9 @@ describe('exchangeScoreGoods and orders', () => {
     const o = await exchanged(sibling, g, parent);
     expect(await balanceOf(sibling)).toBe(b - 12);
     const before = await snap();
-    const answers = await Promise.all(Array.from({ length: 8 }, () => t.post('/api/index/cancelScoreOrder', admin).send({ id: o.id, reason: '家长不要了' })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => t.post('/api/index/cancelScoreOrder', admin).send({ id: o.id, reason: '家长不要了' })),
+    );
     expect(answers.map((a) => a.body.code)).toEqual(Array(8).fill(Code.Ok));
     expect(answers.every((a) => a.body.data.state === 'cancelled')).toBe(true);
     expect(await balanceOf(sibling)).toBe(b);
@@ -497,8 +563,22 @@ describe('scoreOrderCount, classScoreCount, scoreOrderCountExport', () => {
     await t.post('/api/index/cancelScoreOrder', admin).send({ id: o2.id, reason: '取消' });
     const after = (await t.get(`/api/index/scoreOrderCount?date_from=${from}&date_to=${today}&group=day`, admin)).body.data;
     const d = (k: string) => after.rows[6][k] - before.rows[6][k];
-    expect({ awarded: d('awarded'), deducted: d('deducted'), spent: d('spent'), refunded: d('refunded'), orders: d('orders'), handed_over: d('handed_over'), cancelled: d('cancelled') }).toEqual({
-      awarded: 9, deducted: 2, spent: 8, refunded: 4, orders: 2, handed_over: 1, cancelled: 1,
+    expect({
+      awarded: d('awarded'),
+      deducted: d('deducted'),
+      spent: d('spent'),
+      refunded: d('refunded'),
+      orders: d('orders'),
+      handed_over: d('handed_over'),
+      cancelled: d('cancelled'),
+    }).toEqual({
+      awarded: 9,
+      deducted: 2,
+      spent: 8,
+      refunded: 4,
+      orders: 2,
+      handed_over: 1,
+      cancelled: 1,
     });
     const month = (await t.get(`/api/index/scoreOrderCount?date_from=${today}&date_to=${today}&group=month`, admin)).body.data;
     expect(month.rows).toEqual([expect.objectContaining({ period: `${today.slice(0, 7)}-01` })]);
@@ -512,11 +592,14 @@ describe('scoreOrderCount, classScoreCount, scoreOrderCountExport', () => {
     expect(mine.totals).toEqual(cls.totals);
     expect(cls.totals.orders).toBeLessThan(after.totals.orders); // the concurrency test's students are in no class
 
-    const file = await t.get(`/api/index/scoreOrderCountExport?date_from=${from}&date_to=${today}&group=day`, admin).buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const file = await t
+      .get(`/api/index/scoreOrderCountExport?date_from=${from}&date_to=${today}&group=day`, admin)
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect(file.headers['content-type']).toContain('spreadsheetml');
     // the grouping as the data centre words it (DATA_GROUP_LABELS; the file once said 按天)
     expect(decodeURIComponent(file.headers['content-disposition'])).toContain(`积分统计-按日-${from}至${today}.xlsx`);
@@ -524,7 +607,10 @@ describe('scoreOrderCount, classScoreCount, scoreOrderCountExport', () => {
     await wb.xlsx.load(file.body as unknown as ArrayBuffer);
     const ws = wb.worksheets[0];
     expect(ws.getRow(1).values).toEqual([undefined, '周期', '奖励积分', '扣除积分', '兑换消耗积分', '取消退回积分', '兑换订单', '已交付', '已取消']);
-    expect((ws.getRow(8).values as unknown[]).slice(1)).toEqual([today, ...['awarded', 'deducted', 'spent', 'refunded', 'orders', 'handed_over', 'cancelled'].map((k) => after.rows[6][k])]);
+    expect((ws.getRow(8).values as unknown[]).slice(1)).toEqual([
+      today,
+      ...['awarded', 'deducted', 'spent', 'refunded', 'orders', 'handed_over', 'cancelled'].map((k) => after.rows[6][k]),
+    ]);
     expect(ws.getRow(9).getCell(1).value).toBe('合计');
   });
 
@@ -547,6 +633,9 @@ describe('scoreOrderCount, classScoreCount, scoreOrderCountExport', () => {
     const other = await t.otherSchool();
     const theirs = (await t.get(`/api/index/scoreOrderCount?${qs}`, other.adminToken)).body.data;
     expect(theirs.totals).toEqual({ awarded: 0, deducted: 0, spent: 0, refunded: 0, orders: 0, handed_over: 0, cancelled: 0 });
-    expect((await t.get(`/api/index/scoreOrderCount?${qs}&class_id=${classId}`, other.adminToken)).body).toMatchObject({ code: Code.Error, msg: '未找到该班级' });
+    expect((await t.get(`/api/index/scoreOrderCount?${qs}&class_id=${classId}`, other.adminToken)).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该班级',
+    });
   });
 });

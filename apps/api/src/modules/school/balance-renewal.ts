@@ -70,9 +70,27 @@ export interface BalanceRenewalInput {
 
 /** Pays a renewal from the balance in one statement (RENEW_SQL); a retry of a key already charged answers 'retry'. */
 export async function renewFromBalance(db: DataSource, i: BalanceRenewalInput): Promise<BalanceRenewal> {
-  let row: { found: boolean; balance_before: number | null; amount: number | null; prior: number; charged: number; balance_after: number | null; until: Date | null };
+  let row: {
+    found: boolean;
+    balance_before: number | null;
+    amount: number | null;
+    prior: number;
+    charged: number;
+    balance_after: number | null;
+    until: Date | null;
+  };
   try {
-    [row] = await db.query(RENEW_SQL, [i.schoolId, i.key, i.period, DEFAULT_PRICE_FEN[i.period], PERIOD_MONTHS[i.period], i.outTradeNo, i.kind, i.description, i.actorId]);
+    [row] = await db.query(RENEW_SQL, [
+      i.schoolId,
+      i.key,
+      i.period,
+      DEFAULT_PRICE_FEN[i.period],
+      PERIOD_MONTHS[i.period],
+      i.outTradeNo,
+      i.kind,
+      i.description,
+      i.actorId,
+    ]);
   } catch (err) {
     if (isUniqueViolation(err)) return { outcome: 'retry' };
     throw err;

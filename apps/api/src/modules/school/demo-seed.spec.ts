@@ -19,7 +19,13 @@ it('seeds design.md §2: a running class of 10 with adviser as head teacher and 
       where c.id = $1 group by c.id, h.username`,
     [t.demo.classes!.running],
   );
-  expect(rows[0]).toEqual({ name: '阳光一班', status: 1, head: 'adviser', students: 10, duties: ['adviser:head', 'teacher:shuttle', 'teacher:tutor'] });
+  expect(rows[0]).toEqual({
+    name: '阳光一班',
+    status: 1,
+    head: 'adviser',
+    students: 10,
+    duties: ['adviser:head', 'teacher:shuttle', 'teacher:tutor'],
+  });
 });
 
 it('every student of the running class has a guardian and authorised pick-up people; parent guards two of them', async () => {
@@ -58,7 +64,12 @@ it('has a second class, a left-job teacher who cannot sign in, and archived stud
 it('has four packages and contracts in every state, with the history and list counts the services keep', async () => {
   const admin = await t.login('admin');
   const packages = await t.get('/api/index/contractPackage', admin);
-  expect(packages.body.data.list.map((p: { name: string; kind: string }) => `${p.kind}:${p.name}`).sort()).toEqual(['days:20天次卡', 'month:月托（含晚餐）', 'sessions:10次辅导', 'term:学期托管']);
+  expect(packages.body.data.list.map((p: { name: string; kind: string }) => `${p.kind}:${p.name}`).sort()).toEqual([
+    'days:20天次卡',
+    'month:月托（含晚餐）',
+    'sessions:10次辅导',
+    'term:学期托管',
+  ]);
   const list = await t.get('/api/index/contractList?limit=50', admin);
   expect(list.body.data).toMatchObject({ total: 16, counts: { unpaid: 3, active: 7, expiring: 3, expired: 2, cancelled: 1 } });
   // the counts kept by the triggers are the contracts' own
@@ -80,6 +91,9 @@ it('has four packages and contracts in every state, with the history and list co
   const parent = await t.login('parent');
   const kids = await t.sql.query(`select student_id from student_guardians where user_id = $1 order by student_id`, [t.demo.users.parent]);
   const states = [];
-  for (const k of kids.rows) states.push(...(await t.get(`/api/index/studentContractList?student_id=${k.student_id}`, parent)).body.data.list.map((c: { state: string }) => c.state));
+  for (const k of kids.rows)
+    states.push(
+      ...(await t.get(`/api/index/studentContractList?student_id=${k.student_id}`, parent)).body.data.list.map((c: { state: string }) => c.state),
+    );
   expect(states.sort()).toEqual(['active', 'expiring', 'unpaid']);
 });

@@ -28,7 +28,10 @@ export interface SeedResult {
  * Returns null when the demo was seeded before. `history` (with people) adds four weeks of attendance
  * (demo-history.ts); `npm start` and `npm run seed` seed everything, the tests ask for what they use.
  */
-export async function seedDemo(db: DataSource, opts: { people?: boolean; history?: boolean } = { people: true, history: true }): Promise<SeedResult | null> {
+export async function seedDemo(
+  db: DataSource,
+  opts: { people?: boolean; history?: boolean } = { people: true, history: true },
+): Promise<SeedResult | null> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return db.transaction(async (em) => {
     const inserted: unknown[] = await em.query(
@@ -144,8 +147,21 @@ async function seedPeople(em: EntityManager, schoolId: number, users: SeedResult
         `insert into students (school_id, name, gender, birthday, day_school, grade, class_name, needs_shuttle, needs_dinner, tutoring_type,
                                allergies, status, archived_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning id`,
-        [schoolId, name, gender, birthday, daySchool, grade, className, shuttle, dinner, tutoring, name === '李欣怡' ? '花生过敏' : null,
-          archived ? 0 : 1, archived ? new Date(Date.now() - 60 * 86_400_000) : null],
+        [
+          schoolId,
+          name,
+          gender,
+          birthday,
+          daySchool,
+          grade,
+          className,
+          shuttle,
+          dinner,
+          tutoring,
+          name === '李欣怡' ? '花生过敏' : null,
+          archived ? 0 : 1,
+          archived ? new Date(Date.now() - 60 * 86_400_000) : null,
+        ],
       );
       // the demo parent is the guardian of the two 陈 siblings; every other child has a parent account of their own
       let guardian = users.parent;
@@ -161,16 +177,26 @@ async function seedPeople(em: EntityManager, schoolId: number, users: SeedResult
         );
         guardian = g.id;
       }
-      await em.query(
-        `insert into student_guardians (school_id, student_id, user_id, relation, is_primary) values ($1, $2, $3, $4, true)`,
-        [schoolId, st.id, guardian, guardianName.endsWith('妈妈') ? '母亲' : '父亲'],
-      );
+      await em.query(`insert into student_guardians (school_id, student_id, user_id, relation, is_primary) values ($1, $2, $3, $4, true)`, [
+        schoolId,
+        st.id,
+        guardian,
+        guardianName.endsWith('妈妈') ? '母亲' : '父亲',
+      ]);
       await em.query(
         `insert into pickup_people (school_id, student_id, name, relation, mobile) values ($1, $2, $3, $4, $5), ($1, $2, $6, '祖父母', $7)`,
-        [schoolId, st.id, guardianName, guardianName.endsWith('妈妈') ? '母亲' : '父亲', guardianMobile, `${name.slice(0, 1)}奶奶`,
-          `137000${String(st.id).padStart(5, '0')}`],
+        [
+          schoolId,
+          st.id,
+          guardianName,
+          guardianName.endsWith('妈妈') ? '母亲' : '父亲',
+          guardianMobile,
+          `${name.slice(0, 1)}奶奶`,
+          `137000${String(st.id).padStart(5, '0')}`,
+        ],
       );
-      if (classId) await em.query(`insert into care_class_students (school_id, class_id, student_id) values ($1, $2, $3)`, [schoolId, classId, st.id]);
+      if (classId)
+        await em.query(`insert into care_class_students (school_id, class_id, student_id) values ($1, $2, $3)`, [schoolId, classId, st.id]);
     }
   };
   await addStudents(RUNNING_CLASS, running);

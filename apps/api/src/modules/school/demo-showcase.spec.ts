@@ -12,7 +12,9 @@ const tokens: Record<string, string> = {};
 
 /** Every table's row count, and the versions and balances that a write would move. */
 async function rowCounts(sql: Client): Promise<Record<string, number>> {
-  const { rows: tables } = await sql.query(`select tablename from pg_tables where schemaname = 'public' and tablename <> 'migrations' order by tablename`);
+  const { rows: tables } = await sql.query(
+    `select tablename from pg_tables where schemaname = 'public' and tablename <> 'migrations' order by tablename`,
+  );
   const { rows } = await sql.query(
     `select ${tables.map((r) => `(select count(*) from "${r.tablename}")::int as "${r.tablename}"`).join(', ')},
             (select sum(balance_fen)::float8 from schools) as balances, (select sum(version)::int from class_sessions) as session_versions,
@@ -48,7 +50,9 @@ it('seeds every module once; a second run adds nothing', async () => {
 });
 
 it('the parent sees dinners, scores, notices, homework, points and teaching classes of the children', async () => {
-  const kids: Array<{ student_id: number }> = (await t.sql.query(`select student_id from student_guardians where user_id = $1 order by student_id`, [t.demo.users.parent])).rows;
+  const kids: Array<{ student_id: number }> = (
+    await t.sql.query(`select student_id from student_guardians where user_id = $1 order by student_id`, [t.demo.users.parent])
+  ).rows;
   expect(kids).toHaveLength(2);
   const today = localDay(new Date(), 'Asia/Shanghai');
   for (const { student_id } of kids) {
@@ -60,7 +64,8 @@ it('the parent sees dinners, scores, notices, homework, points and teaching clas
   }
   // served dinners in the past, coming ones booked, and the unpaid one waiting for the parent
   const all: Array<{ status: string; served_at: string | null; day: string }> = [];
-  for (const { student_id } of kids) all.push(...(await get(`parentMeals?student_id=${student_id}&from=${addDays(today, -7)}&to=${addDays(today, 7)}`, 'parent')).bookings);
+  for (const { student_id } of kids)
+    all.push(...(await get(`parentMeals?student_id=${student_id}&from=${addDays(today, -7)}&to=${addDays(today, 7)}`, 'parent')).bookings);
   expect(all.some((b) => b.served_at && b.day < today)).toBe(true);
   expect(all.some((b) => b.day > today && b.status !== 'cancelled')).toBe(true);
   const scores = (await get(`parentExamScores?student_id=${kids[0].student_id}`, 'parent')).list;
@@ -69,7 +74,10 @@ it('the parent sees dinners, scores, notices, homework, points and teaching clas
   expect(notices.total).toBeGreaterThanOrEqual(3);
   expect(notices.unread).toBeGreaterThanOrEqual(1);
   expect(notices.unread).toBeLessThan(notices.total);
-  const homework = await get(`wantuoStudentHomeWork?student_id=${kids[0].student_id}&day=${addDays(today, -1) < today ? addDays(today, -1) : today}`, 'parent');
+  const homework = await get(
+    `wantuoStudentHomeWork?student_id=${kids[0].student_id}&day=${addDays(today, -1) < today ? addDays(today, -1) : today}`,
+    'parent',
+  );
   expect(JSON.stringify(homework)).not.toBe('[]');
   expect((await get('pointsShop', 'parent')).list.length).toBe(5);
   expect((await get('scoreOrderList', 'parent')).list.length).toBeGreaterThan(0);

@@ -11,7 +11,10 @@ afterAll(() => t.close());
 
 const outbox = (mobile: string, template: string) =>
   eventually(async () => {
-    const r = await t.sql.query(`select content, params from sms_outbox where mobile = $1 and template = $2 order by id desc limit 1`, [mobile, template]);
+    const r = await t.sql.query(`select content, params from sms_outbox where mobile = $1 and template = $2 order by id desc limit 1`, [
+      mobile,
+      template,
+    ]);
     return r.rows[0] as { content: string; params: Record<string, string> } | undefined;
   });
 
@@ -34,7 +37,15 @@ it('approving an application creates the school with a trial and its admin on th
     [schoolId],
   );
   expect(rows).toHaveLength(1);
-  expect(rows[0]).toMatchObject({ name: '星星晚托', city: '苏州', timezone: 'Asia/Shanghai', contact_name: '周老师', role: 1, mobile, password_hash: null });
+  expect(rows[0]).toMatchObject({
+    name: '星星晚托',
+    city: '苏州',
+    timezone: 'Asia/Shanghai',
+    contact_name: '周老师',
+    role: 1,
+    mobile,
+    password_hash: null,
+  });
   expect(Math.round(rows[0].days)).toBe(TRIAL_DAYS);
   const welcome = await outbox(mobile, 'school.welcome');
   expect(welcome.content).toContain('星星晚托');
@@ -52,7 +63,9 @@ it('approving an application creates the school with a trial and its admin on th
 it('a rejection creates nothing; a second approval of the same application is refused and creates nothing', async () => {
   const id = await apply('13700000012', '月亮晚托');
   const before = await snapshot(t.sql);
-  const rejected = await t.post('/api/index/handleAccountApplication', operator).send({ id, version: 1, status: ApplicationStatus.Rejected, note: '资料不全' });
+  const rejected = await t
+    .post('/api/index/handleAccountApplication', operator)
+    .send({ id, version: 1, status: ApplicationStatus.Rejected, note: '资料不全' });
   expect(rejected.body).toMatchObject({ code: Code.Ok, data: { school_id: null } });
   const after = await snapshot(t.sql);
   expect(after.schools).toBe(before.schools);
@@ -65,7 +78,9 @@ it('a rejection creates nothing; a second approval of the same application is re
 it('two operators approving the same application at once create one school', async () => {
   const id = await apply('13700000013', '太阳晚托');
   const before = await snapshot(t.sql);
-  const results = await Promise.all([1, 2, 3].map(() => t.post('/api/index/handleAccountApplication', operator).send({ id, version: 1, status: ApplicationStatus.Approved })));
+  const results = await Promise.all(
+    [1, 2, 3].map(() => t.post('/api/index/handleAccountApplication', operator).send({ id, version: 1, status: ApplicationStatus.Approved })),
+  );
   expect(results.filter((r) => r.body.code === Code.Ok)).toHaveLength(1);
   expect((await snapshot(t.sql)).schools).toBe(before.schools + 1);
 });
@@ -73,7 +88,10 @@ it('two operators approving the same application at once create one school', asy
 describe('the operator’s schools', () => {
   it('lists schools with balance, expiry, price and head counts; only the operator may', async () => {
     const res = await t.get('/api/index/schoolList?keyword=星星&limit=10', operator);
-    expect(res.body).toMatchObject({ code: Code.Ok, data: { total: 1, list: [{ name: '星星晚托', balance_fen: 0, staff: 1, students: 0, price: { term_fen: expect.any(Number) } }] } });
+    expect(res.body).toMatchObject({
+      code: Code.Ok,
+      data: { total: 1, list: [{ name: '星星晚托', balance_fen: 0, staff: 1, students: 0, price: { term_fen: expect.any(Number) } }] },
+    });
     const all = await t.get('/api/index/schoolList', operator);
     expect(all.body.data.total).toBeGreaterThanOrEqual(3);
     for (const who of ['admin', 'teacher', 'parent'] as const) {
@@ -85,7 +103,11 @@ describe('the operator’s schools', () => {
     const id = t.demo.schoolId;
     const admin = await t.login('admin');
     const before = await snapshot(t.sql);
-    for (const body of [{ school_id: id, term_fen: 0, year_fen: 1 }, { school_id: id, term_fen: 1.5, year_fen: 1 }, { school_id: id, term_fen: 1 }]) {
+    for (const body of [
+      { school_id: id, term_fen: 0, year_fen: 1 },
+      { school_id: id, term_fen: 1.5, year_fen: 1 },
+      { school_id: id, term_fen: 1 },
+    ]) {
       expect((await t.post('/api/index/setSchoolPrice', operator).send(body)).body.code).toBe(Code.Error);
     }
     expect((await t.post('/api/index/setSchoolPrice', operator).send({ school_id: 999999, term_fen: 1, year_fen: 1 })).body.msg).toBe('未找到机构');
@@ -105,9 +127,14 @@ describe('the operator’s schools', () => {
     const before = await snapshot(t.sql);
     const over = await t.post('/api/index/adjustSchoolBalance', operator).send({ ...body, amount_fen: -50001, request_id: 'adjust-0002' });
     expect(over.body.msg).toContain('余额不足');
-    expect((await t.post('/api/index/adjustSchoolBalance', operator).send({ ...body, reason: '', request_id: 'adjust-0003' })).body.code).toBe(Code.Error);
+    expect((await t.post('/api/index/adjustSchoolBalance', operator).send({ ...body, reason: '', request_id: 'adjust-0003' })).body.code).toBe(
+      Code.Error,
+    );
     expect(await snapshot(t.sql)).toEqual(before);
     const ledger = await t.get(`/api/index/schoolLedger?school_id=${id}`, operator);
-    expect(ledger.body.data).toMatchObject({ total: 1, list: [{ type: 'adjustment', amount_fen: 50000, balance_after_fen: 50000, note: '线下转账补录', actor_name: expect.any(String) }] });
+    expect(ledger.body.data).toMatchObject({
+      total: 1,
+      list: [{ type: 'adjustment', amount_fen: 50000, balance_after_fen: 50000, note: '线下转账补录', actor_name: expect.any(String) }],
+    });
   });
 });

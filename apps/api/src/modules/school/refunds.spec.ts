@@ -56,7 +56,10 @@ async function topUp(amount_fen: number, token = admin): Promise<string> {
   const res = await t.post('/api/index/recharge', token).send({ amount_fen });
   expect(res.body.code).toBe(Code.Ok);
   const no = res.body.data.out_trade_no as string;
-  expect((await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: no })).body.data).toMatchObject({ trade_state: 'SUCCESS', notify_status: 204 });
+  expect((await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: no })).body.data).toMatchObject({
+    trade_state: 'SUCCESS',
+    notify_status: 204,
+  });
   return no;
 }
 
@@ -72,17 +75,39 @@ describe('refundSchoolPayment: a WeChat top-up', () => {
     const first = await refundOf(no, { amount_fen: 3_000 });
     expect(first.body).toMatchObject({
       code: Code.Ok,
-      data: { out_trade_no: no, out_refund_no: expect.stringMatching(/^F[0-9A-F]{31}$/), amount_fen: 3_000, state: 'succeeded', payment_state: 'paid', refunded_fen: 3_000, remaining_fen: 7_000, balance_fen: before.balance - 3_000 },
+      data: {
+        out_trade_no: no,
+        out_refund_no: expect.stringMatching(/^F[0-9A-F]{31}$/),
+        amount_fen: 3_000,
+        state: 'succeeded',
+        payment_state: 'paid',
+        refunded_fen: 3_000,
+        remaining_fen: 7_000,
+        balance_fen: before.balance - 3_000,
+      },
     });
     expect(await sandbox.orderOf(no)).toMatchObject({ state: 'REFUND', refunded_fen: 3_000 });
     const log = await t.get('/api/index/consumeLog?type=refund', admin);
-    expect(log.body.data.list[0]).toMatchObject({ type: 'refund', amount_fen: -3_000, ref_kind: 'top_up', ref_id: no, note: '家长申请退款', balance_after_fen: before.balance - 3_000 });
-    const { rows } = await t.sql.query(`select state, provider_refund_id, amount_fen::float8 as amount_fen from payment_refunds where out_refund_no = $1`, [first.body.data.out_refund_no]);
+    expect(log.body.data.list[0]).toMatchObject({
+      type: 'refund',
+      amount_fen: -3_000,
+      ref_kind: 'top_up',
+      ref_id: no,
+      note: '家长申请退款',
+      balance_after_fen: before.balance - 3_000,
+    });
+    const { rows } = await t.sql.query(
+      `select state, provider_refund_id, amount_fen::float8 as amount_fen from payment_refunds where out_refund_no = $1`,
+      [first.body.data.out_refund_no],
+    );
     expect(rows[0]).toMatchObject({ state: 'succeeded', provider_refund_id: expect.stringMatching(/^5030/), amount_fen: 3_000 });
 
     // amount omitted: what is left
     const rest = await refundOf(no);
-    expect(rest.body).toMatchObject({ code: Code.Ok, data: { amount_fen: 7_000, payment_state: 'refunded', refunded_fen: 10_000, remaining_fen: 0, balance_fen: before.balance - 10_000 } });
+    expect(rest.body).toMatchObject({
+      code: Code.Ok,
+      data: { amount_fen: 7_000, payment_state: 'refunded', refunded_fen: 10_000, remaining_fen: 0, balance_fen: before.balance - 10_000 },
+    });
     expect(await sandbox.orderOf(no)).toMatchObject({ state: 'REFUND', refunded_fen: 10_000 });
     expect((await t.get(`/api/index/paymentState?out_trade_no=${no}`, admin)).body.data.state).toBe('refunded');
     const after = await money();
@@ -93,7 +118,23 @@ describe('refundSchoolPayment: a WeChat top-up', () => {
 
     // the operator's list of the school's payments shows it
     const list = await t.get(`/api/index/schoolPayments?school_id=${schoolId}&state=refunded`, operator);
-    expect(list.body).toMatchObject({ code: Code.Ok, data: { total: 1, list: [{ out_trade_no: no, kind: 'top_up', method: 'wechat', amount_fen: 10_000, refunded_fen: 10_000, state: 'refunded', created_by_name: '王园长' }] } });
+    expect(list.body).toMatchObject({
+      code: Code.Ok,
+      data: {
+        total: 1,
+        list: [
+          {
+            out_trade_no: no,
+            kind: 'top_up',
+            method: 'wechat',
+            amount_fen: 10_000,
+            refunded_fen: 10_000,
+            state: 'refunded',
+            created_by_name: '王园长',
+          },
+        ],
+      },
+    });
     const all = await t.get(`/api/index/schoolPayments?school_id=${schoolId}&limit=1`, operator);
     expect(all.body.data).toMatchObject({ page: 1, limit: 1, total: expect.any(Number) });
     expect(all.body.data.list).toHaveLength(1);
@@ -103,7 +144,9 @@ describe('refundSchoolPayment: a WeChat top-up', () => {
     const no = await topUp(5_000);
     const { balance } = await money();
     // spend all but 10 yuan
-    await t.post('/api/index/adjustSchoolBalance', operator).send({ school_id: schoolId, amount_fen: -(balance - 1_000), reason: '模拟消费', request_id: requestId() });
+    await t
+      .post('/api/index/adjustSchoolBalance', operator)
+      .send({ school_id: schoolId, amount_fen: -(balance - 1_000), reason: '模拟消费', request_id: requestId() });
     const before = await everything();
     const res = await refundOf(no);
     expect(res.body).toMatchObject({ code: Code.Error, msg: '机构余额不足以扣回这笔充值：当前余额 10 元，需扣回 50 元' });
@@ -113,7 +156,9 @@ describe('refundSchoolPayment: a WeChat top-up', () => {
     const part = await refundOf(no, { amount_fen: 1_000 });
     expect(part.body).toMatchObject({ code: Code.Ok, data: { balance_fen: 0, remaining_fen: 4_000 } });
     expect(await money()).toMatchObject({ balance: 0, ledger: 0, lowest: 0 });
-    await t.post('/api/index/adjustSchoolBalance', operator).send({ school_id: schoolId, amount_fen: 1_000_000, reason: '恢复余额', request_id: requestId() });
+    await t
+      .post('/api/index/adjustSchoolBalance', operator)
+      .send({ school_id: schoolId, amount_fen: 1_000_000, reason: '恢复余额', request_id: requestId() });
   });
 });
 
@@ -125,7 +170,9 @@ describe('refundSchoolPayment: renewals take back the refunded share of their pe
     const paid = await t.post('/api/index/balancePaySchool', admin).send({ period: 'term', deal_pwd: '135790' });
     expect(paid.body.code).toBe(Code.Ok);
     const e1 = new Date(paid.body.data.service_expires_at);
-    const { rows } = await t.sql.query(`select out_trade_no from payments where school_id = $1 and method = 'balance' order by id desc limit 1`, [schoolId]);
+    const { rows } = await t.sql.query(`select out_trade_no from payments where school_id = $1 and method = 'balance' order by id desc limit 1`, [
+      schoolId,
+    ]);
     const no = rows[0].out_trade_no as string;
     const before = await money();
 
@@ -138,7 +185,10 @@ describe('refundSchoolPayment: renewals take back the refunded share of their pe
     expect(log.body.data.list[0]).toMatchObject({ type: 'refund', amount_fen: half, ref_kind: 'school_renewal', ref_id: no });
 
     const rest = await refundOf(no);
-    expect(rest.body).toMatchObject({ code: Code.Ok, data: { amount_fen: DEFAULT_PRICE_FEN.term - half, payment_state: 'refunded', balance_fen: before.balance + DEFAULT_PRICE_FEN.term } });
+    expect(rest.body).toMatchObject({
+      code: Code.Ok,
+      data: { amount_fen: DEFAULT_PRICE_FEN.term - half, payment_state: 'refunded', balance_fen: before.balance + DEFAULT_PRICE_FEN.term },
+    });
     const after = await money();
     expect(after.expires!.getTime()).toBe(e0.getTime());
     expect(after).toMatchObject({ ledger: after.balance, entries: before.entries + 2 });
@@ -153,7 +203,10 @@ describe('refundSchoolPayment: renewals take back the refunded share of their pe
     const paid = await money();
     expect(paid.expires!.getTime()).toBeGreaterThan(e0.getTime() + 360 * 86_400_000);
     const res = await refundOf(no);
-    expect(res.body).toMatchObject({ code: Code.Ok, data: { amount_fen: DEFAULT_PRICE_FEN.year, payment_state: 'refunded', balance_fen: paid.balance } });
+    expect(res.body).toMatchObject({
+      code: Code.Ok,
+      data: { amount_fen: DEFAULT_PRICE_FEN.year, payment_state: 'refunded', balance_fen: paid.balance },
+    });
     expect(await sandbox.orderOf(no)).toMatchObject({ state: 'REFUND', refunded_fen: DEFAULT_PRICE_FEN.year });
     const after = await money();
     expect(after.expires!.getTime()).toBe(e0.getTime());
@@ -208,7 +261,9 @@ describe('refundSchoolPayment: refusals write nothing', () => {
     const res = await refund({ school_id: schoolId, out_trade_no: no, reason: '家长申请退款', request_id: requestId() }, others[who]);
     expect(res.body).toMatchObject({ code: Code.Error, msg: '当前账号没有权限执行此操作' });
     expect((await t.get(`/api/index/schoolPayments?school_id=${schoolId}`, others[who])).body.code).toBe(Code.Error);
-    expect((await refund({ school_id: schoolId, out_trade_no: no, reason: '家长申请退款', request_id: requestId() }, '')).body.code).toBe(Code.Untoken);
+    expect((await refund({ school_id: schoolId, out_trade_no: no, reason: '家长申请退款', request_id: requestId() }, '')).body.code).toBe(
+      Code.Untoken,
+    );
     expect(await everything()).toEqual(before);
   });
 
@@ -227,7 +282,11 @@ describe('refundSchoolPayment: refusals write nothing', () => {
       expect({ school_id, res: res.body.msg }).toEqual({ school_id, res: '未找到该支付订单' });
     }
     expect(await everything()).toEqual(before);
-    expect((await t.get(`/api/index/schoolPayments?school_id=${other.schoolId}`, operator)).body.data.list.map((p: { out_trade_no: string }) => p.out_trade_no)).toEqual([theirs]);
+    expect(
+      (await t.get(`/api/index/schoolPayments?school_id=${other.schoolId}`, operator)).body.data.list.map(
+        (p: { out_trade_no: string }) => p.out_trade_no,
+      ),
+    ).toEqual([theirs]);
   });
 });
 
@@ -244,7 +303,10 @@ describe('refundSchoolPayment: idempotency and concurrency', () => {
     expect(await paymentRow(no)).toMatchObject({ refunded_fen: 1_000, state: 'paid' });
     expect(await sandbox.orderOf(no)).toMatchObject({ refunded_fen: 1_000 });
     expect(await money()).toMatchObject({ balance: before.balance - 1_000, entries: before.entries + 1 });
-    const { rows } = await t.sql.query(`select count(*)::int as n from payment_refunds r join payments p on p.id = r.payment_id where p.out_trade_no = $1`, [no]);
+    const { rows } = await t.sql.query(
+      `select count(*)::int as n from payment_refunds r join payments p on p.id = r.payment_id where p.out_trade_no = $1`,
+      [no],
+    );
     expect(rows[0].n).toBe(1);
   });
 
@@ -275,7 +337,9 @@ describe('refundSchoolPayment: the provider', () => {
     expect(await paymentRow(no)).toMatchObject({ state: 'paid', refunded_fen: 0 });
     const after = await money();
     expect(after).toMatchObject({ balance: before.balance, ledger: before.balance, entries: before.entries + 2 });
-    const { rows } = await t.sql.query(`select r.state from payment_refunds r join payments p on p.id = r.payment_id where p.out_trade_no = $1`, [no]);
+    const { rows } = await t.sql.query(`select r.state from payment_refunds r join payments p on p.id = r.payment_id where p.out_trade_no = $1`, [
+      no,
+    ]);
     expect(rows).toEqual([{ state: 'failed' }]);
     // the same request answers the same failure and writes nothing more
     const snap = await everything();
@@ -298,7 +362,9 @@ describe('refundSchoolPayment: the provider', () => {
       expect((await refundOf(no, { amount_fen: 301 })).body.msg).toMatch(/^退款金额超出可退金额/);
       await t.app.get(JobRegistry).run('payments.refund', { out_refund_no: res.body.data.out_refund_no });
       await t.app.get(JobRegistry).run('payments.refund', { out_refund_no: res.body.data.out_refund_no });
-      const { rows } = await t.sql.query(`select state, provider_refund_id from payment_refunds where out_refund_no = $1`, [res.body.data.out_refund_no]);
+      const { rows } = await t.sql.query(`select state, provider_refund_id from payment_refunds where out_refund_no = $1`, [
+        res.body.data.out_refund_no,
+      ]);
       expect(rows[0]).toMatchObject({ state: 'succeeded', provider_refund_id: expect.stringMatching(/^5030/) });
       expect(await sandbox.orderOf(no)).toMatchObject({ refunded_fen: 3_000 });
       expect(spy.mock.calls.map((c) => c[0].outRefundNo)).toEqual([res.body.data.out_refund_no, res.body.data.out_refund_no]);

@@ -58,7 +58,8 @@ export const topUpRefunder: Refunder = {
 function share(p: PaidPayment, fen: number): bigint {
   const until = typeof p.meta.until === 'string' ? new Date(p.meta.until) : null;
   if (!until) return 0n;
-  const start = typeof p.meta.start === 'string' ? new Date(p.meta.start) : addMonths(until, -PERIOD_MONTHS[p.meta.period === 'year' ? 'year' : 'term']);
+  const start =
+    typeof p.meta.start === 'string' ? new Date(p.meta.start) : addMonths(until, -PERIOD_MONTHS[p.meta.period === 'year' ? 'year' : 'term']);
   const span = BigInt(Math.max(0, until.getTime() - start.getTime()));
   return (span * BigInt(fen)) / BigInt(p.amount_fen);
 }
@@ -85,9 +86,9 @@ export const renewalRefunder: Refunder = {
     const ms = Number(applied.taken_back_ms ?? 0);
     if (!ms) return;
     await locked(em, p);
-    await em.query(`update schools set service_expires_at = service_expires_at + make_interval(secs => $2::float8 / 1000), updated_at = now() where id = $1`, [
-      p.school_id,
-      ms,
-    ]);
+    await em.query(
+      `update schools set service_expires_at = service_expires_at + make_interval(secs => $2::float8 / 1000), updated_at = now() where id = $1`,
+      [p.school_id, ms],
+    );
   },
 };

@@ -157,21 +157,38 @@ export class SchoolService {
 
   /** The ledger with the list's filters as an .xlsx (times in the school's timezone, amounts in yuan), newest first. */
   async consumeLogExport(user: SessionUser, q: ConsumeLogExportQuery): Promise<FileAnswer> {
-    const rows: Array<{ at: string; type: LedgerType; amount_fen: number; balance_after_fen: number; ref_id: string | null; actor_name: string | null; note: string | null }> =
-      await this.db.query(
-        `select to_char(e.created_at at time zone s.timezone, 'YYYY-MM-DD HH24:MI:SS') as at, e.type, e.amount_fen::float8 as amount_fen,
+    const rows: Array<{
+      at: string;
+      type: LedgerType;
+      amount_fen: number;
+      balance_after_fen: number;
+      ref_id: string | null;
+      actor_name: string | null;
+      note: string | null;
+    }> = await this.db.query(
+      `select to_char(e.created_at at time zone s.timezone, 'YYYY-MM-DD HH24:MI:SS') as at, e.type, e.amount_fen::float8 as amount_fen,
                 e.balance_after_fen::float8 as balance_after_fen, e.ref_id, u.name as actor_name, e.note
            from ledger_entries e join schools s on s.id = e.school_id left join users u on u.id = e.actor_id
           where e.school_id = $1 and ($2::text is null or e.type = $2)
             and ($3::date is null or e.created_at >= ($3::date::timestamp at time zone s.timezone))
             and ($4::date is null or e.created_at < (($4::date + 1)::timestamp at time zone s.timezone))
           order by e.created_at desc, e.id desc limit $5`,
-        [user.schoolId, q.type ?? null, q.from ?? null, q.to ?? null, LEDGER_EXPORT_MAX_ROWS],
-      );
+      [user.schoolId, q.type ?? null, q.from ?? null, q.to ?? null, LEDGER_EXPORT_MAX_ROWS],
+    );
     const wb = new Workbook();
     const ws = wb.addWorksheet('账户流水');
     ws.addRow(['时间', '类型', '金额（元）', '余额（元）', '关联单号', '操作人', '备注']).font = { bold: true };
-    ws.addRows(rows.map((r) => [r.at, LEDGER_TYPE_LABELS[r.type].zh, r.amount_fen / 100, r.balance_after_fen / 100, r.ref_id ?? '', r.actor_name ?? '', r.note ?? '']));
+    ws.addRows(
+      rows.map((r) => [
+        r.at,
+        LEDGER_TYPE_LABELS[r.type].zh,
+        r.amount_fen / 100,
+        r.balance_after_fen / 100,
+        r.ref_id ?? '',
+        r.actor_name ?? '',
+        r.note ?? '',
+      ]),
+    );
     for (const c of [3, 4]) ws.getColumn(c).numFmt = '#,##0.00';
     ws.columns.forEach((c, i) => {
       c.width = [20, 10, 14, 14, 30, 12, 30][i];

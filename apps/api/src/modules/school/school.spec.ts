@@ -40,7 +40,12 @@ describe('schoolInfo and getSchoolPrice', () => {
     const res = await t.get('/api/index/schoolInfo', admin);
     expect(res.body).toMatchObject({
       code: Code.Ok,
-      data: { id: schoolId, balance_fen: expect.any(Number), has_deal_pwd: false, price: { term_fen: DEFAULT_PRICE_FEN.term, year_fen: DEFAULT_PRICE_FEN.year } },
+      data: {
+        id: schoolId,
+        balance_fen: expect.any(Number),
+        has_deal_pwd: false,
+        price: { term_fen: DEFAULT_PRICE_FEN.term, year_fen: DEFAULT_PRICE_FEN.year },
+      },
     });
     expect(res.body.data).not.toHaveProperty('deal_pwd_hash');
     const price = await t.get('/api/index/getSchoolPrice', admin);
@@ -63,12 +68,18 @@ describe('schoolInfo and getSchoolPrice', () => {
 
   it('editSchoolInfo saves contact details on the version read; a stale version or bad input writes nothing', async () => {
     const { version } = (await t.get('/api/index/schoolInfo', admin)).body.data;
-    const ok = await t.post('/api/index/editSchoolInfo', admin).send({ version, contact_name: '王老师', contact_phone: '13812345678', city: '杭州', address: '西湖区文三路 1 号' });
+    const ok = await t
+      .post('/api/index/editSchoolInfo', admin)
+      .send({ version, contact_name: '王老师', contact_phone: '13812345678', city: '杭州', address: '西湖区文三路 1 号' });
     expect(ok.body).toMatchObject({ code: Code.Ok, data: { contact_name: '王老师', city: '杭州', version: version + 1 } });
     const before = await snapshot(t.sql);
-    const stale = await t.post('/api/index/editSchoolInfo', admin).send({ version, contact_name: '李', contact_phone: null, city: null, address: null });
+    const stale = await t
+      .post('/api/index/editSchoolInfo', admin)
+      .send({ version, contact_name: '李', contact_phone: null, city: null, address: null });
     expect(stale.body).toMatchObject({ code: Code.Error, msg: '数据已被他人修改，请刷新后重试' });
-    const bad = await t.post('/api/index/editSchoolInfo', admin).send({ version: version + 1, contact_name: '<b>x</b>', contact_phone: '123', city: null, address: null });
+    const bad = await t
+      .post('/api/index/editSchoolInfo', admin)
+      .send({ version: version + 1, contact_name: '<b>x</b>', contact_phone: '123', city: null, address: null });
     expect(bad.body.code).toBe(Code.Error);
     expect(await snapshot(t.sql)).toEqual(before);
   });
@@ -77,13 +88,20 @@ describe('schoolInfo and getSchoolPrice', () => {
 describe('payment password', () => {
   it('refuses bad input and a wrong account password, writing nothing', async () => {
     const before = await t.sql.query(`select deal_pwd_hash from schools where id = $1`, [schoolId]);
-    for (const body of [{ deal_pwd: '12345', password: 'Demo@2026' }, { deal_pwd: '12345a', password: 'Demo@2026' }, { deal_pwd: '123456' }, { deal_pwd: 123456, password: 'Demo@2026' }]) {
+    for (const body of [
+      { deal_pwd: '12345', password: 'Demo@2026' },
+      { deal_pwd: '12345a', password: 'Demo@2026' },
+      { deal_pwd: '123456' },
+      { deal_pwd: 123456, password: 'Demo@2026' },
+    ]) {
       expect((await t.post('/api/index/setDealPwd', admin).send(body)).body.code).toBe(Code.Error);
     }
     const wrong = await t.post('/api/index/setDealPwd', admin).send({ deal_pwd: '123456', password: 'Wrong@2026' });
     expect(wrong.body).toMatchObject({ code: Code.Error, msg: '原密码错误' });
     expect((await t.sql.query(`select deal_pwd_hash from schools where id = $1`, [schoolId])).rows).toEqual(before.rows);
-    expect((await t.post('/api/index/setDealPwd', await t.login('teacher')).send({ deal_pwd: '123456', password: 'Demo@2026' })).body.code).toBe(Code.Error);
+    expect((await t.post('/api/index/setDealPwd', await t.login('teacher')).send({ deal_pwd: '123456', password: 'Demo@2026' })).body.code).toBe(
+      Code.Error,
+    );
   });
 
   it('is set with the account password or an SMS code of event dealpwd, stored as argon2id', async () => {
@@ -94,10 +112,15 @@ describe('payment password', () => {
     const mobile = '13800000001';
     expect((await t.post('/api/sms/send').send({ mobile, event: 'dealpwd' })).body.code).toBe(Code.Ok);
     const code = await eventually(async () => {
-      const r = await t.sql.query(`select params->>'code' as code from sms_outbox where mobile = $1 and template = 'code.dealpwd' order by id desc limit 1`, [mobile]);
+      const r = await t.sql.query(
+        `select params->>'code' as code from sms_outbox where mobile = $1 and template = 'code.dealpwd' order by id desc limit 1`,
+        [mobile],
+      );
       return r.rows[0]?.code as string | undefined;
     });
-    expect((await t.post('/api/index/setDealPwd', admin).send({ deal_pwd: '135790', code: '000000' === code ? '111111' : '000000' })).body.msg).toBe('短信验证码错误或已过期');
+    expect((await t.post('/api/index/setDealPwd', admin).send({ deal_pwd: '135790', code: '000000' === code ? '111111' : '000000' })).body.msg).toBe(
+      '短信验证码错误或已过期',
+    );
     expect((await t.post('/api/index/setDealPwd', admin).send({ deal_pwd: '135790', code })).body.code).toBe(Code.Ok);
     expect((await t.get('/api/index/schoolInfo', admin)).body.data.has_deal_pwd).toBe(true);
   });
@@ -124,7 +147,9 @@ describe('balancePaySchool', () => {
       if (msg) expect(res.body.msg).toContain(msg);
     }
     expect(await money()).toEqual(before);
-    expect((await t.post('/api/index/balancePaySchool', await t.login('teacher')).send({ period: 'term', deal_pwd: '135790' })).body.code).toBe(Code.Error);
+    expect((await t.post('/api/index/balancePaySchool', await t.login('teacher')).send({ period: 'term', deal_pwd: '135790' })).body.code).toBe(
+      Code.Error,
+    );
   });
 
   it('debits the price, extends the expiry from the later of now and the current expiry, and a retry is charged once', async () => {
@@ -144,7 +169,10 @@ describe('balancePaySchool', () => {
     const after = await money();
     expect(after).toMatchObject({ balance: before.balance - DEFAULT_PRICE_FEN.year, entries: before.entries + 1 });
     expect(after.ledger).toBe(after.balance);
-    const { rows } = await t.sql.query(`select kind, method, state, amount_fen::int as amount from payments where school_id = $1 and method = 'balance'`, [schoolId]);
+    const { rows } = await t.sql.query(
+      `select kind, method, state, amount_fen::int as amount from payments where school_id = $1 and method = 'balance'`,
+      [schoolId],
+    );
     expect(rows).toEqual([{ kind: 'school_renewal', method: 'balance', state: 'paid', amount: DEFAULT_PRICE_FEN.year }]);
   });
 
@@ -161,10 +189,7 @@ describe('balancePaySchool', () => {
     expect(expected.getUTCDate()).toBe(new Date(Date.UTC(expiry.getUTCFullYear() + 1, 2, 0)).getUTCDate()); // the end of February
     expect(new Set(answers.map((a) => a.body.data.service_expires_at))).toEqual(new Set([expected.toISOString()]));
     expect(await money()).toMatchObject({ balance: before.balance - DEFAULT_PRICE_FEN.term, entries: before.entries + 1 });
-    const { rows } = await t.sql.query(
-      `select meta from payments where school_id = $1 and method = 'balance' order by id desc limit 1`,
-      [schoolId],
-    );
+    const { rows } = await t.sql.query(`select meta from payments where school_id = $1 and method = 'balance' order by id desc limit 1`, [schoolId]);
     expect(rows[0].meta).toEqual({ period: 'term', from: expiry.toISOString(), start: expiry.toISOString(), until: expected.toISOString() });
   });
 
@@ -215,7 +240,8 @@ describe('consumeLog', () => {
     expect(all.body.code).toBe(Code.Ok);
     const { list, total } = all.body.data;
     expect(total).toBe((await money()).entries);
-    for (let i = 1; i < list.length; i++) expect(new Date(list[i - 1].created_at).getTime()).toBeGreaterThanOrEqual(new Date(list[i].created_at).getTime());
+    for (let i = 1; i < list.length; i++)
+      expect(new Date(list[i - 1].created_at).getTime()).toBeGreaterThanOrEqual(new Date(list[i].created_at).getTime());
     expect(list[0].balance_after_fen).toBe((await money()).balance);
     const payments = await t.get('/api/index/consumeLog?type=payment&limit=5&page=2', admin);
     expect(payments.body.data).toMatchObject({ page: 2, limit: 5 });
@@ -228,18 +254,24 @@ describe('consumeLog', () => {
   });
 
   it('exports the filtered ledger as .xlsx with yuan and school-local times', async () => {
-    const res = await t.get('/api/index/consumeLogExport?type=payment', admin).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const res = await t
+      .get('/api/index/consumeLogExport?type=payment', admin)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect(res.headers['content-type']).toContain('spreadsheetml');
     expect(decodeURIComponent(res.headers['content-disposition'])).toContain('账户流水');
     const wb = new Workbook();
     await wb.xlsx.load(res.body);
     const ws = wb.worksheets[0];
     expect(ws.getRow(1).values).toEqual([undefined, '时间', '类型', '金额（元）', '余额（元）', '关联单号', '操作人', '备注']);
-    const { rows } = await t.sql.query(`select count(*)::int as n, min(amount_fen)::float8 as min from ledger_entries where school_id = $1 and type = 'payment'`, [schoolId]);
+    const { rows } = await t.sql.query(
+      `select count(*)::int as n, min(amount_fen)::float8 as min from ledger_entries where school_id = $1 and type = 'payment'`,
+      [schoolId],
+    );
     expect(ws.rowCount).toBe(rows[0].n + 1);
     expect(ws.getRow(2).getCell(2).value).toBe('支付');
     expect(typeof ws.getRow(2).getCell(3).value).toBe('number');
@@ -263,14 +295,20 @@ describe('consumeLog', () => {
 
 describe('an expired school', () => {
   const expire = (daysAgo: number | null) =>
-    t.sql.query(`update schools set service_expires_at = $2 where id = $1`, [schoolId, daysAgo === null ? null : new Date(Date.now() - daysAgo * 86_400_000)]);
+    t.sql.query(`update schools set service_expires_at = $2 where id = $1`, [
+      schoolId,
+      daysAgo === null ? null : new Date(Date.now() - daysAgo * 86_400_000),
+    ]);
   afterAll(() => expire(null));
 
   it('keeps working during the grace period', async () => {
     await expire(3);
     expect((await t.get('/api/index/schoolInfo', admin)).body.data.service_state).toBe('grace');
     const { version } = (await t.get('/api/index/schoolInfo', admin)).body.data;
-    expect((await t.post('/api/index/editSchoolInfo', admin).send({ version, contact_name: null, contact_phone: null, city: null, address: null })).body.code).toBe(Code.Ok);
+    expect(
+      (await t.post('/api/index/editSchoolInfo', admin).send({ version, contact_name: null, contact_phone: null, city: null, address: null })).body
+        .code,
+    ).toBe(Code.Ok);
   });
 
   it('past the grace period its staff read but do not write; paying and renewing still work, and renewal lifts the lock', async () => {
@@ -279,7 +317,9 @@ describe('an expired school', () => {
     const { version } = (await t.get('/api/index/schoolInfo', admin)).body.data;
     const teacher = await t.login('teacher');
     const before = await snapshot(t.sql);
-    const write = await t.post('/api/index/editSchoolInfo', admin).send({ version, contact_name: '张', contact_phone: null, city: null, address: null });
+    const write = await t
+      .post('/api/index/editSchoolInfo', admin)
+      .send({ version, contact_name: '张', contact_phone: null, city: null, address: null });
     expect(write.body).toMatchObject({ code: Code.Error, msg: '机构服务已到期超过 7 天，当前只能查看、不能修改数据；续费后立即恢复' });
     const teacherWrite = await t.post('/api/index/teacherClockIn', teacher).send({});
     expect(teacherWrite.body.msg).toContain('只能查看');
@@ -292,6 +332,9 @@ describe('an expired school', () => {
     expect(renew.body.code).toBe(Code.Ok);
     expect(new Date(renew.body.data.service_expires_at).getTime()).toBeGreaterThan(Date.now() + 150 * 86_400_000);
     const { version: v2 } = (await t.get('/api/index/schoolInfo', admin)).body.data;
-    expect((await t.post('/api/index/editSchoolInfo', admin).send({ version: v2, contact_name: '张', contact_phone: null, city: null, address: null })).body.code).toBe(Code.Ok);
+    expect(
+      (await t.post('/api/index/editSchoolInfo', admin).send({ version: v2, contact_name: '张', contact_phone: null, city: null, address: null }))
+        .body.code,
+    ).toBe(Code.Ok);
   });
 });

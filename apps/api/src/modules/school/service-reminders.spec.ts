@@ -28,7 +28,9 @@ const shanghai = (iso: string) => new Date(`${iso}+08:00`);
 
 /** The expiry texts a mobile has received, oldest first (they land in the outbox through the in-process sms job). */
 async function texts(mobile = ADMIN_MOBILE): Promise<Array<{ content: string; params: Record<string, string> }>> {
-  const { rows } = await t.sql.query(`select content, params from sms_outbox where mobile = $1 and template = 'school.expiring' order by id`, [mobile]);
+  const { rows } = await t.sql.query(`select content, params from sms_outbox where mobile = $1 and template = 'school.expiring' order by id`, [
+    mobile,
+  ]);
   return rows;
 }
 
@@ -62,7 +64,10 @@ it('texts the admin 30, 7 and 1 days before the expiry, once each, and on no oth
     expect(s.content).toContain('/principal_user');
     expect(s.content).toContain('续费');
   }
-  const { rows } = await t.sql.query(`select days_before from service_reminders where school_id = $1 and expires_at = $2 order by days_before desc`, [schoolId, expiry]);
+  const { rows } = await t.sql.query(`select days_before from service_reminders where school_id = $1 and expires_at = $2 order by days_before desc`, [
+    schoolId,
+    expiry,
+  ]);
   expect(rows.map((r) => r.days_before)).toEqual([30, 7, 1]);
 });
 
@@ -104,7 +109,9 @@ it('a renewal moves the expiry and starts a new series; the old one is not sent 
   expect(await reminders.run(shanghai('2027-08-24T10:00:00'))).toMatchObject([{ days_before: 7 }]);
   // the admin renews a term from the balance: the service now ends 6 months after the old expiry
   expect((await t.post('/api/index/setDealPwd', admin).send({ deal_pwd: '246810', password: 'Demo@2026' })).body.code).toBe(Code.Ok);
-  await t.post('/api/index/adjustSchoolBalance', await t.login('operator')).send({ school_id: schoolId, amount_fen: 500_000, reason: '测试续费', request_id: 'remind-renewal-1' });
+  await t
+    .post('/api/index/adjustSchoolBalance', await t.login('operator'))
+    .send({ school_id: schoolId, amount_fen: 500_000, reason: '测试续费', request_id: 'remind-renewal-1' });
   const paid = await t.post('/api/index/balancePaySchool', admin).send({ period: 'term', deal_pwd: '246810' });
   expect(paid.body.code).toBe(Code.Ok);
   const renewed = new Date(paid.body.data.service_expires_at);
@@ -116,7 +123,10 @@ it('a renewal moves the expiry and starts a new series; the old one is not sent 
   expect(await reminders.run(dayBefore(30))).toMatchObject([{ days_before: 30 }]);
   expect(await reminders.run(dayBefore(7))).toMatchObject([{ days_before: 7 }]);
   expect(await reminders.run(dayBefore(7))).toEqual([]);
-  const { rows } = await t.sql.query(`select count(*)::int as n from service_reminders where school_id = $1 and expires_at = $2`, [schoolId, renewed]);
+  const { rows } = await t.sql.query(`select count(*)::int as n from service_reminders where school_id = $1 and expires_at = $2`, [
+    schoolId,
+    renewed,
+  ]);
   expect(rows[0].n).toBe(2);
 });
 
@@ -130,8 +140,12 @@ it('one run texts every due school, each to its own active admins only, and skip
        ($1, 1, 'gone_admin', '前园长', '前园长', '13800000072', now())`,
     [schoolId],
   );
-  const young = (await t.sql.query(`insert into schools (name, created_at) values ('新机构', $1) returning id`, [shanghai('2027-10-01T09:00:00')])).rows[0].id as number;
-  await t.sql.query(`insert into users (school_id, role, username, name, nickname, mobile) values ($1, 1, 'young_admin', '新园长', '新园长', '13800000073')`, [young]);
+  const young = (await t.sql.query(`insert into schools (name, created_at) values ('新机构', $1) returning id`, [shanghai('2027-10-01T09:00:00')]))
+    .rows[0].id as number;
+  await t.sql.query(
+    `insert into users (school_id, role, username, name, nickname, mobile) values ($1, 1, 'young_admin', '新园长', '新园长', '13800000073')`,
+    [young],
+  );
   const expiry = shanghai('2027-10-31T20:00:00');
   for (const id of [schoolId, other.schoolId, young]) await setExpiry(expiry, id);
   const before = { admin: (await texts()).length, other: (await texts('13900000001')).length };

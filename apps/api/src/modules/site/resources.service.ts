@@ -87,7 +87,13 @@ export class ResourcesService {
     return row;
   }
 
-  private async page(audience: string | null, keyword: string | undefined, subject: string | null, grade: string | null, q: PageQuery): Promise<ResourcePage> {
+  private async page(
+    audience: string | null,
+    keyword: string | undefined,
+    subject: string | null,
+    grade: string | null,
+    q: PageQuery,
+  ): Promise<ResourcePage> {
     const pattern = containsPattern(keyword);
     const rows: Row[] = await this.db.query(PAGE_SQL, [audience, pattern, subject, grade, q.limit, offsetOf(q)]);
     if (!rows.length && q.page > 1) {
@@ -99,6 +105,10 @@ export class ResourcesService {
       );
       return pageOf([], c.n, q);
     }
-    return pageOf(rows.map(({ total: _, ...r }) => r), totalOf(rows), q);
+    return pageOf(
+      rows.map(({ total: _, ...r }) => r),
+      totalOf(rows),
+      q,
+    );
   }
 }

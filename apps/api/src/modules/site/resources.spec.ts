@@ -33,10 +33,34 @@ async function added(body: Record<string, unknown>) {
 
 describe('public resources and school materials', () => {
   it('the operator publishes; everyone sees the public ones, signed-in schools the materials by subject and grade', async () => {
-    const pub = await added({ audience: 'public', title: '晚托服务规范（2026 版）', description: '平台公开文件', file_id: await uploaded(operator, '规范.pdf') });
-    expect(pub).toMatchObject({ audience: 'public', title: '晚托服务规范（2026 版）', file_name: '规范.pdf', mime: 'application/pdf', subject: null, url: expect.stringMatching(/^\/uploads\/.+\.pdf$/) });
-    const math3 = await added({ audience: 'schools', title: '三年级口算练习 100 题', subject: '数学', grade: '三年级', file_id: await uploaded(operator) });
-    const chinese4 = await added({ audience: 'schools', title: '四年级古诗词默写', subject: '语文', grade: '四年级', file_id: await uploaded(operator) });
+    const pub = await added({
+      audience: 'public',
+      title: '晚托服务规范（2026 版）',
+      description: '平台公开文件',
+      file_id: await uploaded(operator, '规范.pdf'),
+    });
+    expect(pub).toMatchObject({
+      audience: 'public',
+      title: '晚托服务规范（2026 版）',
+      file_name: '规范.pdf',
+      mime: 'application/pdf',
+      subject: null,
+      url: expect.stringMatching(/^\/uploads\/.+\.pdf$/),
+    });
+    const math3 = await added({
+      audience: 'schools',
+      title: '三年级口算练习 100 题',
+      subject: '数学',
+      grade: '三年级',
+      file_id: await uploaded(operator),
+    });
+    const chinese4 = await added({
+      audience: 'schools',
+      title: '四年级古诗词默写',
+      subject: '语文',
+      grade: '四年级',
+      file_id: await uploaded(operator),
+    });
 
     // the public list: signed out, only the public one
     const open = await t.get(api('resource'));
@@ -50,7 +74,10 @@ describe('public resources and school materials', () => {
     const all = await t.get(api('dataDownload'), admin);
     expect(all.body.data).toMatchObject({ total: 2, subjects: ['数学', '语文'].sort(), grades: ['三年级', '四年级'].sort() });
     expect(all.body.data.list.map((r: { id: number }) => r.id)).toEqual([chinese4.id, math3.id]);
-    const maths = await t.get(`${api('dataDownload')}?subject=${encodeURIComponent('数学')}&grade=${encodeURIComponent('三年级')}`, await t.login('teacher'));
+    const maths = await t.get(
+      `${api('dataDownload')}?subject=${encodeURIComponent('数学')}&grade=${encodeURIComponent('三年级')}`,
+      await t.login('teacher'),
+    );
     expect(maths.body.data).toMatchObject({ total: 1, list: [{ id: math3.id, subject: '数学', grade: '三年级' }] });
     // paged on the server: past the last page the total still answers
     expect((await t.get(`${api('dataDownload')}?limit=1&page=2`, admin)).body.data).toMatchObject({ total: 2, list: [{ id: math3.id }] });
@@ -103,7 +130,10 @@ describe('public resources and school materials', () => {
   it('a school’s upload cannot be published as a platform resource (another owner’s file)', async () => {
     const schoolFile = await uploaded(admin, '机构文件.pdf');
     const before = await snap();
-    expect((await t.post(api('addResource'), operator).send({ audience: 'public', title: '借用机构文件', file_id: schoolFile })).body).toMatchObject({ code: Code.Error, msg: '未找到上传的文件，请重新上传' });
+    expect((await t.post(api('addResource'), operator).send({ audience: 'public', title: '借用机构文件', file_id: schoolFile })).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到上传的文件，请重新上传',
+    });
     expect(await snap()).toEqual(before);
   });
 

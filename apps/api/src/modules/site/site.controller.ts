@@ -1,5 +1,14 @@
 import { Controller, Get, Post, UploadedFile } from '@nestjs/common';
-import { AboutUsInput, AddResourceInput, DataDownloadQuery, DelResourceInput, EmptyInput, PageConfigInput, ResourceAdminQuery, ResourceQuery } from '@wantuo/shared';
+import {
+  AboutUsInput,
+  AddResourceInput,
+  DataDownloadQuery,
+  DelResourceInput,
+  EmptyInput,
+  PageConfigInput,
+  ResourceAdminQuery,
+  ResourceQuery,
+} from '@wantuo/shared';
 import type { z } from 'zod';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
 import { Input } from '../../core/http/input.decorator';

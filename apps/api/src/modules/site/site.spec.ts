@@ -26,7 +26,13 @@ describe('index (page configuration)', () => {
   it('bad input writes nothing', async () => {
     const token = await t.login('operator');
     const current = (await t.get('/api/index/index')).body.data;
-    for (const input of [{}, { ...current, site_name: '' }, { ...current, nav: 'x' }, { ...current, site_name: 'x'.repeat(10_000) }, { ...current, version: 'one' }]) {
+    for (const input of [
+      {},
+      { ...current, site_name: '' },
+      { ...current, nav: 'x' },
+      { ...current, site_name: 'x'.repeat(10_000) },
+      { ...current, version: 'one' },
+    ]) {
       const before = await snapshot(t.sql);
       const res = await t.post('/api/index/index', token).send(input);
       expect(res.body.code).toBe(Code.Error);
@@ -46,9 +52,10 @@ describe('aboutUs', () => {
   it('is public, and saved HTML is sanitised', async () => {
     const token = await t.login('operator');
     const { version } = (await t.get('/api/index/aboutUs')).body.data;
-    const res = await t
-      .post('/api/index/aboutUs', token)
-      .send({ version, content: '<h2 onclick="x()">我们</h2><script>alert(1)</script><a href="javascript:alert(1)">链接</a><img src="https://x/y.png" onerror="z">' });
+    const res = await t.post('/api/index/aboutUs', token).send({
+      version,
+      content: '<h2 onclick="x()">我们</h2><script>alert(1)</script><a href="javascript:alert(1)">链接</a><img src="https://x/y.png" onerror="z">',
+    });
     expect(res.body.code).toBe(Code.Ok);
     const read = (await t.get('/api/index/aboutUs')).body.data.content as string;
     expect(read).toContain('<h2>我们</h2>');
@@ -60,7 +67,10 @@ describe('upload', () => {
   it('stores a PDF for a signed-in user and serves it back', async () => {
     const token = await t.login('teacher');
     const res = await t.post('/api/index/upload', token).attach('file', Buffer.from('%PDF-1.7\n%%EOF\n'), { filename: '教案.pdf' });
-    expect(res.body).toMatchObject({ code: Code.Ok, data: { id: expect.any(String), mime: 'application/pdf', name: '教案.pdf', url: expect.stringMatching(/\.pdf$/) } });
+    expect(res.body).toMatchObject({
+      code: Code.Ok,
+      data: { id: expect.any(String), mime: 'application/pdf', name: '教案.pdf', url: expect.stringMatching(/\.pdf$/) },
+    });
     const { rows } = await t.sql.query(`select school_id, user_id from files where id = $1`, [res.body.data.id]);
     expect(rows[0]).toEqual({ school_id: t.demo.schoolId, user_id: t.demo.users.teacher });
     expect((await t.get(res.body.data.url)).status).toBe(200);

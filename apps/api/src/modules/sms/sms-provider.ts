@@ -39,7 +39,8 @@ const TEMPLATES: Record<SmsTemplate, (p: Record<string, string>) => string> = {
   'code.login': (p) => `【晚托平台】您的登录验证码为 ${p.code}，${p.minutes} 分钟内有效。如非本人操作，请忽略本短信。`,
   'code.resetpwd': (p) => `【晚托平台】您正在重置密码，验证码为 ${p.code}，${p.minutes} 分钟内有效。请勿告诉他人。`,
   'code.dealpwd': (p) => `【晚托平台】您正在设置机构支付密码，验证码为 ${p.code}，${p.minutes} 分钟内有效。请勿告诉他人。`,
-  'school.welcome': (p) => `【晚托平台】您申请的机构“${p.school}”已开通，试用 ${p.days} 天。请在登录页选择“短信登录”，用本手机号获取验证码登录；设置登录密码请点击“忘记密码”。`,
+  'school.welcome': (p) =>
+    `【晚托平台】您申请的机构“${p.school}”已开通，试用 ${p.days} 天。请在登录页选择“短信登录”，用本手机号获取验证码登录；设置登录密码请点击“忘记密码”。`,
   'school.expiring': (p) =>
     `【晚托平台】您的机构“${p.school}”平台服务将于 ${p.date} 到期（还有 ${p.days} 天）。请机构管理员登录后进入“个人中心”（/principal_user）续费，可用账户余额或微信扫码支付；到期后有 ${p.grace} 天宽限期，之后只能查看、不能修改。`,
   'leave.reviewed': (p) => `【晚托平台】${p.student} ${p.start_day} 至 ${p.end_day} 的请假申请${p.result}。${p.note ? `备注：${p.note}` : ''}`,
@@ -50,7 +51,8 @@ const TEMPLATES: Record<SmsTemplate, (p: Record<string, string>) => string> = {
     `【晚托平台】${p.school}已为${p.student}自动续约“${p.package}”（${p.start} 至 ${p.end}，${p.price} 元），合同待支付。请登录家长端在“合同”中扫码支付。`,
   'notice.important': (p) => `【晚托平台】${p.school}重要通知：“${p.title}”。请登录家长端“通知”查看全文。`,
   'notice.remind': (p) => `【晚托平台】${p.school}提醒：您有一条未读通知“${p.title}”，请登录查看。`,
-  'exam.published': (p) => `【晚托平台】${p.school}：${p.student}的“${p.exam}”（${p.subject}）成绩已发布。请登录家长端在“成绩”中查看分数、班级排名和班级平均分。`,
+  'exam.published': (p) =>
+    `【晚托平台】${p.school}：${p.student}的“${p.exam}”（${p.subject}）成绩已发布。请登录家长端在“成绩”中查看分数、班级排名和班级平均分。`,
 };
 
 export function renderSms(template: SmsTemplate, params: Record<string, string>): string {

@@ -194,10 +194,10 @@ export class StaffService {
       const holds = await this.holdsOf(em, user.schoolId!, input.id);
       const hold = holds.find((h) => h.duty === 'class_head') ?? holds[0];
       if (hold) throw this.stillHolds(current.name, hold);
-      await em.query(
-        `update users set deleted_at = now(), updated_at = now(), version = version + 1 where id = $1 and version = $2`,
-        [input.id, current.version],
-      );
+      await em.query(`update users set deleted_at = now(), updated_at = now(), version = version + 1 where id = $1 and version = $2`, [
+        input.id,
+        current.version,
+      ]);
       await this.revokeTokens(em, input.id);
     });
     return {};
@@ -229,7 +229,8 @@ export class StaffService {
   private async assertStillFits(em: EntityManager, schoolId: number, current: StaffRow, input: EditTeacherInput): Promise<void> {
     const role = input.role ?? current.role;
     const duties: readonly string[] = input.duties ?? current.duties;
-    const fits = (duty: 'class_head' | StaffDuty) => (duty === 'class_head' || duty === 'head' ? role === Role.HeadTeacher || duties.includes('head') : duties.includes(duty));
+    const fits = (duty: 'class_head' | StaffDuty) =>
+      duty === 'class_head' || duty === 'head' ? role === Role.HeadTeacher || duties.includes('head') : duties.includes(duty);
     const hold = (await this.holdsOf(em, schoolId, current.id)).find((h) => !fits(h.duty));
     if (hold) throw this.stillHolds(current.name, hold);
   }
@@ -379,10 +380,10 @@ export class StaffService {
   }
 
   private async assertEmailFree(em: EntityManager, email: string, exceptId: number | null): Promise<void> {
-    const [other]: unknown[] = await em.query(
-      `select 1 from users where lower(email) = lower($1) and ($2::int is null or id <> $2) limit 1`,
-      [email, exceptId],
-    );
+    const [other]: unknown[] = await em.query(`select 1 from users where lower(email) = lower($1) and ($2::int is null or id <> $2) limit 1`, [
+      email,
+      exceptId,
+    ]);
     if (other) throw new AppError('staff.email_taken', { email });
   }
 

@@ -59,8 +59,7 @@ async function signIn(account: string, password = PASSWORD) {
 async function expectRejected(method: 'get' | 'post', action: string, inputs: Array<Record<string, unknown> | string>, token = admin) {
   for (const input of inputs) {
     const before = await snapshot(t.sql);
-    const res =
-      method === 'get' ? await t.get(`${api(action)}?${input as string}`, token) : await t.post(api(action), token).send(input as object);
+    const res = method === 'get' ? await t.get(`${api(action)}?${input as string}`, token) : await t.post(api(action), token).send(input as object);
     expect({ input, code: res.body.code }).toEqual({ input, code: Code.Error });
     expect(typeof res.body.msg).toBe('string');
     expect(await snapshot(t.sql)).toEqual(before);
@@ -91,7 +90,7 @@ const queryBad = [
   `keyword=${LONG}`,
   'sort=id',
   `page=${'9'.repeat(10_000)}`,
-  "page=1;%20drop%20table%20users",
+  'page=1;%20drop%20table%20users',
 ];
 
 describe('accountList', () => {
@@ -107,7 +106,9 @@ describe('accountList', () => {
     expect(ids).not.toContain(t.demo.users.parent);
     expect(ids).not.toContain(t.demo.users.operator);
     expect(ids).not.toContain(theirs.id);
-    const { rows } = await t.sql.query(`select count(*)::int as n from users where school_id = $1 and role in (1, 2, 5) and deleted_at is null`, [t.demo.schoolId]);
+    const { rows } = await t.sql.query(`select count(*)::int as n from users where school_id = $1 and role in (1, 2, 5) and deleted_at is null`, [
+      t.demo.schoolId,
+    ]);
     expect(total).toBe(rows[0].n);
     expect(JSON.stringify(res.body)).not.toMatch(/password|argon/);
     expect(list.find((r) => r.id === mine.id)).toEqual({
@@ -156,7 +157,15 @@ describe('accountList', () => {
   });
 
   it('bad input answers code 100', async () => {
-    await expectRejected('get', 'accountList', [...queryBad, 'role=6', 'role=9', 'role=abc', 'job_status=3', 'job_status=0', 'job_status=%3Cscript%3E']);
+    await expectRejected('get', 'accountList', [
+      ...queryBad,
+      'role=6',
+      'role=9',
+      'role=abc',
+      'job_status=3',
+      'job_status=0',
+      'job_status=%3Cscript%3E',
+    ]);
     const res = await t.get(`${api('accountList')}?role=6`, admin);
     expect(res.body.msg).toBe('角色只能是 1（管理员）、2（老师）或 5（班主任）');
   });
@@ -204,7 +213,10 @@ describe('teacherInfo', () => {
     const x = await add({ name: '资料老师', gender: 2, email: 'ziliao@example.com', duties: ['tutor'] });
     for (const token of [admin, adviser]) {
       const res = await t.get(`${api('teacherInfo')}?id=${x.id}`, token);
-      expect(res.body).toMatchObject({ code: Code.Ok, data: { id: x.id, name: '资料老师', gender: 2, email: 'ziliao@example.com', duties: ['tutor'], role: 2 } });
+      expect(res.body).toMatchObject({
+        code: Code.Ok,
+        data: { id: x.id, name: '资料老师', gender: 2, email: 'ziliao@example.com', duties: ['tutor'], role: 2 },
+      });
       expect(res.body.data).not.toHaveProperty('password_hash');
     }
     // a head teacher does not read the admin's account through it
@@ -231,7 +243,17 @@ describe('teacherInfo', () => {
   });
 
   it('bad input answers code 100', async () => {
-    await expectRejected('get', 'teacherInfo', ['id=0', 'id=-1', 'id=abc', 'id=1.5', 'id=99999999999', `id=${LONG}`, 'id=1%20or%201%3D1', 'id=%3Cscript%3E', 'name=x']);
+    await expectRejected('get', 'teacherInfo', [
+      'id=0',
+      'id=-1',
+      'id=abc',
+      'id=1.5',
+      'id=99999999999',
+      `id=${LONG}`,
+      'id=1%20or%201%3D1',
+      'id=%3Cscript%3E',
+      'name=x',
+    ]);
   });
 
   it('parents may not', async () => {
@@ -253,7 +275,18 @@ describe('addTeacher', () => {
     });
     expect(res.body).toMatchObject({
       code: Code.Ok,
-      data: { username: `t${mobile}`, name: '孙老师', nickname: '孙老师', mobile, role: 5, duties: ['shuttle', 'tutor'], gender: 1, remark: '数学', job_status: 1, version: 1 },
+      data: {
+        username: `t${mobile}`,
+        name: '孙老师',
+        nickname: '孙老师',
+        mobile,
+        role: 5,
+        duties: ['shuttle', 'tutor'],
+        gender: 1,
+        remark: '数学',
+        job_status: 1,
+        version: 1,
+      },
     });
     expect(res.body.data).not.toHaveProperty('password_hash');
     const r = await row(res.body.data.id);
@@ -267,9 +300,13 @@ describe('addTeacher', () => {
     expect(x).toMatchObject({ username: 'Zhou_Laoshi', nickname: '周周', email: 'zhou@example.com' });
     expect((await signIn('zhou_laoshi')).code).toBe(Code.Ok);
     const before = await snapshot(t.sql);
-    const taken = await t.post(api('addTeacher'), admin).send({ name: '周二', mobile: freshMobile(), role: 2, password: PASSWORD, username: 'zhou_LAOSHI' });
+    const taken = await t
+      .post(api('addTeacher'), admin)
+      .send({ name: '周二', mobile: freshMobile(), role: 2, password: PASSWORD, username: 'zhou_LAOSHI' });
     expect(taken.body).toMatchObject({ code: Code.Error, msg: '用户名 zhou_LAOSHI 已被使用' });
-    const email = await t.post(api('addTeacher'), admin).send({ name: '周三', mobile: freshMobile(), role: 2, password: PASSWORD, email: 'ZHOU@example.com' });
+    const email = await t
+      .post(api('addTeacher'), admin)
+      .send({ name: '周三', mobile: freshMobile(), role: 2, password: PASSWORD, email: 'ZHOU@example.com' });
     expect(email.body).toMatchObject({ code: Code.Error, msg: '邮箱 ZHOU@example.com 已被其他账号使用' });
     expect(await snapshot(t.sql)).toEqual(before);
   });
@@ -289,7 +326,10 @@ describe('addTeacher', () => {
     const before = await snapshot(t.sql);
     const res = await t.post(api('addTeacher'), admin).send({ name: '钱二', mobile: x.mobile, role: 2, password: PASSWORD });
     expect(res.body).toMatchObject({ code: Code.Error, msg: `手机号 ${x.mobile} 已被本机构的「钱老师」使用` });
-    const parentMobile = await t.post(api('addTeacher'), admin).set('lang', 'en').send({ name: '钱三', mobile: '13800000006', role: 2, password: PASSWORD });
+    const parentMobile = await t
+      .post(api('addTeacher'), admin)
+      .set('lang', 'en')
+      .send({ name: '钱三', mobile: '13800000006', role: 2, password: PASSWORD });
     expect(parentMobile.body).toMatchObject({ code: Code.Error, msg: 'The mobile 13800000006 is already used by 陈家长 in this institution' });
     expect(await snapshot(t.sql)).toEqual(before);
     // once that teacher is deleted the mobile is free again
@@ -369,7 +409,9 @@ describe('editTeacher', () => {
   it('changes the fields given on the version read; a stale version answers a conflict', async () => {
     const x = await add({ name: '郑老师', remark: '旧备注', email: 'zheng@example.com' });
     const mobile = freshMobile();
-    const res = await t.post(api('editTeacher'), admin).send({ id: x.id, version: 1, name: '郑老师二', mobile, role: 5, duties: ['head'], gender: 2, remark: '', email: '' });
+    const res = await t
+      .post(api('editTeacher'), admin)
+      .send({ id: x.id, version: 1, name: '郑老师二', mobile, role: 5, duties: ['head'], gender: 2, remark: '', email: '' });
     expect(res.body).toMatchObject({
       code: Code.Ok,
       data: { id: x.id, name: '郑老师二', nickname: '郑老师', mobile, role: 5, duties: ['head'], gender: 2, remark: null, email: null, version: 2 },
@@ -389,7 +431,11 @@ describe('editTeacher', () => {
       `insert into care_classes (school_id, name, head_teacher_id, capacity) values ($1, '星星班', $2, 30) returning id`,
       [t.demo.schoolId, head.id],
     );
-    await t.sql.query(`insert into duty_assignments (school_id, class_id, teacher_id, duty) values ($1, $2, $3, 'shuttle')`, [t.demo.schoolId, rows[0].id, both.id]);
+    await t.sql.query(`insert into duty_assignments (school_id, class_id, teacher_id, duty) values ($1, $2, $3, 'shuttle')`, [
+      t.demo.schoolId,
+      rows[0].id,
+      both.id,
+    ]);
     const before = await snapshot(t.sql);
     const demote = await t.post(api('editTeacher'), admin).send({ id: head.id, version: 1, role: 2 });
     expect(demote.body).toMatchObject({ code: Code.Error, msg: '韩老师仍是「星星班」的班主任，请先更换' });
@@ -490,7 +536,11 @@ describe('delTeacher', () => {
       [t.demo.schoolId, head.id],
     );
     const classId = rows[0].id;
-    await t.sql.query(`insert into duty_assignments (school_id, class_id, teacher_id, duty) values ($1, $2, $3, 'shuttle')`, [t.demo.schoolId, classId, duty.id]);
+    await t.sql.query(`insert into duty_assignments (school_id, class_id, teacher_id, duty) values ($1, $2, $3, 'shuttle')`, [
+      t.demo.schoolId,
+      classId,
+      duty.id,
+    ]);
     const before = await snapshot(t.sql);
     const a = await t.post(api('delTeacher'), admin).send({ id: head.id });
     expect(a.body).toMatchObject({ code: Code.Error, msg: '张老师仍是「阳光一班」的班主任，请先更换' });
@@ -514,14 +564,27 @@ describe('delTeacher', () => {
       msg: '机构管理员账号不能在此修改、删除或设为离职',
     });
     expect((await t.post(api('delTeacher'), admin).send({ id: theirs.id })).body).toMatchObject({ code: Code.Error, msg: NOT_FOUND });
-    expect((await t.post(api('delTeacher'), admin).send({ id: x.id, version: 7 })).body).toMatchObject({ code: Code.Error, msg: '数据已被他人修改，请刷新后重试' });
+    expect((await t.post(api('delTeacher'), admin).send({ id: x.id, version: 7 })).body).toMatchObject({
+      code: Code.Error,
+      msg: '数据已被他人修改，请刷新后重试',
+    });
     expect(await snapshot(t.sql)).toEqual(before);
     expect((await row(theirs.id)).deleted_at).toBeNull();
   });
 
   it('bad input answers code 100 and writes nothing', async () => {
     const x = await add();
-    await expectRejected('post', 'delTeacher', [{}, { id: '1' }, { id: 0 }, { id: -5 }, { id: 2.5 }, { id: LONG }, { id: `1; delete from users` }, { id: x.id, version: 'x' }, { id: x.id, force: true }]);
+    await expectRejected('post', 'delTeacher', [
+      {},
+      { id: '1' },
+      { id: 0 },
+      { id: -5 },
+      { id: 2.5 },
+      { id: LONG },
+      { id: `1; delete from users` },
+      { id: x.id, version: 'x' },
+      { id: x.id, force: true },
+    ]);
   });
 
   it('only the admin', async () => {
@@ -578,7 +641,15 @@ describe('setLeave and onJob', () => {
   it('bad input answers code 100 and writes nothing', async () => {
     const x = await add();
     for (const action of ['setLeave', 'onJob']) {
-      await expectRejected('post', action, [{}, { id: 'abc' }, { id: 0 }, { id: LONG }, { id: x.id, version: 0 }, { id: x.id, left_at: '2020-01-01' }, { id: '<script>' }]);
+      await expectRejected('post', action, [
+        {},
+        { id: 'abc' },
+        { id: 0 },
+        { id: LONG },
+        { id: x.id, version: 0 },
+        { id: x.id, left_at: '2020-01-01' },
+        { id: '<script>' },
+      ]);
     }
   });
 
@@ -616,8 +687,13 @@ describe('resetTeacherPwd', () => {
     const theirs = await otherTeacher();
     const x = await add();
     const before = await snapshot(t.sql);
-    expect((await t.post(api('resetTeacherPwd'), admin).send({ id: t.demo.users.admin })).body.msg).toBe('机构管理员账号不能在此修改、删除或设为离职');
-    expect((await t.post(api('resetTeacherPwd'), admin).send({ id: theirs.id, password: 'Hijack2026' })).body).toMatchObject({ code: Code.Error, msg: NOT_FOUND });
+    expect((await t.post(api('resetTeacherPwd'), admin).send({ id: t.demo.users.admin })).body.msg).toBe(
+      '机构管理员账号不能在此修改、删除或设为离职',
+    );
+    expect((await t.post(api('resetTeacherPwd'), admin).send({ id: theirs.id, password: 'Hijack2026' })).body).toMatchObject({
+      code: Code.Error,
+      msg: NOT_FOUND,
+    });
     expect((await t.post(api('resetTeacherPwd'), admin).send({ id: x.id, version: 3 })).body.msg).toBe('数据已被他人修改，请刷新后重试');
     expect(await snapshot(t.sql)).toEqual(before);
     expect((await signIn(theirs.username)).code).toBe(Code.Ok);
@@ -647,10 +723,22 @@ describe('teacherSaveInfo', () => {
   it('a teacher and a head teacher edit their own profile, never role or duties', async () => {
     const x = await add({ name: '自己老师', duties: ['shuttle'] });
     const token = (await signIn(x.username)).data.userinfo.token;
-    const res = await t.post(api('teacherSaveInfo'), token).send({ nickname: '小自', name: '自己老师改', gender: 2, email: 'self@example.com', remark: '喜欢画画' });
+    const res = await t
+      .post(api('teacherSaveInfo'), token)
+      .send({ nickname: '小自', name: '自己老师改', gender: 2, email: 'self@example.com', remark: '喜欢画画' });
     expect(res.body).toMatchObject({
       code: Code.Ok,
-      data: { id: x.id, nickname: '小自', name: '自己老师改', gender: 2, email: 'self@example.com', remark: '喜欢画画', role: 2, duties: ['shuttle'], version: 2 },
+      data: {
+        id: x.id,
+        nickname: '小自',
+        name: '自己老师改',
+        gender: 2,
+        email: 'self@example.com',
+        remark: '喜欢画画',
+        role: 2,
+        duties: ['shuttle'],
+        version: 2,
+      },
     });
     const stale = await t.post(api('teacherSaveInfo'), token).send({ version: 1, nickname: '旧' });
     expect(stale.body.msg).toBe('数据已被他人修改，请刷新后重试');
@@ -741,7 +829,8 @@ describe('duty pickers', () => {
   });
 
   it('the admin pickers are for the admin, the teacher pickers for teachers and head teachers', async () => {
-    for (const action of ['selectClassTeacher', 'shuttleTeacher', 'tutorTeacher']) await expectForbidden('get', action, {}, [teacher, adviser, parent]);
+    for (const action of ['selectClassTeacher', 'shuttleTeacher', 'tutorTeacher'])
+      await expectForbidden('get', action, {}, [teacher, adviser, parent]);
     for (const action of ['teacherShuttleTeacher', 'teacherTutorTeacher']) await expectForbidden('get', action, {}, [admin, parent]);
   });
 });

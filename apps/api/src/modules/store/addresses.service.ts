@@ -93,10 +93,10 @@ export class StoreAddressesService {
   async remove(user: SessionUser, input: DelAddressInput): Promise<{ id: number }> {
     const schoolId = user.schoolId!;
     await this.locked(schoolId, async (em) => {
-      const rows: Array<{ id: number }> = await em.query(`with d as (delete from store_addresses where school_id = $1 and id = $2 returning id) select id from d`, [
-        schoolId,
-        input.id,
-      ]);
+      const rows: Array<{ id: number }> = await em.query(
+        `with d as (delete from store_addresses where school_id = $1 and id = $2 returning id) select id from d`,
+        [schoolId, input.id],
+      );
       if (!rows.length) throw new AppError('store.address_not_found');
       await this.settleDefault(em, schoolId, null);
     });
@@ -104,7 +104,10 @@ export class StoreAddressesService {
   }
 
   async one(schoolId: number, id: number): Promise<StoreAddress> {
-    const [a]: StoreAddress[] = await this.db.query(`select ${ADDRESS_COLUMNS} from store_addresses a where a.school_id = $1 and a.id = $2`, [schoolId, id]);
+    const [a]: StoreAddress[] = await this.db.query(`select ${ADDRESS_COLUMNS} from store_addresses a where a.school_id = $1 and a.id = $2`, [
+      schoolId,
+      id,
+    ]);
     if (!a) throw new AppError('store.address_not_found');
     return a;
   }

@@ -45,7 +45,11 @@ export class StoreGoodsService {
        ) r on true`,
       [q.type_id ?? null, q.keyword ? escapeLike(q.keyword) : null, listed, q.limit, offsetOf(q)],
     );
-    return pageOf(rows.filter((r) => r.id !== null).map(({ total: _, ...g }) => g as StoreGoods), totalOf(rows), q);
+    return pageOf(
+      rows.filter((r) => r.id !== null).map(({ total: _, ...g }) => g as StoreGoods),
+      totalOf(rows),
+      q,
+    );
   }
 
   list(q: GoodsListQuery): Promise<Page<StoreGoods>> {
@@ -88,7 +92,17 @@ export class StoreGoodsService {
            values ($1, $2, $3, $4, $5, $6, $7, $8) returning id, stock),
          m as (insert into store_stock_moves (goods_id, kind, delta, stock_after, actor_id, request_key) select id, 'add', stock, stock, $8, $9 from g returning 1)
          select g.id from g, m`,
-        [input.type_id, input.name, JSON.stringify(input.pictures ?? []), input.description ?? '', input.price_fen, input.stock, input.listed ?? true, user.id, key],
+        [
+          input.type_id,
+          input.name,
+          JSON.stringify(input.pictures ?? []),
+          input.description ?? '',
+          input.price_fen,
+          input.stock,
+          input.listed ?? true,
+          user.id,
+          key,
+        ],
       );
       return this.info(user, r.id);
     } catch (err) {
@@ -107,7 +121,15 @@ export class StoreGoodsService {
          update store_goods set type_id = $3, name = $4, pictures = coalesce($5::jsonb, pictures), description = coalesce($6, description), price_fen = $7,
                 version = version + 1, updated_at = now()
           where id = $1 and version = $2 returning id) select id from u`,
-      [input.id, input.version, input.type_id, input.name, input.pictures ? JSON.stringify(input.pictures) : null, input.description ?? null, input.price_fen],
+      [
+        input.id,
+        input.version,
+        input.type_id,
+        input.name,
+        input.pictures ? JSON.stringify(input.pictures) : null,
+        input.description ?? null,
+        input.price_fen,
+      ],
     );
     if (!rows.length) await this.staleOrMissing(input.id);
     return this.info(user, input.id);

@@ -62,7 +62,10 @@ export class StoreOrdersService {
     const ids = [...new Set(q.items.map((i) => i.goods_id))];
     const [goods, addresses]: [GoodsRow[], StoreAddress[]] = await Promise.all([
       this.goodsNow(this.db, ids, false),
-      this.db.query(`select ${ADDRESS_COLUMNS} from store_addresses a where a.school_id = $1 order by a.is_default desc, a.id limit $2`, [user.schoolId, STORE_LIMITS.maxAddresses]),
+      this.db.query(`select ${ADDRESS_COLUMNS} from store_addresses a where a.school_id = $1 order by a.is_default desc, a.id limit $2`, [
+        user.schoolId,
+        STORE_LIMITS.maxAddresses,
+      ]),
     ]);
     const priced = priceOrder(q.items, goods, false);
     if (!priced.ok) throw new AppError(priced.error as 'store.goods_not_found', priced.params);
@@ -161,10 +164,10 @@ export class StoreOrdersService {
   }
 
   async one(schoolId: number | null, id: number): Promise<StoreOrder> {
-    const [o]: StoreOrder[] = await this.db.query(`select ${ORDER_COLUMNS} from store_orders o ${ORDER_JOINS} where o.id = $1 and ($2::int is null or o.school_id = $2)`, [
-      id,
-      schoolId,
-    ]);
+    const [o]: StoreOrder[] = await this.db.query(
+      `select ${ORDER_COLUMNS} from store_orders o ${ORDER_JOINS} where o.id = $1 and ($2::int is null or o.school_id = $2)`,
+      [id, schoolId],
+    );
     if (!o) throw new AppError('store.order_not_found');
     return o;
   }
@@ -227,9 +230,16 @@ export class StoreOrdersService {
 
   /** The school confirms receipt of a shipped order. */
   confirm(user: SessionUser, input: GoodsOrderIdInput): Promise<StoreOrder> {
-    return this.step(input.id, user.schoolId, 'confirm', `update store_orders set state = 'done', done_at = now(), done_by = $2, version = version + 1 where id = $1`, [user.id], {
-      actorId: user.id,
-    });
+    return this.step(
+      input.id,
+      user.schoolId,
+      'confirm',
+      `update store_orders set state = 'done', done_at = now(), done_by = $2, version = version + 1 where id = $1`,
+      [user.id],
+      {
+        actorId: user.id,
+      },
+    );
   }
 
   /**
@@ -248,7 +258,13 @@ export class StoreOrdersService {
       return o;
     });
     if (o.out_trade_no && o.refunded_fen < o.total_fen) {
-      await this.refunds.refund({ schoolId: o.school_id, outTradeNo: o.out_trade_no, reason: `商城订单取消：${input.reason}`.slice(0, 80), requestKey: `cancel:${o.id}`, actorId: user.id });
+      await this.refunds.refund({
+        schoolId: o.school_id,
+        outTradeNo: o.out_trade_no,
+        reason: `商城订单取消：${input.reason}`.slice(0, 80),
+        requestKey: `cancel:${o.id}`,
+        actorId: user.id,
+      });
     }
     return this.one(schoolId, o.id);
   }

@@ -25,7 +25,13 @@ export const goodsOrderRefunder: Refunder = {
     if (!o) throw new AppError('payments.refund_unsupported');
     if (o.state !== 'cancelled') throw new AppError('payments.refund_unsupported');
     await em.query(`update store_orders set refunded_fen = refunded_fen + $2 where id = $1`, [o.id, r.amountFen]);
-    await appendOrderEvent(em, { orderId: o.id, schoolId: o.school_id, type: 'refunded', actorId: r.actorId, data: { amount_fen: r.amountFen, out_refund_no: r.outRefundNo } });
+    await appendOrderEvent(em, {
+      orderId: o.id,
+      schoolId: o.school_id,
+      type: 'refunded',
+      actorId: r.actorId,
+      data: { amount_fen: r.amountFen, out_refund_no: r.outRefundNo },
+    });
     return { order_id: o.id };
   },
   async revert(em, _p, r, applied) {
@@ -91,7 +97,16 @@ export class StorePayments {
       const [pay]: Array<{ id: number }> = await em.query(
         `insert into payments (school_id, out_trade_no, kind, ref_id, description, amount_fen, method, state, meta, created_by, paid_at)
          values ($1, $2, $3, $4, $5, $6, 'balance', 'paid', $7, $8, now()) returning id::int as id`,
-        [schoolId, outTradeNo, GOODS_ORDER_KIND, String(o.id), description, o.total_fen, JSON.stringify({ order_no: o.no, request_id: input.request_id ?? null }), user.id],
+        [
+          schoolId,
+          outTradeNo,
+          GOODS_ORDER_KIND,
+          String(o.id),
+          description,
+          o.total_fen,
+          JSON.stringify({ order_no: o.no, request_id: input.request_id ?? null }),
+          user.id,
+        ],
       );
       const entry = await postEntry(em, {
         schoolId,
@@ -105,17 +120,30 @@ export class StorePayments {
         key: `goods:${o.id}`,
       });
       if (!entry) {
-        const [s]: Array<{ balance_fen: number }> = await em.query(`select balance_fen::float8 as balance_fen from schools where id = $1`, [schoolId]);
+        const [s]: Array<{ balance_fen: number }> = await em.query(`select balance_fen::float8 as balance_fen from schools where id = $1`, [
+          schoolId,
+        ]);
         throw new AppError('store.balance_insufficient', { balance: (s.balance_fen / 100).toFixed(2), amount: (o.total_fen / 100).toFixed(2) });
       }
-      await em.query(`update store_orders set state = 'paid', pay_method = 'balance', out_trade_no = $2, paid_at = now(), version = version + 1 where id = $1`, [o.id, outTradeNo]);
-      await appendOrderEvent(em, { orderId: o.id, schoolId, type: 'paid', actorId: user.id, data: { method: 'balance', out_trade_no: outTradeNo, amount_fen: o.total_fen } });
+      await em.query(
+        `update store_orders set state = 'paid', pay_method = 'balance', out_trade_no = $2, paid_at = now(), version = version + 1 where id = $1`,
+        [o.id, outTradeNo],
+      );
+      await appendOrderEvent(em, {
+        orderId: o.id,
+        schoolId,
+        type: 'paid',
+        actorId: user.id,
+        data: { method: 'balance', out_trade_no: outTradeNo, amount_fen: o.total_fen },
+      });
       return { expired: false, balance: entry.balance_after_fen };
     });
     if (r.expired) throw new AppError('store.order_expired');
     let balance = r.balance;
     if (balance === null) {
-      const [s]: Array<{ balance_fen: number }> = await this.db.query(`select balance_fen::float8 as balance_fen from schools where id = $1`, [schoolId]);
+      const [s]: Array<{ balance_fen: number }> = await this.db.query(`select balance_fen::float8 as balance_fen from schools where id = $1`, [
+        schoolId,
+      ]);
       balance = s.balance_fen;
     }
     return { order_id: input.id, balance_fen: balance };
@@ -146,7 +174,13 @@ export class StorePayments {
       [Number(p.ref_id), p.school_id, p.out_trade_no, p.amount_fen],
     );
     if (rows.length) {
-      await appendOrderEvent(em, { orderId: rows[0].id, schoolId: p.school_id, type: 'paid', actorId: p.created_by, data: { method: 'wechat', out_trade_no: p.out_trade_no, amount_fen: p.amount_fen } });
+      await appendOrderEvent(em, {
+        orderId: rows[0].id,
+        schoolId: p.school_id,
+        type: 'paid',
+        actorId: p.created_by,
+        data: { method: 'wechat', out_trade_no: p.out_trade_no, amount_fen: p.amount_fen },
+      });
     }
   }
 }

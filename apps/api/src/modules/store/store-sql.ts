@@ -61,7 +61,9 @@ export async function cancelAndRelease(
   from: readonly string[],
   why: { reason: string; actorId: number | null; event: 'cancelled' | 'expired' },
 ): Promise<boolean> {
-  await em.query(`select id from store_goods where id in (select goods_id from store_order_lines where order_id = $1) order by id for update`, [o.id]);
+  await em.query(`select id from store_goods where id in (select goods_id from store_order_lines where order_id = $1) order by id for update`, [
+    o.id,
+  ]);
   const [r]: Array<{ cancelled: number }> = await em.query(
     `with o as (
        update store_orders set state = 'cancelled', cancelled_at = now(), cancelled_by = $2, cancel_reason = $3, version = version + 1

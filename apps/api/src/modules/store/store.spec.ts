@@ -25,7 +25,8 @@ beforeAll(async () => {
   [admin, teacher, parent, operator] = await Promise.all(['admin', 'teacher', 'parent', 'operator'].map((u) => t.login(u as 'admin')));
   other = await t.otherSchool();
   jest.spyOn(t.app.get(StoreClock), 'now').mockImplementation(() => clockAt ?? new Date());
-  for (const tok of [admin, other.adminToken]) expect((await t.post('/api/index/setDealPwd', tok).send({ deal_pwd: DEAL_PWD, password: 'Demo@2026' })).body.code).toBe(Code.Ok);
+  for (const tok of [admin, other.adminToken])
+    expect((await t.post('/api/index/setDealPwd', tok).send({ deal_pwd: DEAL_PWD, password: 'Demo@2026' })).body.code).toBe(Code.Ok);
   await credit(1_000_000);
   pen = await addGoods({ name: '晨光中性笔 0.5mm 黑色（12支装）', price_fen: 1_850, stock: 1_000 });
   dict = await addGoods({ name: '新华字典（第12版）', price_fen: 2_990, stock: 50, type_id: 2 });
@@ -133,7 +134,10 @@ describe('goods: categories, the schools’ view, the operator’s actions', () 
   });
 
   it('goodsInfo answers one good with stock and price; bad and unknown ids are refused', async () => {
-    expect((await t.get(`/api/index/goodsInfo?id=${pen.id}`, teacher)).body).toMatchObject({ code: Code.Ok, data: { id: pen.id, price_fen: 1_850, stock: expect.any(Number) } });
+    expect((await t.get(`/api/index/goodsInfo?id=${pen.id}`, teacher)).body).toMatchObject({
+      code: Code.Ok,
+      data: { id: pen.id, price_fen: 1_850, stock: expect.any(Number) },
+    });
     expect((await t.get('/api/index/goodsInfo?id=abc', admin)).body.code).toBe(Code.Error);
     expect((await t.get('/api/index/goodsInfo?id=999999', admin)).body).toMatchObject({ code: Code.Error, msg: '未找到该商品' });
   });
@@ -149,7 +153,12 @@ describe('goods: categories, the schools’ view, the operator’s actions', () 
     expect(after.goods).toBe(before.goods + 1);
     expect(after.moves).toBe(before.moves + 1);
 
-    for (const bad of [{ ...body, request_id: rid(), price_fen: 0 }, { ...body, request_id: rid(), name: '' }, { ...body, request_id: rid(), pictures: ['javascript:alert(1)'] }, { ...body, request_id: rid(), type_id: 999 }]) {
+    for (const bad of [
+      { ...body, request_id: rid(), price_fen: 0 },
+      { ...body, request_id: rid(), name: '' },
+      { ...body, request_id: rid(), pictures: ['javascript:alert(1)'] },
+      { ...body, request_id: rid(), type_id: 999 },
+    ]) {
       expect((await t.post('/api/index/addStoreGoods', operator).send(bad)).body.code).toBe(Code.Error);
     }
     expect((await t.post('/api/index/addStoreGoods', admin).send({ ...body, request_id: rid() })).body).toMatchObject(DENIED);
@@ -159,16 +168,27 @@ describe('goods: categories, the schools’ view, the operator’s actions', () 
 
   it('editStoreGoods: on the version read; stale versions, bad input and other roles write nothing', async () => {
     const g = await addGoods({ name: '彩色铅笔 24色' });
-    const res = await t.post('/api/index/editStoreGoods', operator).send({ id: g.id, version: g.version, type_id: 1, name: '彩色铅笔 36色', price_fen: 2_500 });
+    const res = await t
+      .post('/api/index/editStoreGoods', operator)
+      .send({ id: g.id, version: g.version, type_id: 1, name: '彩色铅笔 36色', price_fen: 2_500 });
     expect(res.body).toMatchObject({ code: Code.Ok, data: { name: '彩色铅笔 36色', price_fen: 2_500, version: g.version + 1, stock: 10 } });
     const before = await snap();
-    expect((await t.post('/api/index/editStoreGoods', operator).send({ id: g.id, version: g.version, type_id: 1, name: 'x', price_fen: 1 })).body).toMatchObject({
+    expect(
+      (await t.post('/api/index/editStoreGoods', operator).send({ id: g.id, version: g.version, type_id: 1, name: 'x', price_fen: 1 })).body,
+    ).toMatchObject({
       code: Code.Error,
       msg: '该商品已被他人修改，请刷新后重试',
     });
-    expect((await t.post('/api/index/editStoreGoods', operator).send({ id: g.id, version: g.version + 1, type_id: 1, name: 'x', price_fen: -5 })).body.code).toBe(Code.Error);
-    expect((await t.post('/api/index/editStoreGoods', operator).send({ id: 999999, version: 1, type_id: 1, name: 'x', price_fen: 5 })).body).toMatchObject({ msg: '未找到该商品' });
-    expect((await t.post('/api/index/editStoreGoods', admin).send({ id: g.id, version: g.version + 1, type_id: 1, name: 'x', price_fen: 5 })).body).toMatchObject(DENIED);
+    expect(
+      (await t.post('/api/index/editStoreGoods', operator).send({ id: g.id, version: g.version + 1, type_id: 1, name: 'x', price_fen: -5 })).body
+        .code,
+    ).toBe(Code.Error);
+    expect(
+      (await t.post('/api/index/editStoreGoods', operator).send({ id: 999999, version: 1, type_id: 1, name: 'x', price_fen: 5 })).body,
+    ).toMatchObject({ msg: '未找到该商品' });
+    expect(
+      (await t.post('/api/index/editStoreGoods', admin).send({ id: g.id, version: g.version + 1, type_id: 1, name: 'x', price_fen: 5 })).body,
+    ).toMatchObject(DENIED);
     expect(await snap()).toEqual(before);
   });
 
@@ -179,7 +199,9 @@ describe('goods: categories, the schools’ view, the operator’s actions', () 
     expect((await t.post('/api/index/addStoreGoodsStock', operator).send(body)).body.data.stock).toBe(17);
     const before = await snap();
     expect((await t.post('/api/index/addStoreGoodsStock', operator).send({ ...body, request_id: rid(), quantity: 0 })).body.code).toBe(Code.Error);
-    expect((await t.post('/api/index/addStoreGoodsStock', operator).send({ ...body, request_id: rid(), id: 999999 })).body).toMatchObject({ msg: '未找到该商品' });
+    expect((await t.post('/api/index/addStoreGoodsStock', operator).send({ ...body, request_id: rid(), id: 999999 })).body).toMatchObject({
+      msg: '未找到该商品',
+    });
     expect((await t.post('/api/index/addStoreGoodsStock', admin).send({ ...body, request_id: rid() })).body).toMatchObject(DENIED);
     expect(await snap()).toEqual(before);
     await audit();
@@ -195,8 +217,12 @@ describe('goods: categories, the schools’ view, the operator’s actions', () 
     expect((await t.get('/api/index/storeGoodsList', admin)).body).toMatchObject(DENIED);
     expect((await t.get('/api/index/storeGoodsList?listed=maybe', operator)).body.code).toBe(Code.Error);
     const before = await snap();
-    expect((await t.post('/api/index/unmountStoreGoods', operator).send({ id: g.id, version: g.version, listed: true })).body.msg).toBe('该商品已被他人修改，请刷新后重试');
-    expect((await t.post('/api/index/unmountStoreGoods', operator).send({ id: g.id, version: g.version + 1, listed: 'yes' })).body.code).toBe(Code.Error);
+    expect((await t.post('/api/index/unmountStoreGoods', operator).send({ id: g.id, version: g.version, listed: true })).body.msg).toBe(
+      '该商品已被他人修改，请刷新后重试',
+    );
+    expect((await t.post('/api/index/unmountStoreGoods', operator).send({ id: g.id, version: g.version + 1, listed: 'yes' })).body.code).toBe(
+      Code.Error,
+    );
     expect((await t.post('/api/index/unmountStoreGoods', admin).send({ id: g.id, version: g.version + 1, listed: true })).body).toMatchObject(DENIED);
     expect(await snap()).toEqual(before);
   });
@@ -210,7 +236,10 @@ describe('addresses', () => {
     expect(list.filter((a) => a.is_default).map((a) => a.id)).toEqual([second.body.data.id]);
     // back to the first as the default
     const first = list.find((a) => a.id === address.id)!;
-    expect((await t.post('/api/index/editAddress', admin).send({ ...ADDRESS, id: first.id, version: first.version, is_default: true })).body.data.is_default).toBe(true);
+    expect(
+      (await t.post('/api/index/editAddress', admin).send({ ...ADDRESS, id: first.id, version: first.version, is_default: true })).body.data
+        .is_default,
+    ).toBe(true);
     address = (await t.get('/api/index/addressList', admin)).body.data[0];
     expect(address.is_default).toBe(true);
 
@@ -234,13 +263,23 @@ describe('addresses', () => {
   it('editAddress and delAddress: another school’s address is unknown; deleting the default passes it on', async () => {
     const extra: StoreAddress = (await t.post('/api/index/addAddress', admin).send({ ...ADDRESS, name: '临时地址', is_default: false })).body.data;
     expect(extra.is_default).toBe(false);
-    const edited = await t.post('/api/index/editAddress', admin).send({ ...ADDRESS, id: extra.id, version: extra.version, name: '临时地址2', is_default: false });
+    const edited = await t
+      .post('/api/index/editAddress', admin)
+      .send({ ...ADDRESS, id: extra.id, version: extra.version, name: '临时地址2', is_default: false });
     expect(edited.body).toMatchObject({ code: Code.Ok, data: { name: '临时地址2', version: extra.version + 1 } });
     const before = await snap();
-    expect((await t.post('/api/index/editAddress', other.adminToken).send({ ...ADDRESS, id: extra.id, version: extra.version + 1 })).body.msg).toBe('未找到该收货地址');
-    expect((await t.post('/api/index/editAddress', admin).send({ ...ADDRESS, id: extra.id, version: extra.version })).body.msg).toBe('该地址已被他人修改，请刷新后重试');
-    expect((await t.post('/api/index/editAddress', admin).send({ ...ADDRESS, id: extra.id, version: extra.version + 1, region: '' })).body.code).toBe(Code.Error);
-    expect((await t.post('/api/index/editAddress', teacher).send({ ...ADDRESS, id: extra.id, version: extra.version + 1 })).body).toMatchObject(DENIED);
+    expect((await t.post('/api/index/editAddress', other.adminToken).send({ ...ADDRESS, id: extra.id, version: extra.version + 1 })).body.msg).toBe(
+      '未找到该收货地址',
+    );
+    expect((await t.post('/api/index/editAddress', admin).send({ ...ADDRESS, id: extra.id, version: extra.version })).body.msg).toBe(
+      '该地址已被他人修改，请刷新后重试',
+    );
+    expect((await t.post('/api/index/editAddress', admin).send({ ...ADDRESS, id: extra.id, version: extra.version + 1, region: '' })).body.code).toBe(
+      Code.Error,
+    );
+    expect((await t.post('/api/index/editAddress', teacher).send({ ...ADDRESS, id: extra.id, version: extra.version + 1 })).body).toMatchObject(
+      DENIED,
+    );
     expect((await t.post('/api/index/delAddress', other.adminToken).send({ id: extra.id })).body.msg).toBe('未找到该收货地址');
     expect((await t.post('/api/index/delAddress', admin).send({ id: 'x' })).body.code).toBe(Code.Error);
     expect((await t.post('/api/index/delAddress', parent).send({ id: extra.id })).body).toMatchObject(DENIED);
@@ -261,11 +300,20 @@ describe('orders', () => {
     const res = await t.get(`/api/index/submitGoodsOrder?items=${pen.id}:2,${dict.id}:1`, admin);
     expect(res.body).toMatchObject({
       code: Code.Ok,
-      data: { goods_fen: 2 * 1_850 + 2_990, freight_fen: STORE_FREIGHT_FEN, total_fen: 2 * 1_850 + 2_990 + STORE_FREIGHT_FEN, orderable: true, address: { id: address.id } },
+      data: {
+        goods_fen: 2 * 1_850 + 2_990,
+        freight_fen: STORE_FREIGHT_FEN,
+        total_fen: 2 * 1_850 + 2_990 + STORE_FREIGHT_FEN,
+        orderable: true,
+        address: { id: address.id },
+      },
     });
     expect(res.body.data.lines).toHaveLength(2);
     // more than the stock: priced, not orderable
-    expect((await t.get(`/api/index/submitGoodsOrder?items=${dict.id}:999`, admin)).body.data).toMatchObject({ orderable: false, lines: [{ enough: false }] });
+    expect((await t.get(`/api/index/submitGoodsOrder?items=${dict.id}:999`, admin)).body.data).toMatchObject({
+      orderable: false,
+      lines: [{ enough: false }],
+    });
     expect((await t.get('/api/index/submitGoodsOrder?items=abc', admin)).body.code).toBe(Code.Error);
     expect((await t.get(`/api/index/submitGoodsOrder?items=${pen.id}:1&address_id=${otherAddress}`, admin)).body.msg).toBe('未找到该收货地址');
     expect((await t.get(`/api/index/submitGoodsOrder?items=${pen.id}:1`, operator)).body).toMatchObject(DENIED);
@@ -278,7 +326,15 @@ describe('orders', () => {
     const body = { items: [{ goods_id: g.id, quantity: 2 }], address_id: address.id, total_fen: 1_200 + STORE_FREIGHT_FEN, request_id: rid() };
     const a = await t.post('/api/index/submitGoodsOrder', admin).send(body);
     const b = await t.post('/api/index/submitGoodsOrder', admin).send(body);
-    expect(a.body).toMatchObject({ code: Code.Ok, data: { state: 'unpaid', total_fen: 1_200 + STORE_FREIGHT_FEN, address: { name: ADDRESS.name }, lines: [{ goods_id: g.id, quantity: 2, amount_fen: 1_200 }] } });
+    expect(a.body).toMatchObject({
+      code: Code.Ok,
+      data: {
+        state: 'unpaid',
+        total_fen: 1_200 + STORE_FREIGHT_FEN,
+        address: { name: ADDRESS.name },
+        lines: [{ goods_id: g.id, quantity: 2, amount_fen: 1_200 }],
+      },
+    });
     expect(b.body.data.id).toBe(a.body.data.id);
     expect((await goodsOf(g.id)).stock).toBe(3);
     expect(new Date(a.body.data.expires_at).getTime() - new Date(a.body.data.created_at).getTime()).toBeGreaterThan(29 * 60_000);
@@ -290,7 +346,11 @@ describe('orders', () => {
       if (msg) expect(res.body.msg).toBe(msg);
     };
     await refuse(admin, { total_fen: 999 }, `商品价格或运费已变化，应付 ${((1_200 + STORE_FREIGHT_FEN) / 100).toFixed(2)} 元，请确认后重新下单`);
-    await refuse(admin, { items: [{ goods_id: g.id, quantity: 4 }], total_fen: 2_400 + STORE_FREIGHT_FEN }, '商品「订单测试 文件夹」库存不足（剩余 3）');
+    await refuse(
+      admin,
+      { items: [{ goods_id: g.id, quantity: 4 }], total_fen: 2_400 + STORE_FREIGHT_FEN },
+      '商品「订单测试 文件夹」库存不足（剩余 3）',
+    );
     await refuse(admin, { items: [] });
     await refuse(admin, { items: [{ goods_id: g.id, quantity: 0 }] });
     await refuse(admin, { address_id: otherAddress }, '未找到该收货地址');
@@ -321,7 +381,9 @@ describe('orders', () => {
   it('balancePayGoodsOrder charges once (twice in a row, and concurrently); wrong password, no money, bad input, other roles and another school write nothing', async () => {
     const o = await order([[dict.id, 2]]);
     const before = await snap();
-    const { rows: [s0] } = await t.sql.query(`select balance_fen::float8 as b from schools where id = $1`, [t.demo.schoolId]);
+    const {
+      rows: [s0],
+    } = await t.sql.query(`select balance_fen::float8 as b from schools where id = $1`, [t.demo.schoolId]);
     expect((await balancePay(o.id, admin, { deal_pwd: '000000' })).body.code).toBe(Code.Error);
     expect((await balancePay(o.id, admin, { deal_pwd: '12' })).body.code).toBe(Code.Error);
     expect((await balancePay(o.id, other.adminToken)).body.msg).toBe('未找到该订单');
@@ -333,7 +395,9 @@ describe('orders', () => {
     const paid = await Promise.all([balancePay(o.id), balancePay(o.id), balancePay(o.id)]);
     for (const p of paid) expect(p.body).toMatchObject({ code: Code.Ok, data: { order_id: o.id } });
     expect((await balancePay(o.id)).body.code).toBe(Code.Ok);
-    const { rows: [s1] } = await t.sql.query(`select balance_fen::float8 as b from schools where id = $1`, [t.demo.schoolId]);
+    const {
+      rows: [s1],
+    } = await t.sql.query(`select balance_fen::float8 as b from schools where id = $1`, [t.demo.schoolId]);
     expect(s0.b - s1.b).toBe(o.total_fen);
     const { rows } = await t.sql.query(`select count(*)::int as n from payments where kind = 'goods_order' and ref_id = $1`, [String(o.id)]);
     expect(rows[0].n).toBe(1);
@@ -365,7 +429,10 @@ describe('orders', () => {
     await t.app.get(PaymentKinds).settled();
     const now = (await t.get(`/api/index/storeOrderList?keyword=${o.no}`, operator)).body.data.list[0] as StoreOrder;
     expect(now).toMatchObject({ state: 'paid', pay_method: 'wechat', out_trade_no: first.body.data.out_trade_no });
-    const { rows } = await t.sql.query(`select out_trade_no, state, refunded_fen::float8 as refunded from payments where ref_id = $1 and kind = 'goods_order' order by id`, [String(o.id)]);
+    const { rows } = await t.sql.query(
+      `select out_trade_no, state, refunded_fen::float8 as refunded from payments where ref_id = $1 and kind = 'goods_order' order by id`,
+      [String(o.id)],
+    );
     expect(rows).toEqual([
       { out_trade_no: first.body.data.out_trade_no, state: 'paid', refunded: 0 },
       { out_trade_no: second.body.data.out_trade_no, state: 'refunded', refunded: o.total_fen },
@@ -374,19 +441,27 @@ describe('orders', () => {
 
   it('a WeChat payment that arrives after its order was cancelled unpaid, or paid from the balance, goes back in full, once (issue 21)', async () => {
     const refundsOf = async (no: string) =>
-      (await t.sql.query(
-        `select p.state, p.refunded_fen::float8 as refunded, r.amount_fen::float8 as amount, r.request_key from payments p join payment_refunds r on r.payment_id = p.id where p.out_trade_no = $1`,
-        [no],
-      )).rows;
+      (
+        await t.sql.query(
+          `select p.state, p.refunded_fen::float8 as refunded, r.amount_fen::float8 as amount, r.request_key from payments p join payment_refunds r on r.payment_id = p.id where p.out_trade_no = $1`,
+          [no],
+        )
+      ).rows;
     const cancelled = await order([[pen.id, 1]]);
     const a = (await t.post('/api/index/wechatPayGoodsOrder', admin).send({ id: cancelled.id })).body.data.out_trade_no as string;
-    expect((await t.post('/api/index/cancelGoodsOrder', admin).send({ id: cancelled.id, reason: '下错了' })).body.data).toMatchObject({ state: 'cancelled', refunded_fen: 0 });
+    expect((await t.post('/api/index/cancelGoodsOrder', admin).send({ id: cancelled.id, reason: '下错了' })).body.data).toMatchObject({
+      state: 'cancelled',
+      refunded_fen: 0,
+    });
     for (let i = 0; i < 3; i++) {
       expect((await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: a })).body.data.notify_status).toBe(204);
       await t.app.get(PaymentKinds).settled();
     }
     expect(await refundsOf(a)).toEqual([{ state: 'refunded', refunded: cancelled.total_fen, amount: cancelled.total_fen, request_key: 'surplus' }]);
-    expect((await t.get(`/api/index/storeOrderList?keyword=${cancelled.no}`, operator)).body.data.list[0]).toMatchObject({ state: 'cancelled', refunded_fen: 0 });
+    expect((await t.get(`/api/index/storeOrderList?keyword=${cancelled.no}`, operator)).body.data.list[0]).toMatchObject({
+      state: 'cancelled',
+      refunded_fen: 0,
+    });
 
     const byBalance = await order([[pen.id, 1]]);
     const b = (await t.post('/api/index/wechatPayGoodsOrder', admin).send({ id: byBalance.id })).body.data.out_trade_no as string;
@@ -394,7 +469,10 @@ describe('orders', () => {
     for (let i = 0; i < 2; i++) await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: b });
     await t.app.get(PaymentKinds).settled();
     expect(await refundsOf(b)).toEqual([{ state: 'refunded', refunded: byBalance.total_fen, amount: byBalance.total_fen, request_key: 'surplus' }]);
-    expect((await t.get(`/api/index/storeOrderList?keyword=${byBalance.no}`, operator)).body.data.list[0]).toMatchObject({ state: 'paid', pay_method: 'balance' });
+    expect((await t.get(`/api/index/storeOrderList?keyword=${byBalance.no}`, operator)).body.data.list[0]).toMatchObject({
+      state: 'paid',
+      pay_method: 'balance',
+    });
     await audit();
   });
 
@@ -430,19 +508,28 @@ describe('orders', () => {
     expect((await t.post('/api/index/cancelGoodsOrder', teacher).send({ id: unpaid.id, reason: '下错了' })).body).toMatchObject(DENIED);
     expect((await t.post('/api/index/cancelGoodsOrder', admin).send({ id: unpaid.id, reason: '' })).body.code).toBe(Code.Error);
     expect((await goodsOf(dict.id)).stock).toBe(stock0 - 2);
-    expect((await t.post('/api/index/cancelGoodsOrder', admin).send({ id: unpaid.id, reason: '下错了' })).body.data).toMatchObject({ state: 'cancelled', cancel_reason: '下错了' });
+    expect((await t.post('/api/index/cancelGoodsOrder', admin).send({ id: unpaid.id, reason: '下错了' })).body.data).toMatchObject({
+      state: 'cancelled',
+      cancel_reason: '下错了',
+    });
     expect((await t.post('/api/index/cancelGoodsOrder', admin).send({ id: unpaid.id, reason: '下错了' })).body.data.state).toBe('cancelled');
     expect((await goodsOf(dict.id)).stock).toBe(stock0);
     expect((await balancePay(unpaid.id)).body.msg).toBe('该订单已取消');
 
     // paid from the balance, cancelled by the school: the money back to the wallet
-    const { rows: [b0] } = await t.sql.query(`select balance_fen::float8 as b from schools where id = $1`, [t.demo.schoolId]);
+    const {
+      rows: [b0],
+    } = await t.sql.query(`select balance_fen::float8 as b from schools where id = $1`, [t.demo.schoolId]);
     const paid = await order([[dict.id, 1]]);
     expect((await balancePay(paid.id)).body.code).toBe(Code.Ok);
     const c = await t.post('/api/index/cancelGoodsOrder', admin).send({ id: paid.id, reason: '学校不需要了' });
     expect(c.body).toMatchObject({ code: Code.Ok, data: { state: 'cancelled', refunded_fen: paid.total_fen } });
-    expect((await t.post('/api/index/cancelGoodsOrder', admin).send({ id: paid.id, reason: '学校不需要了' })).body.data.refunded_fen).toBe(paid.total_fen);
-    const { rows: [b1] } = await t.sql.query(`select balance_fen::float8 as b from schools where id = $1`, [t.demo.schoolId]);
+    expect((await t.post('/api/index/cancelGoodsOrder', admin).send({ id: paid.id, reason: '学校不需要了' })).body.data.refunded_fen).toBe(
+      paid.total_fen,
+    );
+    const {
+      rows: [b1],
+    } = await t.sql.query(`select balance_fen::float8 as b from schools where id = $1`, [t.demo.schoolId]);
     expect(b1.b).toBe(b0.b);
 
     // paid by WeChat Pay, cancelled by the operator: refunded through the provider
@@ -476,7 +563,10 @@ describe('the 30-minute release (store.release, a controllable clock)', () => {
     const now = (await t.get(`/api/index/storeOrderList?keyword=${o.no}`, operator)).body.data.list[0] as StoreOrder;
     expect(now).toMatchObject({ state: 'cancelled', cancel_reason: '超时未支付，订单自动取消' });
     const moves = await t.sql.query(`select kind, delta from store_stock_moves where order_id = $1 order by id`, [o.id]);
-    expect(moves.rows).toEqual([{ kind: 'reserve', delta: -3 }, { kind: 'release', delta: 3 }]);
+    expect(moves.rows).toEqual([
+      { kind: 'reserve', delta: -3 },
+      { kind: 'release', delta: 3 },
+    ]);
     await audit();
   });
 
@@ -506,7 +596,9 @@ describe('the order race', () => {
     const g = await addGoods({ name: '抢购测试 笔记本', price_fen: 500, stock: 10 });
     const results = await Promise.all(
       Array.from({ length: 100 }, () =>
-        t.post('/api/index/submitGoodsOrder', admin).send({ items: [{ goods_id: g.id, quantity: 1 }], address_id: address.id, total_fen: 500 + STORE_FREIGHT_FEN, request_id: rid() }),
+        t
+          .post('/api/index/submitGoodsOrder', admin)
+          .send({ items: [{ goods_id: g.id, quantity: 1 }], address_id: address.id, total_fen: 500 + STORE_FREIGHT_FEN, request_id: rid() }),
       ),
     );
     const ok = results.filter((r) => r.body.code === Code.Ok);

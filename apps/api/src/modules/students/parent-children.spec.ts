@@ -42,8 +42,11 @@ describe('parentChildren', () => {
   it('a parent of another school sees only that school’s children, never these', async () => {
     const { schoolId } = await t.otherSchool();
     // the same person (same mobile) as a parent account of the other school
-    await t.sql.query(`insert into users (school_id, role, username, name, nickname, mobile, password_hash)
-      select $1, 6, 'other_parent', '陈家长', '陈家长', '13800000006', password_hash from users where username = 'admin'`, [schoolId]);
+    await t.sql.query(
+      `insert into users (school_id, role, username, name, nickname, mobile, password_hash)
+      select $1, 6, 'other_parent', '陈家长', '陈家长', '13800000006', password_hash from users where username = 'admin'`,
+      [schoolId],
+    );
     const login = await t.post('/api/index/login').send({ account: 'other_parent', password: 'Demo@2026' });
     const res = await t.get('/api/index/parentChildren', login.body.data.userinfo.token);
     expect(res.body.data.list).toEqual([]);

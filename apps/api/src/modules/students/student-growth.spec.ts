@@ -44,10 +44,14 @@ async function exam(name: string, examDay: string, fullMark: number, scores: Arr
   const id = rows[0].id as number;
   await t.sql.query(`insert into exam_classes (exam_id, class_id, school_id) values ($1, $2, $3)`, [id, classId, t.demo.schoolId]);
   for (const [student, score2] of scores) {
-    await t.sql.query(
-      `insert into exam_scores (exam_id, student_id, school_id, class_id, score2, absent) values ($1, $2, $3, $4, $5, $6)`,
-      [id, student, t.demo.schoolId, classId, score2, score2 === null],
-    );
+    await t.sql.query(`insert into exam_scores (exam_id, student_id, school_id, class_id, score2, absent) values ($1, $2, $3, $4, $5, $6)`, [
+      id,
+      student,
+      t.demo.schoolId,
+      classId,
+      score2,
+      score2 === null,
+    ]);
   }
   return id;
 }
@@ -68,10 +72,9 @@ beforeAll(async () => {
   t = await startTestApp({ runJobs: false, demoPeople: true });
   [admin, teacher, adviser, parent] = await Promise.all([t.login('admin'), t.login('teacher'), t.login('adviser'), t.login('parent')]);
   other = await t.otherSchool();
-  const { rows: o } = await t.sql.query(
-    `insert into students (school_id, name, gender, status) values ($1, '外校学生', 1, 1) returning id`,
-    [other.schoolId],
-  );
+  const { rows: o } = await t.sql.query(`insert into students (school_id, name, gender, status) values ($1, '外校学生', 1, 1) returning id`, [
+    other.schoolId,
+  ]);
   otherStudentId = o[0].id;
   tz = (await t.sql.query(`select timezone from schools where id = $1`, [t.demo.schoolId])).rows[0].timezone;
   classId = t.demo.classes!.running;
@@ -87,30 +90,68 @@ describe('teacherStudentGrowth', () => {
     const w2 = addDays(monday, -14);
     const w1 = addDays(monday, -7);
     // 陈小阳 joined the class (weekdays 1-5) on the Monday two weeks ago, at noon of the school's day
-    await t.sql.query(`update care_class_students set joined_at = ($1::date + time '12:00') at time zone $2 where student_id = $3`, [w2, tz, xiaoyang]);
+    await t.sql.query(`update care_class_students set joined_at = ($1::date + time '12:00') at time zone $2 where student_id = $3`, [
+      w2,
+      tz,
+      xiaoyang,
+    ]);
     await day(xiaoyang, w2, 'left'); // present
     await day(xiaoyang, addDays(w2, 1), 'expected', true); // on leave; Wednesday to Friday nothing: absent
     await day(xiaoyang, addDays(w1, 5), 'left'); // a Saturday: present although not a class day; the weekdays absent
     await day(xiaoyang, today, 'in_centre');
     await day(xiaoyang, addDays(monday, -7 * GROWTH_PERIODS.week), 'left'); // before the window
     await day(mates[0], w2, 'left'); // another student
-    const e1 = await exam('期中考试', addDays(today, -40), 100, [[xiaoyang, 171], [mates[0], 180], [mates[1], 160], [mates[2], null]]);
-    const e2 = await exam('单元测验', addDays(today, -10), 150, [[xiaoyang, null], [mates[0], 240]]);
+    const e1 = await exam('期中考试', addDays(today, -40), 100, [
+      [xiaoyang, 171],
+      [mates[0], 180],
+      [mates[1], 160],
+      [mates[2], null],
+    ]);
+    const e2 = await exam('单元测验', addDays(today, -10), 150, [
+      [xiaoyang, null],
+      [mates[0], 240],
+    ]);
     await exam('未发布', addDays(today, -5), 100, [[xiaoyang, 200]], false);
     await t.post(`${P}overallComment`, adviser).send({ student_id: xiaoyang, period: '11 月', content: '进步明显。' }).expect(200);
 
     const res = await t.get(`${GROWTH}?student_id=${xiaoyang}&group=week`, teacher);
     expect(res.body.code).toBe(Code.Ok);
     const data = res.body.data;
-    expect(data).toMatchObject({ total: 1, page: 1, limit: expect.any(Number), group: 'week', list: [{ content: '进步明显。', author_name: '张班主任' }] });
+    expect(data).toMatchObject({
+      total: 1,
+      page: 1,
+      limit: expect.any(Number),
+      group: 'week',
+      list: [{ content: '进步明显。', author_name: '张班主任' }],
+    });
     expect(data.scores).toEqual([
       {
-        exam_id: e1, name: '期中考试', subject: '数学', exam_day: addDays(today, -40), full_mark: 100, pass_mark: 60, class_name: '阳光一班',
-        score: 85.5, absent: false, class_rank: 2, class_count: 3, class_average: 85.2,
+        exam_id: e1,
+        name: '期中考试',
+        subject: '数学',
+        exam_day: addDays(today, -40),
+        full_mark: 100,
+        pass_mark: 60,
+        class_name: '阳光一班',
+        score: 85.5,
+        absent: false,
+        class_rank: 2,
+        class_count: 3,
+        class_average: 85.2,
       },
       {
-        exam_id: e2, name: '单元测验', subject: '数学', exam_day: addDays(today, -10), full_mark: 150, pass_mark: 90, class_name: '阳光一班',
-        score: null, absent: true, class_rank: null, class_count: 1, class_average: 120,
+        exam_id: e2,
+        name: '单元测验',
+        subject: '数学',
+        exam_day: addDays(today, -10),
+        full_mark: 150,
+        pass_mark: 90,
+        class_name: '阳光一班',
+        score: null,
+        absent: true,
+        class_rank: null,
+        class_count: 1,
+        class_average: 120,
       },
     ]);
     const periods = growthWindow(today, 'week').periods;
@@ -129,7 +170,11 @@ describe('teacherStudentGrowth', () => {
     expect(monthly.group).toBe('month');
     expect(monthly.attendance.map((a: { period: string }) => a.period)).toEqual(growthWindow(today, 'month').periods);
     const sum = (list: Array<{ present: number; absent: number; on_leave: number }>) =>
-      list.reduce((s, a) => ({ present: s.present + a.present, absent: s.absent + a.absent, on_leave: s.on_leave + a.on_leave }), { present: 0, absent: 0, on_leave: 0 });
+      list.reduce((s, a) => ({ present: s.present + a.present, absent: s.absent + a.absent, on_leave: s.on_leave + a.on_leave }), {
+        present: 0,
+        absent: 0,
+        on_leave: 0,
+      });
     // the day before the weekly window is within the year of months
     expect(sum(monthly.attendance)).toEqual({ present: 4, absent: 8 + weekdaysBefore, on_leave: 1 });
     expect(monthly.scores.map((s: { exam_id: number }) => s.exam_id)).toEqual([e1, e2]);
@@ -157,9 +202,16 @@ describe('teacherStudentGrowth', () => {
     await call(); // the session is looked up and cached alike on every call after the first
     const before = await statements(call);
     for (let i = 1; i <= 6; i++) {
-      await exam(`测验${i}`, addDays(today, -i * 7), 100, [[id, 150 + i], [mates[0], 160], [mates[1], null]]);
+      await exam(`测验${i}`, addDays(today, -i * 7), 100, [
+        [id, 150 + i],
+        [mates[0], 160],
+        [mates[1], null],
+      ]);
       await day(id, addDays(today, -i * 3), i % 2 ? 'left' : 'expected', i % 2 === 0);
-      await t.post(`${P}overallComment`, teacher).send({ student_id: id, period: `第${i}周`, content: '好' }).expect(200);
+      await t
+        .post(`${P}overallComment`, teacher)
+        .send({ student_id: id, period: `第${i}周`, content: '好' })
+        .expect(200);
     }
     let answer: { scores: unknown[]; total: number } | undefined;
     const after = await statements(async () => {
@@ -174,8 +226,13 @@ describe('teacherStudentGrowth', () => {
 
   it('bad input answers code 100 and writes nothing', async () => {
     const inputs: Array<Record<string, string>> = [
-      {}, { student_id: 'x' }, { student_id: '-1' }, { student_id: String(xiaoyang), group: 'day' }, { student_id: String(xiaoyang), group: 'year' },
-      { student_id: String(xiaoyang), limit: '0' }, { student_id: String(xiaoyang), from: '2026-01-01' },
+      {},
+      { student_id: 'x' },
+      { student_id: '-1' },
+      { student_id: String(xiaoyang), group: 'day' },
+      { student_id: String(xiaoyang), group: 'year' },
+      { student_id: String(xiaoyang), limit: '0' },
+      { student_id: String(xiaoyang), from: '2026-01-01' },
     ];
     for (const input of inputs) {
       const before = await snapshot(t.sql);

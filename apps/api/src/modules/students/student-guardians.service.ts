@@ -55,33 +55,76 @@ export class StudentGuardiansService {
       );
       const byMobile = new Map(current.filter((g) => g.mobile).map((g) => [g.mobile!, g]));
       const fresh = input.guardians.filter((g) => !byMobile.has(g.mobile));
-      const accounts = fresh.length ? await this.students.ensureParents(em, schoolId, fresh.map((g) => ({ mobile: g.mobile, name: g.name }))) : new Map<string, number>();
+      const accounts = fresh.length
+        ? await this.students.ensureParents(
+            em,
+            schoolId,
+            fresh.map((g) => ({ mobile: g.mobile, name: g.name })),
+          )
+        : new Map<string, number>();
       const names: Map<number, string> = fresh.length
         ? new Map(
-            (
-              (await em.query(`select id, name from users where id = any($1)`, [[...accounts.values()]])) as Array<{ id: number; name: string }>
-            ).map((u) => [u.id, u.name]),
+            ((await em.query(`select id, name from users where id = any($1)`, [[...accounts.values()]])) as Array<{ id: number; name: string }>).map(
+              (u) => [u.id, u.name],
+            ),
           )
         : new Map();
 
       const wanted = input.guardians.map((g) => {
         const known = byMobile.get(g.mobile);
         const userId = known?.user_id ?? accounts.get(g.mobile)!;
-        return { user_id: userId, name: known?.name ?? names.get(userId) ?? g.name, mobile: g.mobile, relation: g.relation, is_primary: !!g.is_primary, known };
+        return {
+          user_id: userId,
+          name: known?.name ?? names.get(userId) ?? g.name,
+          mobile: g.mobile,
+          relation: g.relation,
+          is_primary: !!g.is_primary,
+          known,
+        };
       });
       const kept = new Set(wanted.map((w) => w.user_id));
       const changes: Change[] = [];
       for (const g of current) {
-        if (!kept.has(g.user_id)) changes.push({ kind: 'removed', guardian_id: g.user_id, guardian_name: g.name, guardian_mobile: g.mobile, relation: g.relation, old_relation: null });
+        if (!kept.has(g.user_id))
+          changes.push({
+            kind: 'removed',
+            guardian_id: g.user_id,
+            guardian_name: g.name,
+            guardian_mobile: g.mobile,
+            relation: g.relation,
+            old_relation: null,
+          });
       }
       for (const w of wanted) {
-        if (!w.known) changes.push({ kind: 'added', guardian_id: w.user_id, guardian_name: w.name, guardian_mobile: w.mobile, relation: w.relation, old_relation: null });
+        if (!w.known)
+          changes.push({
+            kind: 'added',
+            guardian_id: w.user_id,
+            guardian_name: w.name,
+            guardian_mobile: w.mobile,
+            relation: w.relation,
+            old_relation: null,
+          });
         else if (w.known.relation !== w.relation)
-          changes.push({ kind: 'relation', guardian_id: w.user_id, guardian_name: w.name, guardian_mobile: w.mobile, relation: w.relation, old_relation: w.known.relation });
+          changes.push({
+            kind: 'relation',
+            guardian_id: w.user_id,
+            guardian_name: w.name,
+            guardian_mobile: w.mobile,
+            relation: w.relation,
+            old_relation: w.known.relation,
+          });
       }
       const primary = wanted.find((w) => w.is_primary)!;
       if (!primary.known?.is_primary) {
-        changes.push({ kind: 'primary', guardian_id: primary.user_id, guardian_name: primary.name, guardian_mobile: primary.mobile, relation: primary.relation, old_relation: null });
+        changes.push({
+          kind: 'primary',
+          guardian_id: primary.user_id,
+          guardian_name: primary.name,
+          guardian_mobile: primary.mobile,
+          relation: primary.relation,
+          old_relation: null,
+        });
       }
       if (!changes.length) return (await this.students.detail(em, schoolId, input.student_id))!;
 
@@ -90,7 +133,10 @@ export class StudentGuardiansService {
         await em.query(`delete from student_guardians where student_id = $1 and user_id = any($2)`, [input.student_id, removed]);
       }
       // the old primary first gives way: the one-primary index is checked row by row
-      await em.query(`update student_guardians set is_primary = false where student_id = $1 and is_primary and user_id <> $2`, [input.student_id, primary.user_id]);
+      await em.query(`update student_guardians set is_primary = false where student_id = $1 and is_primary and user_id <> $2`, [
+        input.student_id,
+        primary.user_id,
+      ]);
       const stay = wanted.filter((w) => w.known).map((w) => ({ user_id: w.user_id, relation: w.relation, is_primary: w.is_primary }));
       await em.query(
         `update student_guardians g set relation = x.relation, is_primary = x.is_primary

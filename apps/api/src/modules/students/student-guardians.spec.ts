@@ -24,7 +24,9 @@ beforeAll(async () => {
   t = await startTestApp({ runJobs: false, demoPeople: true });
   [admin, teacher, adviser, parent] = await Promise.all([t.login('admin'), t.login('teacher'), t.login('adviser'), t.login('parent')]);
   other = await t.otherSchool();
-  const res = await t.post(ADD, other.adminToken).send({ name: '外校学生', guardians: [{ name: '外校家长', mobile: '13912345678', relation: '母亲' }] });
+  const res = await t
+    .post(ADD, other.adminToken)
+    .send({ name: '外校学生', guardians: [{ name: '外校家长', mobile: '13912345678', relation: '母亲' }] });
   expect(res.body.code).toBe(Code.Ok);
   otherStudentId = res.body.data.id;
 });
@@ -118,7 +120,9 @@ describe('saveStudentGuardians', () => {
     const log = await t.get(LOG, admin).query({ student_id: s.id, limit: 10 });
     expect(log.body).toMatchObject({ code: Code.Ok, data: { total: 6, page: 1, limit: 10 } });
     const admins = await t.sql.query(`select id, name from users where username = 'admin'`);
-    expect(log.body.data.list.map((c: Record<string, unknown>) => [c.kind, c.guardian_name, c.relation, c.old_relation, c.guardians_version])).toEqual([
+    expect(
+      log.body.data.list.map((c: Record<string, unknown>) => [c.kind, c.guardian_name, c.relation, c.old_relation, c.guardians_version]),
+    ).toEqual([
       ['primary', '王妈妈', '母亲', null, 3],
       ['relation', '郑爸爸', '爸爸', '父亲', 3],
       ['removed', '陈家长', '舅舅', null, 3],
@@ -159,14 +163,45 @@ describe('saveStudentGuardians', () => {
     const s = await newStudent('郑小露');
     const g = asInput(s.guardians[0]);
     const base = { student_id: s.id, version: 1 };
-    await rejected(admin, [{ ...base, guardians: [{ ...g, mobile: '1234' }] }, { ...base, guardians: [g, { name: '李爸爸', mobile: '2380000000a', relation: '父亲' }] }], '手机号格式不正确');
+    await rejected(
+      admin,
+      [
+        { ...base, guardians: [{ ...g, mobile: '1234' }] },
+        { ...base, guardians: [g, { name: '李爸爸', mobile: '2380000000a', relation: '父亲' }] },
+      ],
+      '手机号格式不正确',
+    );
     await rejected(admin, [{ ...base, guardians: [] }], '请至少填写一位监护人');
-    await rejected(admin, [{ ...base, guardians: [g, { name: '李爸爸', mobile: freshMobile(), relation: '父亲', is_primary: true }] }], '只能有一位主监护人');
-    await rejected(admin, [{ ...base, guardians: [{ ...g, is_primary: false }, { name: '李爸爸', mobile: freshMobile(), relation: '父亲' }] }], '请指定一位主监护人');
+    await rejected(
+      admin,
+      [{ ...base, guardians: [g, { name: '李爸爸', mobile: freshMobile(), relation: '父亲', is_primary: true }] }],
+      '只能有一位主监护人',
+    );
+    await rejected(
+      admin,
+      [
+        {
+          ...base,
+          guardians: [
+            { ...g, is_primary: false },
+            { name: '李爸爸', mobile: freshMobile(), relation: '父亲' },
+          ],
+        },
+      ],
+      '请指定一位主监护人',
+    );
     await rejected(admin, [{ ...base, guardians: [g, { ...g, is_primary: false, relation: '父亲' }] }], '监护人手机号不能重复');
     // a staff member's mobile cannot be a guardian (checked inside: the new parent accounts are not kept either)
-    await rejected(admin, [{ ...base, guardians: [g, { name: '新家长', mobile: freshMobile(), relation: '父亲' }, { name: '周老师', mobile: '13800000002', relation: '父亲' }] }],
-      '手机号 13800000002 已被本机构的教职工账号使用，不能作为监护人');
+    await rejected(
+      admin,
+      [
+        {
+          ...base,
+          guardians: [g, { name: '新家长', mobile: freshMobile(), relation: '父亲' }, { name: '周老师', mobile: '13800000002', relation: '父亲' }],
+        },
+      ],
+      '手机号 13800000002 已被本机构的教职工账号使用，不能作为监护人',
+    );
     await rejected(admin, [
       {},
       { ...base },
@@ -184,7 +219,7 @@ describe('saveStudentGuardians', () => {
     await rejected(admin, [{ student_id: 2_000_000_000, version: 1, guardians: [g] }], '该学生不存在');
   });
 
-  it('a wrong role is refused, nothing written (guardians are the admin\'s: teachers, head teachers and parents may not)', async () => {
+  it("a wrong role is refused, nothing written (guardians are the admin's: teachers, head teachers and parents may not)", async () => {
     const s = await newStudent('郑小云');
     for (const token of [teacher, adviser, parent]) {
       const before = await written();
@@ -197,12 +232,20 @@ describe('saveStudentGuardians', () => {
   });
 
   it("another school's student is not found: nothing written, its history not readable", async () => {
-    await rejected(admin, [{ student_id: otherStudentId, version: 1, guardians: [{ name: '外校家长', mobile: '13912345678', relation: '父亲', is_primary: true }] }], '该学生不存在');
+    await rejected(
+      admin,
+      [{ student_id: otherStudentId, version: 1, guardians: [{ name: '外校家长', mobile: '13912345678', relation: '父亲', is_primary: true }] }],
+      '该学生不存在',
+    );
     const log = await t.get(LOG, admin).query({ student_id: otherStudentId });
     expect(log.body).toMatchObject({ code: Code.Error, msg: '该学生不存在' });
     // and the other school's admin cannot reach this school's student
     const s = await newStudent('郑小风');
-    await rejected(other.adminToken, [{ student_id: s.id, version: 1, guardians: [{ ...asInput(s.guardians[0]), relation: '妈妈' }] }], '该学生不存在');
+    await rejected(
+      other.adminToken,
+      [{ student_id: s.id, version: 1, guardians: [{ ...asInput(s.guardians[0]), relation: '妈妈' }] }],
+      '该学生不存在',
+    );
   });
 
   it('the database keeps one primary per student and the history append-only', async () => {
@@ -210,8 +253,12 @@ describe('saveStudentGuardians', () => {
       { name: '甲', mobile: freshMobile(), relation: '母亲' },
       { name: '乙', mobile: freshMobile(), relation: '父亲' },
     ]);
-    await expect(t.sql.query(`update student_guardians set is_primary = true where student_id = $1`, [s.id])).rejects.toThrow(/student_guardians_one_primary_idx/);
-    await t.post(SAVE, admin).send({ student_id: s.id, version: 1, guardians: s.guardians.map((g) => ({ ...asInput(g), is_primary: !g.is_primary })) });
+    await expect(t.sql.query(`update student_guardians set is_primary = true where student_id = $1`, [s.id])).rejects.toThrow(
+      /student_guardians_one_primary_idx/,
+    );
+    await t
+      .post(SAVE, admin)
+      .send({ student_id: s.id, version: 1, guardians: s.guardians.map((g) => ({ ...asInput(g), is_primary: !g.is_primary })) });
     await expect(t.sql.query(`update student_guardian_changes set relation = 'x' where student_id = $1`, [s.id])).rejects.toThrow(/append-only/);
     await expect(t.sql.query(`delete from student_guardian_changes where student_id = $1`, [s.id])).rejects.toThrow(/append-only/);
   });
@@ -219,7 +266,14 @@ describe('saveStudentGuardians', () => {
 
 describe('studentGuardianLog', () => {
   it('bad input answers code 100', async () => {
-    for (const q of [{}, { student_id: '0' }, { student_id: 'x' }, { student_id: '1', limit: '101' }, { student_id: '1', page: '0' }, { student_id: '1', kind: 'added' }]) {
+    for (const q of [
+      {},
+      { student_id: '0' },
+      { student_id: 'x' },
+      { student_id: '1', limit: '101' },
+      { student_id: '1', page: '0' },
+      { student_id: '1', kind: 'added' },
+    ]) {
       const res = await t.get(LOG, admin).query(q);
       expect({ q, code: res.body.code }).toEqual({ q, code: Code.Error });
     }
@@ -281,11 +335,27 @@ describe('studentInfo: contracts, points balance, teaching classes', () => {
       [`T${s.id}-0-b`, 'expired', 10, 6, null],
     ]);
     expect(d.contracts[0]).toEqual({
-      id: expect.any(Number), no: `T${s.id}-0-a`, package_name: `学期托管${s.id}`, kind: 'term', state: 'active',
-      start_day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), end_day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), units_total: null, units_left: null, days_left: 60,
+      id: expect.any(Number),
+      no: `T${s.id}-0-a`,
+      package_name: `学期托管${s.id}`,
+      kind: 'term',
+      state: 'active',
+      start_day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      end_day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      units_total: null,
+      units_left: null,
+      days_left: 60,
     });
     expect(d.teaching_classes).toHaveLength(1);
-    expect(d.teaching_classes[0]).toMatchObject({ name: `书法${s.id}-0`, subject: '书法', teacher_name: expect.any(String), students: 1, sessions_count: 12, status: 0, fee_fen: 50000 });
+    expect(d.teaching_classes[0]).toMatchObject({
+      name: `书法${s.id}-0`,
+      subject: '书法',
+      teacher_name: expect.any(String),
+      students: 1,
+      sessions_count: 12,
+      status: 0,
+      fee_fen: 50000,
+    });
     // the same classes studentTeachingClassList gives
     const list = await t.get(`${P}studentTeachingClassList`, admin).query({ student_id: s.id });
     expect(list.body.data.list.map((c: { id: number }) => c.id)).toEqual(d.teaching_classes.map((c: { id: number }) => c.id));

@@ -51,15 +51,35 @@ interface ImportRow {
 }
 
 const MAX_LEN: Record<Column, number> = {
-  姓名: 32, 性别: 4, 出生日期: 20, 就读学校: 100, 年级: 20, 班级: 20, 过敏信息: 500, 备注: 1000,
-  监护人姓名: 32, 监护人手机: 20, 与学生关系: 20, 需要接送: 5, 需要晚餐: 5,
+  姓名: 32,
+  性别: 4,
+  出生日期: 20,
+  就读学校: 100,
+  年级: 20,
+  班级: 20,
+  过敏信息: 500,
+  备注: 1000,
+  监护人姓名: 32,
+  监护人手机: 20,
+  与学生关系: 20,
+  需要接送: 5,
+  需要晚餐: 5,
 };
 const REQUIRED: Column[] = ['姓名', '监护人姓名', '监护人手机', '与学生关系'];
 const NOTES: Record<Column, string> = {
-  姓名: '必填，最多 32 个字符', 性别: '男 / 女，可不填', 出生日期: '如 2018-09-01，可不填', 就读学校: '孩子白天就读的学校，最多 100 个字符',
-  年级: '如 三年级，最多 20 个字符', 班级: '如 2班，最多 20 个字符', 过敏信息: '最多 500 个字符', 备注: '最多 1000 个字符',
-  监护人姓名: '必填，家长账号的昵称', 监护人手机: '必填，11 位手机号；家长用此手机号和短信验证码登录', 与学生关系: '必填，如 妈妈、爸爸、奶奶',
-  需要接送: '是 / 否，不填为否', 需要晚餐: '是 / 否，不填为否',
+  姓名: '必填，最多 32 个字符',
+  性别: '男 / 女，可不填',
+  出生日期: '如 2018-09-01，可不填',
+  就读学校: '孩子白天就读的学校，最多 100 个字符',
+  年级: '如 三年级，最多 20 个字符',
+  班级: '如 2班，最多 20 个字符',
+  过敏信息: '最多 500 个字符',
+  备注: '最多 1000 个字符',
+  监护人姓名: '必填，家长账号的昵称',
+  监护人手机: '必填，11 位手机号；家长用此手机号和短信验证码登录',
+  与学生关系: '必填，如 妈妈、爸爸、奶奶',
+  需要接送: '是 / 否，不填为否',
+  需要晚餐: '是 / 否，不填为否',
 };
 
 /** RFC 4180 CSV (quotes, doubled quotes, CR LF), UTF-8 with or without BOM. */
@@ -106,7 +126,15 @@ function normalizeDate(v: string, date1904: boolean): string | null {
   const d = readDateCell(v, date1904);
   return d && isBirthday(d) ? d : null;
 }
-const GENDERS = new Map<string, 1 | 2 | null>([['男', 1], ['女', 2], ['1', 1], ['2', 2], ['m', 1], ['f', 2], ['', null]]);
+const GENDERS = new Map<string, 1 | 2 | null>([
+  ['男', 1],
+  ['女', 2],
+  ['1', 1],
+  ['2', 2],
+  ['m', 1],
+  ['f', 2],
+  ['', null],
+]);
 const YES = new Set(['是', 'y', 'yes', '1', 'true', '需要']);
 const NO = new Set(['否', 'n', 'no', '0', 'false', '不需要', '']);
 
@@ -140,11 +168,38 @@ export class StudentsIoService {
 
   async export(user: SessionUser, f: StudentExportInput): Promise<FileAnswer> {
     const [list, tz] = await Promise.all([this.students.listAll(user, f), schoolTimeZone(this.db, user.schoolId!)]);
-    const header = ['ID', '姓名', '性别', '出生日期', '就读学校', '年级', '班级', '托管班', '监护人', '过敏信息', '需要接送', '需要晚餐', '辅导类型', '状态', '登记时间'];
+    const header = [
+      'ID',
+      '姓名',
+      '性别',
+      '出生日期',
+      '就读学校',
+      '年级',
+      '班级',
+      '托管班',
+      '监护人',
+      '过敏信息',
+      '需要接送',
+      '需要晚餐',
+      '辅导类型',
+      '状态',
+      '登记时间',
+    ];
     const values = (s: StudentRow) => [
-      s.id, s.name, s.gender === 1 ? '男' : s.gender === 2 ? '女' : '', s.birthday ?? '', s.day_school ?? '', s.grade ?? '', s.class_name ?? '',
-      s.care_class?.name ?? '', s.guardians.map((g) => `${g.name}（${g.relation}）${g.mobile}`).join('；'), s.allergies ?? '',
-      s.needs_shuttle ? '是' : '否', s.needs_dinner ? '是' : '否', s.tutoring_type ?? '', s.status === 1 ? '在读' : '已归档',
+      s.id,
+      s.name,
+      s.gender === 1 ? '男' : s.gender === 2 ? '女' : '',
+      s.birthday ?? '',
+      s.day_school ?? '',
+      s.grade ?? '',
+      s.class_name ?? '',
+      s.care_class?.name ?? '',
+      s.guardians.map((g) => `${g.name}（${g.relation}）${g.mobile}`).join('；'),
+      s.allergies ?? '',
+      s.needs_shuttle ? '是' : '否',
+      s.needs_dinner ? '是' : '否',
+      s.tutoring_type ?? '',
+      s.status === 1 ? '在读' : '已归档',
       // the day the student was registered and the file's day: the school's local days, not cut from UTC instants
       localDay(s.created_at, tz),
     ];
@@ -239,9 +294,20 @@ export class StudentsIoService {
       const needs_dinner = yesNo('需要晚餐');
       if (bad.has(row)) continue;
       rows.push({
-        row, name: v.姓名, gender: gender ?? null, birthday, day_school: v.就读学校 || null, grade: v.年级 || null, class_name: v.班级 || null,
-        allergies: v.过敏信息 || null, notes: v.备注 || null, guardian_name: v.监护人姓名, guardian_mobile: mobile!, relation: v.与学生关系,
-        needs_shuttle, needs_dinner,
+        row,
+        name: v.姓名,
+        gender: gender ?? null,
+        birthday,
+        day_school: v.就读学校 || null,
+        grade: v.年级 || null,
+        class_name: v.班级 || null,
+        allergies: v.过敏信息 || null,
+        notes: v.备注 || null,
+        guardian_name: v.监护人姓名,
+        guardian_mobile: mobile!,
+        relation: v.与学生关系,
+        needs_shuttle,
+        needs_dinner,
       });
     }
     // duplicates within the file
@@ -290,7 +356,11 @@ export class StudentsIoService {
       await this.students.lockSchool(em, schoolId);
       await check(em);
       if (bad.size) throw new AppError('stu.import_has_problems', { count: problems.length }, Code.Error, result(0));
-      const parents = await this.students.ensureParents(em, schoolId, rows.map((r) => ({ mobile: r.guardian_mobile, name: r.guardian_name })));
+      const parents = await this.students.ensureParents(
+        em,
+        schoolId,
+        rows.map((r) => ({ mobile: r.guardian_mobile, name: r.guardian_name })),
+      );
       const ids: Array<{ id: number }> = await em.query(
         `select nextval(pg_get_serial_sequence('students', 'id'))::int as id from generate_series(1, $1) order by 1`,
         [rows.length],

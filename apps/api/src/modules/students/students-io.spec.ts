@@ -29,7 +29,21 @@ let nextMobile = 0;
 const cn = (n: number) => String(n).replace(/\d/g, (d) => '零一二三四五六七八九'[Number(d)]);
 const freshMobile = () => `1350000${String(++nextMobile).padStart(4, '0')}`;
 /** a good row of the template columns */
-const good = (name: string, mobile = freshMobile()): Row => [name, '女', '2018-03-01', '实验小学', '二年级', '1班', '', '', '王妈妈', mobile, '母亲', '是', '否'];
+const good = (name: string, mobile = freshMobile()): Row => [
+  name,
+  '女',
+  '2018-03-01',
+  '实验小学',
+  '二年级',
+  '1班',
+  '',
+  '',
+  '王妈妈',
+  mobile,
+  '母亲',
+  '是',
+  '否',
+];
 
 async function xlsx(rows: Row[], header: string[] = [...STUDENT_IMPORT_COLUMNS]): Promise<Buffer> {
   const wb = new Workbook();
@@ -62,7 +76,9 @@ describe('studentImportTemplate', () => {
     const res = await t.get(`${TEMPLATE}?format=xlsx`, admin).buffer(true).parse(binary);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe(XLSX);
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="______.xlsx"; filename*=UTF-8''${encodeURIComponent('学生导入模板.xlsx')}`);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="______.xlsx"; filename*=UTF-8''${encodeURIComponent('学生导入模板.xlsx')}`,
+    );
     const rows = await readXlsx(res.body as Buffer);
     expect(rows[0]).toEqual([...STUDENT_IMPORT_COLUMNS]);
     const csv = await t.get(`${TEMPLATE}?format=csv`, admin).buffer(true).parse(binary);
@@ -76,7 +92,8 @@ describe('studentImportTemplate', () => {
     }
   });
   it('a wrong role is refused', async () => {
-    for (const token of [teacher, adviser, parent]) expect((await t.get(`${TEMPLATE}?format=xlsx`, token)).body).toMatchObject({ code: Code.Error, msg: FORBIDDEN });
+    for (const token of [teacher, adviser, parent])
+      expect((await t.get(`${TEMPLATE}?format=xlsx`, token)).body).toMatchObject({ code: Code.Error, msg: FORBIDDEN });
   });
 });
 
@@ -102,13 +119,26 @@ describe('studentImport', () => {
         where s.name like '导入%' order by s.id`,
     );
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toMatchObject({ name: '导入甲', gender: 2, birthday: '2018-03-01', needs_shuttle: true, needs_dinner: false, mobile: shared, role: 6, relation: '母亲', is_primary: true });
+    expect(rows[0]).toMatchObject({
+      name: '导入甲',
+      gender: 2,
+      birthday: '2018-03-01',
+      needs_shuttle: true,
+      needs_dinner: false,
+      mobile: shared,
+      role: 6,
+      relation: '母亲',
+      is_primary: true,
+    });
     expect(rows[2]).toMatchObject({ name: '导入丙', gender: 1, birthday: '2017-09-01', allergies: '花生', needs_shuttle: false });
     const { rows: parents } = await t.sql.query(`select count(*)::int as n from users where mobile = $1`, [shared]);
     expect(parents[0].n).toBe(1);
     // importing the same file again: every row is now a duplicate
     const again = await upload(file, '学生.xlsx', '1');
-    expect(again.body.data).toMatchObject({ valid: 0, problems: [{ row: 2, column: '姓名', message: '系统中已有同名且监护人手机相同的学生' }, { row: 3 }, { row: 4 }] });
+    expect(again.body.data).toMatchObject({
+      valid: 0,
+      problems: [{ row: 2, column: '姓名', message: '系统中已有同名且监护人手机相同的学生' }, { row: 3 }, { row: 4 }],
+    });
   });
 
   it('a bad file lists each problem in Chinese with row and column', async () => {
@@ -155,7 +185,9 @@ describe('studentImport', () => {
     const csv = `\ufeff${STUDENT_IMPORT_COLUMNS.join(',')}\r\nCSV甲,女,2018/3/5,"实验小学,北校区",一年级,2班,"对""花生""过敏",,甲妈妈,${m},母亲,是,是\r\n`;
     const res = await upload(Buffer.from(csv, 'utf8'), '学生.csv', '0');
     expect(res.body.data).toMatchObject({ total: 1, valid: 1, imported: 1 });
-    const { rows } = await t.sql.query(`select day_school, allergies, to_char(birthday, 'YYYY-MM-DD') as b, needs_dinner from students where name = 'CSV甲'`);
+    const { rows } = await t.sql.query(
+      `select day_school, allergies, to_char(birthday, 'YYYY-MM-DD') as b, needs_dinner from students where name = 'CSV甲'`,
+    );
     expect(rows[0]).toEqual({ day_school: '实验小学,北校区', allergies: '对"花生"过敏', b: '2018-03-05', needs_dinner: true });
   });
 
@@ -220,8 +252,21 @@ describe('studentImport', () => {
   });
 
   it('reads what staff type: mobiles with spaces, dashes or a country code; dates as typed, as date cells or as serials', async () => {
-    const row = (name: string, birthday: string | number | Date, mobile: string | number): Row =>
-      [name, '女 ', birthday, '实验小学', '二年级', '1班', '', '', '张妈妈 ', mobile, '母亲', '是 ', '否'];
+    const row = (name: string, birthday: string | number | Date, mobile: string | number): Row => [
+      name,
+      '女 ',
+      birthday,
+      '实验小学',
+      '二年级',
+      '1班',
+      '',
+      '',
+      '张妈妈 ',
+      mobile,
+      '母亲',
+      '是 ',
+      '否',
+    ];
     const file = await xlsx([
       row('格式甲', '2018/3/15', '139 1234 5602'),
       row('格式乙', '2017.11.02', '139-1234-5603'),
@@ -281,14 +326,49 @@ describe('studentImport', () => {
 
 describe('studentExport', () => {
   it('exports the filtered list to xlsx, read back', async () => {
-    const res = await t.get(`${EXPORT}?format=xlsx&grade=${encodeURIComponent('四年级')}&class_name=${encodeURIComponent('3班')}`, admin).buffer(true).parse(binary);
+    const res = await t
+      .get(`${EXPORT}?format=xlsx&grade=${encodeURIComponent('四年级')}&class_name=${encodeURIComponent('3班')}`, admin)
+      .buffer(true)
+      .parse(binary);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe(XLSX);
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename=".*\.xlsx"; filename\*=UTF-8''%E5%AD%A6%E7%94%9F%E5%90%8D%E5%8D%95-\d{8}\.xlsx$/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename=".*\.xlsx"; filename\*=UTF-8''%E5%AD%A6%E7%94%9F%E5%90%8D%E5%8D%95-\d{8}\.xlsx$/,
+    );
     const rows = await readXlsx(res.body as Buffer);
-    expect(rows[0]).toEqual(['ID', '姓名', '性别', '出生日期', '就读学校', '年级', '班级', '托管班', '监护人', '过敏信息', '需要接送', '需要晚餐', '辅导类型', '状态', '登记时间']);
+    expect(rows[0]).toEqual([
+      'ID',
+      '姓名',
+      '性别',
+      '出生日期',
+      '就读学校',
+      '年级',
+      '班级',
+      '托管班',
+      '监护人',
+      '过敏信息',
+      '需要接送',
+      '需要晚餐',
+      '辅导类型',
+      '状态',
+      '登记时间',
+    ]);
     expect(rows).toHaveLength(2);
-    expect(rows[1].slice(1, 14)).toEqual(['赵雨桐', '女', '2016-12-08', '实验小学', '四年级', '3班', '阳光一班', expect.stringMatching(/（母亲）139000\d{5}$/), '', '是', '是', '一对一辅导', '在读']);
+    expect(rows[1].slice(1, 14)).toEqual([
+      '赵雨桐',
+      '女',
+      '2016-12-08',
+      '实验小学',
+      '四年级',
+      '3班',
+      '阳光一班',
+      expect.stringMatching(/（母亲）139000\d{5}$/),
+      '',
+      '是',
+      '是',
+      '一对一辅导',
+      '在读',
+    ]);
     const archived = await t.get(`${EXPORT}?format=csv&status=0`, admin).buffer(true).parse(binary);
     const text = (archived.body as Buffer).toString('utf8');
     expect(text.startsWith('\ufeffID,姓名')).toBe(true);
@@ -300,13 +380,33 @@ describe('studentExport', () => {
     const old = await t.sql.query(`select created_at from students where id = $1`, [rows[0].id]);
     await t.sql.query(`update students set created_at = '2026-11-26T17:30:00Z' where id = $1`, [rows[0].id]);
     // only Date is faked: the clock the export reads for the file's day; timers and I/O run as usual
-    jest.useFakeTimers({ now: new Date('2026-11-26T17:30:00Z'), doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'] });
+    jest.useFakeTimers({
+      now: new Date('2026-11-26T17:30:00Z'),
+      doNotFake: [
+        'nextTick',
+        'setImmediate',
+        'clearImmediate',
+        'setTimeout',
+        'clearTimeout',
+        'setInterval',
+        'clearInterval',
+        'queueMicrotask',
+        'hrtime',
+        'performance',
+      ],
+    });
     try {
-      const res = await t.get(`${EXPORT}?format=xlsx&grade=${encodeURIComponent('四年级')}&class_name=${encodeURIComponent('3班')}`, admin).buffer(true).parse(binary);
+      const res = await t
+        .get(`${EXPORT}?format=xlsx&grade=${encodeURIComponent('四年级')}&class_name=${encodeURIComponent('3班')}`, admin)
+        .buffer(true)
+        .parse(binary);
       expect(decodeURIComponent(res.headers['content-disposition'])).toContain('学生名单-20261127.xlsx');
       const sheet = await readXlsx(res.body as Buffer);
       expect(sheet[1][14]).toBe('2026-11-27');
-      const csv = await t.get(`${EXPORT}?format=csv&grade=${encodeURIComponent('四年级')}&class_name=${encodeURIComponent('3班')}`, admin).buffer(true).parse(binary);
+      const csv = await t
+        .get(`${EXPORT}?format=csv&grade=${encodeURIComponent('四年级')}&class_name=${encodeURIComponent('3班')}`, admin)
+        .buffer(true)
+        .parse(binary);
       expect(decodeURIComponent(csv.headers['content-disposition'])).toContain('学生名单-20261127.csv');
       expect((csv.body as Buffer).toString('utf8').trim().endsWith(',2026-11-27')).toBe(true);
     } finally {
@@ -321,7 +421,8 @@ describe('studentExport', () => {
     }
   });
   it('a wrong role is refused', async () => {
-    for (const token of [teacher, adviser, parent]) expect((await t.get(`${EXPORT}?format=xlsx`, token)).body).toMatchObject({ code: Code.Error, msg: FORBIDDEN });
+    for (const token of [teacher, adviser, parent])
+      expect((await t.get(`${EXPORT}?format=xlsx`, token)).body).toMatchObject({ code: Code.Error, msg: FORBIDDEN });
   });
   it('another school exports its own students only', async () => {
     const res = await t.get(`${EXPORT}?format=csv`, other.adminToken).buffer(true).parse(binary);

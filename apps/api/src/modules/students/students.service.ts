@@ -194,15 +194,29 @@ export class StudentsService {
         [schoolId, input.name, mobiles],
       );
       if (dup) throw new AppError('stu.duplicate', { name: input.name, mobile: dup.mobile });
-      const parents = await this.ensureParents(em, schoolId, input.guardians.map((g) => ({ mobile: g.mobile, name: g.name })));
+      const parents = await this.ensureParents(
+        em,
+        schoolId,
+        input.guardians.map((g) => ({ mobile: g.mobile, name: g.name })),
+      );
       const [student]: Array<{ id: number }> = await em.query(
         `insert into students (school_id, name, gender, birthday, day_school, grade, class_name, photo_url, allergies, notes,
                                needs_shuttle, needs_dinner, tutoring_type)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning id`,
         [
-          schoolId, input.name, input.gender ?? null, nullIfBlank(input.birthday), nullIfBlank(input.day_school), nullIfBlank(input.grade),
-          nullIfBlank(input.class_name), nullIfBlank(input.photo_url), nullIfBlank(input.allergies), nullIfBlank(input.notes),
-          input.needs_shuttle ?? false, input.needs_dinner ?? false, nullIfBlank(input.tutoring_type),
+          schoolId,
+          input.name,
+          input.gender ?? null,
+          nullIfBlank(input.birthday),
+          nullIfBlank(input.day_school),
+          nullIfBlank(input.grade),
+          nullIfBlank(input.class_name),
+          nullIfBlank(input.photo_url),
+          nullIfBlank(input.allergies),
+          nullIfBlank(input.notes),
+          input.needs_shuttle ?? false,
+          input.needs_dinner ?? false,
+          nullIfBlank(input.tutoring_type),
         ],
       );
       const hasPrimary = input.guardians.some((g) => g.is_primary);
@@ -383,7 +397,9 @@ export class StudentsService {
         order by e.exam_day desc, e.id desc limit $3`,
       [studentId, schoolId, GROWTH_MAX_SCORES],
     );
-    return rows.reverse().map(({ score2, pass2, ...r }) => ({ ...r, score: score2 === null ? null : score2 / 2, pass_mark: (pass2 ?? defaultPass2(r.full_mark)) / 2 }));
+    return rows
+      .reverse()
+      .map(({ score2, pass2, ...r }) => ({ ...r, score: score2 === null ? null : score2 / 2, pass_mark: (pass2 ?? defaultPass2(r.full_mark)) / 2 }));
   }
 
   /**
@@ -392,7 +408,12 @@ export class StudentsService {
    * record, as present (picked up, in the centre or left), on leave (a leave day the student did not come) or absent
    * (expected, neither, before today). One statement.
    */
-  private async growthAttendance(schoolId: number, studentId: number, group: GrowthGroup, w: { from: string; to: string; periods: string[] }): Promise<GrowthAttendance[]> {
+  private async growthAttendance(
+    schoolId: number,
+    studentId: number,
+    group: GrowthGroup,
+    w: { from: string; to: string; periods: string[] },
+  ): Promise<GrowthAttendance[]> {
     return this.db.query(
       `with days as (select d::date as day from generate_series($3::date, $4::date, interval '1 day') d),
        expected as (
@@ -551,7 +572,12 @@ export class StudentsService {
     return by;
   }
 
-  private async insertPickups(em: EntityManager, schoolId: number, studentId: number, list: Array<{ name: string; relation: string; mobile: string; photo_url?: string }>) {
+  private async insertPickups(
+    em: EntityManager,
+    schoolId: number,
+    studentId: number,
+    list: Array<{ name: string; relation: string; mobile: string; photo_url?: string }>,
+  ) {
     await em.query(
       `insert into pickup_people (school_id, student_id, name, relation, mobile, photo_url)
        select $1, $2, x.name, x.relation, x.mobile, nullif(x.photo_url, '')

@@ -12,7 +12,9 @@ beforeAll(async () => {
   t = await startTestApp({ runJobs: false, demoPeople: true });
   [admin, teacher, adviser, parent] = await Promise.all([t.login('admin'), t.login('teacher'), t.login('adviser'), t.login('parent')]);
   other = await t.otherSchool();
-  const res = await t.post(ADD, other.adminToken).send({ name: '外校学生', guardians: [{ name: '外校家长', mobile: '13912345678', relation: '母亲' }] });
+  const res = await t
+    .post(ADD, other.adminToken)
+    .send({ name: '外校学生', guardians: [{ name: '外校家长', mobile: '13912345678', relation: '母亲' }] });
   expect(res.body.code).toBe(Code.Ok);
   otherStudentId = res.body.data.id;
 });
@@ -58,7 +60,10 @@ async function add(over: Record<string, unknown> = {}) {
 }
 
 /** calls with each input and expects code 100 and nothing written */
-async function rejects(call: (input: Record<string, unknown>) => Promise<{ body: { code: number; msg: string } }>, inputs: Record<string, unknown>[]) {
+async function rejects(
+  call: (input: Record<string, unknown>) => Promise<{ body: { code: number; msg: string } }>,
+  inputs: Record<string, unknown>[],
+) {
   for (const input of inputs) {
     const before = await snapshot(t.sql);
     const res = await call(input);
@@ -67,8 +72,7 @@ async function rejects(call: (input: Record<string, unknown>) => Promise<{ body:
     expect(await snapshot(t.sql)).toEqual(before);
   }
 }
-const getQ = (path: string, token: string) => (input: Record<string, unknown>) =>
-  t.get(path, token).query(input as Record<string, string>);
+const getQ = (path: string, token: string) => (input: Record<string, unknown>) => t.get(path, token).query(input as Record<string, string>);
 const postB = (path: string, token: string) => (input: Record<string, unknown>) => t.post(path, token).send(input);
 
 async function forbidden(method: 'get' | 'post', path: string, tokens: string[]) {
@@ -97,8 +101,20 @@ describe('addStudent', () => {
       pickup_people: [{ name: '林奶奶', relation: '祖母', mobile: '13712345678' }],
     });
     expect(s).toMatchObject({
-      name: '林小满', gender: 1, birthday: '2018-04-01', day_school: '实验小学', grade: '二年级', class_name: '6班', allergies: '芒果',
-      notes: '周三学钢琴', needs_shuttle: true, needs_dinner: false, tutoring_type: '作业辅导', status: 1, version: 1, care_class: null,
+      name: '林小满',
+      gender: 1,
+      birthday: '2018-04-01',
+      day_school: '实验小学',
+      grade: '二年级',
+      class_name: '6班',
+      allergies: '芒果',
+      notes: '周三学钢琴',
+      needs_shuttle: true,
+      needs_dinner: false,
+      tutoring_type: '作业辅导',
+      status: 1,
+      version: 1,
+      care_class: null,
       photo_url: '/uploads/2026/11/a.png',
       pickup_people: [{ id: expect.any(Number), name: '林奶奶', relation: '祖母', mobile: '13712345678', photo_url: null }],
     });
@@ -152,7 +168,13 @@ describe('addStudent', () => {
       { name: '张三', guardians: [{ name: '甲', mobile: '123', relation: '母亲' }] },
       { name: '张三', guardians: [{ name: '甲', mobile: '13600009999' }] },
       { name: '张三', guardians: [...g, ...g] },
-      { name: '张三', guardians: [{ ...g[0], is_primary: true }, { name: '乙', mobile: '13600009998', relation: '父亲', is_primary: true }] },
+      {
+        name: '张三',
+        guardians: [
+          { ...g[0], is_primary: true },
+          { name: '乙', mobile: '13600009998', relation: '父亲', is_primary: true },
+        ],
+      },
       { name: '张三', guardians: g, gender: 3 },
       { name: '张三', guardians: g, gender: '1' },
       { name: '张三', guardians: g, birthday: '2018-02-30' },
@@ -174,7 +196,9 @@ describe('addStudent', () => {
     const { rows } = await t.sql.query(`select school_id from students where id = $1`, [otherStudentId]);
     expect(rows[0].school_id).toBe(other.schoolId);
     // the same name and mobile in another school is no duplicate
-    const res = await t.post(ADD, other.adminToken).send({ name: '陈小雨', guardians: [{ name: '陈家长', mobile: '13800000006', relation: '母亲' }] });
+    const res = await t
+      .post(ADD, other.adminToken)
+      .send({ name: '陈小雨', guardians: [{ name: '陈家长', mobile: '13800000006', relation: '母亲' }] });
     expect(res.body.code).toBe(Code.Ok);
     const { rows: u } = await t.sql.query(`select school_id from users where id = $1`, [res.body.data.guardians[0].user_id]);
     expect(u[0].school_id).toBe(other.schoolId);
@@ -193,7 +217,10 @@ describe('studentList', () => {
     expect([...ids].sort((a: number, b: number) => b - a)).toEqual(ids);
     const all = await t.get(`${LIST}?limit=100`, admin);
     const chen = all.body.data.list.find((r: { name: string }) => r.name === '陈小雨');
-    expect(chen).toMatchObject({ care_class: { name: '阳光一班' }, guardians: [{ name: '陈家长', mobile: '13800000006', relation: '父亲', is_primary: true }] });
+    expect(chen).toMatchObject({
+      care_class: { name: '阳光一班' },
+      guardians: [{ name: '陈家长', mobile: '13800000006', relation: '父亲', is_primary: true }],
+    });
     expect(all.body.data.list.some((r: { name: string }) => r.name === '林嘉豪' || r.name === '外校学生')).toBe(false);
   });
 
@@ -238,8 +265,16 @@ describe('studentList', () => {
 
   it('bad input answers code 100', async () => {
     await rejects(getQ(LIST, admin), [
-      { status: '2' }, { status: 'x' }, { page: '0' }, { limit: '101' }, { class_id: '-1' }, { class_id: "1' or 1=1" },
-      { keyword: LONG }, { grade: LONG }, { keyword: '<script>' }, { sort: 'id' },
+      { status: '2' },
+      { status: 'x' },
+      { page: '0' },
+      { limit: '101' },
+      { class_id: '-1' },
+      { class_id: "1' or 1=1" },
+      { keyword: LONG },
+      { grade: LONG },
+      { keyword: '<script>' },
+      { sort: 'id' },
     ]);
   });
 
@@ -248,8 +283,14 @@ describe('studentList', () => {
   it('another school: its students never show, its care class id matches nothing', async () => {
     const res = await t.get(`${LIST}?limit=100&keyword=${encodeURIComponent('外校')}`, admin);
     expect(res.body.data.total).toBe(0);
-    const { rows } = await t.sql.query(`insert into care_classes (school_id, name, capacity) values ($1, '外校班', 10) returning id`, [other.schoolId]);
-    await t.sql.query(`insert into care_class_students (school_id, class_id, student_id) values ($1, $2, $3)`, [other.schoolId, rows[0].id, otherStudentId]);
+    const { rows } = await t.sql.query(`insert into care_classes (school_id, name, capacity) values ($1, '外校班', 10) returning id`, [
+      other.schoolId,
+    ]);
+    await t.sql.query(`insert into care_class_students (school_id, class_id, student_id) values ($1, $2, $3)`, [
+      other.schoolId,
+      rows[0].id,
+      otherStudentId,
+    ]);
     const byClass = await t.get(`${LIST}?class_id=${rows[0].id}`, admin);
     expect(byClass.body.data).toMatchObject({ total: 0, list: [] });
   });
@@ -262,14 +303,25 @@ describe('studentInfo', () => {
     expect(res.body).toMatchObject({
       code: Code.Ok,
       data: {
-        id, name: '李欣怡', gender: 2, birthday: '2018-05-09', allergies: '花生过敏', needs_shuttle: false, needs_dinner: true,
+        id,
+        name: '李欣怡',
+        gender: 2,
+        birthday: '2018-05-09',
+        allergies: '花生过敏',
+        needs_shuttle: false,
+        needs_dinner: true,
         care_class: { id: t.demo.classes!.running, name: '阳光一班', head_teacher_id: t.demo.users.adviser, head_teacher_name: '张班主任' },
         guardians: [{ relation: expect.any(String), is_primary: true }],
         pickup_people: [expect.objectContaining({ id: expect.any(Number) }), expect.objectContaining({ relation: '祖父母' })],
       },
     });
     // and (issue 21) its contracts, points balance and teaching classes: student-guardians.spec.ts
-    expect(res.body.data).toMatchObject({ contracts: expect.any(Array), contracts_total: expect.any(Number), points_balance: expect.any(Number), teaching_classes: expect.any(Array) });
+    expect(res.body.data).toMatchObject({
+      contracts: expect.any(Array),
+      contracts_total: expect.any(Number),
+      points_balance: expect.any(Number),
+      teaching_classes: expect.any(Array),
+    });
   });
 
   it('still answers for an archived student, with its status', async () => {
@@ -293,15 +345,21 @@ describe('checkStudent', () => {
     const no = await t.get(`${CHECK}?name=${encodeURIComponent('陈小雨')}&mobile=13800000007`, admin);
     expect(no.body.data).toEqual({ exists: false, student_id: null });
     // archived students do not count
-    const { rows } = await t.sql.query(
-      `select u.mobile from student_guardians g join users u on u.id = g.user_id where g.student_id = $1`,
-      [await studentId('林嘉豪')],
-    );
+    const { rows } = await t.sql.query(`select u.mobile from student_guardians g join users u on u.id = g.user_id where g.student_id = $1`, [
+      await studentId('林嘉豪'),
+    ]);
     const archived = await t.get(`${CHECK}?name=${encodeURIComponent('林嘉豪')}&mobile=${rows[0].mobile}`, admin);
     expect(archived.body.data.exists).toBe(false);
   });
   it('bad input answers code 100', () =>
-    rejects(getQ(CHECK, admin), [{}, { name: '张三' }, { mobile: '13800000006' }, { name: LONG, mobile: '13800000006' }, { name: '张三', mobile: 'abc' }, { name: '<i>x</i>', mobile: '13800000006' }]));
+    rejects(getQ(CHECK, admin), [
+      {},
+      { name: '张三' },
+      { mobile: '13800000006' },
+      { name: LONG, mobile: '13800000006' },
+      { name: '张三', mobile: 'abc' },
+      { name: '<i>x</i>', mobile: '13800000006' },
+    ]));
   it('a wrong role is refused', () => forbidden('get', CHECK, [teacher, adviser, parent]));
   it('another school students are not seen', async () => {
     const res = await t.get(`${CHECK}?name=${encodeURIComponent('外校学生')}&mobile=13912345678`, admin);
@@ -352,7 +410,9 @@ describe('schoolGrade', () => {
   it('bad input answers code 100', () => rejects(getQ(GRADES, admin), [{ school_id: '1' }, { grade: LONG }]));
   it('a wrong role is refused', () => forbidden('get', GRADES, [parent]));
   it('another school grades are its own', async () => {
-    await t.post(ADD, other.adminToken).send({ name: '外校二', grade: '九年级', class_name: '9班', guardians: [{ name: '外', mobile: '13912340000', relation: '母亲' }] });
+    await t
+      .post(ADD, other.adminToken)
+      .send({ name: '外校二', grade: '九年级', class_name: '9班', guardians: [{ name: '外', mobile: '13912340000', relation: '母亲' }] });
     const mine = await t.get(GRADES, admin);
     expect(mine.body.data.some((g: { grade: string }) => g.grade === '九年级')).toBe(false);
     const theirs = await t.get(GRADES, other.adminToken);
@@ -362,18 +422,50 @@ describe('schoolGrade', () => {
 
 describe('studentSettingInfo and studentSetting', () => {
   it('the admin reads and saves care settings, allergies, pick-up people (kept ids) and the profile, on the version read', async () => {
-    const s = await add({ name: '设置生', pickup_people: [{ name: '甲', relation: '舅舅', mobile: '13711110001' }, { name: '乙', relation: '姑姑', mobile: '13711110002' }] });
+    const s = await add({
+      name: '设置生',
+      pickup_people: [
+        { name: '甲', relation: '舅舅', mobile: '13711110001' },
+        { name: '乙', relation: '姑姑', mobile: '13711110002' },
+      ],
+    });
     const info = await t.get(`${SETTING_INFO}?id=${s.id}`, admin);
-    expect(info.body.data).toMatchObject({ id: s.id, name: '设置生', needs_shuttle: false, needs_dinner: false, tutoring_type: null, allergies: null, version: 1 });
+    expect(info.body.data).toMatchObject({
+      id: s.id,
+      name: '设置生',
+      needs_shuttle: false,
+      needs_dinner: false,
+      tutoring_type: null,
+      allergies: null,
+      version: 1,
+    });
     const [keep] = info.body.data.pickup_people;
     const res = await t.post(SETTING, admin).send({
-      id: s.id, version: 1, needs_shuttle: true, needs_dinner: true, tutoring_type: '一对一辅导', allergies: '牛奶',
-      pickup_people: [{ id: keep.id, name: '甲', relation: '舅舅', mobile: '13711110009' }, { name: '丙', relation: '爷爷', mobile: '13711110003' }],
-      grade: '三年级', notes: '',
+      id: s.id,
+      version: 1,
+      needs_shuttle: true,
+      needs_dinner: true,
+      tutoring_type: '一对一辅导',
+      allergies: '牛奶',
+      pickup_people: [
+        { id: keep.id, name: '甲', relation: '舅舅', mobile: '13711110009' },
+        { name: '丙', relation: '爷爷', mobile: '13711110003' },
+      ],
+      grade: '三年级',
+      notes: '',
     });
     expect(res.body).toMatchObject({
       code: Code.Ok,
-      data: { version: 2, needs_shuttle: true, needs_dinner: true, tutoring_type: '一对一辅导', allergies: '牛奶', grade: '三年级', notes: null, name: '设置生' },
+      data: {
+        version: 2,
+        needs_shuttle: true,
+        needs_dinner: true,
+        tutoring_type: '一对一辅导',
+        allergies: '牛奶',
+        grade: '三年级',
+        notes: null,
+        name: '设置生',
+      },
     });
     expect(res.body.data.pickup_people).toEqual([
       { id: keep.id, name: '甲', relation: '舅舅', mobile: '13711110009', photo_url: null },
@@ -405,7 +497,9 @@ describe('studentSettingInfo and studentSetting', () => {
     const { rows } = await t.sql.query(`select id from pickup_people where student_id = $1 limit 1`, [await studentId('黄俊熙')]);
     const { rows: v } = await t.sql.query(`select version from students where id = $1`, [a]);
     const before = await snapshot(t.sql);
-    const res = await t.post(SETTING, admin).send({ id: a, version: v[0].version, pickup_people: [{ id: rows[0].id, name: '偷', relation: '父亲', mobile: '13711119999' }] });
+    const res = await t
+      .post(SETTING, admin)
+      .send({ id: a, version: v[0].version, pickup_people: [{ id: rows[0].id, name: '偷', relation: '父亲', mobile: '13711119999' }] });
     expect(res.body).toMatchObject({ code: Code.Error, msg: '接送人不存在或不属于该学生' });
     expect(await snapshot(t.sql)).toEqual(before);
   });
@@ -414,10 +508,16 @@ describe('studentSettingInfo and studentSetting', () => {
     await rejects(getQ(SETTING_INFO, admin), [{}, { id: 'x' }, { id: LONG }]);
     const id = await studentId('周梓萱');
     await rejects(postB(SETTING, admin), [
-      {}, { id }, { id, version: '1' }, { id, version: 1, needs_shuttle: 'x' }, { id, version: 1, tutoring_type: LONG },
-      { id, version: 1, allergies: '<img src=x onerror=1>' }, { id, version: 1, pickup_people: [{ name: '', relation: '父', mobile: '13711110001' }] },
+      {},
+      { id },
+      { id, version: '1' },
+      { id, version: 1, needs_shuttle: 'x' },
+      { id, version: 1, tutoring_type: LONG },
+      { id, version: 1, allergies: '<img src=x onerror=1>' },
+      { id, version: 1, pickup_people: [{ name: '', relation: '父', mobile: '13711110001' }] },
       { id, version: 1, pickup_people: new Array(11).fill({ name: '甲', relation: '父', mobile: '13711110001' }) },
-      { id, version: 1, status: 0 }, { id, version: 1, name: "a'; delete from students; --" },
+      { id, version: 1, status: 0 },
+      { id, version: 1, name: "a'; delete from students; --" },
     ]);
   });
 
@@ -450,7 +550,10 @@ describe('teacher actions', () => {
     // a duty for one student of the second class adds only that student
     const wu = await studentId('吴宇轩');
     await t.sql.query(`insert into duty_assignments (school_id, class_id, student_id, teacher_id, duty) values ($1, $2, $3, $4, 'shuttle')`, [
-      t.demo.schoolId, t.demo.classes!.second, wu, t.demo.users.teacher,
+      t.demo.schoolId,
+      t.demo.classes!.second,
+      wu,
+      t.demo.users.teacher,
     ]);
     const more = await names(teacher);
     expect(more.total).toBe(11);
@@ -461,7 +564,10 @@ describe('teacher actions', () => {
   it('teacherStudentInfo: own students only', async () => {
     const id = await studentId('陈小雨');
     const res = await t.get(`${T_INFO}?id=${id}`, teacher);
-    expect(res.body).toMatchObject({ code: Code.Ok, data: { id, name: '陈小雨', guardians: [{ mobile: '13800000006' }], pickup_people: expect.any(Array) } });
+    expect(res.body).toMatchObject({
+      code: Code.Ok,
+      data: { id, name: '陈小雨', guardians: [{ mobile: '13800000006' }], pickup_people: expect.any(Array) },
+    });
     expect((await t.get(`${T_INFO}?id=${await studentId('吴宇轩')}`, teacher)).body).toMatchObject({ code: Code.Error, msg: '该学生不存在' });
   });
 
@@ -470,13 +576,24 @@ describe('teacher actions', () => {
     const first = await t.post(COMMENT, adviser).send({ student_id: id, period: '2026 秋季学期', content: '作业认真，进步明显。' });
     expect(first.body).toMatchObject({
       code: Code.Ok,
-      data: { id: expect.any(Number), student_id: id, kind: 'overall', period: '2026 秋季学期', content: '作业认真，进步明显。', author_id: t.demo.users.adviser, author_name: '张班主任' },
+      data: {
+        id: expect.any(Number),
+        student_id: id,
+        kind: 'overall',
+        period: '2026 秋季学期',
+        content: '作业认真，进步明显。',
+        author_id: t.demo.users.adviser,
+        author_name: '张班主任',
+      },
     });
     const second = await t.post(COMMENT, teacher).send({ student_id: id, period: '11 月', content: '数学进步。' });
     expect(second.body.code).toBe(Code.Ok);
     for (const token of [teacher, adviser, parent]) {
       const res = await t.get(`${GROWTH}?student_id=${id}&limit=1`, token);
-      expect(res.body).toMatchObject({ code: Code.Ok, data: { total: 2, page: 1, limit: 1, list: [{ id: second.body.data.id, author_name: '李老师' }] } });
+      expect(res.body).toMatchObject({
+        code: Code.Ok,
+        data: { total: 2, page: 1, limit: 1, list: [{ id: second.body.data.id, author_name: '李老师' }] },
+      });
     }
     // the admin reads the same record through studentComments
     const forAdmin = await t.get(`${P}studentComments?student_id=${id}`, admin);
@@ -498,8 +615,14 @@ describe('teacher actions', () => {
     await rejects(getQ(`${P}studentComments`, admin), [{}, { student_id: 'x' }, { student_id: LONG }, { student_id: '1', page: '0' }]);
     const id = await studentId('陈小阳');
     await rejects(postB(COMMENT, teacher), [
-      {}, { student_id: id }, { student_id: id, period: 'x' }, { student_id: id, period: 'x', content: '' }, { student_id: id, period: 'x', content: 'y'.repeat(2001) },
-      { student_id: id, period: LONG, content: 'y' }, { student_id: id, period: 'x', content: '<script>alert(1)</script>' }, { student_id: String(id), period: 'x', content: 'y' },
+      {},
+      { student_id: id },
+      { student_id: id, period: 'x' },
+      { student_id: id, period: 'x', content: '' },
+      { student_id: id, period: 'x', content: 'y'.repeat(2001) },
+      { student_id: id, period: LONG, content: 'y' },
+      { student_id: id, period: 'x', content: '<script>alert(1)</script>' },
+      { student_id: String(id), period: 'x', content: 'y' },
       { student_id: id, period: 'x', content: 'y', kind: 'growth' },
     ]);
   });

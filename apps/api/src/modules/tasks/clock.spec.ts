@@ -28,7 +28,11 @@ const FORBIDDEN = '当前账号没有权限执行此操作';
 const LONG = 'x'.repeat(10_000);
 
 const attendance = async (userId: number) =>
-  (await t.sql.query(`select to_char(day, 'YYYY-MM-DD') as day, clock_in_at, clock_out_at from staff_attendance where user_id = $1 order by day`, [userId])).rows;
+  (
+    await t.sql.query(`select to_char(day, 'YYYY-MM-DD') as day, clock_in_at, clock_out_at from staff_attendance where user_id = $1 order by day`, [
+      userId,
+    ])
+  ).rows;
 
 async function badBodies(path: string, token: string, bodies: unknown[]) {
   for (const body of bodies) {
@@ -39,12 +43,21 @@ async function badBodies(path: string, token: string, bodies: unknown[]) {
   }
 }
 
-const BAD_BODIES = [{ x: 1 }, { note: LONG }, { day: "2026-01-01'; drop table staff_attendance; --" }, { user_id: 1 }, { html: '<script>alert(1)</script>' }];
+const BAD_BODIES = [
+  { x: 1 },
+  { note: LONG },
+  { day: "2026-01-01'; drop table staff_attendance; --" },
+  { user_id: 1 },
+  { html: '<script>alert(1)</script>' },
+];
 
 describe('teacherClockIn and teacherClockOut', () => {
   it('a teacher clocks in once a day, then out once', async () => {
     const res = await t.post(IN, teacher).send({});
-    expect(res.body).toMatchObject({ code: Code.Ok, data: { id: expect.any(Number), day: today, clock_in_at: expect.any(String), clock_out_at: null } });
+    expect(res.body).toMatchObject({
+      code: Code.Ok,
+      data: { id: expect.any(Number), day: today, clock_in_at: expect.any(String), clock_out_at: null },
+    });
     const before = await snapshot(t.sql);
     expect((await t.post(IN, teacher).send({})).body).toMatchObject({ code: Code.Error, msg: '今天已签到' });
     expect(await snapshot(t.sql)).toEqual(before);
@@ -95,7 +108,11 @@ describe('teacherClockingInCount', () => {
       `insert into users (school_id, role, username, name, nickname) values ($1, 2, 'other_teacher_c', '外校老师', '外校老师') returning id`,
       [other.schoolId],
     );
-    await t.sql.query(`insert into staff_attendance (school_id, user_id, day, clock_in_at) values ($1, $2, $3, now())`, [other.schoolId, o[0].id, today]);
+    await t.sql.query(`insert into staff_attendance (school_id, user_id, day, clock_in_at) values ($1, $2, $3, now())`, [
+      other.schoolId,
+      o[0].id,
+      today,
+    ]);
 
     const res = await t.get(`${COUNT}?date_from=${yesterday}&date_to=${today}`, admin);
     expect(res.body.code).toBe(Code.Ok);
@@ -124,7 +141,9 @@ describe('teacherClockingInCount', () => {
       },
     ]);
     const page2 = await t.get(`${COUNT}?date_from=${today}&date_to=${today}&page=2&limit=1`, admin);
-    expect(page2.body.data.days).toEqual([expect.objectContaining({ day: today, total: 2, list: [expect.objectContaining({ user_id: t.demo.users.adviser })] })]);
+    expect(page2.body.data.days).toEqual([
+      expect.objectContaining({ day: today, total: 2, list: [expect.objectContaining({ user_id: t.demo.users.adviser })] }),
+    ]);
     // a day with nobody: zeros and an empty list
     const early = await t.get(`${COUNT}?date_from=2026-01-01&date_to=2026-01-02`, admin);
     expect(early.body.data.days).toEqual([

@@ -158,16 +158,23 @@ export class TasksService {
   }
 
   async tutorInfo(user: SessionUser, studentId: number): Promise<TutorTaskInfo> {
-    const [row]: Array<Omit<TutorTaskInfo, 'student' | 'events'> & { id: number; name: string; grade: string | null; class_name: string | null; care_class: TutorTaskInfo['student']['care_class'] }> =
-      await this.db.query(
-        `${TODAY}
+    const [row]: Array<
+      Omit<TutorTaskInfo, 'student' | 'events'> & {
+        id: number;
+        name: string;
+        grade: string | null;
+        class_name: string | null;
+        care_class: TutorTaskInfo['student']['care_class'];
+      }
+    > = await this.db.query(
+      `${TODAY}
          select to_char(d.day, 'YYYY-MM-DD') as day, s.id, s.name, s.grade, s.class_name, ${CLASS_JSON} as care_class, s.tutoring_type,
                 ${BOARD} as state, sd.tutor_started_at, sd.tutor_started_by, ts.name as tutor_started_by_name,
                 sd.tutor_ended_at, sd.tutor_ended_by, te.name as tutor_ended_by_name
            ${MINE('left join users ts on ts.id = sd.tutor_started_by left join users te on te.id = sd.tutor_ended_by', 'tutor')}
             and s.id = $3`,
-        [user.schoolId, user.id, studentId],
-      );
+      [user.schoolId, user.id, studentId],
+    );
     if (!row) throw new AppError('leave.student_not_found');
     const events: TutorTaskInfo['events'] = await this.db.query(
       `select e.type, e.occurred_at as at, e.actor_id as actor, u.name as actor_name, e.payload
@@ -194,15 +201,19 @@ export class TasksService {
    */
   async handOver(user: SessionUser, input: TeacherHandOverStudentInput): Promise<TeacherHandOverResult> {
     return this.db.transaction(async (em) => {
-      const [st]: Array<{ day: string; state: BoardStateName; needs_shuttle: boolean; tutoring_type: string | null; tutor_ended_at: string | null }> = await em.query(
-        `${TODAY}
+      const [st]: Array<{ day: string; state: BoardStateName; needs_shuttle: boolean; tutoring_type: string | null; tutor_ended_at: string | null }> =
+        await em.query(
+          `${TODAY}
          select to_char(d.day, 'YYYY-MM-DD') as day, ${BOARD} as state, s.needs_shuttle, s.tutoring_type, sd.tutor_ended_at
            ${MINE('', input.duty)} and s.id = $3
            for update of s`,
-        [user.schoolId, user.id, input.student_id],
-      );
+          [user.schoolId, user.id, input.student_id],
+        );
       if (!st || (input.duty === 'shuttle' ? !st.needs_shuttle : st.tutoring_type === null)) throw new AppError('flow.handover_not_yours');
-      const open = input.duty === 'shuttle' ? st.state === 'expected' : (st.state === 'expected' || st.state === 'picked_up' || st.state === 'in_centre') && st.tutor_ended_at === null;
+      const open =
+        input.duty === 'shuttle'
+          ? st.state === 'expected'
+          : (st.state === 'expected' || st.state === 'picked_up' || st.state === 'in_centre') && st.tutor_ended_at === null;
       if (!open) throw new AppError('flow.handover_too_late');
       const [to]: Array<{ name: string }> = await em.query(
         `select u.name from users u

@@ -18,9 +18,10 @@ beforeAll(async () => {
   const { rows } = await t.sql.query(`select id, name from students where school_id = $1`, [t.demo.schoolId]);
   for (const r of rows) ids.set(r.name, r.id);
   const [o] = (
-    await t.sql.query(`insert into students (school_id, name, gender, needs_shuttle, tutoring_type) values ($1, '外校学生', 1, true, '作业辅导') returning id`, [
-      other.schoolId,
-    ])
+    await t.sql.query(
+      `insert into students (school_id, name, gender, needs_shuttle, tutoring_type) values ($1, '外校学生', 1, true, '作业辅导') returning id`,
+      [other.schoolId],
+    )
   ).rows;
   otherStudentId = o.id;
   today = (await t.sql.query(`select to_char((now() at time zone 'Asia/Shanghai')::date, 'YYYY-MM-DD') as d`)).rows[0].d;
@@ -126,10 +127,11 @@ describe('teacherTodayTask', () => {
   });
 
   it('a teacher with no class has nothing to do; other schools do not count', async () => {
-    await t.sql.query(
-      `insert into student_days (school_id, student_id, day, state, version, last_position) values ($1, $2, $3, 'in_centre', 1, 0)`,
-      [other.schoolId, otherStudentId, today],
-    );
+    await t.sql.query(`insert into student_days (school_id, student_id, day, state, version, last_position) values ($1, $2, $3, 'in_centre', 1, 0)`, [
+      other.schoolId,
+      otherStudentId,
+      today,
+    ]);
     const { rows } = await t.sql.query(`select id from users where username = 'demo_zhao'`);
     await t.sql.query(`delete from duty_assignments where teacher_id = $1`, [rows[0].id]);
     const zhao = await t.post('/api/index/login').send({ account: 'demo_zhao', password: 'Demo@2026' });
@@ -164,7 +166,13 @@ describe('shuttleTask', () => {
     expect(res.body.code).toBe(Code.Ok);
     const data = res.body.data;
     expect(data.day).toBe(today);
-    expect(data.groups.map((g: { dismissal_time: string; day_school: string; students: { name: string }[] }) => [g.dismissal_time, g.day_school, g.students.map((s) => s.name).sort()])).toEqual([
+    expect(
+      data.groups.map((g: { dismissal_time: string; day_school: string; students: { name: string }[] }) => [
+        g.dismissal_time,
+        g.day_school,
+        g.students.map((s) => s.name).sort(),
+      ]),
+    ).toEqual([
       ['16:00', '实验小学', ['王子涵', '赵雨桐', '陈小阳', '陈小雨'].sort()],
       ['16:00', '第二小学', ['刘诗琪', '张浩然'].sort()],
       ['16:30', '第二小学', ['黄俊熙']],
@@ -246,7 +254,12 @@ describe('tutorTask', () => {
 describe('tutorTaskInfo', () => {
   it("one student's tutoring with who started and ended it, and the day's timeline", async () => {
     const started = new Date('2026-01-05T09:00:00Z');
-    await day('陈小雨', 'in_centre', { entered_at: started, entered_by: t.demo.users.teacher, tutor_started_at: started, tutor_started_by: t.demo.users.teacher });
+    await day('陈小雨', 'in_centre', {
+      entered_at: started,
+      entered_by: t.demo.users.teacher,
+      tutor_started_at: started,
+      tutor_started_by: t.demo.users.teacher,
+    });
     await t.sql.query(
       `insert into flow_events (event_id, school_id, student_id, day, version, type, payload, class_id, state_after, actor_id, occurred_at)
        values (gen_random_uuid(), $1, $2, $3, 1, 'student.entered', '{}', $4, 'in_centre', $5, $6),
@@ -260,7 +273,13 @@ describe('tutorTaskInfo', () => {
       msg: expect.any(String),
       data: {
         day: today,
-        student: { id: id('陈小雨'), name: '陈小雨', grade: '三年级', class_name: '2班', care_class: { id: t.demo.classes!.running, name: '阳光一班' } },
+        student: {
+          id: id('陈小雨'),
+          name: '陈小雨',
+          grade: '三年级',
+          class_name: '2班',
+          care_class: { id: t.demo.classes!.running, name: '阳光一班' },
+        },
         tutoring_type: '作业辅导',
         state: 'in_centre',
         tutor_started_at: started.toISOString(),
@@ -271,7 +290,13 @@ describe('tutorTaskInfo', () => {
         tutor_ended_by_name: null,
         events: [
           { type: 'student.entered', at: started.toISOString(), actor: t.demo.users.teacher, actor_name: teacherName, payload: {} },
-          { type: 'student.tutoring_started', at: started.toISOString(), actor: t.demo.users.teacher, actor_name: teacherName, payload: { note: '数学' } },
+          {
+            type: 'student.tutoring_started',
+            at: started.toISOString(),
+            actor: t.demo.users.teacher,
+            actor_name: teacherName,
+            payload: { note: '数学' },
+          },
         ],
         homework: expect.any(Array),
       },
@@ -282,36 +307,60 @@ describe('tutorTaskInfo', () => {
   });
 
   it("carries the student's homework of the day (open today: set on or before, due on or after) with its state, earliest due first", async () => {
-    const plus = async (n: number) => (await t.sql.query(`select to_char((now() at time zone 'Asia/Shanghai')::date + $1::int, 'YYYY-MM-DD') as d`, [n])).rows[0].d as string;
+    const plus = async (n: number) =>
+      (await t.sql.query(`select to_char((now() at time zone 'Asia/Shanghai')::date + $1::int, 'YYYY-MM-DD') as d`, [n])).rows[0].d as string;
     const key = `tti-${Date.now()}`;
     const issue = async (title: string, due: string) => {
-      const res = await t.post(`${P}issueHomeWork`, teacher).send({ kind: 'care', class_id: t.demo.classes!.running, title, content: `${title}的内容`, due_day: due, request_id: `${key}-${title.length}-${due}` });
+      const res = await t.post(`${P}issueHomeWork`, teacher).send({
+        kind: 'care',
+        class_id: t.demo.classes!.running,
+        title,
+        content: `${title}的内容`,
+        due_day: due,
+        request_id: `${key}-${title.length}-${due}`,
+      });
       expect(res.body).toMatchObject({ code: Code.Ok });
       return res.body.data.id as number;
     };
     const later = await issue('背古诗', await plus(3));
     const soon = await issue('口算一页', today);
     const sid = id('陈小雨');
-    const marked = await t.post(`${P}markHomeWork`, teacher).send({ homework_id: soon, student_ids: [sid], state: 'done', note: '写得认真', request_id: `${key}-mark` });
+    const marked = await t
+      .post(`${P}markHomeWork`, teacher)
+      .send({ homework_id: soon, student_ids: [sid], state: 'done', note: '写得认真', request_id: `${key}-mark` });
     expect(marked.body.code).toBe(Code.Ok);
     // a homework due yesterday is not open today
-    const past = (await t.sql.query(
-      `insert into homeworks (school_id, kind, class_id, title, content, set_day, due_day, teacher_id, request_key)
+    const past = (
+      await t.sql.query(
+        `insert into homeworks (school_id, kind, class_id, title, content, set_day, due_day, teacher_id, request_key)
        values ($1, 'care', $2, '昨天的作业', '已过期', (now() at time zone 'Asia/Shanghai')::date - 3, (now() at time zone 'Asia/Shanghai')::date - 1, $3, $4) returning id`,
-      [t.demo.schoolId, t.demo.classes!.running, t.demo.users.teacher, `${key}-past`],
-    )).rows[0].id as number;
+        [t.demo.schoolId, t.demo.classes!.running, t.demo.users.teacher, `${key}-past`],
+      )
+    ).rows[0].id as number;
     await t.sql.query(`insert into homework_submissions (homework_id, student_id, school_id) values ($1, $2, $3)`, [past, sid, t.demo.schoolId]);
 
     const res = await t.get(`${TUTOR_INFO}?student_id=${sid}`, teacher);
     expect(res.body.code).toBe(Code.Ok);
     const mine = (res.body.data.homework as Array<{ id: number }>).filter((h) => [later, soon, past].includes(h.id));
     expect(mine).toEqual([
-      expect.objectContaining({ id: soon, title: '口算一页', content: '口算一页的内容', due_day: today, state: 'done', note: '写得认真', class_name: '阳光一班', teacher_name: expect.any(String), version: expect.any(Number) }),
+      expect.objectContaining({
+        id: soon,
+        title: '口算一页',
+        content: '口算一页的内容',
+        due_day: today,
+        state: 'done',
+        note: '写得认真',
+        class_name: '阳光一班',
+        teacher_name: expect.any(String),
+        version: expect.any(Number),
+      }),
       expect.objectContaining({ id: later, title: '背古诗', state: 'todo', note: null }),
     ]);
     // the head teacher reads the same homework; another student of the class has their own state
     const other = await t.get(`${TUTOR_INFO}?student_id=${id('黄俊熙')}`, adviser);
-    expect((other.body.data.homework as Array<{ id: number; state: string }>).filter((h) => h.id === soon)).toEqual([expect.objectContaining({ id: soon, state: 'todo' })]);
+    expect((other.body.data.homework as Array<{ id: number; state: string }>).filter((h) => h.id === soon)).toEqual([
+      expect.objectContaining({ id: soon, state: 'todo' }),
+    ]);
   });
 
   it('bad input answers code 100 and writes nothing', () =>
@@ -324,7 +373,7 @@ describe('tutorTaskInfo', () => {
       'student_id=1.5',
       'student_id=99999999999',
       `student_id=${'9'.repeat(10_000)}`,
-      "student_id=1%20or%201%3D1",
+      'student_id=1%20or%201%3D1',
       "student_id=1';drop%20table%20students;--",
       'student_id=%3Cscript%3E',
       `student_id=1&x=${LONG}`,
@@ -349,11 +398,14 @@ describe('teacherHandOverStudent', () => {
   let qian: { id: number; token: string };
   let zhao: { id: number; token: string };
   let otherTeacher: number;
-  const staffToken = async (username: string) => (await t.post(`${P}login`).send({ account: username, password: DEMO_PASSWORD })).body.data.userinfo.token as string;
+  const staffToken = async (username: string) =>
+    (await t.post(`${P}login`).send({ account: username, password: DEMO_PASSWORD })).body.data.userinfo.token as string;
   const handovers = async () => Number((await t.sql.query(`select count(*)::int as n from task_handovers`)).rows[0].n);
   const studentIdsOf = async (path: string, token: string) => {
     const data = (await t.get(path, token)).body.data;
-    const rows: Array<{ id: number; handed_over_by_name: string | null }> = data.groups ? data.groups.flatMap((g: { students: unknown[] }) => g.students) : data.list;
+    const rows: Array<{ id: number; handed_over_by_name: string | null }> = data.groups
+      ? data.groups.flatMap((g: { students: unknown[] }) => g.students)
+      : data.list;
     return rows;
   };
 
@@ -379,7 +431,11 @@ describe('teacherHandOverStudent', () => {
   it("hands today's pick-up to another shuttle teacher: it leaves the caller's list, joins theirs, and they record it", async () => {
     const sid = id('陈小雨');
     const res = await t.post(HAND, teacher).send({ student_id: sid, duty: 'shuttle', teacher_id: qian.id });
-    expect(res.body).toEqual({ code: Code.Ok, msg: expect.any(String), data: { student_id: sid, duty: 'shuttle', day: today, teacher_id: qian.id, teacher_name: '钱老师' } });
+    expect(res.body).toEqual({
+      code: Code.Ok,
+      msg: expect.any(String),
+      data: { student_id: sid, duty: 'shuttle', day: today, teacher_id: qian.id, teacher_name: '钱老师' },
+    });
     expect((await studentIdsOf(SHUTTLE, teacher)).map((s) => s.id)).not.toContain(sid);
     expect(await studentIdsOf(SHUTTLE, qian.token)).toEqual([expect.objectContaining({ id: sid, handed_over_by_name: '李老师' })]);
     // the tutoring of the same student stays with the teacher
@@ -397,10 +453,14 @@ describe('teacherHandOverStudent', () => {
 
   it('hands tutoring over and back: the latest hand-over holds, with who handed it', async () => {
     const sid = id('王子涵');
-    expect((await t.post(`${P}studentEnter`, teacher).send({ student_ids: [sid] })).body.data.results).toEqual([expect.objectContaining({ ok: true })]);
+    expect((await t.post(`${P}studentEnter`, teacher).send({ student_ids: [sid] })).body.data.results).toEqual([
+      expect.objectContaining({ ok: true }),
+    ]);
     expect((await t.post(HAND, teacher).send({ student_id: sid, duty: 'tutor', teacher_id: zhao.id })).body.code).toBe(Code.Ok);
     expect((await studentIdsOf(TUTOR, teacher)).map((s) => s.id)).not.toContain(sid);
-    expect(await studentIdsOf(TUTOR, zhao.token)).toEqual(expect.arrayContaining([expect.objectContaining({ id: sid, handed_over_by_name: '李老师' })]));
+    expect(await studentIdsOf(TUTOR, zhao.token)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: sid, handed_over_by_name: '李老师' })]),
+    );
     expect((await t.get(`${TUTOR_INFO}?student_id=${sid}`, zhao.token)).body.data.student.id).toBe(sid);
     const started = await t.post(`${P}teacherStudentStartTutor`, zhao.token).send({ student_ids: [sid] });
     expect(started.body.data.results).toEqual([expect.objectContaining({ student_id: sid, ok: true })]);
@@ -412,20 +472,34 @@ describe('teacherHandOverStudent', () => {
     expect(await handovers()).toBe(1);
   });
 
-  it("teacherTodayTask counts a handed-over task for the new teacher only, as shuttleTask and tutorTask list it", async () => {
-    type Today = { total: number; states: Record<string, number>; to_pick_up: number; to_tutor: number; tutoring: number; to_feed: number; to_hand_over: number };
+  it('teacherTodayTask counts a handed-over task for the new teacher only, as shuttleTask and tutorTask list it', async () => {
+    type Today = {
+      total: number;
+      states: Record<string, number>;
+      to_pick_up: number;
+      to_tutor: number;
+      tutoring: number;
+      to_feed: number;
+      to_hand_over: number;
+    };
     const todayOf = async (token: string) => (await t.get(TODAY, token)).body.data as Today;
     /** the counts a teacher's home shows must be those of the teacher's own lists */
     const agrees = async (token: string) => {
       const shuttle = (await studentIdsOf(SHUTTLE, token)) as unknown as Array<{ state: string }>;
-      const tutor = (await studentIdsOf(TUTOR, token)) as unknown as Array<{ state: string; tutor_started_at: string | null; tutor_ended_at: string | null }>;
+      const tutor = (await studentIdsOf(TUTOR, token)) as unknown as Array<{
+        state: string;
+        tutor_started_at: string | null;
+        tutor_ended_at: string | null;
+      }>;
       const d = await todayOf(token);
       expect(d.to_pick_up).toBe(shuttle.filter((s) => s.state === 'expected').length);
       expect(d.to_tutor).toBe(tutor.filter((s) => s.state === 'in_centre' && !s.tutor_started_at).length);
       expect(d.tutoring).toBe(tutor.filter((s) => s.state === 'in_centre' && s.tutor_started_at && !s.tutor_ended_at).length);
       return d;
     };
-    expect((await t.post(`${P}studentEnter`, teacher).send({ student_ids: [id('王子涵')] })).body.data.results).toEqual([expect.objectContaining({ ok: true })]);
+    expect((await t.post(`${P}studentEnter`, teacher).send({ student_ids: [id('王子涵')] })).body.data.results).toEqual([
+      expect.objectContaining({ ok: true }),
+    ]);
     expect(await agrees(teacher)).toMatchObject({ total: 10, to_pick_up: 6, to_tutor: 1, tutoring: 0 });
     expect(await agrees(qian.token)).toMatchObject({ total: 0, to_pick_up: 0, to_tutor: 0 });
     // a hand-over of another day counts for nobody today
@@ -439,10 +513,17 @@ describe('teacherHandOverStudent', () => {
     expect(await agrees(teacher)).toMatchObject({ total: 10, states: { expected: 9, in_centre: 1 }, to_pick_up: 5, to_tutor: 0, tutoring: 0 });
     // and join the new teacher's: the two students handed to them, with their states
     expect(await agrees(qian.token)).toMatchObject({
-      total: 2, states: { expected: 1, picked_up: 0, in_centre: 1, left: 0, on_leave: 0 }, to_pick_up: 1, to_tutor: 1, tutoring: 0, to_hand_over: 1,
+      total: 2,
+      states: { expected: 1, picked_up: 0, in_centre: 1, left: 0, on_leave: 0 },
+      to_pick_up: 1,
+      to_tutor: 1,
+      tutoring: 0,
+      to_hand_over: 1,
     });
     // the new teacher starts the tutoring: it runs on their home, not the teacher's
-    expect((await t.post(`${P}teacherStudentStartTutor`, qian.token).send({ student_ids: [id('王子涵')] })).body.data.results).toEqual([expect.objectContaining({ ok: true })]);
+    expect((await t.post(`${P}teacherStudentStartTutor`, qian.token).send({ student_ids: [id('王子涵')] })).body.data.results).toEqual([
+      expect.objectContaining({ ok: true }),
+    ]);
     expect(await agrees(qian.token)).toMatchObject({ to_tutor: 0, tutoring: 1 });
     expect(await agrees(teacher)).toMatchObject({ to_tutor: 0, tutoring: 0 });
   });
@@ -495,13 +576,18 @@ describe('teacherHandOverStudent', () => {
     }
     // a student already on leave or gone home
     await day('王子涵', 'left');
-    expect((await t.post(HAND, teacher).send({ student_id: id('王子涵'), duty: 'tutor', teacher_id: zhao.id })).body).toMatchObject({ msg: '该学生今天的这项任务已完成或已不能转交' });
+    expect((await t.post(HAND, teacher).send({ student_id: id('王子涵'), duty: 'tutor', teacher_id: zhao.id })).body).toMatchObject({
+      msg: '该学生今天的这项任务已完成或已不能转交',
+    });
     expect(await handovers()).toBe(0);
   });
 
   it('admin, parents and another school may not call it', async () => {
     for (const token of [admin, parent, other.adminToken]) {
-      expect((await t.post(HAND, token).send({ student_id: id('陈小雨'), duty: 'shuttle', teacher_id: qian.id })).body).toMatchObject({ code: Code.Error, msg: FORBIDDEN });
+      expect((await t.post(HAND, token).send({ student_id: id('陈小雨'), duty: 'shuttle', teacher_id: qian.id })).body).toMatchObject({
+        code: Code.Error,
+        msg: FORBIDDEN,
+      });
     }
     expect(await handovers()).toBe(0);
   });

@@ -59,7 +59,12 @@ export class SchoolCalendarService {
    * timetable. Sessions already on the day stay as they are: the answer counts them, to move or cancel.
    */
   async setDay(user: SessionUser, input: SetSchoolCalendarDayInput): Promise<SchoolCalendarDayAnswer> {
-    const entry = { day: input.day, kind: input.kind, works_as: input.kind === 'makeup' ? (input.works_as ?? null) : (input.works_as ?? null), note: input.note || null };
+    const entry = {
+      day: input.day,
+      kind: input.kind,
+      works_as: input.kind === 'makeup' ? (input.works_as ?? null) : (input.works_as ?? null),
+      note: input.note || null,
+    };
     const problem = calendarDayProblem(entry);
     if (problem) throw new AppError(`teaching.${problem}`);
     const school = schoolOf(user);

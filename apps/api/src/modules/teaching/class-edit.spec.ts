@@ -48,10 +48,14 @@ async function newRoom(): Promise<number> {
 
 /** A class of `teacher` in `room` with its Monday `start`..+1h sessions over two weeks of the term. */
 async function scheduled(teacher: number, room: number | null, start = '16:00'): Promise<TeachingClass> {
-  const c = await t.post(api('addTeachingClass'), admin).send({ name: uniq('编辑班'), subject: '数学', teacher_id: teacher, room_id: room, capacity: 10, sessions_count: 20, fee_fen: 1000 });
+  const c = await t
+    .post(api('addTeachingClass'), admin)
+    .send({ name: uniq('编辑班'), subject: '数学', teacher_id: teacher, room_id: room, capacity: 10, sessions_count: 20, fee_fen: 1000 });
   expect(c.body).toMatchObject({ code: Code.Ok });
   const end = `${String(Number(start.slice(0, 2)) + 1).padStart(2, '0')}${start.slice(2)}`;
-  const g = await t.post(api('teachingClassCourseScheduling'), admin).send({ class_id: c.body.data.id, from: term, to: addDays(term, 13), pattern: [{ weekday: 1, start_time: start, end_time: end }] });
+  const g = await t
+    .post(api('teachingClassCourseScheduling'), admin)
+    .send({ class_id: c.body.data.id, from: term, to: addDays(term, 13), pattern: [{ weekday: 1, start_time: start, end_time: end }] });
   expect(g.body).toMatchObject({ code: Code.Ok });
   return (await t.get(`${api('teachingClassInfo')}?id=${c.body.data.id}`, admin)).body.data;
 }
@@ -74,10 +78,26 @@ describe('editTeachingClass', () => {
     const c = await scheduled(await newTeacher(), await newRoom());
     const teacher = await newTeacher();
     const room = await newRoom();
-    const res = await t.post(api('editTeachingClass'), admin).send(details(c, { name: uniq('改名班'), subject: '英语', teacher_id: teacher, room_id: room, capacity: 12, sessions_count: 24, fee_fen: 2000 }));
-    expect(res.body.data).toMatchObject({ id: c.id, subject: '英语', teacher_id: teacher, room_id: room, capacity: 12, sessions_count: 24, fee_fen: 2000, version: c.version + 1 });
+    const res = await t
+      .post(api('editTeachingClass'), admin)
+      .send(
+        details(c, { name: uniq('改名班'), subject: '英语', teacher_id: teacher, room_id: room, capacity: 12, sessions_count: 24, fee_fen: 2000 }),
+      );
+    expect(res.body.data).toMatchObject({
+      id: c.id,
+      subject: '英语',
+      teacher_id: teacher,
+      room_id: room,
+      capacity: 12,
+      sessions_count: 24,
+      fee_fen: 2000,
+      version: c.version + 1,
+    });
     const sessions = (await t.sql.query(`select teacher_id, room_id from class_sessions where kind = 'teaching' and class_id = $1`, [c.id])).rows;
-    expect(sessions).toEqual([{ teacher_id: teacher, room_id: room }, { teacher_id: teacher, room_id: room }]);
+    expect(sessions).toEqual([
+      { teacher_id: teacher, room_id: room },
+      { teacher_id: teacher, room_id: room },
+    ]);
     // room_id omitted keeps the room
     const kept = await t.post(api('editTeachingClass'), admin).send({ ...details(res.body.data, { room_id: undefined }), capacity: 11 });
     expect(kept.body.data).toMatchObject({ room_id: room, capacity: 11 });
@@ -97,29 +117,61 @@ describe('editTeachingClass', () => {
       expect.objectContaining({ kind: 'teacher', who: busyTeacher, day: addDays(term, 7) }),
     ]);
     const byRoom = await t.post(api('editTeachingClass'), admin).send(details(c, { room_id: busyRoom }));
-    expect(byRoom.body.data.clashes as Clash[]).toEqual([expect.objectContaining({ kind: 'room', who: busyRoom }), expect.objectContaining({ kind: 'room', who: busyRoom })]);
+    expect(byRoom.body.data.clashes as Clash[]).toEqual([
+      expect.objectContaining({ kind: 'room', who: busyRoom }),
+      expect.objectContaining({ kind: 'room', who: busyRoom }),
+    ]);
     expect(await snap()).toEqual(s);
   });
 
   it('bad input, stale, limits, a teacher and another school write nothing', async () => {
     const c = await scheduled(await newTeacher(), null);
     const members: number[] = [];
-    for (const name of ['编辑生甲', '编辑生乙']) members.push((await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [t.demo.schoolId, name])).rows[0].id);
-    expect((await t.post(api('addTeachingClassStudent'), admin).send({ class_id: c.id, student_ids: members })).body).toMatchObject({ code: Code.Ok });
+    for (const name of ['编辑生甲', '编辑生乙'])
+      members.push((await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [t.demo.schoolId, name])).rows[0].id);
+    expect((await t.post(api('addTeachingClassStudent'), admin).send({ class_id: c.id, student_ids: members })).body).toMatchObject({
+      code: Code.Ok,
+    });
     const taken = await scheduled(await newTeacher(), null, '18:00');
     const fresh: TeachingClass = (await t.get(`${api('teachingClassInfo')}?id=${c.id}`, admin)).body.data;
     const otherTeacher = (await t.sql.query(`select id from users where school_id = $1 limit 1`, [other.schoolId])).rows[0].id;
     const s = await snap();
-    for (const over of [{ name: '' }, { capacity: 0 }, { fee_fen: -1 }, { sessions_count: 'x' }, { version: undefined }, { teacher_id: 0 }, { extra: 1 }]) {
+    for (const over of [
+      { name: '' },
+      { capacity: 0 },
+      { fee_fen: -1 },
+      { sessions_count: 'x' },
+      { version: undefined },
+      { teacher_id: 0 },
+      { extra: 1 },
+    ]) {
       expect((await t.post(api('editTeachingClass'), admin).send(details(fresh, over))).body.code).toBe(Code.Error);
     }
-    expect((await t.post(api('editTeachingClass'), admin).send(details(fresh, { version: fresh.version + 1 }))).body).toMatchObject({ code: Code.Error, msg: '教学班已被他人修改，请刷新后重试' });
-    expect((await t.post(api('editTeachingClass'), admin).send(details(fresh, { sessions_count: 1 }))).body).toMatchObject({ code: Code.Error, msg: '课次数不能少于已排的 2 次课' });
-    expect((await t.post(api('editTeachingClass'), admin).send(details(fresh, { teacher_id: otherTeacher }))).body).toMatchObject({ code: Code.Error, msg: '授课教师须是本机构在职的老师' });
+    expect((await t.post(api('editTeachingClass'), admin).send(details(fresh, { version: fresh.version + 1 }))).body).toMatchObject({
+      code: Code.Error,
+      msg: '教学班已被他人修改，请刷新后重试',
+    });
+    expect((await t.post(api('editTeachingClass'), admin).send(details(fresh, { sessions_count: 1 }))).body).toMatchObject({
+      code: Code.Error,
+      msg: '课次数不能少于已排的 2 次课',
+    });
+    expect((await t.post(api('editTeachingClass'), admin).send(details(fresh, { teacher_id: otherTeacher }))).body).toMatchObject({
+      code: Code.Error,
+      msg: '授课教师须是本机构在职的老师',
+    });
     expect((await t.post(api('editTeachingClass'), teacherToken).send(details(fresh))).body).toMatchObject(DENIED);
-    expect((await t.post(api('editTeachingClass'), other.adminToken).send(details(fresh))).body).toMatchObject({ code: Code.Error, msg: '未找到该教学班' });
-    expect((await t.post(api('editTeachingClass'), admin).send(details(fresh, { capacity: 1 }))).body).toMatchObject({ code: Code.Error, msg: '容量不能少于班里已有的 2 名学生' });
-    expect((await t.post(api('editTeachingClass'), admin).send(details(fresh, { name: taken.name }))).body).toMatchObject({ code: Code.Error, msg: '已有同名教学班' });
+    expect((await t.post(api('editTeachingClass'), other.adminToken).send(details(fresh))).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该教学班',
+    });
+    expect((await t.post(api('editTeachingClass'), admin).send(details(fresh, { capacity: 1 }))).body).toMatchObject({
+      code: Code.Error,
+      msg: '容量不能少于班里已有的 2 名学生',
+    });
+    expect((await t.post(api('editTeachingClass'), admin).send(details(fresh, { name: taken.name }))).body).toMatchObject({
+      code: Code.Error,
+      msg: '已有同名教学班',
+    });
     expect(await snap()).toEqual(s);
   });
 });

@@ -21,7 +21,18 @@ import { DataSource } from 'typeorm';
 import { containsPattern, isUniqueViolation, offsetOf, pageOf, type PageQuery, SCHOOL_TODAY, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { CLASS_COLUMNS, CLASS_JOINS, classOf, clashError, clashesOf, isOverlapViolation, lockSchedule, overlapError, schoolOf, teachesOnly } from './teaching-sql';
+import {
+  CLASS_COLUMNS,
+  CLASS_JOINS,
+  classOf,
+  clashError,
+  clashesOf,
+  isOverlapViolation,
+  lockSchedule,
+  overlapError,
+  schoolOf,
+  teachesOnly,
+} from './teaching-sql';
 
 /** Rows and total of a paged statement whose rows carry `total` (a left join lateral on the count). */
 function paged<T extends { id: number | null }>(rows: Array<T & { total: number }>, q: PageQuery): Page<T> {
@@ -117,18 +128,27 @@ export class TeachingClassesService {
       const roomChanged = roomId !== c.room_id;
       if (teacherChanged || roomChanged) {
         // the planned sessions from today with the teacher and room they would have
-        const upcoming: Array<{ id: number; day: string; weekday: number; start_min: number; end_min: number; room_id: number | null }> = await em.query(
-          `select s.id, to_char(s.day, 'YYYY-MM-DD') as day, coalesce(cd.works_as, extract(isodow from s.day))::int as weekday, s.start_min, s.end_min,
+        const upcoming: Array<{ id: number; day: string; weekday: number; start_min: number; end_min: number; room_id: number | null }> =
+          await em.query(
+            `select s.id, to_char(s.day, 'YYYY-MM-DD') as day, coalesce(cd.works_as, extract(isodow from s.day))::int as weekday, s.start_min, s.end_min,
                   case when s.room_id is not distinct from $3::int then $4::int else s.room_id end as room_id
              from class_sessions s cross join ${SCHOOL_TODAY} d
              left join school_calendar_days cd on cd.school_id = s.school_id and cd.day = s.day and cd.kind = 'makeup'
             where s.kind = 'teaching' and s.class_id = $2 and s.state = 'planned' and s.day >= d.today order by s.day, s.start_min`,
-          [school, c.id, c.room_id, roomId],
-        );
+            [school, c.id, c.room_id, roomId],
+          );
         const clashes = await clashesOf(
           em,
           school,
-          upcoming.map((s) => ({ day: s.day, weekday: s.weekday, start: s.start_min, end: s.end_min, teacher_id: input.teacher_id, room_id: s.room_id, session_id: s.id })),
+          upcoming.map((s) => ({
+            day: s.day,
+            weekday: s.weekday,
+            start: s.start_min,
+            end: s.end_min,
+            teacher_id: input.teacher_id,
+            room_id: s.room_id,
+            session_id: s.id,
+          })),
           { exceptSessions: upcoming.map((s) => s.id), ownClass: { kind: 'teaching', id: c.id } },
         );
         if (clashes.length) throw clashError(clashes);
@@ -220,7 +240,15 @@ export class TeachingClassesService {
       const [{ n }]: Array<{ n: number }> = await em.query(`select count(*)::int as n from teaching_class_students where class_id = $1`, [c.id]);
       if (n + found.length > c.capacity) throw new AppError('teaching.capacity_exceeded', { capacity: c.capacity, current: n, adding: found.length });
       // the class's planned sessions from today, with the new students only
-      const upcoming: Array<{ id: number; day: string; weekday: number; start_min: number; end_min: number; teacher_id: number; room_id: number | null }> = await em.query(
+      const upcoming: Array<{
+        id: number;
+        day: string;
+        weekday: number;
+        start_min: number;
+        end_min: number;
+        teacher_id: number;
+        room_id: number | null;
+      }> = await em.query(
         `select s.id, to_char(s.day, 'YYYY-MM-DD') as day, coalesce(cd.works_as, extract(isodow from s.day))::int as weekday, s.start_min, s.end_min, s.teacher_id, s.room_id
            from class_sessions s cross join ${SCHOOL_TODAY} d
            left join school_calendar_days cd on cd.school_id = s.school_id and cd.day = s.day and cd.kind = 'makeup'
@@ -231,7 +259,16 @@ export class TeachingClassesService {
       const clashes = await clashesOf(
         em,
         school,
-        upcoming.map((s) => ({ day: s.day, weekday: s.weekday, start: s.start_min, end: s.end_min, teacher_id: s.teacher_id, room_id: s.room_id, student_ids: ids, session_id: s.id })),
+        upcoming.map((s) => ({
+          day: s.day,
+          weekday: s.weekday,
+          start: s.start_min,
+          end: s.end_min,
+          teacher_id: s.teacher_id,
+          room_id: s.room_id,
+          student_ids: ids,
+          session_id: s.id,
+        })),
         { exceptSessions: upcoming.map((s) => s.id), ownClass: { kind: 'teaching', id: c.id } },
       ).then((all) => all.filter((x) => x.kind === 'student'));
       if (clashes.length) throw clashError(clashes);

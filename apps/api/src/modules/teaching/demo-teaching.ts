@@ -83,14 +83,35 @@ export async function seedDemoTeaching(c: ShowcaseContext): Promise<DemoTeaching
     [schoolId],
   );
   const start = 19 * 60 + 30;
-  const tutoringPattern: PatternSlot[] = [2, 4].map((weekday) => ({ weekday, start_time: toHHMM(start), end_time: toHHMM(start + type.duration_min) }));
+  const tutoringPattern: PatternSlot[] = [2, 4].map((weekday) => ({
+    weekday,
+    start_time: toHHMM(start),
+    end_time: toHHMM(start + type.duration_min),
+  }));
   const tutoringGen = generateSessions({ pattern: tutoringPattern, from, to, calendar });
   const [uc]: Array<{ id: number }> = await em.query(
     `insert into tutoring_classes (school_id, type_id, name, teacher_id, room_id, capacity, duration_min, price_fen, pattern, from_day, to_day, remark, created_by, created_at)
      values ($1, $2, '三年级数学小组辅导', $3, $4, 6, $5, $6, $7::jsonb, $8, $9, '每周二、四晚，巩固当天数学作业中的难点', $10, $11) returning id`,
-    [schoolId, type.id, users.zhao, room('小组辅导室'), type.duration_min, type.price_fen, JSON.stringify(tutoringPattern), from, to, users.admin, c.at(addDays(from, -7), '10:30')],
+    [
+      schoolId,
+      type.id,
+      users.zhao,
+      room('小组辅导室'),
+      type.duration_min,
+      type.price_fen,
+      JSON.stringify(tutoringPattern),
+      from,
+      to,
+      users.admin,
+      c.at(addDays(from, -7), '10:30'),
+    ],
   );
-  const plans = ['计算速度偏慢：每次先做 5 分钟口算', '应用题审题不仔细：圈出关键词再列式', '乘法口诀不熟：每周过一遍 7、8、9 的口诀', '基础扎实：多做拓展题'];
+  const plans = [
+    '计算速度偏慢：每次先做 5 分钟口算',
+    '应用题审题不仔细：圈出关键词再列式',
+    '乘法口诀不熟：每周过一遍 7、8、9 的口诀',
+    '基础扎实：多做拓展题',
+  ];
   await em.query(
     `insert into tutoring_class_students (school_id, class_id, student_id, plan, added_by, joined_at)
      select $1, $2, m.student_id, m.plan, $4, $5 from unnest($3::int[], $6::text[]) as m(student_id, plan)`,
@@ -123,15 +144,25 @@ export async function seedDemoTeaching(c: ShowcaseContext): Promise<DemoTeaching
     [tc.id],
   );
   const upcoming: DemoTeaching['upcoming'] = [
-    ...teachingGen.sessions.filter((s) => s.day >= c.today).slice(0, 3).map((s) => ({ kind: 'teaching' as const, class_id: tc.id, day: s.day })),
-    ...tutoringGen.sessions.filter((s) => s.day >= c.today).slice(0, 3).map((s) => ({ kind: 'tutoring' as const, class_id: uc.id, day: s.day })),
+    ...teachingGen.sessions
+      .filter((s) => s.day >= c.today)
+      .slice(0, 3)
+      .map((s) => ({ kind: 'teaching' as const, class_id: tc.id, day: s.day })),
+    ...tutoringGen.sessions
+      .filter((s) => s.day >= c.today)
+      .slice(0, 3)
+      .map((s) => ({ kind: 'tutoring' as const, class_id: uc.id, day: s.day })),
   ].sort((a, b) => a.day.localeCompare(b.day));
   return {
     teaching: { id: tc.id, teacher_id: users.teacher, members: teachingMembers },
     tutoring: { id: uc.id, teacher_id: users.zhao, members: tutoringMembers },
     held,
     upcoming,
-    counts: { rooms: rooms.length, sessions: teachingGen.sessions.length + englishGen.sessions.length + tutoringGen.sessions.length, roll_calls: rc.roll_calls },
+    counts: {
+      rooms: rooms.length,
+      sessions: teachingGen.sessions.length + englishGen.sessions.length + tutoringGen.sessions.length,
+      roll_calls: rc.roll_calls,
+    },
   };
 }
 
@@ -149,13 +180,32 @@ async function writeSessions(
   const clashes = await clashesOf(
     c.em,
     c.schoolId,
-    sessions.map((s) => ({ day: s.day, weekday: s.weekday, start: s.start, end: s.end, teacher_id: teacherId, room_id: roomId, student_ids: studentIds })),
+    sessions.map((s) => ({
+      day: s.day,
+      weekday: s.weekday,
+      start: s.start,
+      end: s.end,
+      teacher_id: teacherId,
+      room_id: roomId,
+      student_ids: studentIds,
+    })),
     { exceptSessions: [], ownClass: { kind, id: classId } },
   );
   if (clashes.length) throw new Error(`the demo's ${kind} class clashes: ${JSON.stringify(clashes[0])}`);
   await c.em.query(
     `insert into class_sessions (school_id, kind, class_id, day, start_min, end_min, teacher_id, room_id, created_by, created_at)
      select $1, $2, $3, unnest($4::date[]), unnest($5::int[]), unnest($6::int[]), $7, $8, $9, $10`,
-    [c.schoolId, kind, classId, sessions.map((s) => s.day), sessions.map((s) => s.start), sessions.map((s) => s.end), teacherId, roomId, c.users.admin, createdAt],
+    [
+      c.schoolId,
+      kind,
+      classId,
+      sessions.map((s) => s.day),
+      sessions.map((s) => s.start),
+      sessions.map((s) => s.end),
+      teacherId,
+      roomId,
+      c.users.admin,
+      createdAt,
+    ],
   );
 }

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DATA_PERIOD_SQL, Role, type RollCallAnswer, type RollCallCount, type RollCallCountQuery, type RollCallQuery, type SaveRollCallInput } from '@wantuo/shared';
+import {
+  DATA_PERIOD_SQL,
+  Role,
+  type RollCallAnswer,
+  type RollCallCount,
+  type RollCallCountQuery,
+  type RollCallQuery,
+  type SaveRollCallInput,
+} from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { DataSource, type EntityManager } from 'typeorm';
 import { schoolToday } from '../../core/database/sql-kit';
@@ -30,14 +38,15 @@ export class RollCallService {
 
   /** The session's class name, day and teacher: the session's teacher or the school's admin only. */
   private async access(db: Pick<EntityManager, 'query'>, user: SessionUser, sessionId: number, lock: boolean) {
-    const [s]: Array<{ id: number; kind: 'teaching' | 'tutoring'; class_id: number; class_name: string; day: string; state: string }> = await db.query(
-      `select s.id, s.kind, s.class_id, coalesce(c.name, u.name) as class_name, to_char(s.day, 'YYYY-MM-DD') as day, s.state
+    const [s]: Array<{ id: number; kind: 'teaching' | 'tutoring'; class_id: number; class_name: string; day: string; state: string }> =
+      await db.query(
+        `select s.id, s.kind, s.class_id, coalesce(c.name, u.name) as class_name, to_char(s.day, 'YYYY-MM-DD') as day, s.state
          from class_sessions s
          left join teaching_classes c on s.kind = 'teaching' and c.id = s.class_id
          left join tutoring_classes u on s.kind = 'tutoring' and u.id = s.class_id
         where s.school_id = $1 and s.id = $2 and ($3::int is null or s.teacher_id = $3)${lock ? ' for update of s' : ''}`,
-      [schoolOf(user), sessionId, user.role === Role.Admin ? null : user.id],
-    );
+        [schoolOf(user), sessionId, user.role === Role.Admin ? null : user.id],
+      );
     if (!s) throw new AppError('teaching.session_not_found');
     return s;
   }
@@ -82,7 +91,8 @@ export class RollCallService {
          on conflict (session_id, student_id) do update set status = excluded.status, by_user = excluded.by_user, at = now()`,
         [s.id, ids, school, input.entries.map((e) => e.status), user.id],
       );
-      if (s.state === 'planned') await em.query(`update class_sessions set state = 'held', version = version + 1, updated_at = now() where id = $1`, [s.id]);
+      if (s.state === 'planned')
+        await em.query(`update class_sessions set state = 'held', version = version + 1, updated_at = now() where id = $1`, [s.id]);
     });
     return this.get(user, { session_id: input.session_id });
   }

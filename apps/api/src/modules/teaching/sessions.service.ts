@@ -112,7 +112,14 @@ export class TeachingSessionsService {
       const answer: TermSchedulingAnswer = { preview: !!input.preview, classes, clashes, written: classes.reduce((n, c) => n + c.written, 0) };
       if (input.preview) return answer;
       if (clashes.length) throw clashError(clashes);
-      const rows = { classIds: [] as number[], days: [] as string[], starts: [] as number[], ends: [] as number[], teacherIds: [] as number[], roomIds: [] as Array<number | null> };
+      const rows = {
+        classIds: [] as number[],
+        days: [] as string[],
+        starts: [] as number[],
+        ends: [] as number[],
+        teacherIds: [] as number[],
+        roomIds: [] as Array<number | null>,
+      };
       for (const p of plan.classes) {
         for (const s of p.generation.sessions) {
           rows.classIds.push(p.class.id);
@@ -124,7 +131,14 @@ export class TeachingSessionsService {
         }
       }
       try {
-        await replaceSessions(em, { schoolId: school, kind: 'teaching', classIds: plan.classes.map((p) => p.class.id), replaced: plan.classes.flatMap((p) => p.replaced), userId: user.id, rows });
+        await replaceSessions(em, {
+          schoolId: school,
+          kind: 'teaching',
+          classIds: plan.classes.map((p) => p.class.id),
+          replaced: plan.classes.flatMap((p) => p.replaced),
+          userId: user.id,
+          rows,
+        });
       } catch (err) {
         // the database's own refusal (a writer outside the lock): the clash check answers with the names
         if (isOverlapViolation(err)) throw overlapError();
@@ -217,19 +231,33 @@ export class TeachingSessionsService {
       const day = addDays(monday, i);
       const weekday = effectiveWeekday(day, calMap);
       const mine = busy.filter((b) => b.day === day);
-      const free = weekday === null ? [] : freeWindows(mine.map((b) => ({ start: b.start_min, end: b.end_min })), DAY_OPEN, DAY_CLOSE, length);
+      const free =
+        weekday === null
+          ? []
+          : freeWindows(
+              mine.map((b) => ({ start: b.start_min, end: b.end_min })),
+              DAY_OPEN,
+              DAY_CLOSE,
+              length,
+            );
       const offered = saved && weekday !== null ? saved.windows.filter((w) => w.weekday === weekday) : [];
       const slot = (w: { start: number; end: number }) => ({ start_time: toHHMM(w.start), end_time: toHHMM(w.end) });
       return {
         day,
         weekday,
-        calendar: calMap.has(day) ? { works_as: null, note: null, ...calMap.get(day)! } as ChangeSchedulingAnswer['days'][number]['calendar'] : null,
+        calendar: calMap.has(day)
+          ? ({ works_as: null, note: null, ...calMap.get(day)! } as ChangeSchedulingAnswer['days'][number]['calendar'])
+          : null,
         teacher_busy: mine.filter((b) => b.k === 'teacher').map(view),
         room_busy: mine.filter((b) => b.k === 'room').map(view),
         free: free.map(slot),
         offered: saved ? offered.map((w) => ({ start_time: w.start_time, end_time: w.end_time })) : null,
         suggested: saved
-          ? withinOffered(free, offered.map((w) => ({ start: toMinutes(w.start_time), end: toMinutes(w.end_time) })), length).map(slot)
+          ? withinOffered(
+              free,
+              offered.map((w) => ({ start: toMinutes(w.start_time), end: toMinutes(w.end_time) })),
+              length,
+            ).map(slot)
           : free.map(slot),
       };
     });
@@ -258,19 +286,21 @@ export class TeachingSessionsService {
       const start = toMinutes(input.start_time);
       const end = toMinutes(input.end_time);
       const students = await membersOf(em, s.class_id);
-      const clashes = await clashesOf(em, school, [{ day: input.day, weekday, start, end, teacher_id: s.teacher_id, room_id: roomId, student_ids: students, session_id: s.id }], {
-        exceptSessions: [s.id],
-        ownClass: { kind: 'teaching', id: s.class_id },
-      });
+      const clashes = await clashesOf(
+        em,
+        school,
+        [{ day: input.day, weekday, start, end, teacher_id: s.teacher_id, room_id: roomId, student_ids: students, session_id: s.id }],
+        {
+          exceptSessions: [s.id],
+          ownClass: { kind: 'teaching', id: s.class_id },
+        },
+      );
       if (clashes.length) throw clashError(clashes);
       try {
-        await em.query(`update class_sessions set day = $2, start_min = $3, end_min = $4, room_id = $5, version = version + 1, updated_at = now() where id = $1`, [
-          s.id,
-          input.day,
-          start,
-          end,
-          roomId,
-        ]);
+        await em.query(
+          `update class_sessions set day = $2, start_min = $3, end_min = $4, room_id = $5, version = version + 1, updated_at = now() where id = $1`,
+          [s.id, input.day, start, end, roomId],
+        );
       } catch (err) {
         if (isOverlapViolation(err)) throw overlapError();
         throw err;
@@ -283,7 +313,10 @@ export class TeachingSessionsService {
   async cancel(user: SessionUser, input: CancelTeachingSessionInput): Promise<TeachingSession> {
     await this.db.transaction(async (em) => {
       const s = await this.lockSession(em, schoolOf(user), input.id, input.version);
-      await em.query(`update class_sessions set state = 'cancelled', cancel_reason = $2, version = version + 1, updated_at = now() where id = $1`, [s.id, input.reason]);
+      await em.query(`update class_sessions set state = 'cancelled', cancel_reason = $2, version = version + 1, updated_at = now() where id = $1`, [
+        s.id,
+        input.reason,
+      ]);
     });
     return this.one(this.db, user, input.id);
   }
@@ -326,7 +359,9 @@ export function planTerm(input: TermSchedulingInput, st: GenerationState): { cla
   for (const [kind, class_id, label, sessions] of st.classSessions) {
     sessionsOf.set(
       classKey(kind, class_id),
-      sessions.filter(([id]) => !replaced.has(id)).map(([id, day, start, end]) => ({ day, start, end, ref: { source: kind, session_id: id, class_id, label } })),
+      sessions
+        .filter(([id]) => !replaced.has(id))
+        .map(([id, day, start, end]) => ({ day, start, end, ref: { source: kind, session_id: id, class_id, label } })),
     );
   }
   const classesOf = new Map<number, string[]>();
@@ -353,7 +388,13 @@ export function planTerm(input: TermSchedulingInput, st: GenerationState): { cla
     const c = byId.get(q.class_id);
     if (!c) throw new AppError('teaching.class_not_found');
     if (c.status !== 1) throw new AppError('teaching.class_stopped');
-    const generation = generateSessions({ pattern: q.pattern, from: q.from, to: q.to, calendar: st.calendar, limit: Math.max(0, c.sessions_count - c.kept) });
+    const generation = generateSessions({
+      pattern: q.pattern,
+      from: q.from,
+      to: q.to,
+      calendar: st.calendar,
+      limit: Math.max(0, c.sessions_count - c.kept),
+    });
     const students = membersOf.get(c.id) ?? [];
     const own = classKey('teaching', c.id);
     const busy: BusyInterval[] = [...busyOf('teacher', c.teacher_id), ...(c.room_id === null ? [] : busyOf('room', c.room_id))];
@@ -364,7 +405,15 @@ export function planTerm(input: TermSchedulingInput, st: GenerationState): { cla
       }
       busy.push(...(care.get(who) ?? []));
     }
-    const proposed = generation.sessions.map((s) => ({ day: s.day, weekday: s.weekday, start: s.start, end: s.end, teacher_id: c.teacher_id, room_id: c.room_id, student_ids: students }));
+    const proposed = generation.sessions.map((s) => ({
+      day: s.day,
+      weekday: s.weekday,
+      start: s.start,
+      end: s.end,
+      teacher_id: c.teacher_id,
+      room_id: c.room_id,
+      student_ids: students,
+    }));
     for (const x of findClashes(proposed, busy)) clashes.push({ ...x, class_id: c.id });
     // the classes after it see its new sessions in place of the replaced ones
     const ref: BusyRef = { source: 'teaching', session_id: null, class_id: c.id, label: c.name };

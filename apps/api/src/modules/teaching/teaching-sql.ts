@@ -1,12 +1,4 @@
-import {
-  Code,
-  findClashes,
-  Role,
-  type BusyInterval,
-  type CalendarDay,
-  type Clash,
-  type ProposedSession,
-} from '@wantuo/shared';
+import { Code, findClashes, Role, type BusyInterval, type CalendarDay, type Clash, type ProposedSession } from '@wantuo/shared';
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
@@ -82,7 +74,10 @@ export async function calendarOf(db: Db, schoolId: number, from: string, to: str
 
 /** Student ids of a teaching class. */
 export async function membersOf(db: Db, classId: number): Promise<number[]> {
-  const rows: Array<{ student_id: number }> = await db.query(`select student_id from teaching_class_students where class_id = $1 order by student_id`, [classId]);
+  const rows: Array<{ student_id: number }> = await db.query(
+    `select student_id from teaching_class_students where class_id = $1 order by student_id`,
+    [classId],
+  );
   return rows.map((r) => r.student_id);
 }
 
@@ -97,11 +92,29 @@ const MINUTES = (col: string) => `(extract(hour from ${col}) * 60 + extract(minu
 export async function loadBusy(
   db: Db,
   schoolId: number,
-  q: { from: string; to: string; teacherIds: number[]; roomIds: number[]; studentIds: number[]; exceptSessions: number[]; ownClass: { kind: 'teaching' | 'tutoring'; id: number } | null },
+  q: {
+    from: string;
+    to: string;
+    teacherIds: number[];
+    roomIds: number[];
+    studentIds: number[];
+    exceptSessions: number[];
+    ownClass: { kind: 'teaching' | 'tutoring'; id: number } | null;
+  },
 ): Promise<BusyInterval[]> {
   // teachers and rooms are the school's own (checked when given to a class): their sessions are the school's, looked up
   // by (teacher, day) and (room, day) alone, so no stale statistics can lead the planner to the school's day index
-  const sessions: Array<{ k: 'teacher' | 'room'; who: number; id: number; kind: 'teaching' | 'tutoring'; class_id: number; day: string; start_min: number; end_min: number; label: string }> = await db.query(
+  const sessions: Array<{
+    k: 'teacher' | 'room';
+    who: number;
+    id: number;
+    kind: 'teaching' | 'tutoring';
+    class_id: number;
+    day: string;
+    start_min: number;
+    end_min: number;
+    label: string;
+  }> = await db.query(
     `select 'teacher' as k, s.teacher_id as who, s.id, s.kind, s.class_id, to_char(s.day, 'YYYY-MM-DD') as day, s.start_min, s.end_min, coalesce(tc.name, uc.name, s.kind) as label
        from class_sessions s left join teaching_classes tc on s.kind = 'teaching' and tc.id = s.class_id
        left join tutoring_classes uc on s.kind = 'tutoring' and uc.id = s.class_id
@@ -123,7 +136,16 @@ export async function loadBusy(
   }));
   if (!q.studentIds.length) return busy;
   // the students' other sessions, of their teaching and their tutoring classes
-  const theirs: Array<{ who: number; id: number; kind: 'teaching' | 'tutoring'; class_id: number; day: string; start_min: number; end_min: number; label: string }> = await db.query(
+  const theirs: Array<{
+    who: number;
+    id: number;
+    kind: 'teaching' | 'tutoring';
+    class_id: number;
+    day: string;
+    start_min: number;
+    end_min: number;
+    label: string;
+  }> = await db.query(
     // the students' classes first, then each class's sessions in the range through (kind, class_id, day): `offset 0`
     // keeps the lateral a per-class index range whatever the age of the statistics (flattened into a join, the planner
     // scanned the school's whole range after a term was written at once)
@@ -148,8 +170,24 @@ export async function loadBusy(
        join m on m.class_id = c.id and m.kind = c.kind`,
     [schoolId, q.from, q.to, q.studentIds, q.exceptSessions, q.ownClass?.kind ?? '', q.ownClass?.id ?? 0],
   );
-  for (const s of theirs) busy.push({ kind: 'student', who: s.who, day: s.day, start: s.start_min, end: s.end_min, ref: { source: s.kind, session_id: s.id, class_id: s.class_id, label: s.label } });
-  const care: Array<{ who: number; class_id: number | null; source: 'care' | 'care_student'; weekdays: number[]; start_min: number; end_min: number; label: string }> = await db.query(
+  for (const s of theirs)
+    busy.push({
+      kind: 'student',
+      who: s.who,
+      day: s.day,
+      start: s.start_min,
+      end: s.end_min,
+      ref: { source: s.kind, session_id: s.id, class_id: s.class_id, label: s.label },
+    });
+  const care: Array<{
+    who: number;
+    class_id: number | null;
+    source: 'care' | 'care_student';
+    weekdays: number[];
+    start_min: number;
+    end_min: number;
+    label: string;
+  }> = await db.query(
     `select m.student_id as who, cc.id as class_id, 'care' as source, t.weekdays::int[] as weekdays, ${MINUTES('t.start_time')} as start_min, ${MINUTES('t.end_time')} as end_min,
             cc.name || ' ' || t.name as label
        from care_class_students m
@@ -162,7 +200,15 @@ export async function loadBusy(
       where m.student_id = any($2::int[]) and m.school_id = $1`,
     [schoolId, q.studentIds],
   );
-  for (const c of care) busy.push({ kind: 'student', who: c.who, weekdays: c.weekdays, start: c.start_min, end: c.end_min, ref: { source: c.source, class_id: c.class_id, label: c.label } });
+  for (const c of care)
+    busy.push({
+      kind: 'student',
+      who: c.who,
+      weekdays: c.weekdays,
+      start: c.start_min,
+      end: c.end_min,
+      ref: { source: c.source, class_id: c.class_id, label: c.label },
+    });
   return busy;
 }
 
@@ -304,7 +350,19 @@ export async function replaceSessions(
            returning id),
      u as (update ${versionTable} set version = version + 1, updated_at = now() where id = any($11::int[]) returning id)
      select (select count(*)::int from i) as written, (select count(*)::int from u) as updated`,
-    [q.replaced, q.schoolId, q.kind, q.userId, q.rows.classIds, q.rows.days, q.rows.starts, q.rows.ends, q.rows.teacherIds, q.rows.roomIds, q.classIds],
+    [
+      q.replaced,
+      q.schoolId,
+      q.kind,
+      q.userId,
+      q.rows.classIds,
+      q.rows.days,
+      q.rows.starts,
+      q.rows.ends,
+      q.rows.teacherIds,
+      q.rows.roomIds,
+      q.classIds,
+    ],
   );
   return r.written;
 }
@@ -352,7 +410,16 @@ export function clashError(clashes: Clash[]): AppError {
   const c = clashes[0];
   return new AppError(
     `teaching.clash_${c.kind}`,
-    { count: clashes.length, who: c.who_name ?? String(c.who), day: c.day, start_time: c.start_time, end_time: c.end_time, with: c.with.label, with_start: c.with.start_time, with_end: c.with.end_time },
+    {
+      count: clashes.length,
+      who: c.who_name ?? String(c.who),
+      day: c.day,
+      start_time: c.start_time,
+      end_time: c.end_time,
+      with: c.with.label,
+      with_start: c.with.start_time,
+      with_end: c.with.end_time,
+    },
     Code.Error,
     { clashes },
   );

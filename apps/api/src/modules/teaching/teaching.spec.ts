@@ -33,10 +33,18 @@ beforeAll(async () => {
   term = addDays(mondayOf(today), 14);
   const schoolId = t.demo.schoolId;
   free = [];
-  for (let i = 0; i < 8; i++) free.push((await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [schoolId, `学员${i}`])).rows[0].id);
-  const mine = await t.sql.query(`select s.id from students s join student_guardians g on g.student_id = s.id where g.user_id = $1 order by s.id`, [t.demo.users.parent]);
+  for (let i = 0; i < 8; i++)
+    free.push((await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [schoolId, `学员${i}`])).rows[0].id);
+  const mine = await t.sql.query(`select s.id from students s join student_guardians g on g.student_id = s.id where g.user_id = $1 order by s.id`, [
+    t.demo.users.parent,
+  ]);
   [child, sibling] = mine.rows.map((r) => r.id as number);
-  careStudent = (await t.sql.query(`select student_id from care_class_students where class_id = $1 and student_id <> all($2::int[]) order by student_id limit 1`, [t.demo.classes!.running, [child, sibling]])).rows[0].student_id;
+  careStudent = (
+    await t.sql.query(`select student_id from care_class_students where class_id = $1 and student_id <> all($2::int[]) order by student_id limit 1`, [
+      t.demo.classes!.running,
+      [child, sibling],
+    ])
+  ).rows[0].student_id;
 });
 afterAll(() => t.close());
 
@@ -59,7 +67,9 @@ async function room(name = uniq('教室')) {
 }
 
 async function addClass(over: Record<string, unknown> = {}) {
-  const res = await t.post(api('addTeachingClass'), admin).send({ name: uniq('班'), subject: '数学', teacher_id: teacherId, capacity: 10, sessions_count: 40, fee_fen: 120000, ...over });
+  const res = await t
+    .post(api('addTeachingClass'), admin)
+    .send({ name: uniq('班'), subject: '数学', teacher_id: teacherId, capacity: 10, sessions_count: 40, fee_fen: 120000, ...over });
   expect(res.body).toMatchObject({ code: Code.Ok });
   return res.body.data as TeachingClass;
 }
@@ -71,7 +81,14 @@ async function join(classId: number, ids: number[]) {
 
 const slot = (weekday: number, start_time: string, end_time: string) => ({ weekday, start_time, end_time });
 
-function generate(classId: number, pattern: ReturnType<typeof slot>[], from = term, to = addDays(term, 13), extra: Record<string, unknown> = {}, token = admin) {
+function generate(
+  classId: number,
+  pattern: ReturnType<typeof slot>[],
+  from = term,
+  to = addDays(term, 13),
+  extra: Record<string, unknown> = {},
+  token = admin,
+) {
   return t.post(api('teachingClassCourseScheduling'), token).send({ class_id: classId, from, to, pattern, ...extra });
 }
 
@@ -118,17 +135,28 @@ describe('rooms and the school calendar', () => {
     const mk = await t.post(api('setSchoolCalendarDay'), admin).send({ day: sat, kind: 'makeup', works_as: 3 });
     expect(mk.body.data).toMatchObject({ day: sat, kind: 'makeup', works_as: 3 });
     const list = await t.get(`${api('schoolCalendar')}?from=${mondayOf(day)}&to=${addDays(mondayOf(day), 6)}`, teacher);
-    expect(list.body.data.list).toEqual(expect.arrayContaining([expect.objectContaining({ day, kind: 'holiday' }), expect.objectContaining({ day: sat, kind: 'makeup', works_as: 3 })]));
+    expect(list.body.data.list).toEqual(
+      expect.arrayContaining([expect.objectContaining({ day, kind: 'holiday' }), expect.objectContaining({ day: sat, kind: 'makeup', works_as: 3 })]),
+    );
 
     const before = await snap();
     const weekdayMakeup = await t.post(api('setSchoolCalendarDay'), admin).send({ day: mondayOf(day), kind: 'makeup', works_as: 1 });
     expect(weekdayMakeup.body).toMatchObject({ code: Code.Error, msg: '调休上课日须是周六或周日' });
-    for (const body of [{ day: sat, kind: 'makeup' }, { day: sat, kind: 'makeup', works_as: 6 }, { day, kind: 'holiday', works_as: 2 }, { day: '2026-02-30', kind: 'holiday' }, { day, kind: 'vacation' }]) {
+    for (const body of [
+      { day: sat, kind: 'makeup' },
+      { day: sat, kind: 'makeup', works_as: 6 },
+      { day, kind: 'holiday', works_as: 2 },
+      { day: '2026-02-30', kind: 'holiday' },
+      { day, kind: 'vacation' },
+    ]) {
       expect((await t.post(api('setSchoolCalendarDay'), admin).send(body)).body.code).toBe(Code.Error);
     }
     expect((await t.get(`${api('schoolCalendar')}?from=${day}&to=${addDays(day, 500)}`, admin)).body.code).toBe(Code.Error);
     // another school's admin cannot remove this school's day
-    expect((await t.post(api('delSchoolCalendarDay'), other.adminToken).send({ day })).body).toMatchObject({ code: Code.Error, msg: '该日期不在校历中' });
+    expect((await t.post(api('delSchoolCalendarDay'), other.adminToken).send({ day })).body).toMatchObject({
+      code: Code.Error,
+      msg: '该日期不在校历中',
+    });
     expect(await snap()).toEqual(before);
 
     expect((await t.post(api('delSchoolCalendarDay'), admin).send({ day: sat })).body).toMatchObject({ code: Code.Ok, data: { day: sat } });
@@ -148,30 +176,66 @@ describe('teaching classes and their students', () => {
   it('adds a class, answers it to the admin and its teacher, lists it', async () => {
     const r = await room();
     const c = await addClass({ name: '奥数提高班', subject: '数学', room_id: r, capacity: 3, sessions_count: 20, fee_fen: 288000 });
-    expect(c).toMatchObject({ name: '奥数提高班', subject: '数学', teacher_id: teacherId, room_id: r, capacity: 3, students: 0, sessions_count: 20, sessions_scheduled: 0, fee_fen: 288000, status: 1, version: 1 });
+    expect(c).toMatchObject({
+      name: '奥数提高班',
+      subject: '数学',
+      teacher_id: teacherId,
+      room_id: r,
+      capacity: 3,
+      students: 0,
+      sessions_count: 20,
+      sessions_scheduled: 0,
+      fee_fen: 288000,
+      status: 1,
+      version: 1,
+    });
     expect((await t.get(`${api('teachingClassInfo')}?id=${c.id}`, teacher)).body.data).toMatchObject({ id: c.id, teacher_name: expect.any(String) });
     expect((await t.get(`${api('teachingClassList')}?name=奥数`, admin)).body.data.list.map((x: { id: number }) => x.id)).toContain(c.id);
-    expect((await t.get(api('teachingClassList'), teacher)).body.data.list.every((x: { teacher_id: number }) => x.teacher_id === teacherId)).toBe(true);
+    expect((await t.get(api('teachingClassList'), teacher)).body.data.list.every((x: { teacher_id: number }) => x.teacher_id === teacherId)).toBe(
+      true,
+    );
     // a class of another teacher is unknown to this teacher
     const theirs = await addClass({ teacher_id: adviserId });
     expect((await t.get(`${api('teachingClassInfo')}?id=${theirs.id}`, teacher)).body).toMatchObject({ code: Code.Error, msg: '未找到该教学班' });
-    expect((await t.get(`${api('teachingClassSection')}?class_id=${theirs.id}`, teacher)).body).toMatchObject({ code: Code.Error, msg: '未找到该教学班' });
+    expect((await t.get(`${api('teachingClassSection')}?class_id=${theirs.id}`, teacher)).body).toMatchObject({
+      code: Code.Error,
+      msg: '未找到该教学班',
+    });
   });
 
   it('bad input writes nothing', async () => {
     const before = await snap();
     const base = { name: 'x', subject: '数学', teacher_id: teacherId, capacity: 10, sessions_count: 10, fee_fen: 0 };
-    for (const body of [{ ...base, name: '' }, { ...base, capacity: 0 }, { ...base, sessions_count: 401 }, { ...base, fee_fen: -1 }, { ...base, teacher_id: t.demo.users.parent }, { ...base, room_id: 999999 }, { ...base, extra: 1 }]) {
+    for (const body of [
+      { ...base, name: '' },
+      { ...base, capacity: 0 },
+      { ...base, sessions_count: 401 },
+      { ...base, fee_fen: -1 },
+      { ...base, teacher_id: t.demo.users.parent },
+      { ...base, room_id: 999999 },
+      { ...base, extra: 1 },
+    ]) {
       const res = await t.post(api('addTeachingClass'), admin).send(body);
       expect({ body, code: res.body.code }).toEqual({ body, code: Code.Error });
     }
     const c = await addClass({ name: 'Dup 班' });
     const after = await snap();
-    expect((await t.post(api('addTeachingClass'), admin).send({ ...base, name: 'dup 班' })).body).toMatchObject({ code: Code.Error, msg: '已有同名教学班' });
-    for (const body of [{ class_id: c.id, student_ids: [] }, { class_id: c.id, student_ids: [free[0], free[0]] }, { class_id: c.id, student_ids: [999999] }, { class_id: 'x', student_ids: [free[0]] }]) {
+    expect((await t.post(api('addTeachingClass'), admin).send({ ...base, name: 'dup 班' })).body).toMatchObject({
+      code: Code.Error,
+      msg: '已有同名教学班',
+    });
+    for (const body of [
+      { class_id: c.id, student_ids: [] },
+      { class_id: c.id, student_ids: [free[0], free[0]] },
+      { class_id: c.id, student_ids: [999999] },
+      { class_id: 'x', student_ids: [free[0]] },
+    ]) {
       expect((await t.post(api('addTeachingClassStudent'), admin).send(body)).body.code).toBe(Code.Error);
     }
-    expect((await t.post(api('delTeachingClassStudent'), admin).send({ class_id: c.id, student_id: free[0] })).body).toMatchObject({ code: Code.Error, msg: '该学生不在此班中' });
+    expect((await t.post(api('delTeachingClassStudent'), admin).send({ class_id: c.id, student_id: free[0] })).body).toMatchObject({
+      code: Code.Error,
+      msg: '该学生不在此班中',
+    });
     expect(await snap()).toEqual(after);
     expect(after.classes).toBe(before.classes + 1);
   });
@@ -226,10 +290,13 @@ describe('teaching classes and their students', () => {
     expect((await t.get(api('teachManage'), admin)).body).toMatchObject(DENIED);
     // homework of the class: submissions marked done count until they are checked
     const pair: number[] = [];
-    for (const name of ['作业甲', '作业乙']) pair.push((await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [t.demo.schoolId, name])).rows[0].id);
+    for (const name of ['作业甲', '作业乙'])
+      pair.push((await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [t.demo.schoolId, name])).rows[0].id);
     await join(c.id, pair);
     const due = (await t.sql.query(`select to_char((now() at time zone 'Asia/Shanghai')::date + 3, 'YYYY-MM-DD') as d`)).rows[0].d;
-    const hw = await t.post(api('issueHomeWork'), teacher).send({ kind: 'teaching', class_id: c.id, title: '练字一页', content: '临摹“永”字十遍', due_day: due, request_id: `hw-${c.id}-manage` });
+    const hw = await t
+      .post(api('issueHomeWork'), teacher)
+      .send({ kind: 'teaching', class_id: c.id, title: '练字一页', content: '临摹“永”字十遍', due_day: due, request_id: `hw-${c.id}-manage` });
     expect(hw.body).toMatchObject({ code: Code.Ok, data: { students: 2, todo: 2 } });
     const mark = (state: string, ids: number[], n: number) =>
       t.post(api('markHomeWork'), teacher).send({ homework_id: hw.body.data.id, student_ids: ids, state, request_id: `hw-${c.id}-mark-${n}` });
@@ -259,41 +326,71 @@ describe('teaching classes and their students', () => {
     const stopped = await t.post(api('startAndEndTeachingClass'), admin).send({ id: c.id, version: c.version, status: 0 });
     expect(stopped.body.data).toMatchObject({ status: 0, version: c.version + 1 });
     const before = await snap();
-    expect((await t.post(api('startAndEndTeachingClass'), admin).send({ id: c.id, version: c.version, status: 1 })).body).toMatchObject({ code: Code.Error, msg: '教学班已被他人修改，请刷新后重试' });
-    expect((await t.post(api('startAndEndTeachingClass'), admin).send({ id: c.id, version: c.version + 1, status: 0 })).body).toMatchObject({ code: Code.Error, msg: '教学班已是该状态' });
+    expect((await t.post(api('startAndEndTeachingClass'), admin).send({ id: c.id, version: c.version, status: 1 })).body).toMatchObject({
+      code: Code.Error,
+      msg: '教学班已被他人修改，请刷新后重试',
+    });
+    expect((await t.post(api('startAndEndTeachingClass'), admin).send({ id: c.id, version: c.version + 1, status: 0 })).body).toMatchObject({
+      code: Code.Error,
+      msg: '教学班已是该状态',
+    });
     expect((await t.post(api('startAndEndTeachingClass'), admin).send({ id: c.id, version: c.version + 1, status: 2 })).body.code).toBe(Code.Error);
-    expect((await t.post(api('addTeachingClassStudent'), admin).send({ class_id: c.id, student_ids: [free[0]] })).body).toMatchObject({ code: Code.Error, msg: '该教学班已停课' });
+    expect((await t.post(api('addTeachingClassStudent'), admin).send({ class_id: c.id, student_ids: [free[0]] })).body).toMatchObject({
+      code: Code.Error,
+      msg: '该教学班已停课',
+    });
     expect((await generate(c.id, [slot(7, '20:00', '21:00')])).body).toMatchObject({ code: Code.Error, msg: '该教学班已停课' });
     const move = { id: ses.id, version: ses.version, day: ses.day, start_time: '09:00', end_time: '10:00' };
     expect((await t.post(api('moveTeachingSession'), admin).send(move)).body).toMatchObject({ code: Code.Error, msg: '该教学班已停课' });
     expect((await t.post(api('startAndEndTeachingClass'), teacher).send({ id: c.id, version: c.version + 1, status: 1 })).body).toMatchObject(DENIED);
-    expect((await t.post(api('startAndEndTeachingClass'), other.adminToken).send({ id: c.id, version: c.version + 1, status: 1 })).body).toMatchObject({ code: Code.Error, msg: '未找到该教学班' });
+    expect(
+      (await t.post(api('startAndEndTeachingClass'), other.adminToken).send({ id: c.id, version: c.version + 1, status: 1 })).body,
+    ).toMatchObject({ code: Code.Error, msg: '未找到该教学班' });
     expect(await snap()).toEqual(before);
-    expect((await t.post(api('startAndEndTeachingClass'), admin).send({ id: c.id, version: c.version + 1, status: 1 })).body.data).toMatchObject({ status: 1 });
+    expect((await t.post(api('startAndEndTeachingClass'), admin).send({ id: c.id, version: c.version + 1, status: 1 })).body.data).toMatchObject({
+      status: 1,
+    });
     expect((await t.post(api('moveTeachingSession'), admin).send(move)).body.data).toMatchObject({ start_time: '09:00', version: ses.version + 1 });
   });
 
   it.each(['adviser', 'parent', 'operator'] as const)('%s may not manage teaching classes', async (who) => {
     const token = await t.login(who);
     const c = await addClass();
-    expect((await t.post(api('addTeachingClass'), token).send({ name: 'x', subject: 'y', teacher_id: teacherId, capacity: 1, sessions_count: 1, fee_fen: 0 })).body).toMatchObject(DENIED);
+    expect(
+      (
+        await t
+          .post(api('addTeachingClass'), token)
+          .send({ name: 'x', subject: 'y', teacher_id: teacherId, capacity: 1, sessions_count: 1, fee_fen: 0 })
+      ).body,
+    ).toMatchObject(DENIED);
     expect((await t.get(`${api('teachingClassInfo')}?id=${c.id}`, token)).body).toMatchObject(DENIED);
     expect((await t.get(`${api('teachingClassStudent')}?class_id=${c.id}`, token)).body).toMatchObject(DENIED);
     expect((await t.get(`${api('selectTeachingClassStudent')}?class_id=${c.id}`, token)).body).toMatchObject(DENIED);
     expect((await t.post(api('addTeachingClassStudent'), token).send({ class_id: c.id, student_ids: [free[0]] })).body).toMatchObject(DENIED);
     expect((await t.post(api('delTeachingClassStudent'), token).send({ class_id: c.id, student_id: free[0] })).body).toMatchObject(DENIED);
-    expect((await t.post(api('teachingClassCourseScheduling'), token).send({ class_id: c.id, from: term, to: term, pattern: [slot(1, '10:00', '11:00')] })).body).toMatchObject(DENIED);
+    expect(
+      (await t.post(api('teachingClassCourseScheduling'), token).send({ class_id: c.id, from: term, to: term, pattern: [slot(1, '10:00', '11:00')] }))
+        .body,
+    ).toMatchObject(DENIED);
     expect((await t.get(`${api('teachingClassScheduling')}?class_id=${c.id}`, token)).body).toMatchObject(DENIED);
     expect((await t.get(`${api('teachingClassSection')}?class_id=${c.id}`, token)).body).toMatchObject(DENIED);
     expect((await t.get(`${api('teachingClassChangeScheduling')}?id=1`, token)).body).toMatchObject(DENIED);
-    expect((await t.post(api('moveTeachingSession'), token).send({ id: 1, version: 1, day: term, start_time: '10:00', end_time: '11:00' })).body).toMatchObject(DENIED);
+    expect(
+      (await t.post(api('moveTeachingSession'), token).send({ id: 1, version: 1, day: term, start_time: '10:00', end_time: '11:00' })).body,
+    ).toMatchObject(DENIED);
     expect((await t.post(api('cancelTeachingSession'), token).send({ id: 1, version: 1, reason: '下雨' })).body).toMatchObject(DENIED);
   });
 
   it('the teacher may not add, fill or schedule classes (admin only)', async () => {
     const c = await addClass();
     expect((await t.post(api('addTeachingClassStudent'), teacher).send({ class_id: c.id, student_ids: [free[0]] })).body).toMatchObject(DENIED);
-    expect((await t.post(api('teachingClassCourseScheduling'), teacher).send({ class_id: c.id, from: term, to: term, pattern: [slot(1, '10:00', '11:00')] })).body).toMatchObject(DENIED);
+    expect(
+      (
+        await t
+          .post(api('teachingClassCourseScheduling'), teacher)
+          .send({ class_id: c.id, from: term, to: term, pattern: [slot(1, '10:00', '11:00')] })
+      ).body,
+    ).toMatchObject(DENIED);
     expect((await t.get(`${api('teachingClassScheduling')}?class_id=${c.id}`, teacher)).body).toMatchObject(DENIED);
   });
 
@@ -316,14 +413,24 @@ describe('teaching classes and their students', () => {
     expect((await t.get(`${api('teachingClassSection')}?class_id=${c.id}`, o)).body).toMatchObject(notFound);
     const noSession = { code: Code.Error, msg: '未找到该课次' };
     expect((await t.get(`${api('teachingClassChangeScheduling')}?id=${s.id}`, o)).body).toMatchObject(noSession);
-    expect((await t.post(api('moveTeachingSession'), o).send({ id: s.id, version: s.version, day: term, start_time: '10:00', end_time: '11:00' })).body).toMatchObject(noSession);
+    expect(
+      (await t.post(api('moveTeachingSession'), o).send({ id: s.id, version: s.version, day: term, start_time: '10:00', end_time: '11:00' })).body,
+    ).toMatchObject(noSession);
     expect((await t.post(api('cancelTeachingSession'), o).send({ id: s.id, version: s.version, reason: '外校' })).body).toMatchObject(noSession);
     expect((await t.get(`${api('rollCall')}?session_id=${s.id}`, o)).body).toMatchObject(noSession);
-    expect((await t.post(api('rollCall'), o).send({ session_id: s.id, entries: [{ student_id: free[6], status: 'present' }] })).body).toMatchObject(noSession);
+    expect((await t.post(api('rollCall'), o).send({ session_id: s.id, entries: [{ student_id: free[6], status: 'present' }] })).body).toMatchObject(
+      noSession,
+    );
     // a teacher of another school cannot be given to a class, nor its room
     const otherRoom = (await t.post(api('addRoom'), o).send({ name: uniq('外校教室') })).body.data.id;
     const snapAfterRoom = await snap();
-    expect((await t.post(api('addTeachingClass'), admin).send({ name: 'x', subject: 'y', teacher_id: teacherId, room_id: otherRoom, capacity: 1, sessions_count: 1, fee_fen: 0 })).body).toMatchObject({ code: Code.Error, msg: '未找到该教室' });
+    expect(
+      (
+        await t
+          .post(api('addTeachingClass'), admin)
+          .send({ name: 'x', subject: 'y', teacher_id: teacherId, room_id: otherRoom, capacity: 1, sessions_count: 1, fee_fen: 0 })
+      ).body,
+    ).toMatchObject({ code: Code.Error, msg: '未找到该教室' });
     expect((await t.post(api('addTeachingClassStudent'), o).send({ class_id: c.id, student_ids: [free[7]] })).body.code).toBe(Code.Error);
     expect(await snap()).toEqual(snapAfterRoom);
     expect(snapAfterRoom.rooms).toBe(before.rooms + 1);
@@ -398,7 +505,9 @@ describe('generating a term of several classes at once (teachingTermScheduling)'
   /** a term far from the other tests' weeks */
   const from = () => addDays(term, 21 * 7);
   const to = () => addDays(term, 21 * 7 + 13);
-  const student = async () => (await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [t.demo.schoolId, uniq('学期生')])).rows[0].id as number;
+  const student = async () =>
+    (await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [t.demo.schoolId, uniq('学期生')])).rows[0]
+      .id as number;
   const termOf = (classes: Array<{ id: number; pattern: ReturnType<typeof slot>[] }>, extra: Record<string, unknown> = {}) => ({
     classes: classes.map((c) => ({ class_id: c.id, from: from(), to: to(), pattern: c.pattern })),
     ...extra,
@@ -412,33 +521,71 @@ describe('generating a term of several classes at once (teachingTermScheduling)'
     await join(b.id, [shared]);
     const before = await snap();
     // b at the same time as a: their student is in both
-    const clashing = termOf([{ id: a.id, pattern: [slot(1, '10:00', '11:00')] }, { id: b.id, pattern: [slot(1, '10:30', '11:30')] }]);
+    const clashing = termOf([
+      { id: a.id, pattern: [slot(1, '10:00', '11:00')] },
+      { id: b.id, pattern: [slot(1, '10:30', '11:30')] },
+    ]);
     const preview = await t.post(api('teachingTermScheduling'), admin).send({ ...clashing, preview: true });
     expect(preview.body).toMatchObject({ code: Code.Ok, data: { preview: true, written: 0 } });
-    expect(preview.body.data.classes.map((c: { class_id: number; sessions: unknown[]; clashes: unknown[] }) => [c.class_id, c.sessions.length, c.clashes.length])).toEqual([
+    expect(
+      preview.body.data.classes.map((c: { class_id: number; sessions: unknown[]; clashes: unknown[] }) => [
+        c.class_id,
+        c.sessions.length,
+        c.clashes.length,
+      ]),
+    ).toEqual([
       [a.id, 2, 0],
       [b.id, 2, 2],
     ]);
-    expect(preview.body.data.clashes[0]).toMatchObject({ class_id: b.id, kind: 'student', who: shared, with: { class_id: a.id, label: a.name, session_id: null } });
+    expect(preview.body.data.clashes[0]).toMatchObject({
+      class_id: b.id,
+      kind: 'student',
+      who: shared,
+      with: { class_id: a.id, label: a.name, session_id: null },
+    });
     const refused = await t.post(api('teachingTermScheduling'), admin).send(clashing);
-    expect(refused.body).toMatchObject({ code: Code.Error, data: { clashes: [expect.objectContaining({ class_id: b.id, kind: 'student' }), expect.anything()] } });
+    expect(refused.body).toMatchObject({
+      code: Code.Error,
+      data: { clashes: [expect.objectContaining({ class_id: b.id, kind: 'student' }), expect.anything()] },
+    });
     expect(refused.body.msg).toMatch(/^排课冲突 2 处：学生 /);
     expect(await snap()).toEqual(before);
 
-    const ok = await t.post(api('teachingTermScheduling'), admin).send(termOf([{ id: a.id, pattern: [slot(1, '10:00', '11:00')] }, { id: b.id, pattern: [slot(1, '11:00', '12:00'), slot(3, '11:00', '12:00')] }]));
+    const ok = await t.post(api('teachingTermScheduling'), admin).send(
+      termOf([
+        { id: a.id, pattern: [slot(1, '10:00', '11:00')] },
+        { id: b.id, pattern: [slot(1, '11:00', '12:00'), slot(3, '11:00', '12:00')] },
+      ]),
+    );
     expect(ok.body).toMatchObject({ code: Code.Ok, data: { preview: false, written: 6, clashes: [] } });
-    expect(ok.body.data.classes.map((c: { written: number; replaced: number }) => [c.written, c.replaced])).toEqual([[2, 0], [4, 0]]);
-    expect((await sessionsOf(a.id)).map((s) => [s.day, s.start_time])).toEqual([[from(), '10:00'], [addDays(from(), 7), '10:00']]);
+    expect(ok.body.data.classes.map((c: { written: number; replaced: number }) => [c.written, c.replaced])).toEqual([
+      [2, 0],
+      [4, 0],
+    ]);
+    expect((await sessionsOf(a.id)).map((s) => [s.day, s.start_time])).toEqual([
+      [from(), '10:00'],
+      [addDays(from(), 7), '10:00'],
+    ]);
     expect(await sessionsOf(b.id)).toHaveLength(4);
     // again: each class's planned sessions replaced, a's moved onto b's old time (b's old sessions are replaced too)
-    const again = await t.post(api('teachingTermScheduling'), admin).send(termOf([{ id: a.id, pattern: [slot(1, '11:00', '12:00')] }, { id: b.id, pattern: [slot(1, '10:00', '11:00')] }]));
+    const again = await t.post(api('teachingTermScheduling'), admin).send(
+      termOf([
+        { id: a.id, pattern: [slot(1, '11:00', '12:00')] },
+        { id: b.id, pattern: [slot(1, '10:00', '11:00')] },
+      ]),
+    );
     expect(again.body).toMatchObject({ code: Code.Ok, data: { written: 4 } });
     expect(again.body.data.classes.map((c: { replaced: number }) => c.replaced)).toEqual([2, 4]);
     expect((await sessionsOf(b.id)).map((s) => s.start_time)).toEqual(['10:00', '10:00']);
     // a stored session still counts: a third class on a's teacher's time is refused
     const c = await addClass({ name: uniq('学期C'), teacher_id: a.teacher_id });
     const teacherClash = await t.post(api('teachingTermScheduling'), admin).send(termOf([{ id: c.id, pattern: [slot(1, '11:30', '12:30')] }]));
-    expect(teacherClash.body).toMatchObject({ code: Code.Error, data: { clashes: [expect.objectContaining({ class_id: c.id, kind: 'teacher', with: expect.objectContaining({ class_id: a.id }) }), expect.anything()] } });
+    expect(teacherClash.body).toMatchObject({
+      code: Code.Error,
+      data: {
+        clashes: [expect.objectContaining({ class_id: c.id, kind: 'teacher', with: expect.objectContaining({ class_id: a.id }) }), expect.anything()],
+      },
+    });
   });
 
   it('bad input writes nothing', async () => {
@@ -463,14 +610,18 @@ describe('generating a term of several classes at once (teachingTermScheduling)'
   it.each(['teacher', 'adviser', 'parent', 'operator'] as const)('%s may not generate a term', async (who) => {
     const c = await addClass();
     const token = await t.login(who);
-    const res = await t.post(api('teachingTermScheduling'), token).send({ classes: [{ class_id: c.id, from: term, to: term, pattern: [slot(1, '10:00', '11:00')] }] });
+    const res = await t
+      .post(api('teachingTermScheduling'), token)
+      .send({ classes: [{ class_id: c.id, from: term, to: term, pattern: [slot(1, '10:00', '11:00')] }] });
     expect(res.body).toMatchObject(DENIED);
   });
 
   it("another school's class is not found, and nothing of the term is written", async () => {
     const mine = await addClass({ teacher_id: await newTeacher() });
     const before = await snap();
-    const theirs = await t.post(api('teachingTermScheduling'), other.adminToken).send({ classes: [{ class_id: mine.id, from: from(), to: to(), pattern: [slot(2, '10:00', '11:00')] }] });
+    const theirs = await t
+      .post(api('teachingTermScheduling'), other.adminToken)
+      .send({ classes: [{ class_id: mine.id, from: from(), to: to(), pattern: [slot(2, '10:00', '11:00')] }] });
     expect(theirs.body).toMatchObject({ code: Code.Error, msg: '未找到该教学班' });
     const mixed = await t.post(api('teachingTermScheduling'), admin).send({
       classes: [
@@ -503,8 +654,16 @@ describe('clashes', () => {
     const msg = await generate(b.id, [slot(2, '14:30', '15:30')]);
     expect(msg.body.msg).toBe(`排课冲突 2 处：教师 ${clashes[0].who_name} ${addDays(term, 1)} 14:30-15:30 与 ${a.name} 14:00-15:00 冲突`);
     const en = await generate(b.id, [slot(2, '14:30', '15:30')]).set('lang', 'en');
-    expect(en.body.msg).toBe(`2 schedule clash(es): teacher ${clashes[0].who_name} on ${addDays(term, 1)} 14:30-15:30 clashes with ${a.name} 14:00-15:00`);
-    expect(clashes[0]).toMatchObject({ who: teacherId, day: addDays(term, 1), start_time: '14:30', end_time: '15:30', with: { source: 'teaching', class_id: a.id, start_time: '14:00', end_time: '15:00', session_id: expect.any(Number) } });
+    expect(en.body.msg).toBe(
+      `2 schedule clash(es): teacher ${clashes[0].who_name} on ${addDays(term, 1)} 14:30-15:30 clashes with ${a.name} 14:00-15:00`,
+    );
+    expect(clashes[0]).toMatchObject({
+      who: teacherId,
+      day: addDays(term, 1),
+      start_time: '14:30',
+      end_time: '15:30',
+      with: { source: 'teaching', class_id: a.id, start_time: '14:00', end_time: '15:00', session_id: expect.any(Number) },
+    });
     expect(await snap()).toEqual(before);
     // the preview answers the same clashes without refusing
     const preview = await generate(b.id, [slot(2, '14:30', '15:30')], term, addDays(term, 13), { preview: true });
@@ -561,20 +720,35 @@ describe('moving, cancelling and roll call', () => {
     expect(res.body.data).toMatchObject({ week, length: 60, session: { id: s.id } });
     const wed = res.body.data.days[2];
     expect(wed.room_busy).toEqual([{ start_time: '12:00', end_time: '13:30', label: c.name }]);
-    expect(wed.free).toEqual(expect.arrayContaining([{ start_time: '08:00', end_time: '12:00' }, { start_time: '13:30', end_time: '21:00' }]));
+    expect(wed.free).toEqual(
+      expect.arrayContaining([
+        { start_time: '08:00', end_time: '12:00' },
+        { start_time: '13:30', end_time: '21:00' },
+      ]),
+    );
     // no availability saved: every free window is suggested
     expect(wed).toMatchObject({ offered: null, suggested: wed.free });
     expect(res.body.data.availability_note).toBeNull();
 
     // the teacher offers Wednesday 11:00-15:00 and Thursday mornings (teacherSchedule POST): the suggestions are the
     // free parts of those windows at least an hour long
-    await t.sql.query(
-      `insert into teacher_availability (user_id, school_id, windows, note) values ($1, $2, $3::jsonb, '周五不排课')`,
-      [s.teacher_id, t.demo.schoolId, JSON.stringify([{ weekday: 3, start_time: '11:00', end_time: '15:00' }, { weekday: 4, start_time: '08:00', end_time: '08:30' }])],
-    );
+    await t.sql.query(`insert into teacher_availability (user_id, school_id, windows, note) values ($1, $2, $3::jsonb, '周五不排课')`, [
+      s.teacher_id,
+      t.demo.schoolId,
+      JSON.stringify([
+        { weekday: 3, start_time: '11:00', end_time: '15:00' },
+        { weekday: 4, start_time: '08:00', end_time: '08:30' },
+      ]),
+    ]);
     const offered = (await t.get(`${api('teachingClassChangeScheduling')}?id=${s.id}`, admin)).body.data;
     expect(offered.availability_note).toBe('周五不排课');
-    expect(offered.days[2]).toMatchObject({ offered: [{ start_time: '11:00', end_time: '15:00' }], suggested: [{ start_time: '11:00', end_time: '12:00' }, { start_time: '13:30', end_time: '15:00' }] });
+    expect(offered.days[2]).toMatchObject({
+      offered: [{ start_time: '11:00', end_time: '15:00' }],
+      suggested: [
+        { start_time: '11:00', end_time: '12:00' },
+        { start_time: '13:30', end_time: '15:00' },
+      ],
+    });
     // Thursday's half hour is shorter than the session; Tuesday is not offered at all
     expect(offered.days[3]).toMatchObject({ offered: [{ start_time: '08:00', end_time: '08:30' }], suggested: [] });
     expect(offered.days[1]).toMatchObject({ offered: [], suggested: [] });
@@ -590,25 +764,50 @@ describe('moving, cancelling and roll call', () => {
     const [sb] = await sessionsOf(b.id);
 
     const before = await snap();
-    const clash = await t.post(api('moveTeachingSession'), admin).send({ id: sb.id, version: sb.version, day: term, start_time: '08:30', end_time: '09:30' });
+    const clash = await t
+      .post(api('moveTeachingSession'), admin)
+      .send({ id: sb.id, version: sb.version, day: term, start_time: '08:30', end_time: '09:30' });
     expect(clash.body).toMatchObject({ code: Code.Error, data: { clashes: [{ kind: 'teacher', with: { session_id: sa.id, label: a.name } }] } });
     const hol = addDays(term, 3);
     await t.post(api('setSchoolCalendarDay'), admin).send({ day: hol, kind: 'holiday' });
     const snapHol = await snap();
-    expect((await t.post(api('moveTeachingSession'), admin).send({ id: sb.id, version: sb.version, day: hol, start_time: '08:00', end_time: '09:00' })).body).toMatchObject({ code: Code.Error, msg: `${hol} 是放假日，不能排课` });
-    expect((await t.post(api('moveTeachingSession'), admin).send({ id: sb.id, version: sb.version, day: term, start_time: '09:00', end_time: '08:00' })).body.code).toBe(Code.Error);
+    expect(
+      (await t.post(api('moveTeachingSession'), admin).send({ id: sb.id, version: sb.version, day: hol, start_time: '08:00', end_time: '09:00' }))
+        .body,
+    ).toMatchObject({ code: Code.Error, msg: `${hol} 是放假日，不能排课` });
+    expect(
+      (await t.post(api('moveTeachingSession'), admin).send({ id: sb.id, version: sb.version, day: term, start_time: '09:00', end_time: '08:00' }))
+        .body.code,
+    ).toBe(Code.Error);
     expect(await snap()).toEqual(snapHol);
     expect(snapHol.calendar).toBe(before.calendar + 1);
 
-    const moved = await t.post(api('moveTeachingSession'), admin).send({ id: sb.id, version: sb.version, day: term, start_time: '09:00', end_time: '10:00' });
-    expect(moved.body.data).toMatchObject({ id: sb.id, day: term, start_time: '09:00', end_time: '10:00', version: sb.version + 1, state: 'planned' });
-    const stale = await t.post(api('moveTeachingSession'), admin).send({ id: sb.id, version: sb.version, day: term, start_time: '11:00', end_time: '12:00' });
+    const moved = await t
+      .post(api('moveTeachingSession'), admin)
+      .send({ id: sb.id, version: sb.version, day: term, start_time: '09:00', end_time: '10:00' });
+    expect(moved.body.data).toMatchObject({
+      id: sb.id,
+      day: term,
+      start_time: '09:00',
+      end_time: '10:00',
+      version: sb.version + 1,
+      state: 'planned',
+    });
+    const stale = await t
+      .post(api('moveTeachingSession'), admin)
+      .send({ id: sb.id, version: sb.version, day: term, start_time: '11:00', end_time: '12:00' });
     expect(stale.body).toMatchObject({ code: Code.Error, msg: '该课次已被他人修改，请刷新后重试' });
 
     const cancelled = await t.post(api('cancelTeachingSession'), admin).send({ id: sb.id, version: sb.version + 1, reason: '老师请假' });
     expect(cancelled.body.data).toMatchObject({ state: 'cancelled', cancel_reason: '老师请假', lesson_no: null });
     // a cancelled session frees the slot and cannot be moved
-    expect((await t.post(api('moveTeachingSession'), admin).send({ id: sb.id, version: sb.version + 2, day: term, start_time: '11:00', end_time: '12:00' })).body).toMatchObject({ code: Code.Error, msg: '只能调整或取消未上的课次' });
+    expect(
+      (
+        await t
+          .post(api('moveTeachingSession'), admin)
+          .send({ id: sb.id, version: sb.version + 2, day: term, start_time: '11:00', end_time: '12:00' })
+      ).body,
+    ).toMatchObject({ code: Code.Error, msg: '只能调整或取消未上的课次' });
     expect((await t.post(api('cancelTeachingSession'), admin).send({ id: sa.id, version: sa.version, reason: '' })).body.code).toBe(Code.Error);
   });
 
@@ -629,37 +828,67 @@ describe('moving, cancelling and roll call', () => {
     expect(codes).toEqual([Code.Ok, Code.Error].sort());
     const loser = answers.find((x) => x.body.code === Code.Error)!;
     expect(loser.body.data.clashes[0]).toMatchObject({ kind: 'room', who: r });
-    const { rows } = await t.sql.query(`select count(*)::int as n from class_sessions where room_id = $1 and day = $2 and start_min = 1140`, [r, target.day]);
+    const { rows } = await t.sql.query(`select count(*)::int as n from class_sessions where room_id = $1 and day = $2 and start_min = 1140`, [
+      r,
+      target.day,
+    ]);
     expect(rows[0].n).toBe(1);
   });
 
   it('roll call: the class’s students with approved leave pre-filled; saved for several at once by the session’s teacher; the session is held', async () => {
     const c = await addClass({ name: uniq('科学') });
     await join(c.id, [free[0], free[1], child]);
-    await generated(c.id, [slot(1, '06:00', '06:30'), slot(2, '06:00', '06:30'), slot(3, '06:00', '06:30'), slot(4, '06:00', '06:30'), slot(5, '06:00', '06:30'), slot(6, '06:00', '06:30'), slot(7, '06:00', '06:30')], today, addDays(today, 1));
+    await generated(
+      c.id,
+      [
+        slot(1, '06:00', '06:30'),
+        slot(2, '06:00', '06:30'),
+        slot(3, '06:00', '06:30'),
+        slot(4, '06:00', '06:30'),
+        slot(5, '06:00', '06:30'),
+        slot(6, '06:00', '06:30'),
+        slot(7, '06:00', '06:30'),
+      ],
+      today,
+      addDays(today, 1),
+    );
     const [s, tomorrow] = await sessionsOf(c.id);
     expect(s.day).toBe(today);
-    await t.sql.query(`insert into leave_requests (school_id, student_id, requested_by, start_day, end_day, reason, status) values ($1, $2, $3, $4, $4, '发烧', 1)`, [t.demo.schoolId, free[1], t.demo.users.parent, today]);
+    await t.sql.query(
+      `insert into leave_requests (school_id, student_id, requested_by, start_day, end_day, reason, status) values ($1, $2, $3, $4, $4, '发烧', 1)`,
+      [t.demo.schoolId, free[1], t.demo.users.parent, today],
+    );
 
     const got = await t.get(`${api('rollCall')}?session_id=${s.id}`, teacher);
     expect(got.body.code).toBe(Code.Ok);
-    const byId = (list: Array<{ student_id: number; status: string | null; saved: boolean }>) => Object.fromEntries(list.map((x) => [x.student_id, [x.status, x.saved]]));
+    const byId = (list: Array<{ student_id: number; status: string | null; saved: boolean }>) =>
+      Object.fromEntries(list.map((x) => [x.student_id, [x.status, x.saved]]));
     expect(byId(got.body.data.students)).toEqual({ [free[0]]: [null, false], [free[1]]: ['leave', false], [child]: [null, false] });
 
     const before = await snap();
     for (const body of [
       { session_id: s.id, entries: [] },
       { session_id: s.id, entries: [{ student_id: free[0], status: 'asleep' }] },
-      { session_id: s.id, entries: [{ student_id: free[0], status: 'present' }, { student_id: free[0], status: 'late' }] },
+      {
+        session_id: s.id,
+        entries: [
+          { student_id: free[0], status: 'present' },
+          { student_id: free[0], status: 'late' },
+        ],
+      },
       { session_id: s.id, entries: [{ student_id: free[5], status: 'present' }] },
     ]) {
       expect((await t.post(api('rollCall'), teacher).send(body)).body.code).toBe(Code.Error);
     }
-    expect((await t.post(api('rollCall'), teacher).send({ session_id: tomorrow.id, entries: [{ student_id: free[0], status: 'present' }] })).body).toMatchObject({ code: Code.Error, msg: '课次尚未开始，不能点名' });
+    expect(
+      (await t.post(api('rollCall'), teacher).send({ session_id: tomorrow.id, entries: [{ student_id: free[0], status: 'present' }] })).body,
+    ).toMatchObject({ code: Code.Error, msg: '课次尚未开始，不能点名' });
     // another teacher (the head teacher here) is not this session's teacher
     expect((await t.get(`${api('rollCall')}?session_id=${s.id}`, adviser)).body).toMatchObject({ code: Code.Error, msg: '未找到该课次' });
     expect((await t.get(`${api('rollCall')}?session_id=${s.id}`, parent)).body).toMatchObject(DENIED);
-    expect((await t.post(api('rollCall'), parent).send({ session_id: s.id, entries: [{ student_id: child, status: 'present' }] })).body).toMatchObject(DENIED);
+    expect(
+      (await t.post(api('rollCall'), parent).send({ session_id: s.id, entries: [{ student_id: child, status: 'present' }] })).body,
+    ).toMatchObject(DENIED);
     expect(await snap()).toEqual(before);
 
     const saved = await t.post(api('rollCall'), teacher).send({
@@ -677,7 +906,13 @@ describe('moving, cancelling and roll call', () => {
     const fixed = await t.post(api('rollCall'), admin).send({ session_id: s.id, entries: [{ student_id: child, status: 'absent' }] });
     expect(fixed.body.data.session.roll_call).toEqual({ present: 1, late: 0, absent: 1, leave: 1 });
     // a held session is not moved any more
-    expect((await t.post(api('moveTeachingSession'), admin).send({ id: s.id, version: fixed.body.data.session.version, day: today, start_time: '05:00', end_time: '05:30' })).body.msg).toBe('只能调整或取消未上的课次');
+    expect(
+      (
+        await t
+          .post(api('moveTeachingSession'), admin)
+          .send({ id: s.id, version: fixed.body.data.session.version, day: today, start_time: '05:00', end_time: '05:30' })
+      ).body.msg,
+    ).toBe('只能调整或取消未上的课次');
   });
 });
 
@@ -703,7 +938,10 @@ describe('roll-call counts for the data centre (rollCallCount, rollCallExport)',
 
   beforeAll(async () => {
     students = [];
-    for (let i = 0; i < 4; i++) students.push((await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [t.demo.schoolId, `点名生${i}`])).rows[0].id);
+    for (let i = 0; i < 4; i++)
+      students.push(
+        (await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [t.demo.schoolId, `点名生${i}`])).rows[0].id,
+      );
     const mine = await addClass({ name: uniq('统计班') });
     const theirs = await addClass({ name: uniq('统计班'), teacher_id: adviserId });
     await called('teaching', mine.id, teacherId, MON, ['present', 'late', 'absent']);
@@ -713,7 +951,8 @@ describe('roll-call counts for the data centre (rollCallCount, rollCallExport)',
   });
 
   it('counts by day, week and month: the admin all sessions, a teacher or head teacher those they teach; the same as .xlsx', async () => {
-    const rows = (list: Array<Record<string, unknown>>) => list.map((r) => [r.period, r.kind, r.sessions, r.total, r.present, r.late, r.absent, r.leave]);
+    const rows = (list: Array<Record<string, unknown>>) =>
+      list.map((r) => [r.period, r.kind, r.sessions, r.total, r.present, r.late, r.absent, r.leave]);
     const byDay = await t.get(`${COUNT}?date_from=${MON}&date_to=${TUE}`, admin);
     expect(byDay.body.code).toBe(Code.Ok);
     expect(rows(byDay.body.data.list)).toEqual([
@@ -738,16 +977,22 @@ describe('roll-call counts for the data centre (rollCallCount, rollCallExport)',
     const theirs = await t.get(`${COUNT}?date_from=${MON}&date_to=${TUE}&group=month`, adviser);
     expect(rows(theirs.body.data.list)).toEqual([['2020-03-01', 'teaching', 1, 4, 1, 1, 0, 2]]);
 
-    const res = await t.get(`${api('rollCallExport')}?date_from=${MON}&date_to=${TUE}&group=week`, teacher).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const res = await t
+      .get(`${api('rollCallExport')}?date_from=${MON}&date_to=${TUE}&group=week`, teacher)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect(res.headers['content-type']).toContain('spreadsheetml');
     const { Workbook } = await import('exceljs');
     const wb = new Workbook();
     await wb.xlsx.load(res.body as ArrayBuffer);
-    const sheet = wb.worksheets[0].getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+    const sheet = wb.worksheets[0]
+      .getSheetValues()
+      .filter(Boolean)
+      .map((r) => (r as unknown[]).slice(1));
     expect(sheet).toEqual([
       ['周（周一）', '类型', '点名课次', '点名人次', '出勤', '迟到', '缺勤', '请假'],
       [MON, '兴趣班', 2, 6, 3, 1, 1, 1],
@@ -770,7 +1015,9 @@ describe('roll-call counts for the data centre (rollCallCount, rollCallExport)',
       expect({ qs, code: res.body.code }).toEqual({ qs, code: Code.Error });
       expect((await t.get(`${api('rollCallExport')}?${qs}`, admin)).body.code).toBe(Code.Error);
     }
-    expect((await t.get(`${COUNT}?date_from=${MON}&date_to=2020-06-30`, admin)).body.msg).toBe('统计范围无效：按日最多 62 天，按周最多 27 周，按月最多 13 个月');
+    expect((await t.get(`${COUNT}?date_from=${MON}&date_to=2020-06-30`, admin)).body.msg).toBe(
+      '统计范围无效：按日最多 62 天，按周最多 27 周，按月最多 13 个月',
+    );
   });
 
   it.each(['parent', 'operator'] as const)('%s may not read the counts', async (who) => {

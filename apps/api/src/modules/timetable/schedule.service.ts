@@ -66,7 +66,19 @@ interface SessionRow {
 }
 
 /** A session of the school's week: day index, room, id, kind, class, class name, start and end minutes, teacher, teacher name, state. */
-type SchoolSessionTuple = [number, number | null, number, 'teaching' | 'tutoring', number, string | null, number, number, number, string, ScheduleEntry['state']];
+type SchoolSessionTuple = [
+  number,
+  number | null,
+  number,
+  'teaching' | 'tutoring',
+  number,
+  string | null,
+  number,
+  number,
+  number,
+  string,
+  ScheduleEntry['state'],
+];
 
 interface CareRow {
   id: number;
@@ -135,7 +147,8 @@ function careEntries(c: CareRow, days: readonly ScheduleDay[]): Array<ScheduleEn
   });
 }
 
-const byStart = (a: ScheduleEntry, b: ScheduleEntry) => a.start_time.localeCompare(b.start_time) || a.end_time.localeCompare(b.end_time) || (a.id ?? 0) - (b.id ?? 0);
+const byStart = (a: ScheduleEntry, b: ScheduleEntry) =>
+  a.start_time.localeCompare(b.start_time) || a.end_time.localeCompare(b.end_time) || (a.id ?? 0) - (b.id ?? 0);
 
 /**
  * The timetables (issue 13): a class's week, the school's week of sessions by room, the teacher's own week and their
@@ -184,12 +197,24 @@ export class ScheduleService {
           teacher_name: c.teacher_name,
           room_id: null,
           room_name: null,
-          time_slot: c.slot_name && c.start_time && c.end_time && c.weekdays ? { name: c.slot_name, start_time: c.start_time, end_time: c.end_time, weekdays: c.weekdays } : null,
+          time_slot:
+            c.slot_name && c.start_time && c.end_time && c.weekdays
+              ? { name: c.slot_name, start_time: c.start_time, end_time: c.end_time, weekdays: c.weekdays }
+              : null,
         },
         days: days.map((d, i) => ({ ...d, sessions: entries[i] ? [entries[i]] : [] })),
       };
     }
-    const [c]: Array<{ id: number; name: string; status: number; teacher_id: number; teacher_name: string; room_id: number | null; room_name: string | null; mine: boolean }> = await this.db.query(
+    const [c]: Array<{
+      id: number;
+      name: string;
+      status: number;
+      teacher_id: number;
+      teacher_name: string;
+      room_id: number | null;
+      room_name: string | null;
+      mine: boolean;
+    }> = await this.db.query(
       `select c.id, c.name, c.status::int as status, c.teacher_id, u.name as teacher_name, c.room_id, r.name as room_name, ($3::int is null or c.teacher_id = $3) as mine
          from teaching_classes c join users u on u.id = c.teacher_id left join rooms r on r.id = c.room_id
         where c.id = $2 and c.school_id = $1 and c.deleted_at is null`,
@@ -211,7 +236,11 @@ export class ScheduleService {
       byDay.set(s.day, list);
     }
     const { mine: _, ...cls } = c;
-    return { week: w.week, class: { kind: 'teaching', ...cls, time_slot: null }, days: days.map((d) => ({ ...d, sessions: byDay.get(d.day) ?? [] })) };
+    return {
+      week: w.week,
+      class: { kind: 'teaching', ...cls, time_slot: null },
+      days: days.map((d) => ({ ...d, sessions: byDay.get(d.day) ?? [] })),
+    };
   }
 
   /**
@@ -239,7 +268,17 @@ export class ScheduleService {
     const noRoom = days.map((): SchoolScheduleEntry[] => []);
     for (const [i, roomId, id, kind, classId, className, start, end, teacherId, teacherName, state] of w.sessions) {
       const target = roomId === null ? noRoom : (roomAt.get(roomId)?.days ?? noRoom);
-      target[i].push({ id, kind, class_id: classId, class_name: className, start_time: toHHMM(start), end_time: toHHMM(end), teacher_id: teacherId, teacher_name: teacherName, state });
+      target[i].push({
+        id,
+        kind,
+        class_id: classId,
+        class_name: className,
+        start_time: toHHMM(start),
+        end_time: toHHMM(end),
+        teacher_id: teacherId,
+        teacher_name: teacherName,
+        state,
+      });
     }
     return { week: w.week, days, rooms, no_room: noRoom, sessions: w.sessions.length };
   }
@@ -251,7 +290,9 @@ export class ScheduleService {
    */
   async teacherSchedule(user: SessionUser, q: WeekQuery): Promise<TeacherScheduleAnswer> {
     const school = schoolOf(user);
-    const [w]: Array<WeekRow & { availability: { windows: TeacherAvailability['windows']; note: string; version: number; updated_at: string } | null }> = await this.db.query(
+    const [w]: Array<
+      WeekRow & { availability: { windows: TeacherAvailability['windows']; note: string; version: number; updated_at: string } | null }
+    > = await this.db.query(
       `select wk.week, wk.calendar,
               (select json_build_object('windows', a.windows, 'note', a.note, 'version', a.version, 'updated_at', a.updated_at)
                  from teacher_availability a where a.user_id = $3 and a.school_id = $1) as availability
@@ -299,7 +340,9 @@ export class ScheduleService {
         ...care.filter((c) => c.duty === 'duty').map((c) => ({ kind: 'care' as const, id: c.id, name: c.name, duty: 'duty' as const })),
         ...teaching.map((c) => ({ kind: 'teaching' as const, id: c.id, name: c.name, duty: 'teach' as const })),
       ],
-      availability: a ? { windows: a.windows, note: a.note, version: a.version, updated_at: a.updated_at } : { windows: [], note: '', version: 0, updated_at: null },
+      availability: a
+        ? { windows: a.windows, note: a.note, version: a.version, updated_at: a.updated_at }
+        : { windows: [], note: '', version: 0, updated_at: null },
     };
   }
 
@@ -310,7 +353,9 @@ export class ScheduleService {
    */
   async saveTeacherSchedule(user: SessionUser, input: SaveTeacherScheduleInput): Promise<TeacherAvailability> {
     const school = schoolOf(user);
-    const windows = JSON.stringify(sortAvailability(input.windows).map((x) => ({ weekday: x.weekday, start_time: x.start_time, end_time: x.end_time })));
+    const windows = JSON.stringify(
+      sortAvailability(input.windows).map((x) => ({ weekday: x.weekday, start_time: x.start_time, end_time: x.end_time })),
+    );
     const note = input.note ?? '';
     const returning = `a.windows, a.note, a.version, a.updated_at`;
     const rows: TeacherAvailability[] =

@@ -133,10 +133,10 @@ export class TimetableService {
   async setStudentSlots(user: SessionUser, input: AddStudentClassTimeInput): Promise<StudentClassTimes> {
     const school = schoolOf(user);
     return this.db.transaction(async (em) => {
-      const [student]: Array<{ id: number }> = await em.query(
-        `select id from students where id = $1 and school_id = $2 for update`,
-        [input.student_id, school],
-      );
+      const [student]: Array<{ id: number }> = await em.query(`select id from students where id = $1 and school_id = $2 for update`, [
+        input.student_id,
+        school,
+      ]);
       if (!student) throw new AppError('timetable.student_not_found');
       // for share: a slot being set here cannot be deleted or edited meanwhile
       const slots: ClassTimeOption[] = await em.query(
@@ -150,10 +150,11 @@ export class TimetableService {
       if (pair) throw new AppError('timetable.slots_overlap', { a: pair[0].name, b: pair[1].name });
       await em.query(`delete from student_class_times where student_id = $1`, [input.student_id]);
       if (slots.length) {
-        await em.query(
-          `insert into student_class_times (school_id, student_id, class_time_id) select $1, $2, unnest($3::int[])`,
-          [school, input.student_id, input.class_time_ids],
-        );
+        await em.query(`insert into student_class_times (school_id, student_id, class_time_id) select $1, $2, unnest($3::int[])`, [
+          school,
+          input.student_id,
+          input.class_time_ids,
+        ]);
       }
       return { student_id: input.student_id, class_times: slots };
     });

@@ -20,7 +20,13 @@ const DEL = '/api/index/delClassTime';
 const STUDENT = '/api/index/addStudentClassTime';
 
 let seq = 0;
-const slot = (over: Record<string, unknown> = {}) => ({ name: `时段${++seq}`, start_time: '16:00', end_time: '18:00', weekdays: [1, 2, 3, 4, 5], ...over });
+const slot = (over: Record<string, unknown> = {}) => ({
+  name: `时段${++seq}`,
+  start_time: '16:00',
+  end_time: '18:00',
+  weekdays: [1, 2, 3, 4, 5],
+  ...over,
+});
 
 async function addSlot(over: Record<string, unknown> = {}, token = admin) {
   const res = await t.post(ADD, token).send(slot(over));
@@ -128,7 +134,7 @@ describe('classTimeList and selectClassTime', () => {
   });
 
   it('bad input answers code 100', async () => {
-    await expectRefused(LIST, ['page=0', 'limit=1000', 'page=abc', `name=${long}`, 'sort=id', "name=%3Cscript%3E", 'school_id=1'], admin, 'get');
+    await expectRefused(LIST, ['page=0', 'limit=1000', 'page=abc', `name=${long}`, 'sort=id', 'name=%3Cscript%3E', 'school_id=1'], admin, 'get');
     await expectRefused(SELECT, [`name=${long}`, 'page=1', 'x=1'], admin, 'get');
   });
 
@@ -143,7 +149,10 @@ describe('editClassTime', () => {
   it('edits on the version read; a stale version is a conflict', async () => {
     const a = await addSlot();
     const res = await t.post(EDIT, admin).send({ id: a.id, version: 1, name: '改名', start_time: '15:00', end_time: '17:30', weekdays: [6, 7] });
-    expect(res.body).toMatchObject({ code: Code.Ok, data: { id: a.id, name: '改名', start_time: '15:00', end_time: '17:30', weekdays: [6, 7], version: 2 } });
+    expect(res.body).toMatchObject({
+      code: Code.Ok,
+      data: { id: a.id, name: '改名', start_time: '15:00', end_time: '17:30', weekdays: [6, 7], version: 2 },
+    });
     const before = await snapshot(t.sql);
     const stale = await t.post(EDIT, admin).send({ id: a.id, version: 1, name: '又改', start_time: '15:00', end_time: '17:30', weekdays: [6] });
     expect(stale.body).toMatchObject({ code: Code.Error, msg: '数据已被他人修改，请刷新后重试' });
@@ -191,7 +200,9 @@ describe('editClassTime', () => {
 
   it('a head teacher may not edit', async () => {
     const a = await addSlot();
-    const res = await t.post(EDIT, await t.login('adviser')).send({ id: a.id, version: 1, name: 'x', start_time: '10:00', end_time: '11:00', weekdays: [1] });
+    const res = await t
+      .post(EDIT, await t.login('adviser'))
+      .send({ id: a.id, version: 1, name: 'x', start_time: '10:00', end_time: '11:00', weekdays: [1] });
     expect(res.body).toMatchObject({ code: Code.Error, msg: FORBIDDEN });
   });
 });

@@ -81,7 +81,21 @@ export class TutoringClassesService {
         const [row]: Array<{ id: number }> = await em.query(
           `insert into tutoring_classes (school_id, type_id, name, teacher_id, room_id, capacity, duration_min, price_fen, pattern, from_day, to_day, remark, created_by)
            values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13) returning id`,
-          [school, type.id, input.name, teacherId, roomId, input.capacity, type.duration_min, type.price_fen, JSON.stringify(pattern), input.from, input.to, input.remark ?? null, user.id],
+          [
+            school,
+            type.id,
+            input.name,
+            teacherId,
+            roomId,
+            input.capacity,
+            type.duration_min,
+            type.price_fen,
+            JSON.stringify(pattern),
+            input.from,
+            input.to,
+            input.remark ?? null,
+            user.id,
+          ],
         );
         id = row.id;
       } catch (err) {
@@ -101,7 +115,10 @@ export class TutoringClassesService {
   }
 
   private async one(db: Pick<EntityManager, 'query'>, school: number, id: number): Promise<TutoringClass> {
-    const [row]: TutoringClass[] = await db.query(`select ${CLASS_COLUMNS} from tutoring_classes c ${CLASS_JOINS} where c.school_id = $1 and c.id = $2 and c.deleted_at is null`, [school, id]);
+    const [row]: TutoringClass[] = await db.query(
+      `select ${CLASS_COLUMNS} from tutoring_classes c ${CLASS_JOINS} where c.school_id = $1 and c.id = $2 and c.deleted_at is null`,
+      [school, id],
+    );
     if (!row) throw new AppError('tutoring.class_not_found');
     return row;
   }
@@ -118,7 +135,11 @@ export class TutoringClassesService {
        left join lateral (select ${CLASS_COLUMNS} from tutoring_classes c ${CLASS_JOINS} where ${where} order by c.id desc limit $4 offset $5) p on true`,
       [schoolOf(user), containsPattern(q.name), q.type_id ?? null, q.limit, offsetOf(q)],
     );
-    return pageOf(rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as TutoringClass), totalOf(rows), q);
+    return pageOf(
+      rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as TutoringClass),
+      totalOf(rows),
+      q,
+    );
   }
 
   /** The class's sessions in day order with their lesson number (among those not cancelled), paged, by range and state. */
@@ -135,7 +156,11 @@ export class TutoringClassesService {
           where ($4::text is null or s.state = $4) order by w.day, w.start_min, w.id limit $5 offset $6) p on true`,
       [q.class_id, q.from ?? null, q.to ?? null, q.state ?? null, q.limit, offsetOf(q)],
     );
-    return pageOf(rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as TutoringSession), totalOf(rows), q);
+    return pageOf(
+      rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as TutoringSession),
+      totalOf(rows),
+      q,
+    );
   }
 
   private async session(db: Pick<EntityManager, 'query'>, school: number, id: number): Promise<TutoringSession> {
@@ -160,7 +185,15 @@ export class TutoringClassesService {
     const school = schoolOf(user);
     await this.db.transaction(async (em) => {
       await lockSchedule(em, school);
-      const [s]: Array<{ id: number; class_id: number; teacher_id: number; room_id: number | null; state: string; version: number; class_status: number }> = await em.query(
+      const [s]: Array<{
+        id: number;
+        class_id: number;
+        teacher_id: number;
+        room_id: number | null;
+        state: string;
+        version: number;
+        class_status: number;
+      }> = await em.query(
         `select s.id, s.class_id, s.teacher_id, s.room_id, s.state, s.version, c.status as class_status
            from class_sessions s join tutoring_classes c on c.id = s.class_id
           where s.school_id = $1 and s.id = $2 and s.kind = 'tutoring' for update of s`,
@@ -178,16 +211,32 @@ export class TutoringClassesService {
       if (weekday === null) throw new AppError('tutoring.day_is_holiday', { day: input.day });
       const start = toMinutes(input.start_time);
       const end = toMinutes(input.end_time);
-      const members: Array<{ student_id: number }> = await em.query(`select student_id from tutoring_class_students where class_id = $1`, [s.class_id]);
+      const members: Array<{ student_id: number }> = await em.query(`select student_id from tutoring_class_students where class_id = $1`, [
+        s.class_id,
+      ]);
       const clashes = await tutoringClashes(
         em,
         school,
-        [{ day: input.day, weekday, start, end, teacher_id: s.teacher_id, room_id: roomId, student_ids: members.map((m) => m.student_id), session_id: s.id }],
+        [
+          {
+            day: input.day,
+            weekday,
+            start,
+            end,
+            teacher_id: s.teacher_id,
+            room_id: roomId,
+            student_ids: members.map((m) => m.student_id),
+            session_id: s.id,
+          },
+        ],
         { exceptSessions: [s.id], ownClass: s.class_id },
       );
       if (clashes.length) throw clashError(clashes);
       await em
-        .query(`update class_sessions set day = $2, start_min = $3, end_min = $4, room_id = $5, version = version + 1, updated_at = now() where id = $1`, [s.id, input.day, start, end, roomId])
+        .query(
+          `update class_sessions set day = $2, start_min = $3, end_min = $4, room_id = $5, version = version + 1, updated_at = now() where id = $1`,
+          [s.id, input.day, start, end, roomId],
+        )
         .catch(overlapRefusal);
     });
     return this.session(this.db, school, input.id);
@@ -241,7 +290,10 @@ export class TutoringClassesService {
       if (!s) throw new AppError('tutoring.session_not_found');
       if (s.version !== input.version) throw new AppError('tutoring.session_stale');
       if (s.state !== 'planned') throw new AppError('tutoring.session_not_planned');
-      await em.query(`update class_sessions set state = 'cancelled', cancel_reason = $2, version = version + 1, updated_at = now() where id = $1`, [s.id, input.reason]);
+      await em.query(`update class_sessions set state = 'cancelled', cancel_reason = $2, version = version + 1, updated_at = now() where id = $1`, [
+        s.id,
+        input.reason,
+      ]);
     });
     return this.session(this.db, school, input.id);
   }

@@ -24,7 +24,11 @@ export class TutoringSettingsService {
            from tutoring_types t where t.school_id = $1 order by t.sort, t.id limit $2 offset $3) p on true`,
       [school, q.limit, offsetOf(q)],
     );
-    return pageOf(rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r), totalOf(rows), q);
+    return pageOf(
+      rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r),
+      totalOf(rows),
+      q,
+    );
   }
 
   /** Each type's setting in the types' order. */
@@ -39,7 +43,11 @@ export class TutoringSettingsService {
           where t.school_id = $1 order by t.sort, t.id limit $2 offset $3) p on true`,
       [school, q.limit, offsetOf(q)],
     );
-    return pageOf(rows.filter((r) => r.type_id !== null).map(({ total: _, ...r }) => r), totalOf(rows), q);
+    return pageOf(
+      rows.filter((r) => r.type_id !== null).map(({ total: _, ...r }) => r),
+      totalOf(rows),
+      q,
+    );
   }
 
   /** Saves a type's setting on the version read, or adds a type (placed last). Classes keep the price they were created with. */
@@ -63,7 +71,16 @@ export class TutoringSettingsService {
                              teacher_id = case when $8 then $7::int else x.teacher_id end, version = x.version + 1, updated_at = now()
                         from t where x.id = t.id and t.version = $3 returning x.id)
            select t.id, t.version, exists (select 1 from u) as updated from t`,
-          [input.type_id, school, input.version, input.name ?? null, input.duration_min, input.price_fen, input.teacher_id ?? null, input.teacher_id !== undefined],
+          [
+            input.type_id,
+            school,
+            input.version,
+            input.name ?? null,
+            input.duration_min,
+            input.price_fen,
+            input.teacher_id ?? null,
+            input.teacher_id !== undefined,
+          ],
         );
         if (!row) throw new AppError('tutoring.type_not_found');
         if (!row.updated) throw new AppError('tutoring.setting_stale');

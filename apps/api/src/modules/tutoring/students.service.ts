@@ -90,7 +90,15 @@ export class TutoringStudentsService {
       if (already.length) throw new AppError('tutoring.already_in_class', { names: already.map((s) => s.name).join('、') });
       const [{ n }]: Array<{ n: number }> = await em.query(`select count(*)::int as n from tutoring_class_students where class_id = $1`, [c.id]);
       if (n + found.length > c.capacity) throw new AppError('tutoring.capacity_exceeded', { capacity: c.capacity, current: n, adding: found.length });
-      const upcoming: Array<{ id: number; day: string; weekday: number; start_min: number; end_min: number; teacher_id: number; room_id: number | null }> = await em.query(
+      const upcoming: Array<{
+        id: number;
+        day: string;
+        weekday: number;
+        start_min: number;
+        end_min: number;
+        teacher_id: number;
+        room_id: number | null;
+      }> = await em.query(
         `select s.id, to_char(s.day, 'YYYY-MM-DD') as day, coalesce(cd.works_as, extract(isodow from s.day))::int as weekday, s.start_min, s.end_min, s.teacher_id, s.room_id
            from class_sessions s cross join ${SCHOOL_TODAY} d
            left join school_calendar_days cd on cd.school_id = s.school_id and cd.day = s.day and cd.kind = 'makeup'
@@ -102,18 +110,24 @@ export class TutoringStudentsService {
         await tutoringClashes(
           em,
           school,
-          upcoming.map((s) => ({ day: s.day, weekday: s.weekday, start: s.start_min, end: s.end_min, teacher_id: s.teacher_id, room_id: s.room_id, student_ids: ids, session_id: s.id })),
+          upcoming.map((s) => ({
+            day: s.day,
+            weekday: s.weekday,
+            start: s.start_min,
+            end: s.end_min,
+            teacher_id: s.teacher_id,
+            room_id: s.room_id,
+            student_ids: ids,
+            session_id: s.id,
+          })),
           { exceptSessions: upcoming.map((s) => s.id), ownClass: c.id },
         )
       ).filter((x) => x.kind === 'student');
       if (clashes.length) throw clashError(clashes);
-      await em.query(`insert into tutoring_class_students (school_id, class_id, student_id, plan, added_by) select $1, $2, unnest($3::int[]), $4, $5`, [
-        school,
-        c.id,
-        ids,
-        input.plan || null,
-        user.id,
-      ]);
+      await em.query(
+        `insert into tutoring_class_students (school_id, class_id, student_id, plan, added_by) select $1, $2, unnest($3::int[]), $4, $5`,
+        [school, c.id, ids, input.plan || null, user.id],
+      );
       await em.query(`update tutoring_classes set version = version + 1, updated_at = now() where id = $1`, [c.id]);
     });
     return this.classes.info(user, input.class_id);

@@ -22,7 +22,12 @@ export async function seedTypes(db: Db, schoolId: number): Promise<void> {
        from unnest($2::text[], $3::int[], $4::int[]) with ordinality as d(name, duration_min, price_fen, sort)
       where not exists (select 1 from tutoring_types where school_id = $1)
      on conflict do nothing`,
-    [schoolId, DEFAULT_TUTORING_TYPES.map((d) => d.name), DEFAULT_TUTORING_TYPES.map((d) => d.duration_min), DEFAULT_TUTORING_TYPES.map((d) => d.price_fen)],
+    [
+      schoolId,
+      DEFAULT_TUTORING_TYPES.map((d) => d.name),
+      DEFAULT_TUTORING_TYPES.map((d) => d.duration_min),
+      DEFAULT_TUTORING_TYPES.map((d) => d.price_fen),
+    ],
   );
 }
 
@@ -76,7 +81,12 @@ export async function checkRoom(db: Db, schoolId: number, roomId: number | null 
  * by the shared rule, with the names of who clashes and the tutoring classes' names on their sessions. Four to six
  * statements whatever the numbers.
  */
-export async function tutoringClashes(db: Db, schoolId: number, proposed: ProposedSession[], opts: { exceptSessions: number[]; ownClass: number | null }): Promise<Clash[]> {
+export async function tutoringClashes(
+  db: Db,
+  schoolId: number,
+  proposed: ProposedSession[],
+  opts: { exceptSessions: number[]; ownClass: number | null },
+): Promise<Clash[]> {
   if (!proposed.length) return [];
   let from = proposed[0].day;
   let to = proposed[0].day;
@@ -105,7 +115,14 @@ export async function tutoringClashes(db: Db, schoolId: number, proposed: Propos
     const known = new Set(busy.filter((b) => b.kind === 'student' && b.ref.session_id).map((b) => `${b.who}:${b.ref.session_id}`));
     for (const s of theirs) {
       if (known.has(`${s.who}:${s.id}`)) continue;
-      busy.push({ kind: 'student', who: s.who, day: s.day, start: s.start_min, end: s.end_min, ref: { source: 'tutoring', session_id: s.id, class_id: s.class_id, label: 'tutoring' } });
+      busy.push({
+        kind: 'student',
+        who: s.who,
+        day: s.day,
+        start: s.start_min,
+        end: s.end_min,
+        ref: { source: 'tutoring', session_id: s.id, class_id: s.class_id, label: 'tutoring' },
+      });
     }
   }
   const clashes = findClashes(proposed, busy);

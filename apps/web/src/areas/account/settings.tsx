@@ -137,7 +137,10 @@ function ChangePassword() {
       <Form.Item
         name="newpassword"
         label={t('settings.new_password')}
-        rules={[{ required: true, message: t('login.password_required') }, { pattern: PASSWORD_RE, message: t('reset.new_password') }]}
+        rules={[
+          { required: true, message: t('login.password_required') },
+          { pattern: PASSWORD_RE, message: t('reset.new_password') },
+        ]}
       >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
@@ -148,7 +151,8 @@ function ChangePassword() {
         rules={[
           { required: true, message: t('login.password_required') },
           ({ getFieldValue }) => ({
-            validator: (_, value) => (value === getFieldValue('newpassword') ? Promise.resolve() : Promise.reject(new Error(t('settings.password_mismatch')))),
+            validator: (_, value) =>
+              value === getFieldValue('newpassword') ? Promise.resolve() : Promise.reject(new Error(t('settings.password_mismatch'))),
           }),
         ]}
       >

@@ -76,10 +76,18 @@ export function TeacherProfile() {
         initialValues={{ name: me.name, nickname: me.nickname, gender: me.gender ?? 0, email: me.email ?? '', remark: me.remark ?? '' }}
         onFinish={save}
       >
-        <Form.Item name="name" label={t('teacher.name')} rules={[{ required: true, whitespace: true, message: t('teacher.name_required') }, { max: 32 }]}>
+        <Form.Item
+          name="name"
+          label={t('teacher.name')}
+          rules={[{ required: true, whitespace: true, message: t('teacher.name_required') }, { max: 32 }]}
+        >
           <Input maxLength={32} />
         </Form.Item>
-        <Form.Item name="nickname" label={t('teacher.nickname')} rules={[{ required: true, whitespace: true, message: t('teacher.nickname_required') }, { max: 32 }]}>
+        <Form.Item
+          name="nickname"
+          label={t('teacher.nickname')}
+          rules={[{ required: true, whitespace: true, message: t('teacher.nickname_required') }, { max: 32 }]}
+        >
           <Input maxLength={32} />
         </Form.Item>
         <Form.Item name="gender" label={t('teacher.gender')}>

@@ -43,7 +43,12 @@ export default function ForgotPassword({ onDone }: { onDone: () => void }) {
   return (
     <div>
       <Typography.Title level={4}>{t('reset.title')}</Typography.Title>
-      <Steps size="small" current={Math.min(step, 1)} items={[{ title: t('reset.step1') }, { title: t('reset.step2') }]} style={{ marginBottom: 24 }} />
+      <Steps
+        size="small"
+        current={Math.min(step, 1)}
+        items={[{ title: t('reset.step1') }, { title: t('reset.step2') }]}
+        style={{ marginBottom: 24 }}
+      />
       {step === 0 && (
         <Form form={first} layout="vertical" onFinish={lookup} requiredMark={false}>
           <Form.Item name="account" label={t('reset.account')} rules={[{ required: true, whitespace: true, message: t('login.account_required') }]}>

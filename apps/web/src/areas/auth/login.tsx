@@ -41,7 +41,6 @@ export function validateLogin(tab: Tab, v: Fields): Errors {
   return e;
 }
 
-
 /** A field with its error under it, laid out like antd's form items (the sign-in page loads no Form code). */
 function Field({ error, children }: { error?: string; children: ReactNode }) {
   return (
@@ -153,20 +152,54 @@ export default function LoginPage() {
               {tab === 'account' ? (
                 <>
                   <Field error={err('account')}>
-                    <Input size="large" placeholder={t('login.account')} autoComplete="username" maxLength={64} value={values.account} onChange={set('account')} status={errors.account && 'error'} />
+                    <Input
+                      size="large"
+                      placeholder={t('login.account')}
+                      autoComplete="username"
+                      maxLength={64}
+                      value={values.account}
+                      onChange={set('account')}
+                      status={errors.account && 'error'}
+                    />
                   </Field>
                   <Field error={err('password')}>
-                    <Password size="large" placeholder={t('login.password')} autoComplete="current-password" maxLength={128} value={values.password} onChange={set('password')} status={errors.password && 'error'} />
+                    <Password
+                      size="large"
+                      placeholder={t('login.password')}
+                      autoComplete="current-password"
+                      maxLength={128}
+                      value={values.password}
+                      onChange={set('password')}
+                      status={errors.password && 'error'}
+                    />
                   </Field>
                 </>
               ) : (
                 <>
                   <Field error={err('mobile')}>
-                    <Input size="large" placeholder={t('login.mobile')} inputMode="tel" autoComplete="tel" maxLength={11} value={values.mobile} onChange={set('mobile')} status={errors.mobile && 'error'} />
+                    <Input
+                      size="large"
+                      placeholder={t('login.mobile')}
+                      inputMode="tel"
+                      autoComplete="tel"
+                      maxLength={11}
+                      value={values.mobile}
+                      onChange={set('mobile')}
+                      status={errors.mobile && 'error'}
+                    />
                   </Field>
                   <Field error={err('code')}>
                     <div className="login-code">
-                      <Input size="large" placeholder={t('login.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={values.code} onChange={set('code')} status={errors.code && 'error'} />
+                      <Input
+                        size="large"
+                        placeholder={t('login.code')}
+                        inputMode="numeric"
+                        autoComplete="one-time-code"
+                        maxLength={6}
+                        value={values.code}
+                        onChange={set('code')}
+                        status={errors.code && 'error'}
+                      />
                       <SmsCodeButton
                         event="login"
                         getMobile={async () => {

@@ -30,7 +30,7 @@ function nativeDetector(): Promise<BarcodeDetectorLike | null> {
 type JsQr = typeof import('jsqr').default;
 let fallback: Promise<JsQr> | null = null;
 function jsQr(): Promise<JsQr> {
-  fallback ??= import('jsqr').then((m) => ((m as { default?: JsQr }).default ?? (m as unknown as JsQr)));
+  fallback ??= import('jsqr').then((m) => (m as { default?: JsQr }).default ?? (m as unknown as JsQr));
   return fallback;
 }
 

@@ -8,10 +8,7 @@ import { ApiError, post } from '../../api/http';
 import { useT } from '../../stores/preferences';
 import { qrStrings } from './qr-strings';
 
-type View =
-  | { kind: 'loading' }
-  | { kind: 'ticket'; ticket: QrTicket; state: QrState }
-  | { kind: 'failed'; message: string };
+type View = { kind: 'loading' } | { kind: 'ticket'; ticket: QrTicket; state: QrState } | { kind: 'failed'; message: string };
 
 /**
  * QR sign-in on the desktop (issue 21): asks the API for a 2-minute ticket, shows it as a QR code (the scan page's
@@ -19,7 +16,15 @@ type View =
  * asks its user; on confirmation the poll brings the session once and the page signs in as a password sign-in does;
  * expired or cancelled: 刷新 asks for a new ticket.
  */
-export default function QrLogin({ remember, onDone, onSignedIn }: { remember: boolean; onDone: () => void; onSignedIn: (result: LoginResult) => Promise<void> }) {
+export default function QrLogin({
+  remember,
+  onDone,
+  onSignedIn,
+}: {
+  remember: boolean;
+  onDone: () => void;
+  onSignedIn: (result: LoginResult) => Promise<void>;
+}) {
   const t = useT();
   const s = qrStrings.use();
   const [view, setView] = useState<View>({ kind: 'loading' });
@@ -121,14 +126,24 @@ export default function QrLogin({ remember, onDone, onSignedIn }: { remember: bo
             value={ticket ? qrPayload(window.location.origin, ticket.ticket) : '-'}
             size={200}
             errorLevel="M"
-            status={view.kind === 'loading' ? 'loading' : state === 'expired' || state === 'cancelled' ? 'expired' : state === 'scanned' || state === 'confirmed' ? 'scanned' : 'active'}
+            status={
+              view.kind === 'loading'
+                ? 'loading'
+                : state === 'expired' || state === 'cancelled'
+                  ? 'expired'
+                  : state === 'scanned' || state === 'confirmed'
+                    ? 'scanned'
+                    : 'active'
+            }
             onRefresh={refresh}
             statusRender={({ status }) =>
-              status === 'loading'
-                ? <Spin />
-                : status === 'expired'
-                  ? cover(state === 'cancelled' ? s('qr.cancelled') : s('qr.expired'), true)
-                  : cover(state === 'confirmed' ? s('qr.confirmed') : s('qr.scanned'), false)
+              status === 'loading' ? (
+                <Spin />
+              ) : status === 'expired' ? (
+                cover(state === 'cancelled' ? s('qr.cancelled') : s('qr.expired'), true)
+              ) : (
+                cover(state === 'confirmed' ? s('qr.confirmed') : s('qr.scanned'), false)
+              )
             }
           />
         </div>

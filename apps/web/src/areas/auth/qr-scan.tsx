@@ -189,7 +189,14 @@ export default function QrScanPage() {
           ]}
         />
         <Alert type="warning" showIcon title={s('scan.warning')} />
-        <Button type="primary" size="large" block loading={busy === 'confirm'} disabled={busy !== null} onClick={() => void answer(step.ticket, 'confirm')}>
+        <Button
+          type="primary"
+          size="large"
+          block
+          loading={busy === 'confirm'}
+          disabled={busy !== null}
+          onClick={() => void answer(step.ticket, 'confirm')}
+        >
           {s('scan.confirm')}
         </Button>
         <Button size="large" block loading={busy === 'cancel'} disabled={busy !== null} onClick={() => void answer(step.ticket, 'cancel')}>

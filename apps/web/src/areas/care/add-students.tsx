@@ -14,7 +14,19 @@ const PAGE_SIZE = 10;
  * Picks active students that are in no care class (server-paged, searchable; the choice survives paging) and adds
  * them to the class. `asHead`: the head teacher's actions.
  */
-export function AddStudentsModal({ classId, room, asHead, open, onClose }: { classId: number; room: number; asHead: boolean; open: boolean; onClose: (added: boolean) => void }) {
+export function AddStudentsModal({
+  classId,
+  room,
+  asHead,
+  open,
+  onClose,
+}: {
+  classId: number;
+  room: number;
+  asHead: boolean;
+  open: boolean;
+  onClose: (added: boolean) => void;
+}) {
   const t = useT();
   const [name, setName] = useState('');
   const [page, setPage] = useState(1);
@@ -33,7 +45,10 @@ export function AddStudentsModal({ classId, room, asHead, open, onClose }: { cla
   const add = async () => {
     setBusy(true);
     try {
-      const res = await post<AddWantuoStudentResult>(asHead ? 'teacherAddWantuoStudent' : 'addWantuoStudent', { class_id: classId, student_ids: chosen });
+      const res = await post<AddWantuoStudentResult>(asHead ? 'teacherAddWantuoStudent' : 'addWantuoStudent', {
+        class_id: classId,
+        student_ids: chosen,
+      });
       feedback().message.success(t('care.added', { count: res.added, headcount: res.headcount, capacity: res.capacity }));
       close(true);
     } catch {
@@ -54,7 +69,9 @@ export function AddStudentsModal({ classId, room, asHead, open, onClose }: { cla
       width={640}
       destroyOnHidden
     >
-      <Typography.Paragraph type={chosen.length > room ? 'danger' : 'secondary'}>{t('care.room_left', { room, count: chosen.length })}</Typography.Paragraph>
+      <Typography.Paragraph type={chosen.length > room ? 'danger' : 'secondary'}>
+        {t('care.room_left', { room, count: chosen.length })}
+      </Typography.Paragraph>
       <Input.Search
         allowClear
         maxLength={50}

@@ -25,7 +25,17 @@ export function weekdayRuns(days: readonly number[]): Array<[number, number]> {
 export function useSlotText() {
   const t = useT();
   return (s: Pick<ClassTimeOption, 'start_time' | 'end_time' | 'weekdays'> | null | undefined) =>
-    s && s.weekdays ? `${weekdayRuns(s.weekdays).map(([a, b]) => (a === b ? t(WEEKDAY_KEYS[a - 1]) : b - a === 1 ? `${t(WEEKDAY_KEYS[a - 1])} ${t(WEEKDAY_KEYS[b - 1])}` : t('care.wd_range', { from: t(WEEKDAY_KEYS[a - 1]), to: t(WEEKDAY_KEYS[b - 1]) }))).join(' ')} ${s.start_time}-${s.end_time}` : '-';
+    s && s.weekdays
+      ? `${weekdayRuns(s.weekdays)
+          .map(([a, b]) =>
+            a === b
+              ? t(WEEKDAY_KEYS[a - 1])
+              : b - a === 1
+                ? `${t(WEEKDAY_KEYS[a - 1])} ${t(WEEKDAY_KEYS[b - 1])}`
+                : t('care.wd_range', { from: t(WEEKDAY_KEYS[a - 1]), to: t(WEEKDAY_KEYS[b - 1]) }),
+          )
+          .join(' ')} ${s.start_time}-${s.end_time}`
+      : '-';
 }
 
 /** The slot of a class row. */

@@ -50,7 +50,13 @@ function ClassForm({ current }: { current: CareClassInfo | null }) {
       onFinish={submit}
       initialValues={
         current
-          ? { name: current.name, head_teacher_id: current.head_teacher_id, class_time_id: current.class_time_id, capacity: current.capacity, fee: formatFen(current.fee_fen) }
+          ? {
+              name: current.name,
+              head_teacher_id: current.head_teacher_id,
+              class_time_id: current.class_time_id,
+              capacity: current.capacity,
+              fee: formatFen(current.fee_fen),
+            }
           : { capacity: 30, fee: '0' }
       }
     >
@@ -58,7 +64,11 @@ function ClassForm({ current }: { current: CareClassInfo | null }) {
         <Input maxLength={50} />
       </Form.Item>
       <Form.Item name="head_teacher_id" label={t('care.head_teacher')}>
-        <TeacherSelect duty="head" allowClear current={current?.head_teacher_id ? { id: current.head_teacher_id, name: current.head_teacher_name ?? '' } : null} />
+        <TeacherSelect
+          duty="head"
+          allowClear
+          current={current?.head_teacher_id ? { id: current.head_teacher_id, name: current.head_teacher_name ?? '' } : null}
+        />
       </Form.Item>
       <Form.Item name="class_time_id" label={t('care.slot')} extra={t('care.slot_hint')}>
         <SlotSelect />
@@ -67,7 +77,13 @@ function ClassForm({ current }: { current: CareClassInfo | null }) {
         name="capacity"
         label={t('care.capacity')}
         rules={[
-          { required: true, type: 'integer', min: Math.max(1, current?.headcount ?? 1), max: CARE_LIMITS.capacity, message: t('care.capacity_rule', { min: Math.max(1, current?.headcount ?? 1) }) },
+          {
+            required: true,
+            type: 'integer',
+            min: Math.max(1, current?.headcount ?? 1),
+            max: CARE_LIMITS.capacity,
+            message: t('care.capacity_rule', { min: Math.max(1, current?.headcount ?? 1) }),
+          },
         ]}
       >
         <InputNumber min={1} max={CARE_LIMITS.capacity} precision={0} style={{ width: '100%' }} />
@@ -105,7 +121,15 @@ export default function ClassFormPage() {
   const q = useQuery({ queryKey: ['wantuoInfo', id], queryFn: () => get<CareClassInfo>('wantuoInfo', { id }), enabled: editing });
   return (
     <Card title={editing ? t('care.edit_class') : t('care.new_class')}>
-      {!editing ? <ClassForm current={null} /> : q.isLoading ? <Loading /> : q.isError || !q.data ? <LoadError onRetry={() => q.refetch()} /> : <ClassForm key={q.data.version} current={q.data} />}
+      {!editing ? (
+        <ClassForm current={null} />
+      ) : q.isLoading ? (
+        <Loading />
+      ) : q.isError || !q.data ? (
+        <LoadError onRetry={() => q.refetch()} />
+      ) : (
+        <ClassForm key={q.data.version} current={q.data} />
+      )}
     </Card>
   );
 }

@@ -22,7 +22,12 @@ function useAllot(classId: number, refresh: () => void) {
   const t = useT();
   return async (duty: Duty, teacherId: number | null, studentId: number | null = null) => {
     try {
-      await post('allotTeacher', { class_id: classId, duty, ...(studentId ? { student_id: studentId } : {}), ...(teacherId ? { teacher_id: teacherId } : { remove: true }) });
+      await post('allotTeacher', {
+        class_id: classId,
+        duty,
+        ...(studentId ? { student_id: studentId } : {}),
+        ...(teacherId ? { teacher_id: teacherId } : { remove: true }),
+      });
       feedback().message.success(t('common.saved'));
     } catch {
       // shown by the request wrapper
@@ -47,9 +52,20 @@ function StudentDutyModal({ classId, student, onClose }: { classId: number; stud
     onClose();
   };
   return (
-    <Modal open={student !== null} title={t('care.student_duties', { name: student?.name ?? '' })} onCancel={onClose} onOk={() => form.submit()} destroyOnHidden>
+    <Modal
+      open={student !== null}
+      title={t('care.student_duties', { name: student?.name ?? '' })}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      destroyOnHidden
+    >
       {student && (
-        <Form form={form} layout="vertical" onFinish={save} initialValues={{ shuttle: of('shuttle')?.teacher_id ?? null, tutor: of('tutor')?.teacher_id ?? null }}>
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={save}
+          initialValues={{ shuttle: of('shuttle')?.teacher_id ?? null, tutor: of('tutor')?.teacher_id ?? null }}
+        >
           {(['shuttle', 'tutor'] as const).map((duty) => {
             const d = of(duty);
             return (
@@ -75,7 +91,9 @@ function ClassHeader({ info, refresh }: { info: CareClassInfo; refresh: () => vo
         {info.name} {info.status === 1 ? <Tag color="green">{t('care.running')}</Tag> : <Tag>{t('care.stopped')}</Tag>}
       </Descriptions.Item>
       <Descriptions.Item label={t('care.head_teacher')}>{info.head_teacher_name ?? '-'}</Descriptions.Item>
-      <Descriptions.Item label={t('care.slot')}>{info.class_time_id ? `${info.class_time_name}（${slotText(classSlot(info))}）` : '-'}</Descriptions.Item>
+      <Descriptions.Item label={t('care.slot')}>
+        {info.class_time_id ? `${info.class_time_name}（${slotText(classSlot(info))}）` : '-'}
+      </Descriptions.Item>
       <Descriptions.Item label={t('care.headcount')}>{`${info.headcount} / ${info.capacity}`}</Descriptions.Item>
       <Descriptions.Item label={t('care.fee')}>¥{formatFen(info.fee_fen)}</Descriptions.Item>
       {(['shuttle', 'tutor'] as const).map((d) => {
@@ -120,13 +138,28 @@ export default function ClassStudents() {
     void students.refetch();
   };
 
-  if (!valid) return <Card><EmptyState description={t('care.no_class_chosen')}><Button onClick={() => navigate('/principal_class')}>{t('care.classes')}</Button></EmptyState></Card>;
+  if (!valid)
+    return (
+      <Card>
+        <EmptyState description={t('care.no_class_chosen')}>
+          <Button onClick={() => navigate('/principal_class')}>{t('care.classes')}</Button>
+        </EmptyState>
+      </Card>
+    );
   if (info.isLoading) return <Loading />;
-  if (info.isError || !info.data) return <Card><LoadError onRetry={() => info.refetch()} /></Card>;
+  if (info.isError || !info.data)
+    return (
+      <Card>
+        <LoadError onRetry={() => info.refetch()} />
+      </Card>
+    );
   const c = info.data;
 
   return (
-    <Card title={t('care.class_students_title', { name: c.name })} extra={<Button onClick={() => navigate('/principal_class')}>{t('common.back')}</Button>}>
+    <Card
+      title={t('care.class_students_title', { name: c.name })}
+      extra={<Button onClick={() => navigate('/principal_class')}>{t('common.back')}</Button>}
+    >
       <ClassHeader info={c} refresh={refresh} />
       <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
         <Input.Search
@@ -154,7 +187,12 @@ export default function ClassStudents() {
           { title: t('care.student_name'), dataIndex: 'name', fixed: 'left', width: 110 },
           { title: t('care.grade'), key: 'grade', width: 140, render: (_, s) => [s.grade, s.class_name].filter(Boolean).join(' ') || '-' },
           { title: t('care.student_duty_col'), dataIndex: 'duties', width: 260, render: (d: DutyAssignment[]) => <DutyTags duties={d} /> },
-          { title: cs('own_slots.col'), dataIndex: 'class_times', width: 160, render: (v: CareClassStudent['class_times'] | undefined) => <OwnSlotTags slots={v ?? []} /> },
+          {
+            title: cs('own_slots.col'),
+            dataIndex: 'class_times',
+            width: 160,
+            render: (v: CareClassStudent['class_times'] | undefined) => <OwnSlotTags slots={v ?? []} />,
+          },
           {
             title: t('care.actions'),
             key: 'actions',

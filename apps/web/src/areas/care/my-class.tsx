@@ -24,7 +24,10 @@ export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; t
   const [name, setName] = useState('');
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
-  const info = useQuery({ queryKey: ['teacherWantuoInfo', chosen], queryFn: () => get<TeacherWantuoInfo>('teacherWantuoInfo', chosen ? { id: chosen } : {}) });
+  const info = useQuery({
+    queryKey: ['teacherWantuoInfo', chosen],
+    queryFn: () => get<TeacherWantuoInfo>('teacherWantuoInfo', chosen ? { id: chosen } : {}),
+  });
   const classId = info.data?.class?.id;
   const students = useQuery({
     queryKey: ['teacherWantuoStudent', classId, name, page],
@@ -37,9 +40,19 @@ export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; t
   };
 
   if (info.isLoading) return <Loading />;
-  if (info.isError || !info.data) return <Card><LoadError onRetry={() => info.refetch()} /></Card>;
+  if (info.isError || !info.data)
+    return (
+      <Card>
+        <LoadError onRetry={() => info.refetch()} />
+      </Card>
+    );
   const { classes, class: c } = info.data;
-  if (!c) return <Card title={t(title)}><EmptyState description={t('care.no_my_class')} /></Card>;
+  if (!c)
+    return (
+      <Card title={t(title)}>
+        <EmptyState description={t('care.no_my_class')} />
+      </Card>
+    );
   const isHead = classes.find((x) => x.id === c.id)?.is_head ?? false;
   const canManage = mode === 'manage' && isHead;
 
@@ -101,7 +114,15 @@ export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; t
           locale={{ emptyText: <EmptyState description={name ? t('care.empty_search') : t('care.empty_students')} /> }}
           pagination={
             (students.data?.total ?? 0) > PAGE_SIZE
-              ? { current: page, pageSize: PAGE_SIZE, total: students.data?.total, onChange: setPage, showSizeChanger: false, size: 'small', align: 'center' }
+              ? {
+                  current: page,
+                  pageSize: PAGE_SIZE,
+                  total: students.data?.total,
+                  onChange: setPage,
+                  showSizeChanger: false,
+                  size: 'small',
+                  align: 'center',
+                }
               : false
           }
           renderItem={(s) => {
@@ -114,7 +135,11 @@ export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; t
                     <Space orientation="vertical" size={2}>
                       <span>{[s.grade, s.class_name, s.day_school].filter(Boolean).join(' · ') || '-'}</span>
                       {mode === 'mentor' ? (
-                        tutor ? <Tag color="geekblue">{t('care.tutor_is', { name: tutor.teacher_name })}</Tag> : <Tag>{t('care.no_tutor')}</Tag>
+                        tutor ? (
+                          <Tag color="geekblue">{t('care.tutor_is', { name: tutor.teacher_name })}</Tag>
+                        ) : (
+                          <Tag>{t('care.no_tutor')}</Tag>
+                        )
                       ) : (
                         s.duties.length > 0 && (
                           <div>

@@ -9,7 +9,10 @@ import { DutyTags } from './care-common';
 
 /** What stays with the student after the removal (the admin's preview). */
 const keptStrings = defineStrings({
-  contracts: { zh: '以下合同不会因移出而结束或退费，如需处理请到“晚托合同”：', en: 'These contracts do not end or get refunded with the removal; handle them under Contracts:' },
+  contracts: {
+    zh: '以下合同不会因移出而结束或退费，如需处理请到“晚托合同”：',
+    en: 'These contracts do not end or get refunded with the removal; handle them under Contracts:',
+  },
   meals: { zh: '以下晚餐预订仍然有效，如需取消请到“晚餐预订”：', en: 'These dinner bookings stay; cancel them under Meals if needed:' },
   contract_line: { zh: '{no} · {pkg} · {start} ~ {end}{left}', en: '{no} · {pkg} · {start} ~ {end}{left}' },
   units_left: { zh: '（剩 {n} 次）', en: ' ({n} left)' },
@@ -30,8 +33,18 @@ function KeptList({ preview }: { preview: Pick<DelWantuoStudentPreview, 'contrac
             {preview.contracts.map((c) => (
               <li key={c.id}>
                 {k('contract_line', {
-                  no: c.no, pkg: c.package_name, start: c.start_day, end: c.end_day,
-                  left: c.state === 'unpaid' ? k('unpaid') : c.units_left !== null ? k('units_left', { n: c.units_left }) : c.days_left !== null ? k('days_left', { n: c.days_left }) : '',
+                  no: c.no,
+                  pkg: c.package_name,
+                  start: c.start_day,
+                  end: c.end_day,
+                  left:
+                    c.state === 'unpaid'
+                      ? k('unpaid')
+                      : c.units_left !== null
+                        ? k('units_left', { n: c.units_left })
+                        : c.days_left !== null
+                          ? k('days_left', { n: c.days_left })
+                          : '',
                 })}
               </li>
             ))}
@@ -43,7 +56,14 @@ function KeptList({ preview }: { preview: Pick<DelWantuoStudentPreview, 'contrac
           <Typography.Paragraph style={{ marginBottom: 0 }}>{k('meals')}</Typography.Paragraph>
           <ul style={box} data-testid="remove-meals">
             {preview.meal_bookings.map((b) => (
-              <li key={b.id}>{k('meal_line', { day: b.day, goods: b.goods_name ?? '', price: formatFen(b.price_fen), unpaid: b.status === 'unpaid' ? k('unpaid') : '' })}</li>
+              <li key={b.id}>
+                {k('meal_line', {
+                  day: b.day,
+                  goods: b.goods_name ?? '',
+                  price: formatFen(b.price_fen),
+                  unpaid: b.status === 'unpaid' ? k('unpaid') : '',
+                })}
+              </li>
             ))}
           </ul>
         </>
@@ -57,7 +77,17 @@ function KeptList({ preview }: { preview: Pick<DelWantuoStudentPreview, 'contrac
  * removal affects, and the open contracts and dinner bookings from today on that stay); the head teacher sees the
  * student's duties from the list row.
  */
-export function RemoveStudentButton({ classId, student, asHead, onDone }: { classId: number; student: CareClassStudent; asHead: boolean; onDone: () => void }) {
+export function RemoveStudentButton({
+  classId,
+  student,
+  asHead,
+  onDone,
+}: {
+  classId: number;
+  student: CareClassStudent;
+  asHead: boolean;
+  onDone: () => void;
+}) {
   const t = useT();
   const [busy, setBusy] = useState(false);
   const confirm = (duties: CareClassStudent['duties'], kept?: Pick<DelWantuoStudentPreview, 'contracts' | 'meal_bookings'>) =>

@@ -60,7 +60,14 @@ function StudentSlotsModal({ student, onClose, onDone }: { student: CareClassStu
     }
   };
   return (
-    <Modal open title={s('own_slots.title', { name: student.name })} onCancel={onClose} onOk={() => void save()} okButtonProps={{ loading: busy, disabled: q.isLoading || q.isError }} destroyOnHidden>
+    <Modal
+      open
+      title={s('own_slots.title', { name: student.name })}
+      onCancel={onClose}
+      onOk={() => void save()}
+      okButtonProps={{ loading: busy, disabled: q.isLoading || q.isError }}
+      destroyOnHidden
+    >
       <Alert type="info" showIcon title={s('own_slots.hint')} style={{ marginBottom: 12 }} />
       {q.isLoading ? (
         <Loading />

@@ -93,7 +93,12 @@ export default function TimeSlots() {
         columns={[
           { title: t('care.slot_name'), dataIndex: 'name', width: 140 },
           { title: t('care.slot_time'), key: 'time', width: 260, render: (_, s) => slotText(s) },
-          { title: t('care.slot_use'), key: 'use', width: 160, render: (_, s) => t('care.slot_use_text', { classes: s.class_count ?? 0, students: s.student_count ?? 0 }) },
+          {
+            title: t('care.slot_use'),
+            key: 'use',
+            width: 160,
+            render: (_, s) => t('care.slot_use_text', { classes: s.class_count ?? 0, students: s.student_count ?? 0 }),
+          },
           {
             title: t('care.actions'),
             key: 'actions',
@@ -123,7 +128,11 @@ export default function TimeSlots() {
         forceRender
       >
         <Form<SlotValues> form={form} layout="vertical" onFinish={save}>
-          <Form.Item name="name" label={t('care.slot_name')} rules={[{ required: true, whitespace: true, max: 30, message: t('care.slot_name_rule') }]}>
+          <Form.Item
+            name="name"
+            label={t('care.slot_name')}
+            rules={[{ required: true, whitespace: true, max: 30, message: t('care.slot_name_rule') }]}
+          >
             <Input maxLength={30} />
           </Form.Item>
           <Space wrap>
@@ -139,7 +148,8 @@ export default function TimeSlots() {
                 ({ getFieldValue }) => ({
                   validator: (_, end: string | undefined) => {
                     const start = getFieldValue('start') as string | undefined;
-                    if (!start || !end || !HHMM_RE.test(start) || !HHMM_RE.test(end) || startsBeforeEnd({ start_time: start, end_time: end })) return Promise.resolve();
+                    if (!start || !end || !HHMM_RE.test(start) || !HHMM_RE.test(end) || startsBeforeEnd({ start_time: start, end_time: end }))
+                      return Promise.resolve();
                     return Promise.reject(new Error(t('care.start_before_end')));
                   },
                 }),
@@ -148,7 +158,11 @@ export default function TimeSlots() {
               <Input type="time" style={{ width: 140 }} />
             </Form.Item>
           </Space>
-          <Form.Item name="weekdays" label={t('care.weekdays')} rules={[{ required: true, type: 'array', min: 1, message: t('care.weekdays_required') }]}>
+          <Form.Item
+            name="weekdays"
+            label={t('care.weekdays')}
+            rules={[{ required: true, type: 'array', min: 1, message: t('care.weekdays_required') }]}
+          >
             <Checkbox.Group options={WEEKDAY_KEYS.map((k, i) => ({ value: i + 1, label: t(k) }))} />
           </Form.Item>
         </Form>

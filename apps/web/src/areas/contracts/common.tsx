@@ -14,7 +14,13 @@ import { get } from '../../api/http';
 import { useSchoolToday } from '../../lib/school-time';
 import { contractStrings } from './strings';
 
-export const STATE_COLOR: Record<ContractState, string> = { unpaid: 'gold', active: 'green', expiring: 'orange', expired: 'default', cancelled: 'red' };
+export const STATE_COLOR: Record<ContractState, string> = {
+  unpaid: 'gold',
+  active: 'green',
+  expiring: 'orange',
+  expired: 'default',
+  cancelled: 'red',
+};
 
 export const PACKAGES_KEY = ['contractPackage'] as const;
 
@@ -39,7 +45,8 @@ export function useUnitsText() {
   const today = useSchoolToday();
   return (c: Pick<ContractRow, 'kind' | 'units_total' | 'units_left' | 'end_day' | 'start_day' | 'state'>) => {
     if (c.units_total !== null) return s('units.left', { left: c.units_left ?? 0, total: c.units_total, unit: s(`unit.${c.kind}`) });
-    if (c.state === 'active' || c.state === 'expiring') return s('days.left', { n: Math.max(0, dayDiff(today > c.start_day ? today : c.start_day, c.end_day) + 1) });
+    if (c.state === 'active' || c.state === 'expiring')
+      return s('days.left', { n: Math.max(0, dayDiff(today > c.start_day ? today : c.start_day, c.end_day) + 1) });
     return '-';
   };
 }
@@ -69,9 +76,7 @@ export function DeskPaymentFields({ name = 'payment' }: { name?: string }) {
   return (
     <>
       <Form.Item name={[name, 'method']} label={s('pay.method')} rules={[{ required: true, message: s('required') }]}>
-        <Select
-          options={(['cash', 'bank', 'external'] as const).map((m) => ({ value: m, label: s(`method.${m}`) }))}
-        />
+        <Select options={(['cash', 'bank', 'external'] as const).map((m) => ({ value: m, label: s(`method.${m}`) }))} />
       </Form.Item>
       <Form.Item
         name={[name, 'receipt_no']}

@@ -1,5 +1,25 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Checkbox, DatePicker, Descriptions, Divider, Drawer, Flex, Form, Grid, Input, InputNumber, Modal, Progress, Radio, Space, Statistic, Timeline, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  DatePicker,
+  Descriptions,
+  Divider,
+  Drawer,
+  Flex,
+  Form,
+  Grid,
+  Input,
+  InputNumber,
+  Modal,
+  Progress,
+  Radio,
+  Space,
+  Statistic,
+  Timeline,
+  Typography,
+} from 'antd';
 import {
   contractTerms,
   formatFen,
@@ -39,7 +59,11 @@ export function ContractDrawer({ id, onClose, onChanged }: { id: number | null; 
   // the last contract shown stays in the drawer while it closes
   const [shown, setShown] = useState(id);
   if (id !== null && id !== shown) setShown(id);
-  const q = useQuery({ queryKey: ['contractInfo', shown], queryFn: () => get<ContractDetail>('contractInfo', { id: shown }), enabled: shown !== null });
+  const q = useQuery({
+    queryKey: ['contractInfo', shown],
+    queryFn: () => get<ContractDetail>('contractInfo', { id: shown }),
+    enabled: shown !== null,
+  });
   const [dialog, setDialog] = useState<Dialog>(null);
   const screens = Grid.useBreakpoint();
   const refreshAll = useContractsRefresh(shown);
@@ -124,7 +148,11 @@ function ContractBody({ c }: { c: ContractDetail }) {
         )}
         <Descriptions.Item label={s('detail.paid')}>¥{formatFen(c.paid_fen)}</Descriptions.Item>
         <Descriptions.Item label={s('detail.refunded')}>¥{formatFen(c.refunded_fen)}</Descriptions.Item>
-        {c.pay_method && <Descriptions.Item label={s('detail.pay_method')}>{(METHOD_KEYS as readonly string[]).includes(c.pay_method) ? s(`method.${c.pay_method as (typeof METHOD_KEYS)[number]}`) : c.pay_method}</Descriptions.Item>}
+        {c.pay_method && (
+          <Descriptions.Item label={s('detail.pay_method')}>
+            {(METHOD_KEYS as readonly string[]).includes(c.pay_method) ? s(`method.${c.pay_method as (typeof METHOD_KEYS)[number]}`) : c.pay_method}
+          </Descriptions.Item>
+        )}
         {c.receipt_no && <Descriptions.Item label={s('detail.receipt')}>{c.receipt_no}</Descriptions.Item>}
       </Descriptions>
       {c.units_total !== null ? (
@@ -153,7 +181,22 @@ const METHOD_KEYS = ['cash', 'bank', 'external', 'wechat'] as const;
 
 const FIELD_KEYS = ['end_day', 'units_total', 'auto_renew', 'remark'] as const;
 /** The keys of an event's data worth showing, in this order (ids, request keys and the like stay out). */
-const DATA_KEYS = ['package_name', 'from_no', 'to_no', 'start_day', 'end_day', 'units_total', 'price_fen', 'discount_reason', 'amount_fen', 'method', 'receipt_no', 'unused', 'refund_fen', 'via'] as const;
+const DATA_KEYS = [
+  'package_name',
+  'from_no',
+  'to_no',
+  'start_day',
+  'end_day',
+  'units_total',
+  'price_fen',
+  'discount_reason',
+  'amount_fen',
+  'method',
+  'receipt_no',
+  'unused',
+  'refund_fen',
+  'via',
+] as const;
 
 /** A value of the history's data as text (yuan for *_fen, yes/no for booleans). */
 function useShow() {
@@ -161,7 +204,8 @@ function useShow() {
   return (key: string, v: unknown): string => {
     if (v === null || v === undefined || v === '') return '-';
     if (typeof v === 'boolean') return v ? s('detail.yes') : s('detail.no');
-    if (key === 'method' && typeof v === 'string' && (METHOD_KEYS as readonly string[]).includes(v)) return s(`method.${v as (typeof METHOD_KEYS)[number]}`);
+    if (key === 'method' && typeof v === 'string' && (METHOD_KEYS as readonly string[]).includes(v))
+      return s(`method.${v as (typeof METHOD_KEYS)[number]}`);
     if (key === 'via' && (v === 'wechat' || v === 'offline' || v === 'none')) return s(`via.${v}`);
     if (key.endsWith('_fen') && typeof v === 'number') return `¥${formatFen(v)}`;
     if (typeof v === 'object') return JSON.stringify(v);
@@ -174,7 +218,16 @@ function History({ events }: { events: ContractEvent[] }) {
   const clock = useSchoolClock();
   const show = useShow();
   if (events.length === 0) return <Typography.Text type="secondary">{s('detail.no_history')}</Typography.Text>;
-  const color: Record<ContractEvent['type'], string> = { signed: 'blue', paid: 'green', edited: 'orange', renewed: 'blue', cancelled: 'red', refunded: 'red', expired: 'gray', reminded: 'gray' };
+  const color: Record<ContractEvent['type'], string> = {
+    signed: 'blue',
+    paid: 'green',
+    edited: 'orange',
+    renewed: 'blue',
+    cancelled: 'red',
+    refunded: 'red',
+    expired: 'gray',
+    reminded: 'gray',
+  };
   return (
     <Timeline
       items={events.map((e) => {
@@ -292,7 +345,17 @@ function EditDialog({ c, onClose, onDone }: Dlg) {
     }
   };
   return (
-    <Modal open title={s('edit.title')} onCancel={onClose} onOk={() => form.submit()} okText={s('edit.submit')} confirmLoading={busy} width={460} maskClosable={false} destroyOnHidden>
+    <Modal
+      open
+      title={s('edit.title')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={s('edit.submit')}
+      confirmLoading={busy}
+      width={460}
+      maskClosable={false}
+      destroyOnHidden
+    >
       <Form<EditValues>
         form={form}
         layout="vertical"
@@ -313,7 +376,11 @@ function EditDialog({ c, onClose, onDone }: Dlg) {
         <Form.Item name="remark" label={s('field.remark')} rules={[{ max: 500 }]}>
           <Input.TextArea rows={2} maxLength={500} />
         </Form.Item>
-        <Form.Item name="reason" label={s('edit.reason')} rules={[{ required: true, whitespace: true, min: 2, message: s('edit.reason_required') }, { max: 200 }]}>
+        <Form.Item
+          name="reason"
+          label={s('edit.reason')}
+          rules={[{ required: true, whitespace: true, min: 2, message: s('edit.reason_required') }, { max: 200 }]}
+        >
           <Input maxLength={200} />
         </Form.Item>
       </Form>
@@ -334,7 +401,12 @@ function RenewDialog({ c, onClose, onDone }: Dlg) {
   const save = async (v: { paid: 'no' | 'desk'; payment?: DeskPaymentValues }) => {
     setBusy(true);
     try {
-      const input: RenewContractInput = { id: c.id, version: c.version, request_id: requestId.current, ...(v.paid === 'desk' && v.payment ? { payment: deskPayment(v.payment) } : {}) };
+      const input: RenewContractInput = {
+        id: c.id,
+        version: c.version,
+        request_id: requestId.current,
+        ...(v.paid === 'desk' && v.payment ? { payment: deskPayment(v.payment) } : {}),
+      };
       await post('renewContract', input);
       feedback().message.success(s('renew.done'));
       onDone();
@@ -346,11 +418,23 @@ function RenewDialog({ c, onClose, onDone }: Dlg) {
     }
   };
   return (
-    <Modal open title={s('renew.title')} onCancel={onClose} onOk={() => form.submit()} okText={s('renew.submit')} confirmLoading={busy} width={460} maskClosable={false} destroyOnHidden>
+    <Modal
+      open
+      title={s('renew.title')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={s('renew.submit')}
+      confirmLoading={busy}
+      width={460}
+      maskClosable={false}
+      destroyOnHidden
+    >
       <Alert
         type="info"
         style={{ marginBottom: 16 }}
-        title={terms && pkg ? s('renew.hint', { start: terms.start_day, end: terms.end_day, price: formatFen(pkg.price_fen) }) : s('renew.hint_plain')}
+        title={
+          terms && pkg ? s('renew.hint', { start: terms.start_day, end: terms.end_day, price: formatFen(pkg.price_fen) }) : s('renew.hint_plain')
+        }
       />
       <Form form={form} layout="vertical" initialValues={{ paid: 'no' }} onFinish={(v) => void save(v)}>
         <Form.Item name="paid" label={s('sign.pay')}>
@@ -420,7 +504,12 @@ function CancelDialog({ c, onClose, onDone }: Dlg) {
         <LoadError onRetry={() => void preview.refetch()} />
       ) : (
         <div data-testid="refund-preview" style={{ marginBottom: 16 }}>
-          <Statistic title={s('cancel.refund')} prefix="¥" value={formatFen(p.refund_fen)} styles={{ content: { fontSize: 28, color: p.refund_fen > 0 ? '#cf1322' : undefined } }} />
+          <Statistic
+            title={s('cancel.refund')}
+            prefix="¥"
+            value={formatFen(p.refund_fen)}
+            styles={{ content: { fontSize: 28, color: p.refund_fen > 0 ? '#cf1322' : undefined } }}
+          />
           {p.via !== 'none' && (
             <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
               {s('cancel.figure', {
@@ -447,7 +536,11 @@ function CancelDialog({ c, onClose, onDone }: Dlg) {
             <Radio.Group options={(['cash', 'bank', 'external'] as const).map((m) => ({ value: m, label: s(`method.${m}`) }))} />
           </Form.Item>
         )}
-        <Form.Item name="reason" label={s('cancel.reason')} rules={[{ required: true, whitespace: true, min: 2, message: s('edit.reason_required') }, { max: 200 }]}>
+        <Form.Item
+          name="reason"
+          label={s('cancel.reason')}
+          rules={[{ required: true, whitespace: true, min: 2, message: s('edit.reason_required') }, { max: 200 }]}
+        >
           <Input.TextArea rows={2} maxLength={200} />
         </Form.Item>
       </Form>

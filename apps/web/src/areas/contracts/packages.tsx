@@ -59,7 +59,12 @@ export function PackageManager() {
         scroll={{ x: 860 }}
         locale={{ emptyText: <EmptyState description={s('pkg.empty')} /> }}
         columns={[
-          { title: s('pkg.name'), dataIndex: 'name', width: 180, render: (v: string, p) => (p.active ? v : <Typography.Text type="secondary">{v}</Typography.Text>) },
+          {
+            title: s('pkg.name'),
+            dataIndex: 'name',
+            width: 180,
+            render: (v: string, p) => (p.active ? v : <Typography.Text type="secondary">{v}</Typography.Text>),
+          },
           {
             title: s('pkg.kind'),
             key: 'kind',
@@ -68,18 +73,32 @@ export function PackageManager() {
               <Space size={4} wrap>
                 {s(`kind.${p.kind}`)}
                 <span>{s('pkg.length_of', { n: p.length, unit: s(kindUnit(p.kind)) })}</span>
-                {isCounted(p.kind) && <Typography.Text type="secondary">（{s('pkg.valid_of', { n: p.valid_months ?? DEFAULT_VALID_MONTHS })}）</Typography.Text>}
+                {isCounted(p.kind) && (
+                  <Typography.Text type="secondary">（{s('pkg.valid_of', { n: p.valid_months ?? DEFAULT_VALID_MONTHS })}）</Typography.Text>
+                )}
               </Space>
             ),
           },
           { title: s('pkg.price'), dataIndex: 'price_fen', width: 110, align: 'right', render: (v: number) => formatFen(v) },
-          { title: s('pkg.includes'), dataIndex: 'includes', width: 190, render: (v: PackageInclude[]) => v.map((i) => <Tag key={i}>{s(`inc.${i}`)}</Tag>) },
+          {
+            title: s('pkg.includes'),
+            dataIndex: 'includes',
+            width: 190,
+            render: (v: PackageInclude[]) => v.map((i) => <Tag key={i}>{s(`inc.${i}`)}</Tag>),
+          },
           { title: s('pkg.contracts'), dataIndex: 'contracts', width: 90, align: 'right' },
           {
             title: s('pkg.active'),
             key: 'active',
             width: 80,
-            render: (_, p) => <Switch checked={p.active} loading={switching === p.id} aria-label={`${s('pkg.active')} ${p.name}`} onChange={(v) => void toggle(p, v)} />,
+            render: (_, p) => (
+              <Switch
+                checked={p.active}
+                loading={switching === p.id}
+                aria-label={`${s('pkg.active')} ${p.name}`}
+                onChange={(v) => void toggle(p, v)}
+              />
+            ),
           },
           {
             title: s('col.actions'),
@@ -140,14 +159,30 @@ function PackageDialog({ pkg, onClose, onSaved }: { pkg: ContractPackage | null;
   };
 
   return (
-    <Modal open title={pkg ? s('pkg.edit') : s('pkg.add')} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} width={480} destroyOnHidden>
+    <Modal
+      open
+      title={pkg ? s('pkg.edit') : s('pkg.add')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      width={480}
+      destroyOnHidden
+    >
       <Form<PackageValues>
         form={form}
         layout="vertical"
         autoComplete="off"
         initialValues={
           pkg
-            ? { name: pkg.name, kind: pkg.kind, length: pkg.length, valid_months: pkg.valid_months, price: formatFen(pkg.price_fen), includes: pkg.includes, description: pkg.description ?? '' }
+            ? {
+                name: pkg.name,
+                kind: pkg.kind,
+                length: pkg.length,
+                valid_months: pkg.valid_months,
+                price: formatFen(pkg.price_fen),
+                includes: pkg.includes,
+                description: pkg.description ?? '',
+              }
             : { kind: 'month', length: 1, includes: ['care'] }
         }
         onFinish={(v) => void save(v)}
@@ -169,8 +204,19 @@ function PackageDialog({ pkg, onClose, onSaved }: { pkg: ContractPackage | null;
             <InputNumber min={1} max={400} precision={0} suffix={s(kindUnit(kind))} style={{ width: '100%' }} />
           </Form.Item>
           {isCounted(kind) && (
-            <Form.Item name="valid_months" label={s('pkg.valid_months')} rules={[{ type: 'integer', min: 1, max: 36, message: s('pkg.length_invalid') }]} style={{ flex: '1 1 160px' }}>
-              <InputNumber min={1} max={36} precision={0} placeholder={s('pkg.valid_months_ph', { n: DEFAULT_VALID_MONTHS })} style={{ width: '100%' }} />
+            <Form.Item
+              name="valid_months"
+              label={s('pkg.valid_months')}
+              rules={[{ type: 'integer', min: 1, max: 36, message: s('pkg.length_invalid') }]}
+              style={{ flex: '1 1 160px' }}
+            >
+              <InputNumber
+                min={1}
+                max={36}
+                precision={0}
+                placeholder={s('pkg.valid_months_ph', { n: DEFAULT_VALID_MONTHS })}
+                style={{ width: '100%' }}
+              />
             </Form.Item>
           )}
         </Flex>

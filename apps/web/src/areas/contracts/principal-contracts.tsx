@@ -85,7 +85,14 @@ function ContractList() {
     return (
       <Space size={4}>
         {s(`state.${k}`)}
-        {n !== undefined && <Badge count={n} showZero overflowCount={9999} color={k === 'expiring' && n > 0 ? 'orange' : k === 'unpaid' && n > 0 ? 'gold' : '#bfbfbf'} />}
+        {n !== undefined && (
+          <Badge
+            count={n}
+            showZero
+            overflowCount={9999}
+            color={k === 'expiring' && n > 0 ? 'orange' : k === 'unpaid' && n > 0 ? 'gold' : '#bfbfbf'}
+          />
+        )}
       </Space>
     );
   };

@@ -1,6 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Checkbox, DatePicker, Form, Input, Modal, Radio, Select, Typography } from 'antd';
-import { contractTerms, formatFen, renewalStartDay, yuanToFen, type AddContractInput, type ContractPackage, type ContractRow, type Page, type StudentRow } from '@wantuo/shared';
+import {
+  contractTerms,
+  formatFen,
+  renewalStartDay,
+  yuanToFen,
+  type AddContractInput,
+  type ContractPackage,
+  type ContractRow,
+  type Page,
+  type StudentRow,
+} from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
 import { feedback } from '../../api/feedback';
@@ -51,7 +61,15 @@ function useCurrentContract(studentId: number | undefined): ContractRow | null |
 }
 
 /** 签约: student, signing guardian, package, start, price (a discount needs a reason), desk payment or unpaid. One request key per dialog. */
-export function SignDialog({ student, onClose, onSigned }: { student?: Pick<StudentRow, 'id' | 'name' | 'guardians'>; onClose: () => void; onSigned?: (id: number) => void }) {
+export function SignDialog({
+  student,
+  onClose,
+  onSigned,
+}: {
+  student?: Pick<StudentRow, 'id' | 'name' | 'guardians'>;
+  onClose: () => void;
+  onSigned?: (id: number) => void;
+}) {
   const s = contractStrings.use();
   const qc = useQueryClient();
   const [form] = Form.useForm<SignValues>();
@@ -83,10 +101,9 @@ export function SignDialog({ student, onClose, onSigned }: { student?: Pick<Stud
   const terms = pkg && start ? contractTerms(pkg, start.format('YYYY-MM-DD')) : null;
   const guardians = picked?.guardians ?? [];
 
-  const studentOptions = [
-    ...(picked && !students.data?.list.some((r) => r.id === picked.id) ? [picked] : []),
-    ...(students.data?.list ?? []),
-  ].map((r) => ({ value: r.id, label: r.name, row: r as Pick<StudentRow, 'id' | 'name' | 'guardians'> & Partial<StudentRow> }));
+  const studentOptions = [...(picked && !students.data?.list.some((r) => r.id === picked.id) ? [picked] : []), ...(students.data?.list ?? [])].map(
+    (r) => ({ value: r.id, label: r.name, row: r as Pick<StudentRow, 'id' | 'name' | 'guardians'> & Partial<StudentRow> }),
+  );
 
   const save = async (v: SignValues) => {
     setBusy(true);
@@ -119,13 +136,27 @@ export function SignDialog({ student, onClose, onSigned }: { student?: Pick<Stud
   };
 
   return (
-    <Modal open title={s('sign.title')} onCancel={onClose} onOk={() => form.submit()} okText={s('sign.submit')} confirmLoading={busy} width={560} maskClosable={false} destroyOnHidden>
+    <Modal
+      open
+      title={s('sign.title')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={s('sign.submit')}
+      confirmLoading={busy}
+      width={560}
+      maskClosable={false}
+      destroyOnHidden
+    >
       {packages.isSuccess && active.length === 0 && <Alert type="warning" showIcon title={s('sign.no_package')} style={{ marginBottom: 16 }} />}
       <Form<SignValues>
         form={form}
         layout="vertical"
         autoComplete="off"
-        initialValues={{ paid: 'no', student_id: student?.id, guardian_id: student?.guardians.find((g) => g.is_primary)?.user_id ?? student?.guardians[0]?.user_id }}
+        initialValues={{
+          paid: 'no',
+          student_id: student?.id,
+          guardian_id: student?.guardians.find((g) => g.is_primary)?.user_id ?? student?.guardians[0]?.user_id,
+        }}
         onFinish={(v) => void save(v)}
       >
         <Form.Item name="student_id" label={s('sign.student')} rules={[{ required: true, message: s('required') }]}>
@@ -214,7 +245,11 @@ export function SignDialog({ student, onClose, onSigned }: { student?: Pick<Stud
           <MoneyInput />
         </Form.Item>
         {discounted && (
-          <Form.Item name="discount_reason" label={s('sign.discount_reason')} rules={[{ required: true, whitespace: true, message: s('sign.discount_required') }, { max: 200 }]}>
+          <Form.Item
+            name="discount_reason"
+            label={s('sign.discount_reason')}
+            rules={[{ required: true, whitespace: true, message: s('sign.discount_required') }, { max: 200 }]}
+          >
             <Input maxLength={200} />
           </Form.Item>
         )}

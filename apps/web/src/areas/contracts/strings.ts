@@ -61,7 +61,10 @@ export const contractStrings = defineStrings({
   'sign.student_ph': { zh: '输入学生姓名搜索', en: 'Type a name to search' },
   'sign.guardian': { zh: '签约监护人', en: 'Signing guardian' },
   'sign.guardian_ph': { zh: '先选择学生', en: 'Pick the student first' },
-  'sign.no_guardian': { zh: '该学生没有监护人账号，请先在学生档案中添加监护人', en: 'This student has no guardian account: add one in the student record first' },
+  'sign.no_guardian': {
+    zh: '该学生没有监护人账号，请先在学生档案中添加监护人',
+    en: 'This student has no guardian account: add one in the student record first',
+  },
   'sign.package': { zh: '套餐', en: 'Package' },
   'sign.no_package': { zh: '还没有启用的套餐，请先在“套餐管理”中添加', en: 'No active package: add one under “Packages” first' },
   'sign.start': { zh: '开始日期', en: 'Start date' },
@@ -155,11 +158,17 @@ export const contractStrings = defineStrings({
   'edit.nothing': { zh: '没有修改任何内容', en: 'Nothing changed' },
   'renew.title': { zh: '续签合同', en: 'Renew the contract' },
   'renew.hint': { zh: '按原套餐续签一期：{start} 至 {end}，¥{price}', en: 'One more period of the same package: {start} to {end}, ¥{price}' },
-  'renew.hint_plain': { zh: '按原套餐续签一期，从当前合同结束的次日开始', en: 'One more period of the same package, from the day after this one ends' },
+  'renew.hint_plain': {
+    zh: '按原套餐续签一期，从当前合同结束的次日开始',
+    en: 'One more period of the same package, from the day after this one ends',
+  },
   'renew.done': { zh: '已续签', en: 'Renewed' },
   'renew.submit': { zh: '确认续签', en: 'Renew' },
   'cancel.title': { zh: '解除合同', en: 'Cancel the contract' },
-  'cancel.figure': { zh: '未使用 {unused} / {total} {unit}，单价 ¥{unit_price}，未用部分 ¥{value}', en: '{unused} of {total} {unit} unused at ¥{unit_price}: ¥{value}' },
+  'cancel.figure': {
+    zh: '未使用 {unused} / {total} {unit}，单价 ¥{unit_price}，未用部分 ¥{value}',
+    en: '{unused} of {total} {unit} unused at ¥{unit_price}: ¥{value}',
+  },
   'cancel.discount': { zh: '扣除签约优惠 ¥{amount}', en: 'Less the discount agreed: ¥{amount}' },
   'cancel.refund': { zh: '应退金额', en: 'Refund' },
   'cancel.via_wechat': { zh: '通过微信支付原路退回', en: 'Goes back through WeChat Pay' },
@@ -188,7 +197,10 @@ export const contractStrings = defineStrings({
   'pkg.empty': { zh: '还没有套餐：新增一个套餐后即可签约', en: 'No packages yet: add one to sign contracts' },
   'pkg.length_of': { zh: '{n} {unit}', en: '{n} {unit}' },
   'pkg.valid_of': { zh: '{n} 个月内有效', en: 'valid {n} months' },
-  'pkg.disabled_hint': { zh: '停用后不能再用此套餐签约，已签合同不受影响', en: 'Disabled packages cannot be signed any more; signed contracts stay as they are' },
+  'pkg.disabled_hint': {
+    zh: '停用后不能再用此套餐签约，已签合同不受影响',
+    en: 'Disabled packages cannot be signed any more; signed contracts stay as they are',
+  },
   // student tab and parent page
   'student.tab': { zh: '晚托合同', en: 'Care contracts' },
   'student.empty': { zh: '该学生还没有合同', en: 'No contracts for this student' },

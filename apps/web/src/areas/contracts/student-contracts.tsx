@@ -64,4 +64,3 @@ export function StudentContracts({ student }: { student: Pick<StudentRow, 'id' |
     </>
   );
 }
-

@@ -12,7 +12,11 @@ import { lessonStrings } from './lesson-strings';
 import './attend-class.css';
 
 /** Where "end" goes when the class was opened directly: each role's lesson list. */
-const LESSONS_OF: Partial<Record<Role, string>> = { [Role.Admin]: '/sparePart', [Role.Teacher]: '/teacher_lessons', [Role.HeadTeacher]: '/A_lessons' };
+const LESSONS_OF: Partial<Record<Role, string>> = {
+  [Role.Admin]: '/sparePart',
+  [Role.Teacher]: '/teacher_lessons',
+  [Role.HeadTeacher]: '/A_lessons',
+};
 /** The plan is fetched again every 5 minutes: its file URLs are signed for 10. */
 const REFRESH_MS = 300_000;
 
@@ -83,10 +87,14 @@ function Stage({ plan, home }: { plan: LessonPlanDetail; home: string }) {
   const [index, setIndex] = useState(0);
   const [full, setFull] = useState(false);
   const [stepsOpen, setStepsOpen] = useState(false);
-  const slides = useMemo(() => planSlides(plan.items_list.map((i) => ({ kind: i.kind, pages: i.pages, total: i.total_pages, open: i.open }))), [plan.items_list]);
+  const slides = useMemo(
+    () => planSlides(plan.items_list.map((i) => ({ kind: i.kind, pages: i.pages, total: i.total_pages, open: i.open }))),
+    [plan.items_list],
+  );
   // a file's latest URL, read when it is fetched: the plan in the cache is fetched again before its URLs expire
   const urlOf = useCallback(
-    (fileId: number) => () => qc.getQueryData<LessonPlanDetail>(['prepareLessonsInfo', plan.id])?.items_list.find((i) => i.file_id === fileId)?.url ?? null,
+    (fileId: number) => () =>
+      qc.getQueryData<LessonPlanDetail>(['prepareLessonsInfo', plan.id])?.items_list.find((i) => i.file_id === fileId)?.url ?? null,
     [qc, plan.id],
   );
 
@@ -125,7 +133,12 @@ function Stage({ plan, home }: { plan: LessonPlanDetail; home: string }) {
   }, [last, toggleFull]);
   // the next PDF is fetched while this page is shown
   useEffect(() => {
-    const next = slides.slice(index + 1).find((x) => !x.locked && plan.items_list[x.item].kind === 'pdf' && plan.items_list[x.item].file_id !== plan.items_list[slides[index]?.item]?.file_id);
+    const next = slides
+      .slice(index + 1)
+      .find(
+        (x) =>
+          !x.locked && plan.items_list[x.item].kind === 'pdf' && plan.items_list[x.item].file_id !== plan.items_list[slides[index]?.item]?.file_id,
+      );
     if (next) prefetch(qc, plan.items_list[next.item], urlOf);
   }, [index, slides, plan.items_list, qc, urlOf]);
 
@@ -221,7 +234,13 @@ function Stage({ plan, home }: { plan: LessonPlanDetail; home: string }) {
           {s('attend.next')} ›
         </Button>
       </div>
-      <Drawer open={stepsOpen} onClose={() => setStepsOpen(false)} title={s('attend.steps')} getContainer={() => stage.current ?? document.body} size="default">
+      <Drawer
+        open={stepsOpen}
+        onClose={() => setStepsOpen(false)}
+        title={s('attend.steps')}
+        getContainer={() => stage.current ?? document.body}
+        size="default"
+      >
         {plan.objectives && (
           <>
             <Typography.Text strong>{s('objectives')}</Typography.Text>

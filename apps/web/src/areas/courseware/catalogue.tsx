@@ -20,8 +20,18 @@ export default function CoursewareCatalogue() {
   const [page, setPage] = useState(1);
   const [detail, setDetail] = useState<number | null>(null);
   const [buying, setBuying] = useState<CoursewareRow | null>(null);
-  const params: Partial<CoursewareCenterQuery> = { ...filters, keyword: keyword || undefined, owned: owned === 'all' ? undefined : owned === 'yes', page, limit: PAGE };
-  const list = useQuery({ queryKey: ['coursewareCenter', params], queryFn: () => get<Page<CoursewareRow>>('coursewareCenter', params), placeholderData: keepPreviousData });
+  const params: Partial<CoursewareCenterQuery> = {
+    ...filters,
+    keyword: keyword || undefined,
+    owned: owned === 'all' ? undefined : owned === 'yes',
+    page,
+    limit: PAGE,
+  };
+  const list = useQuery({
+    queryKey: ['coursewareCenter', params],
+    queryFn: () => get<Page<CoursewareRow>>('coursewareCenter', params),
+    placeholderData: keepPreviousData,
+  });
   const filtered = Object.keys(filters).length > 0 || keyword !== '' || owned !== 'all';
 
   return (
@@ -85,7 +95,12 @@ export default function CoursewareCatalogue() {
             },
             { title: s('col.tags'), key: 'tags', render: (_, r) => <CoursewareTags row={r} /> },
             { title: s('col.sections'), dataIndex: 'sections', width: 80, render: (n: number) => s('sections_n', { n }) },
-            { title: s('col.price'), dataIndex: 'price_fen', width: 100, render: (f: number) => <Typography.Text strong>¥{formatFen(f)}</Typography.Text> },
+            {
+              title: s('col.price'),
+              dataIndex: 'price_fen',
+              width: 100,
+              render: (f: number) => <Typography.Text strong>¥{formatFen(f)}</Typography.Text>,
+            },
             { title: s('col.state'), key: 'owned', width: 90, render: (_, r) => <OwnedTag row={r} /> },
             {
               title: s('col.actions'),

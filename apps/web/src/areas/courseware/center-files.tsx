@@ -15,7 +15,10 @@ export function CenterFiles({ kinds, path, empty }: { kinds: CoursewareFileKind[
   const s = coursewareStrings.use();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const owned = useQuery({ queryKey: ['schoolCoursewareList', 'picker'], queryFn: () => get<Page<OwnedCoursewareRow>>('schoolCoursewareList', { page: 1, limit: 100 }) });
+  const owned = useQuery({
+    queryKey: ['schoolCoursewareList', 'picker'],
+    queryFn: () => get<Page<OwnedCoursewareRow>>('schoolCoursewareList', { page: 1, limit: 100 }),
+  });
   const chosen = Number(params.get('id')) || owned.data?.list[0]?.id || null;
   const files = useQuery({
     queryKey: ['coursewareFile', 'courseware', chosen, kinds.length === 1 ? kinds[0] : 'all'],

@@ -32,11 +32,27 @@ export const DICT_KINDS = Object.keys(DICT_ACTIONS) as CoursewareDictKind[];
 
 /** One dictionary (they change rarely: kept for 10 minutes). */
 export function useDict(kind: CoursewareDictKind, all = false) {
-  return useQuery({ queryKey: ['coursewareDict', kind, all], queryFn: () => get<CoursewareDictEntry[]>(DICT_ACTIONS[kind], all ? { all: 1 } : {}), staleTime: 600_000 });
+  return useQuery({
+    queryKey: ['coursewareDict', kind, all],
+    queryFn: () => get<CoursewareDictEntry[]>(DICT_ACTIONS[kind], all ? { all: 1 } : {}),
+    staleTime: 600_000,
+  });
 }
 
 /** A select over one dictionary ("all" = no filter). */
-export function DictSelect({ kind, value, onChange, allowAll = true, style }: { kind: CoursewareDictKind; value?: number | null; onChange: (v: number | undefined) => void; allowAll?: boolean; style?: React.CSSProperties }) {
+export function DictSelect({
+  kind,
+  value,
+  onChange,
+  allowAll = true,
+  style,
+}: {
+  kind: CoursewareDictKind;
+  value?: number | null;
+  onChange: (v: number | undefined) => void;
+  allowAll?: boolean;
+  style?: React.CSSProperties;
+}) {
   const s = coursewareStrings.use();
   const dict = useDict(kind);
   return (
@@ -80,7 +96,11 @@ export const viewerHref = (file: { url: string; name: string }) => `/pdf-viewer?
 export function SectionFiles({ sectionId }: { sectionId: number }) {
   const s = coursewareStrings.use();
   const navigate = useNavigate();
-  const files = useQuery({ queryKey: ['coursewareFile', sectionId], queryFn: () => get<CoursewareFileRow[]>('coursewareFile', { section_id: sectionId }), staleTime: 300_000 });
+  const files = useQuery({
+    queryKey: ['coursewareFile', sectionId],
+    queryFn: () => get<CoursewareFileRow[]>('coursewareFile', { section_id: sectionId }),
+    staleTime: 300_000,
+  });
   if (files.isLoading) return <Loading />;
   if (files.isError) return <LoadError message={files.error.message} onRetry={() => void files.refetch()} />;
   if (!files.data?.length) return <EmptyState description={s('no_files')} />;
@@ -123,7 +143,15 @@ export function SectionFiles({ sectionId }: { sectionId: number }) {
 }
 
 /** The sections of a courseware; owned ones unfold into their files. */
-export function SectionList({ sections, owned, onEdit }: { sections: CoursewareSectionRow[]; owned: boolean; onEdit?: (s: CoursewareSectionRow) => void }) {
+export function SectionList({
+  sections,
+  owned,
+  onEdit,
+}: {
+  sections: CoursewareSectionRow[];
+  owned: boolean;
+  onEdit?: (s: CoursewareSectionRow) => void;
+}) {
   const s = coursewareStrings.use();
   const [open, setOpen] = useState<number | null>(sections[0]?.id ?? null);
   if (!sections.length) return <EmptyState />;

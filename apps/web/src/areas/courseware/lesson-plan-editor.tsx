@@ -57,9 +57,23 @@ export interface PlanPreset {
   date?: string;
 }
 
-export default function LessonPlanEditor({ id, preset = {}, onClose, onSaved }: { id: number | null; preset?: PlanPreset; onClose: () => void; onSaved: (id: number) => void }) {
+export default function LessonPlanEditor({
+  id,
+  preset = {},
+  onClose,
+  onSaved,
+}: {
+  id: number | null;
+  preset?: PlanPreset;
+  onClose: () => void;
+  onSaved: (id: number) => void;
+}) {
   const s = lessonStrings.use();
-  const info = useQuery({ queryKey: ['prepareLessonsInfo', id], queryFn: () => get<LessonPlanDetail>('prepareLessonsInfo', { id }), enabled: id !== null });
+  const info = useQuery({
+    queryKey: ['prepareLessonsInfo', id],
+    queryFn: () => get<LessonPlanDetail>('prepareLessonsInfo', { id }),
+    enabled: id !== null,
+  });
   if (id !== null && info.isLoading) return <Loading />;
   if (id !== null && (info.isError || !info.data))
     return (
@@ -71,7 +85,17 @@ export default function LessonPlanEditor({ id, preset = {}, onClose, onSaved }: 
   return <EditorForm plan={info.data ?? null} preset={preset} onClose={onClose} onSaved={onSaved} />;
 }
 
-function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail | null; preset: PlanPreset; onClose: () => void; onSaved: (id: number) => void }) {
+function EditorForm({
+  plan,
+  preset,
+  onClose,
+  onSaved,
+}: {
+  plan: LessonPlanDetail | null;
+  preset: PlanPreset;
+  onClose: () => void;
+  onSaved: (id: number) => void;
+}) {
   const s = lessonStrings.use();
   const today = useSchoolToday();
   const navigate = useNavigate();
@@ -105,7 +129,9 @@ function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail
   // the plan's class stays choosable when it is not in the picker (stopped since, or another teacher's class)
   const classOptions = [
     ...(classes.data ?? []),
-    ...(plan && !(classes.data ?? []).some((c) => c.kind === plan.class_kind && c.id === plan.class_id) ? [{ kind: plan.class_kind, id: plan.class_id, name: plan.class_name ?? '—' }] : []),
+    ...(plan && !(classes.data ?? []).some((c) => c.kind === plan.class_kind && c.id === plan.class_id)
+      ? [{ kind: plan.class_kind, id: plan.class_id, name: plan.class_name ?? '—' }]
+      : []),
   ].map((c) => ({ value: classKey(c), label: `${c.name}（${s(`kind.${c.kind}`)}）` }));
 
   const change = (key: string, patch: Partial<EditItem>) => setItems((all) => all.map((i) => (i.key === key ? { ...i, ...patch } : i)));
@@ -133,7 +159,11 @@ function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail
         class_id: Number(classId),
         lesson_date: v.lesson_date.format('YYYY-MM-DD'),
         objectives: v.objectives?.trim() ?? '',
-        steps: (v.steps ?? []).map((st) => ({ title: st.title.trim(), minutes: st.minutes ?? null, ...(st.content?.trim() ? { content: st.content.trim() } : {}) })),
+        steps: (v.steps ?? []).map((st) => ({
+          title: st.title.trim(),
+          minutes: st.minutes ?? null,
+          ...(st.content?.trim() ? { content: st.content.trim() } : {}),
+        })),
         items: items.map((it, i) => {
           const p = parsed[i];
           return { file_id: it.file_id, pages: p.ok ? p.pages : null, ...(it.note.trim() ? { note: it.note.trim() } : {}) };
@@ -141,7 +171,10 @@ function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail
       };
       const saved = await post<LessonPlanSaved>('prepareLessons', body);
       feedback().message.success(s('saved'));
-      await Promise.all([qc.invalidateQueries({ queryKey: ['prepareLessonsList'] }), qc.invalidateQueries({ queryKey: ['prepareLessonsInfo', saved.id] })]);
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: ['prepareLessonsList'] }),
+        qc.invalidateQueries({ queryKey: ['prepareLessonsInfo', saved.id] }),
+      ]);
       // the list's address becomes the saved plan's (so "back" from the class returns to it), then the class opens
       onSaved(saved.id);
       if (teach) navigate(`/attendClass?id=${saved.id}`);
@@ -169,21 +202,44 @@ function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail
           disabled={readOnly}
           initialValues={
             plan
-              ? { title: plan.title, cls: classKey({ kind: plan.class_kind, id: plan.class_id }), lesson_date: dayjs(plan.lesson_date), objectives: plan.objectives, steps: plan.steps }
+              ? {
+                  title: plan.title,
+                  cls: classKey({ kind: plan.class_kind, id: plan.class_id }),
+                  lesson_date: dayjs(plan.lesson_date),
+                  objectives: plan.objectives,
+                  steps: plan.steps,
+                }
               : {
                   cls: preset.cls && /^(care|teaching|tutoring):\d+$/.test(preset.cls) ? preset.cls : undefined,
-                  lesson_date: preset.date && /^\d{4}-\d{2}-\d{2}$/.test(preset.date) && dayjs(preset.date).isValid() ? dayjs(preset.date) : dayjs(today),
-                  steps: [{ title: '导入', minutes: 5 }, { title: '新授', minutes: 20 }, { title: '练习与小结', minutes: 15 }] }
+                  lesson_date:
+                    preset.date && /^\d{4}-\d{2}-\d{2}$/.test(preset.date) && dayjs(preset.date).isValid() ? dayjs(preset.date) : dayjs(today),
+                  steps: [
+                    { title: '导入', minutes: 5 },
+                    { title: '新授', minutes: 20 },
+                    { title: '练习与小结', minutes: 15 },
+                  ],
+                }
           }
         >
           <Form.Item name="title" label={s('title')} rules={[{ required: true, whitespace: true, message: s('required') }]}>
             <Input maxLength={60} placeholder={s('title_ph')} />
           </Form.Item>
           <Flex gap={12} wrap>
-            <Form.Item name="cls" label={s('class')} rules={[{ required: true, message: s('required') }]} style={{ flex: '1 1 200px', minWidth: 0 }} extra={classes.data && !classes.data.length ? s('no_classes') : undefined}>
+            <Form.Item
+              name="cls"
+              label={s('class')}
+              rules={[{ required: true, message: s('required') }]}
+              style={{ flex: '1 1 200px', minWidth: 0 }}
+              extra={classes.data && !classes.data.length ? s('no_classes') : undefined}
+            >
               <Select<string> loading={classes.isLoading} options={classOptions} showSearch={{ optionFilterProp: 'label' }} />
             </Form.Item>
-            <Form.Item name="lesson_date" label={s('date')} rules={[{ required: true, message: s('required') }]} style={{ flex: '1 1 160px', minWidth: 0 }}>
+            <Form.Item
+              name="lesson_date"
+              label={s('date')}
+              rules={[{ required: true, message: s('required') }]}
+              style={{ flex: '1 1 160px', minWidth: 0 }}
+            >
               <DatePicker style={{ width: '100%' }} inputReadOnly allowClear={false} />
             </Form.Item>
           </Flex>
@@ -191,7 +247,10 @@ function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail
             <Input.TextArea maxLength={2000} autoSize={{ minRows: 2, maxRows: 6 }} placeholder={s('objectives_ph')} />
           </Form.Item>
           <Typography.Title level={5} style={{ marginTop: 0 }}>
-            {s('steps')} <Typography.Text type="secondary" style={{ fontSize: 13, fontWeight: 'normal' }}>{s('minutes_total', { n: planMinutes(steps.filter(Boolean)) })}</Typography.Text>
+            {s('steps')}{' '}
+            <Typography.Text type="secondary" style={{ fontSize: 13, fontWeight: 'normal' }}>
+              {s('minutes_total', { n: planMinutes(steps.filter(Boolean)) })}
+            </Typography.Text>
           </Typography.Title>
           <Form.List name="steps">
             {(fields, { add, remove, move: moveStep }) => (
@@ -202,11 +261,22 @@ function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail
                       <Typography.Text type="secondary" style={{ lineHeight: '32px' }}>
                         {i + 1}.
                       </Typography.Text>
-                      <Form.Item name={[f.name, 'title']} rules={[{ required: true, whitespace: true, message: s('required') }]} style={{ flex: '1 1 160px', minWidth: 0, marginBottom: 8 }}>
+                      <Form.Item
+                        name={[f.name, 'title']}
+                        rules={[{ required: true, whitespace: true, message: s('required') }]}
+                        style={{ flex: '1 1 160px', minWidth: 0, marginBottom: 8 }}
+                      >
                         <Input maxLength={60} placeholder={s('step_title')} aria-label={s('step_title')} />
                       </Form.Item>
                       <Form.Item name={[f.name, 'minutes']} style={{ width: 110, marginBottom: 8 }}>
-                        <InputNumber min={0} max={240} precision={0} suffix={s('step_minutes')} style={{ width: '100%' }} aria-label={s('step_minutes')} />
+                        <InputNumber
+                          min={0}
+                          max={240}
+                          precision={0}
+                          suffix={s('step_minutes')}
+                          style={{ width: '100%' }}
+                          aria-label={s('step_minutes')}
+                        />
                       </Form.Item>
                       {!readOnly && (
                         <Space size={4}>
@@ -223,7 +293,12 @@ function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail
                       )}
                     </Flex>
                     <Form.Item name={[f.name, 'content']} style={{ marginBottom: 0 }}>
-                      <Input.TextArea maxLength={1000} autoSize={{ minRows: 1, maxRows: 5 }} placeholder={s('step_content')} aria-label={s('step_content')} />
+                      <Input.TextArea
+                        maxLength={1000}
+                        autoSize={{ minRows: 1, maxRows: 5 }}
+                        placeholder={s('step_content')}
+                        aria-label={s('step_content')}
+                      />
                     </Form.Item>
                   </Card>
                 ))}
@@ -239,7 +314,10 @@ function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail
 
         <Flex justify="space-between" align="center" wrap gap={8}>
           <Typography.Title level={5} style={{ margin: 0 }}>
-            {s('items')} <Typography.Text type="secondary" style={{ fontSize: 13, fontWeight: 'normal' }} data-testid="plan-slides">{s('slides_total', { n: slides })}</Typography.Text>
+            {s('items')}{' '}
+            <Typography.Text type="secondary" style={{ fontSize: 13, fontWeight: 'normal' }} data-testid="plan-slides">
+              {s('slides_total', { n: slides })}
+            </Typography.Text>
           </Typography.Title>
           {!readOnly && items.length < 40 && (
             <Button onClick={() => setPicking(true)} type="primary" ghost>
@@ -269,7 +347,11 @@ function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail
                       <Space size={4} wrap>
                         {it.open ? <Tag>{it.kind.toUpperCase()}</Tag> : <Tag color="red">{s('locked')}</Tag>}
                         {it.open && it.kind === 'pdf' && it.url && (
-                          <Button size="small" type="link" onClick={() => window.open(viewerHref({ url: it.url!, name: it.name }), '_blank', 'noopener')}>
+                          <Button
+                            size="small"
+                            type="link"
+                            onClick={() => window.open(viewerHref({ url: it.url!, name: it.name }), '_blank', 'noopener')}
+                          >
                             {s('preview')}
                           </Button>
                         )}
@@ -308,7 +390,16 @@ function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail
                           )}
                         </Flex>
                       )}
-                      <Input size="small" disabled={readOnly} value={it.note} maxLength={100} onChange={(e) => change(it.key, { note: e.target.value })} addonBefore={s('note')} style={{ flex: '1 1 160px', minWidth: 0 }} aria-label={s('note')} />
+                      <Input
+                        size="small"
+                        disabled={readOnly}
+                        value={it.note}
+                        maxLength={100}
+                        onChange={(e) => change(it.key, { note: e.target.value })}
+                        addonBefore={s('note')}
+                        style={{ flex: '1 1 160px', minWidth: 0 }}
+                        aria-label={s('note')}
+                      />
                     </Flex>
                   </Flex>
                 </Card>
@@ -342,7 +433,19 @@ function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail
           onAdd={(f, courseware) =>
             setItems((all) => [
               ...all,
-              { key: itemKey(), file_id: f.id, name: f.name, kind: f.kind, courseware_title: courseware, section_title: f.section_title, total_pages: f.pages, pagesText: '', note: '', open: true, url: f.url },
+              {
+                key: itemKey(),
+                file_id: f.id,
+                name: f.name,
+                kind: f.kind,
+                courseware_title: courseware,
+                section_title: f.section_title,
+                total_pages: f.pages,
+                pagesText: '',
+                note: '',
+                open: true,
+                url: f.url,
+              },
             ])
           }
           onClose={() => setPicking(false)}
@@ -353,7 +456,15 @@ function EditorForm({ plan, preset, onClose, onSaved }: { plan: LessonPlanDetail
 }
 
 /** Picks files of owned courseware: a courseware (searched on the server), one of its sections, its files. */
-function ItemPicker({ chosen, onAdd, onClose }: { chosen: Set<number>; onAdd: (f: CoursewareFileRow, courseware: string) => void; onClose: () => void }) {
+function ItemPicker({
+  chosen,
+  onAdd,
+  onClose,
+}: {
+  chosen: Set<number>;
+  onAdd: (f: CoursewareFileRow, courseware: string) => void;
+  onClose: () => void;
+}) {
   const s = lessonStrings.use();
   const [keyword, setKeyword] = useState('');
   const [courseware, setCourseware] = useState<number | null>(null);
@@ -362,8 +473,17 @@ function ItemPicker({ chosen, onAdd, onClose }: { chosen: Set<number>; onAdd: (f
     queryKey: ['schoolCoursewareList', 'lesson-picker', keyword],
     queryFn: () => get<Page<OwnedCoursewareRow>>('schoolCoursewareList', { page: 1, limit: 50, keyword: keyword || undefined }),
   });
-  const sections = useQuery({ queryKey: ['coursewareSection', courseware], queryFn: () => get<CoursewareSectionRow[]>('coursewareSection', { courseware_id: courseware }), enabled: courseware !== null });
-  const files = useQuery({ queryKey: ['coursewareFile', section], queryFn: () => get<CoursewareFileRow[]>('coursewareFile', { section_id: section }), enabled: section !== null, staleTime: 300_000 });
+  const sections = useQuery({
+    queryKey: ['coursewareSection', courseware],
+    queryFn: () => get<CoursewareSectionRow[]>('coursewareSection', { courseware_id: courseware }),
+    enabled: courseware !== null,
+  });
+  const files = useQuery({
+    queryKey: ['coursewareFile', section],
+    queryFn: () => get<CoursewareFileRow[]>('coursewareFile', { section_id: section }),
+    enabled: section !== null,
+    staleTime: 300_000,
+  });
   const cwTitle = owned.data?.list.find((c) => c.id === courseware)?.title ?? '';
   const [added, setAdded] = useState<Set<number>>(new Set());
   return (
@@ -424,7 +544,10 @@ function ItemPicker({ chosen, onAdd, onClose }: { chosen: Set<number>; onAdd: (f
                         </Button>,
                       ]}
                     >
-                      <List.Item.Meta title={f.name} description={f.kind === 'pdf' && f.pages ? `PDF · ${s('pages_all', { n: f.pages })}` : f.kind.toUpperCase()} />
+                      <List.Item.Meta
+                        title={f.name}
+                        description={f.kind === 'pdf' && f.pages ? `PDF · ${s('pages_all', { n: f.pages })}` : f.kind.toUpperCase()}
+                      />
                     </List.Item>
                   );
                 }}

@@ -75,12 +75,18 @@ function PlanList({ onOpen }: { onOpen: (id: number | 'new') => void }) {
     to: days?.[1]?.format('YYYY-MM-DD'),
     mine: mine ? 1 : undefined,
   };
-  const list = useQuery({ queryKey: ['prepareLessonsList', params], queryFn: () => get<Page<LessonPlanRow>>('prepareLessonsList', params), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: ['prepareLessonsList', params],
+    queryFn: () => get<Page<LessonPlanRow>>('prepareLessonsList', params),
+    placeholderData: keepPreviousData,
+  });
   const filtered = Boolean(keyword || cls || days || mine);
-  const reset = <T,>(set: (v: T) => void) => (v: T) => {
-    setPage(1);
-    set(v);
-  };
+  const reset =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      setPage(1);
+      set(v);
+    };
   const remove = async (row: LessonPlanRow) => {
     try {
       await post('delPrepareLessons', { id: row.id, version: row.version });
@@ -126,7 +132,12 @@ function PlanList({ onOpen }: { onOpen: (id: number | 'new') => void }) {
         </Space>
       ),
     },
-    { title: s('col.author'), dataIndex: 'author_name', width: 100, render: (v: string, r) => (r.author_id === userId ? <Typography.Text strong>{v}</Typography.Text> : v) },
+    {
+      title: s('col.author'),
+      dataIndex: 'author_name',
+      width: 100,
+      render: (v: string, r) => (r.author_id === userId ? <Typography.Text strong>{v}</Typography.Text> : v),
+    },
     { title: s('col.slides'), dataIndex: 'slides', width: 90, render: (n: number) => s('slides_n', { n }) },
     { title: s('col.actions'), key: 'actions', width: 190, render: (_, r) => actions(r) },
   ];
@@ -151,7 +162,12 @@ function PlanList({ onOpen }: { onOpen: (id: number | 'new') => void }) {
       <Flex vertical gap={16}>
         <Flex wrap gap={8} justify="space-between">
           <Flex wrap gap={8} style={{ minWidth: 0 }}>
-            <Input.Search allowClear placeholder={s('keyword')} style={{ width: 200, maxWidth: '100%' }} onSearch={(v) => reset(setKeyword)(v.trim())} />
+            <Input.Search
+              allowClear
+              placeholder={s('keyword')}
+              style={{ width: 200, maxWidth: '100%' }}
+              onSearch={(v) => reset(setKeyword)(v.trim())}
+            />
             <Select<string>
               allowClear
               aria-label={s('class')}
@@ -162,7 +178,13 @@ function PlanList({ onOpen }: { onOpen: (id: number | 'new') => void }) {
               style={{ width: 180, maxWidth: '100%' }}
               options={(classes.data ?? []).map((c) => ({ value: classKey(c), label: `${c.name}（${s(`kind.${c.kind}`)}）` }))}
             />
-            <DatePicker.RangePicker aria-label={s('days')} value={days} onChange={(v) => reset(setDays)(v as [Dayjs | null, Dayjs | null] | null)} inputReadOnly style={{ width: 250, maxWidth: '100%' }} />
+            <DatePicker.RangePicker
+              aria-label={s('days')}
+              value={days}
+              onChange={(v) => reset(setDays)(v as [Dayjs | null, Dayjs | null] | null)}
+              inputReadOnly
+              style={{ width: 250, maxWidth: '100%' }}
+            />
             <Space size={6}>
               <Switch size="small" checked={mine} onChange={reset(setMine)} aria-label={s('mine')} />
               <span>{s('mine')}</span>

@@ -30,7 +30,10 @@ export const lessonStrings = defineStrings({
   // editor
   'editor.new': { zh: '新建教案', en: 'New lesson plan' },
   'editor.edit': { zh: '编辑教案', en: 'Edit lesson plan' },
-  'editor.read_only': { zh: '这份教案由 {author} 编写，你可以查看和上课，不能修改', en: 'Written by {author}: you can view and teach it, not edit it' },
+  'editor.read_only': {
+    zh: '这份教案由 {author} 编写，你可以查看和上课，不能修改',
+    en: 'Written by {author}: you can view and teach it, not edit it',
+  },
   back: { zh: '返回列表', en: 'Back to the list' },
   title: { zh: '教案标题', en: 'Title' },
   title_ph: { zh: '例如：倍的认识（第一课时）', en: 'e.g. Multiples, lesson 1' },
@@ -45,7 +48,10 @@ export const lessonStrings = defineStrings({
   add_step: { zh: '添加环节', en: 'Add a step' },
   minutes_total: { zh: '共 {n} 分钟', en: '{n} minutes in all' },
   items: { zh: '课件页面', en: 'Courseware pages' },
-  items_help: { zh: '上课时按顺序逐页展示。PDF 可填写页码，例如 1-3, 5；留空为全部页。', en: 'Shown one after another in class. For a PDF, give pages like 1-3, 5; empty means every page.' },
+  items_help: {
+    zh: '上课时按顺序逐页展示。PDF 可填写页码，例如 1-3, 5；留空为全部页。',
+    en: 'Shown one after another in class. For a PDF, give pages like 1-3, 5; empty means every page.',
+  },
   add_items: { zh: '添加课件页面', en: 'Add courseware pages' },
   no_items: { zh: '还没有选取课件页面', en: 'No courseware pages yet' },
   pages: { zh: '页码', en: 'Pages' },

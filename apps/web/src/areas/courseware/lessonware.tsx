@@ -1,6 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, Modal, Select, Typography, Upload } from 'antd';
-import type { CoursewareDetail, CoursewareFileRow, CoursewareSectionRow, CoursewareUploaded, OwnedCoursewareRow, Page, SaveCoursewareSectionInput } from '@wantuo/shared';
+import type {
+  CoursewareDetail,
+  CoursewareFileRow,
+  CoursewareSectionRow,
+  CoursewareUploaded,
+  OwnedCoursewareRow,
+  Page,
+  SaveCoursewareSectionInput,
+} from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { feedback } from '../../api/feedback';
@@ -15,9 +23,16 @@ export default function Lessonware() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = Number(params.get('id')) || null;
-  const owned = useQuery({ queryKey: ['schoolCoursewareList', 'picker'], queryFn: () => get<Page<OwnedCoursewareRow>>('schoolCoursewareList', { page: 1, limit: 100 }) });
+  const owned = useQuery({
+    queryKey: ['schoolCoursewareList', 'picker'],
+    queryFn: () => get<Page<OwnedCoursewareRow>>('schoolCoursewareList', { page: 1, limit: 100 }),
+  });
   const chosen = id ?? owned.data?.list[0]?.id ?? null;
-  const detail = useQuery({ queryKey: ['coursewareData', chosen], queryFn: () => get<CoursewareDetail>('coursewareData', { id: chosen }), enabled: chosen !== null });
+  const detail = useQuery({
+    queryKey: ['coursewareData', chosen],
+    queryFn: () => get<CoursewareDetail>('coursewareData', { id: chosen }),
+    enabled: chosen !== null,
+  });
   const [editing, setEditing] = useState<CoursewareSectionRow | 'new' | null>(null);
 
   if (owned.isLoading || (chosen !== null && detail.isLoading)) return <Loading />;
@@ -85,8 +100,7 @@ function SectionForm({ coursewareId, section, onClose }: { coursewareId: number;
   });
   const [files, setFiles] = useState<FileItem[] | null>(section ? null : []);
   const list: FileItem[] =
-    files ??
-    (current.data ?? []).map((f) => (f.kind === 'video' ? { video_url: f.url, name: f.name } : { file_id: f.file_id!, name: f.name }));
+    files ?? (current.data ?? []).map((f) => (f.kind === 'video' ? { video_url: f.url, name: f.name } : { file_id: f.file_id!, name: f.name }));
   const [busy, setBusy] = useState(false);
 
   const save = async () => {
@@ -94,7 +108,12 @@ function SectionForm({ coursewareId, section, onClose }: { coursewareId: number;
     if (!v) return;
     setBusy(true);
     try {
-      const input: SaveCoursewareSectionInput = { courseware_id: coursewareId, title: v.title, files: list, ...(section ? { id: section.id, version: section.version } : {}) };
+      const input: SaveCoursewareSectionInput = {
+        courseware_id: coursewareId,
+        title: v.title,
+        files: list,
+        ...(section ? { id: section.id, version: section.version } : {}),
+      };
       await post('coursewareSection', input);
       feedback().message.success(s('section.saved'));
       void qc.invalidateQueries({ queryKey: ['coursewareData', coursewareId] });
@@ -116,7 +135,16 @@ function SectionForm({ coursewareId, section, onClose }: { coursewareId: number;
   };
 
   return (
-    <Modal open title={section ? s('lessonware.edit_section') : s('lessonware.add_section')} onCancel={onClose} onOk={() => void save()} okText={s('save')} cancelText={s('cancel')} confirmLoading={busy} destroyOnHidden>
+    <Modal
+      open
+      title={section ? s('lessonware.edit_section') : s('lessonware.add_section')}
+      onCancel={onClose}
+      onOk={() => void save()}
+      okText={s('save')}
+      cancelText={s('cancel')}
+      confirmLoading={busy}
+      destroyOnHidden
+    >
       {section && current.isLoading ? (
         <Loading />
       ) : (
@@ -128,9 +156,7 @@ function SectionForm({ coursewareId, section, onClose }: { coursewareId: number;
             <Flex vertical gap={8}>
               {list.map((f, i) => (
                 <Flex key={`${f.file_id ?? f.video_url}-${i}`} justify="space-between" align="center" gap={8}>
-                  <Typography.Text ellipsis>
-                    {f.video_url ? `🎬 ${f.name}` : `📄 ${f.name}`}
-                  </Typography.Text>
+                  <Typography.Text ellipsis>{f.video_url ? `🎬 ${f.name}` : `📄 ${f.name}`}</Typography.Text>
                   <Button size="small" danger onClick={() => setFiles(list.filter((_, j) => j !== i))}>
                     {s('section.remove')}
                   </Button>

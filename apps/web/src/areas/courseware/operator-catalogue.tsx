@@ -44,15 +44,24 @@ function CoursewareTab() {
   const [page, setPage] = useState(1);
   const [form, setForm] = useState<OperatorCoursewareRow | 'new' | null>(null);
   const params = { keyword: keyword || undefined, status: status === 'all' ? undefined : Number(status), page, limit: PAGE };
-  const list = useQuery({ queryKey: ['operatorCoursewareList', params], queryFn: () => get<Page<OperatorCoursewareRow>>('operatorCoursewareList', params), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: ['operatorCoursewareList', params],
+    queryFn: () => get<Page<OperatorCoursewareRow>>('operatorCoursewareList', params),
+    placeholderData: keepPreviousData,
+  });
   return (
     <Flex vertical gap={16}>
       <Flex wrap gap={8} justify="space-between">
         <Space wrap>
-          <Input.Search allowClear placeholder={s('keyword')} style={{ width: 220 }} onSearch={(v) => {
+          <Input.Search
+            allowClear
+            placeholder={s('keyword')}
+            style={{ width: 220 }}
+            onSearch={(v) => {
               setPage(1);
               setKeyword(v.trim());
-            }} />
+            }}
+          />
           <Segmented<Status>
             value={status}
             onChange={(v) => {
@@ -83,7 +92,12 @@ function CoursewareTab() {
           { title: s('col.sections'), dataIndex: 'sections', width: 80, render: (n: number) => s('sections_n', { n }) },
           { title: s('col.price'), dataIndex: 'price_fen', width: 100, render: (f: number) => `¥${formatFen(f)}` },
           { title: s('col.buyers'), dataIndex: 'buyers', width: 90, render: (n: number) => s('op.buyers_n', { n }) },
-          { title: s('col.state'), dataIndex: 'status', width: 90, render: (v: number) => (v === 1 ? <Tag color="green">{s('op.on_sale')}</Tag> : <Tag>{s('op.withdrawn')}</Tag>) },
+          {
+            title: s('col.state'),
+            dataIndex: 'status',
+            width: 90,
+            render: (v: number) => (v === 1 ? <Tag color="green">{s('op.on_sale')}</Tag> : <Tag>{s('op.withdrawn')}</Tag>),
+          },
           {
             title: s('col.actions'),
             key: 'a',
@@ -111,7 +125,13 @@ function DictFields() {
   return (
     <Flex wrap gap={8}>
       {DICT_KINDS.map((kind) => (
-        <Form.Item key={kind} name={`${kind}_id`} label={s(`dict.${kind}`)} rules={kind === 'subject' ? [{ required: true, message: s('required') }] : []} style={{ minWidth: 140 }}>
+        <Form.Item
+          key={kind}
+          name={`${kind}_id`}
+          label={s(`dict.${kind}`)}
+          rules={kind === 'subject' ? [{ required: true, message: s('required') }] : []}
+          style={{ minWidth: 140 }}
+        >
           <DictFieldSelect kind={kind} />
         </Form.Item>
       ))}
@@ -154,7 +174,17 @@ function PublishForm({ onClose }: { onClose: () => void }) {
     }
   };
   return (
-    <Modal open width={760} title={s('op.publish')} onCancel={onClose} onOk={() => void save()} okText={s('save')} cancelText={s('cancel')} confirmLoading={busy} destroyOnHidden>
+    <Modal
+      open
+      width={760}
+      title={s('op.publish')}
+      onCancel={onClose}
+      onOk={() => void save()}
+      okText={s('save')}
+      cancelText={s('cancel')}
+      confirmLoading={busy}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical">
         <Form.Item name="title" label={s('col.title')} rules={[{ required: true, whitespace: true, message: s('required') }, { max: 60 }]}>
           <Input maxLength={60} />
@@ -188,7 +218,9 @@ function PublishForm({ onClose }: { onClose: () => void }) {
                   data.append('file', file as Blob);
                   try {
                     const up = await upload<CoursewareUploaded>('coursewareUpload', data);
-                    setSections((prev) => prev.map((x, j) => (j === i ? { ...x, files: [...x.files, { file_id: up.id, name: up.name.slice(0, 100) }] } : x)));
+                    setSections((prev) =>
+                      prev.map((x, j) => (j === i ? { ...x, files: [...x.files, { file_id: up.id, name: up.name.slice(0, 100) }] } : x)),
+                    );
                     onSuccess?.(up);
                   } catch (e) {
                     onError?.(e as Error);
@@ -237,11 +269,27 @@ function EditForm({ row, onClose }: { row: OperatorCoursewareRow; onClose: () =>
     }
   };
   return (
-    <Modal open width={760} title={s('op.edit')} onCancel={onClose} onOk={() => void save()} okText={s('save')} cancelText={s('cancel')} confirmLoading={busy} destroyOnHidden>
+    <Modal
+      open
+      width={760}
+      title={s('op.edit')}
+      onCancel={onClose}
+      onOk={() => void save()}
+      okText={s('save')}
+      cancelText={s('cancel')}
+      confirmLoading={busy}
+      destroyOnHidden
+    >
       <Form
         form={form}
         layout="vertical"
-        initialValues={{ ...Object.fromEntries(DICT_FIELDS.map((f) => [f, row[f]])), title: row.title, description: row.description, price: row.price_fen / 100, on_sale: row.status === 1 }}
+        initialValues={{
+          ...Object.fromEntries(DICT_FIELDS.map((f) => [f, row[f]])),
+          title: row.title,
+          description: row.description,
+          price: row.price_fen / 100,
+          on_sale: row.status === 1,
+        }}
       >
         <Form.Item name="title" label={s('col.title')} rules={[{ required: true, whitespace: true, message: s('required') }, { max: 60 }]}>
           <Input maxLength={60} />
@@ -293,7 +341,11 @@ function DictTable({ kind }: { kind: CoursewareDictKind }) {
     <Flex vertical gap={12}>
       <Space.Compact style={{ maxWidth: 360 }}>
         <Input placeholder={s('op.dict_name')} value={name} maxLength={30} onChange={(e) => setName(e.target.value)} />
-        <Button type="primary" disabled={!name.trim()} onClick={() => void save({ name: name.trim(), sort: ((dict.data?.length ?? 0) + 1) * 10 }).then((ok) => ok && setName(''))}>
+        <Button
+          type="primary"
+          disabled={!name.trim()}
+          onClick={() => void save({ name: name.trim(), sort: ((dict.data?.length ?? 0) + 1) * 10 }).then((ok) => ok && setName(''))}
+        >
           {s('op.dict_add')}
         </Button>
       </Space.Compact>
@@ -309,7 +361,9 @@ function DictTable({ kind }: { kind: CoursewareDictKind }) {
             title: s('op.dict_active'),
             dataIndex: 'active',
             width: 100,
-            render: (active: boolean, r) => <Switch size="small" checked={active} onChange={(v) => void save({ id: r.id, name: r.name, active: v, version: r.version })} />,
+            render: (active: boolean, r) => (
+              <Switch size="small" checked={active} onChange={(v) => void save({ id: r.id, name: r.name, active: v, version: r.version })} />
+            ),
           },
         ]}
       />

@@ -20,7 +20,11 @@ export default function OwnedCourseware() {
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
   const params = { keyword: keyword || undefined, page, limit: PAGE };
-  const list = useQuery({ queryKey: ['schoolCoursewareList', params], queryFn: () => get<Page<OwnedCoursewareRow>>('schoolCoursewareList', params), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: ['schoolCoursewareList', params],
+    queryFn: () => get<Page<OwnedCoursewareRow>>('schoolCoursewareList', params),
+    placeholderData: keepPreviousData,
+  });
   return (
     <Card>
       <Flex vertical gap={16}>

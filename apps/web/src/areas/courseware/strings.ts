@@ -98,6 +98,9 @@ export const coursewareStrings = defineStrings({
   'pdf.zoom_out': { zh: '缩小', en: 'Zoom out' },
   'pdf.fit_width': { zh: '适合宽度', en: 'Fit width' },
   'pdf.download': { zh: '下载', en: 'Download' },
-  'pdf.failed': { zh: 'PDF 加载失败：链接可能已过期，请返回重新打开', en: 'The PDF did not load: the link may have expired; go back and open it again' },
+  'pdf.failed': {
+    zh: 'PDF 加载失败：链接可能已过期，请返回重新打开',
+    en: 'The PDF did not load: the link may have expired; go back and open it again',
+  },
   'pdf.bad_url': { zh: '无效的文件地址', en: 'Invalid file address' },
 });

@@ -14,7 +14,11 @@ const STATES: State[] = ['left', 'in_centre', 'picked_up', 'on_leave', 'expected
 const COLOR: Record<State, string> = { left: '#722ed1', in_centre: '#52c41a', picked_up: '#1677ff', on_leave: '#fa8c16', expected: '#d9d9d9' };
 
 /** Bars stacked per period with a zoom slider once there are many periods (shared by the data centre's charts). */
-export function barOption(labels: string[], series: Array<{ name: string; data: Array<number | null>; color: string; stack?: string; yAxisIndex?: number; type?: 'bar' | 'line' }>, extra: Partial<ChartOption> = {}): ChartOption {
+export function barOption(
+  labels: string[],
+  series: Array<{ name: string; data: Array<number | null>; color: string; stack?: string; yAxisIndex?: number; type?: 'bar' | 'line' }>,
+  extra: Partial<ChartOption> = {},
+): ChartOption {
   return {
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
     legend: { top: 0, type: 'scroll' },
@@ -22,7 +26,17 @@ export function barOption(labels: string[], series: Array<{ name: string; data: 
     xAxis: { type: 'category', data: labels, axisTick: { alignWithLabel: true } },
     yAxis: [{ type: 'value', minInterval: 1 }],
     dataZoom: labels.length > 16 ? [{ type: 'slider', start: Math.max(0, 100 - (16 / labels.length) * 100), end: 100, height: 18, bottom: 8 }] : [],
-    series: series.map((s) => ({ type: s.type ?? 'bar', name: s.name, data: s.data, stack: s.stack, yAxisIndex: s.yAxisIndex ?? 0, itemStyle: { color: s.color }, color: s.color, barMaxWidth: 36, emphasis: { focus: 'series' } })),
+    series: series.map((s) => ({
+      type: s.type ?? 'bar',
+      name: s.name,
+      data: s.data,
+      stack: s.stack,
+      yAxisIndex: s.yAxisIndex ?? 0,
+      itemStyle: { color: s.color },
+      color: s.color,
+      barMaxWidth: 36,
+      emphasis: { focus: 'series' },
+    })),
     ...extra,
   };
 }
@@ -33,7 +47,10 @@ export function AttendanceTab({ group, range }: { group: DataGroup; range: { fro
   const role = useSession((x) => x.user?.role);
   const [classId, setClassId] = useState<number | undefined>(undefined);
   const params = { date_from: range.from, date_to: range.to, group, ...(classId ? { class_id: classId } : {}) };
-  const q = useQuery({ queryKey: ['studentClockingInCount', params], queryFn: () => get<{ list: StudentDayCount[] }>('studentClockingInCount', params) });
+  const q = useQuery({
+    queryKey: ['studentClockingInCount', params],
+    queryFn: () => get<{ list: StudentDayCount[] }>('studentClockingInCount', params),
+  });
   // the classes seen in the unfiltered answer, so the filter keeps its options while filtered
   const [classes, setClasses] = useState<{ id: number; name: string }[]>([]);
   const seen = useMemo(() => {
@@ -45,7 +62,9 @@ export function AttendanceTab({ group, range }: { group: DataGroup; range: { fro
 
   const periods = useMemo(() => periodsBetween(range.from, range.to, group), [range, group]);
   const per = useMemo(() => {
-    const m = new Map<string, Record<State | 'total', number>>(periods.map((p) => [p, { total: 0, left: 0, in_centre: 0, picked_up: 0, on_leave: 0, expected: 0 }]));
+    const m = new Map<string, Record<State | 'total', number>>(
+      periods.map((p) => [p, { total: 0, left: 0, in_centre: 0, picked_up: 0, on_leave: 0, expected: 0 }]),
+    );
     for (const r of q.data?.list ?? []) {
       const acc = m.get(r.day);
       if (!acc) continue;
@@ -63,17 +82,34 @@ export function AttendanceTab({ group, range }: { group: DataGroup; range: { fro
     return t;
   }, [per]);
   const came = totals.left + totals.in_centre + totals.picked_up;
-  const rateOf = (v: Record<State | 'total', number>) => (v.total - v.on_leave > 0 ? Math.round(((v.left + v.in_centre + v.picked_up) / (v.total - v.on_leave)) * 1000) / 10 : null);
+  const rateOf = (v: Record<State | 'total', number>) =>
+    v.total - v.on_leave > 0 ? Math.round(((v.left + v.in_centre + v.picked_up) / (v.total - v.on_leave)) * 1000) / 10 : null;
 
   const option = useMemo(() => {
     const labels = periods.map((p) => (group === 'week' ? s('week.of', { day: periodLabel(p, group) }) : periodLabel(p, group)));
     return barOption(
       labels,
       [
-        ...STATES.map((st) => ({ name: s(`att.${st}`), data: periods.map((p) => (recorded(per.get(p)!) ? per.get(p)![st] : null)), color: COLOR[st], stack: 'students' })),
-        { name: s('att.rate'), type: 'line' as const, yAxisIndex: 1, color: '#13c2c2', data: periods.map((p) => (recorded(per.get(p)!) ? rateOf(per.get(p)!) : null)) },
+        ...STATES.map((st) => ({
+          name: s(`att.${st}`),
+          data: periods.map((p) => (recorded(per.get(p)!) ? per.get(p)![st] : null)),
+          color: COLOR[st],
+          stack: 'students',
+        })),
+        {
+          name: s('att.rate'),
+          type: 'line' as const,
+          yAxisIndex: 1,
+          color: '#13c2c2',
+          data: periods.map((p) => (recorded(per.get(p)!) ? rateOf(per.get(p)!) : null)),
+        },
       ],
-      { yAxis: [{ type: 'value', minInterval: 1 }, { type: 'value', max: 100, axisLabel: { formatter: '{value}%' }, splitLine: { show: false } }] },
+      {
+        yAxis: [
+          { type: 'value', minInterval: 1 },
+          { type: 'value', max: 100, axisLabel: { formatter: '{value}%' }, splitLine: { show: false } },
+        ],
+      },
     );
   }, [per, periods, group, s]);
 
@@ -122,11 +158,14 @@ export function TeacherClockCard({ group, range }: { group: DataGroup; range: { 
     const rows = q.data?.days ?? [];
     const by = new Map(rows.map((d) => [d.day, d]));
     const at = (day: string) => by.get(day) ?? { on_job: 0, clocked_in: 0, clocked_out: 0 };
-    return barOption(days.map((d) => periodLabel(d, 'day')), [
-      { name: s('clock.out'), data: days.map((d) => at(d).clocked_out), color: '#52c41a', stack: 'c' },
-      { name: s('clock.in'), data: days.map((d) => Math.max(0, at(d).clocked_in - at(d).clocked_out)), color: '#1677ff', stack: 'c' },
-      { name: s('clock.none'), data: days.map((d) => Math.max(0, at(d).on_job - at(d).clocked_in)), color: '#d9d9d9', stack: 'c' },
-    ]);
+    return barOption(
+      days.map((d) => periodLabel(d, 'day')),
+      [
+        { name: s('clock.out'), data: days.map((d) => at(d).clocked_out), color: '#52c41a', stack: 'c' },
+        { name: s('clock.in'), data: days.map((d) => Math.max(0, at(d).clocked_in - at(d).clocked_out)), color: '#1677ff', stack: 'c' },
+        { name: s('clock.none'), data: days.map((d) => Math.max(0, at(d).on_job - at(d).clocked_in)), color: '#d9d9d9', stack: 'c' },
+      ],
+    );
   }, [q.data, days, s]);
   return (
     <Card size="small" title={s('clock.title')}>

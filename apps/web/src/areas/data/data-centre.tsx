@@ -47,7 +47,10 @@ export default function DataCentre() {
         onChange={(v) => setPreset(v)}
         style={{ width: 132 }}
         aria-label={s('range.label')}
-        options={[...PRESETS[group].map((p) => ({ value: p, label: s(`range.${p}`) })), ...(custom ? [{ value: 'custom' as const, label: `${custom.from} ~ ${custom.to}` }] : [])]}
+        options={[
+          ...PRESETS[group].map((p) => ({ value: p, label: s(`range.${p}`) })),
+          ...(custom ? [{ value: 'custom' as const, label: `${custom.from} ~ ${custom.to}` }] : []),
+        ]}
       />
       <DatePicker.RangePicker
         picker={group === 'month' ? 'month' : 'date'}

@@ -30,7 +30,12 @@ export function MealsTab({ group, range }: { group: DataGroup; range: { from: st
       rows.filter((r) => r.period === period && (goods === undefined || r.goods_id === goods)).reduce((n, r) => n + pick(r), 0);
     const labels = periods.map((p) => (group === 'week' ? s('week.of', { day: periodLabel(p, group) }) : periodLabel(p, group)));
     return barOption(labels, [
-      ...[...items].map(([id, name], i) => ({ name: `${s('meal.booked')}·${name}`, data: periods.map((p) => at(p, (r) => r.booked, id)), color: ITEM_COLORS[i % ITEM_COLORS.length], stack: 'booked' })),
+      ...[...items].map(([id, name], i) => ({
+        name: `${s('meal.booked')}·${name}`,
+        data: periods.map((p) => at(p, (r) => r.booked, id)),
+        color: ITEM_COLORS[i % ITEM_COLORS.length],
+        stack: 'booked',
+      })),
       { name: s('meal.unbooked'), data: periods.map((p) => at(p, (r) => r.unbooked_served)), color: '#bfbfbf', stack: 'booked' },
       { name: s('meal.served'), type: 'line' as const, data: periods.map((p) => at(p, (r) => r.served + r.unbooked_served)), color: '#f5222d' },
     ]);

@@ -32,7 +32,12 @@ export function PointsTab({ group, range }: { group: DataGroup; range: { from: s
         { name: s('pts.spent'), data: periods.map((p) => at(p, 'spent')), color: '#faad14' },
         { name: s('pts.orders'), type: 'line' as const, yAxisIndex: 1, data: periods.map((p) => at(p, 'orders')), color: '#1677ff' },
       ],
-      { yAxis: [{ type: 'value', name: s('pts.axis_points'), minInterval: 1 }, { type: 'value', name: s('pts.axis_orders'), minInterval: 1, splitLine: { show: false } }] },
+      {
+        yAxis: [
+          { type: 'value', name: s('pts.axis_points'), minInterval: 1 },
+          { type: 'value', name: s('pts.axis_orders'), minInterval: 1, splitLine: { show: false } },
+        ],
+      },
     );
   }, [q.data, periods, group, s]);
 
@@ -44,7 +49,18 @@ export function PointsTab({ group, range }: { group: DataGroup; range: { from: s
       empty={!t || t.awarded + t.deducted + t.spent + t.orders === 0}
       emptyText={s('pts.empty')}
       option={option}
-      summary={t ? s('pts.summary', { awarded: t.awarded, deducted: t.deducted, spent: t.spent, orders: t.orders, handed: t.handed_over, cancelled: t.cancelled }) : null}
+      summary={
+        t
+          ? s('pts.summary', {
+              awarded: t.awarded,
+              deducted: t.deducted,
+              spent: t.spent,
+              orders: t.orders,
+              handed: t.handed_over,
+              cancelled: t.cancelled,
+            })
+          : null
+      }
       exportAs={{ action: 'scoreOrderCountExport', params, filename: `${s('export.points')}-${range.from}-${range.to}.xlsx` }}
     />
   );

@@ -70,7 +70,15 @@ export function RollCallTab({ group, range }: { group: DataGroup; range: { from:
           ]}
         />
       }
-      summary={s('roll.summary', { sessions: totals.sessions, total: totals.total, present: totals.present, late: totals.late, absent: totals.absent, leave: totals.leave, rate })}
+      summary={s('roll.summary', {
+        sessions: totals.sessions,
+        total: totals.total,
+        present: totals.present,
+        late: totals.late,
+        absent: totals.absent,
+        leave: totals.leave,
+        rate,
+      })}
       exportAs={{ action: 'rollCallExport', params, filename: `${s('export.roll_call')}-${range.from}-${range.to}.xlsx` }}
     />
   );

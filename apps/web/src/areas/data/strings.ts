@@ -18,7 +18,10 @@ export const dataStrings = defineStrings({
   'range.12w': { zh: '近 12 周', en: 'Last 12 weeks' },
   'range.6m': { zh: '近 6 个月', en: 'Last 6 months' },
   'range.12m': { zh: '近 12 个月', en: 'Last 12 months' },
-  'range.too_long': { zh: '区间过长：按日最多 62 天，按周最多 27 周，按月最多 13 个月', en: 'Range too long: at most 62 days by day, 27 weeks by week, 13 months by month' },
+  'range.too_long': {
+    zh: '区间过长：按日最多 62 天，按周最多 27 周，按月最多 13 个月',
+    en: 'Range too long: at most 62 days by day, 27 weeks by week, 13 months by month',
+  },
   'class.all': { zh: '全部班级', en: 'All classes' },
   'class.label': { zh: '班级', en: 'Class' },
   export: { zh: '导出 Excel', en: 'Export Excel' },
@@ -36,8 +39,14 @@ export const dataStrings = defineStrings({
   'att.on_leave': { zh: '请假', en: 'On leave' },
   'att.expected': { zh: '未到', en: 'Not arrived' },
   'att.rate': { zh: '到园率', en: 'Attendance rate' },
-  'att.summary': { zh: '应到 {total} 人次 · 到园 {came} 人次 · 请假 {leave} 人次 · 到园率 {rate}', en: '{total} expected · {came} came · {leave} on leave · rate {rate}' },
-  'att.gaps': { zh: '（无人到园的时段视为节假日或未开始使用，不计入）', en: ' (periods nobody came in count as holidays or before use, and are left out)' },
+  'att.summary': {
+    zh: '应到 {total} 人次 · 到园 {came} 人次 · 请假 {leave} 人次 · 到园率 {rate}',
+    en: '{total} expected · {came} came · {leave} on leave · rate {rate}',
+  },
+  'att.gaps': {
+    zh: '（无人到园的时段视为节假日或未开始使用，不计入）',
+    en: ' (periods nobody came in count as holidays or before use, and are left out)',
+  },
   'clock.title': { zh: '教师打卡', en: 'Teacher clock-ins' },
   'clock.empty': { zh: '该区间没有教师打卡', en: 'No clock-ins in this range' },
   'clock.out': { zh: '已签退', en: 'Clocked out' },
@@ -51,7 +60,10 @@ export const dataStrings = defineStrings({
   'meal.cancelled': { zh: '取消', en: 'Cancelled' },
   'meal.served': { zh: '已就餐', en: 'Served' },
   'meal.unbooked': { zh: '未预订就餐', en: 'Served without booking' },
-  'meal.summary': { zh: '预订 {booked} 份 · 取消 {cancelled} 份 · 已就餐 {served} 份 · 未预订就餐 {unbooked} 份', en: '{booked} booked · {cancelled} cancelled · {served} served · {unbooked} served without booking' },
+  'meal.summary': {
+    zh: '预订 {booked} 份 · 取消 {cancelled} 份 · 已就餐 {served} 份 · 未预订就餐 {unbooked} 份',
+    en: '{booked} booked · {cancelled} cancelled · {served} served · {unbooked} served without booking',
+  },
   // points
   'pts.title': { zh: '积分发放与兑换', en: 'Points awarded and exchanged' },
   'pts.empty': { zh: '该区间没有积分变动', en: 'No points activity in this range' },
@@ -59,7 +71,10 @@ export const dataStrings = defineStrings({
   'pts.deducted': { zh: '扣除积分', en: 'Deducted' },
   'pts.spent': { zh: '兑换消耗', en: 'Spent on exchanges' },
   'pts.orders': { zh: '兑换订单', en: 'Exchange orders' },
-  'pts.summary': { zh: '发放 {awarded} 分 · 扣除 {deducted} 分 · 兑换消耗 {spent} 分 · 兑换订单 {orders} 个（已发放 {handed}，已取消 {cancelled}）', en: '{awarded} awarded · {deducted} deducted · {spent} spent · {orders} orders ({handed} handed over, {cancelled} cancelled)' },
+  'pts.summary': {
+    zh: '发放 {awarded} 分 · 扣除 {deducted} 分 · 兑换消耗 {spent} 分 · 兑换订单 {orders} 个（已发放 {handed}，已取消 {cancelled}）',
+    en: '{awarded} awarded · {deducted} deducted · {spent} spent · {orders} orders ({handed} handed over, {cancelled} cancelled)',
+  },
   'pts.axis_points': { zh: '积分', en: 'Points' },
   'pts.axis_orders': { zh: '订单', en: 'Orders' },
   // roll call of teaching and tutoring sessions

@@ -1,7 +1,15 @@
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Flex, Input, Modal, Popconfirm, Row, Statistic, Table, Tabs, Tag, Typography, Upload } from 'antd';
-import { parseScoreCell, t as sharedT, type AddExamScoreResult, type ExamScoreAnswer, type ExamScoreImportResult, type ExamScoreRow, type PublishExamScoresResult } from '@wantuo/shared';
+import {
+  parseScoreCell,
+  t as sharedT,
+  type AddExamScoreResult,
+  type ExamScoreAnswer,
+  type ExamScoreImportResult,
+  type ExamScoreRow,
+  type PublishExamScoresResult,
+} from '@wantuo/shared';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { download } from '../../api/download';
@@ -57,7 +65,8 @@ export default function ExamScores() {
               {e.name} {e.published_at ? <Tag color="green">{s('published')}</Tag> : <Tag>{s('unpublished')}</Tag>}
             </Typography.Title>
             <Typography.Text type="secondary" style={{ fontSize: 13 }}>
-              {s('sc.info', { subject: e.subject, day: e.exam_day, full: e.full_mark, pass: e.pass_mark })} · {e.classes.map((c) => c.name).join('、')}
+              {s('sc.info', { subject: e.subject, day: e.exam_day, full: e.full_mark, pass: e.pass_mark })} ·{' '}
+              {e.classes.map((c) => c.name).join('、')}
             </Typography.Text>
           </div>
           <Flex gap={8} wrap>
@@ -91,7 +100,13 @@ function Publish({ answer }: { answer: ExamScoreAnswer }) {
     void qc.invalidateQueries({ queryKey: [api.list] });
   };
   return (
-    <Popconfirm title={s('sc.publish_title', { name: e.name })} description={<div style={{ maxWidth: 300 }}>{s('sc.publish_body')}</div>} okText={s('sc.publish')} cancelText={s('cancel')} onConfirm={go}>
+    <Popconfirm
+      title={s('sc.publish_title', { name: e.name })}
+      description={<div style={{ maxWidth: 300 }}>{s('sc.publish_body')}</div>}
+      okText={s('sc.publish')}
+      cancelText={s('cancel')}
+      onConfirm={go}
+    >
       <Button type="primary" data-testid="exam-publish">
         {e.published_at ? s('sc.republish') : s('sc.publish')}
       </Button>
@@ -138,7 +153,11 @@ function Entry({ answer }: { answer: ExamScoreAnswer }) {
   };
   /** A pasted column (Excel: lines, cells by tab; the first cell of each line) fills the rows from this one down. */
   const paste = (index: number, text: string) => {
-    const values = text.replace(/\r/g, '').replace(/\n$/, '').split('\n').map((l) => l.split('\t')[0].trim());
+    const values = text
+      .replace(/\r/g, '')
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((l) => l.split('\t')[0].trim());
     if (values.length <= 1) return false;
     setDraft((d) => {
       const next = { ...d };
@@ -163,7 +182,15 @@ function Entry({ answer }: { answer: ExamScoreAnswer }) {
     try {
       const res = await post<AddExamScoreResult>(
         api.addScores,
-        { exam_id: e.id, scores_version: e.scores_version, rows: batch.map(({ r, c }) => (c.kind === 'ok' && c.absent ? { student_id: r.student_id, absent: true } : { student_id: r.student_id, score: c.kind === 'ok' ? c.score2! / 2 : null })) },
+        {
+          exam_id: e.id,
+          scores_version: e.scores_version,
+          rows: batch.map(({ r, c }) =>
+            c.kind === 'ok' && c.absent
+              ? { student_id: r.student_id, absent: true }
+              : { student_id: r.student_id, score: c.kind === 'ok' ? c.score2! / 2 : null },
+          ),
+        },
         { silent: true },
       );
       feedback().message.success(s('sc.saved', { n: res.saved }));
@@ -188,11 +215,22 @@ function Entry({ answer }: { answer: ExamScoreAnswer }) {
   };
 
   const problems = [
-    ...bad.map(({ r, c }) => ({ id: r.student_id, text: s('sc.row_error', { row: line.get(r.student_id)!, name: r.student_name, msg: c.kind === 'bad' ? c.error : '' }) })),
-    ...Object.entries(serverErrors).map(([id, msg]) => ({ id: Number(id), text: s('sc.row_error', { row: line.get(Number(id)) ?? '?', name: rows.find((r) => r.student_id === Number(id))?.student_name ?? id, msg }) })),
+    ...bad.map(({ r, c }) => ({
+      id: r.student_id,
+      text: s('sc.row_error', { row: line.get(r.student_id)!, name: r.student_name, msg: c.kind === 'bad' ? c.error : '' }),
+    })),
+    ...Object.entries(serverErrors).map(([id, msg]) => ({
+      id: Number(id),
+      text: s('sc.row_error', { row: line.get(Number(id)) ?? '?', name: rows.find((r) => r.student_id === Number(id))?.student_name ?? id, msg }),
+    })),
   ];
 
-  if (!rows.length) return <Card size="small"><EmptyState description={s('sc.empty')} /></Card>;
+  if (!rows.length)
+    return (
+      <Card size="small">
+        <EmptyState description={s('sc.empty')} />
+      </Card>
+    );
   return (
     <Flex vertical gap={12}>
       <Alert type="info" showIcon title={s('sc.paste_hint')} />
@@ -256,7 +294,12 @@ function Entry({ answer }: { answer: ExamScoreAnswer }) {
               responsive: ['sm'],
               render: (_, r) =>
                 entered(r) && (
-                  <Popconfirm title={s('sc.delete_title', { name: r.student_name })} okText={s('sc.delete')} cancelText={s('cancel')} onConfirm={() => remove(r)}>
+                  <Popconfirm
+                    title={s('sc.delete_title', { name: r.student_name })}
+                    okText={s('sc.delete')}
+                    cancelText={s('cancel')}
+                    onConfirm={() => remove(r)}
+                  >
                     <Button size="small" type="link" danger>
                       {s('act.delete')}
                     </Button>
@@ -271,14 +314,37 @@ function Entry({ answer }: { answer: ExamScoreAnswer }) {
           <Typography.Text type={bad.length ? 'danger' : 'secondary'} style={{ flex: 1, minWidth: 120 }}>
             {bad.length ? s('sc.problems', { n: bad.length }) : s('sc.changed', { n: changed.length })}
           </Typography.Text>
-          <Button className="exam-bar-io" title={s('sc.export')} icon={<DownloadOutlined />} onClick={() => void download('examScoreExport', { exam_id: e.id }, `成绩-${e.name}.xlsx`).catch((err: Error) => feedback().message.error(err.message))}>
+          <Button
+            className="exam-bar-io"
+            title={s('sc.export')}
+            icon={<DownloadOutlined />}
+            onClick={() =>
+              void download('examScoreExport', { exam_id: e.id }, `成绩-${e.name}.xlsx`).catch((err: Error) => feedback().message.error(err.message))
+            }
+          >
             {s('sc.export')}
           </Button>
           <Button className="exam-bar-io" title={s('sc.import')} icon={<UploadOutlined />} onClick={() => setImporting(true)}>
             {s('sc.import')}
           </Button>
-          {changed.length > 0 && <Button onClick={() => { setDraft({}); setServerErrors({}); }}>{s('sc.reset')}</Button>}
-          <Button type="primary" loading={busy} disabled={bad.length > 0 || changed.length === 0} onClick={() => void save()} data-testid="scores-save" style={{ minHeight: 40 }}>
+          {changed.length > 0 && (
+            <Button
+              onClick={() => {
+                setDraft({});
+                setServerErrors({});
+              }}
+            >
+              {s('sc.reset')}
+            </Button>
+          )}
+          <Button
+            type="primary"
+            loading={busy}
+            disabled={bad.length > 0 || changed.length === 0}
+            onClick={() => void save()}
+            data-testid="scores-save"
+            style={{ minHeight: 40 }}
+          >
             {s('sc.save')}
           </Button>
         </Flex>
@@ -328,7 +394,13 @@ function ImportDialog({ examId, onClose }: { examId: number; onClose: () => void
         <Button key="d" disabled={!file} loading={busy} onClick={() => void send(true)}>
           {s('sc.import_check')}
         </Button>,
-        <Button key="i" type="primary" disabled={!file || (result !== null && result.problems.length > 0)} loading={busy} onClick={() => void send(false)}>
+        <Button
+          key="i"
+          type="primary"
+          disabled={!file || (result !== null && result.problems.length > 0)}
+          loading={busy}
+          onClick={() => void send(false)}
+        >
           {s('sc.import_go')}
         </Button>,
       ]}
@@ -374,7 +446,12 @@ function Analysis({ answer, query }: { answer: ExamScoreAnswer; query: ReturnTyp
   const s = examStrings.use();
   const st = answer.stats;
   const option = useMemo(
-    () => barOption(answer.bands.map((b) => b.label), [{ name: s('an.people'), data: answer.bands.map((b) => b.count), color: '#1677ff' }], { legend: { show: false } }),
+    () =>
+      barOption(
+        answer.bands.map((b) => b.label),
+        [{ name: s('an.people'), data: answer.bands.map((b) => b.count), color: '#1677ff' }],
+        { legend: { show: false } },
+      ),
     [answer.bands, s],
   );
   const rate = (v: number | null) => (v === null ? '-' : `${v}%`);

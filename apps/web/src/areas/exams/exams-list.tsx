@@ -30,7 +30,13 @@ export default function ExamsList() {
   const [classId, setClassId] = useState<number | undefined>();
   const [editing, setEditing] = useState<Exam | 'new' | null>(null);
   const classes = useExamClasses(api.admin);
-  const params = { page, limit: PAGE_SIZE, ...(keyword ? { keyword } : {}), ...(subject ? { subject } : {}), ...(classId ? { class_id: classId } : {}) };
+  const params = {
+    page,
+    limit: PAGE_SIZE,
+    ...(keyword ? { keyword } : {}),
+    ...(subject ? { subject } : {}),
+    ...(classId ? { class_id: classId } : {}),
+  };
   const q = useQuery({ queryKey: [api.list, params], queryFn: () => get<ExamListAnswer>(api.list, params) });
   const filtered = Boolean(keyword || subject || classId);
   const open = (e: Exam) => navigate(`${api.scoresPath}?id=${e.id}`);
@@ -42,9 +48,38 @@ export default function ExamsList() {
 
   const filters = (
     <Flex gap={8} wrap>
-      <Input.Search allowClear placeholder={s('list.keyword')} style={{ width: 180 }} onSearch={(v) => { setKeyword(v.trim()); setPage(1); }} />
-      <Select allowClear placeholder={s('list.subject')} style={{ width: 120 }} value={subject} onChange={(v) => { setSubject(v); setPage(1); }} options={EXAM_SUBJECTS.map((x) => ({ value: x, label: x }))} />
-      <Select allowClear placeholder={s('list.class')} style={{ width: 140 }} value={classId} onChange={(v) => { setClassId(v); setPage(1); }} options={(classes.data ?? []).map((c) => ({ value: c.id, label: c.name }))} loading={classes.isLoading} />
+      <Input.Search
+        allowClear
+        placeholder={s('list.keyword')}
+        style={{ width: 180 }}
+        onSearch={(v) => {
+          setKeyword(v.trim());
+          setPage(1);
+        }}
+      />
+      <Select
+        allowClear
+        placeholder={s('list.subject')}
+        style={{ width: 120 }}
+        value={subject}
+        onChange={(v) => {
+          setSubject(v);
+          setPage(1);
+        }}
+        options={EXAM_SUBJECTS.map((x) => ({ value: x, label: x }))}
+      />
+      <Select
+        allowClear
+        placeholder={s('list.class')}
+        style={{ width: 140 }}
+        value={classId}
+        onChange={(v) => {
+          setClassId(v);
+          setPage(1);
+        }}
+        options={(classes.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+        loading={classes.isLoading}
+      />
       <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} data-testid="exam-add">
         {s('list.add')}
       </Button>
@@ -144,7 +179,12 @@ function TeacherCards({
   if (query.isLoading) return <Loading />;
   if (query.isError) return <LoadError onRetry={() => void query.refetch()} />;
   const list = query.data?.list ?? [];
-  if (!list.length) return <Card size="small"><EmptyState description={s(filtered ? 'list.empty_filtered' : 'list.empty')} /></Card>;
+  if (!list.length)
+    return (
+      <Card size="small">
+        <EmptyState description={s(filtered ? 'list.empty_filtered' : 'list.empty')} />
+      </Card>
+    );
   const total = query.data?.total ?? 0;
   return (
     <Flex vertical gap={8}>
@@ -204,19 +244,41 @@ interface FormValues {
   class_ids: number[];
 }
 
-function ExamForm({ exam, classes, action, onClose, onSaved }: { exam: Exam | null; classes: Array<{ id: number; name: string }>; action: string; onClose: () => void; onSaved: (e: Exam) => void }) {
+function ExamForm({
+  exam,
+  classes,
+  action,
+  onClose,
+  onSaved,
+}: {
+  exam: Exam | null;
+  classes: Array<{ id: number; name: string }>;
+  action: string;
+  onClose: () => void;
+  onSaved: (e: Exam) => void;
+}) {
   const s = examStrings.use();
   const today = useSchoolToday();
   const [form] = Form.useForm<FormValues>();
   const [busy, setBusy] = useState(false);
   // an exam's classes stay choosable even when not in the list (a stopped class)
-  const options = [...classes, ...(exam?.classes ?? []).filter((c) => !classes.some((x) => x.id === c.id))].map((c) => ({ value: c.id, label: c.name }));
+  const options = [...classes, ...(exam?.classes ?? []).filter((c) => !classes.some((x) => x.id === c.id))].map((c) => ({
+    value: c.id,
+    label: c.name,
+  }));
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
     setBusy(true);
     try {
-      const body = { name: v.name, subject: v.subject, exam_day: v.exam_day.format('YYYY-MM-DD'), full_mark: v.full_mark, pass_mark: v.pass_mark ?? null, class_ids: v.class_ids };
+      const body = {
+        name: v.name,
+        subject: v.subject,
+        exam_day: v.exam_day.format('YYYY-MM-DD'),
+        full_mark: v.full_mark,
+        pass_mark: v.pass_mark ?? null,
+        class_ids: v.class_ids,
+      };
       const saved = await post<Exam>(action, exam ? { id: exam.id, version: exam.version, ...body } : body);
       feedback().message.success(s('saved'));
       onSaved(saved);
@@ -227,13 +289,29 @@ function ExamForm({ exam, classes, action, onClose, onSaved }: { exam: Exam | nu
     }
   };
   return (
-    <Modal open title={s(exam ? 'form.edit' : 'form.add')} onCancel={onClose} onOk={() => void submit()} okText={s('save')} cancelText={s('cancel')} confirmLoading={busy} destroyOnHidden>
+    <Modal
+      open
+      title={s(exam ? 'form.edit' : 'form.add')}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      okText={s('save')}
+      cancelText={s('cancel')}
+      confirmLoading={busy}
+      destroyOnHidden
+    >
       <Form<FormValues>
         form={form}
         layout="vertical"
         initialValues={
           exam
-            ? { name: exam.name, subject: exam.subject, exam_day: dayjs(exam.exam_day), full_mark: exam.full_mark, pass_mark: exam.pass_mark_given ? exam.pass_mark : null, class_ids: exam.classes.map((c) => c.id) }
+            ? {
+                name: exam.name,
+                subject: exam.subject,
+                exam_day: dayjs(exam.exam_day),
+                full_mark: exam.full_mark,
+                pass_mark: exam.pass_mark_given ? exam.pass_mark : null,
+                class_ids: exam.classes.map((c) => c.id),
+              }
             : { full_mark: 100, exam_day: dayjs(today), class_ids: classes.length === 1 ? [classes[0].id] : [] }
         }
       >
@@ -241,7 +319,12 @@ function ExamForm({ exam, classes, action, onClose, onSaved }: { exam: Exam | nu
           <Input placeholder={s('form.name_ph')} maxLength={50} />
         </Form.Item>
         <Flex gap={12}>
-          <Form.Item name="subject" label={s('form.subject')} rules={[{ required: true, whitespace: true, message: s('required') }]} style={{ flex: 1 }}>
+          <Form.Item
+            name="subject"
+            label={s('form.subject')}
+            rules={[{ required: true, whitespace: true, message: s('required') }]}
+            style={{ flex: 1 }}
+          >
             <Select showSearch={{}} options={EXAM_SUBJECTS.map((x) => ({ value: x, label: x }))} />
           </Form.Item>
           <Form.Item name="exam_day" label={s('form.day')} rules={[{ required: true, message: s('required') }]} style={{ flex: 1 }}>
@@ -256,7 +339,12 @@ function ExamForm({ exam, classes, action, onClose, onSaved }: { exam: Exam | nu
             <InputNumber min={0} max={1000} step={0.5} style={{ width: '100%' }} />
           </Form.Item>
         </Flex>
-        <Form.Item name="class_ids" label={s('form.classes')} rules={[{ required: true, type: 'array', min: 1, message: s('required') }]} extra={options.length ? undefined : s('form.no_classes')}>
+        <Form.Item
+          name="class_ids"
+          label={s('form.classes')}
+          rules={[{ required: true, type: 'array', min: 1, message: s('required') }]}
+          extra={options.length ? undefined : s('form.no_classes')}
+        >
           <Select mode="multiple" options={options} />
         </Form.Item>
       </Form>

@@ -27,7 +27,15 @@ export default function ParentScores() {
   const kid = kids.find((k) => k.id === current) ?? kids[0];
   return (
     <Flex vertical gap={12} className="parent-scores" style={{ maxWidth: 720 }}>
-      {kids.length > 1 && <Segmented block size="large" value={kid.id} onChange={(v) => setCurrent(v as number)} options={kids.map((k) => ({ value: k.id, label: k.name }))} />}
+      {kids.length > 1 && (
+        <Segmented
+          block
+          size="large"
+          value={kid.id}
+          onChange={(v) => setCurrent(v as number)}
+          options={kids.map((k) => ({ value: k.id, label: k.name }))}
+        />
+      )}
       <ChildScores studentId={kid.id} />
     </Flex>
   );
@@ -81,7 +89,13 @@ function ScoreCard({ x }: { x: ParentExamScore }) {
             </Typography.Text>
           </div>
         </div>
-        {x.absent ? <Tag color="orange">{s('p.absent')}</Tag> : passed ? <Tag color="green">{s('p.pass')}</Tag> : <Tag color="red">{s('p.fail')}</Tag>}
+        {x.absent ? (
+          <Tag color="orange">{s('p.absent')}</Tag>
+        ) : passed ? (
+          <Tag color="green">{s('p.pass')}</Tag>
+        ) : (
+          <Tag color="red">{s('p.fail')}</Tag>
+        )}
       </Flex>
       <Flex justify="space-around" style={{ marginTop: 12, textAlign: 'center' }}>
         <div>

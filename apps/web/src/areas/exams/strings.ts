@@ -31,7 +31,7 @@ export const examStrings = defineStrings({
   'del.title': { zh: '删除考试「{name}」？', en: 'Delete the exam “{name}”?' },
   'del.body': { zh: '将同时删除该考试的 {n} 条成绩，且无法恢复。', en: 'Its {n} scores are deleted too; this cannot be undone.' },
   'del.done': { zh: '已删除', en: 'Deleted' },
-  'scored_of': { zh: '{n} 人', en: '{n}' },
+  scored_of: { zh: '{n} 人', en: '{n}' },
   // form
   'form.add': { zh: '新建考试', en: 'New exam' },
   'form.edit': { zh: '编辑考试', en: 'Edit exam' },
@@ -78,7 +78,10 @@ export const examStrings = defineStrings({
   'sc.export': { zh: '导出 Excel', en: 'Export .xlsx' },
   'sc.import': { zh: '导入 Excel', en: 'Import .xlsx' },
   'sc.import_title': { zh: '导入成绩', en: 'Import scores' },
-  'sc.import_help': { zh: '请使用“导出 Excel”得到的表格填写“成绩”列后导入；有问题的行会全部列出，全部正确才会保存。', en: 'Fill the “成绩” column of the exported sheet and import it; every bad row is listed and nothing is saved until all are right.' },
+  'sc.import_help': {
+    zh: '请使用“导出 Excel”得到的表格填写“成绩”列后导入；有问题的行会全部列出，全部正确才会保存。',
+    en: 'Fill the “成绩” column of the exported sheet and import it; every bad row is listed and nothing is saved until all are right.',
+  },
   'sc.import_check': { zh: '检查', en: 'Check' },
   'sc.import_go': { zh: '导入', en: 'Import' },
   'sc.import_ok': { zh: '检查通过：{n} 行可导入', en: 'All {n} rows are fine' },
@@ -87,10 +90,16 @@ export const examStrings = defineStrings({
   'sc.publish': { zh: '发布成绩', en: 'Publish' },
   'sc.republish': { zh: '再次发布', en: 'Publish again' },
   'sc.publish_title': { zh: '发布「{name}」的成绩？', en: 'Publish the scores of “{name}”?' },
-  'sc.publish_body': { zh: '发布后家长可在手机上查看孩子的分数、班级排名和班级平均分，并收到一条短信（每位家长每场考试只发一次）。', en: 'Guardians then see their child’s score, class rank and class average, and get one text (once per guardian and exam).' },
+  'sc.publish_body': {
+    zh: '发布后家长可在手机上查看孩子的分数、班级排名和班级平均分，并收到一条短信（每位家长每场考试只发一次）。',
+    en: 'Guardians then see their child’s score, class rank and class average, and get one text (once per guardian and exam).',
+  },
   'sc.published_at': { zh: '已于 {at} 发布', en: 'Published {at}' },
   'sc.published_n': { zh: '已发布，发送短信 {n} 条', en: 'Published; {n} texts sent' },
-  'sc.not_manage': { zh: '本场考试还包括其他老师的班级，只能录入你负责的学生', en: 'This exam includes other teachers’ classes: you enter your own students only' },
+  'sc.not_manage': {
+    zh: '本场考试还包括其他老师的班级，只能录入你负责的学生',
+    en: 'This exam includes other teachers’ classes: you enter your own students only',
+  },
   // analysis
   'an.students': { zh: '应考', en: 'Students' },
   'an.count': { zh: '实考', en: 'Sat' },

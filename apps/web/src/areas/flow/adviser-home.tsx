@@ -43,7 +43,11 @@ export default function AdviserHome() {
   const t = useT();
   const tz = useSchoolZone();
   const today = useQuery({ queryKey: ['teacherTodayTask'], queryFn: () => get<TeacherTodayTask>('teacherTodayTask'), refetchInterval: 30_000 });
-  const alerts = useQuery({ queryKey: ['flowAlerts', 'open'], queryFn: () => get<Page<FlowAlert>>('flowAlerts', { open_only: 1, limit: 50 }), refetchInterval: 60_000 });
+  const alerts = useQuery({
+    queryKey: ['flowAlerts', 'open'],
+    queryFn: () => get<Page<FlowAlert>>('flowAlerts', { open_only: 1, limit: 50 }),
+    refetchInterval: 60_000,
+  });
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const refresh = () => {
     if (timer.current) return;

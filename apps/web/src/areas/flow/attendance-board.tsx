@@ -27,7 +27,11 @@ interface Alert {
 /** The board data, refreshed on every committed flow event (debounced) and every 30 s as a fallback. */
 export function useLiveBoard() {
   const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get<FlowBoard>('flowBoard'), refetchInterval: 30_000 });
-  const alerts = useQuery({ queryKey: ['flowAlerts'], queryFn: () => get<Page<Alert>>('flowAlerts', { open_only: 1, limit: 50 }), refetchInterval: 60_000 });
+  const alerts = useQuery({
+    queryKey: ['flowAlerts'],
+    queryFn: () => get<Page<Alert>>('flowAlerts', { open_only: 1, limit: 50 }),
+    refetchInterval: 60_000,
+  });
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const refresh = () => {
     if (timer.current) return;
@@ -120,7 +124,14 @@ function TodayBoard() {
         <Row gutter={[12, 12]}>
           {COLUMNS.map((c) => (
             <Col xs={24} md={12} xl={Math.floor(24 / 5)} key={c} style={{ flex: '1 1 0' }}>
-              <Card size="small" title={<span style={{ color: COLOR[c] }}>{t(`flow.state_${c}` as MessageKey)} {byState.get(c)!.length}</span>}>
+              <Card
+                size="small"
+                title={
+                  <span style={{ color: COLOR[c] }}>
+                    {t(`flow.state_${c}` as MessageKey)} {byState.get(c)!.length}
+                  </span>
+                }
+              >
                 {byState.get(c)!.length === 0 ? (
                   <Typography.Text type="secondary">-</Typography.Text>
                 ) : (

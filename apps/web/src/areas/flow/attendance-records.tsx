@@ -31,13 +31,17 @@ export function AttendanceRecords() {
   const classes = useQuery({ queryKey: ['teacherWantuoInfo'], queryFn: () => get<TeacherWantuoInfo>('teacherWantuoInfo') });
   const q = useQuery({
     queryKey: ['clockingInList', range, state, classId, page],
-    queryFn: () => get<Page<StudentDayRow>>('clockingInList', { date_from: range.from, date_to: range.to, state, class_id: classId, page, limit: PAGE }),
+    queryFn: () =>
+      get<Page<StudentDayRow>>('clockingInList', { date_from: range.from, date_to: range.to, state, class_id: classId, page, limit: PAGE }),
   });
-  const reset = <T,>(set: (v: T) => void) => (v: T) => {
-    set(v);
-    setPage(1);
-  };
-  const tooFar = (d: Dayjs, info: { from?: Dayjs }) => d.isAfter(dayjs(today), 'day') || (!!info.from && Math.abs(d.diff(info.from, 'day')) >= FLOW_RANGE_MAX_DAYS);
+  const reset =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setPage(1);
+    };
+  const tooFar = (d: Dayjs, info: { from?: Dayjs }) =>
+    d.isAfter(dayjs(today), 'day') || (!!info.from && Math.abs(d.diff(info.from, 'day')) >= FLOW_RANGE_MAX_DAYS);
 
   return (
     <div data-testid="attendance-records">
@@ -95,7 +99,9 @@ export function AttendanceRecords() {
           {
             title: tf('records.times'),
             key: 'times',
-            render: (_: unknown, r) => [r.picked_up_at, r.entered_at, r.left_at].map((x) => (x ? localTime(x, tz) : '-')).join(' / ') + (r.left_with_name ? ` · ${r.left_with_name}` : ''),
+            render: (_: unknown, r) =>
+              [r.picked_up_at, r.entered_at, r.left_at].map((x) => (x ? localTime(x, tz) : '-')).join(' / ') +
+              (r.left_with_name ? ` · ${r.left_with_name}` : ''),
           },
         ]}
       />

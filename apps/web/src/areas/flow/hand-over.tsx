@@ -36,7 +36,17 @@ export function HandOverButton({ duty, student, onDone }: { duty: HandoverDuty; 
   );
 }
 
-function HandOverDialog({ duty, student, onClose, onDone }: { duty: HandoverDuty; student: { id: number; name: string }; onClose: () => void; onDone: () => void }) {
+function HandOverDialog({
+  duty,
+  student,
+  onClose,
+  onDone,
+}: {
+  duty: HandoverDuty;
+  student: { id: number; name: string };
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const t = flowStrings.use();
   const me = useSession((s) => s.user?.id);
   const [keyword, setKeyword] = useState('');
@@ -78,7 +88,13 @@ function HandOverDialog({ duty, student, onClose, onDone }: { duty: HandoverDuty
       destroyOnHidden
     >
       <Alert type="info" showIcon title={t('handover.hint')} style={{ marginBottom: 12 }} />
-      <Input.Search allowClear placeholder={t('handover.search')} aria-label={t('handover.search')} onSearch={(v) => setKeyword(v.trim())} style={{ marginBottom: 8 }} />
+      <Input.Search
+        allowClear
+        placeholder={t('handover.search')}
+        aria-label={t('handover.search')}
+        onSearch={(v) => setKeyword(v.trim())}
+        style={{ marginBottom: 8 }}
+      />
       {q.isLoading ? (
         <Loading />
       ) : q.isError ? (

@@ -31,9 +31,18 @@ function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: (
     if (!q.data) return;
     setBusy(approve ? 'approve' : 'reject');
     try {
-      const r = await post<LeaveDecisionResult>('auditStudentInfo', { id: q.data.id, version: q.data.version, approve, ...(note.trim() ? { note: note.trim() } : {}) });
+      const r = await post<LeaveDecisionResult>('auditStudentInfo', {
+        id: q.data.id,
+        version: q.data.version,
+        approve,
+        ...(note.trim() ? { note: note.trim() } : {}),
+      });
       const failed = r.days.filter((d) => !d.ok);
-      if (failed.length) feedback().notification.info({ title: t('ops.leave_days_failed', { n: failed.length }), description: failed.map((d) => `${d.day}：${d.error ?? ''}`).join('\n') });
+      if (failed.length)
+        feedback().notification.info({
+          title: t('ops.leave_days_failed', { n: failed.length }),
+          description: failed.map((d) => `${d.day}：${d.error ?? ''}`).join('\n'),
+        });
       else feedback().message.success(t(approve ? 'ops.leave_approved' : 'ops.leave_rejected'));
       setNote('');
       onDecided();
@@ -47,7 +56,12 @@ function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: (
   };
   const r = q.data;
   return (
-    <Drawer open={id !== null} onClose={onClose} title={t('ops.leave_detail')} size={Math.min(460, typeof window === 'undefined' ? 460 : window.innerWidth)}>
+    <Drawer
+      open={id !== null}
+      onClose={onClose}
+      title={t('ops.leave_detail')}
+      size={Math.min(460, typeof window === 'undefined' ? 460 : window.innerWidth)}
+    >
       {q.isLoading ? (
         <Loading />
       ) : q.isError ? (
@@ -78,12 +92,26 @@ function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: (
           </Descriptions>
           {r.status === 0 && (
             <div style={{ marginTop: 16 }}>
-              <Input.TextArea value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} showCount rows={3} placeholder={t('ops.leave_note')} aria-label={t('ops.leave_note')} />
+              <Input.TextArea
+                value={note}
+                onChange={(e) => setNote(e.target.value)}
+                maxLength={500}
+                showCount
+                rows={3}
+                placeholder={t('ops.leave_note')}
+                aria-label={t('ops.leave_note')}
+              />
               <Space style={{ marginTop: 12, width: '100%' }} orientation="vertical">
                 <Button type="primary" size="large" block loading={busy === 'approve'} disabled={busy !== null} onClick={() => void decide(true)}>
                   {t('ops.approve')}
                 </Button>
-                <Popconfirm title={t('ops.reject_confirm')} onConfirm={() => decide(false)} okText={t('ops.reject')} cancelText={t('common.cancel')} okButtonProps={{ danger: true }}>
+                <Popconfirm
+                  title={t('ops.reject_confirm')}
+                  onConfirm={() => decide(false)}
+                  okText={t('ops.reject')}
+                  cancelText={t('common.cancel')}
+                  okButtonProps={{ danger: true }}
+                >
                   <Button danger size="large" block loading={busy === 'reject'} disabled={busy !== null}>
                     {t('ops.reject')}
                   </Button>
@@ -137,7 +165,12 @@ export default function LeaveReview() {
             { title: t('ops.leave_range'), key: 'range', width: 200, render: (_, r) => `${range(r)}（${t('ops.leave_n_days', { n: r.days })}）` },
             { title: t('leave.reason'), dataIndex: 'reason', ellipsis: true },
             { title: t('ops.leave_by'), dataIndex: 'requested_by_name', width: 100 },
-            { title: t('ops.leave_status'), dataIndex: 'status', width: 90, render: (s: LeaveRequestRow['status']) => <Tag color={STATUS_COLOR[s]}>{t(`leave.status_${s}` as MessageKey)}</Tag> },
+            {
+              title: t('ops.leave_status'),
+              dataIndex: 'status',
+              width: 90,
+              render: (s: LeaveRequestRow['status']) => <Tag color={STATUS_COLOR[s]}>{t(`leave.status_${s}` as MessageKey)}</Tag>,
+            },
             {
               title: '',
               key: 'open',

@@ -126,7 +126,12 @@ export function StepBar({
 }) {
   const t = useT();
   return (
-    <div className="flow-bar" role="toolbar" aria-label={t('flow.actions')} style={columns ? { gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` } : undefined}>
+    <div
+      className="flow-bar"
+      role="toolbar"
+      aria-label={t('flow.actions')}
+      style={columns ? { gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` } : undefined}
+    >
       {steps.map((step) => {
         const { able, why } = runner.availability(step.cmd);
         return (
@@ -164,7 +169,10 @@ export function useTaskSelection<T>(action: string) {
   const { refetch: refetchBoard } = board;
   const reload = useCallback(() => Promise.all([refetchTask(), refetchBoard()]), [refetchTask, refetchBoard]);
   const pending = useFlowQueue(reload);
-  useFlowLive(() => void reload(), () => void reload());
+  useFlowLive(
+    () => void reload(),
+    () => void reload(),
+  );
   const byId = useMemo(() => new Map((board.data?.students ?? []).map((s) => [s.id, s])), [board.data]);
   const chosen = [...selected].map((id) => byId.get(id)).filter((s) => s !== undefined);
   const runner = useStepRunner(chosen, async () => {

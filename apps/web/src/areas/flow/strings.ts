@@ -3,8 +3,8 @@ import { defineStrings } from '../../i18n/strings';
 /** The flow screens' own strings (the older ones are in i18n/messages.ts under `flow.`). */
 export const flowStrings = defineStrings({
   // teacher's phone: a day/session contract running out (LOW_UNITS_BADGE or fewer units left)
-  'units_left': { zh: '剩 {n} 次', en: '{n} left' },
-  'units_left_hint': { zh: '合同剩余次数', en: 'Units left on the contract' },
+  units_left: { zh: '剩 {n} 次', en: '{n} left' },
+  units_left_hint: { zh: '合同剩余次数', en: 'Units left on the contract' },
   // hand-over of a student's task of the day (teacherHandOverStudent)
   'handover.button': { zh: '转交', en: 'Hand over' },
   'handover.title_shuttle': { zh: '把 {name} 今天的接送转交给…', en: "Hand {name}'s pick-up today to…" },
@@ -14,7 +14,10 @@ export const flowStrings = defineStrings({
   'handover.confirm': { zh: '转交', en: 'Hand over' },
   'handover.pick_first': { zh: '请先选择一位老师', en: 'Choose a teacher first' },
   'handover.done': { zh: '已转交给 {name}', en: 'Handed over to {name}' },
-  'handover.hint': { zh: '转交后该学生今天从你的名单移到对方名单，由对方记录。', en: "The student moves from your list to theirs for today; they record the steps." },
+  'handover.hint': {
+    zh: '转交后该学生今天从你的名单移到对方名单，由对方记录。',
+    en: 'The student moves from your list to theirs for today; they record the steps.',
+  },
   'handover.from': { zh: '{name} 转交', en: 'from {name}' },
   // the tutoring drawer: the student's homework of the day (tutorTaskInfo)
   'tutor.homework': { zh: '今日作业', en: "Today's homework" },

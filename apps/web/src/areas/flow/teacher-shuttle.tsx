@@ -28,14 +28,19 @@ export default function TeacherShuttle() {
   const setMany = (ids: number[], on: boolean) =>
     setSelected((prev) => {
       const next = new Set(prev);
-      for (const id of ids) if (on) next.add(id);
-      else next.delete(id);
+      for (const id of ids)
+        if (on) next.add(id);
+        else next.delete(id);
       return next;
     });
 
   return (
     <div className="flow-today">
-      <Card size="small" title={`${t('ops.shuttle_title')} ${task.data?.day ?? ''}`} extra={<Typography.Text type="secondary">{t('flow.selected', { n: selected.size })}</Typography.Text>}>
+      <Card
+        size="small"
+        title={`${t('ops.shuttle_title')} ${task.data?.day ?? ''}`}
+        extra={<Typography.Text type="secondary">{t('flow.selected', { n: selected.size })}</Typography.Text>}
+      >
         {pending > 0 && <Alert type="warning" showIcon title={t('flow.pending_hint', { n: pending })} style={{ marginBottom: 8 }} />}
         {groups.length === 0 ? (
           <EmptyState description={t('ops.shuttle_empty')} />

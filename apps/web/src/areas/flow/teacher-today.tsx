@@ -12,7 +12,13 @@ import { flowStrings } from './strings';
 import './teacher-today.css';
 
 type Filter = 'all' | 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
-const STATE_COLOR: Record<Exclude<Filter, 'all'>, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
+const STATE_COLOR: Record<Exclude<Filter, 'all'>, string> = {
+  expected: 'default',
+  picked_up: 'blue',
+  in_centre: 'green',
+  left: 'purple',
+  on_leave: 'orange',
+};
 
 /**
  * Today's flow on a teacher's phone: the students they are responsible for, select one or many, tap a step.
@@ -53,18 +59,28 @@ export default function TeacherToday() {
 
   return (
     <div className="flow-today">
-      <Card size="small" title={`${t('flow.today')} ${q.data?.day ?? ''}`} extra={pending > 0 && <Badge count={pending} title={t('flow.pending')}><Tag color="orange">{t('flow.pending')}</Tag></Badge>}>
+      <Card
+        size="small"
+        title={`${t('flow.today')} ${q.data?.day ?? ''}`}
+        extra={
+          pending > 0 && (
+            <Badge count={pending} title={t('flow.pending')}>
+              <Tag color="orange">{t('flow.pending')}</Tag>
+            </Badge>
+          )
+        }
+      >
         {pending > 0 && <Alert type="warning" showIcon title={t('flow.pending_hint', { n: pending })} style={{ marginBottom: 8 }} />}
         <div className="flow-filter">
-        <Segmented
-          size="small"
-          value={filter}
-          onChange={(v) => setFilter(v as Filter)}
-          options={(['all', 'expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as Filter[]).map((f) => ({
-            value: f,
-            label: `${t(`flow.state_${f}` as MessageKey)} ${f === 'all' ? students.length : (counts[f] ?? 0)}`,
-          }))}
-        />
+          <Segmented
+            size="small"
+            value={filter}
+            onChange={(v) => setFilter(v as Filter)}
+            options={(['all', 'expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as Filter[]).map((f) => ({
+              value: f,
+              label: `${t(`flow.state_${f}` as MessageKey)} ${f === 'all' ? students.length : (counts[f] ?? 0)}`,
+            }))}
+          />
         </div>
         <div className="flow-select-all">
           <Checkbox

@@ -57,10 +57,19 @@ function DayHomework({ list }: { list: TutorTaskInfo['homework'] }) {
 function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }) {
   const t = useT();
   const tz = useSchoolZone();
-  const q = useQuery({ queryKey: ['tutorTaskInfo', id], queryFn: () => get<TutorTaskInfo>('tutorTaskInfo', { student_id: id }), enabled: id !== null });
+  const q = useQuery({
+    queryKey: ['tutorTaskInfo', id],
+    queryFn: () => get<TutorTaskInfo>('tutorTaskInfo', { student_id: id }),
+    enabled: id !== null,
+  });
   const d = q.data;
   return (
-    <Drawer open={id !== null} onClose={onClose} title={d ? d.student.name : t('ops.tutor_detail')} size={Math.min(420, typeof window === 'undefined' ? 420 : window.innerWidth)}>
+    <Drawer
+      open={id !== null}
+      onClose={onClose}
+      title={d ? d.student.name : t('ops.tutor_detail')}
+      size={Math.min(420, typeof window === 'undefined' ? 420 : window.innerWidth)}
+    >
       {q.isLoading ? (
         <Loading />
       ) : q.isError ? (
@@ -75,8 +84,12 @@ function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }
             <Descriptions.Item label={t('flow.btn_start_tutor')}>
               {d.tutor_started_at ? `${localTime(d.tutor_started_at, tz)} · ${d.tutor_started_by_name ?? '-'}` : '-'}
             </Descriptions.Item>
-            <Descriptions.Item label={t('flow.btn_end_tutor')}>{d.tutor_ended_at ? `${localTime(d.tutor_ended_at, tz)} · ${d.tutor_ended_by_name ?? '-'}` : '-'}</Descriptions.Item>
-            <Descriptions.Item label={t('ops.class')}>{[d.student.care_class?.name, d.student.grade, d.student.class_name].filter(Boolean).join(' · ') || '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('flow.btn_end_tutor')}>
+              {d.tutor_ended_at ? `${localTime(d.tutor_ended_at, tz)} · ${d.tutor_ended_by_name ?? '-'}` : '-'}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('ops.class')}>
+              {[d.student.care_class?.name, d.student.grade, d.student.class_name].filter(Boolean).join(' · ') || '-'}
+            </Descriptions.Item>
           </Descriptions>
           <DayHomework list={d.homework ?? []} />
           <DayTimeline events={d.events} tz={tz} />
@@ -112,7 +125,12 @@ export default function TeacherTutor() {
         ) : (
           <>
             <div className="flow-select-all">
-              <Checkbox checked={all} disabled={here.length === 0} indeterminate={!all && here.some((id) => selected.has(id))} onChange={(e) => setSelected(e.target.checked ? new Set(here) : new Set())}>
+              <Checkbox
+                checked={all}
+                disabled={here.length === 0}
+                indeterminate={!all && here.some((id) => selected.has(id))}
+                onChange={(e) => setSelected(e.target.checked ? new Set(here) : new Set())}
+              >
                 {t('ops.select_in_centre')}
               </Checkbox>
               <Typography.Text type="secondary">{t('flow.selected', { n: selected.size })}</Typography.Text>
@@ -147,7 +165,9 @@ export default function TeacherTutor() {
                     >
                       {t('ops.leave_detail')}
                     </Button>
-                    {!s.tutor_ended_at && s.state !== 'left' && s.state !== 'on_leave' && <HandOverButton duty="tutor" student={s} onDone={() => void reload()} />}
+                    {!s.tutor_ended_at && s.state !== 'left' && s.state !== 'on_leave' && (
+                      <HandOverButton duty="tutor" student={s} onDone={() => void reload()} />
+                    )}
                   </div>
                 </li>
               ))}

@@ -42,7 +42,13 @@ export function DayTimeline({ events, tz }: { events: TimelineEvent[]; tz?: stri
               </span>
               {e.voided && <Tag style={{ marginLeft: 6 }}>{t('ops.voided')}</Tag>}
               {e.actor_name && <Typography.Text type="secondary"> · {e.actor_name}</Typography.Text>}
-              {reason && <div><Typography.Text type="secondary">{t('ops.void_reason')}：{reason}</Typography.Text></div>}
+              {reason && (
+                <div>
+                  <Typography.Text type="secondary">
+                    {t('ops.void_reason')}：{reason}
+                  </Typography.Text>
+                </div>
+              )}
             </div>
           ),
         };

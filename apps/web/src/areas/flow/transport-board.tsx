@@ -16,7 +16,17 @@ import './teacher-today.css';
 const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
 
 /** A student's day in a drawer: the timeline, and for a head teacher the void of the latest step with a reason. */
-function StudentDayDrawer({ student, day, onClose, onChanged }: { student: { id: number; name: string } | null; day: string; onClose: () => void; onChanged: () => void }) {
+function StudentDayDrawer({
+  student,
+  day,
+  onClose,
+  onChanged,
+}: {
+  student: { id: number; name: string } | null;
+  day: string;
+  onClose: () => void;
+  onChanged: () => void;
+}) {
   const t = useT();
   const tz = useSchoolZone();
   const role = useSession((s) => s.user?.role);
@@ -52,7 +62,12 @@ function StudentDayDrawer({ student, day, onClose, onChanged }: { student: { id:
   };
 
   return (
-    <Drawer open={!!student} onClose={onClose} title={student ? t('ops.timeline', { name: student.name }) : ''} size={Math.min(420, typeof window === 'undefined' ? 420 : window.innerWidth)}>
+    <Drawer
+      open={!!student}
+      onClose={onClose}
+      title={student ? t('ops.timeline', { name: student.name }) : ''}
+      size={Math.min(420, typeof window === 'undefined' ? 420 : window.innerWidth)}
+    >
       {q.isLoading ? (
         <Loading />
       ) : q.isError ? (
@@ -61,7 +76,9 @@ function StudentDayDrawer({ student, day, onClose, onChanged }: { student: { id:
         <>
           <div style={{ marginBottom: 12 }}>
             <Tag color={STATE_COLOR[q.data.state]}>{t(`flow.state_${q.data.state}` as MessageKey)}</Tag>
-            {q.data.left_with && <Typography.Text>{t('parent.left_with', { name: q.data.left_with.name, relation: q.data.left_with.relation })}</Typography.Text>}
+            {q.data.left_with && (
+              <Typography.Text>{t('parent.left_with', { name: q.data.left_with.name, relation: q.data.left_with.relation })}</Typography.Text>
+            )}
           </div>
           <DayTimeline events={q.data.events} tz={tz} />
           {role === Role.HeadTeacher && latest && (
@@ -81,7 +98,15 @@ function StudentDayDrawer({ student, day, onClose, onChanged }: { student: { id:
         onOk={() => void doVoid()}
       >
         <Typography.Paragraph type="secondary">{t('ops.void_hint')}</Typography.Paragraph>
-        <Input.TextArea value={reason} onChange={(e) => setReason(e.target.value)} maxLength={200} showCount rows={3} placeholder={t('ops.void_reason')} aria-label={t('ops.void_reason')} />
+        <Input.TextArea
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          maxLength={200}
+          showCount
+          rows={3}
+          placeholder={t('ops.void_reason')}
+          aria-label={t('ops.void_reason')}
+        />
       </Modal>
     </Drawer>
   );
@@ -177,7 +202,9 @@ export default function TransportBoard() {
                         <strong>{s.name}</strong> <Typography.Text type="secondary">{s.care_class_name}</Typography.Text>
                         <div>
                           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                            {who ? t('ops.left_with', { time: localTime(s.left_at, tz), name: who.name, relation: who.relation }) : t('ops.left_at', { time: localTime(s.left_at, tz) })}
+                            {who
+                              ? t('ops.left_with', { time: localTime(s.left_at, tz), name: who.name, relation: who.relation })
+                              : t('ops.left_at', { time: localTime(s.left_at, tz) })}
                           </Typography.Text>
                         </div>
                       </div>

@@ -19,11 +19,14 @@ export function useFlowLive(onEvent: (e: FlowEventMessage) => void, onLive?: () 
     let cancelled = false;
     void import('../../api/socket').then(({ connectFlow }) => {
       if (cancelled) return;
-      stop = connectFlow({ onEvent: (e: FlowEventMessage) => handler.current(e), onStatus: (s: FlowStatus) => {
-        setLive(s === 'live');
-        // (re)connected: refetch once, in case an event committed out of position order slipped between connections
-        if (s === 'live') liveHandler.current?.();
-      }, });
+      stop = connectFlow({
+        onEvent: (e: FlowEventMessage) => handler.current(e),
+        onStatus: (s: FlowStatus) => {
+          setLive(s === 'live');
+          // (re)connected: refetch once, in case an event committed out of position order slipped between connections
+          if (s === 'live') liveHandler.current?.();
+        },
+      });
     });
     return () => {
       cancelled = true;

@@ -39,7 +39,13 @@ export function HomeworkMarking({ homeworkId }: { homeworkId?: number }) {
       ) : (
         <>
           {homeworkId === undefined && (
-            <Select aria-label={s('mark.pick')} style={{ width: '100%', marginBottom: 8 }} value={current} options={options} onChange={(v) => setPicked(v)} />
+            <Select
+              aria-label={s('mark.pick')}
+              style={{ width: '100%', marginBottom: 8 }}
+              value={current}
+              options={options}
+              onChange={(v) => setPicked(v)}
+            />
           )}
           {current !== undefined && <Students id={current} key={current} />}
         </>
@@ -74,7 +80,13 @@ function Students({ id }: { id: number }) {
   const mark = async (state: HomeworkState) => {
     setBusy(state);
     try {
-      const res = await post<MarkHomeWorkResult>('markHomeWork', { homework_id: id, student_ids: [...selected], state, note: note.trim() || undefined, request_id: newRequestId() });
+      const res = await post<MarkHomeWorkResult>('markHomeWork', {
+        homework_id: id,
+        student_ids: [...selected],
+        state,
+        note: note.trim() || undefined,
+        request_id: newRequestId(),
+      });
       feedback().message.success(s('mark.saved', { n: res.changed }));
       setSelected(new Set());
       setNote('');
@@ -95,14 +107,24 @@ function Students({ id }: { id: number }) {
       ) : (
         <>
           <div className="hw-select-all">
-            <Checkbox checked={all} disabled={open.length === 0} indeterminate={!all && open.some((x) => selected.has(x))} onChange={(e) => setSelected(e.target.checked ? new Set(open) : new Set())}>
+            <Checkbox
+              checked={all}
+              disabled={open.length === 0}
+              indeterminate={!all && open.some((x) => selected.has(x))}
+              onChange={(e) => setSelected(e.target.checked ? new Set(open) : new Set())}
+            >
               {s('mark.select_all')}
             </Checkbox>
             <Typography.Text type="secondary">{s('mark.selected', { n: selected.size })}</Typography.Text>
           </div>
           <ul className="hw-list">
             {rows.map((r) => (
-              <li key={r.student_id} className={selected.has(r.student_id) ? 'hw-row hw-row-on' : 'hw-row'} onClick={() => toggle(r.student_id)} data-student={r.student_name}>
+              <li
+                key={r.student_id}
+                className={selected.has(r.student_id) ? 'hw-row hw-row-on' : 'hw-row'}
+                onClick={() => toggle(r.student_id)}
+                data-student={r.student_name}
+              >
                 <Checkbox checked={selected.has(r.student_id)} onClick={(e) => e.stopPropagation()} onChange={() => toggle(r.student_id)} />
                 <div className="hw-row-main">
                   <div>
@@ -131,12 +153,26 @@ function Students({ id }: { id: number }) {
               </li>
             ))}
           </ul>
-          <Input placeholder={s('mark.note')} aria-label={s('mark.note')} value={note} maxLength={200} onChange={(e) => setNote(e.target.value)} style={{ margin: '8px 0' }} />
+          <Input
+            placeholder={s('mark.note')}
+            aria-label={s('mark.note')}
+            value={note}
+            maxLength={200}
+            onChange={(e) => setNote(e.target.value)}
+            style={{ margin: '8px 0' }}
+          />
           <Flex gap={8}>
             <Button block size="large" type="primary" disabled={!selected.size} loading={busy === 'done'} onClick={() => void mark('done')}>
               {s('mark.done')}
             </Button>
-            <Button block size="large" style={{ background: selected.size ? '#389e0d' : undefined, color: selected.size ? '#fff' : undefined }} disabled={!selected.size} loading={busy === 'checked'} onClick={() => void mark('checked')}>
+            <Button
+              block
+              size="large"
+              style={{ background: selected.size ? '#389e0d' : undefined, color: selected.size ? '#fff' : undefined }}
+              disabled={!selected.size}
+              loading={busy === 'checked'}
+              onClick={() => void mark('checked')}
+            >
               {s('mark.checked')}
             </Button>
             <Button size="large" disabled={!selected.size} loading={busy === 'todo'} onClick={() => void mark('todo')}>
@@ -161,7 +197,12 @@ function StudentWork({ homeworkId, studentId, onClose }: { homeworkId: number; s
   });
   const d = q.data;
   return (
-    <Drawer open={studentId !== null} onClose={onClose} title={d ? `${d.student_name} · ${d.homework.title}` : s('detail.student')} size={Math.min(420, typeof window === 'undefined' ? 420 : window.innerWidth)}>
+    <Drawer
+      open={studentId !== null}
+      onClose={onClose}
+      title={d ? `${d.student_name} · ${d.homework.title}` : s('detail.student')}
+      size={Math.min(420, typeof window === 'undefined' ? 420 : window.innerWidth)}
+    >
       {q.isLoading ? (
         <Loading />
       ) : q.isError ? (
@@ -173,7 +214,9 @@ function StudentWork({ homeworkId, studentId, onClose }: { homeworkId: number; s
               <StateTag state={d.homework.state} />
             </Descriptions.Item>
             <Descriptions.Item label={s('detail.tutoring')}>
-              {d.tutoring?.started_at ? `${localMonthDayTime(d.tutoring.started_at, tz)}${d.tutoring.ended_at ? ` – ${localMonthDayTime(d.tutoring.ended_at, tz)}` : ''} · ${d.tutoring.started_by_name ?? '-'}` : s('detail.not_tutored')}
+              {d.tutoring?.started_at
+                ? `${localMonthDayTime(d.tutoring.started_at, tz)}${d.tutoring.ended_at ? ` – ${localMonthDayTime(d.tutoring.ended_at, tz)}` : ''} · ${d.tutoring.started_by_name ?? '-'}`
+                : s('detail.not_tutored')}
             </Descriptions.Item>
             {d.homework.note && <Descriptions.Item label={s('teacher_note')}>{d.homework.note}</Descriptions.Item>}
             {d.homework.photo_url && (
@@ -193,7 +236,8 @@ function StudentWork({ homeworkId, studentId, onClose }: { homeworkId: number; s
                 content: (
                   <>
                     <div>
-                      {localMonthDayTime(e.at, tz)} · {s(`actor.${e.actor}`)} {e.actor_name ?? ''}：<StateTag state={e.from_state} />→ <StateTag state={e.to_state} />
+                      {localMonthDayTime(e.at, tz)} · {s(`actor.${e.actor}`)} {e.actor_name ?? ''}：<StateTag state={e.from_state} />→{' '}
+                      <StateTag state={e.to_state} />
                     </div>
                     {e.note && <Typography.Text type="secondary">{e.note}</Typography.Text>}
                   </>

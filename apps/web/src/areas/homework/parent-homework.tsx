@@ -1,6 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, Form, Image, Input, Modal, Segmented, Space, Typography, Upload } from 'antd';
-import { guardianMayMarkDone, type MarkHomeWorkResult, type ParentChild, type StudentHomework, type StudentHomeworkDay, type UploadedFile } from '@wantuo/shared';
+import {
+  guardianMayMarkDone,
+  type MarkHomeWorkResult,
+  type ParentChild,
+  type StudentHomework,
+  type StudentHomeworkDay,
+  type UploadedFile,
+} from '@wantuo/shared';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
@@ -46,8 +53,23 @@ function ChildHomework({ kids }: { kids: ParentChild[] }) {
   });
   return (
     <>
-      {kids.length > 1 && <Segmented block size="large" value={current} onChange={(v) => setCurrent(v as number)} options={kids.map((k) => ({ value: k.id, label: k.name }))} />}
-      <DatePicker aria-label={s('parent.day')} value={dayjs(day)} allowClear={false} inputReadOnly onChange={(d) => d && setDay(d.format('YYYY-MM-DD'))} style={{ width: '100%' }} />
+      {kids.length > 1 && (
+        <Segmented
+          block
+          size="large"
+          value={current}
+          onChange={(v) => setCurrent(v as number)}
+          options={kids.map((k) => ({ value: k.id, label: k.name }))}
+        />
+      )}
+      <DatePicker
+        aria-label={s('parent.day')}
+        value={dayjs(day)}
+        allowClear={false}
+        inputReadOnly
+        onChange={(d) => d && setDay(d.format('YYYY-MM-DD'))}
+        style={{ width: '100%' }}
+      />
       {q.isLoading ? (
         <Loading />
       ) : q.isError ? (
@@ -105,7 +127,13 @@ function DoneAtHome({ homework, studentId, onClose }: { homework: StudentHomewor
     if (!v || !homework) return;
     setSaving(true);
     try {
-      await post<MarkHomeWorkResult>('parentDoneHomeWork', { homework_id: homework.id, student_id: studentId, photo_url: v.photo_url, note: v.note?.trim() || undefined, request_id: requestId });
+      await post<MarkHomeWorkResult>('parentDoneHomeWork', {
+        homework_id: homework.id,
+        student_id: studentId,
+        photo_url: v.photo_url,
+        note: v.note?.trim() || undefined,
+        request_id: requestId,
+      });
       feedback().message.success(s('parent.saved'));
       form.resetFields();
       setRequestId(newRequestId());
@@ -119,7 +147,16 @@ function DoneAtHome({ homework, studentId, onClose }: { homework: StudentHomewor
   };
 
   return (
-    <Modal open={homework !== null} title={s('parent.dialog')} onCancel={onClose} onOk={() => void submit()} okText={s('parent.submit')} cancelText={s('cancel')} confirmLoading={saving} destroyOnHidden>
+    <Modal
+      open={homework !== null}
+      title={s('parent.dialog')}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      okText={s('parent.submit')}
+      cancelText={s('cancel')}
+      confirmLoading={saving}
+      destroyOnHidden
+    >
       <Typography.Paragraph strong>{homework?.title}</Typography.Paragraph>
       <Form form={form} layout="vertical">
         <Form.Item name="photo_url" label={s('photo')} rules={[{ required: true, message: s('parent.photo_required') }]}>

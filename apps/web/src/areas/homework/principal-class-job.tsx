@@ -59,12 +59,16 @@ export default function PrincipalClassJob() {
         </Flex>
       ),
     },
-    { title: s('col.class'), dataIndex: 'class_name', render: (_, h) => (
-      <>
-        <KindTag kind={h.kind} />
-        {h.class_name}
-      </>
-    ) },
+    {
+      title: s('col.class'),
+      dataIndex: 'class_name',
+      render: (_, h) => (
+        <>
+          <KindTag kind={h.kind} />
+          {h.class_name}
+        </>
+      ),
+    },
     { title: s('col.teacher'), dataIndex: 'teacher_name' },
     { title: s('col.set_day'), dataIndex: 'set_day' },
     { title: s('col.due_day'), dataIndex: 'due_day' },
@@ -74,14 +78,26 @@ export default function PrincipalClassJob() {
       width: 220,
       render: (_, h) => (
         <Flex vertical gap={2}>
-          <Progress percent={h.students ? Math.round(((h.done + h.checked) / h.students) * 100) : 0} success={{ percent: h.students ? Math.round((h.checked / h.students) * 100) : 0 }} size="small" />
+          <Progress
+            percent={h.students ? Math.round(((h.done + h.checked) / h.students) * 100) : 0}
+            success={{ percent: h.students ? Math.round((h.checked / h.students) * 100) : 0 }}
+            size="small"
+          />
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {s('state.todo')} {h.todo} · {s('state.done')} {h.done} · {s('state.checked')} {h.checked}
           </Typography.Text>
         </Flex>
       ),
     },
-    { title: s('col.actions'), key: 'actions', render: (_, h) => <Button size="small" onClick={() => navigate(`/principal_class_Job1?id=${h.id}`)}>{s('view')}</Button> },
+    {
+      title: s('col.actions'),
+      key: 'actions',
+      render: (_, h) => (
+        <Button size="small" onClick={() => navigate(`/principal_class_Job1?id=${h.id}`)}>
+          {s('view')}
+        </Button>
+      ),
+    },
   ];
 
   return (
@@ -94,7 +110,12 @@ export default function PrincipalClassJob() {
           style={{ width: 140 }}
           value={kind}
           options={(['care', 'teaching'] as const).map((k) => ({ value: k, label: s(`kind.${k}`) }))}
-          onChange={(v) => reset(() => { setKind(v); setClassId(undefined); })}
+          onChange={(v) =>
+            reset(() => {
+              setKind(v);
+              setClassId(undefined);
+            })
+          }
         />
         <Select
           aria-label={s('list.class')}
@@ -108,8 +129,19 @@ export default function PrincipalClassJob() {
           options={classes.data ?? []}
           onChange={(v) => reset(() => setClassId(v))}
         />
-        <DatePicker aria-label={s('list.day')} placeholder={s('list.day')} value={day ? dayjs(day) : null} onChange={(d) => reset(() => setDay(d ? d.format('YYYY-MM-DD') : undefined))} />
-        <Input.Search aria-label={s('list.keyword')} placeholder={s('list.keyword')} allowClear style={{ width: 200 }} onSearch={(v) => reset(() => setKeyword(v.trim()))} />
+        <DatePicker
+          aria-label={s('list.day')}
+          placeholder={s('list.day')}
+          value={day ? dayjs(day) : null}
+          onChange={(d) => reset(() => setDay(d ? d.format('YYYY-MM-DD') : undefined))}
+        />
+        <Input.Search
+          aria-label={s('list.keyword')}
+          placeholder={s('list.keyword')}
+          allowClear
+          style={{ width: 200 }}
+          onSearch={(v) => reset(() => setKeyword(v.trim()))}
+        />
       </Flex>
       <ServerTable<Homework>
         query={q}

@@ -58,7 +58,11 @@ export default function PrincipalClassJob1() {
           '-'
         ),
     },
-    { title: s('col.updated'), key: 'updated', render: (_, r) => (r.updated_at ? `${localMonthDayTime(r.updated_at, tz)} · ${r.updated_by_name ?? '-'}` : '-') },
+    {
+      title: s('col.updated'),
+      key: 'updated',
+      render: (_, r) => (r.updated_at ? `${localMonthDayTime(r.updated_at, tz)} · ${r.updated_by_name ?? '-'}` : '-'),
+    },
   ];
 
   return (

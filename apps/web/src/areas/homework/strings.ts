@@ -12,7 +12,10 @@ export const homeworkStrings = defineStrings({
   all: { zh: '全部', en: 'All' },
   due: { zh: '截止 {day}', en: 'Due {day}' },
   set_on: { zh: '布置于 {day}', en: 'Set on {day}' },
-  counts: { zh: '共 {n} 人 · 未完成 {todo} · 已完成 {done} · 已检查 {checked}', en: '{n} students · {todo} not done · {done} done · {checked} checked' },
+  counts: {
+    zh: '共 {n} 人 · 未完成 {todo} · 已完成 {done} · 已检查 {checked}',
+    en: '{n} students · {todo} not done · {done} done · {checked} checked',
+  },
   attachments: { zh: '附件', en: 'Attachments' },
   teacher_note: { zh: '老师批注', en: 'Teacher’s note' },
   home_note: { zh: '家长留言', en: 'Guardian’s note' },

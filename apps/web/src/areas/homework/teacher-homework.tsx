@@ -1,6 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Drawer, Flex, Form, Input, Pagination, Select, Space, Typography, Upload } from 'antd';
-import { HOMEWORK_MAX_DAYS, HOMEWORK_MAX_FILES, Role, type Homework, type HomeworkAttachment, type HomeworkPage, type TeachManageAnswer, type TeacherWantuoInfo, type UploadedFile } from '@wantuo/shared';
+import {
+  HOMEWORK_MAX_DAYS,
+  HOMEWORK_MAX_FILES,
+  Role,
+  type Homework,
+  type HomeworkAttachment,
+  type HomeworkPage,
+  type TeachManageAnswer,
+  type TeacherWantuoInfo,
+  type UploadedFile,
+} from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
@@ -181,11 +191,24 @@ export default function TeacherHomework() {
               </div>
             </Card>
           ))}
-          <Pagination align="center" current={page} pageSize={PAGE_SIZE} total={q.data.total} onChange={setPage} showSizeChanger={false} hideOnSinglePage />
+          <Pagination
+            align="center"
+            current={page}
+            pageSize={PAGE_SIZE}
+            total={q.data.total}
+            onChange={setPage}
+            showSizeChanger={false}
+            hideOnSinglePage
+          />
         </>
       )}
       <IssueDrawer open={issuing} onClose={() => setIssuing(false)} />
-      <Drawer open={open !== null} onClose={() => setOpen(null)} title={open?.title} size={Math.min(480, typeof window === 'undefined' ? 480 : window.innerWidth)}>
+      <Drawer
+        open={open !== null}
+        onClose={() => setOpen(null)}
+        title={open?.title}
+        size={Math.min(480, typeof window === 'undefined' ? 480 : window.innerWidth)}
+      >
         {open && <HomeworkMarking homeworkId={open.id} />}
       </Drawer>
     </Flex>

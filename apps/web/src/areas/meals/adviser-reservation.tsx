@@ -1,6 +1,15 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, List, Modal, Popconfirm, Segmented, Select, Tabs, Tag, Typography } from 'antd';
-import { formatFen, type DinnerBooking, type DinnerBookingCount, type DinnerBookingInfoRow, type MealCountMessage, type MealGoods, type MealSettings, type Page } from '@wantuo/shared';
+import {
+  formatFen,
+  type DinnerBooking,
+  type DinnerBookingCount,
+  type DinnerBookingInfoRow,
+  type MealCountMessage,
+  type MealGoods,
+  type MealSettings,
+  type Page,
+} from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useState } from 'react';
 import { feedback } from '../../api/feedback';
@@ -24,7 +33,15 @@ export default function AdviserReservation() {
     <Tabs
       items={[
         { key: 'day', label: s('res.tab_day'), children: <DayReservation /> },
-        { key: 'history', label: s('tab.history'), children: <Card styles={{ body: { padding: 12 } }}><OrderHistory /></Card> },
+        {
+          key: 'history',
+          label: s('tab.history'),
+          children: (
+            <Card styles={{ body: { padding: 12 } }}>
+              <OrderHistory />
+            </Card>
+          ),
+        },
       ]}
     />
   );
@@ -47,7 +64,13 @@ function DayReservation() {
   });
   const info = useQuery({
     queryKey: ['dinnerBookingCountInfo', d, goodsId, page],
-    queryFn: () => get<Page<DinnerBookingInfoRow>>('dinnerBookingCountInfo', { day: d, page, limit: PAGE, ...(goodsId !== 'all' ? { goods_id: Number(goodsId) } : {}) }),
+    queryFn: () =>
+      get<Page<DinnerBookingInfoRow>>('dinnerBookingCountInfo', {
+        day: d,
+        page,
+        limit: PAGE,
+        ...(goodsId !== 'all' ? { goods_id: Number(goodsId) } : {}),
+      }),
     placeholderData: keepPreviousData,
     enabled: d !== '',
   });
@@ -76,7 +99,22 @@ function DayReservation() {
   });
   const c = counts.data;
   return (
-    <Card title={s('res.title')} styles={{ body: { padding: 12 } }} extra={<DatePicker value={d ? dayjs(d) : null} allowClear={false} aria-label={s('orders.day')} onChange={(v) => { if (v) setDay(v); setPage(1); }} style={{ width: 130 }} />}>
+    <Card
+      title={s('res.title')}
+      styles={{ body: { padding: 12 } }}
+      extra={
+        <DatePicker
+          value={d ? dayjs(d) : null}
+          allowClear={false}
+          aria-label={s('orders.day')}
+          onChange={(v) => {
+            if (v) setDay(v);
+            setPage(1);
+          }}
+          style={{ width: 130 }}
+        />
+      }
+    >
       {settings.isLoading || counts.isLoading ? (
         <Loading />
       ) : settings.isError && !picked ? (
@@ -100,14 +138,19 @@ function DayReservation() {
               <Card key={i.goods_id} size="small" style={{ minWidth: 140, flex: '1 1 140px' }}>
                 <Typography.Text strong>{i.goods_name}</Typography.Text>
                 <div style={{ fontSize: 24, fontWeight: 600 }}>{i.booked}</div>
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>{s('kitchen.served')} {i.served}</Typography.Text>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {s('kitchen.served')} {i.served}
+                </Typography.Text>
               </Card>
             ))}
           </Flex>
           <Segmented
             block
             value={goodsId}
-            onChange={(v) => { setGoodsId(v); setPage(1); }}
+            onChange={(v) => {
+              setGoodsId(v);
+              setPage(1);
+            }}
             options={[{ value: 'all', label: s('res.all') }, ...c.items.map((i) => ({ value: String(i.goods_id), label: i.goods_name }))]}
           />
           {info.isError ? (
@@ -118,7 +161,9 @@ function DayReservation() {
               loading={info.isLoading}
               dataSource={info.data?.list}
               locale={{ emptyText: <EmptyState description={s('orders.empty')} /> }}
-              pagination={(info.data?.total ?? 0) > PAGE ? { current: page, pageSize: PAGE, total: info.data?.total, onChange: setPage, size: 'small' } : false}
+              pagination={
+                (info.data?.total ?? 0) > PAGE ? { current: page, pageSize: PAGE, total: info.data?.total, onChange: setPage, size: 'small' } : false
+              }
               renderItem={(r) => {
                 const active = r.booking && (r.booking.status === 'booked' || r.booking.status === 'unpaid') && !r.booking.served_at;
                 return (
@@ -135,13 +180,26 @@ function DayReservation() {
                         </div>
                       </div>
                       <Flex align="center" gap={4} style={{ flex: 'none' }}>
-                        {r.booking ? <BookingTag b={r.booking} /> : r.served_at ? <Tag color="orange">{s('kitchen.unbooked')}</Tag> : <Tag>{s('res.none')}</Tag>}
+                        {r.booking ? (
+                          <BookingTag b={r.booking} />
+                        ) : r.served_at ? (
+                          <Tag color="orange">{s('kitchen.unbooked')}</Tag>
+                        ) : (
+                          <Tag>{s('res.none')}</Tag>
+                        )}
                         {active ? (
                           <Popconfirm title={s('res.cancel_confirm', { name: r.student_name })} onConfirm={() => cancel.mutate(r.booking!)}>
-                            <Button size="small" danger loading={cancel.isPending && cancel.variables?.id === r.booking!.id}>{s('res.cancel')}</Button>
+                            <Button size="small" danger loading={cancel.isPending && cancel.variables?.id === r.booking!.id}>
+                              {s('res.cancel')}
+                            </Button>
                           </Popconfirm>
                         ) : (
-                          !r.served_at && !r.booking?.served_at && <Button size="small" type="primary" ghost onClick={() => setBooking(r)}>{s('res.book')}</Button>
+                          !r.served_at &&
+                          !r.booking?.served_at && (
+                            <Button size="small" type="primary" ghost onClick={() => setBooking(r)}>
+                              {s('res.book')}
+                            </Button>
+                          )
                         )}
                       </Flex>
                     </Flex>
@@ -208,7 +266,9 @@ function BookDialog({ row, day, onClose, onBooked }: { row: DinnerBookingInfoRow
             onChange={setChoice}
             options={list.map((g) => ({ value: g.id, label: `${g.name} ¥${formatFen(g.price_fen)}` }))}
           />
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>{s('res.book_note')}</Typography.Text>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {s('res.book_note')}
+          </Typography.Text>
         </Flex>
       )}
     </Modal>

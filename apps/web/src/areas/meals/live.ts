@@ -10,7 +10,11 @@ import { cookies, StorageKey } from '../../lib/storage';
  */
 export function useMealCountLive(onCount: (m: MealCountMessage) => void): void {
   useEffect(() => {
-    const socket = io({ path: '/socket.io', transports: ['websocket', 'polling'], auth: (cb) => cb({ token: cookies.get(StorageKey.token) ?? '', batch: true }) });
+    const socket = io({
+      path: '/socket.io',
+      transports: ['websocket', 'polling'],
+      auth: (cb) => cb({ token: cookies.get(StorageKey.token) ?? '', batch: true }),
+    });
     socket.on('meals.count', onCount);
     return () => {
       socket.close();

@@ -28,7 +28,13 @@ export default function OrderAdd() {
   });
   return (
     <Card title={id ? s('form.title_edit') : s('form.title_add')}>
-      {id && one.isLoading ? <Loading /> : id && (one.isError || !one.data) ? <LoadError onRetry={() => void one.refetch()} /> : <GoodsForm goods={one.data ?? null} />}
+      {id && one.isLoading ? (
+        <Loading />
+      ) : id && (one.isError || !one.data) ? (
+        <LoadError onRetry={() => void one.refetch()} />
+      ) : (
+        <GoodsForm goods={one.data ?? null} />
+      )}
     </Card>
   );
 }
@@ -42,8 +48,19 @@ function GoodsForm({ goods }: { goods: MealGoods | null }) {
   const save = useMutation({
     mutationFn: (v: Values) =>
       goods
-        ? post<MealGoods>('editMealGoods', { id: goods.id, version: goods.version, name: v.name, description: v.description ?? '', picture_url: v.picture_url || null })
-        : post<MealGoods>('addMealGoods', { name: v.name, price_fen: yuanToFen(v.price ?? ''), description: v.description ?? '', picture_url: v.picture_url || null }),
+        ? post<MealGoods>('editMealGoods', {
+            id: goods.id,
+            version: goods.version,
+            name: v.name,
+            description: v.description ?? '',
+            picture_url: v.picture_url || null,
+          })
+        : post<MealGoods>('addMealGoods', {
+            name: v.name,
+            price_fen: yuanToFen(v.price ?? ''),
+            description: v.description ?? '',
+            picture_url: v.picture_url || null,
+          }),
     onSuccess: () => {
       feedback().message.success(s('goods.saved'));
       void qc.invalidateQueries({ queryKey: ['mealGoodsList'] });
@@ -55,7 +72,9 @@ function GoodsForm({ goods }: { goods: MealGoods | null }) {
       form={form}
       layout="vertical"
       style={{ maxWidth: 480 }}
-      initialValues={goods ? { name: goods.name, description: goods.description ?? '', picture_url: goods.picture_url, price: formatFen(goods.price_fen) } : {}}
+      initialValues={
+        goods ? { name: goods.name, description: goods.description ?? '', picture_url: goods.picture_url, price: formatFen(goods.price_fen) } : {}
+      }
       onFinish={(v) => save.mutate(v)}
     >
       <Form.Item name="name" label={s('goods.name')} rules={[{ required: true, whitespace: true, message: s('form.name_required') }, { max: 50 }]}>
@@ -66,7 +85,16 @@ function GoodsForm({ goods }: { goods: MealGoods | null }) {
         label={s('goods.price_yuan')}
         required={!goods}
         extra={goods ? s('form.price_later') : undefined}
-        rules={goods ? [] : [{ validator: (_, v: string) => ((yuanToFen(v ?? '') ?? 0) > 0 ? Promise.resolve() : Promise.reject(new Error(s('form.price_required')))) }]}
+        rules={
+          goods
+            ? []
+            : [
+                {
+                  validator: (_, v: string) =>
+                    (yuanToFen(v ?? '') ?? 0) > 0 ? Promise.resolve() : Promise.reject(new Error(s('form.price_required'))),
+                },
+              ]
+        }
       >
         <MoneyInput disabled={goods !== null} />
       </Form.Item>
@@ -97,7 +125,9 @@ function GoodsForm({ goods }: { goods: MealGoods | null }) {
         <Input.TextArea maxLength={500} rows={3} />
       </Form.Item>
       <Flex gap={8}>
-        <Button type="primary" htmlType="submit" loading={save.isPending}>{s('form.save')}</Button>
+        <Button type="primary" htmlType="submit" loading={save.isPending}>
+          {s('form.save')}
+        </Button>
         <Button onClick={() => navigate('/principal_order')}>{s('form.back')}</Button>
       </Flex>
     </Form>

@@ -19,7 +19,10 @@ function usePickers(admin: boolean, keyword: string) {
   const students = useQuery({
     queryKey: ['mealsHistoryStudents', admin, keyword],
     queryFn: async (): Promise<Option[]> => {
-      const page = await get<Page<{ id: number; name: string; class_name?: string | null; care_class_name?: string | null }>>(admin ? 'studentList' : 'teacherStudentList', { page: 1, limit: 20, keyword: keyword || undefined });
+      const page = await get<Page<{ id: number; name: string; class_name?: string | null; care_class_name?: string | null }>>(
+        admin ? 'studentList' : 'teacherStudentList',
+        { page: 1, limit: 20, keyword: keyword || undefined },
+      );
       return page.list.map((s) => ({ value: s.id, label: s.name }));
     },
     placeholderData: keepPreviousData,

@@ -38,7 +38,14 @@ export default function ParentMeals() {
         <EmptyState description={s('parent.no_children')} />
       ) : (
         <Flex vertical gap={12}>
-          {kids.length > 1 && <Segmented block value={current ?? undefined} onChange={(v) => setKid(Number(v))} options={kids.map((k) => ({ value: k.id, label: k.name }))} />}
+          {kids.length > 1 && (
+            <Segmented
+              block
+              value={current ?? undefined}
+              onChange={(v) => setKid(Number(v))}
+              options={kids.map((k) => ({ value: k.id, label: k.name }))}
+            />
+          )}
           {current && <ChildMeals studentId={current} />}
         </Flex>
       )}
@@ -124,7 +131,8 @@ function DayCard(p: {
   const [choice, setChoice] = useState<number | undefined>(active ? (b.goods_id ?? undefined) : undefined);
   const [requestId] = useState(newRequestId);
   const book = useMutation({
-    mutationFn: () => post<DinnerBooking>('bookDinner', { student_id: p.studentId, day: p.day, goods_id: choice, request_id: `${requestId}-${choice}` }),
+    mutationFn: () =>
+      post<DinnerBooking>('bookDinner', { student_id: p.studentId, day: p.day, goods_id: choice, request_id: `${requestId}-${choice}` }),
     onSuccess: (nb) => {
       setChanging(false);
       p.onChanged();
@@ -143,19 +151,46 @@ function DayCard(p: {
   const weekday = new Date(`${p.day}T00:00:00Z`).toLocaleDateString('zh-CN', { weekday: 'short', timeZone: 'UTC' });
   // a closed day keeps what was booked before (it can be cancelled) but takes no new booking
   const editable = p.open && p.goods.length > 0 && !b?.served_at && (!p.closed || active);
-  const paidBy = b && b.status !== 'none' && b.status !== 'cancelled' ? (b.pay_from === 'contract' ? s('parent.paid_contract') : b.status === 'unpaid' ? s('parent.to_pay', { price: formatFen(b.price_fen) }) : `¥${formatFen(b.price_fen)}`) : null;
+  const paidBy =
+    b && b.status !== 'none' && b.status !== 'cancelled'
+      ? b.pay_from === 'contract'
+        ? s('parent.paid_contract')
+        : b.status === 'unpaid'
+          ? s('parent.to_pay', { price: formatFen(b.price_fen) })
+          : `¥${formatFen(b.price_fen)}`
+      : null;
   return (
     <Card size="small" data-testid={`meal-day-${p.day}`}>
       <Flex justify="space-between" align="center" gap={8}>
         <div style={{ minWidth: 0 }}>
-          <Typography.Text strong>{p.day.slice(5)} {weekday}</Typography.Text>
-          {p.isToday && <Tag color="blue" style={{ marginLeft: 6 }}>{s('parent.today')}</Tag>}
-          {p.covered && <Tag color="green" style={{ marginLeft: 6 }}>{s('parent.covered')}</Tag>}
+          <Typography.Text strong>
+            {p.day.slice(5)} {weekday}
+          </Typography.Text>
+          {p.isToday && (
+            <Tag color="blue" style={{ marginLeft: 6 }}>
+              {s('parent.today')}
+            </Tag>
+          )}
+          {p.covered && (
+            <Tag color="green" style={{ marginLeft: 6 }}>
+              {s('parent.covered')}
+            </Tag>
+          )}
         </div>
-        {b ? <BookingTag b={b} /> : p.closed ? <Tag data-testid="meal-day-closed">{s(p.closed === 'holiday' ? 'parent.holiday' : 'parent.no_class')}</Tag> : !p.open && <Tag>{s('parent.closed')}</Tag>}
+        {b ? (
+          <BookingTag b={b} />
+        ) : p.closed ? (
+          <Tag data-testid="meal-day-closed">{s(p.closed === 'holiday' ? 'parent.holiday' : 'parent.no_class')}</Tag>
+        ) : (
+          !p.open && <Tag>{s('parent.closed')}</Tag>
+        )}
       </Flex>
       {b?.goods_name && b.status !== 'none' && (
-        <Typography.Paragraph style={{ margin: '6px 0 0' }} type={b.status === 'cancelled' ? 'secondary' : undefined} delete={b.status === 'cancelled'}>
+        <Typography.Paragraph
+          style={{ margin: '6px 0 0' }}
+          type={b.status === 'cancelled' ? 'secondary' : undefined}
+          delete={b.status === 'cancelled'}
+        >
           {b.goods_name}
           {paidBy && <Typography.Text type="secondary"> · {paidBy}</Typography.Text>}
         </Typography.Paragraph>
@@ -168,7 +203,10 @@ function DayCard(p: {
             </Button>
           )}
           {p.goods.length > 1 && <Button onClick={() => setChanging(true)}>{s('parent.change')}</Button>}
-          <Popconfirm title={b.status === 'booked' && b.pay_from === 'wechat' ? s('parent.cancel_refund') : s('parent.cancel_confirm')} onConfirm={() => cancel.mutate()}>
+          <Popconfirm
+            title={b.status === 'booked' && b.pay_from === 'wechat' ? s('parent.cancel_refund') : s('parent.cancel_confirm')}
+            onConfirm={() => cancel.mutate()}
+          >
             <Button danger loading={cancel.isPending}>
               {s('parent.cancel')}
             </Button>

@@ -1,5 +1,25 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Flex, Form, Image, Input, List, Modal, Popconfirm, Select, Space, Statistic, Switch, Table, Tabs, Tag, TimePicker, Typography } from 'antd';
+import {
+  Button,
+  Card,
+  DatePicker,
+  Flex,
+  Form,
+  Image,
+  Input,
+  List,
+  Modal,
+  Popconfirm,
+  Select,
+  Space,
+  Statistic,
+  Switch,
+  Table,
+  Tabs,
+  Tag,
+  TimePicker,
+  Typography,
+} from 'antd';
 import {
   formatFen,
   yuanToFen,
@@ -54,9 +74,16 @@ function GoodsList() {
   const [page, setPage] = useState(1);
   const [pricing, setPricing] = useState<MealGoods | null>(null);
   const [history, setHistory] = useState<MealGoods | null>(null);
-  const q = useQuery({ queryKey: ['mealGoodsList', page], queryFn: () => get<Page<MealGoods>>('mealGoodsList', { page, limit: PAGE }), placeholderData: keepPreviousData });
+  const q = useQuery({
+    queryKey: ['mealGoodsList', page],
+    queryFn: () => get<Page<MealGoods>>('mealGoodsList', { page, limit: PAGE }),
+    placeholderData: keepPreviousData,
+  });
   const refresh = () => void qc.invalidateQueries({ queryKey: ['mealGoodsList'] });
-  const operate = useMutation({ mutationFn: (g: MealGoods) => post<MealGoods>('operateMealGoods', { id: g.id, version: g.version, enabled: !g.enabled }), onSuccess: refresh });
+  const operate = useMutation({
+    mutationFn: (g: MealGoods) => post<MealGoods>('operateMealGoods', { id: g.id, version: g.version, enabled: !g.enabled }),
+    onSuccess: refresh,
+  });
   const del = useMutation({
     mutationFn: (g: MealGoods) => post<DelMealGoodsResult>('delMealGoods', { id: g.id, version: g.version }),
     onSuccess: (r) => {
@@ -79,22 +106,62 @@ function GoodsList() {
         scroll={{ x: 800 }}
         locale={{ emptyText: <EmptyState description={s('goods.empty')} /> }}
         columns={[
-          { title: s('goods.picture'), dataIndex: 'picture_url', width: 80, render: (u: string | null) => (u ? <Image src={u} width={56} height={56} style={{ objectFit: 'cover', borderRadius: 4 }} /> : '-') },
-          { title: s('goods.name'), dataIndex: 'name', render: (n: string, g) => (<div><Typography.Text strong>{n}</Typography.Text>{g.description && <div><Typography.Text type="secondary" style={{ fontSize: 12 }}>{g.description}</Typography.Text></div>}</div>) },
+          {
+            title: s('goods.picture'),
+            dataIndex: 'picture_url',
+            width: 80,
+            render: (u: string | null) => (u ? <Image src={u} width={56} height={56} style={{ objectFit: 'cover', borderRadius: 4 }} /> : '-'),
+          },
+          {
+            title: s('goods.name'),
+            dataIndex: 'name',
+            render: (n: string, g) => (
+              <div>
+                <Typography.Text strong>{n}</Typography.Text>
+                {g.description && (
+                  <div>
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {g.description}
+                    </Typography.Text>
+                  </div>
+                )}
+              </div>
+            ),
+          },
           { title: s('goods.price'), dataIndex: 'price_fen', width: 100, render: (f: number) => `¥${formatFen(f)}` },
           { title: s('goods.orders'), dataIndex: 'orders', width: 80 },
-          { title: s('goods.enabled'), dataIndex: 'enabled', width: 80, render: (on: boolean, g) => <Switch checked={on} loading={operate.isPending && operate.variables?.id === g.id} onChange={() => operate.mutate(g)} aria-label={s('goods.enabled')} /> },
+          {
+            title: s('goods.enabled'),
+            dataIndex: 'enabled',
+            width: 80,
+            render: (on: boolean, g) => (
+              <Switch
+                checked={on}
+                loading={operate.isPending && operate.variables?.id === g.id}
+                onChange={() => operate.mutate(g)}
+                aria-label={s('goods.enabled')}
+              />
+            ),
+          },
           {
             title: s('goods.ops'),
             key: 'ops',
             width: 300,
             render: (_: unknown, g) => (
               <Space size={0} wrap>
-                <Button type="link" onClick={() => navigate(`/principal_order_add?id=${g.id}`)}>{s('goods.edit')}</Button>
-                <Button type="link" onClick={() => setPricing(g)}>{s('goods.price_change')}</Button>
-                <Button type="link" onClick={() => setHistory(g)}>{s('goods.price_history')}</Button>
+                <Button type="link" onClick={() => navigate(`/principal_order_add?id=${g.id}`)}>
+                  {s('goods.edit')}
+                </Button>
+                <Button type="link" onClick={() => setPricing(g)}>
+                  {s('goods.price_change')}
+                </Button>
+                <Button type="link" onClick={() => setHistory(g)}>
+                  {s('goods.price_history')}
+                </Button>
                 <Popconfirm title={s('goods.delete_confirm')} onConfirm={() => del.mutate(g)}>
-                  <Button type="link" danger>{s('goods.delete')}</Button>
+                  <Button type="link" danger>
+                    {s('goods.delete')}
+                  </Button>
                 </Popconfirm>
               </Space>
             ),
@@ -111,7 +178,8 @@ function PriceDialog({ goods, onClose, onSaved }: { goods: MealGoods | null; onC
   const s = mealStrings.use();
   const [form] = Form.useForm<{ price: string; reason: string }>();
   const save = useMutation({
-    mutationFn: (v: { price: string; reason: string }) => post<MealGoods>('editMealGoodsPrice', { id: goods!.id, version: goods!.version, price_fen: yuanToFen(v.price), reason: v.reason }),
+    mutationFn: (v: { price: string; reason: string }) =>
+      post<MealGoods>('editMealGoodsPrice', { id: goods!.id, version: goods!.version, price_fen: yuanToFen(v.price), reason: v.reason }),
     onSuccess: () => {
       feedback().message.success(s('goods.saved'));
       onSaved();
@@ -119,10 +187,31 @@ function PriceDialog({ goods, onClose, onSaved }: { goods: MealGoods | null; onC
     },
   });
   return (
-    <Modal open={goods !== null} title={`${s('goods.price_change')} · ${goods?.name ?? ''}`} onCancel={onClose} onOk={() => form.submit()} confirmLoading={save.isPending} destroyOnHidden>
+    <Modal
+      open={goods !== null}
+      title={`${s('goods.price_change')} · ${goods?.name ?? ''}`}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={save.isPending}
+      destroyOnHidden
+    >
       <Typography.Paragraph type="secondary">{s('goods.price_note')}</Typography.Paragraph>
-      <Form form={form} layout="vertical" preserve={false} initialValues={{ price: goods ? formatFen(goods.price_fen) : '' }} onFinish={(v) => save.mutate(v)}>
-        <Form.Item name="price" label={s('goods.new_price')} rules={[{ validator: (_, v: string) => ((yuanToFen(v ?? '') ?? 0) > 0 ? Promise.resolve() : Promise.reject(new Error(s('form.price_required')))) }]}>
+      <Form
+        form={form}
+        layout="vertical"
+        preserve={false}
+        initialValues={{ price: goods ? formatFen(goods.price_fen) : '' }}
+        onFinish={(v) => save.mutate(v)}
+      >
+        <Form.Item
+          name="price"
+          label={s('goods.new_price')}
+          rules={[
+            {
+              validator: (_, v: string) => ((yuanToFen(v ?? '') ?? 0) > 0 ? Promise.resolve() : Promise.reject(new Error(s('form.price_required')))),
+            },
+          ]}
+        >
           <MoneyInput />
         </Form.Item>
         <Form.Item name="reason" label={s('goods.reason')} rules={[{ required: true, min: 2, max: 200 }]}>
@@ -136,15 +225,26 @@ function PriceDialog({ goods, onClose, onSaved }: { goods: MealGoods | null; onC
 function PriceHistory({ goods, onClose }: { goods: MealGoods | null; onClose: () => void }) {
   const s = mealStrings.use();
   const tz = useSchoolZone();
-  const q = useQuery({ queryKey: ['mealGoodsPrices', goods?.id], queryFn: () => get<MealGoodsPrice[]>('mealGoodsPrices', { id: goods!.id }), enabled: goods !== null });
+  const q = useQuery({
+    queryKey: ['mealGoodsPrices', goods?.id],
+    queryFn: () => get<MealGoodsPrice[]>('mealGoodsPrices', { id: goods!.id }),
+    enabled: goods !== null,
+  });
   return (
     <Modal open={goods !== null} title={`${s('goods.price_history')} · ${goods?.name ?? ''}`} onCancel={onClose} footer={null}>
-      {q.isLoading ? <Loading /> : q.isError ? <LoadError onRetry={() => void q.refetch()} /> : (
+      {q.isLoading ? (
+        <Loading />
+      ) : q.isError ? (
+        <LoadError onRetry={() => void q.refetch()} />
+      ) : (
         <List
           dataSource={q.data}
           renderItem={(p) => (
             <List.Item>
-              <List.Item.Meta title={`¥${formatFen(p.price_fen)}`} description={[localDateTime(p.at, tz), p.actor_name, p.reason].filter(Boolean).join(' · ')} />
+              <List.Item.Meta
+                title={`¥${formatFen(p.price_fen)}`}
+                description={[localDateTime(p.at, tz), p.actor_name, p.reason].filter(Boolean).join(' · ')}
+              />
             </List.Item>
           )}
         />
@@ -165,8 +265,18 @@ function Orders() {
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
   const goods = useQuery({ queryKey: ['mealGoodsList', 'all'], queryFn: () => get<Page<MealGoods>>('mealGoodsList', { page: 1, limit: 100 }) });
-  const filters = { from: day?.format('YYYY-MM-DD') ?? '', ...(goodsId ? { goods_id: goodsId } : {}), ...(status ? { status } : {}), ...(keyword ? { keyword } : {}) };
-  const q = useQuery({ queryKey: ['schoolDinnerOrderList', filters, page], queryFn: () => get<Page<DinnerBooking>>('schoolDinnerOrderList', { ...filters, page, limit: PAGE }), placeholderData: keepPreviousData, enabled: day !== null });
+  const filters = {
+    from: day?.format('YYYY-MM-DD') ?? '',
+    ...(goodsId ? { goods_id: goodsId } : {}),
+    ...(status ? { status } : {}),
+    ...(keyword ? { keyword } : {}),
+  };
+  const q = useQuery({
+    queryKey: ['schoolDinnerOrderList', filters, page],
+    queryFn: () => get<Page<DinnerBooking>>('schoolDinnerOrderList', { ...filters, page, limit: PAGE }),
+    placeholderData: keepPreviousData,
+    enabled: day !== null,
+  });
   const [exporting, setExporting] = useState(false);
   const exportList = async () => {
     setExporting(true);
@@ -182,12 +292,49 @@ function Orders() {
   return (
     <>
       <Flex wrap gap={8} style={{ marginBottom: 12 }}>
-        <DatePicker value={day} allowClear={false} onChange={(d) => { if (d) setDay(d); reset(); }} aria-label={s('orders.day')} />
-        <Select allowClear placeholder={s('orders.all_goods')} style={{ width: 160 }} value={goodsId} onChange={(v) => { setGoodsId(v); reset(); }} options={(goods.data?.list ?? []).map((g) => ({ value: g.id, label: g.name }))} />
-        <Select allowClear placeholder={s('orders.all_status')} style={{ width: 140 }} value={status} onChange={(v) => { setStatus(v); reset(); }}
-          options={(['booked', 'unpaid', 'cancelled', 'none'] as const).map((k) => ({ value: k, label: s(`status.${k}`) }))} />
-        <Input.Search allowClear placeholder={s('orders.search')} style={{ width: 180 }} onSearch={(v) => { setKeyword(v.trim()); reset(); }} />
-        <Button onClick={() => void exportList()} loading={exporting}>{s('orders.export')}</Button>
+        <DatePicker
+          value={day}
+          allowClear={false}
+          onChange={(d) => {
+            if (d) setDay(d);
+            reset();
+          }}
+          aria-label={s('orders.day')}
+        />
+        <Select
+          allowClear
+          placeholder={s('orders.all_goods')}
+          style={{ width: 160 }}
+          value={goodsId}
+          onChange={(v) => {
+            setGoodsId(v);
+            reset();
+          }}
+          options={(goods.data?.list ?? []).map((g) => ({ value: g.id, label: g.name }))}
+        />
+        <Select
+          allowClear
+          placeholder={s('orders.all_status')}
+          style={{ width: 140 }}
+          value={status}
+          onChange={(v) => {
+            setStatus(v);
+            reset();
+          }}
+          options={(['booked', 'unpaid', 'cancelled', 'none'] as const).map((k) => ({ value: k, label: s(`status.${k}`) }))}
+        />
+        <Input.Search
+          allowClear
+          placeholder={s('orders.search')}
+          style={{ width: 180 }}
+          onSearch={(v) => {
+            setKeyword(v.trim());
+            reset();
+          }}
+        />
+        <Button onClick={() => void exportList()} loading={exporting}>
+          {s('orders.export')}
+        </Button>
       </Flex>
       <ServerTable<DinnerBooking>
         query={q}
@@ -215,19 +362,42 @@ function Kitchen() {
   const s = mealStrings.use();
   const settings = useQuery({ queryKey: ['mealSettings'], queryFn: () => get<MealSettings>('mealSettings') });
   const today = settings.data?.today;
-  const q = useQuery({ queryKey: ['orderMealCount', today], queryFn: () => get<MealCountAnswer>('orderMealCount', { from: today, to: today }), enabled: Boolean(today) });
+  const q = useQuery({
+    queryKey: ['orderMealCount', today],
+    queryFn: () => get<MealCountAnswer>('orderMealCount', { from: today, to: today }),
+    enabled: Boolean(today),
+  });
   const [live, setLive] = useState<MealCountMessage | null>(null);
-  useMealCountLive(useCallback((m: MealCountMessage) => { if (m.day === today) setLive(m); }, [today]));
+  useMealCountLive(
+    useCallback(
+      (m: MealCountMessage) => {
+        if (m.day === today) setLive(m);
+      },
+      [today],
+    ),
+  );
   if (settings.isLoading || q.isLoading) return <Loading />;
   if (settings.isError || q.isError) return <LoadError onRetry={() => void (settings.isError ? settings.refetch() : q.refetch())} />;
-  const items = live ? live.items : (q.data?.rows ?? []).map((r) => ({ goods_id: r.goods_id, goods_name: r.goods_name, booked: r.booked, served: r.served, unbooked_served: r.unbooked_served }));
+  const items = live
+    ? live.items
+    : (q.data?.rows ?? []).map((r) => ({
+        goods_id: r.goods_id,
+        goods_name: r.goods_name,
+        booked: r.booked,
+        served: r.served,
+        unbooked_served: r.unbooked_served,
+      }));
   return (
     <>
       <Flex align="center" gap={8} style={{ marginBottom: 12 }}>
-        <Typography.Title level={5} style={{ margin: 0 }}>{s('kitchen.title', { day: today ?? '' })}</Typography.Title>
+        <Typography.Title level={5} style={{ margin: 0 }}>
+          {s('kitchen.title', { day: today ?? '' })}
+        </Typography.Title>
         <Tag color="green">{s('kitchen.live')}</Tag>
       </Flex>
-      {items.length === 0 ? <EmptyState description={s('kitchen.empty')} /> : (
+      {items.length === 0 ? (
+        <EmptyState description={s('kitchen.empty')} />
+      ) : (
         <Table
           rowKey={(r) => String(r.goods_id)}
           pagination={false}
@@ -235,7 +405,11 @@ function Kitchen() {
           data-testid="kitchen-count"
           columns={[
             { title: s('orders.goods'), dataIndex: 'goods_name', render: (v: string | null) => v ?? s('kitchen.no_item') },
-            { title: s('kitchen.booked'), dataIndex: 'booked', render: (n: number) => <Statistic value={n} styles={{ content: { fontSize: 20 } }} /> },
+            {
+              title: s('kitchen.booked'),
+              dataIndex: 'booked',
+              render: (n: number) => <Statistic value={n} styles={{ content: { fontSize: 20 } }} />,
+            },
             { title: s('kitchen.served'), dataIndex: 'served' },
             { title: s('kitchen.unbooked'), dataIndex: 'unbooked_served' },
           ]}
@@ -253,7 +427,8 @@ function Settings() {
   const time = Form.useWatch('time', form);
   const daysBefore = Form.useWatch('days_before', form);
   const save = useMutation({
-    mutationFn: (v: { time: Dayjs; days_before: 0 | 1 }) => post<MealSettings>('setMealSettings', { cutoff_time: v.time.format('HH:mm'), days_before: v.days_before, version: q.data!.version }),
+    mutationFn: (v: { time: Dayjs; days_before: 0 | 1 }) =>
+      post<MealSettings>('setMealSettings', { cutoff_time: v.time.format('HH:mm'), days_before: v.days_before, version: q.data!.version }),
     onSuccess: (d) => {
       qc.setQueryData(['mealSettings'], d);
       feedback().message.success(s('goods.saved'));
@@ -263,19 +438,36 @@ function Settings() {
   if (q.isError) return <LoadError onRetry={() => void q.refetch()} />;
   const hhmm = time ? time.format('HH:mm') : q.data!.cutoff_time;
   return (
-    <Form form={form} layout="vertical" style={{ maxWidth: 420 }} initialValues={{ time: dayjs(`2000-01-01T${q.data!.cutoff_time}`), days_before: q.data!.days_before }} onFinish={(v) => save.mutate(v)}>
+    <Form
+      form={form}
+      layout="vertical"
+      style={{ maxWidth: 420 }}
+      initialValues={{ time: dayjs(`2000-01-01T${q.data!.cutoff_time}`), days_before: q.data!.days_before }}
+      onFinish={(v) => save.mutate(v)}
+    >
       <Form.Item label={s('settings.cutoff')} required extra={s('settings.help')}>
         <Space.Compact>
           <Form.Item name="days_before" noStyle>
-            <Select style={{ width: 110 }} aria-label={s('settings.cutoff_day')} options={[{ value: 0, label: s('settings.same_day') }, { value: 1, label: s('settings.day_before') }]} />
+            <Select
+              style={{ width: 110 }}
+              aria-label={s('settings.cutoff_day')}
+              options={[
+                { value: 0, label: s('settings.same_day') },
+                { value: 1, label: s('settings.day_before') },
+              ]}
+            />
           </Form.Item>
           <Form.Item name="time" noStyle rules={[{ required: true }]}>
             <TimePicker format="HH:mm" allowClear={false} needConfirm={false} aria-label={s('settings.cutoff_time')} style={{ width: 120 }} />
           </Form.Item>
         </Space.Compact>
       </Form.Item>
-      <Typography.Paragraph data-testid="cutoff-preview">{s(daysBefore ? 'settings.preview_before' : 'settings.preview', { time: hhmm })}</Typography.Paragraph>
-      <Button type="primary" htmlType="submit" loading={save.isPending}>{s('settings.save')}</Button>
+      <Typography.Paragraph data-testid="cutoff-preview">
+        {s(daysBefore ? 'settings.preview_before' : 'settings.preview', { time: hhmm })}
+      </Typography.Paragraph>
+      <Button type="primary" htmlType="submit" loading={save.isPending}>
+        {s('settings.save')}
+      </Button>
     </Form>
   );
 }

@@ -60,7 +60,12 @@ export function DealPwdDialog({ open, change, onClose, onSaved }: { open: boolea
           name="repeat"
           label={s('pwd.repeat')}
           dependencies={['deal_pwd']}
-          rules={[required, ({ getFieldValue }) => ({ validator: (_, v) => (v === getFieldValue('deal_pwd') ? Promise.resolve() : Promise.reject(new Error(s('pwd.mismatch')))) })]}
+          rules={[
+            required,
+            ({ getFieldValue }) => ({
+              validator: (_, v) => (v === getFieldValue('deal_pwd') ? Promise.resolve() : Promise.reject(new Error(s('pwd.mismatch')))),
+            }),
+          ]}
         >
           <Input.Password inputMode="numeric" maxLength={6} autoComplete="new-password" />
         </Form.Item>
@@ -80,7 +85,10 @@ export function DealPwdDialog({ open, change, onClose, onSaved }: { open: boolea
             <Input.Password autoComplete="current-password" maxLength={64} />
           </Form.Item>
         ) : (
-          <Form.Item label={s('pwd.code')} extra={mobile ? s('pwd.sms_to', { mobile: `${mobile.slice(0, 3)}****${mobile.slice(-4)}` }) : s('pwd.no_mobile')}>
+          <Form.Item
+            label={s('pwd.code')}
+            extra={mobile ? s('pwd.sms_to', { mobile: `${mobile.slice(0, 3)}****${mobile.slice(-4)}` }) : s('pwd.no_mobile')}
+          >
             <Space.Compact style={{ width: '100%' }}>
               <Form.Item name="code" noStyle rules={[required, { pattern: /^\d{4,6}$/, message: s('pwd.required') }]}>
                 <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" />

@@ -257,7 +257,15 @@ function BalancePane({ amountFen, option, onPaid }: { amountFen: number; option:
       ) : (
         <>
           <Typography.Text type="secondary">{s('pay.deal_pwd_hint')}</Typography.Text>
-          <Input.OTP length={6} mask="•" value={pwd} onChange={setPwd} formatter={(v) => v.replace(/\D/g, '')} aria-label={s('pay.deal_pwd')} inputMode="numeric" />
+          <Input.OTP
+            length={6}
+            mask="•"
+            value={pwd}
+            onChange={setPwd}
+            formatter={(v) => v.replace(/\D/g, '')}
+            aria-label={s('pay.deal_pwd')}
+            inputMode="numeric"
+          />
           <Button type="primary" block size="large" disabled={!/^\d{6}$/.test(pwd)} loading={busy} onClick={() => void pay()}>
             {s('pay.confirm', { amount: formatFen(amountFen) })}
           </Button>

@@ -53,14 +53,25 @@ function SchoolCard({ school }: { school: SchoolInfo }) {
   const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<{ contact_name: string; contact_phone: string; city: string; address: string }>();
   const open = () => {
-    form.setFieldsValue({ contact_name: school.contact_name ?? '', contact_phone: school.contact_phone ?? '', city: school.city ?? '', address: school.address ?? '' });
+    form.setFieldsValue({
+      contact_name: school.contact_name ?? '',
+      contact_phone: school.contact_phone ?? '',
+      city: school.city ?? '',
+      address: school.address ?? '',
+    });
     setEditing(true);
   };
   const save = async (v: { contact_name: string; contact_phone: string; city: string; address: string }) => {
     setBusy(true);
     const orNull = (x: string) => (x.trim() ? x.trim() : null);
     try {
-      await post('editSchoolInfo', { version: school.version, contact_name: orNull(v.contact_name), contact_phone: orNull(v.contact_phone), city: orNull(v.city), address: orNull(v.address) });
+      await post('editSchoolInfo', {
+        version: school.version,
+        contact_name: orNull(v.contact_name),
+        contact_phone: orNull(v.contact_phone),
+        city: orNull(v.city),
+        address: orNull(v.address),
+      });
       setEditing(false);
     } catch {
       // shown by the request wrapper (a stale version: someone else saved first)
@@ -78,7 +89,14 @@ function SchoolCard({ school }: { school: SchoolInfo }) {
         <Descriptions.Item label={s('me.city')}>{school.city ?? '-'}</Descriptions.Item>
         <Descriptions.Item label={s('me.address')}>{school.address ?? '-'}</Descriptions.Item>
       </Descriptions>
-      <Modal open={editing} title={s('me.edit_title')} onCancel={() => setEditing(false)} onOk={() => form.submit()} confirmLoading={busy} destroyOnHidden>
+      <Modal
+        open={editing}
+        title={s('me.edit_title')}
+        onCancel={() => setEditing(false)}
+        onOk={() => form.submit()}
+        confirmLoading={busy}
+        destroyOnHidden
+      >
         <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
           <Form.Item name="contact_name" label={s('me.contact_name')} rules={[{ max: 64 }]}>
             <Input maxLength={64} />
@@ -118,7 +136,9 @@ function AccountCard({ school }: { school: SchoolInfo }) {
           <Statistic title={s('me.expires')} value={expires ? localDay(expires, school.timezone) : s('me.no_expiry')} />
           <Space style={{ marginTop: 8 }} wrap>
             <Tag color={STATE_COLOR[school.service_state]}>{s(`state.${school.service_state}`)}</Tag>
-            {left !== null && <Typography.Text type="secondary">{left > 0 ? s('me.days_left', { n: left }) : s('me.expired_days', { n: -left })}</Typography.Text>}
+            {left !== null && (
+              <Typography.Text type="secondary">{left > 0 ? s('me.days_left', { n: left }) : s('me.expired_days', { n: -left })}</Typography.Text>
+            )}
           </Space>
           <div>
             <Button type="primary" style={{ marginTop: 12 }} onClick={() => setDialog('renew')}>
@@ -164,9 +184,21 @@ function TopUpDialog({ open, onClose, onPaid }: { open: boolean; onClose: () => 
   };
   return (
     <>
-      <Modal open={open && amount === null} title={s('topup.title')} onCancel={close} onOk={() => form.submit()} okText={s('topup.next')} destroyOnHidden width={400}>
+      <Modal
+        open={open && amount === null}
+        title={s('topup.title')}
+        onCancel={close}
+        onOk={() => form.submit()}
+        okText={s('topup.next')}
+        destroyOnHidden
+        width={400}
+      >
         <Form form={form} layout="vertical" onFinish={(v) => setAmount(yuanToFen(v.yuan))}>
-          <Form.Item name="yuan" label={s('topup.amount')} rules={[{ validator: (_, v) => (valid(v) ? Promise.resolve() : Promise.reject(new Error(s('topup.amount_invalid')))) }]}>
+          <Form.Item
+            name="yuan"
+            label={s('topup.amount')}
+            rules={[{ validator: (_, v) => (valid(v) ? Promise.resolve() : Promise.reject(new Error(s('topup.amount_invalid')))) }]}
+          >
             <MoneyInput autoFocus size="large" />
           </Form.Item>
           <Space wrap>
@@ -193,7 +225,19 @@ function TopUpDialog({ open, onClose, onPaid }: { open: boolean; onClose: () => 
 }
 
 /** Renewal: the period with its price and the new expiry, then the payment dialog (balance with the payment password, or WeChat Pay). */
-function RenewDialog({ open, school, onClose, onPaid, onSetDealPwd }: { open: boolean; school: SchoolInfo; onClose: () => void; onPaid: () => void; onSetDealPwd: () => void }) {
+function RenewDialog({
+  open,
+  school,
+  onClose,
+  onPaid,
+  onSetDealPwd,
+}: {
+  open: boolean;
+  school: SchoolInfo;
+  onClose: () => void;
+  onPaid: () => void;
+  onSetDealPwd: () => void;
+}) {
   const s = moneyStrings.use();
   const [period, setPeriod] = useState<RenewalPeriod>('year');
   const [paying, setPaying] = useState(false);
@@ -205,13 +249,22 @@ function RenewDialog({ open, school, onClose, onPaid, onSetDealPwd }: { open: bo
   };
   return (
     <>
-      <Modal open={open && !paying} title={s('renew.title')} onCancel={close} onOk={() => setPaying(true)} okText={s('topup.next')} destroyOnHidden width={440}>
+      <Modal
+        open={open && !paying}
+        title={s('renew.title')}
+        onCancel={close}
+        onOk={() => setPaying(true)}
+        okText={s('topup.next')}
+        destroyOnHidden
+        width={440}
+      >
         <Typography.Paragraph type="secondary">{s('renew.period')}</Typography.Paragraph>
         <Radio.Group value={period} onChange={(e) => setPeriod(e.target.value as RenewalPeriod)} style={{ width: '100%' }}>
           <Flex vertical gap={8}>
             {(['term', 'year'] as const).map((p) => (
               <Radio key={p} value={p}>
-                {s(`renew.${p}`)} · <Typography.Text strong>¥{formatFen(p === 'term' ? school.price.term_fen : school.price.year_fen)}</Typography.Text>
+                {s(`renew.${p}`)} ·{' '}
+                <Typography.Text strong>¥{formatFen(p === 'term' ? school.price.term_fen : school.price.year_fen)}</Typography.Text>
               </Radio>
             ))}
           </Flex>
@@ -272,7 +325,9 @@ function LedgerCard({ timezone }: { timezone: string }) {
     <Card
       title={s('ledger.title')}
       extra={
-        <Button onClick={() => void download('consumeLogExport', filters, `账户流水-${localDay(new Date(), timezone)}.xlsx`).catch(() => {})}>{s('ledger.export')}</Button>
+        <Button onClick={() => void download('consumeLogExport', filters, `账户流水-${localDay(new Date(), timezone)}.xlsx`).catch(() => {})}>
+          {s('ledger.export')}
+        </Button>
       }
     >
       <Space wrap style={{ marginBottom: 16 }}>

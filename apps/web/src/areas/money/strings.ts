@@ -104,8 +104,17 @@ export const moneyStrings = defineStrings({
   'ledger.empty': { zh: '暂无流水：充值、续费和退款都会记录在这里', en: 'No entries yet: top-ups, renewals and refunds appear here' },
   'ledger.empty_filtered': { zh: '没有符合条件的流水', en: 'No entries match' },
   // banner
-  'banner.expiring': { zh: '服务将于 {date} 到期（剩余 {n} 天），请及时续费以免影响使用。', en: 'The service ends on {date} ({n} days left): renew in time.' },
-  'banner.grace': { zh: '服务已于 {date} 到期，宽限期至 {until}，之后将只能查看、不能修改数据。', en: 'The service ended on {date}; the grace period lasts until {until}, then data can be read but not changed.' },
-  'banner.read_only': { zh: '服务已于 {date} 到期，当前只能查看数据。续费后立即恢复。', en: 'The service ended on {date}: data is read-only until it is renewed.' },
+  'banner.expiring': {
+    zh: '服务将于 {date} 到期（剩余 {n} 天），请及时续费以免影响使用。',
+    en: 'The service ends on {date} ({n} days left): renew in time.',
+  },
+  'banner.grace': {
+    zh: '服务已于 {date} 到期，宽限期至 {until}，之后将只能查看、不能修改数据。',
+    en: 'The service ended on {date}; the grace period lasts until {until}, then data can be read but not changed.',
+  },
+  'banner.read_only': {
+    zh: '服务已于 {date} 到期，当前只能查看数据。续费后立即恢复。',
+    en: 'The service ended on {date}: data is read-only until it is renewed.',
+  },
   'banner.renew': { zh: '立即续费', en: 'Renew now' },
 });

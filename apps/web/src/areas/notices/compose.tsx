@@ -1,7 +1,16 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Drawer, Flex, Form, Input, Radio, Spin, Switch, Upload, type UploadFile } from 'antd';
-import { NOTICE_MAX_ATTACHMENTS, type AddInformResult, type CareClass, type NoticeAudience, type NoticeScope, type Page, type TeacherWantuoInfo, type UploadedFile } from '@wantuo/shared';
+import {
+  NOTICE_MAX_ATTACHMENTS,
+  type AddInformResult,
+  type CareClass,
+  type NoticeAudience,
+  type NoticeScope,
+  type Page,
+  type TeacherWantuoInfo,
+  type UploadedFile,
+} from '@wantuo/shared';
 import { lazy, Suspense, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post, upload } from '../../api/http';
@@ -78,7 +87,9 @@ export function ComposeDrawer({ open, onClose, isAdmin }: { open: boolean; onClo
         attachments: files.filter((f) => f.fileId).map((f) => f.fileId!),
         request_id: requestId,
       });
-      feedback().message.success(res.held && res.sms_at ? s('published_held', { n: res.recipients, time: when(res.sms_at) }) : s('published', { n: res.recipients }));
+      feedback().message.success(
+        res.held && res.sms_at ? s('published_held', { n: res.recipients, time: when(res.sms_at) }) : s('published', { n: res.recipients }),
+      );
       void qc.invalidateQueries({ queryKey: ['notices'] });
       reset();
       onClose();
@@ -106,7 +117,12 @@ export function ComposeDrawer({ open, onClose, isAdmin }: { open: boolean; onClo
         </Flex>
       }
     >
-      <Form<Values> form={form} layout="vertical" initialValues={{ scope: 'classes', audience: 'guardians', important: false, content: '' }} requiredMark={false}>
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        initialValues={{ scope: 'classes', audience: 'guardians', important: false, content: '' }}
+        requiredMark={false}
+      >
         <Form.Item name="title" label={s('form.title')} rules={[{ required: true, whitespace: true, message: s('required') }]}>
           <Input maxLength={60} showCount placeholder={s('form.title_ph')} />
         </Form.Item>
@@ -138,18 +154,12 @@ export function ComposeDrawer({ open, onClose, isAdmin }: { open: boolean; onClo
             </Form.Item>
           ))}
         <Form.Item name="audience" label={s('form.audience')}>
-          <Radio.Group
-            options={(['guardians', 'staff', 'all'] as const).map((a) => ({ value: a, label: s(`aud.${a}`) }))}
-          />
+          <Radio.Group options={(['guardians', 'staff', 'all'] as const).map((a) => ({ value: a, label: s(`aud.${a}`) }))} />
         </Form.Item>
         <Form.Item name="important" label={s('form.important')} valuePropName="checked" extra={important ? s('form.important_hint') : undefined}>
           <Switch />
         </Form.Item>
-        <Form.Item
-          name="content"
-          label={s('form.content')}
-          rules={[{ required: true, whitespace: true, message: s('form.content_required') }]}
-        >
+        <Form.Item name="content" label={s('form.content')} rules={[{ required: true, whitespace: true, message: s('form.content_required') }]}>
           <LazyEditor />
         </Form.Item>
         <Form.Item label={s('form.attachments')}>

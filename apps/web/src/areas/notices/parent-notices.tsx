@@ -56,7 +56,11 @@ export default function ParentNotices() {
                 <Typography.Text strong ellipsis style={{ flex: 1, fontSize: 15 }}>
                   {n.title}
                 </Typography.Text>
-                {n.important && <Tag color="red" style={{ marginInlineEnd: 0 }}>{s('important')}</Tag>}
+                {n.important && (
+                  <Tag color="red" style={{ marginInlineEnd: 0 }}>
+                    {s('important')}
+                  </Tag>
+                )}
               </Flex>
               <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} style={{ margin: '6px 0' }}>
                 {n.summary}

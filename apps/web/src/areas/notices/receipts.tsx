@@ -50,7 +50,13 @@ export function ReceiptsDrawer({ id, infoAction, onClose }: { id: number | null;
   };
 
   return (
-    <Drawer open={id !== null} onClose={onClose} title={n?.title ?? s('rc.title')} size={Math.min(640, typeof window === 'undefined' ? 640 : window.innerWidth)} destroyOnHidden>
+    <Drawer
+      open={id !== null}
+      onClose={onClose}
+      title={n?.title ?? s('rc.title')}
+      size={Math.min(640, typeof window === 'undefined' ? 640 : window.innerWidth)}
+      destroyOnHidden
+    >
       {q.isLoading ? (
         <Loading />
       ) : q.isError || !q.data || !n ? (
@@ -74,20 +80,29 @@ export function ReceiptsDrawer({ id, infoAction, onClose }: { id: number | null;
           </Typography.Title>
           {q.data.class_only ? (
             <Flex vertical gap={4} style={{ margin: '0 0 12px' }}>
-              <Typography.Text data-testid="receipt-summary">{s('rc.class_summary', { read: classRead ?? '…', unread: q.data.unread })}</Typography.Text>
+              <Typography.Text data-testid="receipt-summary">
+                {s('rc.class_summary', { read: classRead ?? '…', unread: q.data.unread })}
+              </Typography.Text>
               <Typography.Text type="secondary">{s('rc.class_only')}</Typography.Text>
             </Flex>
           ) : (
             <>
               <Progress percent={n.recipients ? Math.round((n.read_count / n.recipients) * 100) : 0} size="small" />
               <Flex justify="space-between" align="center" wrap gap={8} style={{ margin: '8px 0 12px' }}>
-                <Typography.Text data-testid="receipt-summary">{s('rc.summary', { read: n.read_count, unread: q.data.unread, total: n.recipients })}</Typography.Text>
+                <Typography.Text data-testid="receipt-summary">
+                  {s('rc.summary', { read: n.read_count, unread: q.data.unread, total: n.recipients })}
+                </Typography.Text>
                 {q.data.unread === 0 ? (
                   <Tag color="green">{s('rc.all_read')}</Tag>
                 ) : q.data.next_remind_at ? (
                   <Typography.Text type="secondary">{s('rc.remind_next', { time: when(q.data.next_remind_at) })}</Typography.Text>
                 ) : (
-                  <Popconfirm title={s('rc.remind_confirm', { n: q.data.unread })} onConfirm={() => void remind()} okText={s('rc.remind')} cancelText={s('cancel')}>
+                  <Popconfirm
+                    title={s('rc.remind_confirm', { n: q.data.unread })}
+                    onConfirm={() => void remind()}
+                    okText={s('rc.remind')}
+                    cancelText={s('cancel')}
+                  >
                     <Button loading={reminding} data-testid="notice-remind">
                       {s('rc.remind')}
                     </Button>
@@ -126,7 +141,7 @@ export function ReceiptsDrawer({ id, infoAction, onClose }: { id: number | null;
                   <Flex vertical>
                     <span>{r.name}</span>
                     <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                      {r.kind === 'staff' ? s('rc.staff') : r.child_names ?? s('rc.guardian')}
+                      {r.kind === 'staff' ? s('rc.staff') : (r.child_names ?? s('rc.guardian'))}
                     </Typography.Text>
                   </Flex>
                 ),

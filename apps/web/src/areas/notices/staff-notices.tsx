@@ -40,7 +40,13 @@ export default function StaffNotices() {
   const q = useQuery({
     queryKey: ['notices', listAction, box, keyword, important, page],
     queryFn: () =>
-      get<Page<NoticeItem>>(listAction, { page, limit: PAGE, ...(isAdmin ? {} : { box }), ...(keyword ? { keyword } : {}), ...(important ? { important: 1 } : {}) }),
+      get<Page<NoticeItem>>(listAction, {
+        page,
+        limit: PAGE,
+        ...(isAdmin ? {} : { box }),
+        ...(keyword ? { keyword } : {}),
+        ...(important ? { important: 1 } : {}),
+      }),
   });
   const sent = isAdmin || box === 'sent';
   // the received box shows the caller's own read state; the sent and class boxes open the receipts
@@ -67,7 +73,11 @@ export default function StaffNotices() {
             <ScopeText n={n} />
           </Typography.Text>
           {sent ? (
-            <Typography.Text data-testid={`notice-read-${n.id}`} style={{ fontSize: 12 }} type={n.read_count === n.recipients ? 'success' : undefined}>
+            <Typography.Text
+              data-testid={`notice-read-${n.id}`}
+              style={{ fontSize: 12 }}
+              type={n.read_count === n.recipients ? 'success' : undefined}
+            >
               {s('col.read')} {s('read_of', { read: n.read_count, total: n.recipients })}
             </Typography.Text>
           ) : !received ? null : n.read_at ? (
@@ -142,56 +152,79 @@ export default function StaffNotices() {
           pageSize={PAGE}
           size="middle"
           scroll={compact ? undefined : { x: 'max-content' }}
-          onRow={(n) => ({ onClick: () => openRow(n.id), style: { cursor: 'pointer' }, 'data-testid': `notice-row-${n.id}` } as React.HTMLAttributes<HTMLElement>)}
-          columns={compact ? [{ title: s('col.title'), key: 'title', render: (_: unknown, n: NoticeItem) => titleCell(n) }] : [
-            { title: s('col.title'), key: 'title', render: (_: unknown, n: NoticeItem) => titleCell(n) },
-            {
-              title: s('col.scope'),
-              key: 'scope',
-              render: (_, n) => (
-                <Flex vertical gap={2}>
-                  <span>
-                    <ScopeText n={n} />
-                  </span>
-                  <span>
-                    <AudienceTag audience={n.audience} />
-                  </span>
-                </Flex>
-              ),
-            },
-            ...(sent
-              ? [
+          onRow={(n) =>
+            ({ onClick: () => openRow(n.id), style: { cursor: 'pointer' }, 'data-testid': `notice-row-${n.id}` }) as React.HTMLAttributes<HTMLElement>
+          }
+          columns={
+            compact
+              ? [{ title: s('col.title'), key: 'title', render: (_: unknown, n: NoticeItem) => titleCell(n) }]
+              : [
+                  { title: s('col.title'), key: 'title', render: (_: unknown, n: NoticeItem) => titleCell(n) },
                   {
-                    title: s('col.read'),
-                    key: 'read',
-                    render: (_: unknown, n: NoticeItem) => (
-                      <Typography.Text data-testid={`notice-read-${n.id}`} type={n.read_count === n.recipients ? 'success' : undefined}>
-                        {s('read_of', { read: n.read_count, total: n.recipients })}
-                      </Typography.Text>
+                    title: s('col.scope'),
+                    key: 'scope',
+                    render: (_, n) => (
+                      <Flex vertical gap={2}>
+                        <span>
+                          <ScopeText n={n} />
+                        </span>
+                        <span>
+                          <AudienceTag audience={n.audience} />
+                        </span>
+                      </Flex>
                     ),
                   },
+                  ...(sent
+                    ? [
+                        {
+                          title: s('col.read'),
+                          key: 'read',
+                          render: (_: unknown, n: NoticeItem) => (
+                            <Typography.Text data-testid={`notice-read-${n.id}`} type={n.read_count === n.recipients ? 'success' : undefined}>
+                              {s('read_of', { read: n.read_count, total: n.recipients })}
+                            </Typography.Text>
+                          ),
+                        },
+                        {
+                          title: s('col.sms'),
+                          key: 'sms',
+                          render: (_: unknown, n: NoticeItem) =>
+                            !n.sms_count
+                              ? s('sms_none')
+                              : n.sms_at && new Date(n.sms_at) > new Date(n.created_at)
+                                ? s('sms_held', { n: n.sms_count, time: when(n.sms_at) })
+                                : s('sms_queued', { n: n.sms_count }),
+                        },
+                      ]
+                    : received
+                      ? [
+                          {
+                            title: s('col.state'),
+                            key: 'state',
+                            render: (_: unknown, n: NoticeItem) => (n.read_at ? <Tag color="green">{s('read')}</Tag> : <Tag>{s('unread')}</Tag>),
+                          },
+                        ]
+                      : []),
+                  ...(isAdmin || !sent ? [{ title: s('col.author'), key: 'author', dataIndex: 'author_name' }] : []),
+                  { title: s('col.time'), key: 'time', render: (_: unknown, n: NoticeItem) => when(n.created_at) },
                   {
-                    title: s('col.sms'),
-                    key: 'sms',
-                    render: (_: unknown, n: NoticeItem) =>
-                      !n.sms_count ? s('sms_none') : n.sms_at && new Date(n.sms_at) > new Date(n.created_at) ? s('sms_held', { n: n.sms_count, time: when(n.sms_at) }) : s('sms_queued', { n: n.sms_count }),
+                    title: s('col.actions'),
+                    key: 'actions',
+                    render: (_: unknown, n: NoticeItem) => (
+                      <Button
+                        type="link"
+                        size="small"
+                        onClick={(e) => {
+                          e.stopPropagation();
+                          openRow(n.id);
+                        }}
+                      >
+                        {received ? s('open') : s('receipts')}
+                      </Button>
+                    ),
                   },
                 ]
-              : received
-                ? [{ title: s('col.state'), key: 'state', render: (_: unknown, n: NoticeItem) => (n.read_at ? <Tag color="green">{s('read')}</Tag> : <Tag>{s('unread')}</Tag>) }]
-                : []),
-            ...(isAdmin || !sent ? [{ title: s('col.author'), key: 'author', dataIndex: 'author_name' }] : []),
-            { title: s('col.time'), key: 'time', render: (_: unknown, n: NoticeItem) => when(n.created_at) },
-            {
-              title: s('col.actions'),
-              key: 'actions',
-              render: (_: unknown, n: NoticeItem) => (
-                <Button type="link" size="small" onClick={(e) => { e.stopPropagation(); openRow(n.id); }}>
-                  {received ? s('open') : s('receipts')}
-                </Button>
-              ),
-            },
-          ]}
+          }
         />
       )}
       <ComposeDrawer open={composing} onClose={() => setComposing(false)} isAdmin={isAdmin} />

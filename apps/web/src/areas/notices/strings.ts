@@ -81,13 +81,19 @@ export const noticesStrings = defineStrings({
   'rc.guardian': { zh: '家长', en: 'Guardian' },
   'rc.staff': { zh: '教职工', en: 'Staff' },
   'rc.remind': { zh: '短信提醒未读', en: 'Text the unread' },
-  'rc.remind_confirm': { zh: '向 {n} 位未读的接收人发送短信提醒？每条通知每小时最多提醒一次。', en: 'Text the {n} unread recipients? Once an hour at most.' },
+  'rc.remind_confirm': {
+    zh: '向 {n} 位未读的接收人发送短信提醒？每条通知每小时最多提醒一次。',
+    en: 'Text the {n} unread recipients? Once an hour at most.',
+  },
   'rc.remind_next': { zh: '{time} 后可再次提醒', en: 'Next reminder after {time}' },
   'rc.reminded': { zh: '已提醒 {n} 人', en: '{n} reminded' },
   'rc.reminded_held': { zh: '已提醒 {n} 人，短信将在 {time} 发出', en: '{n} reminded; texts at {time}' },
   'rc.all_read': { zh: '全部已读', en: 'Everyone read it' },
   'rc.class_summary': { zh: '本班家长：已读 {read} 人，未读 {unread} 人', en: 'Your class’s guardians: {read} read, {unread} unread' },
-  'rc.class_only': { zh: '仅显示本班家长的阅读情况；短信提醒由发布人操作', en: 'Only your class’s guardians are shown; the sender can text reminders' },
+  'rc.class_only': {
+    zh: '仅显示本班家长的阅读情况；短信提醒由发布人操作',
+    en: 'Only your class’s guardians are shown; the sender can text reminders',
+  },
   'rc.empty': { zh: '没有符合条件的接收人', en: 'No recipient matches' },
   attachments_n: { zh: '附件 {n}', en: '{n} attachments' },
   // parent

@@ -53,7 +53,19 @@ export default function OperatorApplications() {
   const label = (s: 0 | 1 | 2) => (lang === 'en' ? STATUS[s].en : STATUS[s].zh);
 
   return (
-    <Card title={t('operator.applications')} extra={<Segmented value={status} onChange={(v) => { setStatus(v as 0 | 1 | 2); setPage(1); }} options={([0, 1, 2] as const).map((s) => ({ value: s, label: label(s) }))} />}>
+    <Card
+      title={t('operator.applications')}
+      extra={
+        <Segmented
+          value={status}
+          onChange={(v) => {
+            setStatus(v as 0 | 1 | 2);
+            setPage(1);
+          }}
+          options={([0, 1, 2] as const).map((s) => ({ value: s, label: label(s) }))}
+        />
+      }
+    >
       <ServerTable<Application>
         query={q}
         page={page}
@@ -79,7 +91,15 @@ export default function OperatorApplications() {
                     <Popconfirm
                       key={next}
                       title={label(next)}
-                      description={<Input.TextArea placeholder={t('apply.message')} maxLength={500} rows={2} value={note} onChange={(e) => setNote(e.target.value)} />}
+                      description={
+                        <Input.TextArea
+                          placeholder={t('apply.message')}
+                          maxLength={500}
+                          rows={2}
+                          value={note}
+                          onChange={(e) => setNote(e.target.value)}
+                        />
+                      }
                       onConfirm={() => handle(a, next)}
                     >
                       <Button size="small" danger={next === 2}>

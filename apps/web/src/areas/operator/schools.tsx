@@ -150,7 +150,12 @@ export default function OperatorSchools() {
               </Space>
             ),
           },
-          { title: s('price'), key: 'price', width: 190, render: (_, r) => s('price_line', { term: formatFen(r.price.term_fen), year: formatFen(r.price.year_fen) }) },
+          {
+            title: s('price'),
+            key: 'price',
+            width: 190,
+            render: (_, r) => s('price_line', { term: formatFen(r.price.term_fen), year: formatFen(r.price.year_fen) }),
+          },
           { title: s('size'), key: 'size', width: 110, render: (_, r) => `${r.students} / ${r.staff}` },
           {
             title: s('actions'),
@@ -175,7 +180,13 @@ export default function OperatorSchools() {
       />
       {pricing && <PriceDialog school={pricing} onClose={() => setPricing(null)} onSaved={() => void q.refetch()} />}
       {adjusting && <AdjustDialog school={adjusting} onClose={() => setAdjusting(null)} onSaved={() => void q.refetch()} />}
-      <Drawer open={ledger !== null} onClose={() => setLedger(null)} size={760} title={ledger ? s('ledger_title', { name: ledger.name }) : ''} destroyOnHidden>
+      <Drawer
+        open={ledger !== null}
+        onClose={() => setLedger(null)}
+        size={760}
+        title={ledger ? s('ledger_title', { name: ledger.name }) : ''}
+        destroyOnHidden
+      >
         {ledger && (
           <Tabs
             items={[
@@ -210,7 +221,12 @@ function PriceDialog({ school, onClose, onSaved }: { school: OperatorSchoolRow; 
   };
   return (
     <Modal open title={s('price_title', { name: school.name })} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} width={400}>
-      <Form form={form} layout="vertical" initialValues={{ term: formatFen(school.price.term_fen), year: formatFen(school.price.year_fen) }} onFinish={(v) => void save(v)}>
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ term: formatFen(school.price.term_fen), year: formatFen(school.price.year_fen) }}
+        onFinish={(v) => void save(v)}
+      >
         <Form.Item name="term" label={s('term_price')} rules={[rule]}>
           <MoneyInput />
         </Form.Item>
@@ -231,7 +247,12 @@ function AdjustDialog({ school, onClose, onSaved }: { school: OperatorSchoolRow;
   const save = async (v: { direction: 1 | -1; yuan: string; reason: string }) => {
     setBusy(true);
     try {
-      const input: AdjustBalanceInput = { school_id: school.id, amount_fen: v.direction * yuanToFen(v.yuan)!, reason: v.reason.trim(), request_id: requestId.current };
+      const input: AdjustBalanceInput = {
+        school_id: school.id,
+        amount_fen: v.direction * yuanToFen(v.yuan)!,
+        reason: v.reason.trim(),
+        request_id: requestId.current,
+      };
       await post('adjustSchoolBalance', input);
       feedback().message.success(s('saved'));
       onSaved();
@@ -257,10 +278,18 @@ function AdjustDialog({ school, onClose, onSaved }: { school: OperatorSchoolRow;
             ]}
           />
         </Form.Item>
-        <Form.Item name="yuan" label={s('amount')} rules={[{ validator: (_, v) => (validFen(v) ? Promise.resolve() : Promise.reject(new Error(s('amount_invalid')))) }]}>
+        <Form.Item
+          name="yuan"
+          label={s('amount')}
+          rules={[{ validator: (_, v) => (validFen(v) ? Promise.resolve() : Promise.reject(new Error(s('amount_invalid')))) }]}
+        >
           <MoneyInput />
         </Form.Item>
-        <Form.Item name="reason" label={s('reason')} rules={[{ validator: (_, v) => ((v ?? '').trim().length >= 2 ? Promise.resolve() : Promise.reject(new Error(s('reason_required')))) }]}>
+        <Form.Item
+          name="reason"
+          label={s('reason')}
+          rules={[{ validator: (_, v) => ((v ?? '').trim().length >= 2 ? Promise.resolve() : Promise.reject(new Error(s('reason_required')))) }]}
+        >
           <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 2, maxRows: 4 }} />
         </Form.Item>
       </Form>
@@ -287,7 +316,13 @@ function SchoolLedger({ schoolId }: { schoolId: number }) {
       columns={[
         { title: m('ledger.time'), key: 'at', width: 140, render: (_, r) => localDateTime(r.created_at) },
         { title: m('ledger.type'), key: 'type', width: 80, render: (_, r) => m(`ledger.type_${r.type}`) },
-        { title: m('ledger.amount'), key: 'amount', width: 110, align: 'right', render: (_, r) => `${r.amount_fen > 0 ? '+' : ''}${formatFen(r.amount_fen)}` },
+        {
+          title: m('ledger.amount'),
+          key: 'amount',
+          width: 110,
+          align: 'right',
+          render: (_, r) => `${r.amount_fen > 0 ? '+' : ''}${formatFen(r.amount_fen)}`,
+        },
         { title: m('ledger.balance_after'), key: 'after', width: 110, align: 'right', render: (_, r) => formatFen(r.balance_after_fen) },
         { title: m('ledger.note'), key: 'note', ellipsis: true, render: (_, r) => r.note ?? '-' },
       ]}
@@ -322,7 +357,13 @@ function SchoolPayments({ schoolId, onRefunded }: { schoolId: number; onRefunded
           { title: s('pay_what'), key: 'what', ellipsis: true, render: (_, r) => r.description },
           { title: s('pay_method'), key: 'method', width: 80, render: (_, r) => s(r.method === 'wechat' ? 'method_wechat' : 'method_balance') },
           { title: s('pay_amount'), key: 'amount', width: 100, align: 'right', render: (_, r) => formatFen(r.amount_fen) },
-          { title: s('pay_refunded'), key: 'refunded', width: 90, align: 'right', render: (_, r) => (r.refunded_fen ? formatFen(r.refunded_fen) : '-') },
+          {
+            title: s('pay_refunded'),
+            key: 'refunded',
+            width: 90,
+            align: 'right',
+            render: (_, r) => (r.refunded_fen ? formatFen(r.refunded_fen) : '-'),
+          },
           { title: s('pay_state'), key: 'state', width: 80, render: (_, r) => <Tag color={PAY_STATE_COLOR[r.state]}>{s(`state_${r.state}`)}</Tag> },
           {
             title: '',
@@ -385,14 +426,29 @@ function RefundDialog({ schoolId, payment, onClose, onDone }: { schoolId: number
     }
   };
   return (
-    <Modal open title={s('refund_title', { what: payment.description })} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} width={440}>
+    <Modal
+      open
+      title={s('refund_title', { what: payment.description })}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      width={440}
+    >
       <Typography.Paragraph>{s('refund_left', { left: formatFen(left), paid: formatFen(payment.amount_fen) })}</Typography.Paragraph>
       <Typography.Paragraph type="secondary">{s('refund_rule')}</Typography.Paragraph>
       <Form form={form} layout="vertical" initialValues={{ yuan: formatFen(left) }} onFinish={(v) => void save(v)}>
-        <Form.Item name="yuan" label={s('refund_amount')} rules={[{ validator: (_, v) => (valid(v) ? Promise.resolve() : Promise.reject(new Error(s('refund_amount_invalid')))) }]}>
+        <Form.Item
+          name="yuan"
+          label={s('refund_amount')}
+          rules={[{ validator: (_, v) => (valid(v) ? Promise.resolve() : Promise.reject(new Error(s('refund_amount_invalid')))) }]}
+        >
           <MoneyInput />
         </Form.Item>
-        <Form.Item name="reason" label={s('refund_reason')} rules={[{ validator: (_, v) => ((v ?? '').trim().length >= 2 ? Promise.resolve() : Promise.reject(new Error(s('reason_required')))) }]}>
+        <Form.Item
+          name="reason"
+          label={s('refund_reason')}
+          rules={[{ validator: (_, v) => ((v ?? '').trim().length >= 2 ? Promise.resolve() : Promise.reject(new Error(s('reason_required')))) }]}
+        >
           <Input maxLength={80} showCount />
         </Form.Item>
       </Form>

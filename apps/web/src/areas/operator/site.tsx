@@ -43,7 +43,14 @@ function PageConfigForm() {
       layout="vertical"
       style={{ maxWidth: 560 }}
       onFinish={save}
-      initialValues={{ site_name: c.site_name, footer: c.footer.text, icp: c.footer.icp, phone: c.contact.phone, email: c.contact.email, address: c.contact.address }}
+      initialValues={{
+        site_name: c.site_name,
+        footer: c.footer.text,
+        icp: c.footer.icp,
+        phone: c.contact.phone,
+        email: c.contact.email,
+        address: c.contact.address,
+      }}
     >
       <Alert type="info" showIcon title={t('operator.conflict_hint')} style={{ marginBottom: 16 }} />
       <Form.Item name="site_name" label={t('operator.site_name')} rules={[{ required: true, whitespace: true, max: 60 }]}>

@@ -34,9 +34,7 @@ export function ChildToday({ child, date }: { child: ParentChild; date: string }
           {t(`flow.state_${d.state}` as MessageKey)}
         </Tag>
         {d.left_with && (
-          <Typography.Text type="secondary">
-            {t('parent.left_with', { name: d.left_with.name, relation: d.left_with.relation })}
-          </Typography.Text>
+          <Typography.Text type="secondary">{t('parent.left_with', { name: d.left_with.name, relation: d.left_with.relation })}</Typography.Text>
         )}
       </div>
       <DayTimeline events={d.events} tz={tz} />

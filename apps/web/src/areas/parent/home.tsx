@@ -38,7 +38,9 @@ export default function ParentHome() {
               </Typography.Text>
               <div>
                 <Typography.Text type="secondary">
-                  {c.care_class ? t('parent.care_class', { name: c.care_class.name, head: c.care_class.head_teacher_name ?? '-' }) : t('parent.no_care_class')}
+                  {c.care_class
+                    ? t('parent.care_class', { name: c.care_class.name, head: c.care_class.head_teacher_name ?? '-' })
+                    : t('parent.no_care_class')}
                 </Typography.Text>
               </div>
             </div>

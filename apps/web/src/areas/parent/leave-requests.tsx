@@ -21,7 +21,12 @@ export function LeaveRequests({ kids }: { kids: ParentChild[] }) {
   const submit = async (v: { student_id: number; range: [Dayjs, Dayjs]; reason: string }) => {
     setBusy(true);
     try {
-      await post('submitLeave', { student_id: v.student_id, start_day: v.range[0].format('YYYY-MM-DD'), end_day: v.range[1].format('YYYY-MM-DD'), reason: v.reason.trim() });
+      await post('submitLeave', {
+        student_id: v.student_id,
+        start_day: v.range[0].format('YYYY-MM-DD'),
+        end_day: v.range[1].format('YYYY-MM-DD'),
+        reason: v.reason.trim(),
+      });
       feedback().message.success(t('leave.sent'));
       setOpen(false);
       await q.refetch();

@@ -28,7 +28,12 @@ export function LedgerList({ studentId }: { studentId: number }) {
   if (q.isLoading) return <Loading />;
   if (q.isError) return <LoadError onRetry={() => void q.refetch()} />;
   const rows: PointsLedgerEntry[] = q.data?.pages.flatMap((p) => p.list) ?? [];
-  if (!rows.length) return <Typography.Paragraph type="secondary" style={{ margin: 0, padding: '8px 0' }}>{s('history.empty')}</Typography.Paragraph>;
+  if (!rows.length)
+    return (
+      <Typography.Paragraph type="secondary" style={{ margin: 0, padding: '8px 0' }}>
+        {s('history.empty')}
+      </Typography.Paragraph>
+    );
   return (
     <div>
       <ul style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label={s('award.history')}>
@@ -73,7 +78,19 @@ export function GoodsPicture({ url, size = 56 }: { url: string | null; size?: nu
   return url ? (
     <img src={url} alt="" style={{ width: size, height: size, objectFit: 'cover', borderRadius: 6, flex: 'none', background: '#f5f5f5' }} />
   ) : (
-    <div aria-hidden style={{ width: size, height: size, borderRadius: 6, flex: 'none', background: 'linear-gradient(135deg, #fff7e6, #ffe7ba)', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+    <div
+      aria-hidden
+      style={{
+        width: size,
+        height: size,
+        borderRadius: 6,
+        flex: 'none',
+        background: 'linear-gradient(135deg, #fff7e6, #ffe7ba)',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+      }}
+    >
       <svg width={size * 0.5} height={size * 0.5} viewBox="0 0 24 24" fill="none" stroke="#d46b08" strokeWidth="1.8" strokeLinejoin="round">
         <rect x="3" y="8" width="18" height="4" rx="1" />
         <path d="M5 12v8h14v-8M12 8v12M12 8c-1.5-3-5-3.5-5-1.2C7 8 9.5 8 12 8c2.5 0 5 0 5-1.2C17 4.5 13.5 5 12 8z" />

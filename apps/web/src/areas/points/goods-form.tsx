@@ -24,10 +24,30 @@ export default function GoodsForm() {
   const s = pointsStrings.use();
   const [params] = useSearchParams();
   const id = Number(params.get('id')) || null;
-  const info = useQuery({ queryKey: ['scoreGoodsInfo', id], queryFn: () => get<ScoreGoodsDetail>('scoreGoodsInfo', { id: id! }, { silent: true }), enabled: id !== null, retry: false });
+  const info = useQuery({
+    queryKey: ['scoreGoodsInfo', id],
+    queryFn: () => get<ScoreGoodsDetail>('scoreGoodsInfo', { id: id! }, { silent: true }),
+    enabled: id !== null,
+    retry: false,
+  });
   return (
-    <Card title={<Typography.Title level={4} style={{ margin: 0 }}>{id ? s('form.edit_title') : s('form.add_title')}</Typography.Title>} style={{ maxWidth: 640 }}>
-      {id === null ? <GoodsEditor goods={null} /> : info.isLoading ? <Loading /> : info.isError ? <NotFoundOrError retry={() => void info.refetch()} error={info.error} /> : <GoodsEditor goods={info.data!} />}
+    <Card
+      title={
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          {id ? s('form.edit_title') : s('form.add_title')}
+        </Typography.Title>
+      }
+      style={{ maxWidth: 640 }}
+    >
+      {id === null ? (
+        <GoodsEditor goods={null} />
+      ) : info.isLoading ? (
+        <Loading />
+      ) : info.isError ? (
+        <NotFoundOrError retry={() => void info.refetch()} error={info.error} />
+      ) : (
+        <GoodsEditor goods={info.data!} />
+      )}
     </Card>
   );
 }
@@ -77,7 +97,11 @@ function GoodsEditor({ goods }: { goods: ScoreGoods | null }) {
       form={form}
       layout="vertical"
       autoComplete="off"
-      initialValues={goods ? { name: goods.name, picture_url: goods.picture_url ?? '', description: goods.description ?? '' } : { stock: 10, listed: true, picture_url: '' }}
+      initialValues={
+        goods
+          ? { name: goods.name, picture_url: goods.picture_url ?? '', description: goods.description ?? '' }
+          : { stock: 10, listed: true, picture_url: '' }
+      }
       onFinish={(v) => void save(v)}
     >
       <Form.Item name="name" label={s('form.name')} rules={[{ required: true, whitespace: true, message: s('required') }, { max: 50 }]}>
@@ -121,10 +145,20 @@ function GoodsEditor({ goods }: { goods: ScoreGoods | null }) {
         </Typography.Paragraph>
       ) : (
         <Flex gap={12} wrap>
-          <Form.Item name="price" label={s('form.price')} rules={[{ required: true, type: 'integer', min: 1, max: GOODS_MAX_PRICE, message: s('v.price') }]} style={{ flex: '1 1 180px' }}>
+          <Form.Item
+            name="price"
+            label={s('form.price')}
+            rules={[{ required: true, type: 'integer', min: 1, max: GOODS_MAX_PRICE, message: s('v.price') }]}
+            style={{ flex: '1 1 180px' }}
+          >
             <InputNumber min={1} max={GOODS_MAX_PRICE} precision={0} suffix={s('unit')} style={{ width: '100%' }} />
           </Form.Item>
-          <Form.Item name="stock" label={s('form.stock')} rules={[{ required: true, type: 'integer', min: 0, max: GOODS_MAX_STOCK, message: s('v.stock') }]} style={{ flex: '1 1 180px' }}>
+          <Form.Item
+            name="stock"
+            label={s('form.stock')}
+            rules={[{ required: true, type: 'integer', min: 0, max: GOODS_MAX_STOCK, message: s('v.stock') }]}
+            style={{ flex: '1 1 180px' }}
+          >
             <InputNumber min={0} max={GOODS_MAX_STOCK} precision={0} style={{ width: '100%' }} />
           </Form.Item>
           <Form.Item name="listed" label={s('form.listed')} valuePropName="checked">

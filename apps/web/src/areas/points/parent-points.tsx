@@ -1,6 +1,14 @@
 import { useInfiniteQuery, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Avatar, Button, Card, Empty, Flex, Modal, Radio, Segmented, Space, Tag, Typography } from 'antd';
-import { exchangeDecision, type Page, type ParentChild, type ScoreGoods, type ScoreOrder, type ScoreOrderListAnswer, type StudentPoints } from '@wantuo/shared';
+import {
+  exchangeDecision,
+  type Page,
+  type ParentChild,
+  type ScoreGoods,
+  type ScoreOrder,
+  type ScoreOrderListAnswer,
+  type StudentPoints,
+} from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
@@ -38,7 +46,10 @@ function ChildrenPoints({ kids }: { kids: ParentChild[] }) {
   const [exchanging, setExchanging] = useState<ScoreGoods | null>(null);
   // every child's balance (the exchange dialog shows them all); the history pages for the child shown
   const balances = useQueries({
-    queries: kids.map((k) => ({ queryKey: ['studentPoints', k.id, 'balance'], queryFn: () => get<StudentPoints>('studentPoints', { student_id: k.id, page: 1, limit: 1 }) })),
+    queries: kids.map((k) => ({
+      queryKey: ['studentPoints', k.id, 'balance'],
+      queryFn: () => get<StudentPoints>('studentPoints', { student_id: k.id, page: 1, limit: 1 }),
+    })),
   });
   const balanceOf = (id: number) => balances[kids.findIndex((k) => k.id === id)]?.data?.balance;
   const kid = kids.find((k) => k.id === current)!;
@@ -72,7 +83,9 @@ function ChildrenPoints({ kids }: { kids: ParentChild[] }) {
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {s('parent.balance')}
             </Typography.Text>
-            <div style={{ fontSize: 28, fontWeight: 700, color: '#d46b08', lineHeight: 1.1 }}>{b?.isLoading ? '…' : b?.isError ? '-' : (b?.data?.balance ?? 0)}</div>
+            <div style={{ fontSize: 28, fontWeight: 700, color: '#d46b08', lineHeight: 1.1 }}>
+              {b?.isLoading ? '…' : b?.isError ? '-' : (b?.data?.balance ?? 0)}
+            </div>
           </div>
         </Flex>
       </Card>
@@ -81,15 +94,7 @@ function ChildrenPoints({ kids }: { kids: ParentChild[] }) {
         <LedgerList studentId={current} />
       </Card>
       <Orders studentId={current} />
-      {exchanging && (
-        <ExchangeDialog
-          good={exchanging}
-          kids={kids}
-          initial={current}
-          balanceOf={balanceOf}
-          onClose={() => setExchanging(null)}
-        />
-      )}
+      {exchanging && <ExchangeDialog good={exchanging} kids={kids} initial={current} balanceOf={balanceOf} onClose={() => setExchanging(null)} />}
     </>
   );
 }
@@ -120,7 +125,19 @@ function Shop({ balance, onExchange }: { balance: number | undefined; onExchange
             const soldOut = g.stock <= 0;
             const affordable = balance !== undefined && balance >= g.price;
             return (
-              <div key={g.id} data-testid={`goods-${g.id}`} style={{ border: '1px solid #f0f0f0', borderRadius: 8, padding: 10, display: 'flex', flexDirection: 'column', gap: 6, opacity: soldOut ? 0.6 : 1 }}>
+              <div
+                key={g.id}
+                data-testid={`goods-${g.id}`}
+                style={{
+                  border: '1px solid #f0f0f0',
+                  borderRadius: 8,
+                  padding: 10,
+                  display: 'flex',
+                  flexDirection: 'column',
+                  gap: 6,
+                  opacity: soldOut ? 0.6 : 1,
+                }}
+              >
                 <Flex justify="center">
                   <GoodsPicture url={g.picture_url} size={96} />
                 </Flex>
@@ -129,7 +146,13 @@ function Shop({ balance, onExchange }: { balance: number | undefined; onExchange
                 </Typography.Text>
                 <Flex justify="space-between" align="center">
                   <Typography.Text style={{ color: '#d46b08', fontWeight: 600 }}>{s('points_of', { n: g.price })}</Typography.Text>
-                  {soldOut ? <Tag color="red">{s('sold_out')}</Tag> : <Typography.Text type="secondary" style={{ fontSize: 12 }}>{s('parent.stock_left', { n: g.stock })}</Typography.Text>}
+                  {soldOut ? (
+                    <Tag color="red">{s('sold_out')}</Tag>
+                  ) : (
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {s('parent.stock_left', { n: g.stock })}
+                    </Typography.Text>
+                  )}
                 </Flex>
                 <Button type="primary" block disabled={soldOut} ghost={!affordable} onClick={() => onExchange(g)} style={{ minHeight: 40 }}>
                   {s('parent.exchange')}
@@ -148,7 +171,19 @@ function Shop({ balance, onExchange }: { balance: number | undefined; onExchange
   );
 }
 
-function ExchangeDialog({ good, kids, initial, balanceOf, onClose }: { good: ScoreGoods; kids: ParentChild[]; initial: number; balanceOf: (id: number) => number | undefined; onClose: () => void }) {
+function ExchangeDialog({
+  good,
+  kids,
+  initial,
+  balanceOf,
+  onClose,
+}: {
+  good: ScoreGoods;
+  kids: ParentChild[];
+  initial: number;
+  balanceOf: (id: number) => number | undefined;
+  onClose: () => void;
+}) {
   const s = pointsStrings.use();
   const qc = useQueryClient();
   const [child, setChild] = useState(initial);
@@ -190,7 +225,11 @@ function ExchangeDialog({ good, kids, initial, balanceOf, onClose }: { good: Sco
         <GoodsPicture url={good.picture_url} size={64} />
         <div style={{ minWidth: 0 }}>
           <Typography.Text strong>{good.name}</Typography.Text>
-          {good.description && <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} style={{ margin: 0 }}>{good.description}</Typography.Paragraph>}
+          {good.description && (
+            <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} style={{ margin: 0 }}>
+              {good.description}
+            </Typography.Paragraph>
+          )}
         </div>
       </Flex>
       {kids.length > 1 && (
@@ -208,7 +247,11 @@ function ExchangeDialog({ good, kids, initial, balanceOf, onClose }: { good: Sco
       {d.ok ? (
         <Alert type="info" showIcon title={s('parent.exchange_cost', { price: good.price, after: d.value })} />
       ) : (
-        <Alert type="warning" showIcon title={d.error === 'points.insufficient' ? s('parent.exchange_short', { child: name, balance, price: good.price }) : s('sold_out')} />
+        <Alert
+          type="warning"
+          showIcon
+          title={d.error === 'points.insufficient' ? s('parent.exchange_short', { child: name, balance, price: good.price }) : s('sold_out')}
+        />
       )}
     </Modal>
   );
@@ -218,7 +261,10 @@ function Orders({ studentId }: { studentId: number }) {
   const s = pointsStrings.use();
   const when = useSchoolClock().dateTime;
   const [page, setPage] = useState(1);
-  const q = useQuery({ queryKey: ['scoreOrderList', 'parent', studentId, page], queryFn: () => get<ScoreOrderListAnswer>('scoreOrderList', { student_id: studentId, page, limit: 10 }) });
+  const q = useQuery({
+    queryKey: ['scoreOrderList', 'parent', studentId, page],
+    queryFn: () => get<ScoreOrderListAnswer>('scoreOrderList', { student_id: studentId, page, limit: 10 }),
+  });
   const total = q.data?.total ?? 0;
   return (
     <Card size="small" title={s('parent.orders')}>

@@ -31,7 +31,11 @@ type Listed = 'all' | 'listed' | 'unlisted';
 export default function PrincipalShop() {
   const s = pointsStrings.use();
   const [tab, setTab] = useState<'goods' | 'orders'>('goods');
-  const pending = useQuery({ queryKey: ['scoreOrderList', 'badge'], queryFn: () => get<ScoreOrderListAnswer>('scoreOrderList', { state: 'pending', page: 1, limit: 1 }), refetchInterval: 60_000 });
+  const pending = useQuery({
+    queryKey: ['scoreOrderList', 'badge'],
+    queryFn: () => get<ScoreOrderListAnswer>('scoreOrderList', { state: 'pending', page: 1, limit: 1 }),
+    refetchInterval: 60_000,
+  });
   return (
     <Card>
       <Tabs
@@ -155,7 +159,13 @@ function GoodsList() {
               </Flex>
             ),
           },
-          { title: s('col.price'), dataIndex: 'price', width: 100, align: 'right', render: (v: number) => <Typography.Text strong>{v}</Typography.Text> },
+          {
+            title: s('col.price'),
+            dataIndex: 'price',
+            width: 100,
+            align: 'right',
+            render: (v: number) => <Typography.Text strong>{v}</Typography.Text>,
+          },
           {
             title: s('col.stock'),
             dataIndex: 'stock',
@@ -164,7 +174,12 @@ function GoodsList() {
             render: (v: number) => (v === 0 ? <Tag color="red">{s('sold_out')}</Tag> : v),
           },
           { title: s('col.exchanged'), dataIndex: 'exchanged', width: 90, align: 'right' },
-          { title: s('col.listed'), key: 'listed', width: 90, render: (_, g) => (g.listed ? <Tag color="green">{s('listed')}</Tag> : <Tag>{s('unlisted')}</Tag>) },
+          {
+            title: s('col.listed'),
+            key: 'listed',
+            width: 90,
+            render: (_, g) => (g.listed ? <Tag color="green">{s('listed')}</Tag> : <Tag>{s('unlisted')}</Tag>),
+          },
           {
             title: s('col.actions'),
             key: 'actions',
@@ -218,10 +233,24 @@ function PriceDialog({ g, onClose, onSaved }: { g: ScoreGoods; onClose: () => vo
     }
   };
   return (
-    <Modal open title={s('price.title', { name: g.name })} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} okText={s('confirm')} cancelText={s('cancel')} destroyOnHidden width={440}>
+    <Modal
+      open
+      title={s('price.title', { name: g.name })}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      okText={s('confirm')}
+      cancelText={s('cancel')}
+      destroyOnHidden
+      width={440}
+    >
       <Typography.Paragraph type="secondary">{s('price.now', { n: g.price })}</Typography.Paragraph>
       <Form form={form} layout="vertical" initialValues={{ price: g.price }} onFinish={(v) => void save(v)}>
-        <Form.Item name="price" label={s('price.new')} rules={[{ required: true, type: 'integer', min: 1, max: GOODS_MAX_PRICE, message: s('v.price') }]}>
+        <Form.Item
+          name="price"
+          label={s('price.new')}
+          rules={[{ required: true, type: 'integer', min: 1, max: GOODS_MAX_PRICE, message: s('v.price') }]}
+        >
           <InputNumber min={1} max={GOODS_MAX_PRICE} precision={0} suffix={s('unit')} style={{ width: '100%' }} autoFocus />
         </Form.Item>
         <Form.Item name="reason" label={s('price.reason')} rules={[{ max: 100 }]}>
@@ -255,7 +284,12 @@ function StockDialog({ g, onClose, onSaved }: { g: ScoreGoods; onClose: () => vo
   const save = async (v: { quantity: number; reason?: string }) => {
     setBusy(true);
     try {
-      await post('addScoreGoodsStock', { id: g.id, quantity: v.quantity, request_id: requestId, ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}) });
+      await post('addScoreGoodsStock', {
+        id: g.id,
+        quantity: v.quantity,
+        request_id: requestId,
+        ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}),
+      });
       feedback().message.success(s('stock.added'));
       onSaved();
       onClose();
@@ -266,7 +300,17 @@ function StockDialog({ g, onClose, onSaved }: { g: ScoreGoods; onClose: () => vo
     }
   };
   return (
-    <Modal open title={s('stock.title', { name: g.name })} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} okText={s('confirm')} cancelText={s('cancel')} destroyOnHidden width={400}>
+    <Modal
+      open
+      title={s('stock.title', { name: g.name })}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      okText={s('confirm')}
+      cancelText={s('cancel')}
+      destroyOnHidden
+      width={400}
+    >
       <Typography.Paragraph type="secondary">{s('stock.now', { n: g.stock })}</Typography.Paragraph>
       <Form form={form} layout="vertical" initialValues={{ quantity: 10 }} onFinish={(v) => void save(v)}>
         <Form.Item name="quantity" label={s('stock.qty')} rules={[{ required: true, type: 'integer', min: 1, max: 10_000, message: s('v.qty') }]}>
@@ -332,8 +376,12 @@ function OrderList() {
           label: (
             <Space size={4}>
               {s(`order.${k}`)}
-              {counts && k !== 'all' && <Badge count={counts[k]} showZero overflowCount={9999} color={k === 'pending' && counts[k] > 0 ? 'gold' : '#bfbfbf'} />}
-              {counts && k === 'all' && <Badge count={ORDER_STATES.reduce((n, x) => n + counts[x], 0)} showZero overflowCount={9999} color="#bfbfbf" />}
+              {counts && k !== 'all' && (
+                <Badge count={counts[k]} showZero overflowCount={9999} color={k === 'pending' && counts[k] > 0 ? 'gold' : '#bfbfbf'} />
+              )}
+              {counts && k === 'all' && (
+                <Badge count={ORDER_STATES.reduce((n, x) => n + counts[x], 0)} showZero overflowCount={9999} color="#bfbfbf" />
+              )}
             </Space>
           ),
         }))}
@@ -381,8 +429,12 @@ function OrderList() {
               <div>
                 <div>{when(o.created_at)}</div>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {o.state === 'handed_over' && o.handed_over_at ? `${s('order.handed_over')} ${when(o.handed_over_at)} ${o.handed_over_by_name ?? ''}` : ''}
-                  {o.state === 'cancelled' && o.cancelled_at ? `${s('order.cancelled')} ${when(o.cancelled_at)}${o.cancel_reason ? `：${o.cancel_reason}` : ''}` : ''}
+                  {o.state === 'handed_over' && o.handed_over_at
+                    ? `${s('order.handed_over')} ${when(o.handed_over_at)} ${o.handed_over_by_name ?? ''}`
+                    : ''}
+                  {o.state === 'cancelled' && o.cancelled_at
+                    ? `${s('order.cancelled')} ${when(o.cancelled_at)}${o.cancel_reason ? `：${o.cancel_reason}` : ''}`
+                    : ''}
                 </Typography.Text>
               </div>
             ),
@@ -451,7 +503,11 @@ function CancelDialog({ o, onClose, onDone }: { o: ScoreOrder; onClose: () => vo
     >
       <Typography.Paragraph type="secondary">{s('order.cancel_note', { n: o.price })}</Typography.Paragraph>
       <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
-        <Form.Item name="reason" label={s('order.cancel_reason')} rules={[{ required: true, whitespace: true, message: s('required') }, { max: 100 }]}>
+        <Form.Item
+          name="reason"
+          label={s('order.cancel_reason')}
+          rules={[{ required: true, whitespace: true, message: s('required') }, { max: 100 }]}
+        >
           <Input maxLength={100} autoFocus />
         </Form.Item>
       </Form>

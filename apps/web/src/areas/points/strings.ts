@@ -36,7 +36,10 @@ export const pointsStrings = defineStrings({
   'act.delete': { zh: '删除', en: 'Delete' },
   'del.title': { zh: '删除「{name}」？', en: 'Delete “{name}”?' },
   'del.never': { zh: '该商品从未被兑换，将被删除。', en: 'Never exchanged: it will be deleted.' },
-  'del.used': { zh: '该商品已被兑换过 {n} 次，不能删除，将改为下架。', en: 'Exchanged {n} times: it cannot be deleted and will be unlisted instead.' },
+  'del.used': {
+    zh: '该商品已被兑换过 {n} 次，不能删除，将改为下架。',
+    en: 'Exchanged {n} times: it cannot be deleted and will be unlisted instead.',
+  },
   'del.deleted': { zh: '已删除', en: 'Deleted' },
   'del.unlisted': { zh: '已兑换过的商品不能删除，已下架', en: 'Exchanged before: unlisted instead of deleted' },
   'price.title': { zh: '修改积分价：{name}', en: 'Change the price: {name}' },
@@ -131,7 +134,10 @@ export const pointsStrings = defineStrings({
   'parent.exchange': { zh: '兑换', en: 'Exchange' },
   'parent.exchange_title': { zh: '为 {child} 兑换「{good}」', en: 'Exchange “{good}” for {child}' },
   'parent.exchange_for': { zh: '为谁兑换', en: 'For' },
-  'parent.exchange_cost': { zh: '需要 {price} 积分，兑换后剩余 {after} 积分。兑换后请到机构领取。', en: '{price} points; {after} left after. Collect it at the centre.' },
+  'parent.exchange_cost': {
+    zh: '需要 {price} 积分，兑换后剩余 {after} 积分。兑换后请到机构领取。',
+    en: '{price} points; {after} left after. Collect it at the centre.',
+  },
   'parent.exchange_short': { zh: '{child} 的积分不足（{balance} / {price}）', en: '{child} has too few points ({balance} / {price})' },
   'parent.exchanged': { zh: '兑换成功，请到机构领取', en: 'Exchanged: collect it at the centre' },
   'parent.orders': { zh: '兑换记录', en: 'Exchanges' },

@@ -68,7 +68,15 @@ export default function TeacherPoints() {
           <Empty description={s('award.none')} />
         ) : (
           <>
-            <Input.Search allowClear placeholder={s('award.search')} maxLength={32} value={typed} onChange={(e) => setTyped(e.target.value.trim())} size="large" loading={q.isFetching && !q.isFetchingNextPage} />
+            <Input.Search
+              allowClear
+              placeholder={s('award.search')}
+              maxLength={32}
+              value={typed}
+              onChange={(e) => setTyped(e.target.value.trim())}
+              size="large"
+              loading={q.isFetching && !q.isFetchingNextPage}
+            />
             <div className="points-select-all">
               <Checkbox
                 checked={shown.length > 0 && shown.every((st) => selected.has(st.id))}
@@ -84,7 +92,12 @@ export default function TeacherPoints() {
             ) : (
               <ul className="points-list">
                 {shown.map((st) => (
-                  <li key={st.id} className={selected.has(st.id) ? 'points-row points-row-on' : 'points-row'} onClick={() => toggle(st)} data-testid={`student-${st.id}`}>
+                  <li
+                    key={st.id}
+                    className={selected.has(st.id) ? 'points-row points-row-on' : 'points-row'}
+                    onClick={() => toggle(st)}
+                    data-testid={`student-${st.id}`}
+                  >
                     <Checkbox checked={selected.has(st.id)} onClick={(e) => e.stopPropagation()} onChange={() => toggle(st)} aria-label={st.name} />
                     <Avatar size={36} src={st.photo_url || undefined} style={{ background: '#1677ff', flex: 'none' }}>
                       {st.name.slice(-1)}
@@ -136,7 +149,14 @@ export default function TeacherPoints() {
           }}
         />
       )}
-      <Drawer open={history !== null} onClose={() => setHistory(null)} placement="bottom" size="70%" title={history ? `${history.name} · ${s('points_of', { n: history.balance })}` : ''} destroyOnHidden>
+      <Drawer
+        open={history !== null}
+        onClose={() => setHistory(null)}
+        placement="bottom"
+        size="70%"
+        title={history ? `${history.name} · ${s('points_of', { n: history.balance })}` : ''}
+        destroyOnHidden
+      >
         {history && <LedgerList studentId={history.id} />}
       </Drawer>
     </div>
@@ -169,7 +189,14 @@ function AwardSheet({ chosen, onClose, onDone }: { chosen: PointsStudent[]; onCl
   };
 
   return (
-    <Drawer open onClose={onClose} placement="bottom" size="auto" title={`${s('award.title')} · ${s('award.selected', { n: chosen.length })}`} destroyOnHidden>
+    <Drawer
+      open
+      onClose={onClose}
+      placement="bottom"
+      size="auto"
+      title={`${s('award.title')} · ${s('award.selected', { n: chosen.length })}`}
+      destroyOnHidden
+    >
       <div className="points-sheet">
         <Segmented<Sign>
           block
@@ -183,7 +210,13 @@ function AwardSheet({ chosen, onClose, onDone }: { chosen: PointsStudent[]; onCl
         />
         <div className="points-amounts">
           {AMOUNTS.map((n) => (
-            <Button key={n} size="large" type={amount === n ? 'primary' : 'default'} danger={sign === 'deduct' && amount === n} onClick={() => setAmount(n)}>
+            <Button
+              key={n}
+              size="large"
+              type={amount === n ? 'primary' : 'default'}
+              danger={sign === 'deduct' && amount === n}
+              onClick={() => setAmount(n)}
+            >
               {sign === 'add' ? '+' : '−'}
               {n}
             </Button>
@@ -210,11 +243,7 @@ function AwardSheet({ chosen, onClose, onDone }: { chosen: PointsStudent[]; onCl
         </div>
         <Input size="large" maxLength={100} placeholder={s('award.reason_ph')} value={reason} onChange={(e) => setReason(e.target.value)} />
         {short.length > 0 && (
-          <Alert
-            type="warning"
-            showIcon
-            title={`${s('award.short')}：${short.map((st) => `${st.name}（${st.balance}）`).join('、')}`}
-          />
+          <Alert type="warning" showIcon title={`${s('award.short')}：${short.map((st) => `${st.name}（${st.balance}）`).join('、')}`} />
         )}
         <Flex vertical gap={4}>
           <Button type="primary" danger={sign === 'deduct'} size="large" block disabled={!ready} loading={busy} onClick={() => void submit()}>

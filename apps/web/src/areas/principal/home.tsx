@@ -39,7 +39,13 @@ const strings = defineStrings({
 });
 
 const FLOW = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as const;
-const FLOW_COLOR: Record<(typeof FLOW)[number], string> = { expected: '#bfbfbf', picked_up: '#1677ff', in_centre: '#52c41a', left: '#722ed1', on_leave: '#fa8c16' };
+const FLOW_COLOR: Record<(typeof FLOW)[number], string> = {
+  expected: '#bfbfbf',
+  picked_up: '#1677ff',
+  in_centre: '#52c41a',
+  left: '#722ed1',
+  on_leave: '#fa8c16',
+};
 /** how often the landing page reads today's figures again while it is open */
 const REFRESH_MS = 60_000;
 

@@ -73,12 +73,20 @@ export default function StaffAccounts() {
     });
   };
   const saveEdit = (v: StaffFormValues) =>
-    editing && run(() => post('editTeacher', { id: editing.id, version: editing.version, ...toInput(v, true) }), () => setEditing(null));
+    editing &&
+    run(
+      () => post('editTeacher', { id: editing.id, version: editing.version, ...toInput(v, true) }),
+      () => setEditing(null),
+    );
   const saveReset = ({ password }: { password?: string }) =>
     resetting &&
     run(
       async () => {
-        const res = await post<ResetTeacherPwdResult>('resetTeacherPwd', { id: resetting.id, version: resetting.version, ...(password ? { password } : {}) });
+        const res = await post<ResetTeacherPwdResult>('resetTeacherPwd', {
+          id: resetting.id,
+          version: resetting.version,
+          ...(password ? { password } : {}),
+        });
         if (res.password) setGenerated({ name: resetting.name, password: res.password });
       },
       () => {

@@ -18,10 +18,25 @@ export function StaffFields() {
   const t = useT();
   return (
     <>
-      <Form.Item name="name" label={t('staff.name')} rules={[{ required: true, whitespace: true, message: t('staff.name_required') }, { max: 32 }, { pattern: PERSON_NAME_RE, message: t('staff.name_required') }]}>
+      <Form.Item
+        name="name"
+        label={t('staff.name')}
+        rules={[
+          { required: true, whitespace: true, message: t('staff.name_required') },
+          { max: 32 },
+          { pattern: PERSON_NAME_RE, message: t('staff.name_required') },
+        ]}
+      >
         <Input maxLength={32} autoComplete="off" />
       </Form.Item>
-      <Form.Item name="mobile" label={t('staff.mobile')} rules={[{ required: true, message: t('staff.mobile_invalid') }, { pattern: MOBILE_RE, message: t('staff.mobile_invalid') }]}>
+      <Form.Item
+        name="mobile"
+        label={t('staff.mobile')}
+        rules={[
+          { required: true, message: t('staff.mobile_invalid') },
+          { pattern: MOBILE_RE, message: t('staff.mobile_invalid') },
+        ]}
+      >
         <Input maxLength={11} inputMode="numeric" autoComplete="off" />
       </Form.Item>
       <Form.Item name="role" label={t('staff.role')} rules={[{ required: true, message: t('staff.role_required') }]}>

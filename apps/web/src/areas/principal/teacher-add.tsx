@@ -35,10 +35,22 @@ export default function TeacherAdd() {
     <Card title={t('staff.add_title')}>
       <Form<AddValues> layout="vertical" onFinish={submit} initialValues={{ role: 2, duties: [] }} style={{ maxWidth: 560 }} autoComplete="off">
         <StaffFields />
-        <Form.Item name="username" label={t('staff.username')} extra={t('staff.username_hint')} rules={[{ pattern: USERNAME_RE, message: t('staff.username_invalid') }]}>
+        <Form.Item
+          name="username"
+          label={t('staff.username')}
+          extra={t('staff.username_hint')}
+          rules={[{ pattern: USERNAME_RE, message: t('staff.username_invalid') }]}
+        >
           <Input maxLength={32} autoComplete="off" />
         </Form.Item>
-        <Form.Item name="password" label={t('staff.password')} rules={[{ required: true, message: t('staff.password_rule') }, { pattern: PASSWORD_RE, message: t('staff.password_rule') }]}>
+        <Form.Item
+          name="password"
+          label={t('staff.password')}
+          rules={[
+            { required: true, message: t('staff.password_rule') },
+            { pattern: PASSWORD_RE, message: t('staff.password_rule') },
+          ]}
+        >
           <Input.Password maxLength={64} autoComplete="new-password" />
         </Form.Item>
         <Form.Item
@@ -48,7 +60,8 @@ export default function TeacherAdd() {
           rules={[
             { required: true, message: t('staff.password_mismatch') },
             ({ getFieldValue }) => ({
-              validator: (_, value) => (value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('staff.password_mismatch')))),
+              validator: (_, value) =>
+                value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('staff.password_mismatch'))),
             }),
           ]}
         >

@@ -44,7 +44,13 @@ export default function PdfViewer() {
   };
   return (
     <Flex vertical gap={8} style={{ minHeight: 'calc(100vh - 160px)' }}>
-      <Flex wrap gap={8} justify="space-between" align="center" style={{ position: 'sticky', top: 0, zIndex: 2, background: 'var(--ant-color-bg-container, #fff)', padding: '8px 0' }}>
+      <Flex
+        wrap
+        gap={8}
+        justify="space-between"
+        align="center"
+        style={{ position: 'sticky', top: 0, zIndex: 2, background: 'var(--ant-color-bg-container, #fff)', padding: '8px 0' }}
+      >
         <Typography.Text strong ellipsis style={{ maxWidth: '100%' }}>
           {title}
         </Typography.Text>
@@ -52,7 +58,15 @@ export default function PdfViewer() {
           <Button size="small" disabled={page <= 1} onClick={() => setPage(page - 1)} aria-label={s('pdf.prev')}>
             ‹
           </Button>
-          <InputNumber size="small" min={1} max={Math.max(1, pages)} value={page} onChange={(v) => v && setPage(Math.min(Math.max(1, v), pages || 1))} style={{ width: 64 }} aria-label="page" />
+          <InputNumber
+            size="small"
+            min={1}
+            max={Math.max(1, pages)}
+            value={page}
+            onChange={(v) => v && setPage(Math.min(Math.max(1, v), pages || 1))}
+            style={{ width: 64 }}
+            aria-label="page"
+          />
           <span data-testid="pdf-page-info">{s('pdf.page', { page, pages: pages || '…' })}</span>
           <Button size="small" disabled={pages === 0 || page >= pages} onClick={() => setPage(page + 1)} aria-label={s('pdf.next')}>
             ›

@@ -58,7 +58,16 @@ export function useResourceColumns(opts: { subject?: boolean; extra?: ColumnsTyp
       key: 'download',
       width: 90,
       render: (_: unknown, r) => (
-        <Button type="link" size="small" icon={<DownloadOutlined />} href={r.url} download={r.file_name} target="_blank" rel="noopener noreferrer" style={{ padding: 0 }}>
+        <Button
+          type="link"
+          size="small"
+          icon={<DownloadOutlined />}
+          href={r.url}
+          download={r.file_name}
+          target="_blank"
+          rel="noopener noreferrer"
+          style={{ padding: 0 }}
+        >
           {s('download')}
         </Button>
       ),

@@ -22,7 +22,13 @@ export default function OperatorResources() {
   const [adding, setAdding] = useState(false);
   const q = useQuery({
     queryKey: ['resourceAdminList', page, audience, keyword],
-    queryFn: () => get<ResourcePage>('resourceAdminList', { page, limit: PAGE_SIZE, ...(audience !== 'all' ? { audience } : {}), ...(keyword ? { keyword } : {}) }),
+    queryFn: () =>
+      get<ResourcePage>('resourceAdminList', {
+        page,
+        limit: PAGE_SIZE,
+        ...(audience !== 'all' ? { audience } : {}),
+        ...(keyword ? { keyword } : {}),
+      }),
     placeholderData: (prev) => prev,
   });
   const refresh = () => void qc.invalidateQueries({ queryKey: ['resourceAdminList'] });
@@ -42,7 +48,12 @@ export default function OperatorResources() {
   const columns = useResourceColumns({
     subject: true,
     extra: [
-      { title: s('col.audience'), dataIndex: 'audience', width: 100, render: (v: ResourceAudience) => <Tag color={v === 'public' ? 'green' : 'purple'}>{s(`aud.${v}`)}</Tag> },
+      {
+        title: s('col.audience'),
+        dataIndex: 'audience',
+        width: 100,
+        render: (v: ResourceAudience) => <Tag color={v === 'public' ? 'green' : 'purple'}>{s(`aud.${v}`)}</Tag>,
+      },
       {
         title: '',
         key: 'remove',
@@ -146,7 +157,16 @@ function AddResource({ onClose, onDone }: { onClose: () => void; onDone: () => v
     }
   };
   return (
-    <Modal open title={s('op.add')} onCancel={onClose} okText={s('form.ok')} cancelText={s('cancel')} okButtonProps={{ loading: busy }} onOk={() => void submit()} destroyOnHidden>
+    <Modal
+      open
+      title={s('op.add')}
+      onCancel={onClose}
+      okText={s('form.ok')}
+      cancelText={s('cancel')}
+      okButtonProps={{ loading: busy }}
+      onOk={() => void submit()}
+      destroyOnHidden
+    >
       <Form<Values> form={form} layout="vertical" initialValues={{ audience: 'public' }}>
         <Form.Item name="audience" label={s('form.audience')}>
           <Radio.Group
@@ -157,7 +177,12 @@ function AddResource({ onClose, onDone }: { onClose: () => void; onDone: () => v
             ]}
           />
         </Form.Item>
-        <Form.Item label={s('form.file')} required validateStatus={fileError ? 'error' : undefined} help={fileError ? s('form.file_rule') : undefined}>
+        <Form.Item
+          label={s('form.file')}
+          required
+          validateStatus={fileError ? 'error' : undefined}
+          help={fileError ? s('form.file_rule') : undefined}
+        >
           <Flex gap={8} align="center" wrap>
             <Upload
               showUploadList={false}

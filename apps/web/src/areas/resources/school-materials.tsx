@@ -19,14 +19,23 @@ export default function SchoolMaterials() {
   const [keyword, setKeyword] = useState('');
   const q = useQuery({
     queryKey: ['dataDownload', page, subject, grade, keyword],
-    queryFn: () => get<DataDownloadPage>('dataDownload', { page, limit: PAGE_SIZE, ...(subject ? { subject } : {}), ...(grade ? { grade } : {}), ...(keyword ? { keyword } : {}) }),
+    queryFn: () =>
+      get<DataDownloadPage>('dataDownload', {
+        page,
+        limit: PAGE_SIZE,
+        ...(subject ? { subject } : {}),
+        ...(grade ? { grade } : {}),
+        ...(keyword ? { keyword } : {}),
+      }),
     placeholderData: (prev) => prev,
   });
   const columns = useResourceColumns({ subject: true });
-  const reset = <T,>(set: (v: T) => void) => (v: T) => {
-    set(v);
-    setPage(1);
-  };
+  const reset =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setPage(1);
+    };
   return (
     <Card title={s('school.title')}>
       <Typography.Paragraph type="secondary">{s('school.lead')}</Typography.Paragraph>

@@ -24,7 +24,10 @@ export const resourceStrings = defineStrings({
   'public.lead': { zh: '平台公开的文件，任何人都可以下载。', en: 'Files the platform makes public: anyone may download them.' },
   'public.empty': { zh: '暂时没有公开资源', en: 'No public resources yet' },
   'school.title': { zh: '资料下载', en: 'Materials' },
-  'school.lead': { zh: '平台为机构提供的教学资料，可按学科和年级筛选。', en: 'Teaching materials the platform provides to schools, by subject and grade.' },
+  'school.lead': {
+    zh: '平台为机构提供的教学资料，可按学科和年级筛选。',
+    en: 'Teaching materials the platform provides to schools, by subject and grade.',
+  },
   'school.empty': { zh: '暂时没有符合条件的资料', en: 'No materials match' },
   'op.title': { zh: '资源管理', en: 'Resources' },
   'op.add': { zh: '发布资源', en: 'Publish a resource' },

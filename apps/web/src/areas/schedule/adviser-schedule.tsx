@@ -35,7 +35,10 @@ function ClassWeek() {
   const thisWeek = mondayOf(today);
   const [week, setWeek] = useState(thisWeek);
   const [picked, setPicked] = useState<string | null>(null);
-  const mine = useQuery({ queryKey: ['teacherSchedule', thisWeek], queryFn: () => get<TeacherScheduleAnswer>('teacherSchedule', { week: thisWeek }) });
+  const mine = useQuery({
+    queryKey: ['teacherSchedule', thisWeek],
+    queryFn: () => get<TeacherScheduleAnswer>('teacherSchedule', { week: thisWeek }),
+  });
   const classes = mine.data?.classes ?? [];
   const current = classes.find((c) => `${c.kind}:${c.id}` === picked) ?? classes[0];
   const q = useQuery({
@@ -59,7 +62,10 @@ function ClassWeek() {
             aria-label={s('class.pick')}
             value={`${current.kind}:${current.id}`}
             onChange={setPicked}
-            options={classes.map((c) => ({ value: `${c.kind}:${c.id}`, label: `${c.name}（${s(c.kind === 'care' ? 'kind.care' : 'kind.teaching')}）` }))}
+            options={classes.map((c) => ({
+              value: `${c.kind}:${c.id}`,
+              label: `${c.name}（${s(c.kind === 'care' ? 'kind.care' : 'kind.teaching')}）`,
+            }))}
           />
           <WeekNav week={week} thisWeek={thisWeek} onChange={setWeek} />
           <KindLegend kinds={[current.kind]} />

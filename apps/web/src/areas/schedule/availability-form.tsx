@@ -49,19 +49,46 @@ export function AvailabilityForm({ availability }: { availability: TeacherAvaila
               options={[1, 2, 3, 4, 5, 6, 7].map((n) => ({ value: n, label: s(wdKey(n)) }))}
               aria-label="weekday"
             />
-            <Input size="small" style={{ width: 72 }} value={w.start_time} placeholder={s('avail.start')} aria-label={s('avail.start')} status={HHMM.test(w.start_time) ? undefined : 'error'} onChange={(e) => set(i, { start_time: e.target.value })} />
+            <Input
+              size="small"
+              style={{ width: 72 }}
+              value={w.start_time}
+              placeholder={s('avail.start')}
+              aria-label={s('avail.start')}
+              status={HHMM.test(w.start_time) ? undefined : 'error'}
+              onChange={(e) => set(i, { start_time: e.target.value })}
+            />
             <span>-</span>
-            <Input size="small" style={{ width: 72 }} value={w.end_time} placeholder={s('avail.end')} aria-label={s('avail.end')} status={HHMM.test(w.end_time) ? undefined : 'error'} onChange={(e) => set(i, { end_time: e.target.value })} />
+            <Input
+              size="small"
+              style={{ width: 72 }}
+              value={w.end_time}
+              placeholder={s('avail.end')}
+              aria-label={s('avail.end')}
+              status={HHMM.test(w.end_time) ? undefined : 'error'}
+              onChange={(e) => set(i, { end_time: e.target.value })}
+            />
             <Button size="small" type="link" danger onClick={() => setWindows((ws) => ws.filter((_, j) => j !== i))}>
               {s('avail.remove')}
             </Button>
           </Flex>
         ))}
         {bad && <Typography.Text type="danger">{s('avail.time_bad')}</Typography.Text>}
-        <Button size="small" style={{ alignSelf: 'flex-start' }} onClick={() => setWindows((ws) => [...ws, { weekday: 1, start_time: '16:00', end_time: '18:00' }])}>
+        <Button
+          size="small"
+          style={{ alignSelf: 'flex-start' }}
+          onClick={() => setWindows((ws) => [...ws, { weekday: 1, start_time: '16:00', end_time: '18:00' }])}
+        >
           + {s('avail.add')}
         </Button>
-        <Input.TextArea rows={2} maxLength={500} value={note} placeholder={s('avail.note')} aria-label={s('avail.note')} onChange={(e) => setNote(e.target.value)} />
+        <Input.TextArea
+          rows={2}
+          maxLength={500}
+          value={note}
+          placeholder={s('avail.note')}
+          aria-label={s('avail.note')}
+          onChange={(e) => setNote(e.target.value)}
+        />
         <Flex justify="space-between" align="center" gap={8} wrap="wrap">
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {availability.updated_at ? s('avail.updated', { at: clock.dateTime(availability.updated_at) }) : ''}

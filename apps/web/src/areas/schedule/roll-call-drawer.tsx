@@ -20,7 +20,9 @@ export function RollCallDrawer({ entry, onClose, onSaved }: { entry: ViewEntry; 
   const role = useSession((st) => st.user?.role);
   // a lesson plan for this session: the new-plan editor with its class and day filled in
   const prepare = () =>
-    navigate(`${role === Role.HeadTeacher ? '/A_lessons' : '/teacher_lessons'}?${new URLSearchParams({ plan: 'new', class: `${entry.kind}:${entry.class_id}`, date: entry.day })}`);
+    navigate(
+      `${role === Role.HeadTeacher ? '/A_lessons' : '/teacher_lessons'}?${new URLSearchParams({ plan: 'new', class: `${entry.kind}:${entry.class_id}`, date: entry.day })}`,
+    );
   const [marks, setMarks] = useState<Record<number, RollCallStatus>>({});
   const [busy, setBusy] = useState(false);
   const q = useQuery({ queryKey: ['rollCall', entry.id], queryFn: () => get<RollCallAnswer>('rollCall', { session_id: entry.id }) });
@@ -30,7 +32,10 @@ export function RollCallDrawer({ entry, onClose, onSaved }: { entry: ViewEntry; 
   const save = async () => {
     setBusy(true);
     try {
-      await post('rollCall', { session_id: entry.id, entries: marked.map((x) => ({ student_id: x.student_id, status: statusOf(x.student_id, x.status) })) });
+      await post('rollCall', {
+        session_id: entry.id,
+        entries: marked.map((x) => ({ student_id: x.student_id, status: statusOf(x.student_id, x.status) })),
+      });
       feedback().message.success(s('roll.saved'));
       setMarks({});
       onSaved();

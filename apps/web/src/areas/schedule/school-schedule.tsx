@@ -19,7 +19,14 @@ function Cell({ entries }: { entries: SchoolScheduleEntry[] }) {
         <div
           key={`${e.kind}:${e.id ?? e.class_id}:${e.start_time}`}
           data-testid="school-entry"
-          style={{ borderInlineStart: `3px solid ${KIND_COLOR[e.kind].border}`, background: KIND_COLOR[e.kind].bg, borderRadius: 4, padding: '2px 6px', fontSize: 12, textDecoration: e.state === 'cancelled' ? 'line-through' : undefined }}
+          style={{
+            borderInlineStart: `3px solid ${KIND_COLOR[e.kind].border}`,
+            background: KIND_COLOR[e.kind].bg,
+            borderRadius: 4,
+            padding: '2px 6px',
+            fontSize: 12,
+            textDecoration: e.state === 'cancelled' ? 'line-through' : undefined,
+          }}
         >
           <div>
             {e.start_time}-{e.end_time}
@@ -45,7 +52,10 @@ export default function SchoolSchedulePage() {
   const today = useSchoolToday();
   const thisWeek = mondayOf(today);
   const [week, setWeek] = useState(thisWeek);
-  const q = useQuery({ queryKey: ['schoolTeachingSchedule', week], queryFn: () => get<SchoolTeachingScheduleAnswer>('schoolTeachingSchedule', { week }) });
+  const q = useQuery({
+    queryKey: ['schoolTeachingSchedule', week],
+    queryFn: () => get<SchoolTeachingScheduleAnswer>('schoolTeachingSchedule', { week }),
+  });
   const a = q.data;
   const rows: Row[] = a
     ? [
@@ -54,7 +64,14 @@ export default function SchoolSchedulePage() {
       ]
     : [];
   const columns: ColumnsType<Row> = [
-    { title: s('school.room'), dataIndex: 'name', key: 'name', fixed: 'left', width: 96, render: (v: string) => <Typography.Text strong>{v}</Typography.Text> },
+    {
+      title: s('school.room'),
+      dataIndex: 'name',
+      key: 'name',
+      fixed: 'left',
+      width: 96,
+      render: (v: string) => <Typography.Text strong>{v}</Typography.Text>,
+    },
     ...(a?.days ?? []).map((d, i) => ({
       key: d.day,
       width: 124,
@@ -88,7 +105,16 @@ export default function SchoolSchedulePage() {
         ) : rows.length === 0 ? (
           <EmptyState description={s('school.no_rooms')} />
         ) : (
-          <Table<Row> data-testid="school-grid" size="small" bordered pagination={false} rowKey="key" columns={columns} dataSource={rows} scroll={{ x: 96 + 124 * 7 }} />
+          <Table<Row>
+            data-testid="school-grid"
+            size="small"
+            bordered
+            pagination={false}
+            rowKey="key"
+            columns={columns}
+            dataSource={rows}
+            scroll={{ x: 96 + 124 * 7 }}
+          />
         )}
       </Flex>
     </Card>

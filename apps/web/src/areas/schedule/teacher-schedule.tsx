@@ -47,7 +47,9 @@ export function MyWeek({ title }: { title: string }) {
             <LoadError onRetry={() => void q.refetch()} />
           ) : (
             <>
-              {q.data.days.every((d) => d.sessions.length + d.care.length === 0) && <Typography.Text type="secondary">{s('week.empty')}</Typography.Text>}
+              {q.data.days.every((d) => d.sessions.length + d.care.length === 0) && (
+                <Typography.Text type="secondary">{s('week.empty')}</Typography.Text>
+              )}
               <WeekView days={teacherDays(q.data)} today={today} tappable={tappable} onEntry={setCalling} />
             </>
           )}

@@ -70,7 +70,11 @@ export default function WeekCalendar({ days, today, onEntry, tappable }: WeekVie
                 {e.start_time}-{e.end_time}
               </div>
               <div style={{ fontWeight: 600 }}>{arg.event.title}</div>
-              <div>{[e.room_name, e.state !== 'planned' ? s(`state.${e.state}`) : null, e.duty === 'head' ? s('kind.head') : null].filter(Boolean).join(' · ')}</div>
+              <div>
+                {[e.room_name, e.state !== 'planned' ? s(`state.${e.state}`) : null, e.duty === 'head' ? s('kind.head') : null]
+                  .filter(Boolean)
+                  .join(' · ')}
+              </div>
             </div>
           );
         }}
@@ -82,7 +86,11 @@ export default function WeekCalendar({ days, today, onEntry, tappable }: WeekVie
               <Typography.Text strong={iso === today}>
                 {d ? s(wdKey(d.weekday)) : ''} {iso.slice(5)}
               </Typography.Text>
-              {iso === today && <Tag color="gold" style={{ marginInlineEnd: 0 }}>{s('day.today')}</Tag>}
+              {iso === today && (
+                <Tag color="gold" style={{ marginInlineEnd: 0 }}>
+                  {s('day.today')}
+                </Tag>
+              )}
               {d && <DayMarks day={d} />}
             </Flex>
           );

@@ -78,7 +78,14 @@ function DayList({ days, today, onEntry, tappable }: WeekViewProps) {
               const tap = tappable?.(e) ?? false;
               return (
                 <List.Item
-                  style={{ padding: '6px 8px', marginBottom: 6, borderInlineStart: `4px solid ${KIND_COLOR[e.kind].border}`, background: KIND_COLOR[e.kind].bg, borderRadius: 6, cursor: tap ? 'pointer' : undefined }}
+                  style={{
+                    padding: '6px 8px',
+                    marginBottom: 6,
+                    borderInlineStart: `4px solid ${KIND_COLOR[e.kind].border}`,
+                    background: KIND_COLOR[e.kind].bg,
+                    borderRadius: 6,
+                    cursor: tap ? 'pointer' : undefined,
+                  }}
                   onClick={tap ? () => onEntry?.(e) : undefined}
                   data-testid="schedule-entry"
                   role={tap ? 'button' : undefined}

@@ -23,7 +23,18 @@ export function GoodsCover({ src, name, size = 64 }: { src?: string | null; name
   return (
     <div
       aria-hidden
-      style={{ width: size, height: size, borderRadius: 6, background: '#f0f5ff', color: '#2f54eb', display: 'flex', alignItems: 'center', justifyContent: 'center', fontSize: size / 2.6, flex: 'none' }}
+      style={{
+        width: size,
+        height: size,
+        borderRadius: 6,
+        background: '#f0f5ff',
+        color: '#2f54eb',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        fontSize: size / 2.6,
+        flex: 'none',
+      }}
     >
       {name.slice(0, 1)}
     </div>
@@ -44,7 +55,15 @@ export function useStoreRefresh() {
 }
 
 /** The one payment dialog for a mall order: the school's balance with the payment password, or WeChat Pay (QR). */
-export function PayOrderDialog({ order, onClose, onPaid }: { order: Pick<StoreOrder, 'id' | 'no' | 'total_fen'>; onClose: () => void; onPaid: () => void }) {
+export function PayOrderDialog({
+  order,
+  onClose,
+  onPaid,
+}: {
+  order: Pick<StoreOrder, 'id' | 'no' | 'total_fen'>;
+  onClose: () => void;
+  onPaid: () => void;
+}) {
   const s = storeStrings.use();
   const school = useSchool();
   const refresh = useStoreRefresh();
@@ -101,7 +120,15 @@ export function CancelOrderDialog({ order, onClose }: { order: Pick<StoreOrder, 
     }
   };
   return (
-    <Modal open title={`${s('cancel_order')} · ${order.no}`} onCancel={onClose} onOk={() => void submit()} confirmLoading={busy} okButtonProps={{ danger: true }} destroyOnHidden>
+    <Modal
+      open
+      title={`${s('cancel_order')} · ${order.no}`}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      confirmLoading={busy}
+      okButtonProps={{ danger: true }}
+      destroyOnHidden
+    >
       {order.state === 'paid' && <Typography.Paragraph type="warning">{s('cancel_paid_note')}</Typography.Paragraph>}
       <Form form={form} layout="vertical">
         <Form.Item name="reason" label={s('cancel_reason')} rules={[{ required: true, whitespace: true, message: s('required') }]}>

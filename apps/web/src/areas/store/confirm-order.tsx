@@ -80,7 +80,15 @@ export default function ConfirmOrder() {
     refreshPreview();
   };
   const makeDefault = async (a: StoreAddress) => {
-    await post('editAddress', { id: a.id, version: a.version, name: a.name, mobile: a.mobile, region: a.region, detail: a.detail, is_default: true }).catch(() => null);
+    await post('editAddress', {
+      id: a.id,
+      version: a.version,
+      name: a.name,
+      mobile: a.mobile,
+      region: a.region,
+      detail: a.detail,
+      is_default: true,
+    }).catch(() => null);
     refreshPreview();
   };
 
@@ -100,7 +108,14 @@ export default function ConfirmOrder() {
           <Radio.Group value={p.address?.id} onChange={(e) => setAddressId(e.target.value as number)} style={{ width: '100%' }}>
             <Flex vertical gap={8}>
               {p.addresses.map((a) => (
-                <Flex key={a.id} justify="space-between" align="center" wrap gap={8} style={{ padding: 8, border: '1px solid #f0f0f0', borderRadius: 6 }}>
+                <Flex
+                  key={a.id}
+                  justify="space-between"
+                  align="center"
+                  wrap
+                  gap={8}
+                  style={{ padding: 8, border: '1px solid #f0f0f0', borderRadius: 6 }}
+                >
                   <Radio value={a.id}>
                     <Space wrap size={4}>
                       <Typography.Text strong>{a.name}</Typography.Text>
@@ -120,7 +135,12 @@ export default function ConfirmOrder() {
                     <Button type="link" size="small" onClick={() => setEditing(a)}>
                       {s('address_edit')}
                     </Button>
-                    <Popconfirm title={s('address_delete_q')} onConfirm={() => removeAddress(a)} okText={s('address_delete')} cancelText={s('cancel')}>
+                    <Popconfirm
+                      title={s('address_delete_q')}
+                      onConfirm={() => removeAddress(a)}
+                      okText={s('address_delete')}
+                      cancelText={s('cancel')}
+                    >
                       <Button type="link" size="small" danger>
                         {s('address_delete')}
                       </Button>
@@ -156,7 +176,14 @@ export default function ConfirmOrder() {
             { title: s('col.amount'), dataIndex: 'amount_fen', width: 120, render: (v: number) => yuan(v) },
           ]}
         />
-        <Input.TextArea value={remark} onChange={(e) => setRemark(e.target.value)} maxLength={200} placeholder={s('remark')} autoSize={{ minRows: 1, maxRows: 3 }} style={{ marginTop: 16 }} />
+        <Input.TextArea
+          value={remark}
+          onChange={(e) => setRemark(e.target.value)}
+          maxLength={200}
+          placeholder={s('remark')}
+          autoSize={{ minRows: 1, maxRows: 3 }}
+          style={{ marginTop: 16 }}
+        />
         <Flex vertical align="end" gap={4} style={{ marginTop: 16 }}>
           <Typography.Text>
             {s('goods_fen')}：{yuan(p.goods_fen)}
@@ -165,10 +192,20 @@ export default function ConfirmOrder() {
             {s('freight_fen')}：{yuan(p.freight_fen)}
           </Typography.Text>
           <Typography.Text strong style={{ fontSize: 18 }}>
-            {s('total_fen')}：<span style={{ color: '#cf1322' }} data-testid="order-total">{yuan(p.total_fen)}</span>
+            {s('total_fen')}：
+            <span style={{ color: '#cf1322' }} data-testid="order-total">
+              {yuan(p.total_fen)}
+            </span>
           </Typography.Text>
           {!p.address && <Alert type="warning" showIcon title={s('address_none')} />}
-          <Button type="primary" size="large" loading={placing} disabled={!p.orderable || !!placed} onClick={() => void submit()} style={{ marginTop: 8 }}>
+          <Button
+            type="primary"
+            size="large"
+            loading={placing}
+            disabled={!p.orderable || !!placed}
+            onClick={() => void submit()}
+            style={{ marginTop: 8 }}
+          >
             {s('submit')}
           </Button>
         </Flex>
@@ -203,7 +240,9 @@ function AddressDialog({ address, onClose, onSaved }: { address: StoreAddress | 
     setBusy(true);
     try {
       const body = { name: v.name.trim(), mobile: v.mobile.trim(), region: v.region.trim(), detail: v.detail.trim(), is_default: !!v.is_default };
-      const a = address ? await post<StoreAddress>('editAddress', { id: address.id, version: address.version, ...body }) : await post<StoreAddress>('addAddress', body);
+      const a = address
+        ? await post<StoreAddress>('editAddress', { id: address.id, version: address.version, ...body })
+        : await post<StoreAddress>('addAddress', body);
       feedback().message.success(s('saved'));
       onSaved(a);
     } catch {
@@ -213,12 +252,26 @@ function AddressDialog({ address, onClose, onSaved }: { address: StoreAddress | 
     }
   };
   return (
-    <Modal open title={address ? s('address_edit') : s('address_add')} onCancel={onClose} onOk={() => void save()} confirmLoading={busy} destroyOnHidden>
+    <Modal
+      open
+      title={address ? s('address_edit') : s('address_add')}
+      onCancel={onClose}
+      onOk={() => void save()}
+      confirmLoading={busy}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" initialValues={address ?? { is_default: false }}>
         <Form.Item name="name" label={s('f.name')} rules={[{ required: true, whitespace: true, message: s('required') }]}>
           <Input maxLength={20} />
         </Form.Item>
-        <Form.Item name="mobile" label={s('f.mobile')} rules={[{ required: true, message: s('required') }, { pattern: MOBILE_RE, message: s('v.mobile') }]}>
+        <Form.Item
+          name="mobile"
+          label={s('f.mobile')}
+          rules={[
+            { required: true, message: s('required') },
+            { pattern: MOBILE_RE, message: s('v.mobile') },
+          ]}
+        >
           <Input maxLength={11} inputMode="tel" />
         </Form.Item>
         <Form.Item name="region" label={s('f.region')} rules={[{ required: true, whitespace: true, message: s('required') }]}>

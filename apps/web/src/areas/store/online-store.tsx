@@ -19,7 +19,11 @@ export default function OnlineStore() {
   const [page, setPage] = useState(1);
   const types = useQuery({ queryKey: ['goodsType'], queryFn: () => get<GoodsType[]>('goodsType'), staleTime: 300_000 });
   const params = { page, limit: PAGE, ...(type ? { type_id: type } : {}), ...(keyword ? { keyword } : {}) };
-  const q = useQuery({ queryKey: ['goodsList', params], queryFn: () => get<Page<StoreGoods>>('goodsList', params), placeholderData: keepPreviousData });
+  const q = useQuery({
+    queryKey: ['goodsList', params],
+    queryFn: () => get<Page<StoreGoods>>('goodsList', params),
+    placeholderData: keepPreviousData,
+  });
 
   return (
     <Card>

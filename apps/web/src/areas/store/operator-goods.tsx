@@ -34,7 +34,11 @@ export default function OperatorGoods() {
   const [busy, setBusy] = useState<number | null>(null);
   const types = useQuery({ queryKey: ['goodsType'], queryFn: () => get<GoodsType[]>('goodsType'), staleTime: 300_000 });
   const params = { page, limit: PAGE, ...(listed !== 'all' ? { listed: listed === 'listed' ? 1 : 0 } : {}), ...(keyword ? { keyword } : {}) };
-  const q = useQuery({ queryKey: ['storeGoodsList', params], queryFn: () => get<Page<StoreGoods>>('storeGoodsList', params), placeholderData: keepPreviousData });
+  const q = useQuery({
+    queryKey: ['storeGoodsList', params],
+    queryFn: () => get<Page<StoreGoods>>('storeGoodsList', params),
+    placeholderData: keepPreviousData,
+  });
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: ['storeGoodsList'] });
     void qc.invalidateQueries({ queryKey: ['goodsList'] });
@@ -106,7 +110,12 @@ export default function OperatorGoods() {
           { title: s('col.price'), dataIndex: 'price_fen', width: 100, render: (v: number) => yuan(v) },
           { title: s('col.stock'), dataIndex: 'stock', width: 90 },
           { title: s('sold', { n: '' }).trim(), dataIndex: 'sold', width: 80 },
-          { title: s('op.state'), key: 'listed', width: 90, render: (_, g) => (g.listed ? <Tag color="green">{s('op.listed')}</Tag> : <Tag>{s('op.unlisted')}</Tag>) },
+          {
+            title: s('op.state'),
+            key: 'listed',
+            width: 90,
+            render: (_, g) => (g.listed ? <Tag color="green">{s('op.listed')}</Tag> : <Tag>{s('op.unlisted')}</Tag>),
+          },
           {
             title: s('op.actions'),
             key: 'actions',
@@ -127,7 +136,9 @@ export default function OperatorGoods() {
           },
         ]}
       />
-      {editing && <GoodsDialog goods={editing === 'new' ? null : editing} types={types.data ?? []} onClose={() => setEditing(null)} onSaved={refresh} />}
+      {editing && (
+        <GoodsDialog goods={editing === 'new' ? null : editing} types={types.data ?? []} onClose={() => setEditing(null)} onSaved={refresh} />
+      )}
       {stocking && <StockDialog goods={stocking} onClose={() => setStocking(null)} onSaved={refresh} />}
     </Card>
   );
@@ -155,7 +166,10 @@ function GoodsDialog({ goods, types, onClose, onSaved }: { goods: StoreGoods | n
       type_id: v.type_id,
       name: v.name.trim(),
       price_fen: yuanToFen(v.price)!,
-      pictures: (v.pictures ?? '').split('\n').map((x) => x.trim()).filter(Boolean),
+      pictures: (v.pictures ?? '')
+        .split('\n')
+        .map((x) => x.trim())
+        .filter(Boolean),
       description: (v.description ?? '').trim(),
     };
     setBusy(true);
@@ -175,13 +189,27 @@ function GoodsDialog({ goods, types, onClose, onSaved }: { goods: StoreGoods | n
     }
   };
   return (
-    <Modal open title={goods ? s('op.edit') : s('op.add')} onCancel={onClose} onOk={() => void save()} confirmLoading={busy} destroyOnHidden width={560}>
+    <Modal
+      open
+      title={goods ? s('op.edit') : s('op.add')}
+      onCancel={onClose}
+      onOk={() => void save()}
+      confirmLoading={busy}
+      destroyOnHidden
+      width={560}
+    >
       <Form
         form={form}
         layout="vertical"
         initialValues={
           goods
-            ? { type_id: goods.type_id, name: goods.name, price: formatFen(goods.price_fen), pictures: goods.pictures.join('\n'), description: goods.description }
+            ? {
+                type_id: goods.type_id,
+                name: goods.name,
+                price: formatFen(goods.price_fen),
+                pictures: goods.pictures.join('\n'),
+                description: goods.description,
+              }
             : { type_id: types[0]?.id, stock: 0, listed: true }
         }
       >
@@ -209,7 +237,11 @@ function GoodsDialog({ goods, types, onClose, onSaved }: { goods: StoreGoods | n
         </Form.Item>
         {!goods && (
           <Space size="large">
-            <Form.Item name="stock" label={s('op.first_stock')} rules={[{ required: true, type: 'integer', min: 0, max: STORE_LIMITS.maxStock, message: s('v.int') }]}>
+            <Form.Item
+              name="stock"
+              label={s('op.first_stock')}
+              rules={[{ required: true, type: 'integer', min: 0, max: STORE_LIMITS.maxStock, message: s('v.int') }]}
+            >
               <InputNumber min={0} max={STORE_LIMITS.maxStock} precision={0} />
             </Form.Item>
             <Form.Item name="listed" label={s('op.list')} valuePropName="checked">

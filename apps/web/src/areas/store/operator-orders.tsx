@@ -1,6 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, Modal, Segmented, Space, Typography } from 'antd';
-import { storeCan, STORE_ORDER_STATES, type ShipGoodsOrderInput, type StoreOrder, type StoreOrderListAnswer, type StoreOrderState } from '@wantuo/shared';
+import {
+  storeCan,
+  STORE_ORDER_STATES,
+  type ShipGoodsOrderInput,
+  type StoreOrder,
+  type StoreOrderListAnswer,
+  type StoreOrderState,
+} from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
@@ -22,7 +29,11 @@ export default function OperatorOrders() {
   const [shipping, setShipping] = useState<StoreOrder | null>(null);
   const [cancelling, setCancelling] = useState<StoreOrder | null>(null);
   const params = { page, limit: PAGE, ...(state !== 'all' ? { state } : {}), ...(keyword ? { keyword } : {}) };
-  const q = useQuery({ queryKey: ['storeOrderList', params], queryFn: () => get<StoreOrderListAnswer>('storeOrderList', params), placeholderData: keepPreviousData });
+  const q = useQuery({
+    queryKey: ['storeOrderList', params],
+    queryFn: () => get<StoreOrderListAnswer>('storeOrderList', params),
+    placeholderData: keepPreviousData,
+  });
   const counts = q.data?.counts;
 
   return (
@@ -34,7 +45,10 @@ export default function OperatorOrders() {
             setState(v);
             setPage(1);
           }}
-          options={[{ value: 'all', label: s('all') }, ...STORE_ORDER_STATES.map((st) => ({ value: st, label: `${s(`state.${st}`)}${counts && counts[st] ? ` ${counts[st]}` : ''}` }))]}
+          options={[
+            { value: 'all', label: s('all') },
+            ...STORE_ORDER_STATES.map((st) => ({ value: st, label: `${s(`state.${st}`)}${counts && counts[st] ? ` ${counts[st]}` : ''}` })),
+          ]}
         />
         <Input.Search
           allowClear
@@ -68,7 +82,15 @@ export default function OperatorOrders() {
             ),
           },
           { title: s('op.school'), dataIndex: 'school_name', width: 140 },
-          { title: s('op.goods'), key: 'goods', render: (_, o) => <Typography.Paragraph ellipsis={{ rows: 2 }} style={{ marginBottom: 0 }}>{linesText(o)}</Typography.Paragraph> },
+          {
+            title: s('op.goods'),
+            key: 'goods',
+            render: (_, o) => (
+              <Typography.Paragraph ellipsis={{ rows: 2 }} style={{ marginBottom: 0 }}>
+                {linesText(o)}
+              </Typography.Paragraph>
+            ),
+          },
           { title: s('op.total'), dataIndex: 'total_fen', width: 100, render: (v: number) => yuan(v) },
           {
             title: s('op.consignee'),

@@ -24,7 +24,11 @@ export default function SchoolOrders() {
   const [cancelling, setCancelling] = useState<StoreOrder | null>(null);
   const refresh = useStoreRefresh();
   const params = { page, limit: PAGE, ...(tab !== 'all' ? { state: tab } : {}) };
-  const q = useQuery({ queryKey: ['goodsOrderList', params], queryFn: () => get<StoreOrderListAnswer>('goodsOrderList', params), placeholderData: keepPreviousData });
+  const q = useQuery({
+    queryKey: ['goodsOrderList', params],
+    queryFn: () => get<StoreOrderListAnswer>('goodsOrderList', params),
+    placeholderData: keepPreviousData,
+  });
   const counts = q.data?.counts;
 
   const confirm = async (o: StoreOrder) => {
@@ -45,7 +49,10 @@ export default function SchoolOrders() {
           setTab(k as Tab);
           setPage(1);
         }}
-        items={[{ key: 'all', label: s('all') }, ...STORE_ORDER_STATES.map((st) => ({ key: st, label: `${s(`state.${st}`)}${counts && counts[st] ? ` (${counts[st]})` : ''}` }))]}
+        items={[
+          { key: 'all', label: s('all') },
+          ...STORE_ORDER_STATES.map((st) => ({ key: st, label: `${s(`state.${st}`)}${counts && counts[st] ? ` (${counts[st]})` : ''}` })),
+        ]}
       />
       {q.isError ? (
         <LoadError onRetry={() => void q.refetch()} />
@@ -85,9 +92,13 @@ export default function SchoolOrders() {
                       <Typography.Text type="secondary">
                         {o.address.name} {o.address.mobile} {o.address.region} {o.address.detail}
                       </Typography.Text>
-                      {o.state === 'unpaid' && <Typography.Text type="warning">{s('pay_before', { at: clock.dateTime(o.expires_at) })}</Typography.Text>}
+                      {o.state === 'unpaid' && (
+                        <Typography.Text type="warning">{s('pay_before', { at: clock.dateTime(o.expires_at) })}</Typography.Text>
+                      )}
                       {o.carrier && <Typography.Text>{s('shipping', { carrier: o.carrier, no: o.tracking_no ?? '' })}</Typography.Text>}
-                      {o.refunded_fen > 0 && <Typography.Text type="success">{s('refunded', { n: (o.refunded_fen / 100).toFixed(2) })}</Typography.Text>}
+                      {o.refunded_fen > 0 && (
+                        <Typography.Text type="success">{s('refunded', { n: (o.refunded_fen / 100).toFixed(2) })}</Typography.Text>
+                      )}
                       {o.cancel_reason && <Typography.Text type="secondary">{o.cancel_reason}</Typography.Text>}
                     </Space>
                     <Space wrap>

@@ -15,7 +15,12 @@ export default function StoreDetail() {
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
   const [qty, setQty] = useState(1);
-  const q = useQuery({ queryKey: ['goodsInfo', id], queryFn: () => get<StoreGoods>('goodsInfo', { id }), enabled: Number.isInteger(id) && id > 0, retry: false });
+  const q = useQuery({
+    queryKey: ['goodsInfo', id],
+    queryFn: () => get<StoreGoods>('goodsInfo', { id }),
+    enabled: Number.isInteger(id) && id > 0,
+    retry: false,
+  });
   if (!Number.isInteger(id) || id <= 0)
     return (
       <Card>
@@ -69,12 +74,39 @@ export default function StoreDetail() {
           </Typography.Paragraph>
           <Flex gap={12} align="center" wrap style={{ margin: '16px 0' }}>
             <Typography.Text>{s('quantity')}</Typography.Text>
-            <InputNumber min={1} max={Math.max(1, max)} precision={0} value={qty} onChange={(v) => setQty(Math.max(1, Math.min(max, v ?? 1)))} disabled={g.stock <= 0} aria-label={s('quantity')} />
-            <Button type="primary" size="large" disabled={g.stock <= 0} onClick={() => navigate(`/confirmOrder?items=${formatStoreItems([{ goods_id: g.id, quantity: qty }])}`)}>
+            <InputNumber
+              min={1}
+              max={Math.max(1, max)}
+              precision={0}
+              value={qty}
+              onChange={(v) => setQty(Math.max(1, Math.min(max, v ?? 1)))}
+              disabled={g.stock <= 0}
+              aria-label={s('quantity')}
+            />
+            <Button
+              type="primary"
+              size="large"
+              disabled={g.stock <= 0}
+              onClick={() => navigate(`/confirmOrder?items=${formatStoreItems([{ goods_id: g.id, quantity: qty }])}`)}
+            >
               {s('buy_now')}
             </Button>
           </Flex>
-          <Descriptions column={1} size="small" items={[{ key: 'd', label: s('description'), children: <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{g.description || s('no_description')}</Typography.Paragraph> }]} />
+          <Descriptions
+            column={1}
+            size="small"
+            items={[
+              {
+                key: 'd',
+                label: s('description'),
+                children: (
+                  <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>
+                    {g.description || s('no_description')}
+                  </Typography.Paragraph>
+                ),
+              },
+            ]}
+          />
         </Col>
       </Row>
     </Card>

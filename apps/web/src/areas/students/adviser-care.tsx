@@ -9,7 +9,6 @@ import { Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { CareFields, pickupInput, PickupPeopleFields, type PickupValue, STUDENT_PAGE_SIZE, useMyStudents, useStudentColumns } from './student-common';
 
-
 interface CareValues {
   needs_shuttle: boolean;
   needs_dinner: boolean;
@@ -45,7 +44,13 @@ function CareDrawer({ id, onClose, onSaved }: { id: number; onClose: () => void;
     }
   };
   return (
-    <Drawer open onClose={onClose} title={q.data ? `${t('stu.care_settings')}：${q.data.name}` : ''} size="large" styles={{ wrapper: { maxWidth: '100vw' } }}>
+    <Drawer
+      open
+      onClose={onClose}
+      title={q.data ? `${t('stu.care_settings')}：${q.data.name}` : ''}
+      size="large"
+      styles={{ wrapper: { maxWidth: '100vw' } }}
+    >
       {q.isLoading ? (
         <Loading />
       ) : q.isError || !q.data ? (
@@ -57,7 +62,9 @@ function CareDrawer({ id, onClose, onSaved }: { id: number; onClose: () => void;
           <div style={{ color: '#888', marginBottom: 8 }}>{t('stu.pickup_hint')}</div>
           <PickupPeopleFields />
           <Space style={{ marginTop: 16 }}>
-            <Button type="primary" htmlType="submit" loading={busy}>{t('common.save')}</Button>
+            <Button type="primary" htmlType="submit" loading={busy}>
+              {t('common.save')}
+            </Button>
             <Button onClick={onClose}>{t('common.cancel')}</Button>
           </Space>
         </Form>
@@ -88,7 +95,16 @@ export default function AdviserCare() {
           col.dinner,
           { title: t('stu.tutoring_type'), dataIndex: 'tutoring_type', width: 120, render: (v: string | null) => v ?? '-' },
           col.allergies,
-          { title: t('stu.actions'), key: 'a', width: 90, render: (_, s) => <Button type="link" size="small" onClick={() => setOpen(s.id)}>{t('stu.edit')}</Button> },
+          {
+            title: t('stu.actions'),
+            key: 'a',
+            width: 90,
+            render: (_, s) => (
+              <Button type="link" size="small" onClick={() => setOpen(s.id)}>
+                {t('stu.edit')}
+              </Button>
+            ),
+          },
         ]}
       />
       {open !== null && <CareDrawer id={open} onClose={() => setOpen(null)} onSaved={() => void q.refetch()} />}

@@ -9,7 +9,15 @@ import { useT } from '../../stores/preferences';
 import { useSchoolClock } from '../../lib/school-time';
 
 /** A student's comments, newest first, paged (`action` studentComments for the admin, teacherStudentGrowth for teachers). */
-export function CommentList({ studentId, action, canWrite = false }: { studentId: number; action: 'studentComments' | 'teacherStudentGrowth'; canWrite?: boolean }) {
+export function CommentList({
+  studentId,
+  action,
+  canWrite = false,
+}: {
+  studentId: number;
+  action: 'studentComments' | 'teacherStudentGrowth';
+  canWrite?: boolean;
+}) {
   const t = useT();
   const clock = useSchoolClock();
   const [page, setPage] = useState(1);
@@ -40,7 +48,11 @@ export function CommentList({ studentId, action, canWrite = false }: { studentId
           <Form.Item name="period" label={t('stu.period')} rules={[{ required: true, whitespace: true, message: t('stu.required') }, { max: 30 }]}>
             <Input maxLength={30} placeholder="2026 秋季学期" />
           </Form.Item>
-          <Form.Item name="content" label={t('stu.content')} rules={[{ required: true, whitespace: true, message: t('stu.required') }, { max: 2000 }]}>
+          <Form.Item
+            name="content"
+            label={t('stu.content')}
+            rules={[{ required: true, whitespace: true, message: t('stu.required') }, { max: 2000 }]}
+          >
             <Input.TextArea maxLength={2000} rows={3} showCount />
           </Form.Item>
           <Button type="primary" htmlType="submit" loading={busy}>
@@ -55,7 +67,9 @@ export function CommentList({ studentId, action, canWrite = false }: { studentId
           loading={q.isLoading}
           dataSource={q.data?.list}
           locale={{ emptyText: t('common.empty') }}
-          pagination={q.data && q.data.total > 10 ? { current: page, pageSize: 10, total: q.data.total, onChange: setPage, showSizeChanger: false } : false}
+          pagination={
+            q.data && q.data.total > 10 ? { current: page, pageSize: 10, total: q.data.total, onChange: setPage, showSizeChanger: false } : false
+          }
           renderItem={(c) => (
             <List.Item key={c.id}>
               <List.Item.Meta

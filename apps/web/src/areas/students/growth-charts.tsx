@@ -30,7 +30,11 @@ export default function GrowthCharts({ studentId }: { studentId: number }) {
   const attendance = q.data?.attendance ?? NO_DAYS;
   const scoreOption = useMemo(() => scoreChart(scores, s), [scores, s]);
   const attOption = useMemo(() => attendanceChart(attendance, q.data?.group ?? group, s), [attendance, q.data?.group, group, s]);
-  const totals = attendance.reduce((t, a) => ({ present: t.present + a.present, absent: t.absent + a.absent, on_leave: t.on_leave + a.on_leave }), { present: 0, absent: 0, on_leave: 0 });
+  const totals = attendance.reduce((t, a) => ({ present: t.present + a.present, absent: t.absent + a.absent, on_leave: t.on_leave + a.on_leave }), {
+    present: 0,
+    absent: 0,
+    on_leave: 0,
+  });
   const latest = scores.at(-1);
 
   return (
@@ -120,8 +124,24 @@ function scoreChart(scores: ParentExamScore[], s: S): ChartOption {
     xAxis: { type: 'category', data: scores.map((e) => e.exam_day.slice(5)), axisLabel: { hideOverlap: true } },
     yAxis: { type: 'value', min: 0, max: 100, axisLabel: { formatter: '{value}%' } },
     series: [
-      { type: 'line', name: s('scores.mine'), data: scores.map((e) => pct(e.score, e.full_mark)), connectNulls: true, symbolSize: 7, itemStyle: { color: COLOR.mine }, lineStyle: { width: 2 } },
-      { type: 'line', name: s('scores.class_average'), data: scores.map((e) => pct(e.class_average, e.full_mark)), connectNulls: true, symbol: 'none', itemStyle: { color: COLOR.average }, lineStyle: { type: 'dashed' } },
+      {
+        type: 'line',
+        name: s('scores.mine'),
+        data: scores.map((e) => pct(e.score, e.full_mark)),
+        connectNulls: true,
+        symbolSize: 7,
+        itemStyle: { color: COLOR.mine },
+        lineStyle: { width: 2 },
+      },
+      {
+        type: 'line',
+        name: s('scores.class_average'),
+        data: scores.map((e) => pct(e.class_average, e.full_mark)),
+        connectNulls: true,
+        symbol: 'none',
+        itemStyle: { color: COLOR.average },
+        lineStyle: { type: 'dashed' },
+      },
     ],
   };
 }
@@ -130,7 +150,12 @@ function scoreChart(scores: ParentExamScore[], s: S): ChartOption {
 function attendanceChart(list: TeacherStudentGrowthAnswer['attendance'], group: GrowthGroup, s: S): ChartOption {
   const labels = list.map((a) => (group === 'week' ? s('week.of', { day: periodLabel(a.period, group) }) : periodLabel(a.period, group)));
   const bar = (key: 'present' | 'on_leave' | 'absent') => ({
-    type: 'bar', name: s(`att.${key}`), stack: 'days', data: list.map((a) => a[key]), itemStyle: { color: COLOR[key] }, barMaxWidth: 24,
+    type: 'bar',
+    name: s(`att.${key}`),
+    stack: 'days',
+    data: list.map((a) => a[key]),
+    itemStyle: { color: COLOR[key] },
+    barMaxWidth: 24,
   });
   return {
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, confine: true },

@@ -21,7 +21,10 @@ export const growthStrings = defineStrings({
   'att.present': { zh: '到园', en: 'Present' },
   'att.on_leave': { zh: '请假', en: 'On leave' },
   'att.absent': { zh: '缺勤', en: 'Absent' },
-  'att.summary': { zh: '{range}：到园 {present} 天，请假 {leave} 天，缺勤 {absent} 天', en: '{range}: present {present} days, on leave {leave}, absent {absent}' },
+  'att.summary': {
+    zh: '{range}：到园 {present} 天，请假 {leave} 天，缺勤 {absent} 天',
+    en: '{range}: present {present} days, on leave {leave}, absent {absent}',
+  },
   'att.range.week': { zh: '近 {n} 周', en: 'Last {n} weeks' },
   'att.range.month': { zh: '近 {n} 个月', en: 'Last {n} months' },
   'week.of': { zh: '{day} 周', en: 'Week of {day}' },

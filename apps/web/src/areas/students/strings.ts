@@ -4,7 +4,10 @@ import { defineStrings } from '../../i18n/strings';
 export const studentStrings = defineStrings({
   // guardians of an existing student (student edit page)
   'g.add': { zh: '添加监护人', en: 'Add a guardian' },
-  'g.add_hint': { zh: '该手机号已有家长账号时直接关联；否则新建家长账号（家长用短信验证码登录）。', en: 'A mobile with a parent account is linked to it; otherwise a parent account is created (parents sign in with SMS codes).' },
+  'g.add_hint': {
+    zh: '该手机号已有家长账号时直接关联；否则新建家长账号（家长用短信验证码登录）。',
+    en: 'A mobile with a parent account is linked to it; otherwise a parent account is created (parents sign in with SMS codes).',
+  },
   'g.name': { zh: '监护人姓名', en: 'Guardian name' },
   'g.mobile': { zh: '手机号', en: 'Mobile' },
   'g.relation': { zh: '与学生关系', en: 'Relation' },
@@ -12,8 +15,14 @@ export const studentStrings = defineStrings({
   'g.as_primary': { zh: '同时设为主监护人', en: 'Also make primary' },
   'g.edit_relation': { zh: '改关系', en: 'Relation' },
   'g.remove': { zh: '移除', en: 'Remove' },
-  'g.remove_confirm': { zh: '移除监护人“{name}”？其家长账号保留，但不再能查看该学生。', en: 'Remove the guardian "{name}"? The parent account stays but no longer sees this student.' },
-  'g.primary_cannot_remove': { zh: '主监护人不能移除：请先把另一位设为主监护人', en: 'The primary guardian cannot be removed: make another one primary first' },
+  'g.remove_confirm': {
+    zh: '移除监护人“{name}”？其家长账号保留，但不再能查看该学生。',
+    en: 'Remove the guardian "{name}"? The parent account stays but no longer sees this student.',
+  },
+  'g.primary_cannot_remove': {
+    zh: '主监护人不能移除：请先把另一位设为主监护人',
+    en: 'The primary guardian cannot be removed: make another one primary first',
+  },
   'g.last_cannot_remove': { zh: '至少保留一位监护人', en: 'At least one guardian stays' },
   'g.too_many': { zh: '监护人最多 {n} 位', en: 'At most {n} guardians' },
   'g.saved': { zh: '监护人已更新', en: 'Guardians updated' },
@@ -38,7 +47,10 @@ export const studentStrings = defineStrings({
   'info.guardians': { zh: '监护人', en: 'Guardians' },
   'info.pickup': { zh: '接送人', en: 'Pick-up people' },
   'info.contracts': { zh: '合同', en: 'Contracts' },
-  'info.contracts_more': { zh: '共 {n} 份合同，这里列出最近 {shown} 份，全部见“晚托合同”', en: '{n} contracts: the latest {shown} here, all under "Contracts"' },
+  'info.contracts_more': {
+    zh: '共 {n} 份合同，这里列出最近 {shown} 份，全部见“晚托合同”',
+    en: '{n} contracts: the latest {shown} here, all under "Contracts"',
+  },
   'info.contracts_empty': { zh: '暂无合同', en: 'No contracts' },
   'info.teaching': { zh: '兴趣班', en: 'Teaching classes' },
   'info.teaching_empty': { zh: '未参加兴趣班', en: 'In no teaching class' },

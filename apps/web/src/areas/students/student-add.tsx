@@ -43,9 +43,13 @@ export default function StudentAdd() {
   /** is there already an active student with this name and one of these guardian mobiles? */
   const check = async (): Promise<boolean> => {
     const name = (form.getFieldValue('name') as string | undefined)?.trim() ?? '';
-    const mobiles = ((form.getFieldValue('guardians') as GuardianValue[] | undefined) ?? []).map((g) => g?.mobile?.trim()).filter((m) => m && MOBILE_RE.test(m));
+    const mobiles = ((form.getFieldValue('guardians') as GuardianValue[] | undefined) ?? [])
+      .map((g) => g?.mobile?.trim())
+      .filter((m) => m && MOBILE_RE.test(m));
     if (!NAME_RE.test(name) || !mobiles.length) return false;
-    const found = await Promise.all(mobiles.map((mobile) => get<CheckStudentResult>('checkStudent', { name, mobile }, { silent: true }).catch(() => null)));
+    const found = await Promise.all(
+      mobiles.map((mobile) => get<CheckStudentResult>('checkStudent', { name, mobile }, { silent: true }).catch(() => null)),
+    );
     const dup = found.some((r) => r?.exists);
     setDuplicate(dup);
     return dup;
@@ -69,7 +73,12 @@ export default function StudentAdd() {
         tutoring_type: opt(v.tutoring_type),
         needs_shuttle: !!v.needs_shuttle,
         needs_dinner: !!v.needs_dinner,
-        guardians: v.guardians.map((g) => ({ name: g.name.trim(), mobile: g.mobile.trim(), relation: g.relation.trim(), is_primary: !!g.is_primary })),
+        guardians: v.guardians.map((g) => ({
+          name: g.name.trim(),
+          mobile: g.mobile.trim(),
+          relation: g.relation.trim(),
+          is_primary: !!g.is_primary,
+        })),
         pickup_people: pickupInput(v.pickup_people),
       });
       feedback().message.success(t('stu.added'));
@@ -98,7 +107,17 @@ export default function StudentAdd() {
           {(fields, { add, remove }) => (
             <Space orientation="vertical" style={{ width: '100%' }}>
               {fields.map((f) => (
-                <Card size="small" key={f.key} extra={fields.length > 1 && <Button type="link" danger onClick={() => remove(f.name)}>{t('stu.remove')}</Button>}>
+                <Card
+                  size="small"
+                  key={f.key}
+                  extra={
+                    fields.length > 1 && (
+                      <Button type="link" danger onClick={() => remove(f.name)}>
+                        {t('stu.remove')}
+                      </Button>
+                    )
+                  }
+                >
                   <Form.Item name={[f.name, 'name']} label={t('stu.guardian_name')} rules={rules.name}>
                     <Input maxLength={32} />
                   </Form.Item>

@@ -21,7 +21,16 @@ export function useMyStudents() {
     queryFn: () => get<Page<StudentRow>>('teacherStudentList', { page, limit: STUDENT_PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
   });
   const search = (
-    <Input.Search allowClear placeholder={t('stu.name')} maxLength={32} style={{ width: 240, marginBottom: 16 }} onSearch={(v) => { setKeyword(v.trim()); setPage(1); }} />
+    <Input.Search
+      allowClear
+      placeholder={t('stu.name')}
+      maxLength={32}
+      style={{ width: 240, marginBottom: 16 }}
+      onSearch={(v) => {
+        setKeyword(v.trim());
+        setPage(1);
+      }}
+    />
   );
   return { query, page, setPage, search };
 }
@@ -36,7 +45,10 @@ export function useRules() {
   const t = useT();
   return {
     name: [{ required: true, message: t('stu.required') }, { pattern: NAME_RE, message: t('stu.name_invalid') }, { max: 32 }],
-    mobile: [{ required: true, message: t('stu.required') }, { pattern: MOBILE_RE, message: t('stu.mobile_invalid') }],
+    mobile: [
+      { required: true, message: t('stu.required') },
+      { pattern: MOBILE_RE, message: t('stu.mobile_invalid') },
+    ],
     relation: [{ required: true, message: t('stu.required') }, { max: 20 }],
   };
 }
@@ -61,7 +73,15 @@ export function PickupPeopleFields({ name = 'pickup_people' }: { name?: string }
       {(fields, { add, remove }) => (
         <Space orientation="vertical" style={{ width: '100%' }}>
           {fields.map((f) => (
-            <Card size="small" key={f.key} extra={<Button type="link" danger onClick={() => remove(f.name)}>{t('stu.remove')}</Button>}>
+            <Card
+              size="small"
+              key={f.key}
+              extra={
+                <Button type="link" danger onClick={() => remove(f.name)}>
+                  {t('stu.remove')}
+                </Button>
+              }
+            >
               <Form.Item name={[f.name, 'id']} hidden>
                 <Input />
               </Form.Item>
@@ -121,7 +141,12 @@ export function ProfileFields() {
         <Input maxLength={32} />
       </Form.Item>
       <Form.Item name="gender" label={t('stu.gender')}>
-        <Radio.Group options={[{ value: 1, label: t('stu.gender_1') }, { value: 2, label: t('stu.gender_2') }]} />
+        <Radio.Group
+          options={[
+            { value: 1, label: t('stu.gender_1') },
+            { value: 2, label: t('stu.gender_2') },
+          ]}
+        />
       </Form.Item>
       <Form.Item name="birthday" label={t('stu.birthday')} rules={[{ pattern: /^\d{4}-\d{2}-\d{2}$/, message: 'YYYY-MM-DD' }]}>
         <Input type="date" max={today} />
@@ -168,7 +193,13 @@ export function ProfileFields() {
 
 /** Only the fields the API takes for pick-up people. */
 export const pickupInput = (list: PickupValue[] | undefined) =>
-  (list ?? []).map((p) => ({ ...(p.id ? { id: Number(p.id) } : {}), name: p.name.trim(), relation: p.relation.trim(), mobile: p.mobile.trim(), ...(p.photo_url ? { photo_url: p.photo_url } : {}) }));
+  (list ?? []).map((p) => ({
+    ...(p.id ? { id: Number(p.id) } : {}),
+    name: p.name.trim(),
+    relation: p.relation.trim(),
+    mobile: p.mobile.trim(),
+    ...(p.photo_url ? { photo_url: p.photo_url } : {}),
+  }));
 
 /** Read-only summary of a student (teacher views). */
 export function StudentSummary({ s }: { s: StudentDetail }) {
@@ -205,10 +236,20 @@ export function useStudentColumns() {
   return {
     name: { title: t('stu.name'), dataIndex: 'name', width: 100, fixed: 'left' as const },
     gender: { title: t('stu.gender'), dataIndex: 'gender', width: 60, render: (g: 1 | 2 | null) => gender(g) },
-    school: { title: t('stu.day_school'), key: 'school', width: 200, render: (_: unknown, s: StudentRow) => [s.day_school, s.grade, s.class_name].filter(Boolean).join(' ') },
+    school: {
+      title: t('stu.day_school'),
+      key: 'school',
+      width: 200,
+      render: (_: unknown, s: StudentRow) => [s.day_school, s.grade, s.class_name].filter(Boolean).join(' '),
+    },
     care: { title: t('stu.care_class'), key: 'care', width: 110, render: (_: unknown, s: StudentRow) => s.care_class?.name ?? '-' },
     shuttle: { title: t('stu.needs_shuttle'), dataIndex: 'needs_shuttle', width: 90, render: (v: boolean) => yesNo(v, t) },
     dinner: { title: t('stu.needs_dinner'), dataIndex: 'needs_dinner', width: 90, render: (v: boolean) => yesNo(v, t) },
-    allergies: { title: t('stu.allergies'), dataIndex: 'allergies', width: 120, render: (v: string | null) => (v ? <Tag color="red">{v}</Tag> : '-') },
+    allergies: {
+      title: t('stu.allergies'),
+      dataIndex: 'allergies',
+      width: 120,
+      render: (v: string | null) => (v ? <Tag color="red">{v}</Tag> : '-'),
+    },
   };
 }

@@ -40,9 +40,21 @@ export default function StudentEdit() {
   const q = useQuery({ queryKey: ['studentInfo', id], queryFn: () => get<StudentDetail>('studentInfo', { id }), enabled: valid });
   const back = () => navigate('/principal_educationals');
 
-  if (!valid) return <Card><EmptyState description={t('stu.no_student')}><Button onClick={back}>{t('stu.back_list')}</Button></EmptyState></Card>;
+  if (!valid)
+    return (
+      <Card>
+        <EmptyState description={t('stu.no_student')}>
+          <Button onClick={back}>{t('stu.back_list')}</Button>
+        </EmptyState>
+      </Card>
+    );
   if (q.isLoading) return <Loading />;
-  if (q.isError || !q.data) return <Card><LoadError onRetry={() => q.refetch()} /></Card>;
+  if (q.isError || !q.data)
+    return (
+      <Card>
+        <LoadError onRetry={() => q.refetch()} />
+      </Card>
+    );
   const s = q.data;
 
   const submit = async (v: EditValues) => {
@@ -78,7 +90,12 @@ export default function StudentEdit() {
   return (
     <Card
       title={`${t('stu.edit')}：${s.name}`}
-      extra={<Space><Button onClick={() => navigate(`/principal_educationals_studentrecord?id=${s.id}`)}>{t('stu.record')}</Button><Button onClick={back}>{t('common.back')}</Button></Space>}
+      extra={
+        <Space>
+          <Button onClick={() => navigate(`/principal_educationals_studentrecord?id=${s.id}`)}>{t('stu.record')}</Button>
+          <Button onClick={back}>{t('common.back')}</Button>
+        </Space>
+      }
     >
       {s.status === 0 && <Alert type="info" style={{ marginBottom: 16 }} title={t('stu.archived')} />}
       <Form<EditValues>
@@ -93,7 +110,9 @@ export default function StudentEdit() {
         <ProfileFields />
         <Divider titlePlacement="start">{t('stu.guardians')}</Divider>
         <GuardiansSection student={s} onChanged={() => q.refetch()} />
-        <div style={{ padding: '4px 0' }}>{t('stu.care_class')}：{s.care_class?.name ?? '-'}</div>
+        <div style={{ padding: '4px 0' }}>
+          {t('stu.care_class')}：{s.care_class?.name ?? '-'}
+        </div>
         <Divider titlePlacement="start">{t('stu.care_settings')}</Divider>
         <CareFields />
         <Divider titlePlacement="start">{t('stu.pickup_people')}</Divider>

@@ -1,12 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Form, Input, List, Modal, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
-import {
-  STUDENT_MAX_GUARDIANS,
-  type Page,
-  type StudentDetail,
-  type StudentGuardian,
-  type StudentGuardianChange,
-} from '@wantuo/shared';
+import { STUDENT_MAX_GUARDIANS, type Page, type StudentDetail, type StudentGuardian, type StudentGuardianChange } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
@@ -21,14 +15,25 @@ const LOG_PAGE = 10;
 
 type GuardianValue = { name: string; mobile: string; relation: string; is_primary?: boolean };
 
-const asInput = (g: StudentGuardian, primary: number): GuardianValue => ({ name: g.name, mobile: g.mobile, relation: g.relation, is_primary: g.user_id === primary });
+const asInput = (g: StudentGuardian, primary: number): GuardianValue => ({
+  name: g.name,
+  mobile: g.mobile,
+  relation: g.relation,
+  is_primary: g.user_id === primary,
+});
 
 /**
  * The guardians of an existing student (student edit page): add, remove, change a relation, make another one primary.
  * Each change sends the whole list (saveStudentGuardians) on the guardians_version read, apart from the profile form's
  * version, so the form keeps what is typed in it; then the page reloads the student and the history.
  */
-export function GuardiansSection({ student, onChanged }: { student: Pick<StudentDetail, 'id' | 'guardians' | 'guardians_version'>; onChanged: () => Promise<unknown> }) {
+export function GuardiansSection({
+  student,
+  onChanged,
+}: {
+  student: Pick<StudentDetail, 'id' | 'guardians' | 'guardians_version'>;
+  onChanged: () => Promise<unknown>;
+}) {
   const s = studentStrings.use();
   const t = useT();
   const client = useQueryClient();
@@ -168,13 +173,30 @@ function AddGuardianDialog({ onOk, onCancel, busy }: { onOk: (v: GuardianValue) 
   );
 }
 
-function RelationDialog({ guardian, onOk, onCancel, busy }: { guardian: StudentGuardian; onOk: (relation: string) => void; onCancel: () => void; busy: boolean }) {
+function RelationDialog({
+  guardian,
+  onOk,
+  onCancel,
+  busy,
+}: {
+  guardian: StudentGuardian;
+  onOk: (relation: string) => void;
+  onCancel: () => void;
+  busy: boolean;
+}) {
   const s = studentStrings.use();
   const rules = useRules();
   const [form] = Form.useForm<{ relation: string }>();
   return (
     <Modal open title={`${s('g.relation')}：${guardian.name}`} onCancel={onCancel} onOk={() => form.submit()} confirmLoading={busy} destroyOnHidden>
-      <Form form={form} name="guardian_relation" layout="vertical" autoComplete="off" initialValues={{ relation: guardian.relation }} onFinish={(v) => onOk(v.relation.trim())}>
+      <Form
+        form={form}
+        name="guardian_relation"
+        layout="vertical"
+        autoComplete="off"
+        initialValues={{ relation: guardian.relation }}
+        onFinish={(v) => onOk(v.relation.trim())}
+      >
         <Form.Item name="relation" label={s('g.relation')} rules={rules.relation}>
           <Input maxLength={20} />
         </Form.Item>
@@ -204,9 +226,21 @@ function GuardianHistory({ studentId }: { studentId: number }) {
       locale={{ emptyText: <EmptyState description={s('g.history_empty')} /> }}
       columns={[
         { title: s('g.col.time'), dataIndex: 'created_at', width: 140, render: (v: string) => localDateTime(v, timezone) },
-        { title: s('g.col.kind'), dataIndex: 'kind', width: 110, render: (k: StudentGuardianChange['kind']) => <Tag color={k === 'removed' ? 'red' : k === 'added' ? 'green' : 'blue'}>{s(`g.kind.${k}`)}</Tag> },
+        {
+          title: s('g.col.kind'),
+          dataIndex: 'kind',
+          width: 110,
+          render: (k: StudentGuardianChange['kind']) => (
+            <Tag color={k === 'removed' ? 'red' : k === 'added' ? 'green' : 'blue'}>{s(`g.kind.${k}`)}</Tag>
+          ),
+        },
         { title: s('g.col.guardian'), key: 'g', width: 170, render: (_, r) => `${r.guardian_name} ${r.guardian_mobile ?? ''}` },
-        { title: s('g.col.detail'), key: 'rel', width: 120, render: (_, r) => (r.old_relation ? s('g.relation_from', { from: r.old_relation, to: r.relation }) : r.relation) },
+        {
+          title: s('g.col.detail'),
+          key: 'rel',
+          width: 120,
+          render: (_, r) => (r.old_relation ? s('g.relation_from', { from: r.old_relation, to: r.relation }) : r.relation),
+        },
         { title: s('g.col.actor'), dataIndex: 'actor_name', width: 90 },
       ]}
     />

@@ -47,7 +47,9 @@ function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: (
     <Modal open={open} title={t('stu.import_title')} onCancel={close} footer={null} width={720} destroyOnHidden>
       <Space orientation="vertical" style={{ width: '100%' }}>
         <div>{t('stu.import_step1')}</div>
-        <Button onClick={() => void download('studentImportTemplate', { format: 'xlsx' }, '学生导入模板.xlsx').catch(() => {})}>{t('stu.template_xlsx')}</Button>
+        <Button onClick={() => void download('studentImportTemplate', { format: 'xlsx' }, '学生导入模板.xlsx').catch(() => {})}>
+          {t('stu.template_xlsx')}
+        </Button>
         <div>{t('stu.import_step2')}</div>
         <Upload
           accept=".xlsx,.csv"
@@ -83,7 +85,12 @@ function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: (
               />
             )}
             <div>{t('stu.import_step3')}</div>
-            <Button type="primary" disabled={!file || result.problems.length > 0 || result.valid === 0} loading={busy} onClick={() => file && void send(file, '0')}>
+            <Button
+              type="primary"
+              disabled={!file || result.problems.length > 0 || result.valid === 0}
+              loading={busy}
+              onClick={() => file && void send(file, '0')}
+            >
               {t('stu.do_import', { count: result.valid })}
             </Button>
           </>
@@ -126,23 +133,61 @@ export default function StudentList() {
     <Card title={t('stu.title')}>
       {/* in the body, not the card header: at 375 px the header would squeeze the title to nothing */}
       <Space wrap style={{ marginBottom: 12 }}>
-        <Button type="primary" onClick={() => navigate('/principal_educationalsStudent_add')}>{t('stu.add')}</Button>
+        <Button type="primary" onClick={() => navigate('/principal_educationalsStudent_add')}>
+          {t('stu.add')}
+        </Button>
         <Button onClick={() => setImporting(true)}>{t('stu.import')}</Button>
-        <Button onClick={() => void download('studentExport', { ...filters, format: 'xlsx' }, `学生名单-${stamp}.xlsx`).catch(() => {})}>{t('stu.export')}</Button>
+        <Button onClick={() => void download('studentExport', { ...filters, format: 'xlsx' }, `学生名单-${stamp}.xlsx`).catch(() => {})}>
+          {t('stu.export')}
+        </Button>
       </Space>
       <br />
       <Space wrap style={{ marginBottom: 16 }}>
-        <Input.Search allowClear placeholder={t('stu.search')} maxLength={32} style={{ width: 260 }} onSearch={(v) => { setKeyword(v.trim()); setPage(1); }} />
+        <Input.Search
+          allowClear
+          placeholder={t('stu.search')}
+          maxLength={32}
+          style={{ width: 260 }}
+          onSearch={(v) => {
+            setKeyword(v.trim());
+            setPage(1);
+          }}
+        />
         <Select
           allowClear
           placeholder={t('stu.all_grades')}
           style={{ width: 130 }}
           value={grade}
           options={grades.data?.map((g) => ({ value: g.grade, label: g.grade }))}
-          onChange={(v) => { setGrade(v); setClassName(undefined); setPage(1); }}
+          onChange={(v) => {
+            setGrade(v);
+            setClassName(undefined);
+            setPage(1);
+          }}
         />
-        <Select allowClear placeholder={t('stu.all_classes')} style={{ width: 120 }} value={className} disabled={!grade} options={classes.map((c) => ({ value: c, label: c }))} onChange={(v) => { setClassName(v); setPage(1); }} />
-        <Segmented value={status} onChange={(v) => { setStatus(v as 0 | 1); setPage(1); }} options={[{ value: 1, label: t('stu.active') }, { value: 0, label: t('stu.archived') }]} />
+        <Select
+          allowClear
+          placeholder={t('stu.all_classes')}
+          style={{ width: 120 }}
+          value={className}
+          disabled={!grade}
+          options={classes.map((c) => ({ value: c, label: c }))}
+          onChange={(v) => {
+            setClassName(v);
+            setPage(1);
+          }}
+        />
+        <Segmented
+          value={status}
+          onChange={(v) => {
+            setStatus(v as 0 | 1);
+            setPage(1);
+          }}
+          options={[
+            { value: 1, label: t('stu.active') },
+            { value: 0, label: t('stu.archived') },
+          ]}
+        />
       </Space>
       <ServerTable<StudentRow>
         query={q}
@@ -170,11 +215,21 @@ export default function StudentList() {
             fixed: 'right',
             render: (_, s) => (
               <Space size={0} wrap>
-                <Button type="link" size="small" onClick={() => navigate(`/principal_educationals_student?id=${s.id}`)}>{t('stu.edit')}</Button>
-                <Button type="link" size="small" onClick={() => navigate(`/principal_educationals_studentrecord?id=${s.id}`)}>{t('stu.record')}</Button>
+                <Button type="link" size="small" onClick={() => navigate(`/principal_educationals_student?id=${s.id}`)}>
+                  {t('stu.edit')}
+                </Button>
+                <Button type="link" size="small" onClick={() => navigate(`/principal_educationals_studentrecord?id=${s.id}`)}>
+                  {t('stu.record')}
+                </Button>
                 {s.status === 1 && (
-                  <Popconfirm title={t('stu.archive')} description={<div style={{ maxWidth: 260 }}>{t('stu.archive_confirm')}</div>} onConfirm={() => archive(s)}>
-                    <Button type="link" size="small" danger>{t('stu.archive')}</Button>
+                  <Popconfirm
+                    title={t('stu.archive')}
+                    description={<div style={{ maxWidth: 260 }}>{t('stu.archive_confirm')}</div>}
+                    onConfirm={() => archive(s)}
+                  >
+                    <Button type="link" size="small" danger>
+                      {t('stu.archive')}
+                    </Button>
                   </Popconfirm>
                 )}
               </Space>

@@ -16,7 +16,11 @@ const CLASS_PAGE = 10;
 function useRemaining() {
   const s = studentStrings.use();
   return (c: StudentInfoContract) =>
-    c.units_total !== null ? s('info.units_left', { left: c.units_left ?? 0, total: c.units_total }) : c.days_left !== null ? s('info.days_left', { n: c.days_left }) : '-';
+    c.units_total !== null
+      ? s('info.units_left', { left: c.units_left ?? 0, total: c.units_total })
+      : c.days_left !== null
+        ? s('info.days_left', { n: c.days_left })
+        : '-';
 }
 
 /**
@@ -31,12 +35,20 @@ export function StudentOverview({ student }: { student: StudentInfo }) {
   const wide = Grid.useBreakpoint().sm ?? true;
   return (
     <div data-testid="student-overview">
-      <Descriptions size="small" column={{ xs: 1, sm: 2, md: 3 }} bordered layout={wide ? 'horizontal' : 'vertical'} styles={{ label: { whiteSpace: 'nowrap' } }}>
+      <Descriptions
+        size="small"
+        column={{ xs: 1, sm: 2, md: 3 }}
+        bordered
+        layout={wide ? 'horizontal' : 'vertical'}
+        styles={{ label: { whiteSpace: 'nowrap' } }}
+      >
         <Descriptions.Item label={s('info.points')}>
           <Typography.Text strong>{student.points_balance}</Typography.Text>
         </Descriptions.Item>
         <Descriptions.Item label={s('info.care_class')}>
-          {student.care_class ? `${student.care_class.name}${student.care_class.head_teacher_name ? `（${student.care_class.head_teacher_name}）` : ''}` : '-'}
+          {student.care_class
+            ? `${student.care_class.name}${student.care_class.head_teacher_name ? `（${student.care_class.head_teacher_name}）` : ''}`
+            : '-'}
         </Descriptions.Item>
         <Descriptions.Item label={s('info.teaching')}>
           {student.teaching_classes.length ? student.teaching_classes.map((c) => <Tag key={c.id}>{c.name}</Tag>) : '-'}
@@ -56,7 +68,9 @@ export function StudentOverview({ student }: { student: StudentInfo }) {
         {s('info.contracts')}
       </Typography.Title>
       {student.contracts_total > student.contracts.length && (
-        <Typography.Paragraph type="secondary">{s('info.contracts_more', { n: student.contracts_total, shown: student.contracts.length })}</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">
+          {s('info.contracts_more', { n: student.contracts_total, shown: student.contracts.length })}
+        </Typography.Paragraph>
       )}
       <Table<StudentInfoContract>
         rowKey="id"
@@ -100,8 +114,18 @@ export function StudentTeachingClasses({ studentId }: { studentId: number }) {
         { title: s('tc.subject'), dataIndex: 'subject', width: 90 },
         { title: s('tc.teacher'), dataIndex: 'teacher_name', width: 90 },
         { title: s('tc.room'), dataIndex: 'room_name', width: 90, render: (v: string | null) => v ?? '-' },
-        { title: s('tc.sessions'), key: 'sessions', width: 160, render: (_, c) => `${c.sessions_held} / ${c.sessions_scheduled} / ${c.sessions_count}` },
-        { title: s('tc.status'), dataIndex: 'status', width: 80, render: (v: number) => (v === 1 ? <Tag color="green">{s('tc.running')}</Tag> : <Tag>{s('tc.stopped')}</Tag>) },
+        {
+          title: s('tc.sessions'),
+          key: 'sessions',
+          width: 160,
+          render: (_, c) => `${c.sessions_held} / ${c.sessions_scheduled} / ${c.sessions_count}`,
+        },
+        {
+          title: s('tc.status'),
+          dataIndex: 'status',
+          width: 80,
+          render: (v: number) => (v === 1 ? <Tag color="green">{s('tc.running')}</Tag> : <Tag>{s('tc.stopped')}</Tag>),
+        },
       ]}
     />
   );

@@ -26,14 +26,31 @@ export default function StudentRecord() {
   const valid = Number.isSafeInteger(id) && id > 0;
   const q = useQuery({ queryKey: ['studentInfo', id], queryFn: () => get<StudentInfo>('studentInfo', { id }), enabled: valid });
   const back = () => navigate('/principal_educationals');
-  if (!valid) return <Card><EmptyState description={t('stu.no_student')}><Button onClick={back}>{t('stu.back_list')}</Button></EmptyState></Card>;
+  if (!valid)
+    return (
+      <Card>
+        <EmptyState description={t('stu.no_student')}>
+          <Button onClick={back}>{t('stu.back_list')}</Button>
+        </EmptyState>
+      </Card>
+    );
   if (q.isLoading) return <Loading />;
-  if (q.isError || !q.data) return <Card><LoadError onRetry={() => q.refetch()} /></Card>;
+  if (q.isError || !q.data)
+    return (
+      <Card>
+        <LoadError onRetry={() => q.refetch()} />
+      </Card>
+    );
   const s = q.data;
   return (
     <Card
       title={ss('info.title', { name: s.name })}
-      extra={<Space><Button onClick={() => navigate(`/principal_educationals_student?id=${s.id}`)}>{t('stu.edit')}</Button><Button onClick={back}>{t('common.back')}</Button></Space>}
+      extra={
+        <Space>
+          <Button onClick={() => navigate(`/principal_educationals_student?id=${s.id}`)}>{t('stu.edit')}</Button>
+          <Button onClick={back}>{t('common.back')}</Button>
+        </Space>
+      }
     >
       <div style={{ color: '#888', marginBottom: 16 }}>{[s.day_school, s.grade, s.class_name, s.care_class?.name].filter(Boolean).join(' · ')}</div>
       <Tabs

@@ -12,7 +12,6 @@ import { STUDENT_PAGE_SIZE, StudentSummary, useMyStudents, useStudentColumns } f
 // the charts (and ECharts with them) load when a drawer opens, not with the list
 const GrowthCharts = lazy(() => import('./growth-charts'));
 
-
 function StudentDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   const t = useT();
   const q = useQuery({ queryKey: ['teacherStudentInfo', id], queryFn: () => get<StudentDetail>('teacherStudentInfo', { id }) });
@@ -50,7 +49,16 @@ export default function TeacherStudents() {
           col.school,
           col.allergies,
           col.dinner,
-          { title: t('stu.actions'), key: 'a', width: 90, render: (_, s) => <Button type="link" size="small" onClick={() => setOpen(s.id)}>{t('stu.view')}</Button> },
+          {
+            title: t('stu.actions'),
+            key: 'a',
+            width: 90,
+            render: (_, s) => (
+              <Button type="link" size="small" onClick={() => setOpen(s.id)}>
+                {t('stu.view')}
+              </Button>
+            ),
+          },
         ]}
       />
       {open !== null && <StudentDrawer id={open} onClose={() => setOpen(null)} />}

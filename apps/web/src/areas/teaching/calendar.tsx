@@ -67,7 +67,12 @@ export default function SchoolCalendar() {
               title: s('cal.kind'),
               key: 'k',
               width: 200,
-              render: (_, r) => (r.kind === 'holiday' ? <Tag color="red">{s('cal.holiday')}</Tag> : <Tag color="orange">{s('move.makeup', { wd: s(wdKey(r.works_as ?? 1)) })}</Tag>),
+              render: (_, r) =>
+                r.kind === 'holiday' ? (
+                  <Tag color="red">{s('cal.holiday')}</Tag>
+                ) : (
+                  <Tag color="orange">{s('move.makeup', { wd: s(wdKey(r.works_as ?? 1)) })}</Tag>
+                ),
             },
             { title: s('cal.note'), dataIndex: 'note', render: (v: string | null) => v ?? '-' },
             {

@@ -52,7 +52,11 @@ function TeachingClassAdd() {
   const step = !created ? 0 : written === null ? 1 : 2;
   return (
     <Card title={s('list.new')}>
-      <Steps current={step} style={{ marginBottom: 24, maxWidth: 640 }} items={[{ title: s('add.step_info') }, { title: s('add.step_schedule') }, { title: s('add.step_done') }]} />
+      <Steps
+        current={step}
+        style={{ marginBottom: 24, maxWidth: 640 }}
+        items={[{ title: s('add.step_info') }, { title: s('add.step_schedule') }, { title: s('add.step_done') }]}
+      />
       {step === 0 && <InfoForm onCreated={setCreated} />}
       {step === 1 && created && (
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
@@ -122,10 +126,19 @@ function InfoForm({ onCreated }: { onCreated: (c: TeachingClass) => void }) {
         <RoomSelect />
       </Form.Item>
       <Space size={16} wrap>
-        <Form.Item name="capacity" label={s('f.capacity')} rules={[{ required: true, type: 'integer', min: 1, max: 500, message: s('f.capacity_rule') }]}>
+        <Form.Item
+          name="capacity"
+          label={s('f.capacity')}
+          rules={[{ required: true, type: 'integer', min: 1, max: 500, message: s('f.capacity_rule') }]}
+        >
           <InputNumber min={1} max={500} precision={0} style={{ width: 150 }} />
         </Form.Item>
-        <Form.Item name="sessions_count" label={s('f.sessions')} tooltip={s('f.sessions_hint')} rules={[{ required: true, type: 'integer', min: 1, max: 400, message: s('f.sessions_rule') }]}>
+        <Form.Item
+          name="sessions_count"
+          label={s('f.sessions')}
+          tooltip={s('f.sessions_hint')}
+          rules={[{ required: true, type: 'integer', min: 1, max: 400, message: s('f.sessions_rule') }]}
+        >
           <InputNumber min={1} max={400} precision={0} style={{ width: 150 }} />
         </Form.Item>
       </Space>

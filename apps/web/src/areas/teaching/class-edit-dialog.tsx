@@ -52,13 +52,28 @@ export function ClassEditDialog({ cls, onClose, onSaved }: { cls: TeachingClass;
     }
   };
   return (
-    <Modal open width={600} title={s('edit.edit_title', { name: cls.name })} onCancel={onClose} okButtonProps={{ loading: busy }} onOk={() => void submit()}>
+    <Modal
+      open
+      width={600}
+      title={s('edit.edit_title', { name: cls.name })}
+      onCancel={onClose}
+      okButtonProps={{ loading: busy }}
+      onOk={() => void submit()}
+    >
       <Alert type="info" showIcon title={s('edit.edit_hint')} style={{ marginBottom: 16 }} />
       <Form<EditValues>
         form={form}
         layout="vertical"
         onValuesChange={() => setRefused(null)}
-        initialValues={{ name: cls.name, subject: cls.subject, teacher_id: cls.teacher_id, room_id: cls.room_id, capacity: cls.capacity, sessions_count: cls.sessions_count, fee: formatFen(cls.fee_fen) }}
+        initialValues={{
+          name: cls.name,
+          subject: cls.subject,
+          teacher_id: cls.teacher_id,
+          room_id: cls.room_id,
+          capacity: cls.capacity,
+          sessions_count: cls.sessions_count,
+          fee: formatFen(cls.fee_fen),
+        }}
       >
         <Form.Item name="name" label={s('f.name')} rules={[{ required: true, whitespace: true, max: 50, message: s('f.name_rule') }]}>
           <Input maxLength={50} />
@@ -73,10 +88,18 @@ export function ClassEditDialog({ cls, onClose, onSaved }: { cls: TeachingClass;
           <RoomSelect />
         </Form.Item>
         <Space size={16} wrap>
-          <Form.Item name="capacity" label={s('f.capacity')} rules={[{ required: true, type: 'integer', min: 1, max: 500, message: s('f.capacity_rule') }]}>
+          <Form.Item
+            name="capacity"
+            label={s('f.capacity')}
+            rules={[{ required: true, type: 'integer', min: 1, max: 500, message: s('f.capacity_rule') }]}
+          >
             <InputNumber min={1} max={500} precision={0} style={{ width: 150 }} />
           </Form.Item>
-          <Form.Item name="sessions_count" label={s('f.sessions')} rules={[{ required: true, type: 'integer', min: 1, max: 400, message: s('f.sessions_rule') }]}>
+          <Form.Item
+            name="sessions_count"
+            label={s('f.sessions')}
+            rules={[{ required: true, type: 'integer', min: 1, max: 400, message: s('f.sessions_rule') }]}
+          >
             <InputNumber min={1} max={400} precision={0} style={{ width: 150 }} />
           </Form.Item>
         </Space>

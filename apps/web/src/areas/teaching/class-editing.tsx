@@ -44,8 +44,18 @@ function TeachingClassPage() {
         <EmptyState description={s('edit.no_class')}>{back}</EmptyState>
       </Card>
     );
-  if (q.isLoading) return <Card><Loading /></Card>;
-  if (q.isError || !q.data) return <Card><LoadError onRetry={() => void q.refetch()} /></Card>;
+  if (q.isLoading)
+    return (
+      <Card>
+        <Loading />
+      </Card>
+    );
+  if (q.isError || !q.data)
+    return (
+      <Card>
+        <LoadError onRetry={() => void q.refetch()} />
+      </Card>
+    );
   const c = q.data;
   const changed = () => {
     void client.invalidateQueries({ queryKey: ['teachingClassInfo', id] });
@@ -79,9 +89,13 @@ function TeachingClassPage() {
         <Descriptions.Item label={s('info.teacher')}>{c.teacher_name}</Descriptions.Item>
         <Descriptions.Item label={s('info.room')}>{c.room_name ?? '-'}</Descriptions.Item>
         <Descriptions.Item label={s('info.students')}>{`${c.students} / ${c.capacity}`}</Descriptions.Item>
-        <Descriptions.Item label={s('info.sessions')}>{s('info.sessions_val', { held: c.sessions_held, scheduled: c.sessions_scheduled, count: c.sessions_count })}</Descriptions.Item>
+        <Descriptions.Item label={s('info.sessions')}>
+          {s('info.sessions_val', { held: c.sessions_held, scheduled: c.sessions_scheduled, count: c.sessions_count })}
+        </Descriptions.Item>
         <Descriptions.Item label={s('info.fee')}>{`¥${formatFen(c.fee_fen)}`}</Descriptions.Item>
-        <Descriptions.Item label={s('info.state')}>{c.status === 1 ? <Tag color="green">{s('list.running')}</Tag> : <Tag>{s('list.stopped')}</Tag>}</Descriptions.Item>
+        <Descriptions.Item label={s('info.state')}>
+          {c.status === 1 ? <Tag color="green">{s('list.running')}</Tag> : <Tag>{s('list.stopped')}</Tag>}
+        </Descriptions.Item>
       </Descriptions>
       <Tabs
         activeKey={tab}

@@ -63,7 +63,15 @@ export function ClashList({ clashes, title }: { clashes: Clash[]; title: string 
 }
 
 /** On-job teachers and head teachers (teachersList), searchable. */
-export function StaffSelect({ value, onChange, current }: { value?: number; onChange?: (v: number) => void; current?: { id: number; name: string } | null }) {
+export function StaffSelect({
+  value,
+  onChange,
+  current,
+}: {
+  value?: number;
+  onChange?: (v: number) => void;
+  current?: { id: number; name: string } | null;
+}) {
   const s = teachingStrings.use();
   const [keyword, setKeyword] = useState('');
   const q = useQuery({
@@ -92,7 +100,15 @@ export function useRooms() {
 }
 
 /** A room select with "add a room" under its options (addRoom), the new room then chosen. */
-export function RoomSelect({ value, onChange, allowClear = true }: { value?: number | null; onChange?: (v: number | null) => void; allowClear?: boolean }) {
+export function RoomSelect({
+  value,
+  onChange,
+  allowClear = true,
+}: {
+  value?: number | null;
+  onChange?: (v: number | null) => void;
+  allowClear?: boolean;
+}) {
   const s = teachingStrings.use();
   const client = useQueryClient();
   const rooms = useRooms();

@@ -17,7 +17,16 @@ export default function RollCallPage() {
   const today = useSchoolToday();
   const [open, setOpen] = useState<Session | null>(null);
   const q = useQuery({ queryKey: ['teachManage'], queryFn: () => get<TeachManageAnswer>('teachManage') });
-  if (open) return <RollCall session={open} onBack={() => { setOpen(null); void q.refetch(); }} />;
+  if (open)
+    return (
+      <RollCall
+        session={open}
+        onBack={() => {
+          setOpen(null);
+          void q.refetch();
+        }}
+      />
+    );
   const todays = (q.data?.next_sessions ?? []).filter((x) => x.day === today);
   return (
     <Card title={s('roll.today')} styles={{ body: { padding: 12 } }}>
@@ -58,7 +67,10 @@ function RollCall({ session, onBack }: { session: Session; onBack: () => void })
   const save = async () => {
     setBusy(true);
     try {
-      await post('rollCall', { session_id: session.id, entries: marked.map((x) => ({ student_id: x.student_id, status: statusOf(x.student_id, x.status) })) });
+      await post('rollCall', {
+        session_id: session.id,
+        entries: marked.map((x) => ({ student_id: x.student_id, status: statusOf(x.student_id, x.status) })),
+      });
       feedback().message.success(s('roll.saved'));
       setMarks({});
       void q.refetch();
@@ -88,7 +100,9 @@ function RollCall({ session, onBack }: { session: Session; onBack: () => void })
             <Typography.Text type="secondary">{s('roll.counts', counts)}</Typography.Text>
           </Flex>
           <Button
-            onClick={() => setMarks(Object.fromEntries(students.map((x) => [x.student_id, x.on_leave ? 'leave' : 'present'])) as Record<number, RollCallStatus>)}
+            onClick={() =>
+              setMarks(Object.fromEntries(students.map((x) => [x.student_id, x.on_leave ? 'leave' : 'present'])) as Record<number, RollCallStatus>)
+            }
           >
             {s('roll.all_present')}
           </Button>
@@ -111,7 +125,9 @@ function RollCall({ session, onBack }: { session: Session; onBack: () => void })
               </List.Item>
             )}
           />
-          {marked.length < students.length && <Typography.Text type="warning">{s('roll.unmarked', { n: students.length - marked.length })}</Typography.Text>}
+          {marked.length < students.length && (
+            <Typography.Text type="warning">{s('roll.unmarked', { n: students.length - marked.length })}</Typography.Text>
+          )}
           <Button type="primary" size="large" block loading={busy} disabled={marked.length === 0} onClick={() => void save()}>
             {s('roll.save', { n: marked.length })}
           </Button>

@@ -61,7 +61,10 @@ export function ScheduleGenerator({ classId, onWritten }: { classId: number; onW
         form={form}
         layout="vertical"
         style={{ maxWidth: 640 }}
-        initialValues={{ pattern: [{ weekday: 2, start_time: '16:30', end_time: '17:30' }], range: [dayjs(today).add(1, 'day'), dayjs(today).add(8, 'week')] }}
+        initialValues={{
+          pattern: [{ weekday: 2, start_time: '16:30', end_time: '17:30' }],
+          range: [dayjs(today).add(1, 'day'), dayjs(today).add(8, 'week')],
+        }}
         onValuesChange={() => {
           setPreview(null);
           setRefused(null);
@@ -72,7 +75,12 @@ export function ScheduleGenerator({ classId, onWritten }: { classId: number; onW
           <Button onClick={() => void run(false)} loading={busy === 'preview'}>
             {s('gen.preview')}
           </Button>
-          <Button type="primary" disabled={!preview || preview.clashes.length > 0 || preview.sessions.length === 0} loading={busy === 'write'} onClick={() => void run(true)}>
+          <Button
+            type="primary"
+            disabled={!preview || preview.clashes.length > 0 || preview.sessions.length === 0}
+            loading={busy === 'write'}
+            onClick={() => void run(true)}
+          >
             {s('gen.confirm', { n: preview?.sessions.length ?? 0 })}
           </Button>
         </Space>
@@ -99,7 +107,11 @@ export function PatternFields({ endOptional = false }: { endOptional?: boolean }
               {fields.map((f) => (
                 <Space key={f.key} wrap align="start" data-testid="pattern-row">
                   <Form.Item name={[f.name, 'weekday']} noStyle rules={[{ required: true, message: s('required') }]}>
-                    <Select aria-label={s('gen.weekday')} style={{ width: 90 }} options={WEEKDAYS.map((d) => ({ value: d, label: weekdayText(d) }))} />
+                    <Select
+                      aria-label={s('gen.weekday')}
+                      style={{ width: 90 }}
+                      options={WEEKDAYS.map((d) => ({ value: d, label: weekdayText(d) }))}
+                    />
                   </Form.Item>
                   <Form.Item name={[f.name, 'start_time']} noStyle rules={[{ required: true, pattern: HHMM, message: s('gen.time_rule') }]}>
                     <Input aria-label={s('gen.start')} placeholder="16:30" maxLength={5} style={{ width: 80 }} />
@@ -114,7 +126,9 @@ export function PatternFields({ endOptional = false }: { endOptional?: boolean }
                       ({ getFieldValue }) => ({
                         validator: (_, v: string | undefined) => {
                           const start = getFieldValue(['pattern', f.name, 'start_time']) as string | undefined;
-                          return !v || !start || !HHMM.test(v) || !HHMM.test(start) || toMin(start) < toMin(v) ? Promise.resolve() : Promise.reject(new Error(s('gen.order_rule')));
+                          return !v || !start || !HHMM.test(v) || !HHMM.test(start) || toMin(start) < toMin(v)
+                            ? Promise.resolve()
+                            : Promise.reject(new Error(s('gen.order_rule')));
                         },
                       }),
                     ]}
@@ -125,7 +139,11 @@ export function PatternFields({ endOptional = false }: { endOptional?: boolean }
                 </Space>
               ))}
               {fields.length < 14 && (
-                <Button type="dashed" onClick={() => add({ weekday: 4, start_time: '16:30', end_time: endOptional ? undefined : '17:30' })} style={{ width: 200 }}>
+                <Button
+                  type="dashed"
+                  onClick={() => add({ weekday: 4, start_time: '16:30', end_time: endOptional ? undefined : '17:30' })}
+                  style={{ width: 200 }}
+                >
                   {s('gen.add_slot')}
                 </Button>
               )}
@@ -139,7 +157,8 @@ export function PatternFields({ endOptional = false }: { endOptional?: boolean }
         rules={[
           {
             required: true,
-            validator: (_, v: [Dayjs, Dayjs] | undefined) => (v?.[0] && v[1] && v[1].diff(v[0], 'day') <= 400 ? Promise.resolve() : Promise.reject(new Error(s('gen.range_rule')))),
+            validator: (_, v: [Dayjs, Dayjs] | undefined) =>
+              v?.[0] && v[1] && v[1].diff(v[0], 'day') <= 400 ? Promise.resolve() : Promise.reject(new Error(s('gen.range_rule'))),
           },
         ]}
       >
@@ -167,7 +186,15 @@ export function PreviewView({ answer }: { answer: PreviewAnswer }) {
           description={answer.limit_reached ? s('gen.limit') : undefined}
         />
       )}
-      {answer.clashes.length > 0 ? <ClashList title={s('gen.clashes', { n: answer.clashes.length })} clashes={answer.clashes} /> : answer.sessions.length > 0 && <Tag color="green" style={{ alignSelf: 'flex-start' }}>{s('gen.no_clash')}</Tag>}
+      {answer.clashes.length > 0 ? (
+        <ClashList title={s('gen.clashes', { n: answer.clashes.length })} clashes={answer.clashes} />
+      ) : (
+        answer.sessions.length > 0 && (
+          <Tag color="green" style={{ alignSelf: 'flex-start' }}>
+            {s('gen.no_clash')}
+          </Tag>
+        )
+      )}
       {answer.skipped.length > 0 && (
         <>
           <Typography.Title level={5} style={{ margin: 0 }}>
@@ -182,7 +209,11 @@ export function PreviewView({ answer }: { answer: PreviewAnswer }) {
               { title: s('col.day'), dataIndex: 'day', width: 120 },
               { title: s('col.weekday'), dataIndex: 'weekday', width: 80, render: (v: number) => s(wdKey(v)) },
               { title: s('col.time'), key: 't', width: 120, render: (_, r) => `${r.start_time}-${r.end_time}` },
-              { title: s('col.note'), key: 'n', render: (_, r) => `${r.reason === 'holiday' ? s('gen.skip_holiday') : s('gen.skip_makeup')}${r.note ? `：${r.note}` : ''}` },
+              {
+                title: s('col.note'),
+                key: 'n',
+                render: (_, r) => `${r.reason === 'holiday' ? s('gen.skip_holiday') : s('gen.skip_makeup')}${r.note ? `：${r.note}` : ''}`,
+              },
             ]}
           />
         </>
@@ -200,7 +231,12 @@ export function PreviewView({ answer }: { answer: PreviewAnswer }) {
             columns={[
               { title: '#', dataIndex: 'no', width: 50 },
               { title: s('col.day'), dataIndex: 'day', width: 120 },
-              { title: s('col.weekday'), key: 'w', width: 160, render: (_, r) => (r.makeup ? <Tag color="orange">{s('gen.makeup', { wd: s(wdKey(r.weekday)) })}</Tag> : s(wdKey(r.weekday))) },
+              {
+                title: s('col.weekday'),
+                key: 'w',
+                width: 160,
+                render: (_, r) => (r.makeup ? <Tag color="orange">{s('gen.makeup', { wd: s(wdKey(r.weekday)) })}</Tag> : s(wdKey(r.weekday))),
+              },
               { title: s('col.time'), key: 't', render: (_, r) => `${r.start_time}-${r.end_time}` },
             ]}
           />

@@ -40,7 +40,10 @@ export function SessionsTab({ cls, onChanged, kind = 'teaching' }: { cls: { id: 
           setState(v);
           setPage(1);
         }}
-        options={(['all', 'planned', 'held', 'cancelled'] as StateFilter[]).map((k) => ({ value: k, label: k === 'all' ? s('ses.all') : s(`state.${k}`) }))}
+        options={(['all', 'planned', 'held', 'cancelled'] as StateFilter[]).map((k) => ({
+          value: k,
+          label: k === 'all' ? s('ses.all') : s(`state.${k}`),
+        }))}
       />
       <ServerTable<TeachingSession>
         query={q}
@@ -71,7 +74,11 @@ export function SessionsTab({ cls, onChanged, kind = 'teaching' }: { cls: { id: 
             render: (_, r) => (
               <Space direction="vertical" size={0}>
                 <SessionStateTag state={r.state} />
-                {r.cancel_reason && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{r.cancel_reason}</Typography.Text>}
+                {r.cancel_reason && (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {r.cancel_reason}
+                  </Typography.Text>
+                )}
               </Space>
             ),
           },
@@ -142,9 +149,20 @@ function CancelDialog({ session, action, onClose, onDone }: { session: TeachingS
     }
   };
   return (
-    <Modal open title={s('ses.cancel_title', { day: session.day, start: session.start_time, end: session.end_time })} onCancel={onClose} okText={s('ses.cancel_ok')} okButtonProps={{ danger: true, loading: busy }} onOk={() => void submit()}>
+    <Modal
+      open
+      title={s('ses.cancel_title', { day: session.day, start: session.start_time, end: session.end_time })}
+      onCancel={onClose}
+      okText={s('ses.cancel_ok')}
+      okButtonProps={{ danger: true, loading: busy }}
+      onOk={() => void submit()}
+    >
       <Form form={form} layout="vertical">
-        <Form.Item name="reason" label={s('ses.cancel_reason')} rules={[{ required: true, whitespace: true, min: 2, max: 200, message: s('ses.cancel_reason_rule') }]}>
+        <Form.Item
+          name="reason"
+          label={s('ses.cancel_reason')}
+          rules={[{ required: true, whitespace: true, min: 2, max: 200, message: s('ses.cancel_reason_rule') }]}
+        >
           <Input.TextArea rows={2} maxLength={200} />
         </Form.Item>
       </Form>
@@ -184,7 +202,18 @@ function MoveDialog({ session, action, onClose, onMoved }: { session: TeachingSe
     setBusy(true);
     setRefused(null);
     try {
-      await post(action, { id: session.id, version: session.version, day: v.day.format('YYYY-MM-DD'), start_time: v.start_time, end_time: v.end_time, room_id: v.room_id ?? null }, { silent: true });
+      await post(
+        action,
+        {
+          id: session.id,
+          version: session.version,
+          day: v.day.format('YYYY-MM-DD'),
+          start_time: v.start_time,
+          end_time: v.end_time,
+          room_id: v.room_id ?? null,
+        },
+        { silent: true },
+      );
       feedback().message.success(s('move.done', { day: v.day.format('YYYY-MM-DD'), start: v.start_time, end: v.end_time }));
       onMoved();
     } catch (err) {
@@ -215,7 +244,9 @@ function MoveDialog({ session, action, onClose, onMoved }: { session: TeachingSe
             <Button size="small" onClick={() => shift(-1)}>
               {s('move.prev')}
             </Button>
-            <Typography.Text strong>{s('move.week', { from: q.data.week, to: dayjs(q.data.week).add(6, 'day').format('YYYY-MM-DD') })}</Typography.Text>
+            <Typography.Text strong>
+              {s('move.week', { from: q.data.week, to: dayjs(q.data.week).add(6, 'day').format('YYYY-MM-DD') })}
+            </Typography.Text>
             <Button size="small" onClick={() => shift(1)}>
               {s('move.next')}
             </Button>
@@ -235,7 +266,9 @@ function MoveDialog({ session, action, onClose, onMoved }: { session: TeachingSe
                 <Flex vertical gap={4} style={{ width: '100%' }}>
                   <Space wrap size={4}>
                     <Typography.Text strong>{`${d.day} ${s(wdKey(dayjs(d.day).day() || 7))}`}</Typography.Text>
-                    {d.calendar?.kind === 'holiday' && <Tag color="red">{`${s('move.holiday')}${d.calendar.note ? `：${d.calendar.note}` : ''}`}</Tag>}
+                    {d.calendar?.kind === 'holiday' && (
+                      <Tag color="red">{`${s('move.holiday')}${d.calendar.note ? `：${d.calendar.note}` : ''}`}</Tag>
+                    )}
                     {d.calendar?.kind === 'makeup' && d.weekday && <Tag color="orange">{s('move.makeup', { wd: s(wdKey(d.weekday)) })}</Tag>}
                   </Space>
                   {d.weekday !== null && d.offered !== null && (
@@ -301,7 +334,9 @@ function MoveDialog({ session, action, onClose, onMoved }: { session: TeachingSe
             ({ getFieldValue }) => ({
               validator: (_, v: string | undefined) => {
                 const start = getFieldValue('start_time') as string | undefined;
-                return !v || !start || !HHMM.test(v) || !HHMM.test(start) || toMin(start) < toMin(v) ? Promise.resolve() : Promise.reject(new Error(s('gen.order_rule')));
+                return !v || !start || !HHMM.test(v) || !HHMM.test(start) || toMin(start) < toMin(v)
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(s('gen.order_rule')));
               },
             }),
           ]}

@@ -26,7 +26,10 @@ export const teachingStrings = defineStrings({
   'list.running': { zh: '开课中', en: 'Running' },
   'list.stopped': { zh: '已停课', en: 'Stopped' },
   'list.new': { zh: '新建兴趣班', en: 'New teaching class' },
-  'list.empty': { zh: '还没有兴趣班：点“新建兴趣班”创建并排课', en: 'No teaching classes yet: “New teaching class” to create one and generate its schedule' },
+  'list.empty': {
+    zh: '还没有兴趣班：点“新建兴趣班”创建并排课',
+    en: 'No teaching classes yet: “New teaching class” to create one and generate its schedule',
+  },
   'list.empty_search': { zh: '没有符合条件的兴趣班', en: 'No teaching class matches' },
   'col.name': { zh: '班级名称', en: 'Class' },
   'col.subject': { zh: '科目', en: 'Subject' },
@@ -115,7 +118,10 @@ export const teachingStrings = defineStrings({
   'clash.teacher': { zh: '老师', en: 'Teacher' },
   'clash.room': { zh: '教室', en: 'Room' },
   'clash.student': { zh: '学生', en: 'Student' },
-  'clash.line': { zh: '{kind} {who}：{day} {start}-{end} 与 {with}（{wday} {wstart}-{wend}）冲突', en: '{kind} {who}: {day} {start}-{end} clashes with {with} ({wday} {wstart}-{wend})' },
+  'clash.line': {
+    zh: '{kind} {who}：{day} {start}-{end} 与 {with}（{wday} {wstart}-{wend}）冲突',
+    en: '{kind} {who}: {day} {start}-{end} clashes with {with} ({wday} {wstart}-{wend})',
+  },
   'clash.weekly': { zh: '每周', en: 'weekly' },
   'src.teaching': { zh: '兴趣班课次', en: 'teaching session' },
   'src.tutoring': { zh: '辅导课次', en: 'tutoring session' },
@@ -130,7 +136,10 @@ export const teachingStrings = defineStrings({
   'edit.tab_generate': { zh: '生成课表', en: 'Generate schedule' },
   'edit.edit': { zh: '编辑', en: 'Edit' },
   'edit.edit_title': { zh: '编辑兴趣班：{name}', en: 'Edit teaching class: {name}' },
-  'edit.edit_hint': { zh: '更换老师或教室时，今天起未上的课次一并更换；如与其他课冲突将列出冲突，不做修改。', en: 'A new teacher or room takes over the planned sessions from today; clashes are listed and nothing is changed.' },
+  'edit.edit_hint': {
+    zh: '更换老师或教室时，今天起未上的课次一并更换；如与其他课冲突将列出冲突，不做修改。',
+    en: 'A new teacher or room takes over the planned sessions from today; clashes are listed and nothing is changed.',
+  },
   'edit.edit_refused': { zh: '新的老师或教室与以下课次冲突，未修改：', en: 'The new teacher or room clashes with these sessions; nothing changed:' },
   'info.subject': { zh: '科目', en: 'Subject' },
   'info.teacher': { zh: '授课老师', en: 'Teacher' },
@@ -180,7 +189,10 @@ export const teachingStrings = defineStrings({
   'move.no_free': { zh: '无空闲时段', en: 'No free window' },
   'move.suggested': { zh: '建议（老师可上课时段）', en: 'Suggested (times the teacher offers)' },
   'move.not_offered': { zh: '老师这天未设可上课时间', en: 'The teacher offers no time this day' },
-  'move.offered_hint': { zh: '“建议”是老师在“我的课表”里设置的可上课时间中空闲的时段。', en: 'Suggested windows are the free parts of the times the teacher offers in their timetable.' },
+  'move.offered_hint': {
+    zh: '“建议”是老师在“我的课表”里设置的可上课时间中空闲的时段。',
+    en: 'Suggested windows are the free parts of the times the teacher offers in their timetable.',
+  },
   'move.no_availability': { zh: '老师还没有设置可上课时间。', en: 'The teacher has not set the times they offer.' },
   'move.teacher_note': { zh: '老师备注：{note}', en: 'Teacher’s note: {note}' },
   'move.holiday': { zh: '放假', en: 'Holiday' },
@@ -231,7 +243,10 @@ export const teachingStrings = defineStrings({
   'roll.on_leave': { zh: '已批假', en: 'Approved leave' },
   'roll.unmarked': { zh: '还有 {n} 人未点', en: '{n} not marked yet' },
   'roll.empty': { zh: '这个班还没有学生', en: 'The class has no students' },
-  'roll.counts': { zh: '到 {present} · 迟到 {late} · 缺勤 {absent} · 请假 {leave}', en: 'present {present} · late {late} · absent {absent} · leave {leave}' },
+  'roll.counts': {
+    zh: '到 {present} · 迟到 {late} · 缺勤 {absent} · 请假 {leave}',
+    en: 'present {present} · late {late} · absent {absent} · leave {leave}',
+  },
 });
 
 export type TeachingKey = Parameters<ReturnType<typeof teachingStrings.use>>[0];

@@ -22,7 +22,8 @@ export default function TeachingClassList() {
   const [page, setPage] = useState(1);
   const q = useQuery({
     queryKey: ['teachingClassList', name, status, page],
-    queryFn: () => get<TeachingClassPage>('teachingClassList', { page, limit: PAGE, ...(name ? { name } : {}), ...(status === 'all' ? {} : { status }) }),
+    queryFn: () =>
+      get<TeachingClassPage>('teachingClassList', { page, limit: PAGE, ...(name ? { name } : {}), ...(status === 'all' ? {} : { status }) }),
     placeholderData: keepPreviousData,
   });
   return (
@@ -70,7 +71,12 @@ export default function TeachingClassList() {
           { title: s('col.teacher'), dataIndex: 'teacher_name', width: 100 },
           { title: s('col.room'), dataIndex: 'room_name', width: 100, render: (v: string | null) => v ?? '-' },
           { title: s('col.students'), key: 'students', width: 110, render: (_, c) => `${c.students} / ${c.capacity}` },
-          { title: s('col.sessions'), key: 'sessions', width: 150, render: (_, c) => `${c.sessions_held} / ${c.sessions_scheduled} / ${c.sessions_count}` },
+          {
+            title: s('col.sessions'),
+            key: 'sessions',
+            width: 150,
+            render: (_, c) => `${c.sessions_held} / ${c.sessions_scheduled} / ${c.sessions_count}`,
+          },
           { title: s('col.fee'), dataIndex: 'fee_fen', width: 100, render: (v: number) => `¥${formatFen(v)}` },
           {
             title: s('col.state'),

@@ -1,6 +1,35 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Drawer, Flex, Form, Input, InputNumber, List, Popconfirm, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
-import { formatFen, type AddTutorialSchoolCareAnswer, type AddTutorialSchoolCareInput, type Clash, type Page, type TutorialSetting, type TutorialStudentInfo, type TutorialType, type TutoringClass, type TutoringMember } from '@wantuo/shared';
+import {
+  Alert,
+  Button,
+  Card,
+  Descriptions,
+  Drawer,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  List,
+  Popconfirm,
+  Select,
+  Space,
+  Table,
+  Tabs,
+  Tag,
+  Typography,
+} from 'antd';
+import {
+  formatFen,
+  type AddTutorialSchoolCareAnswer,
+  type AddTutorialSchoolCareInput,
+  type Clash,
+  type Page,
+  type TutorialSetting,
+  type TutorialStudentInfo,
+  type TutorialType,
+  type TutoringClass,
+  type TutoringMember,
+} from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -24,8 +53,8 @@ export function useTutoringTypes() {
   return useQuery({ queryKey: ['tutorialType'], queryFn: () => get<Page<TutorialType>>('tutorialType', { page: 1, limit: 100 }), staleTime: 30_000 });
 }
 
-export const slotsText = (c: TutoringClass, wd: (n: number) => string) => c.pattern.map((p) => `${wd(p.weekday)} ${p.start_time}-${p.end_time}`).join('，');
-
+export const slotsText = (c: TutoringClass, wd: (n: number) => string) =>
+  c.pattern.map((p) => `${wd(p.weekday)} ${p.start_time}-${p.end_time}`).join('，');
 
 interface NewValues {
   name: string;
@@ -59,7 +88,10 @@ export function TutoringClassNew() {
   const client = useQueryClient();
   const [form] = Form.useForm<NewValues>();
   const types = useTutoringTypes();
-  const settings = useQuery({ queryKey: ['tutorialSettingList', 'all'], queryFn: () => get<Page<TutorialSetting>>('tutorialSettingList', { page: 1, limit: 100 }) });
+  const settings = useQuery({
+    queryKey: ['tutorialSettingList', 'all'],
+    queryFn: () => get<Page<TutorialSetting>>('tutorialSettingList', { page: 1, limit: 100 }),
+  });
   const typeId = Form.useWatch('type_id', form);
   const setting = settings.data?.list.find((x) => x.type_id === typeId);
   const [preview, setPreview] = useState<AddTutorialSchoolCareAnswer | null>(null);
@@ -92,7 +124,11 @@ export function TutoringClassNew() {
           form={form}
           layout="vertical"
           style={{ maxWidth: 640 }}
-          initialValues={{ capacity: 6, pattern: [{ weekday: 2, start_time: '16:30' }], range: [dayjs(today).add(1, 'day'), dayjs(today).add(8, 'week')] }}
+          initialValues={{
+            capacity: 6,
+            pattern: [{ weekday: 2, start_time: '16:30' }],
+            range: [dayjs(today).add(1, 'day'), dayjs(today).add(8, 'week')],
+          }}
           onValuesChange={() => {
             setPreview(null);
             setRefused(null);
@@ -105,7 +141,15 @@ export function TutoringClassNew() {
             name="type_id"
             label={s('new.type')}
             rules={[{ required: true, message: s('new.type_rule') }]}
-            extra={setting ? s('new.type_hint', { duration: setting.duration_min, price: formatFen(setting.price_fen), teacher: setting.teacher_name ?? s('type.none') }) : undefined}
+            extra={
+              setting
+                ? s('new.type_hint', {
+                    duration: setting.duration_min,
+                    price: formatFen(setting.price_fen),
+                    teacher: setting.teacher_name ?? s('type.none'),
+                  })
+                : undefined
+            }
           >
             <Select loading={types.isLoading} options={(types.data?.list ?? []).map((t) => ({ value: t.id, label: t.name }))} />
           </Form.Item>
@@ -116,7 +160,11 @@ export function TutoringClassNew() {
             <Form.Item name="room_id" label={s('new.room')}>
               <RoomSelect />
             </Form.Item>
-            <Form.Item name="capacity" label={s('new.capacity')} rules={[{ required: true, type: 'integer', min: 1, max: 100, message: s('new.capacity_rule') }]}>
+            <Form.Item
+              name="capacity"
+              label={s('new.capacity')}
+              rules={[{ required: true, type: 'integer', min: 1, max: 100, message: s('new.capacity_rule') }]}
+            >
               <InputNumber min={1} max={100} precision={0} style={{ width: 120 }} />
             </Form.Item>
           </Space>
@@ -129,7 +177,12 @@ export function TutoringClassNew() {
             <Button onClick={() => void run(false)} loading={busy === 'preview'}>
               {s('new.preview')}
             </Button>
-            <Button type="primary" disabled={!preview || preview.clashes.length > 0 || preview.sessions.length === 0} loading={busy === 'write'} onClick={() => void run(true)}>
+            <Button
+              type="primary"
+              disabled={!preview || preview.clashes.length > 0 || preview.sessions.length === 0}
+              loading={busy === 'write'}
+              onClick={() => void run(true)}
+            >
               {s('new.confirm', { n: preview?.sessions.length ?? 0 })}
             </Button>
           </Space>
@@ -158,8 +211,18 @@ export function TutoringClassPage({ id }: { id: number }) {
         <EmptyState description={s('cls.no_class')}>{back}</EmptyState>
       </Card>
     );
-  if (q.isLoading) return <Card><Loading /></Card>;
-  if (q.isError || !q.data) return <Card extra={back}><LoadError onRetry={() => void q.refetch()} /></Card>;
+  if (q.isLoading)
+    return (
+      <Card>
+        <Loading />
+      </Card>
+    );
+  if (q.isError || !q.data)
+    return (
+      <Card extra={back}>
+        <LoadError onRetry={() => void q.refetch()} />
+      </Card>
+    );
   const c = q.data;
   const changed = () => {
     void client.invalidateQueries({ queryKey: ['tutorialInfo', id] });
@@ -178,7 +241,9 @@ export function TutoringClassPage({ id }: { id: number }) {
         <Descriptions.Item label={s('col.price')}>{`¥${formatFen(c.price_fen)}`}</Descriptions.Item>
         <Descriptions.Item label={s('col.slots')}>{slotsText(c, (n) => ts(wdKey(n)))}</Descriptions.Item>
         <Descriptions.Item label={s('col.range')}>{`${c.from} ~ ${c.to}`}</Descriptions.Item>
-        <Descriptions.Item label={s('col.state')}>{c.status === 1 ? <Tag color="green">{s('list.running')}</Tag> : <Tag>{s('list.stopped')}</Tag>}</Descriptions.Item>
+        <Descriptions.Item label={s('col.state')}>
+          {c.status === 1 ? <Tag color="green">{s('list.running')}</Tag> : <Tag>{s('list.stopped')}</Tag>}
+        </Descriptions.Item>
       </Descriptions>
       <Tabs
         activeKey={tab}
@@ -236,7 +301,11 @@ function TutoringStudents({ cls, onChanged }: { cls: TutoringClass; onChanged: (
           { title: ts('stu.name'), dataIndex: 'name', width: 110 },
           { title: ts('stu.grade'), dataIndex: 'grade', width: 80, render: (v: string | null) => v ?? '-' },
           { title: ts('stu.class'), dataIndex: 'class_name', width: 100, render: (v: string | null) => v ?? '-' },
-          { title: s('stu.plan'), dataIndex: 'plan', render: (v: string | null) => v ?? <Typography.Text type="secondary">{s('stu.no_plan')}</Typography.Text> },
+          {
+            title: s('stu.plan'),
+            dataIndex: 'plan',
+            render: (v: string | null) => v ?? <Typography.Text type="secondary">{s('stu.no_plan')}</Typography.Text>,
+          },
           { title: s('stu.attended'), dataIndex: 'attended', width: 90 },
           {
             title: s('col.actions'),
@@ -313,7 +382,9 @@ function StudentInfoDrawer({ classId, member, onClose }: { classId: number; memb
             bordered
             dataSource={d.next_sessions}
             locale={{ emptyText: s('stu.no_next') }}
-            renderItem={(n) => <List.Item>{`${n.day} ${ts(wdKey(dayjs(n.day).day() || 7))} ${n.start_time}-${n.end_time}${n.room_name ? ` · ${n.room_name}` : ''}`}</List.Item>}
+            renderItem={(n) => (
+              <List.Item>{`${n.day} ${ts(wdKey(dayjs(n.day).day() || 7))} ${n.start_time}-${n.end_time}${n.room_name ? ` · ${n.room_name}` : ''}`}</List.Item>
+            )}
           />
           <Typography.Title level={5} style={{ margin: 0 }}>
             {s('stu.records')}
@@ -327,7 +398,12 @@ function StudentInfoDrawer({ classId, member, onClose }: { classId: number; memb
             columns={[
               { title: ts('col.day'), dataIndex: 'day', width: 110 },
               { title: ts('col.time'), key: 't', width: 110, render: (_, r) => `${r.start_time}-${r.end_time}` },
-              { title: ts('col.state'), dataIndex: 'state', width: 90, render: (v: TutorialStudentInfo['records']['list'][number]['state']) => <SessionStateTag state={v} /> },
+              {
+                title: ts('col.state'),
+                dataIndex: 'state',
+                width: 90,
+                render: (v: TutorialStudentInfo['records']['list'][number]['state']) => <SessionStateTag state={v} />,
+              },
               { title: s('stu.attended'), dataIndex: 'status', render: (v: string | null) => s(v ? (`roll.${v}` as 'roll.present') : 'roll.none') },
             ]}
           />

@@ -112,7 +112,12 @@ function TutoringClassList() {
           { title: s('col.students'), key: 'students', width: 110, render: (_, c) => `${c.students} / ${c.capacity}` },
           { title: s('col.sessions'), key: 'sessions', width: 100, render: (_, c) => `${c.sessions_held} / ${c.sessions_scheduled}` },
           { title: s('col.price'), dataIndex: 'price_fen', width: 90, render: (v: number) => `¥${formatFen(v)}` },
-          { title: s('col.state'), dataIndex: 'status', width: 80, render: (v: number) => (v === 1 ? <Tag color="green">{s('list.running')}</Tag> : <Tag>{s('list.stopped')}</Tag>) },
+          {
+            title: s('col.state'),
+            dataIndex: 'status',
+            width: 80,
+            render: (v: number) => (v === 1 ? <Tag color="green">{s('list.running')}</Tag> : <Tag>{s('list.stopped')}</Tag>),
+          },
           {
             title: s('col.actions'),
             key: 'actions',
@@ -239,18 +244,32 @@ function SettingDialog({ setting, onClose, onSaved }: { setting: TutorialSetting
     }
   };
   return (
-    <Modal open title={setting ? s('type.edit_title', { name: setting.name }) : s('type.add_title')} onCancel={onClose} okButtonProps={{ loading: busy }} onOk={() => void submit()}>
+    <Modal
+      open
+      title={setting ? s('type.edit_title', { name: setting.name }) : s('type.add_title')}
+      onCancel={onClose}
+      okButtonProps={{ loading: busy }}
+      onOk={() => void submit()}
+    >
       <Form<SettingValues>
         form={form}
         layout="vertical"
-        initialValues={setting ? { duration_min: setting.duration_min, price: formatFen(setting.price_fen), teacher_id: setting.teacher_id } : { duration_min: 60, price: '0', teacher_id: null }}
+        initialValues={
+          setting
+            ? { duration_min: setting.duration_min, price: formatFen(setting.price_fen), teacher_id: setting.teacher_id }
+            : { duration_min: 60, price: '0', teacher_id: null }
+        }
       >
         {!setting && (
           <Form.Item name="name" label={s('type.name')} rules={[{ required: true, whitespace: true, max: 30, message: s('type.name_rule') }]}>
             <Input maxLength={30} />
           </Form.Item>
         )}
-        <Form.Item name="duration_min" label={s('type.duration')} rules={[{ required: true, type: 'integer', min: 10, max: 480, message: s('type.duration_rule') }]}>
+        <Form.Item
+          name="duration_min"
+          label={s('type.duration')}
+          rules={[{ required: true, type: 'integer', min: 10, max: 480, message: s('type.duration_rule') }]}
+        >
           <InputNumber min={10} max={480} precision={0} style={{ width: 150 }} />
         </Form.Item>
         <Form.Item

@@ -11,14 +11,20 @@ afterAll(() => t.close());
 it('with Redis: concurrent runs queue one text per reminder and per renewal, each sent once', async () => {
   const school = t.demo.schoolId;
   await t.sql.query(`update schools set timezone = 'Asia/Shanghai' where id = $1`, [school]);
-  const { rows: [pkg] } = await t.sql.query(
+  const {
+    rows: [pkg],
+  } = await t.sql.query(
     `insert into contract_packages (school_id, name, kind, length, price_fen) values ($1, '月托R', 'month', 1, 80000) returning id`,
     [school],
   );
   const mobiles = ['13710000001', '13710000002'];
   for (const [i, mobile] of mobiles.entries()) {
-    const { rows: [s] } = await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [school, `队列生${i}`]);
-    const { rows: [u] } = await t.sql.query(
+    const {
+      rows: [s],
+    } = await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [school, `队列生${i}`]);
+    const {
+      rows: [u],
+    } = await t.sql.query(
       `insert into users (school_id, role, username, name, nickname, mobile) values ($1, 6, $2, '家长', '家长', $3) returning id`,
       [school, `qparent${i}`, mobile],
     );
@@ -32,8 +38,7 @@ it('with Redis: concurrent runs queue one text per reminder and per renewal, eac
   const at = new Date('2027-03-10T09:00:00+08:00');
   const runs = await Promise.all([daily.run(at), daily.run(at), daily.run(at), daily.run(at)]);
   expect(runs.map((r) => r.texts).sort()).toEqual([0, 0, 0, 2]);
-  const texts = async () =>
-    (await t.sql.query(`select mobile, template from sms_outbox where mobile = any($1) order by mobile`, [mobiles])).rows;
+  const texts = async () => (await t.sql.query(`select mobile, template from sms_outbox where mobile = any($1) order by mobile`, [mobiles])).rows;
   await eventually(async () => ((await texts()).length >= 2 ? true : null));
   await new Promise((r) => setTimeout(r, 300));
   expect(await texts()).toEqual([

@@ -32,12 +32,22 @@ async function addPackage(kind: PackageKind, length: number, price_fen: number, 
 async function addStudent(school = schoolId) {
   const n = ++seq;
   const mobile = `1370000${String(n).padStart(4, '0')}`;
-  const { rows: [s] } = await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [school, `合同生${n}`]);
-  const { rows: [u] } = await t.sql.query(
-    `insert into users (school_id, role, username, name, nickname, mobile) values ($1, 6, $2, $3, $3, $4) returning id`,
-    [school, `cparent${n}`, `家长${n}`, mobile],
-  );
-  await t.sql.query(`insert into student_guardians (school_id, student_id, user_id, relation, is_primary) values ($1, $2, $3, '母亲', true)`, [school, s.id, u.id]);
+  const {
+    rows: [s],
+  } = await t.sql.query(`insert into students (school_id, name) values ($1, $2) returning id`, [school, `合同生${n}`]);
+  const {
+    rows: [u],
+  } = await t.sql.query(`insert into users (school_id, role, username, name, nickname, mobile) values ($1, 6, $2, $3, $3, $4) returning id`, [
+    school,
+    `cparent${n}`,
+    `家长${n}`,
+    mobile,
+  ]);
+  await t.sql.query(`insert into student_guardians (school_id, student_id, user_id, relation, is_primary) values ($1, $2, $3, '母亲', true)`, [
+    school,
+    s.id,
+    u.id,
+  ]);
   return { studentId: s.id as number, guardianId: u.id as number, mobile, name: `合同生${n}` };
 }
 
@@ -62,7 +72,20 @@ async function addContract(o: ContractOpts) {
     `insert into contracts (school_id, no, student_id, package_id, kind, start_day, end_day, units_total, units_used, list_price_fen, price_fen,
                             paid_fen, status, auto_renew, guardian_id)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 100000, 100000, 100000, $10, $11, $12) returning id`,
-    [school, `HTTEST${++seq}`, st.studentId, pkg, kind, o.start, o.end, o.units_total ?? null, o.units_used ?? 0, o.status ?? 'active', o.auto_renew ?? false, st.guardianId],
+    [
+      school,
+      `HTTEST${++seq}`,
+      st.studentId,
+      pkg,
+      kind,
+      o.start,
+      o.end,
+      o.units_total ?? null,
+      o.units_used ?? 0,
+      o.status ?? 'active',
+      o.auto_renew ?? false,
+      st.guardianId,
+    ],
   );
   return { id: rows[0].id as number, packageId: pkg, ...st };
 }
@@ -80,7 +103,10 @@ async function expectTexts(mobile: string, template: string, n: number) {
   return all;
 }
 const events = async (id: number) =>
-  (await t.sql.query(`select type, data from contract_events where contract_id = $1 order by id`, [id])).rows as Array<{ type: string; data: Record<string, unknown> }>;
+  (await t.sql.query(`select type, data from contract_events where contract_id = $1 order by id`, [id])).rows as Array<{
+    type: string;
+    data: Record<string, unknown>;
+  }>;
 const status = async (id: number) => (await t.sql.query(`select status from contracts where id = $1`, [id])).rows[0].status as string;
 
 /** Twice in a row, then six at once (through the job and the service), all at the same time of day. */
@@ -102,7 +128,18 @@ it('the SQL terms of a renewal equal contractTerms for every package kind, month
     { kind: 'sessions', length: 10, valid_months: null },
     { kind: 'sessions', length: 40, valid_months: 1 },
   ];
-  const starts = ['2027-01-31', '2027-08-31', '2027-03-31', '2027-05-31', '2027-12-31', '2028-02-29', '2028-01-30', '2027-02-28', '2027-03-01', '2027-09-15'];
+  const starts = [
+    '2027-01-31',
+    '2027-08-31',
+    '2027-03-31',
+    '2027-05-31',
+    '2027-12-31',
+    '2028-02-29',
+    '2028-01-30',
+    '2027-02-28',
+    '2027-03-01',
+    '2027-09-15',
+  ];
   // the job's own fragments, with its parameter numbers ($4 TERM_MONTHS, $5 DEFAULT_VALID_MONTHS; $3 unused here)
   const { rows } = await t.sql.query(
     `select p.kind, p.length, p.valid_months, to_char(st.d, 'YYYY-MM-DD') as start_day,
@@ -191,7 +228,15 @@ it('creates one unpaid renewal per auto-renew contract at the package’s curren
   const made = [];
   for (const c of cases) {
     const pkg = await addPackage(c.kind, c.length, 90_000, { valid_months: c.valid_months });
-    const contract = await addContract({ kind: c.kind, start: '2027-01-01', end: c.end, units_total: c.units_total ?? null, units_used: c.units_used, auto_renew: true, package_id: pkg });
+    const contract = await addContract({
+      kind: c.kind,
+      start: '2027-01-01',
+      end: c.end,
+      units_total: c.units_total ?? null,
+      units_used: c.units_used,
+      auto_renew: true,
+      package_id: pkg,
+    });
     // the package's price changed since the signing: the renewal takes the current one
     await t.sql.query(`update contract_packages set price_fen = 123400 where id = $1`, [pkg]);
     made.push({ ...c, ...contract, pkg });
@@ -214,7 +259,17 @@ it('creates one unpaid renewal per auto-renew contract at the package’s curren
     expect(rows).toHaveLength(1);
     const r = rows[0];
     const terms = contractTerms({ kind: c.kind, length: c.length, valid_months: c.valid_months ?? null }, renewalStartDay(c.end, today));
-    expect(r).toMatchObject({ status: 'unpaid', ...terms, list_price_fen: 123_400, price_fen: 123_400, paid_fen: 0, guardian_id: c.guardianId, student_id: c.studentId, package_id: c.pkg, kind: c.kind });
+    expect(r).toMatchObject({
+      status: 'unpaid',
+      ...terms,
+      list_price_fen: 123_400,
+      price_fen: 123_400,
+      paid_fen: 0,
+      guardian_id: c.guardianId,
+      student_id: c.studentId,
+      package_id: c.pkg,
+      kind: c.kind,
+    });
     expect(r.no).toMatch(/^HT20270520R\d{9}$/);
     expect((await events(c.id)).map((e) => e.type)).toEqual(c.end < today ? ['renewed', 'expired'] : ['renewed']);
     expect((await events(r.id)).map((e) => e.type).sort()).toEqual(['renewed', 'signed']);
@@ -243,7 +298,9 @@ it('creates one unpaid renewal per auto-renew contract at the package’s curren
 });
 
 it('counts each school’s own local day', async () => {
-  const { rows: [la] } = await t.sql.query(`insert into schools (name, timezone) values ('洛杉矶中心', 'America/Los_Angeles') returning id`);
+  const {
+    rows: [la],
+  } = await t.sql.query(`insert into schools (name, timezone) values ('洛杉矶中心', 'America/Los_Angeles') returning id`);
   const end = '2027-08-09';
   const sh = await addContract({ start: '2027-07-01', end });
   const us = await addContract({ start: '2027-07-01', end, school: la.id });

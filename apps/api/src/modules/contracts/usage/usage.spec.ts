@@ -30,9 +30,14 @@ beforeAll(async () => {
   t = await startTestApp({ runJobs: false, demoPeople: true });
   flow = t.app.get(FlowService);
   usage = t.app.get(ContractUsageService);
-  kids = (await t.sql.query(`select student_id from care_class_students where class_id = $1 order by student_id`, [t.demo.classes!.running])).rows.map((r) => r.student_id);
+  kids = (
+    await t.sql.query(`select student_id from care_class_students where class_id = $1 order by student_id`, [t.demo.classes!.running])
+  ).rows.map((r) => r.student_id);
   packageId = (
-    await t.sql.query(`insert into contract_packages (school_id, name, kind, length, price_fen) values ($1, '次卡测试', 'sessions', 20, 200000) returning id`, [t.demo.schoolId])
+    await t.sql.query(
+      `insert into contract_packages (school_id, name, kind, length, price_fen) values ($1, '次卡测试', 'sessions', 20, 200000) returning id`,
+      [t.demo.schoolId],
+    )
   ).rows[0].id;
 });
 afterAll(() => t.close());
@@ -64,11 +69,10 @@ async function used(contractId: number): Promise<{ units_used: number; days: str
 
 /** Takes back the student's latest step of the day, of type `type`, as a head teacher does. */
 async function voidLast(studentId: number, day: string, type = 'student.entered') {
-  const { rows } = await t.sql.query(`select event_id from flow_events where student_id = $1 and day = $2 and type = $3 order by version desc limit 1`, [
-    studentId,
-    day,
-    type,
-  ]);
+  const { rows } = await t.sql.query(
+    `select event_id from flow_events where student_id = $1 and day = $2 and type = $3 order by version desc limit 1`,
+    [studentId, day, type],
+  );
   await flow.voidEvent(as('adviser'), { student_id: studentId, event_id: rows[0].event_id, reason: '点错了', date: day });
   await usage.settled();
 }
@@ -112,9 +116,21 @@ describe('consumption by attendance (flow → contract_usage)', () => {
     const id = kids[1];
     const c = await contract(id, 'sessions', D(1), D(31), 10);
     await run([id], { type: 'enter' }, D(5));
-    const [e] = (await t.sql.query(`select global_position from flow_events where student_id = $1 and day = $2 and type = 'student.entered'`, [id, D(5)])).rows;
+    const [e] = (
+      await t.sql.query(`select global_position from flow_events where student_id = $1 and day = $2 and type = 'student.entered'`, [id, D(5)])
+    ).rows;
     const events = t.app.get(DomainEvents);
-    const payload = { position: Number(e.global_position), student_id: id, class_id: null, day: D(5), type: 'student.entered' as const, state: 'in_centre' as const, at: new Date().toISOString(), actor: null, school_id: t.demo.schoolId };
+    const payload = {
+      position: Number(e.global_position),
+      student_id: id,
+      class_id: null,
+      day: D(5),
+      type: 'student.entered' as const,
+      state: 'in_centre' as const,
+      at: new Date().toISOString(),
+      actor: null,
+      school_id: t.demo.schoolId,
+    };
     events.emit('flow.committed', payload);
     events.emit('flow.committed', payload);
     await usage.settled();
@@ -161,10 +177,9 @@ describe('consumption by attendance (flow → contract_usage)', () => {
   });
 
   it('a batch of 30 students is one recomputation of three statements', async () => {
-    const { rows } = await t.sql.query(
-      `insert into students (school_id, name) select $1, '批量' || g from generate_series(1, 30) g returning id`,
-      [t.demo.schoolId],
-    );
+    const { rows } = await t.sql.query(`insert into students (school_id, name) select $1, '批量' || g from generate_series(1, 30) g returning id`, [
+      t.demo.schoolId,
+    ]);
     const ids: number[] = rows.map((r) => r.id);
     const contracts = await Promise.all(ids.map((id) => contract(id, 'days', D(1), D(31), 3)));
     const before = usage.batches;
@@ -212,7 +227,7 @@ describe('consumption by attendance (flow → contract_usage)', () => {
 });
 
 describe('flowBoard contract_units_left', () => {
-  it("shows the fewest units left of the active counted contracts covering the day, null without one", async () => {
+  it('shows the fewest units left of the active counted contracts covering the day, null without one', async () => {
     const teacher = await t.login('teacher');
     const board = async (day: string) =>
       (await t.get(`/api/index/flowBoard?date=${day}`, teacher).expect(200)).body.data.students as FlowBoardStudent[];

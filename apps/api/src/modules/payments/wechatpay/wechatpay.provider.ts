@@ -1,6 +1,16 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { Aes, Formatter, Rsa, Wechatpay } from 'wechatpay-axios-plugin';
-import { NotifyRefused, PaymentProvider, ProviderRefused, type NativeOrder, type ProviderNotify, type ProviderRefundNotice, type ProviderRefundState, type ProviderTransaction, type RefundOrder } from '../provider';
+import {
+  NotifyRefused,
+  PaymentProvider,
+  ProviderRefused,
+  type NativeOrder,
+  type ProviderNotify,
+  type ProviderRefundNotice,
+  type ProviderRefundState,
+  type ProviderTransaction,
+  type RefundOrder,
+} from '../provider';
 import type { MerchantCredentials } from './credentials';
 
 /** Notifies and answers older or newer than this (seconds) are refused: replay protection, as v3 asks. */
@@ -39,7 +49,11 @@ interface RefundResource {
 }
 
 /** The refund notifies v3 sends (event_type), each with the refund_status it carries. */
-const REFUND_EVENTS: Record<string, ProviderRefundNotice['status']> = { 'REFUND.SUCCESS': 'SUCCESS', 'REFUND.ABNORMAL': 'ABNORMAL', 'REFUND.CLOSED': 'CLOSED' };
+const REFUND_EVENTS: Record<string, ProviderRefundNotice['status']> = {
+  'REFUND.SUCCESS': 'SUCCESS',
+  'REFUND.ABNORMAL': 'ABNORMAL',
+  'REFUND.CLOSED': 'CLOSED',
+};
 
 const header = (headers: Record<string, string | string[] | undefined>, name: string): string => {
   const v = headers[name.toLowerCase()];
@@ -60,8 +74,10 @@ function toTransaction(r: TransactionResource, outTradeNo?: string): ProviderTra
 function toRefundNotice(eventType: string, r: RefundResource): ProviderRefundNotice {
   const status = REFUND_EVENTS[eventType];
   if (!status) throw new NotifyRefused(400, `event ${eventType.slice(0, 40)} not handled`);
-  if (r.refund_status !== status) throw new NotifyRefused(400, `refund_status ${String(r.refund_status).slice(0, 20)} differs from the event ${eventType}`);
-  if (typeof r.out_refund_no !== 'string' || typeof r.out_trade_no !== 'string') throw new NotifyRefused(400, 'refund resource without out_refund_no or out_trade_no');
+  if (r.refund_status !== status)
+    throw new NotifyRefused(400, `refund_status ${String(r.refund_status).slice(0, 20)} differs from the event ${eventType}`);
+  if (typeof r.out_refund_no !== 'string' || typeof r.out_trade_no !== 'string')
+    throw new NotifyRefused(400, 'refund resource without out_refund_no or out_trade_no');
   return {
     outTradeNo: r.out_trade_no,
     outRefundNo: r.out_refund_no,
@@ -223,13 +239,16 @@ export class WechatPayProvider extends PaymentProvider {
     }
     let plain: TransactionResource & RefundResource;
     try {
-      plain = JSON.parse(Aes.AesGcm.decrypt(resource.ciphertext, this.creds.apiV3Key, resource.nonce, resource.associated_data ?? '')) as TransactionResource & RefundResource;
+      plain = JSON.parse(
+        Aes.AesGcm.decrypt(resource.ciphertext, this.creds.apiV3Key, resource.nonce, resource.associated_data ?? ''),
+      ) as TransactionResource & RefundResource;
     } catch {
       throw new NotifyRefused(400, 'resource does not decrypt');
     }
     if (plain.mchid !== undefined && plain.mchid !== this.creds.mchid) throw new NotifyRefused(400, 'another merchant');
     if (typeof eventType === 'string' && eventType.startsWith('REFUND.')) return { type: 'refund', refund: toRefundNotice(eventType, plain) };
-    if (typeof eventType === 'string' && !eventType.startsWith('TRANSACTION.')) throw new NotifyRefused(400, `event ${eventType.slice(0, 40)} not handled`);
+    if (typeof eventType === 'string' && !eventType.startsWith('TRANSACTION.'))
+      throw new NotifyRefused(400, `event ${eventType.slice(0, 40)} not handled`);
     return { type: 'transaction', transaction: toTransaction(plain) };
   }
 }
