@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { accessOf, ACTIONS, actionPath, CATALOGUE, findAction, mayCall } from './actions';
+import { DECLARED } from './api';
 import { Role } from './roles';
 
 const root = join(__dirname, '..', '..', '..');
@@ -45,5 +46,12 @@ describe('action catalogue', () => {
     expect(mayCall({ kind: 'signed-in' }, Role.Parent)).toBe(true);
     expect(mayCall({ kind: 'signed-in' }, undefined)).toBe(false);
     expect(mayCall({ kind: 'public' }, undefined)).toBe(true);
+  });
+
+  it('declares every action once (packages/shared/src/api), under its module, and nothing else', () => {
+    const declared = DECLARED.map((d) => `${d.method} ${d.action}`);
+    expect(new Set(declared).size).toBe(declared.length);
+    expect(ACTIONS.map((a) => `${a.method} ${a.action}`).filter((k) => !declared.includes(k))).toEqual([]);
+    for (const d of DECLARED) expect(d.def.method === d.method && d.def.action === d.action).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { enteredPassword, flag, lineText, mobile, newPassword, smsCode } from './common';
+import { enteredPassword, flag, lineText, mobile, newPassword, pageQuery, smsCode } from './common';
 
 export const LoginInput = z.strictObject({
   account: z.string({ error: 'v.account_required' }).trim().min(1, { error: 'v.account_required' }).max(64, { error: 'v.too_long|64' }),
@@ -78,3 +78,7 @@ export type QrPollInput = z.infer<typeof QrPollInput>;
 /** The phone scans, confirms or cancels a ticket. */
 export const QrTicketInput = z.strictObject({ ticket: qrTicket });
 export type QrTicketInput = z.infer<typeof QrTicketInput>;
+
+/** loginLog: the caller's own sign-in activity, paged. */
+export const LoginLogQuery = z.strictObject(pageQuery);
+export type LoginLogQuery = z.infer<typeof LoginLogQuery>;

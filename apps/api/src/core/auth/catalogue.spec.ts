@@ -1,4 +1,4 @@
-import { ACTIONS, actionPath, CATALOGUE, Code, mayCall, Role, ROLES, type ActionDef } from '@wantuo/shared';
+import { ACTIONS, actionPath, CATALOGUE, Code, DECLARED, mayCall, Role, ROLES, type ActionDef } from '@wantuo/shared';
 import { startTestApp, type DemoUser, type TestApp } from '../../../test/harness';
 import { RouteCatalogue } from './route-catalogue';
 
@@ -36,6 +36,14 @@ it('every served /api/index and /api/sms route is an action of the catalogue (or
   const known = new Set(ACTIONS.map(key));
   const stray = [...served].filter((r) => /^\w+ \/api\/(index|sms)\//.test(r) && !known.has(r));
   expect(stray).toEqual([]);
+});
+
+it('every declared action has a handler routed by its declaration, and every catalogue handler a declaration', () => {
+  const routes = t.app.get(RouteCatalogue).all();
+  const byKey = new Map(routes.map((r) => [`${r.method} ${r.path}`, r]));
+  const unhandled = DECLARED.filter((d) => byKey.get(`${d.method} ${actionPath(d)}`)?.declaration !== d).map((d) => `${d.method} ${d.action}`);
+  expect(unhandled).toEqual([]);
+  expect(routes.filter((r) => r.action && !r.declaration).map((r) => `${r.method} ${r.path}`)).toEqual([]);
 });
 
 it('every action of the catalogue is served; an action nobody declares answers HTTP 404 from the router, for everyone', async () => {

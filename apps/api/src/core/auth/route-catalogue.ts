@@ -1,8 +1,9 @@
 import { Injectable, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { accessOf, findAction, type Access, type ActionDef, type Who } from '@wantuo/shared';
+import { accessOf, findAction, type Access, type ActionDef, type Declaration, type Who } from '@wantuo/shared';
 import type { ZodType } from 'zod';
+import { declarationOfHandler } from '../http/action.decorator';
 import { INPUT_SCHEMA } from '../http/input.decorator';
 import { ACCESS } from './access.decorator';
 
@@ -11,6 +12,8 @@ export interface RouteInfo {
   path: string;
   access: Access;
   action: ActionDef | null;
+  /** the declaration (packages/shared/src/api) of a catalogue action */
+  declaration: Declaration | null;
   input: ZodType | null;
   handler: (...args: unknown[]) => unknown;
 }
@@ -66,8 +69,10 @@ export class RouteCatalogue {
         if (action && declared) throw new Error(`${method} ${path} is a catalogue action: its access comes from the catalogue, drop @Access`);
         const who = action?.who ?? declared;
         if (!who) throw new Error(`${method} ${path} (${wrapper.name}.${name}) is neither in the action catalogue nor declares @Access`);
-        const input: ZodType | null = Reflect.getMetadata(INPUT_SCHEMA, proto, name) ?? null;
-        const info: RouteInfo = { method, path, access: accessOf(who), action, input, handler };
+        const declaration = declarationOfHandler(handler) ?? null;
+        if (action && !declaration) throw new Error(`${method} ${path} (${wrapper.name}.${name}) is a catalogue action: route it with @Action`);
+        const input: ZodType | null = declaration ? declaration.input : (Reflect.getMetadata(INPUT_SCHEMA, proto, name) ?? null);
+        const info: RouteInfo = { method, path, access: accessOf(who), action, declaration, input, handler };
         routes.push(info);
         this.byHandler.set(handler, info);
       }

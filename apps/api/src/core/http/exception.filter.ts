@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { LOGGER } from '../logging/logger';
 import { AppError, ValidationError } from './app-error';
+import { AnswerMismatch } from './envelope.interceptor';
 import { langOf, type AppRequest } from './request-context';
 
 /**
@@ -22,6 +23,12 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const lang = langOf(req);
     if (res.headersSent) return;
 
+    if (err instanceof AnswerMismatch) {
+      // tests only (the envelope interceptor): the mismatch itself is the message, so the failing test shows it
+      this.log.error({ errorId: 'answer-mismatch', path: req.path }, err.message);
+      res.status(HttpStatus.INTERNAL_SERVER_ERROR).json({ code: Code.Unexpected, msg: err.message, data: { answerMismatch: true } });
+      return;
+    }
     if (err instanceof AppError) {
       res.locals.code = err.code;
       const msg = err instanceof ValidationError ? (err.fields[0]?.message ?? t(lang, err.key)) : t(lang, err.key, err.params);

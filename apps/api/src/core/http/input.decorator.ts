@@ -1,6 +1,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { isMessageKey, t, type Lang, type MessageKey } from '@wantuo/shared';
 import { z, type ZodType } from 'zod';
+import { declarationOfHandler } from './action.decorator';
 import { ValidationError } from './app-error';
 import { langOf, type AppRequest } from './request-context';
 
@@ -37,19 +38,21 @@ export function parseInput<T extends ZodType>(schema: T, raw: unknown, lang: Lan
 
 // the schema travels wrapped: Nest would take a bare zod schema (it has a `transform` method) for a pipe,
 // and `{ schema }` for its own Standard Schema options
-const inputParam = createParamDecorator(({ input }: { input: ZodType }, ctx: ExecutionContext) => {
+const inputParam = createParamDecorator(({ input }: { input: ZodType | null }, ctx: ExecutionContext) => {
   const req = ctx.switchToHttp().getRequest<AppRequest>();
   const raw = req.method === 'GET' ? req.query : req.body;
-  return parseInput(input, raw, langOf(req));
+  const schema = input ?? declarationOfHandler(ctx.getHandler())?.input;
+  if (!schema) throw new Error(`${req.method} ${req.path}: @Input() on an action declared without input`);
+  return parseInput(schema, raw, langOf(req));
 });
 
 /**
- * The action's input: the query of a GET, the body of a POST (the text fields of a multipart POST),
- * validated by a zod schema from packages/shared. The schema is also recorded for the OpenAPI document.
+ * The action's input: the query of a GET, the body of a POST (the text fields of a multipart POST), validated by the
+ * zod schema its declaration names (packages/shared/src/api). Routes outside the catalogue (/api/dev) pass their schema.
  */
-export function Input(schema: ZodType): ParameterDecorator {
+export function Input(schema?: ZodType): ParameterDecorator {
   return (target, key, index) => {
-    if (key !== undefined) Reflect.defineMetadata(INPUT_SCHEMA, schema, target, key);
-    inputParam({ input: schema })(target, key, index);
+    if (key !== undefined && schema) Reflect.defineMetadata(INPUT_SCHEMA, schema, target, key);
+    inputParam({ input: schema ?? null })(target, key, index);
   };
 }

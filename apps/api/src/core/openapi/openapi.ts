@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { FileAnswer } from '@wantuo/shared';
 import { z } from 'zod';
 import { RouteCatalogue } from '../auth/route-catalogue';
 import { MULTIPART_FIELD } from '../http/multipart';
@@ -21,6 +22,17 @@ function schemaOf(input: z.ZodType | null): Json | null {
   return z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as Json;
 }
 
+/** The 200 response of an action: the envelope with its declared answer as `data`, or the file it sends. */
+function responseOf(answer: z.ZodType | undefined): Json {
+  if (answer === FileAnswer) {
+    return { description: 'the file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
+  }
+  const data = answer ? (z.toJSONSchema(answer, { io: 'output', unrepresentable: 'any' }) as Json) : {};
+  delete data.$schema;
+  const schema = { ...ENVELOPE, properties: { ...(ENVELOPE.properties as Json), data } };
+  return { description: 'envelope', content: { 'application/json': { schema } } };
+}
+
 /**
  * The OpenAPI document, built from what the app really serves: each route with its catalogue meaning, its access
  * rule and the JSON schema of its zod input. Served at /api/docs (UI) and /api/docs-json.
@@ -35,7 +47,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
       summary: r.action?.meaning ?? r.path,
       description: `Access: ${who}.`,
       security: r.access.kind === 'public' ? [] : [{ token: [] }],
-      responses: { '200': { description: 'envelope', content: { 'application/json': { schema: ENVELOPE } } } },
+      responses: { '200': responseOf(r.declaration?.answer) },
     };
     const multipartField: string | undefined = Reflect.getMetadata(MULTIPART_FIELD, r.handler);
     if (r.method === 'GET' && schema) {

@@ -1,6 +1,7 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { FlowAlertsQuery } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
 import { AlertsService } from './alerts.service';
@@ -9,8 +10,8 @@ import { AlertsService } from './alerts.service';
 export class AlertsController {
   constructor(private readonly alerts: AlertsService) {}
 
-  @Get('flowAlerts')
-  list(@Input(FlowAlertsQuery) q: FlowAlertsQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'flowAlerts')
+  list(@Input() q: FlowAlertsQuery, @CurrentUser() user: SessionUser) {
     return this.alerts.list(user, q);
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Post, UploadedFile } from '@nestjs/common';
+import { Controller, UploadedFile } from '@nestjs/common';
 import {
   ChangePwdInput,
   EmptyInput,
@@ -8,18 +8,17 @@ import {
   ResetPwdInput,
   ResetPwdQuery,
   SmsSendInput,
-  pageQuery,
+  LoginLogQuery,
 } from '@wantuo/shared';
 import { z } from 'zod';
 import { Caller, CurrentUser, type CallerInfo } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { Multipart } from '../../core/http/multipart';
 import type { SessionUser } from '../../core/http/request-context';
 import type { IncomingFile } from '../site/files.service';
 import { ActivityService } from './activity.service';
 import { AuthService } from './auth.service';
-
-const PageInput = z.strictObject(pageQuery);
 
 @Controller('api/index')
 export class AuthController {
@@ -28,45 +27,45 @@ export class AuthController {
     private readonly activity: ActivityService,
   ) {}
 
-  @Post('login')
-  login(@Input(LoginInput) input: LoginInput, @Caller() caller: CallerInfo) {
+  @Action('POST', 'login')
+  login(@Input() input: LoginInput, @Caller() caller: CallerInfo) {
     return this.auth.login(input, caller);
   }
 
-  @Post('mobilelogin')
-  mobileLogin(@Input(MobileLoginInput) input: MobileLoginInput, @Caller() caller: CallerInfo) {
+  @Action('POST', 'mobilelogin')
+  mobileLogin(@Input() input: MobileLoginInput, @Caller() caller: CallerInfo) {
     return this.auth.mobileLogin(input, caller);
   }
 
-  @Post('logout')
-  logout(@Input(EmptyInput) _: unknown, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
+  @Action('POST', 'logout')
+  logout(@Input() _: unknown, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
     return this.auth.logout(user, caller);
   }
 
-  @Post('changepwd')
-  changePassword(@Input(ChangePwdInput) input: ChangePwdInput, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
+  @Action('POST', 'changepwd')
+  changePassword(@Input() input: ChangePwdInput, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
     return this.auth.changePassword(user, input, caller);
   }
 
-  @Get('resetpwd')
-  resetLookup(@Input(ResetPwdQuery) query: ResetPwdQuery) {
+  @Action('GET', 'resetpwd')
+  resetLookup(@Input() query: ResetPwdQuery) {
     return this.auth.resetLookup(query);
   }
 
-  @Post('resetpwd')
-  resetPassword(@Input(ResetPwdInput) input: ResetPwdInput, @Caller() caller: CallerInfo) {
+  @Action('POST', 'resetpwd')
+  resetPassword(@Input() input: ResetPwdInput, @Caller() caller: CallerInfo) {
     return this.auth.resetPassword(input, caller);
   }
 
-  @Get('userInfo')
-  userInfo(@Input(EmptyInput) _: unknown, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'userInfo')
+  userInfo(@Input() _: unknown, @CurrentUser() user: SessionUser) {
     return this.auth.userInfo(user);
   }
 
-  @Post('profile')
+  @Action('POST', 'profile')
   @Multipart('avatar')
   profile(
-    @Input(ProfileInput) input: ProfileInput,
+    @Input() input: ProfileInput,
     @UploadedFile() avatar: IncomingFile | undefined,
     @CurrentUser() user: SessionUser,
     @Caller() caller: CallerInfo,
@@ -74,8 +73,8 @@ export class AuthController {
     return this.auth.updateProfile(user, input, avatar, caller);
   }
 
-  @Get('loginLog')
-  loginLog(@Input(PageInput) q: z.infer<typeof PageInput>, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'loginLog')
+  loginLog(@Input() q: LoginLogQuery, @CurrentUser() user: SessionUser) {
     return this.activity.list(user.id, q);
   }
 }
@@ -84,8 +83,8 @@ export class AuthController {
 export class SmsController {
   constructor(private readonly auth: AuthService) {}
 
-  @Post('send')
-  send(@Input(SmsSendInput) input: SmsSendInput, @Caller() caller: CallerInfo) {
+  @Action('POST', 'sms/send')
+  send(@Input() input: SmsSendInput, @Caller() caller: CallerInfo) {
     return this.auth.sendCode(input, caller);
   }
 }

@@ -1,6 +1,7 @@
-import { Controller, Post } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { QrPollInput, QrTicketCreateInput, QrTicketInput } from '@wantuo/shared';
 import { Caller, CurrentUser, type CallerInfo } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
 import { QrLoginService } from './qr-login.service';
@@ -10,28 +11,28 @@ import { QrLoginService } from './qr-login.service';
 export class QrLoginController {
   constructor(private readonly qr: QrLoginService) {}
 
-  @Post('qrLoginTicket')
-  ticket(@Input(QrTicketCreateInput) input: QrTicketCreateInput, @Caller() caller: CallerInfo) {
+  @Action('POST', 'qrLoginTicket')
+  ticket(@Input() input: QrTicketCreateInput, @Caller() caller: CallerInfo) {
     return this.qr.create(input, caller);
   }
 
-  @Post('qrLoginPoll')
-  poll(@Input(QrPollInput) input: QrPollInput, @Caller() caller: CallerInfo) {
+  @Action('POST', 'qrLoginPoll')
+  poll(@Input() input: QrPollInput, @Caller() caller: CallerInfo) {
     return this.qr.poll(input, caller);
   }
 
-  @Post('qrLoginScan')
-  scan(@Input(QrTicketInput) input: QrTicketInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'qrLoginScan')
+  scan(@Input() input: QrTicketInput, @CurrentUser() user: SessionUser) {
     return this.qr.scan(user, input);
   }
 
-  @Post('qrLoginConfirm')
-  confirm(@Input(QrTicketInput) input: QrTicketInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'qrLoginConfirm')
+  confirm(@Input() input: QrTicketInput, @CurrentUser() user: SessionUser) {
     return this.qr.confirm(user, input);
   }
 
-  @Post('qrLoginCancel')
-  cancel(@Input(QrTicketInput) input: QrTicketInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'qrLoginCancel')
+  cancel(@Input() input: QrTicketInput, @CurrentUser() user: SessionUser) {
     return this.qr.cancel(user, input);
   }
 }

@@ -1,6 +1,7 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { FlowBoardQuery } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
 import { BoardService } from './board.service';
@@ -9,8 +10,8 @@ import { BoardService } from './board.service';
 export class BoardController {
   constructor(private readonly board: BoardService) {}
 
-  @Get('flowBoard')
-  flowBoard(@Input(FlowBoardQuery) q: FlowBoardQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'flowBoard')
+  flowBoard(@Input() q: FlowBoardQuery, @CurrentUser() user: SessionUser) {
     return this.board.board(user, q);
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Post } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import {
   AddAfterSchoolCareInput,
   AddWantuoStudentInput,
@@ -19,6 +19,7 @@ import {
   WantuoStudentQuery,
 } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
 import { CareService } from './care.service';
@@ -28,88 +29,88 @@ import { CareService } from './care.service';
 export class CareController {
   constructor(private readonly care: CareService) {}
 
-  @Get('classList')
-  list(@Input(ClassListQuery) q: ClassListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'classList')
+  list(@Input() q: ClassListQuery, @CurrentUser() user: SessionUser) {
     return this.care.list(user, q);
   }
 
-  @Get('wantuoInfo')
-  info(@Input(WantuoInfoQuery) q: WantuoInfoQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'wantuoInfo')
+  info(@Input() q: WantuoInfoQuery, @CurrentUser() user: SessionUser) {
     return this.care.info(user, q.id);
   }
 
-  @Get('wantuoStudent')
-  students(@Input(WantuoStudentQuery) q: WantuoStudentQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'wantuoStudent')
+  students(@Input() q: WantuoStudentQuery, @CurrentUser() user: SessionUser) {
     return this.care.students(user, q.id, q);
   }
 
-  @Get('selectWantuoStudent')
-  selectable(@Input(SelectWantuoStudentQuery) q: SelectWantuoStudentQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'selectWantuoStudent')
+  selectable(@Input() q: SelectWantuoStudentQuery, @CurrentUser() user: SessionUser) {
     return this.care.selectable(user, q);
   }
 
-  @Post('addAfterSchoolCare')
-  create(@Input(AddAfterSchoolCareInput) input: AddAfterSchoolCareInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'addAfterSchoolCare')
+  create(@Input() input: AddAfterSchoolCareInput, @CurrentUser() user: SessionUser) {
     return this.care.create(user, input);
   }
 
-  @Post('editAfterSchoolCare')
-  edit(@Input(EditAfterSchoolCareInput) input: EditAfterSchoolCareInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'editAfterSchoolCare')
+  edit(@Input() input: EditAfterSchoolCareInput, @CurrentUser() user: SessionUser) {
     return this.care.edit(user, input);
   }
 
-  @Post('addWantuoStudent')
-  addStudents(@Input(AddWantuoStudentInput) input: AddWantuoStudentInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'addWantuoStudent')
+  addStudents(@Input() input: AddWantuoStudentInput, @CurrentUser() user: SessionUser) {
     return this.care.addStudents(user, input, false);
   }
 
-  @Get('delWantuoStudent')
-  removePreview(@Input(DelWantuoStudentQuery) q: DelWantuoStudentQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'delWantuoStudent')
+  removePreview(@Input() q: DelWantuoStudentQuery, @CurrentUser() user: SessionUser) {
     return this.care.removePreview(user, q);
   }
 
-  @Post('delWantuoStudent')
-  remove(@Input(DelWantuoStudentInput) input: DelWantuoStudentInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'delWantuoStudent')
+  remove(@Input() input: DelWantuoStudentInput, @CurrentUser() user: SessionUser) {
     return this.care.removeStudent(user, input, false);
   }
 
-  @Post('delClass')
-  del(@Input(DelClassInput) input: DelClassInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'delClass')
+  del(@Input() input: DelClassInput, @CurrentUser() user: SessionUser) {
     return this.care.del(user, input);
   }
 
-  @Post('startAndEnd')
-  startAndEnd(@Input(StartAndEndInput) input: StartAndEndInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'startAndEnd')
+  startAndEnd(@Input() input: StartAndEndInput, @CurrentUser() user: SessionUser) {
     return this.care.setStatus(user, input);
   }
 
-  @Post('allotTeacher')
-  allot(@Input(AllotTeacherInput) input: AllotTeacherInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'allotTeacher')
+  allot(@Input() input: AllotTeacherInput, @CurrentUser() user: SessionUser) {
     return this.care.allotTeacher(user, input);
   }
 
-  @Get('teacherWantuoInfo')
-  teacherInfo(@Input(TeacherWantuoInfoQuery) q: TeacherWantuoInfoQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teacherWantuoInfo')
+  teacherInfo(@Input() q: TeacherWantuoInfoQuery, @CurrentUser() user: SessionUser) {
     return this.care.teacherInfo(user, q.id);
   }
 
-  @Get('teacherWantuoStudent')
-  teacherStudents(@Input(TeacherWantuoStudentQuery) q: TeacherWantuoStudentQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teacherWantuoStudent')
+  teacherStudents(@Input() q: TeacherWantuoStudentQuery, @CurrentUser() user: SessionUser) {
     return this.care.teacherStudents(user, q);
   }
 
-  @Get('teacherSelectWantuoStudent')
-  teacherSelectable(@Input(TeacherSelectWantuoStudentQuery) q: TeacherSelectWantuoStudentQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teacherSelectWantuoStudent')
+  teacherSelectable(@Input() q: TeacherSelectWantuoStudentQuery, @CurrentUser() user: SessionUser) {
     return this.care.selectable(user, q);
   }
 
-  @Post('teacherAddWantuoStudent')
-  teacherAdd(@Input(TeacherAddWantuoStudentInput) input: TeacherAddWantuoStudentInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'teacherAddWantuoStudent')
+  teacherAdd(@Input() input: TeacherAddWantuoStudentInput, @CurrentUser() user: SessionUser) {
     return this.care.addStudents(user, input, true);
   }
 
-  @Post('teacherDelWantuoStudent')
-  teacherDel(@Input(TeacherDelWantuoStudentInput) input: TeacherDelWantuoStudentInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'teacherDelWantuoStudent')
+  teacherDel(@Input() input: TeacherDelWantuoStudentInput, @CurrentUser() user: SessionUser) {
     return this.care.removeStudent(user, input, true);
   }
 }

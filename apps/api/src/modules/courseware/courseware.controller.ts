@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Post, Query, Res, UploadedFile } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res, UploadedFile } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   BalancePayCoursewareInput,
@@ -25,6 +25,7 @@ import {
 import { z } from 'zod';
 import { Access } from '../../core/auth/access.decorator';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { Multipart } from '../../core/http/multipart';
 import type { SessionUser } from '../../core/http/request-context';
@@ -50,134 +51,134 @@ export class CoursewareController {
     private readonly plans: LessonPlansService,
   ) {}
 
-  @Get('subjectList')
-  subjects(@Input(CoursewareDictQuery) q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'subjectList')
+  subjects(@Input() q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
     return this.dicts.list(user, 'subject', q.all);
   }
 
-  @Get('disciplineList')
-  disciplines(@Input(CoursewareDictQuery) q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'disciplineList')
+  disciplines(@Input() q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
     return this.dicts.list(user, 'discipline', q.all);
   }
 
-  @Get('grade')
-  grades(@Input(CoursewareDictQuery) q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'grade')
+  grades(@Input() q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
     return this.dicts.list(user, 'grade', q.all);
   }
 
-  @Get('term')
-  terms(@Input(CoursewareDictQuery) q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'term')
+  terms(@Input() q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
     return this.dicts.list(user, 'term', q.all);
   }
 
-  @Get('tixi')
-  tixi(@Input(CoursewareDictQuery) q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'tixi')
+  tixi(@Input() q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
     return this.dicts.list(user, 'tixi', q.all);
   }
 
-  @Get('edition')
-  editions(@Input(CoursewareDictQuery) q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'edition')
+  editions(@Input() q: CoursewareDictQuery, @CurrentUser() user: SessionUser) {
     return this.dicts.list(user, 'edition', q.all);
   }
 
-  @Post('saveCoursewareDict')
-  saveDict(@Input(SaveCoursewareDictInput) input: SaveCoursewareDictInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'saveCoursewareDict')
+  saveDict(@Input() input: SaveCoursewareDictInput, @CurrentUser() user: SessionUser) {
     return this.dicts.save(user, input);
   }
 
-  @Get('coursewareCenter')
-  center(@Input(CoursewareCenterQuery) q: CoursewareCenterQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'coursewareCenter')
+  center(@Input() q: CoursewareCenterQuery, @CurrentUser() user: SessionUser) {
     return this.catalogue.center(user, q);
   }
 
-  @Get('coursewareData')
-  data(@Input(CoursewareIdQuery) q: CoursewareIdQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'coursewareData')
+  data(@Input() q: CoursewareIdQuery, @CurrentUser() user: SessionUser) {
     return this.catalogue.detail(user, q.id);
   }
 
-  @Get('coursewareSection')
-  sections(@Input(CoursewareSectionQuery) q: CoursewareSectionQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'coursewareSection')
+  sections(@Input() q: CoursewareSectionQuery, @CurrentUser() user: SessionUser) {
     return this.catalogue.sections(user, q.courseware_id);
   }
 
-  @Post('coursewareSection')
-  saveSection(@Input(SaveCoursewareSectionInput) input: SaveCoursewareSectionInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'coursewareSection')
+  saveSection(@Input() input: SaveCoursewareSectionInput, @CurrentUser() user: SessionUser) {
     return this.publishing.saveSection(user, input);
   }
 
-  @Get('coursewareFile')
-  sectionFiles(@Input(CoursewareFileQuery) q: CoursewareFileQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'coursewareFile')
+  sectionFiles(@Input() q: CoursewareFileQuery, @CurrentUser() user: SessionUser) {
     return q.section_id !== undefined ? this.files.sectionFiles(user, q.section_id) : this.files.coursewareFiles(user, q.courseware_id!, q.kind);
   }
 
-  @Get('coursewarePdf')
-  sectionPdf(@Input(CoursewarePdfQuery) q: CoursewarePdfQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'coursewarePdf')
+  sectionPdf(@Input() q: CoursewarePdfQuery, @CurrentUser() user: SessionUser) {
     return this.files.sectionPdf(user, q.section_id, q.file_id);
   }
 
-  @Get('schoolCoursewareList')
-  owned(@Input(SchoolCoursewareListQuery) q: SchoolCoursewareListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'schoolCoursewareList')
+  owned(@Input() q: SchoolCoursewareListQuery, @CurrentUser() user: SessionUser) {
     return this.catalogue.owned(user, q);
   }
 
-  @Post('balancePayCourseware')
-  balancePay(@Input(BalancePayCoursewareInput) input: BalancePayCoursewareInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'balancePayCourseware')
+  balancePay(@Input() input: BalancePayCoursewareInput, @CurrentUser() user: SessionUser) {
     return this.purchases.balancePay(user, input);
   }
 
-  @Post('wechatPayCourseware')
-  wechatPay(@Input(WechatPayCoursewareInput) input: WechatPayCoursewareInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'wechatPayCourseware')
+  wechatPay(@Input() input: WechatPayCoursewareInput, @CurrentUser() user: SessionUser) {
     return this.purchases.wechatPay(user, input);
   }
 
-  @Post('coursewareUpload')
+  @Action('POST', 'coursewareUpload')
   @Multipart('file')
-  upload(@Input(EmptyInput) _: unknown, @UploadedFile() file: IncomingFile | undefined, @CurrentUser() user: SessionUser) {
+  upload(@Input() _: unknown, @UploadedFile() file: IncomingFile | undefined, @CurrentUser() user: SessionUser) {
     return this.files.upload(file, user);
   }
 
-  @Post('publishCourseware')
-  publish(@Input(PublishCoursewareInput) input: PublishCoursewareInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'publishCourseware')
+  publish(@Input() input: PublishCoursewareInput, @CurrentUser() user: SessionUser) {
     return this.publishing.publish(user, input);
   }
 
-  @Post('editCourseware')
-  edit(@Input(EditCoursewareInput) input: EditCoursewareInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'editCourseware')
+  edit(@Input() input: EditCoursewareInput, @CurrentUser() user: SessionUser) {
     return this.publishing.edit(user, input);
   }
 
-  @Get('operatorCoursewareList')
-  operatorList(@Input(OperatorCoursewareQuery) q: OperatorCoursewareQuery) {
+  @Action('GET', 'operatorCoursewareList')
+  operatorList(@Input() q: OperatorCoursewareQuery) {
     return this.publishing.operatorList(q);
   }
 
-  @Post('prepareLessons')
-  savePlan(@Input(PrepareLessonsInput) input: PrepareLessonsInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'prepareLessons')
+  savePlan(@Input() input: PrepareLessonsInput, @CurrentUser() user: SessionUser) {
     return this.plans.save(user, input);
   }
 
-  @Get('prepareLessonsInfo')
-  plan(@Input(PrepareLessonsInfoQuery) q: PrepareLessonsInfoQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'prepareLessonsInfo')
+  plan(@Input() q: PrepareLessonsInfoQuery, @CurrentUser() user: SessionUser) {
     return this.plans.info(user, q.id);
   }
 
-  @Get('prepareLessonsList')
-  planList(@Input(PrepareLessonsListQuery) q: PrepareLessonsListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'prepareLessonsList')
+  planList(@Input() q: PrepareLessonsListQuery, @CurrentUser() user: SessionUser) {
     return this.plans.list(user, q);
   }
 
-  @Get('prepareLessonsClasses')
-  planClasses(@Input(PrepareLessonsClassesQuery) q: PrepareLessonsClassesQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'prepareLessonsClasses')
+  planClasses(@Input() q: PrepareLessonsClassesQuery, @CurrentUser() user: SessionUser) {
     return this.plans.classes(user, q);
   }
 
-  @Post('delPrepareLessons')
-  removePlan(@Input(DelPrepareLessonsInput) input: DelPrepareLessonsInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'delPrepareLessons')
+  removePlan(@Input() input: DelPrepareLessonsInput, @CurrentUser() user: SessionUser) {
     return this.plans.remove(user, input);
   }
 
-  @Get('preview')
-  preview(@Input(PreviewQuery) q: PreviewQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'preview')
+  preview(@Input() q: PreviewQuery, @CurrentUser() user: SessionUser) {
     return this.files.preview(user, q.id);
   }
 }

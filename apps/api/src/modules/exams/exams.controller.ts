@@ -1,4 +1,4 @@
-import { Controller, Get, Post, Res, UploadedFile } from '@nestjs/common';
+import { Controller, Res, UploadedFile } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   AddExamInput,
@@ -15,6 +15,7 @@ import {
   PublishExamScoresInput,
 } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { Multipart } from '../../core/http/multipart';
 import { sendFile } from '../../core/http/send-file';
@@ -36,94 +37,94 @@ export class ExamsController {
     private readonly io: ScoresIoService,
   ) {}
 
-  @Get('studentExamList')
-  list(@Input(ExamListQuery) q: ExamListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'studentExamList')
+  list(@Input() q: ExamListQuery, @CurrentUser() user: SessionUser) {
     return this.exams.list(user, ExamsService.filtersOf(q));
   }
 
-  @Post('studentExamList')
-  listFiltered(@Input(ExamListFilter) f: ExamListFilter, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'studentExamList')
+  listFiltered(@Input() f: ExamListFilter, @CurrentUser() user: SessionUser) {
     return this.exams.list(user, f);
   }
 
-  @Get('teacherStudentExamList')
-  teacherList(@Input(ExamListQuery) q: ExamListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teacherStudentExamList')
+  teacherList(@Input() q: ExamListQuery, @CurrentUser() user: SessionUser) {
     return this.exams.list(user, ExamsService.filtersOf(q));
   }
 
-  @Post('addExam')
-  add(@Input(AddExamInput) input: AddExamInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'addExam')
+  add(@Input() input: AddExamInput, @CurrentUser() user: SessionUser) {
     return this.exams.add(user, input);
   }
 
-  @Post('teacherAddExam')
-  teacherAdd(@Input(AddExamInput) input: AddExamInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'teacherAddExam')
+  teacherAdd(@Input() input: AddExamInput, @CurrentUser() user: SessionUser) {
     return this.exams.add(user, input);
   }
 
-  @Post('editExam')
-  edit(@Input(EditExamInput) input: EditExamInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'editExam')
+  edit(@Input() input: EditExamInput, @CurrentUser() user: SessionUser) {
     return this.exams.edit(user, input);
   }
 
-  @Post('teacherEditExam')
-  teacherEdit(@Input(EditExamInput) input: EditExamInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'teacherEditExam')
+  teacherEdit(@Input() input: EditExamInput, @CurrentUser() user: SessionUser) {
     return this.exams.edit(user, input);
   }
 
-  @Post('delExam')
-  remove(@Input(DelExamInput) input: DelExamInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'delExam')
+  remove(@Input() input: DelExamInput, @CurrentUser() user: SessionUser) {
     return this.exams.remove(user, input);
   }
 
-  @Post('publishExamScores')
-  publish(@Input(PublishExamScoresInput) input: PublishExamScoresInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'publishExamScores')
+  publish(@Input() input: PublishExamScoresInput, @CurrentUser() user: SessionUser) {
     return this.exams.publish(user, input);
   }
 
-  @Get('examScore')
-  scoresOf(@Input(ExamScoreQuery) q: ExamScoreQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'examScore')
+  scoresOf(@Input() q: ExamScoreQuery, @CurrentUser() user: SessionUser) {
     return this.scores.scores(user, q);
   }
 
-  @Get('teacherExamScore')
-  teacherScores(@Input(ExamScoreQuery) q: ExamScoreQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teacherExamScore')
+  teacherScores(@Input() q: ExamScoreQuery, @CurrentUser() user: SessionUser) {
     return this.scores.scores(user, q);
   }
 
-  @Post('addExamScore')
-  addScores(@Input(AddExamScoreInput) input: AddExamScoreInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'addExamScore')
+  addScores(@Input() input: AddExamScoreInput, @CurrentUser() user: SessionUser) {
     return this.scores.add(user, input);
   }
 
-  @Post('teacherAddExamScore')
-  teacherAddScores(@Input(AddExamScoreInput) input: AddExamScoreInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'teacherAddExamScore')
+  teacherAddScores(@Input() input: AddExamScoreInput, @CurrentUser() user: SessionUser) {
     return this.scores.add(user, input);
   }
 
-  @Post('delExamScore')
-  delScore(@Input(DelExamScoreInput) input: DelExamScoreInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'delExamScore')
+  delScore(@Input() input: DelExamScoreInput, @CurrentUser() user: SessionUser) {
     return this.scores.remove(user, input);
   }
 
-  @Post('teacherDelExamScore')
-  teacherDelScore(@Input(DelExamScoreInput) input: DelExamScoreInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'teacherDelExamScore')
+  teacherDelScore(@Input() input: DelExamScoreInput, @CurrentUser() user: SessionUser) {
     return this.scores.remove(user, input);
   }
 
-  @Get('parentExamScores')
-  parent(@Input(ParentExamScoresQuery) q: ParentExamScoresQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'parentExamScores')
+  parent(@Input() q: ParentExamScoresQuery, @CurrentUser() user: SessionUser) {
     return this.scores.parent(user, q);
   }
 
-  @Post('examScoreImport')
+  @Action('POST', 'examScoreImport')
   @Multipart('file')
-  import(@Input(ExamScoreImportInput) input: ExamScoreImportInput, @UploadedFile() file: IncomingFile | undefined, @CurrentUser() user: SessionUser) {
+  import(@Input() input: ExamScoreImportInput, @UploadedFile() file: IncomingFile | undefined, @CurrentUser() user: SessionUser) {
     return this.io.import(user, input.exam_id, file, input.dry_run === '1');
   }
 
-  @Get('examScoreExport')
-  async export(@Input(ExamScoreExportQuery) q: ExamScoreExportQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
+  @Action('GET', 'examScoreExport')
+  async export(@Input() q: ExamScoreExportQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
     sendFile(res, await this.io.export(user, q.exam_id));
   }
 }

@@ -1,6 +1,7 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { EmptyInput } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
 import { HomeService } from './home.service';
@@ -10,8 +11,8 @@ import { HomeService } from './home.service';
 export class HomeController {
   constructor(private readonly home: HomeService) {}
 
-  @Get('principalHome')
-  principal(@Input(EmptyInput) _: unknown, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'principalHome')
+  principal(@Input() _: unknown, @CurrentUser() user: SessionUser) {
     return this.home.principal(user);
   }
 }

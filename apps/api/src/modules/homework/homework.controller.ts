@@ -1,4 +1,4 @@
-import { Controller, Get, Post } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import {
   ClassHomeWorksQuery,
   HomeWorkInfoQuery,
@@ -10,6 +10,7 @@ import {
   TeachingTaskHomeWorksQuery,
 } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
 import { IssueService } from './issue.service';
@@ -25,48 +26,48 @@ export class HomeworkController {
     private readonly marking: MarkingService,
   ) {}
 
-  @Post('issueHomeWork')
-  issue(@Input(IssueHomeWorkInput) input: IssueHomeWorkInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'issueHomeWork')
+  issue(@Input() input: IssueHomeWorkInput, @CurrentUser() user: SessionUser) {
     return this.issues.issue(user, input);
   }
 
-  @Get('teachingTaskHomeWorks')
-  teachingTask(@Input(TeachingTaskHomeWorksQuery) q: TeachingTaskHomeWorksQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teachingTaskHomeWorks')
+  teachingTask(@Input() q: TeachingTaskHomeWorksQuery, @CurrentUser() user: SessionUser) {
     return this.lists.teachingTask(user, q);
   }
 
-  @Get('teachingTaskWorkInfo')
-  teachingTaskInfo(@Input(HomeWorkInfoQuery) q: HomeWorkInfoQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teachingTaskWorkInfo')
+  teachingTaskInfo(@Input() q: HomeWorkInfoQuery, @CurrentUser() user: SessionUser) {
     return this.lists.info(user, q);
   }
 
-  @Get('wantuoStudentHomeWork')
-  studentDay(@Input(StudentHomeWorkQuery) q: StudentHomeWorkQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'wantuoStudentHomeWork')
+  studentDay(@Input() q: StudentHomeWorkQuery, @CurrentUser() user: SessionUser) {
     return this.lists.studentDay(user, q);
   }
 
-  @Get('wantuoStudentWorkInfo')
-  studentWork(@Input(StudentWorkInfoQuery) q: StudentWorkInfoQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'wantuoStudentWorkInfo')
+  studentWork(@Input() q: StudentWorkInfoQuery, @CurrentUser() user: SessionUser) {
     return this.lists.studentWork(user, q);
   }
 
-  @Get('classHomeWorks')
-  list(@Input(ClassHomeWorksQuery) q: ClassHomeWorksQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'classHomeWorks')
+  list(@Input() q: ClassHomeWorksQuery, @CurrentUser() user: SessionUser) {
     return this.lists.list(user, q);
   }
 
-  @Get('homeWorkInfo')
-  info(@Input(HomeWorkInfoQuery) q: HomeWorkInfoQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'homeWorkInfo')
+  info(@Input() q: HomeWorkInfoQuery, @CurrentUser() user: SessionUser) {
     return this.lists.info(user, q);
   }
 
-  @Post('markHomeWork')
-  mark(@Input(MarkHomeWorkInput) input: MarkHomeWorkInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'markHomeWork')
+  mark(@Input() input: MarkHomeWorkInput, @CurrentUser() user: SessionUser) {
     return this.marking.mark(user, input);
   }
 
-  @Post('parentDoneHomeWork')
-  parentDone(@Input(ParentDoneHomeWorkInput) input: ParentDoneHomeWorkInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'parentDoneHomeWork')
+  parentDone(@Input() input: ParentDoneHomeWorkInput, @CurrentUser() user: SessionUser) {
     return this.marking.parentDone(user, input);
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Post } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import {
   AuditStudentInfoInput,
   CancelLeaveInput,
@@ -8,6 +8,7 @@ import {
   TeacherStudentLeaveListInput,
 } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
 import { LeaveService } from './leave.service';
@@ -16,33 +17,33 @@ import { LeaveService } from './leave.service';
 export class LeaveController {
   constructor(private readonly leave: LeaveService) {}
 
-  @Get('teacherStudentLeaveList')
-  teacherList(@Input(TeacherStudentLeaveListInput) q: TeacherStudentLeaveListInput, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teacherStudentLeaveList')
+  teacherList(@Input() q: TeacherStudentLeaveListInput, @CurrentUser() user: SessionUser) {
     return this.leave.teacherList(user, q);
   }
 
-  @Get('teacherStudentLeaveInfo')
-  teacherInfo(@Input(TeacherStudentLeaveInfoInput) q: TeacherStudentLeaveInfoInput, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teacherStudentLeaveInfo')
+  teacherInfo(@Input() q: TeacherStudentLeaveInfoInput, @CurrentUser() user: SessionUser) {
     return this.leave.teacherInfo(user, q.id);
   }
 
-  @Post('auditStudentInfo')
-  audit(@Input(AuditStudentInfoInput) input: AuditStudentInfoInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'auditStudentInfo')
+  audit(@Input() input: AuditStudentInfoInput, @CurrentUser() user: SessionUser) {
     return this.leave.audit(user, input);
   }
 
-  @Post('submitLeave')
-  submit(@Input(SubmitLeaveInput) input: SubmitLeaveInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'submitLeave')
+  submit(@Input() input: SubmitLeaveInput, @CurrentUser() user: SessionUser) {
     return this.leave.submit(user, input);
   }
 
-  @Post('cancelLeave')
-  cancel(@Input(CancelLeaveInput) input: CancelLeaveInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'cancelLeave')
+  cancel(@Input() input: CancelLeaveInput, @CurrentUser() user: SessionUser) {
     return this.leave.cancel(user, input);
   }
 
-  @Get('parentLeaveList')
-  parentList(@Input(ParentLeaveListInput) q: ParentLeaveListInput, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'parentLeaveList')
+  parentList(@Input() q: ParentLeaveListInput, @CurrentUser() user: SessionUser) {
     return this.leave.parentList(user, q);
   }
 }

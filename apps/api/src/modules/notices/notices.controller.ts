@@ -1,6 +1,7 @@
-import { Controller, Get, Post } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { AddInformInput, AdminInformListQuery, InformIdInput, InformInfoQuery, InformListQuery, ParentInformListQuery } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
 import { InboxService } from './inbox.service';
@@ -16,48 +17,48 @@ export class NoticesController {
     private readonly reminders: RemindService,
   ) {}
 
-  @Post('teacherAddInform')
-  add(@Input(AddInformInput) input: AddInformInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'teacherAddInform')
+  add(@Input() input: AddInformInput, @CurrentUser() user: SessionUser) {
     return this.publishing.publish(user, input);
   }
 
-  @Get('teacherInformList')
-  teacherList(@Input(InformListQuery) q: InformListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teacherInformList')
+  teacherList(@Input() q: InformListQuery, @CurrentUser() user: SessionUser) {
     return this.inbox.staffList(user, q);
   }
 
-  @Get('headTeacherInformList')
-  headTeacherList(@Input(InformListQuery) q: InformListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'headTeacherInformList')
+  headTeacherList(@Input() q: InformListQuery, @CurrentUser() user: SessionUser) {
     return this.inbox.staffList(user, q);
   }
 
-  @Get('headTeacherInformInfo')
-  info(@Input(InformInfoQuery) q: InformInfoQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'headTeacherInformInfo')
+  info(@Input() q: InformInfoQuery, @CurrentUser() user: SessionUser) {
     return this.inbox.info(user, q);
   }
 
-  @Get('adminInformList')
-  adminList(@Input(AdminInformListQuery) q: AdminInformListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'adminInformList')
+  adminList(@Input() q: AdminInformListQuery, @CurrentUser() user: SessionUser) {
     return this.inbox.adminList(user, q);
   }
 
-  @Get('adminInformInfo')
-  adminInfo(@Input(InformInfoQuery) q: InformInfoQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'adminInformInfo')
+  adminInfo(@Input() q: InformInfoQuery, @CurrentUser() user: SessionUser) {
     return this.inbox.info(user, q);
   }
 
-  @Get('parentInformList')
-  parentList(@Input(ParentInformListQuery) q: ParentInformListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'parentInformList')
+  parentList(@Input() q: ParentInformListQuery, @CurrentUser() user: SessionUser) {
     return this.inbox.parentList(user, q);
   }
 
-  @Post('readInform')
-  read(@Input(InformIdInput) input: InformIdInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'readInform')
+  read(@Input() input: InformIdInput, @CurrentUser() user: SessionUser) {
     return this.inbox.open(user, input.id);
   }
 
-  @Post('remindInform')
-  remind(@Input(InformIdInput) input: InformIdInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'remindInform')
+  remind(@Input() input: InformIdInput, @CurrentUser() user: SessionUser) {
     return this.reminders.remind(user, input.id);
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Post, Res } from '@nestjs/common';
+import { Controller, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   AdjustBalanceInput,
@@ -18,6 +18,7 @@ import {
   WechatPaySchoolInput,
 } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { sendFile } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
@@ -29,53 +30,53 @@ import { SchoolService } from './school.service';
 export class SchoolController {
   constructor(private readonly school: SchoolService) {}
 
-  @Get('schoolInfo')
-  info(@Input(EmptyInput) _: unknown, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'schoolInfo')
+  info(@Input() _: unknown, @CurrentUser() user: SessionUser) {
     return this.school.info(user);
   }
 
-  @Post('editSchoolInfo')
-  edit(@Input(EditSchoolInfoInput) input: EditSchoolInfoInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'editSchoolInfo')
+  edit(@Input() input: EditSchoolInfoInput, @CurrentUser() user: SessionUser) {
     return this.school.edit(user, input);
   }
 
-  @Get('getSchoolPrice')
-  price(@Input(EmptyInput) _: unknown, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'getSchoolPrice')
+  price(@Input() _: unknown, @CurrentUser() user: SessionUser) {
     return this.school.price(user);
   }
 
-  @Get('consumeLog')
-  consumeLog(@Input(ConsumeLogQuery) q: ConsumeLogQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'consumeLog')
+  consumeLog(@Input() q: ConsumeLogQuery, @CurrentUser() user: SessionUser) {
     return this.school.consumeLog(user, q);
   }
 
-  @Get('consumeLogExport')
-  async consumeLogExport(@Input(ConsumeLogExportQuery) q: ConsumeLogExportQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
+  @Action('GET', 'consumeLogExport')
+  async consumeLogExport(@Input() q: ConsumeLogExportQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
     sendFile(res, await this.school.consumeLogExport(user, q));
   }
 
-  @Post('setDealPwd')
-  setDealPwd(@Input(SetDealPwdInput) input: SetDealPwdInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'setDealPwd')
+  setDealPwd(@Input() input: SetDealPwdInput, @CurrentUser() user: SessionUser) {
     return this.school.setDealPwd(user, input);
   }
 
-  @Post('recharge')
-  recharge(@Input(RechargeInput) input: RechargeInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'recharge')
+  recharge(@Input() input: RechargeInput, @CurrentUser() user: SessionUser) {
     return this.school.recharge(user, input);
   }
 
-  @Post('wechatPaySchool')
-  wechatPay(@Input(WechatPaySchoolInput) input: WechatPaySchoolInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'wechatPaySchool')
+  wechatPay(@Input() input: WechatPaySchoolInput, @CurrentUser() user: SessionUser) {
     return this.school.wechatPay(user, input);
   }
 
-  @Get('paymentState')
-  paymentState(@Input(PaymentStateQuery) q: PaymentStateQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'paymentState')
+  paymentState(@Input() q: PaymentStateQuery, @CurrentUser() user: SessionUser) {
     return this.school.paymentState(user, q);
   }
 
-  @Post('balancePaySchool')
-  balancePay(@Input(BalancePaySchoolInput) input: BalancePaySchoolInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'balancePaySchool')
+  balancePay(@Input() input: BalancePaySchoolInput, @CurrentUser() user: SessionUser) {
     return this.school.balancePay(user, input);
   }
 }
@@ -85,33 +86,33 @@ export class SchoolController {
 export class OperatorSchoolsController {
   constructor(private readonly schools: OperatorSchoolsService) {}
 
-  @Get('schoolList')
-  list(@Input(SchoolListQuery) q: SchoolListQuery) {
+  @Action('GET', 'schoolList')
+  list(@Input() q: SchoolListQuery) {
     return this.schools.list(q);
   }
 
-  @Post('setSchoolPrice')
-  setPrice(@Input(SetSchoolPriceInput) input: SetSchoolPriceInput) {
+  @Action('POST', 'setSchoolPrice')
+  setPrice(@Input() input: SetSchoolPriceInput) {
     return this.schools.setPrice(input);
   }
 
-  @Post('adjustSchoolBalance')
-  adjust(@Input(AdjustBalanceInput) input: AdjustBalanceInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'adjustSchoolBalance')
+  adjust(@Input() input: AdjustBalanceInput, @CurrentUser() user: SessionUser) {
     return this.schools.adjust(user, input);
   }
 
-  @Get('schoolLedger')
-  ledger(@Input(SchoolLedgerQuery) q: SchoolLedgerQuery) {
+  @Action('GET', 'schoolLedger')
+  ledger(@Input() q: SchoolLedgerQuery) {
     return this.schools.ledger(q);
   }
 
-  @Get('schoolPayments')
-  payments(@Input(SchoolPaymentsQuery) q: SchoolPaymentsQuery) {
+  @Action('GET', 'schoolPayments')
+  payments(@Input() q: SchoolPaymentsQuery) {
     return this.schools.payments(q);
   }
 
-  @Post('refundSchoolPayment')
-  refund(@Input(RefundSchoolPaymentInput) input: RefundSchoolPaymentInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'refundSchoolPayment')
+  refund(@Input() input: RefundSchoolPaymentInput, @CurrentUser() user: SessionUser) {
     return this.schools.refund(user, input);
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Post, UploadedFile } from '@nestjs/common';
+import { Controller, UploadedFile } from '@nestjs/common';
 import {
   AboutUsInput,
   AddResourceInput,
@@ -11,6 +11,7 @@ import {
 } from '@wantuo/shared';
 import type { z } from 'zod';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { Multipart } from '../../core/http/multipart';
 import type { SessionUser } from '../../core/http/request-context';
@@ -26,54 +27,54 @@ export class SiteController {
     private readonly resources: ResourcesService,
   ) {}
 
-  @Get('index')
-  index(@Input(EmptyInput) _: unknown) {
+  @Action('GET', 'index')
+  index(@Input() _: unknown) {
     return this.site.pageConfig();
   }
 
-  @Post('index')
-  saveIndex(@Input(PageConfigInput) input: z.infer<typeof PageConfigInput>, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'index')
+  saveIndex(@Input() input: z.infer<typeof PageConfigInput>, @CurrentUser() user: SessionUser) {
     return this.site.savePageConfig(user, input);
   }
 
-  @Get('aboutUs')
-  aboutUs(@Input(EmptyInput) _: unknown) {
+  @Action('GET', 'aboutUs')
+  aboutUs(@Input() _: unknown) {
     return this.site.aboutUs();
   }
 
-  @Post('aboutUs')
-  saveAboutUs(@Input(AboutUsInput) input: z.infer<typeof AboutUsInput>, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'aboutUs')
+  saveAboutUs(@Input() input: z.infer<typeof AboutUsInput>, @CurrentUser() user: SessionUser) {
     return this.site.saveAboutUs(user, input);
   }
 
-  @Get('resource')
-  resource(@Input(ResourceQuery) q: ResourceQuery) {
+  @Action('GET', 'resource')
+  resource(@Input() q: ResourceQuery) {
     return this.resources.publicList(q);
   }
 
-  @Get('dataDownload')
-  dataDownload(@Input(DataDownloadQuery) q: DataDownloadQuery) {
+  @Action('GET', 'dataDownload')
+  dataDownload(@Input() q: DataDownloadQuery) {
     return this.resources.dataDownload(q);
   }
 
-  @Get('resourceAdminList')
-  resourceAdminList(@Input(ResourceAdminQuery) q: ResourceAdminQuery) {
+  @Action('GET', 'resourceAdminList')
+  resourceAdminList(@Input() q: ResourceAdminQuery) {
     return this.resources.adminList(q);
   }
 
-  @Post('addResource')
-  addResource(@Input(AddResourceInput) input: AddResourceInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'addResource')
+  addResource(@Input() input: AddResourceInput, @CurrentUser() user: SessionUser) {
     return this.resources.add(user, input);
   }
 
-  @Post('delResource')
-  delResource(@Input(DelResourceInput) input: DelResourceInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'delResource')
+  delResource(@Input() input: DelResourceInput, @CurrentUser() user: SessionUser) {
     return this.resources.remove(user, input);
   }
 
-  @Post('upload')
+  @Action('POST', 'upload')
   @Multipart('file')
-  upload(@Input(EmptyInput) _: unknown, @UploadedFile() file: IncomingFile | undefined, @CurrentUser() user: SessionUser) {
+  upload(@Input() _: unknown, @UploadedFile() file: IncomingFile | undefined, @CurrentUser() user: SessionUser) {
     return this.files.store(file, user, 'general');
   }
 }

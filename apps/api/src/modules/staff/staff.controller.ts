@@ -1,4 +1,4 @@
-import { Controller, Get, Post } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import {
   AccountListQuery,
   AddTeacherInput,
@@ -18,6 +18,7 @@ import {
   type StaffPickerQuery,
 } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
 import { StaffService } from './staff.service';
@@ -26,78 +27,78 @@ import { StaffService } from './staff.service';
 export class StaffController {
   constructor(private readonly staff: StaffService) {}
 
-  @Get('accountList')
-  accountList(@Input(AccountListQuery) q: AccountListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'accountList')
+  accountList(@Input() q: AccountListQuery, @CurrentUser() user: SessionUser) {
     return this.staff.accountList(user, q);
   }
 
-  @Get('teachersList')
-  teachersList(@Input(TeachersListQuery) q: TeachersListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teachersList')
+  teachersList(@Input() q: TeachersListQuery, @CurrentUser() user: SessionUser) {
     return this.staff.teachersList(user, q);
   }
 
-  @Get('teacherInfo')
-  teacherInfo(@Input(TeacherInfoQuery) q: TeacherInfoQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teacherInfo')
+  teacherInfo(@Input() q: TeacherInfoQuery, @CurrentUser() user: SessionUser) {
     return this.staff.teacherInfo(user, q);
   }
 
-  @Post('addTeacher')
-  addTeacher(@Input(AddTeacherInput) input: AddTeacherInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'addTeacher')
+  addTeacher(@Input() input: AddTeacherInput, @CurrentUser() user: SessionUser) {
     return this.staff.addTeacher(user, input);
   }
 
-  @Post('editTeacher')
-  editTeacher(@Input(EditTeacherInput) input: EditTeacherInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'editTeacher')
+  editTeacher(@Input() input: EditTeacherInput, @CurrentUser() user: SessionUser) {
     return this.staff.editTeacher(user, input);
   }
 
-  @Post('delTeacher')
-  delTeacher(@Input(DelTeacherInput) input: DelTeacherInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'delTeacher')
+  delTeacher(@Input() input: DelTeacherInput, @CurrentUser() user: SessionUser) {
     return this.staff.delTeacher(user, input);
   }
 
-  @Post('setLeave')
-  setLeave(@Input(SetLeaveInput) input: SetLeaveInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'setLeave')
+  setLeave(@Input() input: SetLeaveInput, @CurrentUser() user: SessionUser) {
     return this.staff.setLeave(user, input);
   }
 
-  @Post('onJob')
-  onJob(@Input(OnJobInput) input: OnJobInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'onJob')
+  onJob(@Input() input: OnJobInput, @CurrentUser() user: SessionUser) {
     return this.staff.onJob(user, input);
   }
 
-  @Post('resetTeacherPwd')
-  resetTeacherPwd(@Input(ResetTeacherPwdInput) input: ResetTeacherPwdInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'resetTeacherPwd')
+  resetTeacherPwd(@Input() input: ResetTeacherPwdInput, @CurrentUser() user: SessionUser) {
     return this.staff.resetTeacherPwd(user, input);
   }
 
-  @Post('teacherSaveInfo')
-  teacherSaveInfo(@Input(TeacherSaveInfoInput) input: TeacherSaveInfoInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'teacherSaveInfo')
+  teacherSaveInfo(@Input() input: TeacherSaveInfoInput, @CurrentUser() user: SessionUser) {
     return this.staff.teacherSaveInfo(user, input);
   }
 
-  @Get('selectClassTeacher')
-  selectClassTeacher(@Input(SelectClassTeacherQuery) q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'selectClassTeacher')
+  selectClassTeacher(@Input() q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
     return this.staff.picker(user, 'head', q);
   }
 
-  @Get('shuttleTeacher')
-  shuttleTeacher(@Input(ShuttleTeacherQuery) q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'shuttleTeacher')
+  shuttleTeacher(@Input() q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
     return this.staff.picker(user, 'shuttle', q);
   }
 
-  @Get('tutorTeacher')
-  tutorTeacher(@Input(TutorTeacherQuery) q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'tutorTeacher')
+  tutorTeacher(@Input() q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
     return this.staff.picker(user, 'tutor', q);
   }
 
-  @Get('teacherShuttleTeacher')
-  teacherShuttleTeacher(@Input(TeacherShuttleTeacherQuery) q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teacherShuttleTeacher')
+  teacherShuttleTeacher(@Input() q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
     return this.staff.picker(user, 'shuttle', q);
   }
 
-  @Get('teacherTutorTeacher')
-  teacherTutorTeacher(@Input(TeacherTutorTeacherQuery) q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teacherTutorTeacher')
+  teacherTutorTeacher(@Input() q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
     return this.staff.picker(user, 'tutor', q);
   }
 }

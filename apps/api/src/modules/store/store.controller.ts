@@ -1,4 +1,4 @@
-import { Controller, Get, Post } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import {
   AddAddressInput,
   AddStoreGoodsInput,
@@ -21,6 +21,7 @@ import {
   UnmountStoreGoodsInput,
 } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
 import { StoreAddressesService } from './addresses.service';
@@ -38,108 +39,108 @@ export class StoreController {
     private readonly pay: StorePayments,
   ) {}
 
-  @Get('goodsType')
-  types(@Input(EmptyInput) _: unknown) {
+  @Action('GET', 'goodsType')
+  types(@Input() _: unknown) {
     return this.goods.types();
   }
 
-  @Get('goodsList')
-  goodsList(@Input(GoodsListQuery) q: GoodsListQuery) {
+  @Action('GET', 'goodsList')
+  goodsList(@Input() q: GoodsListQuery) {
     return this.goods.list(q);
   }
 
-  @Get('goodsInfo')
-  goodsInfo(@Input(GoodsInfoQuery) q: GoodsInfoQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'goodsInfo')
+  goodsInfo(@Input() q: GoodsInfoQuery, @CurrentUser() user: SessionUser) {
     return this.goods.info(user, q.id);
   }
 
-  @Get('storeGoodsList')
-  operatorGoods(@Input(StoreGoodsListQuery) q: StoreGoodsListQuery) {
+  @Action('GET', 'storeGoodsList')
+  operatorGoods(@Input() q: StoreGoodsListQuery) {
     return this.goods.operatorList(q);
   }
 
-  @Post('addStoreGoods')
-  addGoods(@Input(AddStoreGoodsInput) input: AddStoreGoodsInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'addStoreGoods')
+  addGoods(@Input() input: AddStoreGoodsInput, @CurrentUser() user: SessionUser) {
     return this.goods.add(user, input);
   }
 
-  @Post('editStoreGoods')
-  editGoods(@Input(EditStoreGoodsInput) input: EditStoreGoodsInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'editStoreGoods')
+  editGoods(@Input() input: EditStoreGoodsInput, @CurrentUser() user: SessionUser) {
     return this.goods.edit(user, input);
   }
 
-  @Post('addStoreGoodsStock')
-  addStock(@Input(AddStoreGoodsStockInput) input: AddStoreGoodsStockInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'addStoreGoodsStock')
+  addStock(@Input() input: AddStoreGoodsStockInput, @CurrentUser() user: SessionUser) {
     return this.goods.addStock(user, input);
   }
 
-  @Post('unmountStoreGoods')
-  setListed(@Input(UnmountStoreGoodsInput) input: UnmountStoreGoodsInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'unmountStoreGoods')
+  setListed(@Input() input: UnmountStoreGoodsInput, @CurrentUser() user: SessionUser) {
     return this.goods.setListed(user, input);
   }
 
-  @Get('addressList')
-  addressList(@Input(EmptyInput) _: unknown, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'addressList')
+  addressList(@Input() _: unknown, @CurrentUser() user: SessionUser) {
     return this.addresses.list(user);
   }
 
-  @Post('addAddress')
-  addAddress(@Input(AddAddressInput) input: AddAddressInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'addAddress')
+  addAddress(@Input() input: AddAddressInput, @CurrentUser() user: SessionUser) {
     return this.addresses.add(user, input);
   }
 
-  @Post('editAddress')
-  editAddress(@Input(EditAddressInput) input: EditAddressInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'editAddress')
+  editAddress(@Input() input: EditAddressInput, @CurrentUser() user: SessionUser) {
     return this.addresses.edit(user, input);
   }
 
-  @Post('delAddress')
-  delAddress(@Input(DelAddressInput) input: DelAddressInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'delAddress')
+  delAddress(@Input() input: DelAddressInput, @CurrentUser() user: SessionUser) {
     return this.addresses.remove(user, input);
   }
 
-  @Get('submitGoodsOrder')
-  preview(@Input(GoodsOrderPreviewQuery) q: GoodsOrderPreviewQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'submitGoodsOrder')
+  preview(@Input() q: GoodsOrderPreviewQuery, @CurrentUser() user: SessionUser) {
     return this.orders.preview(user, q);
   }
 
-  @Post('submitGoodsOrder')
-  submit(@Input(SubmitGoodsOrderInput) input: SubmitGoodsOrderInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'submitGoodsOrder')
+  submit(@Input() input: SubmitGoodsOrderInput, @CurrentUser() user: SessionUser) {
     return this.orders.submit(user, input);
   }
 
-  @Get('goodsOrderList')
-  orderList(@Input(GoodsOrderListQuery) q: GoodsOrderListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'goodsOrderList')
+  orderList(@Input() q: GoodsOrderListQuery, @CurrentUser() user: SessionUser) {
     return this.orders.list(user, q);
   }
 
-  @Get('storeOrderList')
-  operatorOrders(@Input(StoreOrderListQuery) q: StoreOrderListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'storeOrderList')
+  operatorOrders(@Input() q: StoreOrderListQuery, @CurrentUser() user: SessionUser) {
     return this.orders.list(user, q);
   }
 
-  @Post('balancePayGoodsOrder')
-  balancePay(@Input(BalancePayGoodsOrderInput) input: BalancePayGoodsOrderInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'balancePayGoodsOrder')
+  balancePay(@Input() input: BalancePayGoodsOrderInput, @CurrentUser() user: SessionUser) {
     return this.pay.balancePay(user, input);
   }
 
-  @Post('wechatPayGoodsOrder')
-  wechatPay(@Input(GoodsOrderIdInput) input: GoodsOrderIdInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'wechatPayGoodsOrder')
+  wechatPay(@Input() input: GoodsOrderIdInput, @CurrentUser() user: SessionUser) {
     return this.pay.wechatPay(user, input);
   }
 
-  @Post('shipGoodsOrder')
-  ship(@Input(ShipGoodsOrderInput) input: ShipGoodsOrderInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'shipGoodsOrder')
+  ship(@Input() input: ShipGoodsOrderInput, @CurrentUser() user: SessionUser) {
     return this.orders.ship(user, input);
   }
 
-  @Post('confirmGoodsOrder')
-  confirm(@Input(GoodsOrderIdInput) input: GoodsOrderIdInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'confirmGoodsOrder')
+  confirm(@Input() input: GoodsOrderIdInput, @CurrentUser() user: SessionUser) {
     return this.orders.confirm(user, input);
   }
 
-  @Post('cancelGoodsOrder')
-  cancel(@Input(CancelGoodsOrderInput) input: CancelGoodsOrderInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'cancelGoodsOrder')
+  cancel(@Input() input: CancelGoodsOrderInput, @CurrentUser() user: SessionUser) {
     return this.orders.cancel(user, input);
   }
 }

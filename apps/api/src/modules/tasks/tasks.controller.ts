@@ -1,4 +1,4 @@
-import { Controller, Get, Post } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import {
   ShuttleTaskInput,
   TeacherClockingInCountInput,
@@ -9,6 +9,7 @@ import {
   TutorTaskInput,
 } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
 import { ClockService } from './clock.service';
@@ -21,43 +22,43 @@ export class TasksController {
     private readonly clock: ClockService,
   ) {}
 
-  @Get('teacherTodayTask')
-  today(@Input(TeacherTodayTaskInput) _: object, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teacherTodayTask')
+  today(@Input() _: object, @CurrentUser() user: SessionUser) {
     return this.tasks.today(user);
   }
 
-  @Get('shuttleTask')
-  shuttle(@Input(ShuttleTaskInput) _: object, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'shuttleTask')
+  shuttle(@Input() _: object, @CurrentUser() user: SessionUser) {
     return this.tasks.shuttle(user);
   }
 
-  @Get('tutorTask')
-  tutor(@Input(TutorTaskInput) _: object, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'tutorTask')
+  tutor(@Input() _: object, @CurrentUser() user: SessionUser) {
     return this.tasks.tutor(user);
   }
 
-  @Get('tutorTaskInfo')
-  tutorInfo(@Input(TutorTaskInfoInput) q: TutorTaskInfoInput, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'tutorTaskInfo')
+  tutorInfo(@Input() q: TutorTaskInfoInput, @CurrentUser() user: SessionUser) {
     return this.tasks.tutorInfo(user, q.student_id);
   }
 
-  @Post('teacherHandOverStudent')
-  handOver(@Input(TeacherHandOverStudentInput) input: TeacherHandOverStudentInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'teacherHandOverStudent')
+  handOver(@Input() input: TeacherHandOverStudentInput, @CurrentUser() user: SessionUser) {
     return this.tasks.handOver(user, input);
   }
 
-  @Post('teacherClockIn')
-  clockIn(@Input(TeacherClockInput) _: object, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'teacherClockIn')
+  clockIn(@Input() _: object, @CurrentUser() user: SessionUser) {
     return this.clock.clockIn(user);
   }
 
-  @Post('teacherClockOut')
-  clockOut(@Input(TeacherClockInput) _: object, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'teacherClockOut')
+  clockOut(@Input() _: object, @CurrentUser() user: SessionUser) {
     return this.clock.clockOut(user);
   }
 
-  @Get('teacherClockingInCount')
-  count(@Input(TeacherClockingInCountInput) q: TeacherClockingInCountInput, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teacherClockingInCount')
+  count(@Input() q: TeacherClockingInCountInput, @CurrentUser() user: SessionUser) {
     return this.clock.count(user, q);
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Post, Res } from '@nestjs/common';
+import { Controller, Res } from '@nestjs/common';
 import {
   AddRoomInput,
   AddTeachingClassInput,
@@ -28,6 +28,7 @@ import {
 } from '@wantuo/shared';
 import type { Response } from 'express';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
 import { sendFile } from '../../core/http/send-file';
@@ -46,138 +47,138 @@ export class TeachingController {
     private readonly rollCalls: RollCallService,
   ) {}
 
-  @Post('addTeachingClass')
-  add(@Input(AddTeachingClassInput) input: AddTeachingClassInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'addTeachingClass')
+  add(@Input() input: AddTeachingClassInput, @CurrentUser() user: SessionUser) {
     return this.classes.add(user, input);
   }
 
-  @Get('teachingClassInfo')
-  info(@Input(TeachingClassIdQuery) q: TeachingClassIdQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teachingClassInfo')
+  info(@Input() q: TeachingClassIdQuery, @CurrentUser() user: SessionUser) {
     return this.classes.info(user, q.id);
   }
 
-  @Get('teachingClassList')
-  list(@Input(TeachingClassListQuery) q: TeachingClassListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teachingClassList')
+  list(@Input() q: TeachingClassListQuery, @CurrentUser() user: SessionUser) {
     return this.classes.list(user, q);
   }
 
-  @Post('editTeachingClass')
-  edit(@Input(EditTeachingClassInput) input: EditTeachingClassInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'editTeachingClass')
+  edit(@Input() input: EditTeachingClassInput, @CurrentUser() user: SessionUser) {
     return this.classes.edit(user, input);
   }
 
-  @Post('startAndEndTeachingClass')
-  setStatus(@Input(TeachingClassStatusInput) input: TeachingClassStatusInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'startAndEndTeachingClass')
+  setStatus(@Input() input: TeachingClassStatusInput, @CurrentUser() user: SessionUser) {
     return this.classes.setStatus(user, input);
   }
 
-  @Get('teachingClassStudent')
-  students(@Input(TeachingClassStudentQuery) q: TeachingClassStudentQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teachingClassStudent')
+  students(@Input() q: TeachingClassStudentQuery, @CurrentUser() user: SessionUser) {
     return this.classes.students(user, q);
   }
 
-  @Get('selectTeachingClassStudent')
-  selectable(@Input(SelectTeachingClassStudentQuery) q: SelectTeachingClassStudentQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'selectTeachingClassStudent')
+  selectable(@Input() q: SelectTeachingClassStudentQuery, @CurrentUser() user: SessionUser) {
     return this.classes.selectable(user, q);
   }
 
-  @Post('addTeachingClassStudent')
-  addStudents(@Input(AddTeachingClassStudentInput) input: AddTeachingClassStudentInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'addTeachingClassStudent')
+  addStudents(@Input() input: AddTeachingClassStudentInput, @CurrentUser() user: SessionUser) {
     return this.classes.addStudents(user, input);
   }
 
-  @Post('delTeachingClassStudent')
-  delStudent(@Input(DelTeachingClassStudentInput) input: DelTeachingClassStudentInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'delTeachingClassStudent')
+  delStudent(@Input() input: DelTeachingClassStudentInput, @CurrentUser() user: SessionUser) {
     return this.classes.delStudent(user, input);
   }
 
-  @Get('studentTeachingClassList')
-  studentClasses(@Input(StudentTeachingClassListQuery) q: StudentTeachingClassListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'studentTeachingClassList')
+  studentClasses(@Input() q: StudentTeachingClassListQuery, @CurrentUser() user: SessionUser) {
     return this.classes.studentClasses(user, q);
   }
 
-  @Get('teachManage')
-  teachManage(@Input(TeachManageQuery) _: TeachManageQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teachManage')
+  teachManage(@Input() _: TeachManageQuery, @CurrentUser() user: SessionUser) {
     return this.classes.teachManage(user);
   }
 
-  @Post('teachingClassCourseScheduling')
-  generate(@Input(CourseSchedulingInput) input: CourseSchedulingInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'teachingClassCourseScheduling')
+  generate(@Input() input: CourseSchedulingInput, @CurrentUser() user: SessionUser) {
     return this.sessions.generate(user, input);
   }
 
-  @Post('teachingTermScheduling')
-  generateTerm(@Input(TermSchedulingInput) input: TermSchedulingInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'teachingTermScheduling')
+  generateTerm(@Input() input: TermSchedulingInput, @CurrentUser() user: SessionUser) {
     return this.sessions.generateTerm(user, input);
   }
 
-  @Get('teachingClassScheduling')
-  scheduling(@Input(TeachingSessionsQuery) q: TeachingSessionsQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teachingClassScheduling')
+  scheduling(@Input() q: TeachingSessionsQuery, @CurrentUser() user: SessionUser) {
     return this.sessions.list(user, q);
   }
 
-  @Get('teachingClassSection')
-  section(@Input(TeachingSessionsQuery) q: TeachingSessionsQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teachingClassSection')
+  section(@Input() q: TeachingSessionsQuery, @CurrentUser() user: SessionUser) {
     return this.sessions.list(user, q);
   }
 
-  @Get('teachingClassChangeScheduling')
-  changeData(@Input(ChangeSchedulingQuery) q: ChangeSchedulingQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teachingClassChangeScheduling')
+  changeData(@Input() q: ChangeSchedulingQuery, @CurrentUser() user: SessionUser) {
     return this.sessions.changeData(user, q);
   }
 
-  @Post('moveTeachingSession')
-  move(@Input(MoveTeachingSessionInput) input: MoveTeachingSessionInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'moveTeachingSession')
+  move(@Input() input: MoveTeachingSessionInput, @CurrentUser() user: SessionUser) {
     return this.sessions.move(user, input);
   }
 
-  @Post('cancelTeachingSession')
-  cancel(@Input(CancelTeachingSessionInput) input: CancelTeachingSessionInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'cancelTeachingSession')
+  cancel(@Input() input: CancelTeachingSessionInput, @CurrentUser() user: SessionUser) {
     return this.sessions.cancel(user, input);
   }
 
-  @Get('rollCall')
-  rollCall(@Input(RollCallQuery) q: RollCallQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'rollCall')
+  rollCall(@Input() q: RollCallQuery, @CurrentUser() user: SessionUser) {
     return this.rollCalls.get(user, q);
   }
 
-  @Post('rollCall')
-  saveRollCall(@Input(SaveRollCallInput) input: SaveRollCallInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'rollCall')
+  saveRollCall(@Input() input: SaveRollCallInput, @CurrentUser() user: SessionUser) {
     return this.rollCalls.save(user, input);
   }
 
-  @Get('rollCallCount')
-  rollCallCount(@Input(RollCallCountQuery) q: RollCallCountQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'rollCallCount')
+  rollCallCount(@Input() q: RollCallCountQuery, @CurrentUser() user: SessionUser) {
     return this.rollCalls.counts(user, q);
   }
 
-  @Get('rollCallExport')
-  async rollCallExport(@Input(RollCallCountQuery) q: RollCallCountQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
+  @Action('GET', 'rollCallExport')
+  async rollCallExport(@Input() q: RollCallCountQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
     sendFile(res, await this.rollCalls.countsExport(user, q));
   }
 
-  @Get('roomList')
-  rooms(@Input(RoomListQuery) q: RoomListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'roomList')
+  rooms(@Input() q: RoomListQuery, @CurrentUser() user: SessionUser) {
     return this.calendar.rooms(user, q);
   }
 
-  @Post('addRoom')
-  addRoom(@Input(AddRoomInput) input: AddRoomInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'addRoom')
+  addRoom(@Input() input: AddRoomInput, @CurrentUser() user: SessionUser) {
     return this.calendar.addRoom(user, input);
   }
 
-  @Get('schoolCalendar')
-  schoolCalendar(@Input(SchoolCalendarQuery) q: SchoolCalendarQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'schoolCalendar')
+  schoolCalendar(@Input() q: SchoolCalendarQuery, @CurrentUser() user: SessionUser) {
     return this.calendar.calendar(user, q);
   }
 
-  @Post('setSchoolCalendarDay')
-  setDay(@Input(SetSchoolCalendarDayInput) input: SetSchoolCalendarDayInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'setSchoolCalendarDay')
+  setDay(@Input() input: SetSchoolCalendarDayInput, @CurrentUser() user: SessionUser) {
     return this.calendar.setDay(user, input);
   }
 
-  @Post('delSchoolCalendarDay')
-  delDay(@Input(DelSchoolCalendarDayInput) input: DelSchoolCalendarDayInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'delSchoolCalendarDay')
+  delDay(@Input() input: DelSchoolCalendarDayInput, @CurrentUser() user: SessionUser) {
     return this.calendar.delDay(user, input);
   }
 }

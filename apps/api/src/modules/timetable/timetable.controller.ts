@@ -1,4 +1,4 @@
-import { Controller, Get, Post } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import {
   AddClassTimeInput,
   AddStudentClassTimeInput,
@@ -11,6 +11,7 @@ import {
   WeekQuery,
 } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
 import { ScheduleService } from './schedule.service';
@@ -24,53 +25,53 @@ export class TimetableController {
     private readonly schedules: ScheduleService,
   ) {}
 
-  @Get('classTimeList')
-  list(@Input(ClassTimeListQuery) q: ClassTimeListQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'classTimeList')
+  list(@Input() q: ClassTimeListQuery, @CurrentUser() user: SessionUser) {
     return this.timetable.list(user, q);
   }
 
-  @Get('selectClassTime')
-  select(@Input(SelectClassTimeQuery) q: SelectClassTimeQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'selectClassTime')
+  select(@Input() q: SelectClassTimeQuery, @CurrentUser() user: SessionUser) {
     return this.timetable.select(user, q);
   }
 
-  @Post('addClassTime')
-  add(@Input(AddClassTimeInput) input: AddClassTimeInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'addClassTime')
+  add(@Input() input: AddClassTimeInput, @CurrentUser() user: SessionUser) {
     return this.timetable.add(user, input);
   }
 
-  @Post('editClassTime')
-  edit(@Input(EditClassTimeInput) input: EditClassTimeInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'editClassTime')
+  edit(@Input() input: EditClassTimeInput, @CurrentUser() user: SessionUser) {
     return this.timetable.edit(user, input);
   }
 
-  @Post('delClassTime')
-  del(@Input(DelClassTimeInput) input: DelClassTimeInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'delClassTime')
+  del(@Input() input: DelClassTimeInput, @CurrentUser() user: SessionUser) {
     return this.timetable.del(user, input);
   }
 
-  @Post('addStudentClassTime')
-  setStudentSlots(@Input(AddStudentClassTimeInput) input: AddStudentClassTimeInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'addStudentClassTime')
+  setStudentSlots(@Input() input: AddStudentClassTimeInput, @CurrentUser() user: SessionUser) {
     return this.timetable.setStudentSlots(user, input);
   }
 
-  @Get('classSchedule')
-  classSchedule(@Input(ClassScheduleQuery) q: ClassScheduleQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'classSchedule')
+  classSchedule(@Input() q: ClassScheduleQuery, @CurrentUser() user: SessionUser) {
     return this.schedules.classSchedule(user, q);
   }
 
-  @Get('schoolTeachingSchedule')
-  schoolTeachingSchedule(@Input(WeekQuery) q: WeekQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'schoolTeachingSchedule')
+  schoolTeachingSchedule(@Input() q: WeekQuery, @CurrentUser() user: SessionUser) {
     return this.schedules.schoolTeachingSchedule(user, q);
   }
 
-  @Get('teacherSchedule')
-  teacherSchedule(@Input(WeekQuery) q: WeekQuery, @CurrentUser() user: SessionUser) {
+  @Action('GET', 'teacherSchedule')
+  teacherSchedule(@Input() q: WeekQuery, @CurrentUser() user: SessionUser) {
     return this.schedules.teacherSchedule(user, q);
   }
 
-  @Post('teacherSchedule')
-  saveTeacherSchedule(@Input(SaveTeacherScheduleInput) input: SaveTeacherScheduleInput, @CurrentUser() user: SessionUser) {
+  @Action('POST', 'teacherSchedule')
+  saveTeacherSchedule(@Input() input: SaveTeacherScheduleInput, @CurrentUser() user: SessionUser) {
     return this.schedules.saveTeacherSchedule(user, input);
   }
 }

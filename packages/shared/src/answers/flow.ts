@@ -1,0 +1,2 @@
+// The answer schemas of module `flow` (what `data` carries, as JSON), declared in api/flow.ts.
+export {};

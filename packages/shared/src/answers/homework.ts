@@ -1,0 +1,2 @@
+// The answer schemas of module `homework` (what `data` carries, as JSON), declared in api/homework.ts.
+export {};

@@ -1,0 +1,2 @@
+// The answer schemas of module `meals` (what `data` carries, as JSON), declared in api/meals.ts.
+export {};

@@ -1,0 +1,2 @@
+// The answer schemas of module `points` (what `data` carries, as JSON), declared in api/points.ts.
+export {};

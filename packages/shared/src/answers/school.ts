@@ -1,0 +1,2 @@
+// The answer schemas of module `school` (what `data` carries, as JSON), declared in api/school.ts.
+export {};

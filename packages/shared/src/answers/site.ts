@@ -1,0 +1,2 @@
+// The answer schemas of module `site` (what `data` carries, as JSON), declared in api/site.ts.
+export {};

@@ -1,0 +1,2 @@
+// The answer schemas of module `staff` (what `data` carries, as JSON), declared in api/staff.ts.
+export {};

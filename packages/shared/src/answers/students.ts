@@ -1,0 +1,2 @@
+// The answer schemas of module `students` (what `data` carries, as JSON), declared in api/students.ts.
+export {};

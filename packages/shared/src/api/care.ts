@@ -1,0 +1,41 @@
+import { GET, POST, Pending } from './define';
+import {
+  AddAfterSchoolCareInput,
+  AddWantuoStudentInput,
+  AllotTeacherInput,
+  ClassListQuery,
+  DelClassInput,
+  DelWantuoStudentInput,
+  DelWantuoStudentQuery,
+  EditAfterSchoolCareInput,
+  SelectWantuoStudentQuery,
+  StartAndEndInput,
+  TeacherAddWantuoStudentInput,
+  TeacherDelWantuoStudentInput,
+  TeacherSelectWantuoStudentQuery,
+  TeacherWantuoInfoQuery,
+  TeacherWantuoStudentQuery,
+  WantuoInfoQuery,
+  WantuoStudentQuery,
+} from '../schemas/care';
+
+/** The actions of module `care` (docs/modules/care.md). */
+export const careActions = [
+  GET('classList', ClassListQuery, Pending),
+  GET('wantuoInfo', WantuoInfoQuery, Pending),
+  GET('wantuoStudent', WantuoStudentQuery, Pending),
+  GET('selectWantuoStudent', SelectWantuoStudentQuery, Pending),
+  POST('addAfterSchoolCare', AddAfterSchoolCareInput, Pending),
+  POST('editAfterSchoolCare', EditAfterSchoolCareInput, Pending),
+  POST('addWantuoStudent', AddWantuoStudentInput, Pending),
+  GET('delWantuoStudent', DelWantuoStudentQuery, Pending),
+  POST('delWantuoStudent', DelWantuoStudentInput, Pending),
+  POST('delClass', DelClassInput, Pending),
+  POST('startAndEnd', StartAndEndInput, Pending),
+  POST('allotTeacher', AllotTeacherInput, Pending),
+  GET('teacherWantuoInfo', TeacherWantuoInfoQuery, Pending),
+  GET('teacherWantuoStudent', TeacherWantuoStudentQuery, Pending),
+  GET('teacherSelectWantuoStudent', TeacherSelectWantuoStudentQuery, Pending),
+  POST('teacherAddWantuoStudent', TeacherAddWantuoStudentInput, Pending),
+  POST('teacherDelWantuoStudent', TeacherDelWantuoStudentInput, Pending),
+] as const;

@@ -1,0 +1,47 @@
+import { GET, POST, Pending } from './define';
+import {
+  AddMealGoodsInput,
+  BookDinnerInput,
+  CancelDinnerInput,
+  DelMealGoodsInput,
+  DinnerBookingCountInfoQuery,
+  DinnerBookingCountQuery,
+  DinnerOrderListQuery,
+  EditMealGoodsInput,
+  EditMealGoodsPriceInput,
+  MealGoodsIdQuery,
+  MealGoodsListQuery,
+  OperateMealGoodsInput,
+  OrderMealCountQuery,
+  ParentMealsQuery,
+  SchoolDinnerOrderExportQuery,
+  SchoolDinnerOrderListQuery,
+  SetMealSettingsInput,
+  WechatPayDinnerInput,
+} from '../schemas/meals';
+import { EmptyInput } from '../schemas/auth';
+
+/** The actions of module `meals` (docs/modules/meals.md). */
+export const mealsActions = [
+  GET('mealGoodsList', MealGoodsListQuery, Pending),
+  POST('addMealGoods', AddMealGoodsInput, Pending),
+  POST('editMealGoods', EditMealGoodsInput, Pending),
+  POST('editMealGoodsPrice', EditMealGoodsPriceInput, Pending),
+  POST('operateMealGoods', OperateMealGoodsInput, Pending),
+  POST('delMealGoods', DelMealGoodsInput, Pending),
+  GET('dinnerOrderList', DinnerOrderListQuery, Pending),
+  GET('schoolDinnerOrderList', SchoolDinnerOrderListQuery, Pending),
+  GET('orderMealCount', OrderMealCountQuery, Pending),
+  GET('dinnerBookingCount', DinnerBookingCountQuery, Pending),
+  GET('dinnerBookingCountInfo', DinnerBookingCountInfoQuery, Pending),
+  GET('mealGoodsPrices', MealGoodsIdQuery, Pending),
+  GET('mealSettings', EmptyInput, Pending),
+  POST('setMealSettings', SetMealSettingsInput, Pending),
+  POST('bookDinner', BookDinnerInput, Pending),
+  POST('cancelDinner', CancelDinnerInput, Pending),
+  POST('wechatPayDinner', WechatPayDinnerInput, Pending),
+  GET('parentMeals', ParentMealsQuery, Pending),
+  GET('schoolDinnerOrderExport', SchoolDinnerOrderExportQuery, Pending),
+  GET('orderMealCountExport', OrderMealCountQuery, Pending),
+  GET('classMealCount', OrderMealCountQuery, Pending),
+] as const;

@@ -1,0 +1,43 @@
+import { GET, POST, Pending } from './define';
+import {
+  AddScoreGoodsInput,
+  AddScoreGoodsStockInput,
+  AwardPointsInput,
+  CancelScoreOrderInput,
+  DelScoreGoodsInput,
+  EditScoreGoodsInput,
+  EditScoreGoodsPriceInput,
+  ExchangeScoreGoodsInput,
+  HandOverScoreOrderInput,
+  PointsShopQuery,
+  PointsStudentsQuery,
+  ScoreGoodsIdQuery,
+  ScoreGoodsListQuery,
+  ScoreOrderCountQuery,
+  ScoreOrderListQuery,
+  StudentPointsQuery,
+  UnmountScoreGoodsInput,
+} from '../schemas/points';
+
+/** The actions of module `points` (docs/modules/points.md). */
+export const pointsActions = [
+  GET('scoreGoodsList', ScoreGoodsListQuery, Pending),
+  POST('addScoreGoods', AddScoreGoodsInput, Pending),
+  POST('editScoreGoods', EditScoreGoodsInput, Pending),
+  POST('editScoreGoodsPrice', EditScoreGoodsPriceInput, Pending),
+  POST('addScoreGoodsStock', AddScoreGoodsStockInput, Pending),
+  POST('unmountScoreGoods', UnmountScoreGoodsInput, Pending),
+  POST('delScoreGoods', DelScoreGoodsInput, Pending),
+  GET('scoreOrderCount', ScoreOrderCountQuery, Pending),
+  GET('pointsStudents', PointsStudentsQuery, Pending),
+  POST('awardPoints', AwardPointsInput, Pending),
+  GET('studentPoints', StudentPointsQuery, Pending),
+  GET('scoreGoodsInfo', ScoreGoodsIdQuery, Pending),
+  GET('pointsShop', PointsShopQuery, Pending),
+  POST('exchangeScoreGoods', ExchangeScoreGoodsInput, Pending),
+  GET('scoreOrderList', ScoreOrderListQuery, Pending),
+  POST('handOverScoreOrder', HandOverScoreOrderInput, Pending),
+  POST('cancelScoreOrder', CancelScoreOrderInput, Pending),
+  GET('classScoreCount', ScoreOrderCountQuery, Pending),
+  GET('scoreOrderCountExport', ScoreOrderCountQuery, Pending),
+] as const;

@@ -1,0 +1,47 @@
+import { GET, POST, Pending } from './define';
+import { EmptyInput } from '../schemas/auth';
+import {
+  AddAddressInput,
+  AddStoreGoodsInput,
+  AddStoreGoodsStockInput,
+  BalancePayGoodsOrderInput,
+  CancelGoodsOrderInput,
+  DelAddressInput,
+  EditAddressInput,
+  EditStoreGoodsInput,
+  GoodsInfoQuery,
+  GoodsListQuery,
+  GoodsOrderIdInput,
+  GoodsOrderListQuery,
+  GoodsOrderPreviewQuery,
+  ShipGoodsOrderInput,
+  StoreGoodsListQuery,
+  StoreOrderListQuery,
+  SubmitGoodsOrderInput,
+  UnmountStoreGoodsInput,
+} from '../schemas/store';
+
+/** The actions of module `store` (docs/modules/store.md). */
+export const storeActions = [
+  GET('goodsType', EmptyInput, Pending),
+  GET('goodsList', GoodsListQuery, Pending),
+  GET('goodsInfo', GoodsInfoQuery, Pending),
+  GET('addressList', EmptyInput, Pending),
+  POST('addAddress', AddAddressInput, Pending),
+  POST('editAddress', EditAddressInput, Pending),
+  POST('delAddress', DelAddressInput, Pending),
+  GET('submitGoodsOrder', GoodsOrderPreviewQuery, Pending),
+  POST('submitGoodsOrder', SubmitGoodsOrderInput, Pending),
+  GET('goodsOrderList', GoodsOrderListQuery, Pending),
+  POST('balancePayGoodsOrder', BalancePayGoodsOrderInput, Pending),
+  POST('wechatPayGoodsOrder', GoodsOrderIdInput, Pending),
+  GET('storeGoodsList', StoreGoodsListQuery, Pending),
+  POST('addStoreGoods', AddStoreGoodsInput, Pending),
+  POST('editStoreGoods', EditStoreGoodsInput, Pending),
+  POST('addStoreGoodsStock', AddStoreGoodsStockInput, Pending),
+  POST('unmountStoreGoods', UnmountStoreGoodsInput, Pending),
+  GET('storeOrderList', StoreOrderListQuery, Pending),
+  POST('shipGoodsOrder', ShipGoodsOrderInput, Pending),
+  POST('confirmGoodsOrder', GoodsOrderIdInput, Pending),
+  POST('cancelGoodsOrder', CancelGoodsOrderInput, Pending),
+] as const;

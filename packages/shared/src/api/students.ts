@@ -1,0 +1,45 @@
+import { GET, POST, Pending } from './define';
+import {
+  AddStudentInput,
+  CheckStudentInput,
+  DelStudentInput,
+  OverallCommentInput,
+  SaveStudentGuardiansInput,
+  SchoolGradeInput,
+  StudentCommentsInput,
+  StudentExportInput,
+  StudentGuardianLogInput,
+  StudentImportInput,
+  StudentImportTemplateInput,
+  StudentInfoInput,
+  StudentListInput,
+  StudentSettingInfoInput,
+  StudentSettingInput,
+  TeacherStudentGrowthInput,
+  TeacherStudentInfoInput,
+  TeacherStudentListInput,
+} from '../schemas/students';
+import { EmptyInput } from '../schemas/auth';
+
+/** The actions of module `students` (docs/modules/students.md). */
+export const studentsActions = [
+  GET('studentList', StudentListInput, Pending),
+  GET('studentInfo', StudentInfoInput, Pending),
+  GET('checkStudent', CheckStudentInput, Pending),
+  POST('addStudent', AddStudentInput, Pending),
+  POST('delStudent', DelStudentInput, Pending),
+  GET('schoolGrade', SchoolGradeInput, Pending),
+  GET('studentSettingInfo', StudentSettingInfoInput, Pending),
+  POST('studentSetting', StudentSettingInput, Pending),
+  GET('teacherStudentList', TeacherStudentListInput, Pending),
+  GET('teacherStudentInfo', TeacherStudentInfoInput, Pending),
+  GET('teacherStudentGrowth', TeacherStudentGrowthInput, Pending),
+  POST('overallComment', OverallCommentInput, Pending),
+  GET('studentImportTemplate', StudentImportTemplateInput, Pending),
+  POST('studentImport', StudentImportInput, Pending),
+  GET('studentExport', StudentExportInput, Pending),
+  GET('parentChildren', EmptyInput, Pending),
+  GET('studentComments', StudentCommentsInput, Pending),
+  POST('saveStudentGuardians', SaveStudentGuardiansInput, Pending),
+  GET('studentGuardianLog', StudentGuardianLogInput, Pending),
+] as const;
