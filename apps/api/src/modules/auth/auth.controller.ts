@@ -1,7 +1,6 @@
 import { Controller, UploadedFile } from '@nestjs/common';
 import {
   ChangePwdInput,
-  EmptyInput,
   LoginInput,
   MobileLoginInput,
   ProfileInput,
@@ -10,7 +9,6 @@ import {
   SmsSendInput,
   LoginLogQuery,
 } from '@wantuo/shared';
-import { z } from 'zod';
 import { Caller, CurrentUser, type CallerInfo } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';

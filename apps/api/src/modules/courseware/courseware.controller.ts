@@ -37,8 +37,6 @@ import { LessonPlansService } from './lesson-plans.service';
 import { PublishingService } from './publishing.service';
 import { PurchaseService } from './purchase.service';
 
-const EmptyInput = z.strictObject({});
-
 /** Courseware (issue 15): the catalogue's dictionaries, the catalogue, purchase, the locked files, lesson plans, `preview`. */
 @Controller('api/index')
 export class CoursewareController {

@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { EmptyInput } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';

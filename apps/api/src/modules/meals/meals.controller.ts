@@ -10,7 +10,6 @@ import {
   DinnerOrderListQuery,
   EditMealGoodsInput,
   EditMealGoodsPriceInput,
-  EmptyInput,
   MealGoodsIdQuery,
   MealGoodsListQuery,
   OperateMealGoodsInput,

@@ -6,7 +6,6 @@ import {
   ConsumeLogExportQuery,
   ConsumeLogQuery,
   EditSchoolInfoInput,
-  EmptyInput,
   SchoolLedgerQuery,
   SchoolListQuery,
   SetDealPwdInput,

@@ -4,7 +4,6 @@ import {
   AddResourceInput,
   DataDownloadQuery,
   DelResourceInput,
-  EmptyInput,
   PageConfigInput,
   ResourceAdminQuery,
   ResourceQuery,

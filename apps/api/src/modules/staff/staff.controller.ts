@@ -6,15 +6,10 @@ import {
   EditTeacherInput,
   OnJobInput,
   ResetTeacherPwdInput,
-  SelectClassTeacherQuery,
   SetLeaveInput,
-  ShuttleTeacherQuery,
   TeacherInfoQuery,
   TeacherSaveInfoInput,
-  TeacherShuttleTeacherQuery,
   TeachersListQuery,
-  TeacherTutorTeacherQuery,
-  TutorTeacherQuery,
   type StaffPickerQuery,
 } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';

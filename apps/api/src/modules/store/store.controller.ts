@@ -6,7 +6,6 @@ import {
   BalancePayGoodsOrderInput,
   CancelGoodsOrderInput,
   DelAddressInput,
-  EmptyInput,
   EditAddressInput,
   EditStoreGoodsInput,
   GoodsInfoQuery,

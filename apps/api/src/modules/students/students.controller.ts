@@ -1,6 +1,5 @@
 import { Controller, Res, UploadedFile } from '@nestjs/common';
 import {
-  EmptyInput,
   AddStudentInput,
   CheckStudentInput,
   DelStudentInput,

@@ -1,13 +1,5 @@
 import { Controller } from '@nestjs/common';
-import {
-  ShuttleTaskInput,
-  TeacherClockingInCountInput,
-  TeacherClockInput,
-  TeacherHandOverStudentInput,
-  TeacherTodayTaskInput,
-  TutorTaskInfoInput,
-  TutorTaskInput,
-} from '@wantuo/shared';
+import { TeacherClockingInCountInput, TeacherHandOverStudentInput, TutorTaskInfoInput } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
