@@ -1,14 +1,20 @@
 #!/usr/bin/env node
 // Generates packages/shared/src/actions.generated.ts from spec/actions.tsv, the repository's copy of the product's
 // ../shared/spec/actions.tsv (so a clone alone can generate the catalogue).
-// `--sync` first copies ../shared/spec/actions.tsv into spec/ (when it is there);
-// `--check` exits 1 when the generated file is stale, or when the copy differs from ../shared/spec/actions.tsv.
+// `--sync` first copies ../shared/spec/actions.tsv, product-spec.md and ../shared/design.md into spec/ (when they are there);
+// `--check` exits 1 when the generated file is stale, or when a copy differs from its original.
 import { copyFileSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const upstream = join(root, '..', 'shared', 'spec', 'actions.tsv');
+// the product's texts the repository keeps a copy of, so a clone alone has them: [original, copy]
+const copies = [
+  [upstream, join(root, 'spec', 'actions.tsv')],
+  [join(root, '..', 'shared', 'spec', 'product-spec.md'), join(root, 'spec', 'product-spec.md')],
+  [join(root, '..', 'shared', 'design.md'), join(root, 'spec', 'design.md')],
+];
 const tsv = process.env.ACTIONS_TSV ?? join(root, 'spec', 'actions.tsv');
 const out = join(root, 'packages', 'shared', 'src', 'actions.generated.ts');
 
@@ -40,11 +46,15 @@ if (!existsSync(tsv)) {
   console.error(`actions.tsv not found at ${tsv}`);
   process.exit(2);
 }
-if (process.argv.includes('--sync') && existsSync(upstream) && !process.env.ACTIONS_TSV) copyFileSync(upstream, tsv);
+if (process.argv.includes('--sync') && !process.env.ACTIONS_TSV) {
+  for (const [from, to] of copies) if (existsSync(from)) copyFileSync(from, to);
+}
 if (process.argv.includes('--check')) {
-  if (!process.env.ACTIONS_TSV && existsSync(upstream) && readFileSync(upstream, 'utf8') !== readFileSync(tsv, 'utf8')) {
-    console.error('spec/actions.tsv differs from ../shared/spec/actions.tsv: run npm run gen:actions -- --sync');
-    process.exit(1);
+  for (const [from, to] of process.env.ACTIONS_TSV ? [] : copies) {
+    if (existsSync(from) && (!existsSync(to) || readFileSync(from, 'utf8') !== readFileSync(to, 'utf8'))) {
+      console.error(`${to.slice(root.length + 1)} differs from ${from}: run npm run gen:actions -- --sync`);
+      process.exit(1);
+    }
   }
   const next = render(readFileSync(tsv, 'utf8'));
   const current = existsSync(out) ? readFileSync(out, 'utf8') : '';
