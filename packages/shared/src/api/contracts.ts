@@ -1,4 +1,13 @@
-import { GET, POST, Pending } from './define';
+import { FileAnswer, GET, POST } from './define';
+import { PendingPayment } from '../answers/school';
+import {
+  ContractDetail,
+  ContractListAnswer,
+  ContractPackage,
+  ContractPackageListAnswer,
+  RefundPreview,
+  StudentContractListAnswer,
+} from '../answers/contracts';
 import {
   AddContractInput,
   AddContractPackageInput,
@@ -18,19 +27,19 @@ import {
 
 /** The actions of module `contracts` (docs/modules/contracts.md). */
 export const contractsActions = [
-  GET('contractList', ContractListQuery, Pending),
-  GET('contractInfo', ContractIdQuery, Pending),
-  GET('studentContractList', StudentContractListQuery, Pending),
-  GET('contractPackage', ContractPackageQuery, Pending),
-  POST('addContract', AddContractInput, Pending),
-  POST('editContract', EditContractInput, Pending),
-  POST('renewContract', RenewContractInput, Pending),
-  POST('cancellationContract', CancelContractInput, Pending),
-  POST('addContractPackage', AddContractPackageInput, Pending),
-  POST('editContractPackage', EditContractPackageInput, Pending),
-  POST('setContractPackageActive', SetContractPackageActiveInput, Pending),
-  POST('payContractOffline', PayContractOfflineInput, Pending),
-  GET('contractRefundPreview', ContractIdQuery, Pending),
-  GET('contractExport', ContractExportQuery, Pending),
-  POST('wechatPayContract', WechatPayContractInput, Pending),
+  GET('contractList', ContractListQuery, ContractListAnswer),
+  GET('contractInfo', ContractIdQuery, ContractDetail),
+  GET('studentContractList', StudentContractListQuery, StudentContractListAnswer),
+  GET('contractPackage', ContractPackageQuery, ContractPackageListAnswer),
+  POST('addContract', AddContractInput, ContractDetail),
+  POST('editContract', EditContractInput, ContractDetail),
+  POST('renewContract', RenewContractInput, ContractDetail),
+  POST('cancellationContract', CancelContractInput, ContractDetail),
+  POST('addContractPackage', AddContractPackageInput, ContractPackage),
+  POST('editContractPackage', EditContractPackageInput, ContractPackage),
+  POST('setContractPackageActive', SetContractPackageActiveInput, ContractPackage),
+  POST('payContractOffline', PayContractOfflineInput, ContractDetail),
+  GET('contractRefundPreview', ContractIdQuery, RefundPreview),
+  GET('contractExport', ContractExportQuery, FileAnswer),
+  POST('wechatPayContract', WechatPayContractInput, PendingPayment),
 ] as const;

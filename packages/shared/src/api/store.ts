@@ -1,4 +1,16 @@
-import { GET, POST, Pending } from './define';
+import { z } from 'zod';
+import { GET, IdAnswer, POST } from './define';
+import { PendingPayment } from '../answers/school';
+import {
+  GoodsOrderBalancePaid,
+  GoodsOrderPreview,
+  GoodsType,
+  StoreAddress,
+  StoreGoods,
+  StoreGoodsListAnswer,
+  StoreOrder,
+  StoreOrderListAnswer,
+} from '../answers/store';
 import { EmptyInput } from '../schemas/auth';
 import {
   AddAddressInput,
@@ -23,25 +35,25 @@ import {
 
 /** The actions of module `store` (docs/modules/store.md). */
 export const storeActions = [
-  GET('goodsType', EmptyInput, Pending),
-  GET('goodsList', GoodsListQuery, Pending),
-  GET('goodsInfo', GoodsInfoQuery, Pending),
-  GET('addressList', EmptyInput, Pending),
-  POST('addAddress', AddAddressInput, Pending),
-  POST('editAddress', EditAddressInput, Pending),
-  POST('delAddress', DelAddressInput, Pending),
-  GET('submitGoodsOrder', GoodsOrderPreviewQuery, Pending),
-  POST('submitGoodsOrder', SubmitGoodsOrderInput, Pending),
-  GET('goodsOrderList', GoodsOrderListQuery, Pending),
-  POST('balancePayGoodsOrder', BalancePayGoodsOrderInput, Pending),
-  POST('wechatPayGoodsOrder', GoodsOrderIdInput, Pending),
-  GET('storeGoodsList', StoreGoodsListQuery, Pending),
-  POST('addStoreGoods', AddStoreGoodsInput, Pending),
-  POST('editStoreGoods', EditStoreGoodsInput, Pending),
-  POST('addStoreGoodsStock', AddStoreGoodsStockInput, Pending),
-  POST('unmountStoreGoods', UnmountStoreGoodsInput, Pending),
-  GET('storeOrderList', StoreOrderListQuery, Pending),
-  POST('shipGoodsOrder', ShipGoodsOrderInput, Pending),
-  POST('confirmGoodsOrder', GoodsOrderIdInput, Pending),
-  POST('cancelGoodsOrder', CancelGoodsOrderInput, Pending),
+  GET('goodsType', EmptyInput, z.array(GoodsType)),
+  GET('goodsList', GoodsListQuery, StoreGoodsListAnswer),
+  GET('goodsInfo', GoodsInfoQuery, StoreGoods),
+  GET('addressList', EmptyInput, z.array(StoreAddress)),
+  POST('addAddress', AddAddressInput, StoreAddress),
+  POST('editAddress', EditAddressInput, StoreAddress),
+  POST('delAddress', DelAddressInput, IdAnswer),
+  GET('submitGoodsOrder', GoodsOrderPreviewQuery, GoodsOrderPreview),
+  POST('submitGoodsOrder', SubmitGoodsOrderInput, StoreOrder),
+  GET('goodsOrderList', GoodsOrderListQuery, StoreOrderListAnswer),
+  POST('balancePayGoodsOrder', BalancePayGoodsOrderInput, GoodsOrderBalancePaid),
+  POST('wechatPayGoodsOrder', GoodsOrderIdInput, PendingPayment),
+  GET('storeGoodsList', StoreGoodsListQuery, StoreGoodsListAnswer),
+  POST('addStoreGoods', AddStoreGoodsInput, StoreGoods),
+  POST('editStoreGoods', EditStoreGoodsInput, StoreGoods),
+  POST('addStoreGoodsStock', AddStoreGoodsStockInput, StoreGoods),
+  POST('unmountStoreGoods', UnmountStoreGoodsInput, StoreGoods),
+  GET('storeOrderList', StoreOrderListQuery, StoreOrderListAnswer),
+  POST('shipGoodsOrder', ShipGoodsOrderInput, StoreOrder),
+  POST('confirmGoodsOrder', GoodsOrderIdInput, StoreOrder),
+  POST('cancelGoodsOrder', CancelGoodsOrderInput, StoreOrder),
 ] as const;

@@ -1,15 +1,5 @@
 import { z } from 'zod';
-import {
-  CONTRACT_STATES,
-  PACKAGE_INCLUDES,
-  PACKAGE_KINDS,
-  PAY_METHODS,
-  type ContractState,
-  type ContractStatus,
-  type PackageInclude,
-  type PackageKind,
-} from '../contracts';
-import type { Page } from '../codes';
+import { CONTRACT_STATES, PACKAGE_INCLUDES, PACKAGE_KINDS, PAY_METHODS } from '../contracts';
 import { flag, lineText, pageQuery, plainText } from './common';
 
 /** Contracts and their packages (issue 11, module `contracts`). Amounts are integer fen, days school-local YYYY-MM-DD. */
@@ -176,87 +166,6 @@ export type ContractExportQuery = z.infer<typeof ContractExportQuery>;
 
 export const StudentContractListQuery = z.strictObject({ ...pageQuery, student_id: queryIdOf('contracts.v.student_invalid') });
 export type StudentContractListQuery = z.infer<typeof StudentContractListQuery>;
-
-// ---------------------------------------------------------------- answers
-
-export interface ContractPackage {
-  id: number;
-  name: string;
-  kind: PackageKind;
-  length: number;
-  valid_months: number | null;
-  price_fen: number;
-  includes: PackageInclude[];
-  description: string | null;
-  active: boolean;
-  /** contracts signed with it (a package in use is disabled, never deleted) */
-  contracts: number;
-  version: number;
-}
-
-export interface ContractRow {
-  id: number;
-  no: string;
-  student_id: number;
-  student_name: string;
-  class_name: string | null;
-  package_id: number;
-  package_name: string;
-  kind: PackageKind;
-  start_day: string;
-  end_day: string;
-  units_total: number | null;
-  units_used: number;
-  units_left: number | null;
-  price_fen: number;
-  list_price_fen: number;
-  paid_fen: number;
-  refunded_fen: number;
-  status: ContractStatus;
-  /** status with `expiring` and `expired` derived for today (contractState) */
-  state: ContractState;
-  auto_renew: boolean;
-  guardian_name: string | null;
-  renewed_from: number | null;
-  created_at: string;
-  version: number;
-}
-
-export interface ContractEvent {
-  id: number;
-  type: 'signed' | 'paid' | 'edited' | 'renewed' | 'cancelled' | 'refunded' | 'expired' | 'reminded';
-  /** before/after of an edit, the payment, the refund figure … */
-  data: Record<string, unknown>;
-  reason: string | null;
-  actor_name: string | null;
-  at: string;
-}
-
-export interface ContractDetail extends ContractRow {
-  discount_reason: string | null;
-  remark: string | null;
-  pay_method: string | null;
-  receipt_no: string | null;
-  history: ContractEvent[];
-}
-
-export interface RefundPreview {
-  contract_id: number;
-  unused: number;
-  total: number;
-  unit_price_fen: number;
-  unused_value_fen: number;
-  discount_fen: number;
-  refund_fen: number;
-  /** how it goes back: the provider for WeChat payments, else recorded at the desk */
-  via: 'wechat' | 'offline' | 'none';
-}
-
-/** contractList: the page plus the number of contracts in each state for the same filters without the state filter. */
-export type ContractCounts = Record<ContractState, number>;
-export interface ContractListAnswer extends Page<ContractRow> {
-  counts: ContractCounts;
-}
 
 /** A guardian pays an own child's unpaid contract by WeChat Pay (Native QR). */
 export const WechatPayContractInput = z.strictObject({ id: idOf('contracts.v.contract_invalid') });

@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  LESSON_CLASS_KINDS,
-  LESSON_PLAN_MAX_ITEM_PAGES,
-  LESSON_PLAN_MAX_ITEMS,
-  LESSON_PLAN_MAX_PAGE,
-  LESSON_PLAN_MAX_STEPS,
-  type LessonClassKind,
-} from '../lesson-plans';
+import { LESSON_CLASS_KINDS, LESSON_PLAN_MAX_ITEM_PAGES, LESSON_PLAN_MAX_ITEMS, LESSON_PLAN_MAX_PAGE, LESSON_PLAN_MAX_STEPS } from '../lesson-plans';
 import { flag, lineText, pageQuery, plainText } from './common';
 import { isCalendarDay } from '../school-time';
 
@@ -56,14 +49,6 @@ export const SaveCoursewareDictInput = z.strictObject({
 });
 export type SaveCoursewareDictInput = z.infer<typeof SaveCoursewareDictInput>;
 
-export interface CoursewareDictEntry {
-  id: number;
-  name: string;
-  sort: number;
-  active: boolean;
-  version: number;
-}
-
 // ---------------------------------------------------------------- the catalogue
 
 export const CoursewareCenterQuery = z.strictObject({
@@ -80,47 +65,8 @@ export const CoursewareCenterQuery = z.strictObject({
 });
 export type CoursewareCenterQuery = z.infer<typeof CoursewareCenterQuery>;
 
-export interface CoursewareRow {
-  id: number;
-  title: string;
-  subject: string | null;
-  discipline: string | null;
-  grade: string | null;
-  term: string | null;
-  tixi: string | null;
-  edition: string | null;
-  price_fen: number;
-  sections: number;
-  owned: boolean;
-  /** the school's own courseware (not the platform's) */
-  own: boolean;
-}
-
 export const CoursewareIdQuery = z.strictObject({ id: queryIdOf('courseware.v.courseware_invalid') });
 export type CoursewareIdQuery = z.infer<typeof CoursewareIdQuery>;
-
-export interface CoursewareSectionRow {
-  id: number;
-  title: string;
-  sort: number;
-  files: number;
-  /** added by the caller's school */
-  own: boolean;
-  version: number;
-}
-
-export interface CoursewareDetail extends CoursewareRow {
-  description: string;
-  subject_id: number;
-  discipline_id: number | null;
-  grade_id: number | null;
-  term_id: number | null;
-  tixi_id: number | null;
-  edition_id: number | null;
-  status: number;
-  version: number;
-  sections_list: CoursewareSectionRow[];
-}
 
 export const CoursewareSectionQuery = z.strictObject({ courseware_id: queryIdOf('courseware.v.courseware_invalid') });
 export type CoursewareSectionQuery = z.infer<typeof CoursewareSectionQuery>;
@@ -168,22 +114,6 @@ export type CoursewareFileQuery = z.infer<typeof CoursewareFileQuery>;
 
 export type CoursewareFileKind = 'pdf' | 'image' | 'video' | 'other';
 
-export interface CoursewareFileRow {
-  id: number;
-  kind: CoursewareFileKind;
-  /** the stored file (preview, a school's own sections); null for a video link */
-  file_id: string | null;
-  name: string;
-  mime: string | null;
-  size: number | null;
-  pages: number | null;
-  section_id: number;
-  section_title: string;
-  /** a signed URL valid until expires_at (stored files), or the video link */
-  url: string;
-  expires_at: string | null;
-}
-
 /** The PDF of a section: its first PDF, or the one asked for. */
 export const CoursewarePdfQuery = z.strictObject({
   section_id: queryIdOf('courseware.v.section_invalid'),
@@ -193,11 +123,6 @@ export type CoursewarePdfQuery = z.infer<typeof CoursewarePdfQuery>;
 
 export const SchoolCoursewareListQuery = z.strictObject({ ...pageQuery, keyword: z.preprocess(blank, lineText(32).optional()) });
 export type SchoolCoursewareListQuery = z.infer<typeof SchoolCoursewareListQuery>;
-
-export interface OwnedCoursewareRow extends CoursewareRow {
-  bought_at: string | null;
-  method: 'balance' | 'wechat' | null;
-}
 
 // ---------------------------------------------------------------- purchase
 
@@ -211,14 +136,6 @@ export type BalancePayCoursewareInput = z.infer<typeof BalancePayCoursewareInput
 
 export const WechatPayCoursewareInput = z.strictObject({ id: idOf('courseware.v.courseware_invalid') });
 export type WechatPayCoursewareInput = z.infer<typeof WechatPayCoursewareInput>;
-
-export interface CoursewareBought {
-  id: number;
-  owned: true;
-  /** false: it was owned already, nothing was charged */
-  charged: boolean;
-  balance_fen: number;
-}
 
 // ---------------------------------------------------------------- the operator's catalogue
 
@@ -270,44 +187,10 @@ export const OperatorCoursewareQuery = z.strictObject({
 });
 export type OperatorCoursewareQuery = z.infer<typeof OperatorCoursewareQuery>;
 
-export interface OperatorCoursewareRow extends CoursewareRow {
-  status: number;
-  description: string;
-  subject_id: number;
-  discipline_id: number | null;
-  grade_id: number | null;
-  term_id: number | null;
-  tixi_id: number | null;
-  edition_id: number | null;
-  buyers: number;
-  version: number;
-  created_at: string;
-}
-
-export interface CoursewareUploaded {
-  id: string;
-  name: string;
-  mime: string;
-  size: number;
-  pages: number | null;
-}
-
 // ---------------------------------------------------------------- preview (site)
 
 export const PreviewQuery = z.strictObject({ id: fileId });
 export type PreviewQuery = z.infer<typeof PreviewQuery>;
-
-export interface FilePreview {
-  id: string;
-  name: string;
-  mime: string;
-  /** pdf and image: shown here; download: other types, offered for download only */
-  kind: 'pdf' | 'image' | 'download';
-  url: string;
-  pages: number | null;
-  /** a signed URL's end (courseware files); null for public uploads */
-  expires_at: string | null;
-}
 
 // ---------------------------------------------------------------- lesson plans (prepareLessons)
 
@@ -377,62 +260,3 @@ export type DelPrepareLessonsInput = z.infer<typeof DelPrepareLessonsInput>;
 
 export const PrepareLessonsClassesQuery = z.strictObject({ keyword: z.preprocess(blank, lineText(32).optional()) });
 export type PrepareLessonsClassesQuery = z.infer<typeof PrepareLessonsClassesQuery>;
-
-/** A class a plan may be for: a care class, a teaching class or a tutoring class of the school. */
-export interface LessonClassOption {
-  kind: LessonClassKind;
-  id: number;
-  name: string;
-}
-
-export interface LessonPlanRow {
-  id: number;
-  title: string;
-  class_kind: LessonClassKind;
-  class_id: number;
-  class_name: string | null;
-  lesson_date: string;
-  author_id: number;
-  author_name: string;
-  items: number;
-  slides: number;
-  /** the caller may edit it (the author or the admin) */
-  editable: boolean;
-  version: number;
-  updated_at: string;
-}
-
-export interface LessonPlanItem {
-  position: number;
-  /** courseware_files.id */
-  file_id: number;
-  courseware_id: number;
-  courseware_title: string;
-  section_id: number;
-  section_title: string;
-  name: string;
-  kind: CoursewareFileKind;
-  /** the pages chosen (PDF); null: every page */
-  pages: number[] | null;
-  /** the file's page count (PDF) */
-  total_pages: number | null;
-  note: string;
-  /** the school may still open the file (a refund locks it: no url then) */
-  open: boolean;
-  /** a signed URL valid until expires_at (stored files), the video link, or null when locked */
-  url: string | null;
-  expires_at: string | null;
-}
-
-export interface LessonPlanDetail extends LessonPlanRow {
-  objectives: string;
-  steps: LessonPlanStep[];
-  items_list: LessonPlanItem[];
-  created_at: string;
-}
-
-export interface LessonPlanSaved {
-  id: number;
-  version: number;
-  slides: number;
-}

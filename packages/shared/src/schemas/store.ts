@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Page } from '../codes';
-import { parseStoreItems, STORE_LIMITS, STORE_ORDER_STATES, type StoreOrderState } from '../store';
+import { parseStoreItems, STORE_LIMITS, STORE_ORDER_STATES } from '../store';
 import { flag, lineText, mobile, pageQuery, plainText } from './common';
 
 /** The online mall (issue 15, module `store`): goods, addresses, orders. Money in integer fen. */
@@ -153,86 +152,3 @@ export type ShipGoodsOrderInput = z.infer<typeof ShipGoodsOrderInput>;
 
 export const CancelGoodsOrderInput = z.strictObject({ id: orderId, reason: lineText(100).min(1, { error: 'store.v.reason_required' }) });
 export type CancelGoodsOrderInput = z.infer<typeof CancelGoodsOrderInput>;
-
-// ---------------------------------------------------------------- answers
-
-export interface GoodsType {
-  id: number;
-  name: string;
-  goods: number;
-}
-
-export interface StoreGoods {
-  id: number;
-  type_id: number;
-  type_name: string;
-  name: string;
-  pictures: string[];
-  description: string;
-  price_fen: number;
-  stock: number;
-  sold: number;
-  listed: boolean;
-  version: number;
-  created_at: string;
-}
-
-export interface StoreAddress {
-  id: number;
-  name: string;
-  mobile: string;
-  region: string;
-  detail: string;
-  is_default: boolean;
-  version: number;
-}
-
-export interface StoreOrderLine {
-  goods_id: number;
-  name: string;
-  picture: string | null;
-  price_fen: number;
-  quantity: number;
-  amount_fen: number;
-}
-
-export interface GoodsOrderPreview {
-  lines: Array<StoreOrderLine & { stock: number; enough: boolean }>;
-  goods_fen: number;
-  freight_fen: number;
-  total_fen: number;
-  address: StoreAddress | null;
-  addresses: StoreAddress[];
-  /** every line can be ordered now */
-  orderable: boolean;
-}
-
-export interface StoreOrder {
-  id: number;
-  no: string;
-  school_id: number;
-  school_name: string;
-  state: StoreOrderState;
-  lines: StoreOrderLine[];
-  goods_fen: number;
-  freight_fen: number;
-  total_fen: number;
-  address: { name: string; mobile: string; region: string; detail: string };
-  remark: string | null;
-  placed_by_name: string | null;
-  expires_at: string;
-  pay_method: 'wechat' | 'balance' | null;
-  out_trade_no: string | null;
-  paid_at: string | null;
-  carrier: string | null;
-  tracking_no: string | null;
-  shipped_at: string | null;
-  done_at: string | null;
-  cancelled_at: string | null;
-  cancel_reason: string | null;
-  refunded_fen: number;
-  version: number;
-  created_at: string;
-}
-
-export type StoreOrderListAnswer = Page<StoreOrder> & { counts: Record<StoreOrderState, number> };
