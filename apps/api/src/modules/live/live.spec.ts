@@ -8,7 +8,8 @@ import type { Server } from 'socket.io';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { DomainEvents } from '../../core/events/domain-events';
 import { emitEach, eventFrame, fanOutCounts } from './fan-out';
-import { FLUSH_MS, FlowGateway } from './flow.gateway';
+import { FlowGateway } from './flow.gateway';
+import { FLUSH_MS } from './live-protocol';
 import { LiveAuth } from './live-auth';
 
 interface Client {
