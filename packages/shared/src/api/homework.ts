@@ -1,4 +1,5 @@
-import { GET, POST, Pending } from './define';
+import { GET, POST } from './define';
+import { Homework, HomeworkInfo, HomeworkPage, MarkHomeWorkResult, StudentHomeworkDay, StudentWorkInfo } from '../answers/homework';
 import {
   ClassHomeWorksQuery,
   HomeWorkInfoQuery,
@@ -12,13 +13,13 @@ import {
 
 /** The actions of module `homework` (docs/modules/homework.md). */
 export const homeworkActions = [
-  POST('issueHomeWork', IssueHomeWorkInput, Pending),
-  GET('teachingTaskHomeWorks', TeachingTaskHomeWorksQuery, Pending),
-  GET('teachingTaskWorkInfo', HomeWorkInfoQuery, Pending),
-  GET('wantuoStudentHomeWork', StudentHomeWorkQuery, Pending),
-  GET('wantuoStudentWorkInfo', StudentWorkInfoQuery, Pending),
-  POST('markHomeWork', MarkHomeWorkInput, Pending),
-  POST('parentDoneHomeWork', ParentDoneHomeWorkInput, Pending),
-  GET('classHomeWorks', ClassHomeWorksQuery, Pending),
-  GET('homeWorkInfo', HomeWorkInfoQuery, Pending),
+  POST('issueHomeWork', IssueHomeWorkInput, Homework),
+  GET('teachingTaskHomeWorks', TeachingTaskHomeWorksQuery, HomeworkPage),
+  GET('teachingTaskWorkInfo', HomeWorkInfoQuery, HomeworkInfo),
+  GET('wantuoStudentHomeWork', StudentHomeWorkQuery, StudentHomeworkDay),
+  GET('wantuoStudentWorkInfo', StudentWorkInfoQuery, StudentWorkInfo),
+  POST('markHomeWork', MarkHomeWorkInput, MarkHomeWorkResult),
+  POST('parentDoneHomeWork', ParentDoneHomeWorkInput, MarkHomeWorkResult),
+  GET('classHomeWorks', ClassHomeWorksQuery, HomeworkPage),
+  GET('homeWorkInfo', HomeWorkInfoQuery, HomeworkInfo),
 ] as const;

@@ -1,4 +1,5 @@
-import { GET, POST, Pending } from './define';
+import { GET, POST } from './define';
+import { LeaveDecisionResult, LeaveRequestPage, LeaveRequestRow } from '../answers/leave';
 import {
   AuditStudentInfoInput,
   CancelLeaveInput,
@@ -10,10 +11,10 @@ import {
 
 /** The actions of module `leave` (docs/modules/leave.md). */
 export const leaveActions = [
-  GET('teacherStudentLeaveList', TeacherStudentLeaveListInput, Pending),
-  GET('teacherStudentLeaveInfo', TeacherStudentLeaveInfoInput, Pending),
-  POST('auditStudentInfo', AuditStudentInfoInput, Pending),
-  POST('submitLeave', SubmitLeaveInput, Pending),
-  POST('cancelLeave', CancelLeaveInput, Pending),
-  GET('parentLeaveList', ParentLeaveListInput, Pending),
+  GET('teacherStudentLeaveList', TeacherStudentLeaveListInput, LeaveRequestPage),
+  GET('teacherStudentLeaveInfo', TeacherStudentLeaveInfoInput, LeaveRequestRow),
+  POST('auditStudentInfo', AuditStudentInfoInput, LeaveDecisionResult),
+  POST('submitLeave', SubmitLeaveInput, LeaveRequestRow),
+  POST('cancelLeave', CancelLeaveInput, LeaveDecisionResult),
+  GET('parentLeaveList', ParentLeaveListInput, LeaveRequestPage),
 ] as const;

@@ -1,15 +1,16 @@
-import { GET, POST, Pending } from './define';
+import { GET, POST } from './define';
+import { AddInformResult, NoticeDetail, NoticeInfo, NoticePage, ParentNoticeList, RemindInformResult } from '../answers/notices';
 import { AddInformInput, AdminInformListQuery, InformIdInput, InformInfoQuery, InformListQuery, ParentInformListQuery } from '../schemas/notices';
 
 /** The actions of module `notices` (docs/modules/notices.md). */
 export const noticesActions = [
-  POST('teacherAddInform', AddInformInput, Pending),
-  GET('teacherInformList', InformListQuery, Pending),
-  GET('headTeacherInformList', InformListQuery, Pending),
-  GET('headTeacherInformInfo', InformInfoQuery, Pending),
-  GET('parentInformList', ParentInformListQuery, Pending),
-  POST('readInform', InformIdInput, Pending),
-  POST('remindInform', InformIdInput, Pending),
-  GET('adminInformList', AdminInformListQuery, Pending),
-  GET('adminInformInfo', InformInfoQuery, Pending),
+  POST('teacherAddInform', AddInformInput, AddInformResult),
+  GET('teacherInformList', InformListQuery, NoticePage),
+  GET('headTeacherInformList', InformListQuery, NoticePage),
+  GET('headTeacherInformInfo', InformInfoQuery, NoticeInfo),
+  GET('parentInformList', ParentInformListQuery, ParentNoticeList),
+  POST('readInform', InformIdInput, NoticeDetail),
+  POST('remindInform', InformIdInput, RemindInformResult),
+  GET('adminInformList', AdminInformListQuery, NoticePage),
+  GET('adminInformInfo', InformInfoQuery, NoticeInfo),
 ] as const;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { DATA_GROUPS, dataRangeOk } from '../data-centre';
-import type { FlowEventType, FlowPayload, FlowState, FlowStep } from '../flow';
 import { pageQuery, plainText } from './common';
 import { dayDiff } from '../contracts';
 import { isCalendarDay } from '../school-time';
@@ -85,7 +84,7 @@ export const ClockingInInfoQuery = z.strictObject({
 });
 export type ClockingInInfoQuery = z.infer<typeof ClockingInInfoQuery>;
 
-const BOARD_STATES = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as const;
+export const BOARD_STATES = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as const;
 export type BoardState = (typeof BOARD_STATES)[number];
 
 const range = {
@@ -115,82 +114,3 @@ export const StudentClockingInCountQuery = z
   .refine((v) => v.group !== undefined || rangeOk(v), rangeError)
   .refine((v) => v.group === undefined || dataRangeOk(v.date_from, v.date_to, v.group), { error: 'flow.data_range_invalid', path: ['date_to'] });
 export type StudentClockingInCountQuery = z.infer<typeof StudentClockingInCountQuery>;
-
-/** One student's result of a step action. */
-export interface FlowResult {
-  student_id: number;
-  ok: boolean;
-  /** the board state after the command */
-  state?: FlowState | 'on_leave';
-  error?: string;
-  event_id?: string;
-}
-
-export interface FlowResults {
-  results: FlowResult[];
-}
-
-export interface FlowStepView {
-  at: string;
-  by: number | null;
-  by_name: string | null;
-  event_id: string;
-}
-
-/** `data` of clockingInInfo and voidFlowEvent: one student-day with its full timeline (voids included). */
-export interface StudentDayInfo {
-  student_id: number;
-  student_name: string;
-  date: string;
-  class_id: number | null;
-  state: BoardState;
-  on_leave: boolean;
-  steps: Partial<Record<FlowStep, FlowStepView>>;
-  left_with: { id: number; name: string; relation: string } | null;
-  version: number;
-  events: {
-    position: number;
-    event_id: string;
-    type: FlowEventType;
-    at: string;
-    actor: number | null;
-    actor_name: string | null;
-    payload: FlowPayload;
-    /** taken back by a later event.voided */
-    voided: boolean;
-  }[];
-}
-
-/** One row of clockingInList: a student-day (students of a class without a record that day are 'expected'). */
-export interface StudentDayRow {
-  id: string;
-  day: string;
-  student_id: number;
-  student_name: string;
-  class_id: number | null;
-  class_name: string | null;
-  state: BoardState;
-  on_leave: boolean;
-  picked_up_at: string | null;
-  entered_at: string | null;
-  dinner_at: string | null;
-  tutor_started_at: string | null;
-  tutor_ended_at: string | null;
-  left_at: string | null;
-  left_with_name: string | null;
-  version: number;
-}
-
-/** One row of studentClockingInCount: the counts of one class on one day per board state. */
-export interface StudentDayCount {
-  id: string;
-  day: string;
-  class_id: number | null;
-  class_name: string | null;
-  total: number;
-  expected: number;
-  picked_up: number;
-  in_centre: number;
-  left: number;
-  on_leave: number;
-}

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Page } from '../codes';
-import { HOMEWORK_COMMANDS, HOMEWORK_KINDS, HOMEWORK_MAX_FILES, HOMEWORK_MAX_STUDENTS, type HomeworkKind, type HomeworkState } from '../homework';
+import { HOMEWORK_COMMANDS, HOMEWORK_KINDS, HOMEWORK_MAX_FILES, HOMEWORK_MAX_STUDENTS } from '../homework';
 import { lineText, pageQuery, plainText } from './common';
 import { isCalendarDay } from '../school-time';
 
@@ -114,87 +113,3 @@ export const ParentDoneHomeWorkInput = z.strictObject({
   request_id: requestId,
 });
 export type ParentDoneHomeWorkInput = z.infer<typeof ParentDoneHomeWorkInput>;
-
-// ---------------------------------------------------------------- answers
-
-export interface Homework {
-  id: number;
-  kind: HomeworkKind;
-  class_id: number;
-  class_name: string;
-  session_id: number | null;
-  /** the session's day, for homework of one session */
-  session_day: string | null;
-  title: string;
-  content: string;
-  attachments: HomeworkAttachment[];
-  set_day: string;
-  due_day: string;
-  teacher_id: number;
-  teacher_name: string;
-  created_at: string;
-  /** the students it was set for, and how many are at each state */
-  students: number;
-  todo: number;
-  done: number;
-  checked: number;
-}
-
-export interface HomeworkSubmission {
-  student_id: number;
-  student_name: string;
-  state: HomeworkState;
-  /** the teacher's note */
-  note: string | null;
-  /** the guardian's photo and note when done at home */
-  photo_url: string | null;
-  home_note: string | null;
-  updated_by_name: string | null;
-  updated_at: string | null;
-  version: number;
-}
-
-export interface HomeworkInfo extends Page<HomeworkSubmission> {
-  homework: Homework;
-}
-
-export type StudentHomework = Omit<Homework, 'students' | 'todo' | 'done' | 'checked'> & Omit<HomeworkSubmission, 'student_id' | 'student_name'>;
-
-export interface StudentHomeworkDay {
-  student_id: number;
-  student_name: string;
-  day: string;
-  list: StudentHomework[];
-}
-
-export interface HomeworkHistoryEntry {
-  id: number;
-  from_state: HomeworkState;
-  to_state: HomeworkState;
-  note: string | null;
-  photo_url: string | null;
-  actor_name: string | null;
-  /** teacher or guardian */
-  actor: 'teacher' | 'guardian';
-  at: string;
-}
-
-export interface StudentWorkInfo {
-  student_id: number;
-  student_name: string;
-  homework: StudentHomework;
-  /** the student's tutoring today, school-local (null: no record today) */
-  tutoring: { day: string; started_at: string | null; ended_at: string | null; started_by_name: string | null } | null;
-  /** every state change, oldest first (notes written during tutoring, the guardian's photo) */
-  history: HomeworkHistoryEntry[];
-}
-
-export interface MarkHomeWorkResult {
-  homework_id: number;
-  state: HomeworkState;
-  /** students whose state or note changed (a repeat changes nothing) */
-  changed: number;
-  results: Array<{ student_id: number; state: HomeworkState; version: number }>;
-}
-
-export type HomeworkPage = Page<Homework>;

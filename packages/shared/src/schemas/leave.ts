@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { pageQuery, plainText } from './common';
-import type { StudentHomework } from './homework';
 import { dayDiff } from '../contracts';
 import { isCalendarDay } from '../school-time';
 
@@ -95,35 +94,6 @@ export const ParentLeaveListInput = z.strictObject({
 });
 export type ParentLeaveListInput = z.infer<typeof ParentLeaveListInput>;
 
-/** One leave request as teachers and parents see it. */
-export interface LeaveRequestRow {
-  id: number;
-  student_id: number;
-  student_name: string;
-  class_id: number | null;
-  class_name: string | null;
-  requested_by: number;
-  requested_by_name: string;
-  start_day: string;
-  end_day: string;
-  /** days covered, both ends counted */
-  days: number;
-  reason: string;
-  status: LeaveStatus;
-  reviewed_by: number | null;
-  reviewed_by_name: string | null;
-  review_note: string | null;
-  reviewed_at: string | null;
-  version: number;
-  created_at: string;
-}
-
-/** `data` of auditStudentInfo and cancelLeave: the request, and the days marked (approve) or unmarked (cancel). */
-export interface LeaveDecisionResult {
-  leave: LeaveRequestRow;
-  days: { day: string; ok: boolean; error?: string }[];
-}
-
 // ---------------------------------------------------------------- task lists
 
 export const TeacherTodayTaskInput = z.strictObject({});
@@ -144,92 +114,6 @@ export const TeacherHandOverStudentInput = z.strictObject({
 });
 export type TeacherHandOverStudentInput = z.infer<typeof TeacherHandOverStudentInput>;
 
-/** `data` of teacherHandOverStudent. */
-export interface TeacherHandOverResult {
-  student_id: number;
-  duty: HandoverDuty;
-  day: string;
-  teacher_id: number;
-  teacher_name: string;
-}
-
-export type BoardStateName = 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
-
-export interface TeacherTodayTask {
-  day: string;
-  classes: { id: number; name: string; head_teacher: boolean }[];
-  total: number;
-  states: Record<BoardStateName, number>;
-  to_pick_up: number;
-  to_feed: number;
-  /** tutoring not started yet, and running now */
-  to_tutor: number;
-  tutoring: number;
-  to_hand_over: number;
-  /** the caller's own clock-in/out of the day; null before clocking in */
-  clock: StaffClockRecord | null;
-}
-
-export interface ShuttleTaskStudent {
-  id: number;
-  name: string;
-  grade: string | null;
-  class_name: string | null;
-  care_class: { id: number; name: string } | null;
-  state: BoardStateName;
-  picked_up_at: string | null;
-  picked_up_by: number | null;
-  picked_up_by_name: string | null;
-  /** who handed this student's pick-up to the caller today (teacherHandOverStudent); null when it is the caller's own */
-  handed_over_by_name: string | null;
-}
-
-export interface ShuttleTaskGroup {
-  day_school: string | null;
-  /** HH:MM, the start of the student's time slot today; null when none */
-  dismissal_time: string | null;
-  students: ShuttleTaskStudent[];
-}
-
-export interface ShuttleTask {
-  day: string;
-  groups: ShuttleTaskGroup[];
-}
-
-export interface TutorTaskRow {
-  id: number;
-  name: string;
-  grade: string | null;
-  care_class: { id: number; name: string } | null;
-  tutoring_type: string;
-  state: BoardStateName;
-  tutor_started_at: string | null;
-  tutor_ended_at: string | null;
-  /** who handed this student's tutoring to the caller today (teacherHandOverStudent); null when it is the caller's own */
-  handed_over_by_name: string | null;
-}
-
-export interface TutorTask {
-  day: string;
-  list: TutorTaskRow[];
-}
-
-export interface TutorTaskInfo {
-  day: string;
-  student: { id: number; name: string; grade: string | null; class_name: string | null; care_class: { id: number; name: string } | null };
-  tutoring_type: string | null;
-  state: BoardStateName;
-  tutor_started_at: string | null;
-  tutor_started_by: number | null;
-  tutor_started_by_name: string | null;
-  tutor_ended_at: string | null;
-  tutor_ended_by: number | null;
-  tutor_ended_by_name: string | null;
-  events: { type: string; at: string; actor: number | null; actor_name: string | null; payload: Record<string, unknown> }[];
-  /** the student's homework open that day (set on or before it, due on or after it) with its state, the earliest due first */
-  homework: StudentHomework[];
-}
-
 // ---------------------------------------------------------------- staff clock-in
 
 export const TeacherClockInput = z.strictObject({});
@@ -246,28 +130,3 @@ export const TeacherClockingInCountInput = z
     path: ['date_to'],
   });
 export type TeacherClockingInCountInput = z.infer<typeof TeacherClockingInCountInput>;
-
-export interface StaffClockRecord {
-  id: number;
-  day: string;
-  clock_in_at: string | null;
-  clock_out_at: string | null;
-}
-
-export interface TeacherClockingInDay {
-  day: string;
-  on_job: number;
-  clocked_in: number;
-  clocked_out: number;
-  /** who clocked in that day, by clock-in time; `page`/`limit` of the input page this list */
-  list: { user_id: number; name: string; role: number; clock_in_at: string | null; clock_out_at: string | null }[];
-  total: number;
-}
-
-export interface TeacherClockingInCount {
-  date_from: string;
-  date_to: string;
-  page: number;
-  limit: number;
-  days: TeacherClockingInDay[];
-}

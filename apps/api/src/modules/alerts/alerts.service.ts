@@ -1,36 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Role, type Page } from '@wantuo/shared';
+import { Role, type AlertKind, type FlowAlert, type Page } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import { offsetOf, pageOf, SCHOOL_TODAY, totalOf } from '../../core/database/sql-kit';
 import { JobsService } from '../../core/jobs/jobs.service';
 import type { SessionUser } from '../../core/http/request-context';
 
-/** The flow exceptions (issue: alerts), each raised once per student-day and cleared when the state changes. */
-export const ALERT_KINDS = ['not_picked_up', 'not_entered', 'absent', 'after_closing'] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
-
 /** Minutes after the class time's start before the first two alerts fire. */
 export const ALERT_GRACE = { notPickedUpMinutes: 15, notEnteredMinutes: 30 } as const;
 
+/** What each flow exception (ALERT_KINDS, @wantuo/shared) says. */
 const WHAT: Record<AlertKind, string> = {
   not_picked_up: `放学 ${ALERT_GRACE.notPickedUpMinutes} 分钟后仍未被接到`,
   not_entered: `上课 ${ALERT_GRACE.notEnteredMinutes} 分钟后仍未入园`,
   absent: '今天未到园且没有请假',
   after_closing: '晚托结束后仍在园内',
 };
-
-export interface FlowAlert {
-  id: number;
-  student_id: number;
-  student_name: string;
-  class_id: number;
-  class_name: string;
-  day: string;
-  kind: AlertKind;
-  raised_at: string;
-  cleared_at: string | null;
-}
 
 /**
  * Conditions, for every running class whose time slot runs today (the school's weekday), from the projection

@@ -12,6 +12,7 @@ import {
   type FlowEvent,
   type FlowEventType,
   type FlowResult,
+  type FlowResults,
   type MessageKey,
   type StudentDayInfo,
   type VoidFlowEventInput,
@@ -126,7 +127,7 @@ export class FlowService {
     studentIds: number[],
     cmd: FlowCommand,
     opts: { eventId?: string; day?: string; system?: boolean } = {},
-  ): Promise<{ results: { student_id: number; ok: boolean; state?: string; error?: string; event_id?: string }[] }> {
+  ): Promise<FlowResults> {
     const raw = await this.run(user, studentIds, cmd, opts);
     return { results: raw.map(({ errorKey, ...r }) => (errorKey ? { ...r, error: t(user.lang, errorKey) } : r)) };
   }
