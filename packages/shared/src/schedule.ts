@@ -1,5 +1,6 @@
 import { addDays, dayDiff } from './contracts';
 import { toMinutes } from './time-slots';
+import type { BusyRef, Clash, GeneratedSession, SkippedSession } from './answers/teaching';
 
 /**
  * Teaching and tutoring schedules (issue 13): the sessions a weekly pattern gives over a range of school days, and the
@@ -76,27 +77,6 @@ export interface PatternSlot {
   end_time: string;
 }
 
-export interface GeneratedSession {
-  day: string;
-  /** the weekday the day runs as (its own, or the make-up day's works_as) */
-  weekday: Weekday;
-  start: number;
-  end: number;
-  start_time: string;
-  end_time: string;
-  /** set on a make-up day: the session runs because the day works as `weekday` */
-  makeup?: true;
-}
-
-export interface SkippedSession {
-  day: string;
-  weekday: Weekday;
-  start_time: string;
-  end_time: string;
-  reason: 'holiday' | 'makeup';
-  note: string | null;
-}
-
 export interface Generation {
   sessions: GeneratedSession[];
   /** pattern slots that fell on a holiday, or on a weekend day of the pattern that is a make-up day running another weekday */
@@ -165,15 +145,6 @@ export function generateSessions(input: {
 
 export type ClashKind = 'teacher' | 'room' | 'student';
 
-/** What a busy interval or a proposed session is (for the clash message): a session, a care time slot... */
-export interface BusyRef {
-  /** 'teaching' | 'tutoring' sessions, 'care' a care class's time slot, 'care_student' a student's own care slot, 'proposed' another proposed session */
-  source: 'teaching' | 'tutoring' | 'care' | 'care_student' | 'proposed';
-  session_id?: number | null;
-  class_id?: number | null;
-  label: string;
-}
-
 /** Someone (a teacher, room or student) busy on a day, or every week on `weekdays` (care time slots), from start to end minutes. */
 export interface BusyInterval {
   kind: ClashKind;
@@ -199,17 +170,6 @@ export interface ProposedSession {
   student_ids?: readonly number[];
   /** the session itself when it exists (a move); proposed sessions of one request are one class's */
   session_id?: number | null;
-}
-
-export interface Clash {
-  kind: ClashKind;
-  /** the teacher, room or student */
-  who: number;
-  who_name?: string;
-  day: string;
-  start_time: string;
-  end_time: string;
-  with: BusyRef & { day: string; start_time: string; end_time: string };
 }
 
 interface Bucketed {

@@ -1,4 +1,14 @@
-import { GET, POST, Pending } from './define';
+import { GET, IdAnswer, POST } from './define';
+import {
+  ClassScheduleAnswer,
+  ClassTime,
+  ClassTimeOptions,
+  ClassTimePage,
+  SchoolTeachingScheduleAnswer,
+  StudentClassTimes,
+  TeacherAvailability,
+  TeacherScheduleAnswer,
+} from '../answers/timetable';
 import {
   AddClassTimeInput,
   AddStudentClassTimeInput,
@@ -11,14 +21,14 @@ import { ClassScheduleQuery, SaveTeacherScheduleInput, WeekQuery } from '../sche
 
 /** The actions of module `timetable` (docs/modules/timetable.md). */
 export const timetableActions = [
-  GET('classTimeList', ClassTimeListQuery, Pending),
-  GET('selectClassTime', SelectClassTimeQuery, Pending),
-  POST('addClassTime', AddClassTimeInput, Pending),
-  POST('editClassTime', EditClassTimeInput, Pending),
-  POST('delClassTime', DelClassTimeInput, Pending),
-  POST('addStudentClassTime', AddStudentClassTimeInput, Pending),
-  GET('classSchedule', ClassScheduleQuery, Pending),
-  GET('schoolTeachingSchedule', WeekQuery, Pending),
-  GET('teacherSchedule', WeekQuery, Pending),
-  POST('teacherSchedule', SaveTeacherScheduleInput, Pending),
+  GET('classTimeList', ClassTimeListQuery, ClassTimePage),
+  GET('selectClassTime', SelectClassTimeQuery, ClassTimeOptions),
+  POST('addClassTime', AddClassTimeInput, ClassTime),
+  POST('editClassTime', EditClassTimeInput, ClassTime),
+  POST('delClassTime', DelClassTimeInput, IdAnswer),
+  POST('addStudentClassTime', AddStudentClassTimeInput, StudentClassTimes),
+  GET('classSchedule', ClassScheduleQuery, ClassScheduleAnswer),
+  GET('schoolTeachingSchedule', WeekQuery, SchoolTeachingScheduleAnswer),
+  GET('teacherSchedule', WeekQuery, TeacherScheduleAnswer),
+  POST('teacherSchedule', SaveTeacherScheduleInput, TeacherAvailability),
 ] as const;

@@ -1,4 +1,18 @@
-import { GET, POST, Pending } from './define';
+import { GET, POST } from './define';
+import {
+  AddTutorialSchoolCareAnswer,
+  DelTutorialClassAnswer,
+  SelectableTutoringStudentPage,
+  TutorialSetting,
+  TutorialSettingPage,
+  TutorialStudentInfo,
+  TutorialTypePage,
+  TutoringClass,
+  TutoringClassPage,
+  TutoringMemberPage,
+  TutoringSession,
+  TutoringSessionPage,
+} from '../answers/tutoring';
 import {
   AddTutorialSchoolCareInput,
   AddTutorialStudentInput,
@@ -20,20 +34,20 @@ import {
 
 /** The actions of module `tutoring` (docs/modules/tutoring.md). */
 export const tutoringActions = [
-  GET('tutorialInfo', TutorialInfoQuery, Pending),
-  GET('tutorialType', TutorialTypeQuery, Pending),
-  GET('tutorialSettingList', TutorialSettingListQuery, Pending),
-  POST('tutorialSetting', TutorialSettingInput, Pending),
-  POST('addTutorialSchoolCare', AddTutorialSchoolCareInput, Pending),
-  GET('tutorialStudent', TutorialStudentQuery, Pending),
-  GET('tutorialStudentInfo', TutorialStudentInfoQuery, Pending),
-  GET('selectTutorialStudent', SelectTutorialStudentQuery, Pending),
-  POST('addTutorialStudent', AddTutorialStudentInput, Pending),
-  POST('delTutorialStudent', DelTutorialStudentInput, Pending),
-  POST('tutorialChangeScheduling', TutorialChangeSchedulingInput, Pending),
-  GET('tutorialList', TutorialListQuery, Pending),
-  GET('tutorialScheduling', TutorialSchedulingQuery, Pending),
-  POST('startAndEndTutorialClass', TutorialClassStatusInput, Pending),
-  POST('delTutorialClass', DelTutorialClassInput, Pending),
-  POST('cancelTutorialSession', CancelTutorialSessionInput, Pending),
+  GET('tutorialInfo', TutorialInfoQuery, TutoringClass),
+  GET('tutorialType', TutorialTypeQuery, TutorialTypePage),
+  GET('tutorialSettingList', TutorialSettingListQuery, TutorialSettingPage),
+  POST('tutorialSetting', TutorialSettingInput, TutorialSetting),
+  POST('addTutorialSchoolCare', AddTutorialSchoolCareInput, AddTutorialSchoolCareAnswer),
+  GET('tutorialStudent', TutorialStudentQuery, TutoringMemberPage),
+  GET('tutorialStudentInfo', TutorialStudentInfoQuery, TutorialStudentInfo),
+  GET('selectTutorialStudent', SelectTutorialStudentQuery, SelectableTutoringStudentPage),
+  POST('addTutorialStudent', AddTutorialStudentInput, TutoringClass),
+  POST('delTutorialStudent', DelTutorialStudentInput, TutoringClass),
+  POST('tutorialChangeScheduling', TutorialChangeSchedulingInput, TutoringSession),
+  GET('tutorialList', TutorialListQuery, TutoringClassPage),
+  GET('tutorialScheduling', TutorialSchedulingQuery, TutoringSessionPage),
+  POST('startAndEndTutorialClass', TutorialClassStatusInput, TutoringClass),
+  POST('delTutorialClass', DelTutorialClassInput, DelTutorialClassAnswer),
+  POST('cancelTutorialSession', CancelTutorialSessionInput, TutoringSession),
 ] as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HHMM_RE, startsBeforeEnd } from '../time-slots';
 import { lineText, pageQuery } from './common';
+import type { ClassTimeOption } from '../answers/timetable';
 import type { StudentInfoContract } from './students';
 
 /**
@@ -207,21 +208,7 @@ export type AddStudentClassTimeInput = z.infer<typeof AddStudentClassTimeInput>;
 
 // ---------------------------------------------------------------- answers
 
-/** A time slot: `HH:mm` local times of the school; `data` of addClassTime/editClassTime, rows of classTimeList. */
-export interface ClassTime {
-  id: number;
-  name: string;
-  start_time: string;
-  end_time: string;
-  weekdays: number[];
-  version: number;
-  /** classList/classTimeList: how many classes and students use it */
-  class_count?: number;
-  student_count?: number;
-}
 
-/** One row of selectClassTime (`data.list`). */
-export type ClassTimeOption = Pick<ClassTime, 'id' | 'name' | 'start_time' | 'end_time' | 'weekdays'>;
 
 /** One row of classList, and the class part of wantuoInfo. */
 export interface CareClass {
@@ -318,8 +305,3 @@ export interface DelWantuoStudentResult {
   headcount: number;
 }
 
-/** `data` of addStudentClassTime. */
-export interface StudentClassTimes {
-  student_id: number;
-  class_times: ClassTimeOption[];
-}

@@ -3,7 +3,7 @@ import { MOBILE_RE } from '../patterns';
 import { isCalendarDay, localDay } from '../school-time';
 import { lineText, mobile, pageQuery, plainText, text } from './common';
 import type { ContractState, PackageKind } from '../contracts';
-import type { TeachingClass } from './teaching';
+import type { TeachingClass } from '../answers/teaching';
 import type { ParentExamScore } from './exams';
 import { GROWTH_GROUPS, type GrowthGroup } from '../growth';
 import type { Page } from '../codes';

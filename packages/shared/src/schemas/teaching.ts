@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import type { Page } from '../codes';
-import type { Clash, GeneratedSession, SkippedSession } from '../schedule';
 import { DATA_GROUPS, dataRangeOk } from '../data-centre';
 import { HHMM_RE, toMinutes } from '../time-slots';
 import { flag, lineText, pageQuery, plainText } from './common';
@@ -50,13 +48,6 @@ export const AddRoomInput = z.strictObject({
     .optional(),
 });
 export type AddRoomInput = z.infer<typeof AddRoomInput>;
-export interface Room {
-  id: number;
-  name: string;
-  capacity: number | null;
-  classes: number;
-  version: number;
-}
 
 export const SchoolCalendarQuery = z
   .strictObject({ from: day, to: day })
@@ -73,16 +64,6 @@ export const SetSchoolCalendarDayInput = z.strictObject({
 export type SetSchoolCalendarDayInput = z.infer<typeof SetSchoolCalendarDayInput>;
 export const DelSchoolCalendarDayInput = z.strictObject({ day });
 export type DelSchoolCalendarDayInput = z.infer<typeof DelSchoolCalendarDayInput>;
-export interface SchoolCalendarEntry {
-  day: string;
-  kind: 'holiday' | 'makeup';
-  works_as: number | null;
-  note: string | null;
-}
-export interface SchoolCalendarDayAnswer extends SchoolCalendarEntry {
-  /** sessions not cancelled on that day: to move or cancel when it became a holiday */
-  sessions_on_day: number;
-}
 
 // ---------------------------------------------------------------- classes
 
@@ -143,26 +124,6 @@ export const TeachingClassListQuery = z.strictObject({
 });
 export type TeachingClassListQuery = z.infer<typeof TeachingClassListQuery>;
 
-export interface TeachingClass {
-  id: number;
-  name: string;
-  subject: string;
-  teacher_id: number;
-  teacher_name: string;
-  room_id: number | null;
-  room_name: string | null;
-  capacity: number;
-  students: number;
-  sessions_count: number;
-  /** sessions not cancelled */
-  sessions_scheduled: number;
-  sessions_held: number;
-  fee_fen: number;
-  status: number;
-  version: number;
-  created_at: string;
-}
-
 export const TeachingClassStudentQuery = z.strictObject({ ...pageQuery, class_id: classQueryId });
 export type TeachingClassStudentQuery = z.infer<typeof TeachingClassStudentQuery>;
 export const SelectTeachingClassStudentQuery = z.strictObject({
@@ -177,21 +138,6 @@ export const DelTeachingClassStudentInput = z.strictObject({ class_id: classId, 
 export type DelTeachingClassStudentInput = z.infer<typeof DelTeachingClassStudentInput>;
 export const StudentTeachingClassListQuery = z.strictObject({ ...pageQuery, student_id: queryIdOf('teaching.v.student_invalid') });
 export type StudentTeachingClassListQuery = z.infer<typeof StudentTeachingClassListQuery>;
-
-export interface TeachingClassMember {
-  id: number;
-  name: string;
-  grade: string | null;
-  class_name: string | null;
-  joined_at: string;
-}
-export interface SelectableStudent {
-  id: number;
-  name: string;
-  grade: string | null;
-  class_name: string | null;
-  care_class_name: string | null;
-}
 
 // ---------------------------------------------------------------- sessions
 
@@ -217,18 +163,6 @@ export const CourseSchedulingInput = z
   .refine((v) => v.from <= v.to, { error: 'teaching.v.range_invalid', path: ['to'] })
   .refine((v) => dayDiff(v.from, v.to) <= 400, { error: 'teaching.v.range_too_long', path: ['to'] });
 export type CourseSchedulingInput = z.infer<typeof CourseSchedulingInput>;
-
-export interface CourseSchedulingAnswer {
-  preview: boolean;
-  sessions: GeneratedSession[];
-  skipped: SkippedSession[];
-  clashes: Clash[];
-  /** the class's sessions_count stopped the generation before the range's end */
-  limit_reached: boolean;
-  /** planned sessions of the class in the range the generation replaces */
-  replaced: number;
-  written: number;
-}
 
 /** One class of a term's generation (as CourseSchedulingInput, without preview). */
 export const TermClassInput = z
@@ -262,15 +196,6 @@ export const TermSchedulingInput = z
   .refine((v) => new Set(v.classes.map((c) => c.class_id)).size === v.classes.length, { error: 'teaching.v.classes_duplicate', path: ['classes'] });
 export type TermSchedulingInput = z.infer<typeof TermSchedulingInput>;
 
-export interface TermSchedulingAnswer {
-  preview: boolean;
-  /** each class's generation as teachingClassCourseScheduling answers it, in the order asked */
-  classes: Array<CourseSchedulingAnswer & { class_id: number }>;
-  /** every clash, with the class it was generated for */
-  clashes: Array<Clash & { class_id: number }>;
-  written: number;
-}
-
 export const TeachingSessionsQuery = z
   .strictObject({
     ...pageQuery,
@@ -282,51 +207,8 @@ export const TeachingSessionsQuery = z
   .refine((v) => !v.from || !v.to || v.from <= v.to, { error: 'teaching.v.range_invalid', path: ['to'] });
 export type TeachingSessionsQuery = z.infer<typeof TeachingSessionsQuery>;
 
-export interface TeachingSession {
-  id: number;
-  class_id: number;
-  /** 1-based number of the lesson among the class's sessions not cancelled (null when cancelled) */
-  lesson_no: number | null;
-  day: string;
-  weekday: number;
-  start_time: string;
-  end_time: string;
-  teacher_id: number;
-  teacher_name: string;
-  room_id: number | null;
-  room_name: string | null;
-  state: SessionState;
-  cancel_reason: string | null;
-  version: number;
-  /** roll call taken: counts by status */
-  roll_call: { present: number; late: number; absent: number; leave: number } | null;
-}
-
 export const ChangeSchedulingQuery = z.strictObject({ id: queryIdOf('teaching.v.session_invalid'), week: z.preprocess(blank, day.optional()) });
 export type ChangeSchedulingQuery = z.infer<typeof ChangeSchedulingQuery>;
-
-export interface ChangeSchedulingAnswer {
-  session: TeachingSession;
-  /** Monday .. Sunday of the week asked (the session's week by default) */
-  week: string;
-  length: number;
-  days: Array<{
-    day: string;
-    /** the weekday the day runs as; null on a holiday */
-    weekday: number | null;
-    calendar: SchoolCalendarEntry | null;
-    teacher_busy: Array<{ start_time: string; end_time: string; label: string }>;
-    room_busy: Array<{ start_time: string; end_time: string; label: string }>;
-    /** windows where the teacher and the room are both free for the session's length (08:00-21:00) */
-    free: Array<{ start_time: string; end_time: string }>;
-    /** the teacher's offered windows of the weekday the day runs as; null when the teacher has saved none */
-    offered: Array<{ start_time: string; end_time: string }> | null;
-    /** the free windows inside the offered ones (all free windows when none are saved): what the move suggests */
-    suggested: Array<{ start_time: string; end_time: string }>;
-  }>;
-  /** the teacher's availability note, null when none is saved */
-  availability_note: string | null;
-}
 
 export const MoveTeachingSessionInput = z
   .strictObject({ id: sessionId, version, day, start_time: time, end_time: time, room_id: idOf('teaching.v.room_invalid').nullable().optional() })
@@ -373,43 +255,6 @@ export const RollCallCountQuery = z
   .refine((v) => dataRangeOk(v.date_from, v.date_to, v.group ?? 'day'), { error: 'teaching.v.data_range_invalid', path: ['date_to'] });
 export type RollCallCountQuery = z.infer<typeof RollCallCountQuery>;
 
-/** One row of rollCallCount: a period (its first day) and a kind of session, with the sessions called and each status's count. */
-export interface RollCallCount {
-  id: string;
-  period: string;
-  kind: 'teaching' | 'tutoring';
-  sessions: number;
-  total: number;
-  present: number;
-  late: number;
-  absent: number;
-  leave: number;
-}
-
-export interface RollCallAnswer {
-  session: TeachingSession;
-  class_name: string;
-  students: Array<{
-    student_id: number;
-    name: string;
-    /** saved status; before any is saved, 'leave' for an approved leave that day, else null */
-    status: RollCallStatus | null;
-    saved: boolean;
-    on_leave: boolean;
-    by_name: string | null;
-    at: string | null;
-  }>;
-}
-
 /** teachManage: the teacher's own overview; it takes no parameters (an unknown one is refused). */
 export const TeachManageQuery = z.strictObject({});
 export type TeachManageQuery = z.infer<typeof TeachManageQuery>;
-
-export interface TeachManageAnswer {
-  classes: Array<Pick<TeachingClass, 'id' | 'name' | 'subject' | 'room_name' | 'students' | 'sessions_count' | 'sessions_held' | 'status'>>;
-  next_sessions: Array<Pick<TeachingSession, 'id' | 'class_id' | 'day' | 'start_time' | 'end_time' | 'room_name' | 'state'> & { class_name: string }>;
-  /** homework submissions of the teacher's classes marked done and not checked yet (module homework) */
-  homework_to_mark: number;
-}
-
-export type TeachingClassPage = Page<TeachingClass>;

@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import type { Page } from '../codes';
-import type { Clash, GeneratedSession, SkippedSession } from '../schedule';
 import { HHMM_RE, toMinutes } from '../time-slots';
 import { flag, lineText, pageQuery, plainText } from './common';
-import type { SessionState, TeachingSession } from './teaching';
 import { isCalendarDay } from '../school-time';
 import { dayDiff } from '../contracts';
 
@@ -50,24 +47,6 @@ export const TutorialTypeQuery = z.strictObject({ ...pageQuery });
 export type TutorialTypeQuery = z.infer<typeof TutorialTypeQuery>;
 export const TutorialSettingListQuery = z.strictObject({ ...pageQuery });
 export type TutorialSettingListQuery = z.infer<typeof TutorialSettingListQuery>;
-
-export interface TutorialType {
-  id: number;
-  name: string;
-  sort: number;
-  /** tutoring classes of this type (not deleted) */
-  classes: number;
-}
-
-export interface TutorialSetting {
-  type_id: number;
-  name: string;
-  duration_min: number;
-  price_fen: number;
-  teacher_id: number | null;
-  teacher_name: string | null;
-  version: number;
-}
 
 /**
  * Save one type's setting on the version read (type_id + version), or add a new type (name, no type_id).
@@ -116,42 +95,6 @@ export const AddTutorialSchoolCareInput = z
   .refine((v) => dayDiff(v.from, v.to) <= MAX_RANGE_DAYS, { error: 'tutoring.v.range_too_long', path: ['to'] });
 export type AddTutorialSchoolCareInput = z.infer<typeof AddTutorialSchoolCareInput>;
 
-export interface TutoringClass {
-  id: number;
-  name: string;
-  type_id: number;
-  type_name: string;
-  teacher_id: number;
-  teacher_name: string;
-  room_id: number | null;
-  room_name: string | null;
-  capacity: number;
-  students: number;
-  duration_min: number;
-  /** price per session when the class was created (fen) */
-  price_fen: number;
-  pattern: Array<{ weekday: number; start_time: string; end_time: string }>;
-  from: string;
-  to: string;
-  sessions_scheduled: number;
-  sessions_held: number;
-  remark: string | null;
-  status: number;
-  version: number;
-  created_at: string;
-}
-
-export interface AddTutorialSchoolCareAnswer {
-  preview: boolean;
-  sessions: GeneratedSession[];
-  skipped: SkippedSession[];
-  clashes: Clash[];
-  limit_reached: boolean;
-  written: number;
-  /** the class created (null on a preview) */
-  class: TutoringClass | null;
-}
-
 export const TutorialInfoQuery = z.strictObject({ id: classQueryId });
 export type TutorialInfoQuery = z.infer<typeof TutorialInfoQuery>;
 
@@ -185,9 +128,6 @@ export const TutorialSchedulingQuery = z
   .refine((v) => !v.from || !v.to || v.from <= v.to, { error: 'tutoring.v.range_invalid', path: ['to'] });
 export type TutorialSchedulingQuery = z.infer<typeof TutorialSchedulingQuery>;
 
-/** A tutoring session: the row shape of a teaching session (lesson_no among the class's sessions not cancelled). */
-export type TutoringSession = TeachingSession;
-
 // ---------------------------------------------------------------- students
 
 export const TutorialStudentQuery = z.strictObject({ ...pageQuery, class_id: classQueryId });
@@ -204,47 +144,6 @@ export const DelTutorialStudentInput = z.strictObject({ class_id: classId, stude
 export type DelTutorialStudentInput = z.infer<typeof DelTutorialStudentInput>;
 export const TutorialStudentInfoQuery = z.strictObject({ ...pageQuery, class_id: classQueryId, student_id: queryIdOf('tutoring.v.student_invalid') });
 export type TutorialStudentInfoQuery = z.infer<typeof TutorialStudentInfoQuery>;
-
-export interface TutoringMember {
-  id: number;
-  name: string;
-  grade: string | null;
-  class_name: string | null;
-  plan: string | null;
-  joined_at: string;
-  /** roll calls present or late at the class's sessions */
-  attended: number;
-}
-
-export interface SelectableTutoringStudent {
-  id: number;
-  name: string;
-  grade: string | null;
-  class_name: string | null;
-  care_class_name: string | null;
-  /** the student's tutoring type from the care settings */
-  tutoring_type: string | null;
-}
-
-export interface TutorialStudentInfo {
-  student: { id: number; name: string; grade: string | null; class_name: string | null; tutoring_type: string | null };
-  class: Pick<TutoringClass, 'id' | 'name' | 'type_name' | 'teacher_name' | 'duration_min' | 'price_fen'>;
-  /** the plan written when the student joined */
-  plan: string | null;
-  joined_at: string;
-  counts: { sessions: number; held: number; planned: number; present: number; late: number; absent: number; leave: number };
-  next_sessions: Array<{ id: number; day: string; start_time: string; end_time: string; room_name: string | null }>;
-  /** the class's sessions up to today, newest first, with this student's roll call (paged) */
-  records: Page<{
-    session_id: number;
-    day: string;
-    start_time: string;
-    end_time: string;
-    state: SessionState;
-    status: 'present' | 'late' | 'absent' | 'leave' | null;
-    at: string | null;
-  }>;
-}
 
 // ---------------------------------------------------------------- moves
 
