@@ -2,6 +2,7 @@
  * Exams and scores (issue 14): the pure rules shared by the API and the screens. Scores are kept as whole
  * half-points (`score2`: 87.5 -> 175) so that sums, ranks and bands are exact; an absent student has no score.
  */
+import type { ScoreBand, ScoreStats } from './answers/exams';
 
 /** The largest full mark of an exam (a whole number of points). */
 export const EXAM_MAX_FULL_MARK = 1000;
@@ -68,19 +69,6 @@ export function competitionRanks(scores: ReadonlyArray<number | null>): Array<nu
   return scores.map((s) => (s === null ? null : first.get(s)!));
 }
 
-export interface ScoreStats {
-  /** students with a score (absent ones excluded) */
-  count: number;
-  absent: number;
-  /** marks (not half-points); null when nobody has a score */
-  average: number | null;
-  highest: number | null;
-  lowest: number | null;
-  passed: number;
-  /** 0..100 with one decimal; null when nobody has a score */
-  pass_rate: number | null;
-}
-
 const round1 = (v: number) => Math.round(v * 10) / 10;
 
 /** Count, average (one decimal), highest, lowest and pass rate of half-point scores (null = absent). */
@@ -104,16 +92,6 @@ export function scoreStats(scores2: ReadonlyArray<number | null>, pass2: number)
   }
   if (!count) return { count, absent, average: null, highest: null, lowest: null, passed: 0, pass_rate: null };
   return { count, absent, average: round1(sum / count / 2), highest: hi / 2, lowest: lo / 2, passed, pass_rate: round1((passed / count) * 100) };
-}
-
-export interface ScoreBand {
-  /** lower bound in percent of the full mark (inclusive) */
-  from: number;
-  /** upper bound in percent (exclusive, but 100 includes the full mark) */
-  to: number;
-  /** the marks this band covers, e.g. "60–69.5" for a full mark of 100 */
-  label: string;
-  count: number;
 }
 
 /** The bands of the distribution: below 60%, then 60–70%, 70–80%, 80–90%, 90–100% of the full mark. */

@@ -11,7 +11,8 @@ import { mondayOf, weekdayOf, type CalendarDay } from './schedule';
 export const MEAL_BOOKING_STATUSES = ['unpaid', 'booked', 'cancelled', 'none'] as const;
 export type MealBookingStatus = (typeof MEAL_BOOKING_STATUSES)[number];
 /** Why a booking was cancelled: by a person, or by an approved leave (restored when the leave is cancelled). */
-export type MealCancelCause = 'user' | 'leave';
+export const MEAL_CANCEL_CAUSES = ['user', 'leave'] as const;
+export type MealCancelCause = (typeof MEAL_CANCEL_CAUSES)[number];
 /** Where a booking is paid from: a contract that includes dinner, WeChat Pay per booking, or recorded by the school. */
 export const MEAL_PAY_FROM = ['contract', 'wechat', 'school'] as const;
 export type MealPayFrom = (typeof MEAL_PAY_FROM)[number];

@@ -1,4 +1,14 @@
-import { GET, POST, Pending } from './define';
+import { FileAnswer, GET, POST } from './define';
+import {
+  AddExamScoreResult,
+  DelExamResult,
+  Exam,
+  ExamListAnswer,
+  ExamScoreAnswer,
+  ExamScoreImportResult,
+  ParentExamScoresAnswer,
+  PublishExamScoresResult,
+} from '../answers/exams';
 import {
   AddExamInput,
   AddExamScoreInput,
@@ -16,22 +26,22 @@ import {
 
 /** The actions of module `exams` (docs/modules/exams.md). */
 export const examsActions = [
-  GET('studentExamList', ExamListQuery, Pending),
-  POST('studentExamList', ExamListFilter, Pending),
-  POST('addExam', AddExamInput, Pending),
-  POST('editExam', EditExamInput, Pending),
-  POST('delExam', DelExamInput, Pending),
-  GET('examScore', ExamScoreQuery, Pending),
-  POST('addExamScore', AddExamScoreInput, Pending),
-  POST('delExamScore', DelExamScoreInput, Pending),
-  GET('teacherStudentExamList', ExamListQuery, Pending),
-  GET('teacherExamScore', ExamScoreQuery, Pending),
-  POST('teacherAddExam', AddExamInput, Pending),
-  POST('teacherEditExam', EditExamInput, Pending),
-  POST('teacherAddExamScore', AddExamScoreInput, Pending),
-  POST('teacherDelExamScore', DelExamScoreInput, Pending),
-  POST('publishExamScores', PublishExamScoresInput, Pending),
-  GET('parentExamScores', ParentExamScoresQuery, Pending),
-  POST('examScoreImport', ExamScoreImportInput, Pending),
-  GET('examScoreExport', ExamScoreExportQuery, Pending),
+  GET('studentExamList', ExamListQuery, ExamListAnswer),
+  POST('studentExamList', ExamListFilter, ExamListAnswer),
+  POST('addExam', AddExamInput, Exam),
+  POST('editExam', EditExamInput, Exam),
+  POST('delExam', DelExamInput, DelExamResult),
+  GET('examScore', ExamScoreQuery, ExamScoreAnswer),
+  POST('addExamScore', AddExamScoreInput, AddExamScoreResult),
+  POST('delExamScore', DelExamScoreInput, AddExamScoreResult),
+  GET('teacherStudentExamList', ExamListQuery, ExamListAnswer),
+  GET('teacherExamScore', ExamScoreQuery, ExamScoreAnswer),
+  POST('teacherAddExam', AddExamInput, Exam),
+  POST('teacherEditExam', EditExamInput, Exam),
+  POST('teacherAddExamScore', AddExamScoreInput, AddExamScoreResult),
+  POST('teacherDelExamScore', DelExamScoreInput, AddExamScoreResult),
+  POST('publishExamScores', PublishExamScoresInput, PublishExamScoresResult),
+  GET('parentExamScores', ParentExamScoresQuery, ParentExamScoresAnswer),
+  POST('examScoreImport', ExamScoreImportInput, ExamScoreImportResult),
+  GET('examScoreExport', ExamScoreExportQuery, FileAnswer),
 ] as const;

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import type { Page } from '../codes';
-import type { MealBookingStatus, MealCancelCause, MealPayFrom } from '../meals';
 import { flag, lineText, pageQuery, plainText } from './common';
 import { isCalendarDay } from '../school-time';
 import { dayDiff } from '../contracts';
@@ -73,33 +71,6 @@ export type DelMealGoodsInput = z.infer<typeof DelMealGoodsInput>;
 export const MealGoodsIdQuery = z.strictObject({ id: queryIdOf('meals.v.goods_invalid') });
 export type MealGoodsIdQuery = z.infer<typeof MealGoodsIdQuery>;
 
-export interface MealGoods {
-  id: number;
-  name: string;
-  description: string | null;
-  picture_url: string | null;
-  price_fen: number;
-  enabled: boolean;
-  /** bookings ever made of it (an item ever ordered is disabled, never deleted) */
-  orders: number;
-  version: number;
-  created_at: string;
-}
-
-export interface MealGoodsPrice {
-  id: number;
-  price_fen: number;
-  reason: string | null;
-  actor_name: string | null;
-  at: string;
-}
-
-/** delMealGoods: deleted when never ordered, else disabled. */
-export interface DelMealGoodsResult {
-  deleted: boolean;
-  goods: MealGoods | null;
-}
-
 // ---------------------------------------------------------------- settings
 
 export const SetMealSettingsInput = z.strictObject({
@@ -108,16 +79,6 @@ export const SetMealSettingsInput = z.strictObject({
   version,
 });
 export type SetMealSettingsInput = z.infer<typeof SetMealSettingsInput>;
-
-export interface MealSettings {
-  cutoff_time: string;
-  days_before: 0 | 1;
-  timezone: string;
-  /** the school's day and local time now */
-  today: string;
-  now_minutes: number;
-  version: number;
-}
 
 // ---------------------------------------------------------------- bookings
 
@@ -134,25 +95,6 @@ export type CancelDinnerInput = z.infer<typeof CancelDinnerInput>;
 
 export const WechatPayDinnerInput = z.strictObject({ id: idOf('meals.v.booking_invalid') });
 export type WechatPayDinnerInput = z.infer<typeof WechatPayDinnerInput>;
-
-export interface DinnerBooking {
-  id: number;
-  student_id: number;
-  student_name: string;
-  class_id: number | null;
-  class_name: string | null;
-  day: string;
-  goods_id: number | null;
-  goods_name: string | null;
-  price_fen: number;
-  status: MealBookingStatus;
-  cancel_cause: MealCancelCause | null;
-  pay_from: MealPayFrom | null;
-  booked_by_name: string | null;
-  booked_at: string | null;
-  served_at: string | null;
-  version: number;
-}
 
 /** dinnerOrderList: one student or one class (the head teacher: their own classes), by date range. */
 export const DinnerOrderListQuery = z.strictObject({
@@ -180,16 +122,6 @@ export type SchoolDinnerOrderExportQuery = z.infer<typeof SchoolDinnerOrderExpor
 export const ParentMealsQuery = z.strictObject({ student_id: queryIdOf('meals.v.student_invalid'), from: day, to: day });
 export type ParentMealsQuery = z.infer<typeof ParentMealsQuery>;
 
-export interface ParentMeals {
-  settings: MealSettings;
-  goods: MealGoods[];
-  bookings: DinnerBooking[];
-  /** days of the range covered by an active contract that includes dinner */
-  covered_days: string[];
-  /** days of the range a guardian cannot book: a holiday, or a day the child's class does not meet (mealDayRefusal) */
-  closed_days: Array<{ day: string; reason: 'holiday' | 'no_class' }>;
-}
-
 // ---------------------------------------------------------------- counts
 
 export const OrderMealCountQuery = z
@@ -201,35 +133,8 @@ export const OrderMealCountQuery = z
   .refine((v) => v.from <= v.to && dayDiff(v.from, v.to) <= 400, { error: 'meals.v.range_invalid', path: ['to'] });
 export type OrderMealCountQuery = z.infer<typeof OrderMealCountQuery>;
 
-/** One period and item: goods_id null is the dinners served without a booking of any item. */
-export interface MealCountRow {
-  period: string;
-  goods_id: number | null;
-  goods_name: string | null;
-  booked: number;
-  cancelled: number;
-  served: number;
-  unbooked_served: number;
-}
-
-export interface MealCountAnswer {
-  rows: MealCountRow[];
-  totals: { booked: number; cancelled: number; served: number; unbooked_served: number };
-}
-
 export const DinnerBookingCountQuery = z.strictObject({ day, class_id: z.preprocess(blank, queryIdOf('meals.v.class_invalid').optional()) });
 export type DinnerBookingCountQuery = z.infer<typeof DinnerBookingCountQuery>;
-
-export interface DinnerBookingCount {
-  day: string;
-  classes: Array<{ id: number; name: string }>;
-  students: number;
-  items: Array<{ goods_id: number; goods_name: string; booked: number; served: number }>;
-  booked: number;
-  served: number;
-  unbooked_served: number;
-  not_booked: number;
-}
 
 export const DinnerBookingCountInfoQuery = z.strictObject({
   ...pageQuery,
@@ -239,20 +144,9 @@ export const DinnerBookingCountInfoQuery = z.strictObject({
 });
 export type DinnerBookingCountInfoQuery = z.infer<typeof DinnerBookingCountInfoQuery>;
 
-/** One student of the class on the day: their booking (if any). */
-export interface DinnerBookingInfoRow {
-  student_id: number;
-  student_name: string;
-  class_name: string | null;
-  booking: DinnerBooking | null;
-  served_at: string | null;
-}
-
 /** The live `meals.count` socket message: a day's per-item counts of the school after a booking or a leave changed them. */
 export interface MealCountMessage {
   day: string;
   class_ids: number[];
   items: Array<{ goods_id: number | null; goods_name: string | null; booked: number; served: number; unbooked_served: number }>;
 }
-
-export type MealGoodsPage = Page<MealGoods>;
