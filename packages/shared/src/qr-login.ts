@@ -1,31 +1,7 @@
-import { QR_TICKET_RE, type QrState } from './schemas/auth';
-import type { LoginUserInfo } from './types';
+import { QR_TICKET_RE } from './schemas/auth';
 
 /** The path of the phone's scan page that a QR sign-in code points at (`<origin>/qr_scan?ticket=<id>`). */
 export const QR_SCAN_PATH = '/qr_scan';
-
-/** `data` of qrLoginTicket: the id goes into the QR, the secret stays in the desktop's memory for polling. */
-export interface QrTicket {
-  ticket: string;
-  secret: string;
-  expires_at: string;
-  ttl_seconds: number;
-}
-
-/** `data` of qrLoginPoll: the state, and once (the first poll after the phone confirmed) the session. */
-export interface QrPollResult {
-  state: QrState;
-  expires_at: string;
-  userinfo?: LoginUserInfo;
-}
-
-/** `data` of qrLoginScan: what the phone shows before asking 确认登录 / 取消. */
-export interface QrScanResult {
-  state: 'scanned';
-  expires_at: string;
-  /** the desktop that asked for the code, from its request */
-  device: { browser: string; os: string; ip: string; requested_at: string };
-}
 
 /** The text the desktop's QR carries: the scan page's address with the ticket, so a phone's own camera opens it too. */
 export function qrPayload(origin: string, ticket: string): string {

@@ -1,2 +1,136 @@
 // The answer schemas of module `school` (what `data` carries, as JSON), declared in api/school.ts.
-export {};
+import { z } from 'zod';
+import { LEDGER_TYPES, PAYMENT_STATES } from '../schemas/school';
+import type { ServiceState } from '../renewal';
+import { pageOf } from '../api/define';
+
+const fen = z.number().int();
+
+/** Where a school's service stands (renewal.ts serviceState). */
+export const ServiceStateSchema = z.enum(['active', 'expiring', 'grace', 'read_only'] as const satisfies readonly ServiceState[]);
+
+/** The platform's price for a school: what the operator set, else the list price (getSchoolPrice, setSchoolPrice). */
+export const SchoolPrice = z.object({ term_fen: fen, year_fen: fen });
+export type SchoolPrice = z.infer<typeof SchoolPrice>;
+
+/** One entry of a school's ledger (consumeLog, schoolLedger), with the balance after it. */
+export const LedgerEntry = z.object({
+  id: z.number().int(),
+  type: z.enum(LEDGER_TYPES),
+  /** signed: positive credits the school */
+  amount_fen: fen,
+  balance_after_fen: fen,
+  ref_kind: z.string().nullable(),
+  ref_id: z.string().nullable(),
+  note: z.string().nullable(),
+  actor_id: z.number().int().nullable(),
+  actor_name: z.string().nullable(),
+  created_at: z.string(),
+});
+export type LedgerEntry = z.infer<typeof LedgerEntry>;
+
+/** `data` of consumeLog and schoolLedger. */
+export const LedgerPage = pageOf(LedgerEntry);
+export type LedgerPage = z.infer<typeof LedgerPage>;
+
+/** The school as its admin sees it (schoolInfo, editSchoolInfo). */
+export const SchoolInfo = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  timezone: z.string(),
+  contact_name: z.string().nullable(),
+  contact_phone: z.string().nullable(),
+  city: z.string().nullable(),
+  address: z.string().nullable(),
+  balance_fen: fen,
+  service_expires_at: z.string().nullable(),
+  service_state: ServiceStateSchema,
+  price: SchoolPrice,
+  has_deal_pwd: z.boolean(),
+  /** while wrong payment passwords have locked it */
+  deal_pwd_locked_until: z.string().nullable(),
+  version: z.number().int(),
+});
+export type SchoolInfo = z.infer<typeof SchoolInfo>;
+
+/** A WeChat Pay payment started: its QR (code_url) until it expires (recharge, wechatPaySchool and the other modules' wechatPay actions). */
+export const PendingPayment = z.object({
+  out_trade_no: z.string(),
+  code_url: z.string(),
+  amount_fen: fen,
+  expires_at: z.string(),
+});
+export type PendingPayment = z.infer<typeof PendingPayment>;
+
+/** `data` of paymentState: the payer's polling. */
+export const PaymentState = z.object({
+  out_trade_no: z.string(),
+  kind: z.string(),
+  amount_fen: fen,
+  state: z.enum(PAYMENT_STATES),
+  paid_at: z.string().nullable(),
+  expires_at: z.string().nullable(),
+});
+export type PaymentState = z.infer<typeof PaymentState>;
+
+/** `data` of balancePaySchool: the new expiry and the balance after the debit. */
+export const BalancePayResult = z.object({ service_expires_at: z.string(), balance_fen: fen });
+export type BalancePayResult = z.infer<typeof BalancePayResult>;
+
+/** A school in the operator's list (schoolList). */
+export const OperatorSchoolRow = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  city: z.string().nullable(),
+  contact_name: z.string().nullable(),
+  contact_phone: z.string().nullable(),
+  balance_fen: fen,
+  service_expires_at: z.string().nullable(),
+  service_state: ServiceStateSchema,
+  price: SchoolPrice,
+  students: z.number().int(),
+  staff: z.number().int(),
+  created_at: z.string(),
+});
+export type OperatorSchoolRow = z.infer<typeof OperatorSchoolRow>;
+
+/** `data` of schoolList. */
+export const SchoolListAnswer = pageOf(OperatorSchoolRow);
+export type SchoolListAnswer = z.infer<typeof SchoolListAnswer>;
+
+/** `data` of adjustSchoolBalance: the balance after it and its ledger entry. */
+export const AdjustBalanceResult = z.object({ balance_fen: fen, entry_id: z.number().int() });
+export type AdjustBalanceResult = z.infer<typeof AdjustBalanceResult>;
+
+/** One payment in the operator's list of a school's payments. */
+export const SchoolPayment = z.object({
+  out_trade_no: z.string(),
+  kind: z.string(),
+  description: z.string(),
+  amount_fen: fen,
+  refunded_fen: fen,
+  method: z.enum(['wechat', 'balance']),
+  state: z.enum(PAYMENT_STATES),
+  created_by_name: z.string().nullable(),
+  created_at: z.string(),
+  paid_at: z.string().nullable(),
+});
+export type SchoolPayment = z.infer<typeof SchoolPayment>;
+
+/** `data` of schoolPayments. */
+export const SchoolPaymentsAnswer = pageOf(SchoolPayment);
+export type SchoolPaymentsAnswer = z.infer<typeof SchoolPaymentsAnswer>;
+
+/** A refund's answer: the refund, the payment after it and the school's balance after it. */
+export const RefundResult = z.object({
+  out_trade_no: z.string(),
+  out_refund_no: z.string(),
+  amount_fen: fen,
+  /** succeeded; processing while the provider has not finished it; pending while its answer is unknown (asked again) */
+  state: z.enum(['succeeded', 'processing', 'pending']),
+  payment_state: z.enum(PAYMENT_STATES),
+  refunded_fen: fen,
+  remaining_fen: fen,
+  balance_fen: fen,
+});
+export type RefundResult = z.infer<typeof RefundResult>;

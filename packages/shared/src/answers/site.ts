@@ -1,2 +1,66 @@
 // The answer schemas of module `site` (what `data` carries, as JSON), declared in api/site.ts.
-export {};
+import { z } from 'zod';
+import { pageOf } from '../api/define';
+import { RESOURCE_AUDIENCES } from '../schemas/resources';
+
+/** Start-up page configuration (`index`), edited by the platform operator. */
+export const PageConfig = z.object({
+  site_name: z.string(),
+  logo: z.string().nullable(),
+  nav: z.array(z.object({ title: z.string(), path: z.string() })),
+  banners: z.array(z.object({ image: z.string(), title: z.string(), link: z.string().nullable() })),
+  footer: z.object({ text: z.string(), icp: z.string().nullable() }),
+  contact: z.object({ phone: z.string().nullable(), email: z.string().nullable(), address: z.string().nullable() }),
+});
+export type PageConfig = z.infer<typeof PageConfig>;
+
+/** `data` of GET and POST index: the configuration and the version an edit must carry. */
+export const PageConfigAnswer = PageConfig.extend({ version: z.number().int() });
+export type PageConfigAnswer = z.infer<typeof PageConfigAnswer>;
+
+/** `data` of GET and POST aboutUs: the (sanitised) rich text. */
+export const AboutUs = z.object({ content: z.string(), version: z.number().int(), updated_at: z.string() });
+export type AboutUs = z.infer<typeof AboutUs>;
+
+/** `data` of upload: the stored file (its id is what addResource and other actions take). */
+export const UploadedFile = z.object({ id: z.string(), url: z.string(), name: z.string(), mime: z.string(), size: z.number().int() });
+export type UploadedFile = z.infer<typeof UploadedFile>;
+
+/** A published resource (resource, dataDownload, resourceAdminList rows; addResource). */
+export const SiteResource = z.object({
+  id: z.number().int(),
+  audience: z.enum(RESOURCE_AUDIENCES),
+  title: z.string(),
+  description: z.string(),
+  subject: z.string().nullable(),
+  grade: z.string().nullable(),
+  file_name: z.string(),
+  mime: z.string(),
+  size: z.number().int(),
+  /** the download address */
+  url: z.string(),
+  created_at: z.string(),
+});
+export type SiteResource = z.infer<typeof SiteResource>;
+
+/** `data` of resource and resourceAdminList. */
+export const ResourcePage = pageOf(SiteResource);
+export type ResourcePage = z.infer<typeof ResourcePage>;
+
+/** dataDownload also answers the subjects and grades that have materials (the filters' choices). */
+export const DataDownloadPage = ResourcePage.extend({ subjects: z.array(z.string()), grades: z.array(z.string()) });
+export type DataDownloadPage = z.infer<typeof DataDownloadPage>;
+
+/** `data` of preview: where and how a file is shown. */
+export const FilePreview = z.object({
+  id: z.string(),
+  name: z.string(),
+  mime: z.string(),
+  /** pdf and image: shown here; download: other types, offered for download only */
+  kind: z.enum(['pdf', 'image', 'download']),
+  url: z.string(),
+  pages: z.number().int().nullable(),
+  /** a signed URL's end (courseware files); null for public uploads */
+  expires_at: z.string().nullable(),
+});
+export type FilePreview = z.infer<typeof FilePreview>;

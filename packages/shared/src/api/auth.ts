@@ -1,4 +1,5 @@
-import { GET, POST, Pending } from './define';
+import { EmptyAnswer, GET, POST } from './define';
+import { LoginLogAnswer, LoginResult, QrPollResult, QrScanResult, QrTicket, ResetLookup, UserInfo } from '../answers/auth';
 import {
   ChangePwdInput,
   EmptyInput,
@@ -16,19 +17,19 @@ import {
 
 /** The actions of module `auth` (docs/modules/auth.md). */
 export const authActions = [
-  GET('userInfo', EmptyInput, Pending),
-  POST('login', LoginInput, Pending),
-  POST('mobilelogin', MobileLoginInput, Pending),
-  POST('logout', EmptyInput, Pending),
-  POST('changepwd', ChangePwdInput, Pending),
-  GET('resetpwd', ResetPwdQuery, Pending),
-  POST('resetpwd', ResetPwdInput, Pending),
-  POST('profile', ProfileInput, Pending),
-  POST('sms/send', SmsSendInput, Pending),
-  GET('loginLog', LoginLogQuery, Pending),
-  POST('qrLoginTicket', QrTicketCreateInput, Pending),
-  POST('qrLoginPoll', QrPollInput, Pending),
-  POST('qrLoginScan', QrTicketInput, Pending),
-  POST('qrLoginConfirm', QrTicketInput, Pending),
-  POST('qrLoginCancel', QrTicketInput, Pending),
+  GET('userInfo', EmptyInput, UserInfo),
+  POST('login', LoginInput, LoginResult),
+  POST('mobilelogin', MobileLoginInput, LoginResult),
+  POST('logout', EmptyInput, EmptyAnswer),
+  POST('changepwd', ChangePwdInput, EmptyAnswer),
+  GET('resetpwd', ResetPwdQuery, ResetLookup),
+  POST('resetpwd', ResetPwdInput, EmptyAnswer),
+  POST('profile', ProfileInput, UserInfo),
+  POST('sms/send', SmsSendInput, EmptyAnswer),
+  GET('loginLog', LoginLogQuery, LoginLogAnswer),
+  POST('qrLoginTicket', QrTicketCreateInput, QrTicket),
+  POST('qrLoginPoll', QrPollInput, QrPollResult),
+  POST('qrLoginScan', QrTicketInput, QrScanResult),
+  POST('qrLoginConfirm', QrTicketInput, EmptyAnswer),
+  POST('qrLoginCancel', QrTicketInput, EmptyAnswer),
 ] as const;

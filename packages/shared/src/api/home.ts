@@ -1,5 +1,6 @@
-import { GET, Pending } from './define';
+import { GET } from './define';
+import { PrincipalHome } from '../answers/home';
 import { EmptyInput } from '../schemas/auth';
 
 /** The actions of module `home` (docs/modules/home.md). */
-export const homeActions = [GET('principalHome', EmptyInput, Pending)] as const;
+export const homeActions = [GET('principalHome', EmptyInput, PrincipalHome)] as const;

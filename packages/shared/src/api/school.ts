@@ -1,4 +1,16 @@
-import { GET, POST, Pending } from './define';
+import { EmptyAnswer, FileAnswer, GET, POST } from './define';
+import {
+  AdjustBalanceResult,
+  BalancePayResult,
+  LedgerPage,
+  PaymentState,
+  PendingPayment,
+  RefundResult,
+  SchoolInfo,
+  SchoolListAnswer,
+  SchoolPaymentsAnswer,
+  SchoolPrice,
+} from '../answers/school';
 import { EmptyInput } from '../schemas/auth';
 import {
   AdjustBalanceInput,
@@ -19,20 +31,20 @@ import {
 
 /** The actions of module `school` (docs/modules/school.md). */
 export const schoolActions = [
-  GET('schoolInfo', EmptyInput, Pending),
-  GET('getSchoolPrice', EmptyInput, Pending),
-  GET('consumeLog', ConsumeLogQuery, Pending),
-  POST('recharge', RechargeInput, Pending),
-  POST('setDealPwd', SetDealPwdInput, Pending),
-  POST('wechatPaySchool', WechatPaySchoolInput, Pending),
-  POST('balancePaySchool', BalancePaySchoolInput, Pending),
-  POST('editSchoolInfo', EditSchoolInfoInput, Pending),
-  GET('schoolList', SchoolListQuery, Pending),
-  POST('setSchoolPrice', SetSchoolPriceInput, Pending),
-  POST('adjustSchoolBalance', AdjustBalanceInput, Pending),
-  GET('schoolLedger', SchoolLedgerQuery, Pending),
-  GET('schoolPayments', SchoolPaymentsQuery, Pending),
-  POST('refundSchoolPayment', RefundSchoolPaymentInput, Pending),
-  GET('paymentState', PaymentStateQuery, Pending),
-  GET('consumeLogExport', ConsumeLogExportQuery, Pending),
+  GET('schoolInfo', EmptyInput, SchoolInfo),
+  GET('getSchoolPrice', EmptyInput, SchoolPrice),
+  GET('consumeLog', ConsumeLogQuery, LedgerPage),
+  POST('recharge', RechargeInput, PendingPayment),
+  POST('setDealPwd', SetDealPwdInput, EmptyAnswer),
+  POST('wechatPaySchool', WechatPaySchoolInput, PendingPayment),
+  POST('balancePaySchool', BalancePaySchoolInput, BalancePayResult),
+  POST('editSchoolInfo', EditSchoolInfoInput, SchoolInfo),
+  GET('schoolList', SchoolListQuery, SchoolListAnswer),
+  POST('setSchoolPrice', SetSchoolPriceInput, SchoolPrice),
+  POST('adjustSchoolBalance', AdjustBalanceInput, AdjustBalanceResult),
+  GET('schoolLedger', SchoolLedgerQuery, LedgerPage),
+  GET('schoolPayments', SchoolPaymentsQuery, SchoolPaymentsAnswer),
+  POST('refundSchoolPayment', RefundSchoolPaymentInput, RefundResult),
+  GET('paymentState', PaymentStateQuery, PaymentState),
+  GET('consumeLogExport', ConsumeLogExportQuery, FileAnswer),
 ] as const;

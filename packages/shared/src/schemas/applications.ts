@@ -55,31 +55,3 @@ export const HandleAccountApplicationInput = z.strictObject({
   note: plainText(500).optional(),
 });
 export type HandleAccountApplicationInput = z.infer<typeof HandleAccountApplicationInput>;
-
-/** `data` of applyAccount. */
-export interface ApplyAccountResult {
-  id: number;
-  status: ApplicationStatus;
-  created_at: string;
-}
-
-/** One row of accountApplications (`data.list`), and `data` of handleAccountApplication. */
-export interface AccountApplication {
-  id: number;
-  /** the school an approval created */
-  school_id: number | null;
-  institution_name: string;
-  contact_name: string;
-  mobile: string;
-  city: string | null;
-  students_estimate: number | null;
-  message: string | null;
-  status: ApplicationStatus;
-  handled_by: number | null;
-  handled_by_name: string | null;
-  handled_note: string | null;
-  handled_at: string | null;
-  ip: string;
-  version: number;
-  created_at: string;
-}

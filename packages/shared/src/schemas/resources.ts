@@ -44,31 +44,3 @@ export type AddResourceInput = z.infer<typeof AddResourceInput>;
 
 export const DelResourceInput = z.strictObject({ id: z.number().int().min(1).max(2_147_483_647) });
 export type DelResourceInput = z.infer<typeof DelResourceInput>;
-
-export interface SiteResource {
-  id: number;
-  audience: ResourceAudience;
-  title: string;
-  description: string;
-  subject: string | null;
-  grade: string | null;
-  file_name: string;
-  mime: string;
-  size: number;
-  /** the download address */
-  url: string;
-  created_at: string;
-}
-
-export interface ResourcePage {
-  list: SiteResource[];
-  total: number;
-  page: number;
-  limit: number;
-}
-
-/** dataDownload also answers the subjects and grades that have materials (the filters' choices). */
-export interface DataDownloadPage extends ResourcePage {
-  subjects: string[];
-  grades: string[];
-}

@@ -1,20 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Page } from '@wantuo/shared';
+import type { ActivityAction, ActivityRow, Page } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { CallerInfo } from '../../core/auth/current-user.decorator';
 import { offsetOf, pageOf, type PageQuery } from '../../core/database/sql-kit';
-
-export type ActivityAction = 'login' | 'login.sms' | 'login.qr' | 'login.failed' | 'login.locked' | 'logout' | 'changepwd' | 'resetpwd' | 'profile';
-
-export interface ActivityRow {
-  id: number;
-  action: ActivityAction;
-  detail: Record<string, unknown>;
-  ip: string;
-  user_agent: string;
-  at: string;
-}
 
 /** A user's own trail: sign-ins, failed tries, password and profile changes (shown in user settings). */
 @Injectable()
