@@ -21,13 +21,13 @@ import {
   type PayContractOfflineInput,
   type StudentContractListQuery,
 } from '@wantuo/shared';
-import { Workbook } from 'exceljs';
 import { DataSource, type EntityManager } from 'typeorm';
 import { schoolTimeZone } from '../../core/database/school-zone';
 import { offsetOf, pageOf, SCHOOL_TODAY, schoolToday, totalOf, type PageQuery } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
-import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
+import type { FileAnswer } from '../../core/http/send-file';
+import { sheet, xlsxFile } from '../../core/http/xlsx-file';
 import type { SessionUser } from '../../core/http/request-context';
 import { appendEvent, listWhere, lockContract, newContractNo, ROW_COLUMNS, ROW_JOINS, stateSql, countStateSql } from './contract-sql';
 
@@ -348,55 +348,32 @@ export class ContractsService {
     const { list } = await this.page(user.schoolId!, q, { page: 1, limit: EXPORT_MAX_ROWS });
     // the signing date and the file's date are the school's local days
     const tz = await schoolTimeZone(this.db, user.schoolId!);
-    const wb = new Workbook();
-    const ws = wb.addWorksheet('合同');
-    ws.addRow([
-      '合同编号',
-      '学生',
-      '班级',
-      '套餐',
-      '类型',
-      '开始日期',
-      '结束日期',
-      '总次数',
-      '已用',
-      '剩余',
-      '套餐价（元）',
-      '合同价（元）',
-      '已付（元）',
-      '已退（元）',
-      '状态',
-      '自动续约',
-      '签约人',
-      '签约时间',
-    ]).font = { bold: true };
-    ws.addRows(
-      list.map((r) => [
-        r.no,
-        r.student_name,
-        r.class_name ?? '',
-        r.package_name,
-        PACKAGE_KIND_LABELS[r.kind]?.zh ?? r.kind,
-        r.start_day,
-        r.end_day,
-        r.units_total ?? '',
-        r.units_total === null ? '' : r.units_used,
-        r.units_left ?? '',
-        r.list_price_fen / 100,
-        r.price_fen / 100,
-        r.paid_fen / 100,
-        r.refunded_fen / 100,
-        CONTRACT_STATE_LABELS[r.state]?.zh ?? r.state,
-        r.auto_renew ? '是' : '否',
-        r.guardian_name ?? '',
-        localDay(r.created_at, tz),
-      ]),
-    );
-    for (const c of [11, 12, 13, 14]) ws.getColumn(c).numFmt = '#,##0.00';
-    ws.columns.forEach((c, i) => {
-      c.width = [20, 12, 12, 16, 8, 12, 12, 8, 8, 8, 12, 12, 12, 12, 10, 8, 12, 12][i];
-    });
     const stamp = localDay(new Date(), tz).replace(/-/g, '');
-    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `合同-${stamp}.xlsx` };
+    return xlsxFile(`合同-${stamp}.xlsx`, [
+      sheet({
+        name: '合同',
+        rows: list,
+        columns: [
+          { header: '合同编号', value: (r) => r.no, width: 20 },
+          { header: '学生', value: (r) => r.student_name, width: 12 },
+          { header: '班级', value: (r) => r.class_name, width: 12 },
+          { header: '套餐', value: (r) => r.package_name, width: 16 },
+          { header: '类型', value: (r) => PACKAGE_KIND_LABELS[r.kind]?.zh ?? r.kind, width: 8 },
+          { header: '开始日期', value: (r) => r.start_day, width: 12 },
+          { header: '结束日期', value: (r) => r.end_day, width: 12 },
+          { header: '总次数', value: (r) => r.units_total, width: 8 },
+          { header: '已用', value: (r) => (r.units_total === null ? '' : r.units_used), width: 8 },
+          { header: '剩余', value: (r) => r.units_left, width: 8 },
+          { header: '套餐价（元）', value: (r) => r.list_price_fen, money: true, width: 12 },
+          { header: '合同价（元）', value: (r) => r.price_fen, money: true, width: 12 },
+          { header: '已付（元）', value: (r) => r.paid_fen, money: true, width: 12 },
+          { header: '已退（元）', value: (r) => r.refunded_fen, money: true, width: 12 },
+          { header: '状态', value: (r) => CONTRACT_STATE_LABELS[r.state]?.zh ?? r.state, width: 10 },
+          { header: '自动续约', value: (r) => (r.auto_renew ? '是' : '否'), width: 8 },
+          { header: '签约人', value: (r) => r.guardian_name, width: 12 },
+          { header: '签约时间', value: (r) => localDay(r.created_at, tz), width: 12 },
+        ],
+      }),
+    ]);
   }
 }
