@@ -1,4 +1,15 @@
-import { GET, POST, Pending } from './define';
+import { GET, IdAnswer, POST } from './define';
+import {
+  AddWantuoStudentResult,
+  AllotTeacherResult,
+  CareClassInfo,
+  CareClassListAnswer,
+  CareClassStudentPage,
+  CareStudentPage,
+  DelWantuoStudentPreview,
+  DelWantuoStudentResult,
+  TeacherWantuoInfo,
+} from '../answers/care';
 import {
   AddAfterSchoolCareInput,
   AddWantuoStudentInput,
@@ -21,21 +32,21 @@ import {
 
 /** The actions of module `care` (docs/modules/care.md). */
 export const careActions = [
-  GET('classList', ClassListQuery, Pending),
-  GET('wantuoInfo', WantuoInfoQuery, Pending),
-  GET('wantuoStudent', WantuoStudentQuery, Pending),
-  GET('selectWantuoStudent', SelectWantuoStudentQuery, Pending),
-  POST('addAfterSchoolCare', AddAfterSchoolCareInput, Pending),
-  POST('editAfterSchoolCare', EditAfterSchoolCareInput, Pending),
-  POST('addWantuoStudent', AddWantuoStudentInput, Pending),
-  GET('delWantuoStudent', DelWantuoStudentQuery, Pending),
-  POST('delWantuoStudent', DelWantuoStudentInput, Pending),
-  POST('delClass', DelClassInput, Pending),
-  POST('startAndEnd', StartAndEndInput, Pending),
-  POST('allotTeacher', AllotTeacherInput, Pending),
-  GET('teacherWantuoInfo', TeacherWantuoInfoQuery, Pending),
-  GET('teacherWantuoStudent', TeacherWantuoStudentQuery, Pending),
-  GET('teacherSelectWantuoStudent', TeacherSelectWantuoStudentQuery, Pending),
-  POST('teacherAddWantuoStudent', TeacherAddWantuoStudentInput, Pending),
-  POST('teacherDelWantuoStudent', TeacherDelWantuoStudentInput, Pending),
+  GET('classList', ClassListQuery, CareClassListAnswer),
+  GET('wantuoInfo', WantuoInfoQuery, CareClassInfo),
+  GET('wantuoStudent', WantuoStudentQuery, CareClassStudentPage),
+  GET('selectWantuoStudent', SelectWantuoStudentQuery, CareStudentPage),
+  POST('addAfterSchoolCare', AddAfterSchoolCareInput, CareClassInfo),
+  POST('editAfterSchoolCare', EditAfterSchoolCareInput, CareClassInfo),
+  POST('addWantuoStudent', AddWantuoStudentInput, AddWantuoStudentResult),
+  GET('delWantuoStudent', DelWantuoStudentQuery, DelWantuoStudentPreview),
+  POST('delWantuoStudent', DelWantuoStudentInput, DelWantuoStudentResult),
+  POST('delClass', DelClassInput, IdAnswer),
+  POST('startAndEnd', StartAndEndInput, CareClassInfo),
+  POST('allotTeacher', AllotTeacherInput, AllotTeacherResult),
+  GET('teacherWantuoInfo', TeacherWantuoInfoQuery, TeacherWantuoInfo),
+  GET('teacherWantuoStudent', TeacherWantuoStudentQuery, CareClassStudentPage),
+  GET('teacherSelectWantuoStudent', TeacherSelectWantuoStudentQuery, CareStudentPage),
+  POST('teacherAddWantuoStudent', TeacherAddWantuoStudentInput, AddWantuoStudentResult),
+  POST('teacherDelWantuoStudent', TeacherDelWantuoStudentInput, DelWantuoStudentResult),
 ] as const;

@@ -1,4 +1,5 @@
-import { GET, POST, Pending } from './define';
+import { EmptyAnswer, GET, POST } from './define';
+import { ResetTeacherPwdResult, StaffListAnswer, StaffPickAnswer, StaffRow } from '../answers/staff';
 import {
   AccountListQuery,
   AddTeacherInput,
@@ -19,19 +20,19 @@ import {
 
 /** The actions of module `staff` (docs/modules/staff.md). */
 export const staffActions = [
-  GET('accountList', AccountListQuery, Pending),
-  GET('teachersList', TeachersListQuery, Pending),
-  GET('teacherInfo', TeacherInfoQuery, Pending),
-  POST('addTeacher', AddTeacherInput, Pending),
-  POST('editTeacher', EditTeacherInput, Pending),
-  POST('delTeacher', DelTeacherInput, Pending),
-  POST('setLeave', SetLeaveInput, Pending),
-  POST('onJob', OnJobInput, Pending),
-  POST('resetTeacherPwd', ResetTeacherPwdInput, Pending),
-  POST('teacherSaveInfo', TeacherSaveInfoInput, Pending),
-  GET('selectClassTeacher', SelectClassTeacherQuery, Pending),
-  GET('shuttleTeacher', ShuttleTeacherQuery, Pending),
-  GET('tutorTeacher', TutorTeacherQuery, Pending),
-  GET('teacherShuttleTeacher', TeacherShuttleTeacherQuery, Pending),
-  GET('teacherTutorTeacher', TeacherTutorTeacherQuery, Pending),
+  GET('accountList', AccountListQuery, StaffListAnswer),
+  GET('teachersList', TeachersListQuery, StaffListAnswer),
+  GET('teacherInfo', TeacherInfoQuery, StaffRow),
+  POST('addTeacher', AddTeacherInput, StaffRow),
+  POST('editTeacher', EditTeacherInput, StaffRow),
+  POST('delTeacher', DelTeacherInput, EmptyAnswer),
+  POST('setLeave', SetLeaveInput, StaffRow),
+  POST('onJob', OnJobInput, StaffRow),
+  POST('resetTeacherPwd', ResetTeacherPwdInput, ResetTeacherPwdResult),
+  POST('teacherSaveInfo', TeacherSaveInfoInput, StaffRow),
+  GET('selectClassTeacher', SelectClassTeacherQuery, StaffPickAnswer),
+  GET('shuttleTeacher', ShuttleTeacherQuery, StaffPickAnswer),
+  GET('tutorTeacher', TutorTeacherQuery, StaffPickAnswer),
+  GET('teacherShuttleTeacher', TeacherShuttleTeacherQuery, StaffPickAnswer),
+  GET('teacherTutorTeacher', TeacherTutorTeacherQuery, StaffPickAnswer),
 ] as const;

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { HHMM_RE, startsBeforeEnd } from '../time-slots';
 import { lineText, pageQuery } from './common';
-import type { ClassTimeOption } from '../answers/timetable';
-import type { StudentInfoContract } from './students';
 
 /**
  * After-school-care classes (care module) and time slots (timetable module): input schemas named after their
@@ -208,100 +206,4 @@ export type AddStudentClassTimeInput = z.infer<typeof AddStudentClassTimeInput>;
 
 // ---------------------------------------------------------------- answers
 
-
-
-/** One row of classList, and the class part of wantuoInfo. */
-export interface CareClass {
-  id: number;
-  name: string;
-  status: CareClassStatus;
-  capacity: number;
-  fee_fen: number;
-  headcount: number;
-  head_teacher_id: number | null;
-  head_teacher_name: string | null;
-  class_time_id: number | null;
-  class_time_name: string | null;
-  start_time: string | null;
-  end_time: string | null;
-  weekdays: number[] | null;
-  version: number;
-  created_at: string;
-}
-
-/** A duty assignment: of the class (student_id null) or of one student. */
-export interface DutyAssignment {
-  id: number;
-  duty: Duty;
-  teacher_id: number;
-  teacher_name: string;
-  student_id: number | null;
-}
-
-/** `data` of wantuoInfo and teacherWantuoInfo's `class`. */
-export interface CareClassInfo extends CareClass {
-  /** the duties of the class (student_id null) */
-  duties: DutyAssignment[];
-}
-
-/** `data` of teacherWantuoInfo: the classes the caller heads or has a duty in, and the chosen one (null: none). */
-export interface TeacherWantuoInfo {
-  classes: Array<{ id: number; name: string; is_head: boolean }>;
-  class: CareClassInfo | null;
-}
-
-/** A student as the care screens list them (selectWantuoStudent rows). */
-export interface CareStudent {
-  id: number;
-  name: string;
-  gender: 1 | 2 | null;
-  grade: string | null;
-  class_name: string | null;
-  day_school: string | null;
-}
-
-/** One row of wantuoStudent / teacherWantuoStudent: the student and their per-student duties in the class. */
-export interface CareClassStudent extends CareStudent {
-  joined_at: string;
-  duties: DutyAssignment[];
-  /** the student's own time slots (addStudentClassTime), by start time; empty: the class's slot applies */
-  class_times: ClassTimeOption[];
-}
-
-/** `data` of addWantuoStudent / teacherAddWantuoStudent. */
-export interface AddWantuoStudentResult {
-  class_id: number;
-  added: number;
-  headcount: number;
-  capacity: number;
-}
-
-/** `data` of GET delWantuoStudent: what removing the student from the class affects. */
-export interface DelWantuoStudentPreview {
-  class_id: number;
-  class_name: string;
-  student_id: number;
-  student_name: string;
-  /** the student's own duty assignments in the class, removed with the student */
-  duties: DutyAssignment[];
-  /** the student's open contracts (unpaid, active, expiring): they stay, the removal does not end or refund them */
-  contracts: StudentInfoContract[];
-  /** the student's dinner bookings from the school's today on, not served yet (booked or unpaid): they stay too */
-  meal_bookings: Array<{
-    id: number;
-    day: string;
-    goods_name: string | null;
-    status: 'booked' | 'unpaid';
-    price_fen: number;
-    pay_from: 'contract' | 'wechat' | 'school' | null;
-  }>;
-}
-
-/** `data` of POST delWantuoStudent / teacherDelWantuoStudent. */
-export interface DelWantuoStudentResult {
-  class_id: number;
-  student_id: number;
-  removed_duties: number;
-  headcount: number;
-}
-
+// the care classes' answers: answers/care.ts; the time slots': answers/timetable.ts

@@ -166,39 +166,3 @@ export const ShuttleTeacherQuery = StaffPickerQuery;
 export const TutorTeacherQuery = StaffPickerQuery;
 export const TeacherShuttleTeacherQuery = StaffPickerQuery;
 export const TeacherTutorTeacherQuery = StaffPickerQuery;
-
-/** One staff account: rows of accountList and teachersList, `data` of teacherInfo and of the staff writes. */
-export interface StaffRow {
-  id: number;
-  username: string;
-  name: string;
-  nickname: string;
-  mobile: string | null;
-  email: string | null;
-  /** 1 admin, 2 teacher, 5 head teacher */
-  role: number;
-  duties: StaffDuty[];
-  gender: 1 | 2 | null;
-  remark: string | null;
-  job_status: JobStatus;
-  left_at: string | null;
-  last_login_at: string | null;
-  version: number;
-  created_at: string;
-}
-
-/** One row of the duty pickers: an on-job teacher with that duty or role. */
-export interface StaffPick {
-  id: number;
-  name: string;
-  nickname: string;
-  mobile: string | null;
-  role: number;
-  duties: StaffDuty[];
-}
-
-/** `data` of resetTeacherPwd: the generated password (shown once), or null when the admin chose it. */
-export interface ResetTeacherPwdResult {
-  id: number;
-  password: string | null;
-}

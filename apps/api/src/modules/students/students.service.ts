@@ -7,6 +7,7 @@ import {
   type CheckStudentInput,
   type CheckStudentResult,
   type DelStudentInput,
+  type DelStudentResult,
   type OverallCommentInput,
   type Page,
   type ParentChild,
@@ -236,7 +237,7 @@ export class StudentsService {
   }
 
   /** Archives the student: gone from lists and pickers, history stays readable. */
-  async archive(user: SessionUser, input: DelStudentInput): Promise<{ id: number; status: StudentStatus; version: number }> {
+  async archive(user: SessionUser, input: DelStudentInput): Promise<DelStudentResult> {
     const [rows]: [Array<{ id: number; version: number }>, number] = await this.db.query(
       `update students set status = 0, archived_at = now(), updated_at = now(), version = version + 1
         where id = $1 and school_id = $2 and status = 1 and ($3::int is null or version = $3)
