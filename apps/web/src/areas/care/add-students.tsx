@@ -6,7 +6,7 @@ import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
-import { useT } from '../../stores/preferences';
+import { careStrings } from './strings';
 
 const PAGE_SIZE = 10;
 
@@ -27,7 +27,7 @@ export function AddStudentsModal({
   open: boolean;
   onClose: (added: boolean) => void;
 }) {
-  const t = useT();
+  const tc = careStrings.use();
   const [name, setName] = useState('');
   const [page, setPage] = useState(1);
   const [chosen, setChosen] = useState<number[]>([]);
@@ -49,7 +49,7 @@ export function AddStudentsModal({
         class_id: classId,
         student_ids: chosen,
       });
-      feedback().message.success(t('care.added', { count: res.added, headcount: res.headcount, capacity: res.capacity }));
+      feedback().message.success(tc('care.added', { count: res.added, headcount: res.headcount, capacity: res.capacity }));
       close(true);
     } catch {
       // shown by the request wrapper (capacity, already in a class)
@@ -60,22 +60,22 @@ export function AddStudentsModal({
   return (
     <Modal
       open={open}
-      title={t('care.add_students')}
+      title={tc('care.add_students')}
       onCancel={() => close(false)}
       onOk={add}
-      okText={t('care.add_n', { count: chosen.length })}
+      okText={tc('care.add_n', { count: chosen.length })}
       okButtonProps={{ disabled: chosen.length === 0 }}
       confirmLoading={busy}
       width={640}
       destroyOnHidden
     >
       <Typography.Paragraph type={chosen.length > room ? 'danger' : 'secondary'}>
-        {t('care.room_left', { room, count: chosen.length })}
+        {tc('care.room_left', { room, count: chosen.length })}
       </Typography.Paragraph>
       <Input.Search
         allowClear
         maxLength={50}
-        placeholder={t('care.search_student')}
+        placeholder={tc('care.search_student')}
         style={{ marginBottom: 12 }}
         onSearch={(v) => {
           setName(v.trim());
@@ -90,12 +90,12 @@ export function AddStudentsModal({
         pagination={{ size: 'small' }}
         size="small"
         scroll={{ x: 480 }}
-        locale={{ emptyText: <EmptyState description={t('care.no_selectable')} /> }}
+        locale={{ emptyText: <EmptyState description={tc('care.no_selectable')} /> }}
         rowSelection={{ selectedRowKeys: chosen, preserveSelectedRowKeys: true, onChange: (keys) => setChosen(keys as number[]) }}
         columns={[
-          { title: t('care.student_name'), dataIndex: 'name', width: 120 },
-          { title: t('care.grade'), key: 'grade', width: 140, render: (_, s) => [s.grade, s.class_name].filter(Boolean).join(' ') || '-' },
-          { title: t('care.day_school'), dataIndex: 'day_school', render: (v: string | null) => v ?? '-' },
+          { title: tc('care.student_name'), dataIndex: 'name', width: 120 },
+          { title: tc('care.grade'), key: 'grade', width: 140, render: (_, s) => [s.grade, s.class_name].filter(Boolean).join(' ') || '-' },
+          { title: tc('care.day_school'), dataIndex: 'day_school', render: (v: string | null) => v ?? '-' },
         ]}
       />
     </Modal>

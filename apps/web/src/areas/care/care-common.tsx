@@ -3,11 +3,11 @@ import { Select, Tag } from 'antd';
 import type { CareClass, ClassTimeOption, Duty, DutyAssignment, Page, StaffPick } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
-import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
+import { careStrings, type CareKey } from './strings';
 
-export const WEEKDAY_KEYS: MessageKey[] = ['care.wd1', 'care.wd2', 'care.wd3', 'care.wd4', 'care.wd5', 'care.wd6', 'care.wd7'];
-export const DUTY_KEYS: Record<Duty, MessageKey> = { shuttle: 'care.duty_shuttle', tutor: 'care.duty_tutor', head: 'care.duty_head' };
+export const WEEKDAY_KEYS: CareKey[] = ['care.wd1', 'care.wd2', 'care.wd3', 'care.wd4', 'care.wd5', 'care.wd6', 'care.wd7'];
+export const DUTY_KEYS: Record<Duty, CareKey> = { shuttle: 'care.duty_shuttle', tutor: 'care.duty_tutor', head: 'care.duty_head' };
 export const DUTY_COLOR: Record<Duty, string> = { shuttle: 'cyan', tutor: 'geekblue', head: 'purple' };
 
 /** Runs of consecutive weekdays: [1,2,3,5] -> [[1,3],[5,5]]. */
@@ -23,16 +23,16 @@ export function weekdayRuns(days: readonly number[]): Array<[number, number]> {
 
 /** "周一至周五 16:00-18:00" style text of a slot. */
 export function useSlotText() {
-  const t = useT();
+  const tc = careStrings.use();
   return (s: Pick<ClassTimeOption, 'start_time' | 'end_time' | 'weekdays'> | null | undefined) =>
     s && s.weekdays
       ? `${weekdayRuns(s.weekdays)
           .map(([a, b]) =>
             a === b
-              ? t(WEEKDAY_KEYS[a - 1])
+              ? tc(WEEKDAY_KEYS[a - 1])
               : b - a === 1
-                ? `${t(WEEKDAY_KEYS[a - 1])} ${t(WEEKDAY_KEYS[b - 1])}`
-                : t('care.wd_range', { from: t(WEEKDAY_KEYS[a - 1]), to: t(WEEKDAY_KEYS[b - 1]) }),
+                ? `${tc(WEEKDAY_KEYS[a - 1])} ${tc(WEEKDAY_KEYS[b - 1])}`
+                : tc('care.wd_range', { from: tc(WEEKDAY_KEYS[a - 1]), to: tc(WEEKDAY_KEYS[b - 1]) }),
           )
           .join(' ')} ${s.start_time}-${s.end_time}`
       : '-';
@@ -44,13 +44,13 @@ export function classSlot(c: Pick<CareClass, 'start_time' | 'end_time' | 'weekda
 }
 
 export function DutyTags({ duties }: { duties: DutyAssignment[] }) {
-  const t = useT();
+  const tc = careStrings.use();
   if (!duties.length) return <>-</>;
   return (
     <>
       {duties.map((d) => (
         <Tag key={d.id} color={DUTY_COLOR[d.duty]}>
-          {t(DUTY_KEYS[d.duty])}：{d.teacher_name}
+          {tc(DUTY_KEYS[d.duty])}：{d.teacher_name}
         </Tag>
       ))}
     </>
@@ -79,6 +79,7 @@ export function TeacherSelect({
   style?: React.CSSProperties;
 }) {
   const t = useT();
+  const tc = careStrings.use();
   const [keyword, setKeyword] = useState('');
   const q = useQuery({
     queryKey: [PICKER_OF[duty], keyword],
@@ -91,7 +92,7 @@ export function TeacherSelect({
       showSearch={{ filterOption: false, onSearch: (v) => setKeyword(v.trim().slice(0, 64)) }}
       allowClear={allowClear}
       loading={q.isLoading}
-      placeholder={t('care.pick_teacher')}
+      placeholder={tc('care.pick_teacher')}
       value={value ?? undefined}
       onChange={(v) => onChange?.(v ?? null)}
       options={options}
@@ -103,19 +104,19 @@ export function TeacherSelect({
 
 /** A select of the school's time slots (selectClassTime). */
 export function SlotSelect({ value, onChange }: { value?: number | null; onChange?: (v: number | null) => void }) {
-  const t = useT();
+  const tc = careStrings.use();
   const slotText = useSlotText();
   const q = useQuery({ queryKey: ['selectClassTime'], queryFn: () => get<{ list: ClassTimeOption[] }>('selectClassTime') });
   return (
     <Select<number>
       allowClear
       loading={q.isLoading}
-      placeholder={t('care.pick_slot')}
+      placeholder={tc('care.pick_slot')}
       value={value ?? undefined}
       onChange={(v) => onChange?.(v ?? null)}
       options={(q.data?.list ?? []).map((s) => ({ value: s.id, label: `${s.name}（${slotText(s)}）` }))}
       style={{ width: '100%' }}
-      notFoundContent={t('care.no_slots')}
+      notFoundContent={tc('care.no_slots')}
     />
   );
 }

@@ -9,6 +9,7 @@ import { MoneyInput } from '../../components/money-input';
 import { LoadError, Loading } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { SlotSelect, TeacherSelect } from './care-common';
+import { careStrings } from './strings';
 
 interface ClassValues {
   name: string;
@@ -20,6 +21,7 @@ interface ClassValues {
 
 function ClassForm({ current }: { current: CareClassInfo | null }) {
   const t = useT();
+  const tc = careStrings.use();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const submit = async (v: ClassValues) => {
@@ -60,29 +62,33 @@ function ClassForm({ current }: { current: CareClassInfo | null }) {
           : { capacity: 30, fee: '0' }
       }
     >
-      <Form.Item name="name" label={t('care.class_name')} rules={[{ required: true, whitespace: true, max: 50, message: t('care.class_name_rule') }]}>
+      <Form.Item
+        name="name"
+        label={tc('care.class_name')}
+        rules={[{ required: true, whitespace: true, max: 50, message: tc('care.class_name_rule') }]}
+      >
         <Input maxLength={50} />
       </Form.Item>
-      <Form.Item name="head_teacher_id" label={t('care.head_teacher')}>
+      <Form.Item name="head_teacher_id" label={tc('care.head_teacher')}>
         <TeacherSelect
           duty="head"
           allowClear
           current={current?.head_teacher_id ? { id: current.head_teacher_id, name: current.head_teacher_name ?? '' } : null}
         />
       </Form.Item>
-      <Form.Item name="class_time_id" label={t('care.slot')} extra={t('care.slot_hint')}>
+      <Form.Item name="class_time_id" label={tc('care.slot')} extra={tc('care.slot_hint')}>
         <SlotSelect />
       </Form.Item>
       <Form.Item
         name="capacity"
-        label={t('care.capacity')}
+        label={tc('care.capacity')}
         rules={[
           {
             required: true,
             type: 'integer',
             min: Math.max(1, current?.headcount ?? 1),
             max: CARE_LIMITS.capacity,
-            message: t('care.capacity_rule', { min: Math.max(1, current?.headcount ?? 1) }),
+            message: tc('care.capacity_rule', { min: Math.max(1, current?.headcount ?? 1) }),
           },
         ]}
       >
@@ -90,12 +96,12 @@ function ClassForm({ current }: { current: CareClassInfo | null }) {
       </Form.Item>
       <Form.Item
         name="fee"
-        label={t('care.fee_yuan')}
+        label={tc('care.fee_yuan')}
         rules={[
           {
             validator: (_, v: string | undefined) => {
               const fen = yuanToFen(v || '0');
-              return fen !== null && fen >= 0 && fen <= maxFen ? Promise.resolve() : Promise.reject(new Error(t('care.fee_rule')));
+              return fen !== null && fen >= 0 && fen <= maxFen ? Promise.resolve() : Promise.reject(new Error(tc('care.fee_rule')));
             },
           },
         ]}
@@ -114,13 +120,13 @@ function ClassForm({ current }: { current: CareClassInfo | null }) {
 
 /** /principal_add_class and /principal_class_Editing?id=: the care class form. */
 export default function ClassFormPage() {
-  const t = useT();
+  const tc = careStrings.use();
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
   const editing = Number.isSafeInteger(id) && id > 0;
   const q = useQuery({ queryKey: ['wantuoInfo', id], queryFn: () => get<CareClassInfo>('wantuoInfo', { id }), enabled: editing });
   return (
-    <Card title={editing ? t('care.edit_class') : t('care.new_class')}>
+    <Card title={editing ? tc('care.edit_class') : tc('care.new_class')}>
       {!editing ? (
         <ClassForm current={null} />
       ) : q.isLoading ? (

@@ -10,12 +10,14 @@ import { EmptyState } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { classSlot, useSlotText } from './care-common';
 import TimeSlots from './time-slots';
+import { careStrings } from './strings';
 
 const PAGE_SIZE = 20;
 type StatusFilter = 'all' | 0 | 1;
 
 function Classes() {
   const t = useT();
+  const tc = careStrings.use();
   const navigate = useNavigate();
   const slotText = useSlotText();
   const [name, setName] = useState('');
@@ -43,7 +45,7 @@ function Classes() {
           <Input.Search
             allowClear
             maxLength={50}
-            placeholder={t('care.search_class')}
+            placeholder={tc('care.search_class')}
             style={{ width: 220, maxWidth: '100%' }}
             onSearch={(v) => {
               setName(v.trim());
@@ -57,14 +59,14 @@ function Classes() {
               setPage(1);
             }}
             options={[
-              { value: 'all', label: t('care.all') },
-              { value: 1, label: t('care.running') },
-              { value: 0, label: t('care.stopped') },
+              { value: 'all', label: tc('care.all') },
+              { value: 1, label: tc('care.running') },
+              { value: 0, label: tc('care.stopped') },
             ]}
           />
         </Space>
         <Button type="primary" onClick={() => navigate('/principal_add_class')}>
-          {t('care.new_class')}
+          {tc('care.new_class')}
         </Button>
       </Space>
       <ServerTable<CareClass>
@@ -73,49 +75,49 @@ function Classes() {
         onPage={setPage}
         pageSize={PAGE_SIZE}
         scroll={{ x: 1050 }}
-        locale={{ emptyText: <EmptyState description={name || status !== 'all' ? t('care.empty_search') : t('care.empty_classes')} /> }}
+        locale={{ emptyText: <EmptyState description={name || status !== 'all' ? tc('care.empty_search') : tc('care.empty_classes')} /> }}
         columns={[
-          { title: t('care.class_name'), dataIndex: 'name', fixed: 'left', width: 150 },
-          { title: t('care.head_teacher'), dataIndex: 'head_teacher_name', width: 110, render: (v: string | null) => v ?? '-' },
+          { title: tc('care.class_name'), dataIndex: 'name', fixed: 'left', width: 150 },
+          { title: tc('care.head_teacher'), dataIndex: 'head_teacher_name', width: 110, render: (v: string | null) => v ?? '-' },
           {
-            title: t('care.slot'),
+            title: tc('care.slot'),
             key: 'slot',
             width: 220,
             render: (_, c) => (c.class_time_id ? `${c.class_time_name}（${slotText(classSlot(c))}）` : '-'),
           },
-          { title: t('care.headcount'), key: 'headcount', width: 100, render: (_, c) => `${c.headcount} / ${c.capacity}` },
-          { title: t('care.fee'), dataIndex: 'fee_fen', width: 110, render: (v: number) => `¥${formatFen(v)}` },
+          { title: tc('care.headcount'), key: 'headcount', width: 100, render: (_, c) => `${c.headcount} / ${c.capacity}` },
+          { title: tc('care.fee'), dataIndex: 'fee_fen', width: 110, render: (v: number) => `¥${formatFen(v)}` },
           {
-            title: t('care.status'),
+            title: tc('care.status'),
             dataIndex: 'status',
             width: 90,
-            render: (v: number) => (v === 1 ? <Tag color="green">{t('care.running')}</Tag> : <Tag>{t('care.stopped')}</Tag>),
+            render: (v: number) => (v === 1 ? <Tag color="green">{tc('care.running')}</Tag> : <Tag>{tc('care.stopped')}</Tag>),
           },
           {
-            title: t('care.actions'),
+            title: tc('care.actions'),
             key: 'actions',
             width: 300,
             render: (_, c) => (
               <Space wrap size={[4, 4]}>
                 <Button size="small" onClick={() => navigate(`/principal_class_Editing?id=${c.id}`)}>
-                  {t('care.edit')}
+                  {tc('care.edit')}
                 </Button>
                 <Button size="small" onClick={() => navigate(`/principal_classCompile?id=${c.id}`)}>
-                  {t('care.manage_students')}
+                  {tc('care.manage_students')}
                 </Button>
                 <Popconfirm
-                  title={c.status === 1 ? t('care.confirm_stop') : t('care.confirm_start')}
+                  title={c.status === 1 ? tc('care.confirm_stop') : tc('care.confirm_start')}
                   onConfirm={() => run(() => post('startAndEnd', { id: c.id, version: c.version, status: c.status === 1 ? 0 : 1 }))}
                 >
-                  <Button size="small">{c.status === 1 ? t('care.stop') : t('care.start')}</Button>
+                  <Button size="small">{c.status === 1 ? tc('care.stop') : tc('care.start')}</Button>
                 </Popconfirm>
                 <Popconfirm
-                  title={t('care.confirm_delete_class', { name: c.name })}
-                  description={c.headcount > 0 ? t('care.delete_has_students', { count: c.headcount }) : undefined}
+                  title={tc('care.confirm_delete_class', { name: c.name })}
+                  description={c.headcount > 0 ? tc('care.delete_has_students', { count: c.headcount }) : undefined}
                   onConfirm={() => run(() => post('delClass', { id: c.id }))}
                 >
                   <Button size="small" danger>
-                    {t('care.delete')}
+                    {tc('care.delete')}
                   </Button>
                 </Popconfirm>
               </Space>
@@ -129,13 +131,13 @@ function Classes() {
 
 /** /principal_class: the care classes (server-paged) and, in a second tab, the school's time slots. */
 export default function ClassList() {
-  const t = useT();
+  const tc = careStrings.use();
   return (
-    <Card title={t('care.classes')}>
+    <Card title={tc('care.classes')}>
       <Tabs
         items={[
-          { key: 'classes', label: t('care.classes'), children: <Classes /> },
-          { key: 'slots', label: t('care.slots'), children: <TimeSlots /> },
+          { key: 'classes', label: tc('care.classes'), children: <Classes /> },
+          { key: 'slots', label: tc('care.slots'), children: <TimeSlots /> },
         ]}
       />
     </Card>

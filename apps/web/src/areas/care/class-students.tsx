@@ -38,7 +38,7 @@ function useAllot(classId: number, refresh: () => void) {
 }
 
 function StudentDutyModal({ classId, student, onClose }: { classId: number; student: CareClassStudent | null; onClose: () => void }) {
-  const t = useT();
+  const cs = careStrings.use();
   const allot = useAllot(classId, () => undefined);
   const [form] = Form.useForm<Record<ClassDuty, number | null>>();
   const of = (duty: ClassDuty) => student?.duties.find((d) => d.duty === duty);
@@ -54,7 +54,7 @@ function StudentDutyModal({ classId, student, onClose }: { classId: number; stud
   return (
     <Modal
       open={student !== null}
-      title={t('care.student_duties', { name: student?.name ?? '' })}
+      title={cs('care.student_duties', { name: student?.name ?? '' })}
       onCancel={onClose}
       onOk={() => form.submit()}
       destroyOnHidden
@@ -69,7 +69,7 @@ function StudentDutyModal({ classId, student, onClose }: { classId: number; stud
           {(['shuttle', 'tutor'] as const).map((duty) => {
             const d = of(duty);
             return (
-              <Form.Item key={duty} name={duty} label={t(DUTY_KEYS[duty])}>
+              <Form.Item key={duty} name={duty} label={cs(DUTY_KEYS[duty])}>
                 <TeacherSelect duty={duty} allowClear current={d ? { id: d.teacher_id, name: d.teacher_name } : null} />
               </Form.Item>
             );
@@ -81,25 +81,25 @@ function StudentDutyModal({ classId, student, onClose }: { classId: number; stud
 }
 
 function ClassHeader({ info, refresh }: { info: CareClassInfo; refresh: () => void }) {
-  const t = useT();
+  const cs = careStrings.use();
   const slotText = useSlotText();
   const allot = useAllot(info.id, refresh);
   const duty = (d: ClassDuty): DutyAssignment | undefined => info.duties.find((x) => x.duty === d);
   return (
     <Descriptions size="small" bordered column={{ xs: 1, sm: 2, lg: 3 }} style={{ marginBottom: 16 }}>
-      <Descriptions.Item label={t('care.class_name')}>
-        {info.name} {info.status === 1 ? <Tag color="green">{t('care.running')}</Tag> : <Tag>{t('care.stopped')}</Tag>}
+      <Descriptions.Item label={cs('care.class_name')}>
+        {info.name} {info.status === 1 ? <Tag color="green">{cs('care.running')}</Tag> : <Tag>{cs('care.stopped')}</Tag>}
       </Descriptions.Item>
-      <Descriptions.Item label={t('care.head_teacher')}>{info.head_teacher_name ?? '-'}</Descriptions.Item>
-      <Descriptions.Item label={t('care.slot')}>
+      <Descriptions.Item label={cs('care.head_teacher')}>{info.head_teacher_name ?? '-'}</Descriptions.Item>
+      <Descriptions.Item label={cs('care.slot')}>
         {info.class_time_id ? `${info.class_time_name}（${slotText(classSlot(info))}）` : '-'}
       </Descriptions.Item>
-      <Descriptions.Item label={t('care.headcount')}>{`${info.headcount} / ${info.capacity}`}</Descriptions.Item>
-      <Descriptions.Item label={t('care.fee')}>¥{formatFen(info.fee_fen)}</Descriptions.Item>
+      <Descriptions.Item label={cs('care.headcount')}>{`${info.headcount} / ${info.capacity}`}</Descriptions.Item>
+      <Descriptions.Item label={cs('care.fee')}>¥{formatFen(info.fee_fen)}</Descriptions.Item>
       {(['shuttle', 'tutor'] as const).map((d) => {
         const a = duty(d);
         return (
-          <Descriptions.Item key={d} label={t(d === 'shuttle' ? 'care.class_shuttle' : 'care.class_tutor')}>
+          <Descriptions.Item key={d} label={cs(d === 'shuttle' ? 'care.class_shuttle' : 'care.class_tutor')}>
             <TeacherSelect
               duty={d}
               allowClear
@@ -141,8 +141,8 @@ export default function ClassStudents() {
   if (!valid)
     return (
       <Card>
-        <EmptyState description={t('care.no_class_chosen')}>
-          <Button onClick={() => navigate('/principal_class')}>{t('care.classes')}</Button>
+        <EmptyState description={cs('care.no_class_chosen')}>
+          <Button onClick={() => navigate('/principal_class')}>{cs('care.classes')}</Button>
         </EmptyState>
       </Card>
     );
@@ -157,7 +157,7 @@ export default function ClassStudents() {
 
   return (
     <Card
-      title={t('care.class_students_title', { name: c.name })}
+      title={cs('care.class_students_title', { name: c.name })}
       extra={<Button onClick={() => navigate('/principal_class')}>{t('common.back')}</Button>}
     >
       <ClassHeader info={c} refresh={refresh} />
@@ -165,7 +165,7 @@ export default function ClassStudents() {
         <Input.Search
           allowClear
           maxLength={50}
-          placeholder={t('care.search_student')}
+          placeholder={cs('care.search_student')}
           style={{ width: 220, maxWidth: '100%' }}
           onSearch={(v) => {
             setName(v.trim());
@@ -173,7 +173,7 @@ export default function ClassStudents() {
           }}
         />
         <Button type="primary" disabled={c.headcount >= c.capacity} onClick={() => setAdding(true)}>
-          {c.headcount >= c.capacity ? t('care.full') : t('care.add_students')}
+          {c.headcount >= c.capacity ? cs('care.full') : cs('care.add_students')}
         </Button>
       </Space>
       <ServerTable<CareClassStudent>
@@ -182,11 +182,11 @@ export default function ClassStudents() {
         onPage={setPage}
         pageSize={PAGE_SIZE}
         scroll={{ x: 1040 }}
-        locale={{ emptyText: <EmptyState description={name ? t('care.empty_search') : t('care.empty_students')} /> }}
+        locale={{ emptyText: <EmptyState description={name ? cs('care.empty_search') : cs('care.empty_students')} /> }}
         columns={[
-          { title: t('care.student_name'), dataIndex: 'name', fixed: 'left', width: 110 },
-          { title: t('care.grade'), key: 'grade', width: 140, render: (_, s) => [s.grade, s.class_name].filter(Boolean).join(' ') || '-' },
-          { title: t('care.student_duty_col'), dataIndex: 'duties', width: 260, render: (d: DutyAssignment[]) => <DutyTags duties={d} /> },
+          { title: cs('care.student_name'), dataIndex: 'name', fixed: 'left', width: 110 },
+          { title: cs('care.grade'), key: 'grade', width: 140, render: (_, s) => [s.grade, s.class_name].filter(Boolean).join(' ') || '-' },
+          { title: cs('care.student_duty_col'), dataIndex: 'duties', width: 260, render: (d: DutyAssignment[]) => <DutyTags duties={d} /> },
           {
             title: cs('own_slots.col'),
             dataIndex: 'class_times',
@@ -194,13 +194,13 @@ export default function ClassStudents() {
             render: (v: CareClassStudent['class_times'] | undefined) => <OwnSlotTags slots={v ?? []} />,
           },
           {
-            title: t('care.actions'),
+            title: cs('care.actions'),
             key: 'actions',
             width: 260,
             render: (_, s) => (
               <Space size={4}>
                 <Button size="small" onClick={() => setDutyOf(s)}>
-                  {t('care.assign_teacher')}
+                  {cs('care.assign_teacher')}
                 </Button>
                 <StudentSlotsButton student={s} onDone={refresh} />
                 <RemoveStudentButton classId={c.id} student={s} asHead={false} onDone={refresh} />

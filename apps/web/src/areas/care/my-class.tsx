@@ -4,11 +4,10 @@ import type { CareClassStudent, Page, TeacherWantuoInfo } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import type { MessageKey } from '../../i18n/messages';
-import { useT } from '../../stores/preferences';
 import { AddStudentsModal } from './add-students';
 import { classSlot, DutyTags, useSlotText } from './care-common';
 import { RemoveStudentButton } from './remove-student';
+import { careStrings, type CareKey } from './strings';
 
 const PAGE_SIZE = 20;
 
@@ -17,8 +16,8 @@ const PAGE_SIZE = 20;
  * `view`: read only; `manage`: the head teacher adds and removes students of the class they head; `mentor`: each
  * student with their tutor.
  */
-export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; title: MessageKey }) {
-  const t = useT();
+export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; title: CareKey }) {
+  const tc = careStrings.use();
   const slotText = useSlotText();
   const [chosen, setChosen] = useState<number | undefined>();
   const [name, setName] = useState('');
@@ -49,15 +48,15 @@ export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; t
   const { classes, class: c } = info.data;
   if (!c)
     return (
-      <Card title={t(title)}>
-        <EmptyState description={t('care.no_my_class')} />
+      <Card title={tc(title)}>
+        <EmptyState description={tc('care.no_my_class')} />
       </Card>
     );
   const isHead = classes.find((x) => x.id === c.id)?.is_head ?? false;
   const canManage = mode === 'manage' && isHead;
 
   return (
-    <Card title={t(title)} styles={{ body: { padding: 12 } }}>
+    <Card title={tc(title)} styles={{ body: { padding: 12 } }}>
       {classes.length > 1 && (
         <div style={{ overflowX: 'auto', marginBottom: 12 }}>
           <Segmented<number>
@@ -72,13 +71,13 @@ export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; t
       )}
       <Space orientation="vertical" size={4} style={{ width: '100%', marginBottom: 12 }}>
         <Typography.Title level={5} style={{ margin: 0 }}>
-          {c.name} {c.status === 1 ? <Tag color="green">{t('care.running')}</Tag> : <Tag>{t('care.stopped')}</Tag>}
+          {c.name} {c.status === 1 ? <Tag color="green">{tc('care.running')}</Tag> : <Tag>{tc('care.stopped')}</Tag>}
         </Typography.Title>
         <Typography.Text type="secondary">
-          {t('care.head_teacher')}：{c.head_teacher_name ?? '-'} · {t('care.headcount')}：{c.headcount} / {c.capacity}
+          {tc('care.head_teacher')}：{c.head_teacher_name ?? '-'} · {tc('care.headcount')}：{c.headcount} / {c.capacity}
         </Typography.Text>
         <Typography.Text type="secondary">
-          {t('care.slot')}：{c.class_time_id ? `${c.class_time_name}（${slotText(classSlot(c))}）` : '-'}
+          {tc('care.slot')}：{c.class_time_id ? `${c.class_time_name}（${slotText(classSlot(c))}）` : '-'}
         </Typography.Text>
         {/* the head teacher is named above: tags for the other duties only */}
         {c.duties.some((d) => d.duty !== 'head') && (
@@ -86,13 +85,13 @@ export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; t
             <DutyTags duties={c.duties.filter((d) => d.duty !== 'head')} />
           </div>
         )}
-        {mode === 'manage' && !isHead && <Typography.Text type="warning">{t('care.not_head')}</Typography.Text>}
+        {mode === 'manage' && !isHead && <Typography.Text type="warning">{tc('care.not_head')}</Typography.Text>}
       </Space>
       <Space wrap style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
         <Input.Search
           allowClear
           maxLength={50}
-          placeholder={t('care.search_student')}
+          placeholder={tc('care.search_student')}
           style={{ width: 220, maxWidth: '100%' }}
           onSearch={(v) => {
             setName(v.trim());
@@ -101,7 +100,7 @@ export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; t
         />
         {canManage && (
           <Button type="primary" disabled={c.headcount >= c.capacity} onClick={() => setAdding(true)}>
-            {c.headcount >= c.capacity ? t('care.full') : t('care.add_students')}
+            {c.headcount >= c.capacity ? tc('care.full') : tc('care.add_students')}
           </Button>
         )}
       </Space>
@@ -111,7 +110,7 @@ export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; t
         <List<CareClassStudent>
           loading={students.isLoading}
           dataSource={students.data?.list}
-          locale={{ emptyText: <EmptyState description={name ? t('care.empty_search') : t('care.empty_students')} /> }}
+          locale={{ emptyText: <EmptyState description={name ? tc('care.empty_search') : tc('care.empty_students')} /> }}
           pagination={
             (students.data?.total ?? 0) > PAGE_SIZE
               ? {
@@ -136,9 +135,9 @@ export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; t
                       <span>{[s.grade, s.class_name, s.day_school].filter(Boolean).join(' · ') || '-'}</span>
                       {mode === 'mentor' ? (
                         tutor ? (
-                          <Tag color="geekblue">{t('care.tutor_is', { name: tutor.teacher_name })}</Tag>
+                          <Tag color="geekblue">{tc('care.tutor_is', { name: tutor.teacher_name })}</Tag>
                         ) : (
-                          <Tag>{t('care.no_tutor')}</Tag>
+                          <Tag>{tc('care.no_tutor')}</Tag>
                         )
                       ) : (
                         s.duties.length > 0 && (

@@ -6,6 +6,7 @@ import { feedback } from '../../api/feedback';
 import { useT } from '../../stores/preferences';
 import { defineStrings } from '../../i18n/strings';
 import { DutyTags } from './care-common';
+import { careStrings } from './strings';
 
 /** What stays with the student after the removal (the admin's preview). */
 const keptStrings = defineStrings({
@@ -89,24 +90,25 @@ export function RemoveStudentButton({
   onDone: () => void;
 }) {
   const t = useT();
+  const tc = careStrings.use();
   const [busy, setBusy] = useState(false);
   const confirm = (duties: CareClassStudent['duties'], kept?: Pick<DelWantuoStudentPreview, 'contracts' | 'meal_bookings'>) =>
     feedback().modal.confirm({
-      title: t('care.confirm_remove', { name: student.name }),
+      title: tc('care.confirm_remove', { name: student.name }),
       content: (
         <div>
-          <Typography.Paragraph>{duties.length ? t('care.remove_affects') : t('care.remove_affects_none')}</Typography.Paragraph>
+          <Typography.Paragraph>{duties.length ? tc('care.remove_affects') : tc('care.remove_affects_none')}</Typography.Paragraph>
           {duties.length > 0 && <DutyTags duties={duties} />}
           {kept && <KeptList preview={kept} />}
         </div>
       ),
       okButtonProps: { danger: true },
-      okText: t('care.remove'),
+      okText: tc('care.remove'),
       cancelText: t('common.cancel'),
       onOk: async () => {
         try {
           await post(asHead ? 'teacherDelWantuoStudent' : 'delWantuoStudent', { class_id: classId, student_id: student.id });
-          feedback().message.success(t('care.removed', { name: student.name }));
+          feedback().message.success(tc('care.removed', { name: student.name }));
         } catch {
           // shown by the request wrapper
         } finally {
@@ -128,7 +130,7 @@ export function RemoveStudentButton({
   };
   return (
     <Button size="small" danger loading={busy} onClick={click}>
-      {t('care.remove')}
+      {tc('care.remove')}
     </Button>
   );
 }

@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { useT } from '../../stores/preferences';
 import { useSlotText } from './care-common';
 import { careStrings } from './strings';
 
@@ -40,7 +39,6 @@ export function StudentSlotsButton({ student, onDone }: { student: CareClassStud
 }
 
 function StudentSlotsModal({ student, onClose, onDone }: { student: CareClassStudent; onClose: () => void; onDone: () => void }) {
-  const t = useT();
   const s = careStrings.use();
   const slotText = useSlotText();
   const q = useQuery({ queryKey: ['selectClassTime'], queryFn: () => get<{ list: ClassTimeOption[] }>('selectClassTime') });
@@ -74,7 +72,7 @@ function StudentSlotsModal({ student, onClose, onDone }: { student: CareClassStu
       ) : q.isError ? (
         <LoadError onRetry={() => q.refetch()} />
       ) : (q.data?.list.length ?? 0) === 0 ? (
-        <EmptyState description={t('care.no_slots')} />
+        <EmptyState description={s('care.no_slots')} />
       ) : (
         <Checkbox.Group value={chosen} onChange={(v) => setChosen(v as number[])} style={{ width: '100%' }}>
           <Space orientation="vertical">

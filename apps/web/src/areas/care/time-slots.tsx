@@ -8,6 +8,7 @@ import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { useSlotText, WEEKDAY_KEYS } from './care-common';
+import { careStrings } from './strings';
 
 const PAGE_SIZE = 20;
 
@@ -21,6 +22,7 @@ interface SlotValues {
 /** The school's time slots: list (server-paged, searchable), add, edit (with version), delete unused. */
 export default function TimeSlots() {
   const t = useT();
+  const tc = careStrings.use();
   const slotText = useSlotText();
   const [name, setName] = useState('');
   const [page, setPage] = useState(1);
@@ -58,7 +60,7 @@ export default function TimeSlots() {
   const del = async (slot: ClassTime) => {
     try {
       await post('delClassTime', { id: slot.id });
-      feedback().message.success(t('care.deleted'));
+      feedback().message.success(tc('care.deleted'));
     } catch {
       // shown by the request wrapper
     } finally {
@@ -72,7 +74,7 @@ export default function TimeSlots() {
         <Input.Search
           allowClear
           maxLength={50}
-          placeholder={t('care.search_slot')}
+          placeholder={tc('care.search_slot')}
           style={{ width: 220, maxWidth: '100%' }}
           onSearch={(v) => {
             setName(v.trim());
@@ -80,7 +82,7 @@ export default function TimeSlots() {
           }}
         />
         <Button type="primary" onClick={() => open('new')}>
-          {t('care.new_slot')}
+          {tc('care.new_slot')}
         </Button>
       </Space>
       <ServerTable<ClassTime>
@@ -89,28 +91,28 @@ export default function TimeSlots() {
         onPage={setPage}
         pageSize={PAGE_SIZE}
         scroll={{ x: 760 }}
-        locale={{ emptyText: <EmptyState description={name ? t('care.empty_search') : t('care.empty_slots')} /> }}
+        locale={{ emptyText: <EmptyState description={name ? tc('care.empty_search') : tc('care.empty_slots')} /> }}
         columns={[
-          { title: t('care.slot_name'), dataIndex: 'name', width: 140 },
-          { title: t('care.slot_time'), key: 'time', width: 260, render: (_, s) => slotText(s) },
+          { title: tc('care.slot_name'), dataIndex: 'name', width: 140 },
+          { title: tc('care.slot_time'), key: 'time', width: 260, render: (_, s) => slotText(s) },
           {
-            title: t('care.slot_use'),
+            title: tc('care.slot_use'),
             key: 'use',
             width: 160,
-            render: (_, s) => t('care.slot_use_text', { classes: s.class_count ?? 0, students: s.student_count ?? 0 }),
+            render: (_, s) => tc('care.slot_use_text', { classes: s.class_count ?? 0, students: s.student_count ?? 0 }),
           },
           {
-            title: t('care.actions'),
+            title: tc('care.actions'),
             key: 'actions',
             width: 160,
             render: (_, s) => (
               <Space size={4}>
                 <Button size="small" onClick={() => open(s)}>
-                  {t('care.edit')}
+                  {tc('care.edit')}
                 </Button>
-                <Popconfirm title={t('care.confirm_delete_slot', { name: s.name })} onConfirm={() => del(s)}>
+                <Popconfirm title={tc('care.confirm_delete_slot', { name: s.name })} onConfirm={() => del(s)}>
                   <Button size="small" danger>
-                    {t('care.delete')}
+                    {tc('care.delete')}
                   </Button>
                 </Popconfirm>
               </Space>
@@ -120,7 +122,7 @@ export default function TimeSlots() {
       />
       <Modal
         open={editing !== null}
-        title={editing === 'new' ? t('care.new_slot') : t('care.edit_slot')}
+        title={editing === 'new' ? tc('care.new_slot') : tc('care.edit_slot')}
         onCancel={() => setEditing(null)}
         onOk={() => form.submit()}
         confirmLoading={busy}
@@ -130,27 +132,27 @@ export default function TimeSlots() {
         <Form<SlotValues> form={form} layout="vertical" onFinish={save}>
           <Form.Item
             name="name"
-            label={t('care.slot_name')}
-            rules={[{ required: true, whitespace: true, max: 30, message: t('care.slot_name_rule') }]}
+            label={tc('care.slot_name')}
+            rules={[{ required: true, whitespace: true, max: 30, message: tc('care.slot_name_rule') }]}
           >
             <Input maxLength={30} />
           </Form.Item>
           <Space wrap>
-            <Form.Item name="start" label={t('care.start_time')} rules={[{ required: true, pattern: HHMM_RE, message: t('care.time_required') }]}>
+            <Form.Item name="start" label={tc('care.start_time')} rules={[{ required: true, pattern: HHMM_RE, message: tc('care.time_required') }]}>
               <Input type="time" style={{ width: 140 }} />
             </Form.Item>
             <Form.Item
               name="end"
-              label={t('care.end_time')}
+              label={tc('care.end_time')}
               dependencies={['start']}
               rules={[
-                { required: true, pattern: HHMM_RE, message: t('care.time_required') },
+                { required: true, pattern: HHMM_RE, message: tc('care.time_required') },
                 ({ getFieldValue }) => ({
                   validator: (_, end: string | undefined) => {
                     const start = getFieldValue('start') as string | undefined;
                     if (!start || !end || !HHMM_RE.test(start) || !HHMM_RE.test(end) || startsBeforeEnd({ start_time: start, end_time: end }))
                       return Promise.resolve();
-                    return Promise.reject(new Error(t('care.start_before_end')));
+                    return Promise.reject(new Error(tc('care.start_before_end')));
                   },
                 }),
               ]}
@@ -160,10 +162,10 @@ export default function TimeSlots() {
           </Space>
           <Form.Item
             name="weekdays"
-            label={t('care.weekdays')}
-            rules={[{ required: true, type: 'array', min: 1, message: t('care.weekdays_required') }]}
+            label={tc('care.weekdays')}
+            rules={[{ required: true, type: 'array', min: 1, message: tc('care.weekdays_required') }]}
           >
-            <Checkbox.Group options={WEEKDAY_KEYS.map((k, i) => ({ value: i + 1, label: t(k) }))} />
+            <Checkbox.Group options={WEEKDAY_KEYS.map((k, i) => ({ value: i + 1, label: tc(k) }))} />
           </Form.Item>
         </Form>
       </Modal>
