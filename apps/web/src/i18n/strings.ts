@@ -21,3 +21,6 @@ export function defineStrings<K extends string>(table: Record<K, Bilingual>) {
     t: (key: K, params?: Params) => text(currentLang(), key, params),
   };
 }
+
+/** The keys of a defineStrings table, for keys kept in constants or built from a state: `KeyOf<typeof flowStrings>`. */
+export type KeyOf<S extends { t: (key: never) => string }> = S extends { t: (key: infer K) => string } ? K : never;
