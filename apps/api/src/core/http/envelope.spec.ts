@@ -1,4 +1,4 @@
-import { Code } from '@wantuo/shared';
+import { actionPath, Code, DECLARED, FileAnswer } from '@wantuo/shared';
 import { startTestApp, type TestApp } from '../../../test/harness';
 
 let t: TestApp;
@@ -67,6 +67,17 @@ it('serves the OpenAPI document built from the routes', async () => {
   expect(login.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['account', 'password']));
   expect(json.body.paths['/api/index/profile'].post.requestBody.content['multipart/form-data']).toBeDefined();
   expect(json.body.paths['/api/index/userInfo'].get.security).toEqual([{ token: [] }]);
+  // every action's answer is in the document: the envelope's data is its declared schema (or the file an export sends)
+  const json200 = (m: string, path: string) => json.body.paths[path][m.toLowerCase()].responses['200'].content;
+  const bare = DECLARED.filter((d) => {
+    const content = json200(d.method, actionPath(d));
+    if (d.answer === FileAnswer) return !content['application/octet-stream'];
+    const data = content['application/json'].schema.properties.data;
+    return !data || Object.keys(data).length === 0;
+  }).map((d) => `${d.method} ${d.action}`);
+  expect(bare).toEqual([]);
+  const contractList = json200('GET', '/api/index/contractList')['application/json'].schema.properties.data;
+  expect(contractList.required).toEqual(expect.arrayContaining(['list', 'total', 'page', 'limit', 'counts']));
   const ui = await t.get('/api/docs');
   expect(ui.status).toBe(200);
   expect(ui.text).toContain('swagger');
