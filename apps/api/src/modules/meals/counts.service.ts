@@ -20,15 +20,15 @@ import {
   type SchoolDinnerOrderExportQuery,
   type SchoolDinnerOrderListQuery,
 } from '@wantuo/shared';
-import { Workbook } from 'exceljs';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { schoolTimeZone } from '../../core/database/school-zone';
 import { escapeLike, offsetOf, pageOf, SCHOOL_TODAY, totalOf, type PageQuery } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
-import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
+import type { FileAnswer } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
+import { sheet, xlsxFile } from '../../core/http/xlsx-file';
 import { LOGGER } from '../../core/logging/logger';
 import { BOOKING_COLUMNS, BOOKING_JOINS, HEAD_STUDENTS } from './meals-sql';
 import { InFlight } from '../../core/events/in-flight';
@@ -135,27 +135,25 @@ export class MealCounts {
     const { list } = await this.page(w.where, w.params, { page: 1, limit: EXPORT_MAX_ROWS }, 'b.day desc, b.id');
     // booking and serving times on the school's clock
     const tz = await schoolTimeZone(this.db, user.schoolId!);
-    const wb = new Workbook();
-    const ws = wb.addWorksheet('订餐');
-    ws.addRow(['日期', '学生', '班级', '餐品', '价格（元）', '状态', '取消原因', '支付方式', '预订人', '预订时间', '用餐时间']).font = { bold: true };
-    ws.addRows(
-      list.map((r) => [
-        r.day,
-        r.student_name,
-        r.class_name ?? '',
-        r.goods_name ?? '',
-        r.price_fen / 100,
-        MEAL_BOOKING_STATUS_LABELS[r.status]?.zh ?? r.status,
-        r.cancel_cause ? MEAL_CANCEL_CAUSE_LABELS[r.cancel_cause].zh : '',
-        r.pay_from ? MEAL_PAY_FROM_LABELS[r.pay_from].zh : '',
-        r.booked_by_name ?? '',
-        r.booked_at ? localDateTime(r.booked_at, tz) : '',
-        r.served_at ? localDateTime(r.served_at, tz) : '',
-      ]),
-    );
-    ws.getColumn(5).numFmt = '#,##0.00';
-    ws.columns.forEach((c, i) => (c.width = [12, 12, 12, 16, 10, 10, 10, 10, 12, 18, 18][i]));
-    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `订餐-${q.from}-${q.to ?? q.from}.xlsx` };
+    return xlsxFile(`订餐-${q.from}-${q.to ?? q.from}.xlsx`, [
+      sheet({
+        name: '订餐',
+        rows: list,
+        columns: [
+          { header: '日期', value: (r) => r.day, width: 12 },
+          { header: '学生', value: (r) => r.student_name, width: 12 },
+          { header: '班级', value: (r) => r.class_name, width: 12 },
+          { header: '餐品', value: (r) => r.goods_name, width: 16 },
+          { header: '价格（元）', value: (r) => r.price_fen, money: true, width: 10 },
+          { header: '状态', value: (r) => MEAL_BOOKING_STATUS_LABELS[r.status]?.zh ?? r.status, width: 10 },
+          { header: '取消原因', value: (r) => (r.cancel_cause ? MEAL_CANCEL_CAUSE_LABELS[r.cancel_cause].zh : ''), width: 10 },
+          { header: '支付方式', value: (r) => (r.pay_from ? MEAL_PAY_FROM_LABELS[r.pay_from].zh : ''), width: 10 },
+          { header: '预订人', value: (r) => r.booked_by_name, width: 12 },
+          { header: '预订时间', value: (r) => (r.booked_at ? localDateTime(r.booked_at, tz) : ''), width: 18 },
+          { header: '用餐时间', value: (r) => (r.served_at ? localDateTime(r.served_at, tz) : ''), width: 18 },
+        ],
+      }),
+    ]);
   }
 
   // ---------------------------------------------------------------- counts
@@ -204,15 +202,23 @@ export class MealCounts {
   }
 
   async orderMealCountExport(user: SessionUser, q: OrderMealCountQuery): Promise<FileAnswer> {
-    const { rows, totals } = user.role === Role.HeadTeacher ? await this.classMealCount(user, q) : await this.orderMealCount(user, q);
-    const wb = new Workbook();
-    const ws = wb.addWorksheet('订餐统计');
+    const { rows } = user.role === Role.HeadTeacher ? await this.classMealCount(user, q) : await this.orderMealCount(user, q);
     const periodHead = { day: '日期', week: '周（周一）', month: '月份' }[q.group];
-    ws.addRow([periodHead, '餐品', '预订', '取消', '已用餐', '未预订用餐']).font = { bold: true };
-    ws.addRows(rows.map((r) => [r.period, r.goods_name ?? '（未预订）', r.booked, r.cancelled, r.served, r.unbooked_served]));
-    ws.addRow(['合计', '', totals.booked, totals.cancelled, totals.served, totals.unbooked_served]).font = { bold: true };
-    ws.columns.forEach((c, i) => (c.width = [14, 18, 10, 10, 10, 12][i]));
-    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `订餐统计-${q.from}-${q.to}.xlsx` };
+    return xlsxFile(`订餐统计-${q.from}-${q.to}.xlsx`, [
+      sheet({
+        name: '订餐统计',
+        rows,
+        total: true,
+        columns: [
+          { header: periodHead, value: (r) => r.period, width: 14 },
+          { header: '餐品', value: (r) => r.goods_name ?? '（未预订）', width: 18 },
+          { header: '预订', value: (r) => r.booked, width: 10, sum: true },
+          { header: '取消', value: (r) => r.cancelled, width: 10, sum: true },
+          { header: '已用餐', value: (r) => r.served, width: 10, sum: true },
+          { header: '未预订用餐', value: (r) => r.unbooked_served, width: 12, sum: true },
+        ],
+      }),
+    ]);
   }
 
   /** The head teacher's classes (all own, or the one asked) and their active students. */
