@@ -9,11 +9,11 @@ import {
   type ScoreCountRow,
   type ScoreOrderCountQuery,
 } from '@wantuo/shared';
-import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
-import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
+import type { FileAnswer } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
+import { sheet, xlsxFile } from '../../core/http/xlsx-file';
 import { RESPONSIBLE } from '../students/students.service';
 
 const NUMBERS = ['awarded', 'deducted', 'spent', 'refunded', 'orders', 'handed_over', 'cancelled'] as const;
@@ -82,18 +82,16 @@ export class CountsService {
   /** The same numbers as an .xlsx: Chinese headers, one row per period and a total row. */
   async export(user: SessionUser, q: ScoreOrderCountQuery): Promise<FileAnswer> {
     const c = await this.count(user, q);
-    const wb = new Workbook();
-    const ws = wb.addWorksheet('积分统计');
-    ws.addRow(HEADERS).font = { bold: true };
-    ws.addRows(c.rows.map((r) => [r.period, ...NUMBERS.map((k) => r[k])]));
-    ws.addRow(['合计', ...NUMBERS.map((k) => c.totals[k])]).font = { bold: true };
-    ws.columns.forEach((col) => {
-      col.width = 14;
-    });
-    return {
-      body: Buffer.from(await wb.xlsx.writeBuffer()),
-      contentType: XLSX_TYPE,
-      filename: `积分统计-${DATA_GROUP_LABELS[q.group].zh}-${q.date_from}至${q.date_to}.xlsx`,
-    };
+    return xlsxFile(`积分统计-${DATA_GROUP_LABELS[q.group].zh}-${q.date_from}至${q.date_to}.xlsx`, [
+      sheet({
+        name: '积分统计',
+        rows: c.rows,
+        total: true,
+        columns: [
+          { header: HEADERS[0], value: (r) => r.period, width: 14 },
+          ...NUMBERS.map((k, i) => ({ header: HEADERS[i + 1], value: (r: ScoreCountRow) => r[k], width: 14, sum: true })),
+        ],
+      }),
+    ]);
   }
 }
