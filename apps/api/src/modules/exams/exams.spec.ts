@@ -495,6 +495,13 @@ describe('examScoreExport and examScoreImport', () => {
     expect(ws.rowCount).toBe(mineStudents.length + 1);
     const rowOf = (id: number) => [...Array(ws.rowCount).keys()].map((i) => ws.getRow(i + 1)).find((r) => r.getCell(1).value === id)!;
     expect(rowOf(child).getCell(4).value).toBe(66);
+    expect([ws.getColumn(1).width, ws.getColumn(3).width]).toEqual([10, 14]);
+    // the second sheet: the exam's details, label and value
+    const info = wb.getWorksheet('考试信息')!;
+    expect(info.getRow(1).values).toEqual([undefined, '考试', e.name]);
+    expect(info.getRow(4).values).toEqual([undefined, '满分', e.full_mark]);
+    expect(info.getRow(11).getCell(1).value).toBe('说明');
+    expect(info.getColumn(2).width).toBe(60);
     const [a, b] = mineStudents.filter((s) => s.id !== child);
     rowOf(a.id).getCell(4).value = '缺考';
     rowOf(b.id).getCell(4).value = 130;

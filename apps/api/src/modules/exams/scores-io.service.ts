@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { EXAM_MAX_BATCH, readWholeCell, type ExamScoreImportResult } from '@wantuo/shared';
-import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
+import type { FileAnswer } from '../../core/http/send-file';
+import { sheet, xlsxFile } from '../../core/http/xlsx-file';
 import { isZip, readFirstSheet } from '../students/sheet-read';
 import { examOf } from './exams-sql';
 import { ScoresService, type BatchRow } from './scores.service';
@@ -27,41 +27,39 @@ export class ScoresIoService {
   async export(user: SessionUser, examId: number): Promise<FileAnswer> {
     const answer = await this.scores.scores(user, { exam_id: examId });
     const names = new Map(answer.exam.classes.map((c) => [c.id, c.name]));
-    const wb = new Workbook();
-    const ws = wb.addWorksheet('成绩');
-    ws.addRow([...COLUMNS]).font = { bold: true };
-    ws.addRows(
-      answer.list.map((r) => [
-        r.student_id,
-        r.student_name,
-        r.class_id === null ? '' : (names.get(r.class_id) ?? ''),
-        r.absent ? '缺考' : (r.score ?? ''),
-        r.class_rank ?? '',
-        r.school_rank ?? '',
-      ]),
-    );
-    ws.columns.forEach((c, i) => {
-      c.width = [10, 12, 14, 8, 10, 10][i];
-    });
     const e = answer.exam;
-    const info = wb.addWorksheet('考试信息');
-    info.addRows([
-      ['考试', e.name],
-      ['科目', e.subject],
-      ['日期', e.exam_day],
-      ['满分', e.full_mark],
-      ['及格线', e.pass_mark],
-      ['平均分', answer.stats.average ?? ''],
-      ['最高分', answer.stats.highest ?? ''],
-      ['最低分', answer.stats.lowest ?? ''],
-      ['及格率', answer.stats.pass_rate === null ? '' : `${answer.stats.pass_rate}%`],
-      [],
-      ['说明', '导入时按“学生编号”匹配学生，“成绩”填 0 到满分的整数或 .5，缺考填“缺考”，空白表示不录入。'],
-    ]);
-    info.getColumn(1).width = 10;
-    info.getColumn(2).width = 60;
     const safe = e.name.replace(/[\\/:*?"<>|]/g, '_');
-    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `成绩-${safe}-${e.exam_day}.xlsx` };
+    return xlsxFile(`成绩-${safe}-${e.exam_day}.xlsx`, [
+      sheet({
+        name: '成绩',
+        rows: answer.list,
+        columns: [
+          { header: COLUMNS[0], value: (r) => r.student_id, width: 10 },
+          { header: COLUMNS[1], value: (r) => r.student_name, width: 12 },
+          { header: COLUMNS[2], value: (r) => (r.class_id === null ? '' : names.get(r.class_id)), width: 14 },
+          { header: COLUMNS[3], value: (r) => (r.absent ? '缺考' : r.score), width: 8 },
+          { header: COLUMNS[4], value: (r) => r.class_rank, width: 10 },
+          { header: COLUMNS[5], value: (r) => r.school_rank, width: 10 },
+        ],
+      }),
+      {
+        name: '考试信息',
+        rows: [
+          ['考试', e.name],
+          ['科目', e.subject],
+          ['日期', e.exam_day],
+          ['满分', e.full_mark],
+          ['及格线', e.pass_mark],
+          ['平均分', answer.stats.average],
+          ['最高分', answer.stats.highest],
+          ['最低分', answer.stats.lowest],
+          ['及格率', answer.stats.pass_rate === null ? '' : `${answer.stats.pass_rate}%`],
+          [],
+          ['说明', '导入时按“学生编号”匹配学生，“成绩”填 0 到满分的整数或 .5，缺考填“缺考”，空白表示不录入。'],
+        ],
+        widths: [10, 60],
+      },
+    ]);
   }
 
   /** Checks every row of the sheet (dry run), or saves them all in one transaction when none has a problem. */
