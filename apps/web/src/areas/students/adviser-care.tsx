@@ -8,6 +8,7 @@ import { ServerTable } from '../../components/server-table';
 import { Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { CareFields, pickupInput, PickupPeopleFields, type PickupValue, STUDENT_PAGE_SIZE, useMyStudents, useStudentColumns } from './student-common';
+import { studentStrings } from './strings';
 
 interface CareValues {
   needs_shuttle: boolean;
@@ -19,6 +20,7 @@ interface CareValues {
 
 function CareDrawer({ id, onClose, onSaved }: { id: number; onClose: () => void; onSaved: () => void }) {
   const t = useT();
+  const ss = studentStrings.use();
   const [busy, setBusy] = useState(false);
   const q = useQuery({ queryKey: ['studentSettingInfo', id], queryFn: () => get<StudentSettingInfo>('studentSettingInfo', { id }) });
   const submit = async (v: CareValues) => {
@@ -47,7 +49,7 @@ function CareDrawer({ id, onClose, onSaved }: { id: number; onClose: () => void;
     <Drawer
       open
       onClose={onClose}
-      title={q.data ? `${t('stu.care_settings')}：${q.data.name}` : ''}
+      title={q.data ? `${ss('stu.care_settings')}：${q.data.name}` : ''}
       size="large"
       styles={{ wrapper: { maxWidth: '100vw' } }}
     >
@@ -58,8 +60,8 @@ function CareDrawer({ id, onClose, onSaved }: { id: number; onClose: () => void;
       ) : (
         <Form<CareValues> key={q.data.version} layout="vertical" initialValues={q.data} onFinish={submit} autoComplete="off">
           <CareFields />
-          <h4>{t('stu.pickup_people')}</h4>
-          <div style={{ color: '#888', marginBottom: 8 }}>{t('stu.pickup_hint')}</div>
+          <h4>{ss('stu.pickup_people')}</h4>
+          <div style={{ color: '#888', marginBottom: 8 }}>{ss('stu.pickup_hint')}</div>
           <PickupPeopleFields />
           <Space style={{ marginTop: 16 }}>
             <Button type="primary" htmlType="submit" loading={busy}>
@@ -75,12 +77,12 @@ function CareDrawer({ id, onClose, onSaved }: { id: number; onClose: () => void;
 
 /** /Astudentmanagement: the head teacher's students with their care settings and pick-up people. */
 export default function AdviserCare() {
-  const t = useT();
+  const ss = studentStrings.use();
   const [open, setOpen] = useState<number | null>(null);
   const col = useStudentColumns();
   const { query: q, page, setPage, search } = useMyStudents();
   return (
-    <Card title={t('stu.care_title')}>
+    <Card title={ss('stu.care_title')}>
       {search}
       <ServerTable<StudentRow>
         query={q}
@@ -93,15 +95,15 @@ export default function AdviserCare() {
           col.care,
           col.shuttle,
           col.dinner,
-          { title: t('stu.tutoring_type'), dataIndex: 'tutoring_type', width: 120, render: (v: string | null) => v ?? '-' },
+          { title: ss('stu.tutoring_type'), dataIndex: 'tutoring_type', width: 120, render: (v: string | null) => v ?? '-' },
           col.allergies,
           {
-            title: t('stu.actions'),
+            title: ss('stu.actions'),
             key: 'a',
             width: 90,
             render: (_, s) => (
               <Button type="link" size="small" onClick={() => setOpen(s.id)}>
-                {t('stu.edit')}
+                {ss('stu.edit')}
               </Button>
             ),
           },

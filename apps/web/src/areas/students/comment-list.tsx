@@ -7,6 +7,7 @@ import { feedback } from '../../api/feedback';
 import { LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { useSchoolClock } from '../../lib/school-time';
+import { studentStrings } from './strings';
 
 /** A student's comments, newest first, paged (`action` studentComments for the admin, teacherStudentGrowth for teachers). */
 export function CommentList({
@@ -19,6 +20,7 @@ export function CommentList({
   canWrite?: boolean;
 }) {
   const t = useT();
+  const ss = studentStrings.use();
   const clock = useSchoolClock();
   const [page, setPage] = useState(1);
   const [busy, setBusy] = useState(false);
@@ -31,7 +33,7 @@ export function CommentList({
     setBusy(true);
     try {
       await post('overallComment', { student_id: studentId, period: v.period.trim(), content: v.content.trim() });
-      feedback().message.success(t('stu.comment_saved'));
+      feedback().message.success(ss('stu.comment_saved'));
       form.resetFields();
       setPage(1);
       await q.refetch();
@@ -45,18 +47,18 @@ export function CommentList({
     <>
       {canWrite && (
         <Form form={form} layout="vertical" onFinish={write} style={{ marginBottom: 16 }}>
-          <Form.Item name="period" label={t('stu.period')} rules={[{ required: true, whitespace: true, message: t('stu.required') }, { max: 30 }]}>
+          <Form.Item name="period" label={ss('stu.period')} rules={[{ required: true, whitespace: true, message: ss('stu.required') }, { max: 30 }]}>
             <Input maxLength={30} placeholder="2026 秋季学期" />
           </Form.Item>
           <Form.Item
             name="content"
-            label={t('stu.content')}
-            rules={[{ required: true, whitespace: true, message: t('stu.required') }, { max: 2000 }]}
+            label={ss('stu.content')}
+            rules={[{ required: true, whitespace: true, message: ss('stu.required') }, { max: 2000 }]}
           >
             <Input.TextArea maxLength={2000} rows={3} showCount />
           </Form.Item>
           <Button type="primary" htmlType="submit" loading={busy}>
-            {t('stu.write_comment')}
+            {ss('stu.write_comment')}
           </Button>
         </Form>
       )}
@@ -75,7 +77,7 @@ export function CommentList({
               <List.Item.Meta
                 title={
                   <span>
-                    <Tag color={c.kind === 'overall' ? 'blue' : 'green'}>{c.kind === 'overall' ? t('stu.kind_overall') : t('stu.kind_growth')}</Tag>
+                    <Tag color={c.kind === 'overall' ? 'blue' : 'green'}>{c.kind === 'overall' ? ss('stu.kind_overall') : ss('stu.kind_growth')}</Tag>
                     {c.period} · {c.author_name} · {clock.dateTime(c.created_at, true)}
                   </span>
                 }

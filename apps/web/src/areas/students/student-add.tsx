@@ -6,6 +6,7 @@ import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { useT } from '../../stores/preferences';
 import { CareFields, NAME_RE, pickupInput, PickupPeopleFields, ProfileFields, useRules, type PickupValue } from './student-common';
+import { studentStrings } from './strings';
 
 interface GuardianValue {
   name: string;
@@ -34,6 +35,7 @@ interface AddValues {
 /** /principal_educationalsStudent_add: a new student with guardians (parent accounts) and pick-up people. */
 export default function StudentAdd() {
   const t = useT();
+  const ss = studentStrings.use();
   const navigate = useNavigate();
   const rules = useRules();
   const [form] = Form.useForm<AddValues>();
@@ -81,7 +83,7 @@ export default function StudentAdd() {
         })),
         pickup_people: pickupInput(v.pickup_people),
       });
-      feedback().message.success(t('stu.added'));
+      feedback().message.success(ss('stu.added'));
       navigate('/principal_educationals');
     } catch {
       // shown by the request wrapper
@@ -91,7 +93,7 @@ export default function StudentAdd() {
   };
 
   return (
-    <Card title={t('stu.add')}>
+    <Card title={ss('stu.add')}>
       <Form<AddValues>
         form={form}
         layout="vertical"
@@ -100,9 +102,9 @@ export default function StudentAdd() {
         style={{ maxWidth: 640 }}
         autoComplete="off"
       >
-        <Divider titlePlacement="start">{t('stu.profile')}</Divider>
+        <Divider titlePlacement="start">{ss('stu.profile')}</Divider>
         <ProfileFields />
-        <Divider titlePlacement="start">{t('stu.guardians')}</Divider>
+        <Divider titlePlacement="start">{ss('stu.guardians')}</Divider>
         <Form.List name="guardians">
           {(fields, { add, remove }) => (
             <Space orientation="vertical" style={{ width: '100%' }}>
@@ -113,18 +115,18 @@ export default function StudentAdd() {
                   extra={
                     fields.length > 1 && (
                       <Button type="link" danger onClick={() => remove(f.name)}>
-                        {t('stu.remove')}
+                        {ss('stu.remove')}
                       </Button>
                     )
                   }
                 >
-                  <Form.Item name={[f.name, 'name']} label={t('stu.guardian_name')} rules={rules.name}>
+                  <Form.Item name={[f.name, 'name']} label={ss('stu.guardian_name')} rules={rules.name}>
                     <Input maxLength={32} />
                   </Form.Item>
-                  <Form.Item name={[f.name, 'mobile']} label={t('stu.mobile')} rules={rules.mobile}>
+                  <Form.Item name={[f.name, 'mobile']} label={ss('stu.mobile')} rules={rules.mobile}>
                     <Input maxLength={11} inputMode="numeric" onBlur={() => void check()} />
                   </Form.Item>
-                  <Form.Item name={[f.name, 'relation']} label={t('stu.relation')} rules={rules.relation}>
+                  <Form.Item name={[f.name, 'relation']} label={ss('stu.relation')} rules={rules.relation}>
                     <Input maxLength={20} />
                   </Form.Item>
                   <Form.Item name={[f.name, 'is_primary']} valuePropName="checked" style={{ marginBottom: 0 }}>
@@ -135,24 +137,24 @@ export default function StudentAdd() {
                         form.setFieldValue('guardians', list);
                       }}
                     >
-                      {t('stu.primary')}
+                      {ss('stu.primary')}
                     </Checkbox>
                   </Form.Item>
                 </Card>
               ))}
               {fields.length < 4 && (
                 <Button type="dashed" block onClick={() => add({})}>
-                  {t('stu.add_guardian')}
+                  {ss('stu.add_guardian')}
                 </Button>
               )}
             </Space>
           )}
         </Form.List>
-        {duplicate && <Alert type="warning" showIcon style={{ marginTop: 16 }} title={t('stu.duplicate_warning')} />}
-        <Divider titlePlacement="start">{t('stu.pickup_people')}</Divider>
-        <div style={{ color: '#888', marginBottom: 8 }}>{t('stu.pickup_hint')}</div>
+        {duplicate && <Alert type="warning" showIcon style={{ marginTop: 16 }} title={ss('stu.duplicate_warning')} />}
+        <Divider titlePlacement="start">{ss('stu.pickup_people')}</Divider>
+        <div style={{ color: '#888', marginBottom: 8 }}>{ss('stu.pickup_hint')}</div>
         <PickupPeopleFields />
-        <Divider titlePlacement="start">{t('stu.care_settings')}</Divider>
+        <Divider titlePlacement="start">{ss('stu.care_settings')}</Divider>
         <CareFields />
         <Space>
           <Button type="primary" htmlType="submit" loading={busy}>

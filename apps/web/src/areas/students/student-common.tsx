@@ -3,8 +3,8 @@ import { Button, Card, Form, Input, Radio, Space, Switch, Tag, Upload } from 'an
 import { MOBILE_RE, type Page, type StudentDetail, type StudentPickupPerson, type StudentRow, type UploadedFile } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, upload } from '../../api/http';
-import { useT } from '../../stores/preferences';
 import { useSchoolToday } from '../../lib/school-time';
+import { studentStrings } from './strings';
 
 export const STUDENT_PAGE_SIZE = 20;
 
@@ -13,7 +13,7 @@ export const STUDENT_PAGE_SIZE = 20;
  * with the name search both teacher screens put above the table.
  */
 export function useMyStudents() {
-  const t = useT();
+  const ss = studentStrings.use();
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
   const query = useQuery({
@@ -23,7 +23,7 @@ export function useMyStudents() {
   const search = (
     <Input.Search
       allowClear
-      placeholder={t('stu.name')}
+      placeholder={ss('stu.name')}
       maxLength={32}
       style={{ width: 240, marginBottom: 16 }}
       onSearch={(v) => {
@@ -42,31 +42,33 @@ export { download } from '../../api/download';
 
 /** Validation rules shared by the forms. */
 export function useRules() {
-  const t = useT();
+  const ss = studentStrings.use();
   return {
-    name: [{ required: true, message: t('stu.required') }, { pattern: NAME_RE, message: t('stu.name_invalid') }, { max: 32 }],
+    name: [{ required: true, message: ss('stu.required') }, { pattern: NAME_RE, message: ss('stu.name_invalid') }, { max: 32 }],
     mobile: [
-      { required: true, message: t('stu.required') },
-      { pattern: MOBILE_RE, message: t('stu.mobile_invalid') },
+      { required: true, message: ss('stu.required') },
+      { pattern: MOBILE_RE, message: ss('stu.mobile_invalid') },
     ],
-    relation: [{ required: true, message: t('stu.required') }, { max: 20 }],
+    relation: [{ required: true, message: ss('stu.required') }, { max: 20 }],
   };
 }
 
 /** The gender as a tag-free label. */
 export function useGenderLabel() {
-  const t = useT();
-  return (g: 1 | 2 | null | undefined) => (g === 1 ? t('stu.gender_1') : g === 2 ? t('stu.gender_2') : '-');
+  const ss = studentStrings.use();
+  return (g: 1 | 2 | null | undefined) => (g === 1 ? ss('stu.gender_1') : g === 2 ? ss('stu.gender_2') : '-');
 }
 
-export const yesNo = (v: boolean, t: ReturnType<typeof useT>) => <Tag color={v ? 'green' : undefined}>{v ? t('stu.yes') : t('stu.no')}</Tag>;
+export const yesNo = (v: boolean, ss: ReturnType<typeof studentStrings.use>) => (
+  <Tag color={v ? 'green' : undefined}>{v ? ss('stu.yes') : ss('stu.no')}</Tag>
+);
 
 /** Form values of pick-up people (id kept for existing ones). */
 export type PickupValue = Pick<StudentPickupPerson, 'name' | 'relation' | 'mobile'> & { id?: number; photo_url?: string | null };
 
 /** Pick-up people as a form list (name, relation, mobile). */
 export function PickupPeopleFields({ name = 'pickup_people' }: { name?: string }) {
-  const t = useT();
+  const ss = studentStrings.use();
   const rules = useRules();
   return (
     <Form.List name={name}>
@@ -78,27 +80,27 @@ export function PickupPeopleFields({ name = 'pickup_people' }: { name?: string }
               key={f.key}
               extra={
                 <Button type="link" danger onClick={() => remove(f.name)}>
-                  {t('stu.remove')}
+                  {ss('stu.remove')}
                 </Button>
               }
             >
               <Form.Item name={[f.name, 'id']} hidden>
                 <Input />
               </Form.Item>
-              <Form.Item name={[f.name, 'name']} label={t('stu.name')} rules={rules.name}>
+              <Form.Item name={[f.name, 'name']} label={ss('stu.name')} rules={rules.name}>
                 <Input maxLength={32} />
               </Form.Item>
-              <Form.Item name={[f.name, 'relation']} label={t('stu.relation')} rules={rules.relation}>
+              <Form.Item name={[f.name, 'relation']} label={ss('stu.relation')} rules={rules.relation}>
                 <Input maxLength={20} />
               </Form.Item>
-              <Form.Item name={[f.name, 'mobile']} label={t('stu.mobile')} rules={rules.mobile}>
+              <Form.Item name={[f.name, 'mobile']} label={ss('stu.mobile')} rules={rules.mobile}>
                 <Input maxLength={11} inputMode="numeric" />
               </Form.Item>
             </Card>
           ))}
           {fields.length < 10 && (
             <Button onClick={() => add({})} block type="dashed">
-              {t('stu.add_pickup')}
+              {ss('stu.add_pickup')}
             </Button>
           )}
         </Space>
@@ -109,19 +111,19 @@ export function PickupPeopleFields({ name = 'pickup_people' }: { name?: string }
 
 /** needs_shuttle, needs_dinner, tutoring_type, allergies. */
 export function CareFields() {
-  const t = useT();
+  const ss = studentStrings.use();
   return (
     <>
-      <Form.Item name="needs_shuttle" label={t('stu.needs_shuttle')} valuePropName="checked">
+      <Form.Item name="needs_shuttle" label={ss('stu.needs_shuttle')} valuePropName="checked">
         <Switch />
       </Form.Item>
-      <Form.Item name="needs_dinner" label={t('stu.needs_dinner')} valuePropName="checked">
+      <Form.Item name="needs_dinner" label={ss('stu.needs_dinner')} valuePropName="checked">
         <Switch />
       </Form.Item>
-      <Form.Item name="tutoring_type" label={t('stu.tutoring_type')} rules={[{ max: 30 }]}>
+      <Form.Item name="tutoring_type" label={ss('stu.tutoring_type')} rules={[{ max: 30 }]}>
         <Input maxLength={30} />
       </Form.Item>
-      <Form.Item name="allergies" label={t('stu.allergies')} rules={[{ max: 500 }]}>
+      <Form.Item name="allergies" label={ss('stu.allergies')} rules={[{ max: 500 }]}>
         <Input.TextArea maxLength={500} rows={2} />
       </Form.Item>
     </>
@@ -130,39 +132,39 @@ export function CareFields() {
 
 /** The profile fields (name, gender, birthday, day school, grade, class, photo, notes). */
 export function ProfileFields() {
-  const t = useT();
+  const ss = studentStrings.use();
   const rules = useRules();
   const form = Form.useFormInstance();
   const photo = Form.useWatch('photo_url', form) as string | undefined;
   const today = useSchoolToday();
   return (
     <>
-      <Form.Item name="name" label={t('stu.name')} rules={rules.name}>
+      <Form.Item name="name" label={ss('stu.name')} rules={rules.name}>
         <Input maxLength={32} />
       </Form.Item>
-      <Form.Item name="gender" label={t('stu.gender')}>
+      <Form.Item name="gender" label={ss('stu.gender')}>
         <Radio.Group
           options={[
-            { value: 1, label: t('stu.gender_1') },
-            { value: 2, label: t('stu.gender_2') },
+            { value: 1, label: ss('stu.gender_1') },
+            { value: 2, label: ss('stu.gender_2') },
           ]}
         />
       </Form.Item>
-      <Form.Item name="birthday" label={t('stu.birthday')} rules={[{ pattern: /^\d{4}-\d{2}-\d{2}$/, message: 'YYYY-MM-DD' }]}>
+      <Form.Item name="birthday" label={ss('stu.birthday')} rules={[{ pattern: /^\d{4}-\d{2}-\d{2}$/, message: 'YYYY-MM-DD' }]}>
         <Input type="date" max={today} />
       </Form.Item>
-      <Form.Item name="day_school" label={t('stu.day_school')} rules={[{ max: 100 }]}>
+      <Form.Item name="day_school" label={ss('stu.day_school')} rules={[{ max: 100 }]}>
         <Input maxLength={100} />
       </Form.Item>
       <Space wrap>
-        <Form.Item name="grade" label={t('stu.grade')} rules={[{ max: 20 }]}>
+        <Form.Item name="grade" label={ss('stu.grade')} rules={[{ max: 20 }]}>
           <Input maxLength={20} />
         </Form.Item>
-        <Form.Item name="class_name" label={t('stu.class_name')} rules={[{ max: 20 }]}>
+        <Form.Item name="class_name" label={ss('stu.class_name')} rules={[{ max: 20 }]}>
           <Input maxLength={20} />
         </Form.Item>
       </Space>
-      <Form.Item name="photo_url" label={t('stu.photo')}>
+      <Form.Item name="photo_url" label={ss('stu.photo')}>
         <Space>
           {photo && <img src={photo} alt="" style={{ width: 64, height: 64, objectFit: 'cover', borderRadius: 4 }} />}
           <Upload
@@ -180,11 +182,11 @@ export function ProfileFields() {
               }
             }}
           >
-            <Button>{t('stu.upload_photo')}</Button>
+            <Button>{ss('stu.upload_photo')}</Button>
           </Upload>
         </Space>
       </Form.Item>
-      <Form.Item name="notes" label={t('stu.notes')} rules={[{ max: 1000 }]}>
+      <Form.Item name="notes" label={ss('stu.notes')} rules={[{ max: 1000 }]}>
         <Input.TextArea maxLength={1000} rows={2} />
       </Form.Item>
     </>
@@ -203,7 +205,7 @@ export const pickupInput = (list: PickupValue[] | undefined) =>
 
 /** Read-only summary of a student (teacher views). */
 export function StudentSummary({ s }: { s: StudentDetail }) {
-  const t = useT();
+  const ss = studentStrings.use();
   const gender = useGenderLabel();
   const row = (label: string, value: React.ReactNode) => (
     <div style={{ display: 'flex', gap: 8, padding: '4px 0' }}>
@@ -213,40 +215,40 @@ export function StudentSummary({ s }: { s: StudentDetail }) {
   );
   return (
     <div>
-      {row(t('stu.name'), s.name)}
-      {row(t('stu.gender'), gender(s.gender))}
-      {row(t('stu.birthday'), s.birthday)}
-      {row(t('stu.day_school'), [s.day_school, s.grade, s.class_name].filter(Boolean).join(' '))}
-      {row(t('stu.care_class'), s.care_class?.name)}
-      {row(t('stu.allergies'), s.allergies ? <Tag color="red">{s.allergies}</Tag> : '-')}
-      {row(t('stu.needs_shuttle'), yesNo(s.needs_shuttle, t))}
-      {row(t('stu.needs_dinner'), yesNo(s.needs_dinner, t))}
-      {row(t('stu.tutoring_type'), s.tutoring_type)}
-      {row(t('stu.guardians'), s.guardians.map((g) => `${g.name}（${g.relation}）${g.mobile}`).join('；'))}
-      {row(t('stu.pickup_people'), s.pickup_people.map((p) => `${p.name}（${p.relation}）${p.mobile}`).join('；'))}
-      {row(t('stu.notes'), s.notes)}
+      {row(ss('stu.name'), s.name)}
+      {row(ss('stu.gender'), gender(s.gender))}
+      {row(ss('stu.birthday'), s.birthday)}
+      {row(ss('stu.day_school'), [s.day_school, s.grade, s.class_name].filter(Boolean).join(' '))}
+      {row(ss('stu.care_class'), s.care_class?.name)}
+      {row(ss('stu.allergies'), s.allergies ? <Tag color="red">{s.allergies}</Tag> : '-')}
+      {row(ss('stu.needs_shuttle'), yesNo(s.needs_shuttle, ss))}
+      {row(ss('stu.needs_dinner'), yesNo(s.needs_dinner, ss))}
+      {row(ss('stu.tutoring_type'), s.tutoring_type)}
+      {row(ss('stu.guardians'), s.guardians.map((g) => `${g.name}（${g.relation}）${g.mobile}`).join('；'))}
+      {row(ss('stu.pickup_people'), s.pickup_people.map((p) => `${p.name}（${p.relation}）${p.mobile}`).join('；'))}
+      {row(ss('stu.notes'), s.notes)}
     </div>
   );
 }
 
 /** The student columns the student tables share, by name; each screen picks the ones it shows, in its order. */
 export function useStudentColumns() {
-  const t = useT();
+  const ss = studentStrings.use();
   const gender = useGenderLabel();
   return {
-    name: { title: t('stu.name'), dataIndex: 'name', width: 100, fixed: 'left' as const },
-    gender: { title: t('stu.gender'), dataIndex: 'gender', width: 60, render: (g: 1 | 2 | null) => gender(g) },
+    name: { title: ss('stu.name'), dataIndex: 'name', width: 100, fixed: 'left' as const },
+    gender: { title: ss('stu.gender'), dataIndex: 'gender', width: 60, render: (g: 1 | 2 | null) => gender(g) },
     school: {
-      title: t('stu.day_school'),
+      title: ss('stu.day_school'),
       key: 'school',
       width: 200,
       render: (_: unknown, s: StudentRow) => [s.day_school, s.grade, s.class_name].filter(Boolean).join(' '),
     },
-    care: { title: t('stu.care_class'), key: 'care', width: 110, render: (_: unknown, s: StudentRow) => s.care_class?.name ?? '-' },
-    shuttle: { title: t('stu.needs_shuttle'), dataIndex: 'needs_shuttle', width: 90, render: (v: boolean) => yesNo(v, t) },
-    dinner: { title: t('stu.needs_dinner'), dataIndex: 'needs_dinner', width: 90, render: (v: boolean) => yesNo(v, t) },
+    care: { title: ss('stu.care_class'), key: 'care', width: 110, render: (_: unknown, s: StudentRow) => s.care_class?.name ?? '-' },
+    shuttle: { title: ss('stu.needs_shuttle'), dataIndex: 'needs_shuttle', width: 90, render: (v: boolean) => yesNo(v, ss) },
+    dinner: { title: ss('stu.needs_dinner'), dataIndex: 'needs_dinner', width: 90, render: (v: boolean) => yesNo(v, ss) },
     allergies: {
-      title: t('stu.allergies'),
+      title: ss('stu.allergies'),
       dataIndex: 'allergies',
       width: 120,
       render: (v: string | null) => (v ? <Tag color="red">{v}</Tag> : '-'),

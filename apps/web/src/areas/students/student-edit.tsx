@@ -9,6 +9,7 @@ import { EmptyState, Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { CareFields, pickupInput, PickupPeopleFields, ProfileFields, type PickupValue } from './student-common';
 import { GuardiansSection } from './student-guardians';
+import { studentStrings } from './strings';
 
 interface EditValues {
   name: string;
@@ -32,6 +33,7 @@ interface EditValues {
  */
 export default function StudentEdit() {
   const t = useT();
+  const ss = studentStrings.use();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
@@ -43,8 +45,8 @@ export default function StudentEdit() {
   if (!valid)
     return (
       <Card>
-        <EmptyState description={t('stu.no_student')}>
-          <Button onClick={back}>{t('stu.back_list')}</Button>
+        <EmptyState description={ss('stu.no_student')}>
+          <Button onClick={back}>{ss('stu.back_list')}</Button>
         </EmptyState>
       </Card>
     );
@@ -89,15 +91,15 @@ export default function StudentEdit() {
 
   return (
     <Card
-      title={`${t('stu.edit')}：${s.name}`}
+      title={`${ss('stu.edit')}：${s.name}`}
       extra={
         <Space>
-          <Button onClick={() => navigate(`/principal_educationals_studentrecord?id=${s.id}`)}>{t('stu.record')}</Button>
+          <Button onClick={() => navigate(`/principal_educationals_studentrecord?id=${s.id}`)}>{ss('stu.record')}</Button>
           <Button onClick={back}>{t('common.back')}</Button>
         </Space>
       }
     >
-      {s.status === 0 && <Alert type="info" style={{ marginBottom: 16 }} title={t('stu.archived')} />}
+      {s.status === 0 && <Alert type="info" style={{ marginBottom: 16 }} title={ss('stu.archived')} />}
       <Form<EditValues>
         key={s.version}
         layout="vertical"
@@ -106,17 +108,17 @@ export default function StudentEdit() {
         style={{ maxWidth: 640 }}
         autoComplete="off"
       >
-        <Divider titlePlacement="start">{t('stu.profile')}</Divider>
+        <Divider titlePlacement="start">{ss('stu.profile')}</Divider>
         <ProfileFields />
-        <Divider titlePlacement="start">{t('stu.guardians')}</Divider>
+        <Divider titlePlacement="start">{ss('stu.guardians')}</Divider>
         <GuardiansSection student={s} onChanged={() => q.refetch()} />
         <div style={{ padding: '4px 0' }}>
-          {t('stu.care_class')}：{s.care_class?.name ?? '-'}
+          {ss('stu.care_class')}：{s.care_class?.name ?? '-'}
         </div>
-        <Divider titlePlacement="start">{t('stu.care_settings')}</Divider>
+        <Divider titlePlacement="start">{ss('stu.care_settings')}</Divider>
         <CareFields />
-        <Divider titlePlacement="start">{t('stu.pickup_people')}</Divider>
-        <div style={{ color: '#888', marginBottom: 8 }}>{t('stu.pickup_hint')}</div>
+        <Divider titlePlacement="start">{ss('stu.pickup_people')}</Divider>
+        <div style={{ color: '#888', marginBottom: 8 }}>{ss('stu.pickup_hint')}</div>
         <PickupPeopleFields />
         <Space style={{ marginTop: 16 }}>
           <Button type="primary" htmlType="submit" loading={busy}>

@@ -6,7 +6,6 @@ import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
-import { useT } from '../../stores/preferences';
 import { localDateTime, useSchoolZone } from '../../lib/school-time';
 import { useRules } from './student-common';
 import { studentStrings } from './strings';
@@ -35,7 +34,6 @@ export function GuardiansSection({
   onChanged: () => Promise<unknown>;
 }) {
   const s = studentStrings.use();
-  const t = useT();
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [adding, setAdding] = useState(false);
@@ -99,7 +97,7 @@ export function GuardiansSection({
               <Space wrap size={4}>
                 <span>{`${g.name}（${g.relation}）`}</span>
                 <Typography.Text type="secondary">{g.mobile}</Typography.Text>
-                {g.user_id === primary && <Tag color="blue">{t('stu.primary')}</Tag>}
+                {g.user_id === primary && <Tag color="blue">{s('stu.primary')}</Tag>}
               </Space>
             </List.Item>
           );

@@ -6,15 +6,15 @@ import { useNavigate } from 'react-router';
 import { ApiError, get, post, upload } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
-import { useT } from '../../stores/preferences';
 import { useSchoolToday } from '../../lib/school-time';
 import { download, useStudentColumns } from './student-common';
+import { studentStrings } from './strings';
 
 const PAGE_SIZE = 20;
 
 /** The import dialog: template download, dry run with its problems, then the all-or-nothing import. */
 function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: () => void }) {
-  const t = useT();
+  const ss = studentStrings.use();
   const [file, setFile] = useState<File | null>(null);
   const [result, setResult] = useState<StudentImportResult | null>(null);
   const [busy, setBusy] = useState(false);
@@ -27,7 +27,7 @@ function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: (
       const res = await upload<StudentImportResult>('studentImport', fd);
       setResult(res);
       if (dryRun === '0') {
-        feedback().message.success(t('stu.imported', { count: res.imported }));
+        feedback().message.success(ss('stu.imported', { count: res.imported }));
         onImported();
         close();
       }
@@ -44,13 +44,13 @@ function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: (
     onClose();
   };
   return (
-    <Modal open={open} title={t('stu.import_title')} onCancel={close} footer={null} width={720} destroyOnHidden>
+    <Modal open={open} title={ss('stu.import_title')} onCancel={close} footer={null} width={720} destroyOnHidden>
       <Space orientation="vertical" style={{ width: '100%' }}>
-        <div>{t('stu.import_step1')}</div>
+        <div>{ss('stu.import_step1')}</div>
         <Button onClick={() => void download('studentImportTemplate', { format: 'xlsx' }, '学生导入模板.xlsx').catch(() => {})}>
-          {t('stu.template_xlsx')}
+          {ss('stu.template_xlsx')}
         </Button>
-        <div>{t('stu.import_step2')}</div>
+        <div>{ss('stu.import_step2')}</div>
         <Upload
           accept=".xlsx,.csv"
           showUploadList={false}
@@ -61,14 +61,14 @@ function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: (
             return false;
           }}
         >
-          <Button loading={busy && !result}>{t('stu.choose_file')}</Button>
+          <Button loading={busy && !result}>{ss('stu.choose_file')}</Button>
         </Upload>
         {file && <div style={{ wordBreak: 'break-all' }}>{file.name}</div>}
         {result && (
           <>
             <Alert
               type={result.problems.length ? 'warning' : 'success'}
-              title={t('stu.check_result', { total: result.total, valid: result.valid, problems: result.problems.length })}
+              title={ss('stu.check_result', { total: result.total, valid: result.valid, problems: result.problems.length })}
             />
             {result.problems.length > 0 && (
               <Table
@@ -78,20 +78,20 @@ function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: (
                 pagination={{ pageSize: 10, showSizeChanger: false }}
                 scroll={{ x: 480 }}
                 columns={[
-                  { title: t('stu.row'), dataIndex: 'row', width: 70 },
-                  { title: t('stu.column'), dataIndex: 'column', width: 110 },
-                  { title: t('stu.problem'), dataIndex: 'message' },
+                  { title: ss('stu.row'), dataIndex: 'row', width: 70 },
+                  { title: ss('stu.column'), dataIndex: 'column', width: 110 },
+                  { title: ss('stu.problem'), dataIndex: 'message' },
                 ]}
               />
             )}
-            <div>{t('stu.import_step3')}</div>
+            <div>{ss('stu.import_step3')}</div>
             <Button
               type="primary"
               disabled={!file || result.problems.length > 0 || result.valid === 0}
               loading={busy}
               onClick={() => file && void send(file, '0')}
             >
-              {t('stu.do_import', { count: result.valid })}
+              {ss('stu.do_import', { count: result.valid })}
             </Button>
           </>
         )}
@@ -102,7 +102,7 @@ function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: (
 
 /** /principal_educationals: the school's students, server-paged, searchable and filtered; import, export, archive. */
 export default function StudentList() {
-  const t = useT();
+  const ss = studentStrings.use();
   const navigate = useNavigate();
   const [keyword, setKeyword] = useState('');
   const [grade, setGrade] = useState<string | undefined>();
@@ -121,7 +121,7 @@ export default function StudentList() {
   const archive = async (s: StudentRow) => {
     try {
       await post('delStudent', { id: s.id, version: s.version });
-      feedback().message.success(t('stu.archived_ok'));
+      feedback().message.success(ss('stu.archived_ok'));
       await q.refetch();
     } catch {
       // shown by the request wrapper
@@ -130,22 +130,22 @@ export default function StudentList() {
   const stamp = useSchoolToday().replace(/-/g, '');
 
   return (
-    <Card title={t('stu.title')}>
+    <Card title={ss('stu.title')}>
       {/* in the body, not the card header: at 375 px the header would squeeze the title to nothing */}
       <Space wrap style={{ marginBottom: 12 }}>
         <Button type="primary" onClick={() => navigate('/principal_educationalsStudent_add')}>
-          {t('stu.add')}
+          {ss('stu.add')}
         </Button>
-        <Button onClick={() => setImporting(true)}>{t('stu.import')}</Button>
+        <Button onClick={() => setImporting(true)}>{ss('stu.import')}</Button>
         <Button onClick={() => void download('studentExport', { ...filters, format: 'xlsx' }, `学生名单-${stamp}.xlsx`).catch(() => {})}>
-          {t('stu.export')}
+          {ss('stu.export')}
         </Button>
       </Space>
       <br />
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search
           allowClear
-          placeholder={t('stu.search')}
+          placeholder={ss('stu.search')}
           maxLength={32}
           style={{ width: 260 }}
           onSearch={(v) => {
@@ -155,7 +155,7 @@ export default function StudentList() {
         />
         <Select
           allowClear
-          placeholder={t('stu.all_grades')}
+          placeholder={ss('stu.all_grades')}
           style={{ width: 130 }}
           value={grade}
           options={grades.data?.map((g) => ({ value: g.grade, label: g.grade }))}
@@ -167,7 +167,7 @@ export default function StudentList() {
         />
         <Select
           allowClear
-          placeholder={t('stu.all_classes')}
+          placeholder={ss('stu.all_classes')}
           style={{ width: 120 }}
           value={className}
           disabled={!grade}
@@ -184,8 +184,8 @@ export default function StudentList() {
             setPage(1);
           }}
           options={[
-            { value: 1, label: t('stu.active') },
-            { value: 0, label: t('stu.archived') },
+            { value: 1, label: ss('stu.active') },
+            { value: 0, label: ss('stu.archived') },
           ]}
         />
       </Space>
@@ -201,7 +201,7 @@ export default function StudentList() {
           col.school,
           col.care,
           {
-            title: t('stu.guardians'),
+            title: ss('stu.guardians'),
             key: 'guardians',
             render: (_, s) => s.guardians.map((g) => <div key={g.user_id}>{`${g.name}（${g.relation}）${g.mobile}`}</div>),
           },
@@ -209,26 +209,26 @@ export default function StudentList() {
           col.dinner,
           col.allergies,
           {
-            title: t('stu.actions'),
+            title: ss('stu.actions'),
             key: 'actions',
             width: 200,
             fixed: 'right',
             render: (_, s) => (
               <Space size={0} wrap>
                 <Button type="link" size="small" onClick={() => navigate(`/principal_educationals_student?id=${s.id}`)}>
-                  {t('stu.edit')}
+                  {ss('stu.edit')}
                 </Button>
                 <Button type="link" size="small" onClick={() => navigate(`/principal_educationals_studentrecord?id=${s.id}`)}>
-                  {t('stu.record')}
+                  {ss('stu.record')}
                 </Button>
                 {s.status === 1 && (
                   <Popconfirm
-                    title={t('stu.archive')}
-                    description={<div style={{ maxWidth: 260 }}>{t('stu.archive_confirm')}</div>}
+                    title={ss('stu.archive')}
+                    description={<div style={{ maxWidth: 260 }}>{ss('stu.archive_confirm')}</div>}
                     onConfirm={() => archive(s)}
                   >
                     <Button type="link" size="small" danger>
-                      {t('stu.archive')}
+                      {ss('stu.archive')}
                     </Button>
                   </Popconfirm>
                 )}

@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
-import { useT } from '../../stores/preferences';
 import { StateTag } from '../contracts/common';
 import { contractStrings } from '../contracts/strings';
 import { studentStrings } from './strings';
@@ -29,7 +28,6 @@ function useRemaining() {
  */
 export function StudentOverview({ student }: { student: StudentInfo }) {
   const s = studentStrings.use();
-  const t = useT();
   const cs = contractStrings.use();
   const remaining = useRemaining();
   const wide = Grid.useBreakpoint().sm ?? true;
@@ -56,7 +54,7 @@ export function StudentOverview({ student }: { student: StudentInfo }) {
         <Descriptions.Item label={s('info.guardians')} span={{ xs: 1, sm: 2, md: 3 }}>
           {student.guardians.map((g) => (
             <span key={g.user_id} style={{ marginRight: 12, display: 'inline-block' }}>
-              {`${g.name}（${g.relation}）${g.mobile}`} {g.is_primary && <Tag color="blue">{t('stu.primary')}</Tag>}
+              {`${g.name}（${g.relation}）${g.mobile}`} {g.is_primary && <Tag color="blue">{s('stu.primary')}</Tag>}
             </span>
           ))}
         </Descriptions.Item>

@@ -29,8 +29,8 @@ export default function StudentRecord() {
   if (!valid)
     return (
       <Card>
-        <EmptyState description={t('stu.no_student')}>
-          <Button onClick={back}>{t('stu.back_list')}</Button>
+        <EmptyState description={ss('stu.no_student')}>
+          <Button onClick={back}>{ss('stu.back_list')}</Button>
         </EmptyState>
       </Card>
     );
@@ -47,7 +47,7 @@ export default function StudentRecord() {
       title={ss('info.title', { name: s.name })}
       extra={
         <Space>
-          <Button onClick={() => navigate(`/principal_educationals_student?id=${s.id}`)}>{t('stu.edit')}</Button>
+          <Button onClick={() => navigate(`/principal_educationals_student?id=${s.id}`)}>{ss('stu.edit')}</Button>
           <Button onClick={back}>{t('common.back')}</Button>
         </Space>
       }
@@ -56,7 +56,7 @@ export default function StudentRecord() {
       <Tabs
         items={[
           { key: 'overview', label: ss('info.overview'), children: <StudentOverview student={s} /> },
-          { key: 'record', label: t('stu.record'), children: <CommentList studentId={s.id} action="studentComments" /> },
+          { key: 'record', label: ss('stu.record'), children: <CommentList studentId={s.id} action="studentComments" /> },
           { key: 'contracts', label: cs('student.tab'), children: <StudentContracts student={s} /> },
           { key: 'teaching', label: `${ss('info.teaching')}（${s.teaching_classes.length}）`, children: <StudentTeachingClasses studentId={s.id} /> },
         ]}

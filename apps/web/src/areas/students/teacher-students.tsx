@@ -5,15 +5,15 @@ import { lazy, Suspense, useState } from 'react';
 import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { Loading, LoadError } from '../../components/states';
-import { useT } from '../../stores/preferences';
 import { CommentList } from './comment-list';
 import { STUDENT_PAGE_SIZE, StudentSummary, useMyStudents, useStudentColumns } from './student-common';
+import { studentStrings } from './strings';
 
 // the charts (and ECharts with them) load when a drawer opens, not with the list
 const GrowthCharts = lazy(() => import('./growth-charts'));
 
 function StudentDrawer({ id, onClose }: { id: number; onClose: () => void }) {
-  const t = useT();
+  const ss = studentStrings.use();
   const q = useQuery({ queryKey: ['teacherStudentInfo', id], queryFn: () => get<StudentDetail>('teacherStudentInfo', { id }) });
   return (
     <Drawer open onClose={onClose} title={q.data?.name ?? ''} size="large" styles={{ wrapper: { maxWidth: '100vw' } }}>
@@ -21,7 +21,7 @@ function StudentDrawer({ id, onClose }: { id: number; onClose: () => void }) {
       <Suspense fallback={<Loading />}>
         <GrowthCharts studentId={id} />
       </Suspense>
-      <h3 style={{ marginTop: 24 }}>{t('stu.comments')}</h3>
+      <h3 style={{ marginTop: 24 }}>{ss('stu.comments')}</h3>
       <CommentList studentId={id} action="teacherStudentGrowth" canWrite />
     </Drawer>
   );
@@ -29,12 +29,12 @@ function StudentDrawer({ id, onClose }: { id: number; onClose: () => void }) {
 
 /** /Teacher_educationals: the students of the care classes the teacher heads or has a duty in; profile, growth over time (scores, attendance), comments. */
 export default function TeacherStudents() {
-  const t = useT();
+  const ss = studentStrings.use();
   const [open, setOpen] = useState<number | null>(null);
   const col = useStudentColumns();
   const { query: q, page, setPage, search } = useMyStudents();
   return (
-    <Card title={t('stu.my_students')}>
+    <Card title={ss('stu.my_students')}>
       {search}
       <ServerTable<StudentRow>
         query={q}
@@ -50,12 +50,12 @@ export default function TeacherStudents() {
           col.allergies,
           col.dinner,
           {
-            title: t('stu.actions'),
+            title: ss('stu.actions'),
             key: 'a',
             width: 90,
             render: (_, s) => (
               <Button type="link" size="small" onClick={() => setOpen(s.id)}>
-                {t('stu.view')}
+                {ss('stu.view')}
               </Button>
             ),
           },
