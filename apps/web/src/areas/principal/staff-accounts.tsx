@@ -7,10 +7,10 @@ import { post, get } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
-import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
 import { useSchoolClock } from '../../lib/school-time';
 import { dutyKey, roleKey, StaffFields, toInput, type StaffFormValues } from './staff-fields';
+import { staffStrings } from './strings';
 
 const PAGE_SIZE = 20;
 const ROLE_COLOR: Record<number, string> = { 1: 'gold', 2: 'blue', 5: 'purple' };
@@ -19,6 +19,7 @@ type JobFilter = 'all' | 1 | 2;
 /** Staff accounts of the school: search, filter, add, edit, left-job / on-job, reset password, delete. */
 export default function StaffAccounts() {
   const t = useT();
+  const sf = staffStrings.use();
   const clock = useSchoolClock();
   const navigate = useNavigate();
   const [keyword, setKeyword] = useState('');
@@ -45,11 +46,11 @@ export default function StaffAccounts() {
   });
 
   /** runs a write; the wrapper shows failures (a stale version shows the server's conflict message); always refreshes */
-  const run = async (write: () => Promise<unknown>, done?: () => void, success: MessageKey = 'common.saved') => {
+  const run = async (write: () => Promise<unknown>, done?: () => void, success?: string) => {
     setBusy(true);
     try {
       await write();
-      feedback().message.success(t(success));
+      feedback().message.success(success ?? t('common.saved'));
       done?.();
     } catch {
       // shown by the request wrapper
@@ -99,17 +100,17 @@ export default function StaffAccounts() {
 
   return (
     <Card
-      title={t('staff.accounts')}
+      title={sf('staff.accounts')}
       extra={
         <Button type="primary" onClick={() => navigate('/principal_educationalsTeacher_add')}>
-          {t('staff.add')}
+          {sf('staff.add')}
         </Button>
       }
     >
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search
           allowClear
-          placeholder={t('staff.search')}
+          placeholder={sf('staff.search')}
           maxLength={64}
           style={{ width: 260, maxWidth: '100%' }}
           onSearch={(v) => {
@@ -124,7 +125,7 @@ export default function StaffAccounts() {
             setRole(v || undefined);
             setPage(1);
           }}
-          options={[{ value: 0, label: t('staff.all_roles') }, ...[1, 2, 5].map((r) => ({ value: r, label: t(roleKey(r)) }))]}
+          options={[{ value: 0, label: sf('staff.all_roles') }, ...[1, 2, 5].map((r) => ({ value: r, label: sf(roleKey(r)) }))]}
         />
         <Segmented<JobFilter>
           value={job}
@@ -133,9 +134,9 @@ export default function StaffAccounts() {
             setPage(1);
           }}
           options={[
-            { value: 'all', label: t('staff.all_status') },
-            { value: 1, label: t('staff.on_job') },
-            { value: 2, label: t('staff.left') },
+            { value: 'all', label: sf('staff.all_status') },
+            { value: 1, label: sf('staff.on_job') },
+            { value: 2, label: sf('staff.left') },
           ]}
         />
       </Space>
@@ -145,10 +146,10 @@ export default function StaffAccounts() {
         onPage={setPage}
         pageSize={PAGE_SIZE}
         scroll={{ x: 1100 }}
-        locale={{ emptyText: <EmptyState description={filtered ? t('staff.empty_search') : t('staff.empty')} /> }}
+        locale={{ emptyText: <EmptyState description={filtered ? sf('staff.empty_search') : sf('staff.empty')} /> }}
         columns={[
           {
-            title: t('staff.name'),
+            title: sf('staff.name'),
             key: 'name',
             fixed: 'left',
             width: 150,
@@ -161,78 +162,78 @@ export default function StaffAccounts() {
               </div>
             ),
           },
-          { title: t('staff.role'), dataIndex: 'role', width: 100, render: (v: number) => <Tag color={ROLE_COLOR[v]}>{t(roleKey(v))}</Tag> },
-          { title: t('staff.mobile'), dataIndex: 'mobile', width: 130 },
+          { title: sf('staff.role'), dataIndex: 'role', width: 100, render: (v: number) => <Tag color={ROLE_COLOR[v]}>{sf(roleKey(v))}</Tag> },
+          { title: sf('staff.mobile'), dataIndex: 'mobile', width: 130 },
           {
-            title: t('staff.duties'),
+            title: sf('staff.duties'),
             dataIndex: 'duties',
             width: 200,
-            render: (v: StaffRow['duties']) => (v.length ? v.map((d) => <Tag key={d}>{t(dutyKey(d))}</Tag>) : '-'),
+            render: (v: StaffRow['duties']) => (v.length ? v.map((d) => <Tag key={d}>{sf(dutyKey(d))}</Tag>) : '-'),
           },
           {
-            title: t('staff.job_status'),
+            title: sf('staff.job_status'),
             dataIndex: 'job_status',
             width: 150,
             render: (v: number, r) =>
               v === 1 ? (
-                <Tag color="green">{t('staff.on_job')}</Tag>
+                <Tag color="green">{sf('staff.on_job')}</Tag>
               ) : (
                 <Space orientation="vertical" size={0}>
-                  <Tag color="default">{t('staff.left')}</Tag>
+                  <Tag color="default">{sf('staff.left')}</Tag>
                   {r.left_at && (
                     <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                      {t('staff.left_at', { date: clock.day(r.left_at) })}
+                      {sf('staff.left_at', { date: clock.day(r.left_at) })}
                     </Typography.Text>
                   )}
                 </Space>
               ),
           },
           {
-            title: t('staff.last_login'),
+            title: sf('staff.last_login'),
             dataIndex: 'last_login_at',
             width: 170,
-            render: (v: string | null) => (v ? clock.dateTime(v, true) : <Typography.Text type="secondary">{t('staff.never')}</Typography.Text>),
+            render: (v: string | null) => (v ? clock.dateTime(v, true) : <Typography.Text type="secondary">{sf('staff.never')}</Typography.Text>),
           },
           {
-            title: t('staff.actions'),
+            title: sf('staff.actions'),
             key: 'actions',
             width: 300,
             render: (_, r) =>
               r.role === 1 ? (
-                <Typography.Text type="secondary">{t('staff.admin_row')}</Typography.Text>
+                <Typography.Text type="secondary">{sf('staff.admin_row')}</Typography.Text>
               ) : (
                 <Space wrap size={[4, 4]}>
                   <Button size="small" onClick={() => openEdit(r)}>
-                    {t('staff.edit')}
+                    {sf('staff.edit')}
                   </Button>
                   {r.job_status === 1 ? (
                     <Popconfirm
-                      title={t('staff.set_leave')}
-                      description={<div style={{ maxWidth: 260 }}>{t('staff.set_leave_confirm', { name: r.name })}</div>}
+                      title={sf('staff.set_leave')}
+                      description={<div style={{ maxWidth: 260 }}>{sf('staff.set_leave_confirm', { name: r.name })}</div>}
                       onConfirm={() => run(() => post('setLeave', { id: r.id, version: r.version }))}
                     >
-                      <Button size="small">{t('staff.set_leave')}</Button>
+                      <Button size="small">{sf('staff.set_leave')}</Button>
                     </Popconfirm>
                   ) : (
                     <Popconfirm
-                      title={t('staff.set_on_job')}
-                      description={t('staff.set_on_job_confirm', { name: r.name })}
+                      title={sf('staff.set_on_job')}
+                      description={sf('staff.set_on_job_confirm', { name: r.name })}
                       onConfirm={() => run(() => post('onJob', { id: r.id, version: r.version }))}
                     >
-                      <Button size="small">{t('staff.set_on_job')}</Button>
+                      <Button size="small">{sf('staff.set_on_job')}</Button>
                     </Popconfirm>
                   )}
                   <Button size="small" onClick={() => setResetting(r)}>
-                    {t('staff.reset_pwd')}
+                    {sf('staff.reset_pwd')}
                   </Button>
                   <Popconfirm
-                    title={t('staff.delete')}
-                    description={<div style={{ maxWidth: 260 }}>{t('staff.delete_confirm', { name: r.name })}</div>}
+                    title={sf('staff.delete')}
+                    description={<div style={{ maxWidth: 260 }}>{sf('staff.delete_confirm', { name: r.name })}</div>}
                     okButtonProps={{ danger: true }}
-                    onConfirm={() => run(() => post('delTeacher', { id: r.id, version: r.version }), undefined, 'staff.deleted')}
+                    onConfirm={() => run(() => post('delTeacher', { id: r.id, version: r.version }), undefined, sf('staff.deleted'))}
                   >
                     <Button size="small" danger>
-                      {t('staff.delete')}
+                      {sf('staff.delete')}
                     </Button>
                   </Popconfirm>
                 </Space>
@@ -242,7 +243,7 @@ export default function StaffAccounts() {
       />
 
       <Modal
-        title={t('staff.edit_title')}
+        title={sf('staff.edit_title')}
         open={editing !== null}
         onCancel={() => setEditing(null)}
         onOk={() => editForm.submit()}
@@ -257,7 +258,7 @@ export default function StaffAccounts() {
       </Modal>
 
       <Modal
-        title={resetting ? t('staff.reset_pwd_title', { name: resetting.name }) : ''}
+        title={resetting ? sf('staff.reset_pwd_title', { name: resetting.name }) : ''}
         open={resetting !== null}
         onCancel={() => {
           setResetting(null);
@@ -269,16 +270,16 @@ export default function StaffAccounts() {
         confirmLoading={busy}
         forceRender
       >
-        <Typography.Paragraph type="secondary">{t('staff.reset_pwd_hint')}</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">{sf('staff.reset_pwd_hint')}</Typography.Paragraph>
         <Form form={resetForm} layout="vertical" onFinish={saveReset} autoComplete="off">
-          <Form.Item name="password" label={t('staff.new_password')} rules={[{ pattern: PASSWORD_RE, message: t('staff.password_rule') }]}>
+          <Form.Item name="password" label={sf('staff.new_password')} rules={[{ pattern: PASSWORD_RE, message: sf('staff.password_rule') }]}>
             <Input.Password maxLength={64} autoComplete="new-password" />
           </Form.Item>
         </Form>
       </Modal>
 
       <Modal
-        title={t('staff.generated_title')}
+        title={sf('staff.generated_title')}
         open={generated !== null}
         onOk={() => setGenerated(null)}
         onCancel={() => setGenerated(null)}
@@ -287,7 +288,7 @@ export default function StaffAccounts() {
       >
         {generated && (
           <>
-            <Typography.Paragraph>{t('staff.generated_lead', { name: generated.name })}</Typography.Paragraph>
+            <Typography.Paragraph>{sf('staff.generated_lead', { name: generated.name })}</Typography.Paragraph>
             <Typography.Paragraph copyable code style={{ fontSize: 18 }}>
               {generated.password}
             </Typography.Paragraph>

@@ -1,7 +1,6 @@
 import { Checkbox, Form, Input, Radio } from 'antd';
 import { MOBILE_RE, type StaffDuty } from '@wantuo/shared';
-import type { MessageKey } from '../../i18n/messages';
-import { useT } from '../../stores/preferences';
+import { staffStrings, type StaffKey } from './strings';
 
 /** Person names as the API takes them: letters of any script, spaces and the punctuation names use. */
 const PERSON_NAME_RE = /^[\p{L}\p{M} ·・.\-'’]+$/u;
@@ -10,51 +9,51 @@ const EMAIL_RE = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
 const STAFF_DUTIES: readonly StaffDuty[] = ['shuttle', 'tutor', 'head'];
 export const USERNAME_RE = /^[A-Za-z0-9_]{3,32}$/;
 
-export const dutyKey = (d: StaffDuty) => `staff.duty_${d}` as MessageKey;
-export const roleKey = (r: number) => `staff.role_${r}` as MessageKey;
+export const dutyKey = (d: StaffDuty) => `staff.duty_${d}` as StaffKey;
+export const roleKey = (r: number) => `staff.role_${r}` as StaffKey;
 
 /** The profile fields of a teacher account, shared by the add page and the edit dialog (one column). */
 export function StaffFields() {
-  const t = useT();
+  const sf = staffStrings.use();
   return (
     <>
       <Form.Item
         name="name"
-        label={t('staff.name')}
+        label={sf('staff.name')}
         rules={[
-          { required: true, whitespace: true, message: t('staff.name_required') },
+          { required: true, whitespace: true, message: sf('staff.name_required') },
           { max: 32 },
-          { pattern: PERSON_NAME_RE, message: t('staff.name_required') },
+          { pattern: PERSON_NAME_RE, message: sf('staff.name_required') },
         ]}
       >
         <Input maxLength={32} autoComplete="off" />
       </Form.Item>
       <Form.Item
         name="mobile"
-        label={t('staff.mobile')}
+        label={sf('staff.mobile')}
         rules={[
-          { required: true, message: t('staff.mobile_invalid') },
-          { pattern: MOBILE_RE, message: t('staff.mobile_invalid') },
+          { required: true, message: sf('staff.mobile_invalid') },
+          { pattern: MOBILE_RE, message: sf('staff.mobile_invalid') },
         ]}
       >
         <Input maxLength={11} inputMode="numeric" autoComplete="off" />
       </Form.Item>
-      <Form.Item name="role" label={t('staff.role')} rules={[{ required: true, message: t('staff.role_required') }]}>
-        <Radio.Group options={[2, 5].map((r) => ({ value: r, label: t(roleKey(r)) }))} />
+      <Form.Item name="role" label={sf('staff.role')} rules={[{ required: true, message: sf('staff.role_required') }]}>
+        <Radio.Group options={[2, 5].map((r) => ({ value: r, label: sf(roleKey(r)) }))} />
       </Form.Item>
-      <Form.Item name="duties" label={t('staff.duties')}>
-        <Checkbox.Group options={STAFF_DUTIES.map((d) => ({ value: d, label: t(dutyKey(d)) }))} />
+      <Form.Item name="duties" label={sf('staff.duties')}>
+        <Checkbox.Group options={STAFF_DUTIES.map((d) => ({ value: d, label: sf(dutyKey(d)) }))} />
       </Form.Item>
-      <Form.Item name="gender" label={t('staff.gender')}>
-        <Radio.Group options={[1, 2].map((g) => ({ value: g, label: t(`staff.gender_${g}` as MessageKey) }))} />
+      <Form.Item name="gender" label={sf('staff.gender')}>
+        <Radio.Group options={[1, 2].map((g) => ({ value: g, label: sf(`staff.gender_${g}` as StaffKey) }))} />
       </Form.Item>
-      <Form.Item name="nickname" label={t('staff.nickname')} rules={[{ max: 32 }]}>
+      <Form.Item name="nickname" label={sf('staff.nickname')} rules={[{ max: 32 }]}>
         <Input maxLength={32} />
       </Form.Item>
-      <Form.Item name="email" label={t('staff.email')} rules={[{ max: 254 }, { pattern: EMAIL_RE, message: t('staff.email_invalid') }]}>
+      <Form.Item name="email" label={sf('staff.email')} rules={[{ max: 254 }, { pattern: EMAIL_RE, message: sf('staff.email_invalid') }]}>
         <Input maxLength={254} autoComplete="off" />
       </Form.Item>
-      <Form.Item name="remark" label={t('staff.remark')} rules={[{ max: 500 }]}>
+      <Form.Item name="remark" label={sf('staff.remark')} rules={[{ max: 500 }]}>
         <Input.TextArea maxLength={500} rows={2} showCount />
       </Form.Item>
     </>

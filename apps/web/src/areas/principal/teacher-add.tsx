@@ -6,6 +6,7 @@ import { post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { useT } from '../../stores/preferences';
 import { StaffFields, toInput, USERNAME_RE, type StaffFormValues } from './staff-fields';
+import { staffStrings } from './strings';
 
 interface AddValues extends StaffFormValues {
   username?: string;
@@ -16,6 +17,7 @@ interface AddValues extends StaffFormValues {
 /** A new teacher or head-teacher account of the school; back to the account list after saving. */
 export default function TeacherAdd() {
   const t = useT();
+  const sf = staffStrings.use();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const submit = async (v: AddValues) => {
@@ -23,7 +25,7 @@ export default function TeacherAdd() {
     try {
       const input = { ...toInput(v, false), password: v.password, ...(v.username?.trim() ? { username: v.username.trim() } : {}) };
       const row = await post<StaffRow>('addTeacher', input);
-      feedback().message.success(t('staff.added', { username: row.username }));
+      feedback().message.success(sf('staff.added', { username: row.username }));
       navigate('/principal_account');
     } catch {
       // shown by the request wrapper
@@ -32,36 +34,36 @@ export default function TeacherAdd() {
     }
   };
   return (
-    <Card title={t('staff.add_title')}>
+    <Card title={sf('staff.add_title')}>
       <Form<AddValues> layout="vertical" onFinish={submit} initialValues={{ role: 2, duties: [] }} style={{ maxWidth: 560 }} autoComplete="off">
         <StaffFields />
         <Form.Item
           name="username"
-          label={t('staff.username')}
-          extra={t('staff.username_hint')}
-          rules={[{ pattern: USERNAME_RE, message: t('staff.username_invalid') }]}
+          label={sf('staff.username')}
+          extra={sf('staff.username_hint')}
+          rules={[{ pattern: USERNAME_RE, message: sf('staff.username_invalid') }]}
         >
           <Input maxLength={32} autoComplete="off" />
         </Form.Item>
         <Form.Item
           name="password"
-          label={t('staff.password')}
+          label={sf('staff.password')}
           rules={[
-            { required: true, message: t('staff.password_rule') },
-            { pattern: PASSWORD_RE, message: t('staff.password_rule') },
+            { required: true, message: sf('staff.password_rule') },
+            { pattern: PASSWORD_RE, message: sf('staff.password_rule') },
           ]}
         >
           <Input.Password maxLength={64} autoComplete="new-password" />
         </Form.Item>
         <Form.Item
           name="confirm"
-          label={t('staff.confirm_password')}
+          label={sf('staff.confirm_password')}
           dependencies={['password']}
           rules={[
-            { required: true, message: t('staff.password_mismatch') },
+            { required: true, message: sf('staff.password_mismatch') },
             ({ getFieldValue }) => ({
               validator: (_, value) =>
-                value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('staff.password_mismatch'))),
+                value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(sf('staff.password_mismatch'))),
             }),
           ]}
         >
