@@ -7,6 +7,7 @@ import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { usePreferences, useT } from '../../stores/preferences';
 import { useSchoolClock } from '../../lib/school-time';
+import { operatorStrings } from './strings';
 
 interface Application {
   id: number;
@@ -31,6 +32,7 @@ const STATUS = {
 /** Institutions that applied from the sign-in screen; the operator approves or rejects each with a note. */
 export default function OperatorApplications() {
   const t = useT();
+  const op = operatorStrings.use();
   const clock = useSchoolClock();
   const lang = usePreferences((s) => s.lang);
   const [status, setStatus] = useState<0 | 1 | 2>(0);
@@ -54,7 +56,7 @@ export default function OperatorApplications() {
 
   return (
     <Card
-      title={t('operator.applications')}
+      title={op('operator.applications')}
       extra={
         <Segmented
           value={status}

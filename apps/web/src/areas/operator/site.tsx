@@ -7,11 +7,13 @@ import { feedback } from '../../api/feedback';
 import { LoadError, Loading } from '../../components/states';
 import { usePageConfig } from '../../stores/page-config';
 import { useT } from '../../stores/preferences';
+import { operatorStrings } from './strings';
 
 type Config = PageConfig & { version: number };
 
 function PageConfigForm() {
   const t = useT();
+  const op = operatorStrings.use();
   const setConfig = usePageConfig((s) => s.set);
   const client = useQueryClient();
   const q = useQuery({ queryKey: ['index'], queryFn: () => get<Config>('index') });
@@ -52,25 +54,25 @@ function PageConfigForm() {
         address: c.contact.address,
       }}
     >
-      <Alert type="info" showIcon title={t('operator.conflict_hint')} style={{ marginBottom: 16 }} />
-      <Form.Item name="site_name" label={t('operator.site_name')} rules={[{ required: true, whitespace: true, max: 60 }]}>
+      <Alert type="info" showIcon title={op('operator.conflict_hint')} style={{ marginBottom: 16 }} />
+      <Form.Item name="site_name" label={op('operator.site_name')} rules={[{ required: true, whitespace: true, max: 60 }]}>
         <Input maxLength={60} />
       </Form.Item>
-      <Form.Item name="footer" label={t('operator.footer')}>
+      <Form.Item name="footer" label={op('operator.footer')}>
         <Input.TextArea maxLength={500} rows={2} />
       </Form.Item>
       <Space wrap>
-        <Form.Item name="icp" label={t('operator.icp')}>
+        <Form.Item name="icp" label={op('operator.icp')}>
           <Input maxLength={60} />
         </Form.Item>
-        <Form.Item name="phone" label={t('operator.phone')}>
+        <Form.Item name="phone" label={op('operator.phone')}>
           <Input maxLength={30} />
         </Form.Item>
-        <Form.Item name="email" label={t('operator.email')}>
+        <Form.Item name="email" label={op('operator.email')}>
           <Input maxLength={100} />
         </Form.Item>
       </Space>
-      <Form.Item name="address" label={t('operator.address')}>
+      <Form.Item name="address" label={op('operator.address')}>
         <Input maxLength={200} />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={busy}>
@@ -112,13 +114,13 @@ function AboutForm() {
 
 /** The platform operator edits the start-up page configuration and the about-us text. */
 export default function OperatorSite() {
-  const t = useT();
+  const op = operatorStrings.use();
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
-      <Card title={t('operator.site')}>
+      <Card title={op('operator.site')}>
         <PageConfigForm />
       </Card>
-      <Card title={t('operator.about')}>
+      <Card title={op('operator.about')}>
         <AboutForm />
       </Card>
     </Space>

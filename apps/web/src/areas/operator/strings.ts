@@ -1,0 +1,18 @@
+import { defineStrings } from '../../i18n/strings';
+
+/** The operator's site configuration (also read by the public about page) and the applications. */
+export const operatorStrings = defineStrings({
+  'operator.site': { zh: '站点配置', en: 'Site configuration' },
+  'operator.site_name': { zh: '站点名称', en: 'Site name' },
+  'operator.footer': { zh: '页脚文字', en: 'Footer text' },
+  'operator.icp': { zh: 'ICP 备案号', en: 'ICP licence' },
+  'operator.phone': { zh: '联系电话', en: 'Contact phone' },
+  'operator.email': { zh: '联系邮箱', en: 'Contact e-mail' },
+  'operator.address': { zh: '联系地址', en: 'Address' },
+  'operator.about': { zh: '关于我们', en: 'About us' },
+  'operator.applications': { zh: '入驻申请', en: 'Applications' },
+  'operator.conflict_hint': {
+    zh: '保存时会检查版本：他人已修改时不会覆盖，请刷新后再改。',
+    en: 'Saving checks the version: if someone else changed it meanwhile nothing is overwritten; refresh and edit again.',
+  },
+});
