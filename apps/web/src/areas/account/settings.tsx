@@ -7,11 +7,11 @@ import { get, post, upload } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { LoadError, Loading } from '../../components/states';
-import { LANGS, type MessageKey } from '../../i18n/messages';
+import { LANGS } from '../../i18n/messages';
 import { usePreferences, useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { useSchoolClock } from '../../lib/school-time';
-import { accountStrings } from './strings';
+import { accountStrings, type AccountKey } from './strings';
 import { TeacherProfile } from './teacher-profile';
 
 interface Activity {
@@ -24,6 +24,7 @@ interface Activity {
 
 function RecentActivity() {
   const t = useT();
+  const ta = accountStrings.use();
   const clock = useSchoolClock();
   const [page, setPage] = useState(1);
   const q = useQuery({ queryKey: ['loginLog', page], queryFn: () => get<Page<Activity>>('loginLog', { page, limit: 10 }) });
@@ -40,7 +41,7 @@ function RecentActivity() {
         {
           title: t('settings.action'),
           dataIndex: 'action',
-          render: (v: string) => <Tag color={v.includes('failed') || v.includes('locked') ? 'red' : 'blue'}>{t(`activity.${v}` as MessageKey)}</Tag>,
+          render: (v: string) => <Tag color={v.includes('failed') || v.includes('locked') ? 'red' : 'blue'}>{ta(`activity.${v}` as AccountKey)}</Tag>,
         },
         { title: t('settings.ip'), dataIndex: 'ip', width: 130 },
         { title: t('settings.device'), dataIndex: 'user_agent', ellipsis: true },

@@ -1,4 +1,4 @@
-import { defineStrings } from '../../i18n/strings';
+import { defineStrings, type KeyOf } from '../../i18n/strings';
 
 /** The account area's own strings: a teacher's or head teacher's profile (我的资料). */
 export const accountStrings = defineStrings({
@@ -28,4 +28,16 @@ export const accountStrings = defineStrings({
   'teacher.save': { zh: '保存资料', en: 'Save profile' },
   'teacher.name_required': { zh: '请填写姓名', en: 'Enter the name' },
   'teacher.nickname_required': { zh: '请填写昵称', en: 'Enter the nickname' },
+  // the account's recent activity (settings)
+  'activity.login': { zh: '账号密码登录', en: 'Signed in with password' },
+  'activity.login.sms': { zh: '短信验证码登录', en: 'Signed in with SMS code' },
+  'activity.login.qr': { zh: '扫码登录', en: 'Signed in with a QR code' },
+  'activity.login.failed': { zh: '登录失败（密码错误）', en: 'Failed sign-in (wrong password)' },
+  'activity.login.locked': { zh: '登录失败，账号被锁定', en: 'Failed sign-in, account locked' },
+  'activity.logout': { zh: '退出登录', en: 'Signed out' },
+  'activity.changepwd': { zh: '修改密码', en: 'Changed password' },
+  'activity.resetpwd': { zh: '找回密码', en: 'Reset password' },
+  'activity.profile': { zh: '修改个人信息', en: 'Edited personal info' },
 });
+
+export type AccountKey = KeyOf<typeof accountStrings>;
