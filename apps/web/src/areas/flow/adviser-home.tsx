@@ -6,10 +6,10 @@ import { Link } from 'react-router';
 import { ApiError, get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { useFlowLive } from './use-flow-live';
+import { flowStrings, type FlowKey } from './strings';
 
 interface FlowAlert {
   id: number;
@@ -19,7 +19,7 @@ interface FlowAlert {
   raised_at: string;
 }
 
-const TILES: { key: MessageKey; color: string; value: (d: TeacherTodayTask) => number }[] = [
+const TILES: { key: FlowKey; color: string; value: (d: TeacherTodayTask) => number }[] = [
   { key: 'ops.to_pick_up', color: '#8c8c8c', value: (d) => d.to_pick_up },
   { key: 'flow.state_picked_up', color: '#1677ff', value: (d) => d.states.picked_up },
   { key: 'flow.state_in_centre', color: '#52c41a', value: (d) => d.states.in_centre },
@@ -30,7 +30,7 @@ const TILES: { key: MessageKey; color: string; value: (d: TeacherTodayTask) => n
   { key: 'flow.state_on_leave', color: '#fa8c16', value: (d) => d.states.on_leave },
 ];
 
-const LINKS: { to: string; label: MessageKey }[] = [
+const LINKS: { to: string; label: FlowKey }[] = [
   { to: '/AStudentAttendance', label: 'ops.link_attendance' },
   { to: '/AStudentTransport', label: 'ops.link_transport' },
   { to: '/ALeaveReview', label: 'ops.link_leave' },
@@ -41,6 +41,7 @@ const LINKS: { to: string; label: MessageKey }[] = [
 /** The head teacher's home (/AAccountManagement): today's live counts per step, open alerts, clock-in and the boards. */
 export default function AdviserHome() {
   const t = useT();
+  const tf = flowStrings.use();
   const tz = useSchoolZone();
   const today = useQuery({ queryKey: ['teacherTodayTask'], queryFn: () => get<TeacherTodayTask>('teacherTodayTask'), refetchInterval: 30_000 });
   const alerts = useQuery({
@@ -65,7 +66,7 @@ export default function AdviserHome() {
     setClocking(true);
     try {
       await post<StaffClockRecord>(action, {}, { silent: true });
-      feedback().message.success(t(action === 'teacherClockIn' ? 'ops.clock_in_done' : 'ops.clock_out_done'));
+      feedback().message.success(tf(action === 'teacherClockIn' ? 'ops.clock_in_done' : 'ops.clock_out_done'));
     } catch (e) {
       feedback().message.error(e instanceof ApiError ? e.message : t('common.load_failed'));
     } finally {
@@ -84,12 +85,12 @@ export default function AdviserHome() {
     <div>
       <Card
         size="small"
-        title={`${t('flow.today')} ${d.day} · ${t('ops.total', { n: d.total })}`}
-        extra={<Badge status={live ? 'success' : 'default'} text={live ? t('board.live') : t('board.offline')} />}
+        title={`${tf('flow.today')} ${d.day} · ${tf('ops.total', { n: d.total })}`}
+        extra={<Badge status={live ? 'success' : 'default'} text={live ? tf('board.live') : tf('board.offline')} />}
         style={{ marginBottom: 12 }}
       >
         {d.classes.length === 0 ? (
-          <EmptyState description={t('ops.no_class')} />
+          <EmptyState description={tf('ops.no_class')} />
         ) : (
           <>
             <div style={{ marginBottom: 8 }}>
@@ -102,7 +103,7 @@ export default function AdviserHome() {
             <Row gutter={[12, 12]}>
               {TILES.map((x) => (
                 <Col xs={12} sm={8} md={6} xl={3} key={x.key}>
-                  <Statistic title={t(x.key)} value={x.value(d)} styles={{ content: { color: x.color } }} />
+                  <Statistic title={tf(x.key)} value={x.value(d)} styles={{ content: { color: x.color } }} />
                 </Col>
               ))}
             </Row>
@@ -111,43 +112,43 @@ export default function AdviserHome() {
       </Card>
       <Row gutter={[12, 12]}>
         <Col xs={24} md={12}>
-          <Card size="small" title={t('ops.clock_title')} style={{ height: '100%' }}>
+          <Card size="small" title={tf('ops.clock_title')} style={{ height: '100%' }}>
             <Typography.Paragraph>
               {outAt
-                ? t('ops.clocked_out', { in: localTime(inAt, tz) || '-', out: localTime(outAt, tz) })
+                ? tf('ops.clocked_out', { in: localTime(inAt, tz) || '-', out: localTime(outAt, tz) })
                 : inAt
-                  ? t('ops.clocked_in', { time: localTime(inAt, tz) || '-' })
-                  : t('ops.not_clocked')}
+                  ? tf('ops.clocked_in', { time: localTime(inAt, tz) || '-' })
+                  : tf('ops.not_clocked')}
             </Typography.Paragraph>
             <Space wrap>
               <Button type="primary" size="large" loading={clocking} disabled={!!inAt} onClick={() => void doClock('teacherClockIn')}>
-                {t('ops.clock_in')}
+                {tf('ops.clock_in')}
               </Button>
               <Button size="large" loading={clocking} disabled={!inAt || !!outAt} onClick={() => void doClock('teacherClockOut')}>
-                {t('ops.clock_out')}
+                {tf('ops.clock_out')}
               </Button>
             </Space>
           </Card>
         </Col>
         <Col xs={24} md={12}>
-          <Card size="small" title={t('ops.links')} style={{ height: '100%' }}>
+          <Card size="small" title={tf('ops.links')} style={{ height: '100%' }}>
             <Space wrap>
               {LINKS.map((l) => (
                 <Link key={l.to} to={l.to}>
-                  <Button>{t(l.label)}</Button>
+                  <Button>{tf(l.label)}</Button>
                 </Link>
               ))}
             </Space>
           </Card>
         </Col>
         <Col xs={24}>
-          <Card size="small" title={t('board.alerts')}>
+          <Card size="small" title={tf('board.alerts')}>
             {alerts.isLoading ? (
               <Loading />
             ) : alerts.isError ? (
               <LoadError onRetry={() => alerts.refetch()} />
             ) : !alerts.data?.list.length ? (
-              <EmptyState description={t('ops.no_alerts')} />
+              <EmptyState description={tf('ops.no_alerts')} />
             ) : (
               <List
                 size="small"
@@ -155,7 +156,7 @@ export default function AdviserHome() {
                 renderItem={(a) => (
                   <List.Item>
                     <span>
-                      <Tag color="red">{t(`board.alert_${a.kind}` as MessageKey)}</Tag> {a.student_name}（{a.class_name}）
+                      <Tag color="red">{tf(`board.alert_${a.kind}` as FlowKey)}</Tag> {a.student_name}（{a.class_name}）
                     </span>
                     <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                       {localTime(a.raised_at, tz)}

@@ -4,11 +4,9 @@ import { boardState, type FlowBoard, type FlowBoardStudent, type Page } from '@w
 import { useMemo, useRef } from 'react';
 import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
-import type { MessageKey } from '../../i18n/messages';
-import { useT } from '../../stores/preferences';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { AttendanceRecords } from './attendance-records';
-import { flowStrings } from './strings';
+import { flowStrings, type FlowKey } from './strings';
 import { useFlowLive } from './use-flow-live';
 
 type BoardColumn = 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
@@ -45,7 +43,7 @@ export function useLiveBoard() {
   return { board, alerts, live };
 }
 
-function StudentChip({ s, t, tz }: { s: FlowBoardStudent; t: ReturnType<typeof useT>; tz?: string }) {
+function StudentChip({ s, tf, tz }: { s: FlowBoardStudent; tf: ReturnType<typeof flowStrings.use>; tz?: string }) {
   const time = s.left_at ?? s.tutor_ended_at ?? s.tutor_started_at ?? s.dinner_at ?? s.entered_at ?? s.picked_up_at;
   return (
     <div className="board-chip">
@@ -54,8 +52,8 @@ function StudentChip({ s, t, tz }: { s: FlowBoardStudent; t: ReturnType<typeof u
         {' '}
         {s.care_class_name}
         {time ? ` · ${localTime(time, tz)}` : ''}
-        {s.state === 'in_centre' && s.dinner_at ? ` · ${t('flow.btn_dinner')}` : ''}
-        {s.tutor_started_at && !s.tutor_ended_at ? ` · ${t('flow.btn_start_tutor')}` : ''}
+        {s.state === 'in_centre' && s.dinner_at ? ` · ${tf('flow.btn_dinner')}` : ''}
+        {s.tutor_started_at && !s.tutor_ended_at ? ` · ${tf('flow.btn_start_tutor')}` : ''}
       </Typography.Text>
     </div>
   );
@@ -76,7 +74,7 @@ export default function AttendanceBoard() {
 }
 
 function TodayBoard() {
-  const t = useT();
+  const tf = flowStrings.use();
   const { board, alerts, live } = useLiveBoard();
   const tz = useSchoolZone();
   const byState = useMemo(() => {
@@ -90,26 +88,26 @@ function TodayBoard() {
     <div>
       <Card
         size="small"
-        title={`${t('board.title')} ${board.data?.day ?? ''}`}
-        extra={<Badge status={live ? 'success' : 'default'} text={live ? t('board.live') : t('board.offline')} />}
+        title={`${tf('board.title')} ${board.data?.day ?? ''}`}
+        extra={<Badge status={live ? 'success' : 'default'} text={live ? tf('board.live') : tf('board.offline')} />}
         style={{ marginBottom: 12 }}
       >
         <Row gutter={[12, 12]}>
           {COLUMNS.map((c) => (
             <Col xs={12} sm={8} md={4} key={c}>
-              <Statistic title={t(`flow.state_${c}` as MessageKey)} value={byState.get(c)!.length} styles={{ content: { color: COLOR[c] } }} />
+              <Statistic title={tf(`flow.state_${c}` as FlowKey)} value={byState.get(c)!.length} styles={{ content: { color: COLOR[c] } }} />
             </Col>
           ))}
         </Row>
       </Card>
       {(alerts.data?.list.length ?? 0) > 0 && (
-        <Card size="small" title={t('board.alerts')} style={{ marginBottom: 12 }}>
+        <Card size="small" title={tf('board.alerts')} style={{ marginBottom: 12 }}>
           <List
             size="small"
             dataSource={alerts.data!.list}
             renderItem={(a) => (
               <List.Item>
-                <Tag color="red">{t(`board.alert_${a.kind}` as MessageKey)}</Tag> {a.student_name}（{a.class_name}）
+                <Tag color="red">{tf(`board.alert_${a.kind}` as FlowKey)}</Tag> {a.student_name}（{a.class_name}）
                 <Typography.Text type="secondary" style={{ marginLeft: 8, fontSize: 12 }}>
                   {localTime(a.raised_at, tz)}
                 </Typography.Text>
@@ -119,7 +117,7 @@ function TodayBoard() {
         </Card>
       )}
       {board.data?.students.length === 0 ? (
-        <Empty description={t('board.empty')} />
+        <Empty description={tf('board.empty')} />
       ) : (
         <Row gutter={[12, 12]}>
           {COLUMNS.map((c) => (
@@ -128,14 +126,14 @@ function TodayBoard() {
                 size="small"
                 title={
                   <span style={{ color: COLOR[c] }}>
-                    {t(`flow.state_${c}` as MessageKey)} {byState.get(c)!.length}
+                    {tf(`flow.state_${c}` as FlowKey)} {byState.get(c)!.length}
                   </span>
                 }
               >
                 {byState.get(c)!.length === 0 ? (
                   <Typography.Text type="secondary">-</Typography.Text>
                 ) : (
-                  byState.get(c)!.map((s) => <StudentChip key={s.id} s={s} t={t} tz={tz} />)
+                  byState.get(c)!.map((s) => <StudentChip key={s.id} s={s} tf={tf} tz={tz} />)
                 )}
               </Card>
             </Col>

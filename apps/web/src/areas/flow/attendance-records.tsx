@@ -6,10 +6,8 @@ import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState } from '../../components/states';
 import { ServerTable } from '../../components/server-table';
-import type { MessageKey } from '../../i18n/messages';
-import { useT } from '../../stores/preferences';
 import { localDay, localTime, useSchoolZone } from '../../lib/school-time';
-import { flowStrings } from './strings';
+import { flowStrings, type FlowKey } from './strings';
 
 const STATES = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as const;
 const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
@@ -20,7 +18,6 @@ const PAGE = 20;
  * FLOW_RANGE_MAX_DAYS days; the last 7 by default), by class and state, paged on the server.
  */
 export function AttendanceRecords() {
-  const t = useT();
   const tf = flowStrings.use();
   const tz = useSchoolZone();
   const today = localDay(new Date(), tz);
@@ -74,7 +71,7 @@ export function AttendanceRecords() {
           style={{ minWidth: 120 }}
           value={state}
           onChange={reset(setState)}
-          options={STATES.map((s) => ({ value: s, label: t(`flow.state_${s}` as MessageKey) }))}
+          options={STATES.map((s) => ({ value: s, label: tf(`flow.state_${s}` as FlowKey) }))}
         />
         {q.data && <Typography.Text type="secondary">{tf('records.total', { n: q.data.total })}</Typography.Text>}
       </Space>
@@ -94,7 +91,7 @@ export function AttendanceRecords() {
             title: tf('records.state'),
             dataIndex: 'state',
             width: 84,
-            render: (v: string) => <Tag color={STATE_COLOR[v]}>{t(`flow.state_${v}` as MessageKey)}</Tag>,
+            render: (v: string) => <Tag color={STATE_COLOR[v]}>{tf(`flow.state_${v}` as FlowKey)}</Tag>,
           },
           {
             title: tf('records.times'),

@@ -6,9 +6,9 @@ import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
 import { localDateTime, useSchoolZone } from '../../lib/school-time';
+import { flowStrings, type FlowKey } from './strings';
 
 const STATUS_COLOR = ['gold', 'green', 'red', 'default'] as const;
 type StatusFilter = 'all' | 0 | 1 | 2 | 3;
@@ -19,6 +19,7 @@ const range = (r: LeaveRequestRow) => (r.start_day === r.end_day ? r.start_day :
 /** One request in a drawer, with approve / reject and a note for the parent. */
 function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: () => void; onDecided: () => void }) {
   const t = useT();
+  const tf = flowStrings.use();
   const tz = useSchoolZone();
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
@@ -40,10 +41,10 @@ function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: (
       const failed = r.days.filter((d) => !d.ok);
       if (failed.length)
         feedback().notification.info({
-          title: t('ops.leave_days_failed', { n: failed.length }),
+          title: tf('ops.leave_days_failed', { n: failed.length }),
           description: failed.map((d) => `${d.day}：${d.error ?? ''}`).join('\n'),
         });
-      else feedback().message.success(t(approve ? 'ops.leave_approved' : 'ops.leave_rejected'));
+      else feedback().message.success(tf(approve ? 'ops.leave_approved' : 'ops.leave_rejected'));
       setNote('');
       onDecided();
       await q.refetch();
@@ -59,7 +60,7 @@ function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: (
     <Drawer
       open={id !== null}
       onClose={onClose}
-      title={t('ops.leave_detail')}
+      title={tf('ops.leave_detail')}
       size={Math.min(460, typeof window === 'undefined' ? 460 : window.innerWidth)}
     >
       {q.isLoading ? (
@@ -69,22 +70,22 @@ function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: (
       ) : r ? (
         <>
           <Descriptions column={1} size="small" bordered>
-            <Descriptions.Item label={t('leave.child')}>
+            <Descriptions.Item label={tf('leave.child')}>
               {r.student_name}
               {r.class_name ? `（${r.class_name}）` : ''}
             </Descriptions.Item>
-            <Descriptions.Item label={t('ops.leave_range')}>
-              {range(r)} · {t('ops.leave_n_days', { n: r.days })}
+            <Descriptions.Item label={tf('ops.leave_range')}>
+              {range(r)} · {tf('ops.leave_n_days', { n: r.days })}
             </Descriptions.Item>
-            <Descriptions.Item label={t('leave.reason')}>{r.reason}</Descriptions.Item>
-            <Descriptions.Item label={t('ops.leave_by')}>
+            <Descriptions.Item label={tf('leave.reason')}>{r.reason}</Descriptions.Item>
+            <Descriptions.Item label={tf('ops.leave_by')}>
               {r.requested_by_name} · {localDateTime(r.created_at, tz)}
             </Descriptions.Item>
-            <Descriptions.Item label={t('ops.leave_status')}>
-              <Tag color={STATUS_COLOR[r.status]}>{t(`leave.status_${r.status}` as MessageKey)}</Tag>
+            <Descriptions.Item label={tf('ops.leave_status')}>
+              <Tag color={STATUS_COLOR[r.status]}>{tf(`leave.status_${r.status}` as FlowKey)}</Tag>
             </Descriptions.Item>
             {r.reviewed_at && (
-              <Descriptions.Item label={t('ops.leave_reviewed')}>
+              <Descriptions.Item label={tf('ops.leave_reviewed')}>
                 {r.reviewed_by_name ?? '-'} · {localDateTime(r.reviewed_at, tz)}
                 {r.review_note && <div>{r.review_note}</div>}
               </Descriptions.Item>
@@ -98,22 +99,22 @@ function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: (
                 maxLength={500}
                 showCount
                 rows={3}
-                placeholder={t('ops.leave_note')}
-                aria-label={t('ops.leave_note')}
+                placeholder={tf('ops.leave_note')}
+                aria-label={tf('ops.leave_note')}
               />
               <Space style={{ marginTop: 12, width: '100%' }} orientation="vertical">
                 <Button type="primary" size="large" block loading={busy === 'approve'} disabled={busy !== null} onClick={() => void decide(true)}>
-                  {t('ops.approve')}
+                  {tf('ops.approve')}
                 </Button>
                 <Popconfirm
-                  title={t('ops.reject_confirm')}
+                  title={tf('ops.reject_confirm')}
                   onConfirm={() => decide(false)}
-                  okText={t('ops.reject')}
+                  okText={tf('ops.reject')}
                   cancelText={t('common.cancel')}
                   okButtonProps={{ danger: true }}
                 >
                   <Button danger size="large" block loading={busy === 'reject'} disabled={busy !== null}>
-                    {t('ops.reject')}
+                    {tf('ops.reject')}
                   </Button>
                 </Popconfirm>
               </Space>
@@ -127,7 +128,7 @@ function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: (
 
 /** Leave review (/ALeaveReview): the requests of the head teacher's students by status, paged; decide in a drawer. */
 export default function LeaveReview() {
-  const t = useT();
+  const tf = flowStrings.use();
   const [status, setStatus] = useState<StatusFilter>(0);
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<number | null>(null);
@@ -135,10 +136,10 @@ export default function LeaveReview() {
     queryKey: ['teacherStudentLeaveList', status, page],
     queryFn: () => get<Page<LeaveRequestRow>>('teacherStudentLeaveList', { page, limit: LIMIT, ...(status === 'all' ? {} : { status }) }),
   });
-  const label = (s: StatusFilter) => (s === 'all' ? t('flow.state_all') : t(`leave.status_${s}` as MessageKey));
+  const label = (s: StatusFilter) => (s === 'all' ? tf('flow.state_all') : tf(`leave.status_${s}` as FlowKey));
 
   return (
-    <Card size="small" title={t('ops.leave_title')}>
+    <Card size="small" title={tf('ops.leave_title')}>
       <div className="flow-filter" style={{ marginBottom: 12 }}>
         <Segmented
           value={status}
@@ -150,7 +151,7 @@ export default function LeaveReview() {
         />
       </div>
       {!q.isError && !q.isLoading && !q.data?.list.length ? (
-        <EmptyState description={t('ops.leave_none')} />
+        <EmptyState description={tf('ops.leave_none')} />
       ) : (
         <ServerTable<LeaveRequestRow>
           query={q}
@@ -161,22 +162,22 @@ export default function LeaveReview() {
           scroll={{ x: 760 }}
           onRow={(r) => ({ onClick: () => setOpen(r.id), style: { cursor: 'pointer' } })}
           columns={[
-            { title: t('leave.child'), dataIndex: 'student_name', width: 110, fixed: 'left' },
-            { title: t('ops.leave_range'), key: 'range', width: 200, render: (_, r) => `${range(r)}（${t('ops.leave_n_days', { n: r.days })}）` },
-            { title: t('leave.reason'), dataIndex: 'reason', ellipsis: true },
-            { title: t('ops.leave_by'), dataIndex: 'requested_by_name', width: 100 },
+            { title: tf('leave.child'), dataIndex: 'student_name', width: 110, fixed: 'left' },
+            { title: tf('ops.leave_range'), key: 'range', width: 200, render: (_, r) => `${range(r)}（${tf('ops.leave_n_days', { n: r.days })}）` },
+            { title: tf('leave.reason'), dataIndex: 'reason', ellipsis: true },
+            { title: tf('ops.leave_by'), dataIndex: 'requested_by_name', width: 100 },
             {
-              title: t('ops.leave_status'),
+              title: tf('ops.leave_status'),
               dataIndex: 'status',
               width: 90,
-              render: (s: LeaveRequestRow['status']) => <Tag color={STATUS_COLOR[s]}>{t(`leave.status_${s}` as MessageKey)}</Tag>,
+              render: (s: LeaveRequestRow['status']) => <Tag color={STATUS_COLOR[s]}>{tf(`leave.status_${s}` as FlowKey)}</Tag>,
             },
             {
               title: '',
               key: 'open',
               width: 80,
               render: (_, r) => (
-                <Typography.Link onClick={() => setOpen(r.id)}>{r.status === 0 ? t('ops.review') : t('ops.leave_detail')}</Typography.Link>
+                <Typography.Link onClick={() => setOpen(r.id)}>{r.status === 0 ? tf('ops.review') : tf('ops.leave_detail')}</Typography.Link>
               ),
             },
           ]}

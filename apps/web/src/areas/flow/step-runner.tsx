@@ -4,18 +4,18 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get } from '../../api/http';
-import type { MessageKey } from '../../i18n/messages';
 import { flushQueue, onQueueChange, queued, sendStep, type StepResult } from '../../lib/flow-queue';
 import { newEventId } from '../../lib/request-id';
-import { usePreferences, useT } from '../../stores/preferences';
+import { usePreferences } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { dayOf } from './day-state';
 import { useFlowLive } from './use-flow-live';
+import { flowStrings, type FlowKey } from './strings';
 
 export interface StepDef {
   cmd: StepCommandType;
   action: string;
-  label: MessageKey;
+  label: FlowKey;
 }
 
 /** The six steps of a day, in order, with their actions and button labels. */
@@ -57,7 +57,7 @@ export interface StepRunner {
  * reported by name.
  */
 export function useStepRunner(chosen: FlowBoardStudent[], after: () => Promise<unknown>): StepRunner {
-  const t = useT();
+  const tf = flowStrings.use();
   const lang = usePreferences((s) => s.lang);
   const role = useSession((s) => s.user?.role) ?? Role.Teacher;
   const [busy, setBusy] = useState<StepCommandType | null>(null);
@@ -65,8 +65,8 @@ export function useStepRunner(chosen: FlowBoardStudent[], after: () => Promise<u
     refusalOf(dayOf(s), cmd, { role, needsShuttle: s.needs_shuttle, pickupIds: s.pickup_people.map((p) => p.id) });
 
   const availability = (cmd: StepCommandType) => {
-    if (chosen.length === 0) return { able: [], why: t('flow.select_first') };
-    if (cmd === 'leave' && chosen.length > 1) return { able: [], why: t('flow.leave_one') };
+    if (chosen.length === 0) return { able: [], why: tf('flow.select_first') };
+    if (cmd === 'leave' && chosen.length > 1) return { able: [], why: tf('flow.leave_one') };
     const able = chosen.filter((s) => !reasonOf(s, cmd));
     const first = chosen.find((s) => reasonOf(s, cmd));
     return { able, why: able.length ? null : first ? `${first.name}：${apiText(lang, reasonOf(first, cmd)!)}` : null };
@@ -74,15 +74,15 @@ export function useStepRunner(chosen: FlowBoardStudent[], after: () => Promise<u
 
   const report = (results: StepResult[] | null) => {
     if (results === null) {
-      feedback().message.info(t('flow.queued'));
+      feedback().message.info(tf('flow.queued'));
       return;
     }
     const ok = results.filter((r) => r.ok).length;
     const failed = results.filter((r) => !r.ok);
-    if (failed.length === 0) feedback().message.success(t('flow.done', { n: ok }));
+    if (failed.length === 0) feedback().message.success(tf('flow.done', { n: ok }));
     else
       feedback().notification.info({
-        title: t('flow.partly', { ok, failed: failed.length }),
+        title: tf('flow.partly', { ok, failed: failed.length }),
         description: failed.map((r) => `${chosen.find((s) => s.id === r.student_id)?.name ?? r.student_id}：${r.error ?? ''}`).join('\n'),
       });
   };
@@ -124,12 +124,12 @@ export function StepBar({
   onTap?: (cmd: StepCommandType, able: FlowBoardStudent[]) => boolean;
   columns?: number;
 }) {
-  const t = useT();
+  const tf = flowStrings.use();
   return (
     <div
       className="flow-bar"
       role="toolbar"
-      aria-label={t('flow.actions')}
+      aria-label={tf('flow.actions')}
       style={columns ? { gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` } : undefined}
     >
       {steps.map((step) => {
@@ -146,7 +146,7 @@ export function StepBar({
                 if (!onTap?.(step.cmd, able)) void runner.run(step.cmd);
               }}
             >
-              {t(step.label)}
+              {tf(step.label)}
               {able.length > 0 && able.length < chosen ? ` ${able.length}/${chosen}` : ''}
             </Button>
             {why && chosen > 0 && <div className="flow-why">{why}</div>}

@@ -1,11 +1,9 @@
 import { Alert, Card, Checkbox, Tag, Typography } from 'antd';
 import type { ShuttleTask } from '@wantuo/shared';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import type { MessageKey } from '../../i18n/messages';
-import { useT } from '../../stores/preferences';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { HandOverButton } from './hand-over';
-import { flowStrings } from './strings';
+import { flowStrings, type FlowKey } from './strings';
 import { StepBar, stepsOf, useTaskSelection } from './step-runner';
 import './teacher-today.css';
 
@@ -17,7 +15,6 @@ const SHUTTLE = stepsOf('shuttle');
  * select many and tap the big 接到 button (the same rules, offline queue and fresh event id per tap as /teacher_today).
  */
 export default function TeacherShuttle() {
-  const t = useT();
   const tf = flowStrings.use();
   const tz = useSchoolZone();
   const { task, reload, pending, chosen, runner, selected, setSelected, toggle, loading, failed } = useTaskSelection<ShuttleTask>('shuttleTask');
@@ -38,12 +35,12 @@ export default function TeacherShuttle() {
     <div className="flow-today">
       <Card
         size="small"
-        title={`${t('ops.shuttle_title')} ${task.data?.day ?? ''}`}
-        extra={<Typography.Text type="secondary">{t('flow.selected', { n: selected.size })}</Typography.Text>}
+        title={`${tf('ops.shuttle_title')} ${task.data?.day ?? ''}`}
+        extra={<Typography.Text type="secondary">{tf('flow.selected', { n: selected.size })}</Typography.Text>}
       >
-        {pending > 0 && <Alert type="warning" showIcon title={t('flow.pending_hint', { n: pending })} style={{ marginBottom: 8 }} />}
+        {pending > 0 && <Alert type="warning" showIcon title={tf('flow.pending_hint', { n: pending })} style={{ marginBottom: 8 }} />}
         {groups.length === 0 ? (
-          <EmptyState description={t('ops.shuttle_empty')} />
+          <EmptyState description={tf('ops.shuttle_empty')} />
         ) : (
           groups.map((g) => {
             const waiting = g.students.filter((s) => s.state === 'expected').map((s) => s.id);
@@ -58,7 +55,7 @@ export default function TeacherShuttle() {
                     onChange={(e) => setMany(waiting, e.target.checked)}
                   >
                     <strong>
-                      {g.dismissal_time ?? t('ops.no_time')} · {g.day_school ?? t('ops.no_school')}
+                      {g.dismissal_time ?? tf('ops.no_time')} · {g.day_school ?? tf('ops.no_school')}
                     </strong>
                   </Checkbox>
                   <Typography.Text type="secondary">
@@ -71,12 +68,12 @@ export default function TeacherShuttle() {
                       <Checkbox checked={selected.has(s.id)} onClick={(e) => e.stopPropagation()} onChange={() => toggle(s.id)} />
                       <div className="flow-row-main">
                         <div>
-                          <strong>{s.name}</strong> <Tag color={STATE_COLOR[s.state]}>{t(`flow.state_${s.state}` as MessageKey)}</Tag>
+                          <strong>{s.name}</strong> <Tag color={STATE_COLOR[s.state]}>{tf(`flow.state_${s.state}` as FlowKey)}</Tag>
                           {s.handed_over_by_name && <Tag color="gold">{tf('handover.from', { name: s.handed_over_by_name })}</Tag>}
                         </div>
                         <Typography.Text type="secondary" className="flow-times">
                           {s.picked_up_at
-                            ? t('ops.picked_by', { name: s.picked_up_by_name ?? '-', time: localTime(s.picked_up_at, tz) })
+                            ? tf('ops.picked_by', { name: s.picked_up_by_name ?? '-', time: localTime(s.picked_up_at, tz) })
                             : [s.grade, s.class_name, s.care_class?.name].filter(Boolean).join(' · ')}
                         </Typography.Text>
                       </div>

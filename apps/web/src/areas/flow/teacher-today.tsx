@@ -4,11 +4,10 @@ import { boardState, LOW_UNITS_BADGE, type FlowBoard, type FlowBoardStudent } fr
 import { useCallback, useMemo, useState } from 'react';
 import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
-import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { STEPS, StepBar, useFlowQueue, useStepRunner } from './step-runner';
-import { flowStrings } from './strings';
+import { flowStrings, type FlowKey } from './strings';
 import './teacher-today.css';
 
 type Filter = 'all' | 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
@@ -61,16 +60,16 @@ export default function TeacherToday() {
     <div className="flow-today">
       <Card
         size="small"
-        title={`${t('flow.today')} ${q.data?.day ?? ''}`}
+        title={`${ft('flow.today')} ${q.data?.day ?? ''}`}
         extra={
           pending > 0 && (
-            <Badge count={pending} title={t('flow.pending')}>
-              <Tag color="orange">{t('flow.pending')}</Tag>
+            <Badge count={pending} title={ft('flow.pending')}>
+              <Tag color="orange">{ft('flow.pending')}</Tag>
             </Badge>
           )
         }
       >
-        {pending > 0 && <Alert type="warning" showIcon title={t('flow.pending_hint', { n: pending })} style={{ marginBottom: 8 }} />}
+        {pending > 0 && <Alert type="warning" showIcon title={ft('flow.pending_hint', { n: pending })} style={{ marginBottom: 8 }} />}
         <div className="flow-filter">
           <Segmented
             size="small"
@@ -78,7 +77,7 @@ export default function TeacherToday() {
             onChange={(v) => setFilter(v as Filter)}
             options={(['all', 'expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as Filter[]).map((f) => ({
               value: f,
-              label: `${t(`flow.state_${f}` as MessageKey)} ${f === 'all' ? students.length : (counts[f] ?? 0)}`,
+              label: `${ft(`flow.state_${f}` as FlowKey)} ${f === 'all' ? students.length : (counts[f] ?? 0)}`,
             }))}
           />
         </div>
@@ -88,12 +87,12 @@ export default function TeacherToday() {
             indeterminate={shown.some((s) => selected.has(s.id)) && !shown.every((s) => selected.has(s.id))}
             onChange={(e) => setSelected(e.target.checked ? new Set(shown.map((s) => s.id)) : new Set())}
           >
-            {t('flow.select_all')}
+            {ft('flow.select_all')}
           </Checkbox>
-          <Typography.Text type="secondary">{t('flow.selected', { n: selected.size })}</Typography.Text>
+          <Typography.Text type="secondary">{ft('flow.selected', { n: selected.size })}</Typography.Text>
         </div>
         {shown.length === 0 ? (
-          <Empty description={t('flow.none')} />
+          <Empty description={ft('flow.none')} />
         ) : (
           <ul className="flow-list">
             {shown.map((s) => {
@@ -103,8 +102,8 @@ export default function TeacherToday() {
                   <Checkbox checked={selected.has(s.id)} onClick={(e) => e.stopPropagation()} onChange={() => toggle(s.id)} />
                   <div className="flow-row-main">
                     <div>
-                      <strong>{s.name}</strong> <Tag color={STATE_COLOR[state]}>{t(`flow.state_${state}` as MessageKey)}</Tag>
-                      {s.needs_shuttle && <Tag>{t('flow.tag_shuttle')}</Tag>}
+                      <strong>{s.name}</strong> <Tag color={STATE_COLOR[state]}>{ft(`flow.state_${state}` as FlowKey)}</Tag>
+                      {s.needs_shuttle && <Tag>{ft('flow.tag_shuttle')}</Tag>}
                       {s.allergies && <Tag color="red">{s.allergies}</Tag>}
                       {s.contract_units_left !== null && s.contract_units_left <= LOW_UNITS_BADGE && (
                         <Tag color="gold" title={ft('units_left_hint')}>
@@ -114,12 +113,12 @@ export default function TeacherToday() {
                     </div>
                     <Typography.Text type="secondary" className="flow-times">
                       {[
-                        s.picked_up_at && `${t('flow.btn_shuttle')} ${localTime(s.picked_up_at, tz)}`,
-                        s.entered_at && `${t('flow.btn_enter')} ${localTime(s.entered_at, tz)}`,
-                        s.dinner_at && `${t('flow.btn_dinner')} ${localTime(s.dinner_at, tz)}`,
-                        s.tutor_started_at && `${t('flow.btn_start_tutor')} ${localTime(s.tutor_started_at, tz)}`,
-                        s.tutor_ended_at && `${t('flow.btn_end_tutor')} ${localTime(s.tutor_ended_at, tz)}`,
-                        s.left_at && `${t('flow.btn_leave')} ${localTime(s.left_at, tz)}`,
+                        s.picked_up_at && `${ft('flow.btn_shuttle')} ${localTime(s.picked_up_at, tz)}`,
+                        s.entered_at && `${ft('flow.btn_enter')} ${localTime(s.entered_at, tz)}`,
+                        s.dinner_at && `${ft('flow.btn_dinner')} ${localTime(s.dinner_at, tz)}`,
+                        s.tutor_started_at && `${ft('flow.btn_start_tutor')} ${localTime(s.tutor_started_at, tz)}`,
+                        s.tutor_ended_at && `${ft('flow.btn_end_tutor')} ${localTime(s.tutor_ended_at, tz)}`,
+                        s.left_at && `${ft('flow.btn_leave')} ${localTime(s.left_at, tz)}`,
                       ]
                         .filter(Boolean)
                         .join(' · ') || `${s.care_class_name} · ${[s.day_school, s.grade, s.class_name].filter(Boolean).join(' ')}`}
@@ -144,8 +143,8 @@ export default function TeacherToday() {
       />
       <Modal
         open={!!leaving}
-        title={leaving ? t('flow.leave_title', { name: leaving.name }) : ''}
-        okText={t('flow.btn_leave')}
+        title={leaving ? ft('flow.leave_title', { name: leaving.name }) : ''}
+        okText={ft('flow.btn_leave')}
         cancelText={t('common.cancel')}
         okButtonProps={{ disabled: pickup === null, size: 'large' }}
         cancelButtonProps={{ size: 'large' }}
@@ -164,7 +163,7 @@ export default function TeacherToday() {
             ))}
           </Space>
         </Radio.Group>
-        {leaving && leaving.pickup_people.length === 0 && <Alert type="warning" showIcon title={t('flow.no_pickup')} />}
+        {leaving && leaving.pickup_people.length === 0 && <Alert type="warning" showIcon title={ft('flow.no_pickup')} />}
       </Modal>
     </div>
   );

@@ -4,11 +4,9 @@ import type { TutorTask, TutorTaskInfo } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import type { MessageKey } from '../../i18n/messages';
-import { useT } from '../../stores/preferences';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { HandOverButton } from './hand-over';
-import { flowStrings } from './strings';
+import { flowStrings, type FlowKey } from './strings';
 import { StepBar, stepsOf, useTaskSelection } from './step-runner';
 import { DayTimeline } from './timeline';
 import { HomeworkMarking } from '../homework/marking';
@@ -55,7 +53,7 @@ function DayHomework({ list }: { list: TutorTaskInfo['homework'] }) {
 }
 
 function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }) {
-  const t = useT();
+  const tf = flowStrings.use();
   const tz = useSchoolZone();
   const q = useQuery({
     queryKey: ['tutorTaskInfo', id],
@@ -67,7 +65,7 @@ function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }
     <Drawer
       open={id !== null}
       onClose={onClose}
-      title={d ? d.student.name : t('ops.tutor_detail')}
+      title={d ? d.student.name : tf('ops.tutor_detail')}
       size={Math.min(420, typeof window === 'undefined' ? 420 : window.innerWidth)}
     >
       {q.isLoading ? (
@@ -77,17 +75,17 @@ function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }
       ) : d ? (
         <>
           <Descriptions column={1} size="small" bordered style={{ marginBottom: 16 }}>
-            <Descriptions.Item label={t('ops.tutor_type')}>{d.tutoring_type ?? '-'}</Descriptions.Item>
-            <Descriptions.Item label={t('ops.leave_status')}>
-              <Tag color={STATE_COLOR[d.state]}>{t(`flow.state_${d.state}` as MessageKey)}</Tag>
+            <Descriptions.Item label={tf('ops.tutor_type')}>{d.tutoring_type ?? '-'}</Descriptions.Item>
+            <Descriptions.Item label={tf('ops.leave_status')}>
+              <Tag color={STATE_COLOR[d.state]}>{tf(`flow.state_${d.state}` as FlowKey)}</Tag>
             </Descriptions.Item>
-            <Descriptions.Item label={t('flow.btn_start_tutor')}>
+            <Descriptions.Item label={tf('flow.btn_start_tutor')}>
               {d.tutor_started_at ? `${localTime(d.tutor_started_at, tz)} · ${d.tutor_started_by_name ?? '-'}` : '-'}
             </Descriptions.Item>
-            <Descriptions.Item label={t('flow.btn_end_tutor')}>
+            <Descriptions.Item label={tf('flow.btn_end_tutor')}>
               {d.tutor_ended_at ? `${localTime(d.tutor_ended_at, tz)} · ${d.tutor_ended_by_name ?? '-'}` : '-'}
             </Descriptions.Item>
-            <Descriptions.Item label={t('ops.class')}>
+            <Descriptions.Item label={tf('ops.class')}>
               {[d.student.care_class?.name, d.student.grade, d.student.class_name].filter(Boolean).join(' · ') || '-'}
             </Descriptions.Item>
           </Descriptions>
@@ -104,7 +102,6 @@ function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }
  * rules, offline queue and event ids as /teacher_today); a student's tutoring record opens in a drawer.
  */
 export default function TeacherTutor() {
-  const t = useT();
   const tf = flowStrings.use();
   const tz = useSchoolZone();
   const [open, setOpen] = useState<number | null>(null);
@@ -118,10 +115,10 @@ export default function TeacherTutor() {
 
   return (
     <div className="flow-today">
-      <Card size="small" title={`${t('ops.tutor_title')} ${task.data?.day ?? ''}`}>
-        {pending > 0 && <Alert type="warning" showIcon title={t('flow.pending_hint', { n: pending })} style={{ marginBottom: 8 }} />}
+      <Card size="small" title={`${tf('ops.tutor_title')} ${task.data?.day ?? ''}`}>
+        {pending > 0 && <Alert type="warning" showIcon title={tf('flow.pending_hint', { n: pending })} style={{ marginBottom: 8 }} />}
         {list.length === 0 ? (
-          <EmptyState description={t('ops.tutor_empty')} />
+          <EmptyState description={tf('ops.tutor_empty')} />
         ) : (
           <>
             <div className="flow-select-all">
@@ -131,9 +128,9 @@ export default function TeacherTutor() {
                 indeterminate={!all && here.some((id) => selected.has(id))}
                 onChange={(e) => setSelected(e.target.checked ? new Set(here) : new Set())}
               >
-                {t('ops.select_in_centre')}
+                {tf('ops.select_in_centre')}
               </Checkbox>
-              <Typography.Text type="secondary">{t('flow.selected', { n: selected.size })}</Typography.Text>
+              <Typography.Text type="secondary">{tf('flow.selected', { n: selected.size })}</Typography.Text>
             </div>
             <ul className="flow-list">
               {list.map((s) => (
@@ -141,15 +138,15 @@ export default function TeacherTutor() {
                   <Checkbox checked={selected.has(s.id)} onClick={(e) => e.stopPropagation()} onChange={() => toggle(s.id)} />
                   <div className="flow-row-main">
                     <div>
-                      <strong>{s.name}</strong> <Tag color={STATE_COLOR[s.state]}>{t(`flow.state_${s.state}` as MessageKey)}</Tag>
+                      <strong>{s.name}</strong> <Tag color={STATE_COLOR[s.state]}>{tf(`flow.state_${s.state}` as FlowKey)}</Tag>
                       <Tag>{s.tutoring_type}</Tag>
-                      {s.tutor_started_at && !s.tutor_ended_at && <Tag color="magenta">{t('ops.tutoring')}</Tag>}
+                      {s.tutor_started_at && !s.tutor_ended_at && <Tag color="magenta">{tf('ops.tutoring')}</Tag>}
                       {s.handed_over_by_name && <Tag color="gold">{tf('handover.from', { name: s.handed_over_by_name })}</Tag>}
                     </div>
                     <Typography.Text type="secondary" className="flow-times">
                       {[
-                        s.tutor_started_at && `${t('flow.btn_start_tutor')} ${localTime(s.tutor_started_at, tz)}`,
-                        s.tutor_ended_at && `${t('flow.btn_end_tutor')} ${localTime(s.tutor_ended_at, tz)}`,
+                        s.tutor_started_at && `${tf('flow.btn_start_tutor')} ${localTime(s.tutor_started_at, tz)}`,
+                        s.tutor_ended_at && `${tf('flow.btn_end_tutor')} ${localTime(s.tutor_ended_at, tz)}`,
                       ]
                         .filter(Boolean)
                         .join(' · ') || [s.care_class?.name, s.grade].filter(Boolean).join(' · ')}
@@ -163,7 +160,7 @@ export default function TeacherTutor() {
                         setOpen(s.id);
                       }}
                     >
-                      {t('ops.leave_detail')}
+                      {tf('ops.leave_detail')}
                     </Button>
                     {!s.tutor_ended_at && s.state !== 'left' && s.state !== 'on_leave' && (
                       <HandOverButton duty="tutor" student={s} onDone={() => void reload()} />

@@ -1,10 +1,9 @@
 import { Tag, Timeline, Typography } from 'antd';
-import type { MessageKey } from '../../i18n/messages';
-import { useT } from '../../stores/preferences';
 import { localTime } from '../../lib/school-time';
+import { flowStrings, type FlowKey } from './strings';
 
 /** What each flow event type is called on a timeline. */
-export const EVENT_LABEL: Record<string, MessageKey> = {
+export const EVENT_LABEL: Record<string, FlowKey> = {
   'student.picked_up': 'parent.ev_picked_up',
   'student.entered': 'parent.ev_entered',
   'student.dinner_confirmed': 'parent.ev_dinner',
@@ -26,8 +25,8 @@ export interface TimelineEvent {
 
 /** A student-day's events, oldest first, with who did what and when; voided steps are struck through. */
 export function DayTimeline({ events, tz }: { events: TimelineEvent[]; tz?: string }) {
-  const t = useT();
-  if (events.length === 0) return <Typography.Text type="secondary">{t('parent.no_events')}</Typography.Text>;
+  const tf = flowStrings.use();
+  if (events.length === 0) return <Typography.Text type="secondary">{tf('parent.no_events')}</Typography.Text>;
   return (
     <Timeline
       items={events.map((e, i) => {
@@ -38,14 +37,14 @@ export function DayTimeline({ events, tz }: { events: TimelineEvent[]; tz?: stri
           content: (
             <div>
               <span style={e.voided ? { textDecoration: 'line-through' } : undefined}>
-                <strong>{localTime(e.at, tz)}</strong> {t(EVENT_LABEL[e.type] ?? 'parent.ev_other')}
+                <strong>{localTime(e.at, tz)}</strong> {tf(EVENT_LABEL[e.type] ?? 'parent.ev_other')}
               </span>
-              {e.voided && <Tag style={{ marginLeft: 6 }}>{t('ops.voided')}</Tag>}
+              {e.voided && <Tag style={{ marginLeft: 6 }}>{tf('ops.voided')}</Tag>}
               {e.actor_name && <Typography.Text type="secondary"> · {e.actor_name}</Typography.Text>}
               {reason && (
                 <div>
                   <Typography.Text type="secondary">
-                    {t('ops.void_reason')}：{reason}
+                    {tf('ops.void_reason')}：{reason}
                   </Typography.Text>
                 </div>
               )}

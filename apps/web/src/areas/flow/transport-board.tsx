@@ -5,13 +5,13 @@ import { useMemo, useRef, useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { DayTimeline, EVENT_LABEL } from './timeline';
 import { useFlowLive } from './use-flow-live';
 import './teacher-today.css';
+import { flowStrings, type FlowKey } from './strings';
 
 const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
 
@@ -28,6 +28,7 @@ function StudentDayDrawer({
   onChanged: () => void;
 }) {
   const t = useT();
+  const tf = flowStrings.use();
   const tz = useSchoolZone();
   const role = useSession((s) => s.user?.role);
   const [voiding, setVoiding] = useState(false);
@@ -48,7 +49,7 @@ function StudentDayDrawer({
     setBusy(true);
     try {
       await post('voidFlowEvent', { student_id: student.id, event_id: latest.event_id, reason: reason.trim(), date: day });
-      feedback().message.success(t('ops.void_done'));
+      feedback().message.success(tf('ops.void_done'));
       setVoiding(false);
       setReason('');
       await q.refetch();
@@ -65,7 +66,7 @@ function StudentDayDrawer({
     <Drawer
       open={!!student}
       onClose={onClose}
-      title={student ? t('ops.timeline', { name: student.name }) : ''}
+      title={student ? tf('ops.timeline', { name: student.name }) : ''}
       size={Math.min(420, typeof window === 'undefined' ? 420 : window.innerWidth)}
     >
       {q.isLoading ? (
@@ -75,37 +76,37 @@ function StudentDayDrawer({
       ) : q.data ? (
         <>
           <div style={{ marginBottom: 12 }}>
-            <Tag color={STATE_COLOR[q.data.state]}>{t(`flow.state_${q.data.state}` as MessageKey)}</Tag>
+            <Tag color={STATE_COLOR[q.data.state]}>{tf(`flow.state_${q.data.state}` as FlowKey)}</Tag>
             {q.data.left_with && (
-              <Typography.Text>{t('parent.left_with', { name: q.data.left_with.name, relation: q.data.left_with.relation })}</Typography.Text>
+              <Typography.Text>{tf('parent.left_with', { name: q.data.left_with.name, relation: q.data.left_with.relation })}</Typography.Text>
             )}
           </div>
           <DayTimeline events={q.data.events} tz={tz} />
           {role === Role.HeadTeacher && latest && (
             <Button danger block size="large" onClick={() => setVoiding(true)}>
-              {t('ops.void')}：{localTime(latest.at, tz)} {t(EVENT_LABEL[latest.type] ?? 'parent.ev_other')}
+              {tf('ops.void')}：{localTime(latest.at, tz)} {tf(EVENT_LABEL[latest.type] ?? 'parent.ev_other')}
             </Button>
           )}
         </>
       ) : null}
       <Modal
         open={voiding}
-        title={t('ops.void_title')}
-        okText={t('ops.void')}
+        title={tf('ops.void_title')}
+        okText={tf('ops.void')}
         okButtonProps={{ danger: true, disabled: !reason.trim(), loading: busy }}
         cancelText={t('common.cancel')}
         onCancel={() => setVoiding(false)}
         onOk={() => void doVoid()}
       >
-        <Typography.Paragraph type="secondary">{t('ops.void_hint')}</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">{tf('ops.void_hint')}</Typography.Paragraph>
         <Input.TextArea
           value={reason}
           onChange={(e) => setReason(e.target.value)}
           maxLength={200}
           showCount
           rows={3}
-          placeholder={t('ops.void_reason')}
-          aria-label={t('ops.void_reason')}
+          placeholder={tf('ops.void_reason')}
+          aria-label={tf('ops.void_reason')}
         />
       </Modal>
     </Drawer>
@@ -114,7 +115,7 @@ function StudentDayDrawer({
 
 /** The pick-up and leaving board (/AStudentTransport), live: who was picked up by whom, who left with whom. */
 export default function TransportBoard() {
-  const t = useT();
+  const tf = flowStrings.use();
   const tz = useSchoolZone();
   const shuttle = useQuery({ queryKey: ['shuttleTask'], queryFn: () => get<ShuttleTask>('shuttleTask'), refetchInterval: 30_000 });
   const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get<FlowBoard>('flowBoard'), refetchInterval: 30_000 });
@@ -145,22 +146,22 @@ export default function TransportBoard() {
     <div>
       <Card
         size="small"
-        title={`${t('ops.transport_title')} ${day}`}
-        extra={<Badge status={live ? 'success' : 'default'} text={live ? t('board.live') : t('board.offline')} />}
+        title={`${tf('ops.transport_title')} ${day}`}
+        extra={<Badge status={live ? 'success' : 'default'} text={live ? tf('board.live') : tf('board.offline')} />}
         style={{ marginBottom: 12 }}
       >
-        <Typography.Text>{t('ops.transport_sum', { picked: pickedCount, total: shuttleCount, left: left.length })}</Typography.Text>
+        <Typography.Text>{tf('ops.transport_sum', { picked: pickedCount, total: shuttleCount, left: left.length })}</Typography.Text>
       </Card>
       <Row gutter={[12, 12]}>
         <Col xs={24} lg={14}>
-          <Card size="small" title={t('ops.shuttle_list')}>
+          <Card size="small" title={tf('ops.shuttle_list')}>
             {groups.length === 0 ? (
-              <EmptyState description={t('ops.no_shuttle')} />
+              <EmptyState description={tf('ops.no_shuttle')} />
             ) : (
               groups.map((g) => (
                 <div key={`${g.dismissal_time}-${g.day_school}`} style={{ marginBottom: 12 }}>
                   <Typography.Title level={5} style={{ margin: '4px 0' }}>
-                    {g.dismissal_time ?? t('ops.no_time')} · {g.day_school ?? t('ops.no_school')}{' '}
+                    {g.dismissal_time ?? tf('ops.no_time')} · {g.day_school ?? tf('ops.no_school')}{' '}
                     <Typography.Text type="secondary" style={{ fontSize: 13, fontWeight: 'normal' }}>
                       {g.students.filter((s) => s.picked_up_at).length}/{g.students.length}
                     </Typography.Text>
@@ -170,11 +171,11 @@ export default function TransportBoard() {
                       <li key={s.id} className="flow-row" onClick={() => setOpen({ id: s.id, name: s.name })}>
                         <div className="flow-row-main">
                           <div>
-                            <strong>{s.name}</strong> <Tag color={STATE_COLOR[s.state]}>{t(`flow.state_${s.state}` as MessageKey)}</Tag>
+                            <strong>{s.name}</strong> <Tag color={STATE_COLOR[s.state]}>{tf(`flow.state_${s.state}` as FlowKey)}</Tag>
                           </div>
                           <Typography.Text type="secondary" className="flow-times">
                             {s.picked_up_at
-                              ? t('ops.picked_by', { name: s.picked_up_by_name ?? '-', time: localTime(s.picked_up_at, tz) })
+                              ? tf('ops.picked_by', { name: s.picked_up_by_name ?? '-', time: localTime(s.picked_up_at, tz) })
                               : [s.care_class?.name, s.grade, s.class_name].filter(Boolean).join(' · ')}
                           </Typography.Text>
                         </div>
@@ -187,9 +188,9 @@ export default function TransportBoard() {
           </Card>
         </Col>
         <Col xs={24} lg={10}>
-          <Card size="small" title={`${t('ops.left_list')} ${left.length}`}>
+          <Card size="small" title={`${tf('ops.left_list')} ${left.length}`}>
             {left.length === 0 ? (
-              <EmptyState description={t('ops.no_left')} />
+              <EmptyState description={tf('ops.no_left')} />
             ) : (
               <List
                 size="small"
@@ -203,8 +204,8 @@ export default function TransportBoard() {
                         <div>
                           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                             {who
-                              ? t('ops.left_with', { time: localTime(s.left_at, tz), name: who.name, relation: who.relation })
-                              : t('ops.left_at', { time: localTime(s.left_at, tz) })}
+                              ? tf('ops.left_with', { time: localTime(s.left_at, tz), name: who.name, relation: who.relation })
+                              : tf('ops.left_at', { time: localTime(s.left_at, tz) })}
                           </Typography.Text>
                         </div>
                       </div>

@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Tag, Typography } from 'antd';
 import type { ParentChild } from '@wantuo/shared';
 import { get } from '../../api/http';
-import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
 import { useSchoolZone } from '../../lib/school-time';
 import { DayTimeline } from '../flow/timeline';
+import { flowStrings, type FlowKey } from '../flow/strings';
 
 interface DayInfo {
   state: 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
@@ -19,6 +19,7 @@ const STATE_COLOR = { expected: 'default', picked_up: 'blue', in_centre: 'green'
 /** One child's day, as it happens: the state and the timeline (who did what, when), in the school's time. */
 export function ChildToday({ child, date }: { child: ParentChild; date: string }) {
   const t = useT();
+  const tf = flowStrings.use();
   const tz = useSchoolZone();
   const q = useQuery({
     queryKey: ['clockingInInfo', child.id, date],
@@ -31,10 +32,10 @@ export function ChildToday({ child, date }: { child: ParentChild; date: string }
     <div className="child-today" data-student={child.id}>
       <div style={{ margin: '8px 0' }}>
         <Tag color={STATE_COLOR[d.state]} className="child-state">
-          {t(`flow.state_${d.state}` as MessageKey)}
+          {tf(`flow.state_${d.state}` as FlowKey)}
         </Tag>
         {d.left_with && (
-          <Typography.Text type="secondary">{t('parent.left_with', { name: d.left_with.name, relation: d.left_with.relation })}</Typography.Text>
+          <Typography.Text type="secondary">{tf('parent.left_with', { name: d.left_with.name, relation: d.left_with.relation })}</Typography.Text>
         )}
       </div>
       <DayTimeline events={d.events} tz={tz} />

@@ -3,15 +3,17 @@ import { Avatar, Badge, Card, Space, Tabs, Typography } from 'antd';
 import type { ParentChild } from '@wantuo/shared';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { useT } from '../../stores/preferences';
 import { useSchoolToday } from '../../lib/school-time';
 import { useFlowLive } from '../flow/use-flow-live';
 import { ChildToday } from './child-today';
 import { LeaveRequests } from './leave-requests';
+import { parentStrings } from './strings';
+import { flowStrings } from '../flow/strings';
 
 /** The parent's home: each child's day as it happens (live), and leave requests. */
 export default function ParentHome() {
-  const t = useT();
+  const tp = parentStrings.use();
+  const tf = flowStrings.use();
   const client = useQueryClient();
   const q = useQuery({ queryKey: ['parentChildren'], queryFn: () => get<{ list: ParentChild[] }>('parentChildren') });
   const today = useSchoolToday();
@@ -23,7 +25,7 @@ export default function ParentHome() {
   ) : q.isError ? (
     <LoadError onRetry={() => q.refetch()} />
   ) : children.length === 0 ? (
-    <EmptyState description={t('parent.children_empty')} />
+    <EmptyState description={tp('parent.children_empty')} />
   ) : (
     <Space orientation="vertical" style={{ width: '100%' }} size="middle">
       {children.map((c) => (
@@ -39,8 +41,8 @@ export default function ParentHome() {
               <div>
                 <Typography.Text type="secondary">
                   {c.care_class
-                    ? t('parent.care_class', { name: c.care_class.name, head: c.care_class.head_teacher_name ?? '-' })
-                    : t('parent.no_care_class')}
+                    ? tp('parent.care_class', { name: c.care_class.name, head: c.care_class.head_teacher_name ?? '-' })
+                    : tp('parent.no_care_class')}
                 </Typography.Text>
               </div>
             </div>
@@ -52,11 +54,11 @@ export default function ParentHome() {
   );
 
   return (
-    <Card title={t('parent.children')} extra={<Badge status={live ? 'success' : 'default'} text={live ? t('board.live') : ''} />}>
+    <Card title={tp('parent.children')} extra={<Badge status={live ? 'success' : 'default'} text={live ? tf('board.live') : ''} />}>
       <Tabs
         items={[
-          { key: 'today', label: `${t('parent.today')} ${today}`, children: childrenCard },
-          { key: 'leave', label: t('leave.title'), children: <LeaveRequests kids={children} /> },
+          { key: 'today', label: `${tp('parent.today')} ${today}`, children: childrenCard },
+          { key: 'leave', label: tf('leave.title'), children: <LeaveRequests kids={children} /> },
         ]}
       />
     </Card>

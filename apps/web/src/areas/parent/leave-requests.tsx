@@ -6,14 +6,15 @@ import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import type { MessageKey } from '../../i18n/messages';
 import { useT } from '../../stores/preferences';
+import { flowStrings, type FlowKey } from '../flow/strings';
 
 const STATUS_COLOR = ['gold', 'green', 'red', 'default'] as const;
 
 /** The parent's leave requests: ask for a child, see the decision, cancel. */
 export function LeaveRequests({ kids }: { kids: ParentChild[] }) {
   const t = useT();
+  const tf = flowStrings.use();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const q = useQuery({ queryKey: ['parentLeaveList'], queryFn: () => get<Page<LeaveRequestRow>>('parentLeaveList', { page: 1, limit: 20 }) });
@@ -27,7 +28,7 @@ export function LeaveRequests({ kids }: { kids: ParentChild[] }) {
         end_day: v.range[1].format('YYYY-MM-DD'),
         reason: v.reason.trim(),
       });
-      feedback().message.success(t('leave.sent'));
+      feedback().message.success(tf('leave.sent'));
       setOpen(false);
       await q.refetch();
     } catch {
@@ -48,14 +49,14 @@ export function LeaveRequests({ kids }: { kids: ParentChild[] }) {
   return (
     <>
       <Button type="primary" size="large" block onClick={() => setOpen(true)} disabled={kids.length === 0} style={{ marginBottom: 12 }}>
-        {t('leave.ask')}
+        {tf('leave.ask')}
       </Button>
       {q.isLoading ? (
         <Loading />
       ) : q.isError ? (
         <LoadError onRetry={() => q.refetch()} />
       ) : !q.data?.list.length ? (
-        <EmptyState description={t('leave.none')} />
+        <EmptyState description={tf('leave.none')} />
       ) : (
         <List
           dataSource={q.data.list}
@@ -64,7 +65,7 @@ export function LeaveRequests({ kids }: { kids: ParentChild[] }) {
               actions={
                 r.status === 0 || r.status === 1
                   ? [
-                      <Popconfirm key="c" title={t('leave.cancel_confirm')} onConfirm={() => cancel(r)}>
+                      <Popconfirm key="c" title={tf('leave.cancel_confirm')} onConfirm={() => cancel(r)}>
                         <Button size="small">{t('common.cancel')}</Button>
                       </Popconfirm>,
                     ]
@@ -74,7 +75,7 @@ export function LeaveRequests({ kids }: { kids: ParentChild[] }) {
               <List.Item.Meta
                 title={
                   <span>
-                    {r.student_name} <Tag color={STATUS_COLOR[r.status]}>{t(`leave.status_${r.status}` as MessageKey)}</Tag>
+                    {r.student_name} <Tag color={STATUS_COLOR[r.status]}>{tf(`leave.status_${r.status}` as FlowKey)}</Tag>
                   </span>
                 }
                 description={`${r.start_day} ~ ${r.end_day}（${r.days}）· ${r.reason}${r.review_note ? ` · ${r.review_note}` : ''}`}
@@ -83,19 +84,19 @@ export function LeaveRequests({ kids }: { kids: ParentChild[] }) {
           )}
         />
       )}
-      <Modal open={open} title={t('leave.ask')} footer={null} onCancel={() => setOpen(false)} destroyOnHidden>
+      <Modal open={open} title={tf('leave.ask')} footer={null} onCancel={() => setOpen(false)} destroyOnHidden>
         <Form layout="vertical" onFinish={submit} initialValues={{ student_id: kids[0]?.id }}>
-          <Form.Item name="student_id" label={t('leave.child')} rules={[{ required: true }]}>
+          <Form.Item name="student_id" label={tf('leave.child')} rules={[{ required: true }]}>
             <Select options={kids.map((c) => ({ value: c.id, label: c.name }))} />
           </Form.Item>
-          <Form.Item name="range" label={t('leave.days')} rules={[{ required: true, message: t('leave.days') }]}>
+          <Form.Item name="range" label={tf('leave.days')} rules={[{ required: true, message: tf('leave.days') }]}>
             <DatePicker.RangePicker style={{ width: '100%' }} inputReadOnly />
           </Form.Item>
-          <Form.Item name="reason" label={t('leave.reason')} rules={[{ required: true, whitespace: true, max: 500, message: t('leave.reason') }]}>
+          <Form.Item name="reason" label={tf('leave.reason')} rules={[{ required: true, whitespace: true, max: 500, message: tf('leave.reason') }]}>
             <Input.TextArea rows={3} maxLength={500} showCount />
           </Form.Item>
           <Button type="primary" htmlType="submit" block size="large" loading={busy}>
-            {t('leave.send')}
+            {tf('leave.send')}
           </Button>
         </Form>
       </Modal>

@@ -4,12 +4,11 @@ import { daysLeft, formatFen, type PrincipalHome } from '@wantuo/shared';
 import { useNavigate } from 'react-router';
 import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
-import type { MessageKey } from '../../i18n/messages';
 import { defineStrings } from '../../i18n/strings';
-import { useT } from '../../stores/preferences';
 import { moneyStrings } from '../money/strings';
 import { useSchoolClock } from '../../lib/school-time';
 import { STATE_COLOR } from '../money/use-school';
+import { flowStrings, type FlowKey } from '../flow/strings';
 
 const strings = defineStrings({
   today: { zh: '今日 {day}', en: 'Today, {day}' },
@@ -54,7 +53,7 @@ export default function PrincipalHomePage() {
   const s = strings.use();
   const clock = useSchoolClock();
   const m = moneyStrings.use();
-  const t = useT();
+  const tf = flowStrings.use();
   const navigate = useNavigate();
   const q = useQuery({ queryKey: ['principalHome'], queryFn: () => get<PrincipalHome>('principalHome'), refetchInterval: REFRESH_MS });
   if (q.isLoading) return <Loading />;
@@ -118,7 +117,7 @@ export default function PrincipalHomePage() {
               ) : (
                 Object.entries(d.alerts_by_kind).map(([kind, n]) => (
                   <Tag key={kind} color="red">
-                    {t(`board.alert_${kind}` as MessageKey)} {n}
+                    {tf(`board.alert_${kind}` as FlowKey)} {n}
                   </Tag>
                 ))
               )}
