@@ -1,5 +1,3 @@
-// the consoles' strings (router.tsx loads them with the console layouts)
-import './i18n/console-messages';
 // jsdom has no matchMedia; antd's responsive hooks need one
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>

@@ -224,8 +224,7 @@ function areaRoutes(area: Area): RouteObject {
     element: <RequireArea area={area} />,
     children: [
       {
-        // the consoles' strings come with the layout (not in the sign-in page's first load)
-        lazy: lazyComponent(() => Promise.all([LAYOUTS[area](), import('../i18n/console-messages')]).then(([layout]) => layout)),
+        lazy: lazyComponent(LAYOUTS[area]),
         children: ROUTES.filter((r) => r.area === area).map((def) => ({
           path: def.path,
           handle: { title: def.title, def } satisfies RouteHandle,
