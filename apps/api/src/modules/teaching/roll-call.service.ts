@@ -15,11 +15,9 @@ import { schoolToday } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
+import { CLASS_TABLES } from './session-core';
 import { TeachingSessionsService } from './sessions.service';
 import { schoolOf } from './teaching-sql';
-
-/** The members table of a session's class, by the session's kind. */
-const MEMBERS = { teaching: 'teaching_class_students', tutoring: 'tutoring_class_students' } as const;
 
 const STATUSES = ['present', 'late', 'absent', 'leave'] as const;
 const PERIOD_HEADER = { day: '日期', week: '周（周一）', month: '月份' } as const;
@@ -56,7 +54,7 @@ export class RollCallService {
     // the class's students now, and those who left it after a roll call of this session
     const students: RollCallAnswer['students'] = await this.db.query(
       `with who as (
-         select student_id from ${MEMBERS[s.kind]} where class_id = $2
+         select student_id from ${CLASS_TABLES[s.kind].members} where class_id = $2
          union select student_id from session_roll_calls where session_id = $1)
        select st.id as student_id, st.name, rc.status is not null as saved,
               exists (select 1 from leave_requests l where l.student_id = st.id and l.status = 1 and $3::date between l.start_day and l.end_day) as on_leave,
@@ -81,7 +79,7 @@ export class RollCallService {
       const ids = input.entries.map((e) => e.student_id);
       const outsiders: Array<{ id: number; name: string | null }> = await em.query(
         `select x.id, st.name from unnest($1::int[]) as x(id) left join students st on st.id = x.id and st.school_id = $3
-          where not exists (select 1 from ${MEMBERS[s.kind]} m where m.class_id = $2 and m.student_id = x.id) order by x.id`,
+          where not exists (select 1 from ${CLASS_TABLES[s.kind].members} m where m.class_id = $2 and m.student_id = x.id) order by x.id`,
         [ids, s.class_id, school],
       );
       if (outsiders.length) throw new AppError('teaching.roll_call_not_member', { names: outsiders.map((o) => o.name ?? `#${o.id}`).join('、') });

@@ -28,51 +28,35 @@ import {
   type TeachingSessionsQuery,
 } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
-import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import {
   calendarOf,
-  classOf,
   clashError,
-  clashesOf,
   generationState,
   type GenerationState,
   type LockedClass,
   isOverlapViolation,
   lockSchedule,
-  membersOf,
   nameClashes,
   overlapError,
   replaceSessions,
   schoolOf,
-  SESSION_COLUMNS,
-  SESSION_JOINS,
-  teachesOnly,
 } from './teaching-sql';
+import { SessionCore, SESSION_RULES } from './session-core';
 
 /** The day a teacher's free windows are looked for in (local minutes). */
 const DAY_OPEN = 8 * 60;
 const DAY_CLOSE = 21 * 60;
 
-interface LockedSession {
-  id: number;
-  class_id: number;
-  day: string;
-  start_min: number;
-  end_min: number;
-  teacher_id: number;
-  room_id: number | null;
-  state: string;
-  version: number;
-  /** the class's status: 1 running, 0 stopped */
-  class_status: number;
-}
-
 /** The sessions of teaching classes: generation with its preview, the lists, moves and cancellations. */
 @Injectable()
 export class TeachingSessionsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly core: SessionCore;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.core = new SessionCore(db, SESSION_RULES.teaching);
+  }
 
   /**
    * Generates the class's sessions from a weekly pattern over [from, to]: holidays skipped, make-up days run as their
@@ -149,53 +133,14 @@ export class TeachingSessionsService {
     return input.preview ? run(this.db.manager) : this.db.transaction(run);
   }
 
-  /**
-   * The class's sessions in day order with their lesson number (among those not cancelled), paged, by range and
-   * state: teachingClassScheduling (the admin's schedule) and teachingClassSection (the lessons, a teacher's own).
-   */
-  async list(user: SessionUser, q: TeachingSessionsQuery): Promise<Page<TeachingSession>> {
-    await classOf(this.db, user, q.class_id);
-    const rows: Array<TeachingSession & { total: number }> = await this.db.query(
-      `with f as (
-         select s.id, s.day, s.start_min, case when s.state = 'cancelled' then null else row_number() over (partition by s.state = 'cancelled' order by s.day, s.start_min, s.id) end as lesson_no
-           from class_sessions s where s.kind = 'teaching' and s.class_id = $1),
-       w as (select * from f where ($2::date is null or day >= $2::date) and ($3::date is null or day <= $3::date))
-       select n.total, p.* from (select count(*)::int as total from w join class_sessions s on s.id = w.id where ($4::text is null or s.state = $4)) n
-       left join lateral (
-         select ${SESSION_COLUMNS}, w.lesson_no::int as lesson_no from w join class_sessions s on s.id = w.id ${SESSION_JOINS}
-          where ($4::text is null or s.state = $4) order by w.day, w.start_min, w.id limit $5 offset $6) p on true`,
-      [q.class_id, q.from ?? null, q.to ?? null, q.state ?? null, q.limit, offsetOf(q)],
-    );
-    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as TeachingSession);
-    return pageOf(list, totalOf(rows), q);
+  /** The class's sessions, paged: teachingClassScheduling (the admin's schedule) and teachingClassSection (the lessons, a teacher's own). */
+  list(user: SessionUser, q: TeachingSessionsQuery): Promise<Page<TeachingSession>> {
+    return this.core.page(user, q);
   }
 
-  /** One session of a teaching class of the school (a teacher: one they teach). */
-  async one(db: Pick<EntityManager, 'query'>, user: SessionUser, id: number): Promise<TeachingSession> {
-    const [row]: TeachingSession[] = await db.query(
-      `select ${SESSION_COLUMNS},
-              (select count(*)::int from class_sessions o where o.kind = s.kind and o.class_id = s.class_id and o.state <> 'cancelled'
-                  and (o.day, o.start_min, o.id) <= (s.day, s.start_min, s.id) and s.state <> 'cancelled') as lesson_no
-         from class_sessions s ${SESSION_JOINS}
-        where s.school_id = $1 and s.id = $2 and ($3::int is null or s.teacher_id = $3)`,
-      [schoolOf(user), id, teachesOnly(user) ? user.id : null],
-    );
-    if (!row) throw new AppError('teaching.session_not_found');
-    if (row.lesson_no === 0) row.lesson_no = null;
-    return row;
-  }
-
-  private async lockSession(em: EntityManager, schoolId: number, id: number, version: number): Promise<LockedSession> {
-    const [s]: LockedSession[] = await em.query(
-      `select s.id, s.class_id, to_char(s.day, 'YYYY-MM-DD') as day, s.start_min, s.end_min, s.teacher_id, s.room_id, s.state, s.version, c.status as class_status
-         from class_sessions s join teaching_classes c on c.id = s.class_id
-        where s.school_id = $1 and s.id = $2 and s.kind = 'teaching' for update of s`,
-      [schoolId, id],
-    );
-    if (!s) throw new AppError('teaching.session_not_found');
-    if (s.version !== version) throw new AppError('teaching.session_stale');
-    if (s.state !== 'planned') throw new AppError('teaching.session_not_planned');
-    return s;
+  /** One session of the school (a teacher: one they teach), of either kind: the roll call's session too. */
+  one(db: Pick<EntityManager, 'query'>, user: SessionUser, id: number): Promise<TeachingSession> {
+    return this.core.one(db, user, id);
   }
 
   /**
@@ -264,61 +209,14 @@ export class TeachingSessionsService {
     return { session, week: monday, length, days, availability_note: saved?.note ?? null };
   }
 
-  /**
-   * Moves one planned session (day, times, room) on the version read, with the clash rules of the generation:
-   * refused on a holiday and with the clash list when the teacher, the room or a student is busy then.
-   */
-  async move(user: SessionUser, input: MoveTeachingSessionInput): Promise<TeachingSession> {
-    const school = schoolOf(user);
-    await this.db.transaction(async (em) => {
-      await lockSchedule(em, school);
-      const s = await this.lockSession(em, school, input.id, input.version);
-      // a stopped class's sessions stay as they were (they may still be cancelled)
-      if (s.class_status !== 1) throw new AppError('teaching.class_stopped');
-      const roomId = input.room_id === undefined ? s.room_id : input.room_id;
-      if (roomId !== null) {
-        const [r]: unknown[] = await em.query(`select 1 from rooms where id = $1 and school_id = $2`, [roomId, school]);
-        if (!r) throw new AppError('teaching.room_not_found');
-      }
-      const calendar = await calendarOf(em, school, input.day, input.day);
-      const weekday = effectiveWeekday(input.day, new Map(calendar.map((c) => [c.day, c])));
-      if (weekday === null) throw new AppError('teaching.day_is_holiday', { day: input.day });
-      const start = toMinutes(input.start_time);
-      const end = toMinutes(input.end_time);
-      const students = await membersOf(em, s.class_id);
-      const clashes = await clashesOf(
-        em,
-        school,
-        [{ day: input.day, weekday, start, end, teacher_id: s.teacher_id, room_id: roomId, student_ids: students, session_id: s.id }],
-        {
-          exceptSessions: [s.id],
-          ownClass: { kind: 'teaching', id: s.class_id },
-        },
-      );
-      if (clashes.length) throw clashError(clashes);
-      try {
-        await em.query(
-          `update class_sessions set day = $2, start_min = $3, end_min = $4, room_id = $5, version = version + 1, updated_at = now() where id = $1`,
-          [s.id, input.day, start, end, roomId],
-        );
-      } catch (err) {
-        if (isOverlapViolation(err)) throw overlapError();
-        throw err;
-      }
-    });
-    return this.one(this.db, user, input.id);
+  /** Moves one planned session (day, times, room) on the version read, with the clash rules of the generation (see SessionCore.move). */
+  move(user: SessionUser, input: MoveTeachingSessionInput): Promise<TeachingSession> {
+    return this.core.move(user, input);
   }
 
   /** Cancels one planned session with a reason on the version read: it frees its teacher and room. */
-  async cancel(user: SessionUser, input: CancelTeachingSessionInput): Promise<TeachingSession> {
-    await this.db.transaction(async (em) => {
-      const s = await this.lockSession(em, schoolOf(user), input.id, input.version);
-      await em.query(`update class_sessions set state = 'cancelled', cancel_reason = $2, version = version + 1, updated_at = now() where id = $1`, [
-        s.id,
-        input.reason,
-      ]);
-    });
-    return this.one(this.db, user, input.id);
+  cancel(user: SessionUser, input: CancelTeachingSessionInput): Promise<TeachingSession> {
+    return this.core.cancel(user, input);
   }
 }
 

@@ -72,15 +72,6 @@ export async function calendarOf(db: Db, schoolId: number, from: string, to: str
   );
 }
 
-/** Student ids of a teaching class. */
-export async function membersOf(db: Db, classId: number): Promise<number[]> {
-  const rows: Array<{ student_id: number }> = await db.query(
-    `select student_id from teaching_class_students where class_id = $1 order by student_id`,
-    [classId],
-  );
-  return rows.map((r) => r.student_id);
-}
-
 const MINUTES = (col: string) => `(extract(hour from ${col}) * 60 + extract(minute from ${col}))::int`;
 
 /**
@@ -389,6 +380,18 @@ export async function clashesOf(
   opts: { exceptSessions: number[]; ownClass: { kind: 'teaching' | 'tutoring'; id: number } | null },
 ): Promise<Clash[]> {
   if (!proposed.length) return [];
+  const busy = await loadBusy(db, schoolId, { ...busyScope(proposed), ...opts });
+  return nameClashes(db, findClashes(proposed, busy));
+}
+
+/** The days (first to last) and the teachers, rooms and students of proposed sessions (some): what loadBusy reads for them. */
+export function busyScope(proposed: readonly ProposedSession[]): {
+  from: string;
+  to: string;
+  teacherIds: number[];
+  roomIds: number[];
+  studentIds: number[];
+} {
   let from = proposed[0].day;
   let to = proposed[0].day;
   const teachers = new Set<number>();
@@ -401,8 +404,7 @@ export async function clashesOf(
     if (p.room_id !== null && p.room_id !== undefined) rooms.add(p.room_id);
     for (const s of p.student_ids ?? []) students.add(s);
   }
-  const busy = await loadBusy(db, schoolId, { from, to, teacherIds: [...teachers], roomIds: [...rooms], studentIds: [...students], ...opts });
-  return nameClashes(db, findClashes(proposed, busy));
+  return { from, to, teacherIds: [...teachers], roomIds: [...rooms], studentIds: [...students] };
 }
 
 /** The refusal of a write with clashes: the first one named in msg, all of them in data.clashes. */

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
-  effectiveWeekday,
   generateSessions,
   toHHMM,
   toMinutes,
@@ -21,8 +20,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { containsPattern, isUniqueViolation, offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { calendarOf, clashError, isOverlapViolation, lockSchedule, SESSION_COLUMNS, SESSION_JOINS } from '../teaching/teaching-sql';
-import { checkRoom, checkTeacher, CLASS_COLUMNS, CLASS_JOINS, schoolOf, tutoringClassOf, tutoringClashes } from './tutoring-sql';
+import { SessionCore, SESSION_RULES } from '../teaching/session-core';
+import { calendarOf, clashError, isOverlapViolation, lockSchedule } from '../teaching/teaching-sql';
+import { checkRoom, checkTeacher, CLASS_COLUMNS, CLASS_JOINS, schoolOf, tutoringClashes } from './tutoring-sql';
 
 /** The most sessions one tutoring class generates (a school year of daily sessions and a bit). */
 const MAX_SESSIONS = 500;
@@ -36,7 +36,11 @@ function overlapRefusal(err: unknown): never {
 /** Tutoring classes: creation with their sessions generated (preview first), the class, the list, the sessions and moves. */
 @Injectable()
 export class TutoringClassesService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly core: SessionCore;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.core = new SessionCore(db, SESSION_RULES.tutoring);
+  }
 
   /**
    * Creates a tutoring class and generates its sessions from the weekly pattern over [from, to] with the teaching
@@ -143,103 +147,16 @@ export class TutoringClassesService {
   }
 
   /** The class's sessions in day order with their lesson number (among those not cancelled), paged, by range and state. */
-  async sessions(user: SessionUser, q: TutorialSchedulingQuery): Promise<Page<TutoringSession>> {
-    await tutoringClassOf(this.db, schoolOf(user), q.class_id);
-    const rows: Array<TutoringSession & { total: number }> = await this.db.query(
-      `with f as (
-         select s.id, s.day, s.start_min, case when s.state = 'cancelled' then null else row_number() over (partition by s.state = 'cancelled' order by s.day, s.start_min, s.id) end as lesson_no
-           from class_sessions s where s.kind = 'tutoring' and s.class_id = $1),
-       w as (select * from f where ($2::date is null or day >= $2::date) and ($3::date is null or day <= $3::date))
-       select n.total, p.* from (select count(*)::int as total from w join class_sessions s on s.id = w.id where ($4::text is null or s.state = $4)) n
-       left join lateral (
-         select ${SESSION_COLUMNS}, w.lesson_no::int as lesson_no from w join class_sessions s on s.id = w.id ${SESSION_JOINS}
-          where ($4::text is null or s.state = $4) order by w.day, w.start_min, w.id limit $5 offset $6) p on true`,
-      [q.class_id, q.from ?? null, q.to ?? null, q.state ?? null, q.limit, offsetOf(q)],
-    );
-    return pageOf(
-      rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as TutoringSession),
-      totalOf(rows),
-      q,
-    );
-  }
-
-  private async session(db: Pick<EntityManager, 'query'>, school: number, id: number): Promise<TutoringSession> {
-    const [row]: TutoringSession[] = await db.query(
-      `select ${SESSION_COLUMNS},
-              (select count(*)::int from class_sessions o where o.kind = 'tutoring' and o.class_id = s.class_id and o.state <> 'cancelled'
-                  and (o.day, o.start_min, o.id) <= (s.day, s.start_min, s.id) and s.state <> 'cancelled') as lesson_no
-         from class_sessions s ${SESSION_JOINS} where s.school_id = $1 and s.id = $2 and s.kind = 'tutoring'`,
-      [school, id],
-    );
-    if (!row) throw new AppError('tutoring.session_not_found');
-    if (row.lesson_no === 0) row.lesson_no = null;
-    return row;
+  sessions(user: SessionUser, q: TutorialSchedulingQuery): Promise<Page<TutoringSession>> {
+    return this.core.page(user, q);
   }
 
   /**
    * Moves one planned tutoring session (day, times, room) on the version read under the school's scheduling lock,
-   * with the clash rules of the generation for its teacher, room and students: refused on a holiday or with the
-   * clash list. Two moves into one slot: the second waits for the lock and then sees the first's session.
+   * with the clash rules of the generation for its teacher, room and students (see SessionCore.move).
    */
-  async move(user: SessionUser, input: TutorialChangeSchedulingInput): Promise<TutoringSession> {
-    const school = schoolOf(user);
-    await this.db.transaction(async (em) => {
-      await lockSchedule(em, school);
-      const [s]: Array<{
-        id: number;
-        class_id: number;
-        teacher_id: number;
-        room_id: number | null;
-        state: string;
-        version: number;
-        class_status: number;
-      }> = await em.query(
-        `select s.id, s.class_id, s.teacher_id, s.room_id, s.state, s.version, c.status as class_status
-           from class_sessions s join tutoring_classes c on c.id = s.class_id
-          where s.school_id = $1 and s.id = $2 and s.kind = 'tutoring' for update of s`,
-        [school, input.id],
-      );
-      if (!s) throw new AppError('tutoring.session_not_found');
-      if (s.version !== input.version) throw new AppError('tutoring.session_stale');
-      if (s.state !== 'planned') throw new AppError('tutoring.session_not_planned');
-      // a stopped class's sessions stay as they were (they may still be cancelled)
-      if (s.class_status !== 1) throw new AppError('tutoring.class_stopped');
-      const roomId = input.room_id === undefined ? s.room_id : input.room_id;
-      await checkRoom(em, school, roomId);
-      const calendar = await calendarOf(em, school, input.day, input.day);
-      const weekday = effectiveWeekday(input.day, new Map(calendar.map((c) => [c.day, c])));
-      if (weekday === null) throw new AppError('tutoring.day_is_holiday', { day: input.day });
-      const start = toMinutes(input.start_time);
-      const end = toMinutes(input.end_time);
-      const members: Array<{ student_id: number }> = await em.query(`select student_id from tutoring_class_students where class_id = $1`, [
-        s.class_id,
-      ]);
-      const clashes = await tutoringClashes(
-        em,
-        school,
-        [
-          {
-            day: input.day,
-            weekday,
-            start,
-            end,
-            teacher_id: s.teacher_id,
-            room_id: roomId,
-            student_ids: members.map((m) => m.student_id),
-            session_id: s.id,
-          },
-        ],
-        { exceptSessions: [s.id], ownClass: s.class_id },
-      );
-      if (clashes.length) throw clashError(clashes);
-      await em
-        .query(
-          `update class_sessions set day = $2, start_min = $3, end_min = $4, room_id = $5, version = version + 1, updated_at = now() where id = $1`,
-          [s.id, input.day, start, end, roomId],
-        )
-        .catch(overlapRefusal);
-    });
-    return this.session(this.db, school, input.id);
+  move(user: SessionUser, input: TutorialChangeSchedulingInput): Promise<TutoringSession> {
+    return this.core.move(user, input);
   }
 
   /** Starts or stops a class on the version read (a stopped class takes no new students; its sessions stay). */
@@ -278,24 +195,9 @@ export class TutoringClassesService {
     });
   }
 
-  /** Cancels one planned session with a reason on the version read: it frees its teacher and room. */
-  async cancelSession(user: SessionUser, input: CancelTutorialSessionInput): Promise<TutoringSession> {
-    const school = schoolOf(user);
-    await this.db.transaction(async (em) => {
-      const [s]: Array<{ id: number; state: string; version: number }> = await em.query(
-        `select s.id, s.state, s.version from class_sessions s join tutoring_classes c on c.id = s.class_id and c.deleted_at is null
-          where s.school_id = $1 and s.id = $2 and s.kind = 'tutoring' for update of s`,
-        [school, input.id],
-      );
-      if (!s) throw new AppError('tutoring.session_not_found');
-      if (s.version !== input.version) throw new AppError('tutoring.session_stale');
-      if (s.state !== 'planned') throw new AppError('tutoring.session_not_planned');
-      await em.query(`update class_sessions set state = 'cancelled', cancel_reason = $2, version = version + 1, updated_at = now() where id = $1`, [
-        s.id,
-        input.reason,
-      ]);
-    });
-    return this.session(this.db, school, input.id);
+  /** Cancels one planned session of a class not deleted, with a reason on the version read: it frees its teacher and room. */
+  cancelSession(user: SessionUser, input: CancelTutorialSessionInput): Promise<TutoringSession> {
+    return this.core.cancel(user, input);
   }
 
   /** The class locked for update, on the version read. */

@@ -2,7 +2,7 @@ import { DEFAULT_TUTORING_TYPES, findClashes, type Clash, type ProposedSession }
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { loadBusy } from '../teaching/teaching-sql';
+import { busyScope, loadBusy } from '../teaching/teaching-sql';
 
 /** SQL and checks shared by the tutoring services. Sessions are class_sessions rows of kind 'tutoring'. */
 
@@ -88,28 +88,20 @@ export async function tutoringClashes(
   opts: { exceptSessions: number[]; ownClass: number | null },
 ): Promise<Clash[]> {
   if (!proposed.length) return [];
-  let from = proposed[0].day;
-  let to = proposed[0].day;
-  const teachers = new Set<number>();
-  const rooms = new Set<number>();
-  const students = new Set<number>();
-  for (const p of proposed) {
-    if (p.day < from) from = p.day;
-    if (p.day > to) to = p.day;
-    teachers.add(p.teacher_id);
-    if (p.room_id !== null && p.room_id !== undefined) rooms.add(p.room_id);
-    for (const s of p.student_ids ?? []) students.add(s);
-  }
-  const range = { from, to, teacherIds: [...teachers], roomIds: [...rooms], studentIds: [...students], exceptSessions: opts.exceptSessions };
-  const busy = await loadBusy(db, schoolId, { ...range, ownClass: opts.ownClass === null ? null : { kind: 'tutoring', id: opts.ownClass } });
-  if (students.size) {
+  const range = busyScope(proposed);
+  const busy = await loadBusy(db, schoolId, {
+    ...range,
+    exceptSessions: opts.exceptSessions,
+    ownClass: opts.ownClass === null ? null : { kind: 'tutoring', id: opts.ownClass },
+  });
+  if (range.studentIds.length) {
     const theirs: Array<{ who: number; id: number; class_id: number; day: string; start_min: number; end_min: number }> = await db.query(
       `select m.student_id as who, s.id, s.class_id, to_char(s.day, 'YYYY-MM-DD') as day, s.start_min, s.end_min
          from tutoring_class_students m
          join tutoring_classes c on c.id = m.class_id and c.deleted_at is null
          join class_sessions s on s.kind = 'tutoring' and s.class_id = m.class_id and s.day between $2::date and $3::date and s.state <> 'cancelled'
         where m.student_id = any($4::int[]) and m.school_id = $1 and m.class_id <> $5 and s.id <> all($6::int[])`,
-      [schoolId, from, to, range.studentIds, opts.ownClass ?? 0, opts.exceptSessions],
+      [schoolId, range.from, range.to, range.studentIds, opts.ownClass ?? 0, opts.exceptSessions],
     );
     // once the teaching module counts tutoring members too, the same session is not listed twice
     const known = new Set(busy.filter((b) => b.kind === 'student' && b.ref.session_id).map((b) => `${b.who}:${b.ref.session_id}`));
