@@ -16,12 +16,12 @@ import {
   type StudentDayInfo,
   type StudentDayRow,
 } from '@wantuo/shared';
-import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
 import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
+import type { FileAnswer } from '../../core/http/send-file';
+import { sheet, xlsxFile } from '../../core/http/xlsx-file';
 import { RESPONSIBLE } from '../students/students.service';
 import { EVENT_COLUMNS, toFlowEvent } from './flow-store';
 
@@ -187,18 +187,23 @@ export class FlowReadService {
   async countsExport(user: SessionUser, q: StudentClockingInCountQuery): Promise<FileAnswer> {
     const { list } = await this.counts(user, q);
     const group = q.group ?? 'day';
-    const wb = new Workbook();
-    const ws = wb.addWorksheet('出勤统计');
-    const cols = ['total', 'left', 'in_centre', 'picked_up', 'expected', 'on_leave'] as const;
-    ws.addRow([PERIOD_HEADER[group], '班级', '应到人次', '已离园', '在园', '已接到', '未到', '请假']).font = { bold: true };
-    const rows = [...list].reverse();
-    ws.addRows(rows.map((r) => [r.day, r.class_name ?? '未分班', ...cols.map((c) => r[c])]));
-    const sum = ws.addRow(['合计', '', ...cols.map((c) => rows.reduce((n, r) => n + r[c], 0))]);
-    sum.font = { bold: true };
-    ws.columns.forEach((c, i) => {
-      c.width = [14, 16, 10, 10, 10, 10, 10, 10][i];
-    });
-    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `出勤统计-${q.date_from}-${q.date_to}.xlsx` };
+    return xlsxFile(`出勤统计-${q.date_from}-${q.date_to}.xlsx`, [
+      sheet({
+        name: '出勤统计',
+        rows: [...list].reverse(),
+        total: true,
+        columns: [
+          { header: PERIOD_HEADER[group], value: (r) => r.day, width: 14 },
+          { header: '班级', value: (r) => r.class_name ?? '未分班', width: 16 },
+          { header: '应到人次', value: (r) => r.total, width: 10, sum: true },
+          { header: '已离园', value: (r) => r.left, width: 10, sum: true },
+          { header: '在园', value: (r) => r.in_centre, width: 10, sum: true },
+          { header: '已接到', value: (r) => r.picked_up, width: 10, sum: true },
+          { header: '未到', value: (r) => r.expected, width: 10, sum: true },
+          { header: '请假', value: (r) => r.on_leave, width: 10, sum: true },
+        ],
+      }),
+    ]);
   }
 }
 
