@@ -24,12 +24,12 @@ import {
   type SetDealPwdInput,
 } from '@wantuo/shared';
 import { randomUUID } from 'node:crypto';
-import { Workbook } from 'exceljs';
 import { DataSource, type EntityManager } from 'typeorm';
 import { schoolTimeZone } from '../../core/database/school-zone';
 import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
-import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
+import type { FileAnswer } from '../../core/http/send-file';
+import { sheet, xlsxFile } from '../../core/http/xlsx-file';
 import type { SessionUser } from '../../core/http/request-context';
 import { verifyPassword } from '../auth/passwords';
 import { SmsCodeService } from '../sms/sms-code.service';
@@ -175,26 +175,22 @@ export class SchoolService {
           order by e.created_at desc, e.id desc limit $5`,
       [user.schoolId, q.type ?? null, q.from ?? null, q.to ?? null, LEDGER_EXPORT_MAX_ROWS],
     );
-    const wb = new Workbook();
-    const ws = wb.addWorksheet('账户流水');
-    ws.addRow(['时间', '类型', '金额（元）', '余额（元）', '关联单号', '操作人', '备注']).font = { bold: true };
-    ws.addRows(
-      rows.map((r) => [
-        r.at,
-        LEDGER_TYPE_LABELS[r.type].zh,
-        r.amount_fen / 100,
-        r.balance_after_fen / 100,
-        r.ref_id ?? '',
-        r.actor_name ?? '',
-        r.note ?? '',
-      ]),
-    );
-    for (const c of [3, 4]) ws.getColumn(c).numFmt = '#,##0.00';
-    ws.columns.forEach((c, i) => {
-      c.width = [20, 10, 14, 14, 30, 12, 30][i];
-    });
     const stamp = localDay(new Date(), await schoolTimeZone(this.db, user.schoolId!)).replace(/-/g, '');
-    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `账户流水-${stamp}.xlsx` };
+    return xlsxFile(`账户流水-${stamp}.xlsx`, [
+      sheet({
+        name: '账户流水',
+        rows,
+        columns: [
+          { header: '时间', value: (r) => r.at, width: 20 },
+          { header: '类型', value: (r) => LEDGER_TYPE_LABELS[r.type].zh, width: 10 },
+          { header: '金额（元）', value: (r) => r.amount_fen, money: true, width: 14 },
+          { header: '余额（元）', value: (r) => r.balance_after_fen, money: true, width: 14 },
+          { header: '关联单号', value: (r) => r.ref_id, width: 30 },
+          { header: '操作人', value: (r) => r.actor_name, width: 12 },
+          { header: '备注', value: (r) => r.note, width: 30 },
+        ],
+      }),
+    ]);
   }
 
   /**

@@ -275,6 +275,9 @@ describe('consumeLog', () => {
     expect(ws.rowCount).toBe(rows[0].n + 1);
     expect(ws.getRow(2).getCell(2).value).toBe('支付');
     expect(typeof ws.getRow(2).getCell(3).value).toBe('number');
+    // amounts in yuan with two decimals, the columns as wide as before
+    expect([ws.getRow(2).getCell(3).numFmt, ws.getRow(2).getCell(4).numFmt]).toEqual(['#,##0.00', '#,##0.00']);
+    expect(ws.columns.map((c) => c.width)).toEqual([20, 10, 14, 14, 30, 12, 30]);
     expect(String(ws.getRow(2).getCell(1).value)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect((await t.get('/api/index/consumeLogExport?type=x', admin)).body.code).toBe(Code.Error);
     expect((await t.get('/api/index/consumeLogExport', await t.login('teacher'))).body.code).toBe(Code.Error);
