@@ -12,6 +12,8 @@ export interface Column<R> {
   money?: boolean;
   /** summed into the total row */
   sum?: boolean;
+  /** the column's number format, e.g. '@' (text: what is typed stays as typed); `money` implies #,##0.00 */
+  format?: string;
 }
 
 export interface Sheet<R> {
@@ -72,7 +74,8 @@ function writeTable<R>(ws: Worksheet, s: Sheet<R>): void {
   s.columns.forEach((c, i) => {
     const col = ws.getColumn(i + 1);
     if (c.width) col.width = c.width;
-    if (c.money) col.numFmt = MONEY_FORMAT;
+    const format = c.format ?? (c.money ? MONEY_FORMAT : undefined);
+    if (format) col.numFmt = format;
   });
 }
 

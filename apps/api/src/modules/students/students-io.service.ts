@@ -17,11 +17,11 @@ import {
   type StudentImportResult,
   type StudentRow,
 } from '@wantuo/shared';
-import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
 import { schoolTimeZone } from '../../core/database/school-zone';
 import { AppError } from '../../core/http/app-error';
-import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
+import type { FileAnswer } from '../../core/http/send-file';
+import { sheet, xlsxFile, type Column as SheetColumn } from '../../core/http/xlsx-file';
 import type { SessionUser } from '../../core/http/request-context';
 import { isZip, readFirstSheet } from './sheet-read';
 import { StudentsService } from './students.service';
@@ -66,6 +66,23 @@ const MAX_LEN: Record<Column, number> = {
   需要晚餐: 5,
 };
 const REQUIRED: Column[] = ['姓名', '监护人姓名', '监护人手机', '与学生关系'];
+/** The template's column widths; the mobile and the birthday are text columns (Excel keeps them as typed). */
+const TEMPLATE_WIDTH: Record<Column, number> = {
+  姓名: 14,
+  性别: 6,
+  出生日期: 12,
+  就读学校: 20,
+  年级: 10,
+  班级: 10,
+  过敏信息: 20,
+  备注: 20,
+  监护人姓名: 12,
+  监护人手机: 14,
+  与学生关系: 10,
+  需要接送: 8,
+  需要晚餐: 8,
+};
+const TEXT_COLUMNS: Column[] = ['出生日期', '监护人手机'];
 const NOTES: Record<Column, string> = {
   姓名: '必填，最多 32 个字符',
   性别: '男 / 女，可不填',
@@ -147,74 +164,57 @@ export class StudentsIoService {
 
   async template(format: 'xlsx' | 'csv'): Promise<FileAnswer> {
     if (format === 'csv') return { body: toCsv([[...STUDENT_IMPORT_COLUMNS]]), contentType: CSV_TYPE, filename: '学生导入模板.csv' };
-    const wb = new Workbook();
-    const ws = wb.addWorksheet('学生');
-    ws.addRow([...STUDENT_IMPORT_COLUMNS]).font = { bold: true };
-    ws.columns.forEach((c, i) => {
-      c.width = [14, 6, 12, 20, 10, 10, 20, 20, 12, 14, 10, 8, 8][i];
-    });
-    // phone numbers and dates as text, so that Excel keeps them as typed
-    ws.getColumn(3).numFmt = '@';
-    ws.getColumn(10).numFmt = '@';
-    const help = wb.addWorksheet('填写说明');
-    help.addRow(['列', '说明']).font = { bold: true };
-    for (const c of STUDENT_IMPORT_COLUMNS) help.addRow([c, NOTES[c]]);
-    help.addRow([]);
-    help.addRow(['', '每行一名学生和一位监护人；同名且监护人手机相同的学生视为重复。请在“学生”工作表中填写，导入前先检查。']);
-    help.getColumn(1).width = 14;
-    help.getColumn(2).width = 60;
-    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: '学生导入模板.xlsx' };
+    return xlsxFile('学生导入模板.xlsx', [
+      sheet({
+        name: '学生',
+        rows: [],
+        columns: STUDENT_IMPORT_COLUMNS.map((c) => ({
+          header: c,
+          value: () => null,
+          width: TEMPLATE_WIDTH[c],
+          format: TEXT_COLUMNS.includes(c) ? '@' : undefined,
+        })),
+      }),
+      {
+        name: '填写说明',
+        header: true,
+        rows: [
+          ['列', '说明'],
+          ...STUDENT_IMPORT_COLUMNS.map((c) => [c, NOTES[c]]),
+          [],
+          ['', '每行一名学生和一位监护人；同名且监护人手机相同的学生视为重复。请在“学生”工作表中填写，导入前先检查。'],
+        ],
+        widths: [14, 60],
+      },
+    ]);
   }
 
   async export(user: SessionUser, f: StudentExportInput): Promise<FileAnswer> {
     const [list, tz] = await Promise.all([this.students.listAll(user, f), schoolTimeZone(this.db, user.schoolId!)]);
-    const header = [
-      'ID',
-      '姓名',
-      '性别',
-      '出生日期',
-      '就读学校',
-      '年级',
-      '班级',
-      '托管班',
-      '监护人',
-      '过敏信息',
-      '需要接送',
-      '需要晚餐',
-      '辅导类型',
-      '状态',
-      '登记时间',
-    ];
-    const values = (s: StudentRow) => [
-      s.id,
-      s.name,
-      s.gender === 1 ? '男' : s.gender === 2 ? '女' : '',
-      s.birthday ?? '',
-      s.day_school ?? '',
-      s.grade ?? '',
-      s.class_name ?? '',
-      s.care_class?.name ?? '',
-      s.guardians.map((g) => `${g.name}（${g.relation}）${g.mobile}`).join('；'),
-      s.allergies ?? '',
-      s.needs_shuttle ? '是' : '否',
-      s.needs_dinner ? '是' : '否',
-      s.tutoring_type ?? '',
-      s.status === 1 ? '在读' : '已归档',
+    const columns: Array<SheetColumn<StudentRow>> = [
+      { header: 'ID', value: (s) => s.id, width: 8 },
+      { header: '姓名', value: (s) => s.name, width: 12 },
+      { header: '性别', value: (s) => (s.gender === 1 ? '男' : s.gender === 2 ? '女' : ''), width: 6 },
+      { header: '出生日期', value: (s) => s.birthday ?? '', width: 12 },
+      { header: '就读学校', value: (s) => s.day_school ?? '', width: 20 },
+      { header: '年级', value: (s) => s.grade ?? '', width: 10 },
+      { header: '班级', value: (s) => s.class_name ?? '', width: 10 },
+      { header: '托管班', value: (s) => s.care_class?.name ?? '', width: 16 },
+      { header: '监护人', value: (s) => s.guardians.map((g) => `${g.name}（${g.relation}）${g.mobile}`).join('；'), width: 40 },
+      { header: '过敏信息', value: (s) => s.allergies ?? '', width: 20 },
+      { header: '需要接送', value: (s) => (s.needs_shuttle ? '是' : '否'), width: 8 },
+      { header: '需要晚餐', value: (s) => (s.needs_dinner ? '是' : '否'), width: 8 },
+      { header: '辅导类型', value: (s) => s.tutoring_type ?? '', width: 12 },
+      { header: '状态', value: (s) => (s.status === 1 ? '在读' : '已归档'), width: 8 },
       // the day the student was registered and the file's day: the school's local days, not cut from UTC instants
-      localDay(s.created_at, tz),
+      { header: '登记时间', value: (s) => localDay(s.created_at, tz), width: 12 },
     ];
     const stamp = localDay(new Date(), tz).replace(/-/g, '');
     if (f.format === 'csv') {
-      return { body: toCsv([header, ...list.map((s) => values(s).map(String))]), contentType: CSV_TYPE, filename: `学生名单-${stamp}.csv` };
+      const csv = [columns.map((c) => c.header), ...list.map((s) => columns.map((c) => String(c.value(s) ?? '')))];
+      return { body: toCsv(csv), contentType: CSV_TYPE, filename: `学生名单-${stamp}.csv` };
     }
-    const wb = new Workbook();
-    const ws = wb.addWorksheet('学生名单');
-    ws.addRow(header).font = { bold: true };
-    ws.addRows(list.map(values));
-    ws.columns.forEach((c, i) => {
-      c.width = [8, 12, 6, 12, 20, 10, 10, 16, 40, 20, 8, 8, 12, 8, 12][i];
-    });
-    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `学生名单-${stamp}.xlsx` };
+    return xlsxFile(`学生名单-${stamp}.xlsx`, [sheet({ name: '学生名单', rows: list, columns })]);
   }
 
   /**

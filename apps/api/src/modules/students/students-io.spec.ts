@@ -81,6 +81,18 @@ describe('studentImportTemplate', () => {
     );
     const rows = await readXlsx(res.body as Buffer);
     expect(rows[0]).toEqual([...STUDENT_IMPORT_COLUMNS]);
+    // the birthday and mobile columns are text; the second sheet explains every column
+    const wb = new Workbook();
+    await wb.xlsx.load(res.body as ArrayBuffer);
+    const [sheet, help] = wb.worksheets;
+    expect([sheet.getColumn(3).numFmt, sheet.getColumn(10).numFmt, sheet.getColumn(1).numFmt]).toEqual(['@', '@', undefined]);
+    expect([sheet.getColumn(1).width, sheet.getColumn(10).width]).toEqual([14, 14]);
+    expect(help.name).toBe('填写说明');
+    expect(help.getRow(1).values).toEqual([undefined, '列', '说明']);
+    expect(help.getRow(1).font?.bold).toBe(true);
+    expect(help.getRow(2).values).toEqual([undefined, '姓名', '必填，最多 32 个字符']);
+    expect(help.rowCount).toBe(STUDENT_IMPORT_COLUMNS.length + 3);
+    expect(help.getColumn(2).width).toBe(60);
     const csv = await t.get(`${TEMPLATE}?format=csv`, admin).buffer(true).parse(binary);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect((csv.body as Buffer).toString('utf8')).toBe(`\ufeff${STUDENT_IMPORT_COLUMNS.join(',')}\r\n`);
