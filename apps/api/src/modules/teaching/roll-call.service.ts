@@ -9,12 +9,12 @@ import {
   type RollCallQuery,
   type SaveRollCallInput,
 } from '@wantuo/shared';
-import { Workbook } from 'exceljs';
 import { DataSource, type EntityManager } from 'typeorm';
 import { schoolToday } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { XLSX_TYPE, type FileAnswer } from '../../core/http/send-file';
+import type { FileAnswer } from '../../core/http/send-file';
+import { sheet, xlsxFile } from '../../core/http/xlsx-file';
 import { CLASS_TABLES } from './session-core';
 import { TeachingSessionsService } from './sessions.service';
 import { schoolOf } from './teaching-sql';
@@ -118,16 +118,22 @@ export class RollCallService {
   /** The counts of rollCallCount as an .xlsx: one row per period and kind, Chinese headers, a total row. */
   async countsExport(user: SessionUser, q: RollCallCountQuery): Promise<FileAnswer> {
     const { list } = await this.counts(user, q);
-    const wb = new Workbook();
-    const ws = wb.addWorksheet('课堂考勤');
-    const cols = ['sessions', 'total', ...STATUSES] as const;
-    ws.addRow([PERIOD_HEADER[q.group ?? 'day'], '类型', '点名课次', '点名人次', '出勤', '迟到', '缺勤', '请假']).font = { bold: true };
-    const rows = [...list].reverse();
-    ws.addRows(rows.map((r) => [r.period, KIND_NAME[r.kind], ...cols.map((c) => r[c])]));
-    ws.addRow(['合计', '', ...cols.map((c) => rows.reduce((n, r) => n + r[c], 0))]).font = { bold: true };
-    ws.columns.forEach((c, i) => {
-      c.width = [14, 12, 10, 10, 8, 8, 8, 8][i];
-    });
-    return { body: Buffer.from(await wb.xlsx.writeBuffer()), contentType: XLSX_TYPE, filename: `课堂考勤-${q.date_from}-${q.date_to}.xlsx` };
+    return xlsxFile(`课堂考勤-${q.date_from}-${q.date_to}.xlsx`, [
+      sheet({
+        name: '课堂考勤',
+        rows: [...list].reverse(),
+        total: true,
+        columns: [
+          { header: PERIOD_HEADER[q.group ?? 'day'], value: (r) => r.period, width: 14 },
+          { header: '类型', value: (r) => KIND_NAME[r.kind], width: 12 },
+          { header: '点名课次', value: (r) => r.sessions, width: 10, sum: true },
+          { header: '点名人次', value: (r) => r.total, width: 10, sum: true },
+          { header: '出勤', value: (r) => r.present, width: 8, sum: true },
+          { header: '迟到', value: (r) => r.late, width: 8, sum: true },
+          { header: '缺勤', value: (r) => r.absent, width: 8, sum: true },
+          { header: '请假', value: (r) => r.leave, width: 8, sum: true },
+        ],
+      }),
+    ]);
   }
 }
