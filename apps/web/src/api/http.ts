@@ -1,5 +1,17 @@
 import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig } from 'axios';
-import { Code, NOTIFICATION_MS, REQUEST_TIMEOUT_MS, TOAST_MS, type Envelope } from '@wantuo/shared';
+import {
+  Code,
+  NOTIFICATION_MS,
+  REQUEST_TIMEOUT_MS,
+  TOAST_MS,
+  type Envelope,
+  type GetAction,
+  type GetAnswer,
+  type GetInput,
+  type PostAction,
+  type PostAnswer,
+  type PostInput,
+} from '@wantuo/shared';
 import { createWriteDeduper } from '../lib/click-guard';
 import { cookies, StorageKey } from '../lib/storage';
 import { currentLang, t } from '../stores/preferences';
@@ -100,28 +112,38 @@ async function send<T>(config: AxiosRequestConfig, opts: CallOptions = {}): Prom
   }
 }
 
-/** GET /api/index/<action> with the payload as query parameters. */
-export function get<T>(action: string, params?: object, opts?: CallOptions): Promise<T> {
-  return send<T>({ method: 'GET', url: `/index/${action}`, params }, opts);
+/** The arguments after the action's name: its input (optional when every field is) and the call's options. */
+type Rest<I> = undefined extends I
+  ? [input?: I, opts?: CallOptions]
+  : Record<never, never> extends I
+    ? [input?: I, opts?: CallOptions]
+    : [input: I, opts?: CallOptions];
+
+/**
+ * GET /api/index/<action> with the input as query parameters. The action's name, input and answer types come from its
+ * declaration in packages/shared/src/api: `get('contractList', { page })` is a `Promise<ContractListAnswer>`.
+ */
+export function get<K extends GetAction>(action: K, ...[input, opts]: Rest<GetInput<K>>): Promise<GetAnswer<K>> {
+  return send<GetAnswer<K>>({ method: 'GET', url: `/index/${action}`, params: input }, opts);
 }
 
 const dedupeWrite = createWriteDeduper();
 
-/** POST /api/index/<action> with a JSON body; the same write twice within 2000 ms is sent once (spec §5). */
-export function post<T>(action: string, data?: object, opts?: CallOptions): Promise<T> {
-  const body = data ?? {};
-  return dedupeWrite(`${action} ${JSON.stringify(body)}`, () => send<T>({ method: 'POST', url: `/index/${action}`, data: body }, opts));
+/** POST /api/index/<action> with a JSON body (typed by its declaration); the same write twice within 2000 ms is sent once (spec §5). */
+export function post<K extends PostAction>(action: K, ...[input, opts]: Rest<PostInput<K>>): Promise<PostAnswer<K>> {
+  const body = input ?? {};
+  return dedupeWrite(`${action} ${JSON.stringify(body)}`, () => send<PostAnswer<K>>({ method: 'POST', url: `/index/${action}`, data: body }, opts));
 }
 
 /** POST /api/index/<action> as multipart/form-data (file uploads): each counts as a write for the click guard. */
-export function upload<T>(action: string, form: FormData, opts?: CallOptions): Promise<T> {
+export function upload<K extends PostAction>(action: K, form: FormData, opts?: CallOptions): Promise<PostAnswer<K>> {
   return dedupeWrite(`${action} upload ${Math.random()}`, () =>
-    send<T>({ method: 'POST', url: `/index/${action}`, data: form, headers: { 'Content-Type': 'multipart/form-data' } }, opts),
+    send<PostAnswer<K>>({ method: 'POST', url: `/index/${action}`, data: form, headers: { 'Content-Type': 'multipart/form-data' } }, opts),
   );
 }
 
 /** POST /api/sms/send */
-export function sendSms(mobile: string, event: 'login' | 'resetpwd' | 'dealpwd'): Promise<Record<string, never>> {
+export function sendSms(mobile: string, event: PostInput<'sms/send'>['event']): Promise<PostAnswer<'sms/send'>> {
   return send({ method: 'POST', url: '/sms/send', data: { mobile, event } });
 }
 

@@ -50,7 +50,7 @@ export async function sendStep(action: string, body: QueuedCommand['body']): Pro
     return null;
   }
   try {
-    return (await post<{ results: StepResult[] }>(action, body, { silent: true })).results;
+    return (await post(action, body, { silent: true })).results;
   } catch (e) {
     if (offline(e)) {
       save([...queued(), { action, body, queuedAt: Date.now() }]);
@@ -72,7 +72,7 @@ export async function flushQueue(): Promise<StepResult[]> {
       const [next, ...rest] = queued();
       if (!next) break;
       try {
-        results.push(...(await post<{ results: StepResult[] }>(next.action, next.body, { silent: true })).results);
+        results.push(...(await post(next.action, next.body, { silent: true })).results);
       } catch (e) {
         if (offline(e)) break;
         // refused as a whole (e.g. signed out: code 401): keep it for after sign-in; bad input: drop it

@@ -14,7 +14,7 @@ export const usePageConfig = create<PageConfigState>((set, getState) => ({
   async loadIfEmpty() {
     if (getState().config) return;
     try {
-      set({ config: await get<PageConfig & { version: number }>('index', undefined, { silent: true }) });
+      set({ config: await get('index', undefined, { silent: true }) });
     } catch {
       // silent, no retry (spec §8)
     }

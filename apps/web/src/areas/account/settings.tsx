@@ -27,7 +27,7 @@ function RecentActivity() {
   const ta = accountStrings.use();
   const clock = useSchoolClock();
   const [page, setPage] = useState(1);
-  const q = useQuery({ queryKey: ['loginLog', page], queryFn: () => get<Page<Activity>>('loginLog', { page, limit: 10 }) });
+  const q = useQuery({ queryKey: ['loginLog', page], queryFn: () => get('loginLog', { page, limit: 10 }) });
   return (
     <ServerTable<Activity>
       query={q}
@@ -54,7 +54,7 @@ function Profile() {
   const t = useT();
   const setUser = useSession((s) => s.setUser);
   const queryClient = useQueryClient();
-  const q = useQuery({ queryKey: ['userInfo'], queryFn: () => get<UserInfo>('userInfo') });
+  const q = useQuery({ queryKey: ['userInfo'], queryFn: () => get('userInfo') });
   const [busy, setBusy] = useState(false);
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => q.refetch()} />;
@@ -67,7 +67,7 @@ function Profile() {
   const saveNickname = async ({ nickname }: { nickname: string }) => {
     setBusy(true);
     try {
-      saved(await post<UserInfo>('profile', { nickname: nickname.trim() }));
+      saved(await post('profile', { nickname: nickname.trim() }));
     } catch {
       // shown by the request wrapper
     } finally {
@@ -78,7 +78,7 @@ function Profile() {
     const form = new FormData();
     form.append('avatar', file);
     try {
-      saved(await upload<UserInfo>('profile', form));
+      saved(await upload('profile', form));
     } catch {
       // shown by the request wrapper
     }

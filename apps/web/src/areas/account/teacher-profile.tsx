@@ -28,7 +28,7 @@ export function TeacherProfile() {
   const queryClient = useQueryClient();
   const user = useSession((s) => s.user);
   const setUser = useSession((s) => s.setUser);
-  const q = useQuery({ queryKey: ['teacherInfo', 'own'], queryFn: () => get<StaffRow>('teacherInfo') });
+  const q = useQuery({ queryKey: ['teacherInfo', 'own'], queryFn: () => get('teacherInfo') });
   const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<Values>();
   if (q.isLoading) return <Loading />;
@@ -46,7 +46,7 @@ export function TeacherProfile() {
         email: v.email.trim(),
         remark: v.remark.trim(),
       };
-      const saved = await post<StaffRow>('teacherSaveInfo', body);
+      const saved = await post('teacherSaveInfo', body);
       queryClient.setQueryData(['teacherInfo', 'own'], saved);
       if (user) setUser({ ...(user as UserInfo), nickname: saved.nickname, name: saved.name });
       feedback().message.success(t('teacher.saved'));

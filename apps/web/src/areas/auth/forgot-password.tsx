@@ -17,7 +17,7 @@ export default function ForgotPassword({ onDone }: { onDone: () => void }) {
   const lookup = async ({ account }: { account: string }) => {
     setBusy(true);
     try {
-      const r = await get<{ mobile: string; masked_mobile: string }>('resetpwd', { account: account.trim() });
+      const r = await get('resetpwd', { account: account.trim() });
       setMasked(r.masked_mobile);
       second.setFieldsValue({ mobile: r.mobile || undefined });
       setStep(1);

@@ -77,7 +77,7 @@ export default function LoginPage() {
   /** After any sign-in (password, SMS code, or the QR code a phone confirmed): keep the session, go where the role lands. */
   const finish = async (result: LoginResult) => {
     signIn(result, remember);
-    const info = await get<UserInfo>('userInfo');
+    const info = await get('userInfo');
     setUser(info);
     feedback().message.success(t('login.welcome', { name: info.nickname }));
     const to = destination(params.get('redirect'), info.role);
@@ -93,8 +93,8 @@ export default function LoginPage() {
     try {
       const result =
         tab === 'account'
-          ? await post<LoginResult>('login', { account: values.account.trim(), password: values.password, remember })
-          : await post<LoginResult>('mobilelogin', { mobile: values.mobile.trim(), code: values.code.trim(), remember });
+          ? await post('login', { account: values.account.trim(), password: values.password, remember })
+          : await post('mobilelogin', { mobile: values.mobile.trim(), code: values.code.trim(), remember });
       await finish(result);
     } catch {
       // the request wrapper has shown why

@@ -39,7 +39,7 @@ export default function QrLogin({
   const fetchTicket = useCallback(
     async (mine: number) => {
       try {
-        const ticket = await post<QrTicket>('qrLoginTicket', { remember }, { silent: true });
+        const ticket = await post('qrLoginTicket', { remember }, { silent: true });
         if (mine === generation.current) setView({ kind: 'ticket', ticket, state: 'waiting' });
       } catch (e) {
         if (mine === generation.current) setView({ kind: 'failed', message: e instanceof ApiError ? e.message : String(e) });
@@ -65,7 +65,7 @@ export default function QrLogin({
     let timer: ReturnType<typeof setTimeout>;
     const tick = async () => {
       try {
-        const r = await post<QrPollResult>('qrLoginPoll', { ticket: ticket.ticket, secret: ticket.secret }, { silent: true });
+        const r = await post('qrLoginPoll', { ticket: ticket.ticket, secret: ticket.secret }, { silent: true });
         if (mine !== generation.current) return;
         if (r.state === 'confirmed' && r.userinfo) {
           generation.current++;

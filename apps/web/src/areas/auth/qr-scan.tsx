@@ -52,7 +52,7 @@ export default function QrScanPage() {
       stopCamera();
       setStep({ kind: 'checking' });
       try {
-        const info = await post<QrScanResult>('qrLoginScan', { ticket }, { silent: true });
+        const info = await post('qrLoginScan', { ticket }, { silent: true });
         setStep({ kind: 'confirm', ticket, info });
       } catch (e) {
         setStep({ kind: 'failed', message: messageOf(e) });

@@ -35,7 +35,7 @@ export function AddStudentsModal({
   const action = asHead ? 'teacherSelectWantuoStudent' : 'selectWantuoStudent';
   const q = useQuery({
     queryKey: [action, name, page],
-    queryFn: () => get<Page<CareStudent>>(action, { page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
+    queryFn: () => get(action, { page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
     enabled: open,
   });
   const close = (added: boolean) => {
@@ -45,7 +45,7 @@ export function AddStudentsModal({
   const add = async () => {
     setBusy(true);
     try {
-      const res = await post<AddWantuoStudentResult>(asHead ? 'teacherAddWantuoStudent' : 'addWantuoStudent', {
+      const res = await post(asHead ? 'teacherAddWantuoStudent' : 'addWantuoStudent', {
         class_id: classId,
         student_ids: chosen,
       });

@@ -83,7 +83,7 @@ export function TeacherSelect({
   const [keyword, setKeyword] = useState('');
   const q = useQuery({
     queryKey: [PICKER_OF[duty], keyword],
-    queryFn: () => get<Page<StaffPick>>(PICKER_OF[duty], { limit: 50, ...(keyword ? { keyword } : {}) }),
+    queryFn: () => get(PICKER_OF[duty], { limit: 50, ...(keyword ? { keyword } : {}) }),
   });
   const options = (q.data?.list ?? []).map((p) => ({ value: p.id, label: p.name }));
   if (current && !options.some((o) => o.value === current.id)) options.unshift({ value: current.id, label: current.name });
@@ -106,7 +106,7 @@ export function TeacherSelect({
 export function SlotSelect({ value, onChange }: { value?: number | null; onChange?: (v: number | null) => void }) {
   const tc = careStrings.use();
   const slotText = useSlotText();
-  const q = useQuery({ queryKey: ['selectClassTime'], queryFn: () => get<{ list: ClassTimeOption[] }>('selectClassTime') });
+  const q = useQuery({ queryKey: ['selectClassTime'], queryFn: () => get('selectClassTime') });
   return (
     <Select<number>
       allowClear

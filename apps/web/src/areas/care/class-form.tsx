@@ -124,7 +124,7 @@ export default function ClassFormPage() {
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
   const editing = Number.isSafeInteger(id) && id > 0;
-  const q = useQuery({ queryKey: ['wantuoInfo', id], queryFn: () => get<CareClassInfo>('wantuoInfo', { id }), enabled: editing });
+  const q = useQuery({ queryKey: ['wantuoInfo', id], queryFn: () => get('wantuoInfo', { id }), enabled: editing });
   return (
     <Card title={editing ? tc('care.edit_class') : tc('care.new_class')}>
       {!editing ? (

@@ -25,7 +25,7 @@ function Classes() {
   const [page, setPage] = useState(1);
   const q = useQuery({
     queryKey: ['classList', name, status, page],
-    queryFn: () => get<Page<CareClass>>('classList', { page, limit: PAGE_SIZE, ...(name ? { name } : {}), ...(status === 'all' ? {} : { status }) }),
+    queryFn: () => get('classList', { page, limit: PAGE_SIZE, ...(name ? { name } : {}), ...(status === 'all' ? {} : { status }) }),
   });
   const run = async (write: () => Promise<unknown>) => {
     try {

@@ -127,10 +127,10 @@ export default function ClassStudents() {
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
   const [dutyOf, setDutyOf] = useState<CareClassStudent | null>(null);
-  const info = useQuery({ queryKey: ['wantuoInfo', id], queryFn: () => get<CareClassInfo>('wantuoInfo', { id }), enabled: valid });
+  const info = useQuery({ queryKey: ['wantuoInfo', id], queryFn: () => get('wantuoInfo', { id }), enabled: valid });
   const students = useQuery({
     queryKey: ['wantuoStudent', id, name, page],
-    queryFn: () => get<Page<CareClassStudent>>('wantuoStudent', { id, page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
+    queryFn: () => get('wantuoStudent', { id, page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
     enabled: valid,
   });
   const refresh = () => {

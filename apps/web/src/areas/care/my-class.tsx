@@ -25,12 +25,12 @@ export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; t
   const [adding, setAdding] = useState(false);
   const info = useQuery({
     queryKey: ['teacherWantuoInfo', chosen],
-    queryFn: () => get<TeacherWantuoInfo>('teacherWantuoInfo', chosen ? { id: chosen } : {}),
+    queryFn: () => get('teacherWantuoInfo', chosen ? { id: chosen } : {}),
   });
   const classId = info.data?.class?.id;
   const students = useQuery({
     queryKey: ['teacherWantuoStudent', classId, name, page],
-    queryFn: () => get<Page<CareClassStudent>>('teacherWantuoStudent', { id: classId, page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
+    queryFn: () => get('teacherWantuoStudent', { id: classId, page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
     enabled: classId !== undefined,
   });
   const refresh = () => {

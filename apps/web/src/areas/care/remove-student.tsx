@@ -120,7 +120,7 @@ export function RemoveStudentButton({
     if (asHead) return confirm(student.duties);
     setBusy(true);
     try {
-      const preview = await get<DelWantuoStudentPreview>('delWantuoStudent', { class_id: classId, student_id: student.id });
+      const preview = await get('delWantuoStudent', { class_id: classId, student_id: student.id });
       confirm(preview.duties, preview);
     } catch {
       onDone();

@@ -41,13 +41,13 @@ export function StudentSlotsButton({ student, onDone }: { student: CareClassStud
 function StudentSlotsModal({ student, onClose, onDone }: { student: CareClassStudent; onClose: () => void; onDone: () => void }) {
   const s = careStrings.use();
   const slotText = useSlotText();
-  const q = useQuery({ queryKey: ['selectClassTime'], queryFn: () => get<{ list: ClassTimeOption[] }>('selectClassTime') });
+  const q = useQuery({ queryKey: ['selectClassTime'], queryFn: () => get('selectClassTime') });
   const [chosen, setChosen] = useState<number[]>((student.class_times ?? []).map((x) => x.id));
   const [busy, setBusy] = useState(false);
   const save = async () => {
     setBusy(true);
     try {
-      await post<StudentClassTimes>('addStudentClassTime', { student_id: student.id, class_time_ids: chosen });
+      await post('addStudentClassTime', { student_id: student.id, class_time_ids: chosen });
       feedback().message.success(s('own_slots.saved', { name: student.name }));
       onClose();
       onDone();

@@ -31,7 +31,7 @@ export default function TimeSlots() {
   const [form] = Form.useForm<SlotValues>();
   const q = useQuery({
     queryKey: ['classTimeList', name, page],
-    queryFn: () => get<Page<ClassTime>>('classTimeList', { page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
+    queryFn: () => get('classTimeList', { page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
   });
 
   const open = (slot: ClassTime | 'new') => {

@@ -28,7 +28,7 @@ export const PACKAGES_KEY = ['contractPackage'] as const;
 export function usePackages(enabled = true) {
   return useQuery({
     queryKey: PACKAGES_KEY,
-    queryFn: () => get<Page<ContractPackage>>('contractPackage', { page: 1, limit: 100 }),
+    queryFn: () => get('contractPackage', { page: 1, limit: 100 }),
     enabled,
     staleTime: 30_000,
   });

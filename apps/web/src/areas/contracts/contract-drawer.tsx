@@ -61,7 +61,7 @@ export function ContractDrawer({ id, onClose, onChanged }: { id: number | null; 
   if (id !== null && id !== shown) setShown(id);
   const q = useQuery({
     queryKey: ['contractInfo', shown],
-    queryFn: () => get<ContractDetail>('contractInfo', { id: shown }),
+    queryFn: () => get('contractInfo', { id: shown }),
     enabled: shown !== null,
   });
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -458,7 +458,7 @@ function CancelDialog({ c, onClose, onDone }: Dlg) {
   const requestId = useRef(newRequestId());
   const preview = useQuery({
     queryKey: ['contractRefundPreview', c.id, c.version],
-    queryFn: () => get<RefundPreview>('contractRefundPreview', { id: c.id }),
+    queryFn: () => get('contractRefundPreview', { id: c.id }),
     gcTime: 0,
   });
   const p = preview.data;

@@ -12,7 +12,7 @@ import { contractStrings } from './strings';
 /** /parent_contracts: each child's care contracts with state, dates and units left; an unpaid one is paid here by WeChat Pay. */
 export default function ParentContracts() {
   const s = contractStrings.use();
-  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get<{ list: ParentChild[] }>('parentChildren') });
+  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get('parentChildren') });
   const kids = children.data?.list ?? [];
   return (
     <Card title={s('parent.title')} styles={{ body: { padding: 12 } }}>
@@ -36,7 +36,7 @@ function ChildrenContracts({ kids }: { kids: ParentChild[] }) {
   const lists = useQueries({
     queries: kids.map((k) => ({
       queryKey: ['studentContractList', k.id, 'parent'],
-      queryFn: () => get<Page<ContractRow>>('studentContractList', { student_id: k.id, page: 1, limit: 50 }),
+      queryFn: () => get('studentContractList', { student_id: k.id, page: 1, limit: 50 }),
     })),
   });
   return (
@@ -76,7 +76,7 @@ function ChildrenContracts({ kids }: { kids: ParentChild[] }) {
         open={paying !== null}
         title={paying ? s('parent.pay_title', { no: paying.no }) : ''}
         amountFen={paying?.price_fen ?? 0}
-        wechat={paying ? () => post<PendingPayment>('wechatPayContract', { id: paying.id }) : undefined}
+        wechat={paying ? () => post('wechatPayContract', { id: paying.id }) : undefined}
         onPaid={() => {
           feedback().message.success(s('parent.paid'));
           void qc.invalidateQueries({ queryKey: ['studentContractList'] });

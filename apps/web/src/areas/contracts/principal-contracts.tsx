@@ -61,7 +61,7 @@ function ContractList() {
   const withState = { ...filters, ...(state !== 'all' ? { state } : {}) };
   const q = useQuery({
     queryKey: ['contractList', withState, page],
-    queryFn: () => get<ContractListAnswer>('contractList', { page, limit: PAGE, ...withState }),
+    queryFn: () => get('contractList', { page, limit: PAGE, ...withState }),
     placeholderData: keepPreviousData,
   });
   const counts = q.data?.counts;

@@ -38,7 +38,7 @@ interface SignValues {
 function useStudentSearch(keyword: string) {
   return useQuery({
     queryKey: ['studentList', 'picker', keyword],
-    queryFn: () => get<Page<StudentRow>>('studentList', { page: 1, limit: 20, status: 1, ...(keyword ? { keyword } : {}) }),
+    queryFn: () => get('studentList', { page: 1, limit: 20, status: 1, ...(keyword ? { keyword } : {}) }),
     staleTime: 10_000,
   });
 }
@@ -50,7 +50,7 @@ function useStudentSearch(keyword: string) {
 function useCurrentContract(studentId: number | undefined): ContractRow | null | undefined {
   const q = useQuery({
     queryKey: ['studentContractList', studentId, 'sign'],
-    queryFn: () => get<Page<ContractRow>>('studentContractList', { student_id: studentId, page: 1, limit: 50 }),
+    queryFn: () => get('studentContractList', { student_id: studentId, page: 1, limit: 50 }),
     enabled: studentId !== undefined,
     staleTime: 10_000,
   });
@@ -121,7 +121,7 @@ export function SignDialog({
         ...(v.remark?.trim() ? { remark: v.remark.trim() } : {}),
         request_id: requestId.current,
       };
-      const res = await post<{ id: number } | null>('addContract', input);
+      const res = await post('addContract', input);
       feedback().message.success(s('sign.done'));
       void qc.invalidateQueries({ queryKey: ['contractList'] });
       void qc.invalidateQueries({ queryKey: ['studentContractList'] });

@@ -21,7 +21,7 @@ export function StudentContracts({ student }: { student: Pick<StudentRow, 'id' |
   const [signing, setSigning] = useState(false);
   const q = useQuery({
     queryKey: ['studentContractList', student.id, page],
-    queryFn: () => get<Page<ContractRow>>('studentContractList', { student_id: student.id, page, limit: PAGE }),
+    queryFn: () => get('studentContractList', { student_id: student.id, page, limit: PAGE }),
   });
   return (
     <>

@@ -49,7 +49,7 @@ export default function AttendClass() {
   const id = Number(params.get('id')) || null;
   const info = useQuery({
     queryKey: ['prepareLessonsInfo', id],
-    queryFn: () => get<LessonPlanDetail>('prepareLessonsInfo', { id }),
+    queryFn: () => get('prepareLessonsInfo', { id }),
     enabled: id !== null && user !== null,
     refetchInterval: REFRESH_MS,
     refetchIntervalInBackground: true,

@@ -29,7 +29,7 @@ export default function CoursewareCatalogue() {
   };
   const list = useQuery({
     queryKey: ['coursewareCenter', params],
-    queryFn: () => get<Page<CoursewareRow>>('coursewareCenter', params),
+    queryFn: () => get('coursewareCenter', params),
     placeholderData: keepPreviousData,
   });
   const filtered = Object.keys(filters).length > 0 || keyword !== '' || owned !== 'all';

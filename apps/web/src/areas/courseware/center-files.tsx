@@ -17,12 +17,12 @@ export function CenterFiles({ kinds, path, empty }: { kinds: CoursewareFileKind[
   const [params] = useSearchParams();
   const owned = useQuery({
     queryKey: ['schoolCoursewareList', 'picker'],
-    queryFn: () => get<Page<OwnedCoursewareRow>>('schoolCoursewareList', { page: 1, limit: 100 }),
+    queryFn: () => get('schoolCoursewareList', { page: 1, limit: 100 }),
   });
   const chosen = Number(params.get('id')) || owned.data?.list[0]?.id || null;
   const files = useQuery({
     queryKey: ['coursewareFile', 'courseware', chosen, kinds.length === 1 ? kinds[0] : 'all'],
-    queryFn: () => get<CoursewareFileRow[]>('coursewareFile', { courseware_id: chosen, ...(kinds.length === 1 ? { kind: kinds[0] } : {}) }),
+    queryFn: () => get('coursewareFile', { courseware_id: chosen, ...(kinds.length === 1 ? { kind: kinds[0] } : {}) }),
     enabled: chosen !== null,
   });
   if (owned.isLoading || (chosen !== null && files.isLoading)) return <Loading />;

@@ -34,7 +34,7 @@ export const DICT_KINDS = Object.keys(DICT_ACTIONS) as CoursewareDictKind[];
 export function useDict(kind: CoursewareDictKind, all = false) {
   return useQuery({
     queryKey: ['coursewareDict', kind, all],
-    queryFn: () => get<CoursewareDictEntry[]>(DICT_ACTIONS[kind], all ? { all: 1 } : {}),
+    queryFn: () => get(DICT_ACTIONS[kind], all ? { all: 1 } : {}),
     staleTime: 600_000,
   });
 }
@@ -98,7 +98,7 @@ export function SectionFiles({ sectionId }: { sectionId: number }) {
   const navigate = useNavigate();
   const files = useQuery({
     queryKey: ['coursewareFile', sectionId],
-    queryFn: () => get<CoursewareFileRow[]>('coursewareFile', { section_id: sectionId }),
+    queryFn: () => get('coursewareFile', { section_id: sectionId }),
     staleTime: 300_000,
   });
   if (files.isLoading) return <Loading />;
@@ -200,13 +200,13 @@ export function BuyDialog({ row, onClose }: { row: CoursewareRow | null; onClose
       open
       title={s('pay.title', { title: row.title })}
       amountFen={row.price_fen}
-      wechat={() => post<PendingPayment>('wechatPayCourseware', { id: row.id })}
+      wechat={() => post('wechatPayCourseware', { id: row.id })}
       balance={{
         balanceFen: school.data.balance_fen,
         hasDealPwd: school.data.has_deal_pwd,
         lockedUntil: school.data.deal_pwd_locked_until,
         pay: async (deal_pwd, request_id) => {
-          const r = await post<{ charged: boolean }>('balancePayCourseware', { id: row.id, deal_pwd, request_id });
+          const r = await post('balancePayCourseware', { id: row.id, deal_pwd, request_id });
           if (!r.charged) feedback().message.info(s('pay.already'));
         },
       }}
@@ -226,7 +226,7 @@ export function BuyDialog({ row, onClose }: { row: CoursewareRow | null; onClose
 export function DetailDrawer({ id, onClose, onBuy }: { id: number | null; onClose: () => void; onBuy?: (row: CoursewareRow) => void }) {
   const s = coursewareStrings.use();
   const navigate = useNavigate();
-  const detail = useQuery({ queryKey: ['coursewareData', id], queryFn: () => get<CoursewareDetail>('coursewareData', { id }), enabled: id !== null });
+  const detail = useQuery({ queryKey: ['coursewareData', id], queryFn: () => get('coursewareData', { id }), enabled: id !== null });
   const c = detail.data;
   return (
     <Drawer open={id !== null} onClose={onClose} title={c?.title ?? ''} size="large" destroyOnHidden>

@@ -4,7 +4,7 @@ import { get } from '../../api/http';
 
 /** The classes the caller may plan for (the picker: the admin's running classes, a teacher's own). */
 export function useLessonClasses() {
-  return useQuery({ queryKey: ['prepareLessonsClasses'], queryFn: () => get<LessonClassOption[]>('prepareLessonsClasses'), staleTime: 60_000 });
+  return useQuery({ queryKey: ['prepareLessonsClasses'], queryFn: () => get('prepareLessonsClasses'), staleTime: 60_000 });
 }
 
 /** A class's key in selects: kind and id. */

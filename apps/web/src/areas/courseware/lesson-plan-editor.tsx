@@ -71,7 +71,7 @@ export default function LessonPlanEditor({
   const s = lessonStrings.use();
   const info = useQuery({
     queryKey: ['prepareLessonsInfo', id],
-    queryFn: () => get<LessonPlanDetail>('prepareLessonsInfo', { id }),
+    queryFn: () => get('prepareLessonsInfo', { id }),
     enabled: id !== null,
   });
   if (id !== null && info.isLoading) return <Loading />;
@@ -169,7 +169,7 @@ function EditorForm({
           return { file_id: it.file_id, pages: p.ok ? p.pages : null, ...(it.note.trim() ? { note: it.note.trim() } : {}) };
         }),
       };
-      const saved = await post<LessonPlanSaved>('prepareLessons', body);
+      const saved = await post('prepareLessons', body);
       feedback().message.success(s('saved'));
       await Promise.all([
         qc.invalidateQueries({ queryKey: ['prepareLessonsList'] }),
@@ -471,16 +471,16 @@ function ItemPicker({
   const [section, setSection] = useState<number | null>(null);
   const owned = useQuery({
     queryKey: ['schoolCoursewareList', 'lesson-picker', keyword],
-    queryFn: () => get<Page<OwnedCoursewareRow>>('schoolCoursewareList', { page: 1, limit: 50, keyword: keyword || undefined }),
+    queryFn: () => get('schoolCoursewareList', { page: 1, limit: 50, keyword: keyword || undefined }),
   });
   const sections = useQuery({
     queryKey: ['coursewareSection', courseware],
-    queryFn: () => get<CoursewareSectionRow[]>('coursewareSection', { courseware_id: courseware }),
+    queryFn: () => get('coursewareSection', { courseware_id: courseware }),
     enabled: courseware !== null,
   });
   const files = useQuery({
     queryKey: ['coursewareFile', section],
-    queryFn: () => get<CoursewareFileRow[]>('coursewareFile', { section_id: section }),
+    queryFn: () => get('coursewareFile', { section_id: section }),
     enabled: section !== null,
     staleTime: 300_000,
   });

@@ -77,7 +77,7 @@ function PlanList({ onOpen }: { onOpen: (id: number | 'new') => void }) {
   };
   const list = useQuery({
     queryKey: ['prepareLessonsList', params],
-    queryFn: () => get<Page<LessonPlanRow>>('prepareLessonsList', params),
+    queryFn: () => get('prepareLessonsList', params),
     placeholderData: keepPreviousData,
   });
   const filtered = Boolean(keyword || cls || days || mine);

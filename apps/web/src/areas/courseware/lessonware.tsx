@@ -25,12 +25,12 @@ export default function Lessonware() {
   const id = Number(params.get('id')) || null;
   const owned = useQuery({
     queryKey: ['schoolCoursewareList', 'picker'],
-    queryFn: () => get<Page<OwnedCoursewareRow>>('schoolCoursewareList', { page: 1, limit: 100 }),
+    queryFn: () => get('schoolCoursewareList', { page: 1, limit: 100 }),
   });
   const chosen = id ?? owned.data?.list[0]?.id ?? null;
   const detail = useQuery({
     queryKey: ['coursewareData', chosen],
-    queryFn: () => get<CoursewareDetail>('coursewareData', { id: chosen }),
+    queryFn: () => get('coursewareData', { id: chosen }),
     enabled: chosen !== null,
   });
   const [editing, setEditing] = useState<CoursewareSectionRow | 'new' | null>(null);
@@ -95,7 +95,7 @@ function SectionForm({ coursewareId, section, onClose }: { coursewareId: number;
   const [form] = Form.useForm<{ title: string; video_url?: string; video_name?: string }>();
   const current = useQuery({
     queryKey: ['coursewareFile', section?.id],
-    queryFn: () => get<CoursewareFileRow[]>('coursewareFile', { section_id: section!.id }),
+    queryFn: () => get('coursewareFile', { section_id: section!.id }),
     enabled: section !== null,
   });
   const [files, setFiles] = useState<FileItem[] | null>(section ? null : []);
@@ -168,7 +168,7 @@ function SectionForm({ coursewareId, section, onClose }: { coursewareId: number;
                   const data = new FormData();
                   data.append('file', file as Blob);
                   try {
-                    const up = await upload<CoursewareUploaded>('coursewareUpload', data);
+                    const up = await upload('coursewareUpload', data);
                     setFiles((prev) => [...(prev ?? list), { file_id: up.id, name: up.name.slice(0, 100) }]);
                     onSuccess?.(up);
                   } catch (e) {

@@ -46,7 +46,7 @@ function CoursewareTab() {
   const params = { keyword: keyword || undefined, status: status === 'all' ? undefined : Number(status), page, limit: PAGE };
   const list = useQuery({
     queryKey: ['operatorCoursewareList', params],
-    queryFn: () => get<Page<OperatorCoursewareRow>>('operatorCoursewareList', params),
+    queryFn: () => get('operatorCoursewareList', params),
     placeholderData: keepPreviousData,
   });
   return (
@@ -217,7 +217,7 @@ function PublishForm({ onClose }: { onClose: () => void }) {
                   const data = new FormData();
                   data.append('file', file as Blob);
                   try {
-                    const up = await upload<CoursewareUploaded>('coursewareUpload', data);
+                    const up = await upload('coursewareUpload', data);
                     setSections((prev) =>
                       prev.map((x, j) => (j === i ? { ...x, files: [...x.files, { file_id: up.id, name: up.name.slice(0, 100) }] } : x)),
                     );
@@ -327,7 +327,7 @@ function DictTable({ kind }: { kind: CoursewareDictKind }) {
   const [name, setName] = useState('');
   const save = async (body: { id?: number; name: string; sort?: number; active?: boolean; version?: number }) => {
     try {
-      await post<CoursewareDictEntry>('saveCoursewareDict', { kind, ...body });
+      await post('saveCoursewareDict', { kind, ...body });
       feedback().message.success(s('op.saved'));
       void qc.invalidateQueries({ queryKey: ['coursewareDict', kind] });
       return true;

@@ -22,7 +22,7 @@ export default function OwnedCourseware() {
   const params = { keyword: keyword || undefined, page, limit: PAGE };
   const list = useQuery({
     queryKey: ['schoolCoursewareList', params],
-    queryFn: () => get<Page<OwnedCoursewareRow>>('schoolCoursewareList', params),
+    queryFn: () => get('schoolCoursewareList', params),
     placeholderData: keepPreviousData,
   });
   return (

@@ -49,7 +49,7 @@ export function AttendanceTab({ group, range }: { group: DataGroup; range: { fro
   const params = { date_from: range.from, date_to: range.to, group, ...(classId ? { class_id: classId } : {}) };
   const q = useQuery({
     queryKey: ['studentClockingInCount', params],
-    queryFn: () => get<{ list: StudentDayCount[] }>('studentClockingInCount', params),
+    queryFn: () => get('studentClockingInCount', params),
   });
   // the classes seen in the unfiltered answer, so the filter keeps its options while filtered
   const [classes, setClasses] = useState<{ id: number; name: string }[]>([]);
@@ -151,7 +151,7 @@ export function TeacherClockCard({ group, range }: { group: DataGroup; range: { 
   const usable = group === 'day' && days.length <= 31;
   const q = useQuery({
     queryKey: ['teacherClockingInCount', range.from, range.to],
-    queryFn: () => get<TeacherClockingInCount>('teacherClockingInCount', { date_from: range.from, date_to: range.to, page: 1, limit: 1 }),
+    queryFn: () => get('teacherClockingInCount', { date_from: range.from, date_to: range.to, page: 1, limit: 1 }),
     enabled: usable,
   });
   const option = useMemo(() => {

@@ -19,7 +19,7 @@ export function MealsTab({ group, range }: { group: DataGroup; range: { from: st
   const role = useSession((x) => x.user?.role);
   const action = role === Role.HeadTeacher ? 'classMealCount' : 'orderMealCount';
   const params = { from: range.from, to: range.to, group };
-  const q = useQuery({ queryKey: [action, params], queryFn: () => get<MealCountAnswer>(action, params) });
+  const q = useQuery({ queryKey: [action, params], queryFn: () => get(action, params) });
   const periods = useMemo(() => periodsBetween(range.from, range.to, group), [range, group]);
 
   const option = useMemo(() => {

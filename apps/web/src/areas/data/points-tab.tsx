@@ -17,7 +17,7 @@ export function PointsTab({ group, range }: { group: DataGroup; range: { from: s
   const role = useSession((x) => x.user?.role);
   const action = role === Role.HeadTeacher ? 'classScoreCount' : 'scoreOrderCount';
   const params = { date_from: range.from, date_to: range.to, group };
-  const q = useQuery({ queryKey: [action, params], queryFn: () => get<ScoreCountAnswer>(action, params) });
+  const q = useQuery({ queryKey: [action, params], queryFn: () => get(action, params) });
   const periods = useMemo(() => periodsBetween(range.from, range.to, group), [range, group]);
 
   const option = useMemo(() => {

@@ -25,7 +25,7 @@ export function RollCallTab({ group, range }: { group: DataGroup; range: { from:
   const s = dataStrings.use();
   const [kind, setKind] = useState<Kind | undefined>(undefined);
   const params = { date_from: range.from, date_to: range.to, group, ...(kind ? { kind } : {}) };
-  const q = useQuery({ queryKey: ['rollCallCount', params], queryFn: () => get<{ list: RollCallCount[] }>('rollCallCount', params) });
+  const q = useQuery({ queryKey: ['rollCallCount', params], queryFn: () => get('rollCallCount', params) });
   const periods = useMemo(() => periodsBetween(range.from, range.to, group), [range, group]);
 
   const totals = useMemo(() => {

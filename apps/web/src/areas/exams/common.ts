@@ -28,8 +28,8 @@ export function useExamClasses(admin: boolean) {
     queryKey: ['examClasses', admin],
     queryFn: async () =>
       admin
-        ? (await get<Page<CareClass>>('classList', { page: 1, limit: 100, status: 1 })).list.map((c) => ({ id: c.id, name: c.name }))
-        : (await get<TeacherWantuoInfo>('teacherWantuoInfo')).classes.map((c) => ({ id: c.id, name: c.name })),
+        ? (await get('classList', { page: 1, limit: 100, status: 1 })).list.map((c) => ({ id: c.id, name: c.name }))
+        : (await get('teacherWantuoInfo')).classes.map((c) => ({ id: c.id, name: c.name })),
   });
 }
 

@@ -39,7 +39,7 @@ export default function ExamScores() {
   const examId = Number(params.get('id'));
   const q = useQuery({
     queryKey: [api.scores, examId],
-    queryFn: () => get<ExamScoreAnswer>(api.scores, { exam_id: examId }),
+    queryFn: () => get(api.scores, { exam_id: examId }),
     enabled: Number.isInteger(examId) && examId > 0,
   });
   if (!Number.isInteger(examId) || examId <= 0)
@@ -94,7 +94,7 @@ function Publish({ answer }: { answer: ExamScoreAnswer }) {
   const api = useExamApi();
   const e = answer.exam;
   const go = async () => {
-    const r = await post<PublishExamScoresResult>('publishExamScores', { exam_id: e.id, version: e.version });
+    const r = await post('publishExamScores', { exam_id: e.id, version: e.version });
     feedback().message.success(s('sc.published_n', { n: r.texted }));
     void qc.invalidateQueries({ queryKey: [api.scores, e.id] });
     void qc.invalidateQueries({ queryKey: [api.list] });
@@ -180,7 +180,7 @@ function Entry({ answer }: { answer: ExamScoreAnswer }) {
     }
     setBusy(true);
     try {
-      const res = await post<AddExamScoreResult>(
+      const res = await post(
         api.addScores,
         {
           exam_id: e.id,
@@ -369,7 +369,7 @@ function ImportDialog({ examId, onClose }: { examId: number; onClose: () => void
     form.append('file', file);
     setBusy(true);
     try {
-      const r = await upload<ExamScoreImportResult>('examScoreImport', form);
+      const r = await upload('examScoreImport', form);
       setResult(r);
       if (!dry && r.saved) {
         feedback().message.success(s('sc.import_done', { n: r.saved }));

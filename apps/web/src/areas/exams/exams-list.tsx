@@ -37,7 +37,7 @@ export default function ExamsList() {
     ...(subject ? { subject } : {}),
     ...(classId ? { class_id: classId } : {}),
   };
-  const q = useQuery({ queryKey: [api.list, params], queryFn: () => get<ExamListAnswer>(api.list, params) });
+  const q = useQuery({ queryKey: [api.list, params], queryFn: () => get(api.list, params) });
   const filtered = Boolean(keyword || subject || classId);
   const open = (e: Exam) => navigate(`${api.scoresPath}?id=${e.id}`);
   const remove = async (e: Exam) => {
@@ -279,7 +279,7 @@ function ExamForm({
         pass_mark: v.pass_mark ?? null,
         class_ids: v.class_ids,
       };
-      const saved = await post<Exam>(action, exam ? { id: exam.id, version: exam.version, ...body } : body);
+      const saved = await post(action, exam ? { id: exam.id, version: exam.version, ...body } : body);
       feedback().message.success(s('saved'));
       onSaved(saved);
     } catch {

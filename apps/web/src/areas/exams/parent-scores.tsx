@@ -13,7 +13,7 @@ const PAGE_SIZE = 10;
 /** /parent_scores: a child's published exam scores on the phone: score, rank in the class and the class average. */
 export default function ParentScores() {
   const s = examStrings.use();
-  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get<{ list: ParentChild[] }>('parentChildren') });
+  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get('parentChildren') });
   const kids = children.data?.list ?? [];
   const [current, setCurrent] = useState<number | null>(null);
   if (children.isLoading) return <Loading />;
@@ -46,7 +46,7 @@ function ChildScores({ studentId }: { studentId: number }) {
   const q = useInfiniteQuery({
     queryKey: ['parentExamScores', studentId],
     initialPageParam: 1,
-    queryFn: ({ pageParam }) => get<ParentExamScoresAnswer>('parentExamScores', { student_id: studentId, page: pageParam, limit: PAGE_SIZE }),
+    queryFn: ({ pageParam }) => get('parentExamScores', { student_id: studentId, page: pageParam, limit: PAGE_SIZE }),
     getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
   });
   if (q.isLoading) return <Loading />;

@@ -43,10 +43,10 @@ export default function AdviserHome() {
   const t = useT();
   const tf = flowStrings.use();
   const tz = useSchoolZone();
-  const today = useQuery({ queryKey: ['teacherTodayTask'], queryFn: () => get<TeacherTodayTask>('teacherTodayTask'), refetchInterval: 30_000 });
+  const today = useQuery({ queryKey: ['teacherTodayTask'], queryFn: () => get('teacherTodayTask'), refetchInterval: 30_000 });
   const alerts = useQuery({
     queryKey: ['flowAlerts', 'open'],
-    queryFn: () => get<Page<FlowAlert>>('flowAlerts', { open_only: 1, limit: 50 }),
+    queryFn: () => get('flowAlerts', { open_only: 1, limit: 50 }),
     refetchInterval: 60_000,
   });
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -65,7 +65,7 @@ export default function AdviserHome() {
   const doClock = async (action: 'teacherClockIn' | 'teacherClockOut') => {
     setClocking(true);
     try {
-      await post<StaffClockRecord>(action, {}, { silent: true });
+      await post(action, {}, { silent: true });
       feedback().message.success(tf(action === 'teacherClockIn' ? 'ops.clock_in_done' : 'ops.clock_out_done'));
     } catch (e) {
       feedback().message.error(e instanceof ApiError ? e.message : t('common.load_failed'));

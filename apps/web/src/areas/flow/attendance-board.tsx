@@ -24,10 +24,10 @@ interface Alert {
 
 /** The board data, refreshed on every committed flow event (debounced) and every 30 s as a fallback. */
 export function useLiveBoard() {
-  const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get<FlowBoard>('flowBoard'), refetchInterval: 30_000 });
+  const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get('flowBoard'), refetchInterval: 30_000 });
   const alerts = useQuery({
     queryKey: ['flowAlerts'],
-    queryFn: () => get<Page<Alert>>('flowAlerts', { open_only: 1, limit: 50 }),
+    queryFn: () => get('flowAlerts', { open_only: 1, limit: 50 }),
     refetchInterval: 60_000,
   });
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);

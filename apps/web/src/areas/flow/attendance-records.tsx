@@ -25,11 +25,10 @@ export function AttendanceRecords() {
   const [state, setState] = useState<string | undefined>();
   const [classId, setClassId] = useState<number | undefined>();
   const [page, setPage] = useState(1);
-  const classes = useQuery({ queryKey: ['teacherWantuoInfo'], queryFn: () => get<TeacherWantuoInfo>('teacherWantuoInfo') });
+  const classes = useQuery({ queryKey: ['teacherWantuoInfo'], queryFn: () => get('teacherWantuoInfo') });
   const q = useQuery({
     queryKey: ['clockingInList', range, state, classId, page],
-    queryFn: () =>
-      get<Page<StudentDayRow>>('clockingInList', { date_from: range.from, date_to: range.to, state, class_id: classId, page, limit: PAGE }),
+    queryFn: () => get('clockingInList', { date_from: range.from, date_to: range.to, state, class_id: classId, page, limit: PAGE }),
   });
   const reset =
     <T,>(set: (v: T) => void) =>

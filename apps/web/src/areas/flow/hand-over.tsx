@@ -54,7 +54,7 @@ function HandOverDialog({
   const [busy, setBusy] = useState(false);
   const q = useQuery({
     queryKey: [PICKER[duty], keyword],
-    queryFn: () => get<Page<StaffPick>>(PICKER[duty], { page: 1, limit: 50, keyword: keyword || undefined }),
+    queryFn: () => get(PICKER[duty], { page: 1, limit: 50, keyword: keyword || undefined }),
   });
   const teachers = (q.data?.list ?? []).filter((x) => x.id !== me);
 
@@ -65,7 +65,7 @@ function HandOverDialog({
     }
     setBusy(true);
     try {
-      const r = await post<TeacherHandOverResult>('teacherHandOverStudent', { student_id: student.id, duty, teacher_id: chosen });
+      const r = await post('teacherHandOverStudent', { student_id: student.id, duty, teacher_id: chosen });
       feedback().message.success(t('handover.done', { name: r.teacher_name }));
       onClose();
       onDone();

@@ -25,14 +25,14 @@ function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: (
   const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
   const q = useQuery({
     queryKey: ['teacherStudentLeaveInfo', id],
-    queryFn: () => get<LeaveRequestRow>('teacherStudentLeaveInfo', { id }),
+    queryFn: () => get('teacherStudentLeaveInfo', { id }),
     enabled: id !== null,
   });
   const decide = async (approve: boolean) => {
     if (!q.data) return;
     setBusy(approve ? 'approve' : 'reject');
     try {
-      const r = await post<LeaveDecisionResult>('auditStudentInfo', {
+      const r = await post('auditStudentInfo', {
         id: q.data.id,
         version: q.data.version,
         approve,
@@ -134,7 +134,7 @@ export default function LeaveReview() {
   const [open, setOpen] = useState<number | null>(null);
   const q = useQuery({
     queryKey: ['teacherStudentLeaveList', status, page],
-    queryFn: () => get<Page<LeaveRequestRow>>('teacherStudentLeaveList', { page, limit: LIMIT, ...(status === 'all' ? {} : { status }) }),
+    queryFn: () => get('teacherStudentLeaveList', { page, limit: LIMIT, ...(status === 'all' ? {} : { status }) }),
   });
   const label = (s: StatusFilter) => (s === 'all' ? tf('flow.state_all') : tf(`leave.status_${s}` as FlowKey));
 

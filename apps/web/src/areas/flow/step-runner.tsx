@@ -163,8 +163,8 @@ export function StepBar({
  */
 export function useTaskSelection<T>(action: string) {
   const [selected, setSelected] = useState<Set<number>>(new Set());
-  const task = useQuery({ queryKey: [action], queryFn: () => get<T>(action), refetchInterval: 30_000 });
-  const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get<FlowBoard>('flowBoard'), refetchInterval: 30_000 });
+  const task = useQuery({ queryKey: [action], queryFn: () => get(action), refetchInterval: 30_000 });
+  const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get('flowBoard'), refetchInterval: 30_000 });
   const { refetch: refetchTask } = task;
   const { refetch: refetchBoard } = board;
   const reload = useCallback(() => Promise.all([refetchTask(), refetchBoard()]), [refetchTask, refetchBoard]);

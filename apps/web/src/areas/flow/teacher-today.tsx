@@ -32,7 +32,7 @@ export default function TeacherToday() {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [leaving, setLeaving] = useState<FlowBoardStudent | null>(null);
   const [pickup, setPickup] = useState<number | null>(null);
-  const q = useQuery({ queryKey: ['flowBoard'], queryFn: () => get<FlowBoard>('flowBoard'), refetchInterval: 30_000 });
+  const q = useQuery({ queryKey: ['flowBoard'], queryFn: () => get('flowBoard'), refetchInterval: 30_000 });
   const { refetch } = q;
   const pending = useFlowQueue(useCallback(() => refetch(), [refetch]));
 

@@ -57,7 +57,7 @@ function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }
   const tz = useSchoolZone();
   const q = useQuery({
     queryKey: ['tutorTaskInfo', id],
-    queryFn: () => get<TutorTaskInfo>('tutorTaskInfo', { student_id: id }),
+    queryFn: () => get('tutorTaskInfo', { student_id: id }),
     enabled: id !== null,
   });
   const d = q.data;

@@ -36,7 +36,7 @@ function StudentDayDrawer({
   const [busy, setBusy] = useState(false);
   const q = useQuery({
     queryKey: ['clockingInInfo', student?.id, day],
-    queryFn: () => get<StudentDayInfo>('clockingInInfo', { student_id: student!.id, date: day }),
+    queryFn: () => get('clockingInInfo', { student_id: student!.id, date: day }),
     enabled: !!student && !!day,
   });
   const latest = useMemo(() => {
@@ -117,8 +117,8 @@ function StudentDayDrawer({
 export default function TransportBoard() {
   const tf = flowStrings.use();
   const tz = useSchoolZone();
-  const shuttle = useQuery({ queryKey: ['shuttleTask'], queryFn: () => get<ShuttleTask>('shuttleTask'), refetchInterval: 30_000 });
-  const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get<FlowBoard>('flowBoard'), refetchInterval: 30_000 });
+  const shuttle = useQuery({ queryKey: ['shuttleTask'], queryFn: () => get('shuttleTask'), refetchInterval: 30_000 });
+  const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get('flowBoard'), refetchInterval: 30_000 });
   const [open, setOpen] = useState<{ id: number; name: string } | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const refresh = () => {

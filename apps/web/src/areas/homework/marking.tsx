@@ -20,7 +20,7 @@ export function HomeworkMarking({ homeworkId }: { homeworkId?: number }) {
   const day = useSchoolToday();
   const list = useQuery({
     queryKey: ['classHomeWorks', 'today', day],
-    queryFn: () => get<HomeworkPage>('classHomeWorks', { day, limit: 50 }),
+    queryFn: () => get('classHomeWorks', { day, limit: 50 }),
     enabled: homeworkId === undefined,
   });
   const [picked, setPicked] = useState<number | undefined>(homeworkId);
@@ -57,7 +57,7 @@ export function HomeworkMarking({ homeworkId }: { homeworkId?: number }) {
 function Students({ id }: { id: number }) {
   const s = homeworkStrings.use();
   const qc = useQueryClient();
-  const info = useQuery({ queryKey: ['homeWorkInfo', id, 'all'], queryFn: () => get<HomeworkInfo>('homeWorkInfo', { id, limit: 100 }) });
+  const info = useQuery({ queryKey: ['homeWorkInfo', id, 'all'], queryFn: () => get('homeWorkInfo', { id, limit: 100 }) });
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState<HomeworkState | null>(null);
@@ -80,7 +80,7 @@ function Students({ id }: { id: number }) {
   const mark = async (state: HomeworkState) => {
     setBusy(state);
     try {
-      const res = await post<MarkHomeWorkResult>('markHomeWork', {
+      const res = await post('markHomeWork', {
         homework_id: id,
         student_ids: [...selected],
         state,
@@ -192,7 +192,7 @@ function StudentWork({ homeworkId, studentId, onClose }: { homeworkId: number; s
   const tz = useSchoolZone();
   const q = useQuery({
     queryKey: ['wantuoStudentWorkInfo', homeworkId, studentId],
-    queryFn: () => get<StudentWorkInfo>('wantuoStudentWorkInfo', { homework_id: homeworkId, student_id: studentId }),
+    queryFn: () => get('wantuoStudentWorkInfo', { homework_id: homeworkId, student_id: studentId }),
     enabled: studentId !== null,
   });
   const d = q.data;

@@ -22,7 +22,7 @@ import './homework.css';
 /** /parent_homework: each child's homework of a day (today first): state, the teacher's note, done at home with a photo. */
 export default function ParentHomework() {
   const s = homeworkStrings.use();
-  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get<{ list: ParentChild[] }>('parentChildren') });
+  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get('parentChildren') });
   const kids = children.data?.list ?? [];
   return (
     <Flex vertical gap={12} className="hw-page">
@@ -49,7 +49,7 @@ function ChildHomework({ kids }: { kids: ParentChild[] }) {
   const [doing, setDoing] = useState<StudentHomework | null>(null);
   const q = useQuery({
     queryKey: ['wantuoStudentHomeWork', current, day],
-    queryFn: () => get<StudentHomeworkDay>('wantuoStudentHomeWork', { student_id: current, day }),
+    queryFn: () => get('wantuoStudentHomeWork', { student_id: current, day }),
   });
   return (
     <>
@@ -127,7 +127,7 @@ function DoneAtHome({ homework, studentId, onClose }: { homework: StudentHomewor
     if (!v || !homework) return;
     setSaving(true);
     try {
-      await post<MarkHomeWorkResult>('parentDoneHomeWork', {
+      await post('parentDoneHomeWork', {
         homework_id: homework.id,
         student_id: studentId,
         photo_url: v.photo_url,
@@ -185,7 +185,7 @@ function PhotoField({ value, onChange }: { value?: string; onChange?: (v: string
           fd.append('file', file as Blob);
           setUploading(true);
           try {
-            const res = await upload<UploadedFile>('upload', fd);
+            const res = await upload('upload', fd);
             onChange?.(res.url);
             onSuccess?.(res);
           } catch (e) {

@@ -20,8 +20,8 @@ function useClasses(kind: HomeworkKind | undefined) {
     queryKey: ['homeworkClassFilter', kind],
     queryFn: async () =>
       kind === 'teaching'
-        ? (await get<Page<TeachingClass>>('teachingClassList', { limit: 100 })).list.map((c) => ({ value: c.id, label: c.name }))
-        : (await get<Page<CareClass>>('classList', { limit: 100 })).list.map((c) => ({ value: c.id, label: c.name })),
+        ? (await get('teachingClassList', { limit: 100 })).list.map((c) => ({ value: c.id, label: c.name }))
+        : (await get('classList', { limit: 100 })).list.map((c) => ({ value: c.id, label: c.name })),
     enabled: kind !== undefined,
   });
 }
@@ -39,7 +39,7 @@ export default function PrincipalClassJob() {
   const filtered = Boolean(kind || classId || day || keyword);
   const q = useQuery({
     queryKey: ['classHomeWorks', 'school', page, kind, classId, day, keyword],
-    queryFn: () => get<HomeworkPage>('classHomeWorks', { page, limit: PAGE_SIZE, kind, class_id: classId, day, keyword: keyword || undefined }),
+    queryFn: () => get('classHomeWorks', { page, limit: PAGE_SIZE, kind, class_id: classId, day, keyword: keyword || undefined }),
   });
   const reset = (fn: () => void) => {
     fn();

@@ -26,7 +26,7 @@ export default function PrincipalClassJob1() {
   const [state, setState] = useState<HomeworkState | 'all'>('all');
   const q = useQuery({
     queryKey: ['homeWorkInfo', id, state, page],
-    queryFn: () => get<HomeworkInfo>('homeWorkInfo', { id, page, limit: PAGE_SIZE, state: state === 'all' ? undefined : state }),
+    queryFn: () => get('homeWorkInfo', { id, page, limit: PAGE_SIZE, state: state === 'all' ? undefined : state }),
     enabled: valid,
     placeholderData: keepPreviousData,
   });

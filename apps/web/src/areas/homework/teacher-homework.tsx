@@ -29,8 +29,8 @@ const PAGE_SIZE = 10;
 /** The caller's classes homework may be set for: care classes (head or duty teacher) and, for teachers, teaching classes. */
 function useOwnClasses() {
   const role = useSession((x) => x.user?.role);
-  const care = useQuery({ queryKey: ['teacherWantuoInfo'], queryFn: () => get<TeacherWantuoInfo>('teacherWantuoInfo') });
-  const teaching = useQuery({ queryKey: ['teachManage'], queryFn: () => get<TeachManageAnswer>('teachManage'), enabled: role === Role.Teacher });
+  const care = useQuery({ queryKey: ['teacherWantuoInfo'], queryFn: () => get('teacherWantuoInfo') });
+  const teaching = useQuery({ queryKey: ['teachManage'], queryFn: () => get('teachManage'), enabled: role === Role.Teacher });
   const options = [
     ...(care.data?.classes ?? []).map((c) => ({ value: `care:${c.id}`, label: `${c.name}（晚托班）` })),
     ...(teaching.data?.classes ?? []).filter((c) => c.status === 1).map((c) => ({ value: `teaching:${c.id}`, label: `${c.name}（兴趣班）` })),
@@ -62,7 +62,7 @@ function IssueDrawer({ open, onClose }: { open: boolean; onClose: () => void }) 
     const [kind, id] = v.target.split(':');
     setSaving(true);
     try {
-      const h = await post<Homework>('issueHomeWork', {
+      const h = await post('issueHomeWork', {
         kind,
         class_id: Number(id),
         title: v.title,
@@ -132,7 +132,7 @@ function IssueDrawer({ open, onClose }: { open: boolean; onClose: () => void }) 
                   fd.append('file', file as Blob);
                   setUploading(true);
                   try {
-                    const res = await upload<UploadedFile>('upload', fd);
+                    const res = await upload('upload', fd);
                     setFiles((prev) => [...prev, { url: res.url, name: res.name.slice(0, 100) }]);
                     onSuccess?.(res);
                   } catch (e) {
@@ -160,7 +160,7 @@ export default function TeacherHomework() {
   const [page, setPage] = useState(1);
   const [issuing, setIssuing] = useState(false);
   const [open, setOpen] = useState<Homework | null>(null);
-  const q = useQuery({ queryKey: ['classHomeWorks', 'mine', page], queryFn: () => get<HomeworkPage>('classHomeWorks', { page, limit: PAGE_SIZE }) });
+  const q = useQuery({ queryKey: ['classHomeWorks', 'mine', page], queryFn: () => get('classHomeWorks', { page, limit: PAGE_SIZE }) });
 
   return (
     <Flex vertical gap={12} className="hw-page">

@@ -51,21 +51,21 @@ function DayReservation() {
   const s = mealStrings.use();
   const qc = useQueryClient();
   // the school's day (the browser's may differ) until another is picked
-  const settings = useQuery({ queryKey: ['mealSettings'], queryFn: () => get<MealSettings>('mealSettings') });
+  const settings = useQuery({ queryKey: ['mealSettings'], queryFn: () => get('mealSettings') });
   const [picked, setDay] = useState<Dayjs | null>(null);
   const [goodsId, setGoodsId] = useState<string>('all');
   const [page, setPage] = useState(1);
   const d = picked ? picked.format('YYYY-MM-DD') : (settings.data?.today ?? '');
   const counts = useQuery({
     queryKey: ['dinnerBookingCount', d],
-    queryFn: () => get<DinnerBookingCount>('dinnerBookingCount', { day: d }),
+    queryFn: () => get('dinnerBookingCount', { day: d }),
     placeholderData: keepPreviousData,
     enabled: d !== '',
   });
   const info = useQuery({
     queryKey: ['dinnerBookingCountInfo', d, goodsId, page],
     queryFn: () =>
-      get<Page<DinnerBookingInfoRow>>('dinnerBookingCountInfo', {
+      get('dinnerBookingCountInfo', {
         day: d,
         page,
         limit: PAGE,
@@ -91,7 +91,7 @@ function DayReservation() {
     void qc.invalidateQueries({ queryKey: ['dinnerBookingCountInfo', d] });
   };
   const cancel = useMutation({
-    mutationFn: (b: DinnerBooking) => post<DinnerBooking>('cancelDinner', { id: b.id, version: b.version }),
+    mutationFn: (b: DinnerBooking) => post('cancelDinner', { id: b.id, version: b.version }),
     onSuccess: () => {
       feedback().message.success(s('parent.cancelled_ok'));
       refresh();
@@ -222,7 +222,7 @@ function BookDialog({ row, day, onClose, onBooked }: { row: DinnerBookingInfoRow
   const [requestId, setRequestId] = useState(newRequestId);
   const goods = useQuery({
     queryKey: ['mealGoodsList', 'enabled'],
-    queryFn: () => get<Page<MealGoods>>('mealGoodsList', { page: 1, limit: 100, enabled: 1 }),
+    queryFn: () => get('mealGoodsList', { page: 1, limit: 100, enabled: 1 }),
     enabled: row !== null,
   });
   const close = () => {
@@ -231,7 +231,7 @@ function BookDialog({ row, day, onClose, onBooked }: { row: DinnerBookingInfoRow
     onClose();
   };
   const book = useMutation({
-    mutationFn: () => post<DinnerBooking>('bookDinner', { student_id: row!.student_id, day, goods_id: choice, request_id: `${requestId}-${choice}` }),
+    mutationFn: () => post('bookDinner', { student_id: row!.student_id, day, goods_id: choice, request_id: `${requestId}-${choice}` }),
     onSuccess: () => {
       feedback().message.success(s('parent.booked_ok'));
       onBooked();

@@ -23,7 +23,7 @@ export default function OrderAdd() {
   const one = useQuery({
     queryKey: ['mealGoods', id],
     // the item from its list (one page of 100 is every item a school has)
-    queryFn: async () => (await get<{ list: MealGoods[] }>('mealGoodsList', { page: 1, limit: 100 })).list.find((g) => g.id === id) ?? null,
+    queryFn: async () => (await get('mealGoodsList', { page: 1, limit: 100 })).list.find((g) => g.id === id) ?? null,
     enabled: id !== null,
   });
   return (
@@ -48,14 +48,14 @@ function GoodsForm({ goods }: { goods: MealGoods | null }) {
   const save = useMutation({
     mutationFn: (v: Values) =>
       goods
-        ? post<MealGoods>('editMealGoods', {
+        ? post('editMealGoods', {
             id: goods.id,
             version: goods.version,
             name: v.name,
             description: v.description ?? '',
             picture_url: v.picture_url || null,
           })
-        : post<MealGoods>('addMealGoods', {
+        : post('addMealGoods', {
             name: v.name,
             price_fen: yuanToFen(v.price ?? ''),
             description: v.description ?? '',
@@ -108,7 +108,7 @@ function GoodsForm({ goods }: { goods: MealGoods | null }) {
               const fd = new FormData();
               fd.append('file', file as Blob);
               try {
-                const res = await upload<UploadedFile>('upload', fd);
+                const res = await upload('upload', fd);
                 form.setFieldValue('picture_url', res.url);
                 onSuccess?.(res);
               } catch (e) {

@@ -19,10 +19,7 @@ function usePickers(admin: boolean, keyword: string) {
   const students = useQuery({
     queryKey: ['mealsHistoryStudents', admin, keyword],
     queryFn: async (): Promise<Option[]> => {
-      const page = await get<Page<{ id: number; name: string; class_name?: string | null; care_class_name?: string | null }>>(
-        admin ? 'studentList' : 'teacherStudentList',
-        { page: 1, limit: 20, keyword: keyword || undefined },
-      );
+      const page = await get(admin ? 'studentList' : 'teacherStudentList', { page: 1, limit: 20, keyword: keyword || undefined });
       return page.list.map((s) => ({ value: s.id, label: s.name }));
     },
     placeholderData: keepPreviousData,
@@ -31,8 +28,8 @@ function usePickers(admin: boolean, keyword: string) {
     queryKey: ['mealsHistoryClasses', admin],
     queryFn: async (): Promise<Option[]> =>
       admin
-        ? (await get<Page<{ id: number; name: string }>>('classList', { page: 1, limit: 100 })).list.map((c) => ({ value: c.id, label: c.name }))
-        : (await get<TeacherWantuoInfo>('teacherWantuoInfo')).classes.map((c) => ({ value: c.id, label: c.name })),
+        ? (await get('classList', { page: 1, limit: 100 })).list.map((c) => ({ value: c.id, label: c.name }))
+        : (await get('teacherWantuoInfo')).classes.map((c) => ({ value: c.id, label: c.name })),
   });
   return { students, classes };
 }
@@ -56,7 +53,7 @@ export function OrderHistory() {
   const target = by === 'student' ? (studentId ? { student_id: studentId } : null) : classId ? { class_id: classId } : null;
   const q = useQuery({
     queryKey: ['dinnerOrderList', target, range, page],
-    queryFn: () => get<Page<DinnerBooking>>('dinnerOrderList', { ...target, from: range.from, to: range.to, page, limit: PAGE }),
+    queryFn: () => get('dinnerOrderList', { ...target, from: range.from, to: range.to, page, limit: PAGE }),
     enabled: target !== null,
     placeholderData: keepPreviousData,
   });

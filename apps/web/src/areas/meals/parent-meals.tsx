@@ -24,7 +24,7 @@ const DAYS = 7;
 /** The parent's meals page: each child's dinner for the next days, booked before the cutoff, paid when no contract covers it, and what was served. */
 export default function ParentMeals() {
   const s = mealStrings.use();
-  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get<{ list: ParentChild[] }>('parentChildren') });
+  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get('parentChildren') });
   const kids = children.data?.list ?? [];
   const [kid, setKid] = useState<number | null>(null);
   const current = kid ?? kids[0]?.id ?? null;
@@ -56,11 +56,11 @@ export default function ParentMeals() {
 function ChildMeals({ studentId }: { studentId: number }) {
   const s = mealStrings.use();
   const qc = useQueryClient();
-  const today = useQuery({ queryKey: ['mealSettings'], queryFn: () => get<ParentMealsAnswer['settings']>('mealSettings') });
+  const today = useQuery({ queryKey: ['mealSettings'], queryFn: () => get('mealSettings') });
   const from = today.data?.today;
   const q = useQuery({
     queryKey: ['parentMeals', studentId, from],
-    queryFn: () => get<ParentMealsAnswer>('parentMeals', { student_id: studentId, from: addDays(from!, -2), to: addDays(from!, DAYS - 1) }),
+    queryFn: () => get('parentMeals', { student_id: studentId, from: addDays(from!, -2), to: addDays(from!, DAYS - 1) }),
     enabled: Boolean(from),
   });
   const [paying, setPaying] = useState<DinnerBooking | null>(null);
@@ -99,7 +99,7 @@ function ChildMeals({ studentId }: { studentId: number }) {
         open={paying !== null}
         title={paying ? s('parent.pay_title', { day: paying.day }) : ''}
         amountFen={paying?.price_fen ?? 0}
-        wechat={paying ? () => post<PendingPayment>('wechatPayDinner', { id: paying.id }) : undefined}
+        wechat={paying ? () => post('wechatPayDinner', { id: paying.id }) : undefined}
         onPaid={() => {
           feedback().message.success(s('parent.paid'));
           refresh();
@@ -131,8 +131,7 @@ function DayCard(p: {
   const [choice, setChoice] = useState<number | undefined>(active ? (b.goods_id ?? undefined) : undefined);
   const [requestId] = useState(newRequestId);
   const book = useMutation({
-    mutationFn: () =>
-      post<DinnerBooking>('bookDinner', { student_id: p.studentId, day: p.day, goods_id: choice, request_id: `${requestId}-${choice}` }),
+    mutationFn: () => post('bookDinner', { student_id: p.studentId, day: p.day, goods_id: choice, request_id: `${requestId}-${choice}` }),
     onSuccess: (nb) => {
       setChanging(false);
       p.onChanged();
@@ -141,7 +140,7 @@ function DayCard(p: {
     },
   });
   const cancel = useMutation({
-    mutationFn: () => post<DinnerBooking>('cancelDinner', { id: b!.id, version: b!.version }),
+    mutationFn: () => post('cancelDinner', { id: b!.id, version: b!.version }),
     onSuccess: () => {
       setChoice(undefined);
       feedback().message.success(s('parent.cancelled_ok'));

@@ -76,16 +76,16 @@ function GoodsList() {
   const [history, setHistory] = useState<MealGoods | null>(null);
   const q = useQuery({
     queryKey: ['mealGoodsList', page],
-    queryFn: () => get<Page<MealGoods>>('mealGoodsList', { page, limit: PAGE }),
+    queryFn: () => get('mealGoodsList', { page, limit: PAGE }),
     placeholderData: keepPreviousData,
   });
   const refresh = () => void qc.invalidateQueries({ queryKey: ['mealGoodsList'] });
   const operate = useMutation({
-    mutationFn: (g: MealGoods) => post<MealGoods>('operateMealGoods', { id: g.id, version: g.version, enabled: !g.enabled }),
+    mutationFn: (g: MealGoods) => post('operateMealGoods', { id: g.id, version: g.version, enabled: !g.enabled }),
     onSuccess: refresh,
   });
   const del = useMutation({
-    mutationFn: (g: MealGoods) => post<DelMealGoodsResult>('delMealGoods', { id: g.id, version: g.version }),
+    mutationFn: (g: MealGoods) => post('delMealGoods', { id: g.id, version: g.version }),
     onSuccess: (r) => {
       feedback().message.success(r.deleted ? s('goods.deleted') : s('goods.disabled_instead'));
       refresh();
@@ -179,7 +179,7 @@ function PriceDialog({ goods, onClose, onSaved }: { goods: MealGoods | null; onC
   const [form] = Form.useForm<{ price: string; reason: string }>();
   const save = useMutation({
     mutationFn: (v: { price: string; reason: string }) =>
-      post<MealGoods>('editMealGoodsPrice', { id: goods!.id, version: goods!.version, price_fen: yuanToFen(v.price), reason: v.reason }),
+      post('editMealGoodsPrice', { id: goods!.id, version: goods!.version, price_fen: yuanToFen(v.price), reason: v.reason }),
     onSuccess: () => {
       feedback().message.success(s('goods.saved'));
       onSaved();
@@ -227,7 +227,7 @@ function PriceHistory({ goods, onClose }: { goods: MealGoods | null; onClose: ()
   const tz = useSchoolZone();
   const q = useQuery({
     queryKey: ['mealGoodsPrices', goods?.id],
-    queryFn: () => get<MealGoodsPrice[]>('mealGoodsPrices', { id: goods!.id }),
+    queryFn: () => get('mealGoodsPrices', { id: goods!.id }),
     enabled: goods !== null,
   });
   return (
@@ -257,14 +257,14 @@ function Orders() {
   const s = mealStrings.use();
   const tz = useSchoolZone();
   // the school's day (the browser's may differ) until another is picked
-  const settings = useQuery({ queryKey: ['mealSettings'], queryFn: () => get<MealSettings>('mealSettings') });
+  const settings = useQuery({ queryKey: ['mealSettings'], queryFn: () => get('mealSettings') });
   const [picked, setDay] = useState<Dayjs | null>(null);
   const day = picked ?? (settings.data ? dayjs(settings.data.today) : null);
   const [goodsId, setGoodsId] = useState<number | undefined>();
   const [status, setStatus] = useState<string | undefined>();
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
-  const goods = useQuery({ queryKey: ['mealGoodsList', 'all'], queryFn: () => get<Page<MealGoods>>('mealGoodsList', { page: 1, limit: 100 }) });
+  const goods = useQuery({ queryKey: ['mealGoodsList', 'all'], queryFn: () => get('mealGoodsList', { page: 1, limit: 100 }) });
   const filters = {
     from: day?.format('YYYY-MM-DD') ?? '',
     ...(goodsId ? { goods_id: goodsId } : {}),
@@ -273,7 +273,7 @@ function Orders() {
   };
   const q = useQuery({
     queryKey: ['schoolDinnerOrderList', filters, page],
-    queryFn: () => get<Page<DinnerBooking>>('schoolDinnerOrderList', { ...filters, page, limit: PAGE }),
+    queryFn: () => get('schoolDinnerOrderList', { ...filters, page, limit: PAGE }),
     placeholderData: keepPreviousData,
     enabled: day !== null,
   });
@@ -360,11 +360,11 @@ function Orders() {
 
 function Kitchen() {
   const s = mealStrings.use();
-  const settings = useQuery({ queryKey: ['mealSettings'], queryFn: () => get<MealSettings>('mealSettings') });
+  const settings = useQuery({ queryKey: ['mealSettings'], queryFn: () => get('mealSettings') });
   const today = settings.data?.today;
   const q = useQuery({
     queryKey: ['orderMealCount', today],
-    queryFn: () => get<MealCountAnswer>('orderMealCount', { from: today, to: today }),
+    queryFn: () => get('orderMealCount', { from: today, to: today }),
     enabled: Boolean(today),
   });
   const [live, setLive] = useState<MealCountMessage | null>(null);
@@ -422,13 +422,13 @@ function Kitchen() {
 function Settings() {
   const s = mealStrings.use();
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['mealSettings'], queryFn: () => get<MealSettings>('mealSettings') });
+  const q = useQuery({ queryKey: ['mealSettings'], queryFn: () => get('mealSettings') });
   const [form] = Form.useForm<{ time: Dayjs; days_before: 0 | 1 }>();
   const time = Form.useWatch('time', form);
   const daysBefore = Form.useWatch('days_before', form);
   const save = useMutation({
     mutationFn: (v: { time: Dayjs; days_before: 0 | 1 }) =>
-      post<MealSettings>('setMealSettings', { cutoff_time: v.time.format('HH:mm'), days_before: v.days_before, version: q.data!.version }),
+      post('setMealSettings', { cutoff_time: v.time.format('HH:mm'), days_before: v.days_before, version: q.data!.version }),
     onSuccess: (d) => {
       qc.setQueryData(['mealSettings'], d);
       feedback().message.success(s('goods.saved'));

@@ -127,7 +127,7 @@ function WechatPane({ start, onPaid }: { start: () => Promise<PendingPayment>; o
   const expired = expiresAt !== null && now >= expiresAt;
   const state = useQuery({
     queryKey: ['paymentState', order.data?.out_trade_no],
-    queryFn: () => get<PaymentState>('paymentState', { out_trade_no: order.data!.out_trade_no }, { silent: true }),
+    queryFn: () => get('paymentState', { out_trade_no: order.data!.out_trade_no }, { silent: true }),
     enabled: Boolean(order.data) && !expired,
     refetchInterval: (q) => (q.state.data?.state === 'pending' || !q.state.data ? PAYMENT_POLL_MS : false),
     gcTime: 0,

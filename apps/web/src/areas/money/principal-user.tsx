@@ -215,7 +215,7 @@ function TopUpDialog({ open, onClose, onPaid }: { open: boolean; onClose: () => 
           open={open}
           title={s('topup.pay_title', { amount: formatFen(amount) })}
           amountFen={amount}
-          wechat={() => post<PendingPayment>('recharge', { amount_fen: amount })}
+          wechat={() => post('recharge', { amount_fen: amount })}
           onPaid={onPaid}
           onClose={close}
         />
@@ -276,14 +276,14 @@ function RenewDialog({
           open={open}
           title={s('renew.pay_title', { period: s(`renew.period_${period}`) })}
           amountFen={price}
-          wechat={() => post<PendingPayment>('wechatPaySchool', { period })}
+          wechat={() => post('wechatPaySchool', { period })}
           balance={{
             balanceFen: school.balance_fen,
             hasDealPwd: school.has_deal_pwd,
             lockedUntil: school.deal_pwd_locked_until,
             pay: async (deal_pwd, request_id) => {
               const input: BalancePaySchoolInput = { period, deal_pwd, request_id };
-              const r = await post<{ service_expires_at: string }>('balancePaySchool', input);
+              const r = await post('balancePaySchool', input);
               feedback().message.success(s('renew.done', { date: localDay(r.service_expires_at, school.timezone) }));
             },
             onSetDealPwd: () => {
@@ -312,7 +312,7 @@ function LedgerCard({ timezone }: { timezone: string }) {
   };
   const q = useQuery({
     queryKey: ['consumeLog', filters, page],
-    queryFn: () => get<Page<LedgerEntry>>('consumeLog', { ...filters, page, limit: LEDGER_PAGE }),
+    queryFn: () => get('consumeLog', { ...filters, page, limit: LEDGER_PAGE }),
   });
   const filtered = Object.keys(filters).length > 0;
   const money = (fen: number, signed = false) => (

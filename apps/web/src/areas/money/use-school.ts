@@ -8,7 +8,7 @@ export const SCHOOL_KEY = ['schoolInfo'] as const;
 
 /** The signed-in admin's school with its balance, expiry and price. */
 export function useSchool(enabled = true) {
-  return useQuery({ queryKey: SCHOOL_KEY, queryFn: () => get<SchoolInfo>('schoolInfo'), staleTime: 60_000, enabled });
+  return useQuery({ queryKey: SCHOOL_KEY, queryFn: () => get('schoolInfo'), staleTime: 60_000, enabled });
 }
 
 /** After money moved: the school (balance, expiry) and the ledger are read again. */

@@ -37,8 +37,8 @@ function useClasses(isAdmin: boolean) {
     queryKey: ['noticeClasses', isAdmin],
     queryFn: async () =>
       isAdmin
-        ? (await get<Page<CareClass>>('classList', { page: 1, limit: 100, status: 1 })).list.map((c) => ({ id: c.id, name: c.name }))
-        : (await get<TeacherWantuoInfo>('teacherWantuoInfo')).classes.map((c) => ({ id: c.id, name: c.name })),
+        ? (await get('classList', { page: 1, limit: 100, status: 1 })).list.map((c) => ({ id: c.id, name: c.name }))
+        : (await get('teacherWantuoInfo')).classes.map((c) => ({ id: c.id, name: c.name })),
   });
 }
 
@@ -77,7 +77,7 @@ export function ComposeDrawer({ open, onClose, isAdmin }: { open: boolean; onClo
     const scope: NoticeScope = isAdmin ? v.scope : 'classes';
     setBusy(true);
     try {
-      const res = await post<AddInformResult>('teacherAddInform', {
+      const res = await post('teacherAddInform', {
         title: v.title,
         content: v.content,
         scope,
@@ -173,7 +173,7 @@ export function ComposeDrawer({ open, onClose, isAdmin }: { open: boolean; onClo
               const fd = new FormData();
               fd.append('file', raw);
               try {
-                const res = await upload<UploadedFile>('upload', fd);
+                const res = await upload('upload', fd);
                 setFiles((prev) => prev.map((x) => (x.uid === raw.uid ? { ...x, status: 'done', url: res.url, fileId: res.id } : x)));
                 onSuccess?.(res);
               } catch (e) {

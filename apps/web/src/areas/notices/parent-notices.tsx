@@ -19,7 +19,7 @@ export default function ParentNotices() {
   const [open, setOpen] = useState<number | null>(null);
   const q = useInfiniteQuery({
     queryKey: ['notices', 'parentInformList', unreadOnly],
-    queryFn: ({ pageParam }) => get<ParentNoticeList>('parentInformList', { page: pageParam, limit: PAGE, ...(unreadOnly ? { unread: 1 } : {}) }),
+    queryFn: ({ pageParam }) => get('parentInformList', { page: pageParam, limit: PAGE, ...(unreadOnly ? { unread: 1 } : {}) }),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
   });

@@ -26,7 +26,7 @@ export function ReceiptsDrawer({ id, infoAction, onClose }: { id: number | null;
   const [reminding, setReminding] = useState(false);
   const q = useQuery({
     queryKey: ['notices', 'info', infoAction, id, filter, page],
-    queryFn: () => get<NoticeInfo>(infoAction, { id, page, limit: PAGE, ...(filter === 'all' ? {} : { read: filter === 'read' ? 1 : 0 }) }),
+    queryFn: () => get(infoAction, { id, page, limit: PAGE, ...(filter === 'all' ? {} : { read: filter === 'read' ? 1 : 0 }) }),
     enabled: id !== null,
     // receipts come in while the drawer is open: a light poll rather than a socket channel of its own
     refetchInterval: 15_000,
@@ -39,7 +39,7 @@ export function ReceiptsDrawer({ id, infoAction, onClose }: { id: number | null;
   const remind = async () => {
     setReminding(true);
     try {
-      const r = await post<RemindInformResult>('remindInform', { id });
+      const r = await post('remindInform', { id });
       feedback().message.success(r.held ? s('rc.reminded_held', { n: r.reminded, time: when(r.sms_at) }) : s('rc.reminded', { n: r.reminded }));
     } catch {
       // shown by the request wrapper (too soon, everyone read it)

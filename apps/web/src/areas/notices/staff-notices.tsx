@@ -40,7 +40,7 @@ export default function StaffNotices() {
   const q = useQuery({
     queryKey: ['notices', listAction, box, keyword, important, page],
     queryFn: () =>
-      get<Page<NoticeItem>>(listAction, {
+      get(listAction, {
         page,
         limit: PAGE,
         ...(isAdmin ? {} : { box }),
@@ -242,7 +242,7 @@ export function ReadNotice({ id, onClose }: { id: number; onClose: () => void })
   const q = useQuery({
     queryKey: ['notices', 'read', id],
     queryFn: async () => {
-      const n = await post<NoticeDetail>('readInform', { id });
+      const n = await post('readInform', { id });
       void qc.invalidateQueries({ queryKey: ['notices'], predicate: (x) => x.queryKey[1] !== 'read' });
       return n;
     },

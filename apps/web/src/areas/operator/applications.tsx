@@ -40,7 +40,7 @@ export default function OperatorApplications() {
   const [note, setNote] = useState('');
   const q = useQuery({
     queryKey: ['accountApplications', status, page],
-    queryFn: () => get<Page<Application>>('accountApplications', { status, page, limit: 20 }),
+    queryFn: () => get('accountApplications', { status, page, limit: 20 }),
   });
   const handle = async (a: Application, next: 1 | 2) => {
     try {

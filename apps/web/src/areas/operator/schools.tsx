@@ -101,7 +101,7 @@ export default function OperatorSchools() {
   const [ledger, setLedger] = useState<OperatorSchoolRow | null>(null);
   const q = useQuery({
     queryKey: ['schoolList', keyword, page],
-    queryFn: () => get<Page<OperatorSchoolRow>>('schoolList', { page, limit: PAGE, ...(keyword ? { keyword } : {}) }),
+    queryFn: () => get('schoolList', { page, limit: PAGE, ...(keyword ? { keyword } : {}) }),
   });
   return (
     <Card title={s('title')}>
@@ -302,7 +302,7 @@ function SchoolLedger({ schoolId }: { schoolId: number }) {
   const [page, setPage] = useState(1);
   const q = useQuery({
     queryKey: ['schoolLedger', schoolId, page],
-    queryFn: () => get<Page<LedgerEntry>>('schoolLedger', { school_id: schoolId, page, limit: PAGE }),
+    queryFn: () => get('schoolLedger', { school_id: schoolId, page, limit: PAGE }),
   });
   return (
     <ServerTable<LedgerEntry>
@@ -339,7 +339,7 @@ function SchoolPayments({ schoolId, onRefunded }: { schoolId: number; onRefunded
   const [refunding, setRefunding] = useState<SchoolPayment | null>(null);
   const q = useQuery({
     queryKey: ['schoolPayments', schoolId, page],
-    queryFn: () => get<Page<SchoolPayment>>('schoolPayments', { school_id: schoolId, page, limit: PAGE }),
+    queryFn: () => get('schoolPayments', { school_id: schoolId, page, limit: PAGE }),
   });
   return (
     <>
@@ -415,7 +415,7 @@ function RefundDialog({ schoolId, payment, onClose, onDone }: { schoolId: number
         reason: v.reason.trim(),
         request_id: requestId.current,
       };
-      const r = await post<RefundResult>('refundSchoolPayment', input);
+      const r = await post('refundSchoolPayment', input);
       feedback().message.success(r.state === 'succeeded' ? s('refund_done', { amount: formatFen(r.amount_fen) }) : s('refund_pending'));
       onDone();
       onClose();

@@ -16,7 +16,7 @@ function PageConfigForm() {
   const op = operatorStrings.use();
   const setConfig = usePageConfig((s) => s.set);
   const client = useQueryClient();
-  const q = useQuery({ queryKey: ['index'], queryFn: () => get<Config>('index') });
+  const q = useQuery({ queryKey: ['index'], queryFn: () => get('index') });
   const [busy, setBusy] = useState(false);
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => q.refetch()} />;
@@ -25,7 +25,7 @@ function PageConfigForm() {
     setBusy(true);
     const orNull = (s: string | undefined) => (s && s.trim() ? s.trim() : null);
     try {
-      const next = await post<Config>('index', {
+      const next = await post('index', {
         ...c,
         site_name: v.site_name.trim(),
         footer: { text: v.footer ?? '', icp: orNull(v.icp) },
@@ -85,7 +85,7 @@ function PageConfigForm() {
 function AboutForm() {
   const t = useT();
   const client = useQueryClient();
-  const q = useQuery({ queryKey: ['aboutUs'], queryFn: () => get<{ content: string; version: number }>('aboutUs') });
+  const q = useQuery({ queryKey: ['aboutUs'], queryFn: () => get('aboutUs') });
   const [busy, setBusy] = useState(false);
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => q.refetch()} />;

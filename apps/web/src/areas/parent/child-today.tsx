@@ -23,7 +23,7 @@ export function ChildToday({ child, date }: { child: ParentChild; date: string }
   const tz = useSchoolZone();
   const q = useQuery({
     queryKey: ['clockingInInfo', child.id, date],
-    queryFn: () => get<DayInfo>('clockingInInfo', { student_id: child.id, date }, { silent: true }),
+    queryFn: () => get('clockingInInfo', { student_id: child.id, date }, { silent: true }),
   });
   if (q.isLoading) return <Typography.Text type="secondary">{t('common.loading')}</Typography.Text>;
   if (q.isError || !q.data) return <Typography.Text type="secondary">{t('common.load_failed')}</Typography.Text>;

@@ -15,7 +15,7 @@ export default function ParentHome() {
   const tp = parentStrings.use();
   const tf = flowStrings.use();
   const client = useQueryClient();
-  const q = useQuery({ queryKey: ['parentChildren'], queryFn: () => get<{ list: ParentChild[] }>('parentChildren') });
+  const q = useQuery({ queryKey: ['parentChildren'], queryFn: () => get('parentChildren') });
   const today = useSchoolToday();
   const { live } = useFlowLive((e) => void client.invalidateQueries({ queryKey: ['clockingInInfo', e.student_id] }));
 

@@ -17,7 +17,7 @@ export function LeaveRequests({ kids }: { kids: ParentChild[] }) {
   const tf = flowStrings.use();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
-  const q = useQuery({ queryKey: ['parentLeaveList'], queryFn: () => get<Page<LeaveRequestRow>>('parentLeaveList', { page: 1, limit: 20 }) });
+  const q = useQuery({ queryKey: ['parentLeaveList'], queryFn: () => get('parentLeaveList', { page: 1, limit: 20 }) });
 
   const submit = async (v: { student_id: number; range: [Dayjs, Dayjs]; reason: string }) => {
     setBusy(true);

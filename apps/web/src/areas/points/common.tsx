@@ -21,7 +21,7 @@ export function LedgerList({ studentId }: { studentId: number }) {
   const when = useSchoolClock().dateTime;
   const q = useInfiniteQuery({
     queryKey: ['studentPoints', studentId],
-    queryFn: ({ pageParam }) => get<StudentPoints>('studentPoints', { student_id: studentId, page: pageParam, limit: HISTORY_PAGE }),
+    queryFn: ({ pageParam }) => get('studentPoints', { student_id: studentId, page: pageParam, limit: HISTORY_PAGE }),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
   });

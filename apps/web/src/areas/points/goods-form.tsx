@@ -26,7 +26,7 @@ export default function GoodsForm() {
   const id = Number(params.get('id')) || null;
   const info = useQuery({
     queryKey: ['scoreGoodsInfo', id],
-    queryFn: () => get<ScoreGoodsDetail>('scoreGoodsInfo', { id: id! }, { silent: true }),
+    queryFn: () => get('scoreGoodsInfo', { id: id! }, { silent: true }),
     enabled: id !== null,
     retry: false,
   });
@@ -118,7 +118,7 @@ function GoodsEditor({ goods }: { goods: ScoreGoods | null }) {
               fd.append('file', file as Blob);
               setUploading(true);
               try {
-                const res = await upload<UploadedFile>('upload', fd);
+                const res = await upload('upload', fd);
                 form.setFieldValue('picture_url', res.url);
                 onSuccess?.(res);
               } catch (e) {

@@ -21,7 +21,7 @@ import { pointsStrings } from './strings';
 /** /parent_points: each child's balance and history, the goods on sale with exchange (confirmed first), and the exchanges made. */
 export default function ParentPoints() {
   const s = pointsStrings.use();
-  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get<{ list: ParentChild[] }>('parentChildren') });
+  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get('parentChildren') });
   const kids = children.data?.list ?? [];
   return (
     <Flex vertical gap={12} style={{ maxWidth: 720 }}>
@@ -48,7 +48,7 @@ function ChildrenPoints({ kids }: { kids: ParentChild[] }) {
   const balances = useQueries({
     queries: kids.map((k) => ({
       queryKey: ['studentPoints', k.id, 'balance'],
-      queryFn: () => get<StudentPoints>('studentPoints', { student_id: k.id, page: 1, limit: 1 }),
+      queryFn: () => get('studentPoints', { student_id: k.id, page: 1, limit: 1 }),
     })),
   });
   const balanceOf = (id: number) => balances[kids.findIndex((k) => k.id === id)]?.data?.balance;
@@ -106,7 +106,7 @@ function Shop({ balance, onExchange }: { balance: number | undefined; onExchange
   // 20 goods at a time, "more" for the next (the server pages them)
   const q = useInfiniteQuery({
     queryKey: ['pointsShop'],
-    queryFn: ({ pageParam }) => get<Page<ScoreGoods>>('pointsShop', { page: pageParam, limit: SHOP_PAGE }),
+    queryFn: ({ pageParam }) => get('pointsShop', { page: pageParam, limit: SHOP_PAGE }),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
   });
@@ -195,7 +195,7 @@ function ExchangeDialog({
   const submit = async () => {
     setBusy(true);
     try {
-      await post<ScoreOrder>('exchangeScoreGoods', { student_id: child, goods_id: good.id, price: good.price, request_id: requestId });
+      await post('exchangeScoreGoods', { student_id: child, goods_id: good.id, price: good.price, request_id: requestId });
       feedback().message.success(s('parent.exchanged'));
       onClose();
     } catch {
@@ -263,7 +263,7 @@ function Orders({ studentId }: { studentId: number }) {
   const [page, setPage] = useState(1);
   const q = useQuery({
     queryKey: ['scoreOrderList', 'parent', studentId, page],
-    queryFn: () => get<ScoreOrderListAnswer>('scoreOrderList', { student_id: studentId, page, limit: 10 }),
+    queryFn: () => get('scoreOrderList', { student_id: studentId, page, limit: 10 }),
   });
   const total = q.data?.total ?? 0;
   return (

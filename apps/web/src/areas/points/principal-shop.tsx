@@ -33,7 +33,7 @@ export default function PrincipalShop() {
   const [tab, setTab] = useState<'goods' | 'orders'>('goods');
   const pending = useQuery({
     queryKey: ['scoreOrderList', 'badge'],
-    queryFn: () => get<ScoreOrderListAnswer>('scoreOrderList', { state: 'pending', page: 1, limit: 1 }),
+    queryFn: () => get('scoreOrderList', { state: 'pending', page: 1, limit: 1 }),
     refetchInterval: 60_000,
   });
   return (
@@ -72,7 +72,7 @@ function GoodsList() {
   const filters = { ...(listed !== 'all' ? { listed: listed === 'listed' ? 1 : 0 } : {}), ...(keyword ? { keyword } : {}) };
   const q = useQuery({
     queryKey: ['scoreGoodsList', filters, page],
-    queryFn: () => get<Page<ScoreGoods>>('scoreGoodsList', { page, limit: PAGE, ...filters }),
+    queryFn: () => get('scoreGoodsList', { page, limit: PAGE, ...filters }),
     placeholderData: keepPreviousData,
   });
   const refresh = () => void qc.invalidateQueries({ queryKey: ['scoreGoodsList'] });
@@ -97,7 +97,7 @@ function GoodsList() {
       okButtonProps: { danger: g.exchanged === 0 },
       cancelText: s('cancel'),
       onOk: async () => {
-        const r = await post<DelScoreGoodsResult>('delScoreGoods', { id: g.id, version: g.version });
+        const r = await post('delScoreGoods', { id: g.id, version: g.version });
         feedback().message.success(r.deleted ? s('del.deleted') : s('del.unlisted'));
         refresh();
       },
@@ -218,7 +218,7 @@ function PriceDialog({ g, onClose, onSaved }: { g: ScoreGoods; onClose: () => vo
   const when = useSchoolClock().dateTime;
   const [form] = Form.useForm<{ price: number; reason?: string }>();
   const [busy, setBusy] = useState(false);
-  const info = useQuery({ queryKey: ['scoreGoodsInfo', g.id], queryFn: () => get<ScoreGoodsDetail>('scoreGoodsInfo', { id: g.id }) });
+  const info = useQuery({ queryKey: ['scoreGoodsInfo', g.id], queryFn: () => get('scoreGoodsInfo', { id: g.id }) });
   const save = async (v: { price: number; reason?: string }) => {
     setBusy(true);
     try {
@@ -336,7 +336,7 @@ function OrderList() {
   const [cancelling, setCancelling] = useState<ScoreOrder | null>(null);
   const q = useQuery({
     queryKey: ['scoreOrderList', state, page],
-    queryFn: () => get<ScoreOrderListAnswer>('scoreOrderList', { page, limit: PAGE, ...(state !== 'all' ? { state } : {}) }),
+    queryFn: () => get('scoreOrderList', { page, limit: PAGE, ...(state !== 'all' ? { state } : {}) }),
     placeholderData: keepPreviousData,
   });
   const refresh = () => {

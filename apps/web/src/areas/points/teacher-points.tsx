@@ -31,7 +31,7 @@ export default function TeacherPoints() {
   const [history, setHistory] = useState<PointsStudent | null>(null);
   const q = useInfiniteQuery({
     queryKey: ['pointsStudents', keyword],
-    queryFn: ({ pageParam }) => get<Page<PointsStudent>>('pointsStudents', { page: pageParam, limit: PAGE, keyword: keyword || undefined }),
+    queryFn: ({ pageParam }) => get('pointsStudents', { page: pageParam, limit: PAGE, keyword: keyword || undefined }),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
     placeholderData: keepPreviousData,
@@ -177,7 +177,7 @@ function AwardSheet({ chosen, onClose, onDone }: { chosen: PointsStudent[]; onCl
   const submit = async () => {
     setBusy(true);
     try {
-      await post<AwardPointsResult>('awardPoints', { student_ids: chosen.map((st) => st.id), points, reason: reason.trim(), request_id: requestId });
+      await post('awardPoints', { student_ids: chosen.map((st) => st.id), points, reason: reason.trim(), request_id: requestId });
       feedback().message.success(s(sign === 'add' ? 'award.done_add' : 'award.done_deduct', { n: chosen.length, p: amount ?? 0 }));
       onDone();
     } catch {

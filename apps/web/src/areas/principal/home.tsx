@@ -55,7 +55,7 @@ export default function PrincipalHomePage() {
   const m = moneyStrings.use();
   const tf = flowStrings.use();
   const navigate = useNavigate();
-  const q = useQuery({ queryKey: ['principalHome'], queryFn: () => get<PrincipalHome>('principalHome'), refetchInterval: REFRESH_MS });
+  const q = useQuery({ queryKey: ['principalHome'], queryFn: () => get('principalHome'), refetchInterval: REFRESH_MS });
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => void q.refetch()} />;
   const d = q.data;

@@ -36,7 +36,7 @@ export default function StaffAccounts() {
   const q = useQuery({
     queryKey: ['accountList', keyword, role, job, page],
     queryFn: () =>
-      get<Page<StaffRow>>('accountList', {
+      get('accountList', {
         page,
         limit: PAGE_SIZE,
         ...(keyword ? { keyword } : {}),
@@ -83,7 +83,7 @@ export default function StaffAccounts() {
     resetting &&
     run(
       async () => {
-        const res = await post<ResetTeacherPwdResult>('resetTeacherPwd', {
+        const res = await post('resetTeacherPwd', {
           id: resetting.id,
           version: resetting.version,
           ...(password ? { password } : {}),

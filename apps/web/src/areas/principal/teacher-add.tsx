@@ -24,7 +24,7 @@ export default function TeacherAdd() {
     setBusy(true);
     try {
       const input = { ...toInput(v, false), password: v.password, ...(v.username?.trim() ? { username: v.username.trim() } : {}) };
-      const row = await post<StaffRow>('addTeacher', input);
+      const row = await post('addTeacher', input);
       feedback().message.success(sf('staff.added', { username: row.username }));
       navigate('/principal_account');
     } catch {

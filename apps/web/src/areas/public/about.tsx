@@ -8,7 +8,7 @@ import { operatorStrings } from '../operator/strings';
 /** About us: rich text edited by the platform operator, sanitised by the server before it is stored. */
 export default function About() {
   const op = operatorStrings.use();
-  const q = useQuery({ queryKey: ['aboutUs'], queryFn: () => get<{ content: string }>('aboutUs') });
+  const q = useQuery({ queryKey: ['aboutUs'], queryFn: () => get('aboutUs') });
   useScrollReveal(q.data);
   if (q.isLoading) return <Loading />;
   if (q.isError) return <LoadError onRetry={() => q.refetch()} />;

@@ -23,7 +23,7 @@ export default function OperatorResources() {
   const q = useQuery({
     queryKey: ['resourceAdminList', page, audience, keyword],
     queryFn: () =>
-      get<ResourcePage>('resourceAdminList', {
+      get('resourceAdminList', {
         page,
         limit: PAGE_SIZE,
         ...(audience !== 'all' ? { audience } : {}),
@@ -191,7 +191,7 @@ function AddResource({ onClose, onDone }: { onClose: () => void; onDone: () => v
                 fd.append('file', f as Blob);
                 setUploading(true);
                 try {
-                  const res = await upload<UploadedFile>('upload', fd);
+                  const res = await upload('upload', fd);
                   setFile(res);
                   setFileError(false);
                   if (!form.getFieldValue('title')) form.setFieldValue('title', res.name.replace(/\.[^.]+$/, '').slice(0, 100));

@@ -17,7 +17,7 @@ export default function PublicResources() {
   const [keyword, setKeyword] = useState('');
   const q = useQuery({
     queryKey: ['resource', page, keyword],
-    queryFn: () => get<ResourcePage>('resource', { page, limit: PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
+    queryFn: () => get('resource', { page, limit: PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
   });
   const columns = useResourceColumns();
   return (

@@ -20,7 +20,7 @@ export default function SchoolMaterials() {
   const q = useQuery({
     queryKey: ['dataDownload', page, subject, grade, keyword],
     queryFn: () =>
-      get<DataDownloadPage>('dataDownload', {
+      get('dataDownload', {
         page,
         limit: PAGE_SIZE,
         ...(subject ? { subject } : {}),

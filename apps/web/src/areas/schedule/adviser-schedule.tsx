@@ -37,13 +37,13 @@ function ClassWeek() {
   const [picked, setPicked] = useState<string | null>(null);
   const mine = useQuery({
     queryKey: ['teacherSchedule', thisWeek],
-    queryFn: () => get<TeacherScheduleAnswer>('teacherSchedule', { week: thisWeek }),
+    queryFn: () => get('teacherSchedule', { week: thisWeek }),
   });
   const classes = mine.data?.classes ?? [];
   const current = classes.find((c) => `${c.kind}:${c.id}` === picked) ?? classes[0];
   const q = useQuery({
     queryKey: ['classSchedule', current?.kind, current?.id, week],
-    queryFn: () => get<ClassScheduleAnswer>('classSchedule', { kind: current!.kind, class_id: current!.id, week }),
+    queryFn: () => get('classSchedule', { kind: current!.kind, class_id: current!.id, week }),
     enabled: !!current,
   });
   const slot = q.data?.class.time_slot;

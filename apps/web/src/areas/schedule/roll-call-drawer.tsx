@@ -25,7 +25,7 @@ export function RollCallDrawer({ entry, onClose, onSaved }: { entry: ViewEntry; 
     );
   const [marks, setMarks] = useState<Record<number, RollCallStatus>>({});
   const [busy, setBusy] = useState(false);
-  const q = useQuery({ queryKey: ['rollCall', entry.id], queryFn: () => get<RollCallAnswer>('rollCall', { session_id: entry.id }) });
+  const q = useQuery({ queryKey: ['rollCall', entry.id], queryFn: () => get('rollCall', { session_id: entry.id }) });
   const students = q.data?.students ?? [];
   const statusOf = (id: number, saved: RollCallStatus | null) => marks[id] ?? saved;
   const marked = students.filter((x) => statusOf(x.student_id, x.status));

@@ -54,7 +54,7 @@ export default function SchoolSchedulePage() {
   const [week, setWeek] = useState(thisWeek);
   const q = useQuery({
     queryKey: ['schoolTeachingSchedule', week],
-    queryFn: () => get<SchoolTeachingScheduleAnswer>('schoolTeachingSchedule', { week }),
+    queryFn: () => get('schoolTeachingSchedule', { week }),
   });
   const a = q.data;
   const rows: Row[] = a

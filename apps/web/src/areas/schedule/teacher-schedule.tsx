@@ -20,7 +20,7 @@ export function useTeacherWeek() {
   const today = useSchoolToday();
   const thisWeek = mondayOf(today);
   const [week, setWeek] = useState(thisWeek);
-  const q = useQuery({ queryKey: ['teacherSchedule', week], queryFn: () => get<TeacherScheduleAnswer>('teacherSchedule', { week }) });
+  const q = useQuery({ queryKey: ['teacherSchedule', week], queryFn: () => get('teacherSchedule', { week }) });
   return { today, thisWeek, week, setWeek, q };
 }
 

@@ -72,7 +72,7 @@ export function PayOrderDialog({
       open
       title={s('pay_title', { no: order.no })}
       amountFen={order.total_fen}
-      wechat={() => post<PendingPayment>('wechatPayGoodsOrder', { id: order.id })}
+      wechat={() => post('wechatPayGoodsOrder', { id: order.id })}
       balance={
         school.data
           ? {

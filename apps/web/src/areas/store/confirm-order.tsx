@@ -40,7 +40,7 @@ export default function ConfirmOrder() {
   const query = { items: itemsParam, ...(addressId ? { address_id: addressId } : {}) };
   const q = useQuery({
     queryKey: ['goodsOrderPreview', query],
-    queryFn: () => get<GoodsOrderPreview>('submitGoodsOrder', query),
+    queryFn: () => get('submitGoodsOrder', query),
     enabled: !!items,
     placeholderData: keepPreviousData,
   });
@@ -62,7 +62,7 @@ export default function ConfirmOrder() {
         ...(remark.trim() ? { remark: remark.trim() } : {}),
         request_id: requestId.current,
       };
-      const o = await post<StoreOrder>('submitGoodsOrder', input);
+      const o = await post('submitGoodsOrder', input);
       feedback().message.success(s('submitted'));
       setPlaced(o);
     } catch {
@@ -240,9 +240,7 @@ function AddressDialog({ address, onClose, onSaved }: { address: StoreAddress | 
     setBusy(true);
     try {
       const body = { name: v.name.trim(), mobile: v.mobile.trim(), region: v.region.trim(), detail: v.detail.trim(), is_default: !!v.is_default };
-      const a = address
-        ? await post<StoreAddress>('editAddress', { id: address.id, version: address.version, ...body })
-        : await post<StoreAddress>('addAddress', body);
+      const a = address ? await post('editAddress', { id: address.id, version: address.version, ...body }) : await post('addAddress', body);
       feedback().message.success(s('saved'));
       onSaved(a);
     } catch {

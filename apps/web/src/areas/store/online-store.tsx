@@ -17,11 +17,11 @@ export default function OnlineStore() {
   const [type, setType] = useState<number>(0);
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
-  const types = useQuery({ queryKey: ['goodsType'], queryFn: () => get<GoodsType[]>('goodsType'), staleTime: 300_000 });
+  const types = useQuery({ queryKey: ['goodsType'], queryFn: () => get('goodsType'), staleTime: 300_000 });
   const params = { page, limit: PAGE, ...(type ? { type_id: type } : {}), ...(keyword ? { keyword } : {}) };
   const q = useQuery({
     queryKey: ['goodsList', params],
-    queryFn: () => get<Page<StoreGoods>>('goodsList', params),
+    queryFn: () => get('goodsList', params),
     placeholderData: keepPreviousData,
   });
 

@@ -32,11 +32,11 @@ export default function OperatorGoods() {
   const [editing, setEditing] = useState<StoreGoods | 'new' | null>(null);
   const [stocking, setStocking] = useState<StoreGoods | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
-  const types = useQuery({ queryKey: ['goodsType'], queryFn: () => get<GoodsType[]>('goodsType'), staleTime: 300_000 });
+  const types = useQuery({ queryKey: ['goodsType'], queryFn: () => get('goodsType'), staleTime: 300_000 });
   const params = { page, limit: PAGE, ...(listed !== 'all' ? { listed: listed === 'listed' ? 1 : 0 } : {}), ...(keyword ? { keyword } : {}) };
   const q = useQuery({
     queryKey: ['storeGoodsList', params],
-    queryFn: () => get<Page<StoreGoods>>('storeGoodsList', params),
+    queryFn: () => get('storeGoodsList', params),
     placeholderData: keepPreviousData,
   });
   const refresh = () => {

@@ -31,7 +31,7 @@ export default function OperatorOrders() {
   const params = { page, limit: PAGE, ...(state !== 'all' ? { state } : {}), ...(keyword ? { keyword } : {}) };
   const q = useQuery({
     queryKey: ['storeOrderList', params],
-    queryFn: () => get<StoreOrderListAnswer>('storeOrderList', params),
+    queryFn: () => get('storeOrderList', params),
     placeholderData: keepPreviousData,
   });
   const counts = q.data?.counts;

@@ -26,7 +26,7 @@ export default function SchoolOrders() {
   const params = { page, limit: PAGE, ...(tab !== 'all' ? { state: tab } : {}) };
   const q = useQuery({
     queryKey: ['goodsOrderList', params],
-    queryFn: () => get<StoreOrderListAnswer>('goodsOrderList', params),
+    queryFn: () => get('goodsOrderList', params),
     placeholderData: keepPreviousData,
   });
   const counts = q.data?.counts;

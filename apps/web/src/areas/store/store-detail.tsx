@@ -17,7 +17,7 @@ export default function StoreDetail() {
   const [qty, setQty] = useState(1);
   const q = useQuery({
     queryKey: ['goodsInfo', id],
-    queryFn: () => get<StoreGoods>('goodsInfo', { id }),
+    queryFn: () => get('goodsInfo', { id }),
     enabled: Number.isInteger(id) && id > 0,
     retry: false,
   });

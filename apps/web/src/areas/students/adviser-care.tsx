@@ -22,7 +22,7 @@ function CareDrawer({ id, onClose, onSaved }: { id: number; onClose: () => void;
   const t = useT();
   const ss = studentStrings.use();
   const [busy, setBusy] = useState(false);
-  const q = useQuery({ queryKey: ['studentSettingInfo', id], queryFn: () => get<StudentSettingInfo>('studentSettingInfo', { id }) });
+  const q = useQuery({ queryKey: ['studentSettingInfo', id], queryFn: () => get('studentSettingInfo', { id }) });
   const submit = async (v: CareValues) => {
     if (!q.data) return;
     setBusy(true);

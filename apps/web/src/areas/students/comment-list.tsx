@@ -27,7 +27,7 @@ export function CommentList({
   const [form] = Form.useForm<{ period: string; content: string }>();
   const q = useQuery({
     queryKey: [action, studentId, page],
-    queryFn: () => get<Page<StudentComment>>(action, { student_id: studentId, page, limit: 10 }),
+    queryFn: () => get(action, { student_id: studentId, page, limit: 10 }),
   });
   const write = async (v: { period: string; content: string }) => {
     setBusy(true);

@@ -23,7 +23,7 @@ export default function GrowthCharts({ studentId }: { studentId: number }) {
   // the comments are listed by CommentList; one comment is enough here
   const q = useQuery({
     queryKey: ['teacherStudentGrowth', 'charts', studentId, group],
-    queryFn: () => get<TeacherStudentGrowthAnswer>('teacherStudentGrowth', { student_id: studentId, group, page: 1, limit: 1 }),
+    queryFn: () => get('teacherStudentGrowth', { student_id: studentId, group, page: 1, limit: 1 }),
   });
 
   const scores = q.data?.scores ?? NO_SCORES;

@@ -49,9 +49,7 @@ export default function StudentAdd() {
       .map((g) => g?.mobile?.trim())
       .filter((m) => m && MOBILE_RE.test(m));
     if (!NAME_RE.test(name) || !mobiles.length) return false;
-    const found = await Promise.all(
-      mobiles.map((mobile) => get<CheckStudentResult>('checkStudent', { name, mobile }, { silent: true }).catch(() => null)),
-    );
+    const found = await Promise.all(mobiles.map((mobile) => get('checkStudent', { name, mobile }, { silent: true }).catch(() => null)));
     const dup = found.some((r) => r?.exists);
     setDuplicate(dup);
     return dup;
@@ -62,7 +60,7 @@ export default function StudentAdd() {
     setBusy(true);
     try {
       const opt = (x?: string) => (x?.trim() ? x.trim() : undefined);
-      await post<StudentDetail>('addStudent', {
+      await post('addStudent', {
         name: v.name.trim(),
         ...(v.gender ? { gender: v.gender } : {}),
         birthday: opt(v.birthday),

@@ -18,7 +18,7 @@ export function useMyStudents() {
   const [page, setPage] = useState(1);
   const query = useQuery({
     queryKey: ['teacherStudentList', keyword, page],
-    queryFn: () => get<Page<StudentRow>>('teacherStudentList', { page, limit: STUDENT_PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
+    queryFn: () => get('teacherStudentList', { page, limit: STUDENT_PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
   });
   const search = (
     <Input.Search
@@ -174,7 +174,7 @@ export function ProfileFields() {
               const fd = new FormData();
               fd.append('file', file as Blob);
               try {
-                const res = await upload<UploadedFile>('upload', fd);
+                const res = await upload('upload', fd);
                 form.setFieldValue('photo_url', res.url);
                 onSuccess?.(res);
               } catch (e) {

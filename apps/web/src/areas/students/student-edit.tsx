@@ -39,7 +39,7 @@ export default function StudentEdit() {
   const id = Number(params.get('id'));
   const valid = Number.isSafeInteger(id) && id > 0;
   const [busy, setBusy] = useState(false);
-  const q = useQuery({ queryKey: ['studentInfo', id], queryFn: () => get<StudentDetail>('studentInfo', { id }), enabled: valid });
+  const q = useQuery({ queryKey: ['studentInfo', id], queryFn: () => get('studentInfo', { id }), enabled: valid });
   const back = () => navigate('/principal_educationals');
 
   if (!valid)
@@ -63,7 +63,7 @@ export default function StudentEdit() {
     setBusy(true);
     try {
       const text = (x?: string | null) => (x ?? '').trim();
-      await post<StudentDetail>('studentSetting', {
+      await post('studentSetting', {
         id: s.id,
         version: s.version,
         name: v.name.trim(),

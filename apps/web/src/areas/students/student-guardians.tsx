@@ -44,7 +44,7 @@ export function GuardiansSection({
   const save = async (list: GuardianValue[]): Promise<boolean> => {
     setBusy(true);
     try {
-      await post<StudentDetail>('saveStudentGuardians', { student_id: student.id, version: student.guardians_version, guardians: list });
+      await post('saveStudentGuardians', { student_id: student.id, version: student.guardians_version, guardians: list });
       feedback().message.success(s('g.saved'));
       return true;
     } catch {
@@ -210,7 +210,7 @@ function GuardianHistory({ studentId }: { studentId: number }) {
   const [page, setPage] = useState(1);
   const q = useQuery({
     queryKey: ['studentGuardianLog', studentId, page],
-    queryFn: () => get<Page<StudentGuardianChange>>('studentGuardianLog', { student_id: studentId, page, limit: LOG_PAGE }),
+    queryFn: () => get('studentGuardianLog', { student_id: studentId, page, limit: LOG_PAGE }),
   });
   return (
     <ServerTable<StudentGuardianChange>

@@ -24,7 +24,7 @@ function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: (
     fd.append('file', f);
     setBusy(true);
     try {
-      const res = await upload<StudentImportResult>('studentImport', fd);
+      const res = await upload('studentImport', fd);
       setResult(res);
       if (dryRun === '0') {
         feedback().message.success(ss('stu.imported', { count: res.imported }));
@@ -114,9 +114,9 @@ export default function StudentList() {
   const col = useStudentColumns();
   const q = useQuery({
     queryKey: ['studentList', filters, page],
-    queryFn: () => get<Page<StudentRow>>('studentList', { ...filters, page, limit: PAGE_SIZE }),
+    queryFn: () => get('studentList', { ...filters, page, limit: PAGE_SIZE }),
   });
-  const grades = useQuery({ queryKey: ['schoolGrade'], queryFn: () => get<SchoolGradeResult>('schoolGrade') });
+  const grades = useQuery({ queryKey: ['schoolGrade'], queryFn: () => get('schoolGrade') });
   const classes = grades.data?.find((g) => g.grade === grade)?.classes ?? [];
   const archive = async (s: StudentRow) => {
     try {

@@ -95,7 +95,7 @@ export function StudentTeachingClasses({ studentId }: { studentId: number }) {
   const [page, setPage] = useState(1);
   const q = useQuery({
     queryKey: ['studentTeachingClassList', studentId, page],
-    queryFn: () => get<Page<TeachingClass>>('studentTeachingClassList', { student_id: studentId, page, limit: CLASS_PAGE }),
+    queryFn: () => get('studentTeachingClassList', { student_id: studentId, page, limit: CLASS_PAGE }),
   });
   return (
     <ServerTable<TeachingClass>

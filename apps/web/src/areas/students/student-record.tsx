@@ -24,7 +24,7 @@ export default function StudentRecord() {
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
   const valid = Number.isSafeInteger(id) && id > 0;
-  const q = useQuery({ queryKey: ['studentInfo', id], queryFn: () => get<StudentInfo>('studentInfo', { id }), enabled: valid });
+  const q = useQuery({ queryKey: ['studentInfo', id], queryFn: () => get('studentInfo', { id }), enabled: valid });
   const back = () => navigate('/principal_educationals');
   if (!valid)
     return (

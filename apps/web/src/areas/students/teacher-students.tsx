@@ -14,7 +14,7 @@ const GrowthCharts = lazy(() => import('./growth-charts'));
 
 function StudentDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   const ss = studentStrings.use();
-  const q = useQuery({ queryKey: ['teacherStudentInfo', id], queryFn: () => get<StudentDetail>('teacherStudentInfo', { id }) });
+  const q = useQuery({ queryKey: ['teacherStudentInfo', id], queryFn: () => get('teacherStudentInfo', { id }) });
   return (
     <Drawer open onClose={onClose} title={q.data?.name ?? ''} size="large" styles={{ wrapper: { maxWidth: '100vw' } }}>
       {q.isLoading ? <Loading /> : q.isError || !q.data ? <LoadError onRetry={() => q.refetch()} /> : <StudentSummary s={q.data} />}

@@ -25,7 +25,7 @@ export default function SchoolCalendar() {
   const [adding, setAdding] = useState(false);
   const from = range[0].format('YYYY-MM-DD');
   const to = range[1].format('YYYY-MM-DD');
-  const q = useQuery({ queryKey: ['schoolCalendar', from, to], queryFn: () => get<{ list: SchoolCalendarEntry[] }>('schoolCalendar', { from, to }) });
+  const q = useQuery({ queryKey: ['schoolCalendar', from, to], queryFn: () => get('schoolCalendar', { from, to }) });
   const remove = async (day: string) => {
     try {
       await post('delSchoolCalendarDay', { day });
@@ -111,7 +111,7 @@ function DayDialog({ onClose, onSaved }: { onClose: () => void; onSaved: () => v
     if (!v) return; // the form shows its fields' errors
     setBusy(true);
     try {
-      const a = await post<SchoolCalendarDayAnswer>('setSchoolCalendarDay', {
+      const a = await post('setSchoolCalendarDay', {
         day: v.day.format('YYYY-MM-DD'),
         kind: v.kind,
         works_as: v.kind === 'makeup' ? v.works_as : null,

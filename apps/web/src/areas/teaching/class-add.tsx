@@ -102,7 +102,7 @@ function InfoForm({ onCreated }: { onCreated: (c: TeachingClass) => void }) {
     };
     setBusy(true);
     try {
-      const c = await post<TeachingClass>('addTeachingClass', input);
+      const c = await post('addTeachingClass', input);
       feedback().message.success(s('add.created', { name: c.name }));
       onCreated(c);
     } catch {

@@ -40,7 +40,7 @@ export function ClassEditDialog({ cls, onClose, onSaved }: { cls: TeachingClass;
     setBusy(true);
     setRefused(null);
     try {
-      await post<TeachingClass>('editTeachingClass', input, { silent: true });
+      await post('editTeachingClass', input, { silent: true });
       feedback().message.success(s('saved'));
       onSaved();
     } catch (err) {

@@ -36,7 +36,7 @@ function TeachingClassPage() {
   const valid = Number.isSafeInteger(id) && id > 0;
   const tab = (['sessions', 'students', 'generate'] as Tab[]).find((t) => t === params.get('tab')) ?? 'sessions';
   const [editing, setEditing] = useState(false);
-  const q = useQuery({ queryKey: ['teachingClassInfo', id], queryFn: () => get<TeachingClass>('teachingClassInfo', { id }), enabled: valid });
+  const q = useQuery({ queryKey: ['teachingClassInfo', id], queryFn: () => get('teachingClassInfo', { id }), enabled: valid });
   const back = <Button onClick={() => navigate('/principal_class?tab=teaching')}>{s('back')}</Button>;
   if (!valid)
     return (

@@ -76,7 +76,7 @@ export function StaffSelect({
   const [keyword, setKeyword] = useState('');
   const q = useQuery({
     queryKey: ['teachersList', 'onjob', keyword],
-    queryFn: () => get<Page<StaffRow>>('teachersList', { page: 1, limit: 50, job_status: 1, ...(keyword ? { keyword } : {}) }),
+    queryFn: () => get('teachersList', { page: 1, limit: 50, job_status: 1, ...(keyword ? { keyword } : {}) }),
   });
   const options = (q.data?.list ?? []).map((p) => ({ value: p.id, label: p.name }));
   if (current && !options.some((o) => o.value === current.id)) options.unshift({ value: current.id, label: current.name });
@@ -96,7 +96,7 @@ export function StaffSelect({
 export const ROOMS_KEY = ['roomList'] as const;
 
 export function useRooms() {
-  return useQuery({ queryKey: ROOMS_KEY, queryFn: () => get<Page<Room>>('roomList', { page: 1, limit: 100 }), staleTime: 30_000 });
+  return useQuery({ queryKey: ROOMS_KEY, queryFn: () => get('roomList', { page: 1, limit: 100 }), staleTime: 30_000 });
 }
 
 /** A room select with "add a room" under its options (addRoom), the new room then chosen. */
@@ -119,7 +119,7 @@ export function RoomSelect({
     if (!n) return;
     setBusy(true);
     try {
-      const room = await post<Room>('addRoom', { name: n });
+      const room = await post('addRoom', { name: n });
       feedback().message.success(s('f.room_added', { name: n }));
       setName('');
       await client.invalidateQueries({ queryKey: ROOMS_KEY });

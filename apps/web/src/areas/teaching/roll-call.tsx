@@ -16,7 +16,7 @@ export default function RollCallPage() {
   const s = teachingStrings.use();
   const today = useSchoolToday();
   const [open, setOpen] = useState<Session | null>(null);
-  const q = useQuery({ queryKey: ['teachManage'], queryFn: () => get<TeachManageAnswer>('teachManage') });
+  const q = useQuery({ queryKey: ['teachManage'], queryFn: () => get('teachManage') });
   if (open)
     return (
       <RollCall
@@ -60,7 +60,7 @@ function RollCall({ session, onBack }: { session: Session; onBack: () => void })
   const s = teachingStrings.use();
   const [marks, setMarks] = useState<Record<number, RollCallStatus>>({});
   const [busy, setBusy] = useState(false);
-  const q = useQuery({ queryKey: ['rollCall', session.id], queryFn: () => get<RollCallAnswer>('rollCall', { session_id: session.id }) });
+  const q = useQuery({ queryKey: ['rollCall', session.id], queryFn: () => get('rollCall', { session_id: session.id }) });
   const statusOf = (id: number, saved: RollCallStatus | null) => marks[id] ?? saved;
   const students = q.data?.students ?? [];
   const marked = students.filter((x) => statusOf(x.student_id, x.status));

@@ -40,7 +40,7 @@ export function ScheduleGenerator({ classId, onWritten }: { classId: number; onW
     setBusy(write ? 'write' : 'preview');
     setRefused(null);
     try {
-      const answer = await post<CourseSchedulingAnswer>('teachingClassCourseScheduling', inputOf(classId, v, !write), { silent: write });
+      const answer = await post('teachingClassCourseScheduling', inputOf(classId, v, !write), { silent: write });
       if (write) {
         feedback().message.success(s('gen.written', { n: answer.written }));
         setPreview(null);

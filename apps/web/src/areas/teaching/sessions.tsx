@@ -28,7 +28,7 @@ export function SessionsTab({ cls, onChanged, kind = 'teaching' }: { cls: { id: 
   const [cancelling, setCancelling] = useState<TeachingSession | null>(null);
   const q = useQuery({
     queryKey: [kind === 'teaching' ? 'teachingSessions' : 'tutoringSessions', cls.id, state, page],
-    queryFn: () => get<Page<TeachingSession>>(ACTIONS[kind].list, { class_id: cls.id, page, limit: PAGE, ...(state === 'all' ? {} : { state }) }),
+    queryFn: () => get(ACTIONS[kind].list, { class_id: cls.id, page, limit: PAGE, ...(state === 'all' ? {} : { state }) }),
     placeholderData: keepPreviousData,
   });
   return (
@@ -186,7 +186,7 @@ function MoveDialog({ session, action, onClose, onMoved }: { session: TeachingSe
   const [refused, setRefused] = useState<Clash[] | null>(null);
   const q = useQuery({
     queryKey: ['teachingClassChangeScheduling', session.id, week],
-    queryFn: () => get<ChangeSchedulingAnswer>('teachingClassChangeScheduling', { id: session.id, ...(week ? { week } : {}) }),
+    queryFn: () => get('teachingClassChangeScheduling', { id: session.id, ...(week ? { week } : {}) }),
     placeholderData: keepPreviousData,
   });
   const length = toMin(session.end_time) - toMin(session.start_time);

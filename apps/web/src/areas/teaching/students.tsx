@@ -19,7 +19,7 @@ export function StudentsTab({ cls, onChanged }: { cls: TeachingClass; onChanged:
   const [adding, setAdding] = useState(false);
   const q = useQuery({
     queryKey: ['teachingClassStudent', cls.id, page],
-    queryFn: () => get<Page<TeachingClassMember>>('teachingClassStudent', { class_id: cls.id, page, limit: PAGE }),
+    queryFn: () => get('teachingClassStudent', { class_id: cls.id, page, limit: PAGE }),
     placeholderData: keepPreviousData,
   });
   const remove = async (m: TeachingClassMember) => {
@@ -109,7 +109,7 @@ export function AddStudents({
   const [busy, setBusy] = useState(false);
   const q = useQuery({
     queryKey: [actions.select, cls.id, name, page],
-    queryFn: () => get<Page<SelectableStudent>>(actions.select, { class_id: cls.id, page, limit: 10, ...(name ? { name } : {}) }),
+    queryFn: () => get(actions.select, { class_id: cls.id, page, limit: 10, ...(name ? { name } : {}) }),
     placeholderData: keepPreviousData,
   });
   const over = picked.length > left;

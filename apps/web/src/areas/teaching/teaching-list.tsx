@@ -22,8 +22,7 @@ export default function TeachingClassList() {
   const [page, setPage] = useState(1);
   const q = useQuery({
     queryKey: ['teachingClassList', name, status, page],
-    queryFn: () =>
-      get<TeachingClassPage>('teachingClassList', { page, limit: PAGE, ...(name ? { name } : {}), ...(status === 'all' ? {} : { status }) }),
+    queryFn: () => get('teachingClassList', { page, limit: PAGE, ...(name ? { name } : {}), ...(status === 'all' ? {} : { status }) }),
     placeholderData: keepPreviousData,
   });
   return (

@@ -50,7 +50,7 @@ export const TUTORING_PATH = '/principal_class_family';
 
 /** The school's tutoring types (tutorialType), for filters and the new-class form. */
 export function useTutoringTypes() {
-  return useQuery({ queryKey: ['tutorialType'], queryFn: () => get<Page<TutorialType>>('tutorialType', { page: 1, limit: 100 }), staleTime: 30_000 });
+  return useQuery({ queryKey: ['tutorialType'], queryFn: () => get('tutorialType', { page: 1, limit: 100 }), staleTime: 30_000 });
 }
 
 export const slotsText = (c: TutoringClass, wd: (n: number) => string) =>
@@ -90,7 +90,7 @@ export function TutoringClassNew() {
   const types = useTutoringTypes();
   const settings = useQuery({
     queryKey: ['tutorialSettingList', 'all'],
-    queryFn: () => get<Page<TutorialSetting>>('tutorialSettingList', { page: 1, limit: 100 }),
+    queryFn: () => get('tutorialSettingList', { page: 1, limit: 100 }),
   });
   const typeId = Form.useWatch('type_id', form);
   const setting = settings.data?.list.find((x) => x.type_id === typeId);
@@ -103,7 +103,7 @@ export function TutoringClassNew() {
     setBusy(write ? 'write' : 'preview');
     setRefused(null);
     try {
-      const answer = await post<AddTutorialSchoolCareAnswer>('addTutorialSchoolCare', inputOf(v, !write), { silent: write });
+      const answer = await post('addTutorialSchoolCare', inputOf(v, !write), { silent: write });
       if (write && answer.class) {
         feedback().message.success(s('new.created', { name: answer.class.name, n: answer.written }));
         void client.invalidateQueries({ queryKey: ['tutorialList'] });
@@ -203,7 +203,7 @@ export function TutoringClassPage({ id }: { id: number }) {
   const [params, setParams] = useSearchParams();
   const valid = Number.isSafeInteger(id) && id > 0;
   const tab = params.get('tab') === 'students' ? 'students' : 'sessions';
-  const q = useQuery({ queryKey: ['tutorialInfo', id], queryFn: () => get<TutoringClass>('tutorialInfo', { id }), enabled: valid, retry: false });
+  const q = useQuery({ queryKey: ['tutorialInfo', id], queryFn: () => get('tutorialInfo', { id }), enabled: valid, retry: false });
   const back = <Button onClick={() => navigate(TUTORING_PATH)}>{s('back')}</Button>;
   if (!valid)
     return (
@@ -267,7 +267,7 @@ function TutoringStudents({ cls, onChanged }: { cls: TutoringClass; onChanged: (
   const [plan] = Form.useForm<{ plan?: string }>();
   const q = useQuery({
     queryKey: ['tutorialStudent', cls.id, page],
-    queryFn: () => get<Page<TutoringMember>>('tutorialStudent', { class_id: cls.id, page, limit: PAGE }),
+    queryFn: () => get('tutorialStudent', { class_id: cls.id, page, limit: PAGE }),
     placeholderData: keepPreviousData,
   });
   const remove = async (m: TutoringMember) => {
@@ -360,7 +360,7 @@ function StudentInfoDrawer({ classId, member, onClose }: { classId: number; memb
   const [page, setPage] = useState(1);
   const q = useQuery({
     queryKey: ['tutorialStudentInfo', classId, member.id, page],
-    queryFn: () => get<TutorialStudentInfo>('tutorialStudentInfo', { class_id: classId, student_id: member.id, page, limit: 10 }),
+    queryFn: () => get('tutorialStudentInfo', { class_id: classId, student_id: member.id, page, limit: 10 }),
     placeholderData: keepPreviousData,
   });
   const d = q.data;

@@ -47,13 +47,13 @@ function TutoringClassList() {
   const types = useTutoringTypes();
   const q = useQuery({
     queryKey: ['tutorialList', name, typeId, page],
-    queryFn: () => get<Page<TutoringClass>>('tutorialList', { page, limit: PAGE, ...(name ? { name } : {}), ...(typeId ? { type_id: typeId } : {}) }),
+    queryFn: () => get('tutorialList', { page, limit: PAGE, ...(name ? { name } : {}), ...(typeId ? { type_id: typeId } : {}) }),
     placeholderData: keepPreviousData,
   });
   const act = async (c: TutoringClass, what: 'stop' | 'start' | 'delete') => {
     try {
       if (what === 'delete') {
-        const r = await post<{ cancelled: number }>('delTutorialClass', { id: c.id, version: c.version });
+        const r = await post('delTutorialClass', { id: c.id, version: c.version });
         feedback().message.success(s('act.deleted', { n: r.cancelled }));
       } else {
         await post('startAndEndTutorialClass', { id: c.id, version: c.version, status: what === 'start' ? 1 : 0 });
@@ -158,7 +158,7 @@ function TutoringSettings() {
   const [editing, setEditing] = useState<TutorialSetting | 'new' | null>(null);
   const q = useQuery({
     queryKey: ['tutorialSettingList', page],
-    queryFn: () => get<Page<TutorialSetting>>('tutorialSettingList', { page, limit: PAGE }),
+    queryFn: () => get('tutorialSettingList', { page, limit: PAGE }),
     placeholderData: keepPreviousData,
   });
   return (
@@ -233,7 +233,7 @@ function SettingDialog({ setting, onClose, onSaved }: { setting: TutorialSetting
     };
     setBusy(true);
     try {
-      await post<TutorialSetting>('tutorialSetting', input);
+      await post('tutorialSetting', input);
       feedback().message.success(s('saved'));
       void client.invalidateQueries({ queryKey: ['tutorialType'] });
       onSaved();
