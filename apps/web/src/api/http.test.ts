@@ -40,16 +40,16 @@ describe('request wrapper (spec §7, §8)', () => {
   it('GET sends the payload as query, under /api/index, with a 30 s timeout and the token header when there is a token', async () => {
     cookies.set('token', 'tk1');
     useAdapter(answer(200, { code: 200, msg: 'ok', data: { id: 1 } }));
-    await expect(get('userInfo', { a: 1 })).resolves.toEqual({ id: 1 });
-    expect(seen[0]).toMatchObject({ method: 'get', baseURL: '/api', url: '/index/userInfo', params: { a: 1 }, timeout: 30000 });
+    await expect(get('teachersList', { page: 2 })).resolves.toEqual({ id: 1 });
+    expect(seen[0]).toMatchObject({ method: 'get', baseURL: '/api', url: '/index/teachersList', params: { page: 2 }, timeout: 30000 });
     expect(seen[0].headers.get('token')).toBe('tk1');
   });
 
   it('POST sends JSON; no token header without a token', async () => {
     useAdapter(answer(200, { code: 200, msg: 'ok', data: {} }));
-    await post('login', { account: 'a' });
+    await post('login', { account: 'a', password: 'p' });
     expect(seen[0].method).toBe('post');
-    expect(JSON.parse(seen[0].data as string)).toEqual({ account: 'a' });
+    expect(JSON.parse(seen[0].data as string)).toEqual({ account: 'a', password: 'p' });
     expect(seen[0].headers.get('Content-Type')).toBe('application/json');
     expect(seen[0].headers.has('token')).toBe(false);
   });
@@ -65,12 +65,12 @@ describe('request wrapper (spec §7, §8)', () => {
   it('passes blob answers through untouched', async () => {
     const blob = new Blob(['%PDF']);
     useAdapter(answer(200, blob));
-    await expect(get('coursewarePdf', {}, { responseType: 'blob' })).resolves.toBe(blob);
+    await expect(get('coursewarePdf', { section_id: 1 }, { responseType: 'blob' })).resolves.toBe(blob);
   });
 
   it('code 100: error toast with the server message, call rejected', async () => {
     useAdapter(answer(200, { code: 100, msg: '账号或密码错误', data: null }));
-    await expect(post('login', {})).rejects.toMatchObject({ code: 100, message: '账号或密码错误' });
+    await expect(post('login', { account: 'a', password: 'wrong' })).rejects.toMatchObject({ code: 100, message: '账号或密码错误' });
     expect(fb.message.error).toHaveBeenCalledWith({ content: '账号或密码错误', duration: 3 });
     expect(fb.notification.error).not.toHaveBeenCalled();
   });
@@ -122,7 +122,7 @@ describe('request wrapper (spec §7, §8)', () => {
 
   it('a success envelope without msg on failure falls back to 请求失败', async () => {
     useAdapter(answer(200, { code: 100 }));
-    await expect(post('x')).rejects.toMatchObject({ message: '请求失败' });
+    await expect(post('logout')).rejects.toMatchObject({ message: '请求失败' });
   });
 
   it('silent calls show nothing (the start-up index call)', async () => {

@@ -114,9 +114,9 @@ async function send<T>(config: AxiosRequestConfig, opts: CallOptions = {}): Prom
 
 /** The arguments after the action's name: its input (optional when every field is) and the call's options. */
 type Rest<I> = undefined extends I
-  ? [input?: I, opts?: CallOptions]
+  ? [input?: I | undefined, opts?: CallOptions]
   : Record<never, never> extends I
-    ? [input?: I, opts?: CallOptions]
+    ? [input?: I | undefined, opts?: CallOptions]
     : [input: I, opts?: CallOptions];
 
 /**

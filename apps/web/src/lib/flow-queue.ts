@@ -1,4 +1,4 @@
-import { Code } from '@wantuo/shared';
+import { Code, type FlowResult, type FlowResults, type PostAction, type PostAnswer, type PostInput } from '@wantuo/shared';
 import { ApiError, post } from '../api/http';
 import { storage } from './storage';
 
@@ -7,18 +7,20 @@ import { storage } from './storage';
  * with the event ids they were given when tapped; they are sent in order when the network returns. The server's
  * idempotency by event id makes a resend after an unknown outcome harmless.
  */
+/** The flow's step actions: the POST actions whose answer is the per-student results. */
+export type StepAction = { [K in PostAction]: PostAnswer<K> extends FlowResults ? K : never }[PostAction];
+
 export interface QueuedCommand {
-  action: string;
+  action: StepAction;
   body: { student_ids: number[]; event_id: string } & Record<string, unknown>;
   queuedAt: number;
 }
 
-export interface StepResult {
-  student_id: number;
-  ok: boolean;
-  state?: string;
-  error?: string;
-}
+/** One student's outcome of a step (the declared FlowResult). */
+export type StepResult = FlowResult;
+
+// a queued body is one of the step inputs (it was built for its action); the union of inputs cannot be named per action
+const send = (action: StepAction, body: QueuedCommand['body']) => post(action, body as PostInput<StepAction>, { silent: true });
 
 const KEY = '_flow_queue';
 const listeners = new Set<(n: number) => void>();
@@ -44,13 +46,13 @@ const offline = (e: unknown) => e instanceof ApiError && e.code === 0;
  * Sends a step command now, or queues it when there is no network. Answers the per-student results, or null when
  * the command was queued.
  */
-export async function sendStep(action: string, body: QueuedCommand['body']): Promise<StepResult[] | null> {
+export async function sendStep(action: StepAction, body: QueuedCommand['body']): Promise<StepResult[] | null> {
   if (typeof navigator !== 'undefined' && !navigator.onLine) {
     save([...queued(), { action, body, queuedAt: Date.now() }]);
     return null;
   }
   try {
-    return (await post(action, body, { silent: true })).results;
+    return (await send(action, body)).results;
   } catch (e) {
     if (offline(e)) {
       save([...queued(), { action, body, queuedAt: Date.now() }]);
@@ -72,7 +74,7 @@ export async function flushQueue(): Promise<StepResult[]> {
       const [next, ...rest] = queued();
       if (!next) break;
       try {
-        results.push(...(await post(next.action, next.body, { silent: true })).results);
+        results.push(...(await send(next.action, next.body)).results);
       } catch (e) {
         if (offline(e)) break;
         // refused as a whole (e.g. signed out: code 401): keep it for after sign-in; bad input: drop it
