@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Card, Col, List, Row, Space, Statistic, Tag, Typography } from 'antd';
-import type { Page, StaffClockRecord, TeacherTodayTask } from '@wantuo/shared';
+import type { TeacherTodayTask } from '@wantuo/shared';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, get, post } from '../../api/http';
@@ -10,14 +10,6 @@ import { useT } from '../../stores/preferences';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { useFlowLive } from './use-flow-live';
 import { flowStrings, type FlowKey } from './strings';
-
-interface FlowAlert {
-  id: number;
-  student_name: string;
-  class_name: string;
-  kind: 'not_picked_up' | 'not_entered' | 'absent' | 'after_closing';
-  raised_at: string;
-}
 
 const TILES: { key: FlowKey; color: string; value: (d: TeacherTodayTask) => number }[] = [
   { key: 'ops.to_pick_up', color: '#8c8c8c', value: (d) => d.to_pick_up },

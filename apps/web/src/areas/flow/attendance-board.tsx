@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Card, Col, Empty, List, Row, Statistic, Tabs, Tag, Typography } from 'antd';
-import { boardState, type FlowBoard, type FlowBoardStudent, type Page } from '@wantuo/shared';
+import { boardState, type FlowBoardStudent } from '@wantuo/shared';
 import { useMemo, useRef } from 'react';
 import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
@@ -12,15 +12,6 @@ import { useFlowLive } from './use-flow-live';
 type BoardColumn = 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
 const COLUMNS: BoardColumn[] = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'];
 const COLOR: Record<BoardColumn, string> = { expected: '#8c8c8c', picked_up: '#1677ff', in_centre: '#52c41a', left: '#722ed1', on_leave: '#fa8c16' };
-
-interface Alert {
-  id: number;
-  student_name: string;
-  class_name: string;
-  kind: 'not_picked_up' | 'not_entered' | 'absent' | 'after_closing';
-  raised_at: string;
-  cleared_at: string | null;
-}
 
 /** The board data, refreshed on every committed flow event (debounced) and every 30 s as a fallback. */
 export function useLiveBoard() {

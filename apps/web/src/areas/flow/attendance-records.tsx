@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { DatePicker, Select, Space, Tag, Typography } from 'antd';
-import { addDays, FLOW_RANGE_MAX_DAYS, type Page, type StudentDayRow, type TeacherWantuoInfo } from '@wantuo/shared';
+import { addDays, FLOW_RANGE_MAX_DAYS, type StudentDayRow } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { get } from '../../api/http';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Input, List, Modal, Radio, Typography } from 'antd';
-import type { HandoverDuty, Page, StaffPick, TeacherHandOverResult } from '@wantuo/shared';
+import type { GetAction, HandoverDuty } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
@@ -8,7 +8,7 @@ import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSession } from '../../stores/session';
 import { flowStrings } from './strings';
 
-const PICKER: Record<HandoverDuty, string> = { shuttle: 'teacherShuttleTeacher', tutor: 'teacherTutorTeacher' };
+const PICKER = { shuttle: 'teacherShuttleTeacher', tutor: 'teacherTutorTeacher' } as const satisfies Record<HandoverDuty, GetAction>;
 
 /**
  * 转交给… : a teacher hands one student's task of the day (pick-up or tutoring) to another teacher with that duty

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Drawer, Input, Popconfirm, Segmented, Space, Tag, Typography } from 'antd';
-import type { LeaveDecisionResult, LeaveRequestRow, Page } from '@wantuo/shared';
+import type { LeaveRequestRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';

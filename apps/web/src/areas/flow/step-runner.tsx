@@ -1,10 +1,10 @@
 import { Button } from 'antd';
-import { refusalOf, Role, t as apiText, type FlowBoard, type FlowBoardStudent, type FlowRefusal, type StepCommandType } from '@wantuo/shared';
+import { refusalOf, Role, t as apiText, type FlowBoardStudent, type FlowRefusal, type GetAction, type StepCommandType } from '@wantuo/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get } from '../../api/http';
-import { flushQueue, onQueueChange, queued, sendStep, type StepResult } from '../../lib/flow-queue';
+import { flushQueue, onQueueChange, queued, sendStep, type StepAction, type StepResult } from '../../lib/flow-queue';
 import { newEventId } from '../../lib/request-id';
 import { usePreferences } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
@@ -14,7 +14,7 @@ import { flowStrings, type FlowKey } from './strings';
 
 export interface StepDef {
   cmd: StepCommandType;
-  action: string;
+  action: StepAction;
   label: FlowKey;
 }
 
@@ -160,10 +160,11 @@ export function StepBar({
 /**
  * A task list of the teacher's phone (shuttle, tutoring): the task query beside the day's board, both refreshed
  * on socket events and after queued taps go out, the selection and a step runner over the selected children.
+ * `load` fetches the task list (`() => get(action)`), so its answer type is the action's declared one.
  */
-export function useTaskSelection<T>(action: string) {
+export function useTaskSelection<T>(action: GetAction, load: () => Promise<T>) {
   const [selected, setSelected] = useState<Set<number>>(new Set());
-  const task = useQuery({ queryKey: [action], queryFn: () => get(action), refetchInterval: 30_000 });
+  const task = useQuery({ queryKey: [action], queryFn: load, refetchInterval: 30_000 });
   const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get('flowBoard'), refetchInterval: 30_000 });
   const { refetch: refetchTask } = task;
   const { refetch: refetchBoard } = board;

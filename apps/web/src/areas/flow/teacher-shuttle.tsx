@@ -1,5 +1,5 @@
 import { Alert, Card, Checkbox, Tag, Typography } from 'antd';
-import type { ShuttleTask } from '@wantuo/shared';
+import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { HandOverButton } from './hand-over';
@@ -17,7 +17,9 @@ const SHUTTLE = stepsOf('shuttle');
 export default function TeacherShuttle() {
   const tf = flowStrings.use();
   const tz = useSchoolZone();
-  const { task, reload, pending, chosen, runner, selected, setSelected, toggle, loading, failed } = useTaskSelection<ShuttleTask>('shuttleTask');
+  const { task, reload, pending, chosen, runner, selected, setSelected, toggle, loading, failed } = useTaskSelection('shuttleTask', () =>
+    get('shuttleTask'),
+  );
 
   if (loading) return <Loading />;
   if (failed) return <LoadError onRetry={() => void reload()} />;

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Badge, Card, Checkbox, Empty, Modal, Radio, Segmented, Space, Tag, Typography } from 'antd';
-import { boardState, LOW_UNITS_BADGE, type FlowBoard, type FlowBoardStudent } from '@wantuo/shared';
+import { boardState, LOW_UNITS_BADGE, type FlowBoardStudent } from '@wantuo/shared';
 import { useCallback, useMemo, useState } from 'react';
 import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Checkbox, Descriptions, Drawer, List, Tag, Typography } from 'antd';
-import type { TutorTask, TutorTaskInfo } from '@wantuo/shared';
+import type { TutorTaskInfo } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
@@ -105,7 +105,9 @@ export default function TeacherTutor() {
   const tf = flowStrings.use();
   const tz = useSchoolZone();
   const [open, setOpen] = useState<number | null>(null);
-  const { task, reload, pending, chosen, runner, selected, setSelected, toggle, loading, failed } = useTaskSelection<TutorTask>('tutorTask');
+  const { task, reload, pending, chosen, runner, selected, setSelected, toggle, loading, failed } = useTaskSelection('tutorTask', () =>
+    get('tutorTask'),
+  );
 
   if (loading) return <Loading />;
   if (failed) return <LoadError onRetry={() => void reload()} />;

@@ -1,4 +1,5 @@
 import { Tag, Timeline, Typography } from 'antd';
+import type { StudentDayInfo, TutorTaskInfo } from '@wantuo/shared';
 import { localTime } from '../../lib/school-time';
 import { flowStrings, type FlowKey } from './strings';
 
@@ -15,13 +16,8 @@ export const EVENT_LABEL: Record<string, FlowKey> = {
   'day.leave_cancelled': 'parent.ev_leave_cancelled',
 };
 
-export interface TimelineEvent {
-  type: string;
-  at: string;
-  actor_name: string | null;
-  voided?: boolean;
-  payload?: Record<string, unknown> | object;
-}
+/** An event of a student-day (clockingInInfo, voidFlowEvent: voids marked) or of a tutoring record (tutorTaskInfo). */
+type TimelineEvent = StudentDayInfo['events'][number] | TutorTaskInfo['events'][number];
 
 /** A student-day's events, oldest first, with who did what and when; voided steps are struck through. */
 export function DayTimeline({ events, tz }: { events: TimelineEvent[]; tz?: string }) {
@@ -30,16 +26,17 @@ export function DayTimeline({ events, tz }: { events: TimelineEvent[]; tz?: stri
   return (
     <Timeline
       items={events.map((e, i) => {
-        const reason = (e.payload as { reason?: string } | undefined)?.reason;
+        const reason = typeof e.payload.reason === 'string' ? e.payload.reason : undefined;
+        const voided = 'voided' in e && e.voided;
         return {
           key: i,
-          color: e.type === 'event.voided' ? 'red' : e.voided ? 'gray' : 'blue',
+          color: e.type === 'event.voided' ? 'red' : voided ? 'gray' : 'blue',
           content: (
             <div>
-              <span style={e.voided ? { textDecoration: 'line-through' } : undefined}>
+              <span style={voided ? { textDecoration: 'line-through' } : undefined}>
                 <strong>{localTime(e.at, tz)}</strong> {tf(EVENT_LABEL[e.type] ?? 'parent.ev_other')}
               </span>
-              {e.voided && <Tag style={{ marginLeft: 6 }}>{tf('ops.voided')}</Tag>}
+              {voided && <Tag style={{ marginLeft: 6 }}>{tf('ops.voided')}</Tag>}
               {e.actor_name && <Typography.Text type="secondary"> · {e.actor_name}</Typography.Text>}
               {reason && (
                 <div>

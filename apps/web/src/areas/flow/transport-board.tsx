@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Card, Col, Drawer, Input, List, Modal, Row, Tag, Typography } from 'antd';
-import { Role, type FlowBoard, type ShuttleTask, type StudentDayInfo } from '@wantuo/shared';
+import { Role } from '@wantuo/shared';
 import { useMemo, useRef, useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
