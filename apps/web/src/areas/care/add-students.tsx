@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Input, Modal, Typography } from 'antd';
-import type { AddWantuoStudentResult, CareStudent, Page } from '@wantuo/shared';
+import type { CareStudent } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Select, Tag } from 'antd';
-import type { CareClass, ClassTimeOption, Duty, DutyAssignment, Page, StaffPick } from '@wantuo/shared';
+import type { CareClass, ClassTimeOption, Duty, DutyAssignment, GetAction } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { useT } from '../../stores/preferences';
@@ -57,7 +57,7 @@ export function DutyTags({ duties }: { duties: DutyAssignment[] }) {
   );
 }
 
-const PICKER_OF: Record<Duty, string> = { head: 'selectClassTeacher', shuttle: 'shuttleTeacher', tutor: 'tutorTeacher' };
+const PICKER_OF = { head: 'selectClassTeacher', shuttle: 'shuttleTeacher', tutor: 'tutorTeacher' } as const satisfies Record<Duty, GetAction>;
 
 /**
  * A searchable teacher select backed by the staff duty pickers. `current` keeps the chosen teacher's name visible

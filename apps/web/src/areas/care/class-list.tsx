@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Input, Popconfirm, Segmented, Space, Tabs, Tag } from 'antd';
-import { formatFen, type CareClass, type Page } from '@wantuo/shared';
+import { formatFen, type CareClass } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { get, post } from '../../api/http';

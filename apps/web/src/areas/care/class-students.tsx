@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Form, Input, Modal, Space, Tag } from 'antd';
-import { formatFen, type CareClassInfo, type CareClassStudent, type Duty, type DutyAssignment, type Page } from '@wantuo/shared';
+import { formatFen, type CareClassInfo, type CareClassStudent, type Duty, type DutyAssignment } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get, post } from '../../api/http';

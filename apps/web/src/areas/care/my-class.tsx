@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Input, List, Segmented, Space, Tag, Typography } from 'antd';
-import type { CareClassStudent, Page, TeacherWantuoInfo } from '@wantuo/shared';
+import type { CareClassStudent } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';

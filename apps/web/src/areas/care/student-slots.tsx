@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Modal, Space, Tag } from 'antd';
-import type { CareClassStudent, ClassTimeOption, StudentClassTimes } from '@wantuo/shared';
+import type { CareClassStudent, ClassTimeOption } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Checkbox, Form, Input, Modal, Popconfirm, Space } from 'antd';
-import { HHMM_RE, startsBeforeEnd, type ClassTime, type Page } from '@wantuo/shared';
+import { HHMM_RE, startsBeforeEnd, type ClassTime } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
