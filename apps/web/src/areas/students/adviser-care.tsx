@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Drawer, Form, Space } from 'antd';
-import type { StudentRow, StudentSettingInfo } from '@wantuo/shared';
+import type { StudentRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, List, Tag } from 'antd';
-import type { Page, StudentComment } from '@wantuo/shared';
+import type { StudentComment } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';

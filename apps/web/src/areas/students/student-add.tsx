@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Checkbox, Divider, Form, Input, Space } from 'antd';
-import { MOBILE_RE, type CheckStudentResult, type StudentDetail } from '@wantuo/shared';
+import { MOBILE_RE } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { get, post } from '../../api/http';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Form, Input, Radio, Space, Switch, Tag, Upload } from 'antd';
-import { MOBILE_RE, type Page, type StudentDetail, type StudentPickupPerson, type StudentRow, type UploadedFile } from '@wantuo/shared';
+import { MOBILE_RE, type StudentDetail, type StudentPickupPerson, type StudentRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, upload } from '../../api/http';
 import { useSchoolToday } from '../../lib/school-time';

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Divider, Form, Space } from 'antd';
-import type { StudentDetail } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get, post } from '../../api/http';

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Form, Input, List, Modal, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
-import { STUDENT_MAX_GUARDIANS, type Page, type StudentDetail, type StudentGuardian, type StudentGuardianChange } from '@wantuo/shared';
+import { STUDENT_MAX_GUARDIANS, type StudentDetail, type StudentGuardian, type StudentGuardianChange } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Input, Modal, Popconfirm, Segmented, Select, Space, Table, Upload } from 'antd';
-import type { Page, SchoolGradeResult, StudentImportResult, StudentRow } from '@wantuo/shared';
+import type { StudentImportResult, StudentRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, get, post, upload } from '../../api/http';

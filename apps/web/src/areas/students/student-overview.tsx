@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Descriptions, Grid, Table, Tag, Typography } from 'antd';
-import type { Page, StudentInfo, StudentInfoContract, TeachingClass } from '@wantuo/shared';
+import type { StudentInfo, StudentInfoContract, TeachingClass } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Space, Tabs } from 'antd';
-import type { StudentInfo } from '@wantuo/shared';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get } from '../../api/http';
 import { EmptyState, Loading, LoadError } from '../../components/states';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Drawer } from 'antd';
-import type { StudentDetail, StudentRow } from '@wantuo/shared';
+import type { StudentRow } from '@wantuo/shared';
 import { lazy, Suspense, useState } from 'react';
 import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
