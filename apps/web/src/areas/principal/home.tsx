@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Flex, List, Progress, Row, Space, Statistic, Tag, Typography } from 'antd';
-import { daysLeft, formatFen, type PrincipalHome } from '@wantuo/shared';
+import { daysLeft, formatFen } from '@wantuo/shared';
 import { useNavigate } from 'react-router';
 import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Form, Input, Modal, Popconfirm, Segmented, Select, Space, Tag, Typography } from 'antd';
-import { PASSWORD_RE, type Page, type ResetTeacherPwdResult, type StaffRow } from '@wantuo/shared';
+import { PASSWORD_RE, type StaffRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { post, get } from '../../api/http';

@@ -1,5 +1,5 @@
 import { Checkbox, Form, Input, Radio } from 'antd';
-import { MOBILE_RE, type StaffDuty } from '@wantuo/shared';
+import { MOBILE_RE, type PostInput, type StaffDuty } from '@wantuo/shared';
 import { staffStrings, type StaffKey } from './strings';
 
 /** Person names as the API takes them: letters of any script, spaces and the punctuation names use. */
@@ -72,8 +72,13 @@ export interface StaffFormValues {
 }
 
 /** The form values as the API takes them (trimmed; empty optional text left out on add, '' clears on edit). */
-export function toInput(v: StaffFormValues, clearEmpty: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = { name: v.name.trim(), mobile: v.mobile.trim(), role: v.role, duties: v.duties ?? [] };
+export function toInput(v: StaffFormValues, clearEmpty: boolean): Omit<PostInput<'addTeacher'>, 'password' | 'username'> {
+  const out: Omit<PostInput<'addTeacher'>, 'password' | 'username'> = {
+    name: v.name.trim(),
+    mobile: v.mobile.trim(),
+    role: v.role,
+    duties: v.duties ?? [],
+  };
   if (v.gender !== undefined) out.gender = v.gender;
   for (const key of ['nickname', 'email', 'remark'] as const) {
     const value = v[key]?.trim() ?? '';

@@ -1,5 +1,5 @@
 import { Button, Card, Form, Input, Space } from 'antd';
-import { PASSWORD_RE, type StaffRow } from '@wantuo/shared';
+import { PASSWORD_RE } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { post } from '../../api/http';
