@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Input, Popconfirm, Segmented, Space, Tag } from 'antd';
-import type { Page } from '@wantuo/shared';
+import type { AccountApplication } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
@@ -8,20 +8,6 @@ import { ServerTable } from '../../components/server-table';
 import { usePreferences, useT } from '../../stores/preferences';
 import { useSchoolClock } from '../../lib/school-time';
 import { operatorStrings } from './strings';
-
-interface Application {
-  id: number;
-  institution_name: string;
-  contact_name: string;
-  mobile: string;
-  city: string | null;
-  students_estimate: number | null;
-  message: string | null;
-  status: 0 | 1 | 2;
-  handled_note: string | null;
-  version: number;
-  created_at: string;
-}
 
 const STATUS = {
   0: { zh: '待处理', en: 'Pending', color: 'gold' },
@@ -42,7 +28,7 @@ export default function OperatorApplications() {
     queryKey: ['accountApplications', status, page],
     queryFn: () => get('accountApplications', { status, page, limit: 20 }),
   });
-  const handle = async (a: Application, next: 1 | 2) => {
+  const handle = async (a: AccountApplication, next: 1 | 2) => {
     try {
       await post('handleAccountApplication', { id: a.id, version: a.version, status: next, ...(note.trim() ? { note: note.trim() } : {}) });
       feedback().message.success(t('common.saved'));
@@ -68,7 +54,7 @@ export default function OperatorApplications() {
         />
       }
     >
-      <ServerTable<Application>
+      <ServerTable<AccountApplication>
         query={q}
         page={page}
         onPage={setPage}

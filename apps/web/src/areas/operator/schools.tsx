@@ -6,8 +6,6 @@ import {
   type AdjustBalanceInput,
   type LedgerEntry,
   type OperatorSchoolRow,
-  type Page,
-  type RefundResult,
   type RefundSchoolPaymentInput,
   type SchoolPayment,
   type SetSchoolPriceInput,

@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Input, Space } from 'antd';
-import type { PageConfig } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
@@ -8,8 +7,6 @@ import { LoadError, Loading } from '../../components/states';
 import { usePageConfig } from '../../stores/page-config';
 import { useT } from '../../stores/preferences';
 import { operatorStrings } from './strings';
-
-type Config = PageConfig & { version: number };
 
 function PageConfigForm() {
   const t = useT();
