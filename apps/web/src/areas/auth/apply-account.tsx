@@ -1,8 +1,30 @@
 import { Button, Form, Input, InputNumber, Result, Typography } from 'antd';
-import { MOBILE_RE } from '@wantuo/shared';
+import { MOBILE_RE, type PostInput } from '@wantuo/shared';
 import { useState } from 'react';
 import { post } from '../../api/http';
 import { useT } from '../../stores/preferences';
+
+/** The form's values; a cleared number field is null. */
+export interface ApplyValues {
+  institution_name: string;
+  contact_name: string;
+  mobile: string;
+  city?: string;
+  students_estimate?: number | null;
+  message?: string;
+}
+
+/** The applyAccount input: the optional fields left empty (or a cleared number) are not sent. */
+export function applyInput(v: ApplyValues): PostInput<'applyAccount'> {
+  return {
+    institution_name: v.institution_name,
+    contact_name: v.contact_name,
+    mobile: v.mobile,
+    ...(v.city ? { city: v.city } : {}),
+    ...(v.students_estimate !== undefined && v.students_estimate !== null ? { students_estimate: v.students_estimate } : {}),
+    ...(v.message ? { message: v.message } : {}),
+  };
+}
 
 /** "Create new account": an institution applies; the platform operator sees it under 入驻申请. */
 export default function ApplyAccount({ onDone }: { onDone: () => void }) {
@@ -10,10 +32,10 @@ export default function ApplyAccount({ onDone }: { onDone: () => void }) {
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
 
-  const submit = async (v: Record<string, unknown>) => {
+  const submit = async (v: ApplyValues) => {
     setBusy(true);
     try {
-      await post('applyAccount', Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined && x !== '')));
+      await post('applyAccount', applyInput(v));
       setSent(true);
     } catch {
       // shown by the request wrapper

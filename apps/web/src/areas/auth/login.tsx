@@ -4,7 +4,7 @@ import Divider from 'antd/es/divider';
 import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
 import Segmented from 'antd/es/segmented';
-import { MOBILE_RE, type LoginResult, type UserInfo } from '@wantuo/shared';
+import { MOBILE_RE, type LoginResult } from '@wantuo/shared';
 import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get, post } from '../../api/http';

@@ -2,7 +2,7 @@ import Button from 'antd/es/button';
 import QRCode from 'antd/es/qr-code';
 import Spin from 'antd/es/spin';
 import Typography from 'antd/es/typography';
-import { QR_LOGIN, qrPayload, type LoginResult, type QrPollResult, type QrState, type QrTicket } from '@wantuo/shared';
+import { QR_LOGIN, qrPayload, type LoginResult, type QrState, type QrTicket } from '@wantuo/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, post } from '../../api/http';
 import { useT } from '../../stores/preferences';
