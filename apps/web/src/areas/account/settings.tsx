@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Avatar, Button, Card, Form, Input, Select, Space, Switch, Tabs, Tag, Typography, Upload } from 'antd';
-import { PASSWORD_RE, Role, type Page, type UserInfo } from '@wantuo/shared';
+import { PASSWORD_RE, Role, type ActivityRow, type UserInfo } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get, post, upload } from '../../api/http';
@@ -14,14 +14,6 @@ import { useSchoolClock } from '../../lib/school-time';
 import { accountStrings, type AccountKey } from './strings';
 import { TeacherProfile } from './teacher-profile';
 
-interface Activity {
-  id: number;
-  action: string;
-  ip: string;
-  user_agent: string;
-  at: string;
-}
-
 function RecentActivity() {
   const t = useT();
   const ta = accountStrings.use();
@@ -29,7 +21,7 @@ function RecentActivity() {
   const [page, setPage] = useState(1);
   const q = useQuery({ queryKey: ['loginLog', page], queryFn: () => get('loginLog', { page, limit: 10 }) });
   return (
-    <ServerTable<Activity>
+    <ServerTable<ActivityRow>
       query={q}
       page={page}
       onPage={setPage}

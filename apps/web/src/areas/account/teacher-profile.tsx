@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Form, Input, Radio, Space, Tag } from 'antd';
-import type { StaffRow, TeacherSaveInfoInput, UserInfo } from '@wantuo/shared';
+import type { TeacherSaveInfoInput, UserInfo } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
