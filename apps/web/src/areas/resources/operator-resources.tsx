@@ -1,7 +1,7 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, Modal, Radio, Segmented, Tag, Typography, Upload } from 'antd';
-import type { AddResourceInput, ResourceAudience, ResourcePage, SiteResource, UploadedFile } from '@wantuo/shared';
+import type { AddResourceInput, ResourceAudience, SiteResource, UploadedFile } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post, upload } from '../../api/http';

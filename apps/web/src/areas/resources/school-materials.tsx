@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card, Flex, Input, Select, Typography } from 'antd';
-import type { DataDownloadPage, SiteResource } from '@wantuo/shared';
+import type { SiteResource } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
