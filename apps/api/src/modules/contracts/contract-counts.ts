@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { BUCKET, KEY } from '../../migrations/1764849600000-contract-counts';
+import { BUCKET, KEY } from './contract-buckets';
 
 /**
  * Recomputes contract_counts (the list's counts, kept by triggers on contracts) for one school or all from the

@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { escapeLike, SCHOOL_TODAY } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
-import { UNITS_BUCKET_MAX } from '../../migrations/1764849600000-contract-counts';
+import { UNITS_BUCKET_MAX } from './contract-buckets';
 
 /**
  * SQL shared by the contract services: the derived state (the SQL twin of contractState in packages/shared), the row
