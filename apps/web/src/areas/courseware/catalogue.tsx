@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Input, Segmented, Space, Typography } from 'antd';
-import { formatFen, type CoursewareCenterQuery, type CoursewareDictKind, type CoursewareRow, type Page } from '@wantuo/shared';
+import { formatFen, type CoursewareCenterQuery, type CoursewareDictKind, type CoursewareRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, List, Select, Tag, Typography } from 'antd';
-import type { CoursewareFileKind, CoursewareFileRow, OwnedCoursewareRow, Page } from '@wantuo/shared';
+import type { CoursewareFileKind } from '@wantuo/shared';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';

@@ -1,15 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Descriptions, Drawer, Flex, List, Select, Space, Tag, Typography } from 'antd';
-import {
-  formatFen,
-  type CoursewareDetail,
-  type CoursewareDictEntry,
-  type CoursewareDictKind,
-  type CoursewareFileRow,
-  type CoursewareRow,
-  type CoursewareSectionRow,
-  type PendingPayment,
-} from '@wantuo/shared';
+import { formatFen, type CoursewareDictKind, type CoursewareRow, type CoursewareSectionRow, type GetAction } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { feedback } from '../../api/feedback';
@@ -20,14 +11,14 @@ import { useMoneyRefresh, useSchool } from '../money/use-school';
 import { coursewareStrings } from './strings';
 
 /** The action of each dictionary. */
-export const DICT_ACTIONS: Record<CoursewareDictKind, string> = {
+export const DICT_ACTIONS = {
   subject: 'subjectList',
   discipline: 'disciplineList',
   grade: 'grade',
   term: 'term',
   tixi: 'tixi',
   edition: 'edition',
-};
+} as const satisfies Record<CoursewareDictKind, GetAction>;
 export const DICT_KINDS = Object.keys(DICT_ACTIONS) as CoursewareDictKind[];
 
 /** One dictionary (they change rarely: kept for 10 minutes). */

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import type { LessonClassOption } from '@wantuo/shared';
 import { get } from '../../api/http';
 
 /** The classes the caller may plan for (the picker: the admin's running classes, a teacher's own). */

@@ -6,12 +6,8 @@ import {
   parsePages,
   planMinutes,
   type CoursewareFileRow,
-  type CoursewareSectionRow,
   type LessonClassKind,
   type LessonPlanDetail,
-  type LessonPlanSaved,
-  type OwnedCoursewareRow,
-  type Page,
 } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, Grid, Input, Popconfirm, Select, Space, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { LessonPlanRow, Page } from '@wantuo/shared';
+import type { LessonPlanRow } from '@wantuo/shared';
 import type { Dayjs } from 'dayjs';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';

@@ -1,14 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, Modal, Select, Typography, Upload } from 'antd';
-import type {
-  CoursewareDetail,
-  CoursewareFileRow,
-  CoursewareSectionRow,
-  CoursewareUploaded,
-  OwnedCoursewareRow,
-  Page,
-  SaveCoursewareSectionInput,
-} from '@wantuo/shared';
+import type { CoursewareSectionRow, SaveCoursewareSectionInput } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { feedback } from '../../api/feedback';

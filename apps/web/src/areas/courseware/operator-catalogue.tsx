@@ -4,10 +4,8 @@ import {
   formatFen,
   type CoursewareDictEntry,
   type CoursewareDictKind,
-  type CoursewareUploaded,
   type EditCoursewareInput,
   type OperatorCoursewareRow,
-  type Page,
   type PublishCoursewareInput,
 } from '@wantuo/shared';
 import { useState } from 'react';

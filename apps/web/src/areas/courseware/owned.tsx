@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Input } from 'antd';
-import { type OwnedCoursewareRow, type Page } from '@wantuo/shared';
+import { type OwnedCoursewareRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { get } from '../../api/http';
