@@ -7,7 +7,6 @@ import {
   type ContractRow,
   type ContractState,
   type OfflinePayment,
-  type Page,
   type PackageKind,
 } from '@wantuo/shared';
 import { get } from '../../api/http';

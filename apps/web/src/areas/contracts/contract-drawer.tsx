@@ -28,7 +28,6 @@ import {
   type ContractDetail,
   type ContractEvent,
   type EditContractInput,
-  type RefundPreview,
   type RenewContractInput,
 } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';

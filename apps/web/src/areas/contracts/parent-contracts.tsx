@@ -1,6 +1,6 @@
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Avatar, Button, Card, Flex, Space, Typography } from 'antd';
-import { formatFen, type ContractRow, type Page, type ParentChild, type PendingPayment } from '@wantuo/shared';
+import { formatFen, type ContractRow, type ParentChild } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';

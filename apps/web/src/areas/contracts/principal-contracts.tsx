@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Badge, Button, Card, DatePicker, Flex, Input, Select, Space, Tabs, Typography } from 'antd';
-import { CONTRACT_STATES, formatFen, type ContractListQuery, type ContractRow, type ContractState, type Page } from '@wantuo/shared';
+import { CONTRACT_STATES, formatFen, type ContractListQuery, type ContractRow, type ContractState } from '@wantuo/shared';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { download } from '../../api/download';
@@ -14,9 +14,6 @@ import { SignDialog } from './sign-dialog';
 import { contractStrings } from './strings';
 
 const PAGE = 20;
-
-export type ContractCounts = Record<ContractState, number>;
-export type ContractListAnswer = Page<ContractRow> & { counts?: Partial<ContractCounts> };
 
 /** /principal_contract: the school's care contracts (state tabs with counts, search, filters, export, sign) and its packages. */
 export default function PrincipalContracts() {

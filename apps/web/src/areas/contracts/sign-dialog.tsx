@@ -8,7 +8,6 @@ import {
   type AddContractInput,
   type ContractPackage,
   type ContractRow,
-  type Page,
   type StudentRow,
 } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';

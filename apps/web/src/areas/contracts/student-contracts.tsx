@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex } from 'antd';
-import { formatFen, type ContractRow, type Page, type StudentRow } from '@wantuo/shared';
+import { formatFen, type ContractRow, type StudentRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
