@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Form, Image, Input, Modal, Tag, Typography } from 'antd';
-import { formatFen, type BalancePayGoodsOrderInput, type PendingPayment, type StoreOrder, type StoreOrderState } from '@wantuo/shared';
+import { formatFen, type BalancePayGoodsOrderInput, type StoreOrder, type StoreOrderState } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { post } from '../../api/http';

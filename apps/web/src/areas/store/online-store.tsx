@@ -1,6 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Flex, Input, Pagination, Row, Segmented, Tag, Typography } from 'antd';
-import type { GoodsType, Page, StoreGoods } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { get } from '../../api/http';

@@ -1,15 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, InputNumber, Modal, Segmented, Select, Space, Switch, Tag, Typography } from 'antd';
-import {
-  formatFen,
-  sanitizeMoneyInput,
-  STORE_LIMITS,
-  yuanToFen,
-  type AddStoreGoodsInput,
-  type GoodsType,
-  type Page,
-  type StoreGoods,
-} from '@wantuo/shared';
+import { formatFen, sanitizeMoneyInput, STORE_LIMITS, yuanToFen, type AddStoreGoodsInput, type GoodsType, type StoreGoods } from '@wantuo/shared';
 import { useRef, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';

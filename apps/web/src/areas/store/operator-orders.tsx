@@ -1,13 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, Modal, Segmented, Space, Typography } from 'antd';
-import {
-  storeCan,
-  STORE_ORDER_STATES,
-  type ShipGoodsOrderInput,
-  type StoreOrder,
-  type StoreOrderListAnswer,
-  type StoreOrderState,
-} from '@wantuo/shared';
+import { storeCan, STORE_ORDER_STATES, type ShipGoodsOrderInput, type StoreOrder, type StoreOrderState } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';

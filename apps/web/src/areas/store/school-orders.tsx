@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, List, Pagination, Popconfirm, Space, Tabs, Typography } from 'antd';
-import { storeCan, STORE_ORDER_STATES, type StoreOrder, type StoreOrderListAnswer, type StoreOrderState } from '@wantuo/shared';
+import { storeCan, STORE_ORDER_STATES, type StoreOrder, type StoreOrderState } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { feedback } from '../../api/feedback';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Descriptions, Flex, Image, InputNumber, Row, Space, Tag, Typography } from 'antd';
-import { formatFen, formatStoreItems, STORE_FREE_SHIPPING_FEN, STORE_FREIGHT_FEN, STORE_LIMITS, type StoreGoods } from '@wantuo/shared';
+import { formatFen, formatStoreItems, STORE_FREE_SHIPPING_FEN, STORE_FREIGHT_FEN, STORE_LIMITS } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get } from '../../api/http';
