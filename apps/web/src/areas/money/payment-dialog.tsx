@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Flex, Input, Modal, QRCode, Result, Segmented, Spin, Statistic, Typography } from 'antd';
-import { formatFen, type PaymentState, type PendingPayment } from '@wantuo/shared';
+import { formatFen, type PendingPayment } from '@wantuo/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { get, wechatSandbox } from '../../api/http';
 import { newRequestId } from '../../lib/request-id';

@@ -11,8 +11,6 @@ import {
   type BalancePaySchoolInput,
   type LedgerEntry,
   type LedgerType,
-  type Page,
-  type PendingPayment,
   type RenewalPeriod,
   type SchoolInfo,
 } from '@wantuo/shared';

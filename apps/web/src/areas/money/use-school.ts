@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { GRACE_DAYS, type SchoolInfo, type ServiceState } from '@wantuo/shared';
+import { GRACE_DAYS, type ServiceState } from '@wantuo/shared';
 import { useCallback } from 'react';
 import { get } from '../../api/http';
 
