@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Role, type CareClass, type Page, type TeacherWantuoInfo } from '@wantuo/shared';
+import { Role } from '@wantuo/shared';
 import { useLocation } from 'react-router';
 import { get } from '../../api/http';
 import { useSession } from '../../stores/session';
@@ -11,12 +11,12 @@ export function useExamApi() {
   const admin = role === Role.Admin;
   return {
     admin,
-    list: admin ? 'studentExamList' : 'teacherStudentExamList',
-    add: admin ? 'addExam' : 'teacherAddExam',
-    edit: admin ? 'editExam' : 'teacherEditExam',
-    scores: admin ? 'examScore' : 'teacherExamScore',
-    addScores: admin ? 'addExamScore' : 'teacherAddExamScore',
-    delScore: admin ? 'delExamScore' : 'teacherDelExamScore',
+    list: admin ? ('studentExamList' as const) : ('teacherStudentExamList' as const),
+    add: admin ? ('addExam' as const) : ('teacherAddExam' as const),
+    edit: admin ? ('editExam' as const) : ('teacherEditExam' as const),
+    scores: admin ? ('examScore' as const) : ('teacherExamScore' as const),
+    addScores: admin ? ('addExamScore' as const) : ('teacherAddExamScore' as const),
+    delScore: admin ? ('delExamScore' as const) : ('teacherDelExamScore' as const),
     listPath: admin ? '/principal_exams' : pathname.startsWith('/A_') ? '/A_exams' : '/teacher_exams',
     scoresPath: admin ? '/principal_exam_scores' : pathname.startsWith('/A_') ? '/A_exam_scores' : '/teacher_exam_scores',
   };

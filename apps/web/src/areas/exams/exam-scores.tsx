@@ -1,15 +1,7 @@
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Flex, Input, Modal, Popconfirm, Row, Statistic, Table, Tabs, Tag, Typography, Upload } from 'antd';
-import {
-  parseScoreCell,
-  t as sharedT,
-  type AddExamScoreResult,
-  type ExamScoreAnswer,
-  type ExamScoreImportResult,
-  type ExamScoreRow,
-  type PublishExamScoresResult,
-} from '@wantuo/shared';
+import { parseScoreCell, t as sharedT, type ExamScoreAnswer, type ExamScoreImportResult, type ExamScoreRow } from '@wantuo/shared';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { download } from '../../api/download';

@@ -253,7 +253,7 @@ function ExamForm({
 }: {
   exam: Exam | null;
   classes: Array<{ id: number; name: string }>;
-  action: string;
+  action: ReturnType<typeof useExamApi>['add' | 'edit'];
   onClose: () => void;
   onSaved: (e: Exam) => void;
 }) {

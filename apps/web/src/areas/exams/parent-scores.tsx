@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Segmented, Tag, Typography } from 'antd';
-import type { ParentChild, ParentExamScore, ParentExamScoresAnswer } from '@wantuo/shared';
+import type { ParentExamScore } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
