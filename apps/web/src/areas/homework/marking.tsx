@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Checkbox, Descriptions, Drawer, Flex, Image, Input, Select, Timeline, Typography } from 'antd';
-import type { HomeworkInfo, HomeworkPage, HomeworkState, MarkHomeWorkResult, StudentWorkInfo } from '@wantuo/shared';
+import type { HomeworkState } from '@wantuo/shared';
 import { useMemo, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';

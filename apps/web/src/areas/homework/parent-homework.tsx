@@ -1,13 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, Form, Image, Input, Modal, Segmented, Space, Typography, Upload } from 'antd';
-import {
-  guardianMayMarkDone,
-  type MarkHomeWorkResult,
-  type ParentChild,
-  type StudentHomework,
-  type StudentHomeworkDay,
-  type UploadedFile,
-} from '@wantuo/shared';
+import { guardianMayMarkDone, type ParentChild, type StudentHomework } from '@wantuo/shared';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, Input, Progress, Select, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { CareClass, Homework, HomeworkKind, HomeworkPage, Page, TeachingClass } from '@wantuo/shared';
+import type { Homework, HomeworkKind } from '@wantuo/shared';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Flex, Image, Segmented, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { HomeworkInfo, HomeworkState, HomeworkSubmission } from '@wantuo/shared';
+import type { HomeworkState, HomeworkSubmission } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get } from '../../api/http';

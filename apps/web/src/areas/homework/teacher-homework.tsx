@@ -1,16 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Drawer, Flex, Form, Input, Pagination, Select, Space, Typography, Upload } from 'antd';
-import {
-  HOMEWORK_MAX_DAYS,
-  HOMEWORK_MAX_FILES,
-  Role,
-  type Homework,
-  type HomeworkAttachment,
-  type HomeworkPage,
-  type TeachManageAnswer,
-  type TeacherWantuoInfo,
-  type UploadedFile,
-} from '@wantuo/shared';
+import { HOMEWORK_MAX_DAYS, HOMEWORK_MAX_FILES, Role, type Homework, type HomeworkAttachment } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
@@ -59,7 +49,9 @@ function IssueDrawer({ open, onClose }: { open: boolean; onClose: () => void }) 
   const save = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    const [kind, id] = v.target.split(':');
+    // the target is `care:<id>` or `teaching:<id>` (the options above)
+    const [target, id] = v.target.split(':');
+    const kind = target === 'teaching' ? 'teaching' : 'care';
     setSaving(true);
     try {
       const h = await post('issueHomeWork', {
