@@ -1,16 +1,7 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Drawer, Flex, Form, Input, Radio, Spin, Switch, Upload, type UploadFile } from 'antd';
-import {
-  NOTICE_MAX_ATTACHMENTS,
-  type AddInformResult,
-  type CareClass,
-  type NoticeAudience,
-  type NoticeScope,
-  type Page,
-  type TeacherWantuoInfo,
-  type UploadedFile,
-} from '@wantuo/shared';
+import { NOTICE_MAX_ATTACHMENTS, type NoticeAudience, type NoticeScope } from '@wantuo/shared';
 import { lazy, Suspense, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post, upload } from '../../api/http';

@@ -1,7 +1,6 @@
 import { PaperClipOutlined } from '@ant-design/icons';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Badge, Button, Card, Flex, Segmented, Tag, Typography } from 'antd';
-import type { ParentNoticeList } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';

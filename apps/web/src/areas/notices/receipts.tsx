@@ -1,6 +1,6 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Divider, Drawer, Flex, Popconfirm, Progress, Segmented, Tag, Typography } from 'antd';
-import type { NoticeInfo, NoticeReceipt, RemindInformResult } from '@wantuo/shared';
+import type { NoticeReceipt } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
@@ -17,7 +17,15 @@ type Filter = 'all' | 'read' | 'unread';
  * A sent notice with its read receipts (headTeacherInformInfo, adminInformInfo for the admin): who read it and when,
  * who has not, filtered and paged by the server; the button texting the unread (once an hour at most).
  */
-export function ReceiptsDrawer({ id, infoAction, onClose }: { id: number | null; infoAction: string; onClose: () => void }) {
+export function ReceiptsDrawer({
+  id,
+  infoAction,
+  onClose,
+}: {
+  id: number | null;
+  infoAction: 'headTeacherInformInfo' | 'adminInformInfo';
+  onClose: () => void;
+}) {
   const s = noticesStrings.use();
   const when = useSchoolClock().dateTime;
   const qc = useQueryClient();
@@ -26,8 +34,8 @@ export function ReceiptsDrawer({ id, infoAction, onClose }: { id: number | null;
   const [reminding, setReminding] = useState(false);
   const q = useQuery({
     queryKey: ['notices', 'info', infoAction, id, filter, page],
-    queryFn: () => get(infoAction, { id, page, limit: PAGE, ...(filter === 'all' ? {} : { read: filter === 'read' ? 1 : 0 }) }),
-    enabled: id !== null,
+    queryFn:
+      id === null ? skipToken : () => get(infoAction, { id, page, limit: PAGE, ...(filter === 'all' ? {} : { read: filter === 'read' ? 1 : 0 }) }),
     // receipts come in while the drawer is open: a light poll rather than a socket channel of its own
     refetchInterval: 15_000,
   });
@@ -37,6 +45,7 @@ export function ReceiptsDrawer({ id, infoAction, onClose }: { id: number | null;
   const receipts = { ...q, data: q.data?.receipts } as unknown as Parameters<typeof ServerTable<NoticeReceipt>>[0]['query'];
 
   const remind = async () => {
+    if (id === null) return;
     setReminding(true);
     try {
       const r = await post('remindInform', { id });

@@ -1,7 +1,7 @@
 import { PaperClipOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Checkbox, Flex, Grid, Input, Modal, Segmented, Tag, Typography } from 'antd';
-import { Role, type NoticeDetail, type NoticeItem, type Page } from '@wantuo/shared';
+import { Role, type NoticeItem } from '@wantuo/shared';
 import { useState } from 'react';
 import { post, get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
