@@ -29,12 +29,14 @@ import type { SessionUser } from '../../core/http/request-context';
 import type { IncomingFile } from '../site/files.service';
 import { StudentGuardiansService } from './student-guardians.service';
 import { StudentsIoService } from './students-io.service';
+import { StudentGrowthService } from './student-growth.service';
 import { StudentsService } from './students.service';
 
 @Controller('api/index')
 export class StudentsController {
   constructor(
     private readonly students: StudentsService,
+    private readonly growthRecord: StudentGrowthService,
     private readonly io: StudentsIoService,
     private readonly guardians: StudentGuardiansService,
   ) {}
@@ -101,7 +103,7 @@ export class StudentsController {
 
   @Action('GET', 'teacherStudentGrowth')
   growth(@Input() q: TeacherStudentGrowthInput, @CurrentUser() user: SessionUser) {
-    return this.students.growth(user, q);
+    return this.growthRecord.growth(user, q);
   }
 
   @Action('GET', 'parentChildren')
@@ -111,12 +113,12 @@ export class StudentsController {
 
   @Action('GET', 'studentComments')
   comments(@Input() q: StudentCommentsInput, @CurrentUser() user: SessionUser) {
-    return this.students.comments(user, q);
+    return this.growthRecord.comments(user, q);
   }
 
   @Action('POST', 'overallComment')
   overallComment(@Input() input: OverallCommentInput, @CurrentUser() user: SessionUser) {
-    return this.students.overallComment(user, input);
+    return this.growthRecord.overallComment(user, input);
   }
 
   @Action('GET', 'studentImportTemplate')

@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { StudentGuardiansService } from './student-guardians.service';
 import { StudentsIoService } from './students-io.service';
 import { StudentsController } from './students.controller';
+import { StudentGrowthService } from './student-growth.service';
 import { StudentsService } from './students.service';
 
 @Module({
   controllers: [StudentsController],
-  providers: [StudentsService, StudentsIoService, StudentGuardiansService],
+  providers: [StudentsService, StudentsIoService, StudentGuardiansService, StudentGrowthService],
   exports: [StudentsService],
 })
 export class StudentsModule {}
