@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, DatePicker, Flex, Form, Input, Modal, Popconfirm, Radio, Select, Table, Tag } from 'antd';
-import type { SchoolCalendarDayAnswer, SchoolCalendarEntry } from '@wantuo/shared';
+import type { SchoolCalendarEntry } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { get, post } from '../../api/http';

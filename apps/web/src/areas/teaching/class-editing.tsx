@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Space, Tabs, Tag } from 'antd';
-import { formatFen, type TeachingClass } from '@wantuo/shared';
+import { formatFen } from '@wantuo/shared';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get } from '../../api/http';

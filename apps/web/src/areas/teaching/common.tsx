@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Divider, Input, Select, Space, Tag } from 'antd';
-import type { Clash, Page, Room, SessionState, StaffRow } from '@wantuo/shared';
+import type { Clash, SessionState } from '@wantuo/shared';
 import { useState } from 'react';
 import { ApiError, get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, List, Radio, Tag, Typography } from 'antd';
-import { ROLL_CALL_STATUSES, type RollCallAnswer, type RollCallStatus, type TeachManageAnswer } from '@wantuo/shared';
+import { ROLL_CALL_STATUSES, type RollCallStatus, type TeachManageAnswer } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';

@@ -1,5 +1,5 @@
 import { Alert, Button, DatePicker, Flex, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
-import type { CourseSchedulingAnswer, CourseSchedulingInput, Clash } from '@wantuo/shared';
+import type { AddTutorialSchoolCareAnswer, CourseSchedulingAnswer, CourseSchedulingInput, Clash } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { post } from '../../api/http';
@@ -168,11 +168,10 @@ export function PatternFields({ endOptional = false }: { endOptional?: boolean }
   );
 }
 
-/** What a generation preview answers (a teaching class's generation or a new tutoring class's). */
-export type PreviewAnswer = Pick<CourseSchedulingAnswer, 'sessions' | 'skipped' | 'clashes' | 'limit_reached'> & { replaced?: number };
-
 /** A generation preview: the sessions to create, the days skipped (holidays, make-up swaps), every clash named. */
-export function PreviewView({ answer }: { answer: PreviewAnswer }) {
+export function PreviewView({ answer }: { answer: CourseSchedulingAnswer | AddTutorialSchoolCareAnswer }) {
+  // a teaching class's generation tells the planned sessions it replaces; a new tutoring class has none
+  const replaced = 'replaced' in answer ? answer.replaced : 0;
   const s = teachingStrings.use();
   return (
     <Flex vertical gap={12} data-testid="schedule-preview">
@@ -182,7 +181,7 @@ export function PreviewView({ answer }: { answer: PreviewAnswer }) {
         <Alert
           type={answer.clashes.length ? 'warning' : 'success'}
           showIcon
-          title={`${s('gen.summary', { n: answer.sessions.length })}${answer.replaced ? s('gen.replaces', { n: answer.replaced }) : ''}`}
+          title={`${s('gen.summary', { n: answer.sessions.length })}${replaced ? s('gen.replaces', { n: replaced }) : ''}`}
           description={answer.limit_reached ? s('gen.limit') : undefined}
         />
       )}

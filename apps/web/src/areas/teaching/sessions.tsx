@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, DatePicker, Flex, Form, Input, List, Modal, Segmented, Space, Tag, Typography } from 'antd';
-import type { ChangeSchedulingAnswer, Clash, Page, SessionState, TeachingSession } from '@wantuo/shared';
+import type { Clash, GetAction, PostAction, SessionState, TeachingSession } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
@@ -14,10 +14,11 @@ const PAGE = 20;
 type StateFilter = SessionState | 'all';
 /** A teaching class's sessions or a tutoring class's: the same rows, their own list, move and cancel actions. */
 export type SessionKind = 'teaching' | 'tutoring';
-const ACTIONS: Record<SessionKind, { list: string; move: string; cancel: string }> = {
+const ACTIONS = {
   teaching: { list: 'teachingClassScheduling', move: 'moveTeachingSession', cancel: 'cancelTeachingSession' },
   tutoring: { list: 'tutorialScheduling', move: 'tutorialChangeScheduling', cancel: 'cancelTutorialSession' },
-};
+} as const satisfies Record<SessionKind, { list: GetAction; move: PostAction; cancel: PostAction }>;
+type Actions = (typeof ACTIONS)[SessionKind];
 
 /** A class's sessions (teachingClassScheduling or tutorialScheduling) with their state and roll call; move or cancel a planned one. */
 export function SessionsTab({ cls, onChanged, kind = 'teaching' }: { cls: { id: number }; onChanged: () => void; kind?: SessionKind }) {
@@ -130,7 +131,17 @@ export function SessionsTab({ cls, onChanged, kind = 'teaching' }: { cls: { id: 
   );
 }
 
-function CancelDialog({ session, action, onClose, onDone }: { session: TeachingSession; action: string; onClose: () => void; onDone: () => void }) {
+function CancelDialog({
+  session,
+  action,
+  onClose,
+  onDone,
+}: {
+  session: TeachingSession;
+  action: Actions['cancel'];
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const s = teachingStrings.use();
   const [form] = Form.useForm<{ reason: string }>();
   const [busy, setBusy] = useState(false);
@@ -178,7 +189,17 @@ interface MoveValues {
 }
 
 /** Moving one session: the week's free windows of its teacher and room (teachingClassChangeScheduling), then the move (moveTeachingSession or tutorialChangeScheduling) on the version read. */
-function MoveDialog({ session, action, onClose, onMoved }: { session: TeachingSession; action: string; onClose: () => void; onMoved: () => void }) {
+function MoveDialog({
+  session,
+  action,
+  onClose,
+  onMoved,
+}: {
+  session: TeachingSession;
+  action: Actions['move'];
+  onClose: () => void;
+  onMoved: () => void;
+}) {
   const s = teachingStrings.use();
   const [week, setWeek] = useState<string | null>(null);
   const [form] = Form.useForm<MoveValues>();

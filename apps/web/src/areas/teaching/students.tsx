@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Flex, Input, Modal, Popconfirm, Table, Typography } from 'antd';
-import type { Page, SelectableStudent, TeachingClass, TeachingClassMember } from '@wantuo/shared';
+import type { PostInput, SelectableStudent, TeachingClass, TeachingClassMember } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
@@ -81,6 +81,10 @@ export function StudentsTab({ cls, onChanged }: { cls: TeachingClass; onChanged:
   );
 }
 
+/** Where the students to add come from and go: a teaching class's actions, or a tutoring class's. */
+type AddActions =
+  { select: 'selectTeachingClassStudent'; add: 'addTeachingClassStudent' } | { select: 'selectTutorialStudent'; add: 'addTutorialStudent' };
+
 /**
  * Choosing students to add (a teaching class by default; a tutoring class with its own actions, plus the plan
  * field given as children and sent through `extra`).
@@ -98,8 +102,8 @@ export function AddStudents({
   left: number;
   onClose: () => void;
   onAdded: () => void;
-  actions?: { select: string; add: string };
-  extra?: () => Promise<Record<string, unknown>>;
+  actions?: AddActions;
+  extra?: () => Promise<Omit<PostInput<'addTutorialStudent'>, 'class_id' | 'student_ids'>>;
   children?: React.ReactNode;
 }) {
   const s = teachingStrings.use();

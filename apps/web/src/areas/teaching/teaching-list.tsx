@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Input, Segmented, Space, Tag } from 'antd';
-import { formatFen, type TeachingClass, type TeachingClassPage } from '@wantuo/shared';
+import { formatFen, type TeachingClass } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { get } from '../../api/http';

@@ -23,10 +23,7 @@ import {
   type AddTutorialSchoolCareAnswer,
   type AddTutorialSchoolCareInput,
   type Clash,
-  type Page,
-  type TutorialSetting,
   type TutorialStudentInfo,
-  type TutorialType,
   type TutoringClass,
   type TutoringMember,
 } from '@wantuo/shared';

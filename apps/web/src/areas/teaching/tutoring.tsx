@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Tabs, Tag } from 'antd';
-import { formatFen, yuanToFen, type Page, type TutorialSetting, type TutorialSettingInput, type TutoringClass } from '@wantuo/shared';
+import { formatFen, yuanToFen, type TutorialSetting, type TutorialSettingInput, type TutoringClass } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get, post } from '../../api/http';
