@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card, Flex, Segmented, Select, Typography } from 'antd';
-import type { ClassScheduleAnswer, TeacherScheduleAnswer } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';

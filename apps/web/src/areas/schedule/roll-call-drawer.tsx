@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Flex, List, Radio, Tag, Typography } from 'antd';
-import { ROLL_CALL_STATUSES, type RollCallAnswer, type RollCallStatus } from '@wantuo/shared';
+import { ROLL_CALL_STATUSES, type RollCallStatus } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Role } from '@wantuo/shared';
@@ -12,8 +12,11 @@ import { useIsPhone } from './common';
 import { scheduleStrings } from './strings';
 import type { ViewEntry } from './week-view';
 
+/** A session of the week (care slots, which have no id, have no roll call). */
+export type RollCallEntry = ViewEntry & { id: number };
+
 /** Roll call of one of today's sessions from the week (rollCall GET → mark → POST); the session becomes held. */
-export function RollCallDrawer({ entry, onClose, onSaved }: { entry: ViewEntry; onClose: () => void; onSaved: () => void }) {
+export function RollCallDrawer({ entry, onClose, onSaved }: { entry: RollCallEntry; onClose: () => void; onSaved: () => void }) {
   const s = scheduleStrings.use();
   const phone = useIsPhone();
   const navigate = useNavigate();

@@ -7,7 +7,7 @@ import { LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
 import { AvailabilityForm } from './availability-form';
 import { KindLegend, mondayOf, WeekNav } from './common';
-import { RollCallDrawer } from './roll-call-drawer';
+import { RollCallDrawer, type RollCallEntry } from './roll-call-drawer';
 import { scheduleStrings } from './strings';
 import { WeekView, type ViewDay, type ViewEntry } from './week-view';
 
@@ -28,7 +28,7 @@ export function useTeacherWeek() {
 export function MyWeek({ title }: { title: string }) {
   const s = scheduleStrings.use();
   const { today, thisWeek, week, setWeek, q } = useTeacherWeek();
-  const [calling, setCalling] = useState<ViewEntry | null>(null);
+  const [calling, setCalling] = useState<RollCallEntry | null>(null);
   const tappable = (e: ViewEntry) => e.id !== null && e.kind !== 'care' && e.day === today && e.state !== 'cancelled';
   return (
     <Flex vertical gap={12}>
@@ -50,7 +50,14 @@ export function MyWeek({ title }: { title: string }) {
               {q.data.days.every((d) => d.sessions.length + d.care.length === 0) && (
                 <Typography.Text type="secondary">{s('week.empty')}</Typography.Text>
               )}
-              <WeekView days={teacherDays(q.data)} today={today} tappable={tappable} onEntry={setCalling} />
+              <WeekView
+                days={teacherDays(q.data)}
+                today={today}
+                tappable={tappable}
+                onEntry={(e) => {
+                  if (e.id !== null) setCalling({ ...e, id: e.id });
+                }}
+              />
             </>
           )}
         </Flex>
