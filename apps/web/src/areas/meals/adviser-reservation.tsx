@@ -1,15 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, List, Modal, Popconfirm, Segmented, Select, Tabs, Tag, Typography } from 'antd';
-import {
-  formatFen,
-  type DinnerBooking,
-  type DinnerBookingCount,
-  type DinnerBookingInfoRow,
-  type MealCountMessage,
-  type MealGoods,
-  type MealSettings,
-  type Page,
-} from '@wantuo/shared';
+import { formatFen, type DinnerBooking, type DinnerBookingInfoRow, type MealCountMessage } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useState } from 'react';
 import { feedback } from '../../api/feedback';
@@ -231,7 +222,7 @@ function BookDialog({ row, day, onClose, onBooked }: { row: DinnerBookingInfoRow
     onClose();
   };
   const book = useMutation({
-    mutationFn: () => post('bookDinner', { student_id: row!.student_id, day, goods_id: choice, request_id: `${requestId}-${choice}` }),
+    mutationFn: (goods_id: number) => post('bookDinner', { student_id: row!.student_id, day, goods_id, request_id: `${requestId}-${goods_id}` }),
     onSuccess: () => {
       feedback().message.success(s('parent.booked_ok'));
       onBooked();
@@ -246,7 +237,7 @@ function BookDialog({ row, day, onClose, onBooked }: { row: DinnerBookingInfoRow
       okText={s('parent.book')}
       okButtonProps={{ disabled: !choice }}
       confirmLoading={book.isPending}
-      onOk={() => book.mutate()}
+      onOk={() => choice && book.mutate(choice)}
       onCancel={close}
       destroyOnHidden
     >

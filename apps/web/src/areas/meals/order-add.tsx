@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, Space, Upload } from 'antd';
-import { formatFen, yuanToFen, type MealGoods, type UploadedFile } from '@wantuo/shared';
+import { formatFen, yuanToFen, type MealGoods } from '@wantuo/shared';
 import { useNavigate, useSearchParams } from 'react-router';
 import { feedback } from '../../api/feedback';
 import { get, post, upload } from '../../api/http';
@@ -57,7 +57,7 @@ function GoodsForm({ goods }: { goods: MealGoods | null }) {
           })
         : post('addMealGoods', {
             name: v.name,
-            price_fen: yuanToFen(v.price ?? ''),
+            price_fen: yuanToFen(v.price ?? '') ?? 0, // the price field's validator has checked it is a price above 0
             description: v.description ?? '',
             picture_url: v.picture_url || null,
           }),

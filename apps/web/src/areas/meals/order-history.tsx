@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DatePicker, Flex, Segmented, Select, Typography } from 'antd';
-import { addDays, formatFen, Role, type DinnerBooking, type Page, type TeacherWantuoInfo } from '@wantuo/shared';
+import { addDays, formatFen, Role, type DinnerBooking } from '@wantuo/shared';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { get } from '../../api/http';

@@ -1,15 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Popconfirm, Segmented, Select, Tag, Typography } from 'antd';
-import {
-  addDays,
-  formatFen,
-  mealBookingOpen,
-  type DinnerBooking,
-  type MealGoods,
-  type ParentChild,
-  type ParentMeals as ParentMealsAnswer,
-  type PendingPayment,
-} from '@wantuo/shared';
+import { addDays, formatFen, mealBookingOpen, type DinnerBooking, type MealGoods } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
@@ -131,7 +122,7 @@ function DayCard(p: {
   const [choice, setChoice] = useState<number | undefined>(active ? (b.goods_id ?? undefined) : undefined);
   const [requestId] = useState(newRequestId);
   const book = useMutation({
-    mutationFn: () => post('bookDinner', { student_id: p.studentId, day: p.day, goods_id: choice, request_id: `${requestId}-${choice}` }),
+    mutationFn: (goods_id: number) => post('bookDinner', { student_id: p.studentId, day: p.day, goods_id, request_id: `${requestId}-${goods_id}` }),
     onSuccess: (nb) => {
       setChanging(false);
       p.onChanged();
@@ -222,7 +213,12 @@ function DayCard(p: {
             options={p.goods.map((g) => ({ value: g.id, label: `${g.name} ¥${formatFen(g.price_fen)}` }))}
             aria-label={s('parent.choose')}
           />
-          <Button type="primary" disabled={!choice || (active && choice === b.goods_id)} loading={book.isPending} onClick={() => book.mutate()}>
+          <Button
+            type="primary"
+            disabled={!choice || (active && choice === b.goods_id)}
+            loading={book.isPending}
+            onClick={() => choice && book.mutate(choice)}
+          >
             {active ? s('parent.confirm_change') : s('parent.book')}
           </Button>
           {changing && <Button onClick={() => setChanging(false)}>{s('parent.back')}</Button>}

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Button,
   Card,
@@ -20,18 +20,7 @@ import {
   TimePicker,
   Typography,
 } from 'antd';
-import {
-  formatFen,
-  yuanToFen,
-  type DelMealGoodsResult,
-  type DinnerBooking,
-  type MealCountAnswer,
-  type MealCountMessage,
-  type MealGoods,
-  type MealGoodsPrice,
-  type MealSettings,
-  type Page,
-} from '@wantuo/shared';
+import { formatFen, yuanToFen, type DinnerBooking, type MealCountMessage, type MealGoods } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -179,7 +168,8 @@ function PriceDialog({ goods, onClose, onSaved }: { goods: MealGoods | null; onC
   const [form] = Form.useForm<{ price: string; reason: string }>();
   const save = useMutation({
     mutationFn: (v: { price: string; reason: string }) =>
-      post('editMealGoodsPrice', { id: goods!.id, version: goods!.version, price_fen: yuanToFen(v.price), reason: v.reason }),
+      // the price field's validator has checked it is a price above 0
+      post('editMealGoodsPrice', { id: goods!.id, version: goods!.version, price_fen: yuanToFen(v.price) ?? 0, reason: v.reason }),
     onSuccess: () => {
       feedback().message.success(s('goods.saved'));
       onSaved();
@@ -364,8 +354,7 @@ function Kitchen() {
   const today = settings.data?.today;
   const q = useQuery({
     queryKey: ['orderMealCount', today],
-    queryFn: () => get('orderMealCount', { from: today, to: today }),
-    enabled: Boolean(today),
+    queryFn: today ? () => get('orderMealCount', { from: today, to: today }) : skipToken,
   });
   const [live, setLive] = useState<MealCountMessage | null>(null);
   useMealCountLive(
