@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card, Select, Typography } from 'antd';
-import { periodLabel, periodsBetween, Role, type DataGroup, type StudentDayCount, type TeacherClockingInCount } from '@wantuo/shared';
+import { periodLabel, periodsBetween, Role, type DataGroup } from '@wantuo/shared';
 import { useMemo, useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';

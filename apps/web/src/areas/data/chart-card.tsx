@@ -2,7 +2,8 @@ import { DownloadOutlined } from '@ant-design/icons';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { App, Button, Card, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { download } from '../../api/download';
+import type { GetInput } from '@wantuo/shared';
+import { download, type FileAction } from '../../api/download';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { EChart, type ChartOption } from './echart';
 import { dataStrings } from './strings';
@@ -11,7 +12,7 @@ import { dataStrings } from './strings';
  * One chart of the data centre: a card with its title and an export button (the API's .xlsx of the same numbers),
  * the loading, error and empty states of its query, then the chart and a summary line.
  */
-export function ChartCard({
+export function ChartCard<K extends FileAction>({
   title,
   query,
   empty,
@@ -30,7 +31,7 @@ export function ChartCard({
   option: ChartOption;
   summary: ReactNode;
   /** the export action, its parameters and the file name */
-  exportAs: { action: string; params: object; filename: string };
+  exportAs: { action: K; params: GetInput<K>; filename: string };
   /** controls above the chart (a class filter) */
   before?: ReactNode;
   height?: number;

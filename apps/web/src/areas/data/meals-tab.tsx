@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { periodLabel, periodsBetween, Role, type DataGroup, type MealCountAnswer } from '@wantuo/shared';
+import { periodLabel, periodsBetween, Role, type DataGroup } from '@wantuo/shared';
 import { useMemo } from 'react';
 import { get } from '../../api/http';
 import { useSession } from '../../stores/session';

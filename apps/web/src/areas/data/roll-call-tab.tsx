@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { periodLabel, periodsBetween, type DataGroup, type RollCallCount } from '@wantuo/shared';
+import { periodLabel, periodsBetween, type DataGroup } from '@wantuo/shared';
 import { Select } from 'antd';
 import { useMemo, useState } from 'react';
 import { get } from '../../api/http';
