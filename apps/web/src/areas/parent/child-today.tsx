@@ -7,13 +7,6 @@ import { useSchoolZone } from '../../lib/school-time';
 import { DayTimeline } from '../flow/timeline';
 import { flowStrings, type FlowKey } from '../flow/strings';
 
-interface DayInfo {
-  state: 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
-  day: string;
-  events: { position: number; type: string; at: string; actor_name: string | null; voided: boolean; payload: { reason?: string } }[];
-  left_with: { name: string; relation: string } | null;
-}
-
 const STATE_COLOR = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' } as const;
 
 /** One child's day, as it happens: the state and the timeline (who did what, when), in the school's time. */

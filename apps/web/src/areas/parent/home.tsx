@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Avatar, Badge, Card, Space, Tabs, Typography } from 'antd';
-import type { ParentChild } from '@wantuo/shared';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, DatePicker, Form, Input, List, Modal, Popconfirm, Select, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
-import type { LeaveRequestRow, Page, ParentChild } from '@wantuo/shared';
+import type { LeaveRequestRow, ParentChild } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
