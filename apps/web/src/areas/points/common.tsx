@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button, Flex, Tag, Typography } from 'antd';
-import type { OrderState, PointsLedgerEntry, StudentPoints } from '@wantuo/shared';
+import type { OrderState, PointsLedgerEntry } from '@wantuo/shared';
 import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';

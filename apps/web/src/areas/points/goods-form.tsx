@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, InputNumber, Space, Switch, Typography, Upload } from 'antd';
-import { GOODS_MAX_PRICE, GOODS_MAX_STOCK, type ScoreGoods, type ScoreGoodsDetail, type UploadedFile } from '@wantuo/shared';
+import { GOODS_MAX_PRICE, GOODS_MAX_STOCK, type ScoreGoods } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { feedback } from '../../api/feedback';
@@ -80,7 +80,8 @@ function GoodsEditor({ goods }: { goods: ScoreGoods | null }) {
     const common = { name: v.name.trim(), picture_url: v.picture_url ?? '', description: v.description?.trim() ?? '' };
     try {
       if (goods) await post('editScoreGoods', { id: goods.id, version: goods.version, ...common });
-      else await post('addScoreGoods', { ...common, price: v.price, stock: v.stock ?? 0, listed: v.listed ?? true, request_id: requestId });
+      // a new good's price is a required field of the form (absent only when editing)
+      else await post('addScoreGoods', { ...common, price: v.price ?? 0, stock: v.stock ?? 0, listed: v.listed ?? true, request_id: requestId });
       feedback().message.success(s('saved'));
       void qc.invalidateQueries({ queryKey: ['scoreGoodsList'] });
       void qc.invalidateQueries({ queryKey: ['scoreGoodsInfo'] });

@@ -1,14 +1,6 @@
 import { useInfiniteQuery, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Avatar, Button, Card, Empty, Flex, Modal, Radio, Segmented, Space, Tag, Typography } from 'antd';
-import {
-  exchangeDecision,
-  type Page,
-  type ParentChild,
-  type ScoreGoods,
-  type ScoreOrder,
-  type ScoreOrderListAnswer,
-  type StudentPoints,
-} from '@wantuo/shared';
+import { exchangeDecision, type ParentChild, type ScoreGoods } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';

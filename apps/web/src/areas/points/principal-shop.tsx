@@ -1,18 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Card, Flex, Form, Input, InputNumber, Modal, Segmented, Space, Tabs, Tag, Typography } from 'antd';
-import {
-  canCancel,
-  canHandOver,
-  GOODS_MAX_PRICE,
-  ORDER_STATES,
-  type DelScoreGoodsResult,
-  type OrderState,
-  type Page,
-  type ScoreGoods,
-  type ScoreGoodsDetail,
-  type ScoreOrder,
-  type ScoreOrderListAnswer,
-} from '@wantuo/shared';
+import { canCancel, canHandOver, GOODS_MAX_PRICE, ORDER_STATES, type OrderState, type ScoreGoods, type ScoreOrder } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { feedback } from '../../api/feedback';

@@ -1,6 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Avatar, Button, Card, Checkbox, Drawer, Empty, Flex, Input, InputNumber, Segmented, Tag, Typography } from 'antd';
-import { applyPoints, POINTS_MAX_PER_ENTRY, type AwardPointsResult, type Page, type PointsStudent } from '@wantuo/shared';
+import { applyPoints, POINTS_MAX_PER_ENTRY, type PointsStudent } from '@wantuo/shared';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
