@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Input, Modal, Popconfirm, Segmented, Select, Space, Table, Upload } from 'antd';
+import { Alert, Button, Card, Modal, Popconfirm, Segmented, Select, Space, Table, Upload } from 'antd';
 import type { StudentImportResult, StudentRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, get, post, upload } from '../../api/http';
 import { feedback } from '../../api/feedback';
+import { ListToolbar } from '../../components/list-toolbar';
 import { ServerTable } from '../../components/server-table';
 import { useSchoolToday } from '../../lib/school-time';
 import { download, useStudentColumns } from './student-common';
@@ -132,63 +133,64 @@ export default function StudentList() {
   return (
     <Card title={ss('stu.title')}>
       {/* in the body, not the card header: at 375 px the header would squeeze the title to nothing */}
-      <Space wrap style={{ marginBottom: 12 }}>
-        <Button type="primary" onClick={() => navigate('/principal_educationalsStudent_add')}>
-          {ss('stu.add')}
-        </Button>
-        <Button onClick={() => setImporting(true)}>{ss('stu.import')}</Button>
-        <Button onClick={() => void download('studentExport', { ...filters, format: 'xlsx' }, `学生名单-${stamp}.xlsx`).catch(() => {})}>
-          {ss('stu.export')}
-        </Button>
-      </Space>
-      <br />
-      <Space wrap style={{ marginBottom: 16 }}>
-        <Input.Search
-          allowClear
-          placeholder={ss('stu.search')}
-          maxLength={32}
-          style={{ width: 260 }}
-          onSearch={(v) => {
-            setKeyword(v.trim());
+      <ListToolbar
+        search={{
+          placeholder: ss('stu.search'),
+          width: 260,
+          onSearch: (v) => {
+            setKeyword(v);
             setPage(1);
-          }}
-        />
-        <Select
-          allowClear
-          placeholder={ss('stu.all_grades')}
-          style={{ width: 130 }}
-          value={grade}
-          options={grades.data?.map((g) => ({ value: g.grade, label: g.grade }))}
-          onChange={(v) => {
-            setGrade(v);
-            setClassName(undefined);
-            setPage(1);
-          }}
-        />
-        <Select
-          allowClear
-          placeholder={ss('stu.all_classes')}
-          style={{ width: 120 }}
-          value={className}
-          disabled={!grade}
-          options={classes.map((c) => ({ value: c, label: c }))}
-          onChange={(v) => {
-            setClassName(v);
-            setPage(1);
-          }}
-        />
-        <Segmented
-          value={status}
-          onChange={(v) => {
-            setStatus(v as 0 | 1);
-            setPage(1);
-          }}
-          options={[
-            { value: 1, label: ss('stu.active') },
-            { value: 0, label: ss('stu.archived') },
-          ]}
-        />
-      </Space>
+          },
+        }}
+        filters={
+          <>
+            <Select
+              allowClear
+              placeholder={ss('stu.all_grades')}
+              style={{ width: 130 }}
+              value={grade}
+              options={grades.data?.map((g) => ({ value: g.grade, label: g.grade }))}
+              onChange={(v) => {
+                setGrade(v);
+                setClassName(undefined);
+                setPage(1);
+              }}
+            />
+            <Select
+              allowClear
+              placeholder={ss('stu.all_classes')}
+              style={{ width: 120 }}
+              value={className}
+              disabled={!grade}
+              options={classes.map((c) => ({ value: c, label: c }))}
+              onChange={(v) => {
+                setClassName(v);
+                setPage(1);
+              }}
+            />
+            <Segmented
+              value={status}
+              onChange={(v) => {
+                setStatus(v as 0 | 1);
+                setPage(1);
+              }}
+              options={[
+                { value: 1, label: ss('stu.active') },
+                { value: 0, label: ss('stu.archived') },
+              ]}
+            />
+          </>
+        }
+        actions={
+          <>
+            <Button type="primary" onClick={() => navigate('/principal_educationalsStudent_add')}>
+              {ss('stu.add')}
+            </Button>
+            <Button onClick={() => setImporting(true)}>{ss('stu.import')}</Button>
+          </>
+        }
+        exportAs={{ action: 'studentExport', params: { ...filters, format: 'xlsx' }, filename: `学生名单-${stamp}.xlsx`, label: ss('stu.export') }}
+      />
       <ServerTable<StudentRow>
         query={q}
         page={page}
