@@ -86,7 +86,7 @@ export interface CommandContext {
   pickupIds: readonly number[];
 }
 
-/** Why a command is refused: message keys of messages.ts. */
+/** Why a command is refused: message keys of messages/. */
 export type FlowRefusal =
   | 'flow.already_left'
   | 'flow.on_leave'
