@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { pageOf } from '../api/define';
 import { ROLL_CALL_STATUSES, SESSION_STATES } from '../schemas/teaching';
-import { Clash, GeneratedSession, SkippedSession, TeachingSession } from './teaching';
+import { Clash, GeneratedSession, SelectableStudent, SkippedSession, TeachingClassMember, TeachingSession } from './teaching';
 
 const id = z.number().int();
 const count = z.number().int();
@@ -97,13 +97,8 @@ export type TutoringSessionPage = z.infer<typeof TutoringSessionPage>;
 // ---------------------------------------------------------------- students
 
 /** One row of tutorialStudent. */
-export const TutoringMember = z.object({
-  id,
-  name: z.string(),
-  grade: z.string().nullable(),
-  class_name: z.string().nullable(),
+export const TutoringMember = TeachingClassMember.extend({
   plan: z.string().nullable(),
-  joined_at: z.string(),
   /** roll calls present or late at the class's sessions */
   attended: count,
 });
@@ -113,12 +108,7 @@ export const TutoringMemberPage = pageOf(TutoringMember);
 export type TutoringMemberPage = z.infer<typeof TutoringMemberPage>;
 
 /** One row of selectTutorialStudent. */
-export const SelectableTutoringStudent = z.object({
-  id,
-  name: z.string(),
-  grade: z.string().nullable(),
-  class_name: z.string().nullable(),
-  care_class_name: z.string().nullable(),
+export const SelectableTutoringStudent = SelectableStudent.extend({
   /** the student's tutoring type from the care settings */
   tutoring_type: z.string().nullable(),
 });
