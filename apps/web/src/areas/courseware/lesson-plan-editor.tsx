@@ -1,39 +1,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, DatePicker, Flex, Form, Input, InputNumber, List, Modal, Select, Space, Tag, Typography } from 'antd';
-import {
-  formatPages,
-  itemSlides,
-  parsePages,
-  planMinutes,
-  type CoursewareFileRow,
-  type LessonClassKind,
-  type LessonPlanDetail,
-} from '@wantuo/shared';
+import { Alert, Button, Card, DatePicker, Flex, Form, Input, Select, Typography } from 'antd';
+import { formatPages, itemSlides, parsePages, planMinutes, type LessonClassKind, type LessonPlanDetail } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
-import { EmptyState, LoadError, Loading } from '../../components/states';
+import { LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
-import { viewerHref } from './common';
 import { classKey, useLessonClasses } from './lesson-common';
+import { ItemPicker } from './lesson-plan-item-picker';
+import { itemKey, PlanItems, type EditItem } from './lesson-plan-items';
+import { PlanSteps } from './lesson-plan-steps';
 import { lessonStrings } from './lesson-strings';
-
-/** One courseware file of the plan as edited: the pages as typed (checked with parsePages as they are typed). */
-interface EditItem {
-  key: string;
-  file_id: number;
-  name: string;
-  kind: CoursewareFileRow['kind'];
-  courseware_title: string;
-  section_title: string;
-  total_pages: number | null;
-  pagesText: string;
-  note: string;
-  open: boolean;
-  url: string | null;
-}
 
 interface FormValues {
   title: string;
@@ -42,9 +21,6 @@ interface FormValues {
   objectives?: string;
   steps: Array<{ title: string; minutes?: number | null; content?: string }>;
 }
-
-let seq = 0;
-const itemKey = () => `i${++seq}`;
 
 /** The editor of a lesson plan: title, class, day, objectives, steps, and the courseware pages it shows in class, in order. */
 /** A new plan's class (`<kind>:<id>`) and day (YYYY-MM-DD) when it is made for a session of the timetable. */
@@ -137,6 +113,7 @@ function EditorForm({
       [next[index], next[index + dir]] = [next[index + dir], next[index]];
       return next;
     });
+  const remove = (key: string) => setItems((all) => all.filter((x) => x.key !== key));
 
   const save = async (teach: boolean) => {
     const v = await form.validateFields().catch(() => null);
@@ -248,64 +225,7 @@ function EditorForm({
               {s('minutes_total', { n: planMinutes(steps.filter(Boolean)) })}
             </Typography.Text>
           </Typography.Title>
-          <Form.List name="steps">
-            {(fields, { add, remove, move: moveStep }) => (
-              <Flex vertical gap={8}>
-                {fields.map((f, i) => (
-                  <Card key={f.key} size="small" styles={{ body: { padding: 12 } }}>
-                    <Flex gap={8} wrap align="flex-start">
-                      <Typography.Text type="secondary" style={{ lineHeight: '32px' }}>
-                        {i + 1}.
-                      </Typography.Text>
-                      <Form.Item
-                        name={[f.name, 'title']}
-                        rules={[{ required: true, whitespace: true, message: s('required') }]}
-                        style={{ flex: '1 1 160px', minWidth: 0, marginBottom: 8 }}
-                      >
-                        <Input maxLength={60} placeholder={s('step_title')} aria-label={s('step_title')} />
-                      </Form.Item>
-                      <Form.Item name={[f.name, 'minutes']} style={{ width: 110, marginBottom: 8 }}>
-                        <InputNumber
-                          min={0}
-                          max={240}
-                          precision={0}
-                          suffix={s('step_minutes')}
-                          style={{ width: '100%' }}
-                          aria-label={s('step_minutes')}
-                        />
-                      </Form.Item>
-                      {!readOnly && (
-                        <Space size={4}>
-                          <Button size="small" disabled={i === 0} onClick={() => moveStep(i, i - 1)} aria-label={s('up')}>
-                            ↑
-                          </Button>
-                          <Button size="small" disabled={i === fields.length - 1} onClick={() => moveStep(i, i + 1)} aria-label={s('down')}>
-                            ↓
-                          </Button>
-                          <Button size="small" danger onClick={() => remove(f.name)}>
-                            {s('delete')}
-                          </Button>
-                        </Space>
-                      )}
-                    </Flex>
-                    <Form.Item name={[f.name, 'content']} style={{ marginBottom: 0 }}>
-                      <Input.TextArea
-                        maxLength={1000}
-                        autoSize={{ minRows: 1, maxRows: 5 }}
-                        placeholder={s('step_content')}
-                        aria-label={s('step_content')}
-                      />
-                    </Form.Item>
-                  </Card>
-                ))}
-                {!readOnly && fields.length < 20 && (
-                  <Button type="dashed" onClick={() => add({ title: '' })}>
-                    + {s('add_step')}
-                  </Button>
-                )}
-              </Flex>
-            )}
-          </Form.List>
+          <PlanSteps readOnly={readOnly} />
         </Form>
 
         <Flex justify="space-between" align="center" wrap gap={8}>
@@ -322,87 +242,7 @@ function EditorForm({
           )}
         </Flex>
         <Typography.Text type="secondary">{s('items_help')}</Typography.Text>
-        {items.length === 0 ? (
-          <EmptyState description={s('no_items')} />
-        ) : (
-          <Flex vertical gap={8}>
-            {items.map((it, i) => {
-              const p = parsed[i];
-              return (
-                <Card key={it.key} size="small" styles={{ body: { padding: 12 } }} data-testid="plan-item">
-                  <Flex vertical gap={8}>
-                    <Flex justify="space-between" gap={8} wrap>
-                      <Flex vertical style={{ minWidth: 0, flex: '1 1 200px' }}>
-                        <Typography.Text strong ellipsis>
-                          {i + 1}. {it.name}
-                        </Typography.Text>
-                        <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
-                          {it.courseware_title} · {it.section_title}
-                        </Typography.Text>
-                      </Flex>
-                      <Space size={4} wrap>
-                        {it.open ? <Tag>{it.kind.toUpperCase()}</Tag> : <Tag color="red">{s('locked')}</Tag>}
-                        {it.open && it.kind === 'pdf' && it.url && (
-                          <Button
-                            size="small"
-                            type="link"
-                            onClick={() => window.open(viewerHref({ url: it.url!, name: it.name }), '_blank', 'noopener')}
-                          >
-                            {s('preview')}
-                          </Button>
-                        )}
-                        {!readOnly && (
-                          <>
-                            <Button size="small" disabled={i === 0} onClick={() => move(i, -1)} aria-label={s('up')}>
-                              ↑
-                            </Button>
-                            <Button size="small" disabled={i === items.length - 1} onClick={() => move(i, 1)} aria-label={s('down')}>
-                              ↓
-                            </Button>
-                            <Button size="small" danger onClick={() => setItems((all) => all.filter((x) => x.key !== it.key))}>
-                              {s('delete')}
-                            </Button>
-                          </>
-                        )}
-                      </Space>
-                    </Flex>
-                    <Flex gap={8} wrap>
-                      {it.kind === 'pdf' && (
-                        <Flex vertical style={{ flex: '1 1 140px', minWidth: 0 }}>
-                          <Input
-                            size="small"
-                            disabled={readOnly}
-                            value={it.pagesText}
-                            onChange={(e) => change(it.key, { pagesText: e.target.value })}
-                            placeholder={s('pages_all', { n: it.total_pages ?? '?' })}
-                            addonBefore={s('pages')}
-                            status={p.ok ? undefined : 'error'}
-                            aria-label={s('pages')}
-                          />
-                          {!p.ok && (
-                            <Typography.Text type="danger" style={{ fontSize: 12 }}>
-                              {s(p.error, { max: it.total_pages ?? '?' })}
-                            </Typography.Text>
-                          )}
-                        </Flex>
-                      )}
-                      <Input
-                        size="small"
-                        disabled={readOnly}
-                        value={it.note}
-                        maxLength={100}
-                        onChange={(e) => change(it.key, { note: e.target.value })}
-                        addonBefore={s('note')}
-                        style={{ flex: '1 1 160px', minWidth: 0 }}
-                        aria-label={s('note')}
-                      />
-                    </Flex>
-                  </Flex>
-                </Card>
-              );
-            })}
-          </Flex>
-        )}
+        <PlanItems items={items} parsed={parsed} readOnly={readOnly} onChange={change} onMove={move} onRemove={remove} />
 
         <Flex gap={8} wrap justify="flex-end">
           <Button onClick={onClose}>{s('back')}</Button>
@@ -448,110 +288,5 @@ function EditorForm({
         />
       )}
     </Card>
-  );
-}
-
-/** Picks files of owned courseware: a courseware (searched on the server), one of its sections, its files. */
-function ItemPicker({
-  chosen,
-  onAdd,
-  onClose,
-}: {
-  chosen: Set<number>;
-  onAdd: (f: CoursewareFileRow, courseware: string) => void;
-  onClose: () => void;
-}) {
-  const s = lessonStrings.use();
-  const [keyword, setKeyword] = useState('');
-  const [courseware, setCourseware] = useState<number | null>(null);
-  const [section, setSection] = useState<number | null>(null);
-  const owned = useQuery({
-    queryKey: ['schoolCoursewareList', 'lesson-picker', keyword],
-    queryFn: () => get('schoolCoursewareList', { page: 1, limit: 50, keyword: keyword || undefined }),
-  });
-  const sections = useQuery({
-    queryKey: ['coursewareSection', courseware],
-    queryFn: () => get('coursewareSection', { courseware_id: courseware }),
-    enabled: courseware !== null,
-  });
-  const files = useQuery({
-    queryKey: ['coursewareFile', section],
-    queryFn: () => get('coursewareFile', { section_id: section }),
-    enabled: section !== null,
-    staleTime: 300_000,
-  });
-  const cwTitle = owned.data?.list.find((c) => c.id === courseware)?.title ?? '';
-  const [added, setAdded] = useState<Set<number>>(new Set());
-  return (
-    <Modal open title={s('picker.title')} onCancel={onClose} footer={<Button onClick={onClose}>{s('cancel')}</Button>} destroyOnHidden>
-      <Flex vertical gap={12}>
-        {owned.isError && <LoadError message={owned.error.message} onRetry={() => void owned.refetch()} />}
-        {owned.data && owned.data.total === 0 && !keyword ? (
-          <EmptyState description={s('picker.none_owned')} />
-        ) : (
-          <>
-            <Select<number>
-              aria-label={s('picker.courseware')}
-              placeholder={s('picker.courseware')}
-              loading={owned.isLoading}
-              value={courseware ?? undefined}
-              showSearch={{ filterOption: false, onSearch: (v) => setKeyword(v.trim().slice(0, 32)) }}
-              onChange={(v) => {
-                setCourseware(v);
-                setSection(null);
-              }}
-              options={(owned.data?.list ?? []).map((c) => ({ value: c.id, label: c.title }))}
-            />
-            <Select<number>
-              aria-label={s('picker.section')}
-              placeholder={s('picker.section')}
-              disabled={courseware === null}
-              loading={sections.isLoading}
-              value={section ?? undefined}
-              onChange={setSection}
-              options={(sections.data ?? []).map((x) => ({ value: x.id, label: x.title }))}
-            />
-            {section === null ? (
-              <Typography.Text type="secondary">{s('picker.choose')}</Typography.Text>
-            ) : files.isLoading ? (
-              <Loading />
-            ) : files.isError ? (
-              <LoadError message={files.error.message} onRetry={() => void files.refetch()} />
-            ) : (
-              <List
-                size="small"
-                dataSource={files.data ?? []}
-                locale={{ emptyText: <EmptyState /> }}
-                renderItem={(f) => {
-                  const isIn = chosen.has(f.id) || added.has(f.id);
-                  return (
-                    <List.Item
-                      actions={[
-                        <Button
-                          key="add"
-                          size="small"
-                          type={isIn ? 'default' : 'primary'}
-                          onClick={() => {
-                            onAdd(f, cwTitle);
-                            setAdded((a) => new Set(a).add(f.id));
-                          }}
-                        >
-                          {isIn ? s('picker.added') : s('picker.add')}
-                        </Button>,
-                      ]}
-                    >
-                      <List.Item.Meta
-                        title={f.name}
-                        description={f.kind === 'pdf' && f.pages ? `PDF · ${s('pages_all', { n: f.pages })}` : f.kind.toUpperCase()}
-                      />
-                    </List.Item>
-                  );
-                }}
-              />
-            )}
-          </>
-        )}
-      </Flex>
-    </Modal>
   );
 }
