@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Card, Flex, Form, Input, InputNumber, Modal, Segmented, Space, Tabs, Tag, Typography } from 'antd';
-import { canCancel, canHandOver, GOODS_MAX_PRICE, ORDER_STATES, type OrderState, type ScoreGoods, type ScoreOrder } from '@wantuo/shared';
+import { GOODS_MAX_PRICE, type ScoreGoods } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { feedback } from '../../api/feedback';
@@ -9,10 +9,10 @@ import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
 import { useSchoolClock } from '../../lib/school-time';
-import { GoodsPicture, OrderStateTag } from './common';
+import { GoodsPicture } from './common';
+import { OrderList, PAGE } from './shop-orders';
 import { pointsStrings } from './strings';
 
-const PAGE = 20;
 type Listed = 'all' | 'listed' | 'unlisted';
 
 /** /principal_shop: the points goods (price, stock, listed; add stock, price, unlist, delete) and the exchange orders to hand over. */
@@ -306,197 +306,6 @@ function StockDialog({ g, onClose, onSaved }: { g: ScoreGoods; onClose: () => vo
         </Form.Item>
         <Form.Item name="reason" label={s('price.reason')} rules={[{ max: 100 }]}>
           <Input maxLength={100} />
-        </Form.Item>
-      </Form>
-    </Modal>
-  );
-}
-
-type StateTab = OrderState | 'all';
-
-function OrderList() {
-  const s = pointsStrings.use();
-  const when = useSchoolClock().dateTime;
-  const qc = useQueryClient();
-  const [state, setState] = useState<StateTab>('pending');
-  const [page, setPage] = useState(1);
-  const [busy, setBusy] = useState<number | null>(null);
-  const [cancelling, setCancelling] = useState<ScoreOrder | null>(null);
-  const q = useQuery({
-    queryKey: ['scoreOrderList', state, page],
-    queryFn: () => get('scoreOrderList', { page, limit: PAGE, ...(state !== 'all' ? { state } : {}) }),
-    placeholderData: keepPreviousData,
-  });
-  const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ['scoreOrderList'] });
-    void qc.invalidateQueries({ queryKey: ['scoreGoodsList'] });
-  };
-  const counts = q.data?.counts;
-
-  const handOver = (o: ScoreOrder) =>
-    feedback().modal.confirm({
-      title: s('order.hand_over_confirm', { good: o.goods_name, student: o.student_name }),
-      okText: s('order.hand_over'),
-      cancelText: s('cancel'),
-      onOk: async () => {
-        setBusy(o.id);
-        try {
-          await post('handOverScoreOrder', { id: o.id });
-          feedback().message.success(s('order.handed'));
-          refresh();
-        } finally {
-          setBusy(null);
-        }
-      },
-    });
-
-  return (
-    <>
-      <Tabs
-        size="small"
-        activeKey={state}
-        onChange={(k) => {
-          setState(k as StateTab);
-          setPage(1);
-        }}
-        items={(['pending', 'handed_over', 'cancelled', 'all'] as StateTab[]).map((k) => ({
-          key: k,
-          label: (
-            <Space size={4}>
-              {s(`order.${k}`)}
-              {counts && k !== 'all' && (
-                <Badge count={counts[k]} showZero overflowCount={9999} color={k === 'pending' && counts[k] > 0 ? 'gold' : '#bfbfbf'} />
-              )}
-              {counts && k === 'all' && (
-                <Badge count={ORDER_STATES.reduce((n, x) => n + counts[x], 0)} showZero overflowCount={9999} color="#bfbfbf" />
-              )}
-            </Space>
-          ),
-        }))}
-      />
-      <ServerTable<ScoreOrder>
-        query={q}
-        page={page}
-        onPage={setPage}
-        pageSize={PAGE}
-        scroll={{ x: 1100 }}
-        locale={{ emptyText: <EmptyState description={s('order.empty')} /> }}
-        columns={[
-          {
-            title: s('order.student'),
-            key: 'student',
-            fixed: 'left',
-            width: 110,
-            render: (_, o) => (
-              <div>
-                <div>{o.student_name}</div>
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {o.class_name ?? ''}
-                </Typography.Text>
-              </div>
-            ),
-          },
-          {
-            title: s('order.good'),
-            key: 'good',
-            width: 200,
-            render: (_, o) => (
-              <Flex gap={8} align="center">
-                <GoodsPicture url={o.picture_url} size={32} />
-                {o.goods_name}
-              </Flex>
-            ),
-          },
-          { title: s('order.price'), dataIndex: 'price', width: 80, align: 'right' },
-          { title: s('order.state'), key: 'state', width: 90, render: (_, o) => <OrderStateTag state={o.state} /> },
-          {
-            title: s('order.placed'),
-            key: 'placed',
-            width: 170,
-            render: (_, o) => (
-              <div>
-                <div>{when(o.created_at)}</div>
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {o.state === 'handed_over' && o.handed_over_at
-                    ? `${s('order.handed_over')} ${when(o.handed_over_at)} ${o.handed_over_by_name ?? ''}`
-                    : ''}
-                  {o.state === 'cancelled' && o.cancelled_at
-                    ? `${s('order.cancelled')} ${when(o.cancelled_at)}${o.cancel_reason ? `：${o.cancel_reason}` : ''}`
-                    : ''}
-                </Typography.Text>
-              </div>
-            ),
-          },
-          { title: s('order.by'), dataIndex: 'placed_by_name', width: 100, render: (v: string | null) => v ?? '-' },
-          { title: s('order.no'), dataIndex: 'no', width: 140 },
-          {
-            title: s('col.actions'),
-            key: 'actions',
-            fixed: 'right',
-            width: 150,
-            render: (_, o) =>
-              canHandOver(o.state) || canCancel(o.state) ? (
-                <Space size={0}>
-                  {canHandOver(o.state) && (
-                    <Button type="link" size="small" loading={busy === o.id} onClick={() => handOver(o)}>
-                      {s('order.hand_over')}
-                    </Button>
-                  )}
-                  {canCancel(o.state) && (
-                    <Button type="link" size="small" danger onClick={() => setCancelling(o)}>
-                      {s('order.cancel')}
-                    </Button>
-                  )}
-                </Space>
-              ) : (
-                '-'
-              ),
-          },
-        ]}
-      />
-      {cancelling && <CancelDialog o={cancelling} onClose={() => setCancelling(null)} onDone={refresh} />}
-    </>
-  );
-}
-
-function CancelDialog({ o, onClose, onDone }: { o: ScoreOrder; onClose: () => void; onDone: () => void }) {
-  const s = pointsStrings.use();
-  const [form] = Form.useForm<{ reason: string }>();
-  const [busy, setBusy] = useState(false);
-  const save = async (v: { reason: string }) => {
-    setBusy(true);
-    try {
-      await post('cancelScoreOrder', { id: o.id, reason: v.reason.trim() });
-      feedback().message.success(s('order.cancelled_ok'));
-      onDone();
-      onClose();
-    } catch {
-      // shown by the request wrapper (handed over meanwhile)
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Modal
-      open
-      title={s('order.cancel_title', { student: o.student_name, good: o.goods_name })}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      confirmLoading={busy}
-      okText={s('order.cancel')}
-      okButtonProps={{ danger: true }}
-      cancelText={s('cancel')}
-      destroyOnHidden
-      width={420}
-    >
-      <Typography.Paragraph type="secondary">{s('order.cancel_note', { n: o.price })}</Typography.Paragraph>
-      <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
-        <Form.Item
-          name="reason"
-          label={s('order.cancel_reason')}
-          rules={[{ required: true, whitespace: true, message: s('required') }, { max: 100 }]}
-        >
-          <Input maxLength={100} autoFocus />
         </Form.Item>
       </Form>
     </Modal>
