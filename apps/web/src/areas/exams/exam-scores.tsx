@@ -1,17 +1,17 @@
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Flex, Input, Modal, Popconfirm, Row, Statistic, Table, Tabs, Tag, Typography, Upload } from 'antd';
-import { parseScoreCell, t as sharedT, type ExamScoreAnswer, type ExamScoreImportResult, type ExamScoreRow } from '@wantuo/shared';
+import { Alert, Button, Card, Flex, Input, Popconfirm, Table, Tabs, Tag, Typography } from 'antd';
+import { parseScoreCell, t as sharedT, type ExamScoreAnswer, type ExamScoreRow } from '@wantuo/shared';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { download } from '../../api/download';
 import { feedback } from '../../api/feedback';
-import { ApiError, get, post, upload } from '../../api/http';
+import { ApiError, get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { usePreferences } from '../../stores/preferences';
-import { barOption } from '../data/attendance-tab';
-import { ChartCard } from '../data/chart-card';
-import { mark, useExamApi } from './common';
+import { useExamApi } from './common';
+import { Analysis } from './exam-score-analysis';
+import { ImportDialog } from './exam-score-import';
 import { examStrings } from './strings';
 import './exams.css';
 
@@ -342,160 +342,6 @@ function Entry({ answer }: { answer: ExamScoreAnswer }) {
         </Flex>
       </div>
       {importing && <ImportDialog examId={e.id} onClose={() => setImporting(false)} />}
-    </Flex>
-  );
-}
-
-function ImportDialog({ examId, onClose }: { examId: number; onClose: () => void }) {
-  const s = examStrings.use();
-  const api = useExamApi();
-  const qc = useQueryClient();
-  const [file, setFile] = useState<File | null>(null);
-  const [result, setResult] = useState<ExamScoreImportResult | null>(null);
-  const [busy, setBusy] = useState(false);
-  const send = async (dry: boolean) => {
-    if (!file) return;
-    const form = new FormData();
-    form.append('exam_id', String(examId));
-    form.append('dry_run', dry ? '1' : '0');
-    form.append('file', file);
-    setBusy(true);
-    try {
-      const r = await upload('examScoreImport', form);
-      setResult(r);
-      if (!dry && r.saved) {
-        feedback().message.success(s('sc.import_done', { n: r.saved }));
-        void qc.invalidateQueries({ queryKey: [api.scores, examId] });
-        onClose();
-      }
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Modal
-      open
-      title={s('sc.import_title')}
-      onCancel={onClose}
-      footer={[
-        <Button key="c" onClick={onClose}>
-          {s('cancel')}
-        </Button>,
-        <Button key="d" disabled={!file} loading={busy} onClick={() => void send(true)}>
-          {s('sc.import_check')}
-        </Button>,
-        <Button
-          key="i"
-          type="primary"
-          disabled={!file || (result !== null && result.problems.length > 0)}
-          loading={busy}
-          onClick={() => void send(false)}
-        >
-          {s('sc.import_go')}
-        </Button>,
-      ]}
-    >
-      <Typography.Paragraph type="secondary">{s('sc.import_help')}</Typography.Paragraph>
-      <Upload
-        accept=".xlsx"
-        maxCount={1}
-        beforeUpload={(f) => {
-          setFile(f);
-          setResult(null);
-          return false;
-        }}
-        onRemove={() => {
-          setFile(null);
-          setResult(null);
-        }}
-      >
-        <Button icon={<UploadOutlined />}>{s('sc.import_pick')}</Button>
-      </Upload>
-      {result &&
-        (result.problems.length ? (
-          <Alert
-            style={{ marginTop: 12 }}
-            type="error"
-            title={s('sc.problems', { n: result.problems.length })}
-            description={
-              <ul style={{ margin: 0, paddingLeft: 18 }}>
-                {result.problems.map((p, i) => (
-                  <li key={i}>{s('sc.row_error', { row: p.row, name: p.column, msg: p.message })}</li>
-                ))}
-              </ul>
-            }
-          />
-        ) : (
-          <Alert style={{ marginTop: 12 }} type="success" title={s('sc.import_ok', { n: result.rows })} />
-        ))}
-    </Modal>
-  );
-}
-
-function Analysis({ answer, query }: { answer: ExamScoreAnswer; query: ReturnType<typeof useQuery<ExamScoreAnswer>> }) {
-  const s = examStrings.use();
-  const st = answer.stats;
-  const option = useMemo(
-    () =>
-      barOption(
-        answer.bands.map((b) => b.label),
-        [{ name: s('an.people'), data: answer.bands.map((b) => b.count), color: '#1677ff' }],
-        { legend: { show: false } },
-      ),
-    [answer.bands, s],
-  );
-  const rate = (v: number | null) => (v === null ? '-' : `${v}%`);
-  return (
-    <Flex vertical gap={12}>
-      <Card size="small">
-        <Row gutter={[12, 12]}>
-          {(
-            [
-              ['an.students', st.students],
-              ['an.count', st.count],
-              ['an.absent', st.absent],
-              ['an.average', mark(st.average)],
-              ['an.highest', mark(st.highest)],
-              ['an.lowest', mark(st.lowest)],
-              ['an.pass_rate', rate(st.pass_rate)],
-            ] as const
-          ).map(([k, v]) => (
-            <Col key={k} xs={8} sm={6} md={3}>
-              <Statistic title={s(k)} value={v} styles={{ content: { fontSize: 20 } }} />
-            </Col>
-          ))}
-        </Row>
-      </Card>
-      <ChartCard
-        title={s('an.chart')}
-        query={query}
-        empty={st.count === 0}
-        emptyText={s('an.chart_empty')}
-        option={option}
-        height={260}
-        summary={s('an.summary', { n: st.count, avg: mark(st.average), rate: rate(st.pass_rate) })}
-        exportAs={{ action: 'examScoreExport', params: { exam_id: answer.exam.id }, filename: `成绩-${answer.exam.name}.xlsx` }}
-      />
-      <Card size="small" title={s('an.by_class')}>
-        <Table
-          rowKey="class_id"
-          size="small"
-          pagination={false}
-          dataSource={answer.classes}
-          scroll={{ x: 480 }}
-          columns={[
-            { title: s('an.class'), dataIndex: 'class_name' },
-            { title: s('an.count'), dataIndex: 'count', width: 60 },
-            { title: s('an.absent'), dataIndex: 'absent', width: 60 },
-            { title: s('an.average'), dataIndex: 'average', width: 70, render: (v: number | null) => mark(v) },
-            { title: s('an.highest'), dataIndex: 'highest', width: 70, render: (v: number | null) => mark(v) },
-            { title: s('an.lowest'), dataIndex: 'lowest', width: 70, render: (v: number | null) => mark(v) },
-            { title: s('an.pass_rate'), dataIndex: 'pass_rate', width: 70, render: (v: number | null) => rate(v) },
-          ]}
-        />
-      </Card>
     </Flex>
   );
 }
