@@ -1,28 +1,8 @@
-import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Button,
-  Card,
-  DatePicker,
-  Flex,
-  Form,
-  Image,
-  Input,
-  List,
-  Modal,
-  Popconfirm,
-  Select,
-  Space,
-  Statistic,
-  Switch,
-  Table,
-  Tabs,
-  Tag,
-  TimePicker,
-  Typography,
-} from 'antd';
-import { formatFen, yuanToFen, type DinnerBooking, type MealCountMessage, type MealGoods } from '@wantuo/shared';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, DatePicker, Flex, Form, Image, Input, List, Modal, Popconfirm, Select, Space, Switch, Tabs, Typography } from 'antd';
+import { formatFen, yuanToFen, type DinnerBooking, type MealGoods } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { download } from '../../api/download';
 import { feedback } from '../../api/feedback';
@@ -32,8 +12,9 @@ import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { localDateTime, localTime, useSchoolZone } from '../../lib/school-time';
 import { BookingTag } from './common';
-import { useMealCountLive } from './live';
 import { OrderHistory } from './order-history';
+import { Kitchen } from './order-kitchen';
+import { Settings } from './order-settings';
 import { mealStrings } from './strings';
 
 const PAGE = 20;
@@ -345,118 +326,5 @@ function Orders() {
         ]}
       />
     </>
-  );
-}
-
-function Kitchen() {
-  const s = mealStrings.use();
-  const settings = useQuery({ queryKey: ['mealSettings'], queryFn: () => get('mealSettings') });
-  const today = settings.data?.today;
-  const q = useQuery({
-    queryKey: ['orderMealCount', today],
-    queryFn: today ? () => get('orderMealCount', { from: today, to: today }) : skipToken,
-  });
-  const [live, setLive] = useState<MealCountMessage | null>(null);
-  useMealCountLive(
-    useCallback(
-      (m: MealCountMessage) => {
-        if (m.day === today) setLive(m);
-      },
-      [today],
-    ),
-  );
-  if (settings.isLoading || q.isLoading) return <Loading />;
-  if (settings.isError || q.isError) return <LoadError onRetry={() => void (settings.isError ? settings.refetch() : q.refetch())} />;
-  const items = live
-    ? live.items
-    : (q.data?.rows ?? []).map((r) => ({
-        goods_id: r.goods_id,
-        goods_name: r.goods_name,
-        booked: r.booked,
-        served: r.served,
-        unbooked_served: r.unbooked_served,
-      }));
-  return (
-    <>
-      <Flex align="center" gap={8} style={{ marginBottom: 12 }}>
-        <Typography.Title level={5} style={{ margin: 0 }}>
-          {s('kitchen.title', { day: today ?? '' })}
-        </Typography.Title>
-        <Tag color="green">{s('kitchen.live')}</Tag>
-      </Flex>
-      {items.length === 0 ? (
-        <EmptyState description={s('kitchen.empty')} />
-      ) : (
-        <Table
-          rowKey={(r) => String(r.goods_id)}
-          pagination={false}
-          dataSource={items}
-          data-testid="kitchen-count"
-          columns={[
-            { title: s('orders.goods'), dataIndex: 'goods_name', render: (v: string | null) => v ?? s('kitchen.no_item') },
-            {
-              title: s('kitchen.booked'),
-              dataIndex: 'booked',
-              render: (n: number) => <Statistic value={n} styles={{ content: { fontSize: 20 } }} />,
-            },
-            { title: s('kitchen.served'), dataIndex: 'served' },
-            { title: s('kitchen.unbooked'), dataIndex: 'unbooked_served' },
-          ]}
-        />
-      )}
-    </>
-  );
-}
-
-function Settings() {
-  const s = mealStrings.use();
-  const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['mealSettings'], queryFn: () => get('mealSettings') });
-  const [form] = Form.useForm<{ time: Dayjs; days_before: 0 | 1 }>();
-  const time = Form.useWatch('time', form);
-  const daysBefore = Form.useWatch('days_before', form);
-  const save = useMutation({
-    mutationFn: (v: { time: Dayjs; days_before: 0 | 1 }) =>
-      post('setMealSettings', { cutoff_time: v.time.format('HH:mm'), days_before: v.days_before, version: q.data!.version }),
-    onSuccess: (d) => {
-      qc.setQueryData(['mealSettings'], d);
-      feedback().message.success(s('goods.saved'));
-    },
-  });
-  if (q.isLoading) return <Loading />;
-  if (q.isError) return <LoadError onRetry={() => void q.refetch()} />;
-  const hhmm = time ? time.format('HH:mm') : q.data!.cutoff_time;
-  return (
-    <Form
-      form={form}
-      layout="vertical"
-      style={{ maxWidth: 420 }}
-      initialValues={{ time: dayjs(`2000-01-01T${q.data!.cutoff_time}`), days_before: q.data!.days_before }}
-      onFinish={(v) => save.mutate(v)}
-    >
-      <Form.Item label={s('settings.cutoff')} required extra={s('settings.help')}>
-        <Space.Compact>
-          <Form.Item name="days_before" noStyle>
-            <Select
-              style={{ width: 110 }}
-              aria-label={s('settings.cutoff_day')}
-              options={[
-                { value: 0, label: s('settings.same_day') },
-                { value: 1, label: s('settings.day_before') },
-              ]}
-            />
-          </Form.Item>
-          <Form.Item name="time" noStyle rules={[{ required: true }]}>
-            <TimePicker format="HH:mm" allowClear={false} needConfirm={false} aria-label={s('settings.cutoff_time')} style={{ width: 120 }} />
-          </Form.Item>
-        </Space.Compact>
-      </Form.Item>
-      <Typography.Paragraph data-testid="cutoff-preview">
-        {s(daysBefore ? 'settings.preview_before' : 'settings.preview', { time: hhmm })}
-      </Typography.Paragraph>
-      <Button type="primary" htmlType="submit" loading={save.isPending}>
-        {s('settings.save')}
-      </Button>
-    </Form>
   );
 }
