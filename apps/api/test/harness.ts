@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import type { Logger } from 'pino';
 import request from 'supertest';
 import { createApp, type ResolvedConfig } from '../src/bootstrap';
 import { loadConfig } from '../src/core/config/config';
@@ -47,6 +48,8 @@ export async function startTestApp(
     demoHistory?: boolean;
     /** listen on a loopback port: the API then calls itself (the WeChat Pay sandbox and its notifies) */
     listen?: boolean;
+    /** the app's logger (a test that reads the log lines); else one at LOG_LEVEL (TEST_LOG_LEVEL, silent by default) */
+    logger?: Logger;
   } = {},
 ): Promise<TestApp> {
   const dbName = `wantuo_t_${process.pid}_${Date.now().toString(36)}_${counter++}`;
@@ -69,7 +72,7 @@ export async function startTestApp(
   const demo = (await seedDemo(ds, { people: opts.demoPeople ?? false, history: opts.demoHistory ?? false }))!;
   await ds.destroy();
 
-  const app = await createApp(config, createLogger(config.logLevel), { runJobs: opts.runJobs ?? true });
+  const app = await createApp(config, opts.logger ?? createLogger(config.logLevel), { runJobs: opts.runJobs ?? true });
   if (opts.listen) await app.listen(0, '127.0.0.1');
   else await app.init();
   const sql = new Client({ connectionString: config.databaseUrl });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { JobHandler, JobName, JobPayloads } from './jobs.types';
+import { runInJobContext } from '../logging/log-context';
+import { JOB_SPECS, type JobHandler, type JobName, type JobPayloads } from './jobs.types';
 
 /** Handlers by job name, filled by the processors of the worker (or of the API when it runs jobs in-process). */
 @Injectable()
@@ -11,10 +12,11 @@ export class JobRegistry {
     this.handlers.set(name, handler as JobHandler<JobName>);
   }
 
-  async run<K extends JobName>(name: K, data: JobPayloads[K]): Promise<void> {
+  /** Runs a job's handler in a log context of its own: its lines carry job_id (BullMQ's id, `inline-<n>` in-process), queue, job. */
+  async run<K extends JobName>(name: K, data: JobPayloads[K], job: { id?: string } = {}): Promise<void> {
     const handler = this.handlers.get(name);
     if (!handler) throw new Error(`no handler for job ${name}`);
-    await handler(data);
+    await runInJobContext({ job_id: job.id, queue: JOB_SPECS[name].queue, job: name }, () => handler(data));
   }
 
   names(): JobName[] {

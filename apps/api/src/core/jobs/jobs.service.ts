@@ -22,6 +22,8 @@ export class JobsService implements OnApplicationShutdown {
   private readonly inline = new InFlight((err) => this.log.error({ err }, 'in-process job failed'));
   private readonly delayed = new Set<NodeJS.Timeout>();
   private closing = false;
+  /** in-process jobs' ids (their log lines' job_id) */
+  private inlineSeq = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -98,12 +100,13 @@ export class JobsService implements OnApplicationShutdown {
 
   private async runInline<K extends JobName>(name: K, data: JobPayloads[K], attempts: number, backoffMs: number): Promise<void> {
     await new Promise((r) => setImmediate(r));
+    const id = `inline-${++this.inlineSeq}`;
     for (let attempt = 1; attempt <= attempts && !this.closing; attempt++) {
       try {
-        await this.registry.run(name, data);
+        await this.registry.run(name, data, { id });
         return;
       } catch (err) {
-        this.log.warn({ err, job: name, attempt }, 'in-process job failed');
+        this.log.warn({ err, job: name, job_id: id, attempt }, 'in-process job failed');
         if (attempt < attempts) await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)).unref());
       }
     }

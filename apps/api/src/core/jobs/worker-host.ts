@@ -32,12 +32,12 @@ export class WorkerHost implements OnApplicationBootstrap, OnApplicationShutdown
       // BullMQ does not close a connection it was handed: keep it to close it ourselves
       const connection = this.redis.duplicate({ maxRetriesPerRequest: null });
       this.connections.push(connection);
-      const worker = new Worker(queue, (job) => this.registry.run(job.name as JobName, job.data), {
+      const worker = new Worker(queue, (job) => this.registry.run(job.name as JobName, job.data, job), {
         connection,
         prefix: this.config.queuePrefix,
         concurrency: 5,
       });
-      worker.on('failed', (job, err) => this.log.warn({ err, job: job?.name, id: job?.id, attempts: job?.attemptsMade }, 'job failed'));
+      worker.on('failed', (job, err) => this.log.warn({ err, job: job?.name, job_id: job?.id, queue, attempts: job?.attemptsMade }, 'job failed'));
       worker.on('error', (err) => this.log.error({ err, queue }, 'worker error'));
       this.workers.push(worker);
     }
