@@ -8,6 +8,7 @@ import { CoreModule } from './core/core.module';
 import { HealthController } from './core/health/health.controller';
 import { EnvelopeInterceptor } from './core/http/envelope.interceptor';
 import { EnvelopeExceptionFilter } from './core/http/exception.filter';
+import { MetricsModule } from './core/metrics/metrics.module';
 import { RateLimitGuard, rateLimitModule } from './core/rate-limit/rate-limit';
 import { AlertsModule } from './modules/alerts/alerts.module';
 import { HomeModule } from './modules/home/home.module';
@@ -51,6 +52,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config, logger),
+        MetricsModule.forRoot({ role: 'api' }),
         rateLimitModule(),
         AuthModule,
         SiteModule,
@@ -101,6 +103,14 @@ export class AppModule {
 @Module({})
 export class WorkerAppModule {
   static forRoot(config: AppConfig & { databaseUrl: string }, logger: Logger): DynamicModule {
-    return { module: WorkerAppModule, imports: [CoreModule.forRoot(config, logger), WorkerModule] };
+    return {
+      module: WorkerAppModule,
+      imports: [
+        CoreModule.forRoot(config, logger),
+        // no HTTP server here: the worker's figures (job durations, its pool) on WORKER_METRICS_PORT when set
+        MetricsModule.forRoot({ role: 'worker', port: config.workerMetricsPort, host: config.host }),
+        WorkerModule,
+      ],
+    };
   }
 }

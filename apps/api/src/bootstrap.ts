@@ -11,6 +11,7 @@ import type { AppConfig } from './core/config/config';
 import { inputSafety } from './core/http/input-safety';
 import { securityHeaders } from './core/http/security-headers';
 import { PinoNestLogger, requestLog } from './core/logging/logger';
+import { Metrics } from './core/metrics/metrics';
 import { serveQueueBoard } from './core/jobs/queue-board';
 import { serveOpenApi } from './core/openapi/openapi';
 
@@ -31,6 +32,8 @@ export async function createApp(config: ResolvedConfig, logger: Logger, opts: { 
     bodyParser: false,
   });
   app.use(requestLog(logger));
+  // http_request_duration_seconds by action and envelope code, observed on the same 'finish' as the request log
+  app.use(app.get(Metrics).httpMiddleware());
   // helmet's headers and the CSP on every answer: web app, API, docs, queue board, uploads (security-headers.ts)
   securityHeaders(app);
   // signed payment traffic is verified over its exact bytes: kept raw (express.json then leaves it alone)
@@ -54,7 +57,7 @@ function serveWeb(app: NestExpressApplication, dist: string): void {
   if (!existsSync(index)) return;
   app.use(express.static(dist, { index: false, maxAge: '1h' }));
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'GET' || /^\/(api|socket\.io|uploads|admin)(\/|$)/.test(req.path)) return next();
+    if (req.method !== 'GET' || /^\/(api|socket\.io|uploads|admin|metrics)(\/|$)/.test(req.path)) return next();
     res.sendFile(index);
   });
 }

@@ -11,8 +11,11 @@ const services = compose.services as Record<
   { environment?: Record<string, string>; command?: string[]; build?: { context: string; target: string }; ports?: string[] }
 >;
 
-it('has postgres, redis, api, worker and web', () => {
-  expect(Object.keys(services).sort()).toEqual(['api', 'postgres', 'redis', 'web', 'worker']);
+it('has postgres, redis, api, worker and web (and prometheus and grafana under the monitoring profile)', () => {
+  const profiled = (name: string) => (services[name] as { profiles?: string[] }).profiles !== undefined;
+  expect(Object.keys(services).filter((s) => !profiled(s)).sort()).toEqual(['api', 'postgres', 'redis', 'web', 'worker']);
+  // what the monitoring profile adds is checked against deploy/monitoring in src/core/metrics/monitoring.spec.ts
+  expect(Object.keys(services).filter(profiled).sort()).toEqual(['grafana', 'prometheus']);
 });
 
 it.each(['api', 'worker'])('%s sets only variables the code reads, and they are valid', (name) => {

@@ -36,6 +36,8 @@ export const ENV_SCHEMA = z.object({
   RATE_LIMIT_FACTOR: z.coerce.number().min(0).max(10_000).default(1),
   // 0: the live flow's fan-out sends every event through socket.io instead of writing its frame to each websocket
   LIVE_DIRECT_WRITE: bool.default(true),
+  // the worker process (no HTTP server): serve its Prometheus metrics on GET /metrics at this port; unset: not served
+  WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   // WeChat Pay API v3 (Native). Required in production; elsewhere, unset, the local sandbox is used with its own keys
   // 1 in production serves the sandbox anyway (a demo deployment such as docker-compose.yml): never with real money
   WECHATPAY_SANDBOX: bool.optional(),
@@ -137,6 +139,8 @@ export interface AppConfig {
   rateLimitFactor: number;
   /** the live fan-out writes an event's frame straight to each open websocket (modules/live/fan-out.ts); false: socket.io only */
   liveDirectWrite: boolean;
+  /** the worker serves GET /metrics on this port (core/metrics/metrics-server.ts); null: it does not */
+  workerMetricsPort: number | null;
   /** the merchant's WeChat Pay settings; null: the local sandbox (in production only with WECHATPAY_SANDBOX=1) */
   wechatpay: WechatPayConfig | null;
   /** with the sandbox: where it is (default: this process's own address) and where its notifies go */
@@ -175,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: e.TRUST_PROXY,
     rateLimitFactor: e.RATE_LIMIT_FACTOR,
     liveDirectWrite: e.LIVE_DIRECT_WRITE,
+    workerMetricsPort: e.WORKER_METRICS_PORT ?? null,
     wechatpay: wechatPayConfig(e),
     wechatpaySandboxUrl: e.WECHATPAY_BASE_URL ?? null,
     wechatpayNotifyUrl: e.WECHATPAY_NOTIFY_URL ?? null,

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { Metrics } from '../metrics/metrics';
 import { runInJobContext } from '../logging/log-context';
 import { JOB_SPECS, type JobHandler, type JobName, type JobPayloads } from './jobs.types';
 
@@ -6,6 +7,9 @@ import { JOB_SPECS, type JobHandler, type JobName, type JobPayloads } from './jo
 @Injectable()
 export class JobRegistry {
   private readonly handlers = new Map<JobName, JobHandler<JobName>>();
+
+  /** every run, in the worker and in-process alike, is timed into job_duration_seconds (core/metrics) */
+  constructor(@Optional() private readonly metrics?: Metrics) {}
 
   register<K extends JobName>(name: K, handler: JobHandler<K>): void {
     if (this.handlers.has(name)) throw new Error(`job ${name} has two handlers`);
@@ -16,7 +20,14 @@ export class JobRegistry {
   async run<K extends JobName>(name: K, data: JobPayloads[K], job: { id?: string } = {}): Promise<void> {
     const handler = this.handlers.get(name);
     if (!handler) throw new Error(`no handler for job ${name}`);
-    await runInJobContext({ job_id: job.id, queue: JOB_SPECS[name].queue, job: name }, () => handler(data));
+    const done = this.metrics?.jobDuration.startTimer({ queue: JOB_SPECS[name].queue, job: name });
+    try {
+      await runInJobContext({ job_id: job.id, queue: JOB_SPECS[name].queue, job: name }, () => handler(data));
+      done?.({ outcome: 'completed' });
+    } catch (err) {
+      done?.({ outcome: 'failed' });
+      throw err;
+    }
   }
 
   names(): JobName[] {

@@ -1,4 +1,4 @@
-import { Inject, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, type OnApplicationShutdown, type OnModuleDestroy, Optional } from '@nestjs/common';
 import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FlowEventMessage } from '@wantuo/shared';
@@ -8,6 +8,7 @@ import type { Server, Socket } from 'socket.io';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { DomainEvents } from '../../core/events/domain-events';
 import { LOGGER } from '../../core/logging/logger';
+import { Metrics } from '../../core/metrics/metrics';
 import { REDIS } from '../../core/redis/redis.provider';
 import { emitEach } from './fan-out';
 import { type Fence, FlowHorizon, settle, TAIL_BATCH, type TailEvent } from './flow-horizon';
@@ -102,9 +103,12 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
     @Inject(REDIS) private readonly redis: Redis | null,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly log: Logger,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   afterInit(server: Server): void {
+    // live_sockets: this process's open sockets, read at each scrape (core/metrics)
+    this.metrics?.countSockets(() => server.sockets.sockets.size);
     if (this.redis) {
       const pub = this.redis.duplicate();
       const sub = this.redis.duplicate();
@@ -229,11 +233,18 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
         const page = await this.auth.eventsAfter(audience, last, upTo);
         if (!socket.connected) return;
         for (const e of page) socket.emit(FLOW_EVENT, e);
+        if (page.length) this.metrics?.liveDelivered.inc({ event: FLOW_EVENT }, page.length);
         if (page.length < CATCH_UP_BATCH) break;
         last = page[page.length - 1].position;
       }
       const seen = Math.max(upTo, since);
-      for (const e of held) if (e.position > seen) socket.emit(FLOW_EVENT, e);
+      let sent = 0;
+      for (const e of held) {
+        if (e.position <= seen) continue;
+        socket.emit(FLOW_EVENT, e);
+        sent++;
+      }
+      if (sent) this.metrics?.liveDelivered.inc({ event: FLOW_EVENT }, sent);
     } catch (err) {
       this.log.error({ err, socket: socket.id }, 'socket catch-up failed');
       socket.disconnect(true);
@@ -379,6 +390,7 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
   private deliverEach(batch: TailEvent[]): void {
     const msgs = batch.map(toMessage);
     const rooms = this.server.sockets.adapter.rooms;
+    let delivered = 0;
     const batchIds = rooms.get(BATCH_ROOM);
     const lists = new Map<string, number[]>();
     for (const [i, e] of batch.entries()) {
@@ -397,6 +409,7 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
         }
       }
       if (plain.size) emitEach(this.server, plain, FLOW_EVENT, msgs[i], this.config.liveDirectWrite);
+      delivered += plain.size;
     }
     const groups = new Map<string, string[]>();
     for (const [id, list] of lists) {
@@ -413,6 +426,23 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
         key.split(',').map((i) => msgs[Number(i)]),
         this.config.liveDirectWrite,
       );
+    }
+    this.observe(batch, delivered, lists.size);
+  }
+
+  /**
+   * live_messages_delivered_total (one per socket write) and flow_delivery_lag_seconds: for each event of a flush, the
+   * time from its commit (the event's `at`, set by the write) to its delivery here.
+   */
+  private observe(batch: TailEvent[], plain: number, batched: number): void {
+    const m = this.metrics;
+    if (!m) return;
+    if (plain) m.liveDelivered.inc({ event: FLOW_EVENT }, plain);
+    if (batched) m.liveDelivered.inc({ event: FLOW_EVENTS }, batched);
+    const now = Date.now();
+    for (const e of batch) {
+      const at = Date.parse(e.at);
+      if (Number.isFinite(at)) m.flowLag.observe(Math.max(0, now - at) / 1000);
     }
   }
 
