@@ -1,7 +1,10 @@
 # One build for the whole stack; docker-compose.yml picks a target:
 #   api  - the NestJS API (and, with `node apps/api/dist/worker.js`, the job worker)
 #   web  - nginx serving the built web app and proxying /api, /socket.io, /uploads and /admin/queues to the API
-FROM node:20-bookworm-slim AS build
+# Images: Node 24 LTS (the root package.json's engines, >=20.19, also lets development machines and CI stay on Node 20;
+# typeorm needs >=24.11 on 24, which the 24 tag is past) and nginx's stable branch (1.30). The native modules
+# (@node-rs/argon2, msgpackr-extract, @swc/core for the build) are N-API prebuilds: nothing is compiled here.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json turbo.json tsconfig.base.json ./
 COPY packages/shared/package.json packages/shared/
@@ -13,7 +16,7 @@ COPY apps apps
 RUN npx turbo run build \
  && npm prune --omit=dev --workspace @wantuo/api --workspace @wantuo/shared --include-workspace-root=false
 
-FROM node:20-bookworm-slim AS api
+FROM node:24-bookworm-slim AS api
 ENV NODE_ENV=production PORT=8080 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/package.json ./
@@ -28,7 +31,7 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 CMD ["node", "apps/api/dist/main.js"]
 
-FROM nginx:1.27-alpine AS web
+FROM nginx:1.30-alpine AS web
 COPY apps/web/nginx/default.conf /etc/nginx/conf.d/default.conf
 COPY --from=build /app/apps/web/dist /usr/share/nginx/html
 EXPOSE 8080

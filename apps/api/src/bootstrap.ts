@@ -20,8 +20,16 @@ const RAW_BODY_PATHS = ['/api/pay/wechat/notify', '/api/dev/wechatpay/v3'];
 
 export type ResolvedConfig = AppConfig & { databaseUrl: string };
 
-/** Builds the HTTP app (not listening yet): used by main.ts and by the tests, so both run the same stack. */
-export async function createApp(config: ResolvedConfig, logger: Logger, opts: { runJobs: boolean }): Promise<NestExpressApplication> {
+/**
+ * Builds the HTTP app (not listening yet): used by main.ts and by the tests, so both run the same stack.
+ * `forceCloseConnections` (main.ts, after its HTTP drain: core/shutdown/graceful-shutdown.ts): the close cuts the
+ * connections still open (a websocket whose client never answers the close) instead of waiting for them.
+ */
+export async function createApp(
+  config: ResolvedConfig,
+  logger: Logger,
+  opts: { runJobs: boolean; forceCloseConnections?: boolean },
+): Promise<NestExpressApplication> {
   const server = express();
   // action names are case-sensitive (design.md §2): userInfo exists, userinfo does not. Set before the router exists.
   server.set('case sensitive routing', true);
@@ -30,6 +38,7 @@ export async function createApp(config: ResolvedConfig, logger: Logger, opts: { 
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger, opts), new ExpressAdapter(server), {
     logger: new PinoNestLogger(logger),
     bodyParser: false,
+    forceCloseConnections: opts.forceCloseConnections ?? false,
   });
   app.use(requestLog(logger));
   // http_request_duration_seconds by action and envelope code, observed on the same 'finish' as the request log

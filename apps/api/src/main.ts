@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createApp } from './bootstrap';
 import { ConfigError, loadConfig } from './core/config/config';
 import { createLogger } from './core/logging/logger';
+import { HttpDrain, onShutdownSignals } from './core/shutdown/graceful-shutdown';
 import { prepareDatabase, resolveDatabase } from './runtime';
 
 async function main() {
@@ -19,9 +20,15 @@ async function main() {
   const db = await resolveDatabase(config, log);
   await prepareDatabase(db.config, log, { showcase: config.seedShowcase });
   // without Redis there is no worker process: the API runs the job processors itself
-  const app = await createApp(db.config, log, { runJobs: !config.redisUrl });
-  app.enableShutdownHooks();
-  app.getHttpServer().once('close', () => void db.stop());
+  const app = await createApp(db.config, log, { runJobs: !config.redisUrl, forceCloseConnections: true });
+  // SIGTERM/SIGINT: the requests in flight are answered, the sockets told, running jobs finish, then Redis and the
+  // database close (core/shutdown/graceful-shutdown.ts); the embedded database stops last
+  const http = new HttpDrain(app.getHttpServer(), log);
+  onShutdownSignals(log, async () => {
+    await http.drain();
+    await app.close();
+    await db.stop();
+  });
   await app.listen(config.port, config.host);
   log.info(
     { port: config.port, database: config.databaseUrl ? 'postgres' : 'embedded pglite', jobs: config.redisUrl ? 'bullmq' : 'in-process' },

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createWorker } from './bootstrap';
 import { ConfigError, loadConfig } from './core/config/config';
 import { createLogger } from './core/logging/logger';
+import { onShutdownSignals } from './core/shutdown/graceful-shutdown';
 
 /** The worker process: BullMQ processors for the sms, contracts and alerts queues. Needs DATABASE_URL and REDIS_URL. */
 async function main() {
@@ -11,7 +12,8 @@ async function main() {
   }
   const log = createLogger(config.logLevel);
   const worker = await createWorker({ ...config, databaseUrl: config.databaseUrl }, log);
-  worker.enableShutdownHooks();
+  // SIGTERM/SIGINT: BullMQ's workers finish the jobs they are running, then Redis and the database close; exit 0
+  onShutdownSignals(log, () => worker.close());
   await worker.init();
   log.info('worker running');
 }

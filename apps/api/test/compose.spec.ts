@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ENV_KEYS, loadConfig } from '../src/core/config/config';
+import { SHUTDOWN } from '../src/core/shutdown/graceful-shutdown';
 
 /** docker-compose.yml cannot run on the CI machine (no Docker engine): check it matches what the code reads. */
 const root = join(__dirname, '..', '..', '..');
@@ -51,4 +52,31 @@ it('web serves :8080 and nginx proxies /api, /socket.io, /uploads and the queue 
   const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
   for (const s of ['api', 'web', 'worker']) expect(dockerfile).toMatch(new RegExp(`^FROM \\S+ AS ${services[s].build!.target}$`, 'm'));
   expect(dockerfile).toContain('COPY apps/web/nginx/default.conf');
+});
+
+it('the images: a Node LTS from 24 on for the build and the api, inside the engines that keep Node 20 for development; nginx stable', () => {
+  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+  const from = Object.fromEntries([...dockerfile.matchAll(/^FROM (\S+) AS (\S+)$/gm)].map((m) => [m[2], m[1]]));
+  expect(from.build).toBe(from.api);
+  const node = /^node:(\d+)-bookworm-slim$/.exec(from.api);
+  expect(node).not.toBeNull();
+  // LTS lines have even majors
+  expect([Number(node![1]) % 2, Number(node![1]) >= 24]).toEqual([0, true]);
+  // the root engines: one lower bound (no upper one), at most Node 20.19: development machines and CI stay on Node 20
+  const engines = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node as string;
+  const min = /^>=(\d+)\.(\d+)$/.exec(engines);
+  expect(min).not.toBeNull();
+  expect(Number(min![1]) * 1000 + Number(min![2])).toBeLessThanOrEqual(20_019);
+  // nginx's stable branches have even minors (1.30 since April 2026)
+  const nginx = /^nginx:1\.(\d+)-alpine$/.exec(from.web);
+  expect(nginx).not.toBeNull();
+  expect([Number(nginx![1]) % 2, Number(nginx![1]) >= 28]).toEqual([0, true]);
+});
+
+it('docker gives the api and the worker longer to stop than their own shutdown bound', () => {
+  for (const name of ['api', 'worker']) {
+    const grace = (services[name] as { stop_grace_period?: string }).stop_grace_period;
+    expect(grace).toMatch(/^\d+s$/);
+    expect(parseInt(grace!, 10) * 1000).toBeGreaterThan(SHUTDOWN.timeoutMs);
+  }
 });

@@ -28,6 +28,23 @@ it.each([
   expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}="${value}"`));
 });
 
+describe('production', () => {
+  const db = { DATABASE_URL: 'postgres://u@db:5432/app', WECHATPAY_SANDBOX: '1' };
+
+  it('refuses to start without DATABASE_URL: no embedded database in production', () => {
+    const production = { NODE_ENV: 'production', WECHATPAY_SANDBOX: '1' };
+    expect(() => loadConfig(production)).toThrow(ConfigError);
+    expect(() => loadConfig(production)).toThrow(/DATABASE_URL: required in production/);
+    expect(() => loadConfig({ ...production, DATABASE_URL: '' })).toThrow(/DATABASE_URL: required in production/);
+    expect(loadConfig({ NODE_ENV: 'production', ...db })).toMatchObject({ env: 'production', databaseUrl: db.DATABASE_URL });
+  });
+
+  it('development (npm start) and tests still run on the embedded database', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).databaseUrl).toBeNull();
+    expect(loadConfig({ NODE_ENV: 'test' }).databaseUrl).toBeNull();
+  });
+});
+
 it('writes live frames directly unless LIVE_DIRECT_WRITE=0', () => {
   expect(loadConfig({}).liveDirectWrite).toBe(true);
   expect(loadConfig({ LIVE_DIRECT_WRITE: '0' }).liveDirectWrite).toBe(false);
@@ -54,13 +71,16 @@ describe('WeChat Pay', () => {
     expect(loadConfig({}).wechatpay).toBeNull();
   });
 
+  // production also needs its database (above)
+  const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u@db:5432/app' };
+
   it('production needs the merchant, or an explicit sandbox for a demo', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/WECHATPAY_MCHID: required for WeChat Pay in production/);
-    expect(loadConfig({ NODE_ENV: 'production', WECHATPAY_SANDBOX: '1' }).wechatpay).toBeNull();
+    expect(() => loadConfig(production)).toThrow(/WECHATPAY_MCHID: required for WeChat Pay in production/);
+    expect(loadConfig({ ...production, WECHATPAY_SANDBOX: '1' }).wechatpay).toBeNull();
   });
 
   it('a merchant is all or nothing, its key files are read, the base URL defaults to the real service', () => {
-    const c = loadConfig({ NODE_ENV: 'production', ...merchant });
+    const c = loadConfig({ ...production, ...merchant });
     expect(c.wechatpay).toMatchObject({
       mchid: '1900000109',
       baseUrl: 'https://api.mch.weixin.qq.com/',

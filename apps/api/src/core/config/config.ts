@@ -150,7 +150,10 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
-/** Reads and validates the environment; a missing or bad variable throws a ConfigError naming it. */
+/**
+ * Reads and validates the environment; a missing or bad variable throws a ConfigError naming it. Production needs
+ * DATABASE_URL (and the WeChat Pay merchant, or WECHATPAY_SANDBOX=1).
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const raw = Object.fromEntries(ENV_KEYS.map((k) => [k, env[k] === '' ? undefined : env[k]]));
   const parsed = ENV_SCHEMA.safeParse(raw);
@@ -159,6 +162,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  // the embedded PGlite database is for development and `npm start`: production never runs on it
+  if (e.NODE_ENV === 'production' && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_URL: required in production (the embedded database is for development: unset NODE_ENV to try it)',
+    );
+  }
   const dataDir = resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -17,7 +17,7 @@ import { InFlight } from '../events/in-flight';
 const BULK_SIZE = 1000;
 
 @Injectable()
-export class JobsService implements OnApplicationShutdown {
+export class JobsService implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly queues = new Map<QueueName, Queue>();
   private readonly inline = new InFlight((err) => this.log.error({ err }, 'in-process job failed'));
   private readonly delayed = new Set<NodeJS.Timeout>();
@@ -112,10 +112,19 @@ export class JobsService implements OnApplicationShutdown {
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * In-process jobs that are running finish before any shutdown hook closes what they use (the database closes in
+   * TypeORM's onApplicationShutdown, which Nest calls before this module's); those not started yet are dropped, with
+   * the delayed ones (with Redis they wait in their queue).
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
     for (const timer of this.delayed) clearTimeout(timer);
     await this.inline.settled();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.beforeApplicationShutdown();
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -11,7 +11,7 @@ import { JOB_SPECS, SCHEDULES, type JobName, type QueueName } from './jobs.types
 
 /** Runs one BullMQ worker per queue that has handlers (worker process, or tests that want real workers). */
 @Injectable()
-export class WorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private workers: Worker[] = [];
   private connections: Redis[] = [];
   private timers: NodeJS.Timeout[] = [];
@@ -63,9 +63,13 @@ export class WorkerHost implements OnApplicationBootstrap, OnApplicationShutdown
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** No job starts any more; those running finish (BullMQ's close waits for them) while the database and Redis are open. */
+  async beforeApplicationShutdown(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     await Promise.all(this.workers.map((w) => w.close()));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
     await Promise.all(this.connections.map((c) => c.quit().catch(() => undefined)));
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, type OnApplicationShutdown, type OnModuleDestroy, Optional } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, type OnApplicationShutdown, type OnModuleDestroy, Optional } from '@nestjs/common';
 import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FlowEventMessage } from '@wantuo/shared';
@@ -33,6 +33,9 @@ import {
 } from './live-protocol';
 import { type Audience, CATCH_UP_BATCH, classRoom, LiveAuth, LiveRefusal, roomsOf, roomsOfEvent, schoolRoom } from './live-auth';
 
+/** at shutdown, how long the sockets' goodbyes (flow.error 503 and the disconnect) may take to be written */
+const GOODBYE_MS = 1_000;
+
 /**
  * The live daily flow (socket.io on the API's HTTP server, path /socket.io).
  *
@@ -56,9 +59,13 @@ import { type Audience, CATCH_UP_BATCH, classRoom, LiveAuth, LiveRefusal, roomsO
  *
  * Several API processes: with REDIS_URL the Redis adapter connects them; a process that committed something tells the
  * others (serverSideEmit, one message per flush) and every process reads and delivers to its own sockets.
+ *
+ * Shutdown (core/shutdown/graceful-shutdown.ts): after the last flush every socket here gets `flow.error`
+ * `{ code: 503 }` (the server is going away: reconnect) and a server disconnect; the client reconnects with its `since`
+ * (to another process, or to this one restarted) and misses nothing.
  */
 @WebSocketGateway({ path: '/socket.io', serveClient: false, maxHttpBufferSize: 64_000 })
-export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModuleDestroy, OnApplicationShutdown {
+export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModuleDestroy, BeforeApplicationShutdown, OnApplicationShutdown {
   @WebSocketServer() server!: Server;
 
   /** sockets of this process per school: the schools whose events the tail reads */
@@ -471,6 +478,22 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
     })();
     await Promise.race([last, new Promise((r) => (timer = setTimeout(r, LAST_FLUSH_MS)))]);
     clearTimeout(timer);
+  }
+
+  /**
+   * After the last flush (onModuleDestroy), before Nest closes the socket.io server: each socket is told the server is
+   * going away and disconnected, and its goodbye written (GOODBYE_MS at most for all of them).
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    const sockets = this.server ? [...this.server.sockets.sockets.values()] : [];
+    if (!sockets.length) return;
+    for (const s of sockets) {
+      s.emit(FLOW_ERROR, { code: 503 });
+      s.disconnect(true);
+    }
+    this.log.info({ sockets: sockets.length }, 'shutdown: live sockets told and disconnected');
+    const until = Date.now() + GOODBYE_MS;
+    while (this.server.engine.clientsCount > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
   }
 
   /** after the socket.io server closed (Nest closes it before the shutdown hooks) */
