@@ -1,20 +1,23 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { LOGGER } from '../logging/logger';
 import { REDIS } from '../redis/redis.provider';
+import { WorkerHeartbeat } from '../health/heartbeat';
 import { JobRegistry } from './job-registry';
 import { JobsService } from './jobs.service';
 import { JOB_SPECS, SCHEDULES, type JobName, type QueueName } from './jobs.types';
 
 /** Runs one BullMQ worker per queue that has handlers (worker process, or tests that want real workers). */
 @Injectable()
-export class WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+export class WorkerHost implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown, OnApplicationShutdown {
   private workers: Worker[] = [];
   private connections: Redis[] = [];
   private timers: NodeJS.Timeout[] = [];
+  /** the heartbeat /api/health/ready and the worker's healthcheck look for (with Redis) */
+  private heartbeat: WorkerHeartbeat | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -42,6 +45,8 @@ export class WorkerHost implements OnApplicationBootstrap, BeforeApplicationShut
       this.workers.push(worker);
     }
     this.log.info({ queues: [...queues] }, 'workers started');
+    this.heartbeat = new WorkerHeartbeat(this.redis, this.config.queuePrefix, this.log);
+    await this.heartbeat.start();
   }
 
   /**
@@ -61,6 +66,11 @@ export class WorkerHost implements OnApplicationBootstrap, BeforeApplicationShut
         this.timers.push(timer);
       }
     }
+  }
+
+  /** Before any shutdown hook (Redis still open): ready stops counting this worker at once. */
+  async onModuleDestroy(): Promise<void> {
+    await this.heartbeat?.stop();
   }
 
   /** No job starts any more; those running finish (BullMQ's close waits for them) while the database and Redis are open. */
