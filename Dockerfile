@@ -19,13 +19,16 @@ RUN npx turbo run build \
 FROM node:24-bookworm-slim AS api
 ENV NODE_ENV=production PORT=8080 DATA_DIR=/data
 WORKDIR /app
+# pg_dump and pg_restore for the backup service (npm run backup / restore, apps/api/src/ops/backup.ts): Debian's client
+# (15 on bookworm) dumps a server of its own major version or older (docker-compose.yml runs postgres:15)
+RUN apt-get update && apt-get install -y --no-install-recommends postgresql-client && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/packages/shared/package.json packages/shared/package.json
 COPY --from=build /app/packages/shared/dist packages/shared/dist
 COPY --from=build /app/apps/api/package.json apps/api/package.json
 COPY --from=build /app/apps/api/dist apps/api/dist
-RUN mkdir -p /data && chown node:node /data
+RUN mkdir -p /data /backups && chown node:node /data /backups
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"

@@ -7,8 +7,10 @@ import { rebuildUsage } from './modules/contracts/usage/usage-store';
 import { rebuildCounts } from './modules/contracts/contract-counts';
 import { rebuildProjection } from './modules/flow/rebuild';
 import { prepareDatabase, resolveDatabase } from './runtime';
+import { backupCommand, BackupError } from './ops/backup';
 
-const USAGE = 'usage: node dist/cli.js migrate | seed [--no-showcase] | flow:rebuild [--school <id>] | contracts:rebuild [--school <id>]';
+const USAGE =
+  'usage: node dist/cli.js migrate | seed [--no-showcase] | flow:rebuild [--school <id>] | contracts:rebuild [--school <id>] | backup | restore <archive> [--force]';
 const REBUILDS = ['flow:rebuild', 'contracts:rebuild'];
 
 /**
@@ -17,11 +19,12 @@ const REBUILDS = ['flow:rebuild', 'contracts:rebuild'];
  * `flow:rebuild` migrates and rebuilds the student_days projection from flow_events (one school with --school);
  * `contracts:rebuild` migrates and recomputes contract_usage and units_used of the active day/session contracts from
  * student_days, and the contract list's counts from the contracts (one school with --school; run it after flow:rebuild
- * when both are needed).
+ * when both are needed). `backup` and `restore` (ops/backup.ts): an archive of the database and the uploads, and back.
  */
 async function main(command: string | undefined, args: string[]) {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
+  if (command === 'backup' || command === 'restore') return backupCommand(command, args, config);
   if (command !== 'migrate' && command !== 'seed' && !REBUILDS.includes(command ?? '')) throw new ConfigError(USAGE);
   let schoolId: number | undefined;
   if (command === 'seed' && args.some((a) => a !== '--no-showcase')) throw new ConfigError(USAGE);
@@ -65,6 +68,8 @@ async function main(command: string | undefined, args: string[]) {
 }
 
 main(process.argv[2], process.argv.slice(3)).catch((err) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : err instanceof Error ? err.stack : String(err)}\n`);
+  process.stderr.write(
+    `${err instanceof ConfigError || err instanceof BackupError ? err.message : err instanceof Error ? err.stack : String(err)}\n`,
+  );
   process.exit(1);
 });

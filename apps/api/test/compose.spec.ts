@@ -12,9 +12,9 @@ const services = compose.services as Record<
   { environment?: Record<string, string>; command?: string[]; build?: { context: string; target: string }; ports?: string[] }
 >;
 
-it('has postgres, redis, api, worker and web (and prometheus and grafana under the monitoring profile)', () => {
+it('has postgres, redis, api, worker, backup and web (and prometheus and grafana under the monitoring profile)', () => {
   const profiled = (name: string) => (services[name] as { profiles?: string[] }).profiles !== undefined;
-  expect(Object.keys(services).filter((s) => !profiled(s)).sort()).toEqual(['api', 'postgres', 'redis', 'web', 'worker']);
+  expect(Object.keys(services).filter((s) => !profiled(s)).sort()).toEqual(['api', 'backup', 'postgres', 'redis', 'web', 'worker']);
   // what the monitoring profile adds is checked against deploy/monitoring in src/core/metrics/monitoring.spec.ts
   expect(Object.keys(services).filter(profiled).sort()).toEqual(['grafana', 'prometheus']);
 });
@@ -39,6 +39,22 @@ it('the worker runs the worker entry of the api image', () => {
   expect(services.worker.build).toEqual(services.api.build);
   expect(services.worker.command).toEqual(['node', 'apps/api/dist/worker.js']);
   expect(existsSync(join(root, 'apps/api/src/worker.ts'))).toBe(true);
+});
+
+it('backup runs the daily backup of the api image on the same database and uploads into the backups volume', () => {
+  const backup = services.backup as (typeof services)[string] & { volumes: string[] };
+  expect(backup.build).toEqual(services.api.build);
+  expect(backup.command!.join(' ')).toMatch(/while true; do node apps\/api\/dist\/cli\.js backup\b.*sleep 86400; done/);
+  expect(Object.keys(backup.environment!).filter((k) => !(ENV_KEYS as string[]).includes(k))).toEqual([]);
+  const config = loadConfig(backup.environment!);
+  const api = loadConfig(services.api.environment!);
+  expect([config.databaseUrl, config.uploadDir, config.env]).toEqual([api.databaseUrl, api.uploadDir, 'production']);
+  expect(backup.volumes).toEqual(expect.arrayContaining(['uploads:/data', `backups:${config.backupDir}`]));
+  expect(Object.keys(compose.volumes)).toContain('backups');
+  // pg_dump and pg_restore in the api image, and the backups folder the node user writes
+  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+  expect(dockerfile).toMatch(/apt-get install [^\n]*postgresql-client/);
+  expect(dockerfile).toMatch(/mkdir -p [^\n]*\/backups && chown node:node [^\n]*\/backups/);
 });
 
 it('web serves :8080 and nginx proxies /api, /socket.io, /uploads and the queue board to the api port', () => {

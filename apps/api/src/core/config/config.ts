@@ -25,6 +25,9 @@ export const ENV_SCHEMA = z.object({
     .default('bull'),
   DATA_DIR: z.string().min(1).default('./data'),
   UPLOAD_DIR: z.string().min(1).optional(),
+  // `npm run backup`: where its archives go (default DATA_DIR/backups) and how many of the newest it keeps
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(14),
   WEB_DIST: z.string().min(1).optional(),
   SEED_DEMO: bool.optional(),
   // with a demo seeded by the API's start: also its showcase of every module's data (school/demo-showcase.ts)
@@ -128,6 +131,9 @@ export interface AppConfig {
   queuePrefix: string;
   dataDir: string;
   uploadDir: string;
+  /** the backups' folder (ops/backup.ts) and how many archives it keeps */
+  backupDir: string;
+  backupKeep: number;
   webDist: string;
   seedDemo: boolean;
   /** the API's start seeds the demo's showcase with a demo it seeds (the `seed` command: unless --no-showcase) */
@@ -179,6 +185,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     queuePrefix: e.QUEUE_PREFIX,
     dataDir,
     uploadDir: resolve(e.UPLOAD_DIR ?? `${dataDir}/uploads`),
+    backupDir: resolve(e.BACKUP_DIR ?? `${dataDir}/backups`),
+    backupKeep: e.BACKUP_KEEP,
     webDist: resolve(e.WEB_DIST ?? resolve(__dirname, '../../../../web/dist')),
     // the embedded database is the "try it" mode: it gets the demo unless told otherwise
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
