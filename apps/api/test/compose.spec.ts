@@ -14,7 +14,11 @@ const services = compose.services as Record<
 
 it('has postgres, redis, api, worker, backup and web (and prometheus and grafana under the monitoring profile)', () => {
   const profiled = (name: string) => (services[name] as { profiles?: string[] }).profiles !== undefined;
-  expect(Object.keys(services).filter((s) => !profiled(s)).sort()).toEqual(['api', 'backup', 'postgres', 'redis', 'web', 'worker']);
+  expect(
+    Object.keys(services)
+      .filter((s) => !profiled(s))
+      .sort(),
+  ).toEqual(['api', 'backup', 'postgres', 'redis', 'web', 'worker']);
   // what the monitoring profile adds is checked against deploy/monitoring in src/core/metrics/monitoring.spec.ts
   expect(Object.keys(services).filter(profiled).sort()).toEqual(['grafana', 'prometheus']);
 });
