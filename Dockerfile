@@ -31,7 +31,7 @@ COPY --from=build /app/apps/api/dist apps/api/dist
 RUN mkdir -p /data /backups && chown node:node /data /backups
 USER node
 EXPOSE 8080
-HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/api/health/live').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 CMD ["node", "apps/api/dist/main.js"]
 
 FROM nginx:1.30-alpine AS web

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
+import { shuttingDown } from '../shutdown/graceful-shutdown';
 import { Access } from '../auth/access.decorator';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { REDIS } from '../redis/redis.provider';
@@ -84,7 +85,9 @@ export class HealthController {
     };
     const bad = (Object.keys(checks) as (keyof ReadyChecks)[]).filter((k) => !OK[k].includes(checks[k].status));
     // a check that could not be made (unknown) because its dependency is down: the dependency is the failing part
-    const failing = bad.some((k) => checks[k].status !== 'unknown') ? bad.filter((k) => checks[k].status !== 'unknown') : bad;
+    const failing: string[] = bad.some((k) => checks[k].status !== 'unknown') ? bad.filter((k) => checks[k].status !== 'unknown') : bad;
+    // draining after SIGTERM: the load balancer should stop sending new work here (core/shutdown)
+    if (shuttingDown()) failing.push('shutting_down');
     if (failing.length) res.status(503);
     return { status: failing.length ? 'not ready' : 'ready', failing, checks, uptime_s: Math.round(process.uptime()) };
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { findAction } from '@wantuo/shared';
+import { actionOf } from '../logging/log-context';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -20,12 +20,12 @@ export interface MetricsOptions {
   host?: string;
 }
 
-/** The action label of a request: the catalogue action, else the route's path, else `other` (no route: static files, 404). */
-export function actionOf(req: Request): string {
+/** The action label of a request: the catalogue action (the logs' actionOf), else the route's path, else `other` (no route: static files, 404). */
+export function actionLabelOf(req: Request): string {
   const route = (req as { route?: { path?: unknown } }).route;
   if (!route || typeof route.path !== 'string') return 'other';
   const path = `${req.baseUrl ?? ''}${route.path}`;
-  return findAction(req.method, path)?.action ?? path;
+  return actionOf({ method: req.method, path }) ?? path;
 }
 
 /**
@@ -99,7 +99,7 @@ export class Metrics {
       res.on('finish', () => {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         const code = (res.locals.code as number | undefined) ?? res.statusCode;
-        this.httpDuration.observe({ action: actionOf(req), code: String(code) }, seconds);
+        this.httpDuration.observe({ action: actionLabelOf(req), code: String(code) }, seconds);
       });
       next();
     };
