@@ -150,7 +150,10 @@ it('edit with a reason → renew → pay the renewal at the desk → export', as
   await edit.getByLabel(/结束日期/).click();
   // the picker speaks Chinese (dayjs zh-cn with antd's zh_CN): weeks start on Monday with 一 … 日, months in Chinese
   const picker = admin.locator('.ant-picker-dropdown:visible');
-  expect((await picker.locator('thead th').allTextContents()).map((s) => s.trim())).toEqual(['一', '二', '三', '四', '五', '六', '日']);
+  // (polled: the dropdown is visible a moment before its calendar is rendered)
+  await expect
+    .poll(async () => (await picker.locator('thead th').allTextContents()).map((s) => s.trim()))
+    .toEqual(['一', '二', '三', '四', '五', '六', '日']);
   await expect.poll(() => picker.locator('.ant-picker-month-btn').first().textContent()).toMatch(/^\d{1,2}月$/);
   const cell = admin.locator(`.ant-picker-dropdown:visible td[title="${newEnd}"]:not(.ant-picker-cell-disabled)`);
   for (let i = 0; i < 3 && !(await cell.count()); i++) await admin.locator('.ant-picker-dropdown:visible .ant-picker-header-next-btn').click();
