@@ -197,9 +197,18 @@ it('SIGTERM under load: every request sent before it is answered, every answer w
     await new Promise((r) => setTimeout(r, 10));
   }
 
+  const readiness = async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/health/ready`, { headers: { connection: 'close' } });
+    return { status: res.status, failing: ((await res.json()) as { data: { failing: string[] } }).data.failing };
+  };
+  expect((await readiness()).failing).not.toContain('shutting_down');
+
   const signalAt = performance.now();
   const inFlightAtSignal = inFlight;
   proc.kill('SIGTERM');
+  // while it drains, the API tells the load balancer it is not ready (within the grace, when it still answers)
+  await new Promise((r) => setTimeout(r, 100));
+  const draining = await readiness();
   const exit = await exited;
   await Promise.all(lanes);
 
@@ -217,6 +226,7 @@ it('SIGTERM under load: every request sent before it is answered, every answer w
   // the socket was told the server is going away, then dropped by the server (the web app reconnects with `since`)
   expect(told).toEqual([{ code: 503 }]);
   expect(await dropped).toBe('io server disconnect');
+  expect(draining).toMatchObject({ status: 503, failing: expect.arrayContaining(['shutting_down']) });
   // a clean exit, within the bound
   expect({ code: exit.code, signal: exit.signal, ...(exit.code === 0 ? {} : { stderr: err }) }).toEqual({ code: 0, signal: null });
   expect(exit.at - signalAt).toBeLessThan(SHUTDOWN.graceMs + SHUTDOWN.drainMs);
