@@ -6,30 +6,8 @@
  * process (exit codes, stderr) or code that must not run inside jest's sandbox (node-tar checks `instanceof Date` on
  * the fs.Stats dates, which come from another realm there).
  */
-const Module = require('node:module');
-const { readFileSync } = require('node:fs');
+require('./ts-hook');
 const { resolve } = require('node:path');
-const { transformSync } = require('@swc/core');
-
-const SHARED = resolve(__dirname, '../../../packages/shared/src/index.ts');
-const SWC = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    target: 'es2023',
-    keepClassNames: true,
-  },
-  module: { type: 'commonjs' },
-  sourceMaps: 'inline',
-};
-const resolveFilename = Module._resolveFilename;
-Module._resolveFilename = function (request, ...rest) {
-  return resolveFilename.call(this, request === '@wantuo/shared' ? SHARED : request, ...rest);
-};
-Module._extensions['.ts'] = function (module, filename) {
-  module._compile(transformSync(readFileSync(filename, 'utf8'), { ...SWC, filename }).code, filename);
-};
-process.setSourceMapsEnabled(true);
 
 const entry = resolve(__dirname, '..', process.argv[2]);
 // the entry sees the arguments after its own name, as under `node dist/<entry>.js`

@@ -5,30 +5,7 @@
  * @wantuo/shared to its sources, as jest does. The process's zone is its TZ environment variable; the parent passes
  * the resolved config as JSON (TWO_ZONE_CONFIG), gets { port, offset } when it listens, and sends 'stop'.
  */
-const Module = require('node:module');
-const { readFileSync } = require('node:fs');
-const { resolve } = require('node:path');
-const { transformSync } = require('@swc/core');
-
-const SHARED = resolve(__dirname, '../../../../packages/shared/src/index.ts');
-const SWC = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    target: 'es2023',
-    keepClassNames: true,
-  },
-  module: { type: 'commonjs' },
-  sourceMaps: 'inline',
-};
-const resolveFilename = Module._resolveFilename;
-Module._resolveFilename = function (request, ...rest) {
-  return resolveFilename.call(this, request === '@wantuo/shared' ? SHARED : request, ...rest);
-};
-Module._extensions['.ts'] = function (module, filename) {
-  module._compile(transformSync(readFileSync(filename, 'utf8'), { ...SWC, filename }).code, filename);
-};
-process.setSourceMapsEnabled(true);
+require('../ts-hook');
 
 require('reflect-metadata');
 const { createApp } = require('../../src/bootstrap.ts');
