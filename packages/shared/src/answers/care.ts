@@ -1,12 +1,12 @@
 // The answer schemas of module `care` (what `data` carries, as JSON), declared in api/care.ts.
 import { z } from 'zod';
-import { pageOf } from '../api/define';
+import { pageOf, wire } from '../api/define';
 import { MEAL_PAY_FROM } from '../meals';
 import { CareClassStatus, DUTIES } from '../schemas/care';
 import { StudentInfoContract } from './students';
 import { ClassTimeOption } from './timetable';
 
-const id = z.number().int();
+const { id } = wire;
 
 /** One row of classList, and the class part of wantuoInfo. */
 export const CareClass = z.object({

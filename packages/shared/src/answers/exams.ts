@@ -1,15 +1,13 @@
 // The answer schemas of module `exams` (what `data` carries, as JSON), declared in api/exams.ts.
 import { z } from 'zod';
-import { pageOf } from '../api/define';
+import { pageOf, wire } from '../api/define';
 
-const id = z.number().int();
-const count = z.number().int();
+const { id, count, day, at } = wire;
+
 /** marks: whole or half points (87.5) */
 const mark = z.number();
 /** a school day, YYYY-MM-DD */
-const day = z.string();
 /** an instant, ISO text */
-const at = z.string();
 
 // ---------------------------------------------------------------- exams
 

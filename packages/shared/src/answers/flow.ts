@@ -1,12 +1,13 @@
 // The answer schemas of module `flow` (what `data` carries, as JSON), declared in api/flow.ts.
 import { z } from 'zod';
-import { pageOf } from '../api/define';
+import { pageOf, wire } from '../api/define';
 import { FLOW_STEPS, STEP_EVENT } from '../flow';
 import { BOARD_STATES } from '../schemas/flow';
 import { HANDOVER_DUTIES } from '../schemas/leave';
 import { StudentHomework } from './homework';
 
-const id = z.number().int();
+const { id } = wire;
+
 /** the projection's state of a student-day (flow.ts FlowState) */
 const FLOW_STATES = ['expected', 'picked_up', 'in_centre', 'left'] as const;
 const flowState = z.enum(FLOW_STATES);

@@ -1,16 +1,13 @@
 // The answer schemas of module `meals` (what `data` carries, as JSON), declared in api/meals.ts.
 import { z } from 'zod';
-import { pageOf } from '../api/define';
+import { pageOf, wire } from '../api/define';
 import { MEAL_BOOKING_STATUSES, MEAL_CANCEL_CAUSES, MEAL_PAY_FROM } from '../meals';
 
-const id = z.number().int();
-const count = z.number().int();
+const { id, count, fen, day, at } = wire;
+
 /** money: integer fen */
-const fen = z.number().int();
 /** a school day, YYYY-MM-DD */
-const day = z.string();
 /** an instant, ISO text */
-const at = z.string();
 
 // ---------------------------------------------------------------- items
 

@@ -1,16 +1,14 @@
 // The answer schemas of module `points` (what `data` carries, as JSON), declared in api/points.ts.
 import { z } from 'zod';
-import { pageOf } from '../api/define';
+import { pageOf, wire } from '../api/define';
 import { DATA_GROUPS } from '../data-centre';
 import { LEDGER_KINDS, ORDER_STATES } from '../points';
 
-const id = z.number().int();
+const { id, int, day, at } = wire;
+
 /** points, balances, prices in points, stock, counts: whole numbers */
-const int = z.number().int();
 /** a school day, YYYY-MM-DD */
-const day = z.string();
 /** an instant, ISO text */
-const at = z.string();
 
 // ---------------------------------------------------------------- balances and the ledger
 

@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import { LEDGER_TYPES, PAYMENT_STATES } from '../schemas/school';
 import type { ServiceState } from '../renewal';
-import { pageOf } from '../api/define';
+import { pageOf, wire } from '../api/define';
 
-const fen = z.number().int();
+const { fen } = wire;
 
 /** Where a school's service stands (renewal.ts serviceState). */
 export const ServiceStateSchema = z.enum(['active', 'expiring', 'grace', 'read_only'] as const satisfies readonly ServiceState[]);

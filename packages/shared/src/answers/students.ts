@@ -1,13 +1,14 @@
 // The answer schemas of module `students` (what `data` carries, as JSON), declared in api/students.ts.
 import { z } from 'zod';
-import { pageOf } from '../api/define';
+import { pageOf, wire } from '../api/define';
 import { CONTRACT_STATES, PACKAGE_KINDS } from '../contracts';
 import { GROWTH_GROUPS } from '../growth';
 import { StudentStatus } from '../schemas/students';
 import { ParentExamScore } from './exams';
 import { TeachingClass } from './teaching';
 
-const id = z.number().int();
+const { id } = wire;
+
 const gender = z.literal([1, 2]).nullable();
 
 export const StudentGuardian = z.object({

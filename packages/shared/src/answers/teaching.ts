@@ -1,10 +1,10 @@
 // The answer schemas of module `teaching` (what `data` carries, as JSON), declared in api/teaching.ts.
 import { z } from 'zod';
-import { pageOf } from '../api/define';
+import { pageOf, wire } from '../api/define';
 import { ROLL_CALL_STATUSES, SESSION_STATES } from '../schemas/teaching';
 
-const id = z.number().int();
-const count = z.number().int();
+const { id, count } = wire;
+
 const CALENDAR_KINDS = ['holiday', 'makeup'] as const;
 const SESSION_KINDS = ['teaching', 'tutoring'] as const;
 /** 1 Monday .. 7 Sunday */
@@ -45,26 +45,30 @@ export type DelSchoolCalendarDayAnswer = z.infer<typeof DelSchoolCalendarDayAnsw
 
 // ---------------------------------------------------------------- classes
 
-/** A teaching class: `data` of teachingClassInfo and of the class's writes, rows of teachingClassList and studentTeachingClassList. */
-export const TeachingClass = z.object({
+/** What a teaching and a tutoring class share (one session core over class_sessions; modules/teaching/session-core.ts). */
+export const SessionClassBase = z.object({
   id,
   name: z.string(),
-  subject: z.string(),
   teacher_id: id,
   teacher_name: z.string(),
   room_id: id.nullable(),
   room_name: z.string().nullable(),
   capacity: count,
   students: count,
-  sessions_count: count,
   /** sessions not cancelled */
   sessions_scheduled: count,
   sessions_held: count,
-  fee_fen: z.number().int(),
   /** 1 running, 0 stopped */
   status: z.number().int(),
   version: count,
   created_at: z.string(),
+});
+
+/** A teaching class: `data` of teachingClassInfo and of the class's writes, rows of teachingClassList and studentTeachingClassList. */
+export const TeachingClass = SessionClassBase.extend({
+  subject: z.string(),
+  sessions_count: count,
+  fee_fen: z.number().int(),
 });
 export type TeachingClass = z.infer<typeof TeachingClass>;
 

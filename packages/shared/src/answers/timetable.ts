@@ -1,11 +1,11 @@
 // The answer schemas of module `timetable` (what `data` carries, as JSON), declared in api/timetable.ts.
 import { z } from 'zod';
-import { pageOf } from '../api/define';
+import { pageOf, wire } from '../api/define';
 import { SESSION_STATES } from '../schemas/teaching';
 import { CLASS_KINDS } from '../schemas/timetable';
 
-const id = z.number().int();
-const count = z.number().int();
+const { id, count } = wire;
+
 const weekdays = z.array(z.number().int());
 
 // ---------------------------------------------------------------- time slots

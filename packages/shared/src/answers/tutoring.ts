@@ -1,11 +1,10 @@
 // The answer schemas of module `tutoring` (what `data` carries, as JSON), declared in api/tutoring.ts.
 import { z } from 'zod';
-import { pageOf } from '../api/define';
+import { pageOf, wire } from '../api/define';
 import { ROLL_CALL_STATUSES, SESSION_STATES } from '../schemas/teaching';
-import { Clash, GeneratedSession, SelectableStudent, SkippedSession, TeachingClassMember, TeachingSession } from './teaching';
+import { Clash, GeneratedSession, SelectableStudent, SessionClassBase, SkippedSession, TeachingClassMember, TeachingSession } from './teaching';
 
-const id = z.number().int();
-const count = z.number().int();
+const { id, count } = wire;
 
 // ---------------------------------------------------------------- types and settings
 
@@ -40,30 +39,16 @@ export type TutorialSettingPage = z.infer<typeof TutorialSettingPage>;
 // ---------------------------------------------------------------- classes
 
 /** A tutoring class: `data` of tutorialInfo and of the class's writes, rows of tutorialList. */
-export const TutoringClass = z.object({
-  id,
-  name: z.string(),
+export const TutoringClass = SessionClassBase.extend({
   type_id: id,
   type_name: z.string(),
-  teacher_id: id,
-  teacher_name: z.string(),
-  room_id: id.nullable(),
-  room_name: z.string().nullable(),
-  capacity: count,
-  students: count,
   duration_min: count,
   /** price per session when the class was created (fen) */
   price_fen: z.number().int(),
   pattern: z.array(z.object({ weekday: z.number().int(), start_time: z.string(), end_time: z.string() })),
   from: z.string(),
   to: z.string(),
-  sessions_scheduled: count,
-  sessions_held: count,
   remark: z.string().nullable(),
-  /** 1 running, 0 stopped */
-  status: z.number().int(),
-  version: count,
-  created_at: z.string(),
 });
 export type TutoringClass = z.infer<typeof TutoringClass>;
 

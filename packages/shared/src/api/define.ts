@@ -26,6 +26,18 @@ export const FileAnswer = z.custom<Blob>(() => true).meta({ id: 'File', descript
 /** `{}`: the answer of a write that has nothing to tell but success. */
 export const EmptyAnswer = z.object({}).meta({ description: 'nothing but success' });
 
+/** The wire types answers are made of (what JSON carries): ids, counts and money in fen are integers, days and instants strings. */
+export const wire = {
+  id: z.number().int(),
+  int: z.number().int(),
+  count: z.number().int(),
+  fen: z.number().int(),
+  /** a school day, 'YYYY-MM-DD' */
+  day: z.string(),
+  /** an instant, ISO 8601 */
+  at: z.string(),
+};
+
 /** The page envelope of every list (design.md §2). */
 export const pageOf = <T extends z.ZodType>(row: T) =>
   z.object({ list: z.array(row), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
