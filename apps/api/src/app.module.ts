@@ -27,6 +27,7 @@ import { NoticesModule } from './modules/notices/notices.module';
 import { MealsModule } from './modules/meals/meals.module';
 import { DevModule } from './modules/dev/dev.module';
 import { WechatPaySandboxModule } from './modules/dev/wechatpay-sandbox.module';
+import { SmsFakesModule } from './modules/dev/sms-fake/sms-fakes.module';
 import { FlowModule } from './modules/flow/flow.module';
 import { SchoolModule } from './modules/school/school.module';
 import { SiteModule } from './modules/site/site.module';
@@ -84,6 +85,7 @@ export class AppModule {
         StoreModule,
         ...(config.env === 'production' ? [] : [DevModule]),
         ...(config.wechatpay ? [] : [WechatPaySandboxModule]),
+        ...(config.sms.fakes ? [SmsFakesModule] : []),
         ...(opts.runJobs ? [WorkerModule] : []),
       ],
       controllers: [HealthController],

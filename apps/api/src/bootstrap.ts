@@ -17,6 +17,7 @@ import { serveOpenApi } from './core/openapi/openapi';
 
 /** Routes whose body is verified by signature over its bytes: the WeChat Pay notify and the local sandbox. */
 const RAW_BODY_PATHS = ['/api/pay/wechat/notify', '/api/dev/wechatpay/v3'];
+const SMS_RAW_BODY_PATHS = ['/api/sms/report', '/api/dev/sms/aliyun', '/api/dev/sms/tencent'];
 
 export type ResolvedConfig = AppConfig & { databaseUrl: string };
 
@@ -47,6 +48,8 @@ export async function createApp(
   securityHeaders(app);
   // signed payment traffic is verified over its exact bytes: kept raw (express.json then leaves it alone)
   app.use(RAW_BODY_PATHS, express.raw({ type: () => true, limit: '64kb' }));
+  // SMS: the fake gateways check the SDKs' signatures over the exact bytes; the providers' reports come in batches
+  app.use(SMS_RAW_BODY_PATHS, express.raw({ type: () => true, limit: '2mb' }));
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: false, limit: '1mb' }));
   // every string of the query and body is checked before any guard, validation or query sees it (input-safety.ts)

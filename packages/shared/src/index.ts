@@ -71,3 +71,4 @@ export * from './answers/courseware';
 export * from './answers/store';
 export * from './answers/applications';
 export * from './answers/home';
+export * from './sms';

