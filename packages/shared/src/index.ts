@@ -72,3 +72,4 @@ export * from './answers/store';
 export * from './answers/applications';
 export * from './answers/home';
 export * from './sms';
+export * from './sms-tencent';

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { TencentFake, TencentFakeController } from './tencent-fake';
 
 /**
  * The local fake SMS gateways (outside production): /api/dev/sms/aliyun and /api/dev/sms/tencent answer the SDKs as
  * the providers do (signatures, templates, their success and error shapes) and send delivery reports.
  */
 @Module({
-  controllers: [],
-  providers: [],
+  controllers: [TencentFakeController],
+  providers: [TencentFake],
 })
 export class SmsFakesModule {}
