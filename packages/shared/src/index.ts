@@ -72,4 +72,5 @@ export * from './answers/store';
 export * from './answers/applications';
 export * from './answers/home';
 export * from './sms';
+export * from './sms-aliyun';
 export * from './sms-tencent';

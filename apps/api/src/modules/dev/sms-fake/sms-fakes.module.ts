@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AliyunFakeController } from './aliyun-fake.controller';
+import { AliyunFake } from './aliyun-fake.service';
 import { TencentFake, TencentFakeController } from './tencent-fake';
 
 /**
@@ -6,7 +8,7 @@ import { TencentFake, TencentFakeController } from './tencent-fake';
  * the providers do (signatures, templates, their success and error shapes) and send delivery reports.
  */
 @Module({
-  controllers: [TencentFakeController],
-  providers: [TencentFake],
+  controllers: [AliyunFakeController, TencentFakeController],
+  providers: [AliyunFake, TencentFake],
 })
 export class SmsFakesModule {}

@@ -1,0 +1,221 @@
+import Dysmsapi, { QuerySendDetailsRequest, SendBatchSmsRequest, SendSmsRequest } from '@alicloud/dysmsapi20170525';
+import { $OpenApiUtil } from '@alicloud/openapi-core';
+import { classifyAliyun, nationalMobile, SMS_PARAM_MAX, smsUnits } from '@wantuo/shared';
+import type { AliyunSmsConfig, GatewayEndpoint } from '../../../core/config/sms-config';
+import { GatewayError, SmsGateway, type DeliveryReport, type GatewaySend, type PendingReceipt, type SendOutcome } from './gateway';
+
+/** One entry of Aliyun's SmsReport push (a JSON array of them is POSTed to the report callback). */
+export interface AliyunSmsReport {
+  phone_number: string;
+  /** China-local yyyy-MM-dd HH:mm:ss */
+  send_time: string;
+  report_time: string;
+  success: boolean;
+  /** DELIVERED on success, else the carrier's code (MK:0001, …) */
+  err_code: string;
+  err_msg: string;
+  /** billed units, as a string ("1") */
+  sms_size?: string;
+  biz_id: string;
+  out_id?: string;
+}
+
+/** QuerySendDetails' SendStatus: 1 waiting for the receipt, 2 failed, 3 delivered. */
+const WAITING = 1;
+const FAILED = 2;
+const DELIVERED = 3;
+/** QuerySendDetails calls run at once (one per pending message) */
+const POLL_PARALLEL = 8;
+
+const CHINA_MS = 8 * 3_600_000;
+/** yyyyMMdd of a moment in China (QuerySendDetails' SendDate), whatever the process's TZ */
+export const chinaDay = (d: Date) => new Date(d.getTime() + CHINA_MS).toISOString().slice(0, 10).replace(/-/g, '');
+/** A China-local "yyyy-MM-dd HH:mm:ss" (Aliyun's reports and receipts), or null. */
+function chinaTime(s: string | null | undefined): Date | null {
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})$/.exec(s?.trim() ?? '');
+  if (!m) return null;
+  const d = new Date(`${m[1]}T${m[2]}+08:00`);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** An error of the SDK carrying the provider's answer (HTTP 4xx/5xx): ClientError, ServerError, ThrottlingError. */
+interface SdkResponseError {
+  code: string;
+  statusCode: number;
+  message: string;
+  data?: { Code?: string; Message?: string };
+}
+const isResponseError = (e: unknown): e is SdkResponseError =>
+  typeof e === 'object' &&
+  e !== null &&
+  typeof (e as Partial<SdkResponseError>).code === 'string' &&
+  typeof (e as Partial<SdkResponseError>).statusCode === 'number';
+
+/** Calls the SDK: an answer of the provider's that refuses the request becomes a GatewayError; network errors go through. */
+async function call<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (isResponseError(e)) {
+      const code = e.data?.Code ?? e.code;
+      throw new GatewayError({ class: classifyAliyun(code), code, message: e.data?.Message ?? e.message });
+    }
+    throw e;
+  }
+}
+
+/**
+ * Aliyun SMS (dysmsapi 2017-05-25) through its SDK: SendSms for one mobile, SendBatchSms for several (up to 100, one
+ * BizId for the request: the receipts are matched by BizId and mobile), QuerySendDetails to poll receipts, and the
+ * SmsReport push read by parseReport. The client is made on first use: the fake's endpoint is known only once the
+ * HTTP server listens.
+ */
+export class AliyunGateway extends SmsGateway {
+  readonly name = 'aliyun' as const;
+  readonly batchSize = 100;
+  readonly paramMax = SMS_PARAM_MAX.aliyun;
+  /** what Aliyun expects back from the report callback */
+  readonly reportAnswer = { code: 0, msg: '成功' };
+  private client: Dysmsapi | null = null;
+
+  constructor(
+    private readonly account: Omit<AliyunSmsConfig, 'endpoint'>,
+    private readonly endpoint: () => GatewayEndpoint,
+  ) {
+    super();
+  }
+
+  private sdk(): Dysmsapi {
+    if (!this.client) {
+      const { protocol, host } = this.endpoint();
+      this.client = new Dysmsapi(
+        new $OpenApiUtil.Config({
+          accessKeyId: this.account.accessKeyId,
+          accessKeySecret: this.account.accessKeySecret,
+          endpoint: host,
+          protocol,
+          // a send is answered in well under a second; a hung connection must not hold a worker. No SDK retries: the
+          // queue retries transient failures itself. Keep-alive: the SDK's HTTP client (httpx) reuses one agent.
+          connectTimeout: 5_000,
+          readTimeout: 10_000,
+        }),
+      );
+    }
+    return this.client;
+  }
+
+  async send(req: GatewaySend): Promise<SendOutcome[]> {
+    if (!req.messages.length) return [];
+    if (req.messages.length > this.batchSize) throw new Error(`aliyun: at most ${this.batchSize} mobiles a request (${req.messages.length})`);
+    const { signName } = this.account;
+    const params = JSON.stringify(req.params);
+    const client = this.sdk();
+    const body =
+      req.messages.length === 1
+        ? (
+            await call(() =>
+              client.sendSms(
+                new SendSmsRequest({
+                  phoneNumbers: req.messages[0].mobile,
+                  signName,
+                  templateCode: req.templateCode,
+                  templateParam: params,
+                  outId: String(req.messages[0].id),
+                }),
+              ),
+            )
+          ).body
+        : (
+            await call(() =>
+              client.sendBatchSms(
+                new SendBatchSmsRequest({
+                  phoneNumberJson: JSON.stringify(req.messages.map((m) => m.mobile)),
+                  signNameJson: JSON.stringify(req.messages.map(() => signName)),
+                  templateCode: req.templateCode,
+                  templateParamJson: JSON.stringify(req.messages.map(() => req.params)),
+                }),
+              ),
+            )
+          ).body;
+    const code = body?.code ?? 'isp.SYSTEM_ERROR';
+    if (code !== 'OK' || !body?.bizId)
+      throw new GatewayError({ class: classifyAliyun(code), code, message: body?.message ?? 'no BizId in the answer' });
+    // the units of the text the provider sends: its sign and the template's words (approximated by our rendering
+    // without our own sign prefix; the send does not answer the fee, the report's sms_size corrects it)
+    const units = smsUnits(`【${signName}】${req.content.replace(/^【[^】]*】/, '')}`);
+    return req.messages.map((m) => ({ id: m.id, ok: true, messageId: body.bizId!, units }));
+  }
+
+  /**
+   * The receipts of pending messages by QuerySendDetails (one call per message, a few at a time). A message still
+   * waiting gives no report. When every query failed the first error is thrown (nothing was learned).
+   */
+  async poll(pending: PendingReceipt[]): Promise<DeliveryReport[]> {
+    const client = this.sdk();
+    const reports: DeliveryReport[] = [];
+    const errors: unknown[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < pending.length) {
+        const p = pending[next++];
+        try {
+          const r = await this.pollOne(client, p);
+          if (r) reports.push(r);
+        } catch (e) {
+          errors.push(e);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(POLL_PARALLEL, pending.length) }, worker));
+    if (errors.length && errors.length === pending.length) throw errors[0];
+    return reports;
+  }
+
+  private async pollOne(client: Dysmsapi, p: PendingReceipt): Promise<DeliveryReport | null> {
+    const res = await call(() =>
+      client.querySendDetails(
+        new QuerySendDetailsRequest({ phoneNumber: p.mobile, bizId: p.messageId, sendDate: chinaDay(p.sentAt), pageSize: 10, currentPage: 1 }),
+      ),
+    );
+    const body = res.body;
+    if (body?.code !== 'OK') {
+      const code = body?.code ?? 'isp.SYSTEM_ERROR';
+      throw new GatewayError({ class: classifyAliyun(code), code, message: body?.message ?? '' });
+    }
+    const d = body.smsSendDetailDTOs?.smsSendDetailDTO?.[0];
+    if (!d || d.sendStatus === WAITING || (d.sendStatus !== DELIVERED && d.sendStatus !== FAILED)) return null;
+    return {
+      messageId: p.messageId,
+      mobile: p.mobile,
+      delivered: d.sendStatus === DELIVERED,
+      code: d.errCode || null,
+      message: null,
+      at: chinaTime(d.receiveDate),
+      units: null,
+    };
+  }
+
+  /** Aliyun's SmsReport push: a JSON array (the raw body, its text or already parsed); entries without a BizId are skipped. */
+  parseReport(body: unknown): DeliveryReport[] {
+    let data: unknown = body;
+    if (Buffer.isBuffer(data)) data = data.toString('utf8');
+    if (typeof data === 'string') data = data.trim() ? JSON.parse(data) : [];
+    if (!Array.isArray(data)) throw new Error('aliyun SmsReport: expected a JSON array');
+    const out: DeliveryReport[] = [];
+    for (const r of data as Array<Partial<AliyunSmsReport>>) {
+      if (!r || typeof r.biz_id !== 'string' || typeof r.phone_number !== 'string') continue;
+      const size = Number(r.sms_size);
+      const delivered = r.success === true || String(r.success) === 'true';
+      out.push({
+        messageId: r.biz_id,
+        mobile: nationalMobile(r.phone_number),
+        delivered,
+        code: r.err_code || null,
+        message: r.err_msg || null,
+        at: chinaTime(r.report_time),
+        units: Number.isInteger(size) && size > 0 ? size : null,
+      });
+    }
+    return out;
+  }
+}
