@@ -86,9 +86,10 @@ export function smsUnits(content: string): number {
 /**
  * What a refusal means for a message:
  * - `transient`: try again later with the same provider (network, the provider's own errors, throttling);
- * - `account`: this provider cannot send it (balance, suspended account, credentials, sign or template missing
- *   at this provider): the fallback provider takes it, once;
- * - `final`: the message itself is refused (the mobile's daily limit, a bad number, a blacklisted mobile): shown, never retried.
+ * - `account`: this provider cannot send it (balance, suspended account, credentials, its sign, no template of
+ *   ours configured for it): the fallback provider takes it, once;
+ * - `final`: the provider's business refusal (the mobile's daily limit, a bad number, a blacklisted mobile, a template
+ *   it has not approved): shown, never retried, never handed over.
  */
 export type SmsFailureClass = 'transient' | 'account' | 'final';
 

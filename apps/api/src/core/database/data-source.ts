@@ -27,6 +27,7 @@ import { QrLogin1765990800000 } from '../../migrations/1765990800000-qr-login';
 import { StudentGuardianChanges1766044800000 } from '../../migrations/1766044800000-student-guardian-changes';
 import { SandboxRefundNotifies1766131200000 } from '../../migrations/1766131200000-sandbox-refund-notifies';
 import { TaskHandovers1766217600000 } from '../../migrations/1766217600000-task-handovers';
+import { SmsMessages1766390400000 } from '../../migrations/1766390400000-sms-messages';
 import { PaymentSweeps1766304000000 } from '../../migrations/1766304000000-payment-sweeps';
 import { PG_TYPES } from './type-parsers';
 import { School } from '../../modules/school/entities/school.entity';
@@ -65,6 +66,7 @@ export const MIGRATIONS = [
   SandboxRefundNotifies1766131200000,
   TaskHandovers1766217600000,
   PaymentSweeps1766304000000,
+  SmsMessages1766390400000,
 ];
 
 /** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */

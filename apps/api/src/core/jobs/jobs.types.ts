@@ -1,14 +1,21 @@
+import type { SmsKind, SmsProviderName } from '@wantuo/shared';
+import type { DeliveryReport } from '../../modules/sms/gateways/gateway';
 /**
  * Every background job: its queue and payload. Adding a job means adding it here, enqueuing it with
  * JobsService.enqueue and registering one handler for it in a processor (jobs/*.processor.ts).
  */
 export interface JobPayloads {
-  'sms.send': { mobile: string; template: SmsTemplate; params: Record<string, string> };
+  /** hand queued messages (sms_messages ids: one kind, the same variables, one provider batch) to their provider */
+  'sms.send': { ids: number[] };
   /**
-   * one text to many mobiles (a notice to a whole school): the worker fans it out into one `sms.send` job per mobile
-   * (job ids `<key>-<mobile>`, so a retried fan-out adds none twice); the request that queues it adds a few of these
+   * one text to many mobiles (a notice to a whole school): the worker writes one message per mobile (dedupe key
+   * `<key>-<mobile>`, so a retried fan-out queues none twice) and their `sms.send` batches; a request adds a few of these
    */
-  'sms.fanout': { key: string; mobiles: string[]; template: SmsTemplate; params: Record<string, string> };
+  'sms.fanout': { key: string; school_id: number | null; mobiles: string[]; template: SmsTemplate; params: Record<string, string> };
+  /** every minute: delivery receipts of sent messages asked from the providers, stuck messages queued again */
+  'sms.poll': { at?: string };
+  /** delivery reports that came before their message's send was recorded: applied again a little later */
+  'sms.reports': { provider: SmsProviderName; reports: Array<Omit<DeliveryReport, 'at'> & { at: string | null }> };
   /** every minute: raise and clear the daily-flow alerts of every school */
   'alerts.scan': { at?: string };
   /** a provider payment still pending: ask the provider, close it past its time, come back later if still open */
@@ -27,19 +34,8 @@ export interface JobPayloads {
   'store.release': { order_id: number };
 }
 
-export type SmsTemplate =
-  | 'code.login'
-  | 'code.resetpwd'
-  | 'code.dealpwd'
-  | 'school.welcome'
-  | 'school.expiring'
-  | 'leave.reviewed'
-  | 'alert.raised'
-  | 'contract.expiring'
-  | 'contract.renewed'
-  | 'exam.published'
-  | 'notice.important'
-  | 'notice.remind';
+/** a text's kind: its template at each provider (packages/shared/src/sms.ts) */
+export type SmsTemplate = SmsKind;
 
 export type JobName = keyof JobPayloads;
 export const QUEUE_NAMES = ['sms', 'contracts', 'alerts', 'payments', 'store'] as const;
@@ -55,6 +51,8 @@ export interface JobSpec {
 export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   'sms.send': { queue: 'sms', attempts: 5, backoffMs: 2_000 },
   'sms.fanout': { queue: 'sms', attempts: 5, backoffMs: 2_000 },
+  'sms.poll': { queue: 'sms', attempts: 1, backoffMs: 60_000 },
+  'sms.reports': { queue: 'sms', attempts: 6, backoffMs: 5_000 },
   'alerts.scan': { queue: 'alerts', attempts: 1, backoffMs: 1_000 },
   'payments.check': { queue: 'payments', attempts: 5, backoffMs: 10_000 },
   'payments.refund': { queue: 'payments', attempts: 8, backoffMs: 60_000 },
@@ -76,6 +74,8 @@ export const SCHEDULES: { name: JobName; everyMs: number }[] = [
   // the durable halves of the money rules: each payment or refund once (request keys, states), so a run again does nothing
   { name: 'payments.surplus', everyMs: 300_000 },
   { name: 'payments.refundQuery', everyMs: 120_000 },
+  // receipts of texts the providers did not report by callback, and texts whose job was lost
+  { name: 'sms.poll', everyMs: 60_000 },
 ];
 
 export type JobHandler<K extends JobName> = (data: JobPayloads[K]) => Promise<void>;

@@ -38,7 +38,7 @@ describe('queue board (/admin/queues, design.md §5)', () => {
         .set('cookie', `theme=dark; token=${encodeURIComponent(token)}`);
       expect(page.status).toBe(200);
       expect(page.text).toContain('晚托任务队列');
-      await t.app.get(JobsService).enqueue('sms.send', { mobile: '13800000000', template: 'code.login', params: { code: '123456' } });
+      await t.app.get(JobsService).enqueue('sms.send', { ids: [0] });
       const res = await request(server()).get('/admin/queues/api/queues').set('token', token);
       expect(res.status).toBe(200);
       const queues = (res.body as { queues: Array<{ name: string; counts: Record<string, number> }> }).queues;

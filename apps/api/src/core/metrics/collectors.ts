@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Queue } from 'bullmq';
 import { statfs } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import { SMS_STATES, type SmsState } from '@wantuo/shared';
 import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config';
@@ -20,7 +20,7 @@ const DB_FIGURES_TTL_MS = 1000;
 interface DbFigures {
   pending_over_10m: number;
   pending_past_expiry: number;
-  sms_sent: number;
+  sms_states: Partial<Record<SmsState, number>>;
   db_bytes: number;
 }
 
@@ -89,7 +89,6 @@ export class ScrapeCollectors implements OnModuleInit {
     const guard = <T>(p: Promise<T>, what: string) => this.guard(p, what);
     const dbFigures = () => this.dbFigures();
     const allQueues = () => this.jobs.allQueues();
-    const smsQueue = () => this.smsQueue();
     const uploadDir = () => this.config.uploadDir;
 
     new Gauge({
@@ -125,22 +124,13 @@ export class ScrapeCollectors implements OnModuleInit {
 
     new Gauge({
       name: 'sms_messages',
-      help: "Text messages by state: sent (written to the sms_outbox by the outbox provider), and the sms queue's jobs queued (waiting or delayed), sending (active) and failed (retries exhausted)",
+      help: 'Text messages of today and yesterday (China dates) by state: queued, sending, sent (accepted by the provider), delivered (its receipt), failed',
       labelNames: ['state'] as const,
       registers,
       async collect() {
         this.reset();
-        const sms = smsQueue();
-        const [f, counts] = await Promise.all([
-          dbFigures(),
-          sms ? guard(within(sms.getJobCounts('waiting', 'delayed', 'active', 'failed'), 'sms queue counts'), 'sms queue counts') : null,
-        ]);
-        if (f) this.set({ state: 'sent' }, f.sms_sent);
-        if (counts) {
-          this.set({ state: 'queued' }, (counts.waiting ?? 0) + (counts.delayed ?? 0));
-          this.set({ state: 'sending' }, counts.active ?? 0);
-          this.set({ state: 'failed' }, counts.failed ?? 0);
-        }
+        const f = await dbFigures();
+        if (f) for (const state of SMS_STATES) this.set({ state }, f.sms_states[state] ?? 0);
       },
     });
 
@@ -171,10 +161,6 @@ export class ScrapeCollectors implements OnModuleInit {
     disk('disk_size_bytes', 'Size in bytes of the disk of the upload folder', (s) => s.blocks * s.bsize);
   }
 
-  private smsQueue(): Queue | null {
-    return this.jobs.allQueues() ? this.jobs.queue('sms') : null;
-  }
-
   /** One round trip for the database figures, shared by the gauges of one scrape. */
   private dbFigures(): Promise<DbFigures | null> {
     const now = Date.now();
@@ -183,7 +169,9 @@ export class ScrapeCollectors implements OnModuleInit {
         this.ds.query(
           `select (select count(*) from payments where state = 'pending' and created_at < now() - interval '10 minutes')::int as pending_over_10m,
                   (select count(*) from payments where state = 'pending' and expires_at < now() - interval '10 minutes')::int as pending_past_expiry,
-                  (select coalesce(max(id), 0) from sms_outbox)::float8 as sms_sent,
+                  (select coalesce(json_object_agg(state, n), '{}') from (
+                     select state, count(*)::float8 as n from sms_messages
+                      where day >= (now() at time zone 'Asia/Shanghai')::date - 1 group by state) s) as sms_states,
                   pg_database_size(current_database())::float8 as db_bytes`,
         ) as Promise<DbFigures[]>,
         'database figures',

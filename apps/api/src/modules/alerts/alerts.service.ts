@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Role, type AlertKind, type FlowAlert, type Page } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import { offsetOf, pageOf, SCHOOL_TODAY, totalOf } from '../../core/database/sql-kit';
-import { JobsService } from '../../core/jobs/jobs.service';
+import { SmsTexts } from '../sms/texts.service';
 import type { SessionUser } from '../../core/http/request-context';
 
 /** Minutes after the class time's start before the first two alerts fire. */
@@ -57,7 +57,7 @@ const CANDIDATES = `
 export class AlertsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly jobs: JobsService,
+    private readonly texts: SmsTexts,
   ) {}
 
   /**
@@ -68,6 +68,7 @@ export class AlertsService {
   async scan(at: Date = new Date()): Promise<{ raised: number; cleared: number }> {
     const { raised, cleared } = await this.db.transaction(async (em) => {
       const raised: Array<{
+        school_id: number;
         school_name: string;
         class_name: string;
         student_name: string;
@@ -82,7 +83,7 @@ export class AlertsService {
              on conflict (student_id, day, kind) do nothing
              returning student_id, kind
            )
-           select c.school_name, c.class_name, c.student_name, c.kind,
+           select c.school_id, c.school_name, c.class_name, c.student_name, c.kind,
                   (select mobile from users where id = c.head_teacher_id and job_status = 1) as head_mobile,
                   (select u.mobile from student_guardians g join users u on u.id = g.user_id
                     where g.student_id = c.student_id order by g.is_primary desc, g.created_at limit 1) as parent_mobile
@@ -99,12 +100,17 @@ export class AlertsService {
       );
       return { raised, cleared };
     });
-    for (const r of raised) {
-      const params = { school: r.school_name, student: r.student_name, class: r.class_name, what: WHAT[r.kind] };
-      for (const mobile of new Set([r.head_mobile, r.parent_mobile].filter((m): m is string => !!m))) {
-        await this.jobs.enqueue('sms.send', { mobile, template: 'alert.raised', params });
-      }
-    }
+    await this.texts.queue(
+      raised.flatMap((r) => {
+        const params = { school: r.school_name, student: r.student_name, class: r.class_name, what: WHAT[r.kind] };
+        return [...new Set([r.head_mobile, r.parent_mobile].filter((m): m is string => !!m))].map((mobile) => ({
+          school_id: r.school_id,
+          mobile,
+          kind: 'alert.raised' as const,
+          params,
+        }));
+      }),
+    );
     return { raised: raised.length, cleared };
   }
 

@@ -16,7 +16,7 @@ import { DataSource } from 'typeorm';
 import type { CallerInfo } from '../../core/auth/current-user.decorator';
 import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
-import { JobsService } from '../../core/jobs/jobs.service';
+import { SmsTexts } from '../sms/texts.service';
 import { onboardSchool } from '../school/onboarding';
 import type { SessionUser } from '../../core/http/request-context';
 
@@ -32,7 +32,7 @@ const COLUMNS = `a.id, a.school_id, a.institution_name, a.contact_name, a.mobile
 export class ApplicationsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly jobs: JobsService,
+    private readonly texts: SmsTexts,
   ) {}
 
   /** Stores an application: at most 3 per mobile in 24 hours and 20 per IP address in an hour. */
@@ -105,14 +105,20 @@ export class ApplicationsService {
         timezone: DEFAULT_TIMEZONE,
       });
       await em.query(`update account_applications set school_id = $2 where id = $1`, [row.id, school.schoolId]);
-      return { updated: { ...row, school_id: school.schoolId }, welcome: { mobile: row.mobile, school: row.institution_name } };
+      return {
+        updated: { ...row, school_id: school.schoolId },
+        welcome: { mobile: row.mobile, school: row.institution_name, school_id: school.schoolId },
+      };
     });
     if (welcome) {
-      await this.jobs.enqueue('sms.send', {
-        mobile: welcome.mobile,
-        template: 'school.welcome',
-        params: { school: welcome.school, days: String(TRIAL_DAYS) },
-      });
+      await this.texts.queue([
+        {
+          school_id: welcome.school_id,
+          mobile: welcome.mobile,
+          kind: 'school.welcome',
+          params: { school: welcome.school, days: String(TRIAL_DAYS) },
+        },
+      ]);
     }
     if (updated) return updated;
     const [current]: Array<{ status: number; version: number }> = await this.db.query(

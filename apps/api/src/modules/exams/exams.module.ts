@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SmsModule } from '../sms/sms.module';
 import { ExamsController } from './exams.controller';
 import { ExamsService } from './exams.service';
 import { ScoresIoService } from './scores-io.service';
@@ -6,6 +7,7 @@ import { ScoresService } from './scores.service';
 
 /** Exams and scores (issue 14): exams of care classes, batches of scores, ranks and statistics, publication with texts. */
 @Module({
+  imports: [SmsModule],
   controllers: [ExamsController],
   providers: [ExamsService, ScoresService, ScoresIoService],
 })

@@ -16,7 +16,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { containsPattern, offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { JobsService } from '../../core/jobs/jobs.service';
+import { SmsTexts } from '../sms/texts.service';
 import { checkClasses, EXAM_COLUMNS, EXAM_JOINS, examOf, isTeacher, OWN_CLASS, schoolOf, toExam, type ExamDbRow } from './exams-sql';
 
 type Filters = Omit<ExamListFilter, 'page' | 'limit'>;
@@ -26,7 +26,7 @@ type Filters = Omit<ExamListFilter, 'page' | 'limit'>;
 export class ExamsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly jobs: JobsService,
+    private readonly texts: SmsTexts,
   ) {}
 
   /** GET filters as the POST body's. */
@@ -142,10 +142,10 @@ export class ExamsService {
   /**
    * Publishes the scores (guardians see them from now on) and texts each guardian of a student with a score once per
    * exam: exam_texts remembers who was texted, so a second publish texts only guardians of students scored since.
-   * The texts are queued in bulk inside the transaction: a queue that does not answer rolls the publish back.
+   * The texts are written in the publish's transaction (both or neither) and sent after it.
    */
   async publish(user: SessionUser, input: PublishExamScoresInput): Promise<PublishExamScoresResult> {
-    return this.db.transaction(async (em) => {
+    const published = await this.db.transaction(async (em) => {
       const exam = await examOf(em, user, input.exam_id, { lock: true, manage: true });
       if (exam.version !== input.version) throw new AppError('exams.changed');
       const [row]: Array<{ published_at: string; version: number }> = await em.query(
@@ -165,16 +165,19 @@ export class ExamsService {
          select g.mobile, g.students, sch.name as school from g join ins on ins.guardian_id = g.user_id join schools sch on sch.id = $2`,
         [exam.id, schoolOf(user)],
       );
-      await this.jobs.enqueueMany(
-        'sms.send',
+      const staged = await this.texts.stage(
+        em,
         texts.map((x) => ({
+          school_id: schoolOf(user),
           mobile: x.mobile,
-          template: 'exam.published' as const,
+          kind: 'exam.published' as const,
           params: { school: x.school, student: x.students, exam: exam.name, subject: exam.subject },
         })),
       );
-      return { published_at: row.published_at, version: row.version, texted: texts.length };
+      return { published_at: row.published_at, version: row.version, texted: texts.length, staged };
     });
+    await this.texts.dispatch(published.staged);
+    return { published_at: published.published_at, version: published.version, texted: published.texted };
   }
 
   private async read(em: Pick<EntityManager, 'query'>, id: number): Promise<Exam> {

@@ -19,7 +19,7 @@ import { offsetOf, pageOf, SCHOOL_TODAY, schoolToday, totalOf, type PageQuery } 
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { JobsService } from '../../core/jobs/jobs.service';
+import { SmsTexts } from '../sms/texts.service';
 import { FlowService } from '../flow/flow.service';
 import { RESPONSIBLE } from '../students/students.service';
 
@@ -62,7 +62,7 @@ export class LeaveService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly flow: FlowService,
-    private readonly jobs: JobsService,
+    private readonly texts: SmsTexts,
     private readonly events: DomainEvents,
   ) {}
 
@@ -117,7 +117,7 @@ export class LeaveService {
       if (now?.status !== LeaveStatus.Approved) await this.mark(user, decided, 'cancelLeave');
       this.changed(user.schoolId!, decided, now?.status === LeaveStatus.Approved);
     }
-    await this.notify(decided);
+    await this.notify(user.schoolId!, decided);
     return { leave: decided, days };
   }
 
@@ -242,7 +242,7 @@ export class LeaveService {
   }
 
   /** Tells the requester (else the primary guardian) the decision by SMS, through the sms queue. */
-  private async notify(leave: LeaveRequestRow): Promise<void> {
+  private async notify(schoolId: number, leave: LeaveRequestRow): Promise<void> {
     const [to]: Array<{ mobile: string | null }> = await this.db.query(
       `select coalesce(
          (select mobile from users where id = $1 and deleted_at is null),
@@ -252,16 +252,19 @@ export class LeaveService {
       [leave.requested_by, leave.student_id],
     );
     if (!to?.mobile) return;
-    await this.jobs.enqueue('sms.send', {
-      mobile: to.mobile,
-      template: 'leave.reviewed',
-      params: {
-        student: leave.student_name,
-        start_day: leave.start_day,
-        end_day: leave.end_day,
-        result: leave.status === LeaveStatus.Approved ? '已批准' : '未通过',
-        note: leave.review_note ?? '',
+    await this.texts.queue([
+      {
+        school_id: schoolId,
+        mobile: to.mobile,
+        kind: 'leave.reviewed',
+        params: {
+          student: leave.student_name,
+          start_day: leave.start_day,
+          end_day: leave.end_day,
+          result: leave.status === LeaveStatus.Approved ? '已批准' : '未通过',
+          note: leave.review_note ?? '',
+        },
       },
-    });
+    ]);
   }
 }

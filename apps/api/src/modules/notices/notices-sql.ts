@@ -94,8 +94,8 @@ export type NoticeText = Omit<JobPayloads['sms.fanout'], 'mobiles' | 'key'>;
 
 /**
  * Queues one text to `mobiles` on the `sms` queue: `sms.fanout` jobs of FANOUT_SIZE mobiles, added in bulk (JobsService.enqueueMany)
- * and delayed `delayMs` (held to 07:00 in the quiet hours); the worker turns each into one `sms.send` job per mobile
- * (apps/api/src/modules/sms/jobs/sms-fanout.ts), so a request never adds thousands of jobs itself. `key` names the
+ * and delayed `delayMs` (held to 07:00 in the quiet hours); the worker writes each into one message per mobile
+ * and its batches (SmsProcessor), so a request never adds thousands of jobs itself. `key` names the
  * texts (the notice, the reminder) in their job ids. Without Redis: through JobsService (in-process).
  */
 export async function queueTexts(jobs: JobsService, key: string, mobiles: string[], text: NoticeText, delayMs: number): Promise<void> {

@@ -108,7 +108,7 @@ export class PublishService {
         this.jobs,
         `n${published.notice.id}`,
         published.mobiles,
-        { template: 'notice.important', params: { school: checked.school, title: input.title } },
+        { school_id: user.schoolId!, template: 'notice.important', params: { school: checked.school, title: input.title } },
         smsDelayMs(now, checked.timezone),
       );
     }

@@ -47,7 +47,7 @@ export class RemindService {
       }
       const smsAt = smsSendAt(now, taken.timezone);
       const [sent]: Array<{ reminder_id: number; unread: number; mobiles: string[] }> = await em.query(REMIND_SQL, [id, user.id, smsAt]);
-      const text = { template: 'notice.remind' as const, params: { school: taken.school, title: taken.title } };
+      const text = { school_id: user.schoolId!, template: 'notice.remind' as const, params: { school: taken.school, title: taken.title } };
       await queueTexts(this.jobs, `n${id}-r${sent.reminder_id}`, sent.mobiles, text, smsDelayMs(now, taken.timezone));
       return {
         id,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { GRACE_DAYS, REMINDER_DAYS, Role } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
-import { JobsService } from '../../core/jobs/jobs.service';
+import { SmsTexts } from '../sms/texts.service';
 
 /**
  * Reminders due at $1, for every school at once, and recorded in the same statement: the school-local date of the
@@ -51,19 +51,23 @@ export interface SentReminder {
 export class ServiceReminders {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly jobs: JobsService,
+    private readonly texts: SmsTexts,
   ) {}
 
   async run(at: Date = new Date()): Promise<SentReminder[]> {
-    // the texts are queued inside the transaction that records them: a queue that does not answer rolls the record
-    // back, and the next run sends them (at least once, rather than recorded and never sent)
-    return this.db.transaction(async (em) => {
+    // the texts are written in the transaction that records the reminders (both or neither), and sent after it
+    const { sent, staged } = await this.db.transaction(async (em) => {
       const sent: SentReminder[] = await em.query(DUE_SQL, [at, [...REMINDER_DAYS], Math.max(...REMINDER_DAYS) + 2, Role.Admin]);
-      for (const r of sent) {
-        const params = { school: r.school, date: r.date, days: String(r.days_before), grace: String(GRACE_DAYS) };
-        for (const mobile of r.mobiles) await this.jobs.enqueue('sms.send', { mobile, template: 'school.expiring', params });
-      }
-      return sent;
+      const staged = await this.texts.stage(
+        em,
+        sent.flatMap((r) => {
+          const params = { school: r.school, date: r.date, days: String(r.days_before), grace: String(GRACE_DAYS) };
+          return r.mobiles.map((mobile) => ({ school_id: r.school_id, mobile, kind: 'school.expiring' as const, params }));
+        }),
+      );
+      return { sent, staged };
     });
+    await this.texts.dispatch(staged);
+    return sent;
   }
 }

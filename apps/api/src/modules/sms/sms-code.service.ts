@@ -4,7 +4,7 @@ import { SMS_LIMITS, type SmsEvent } from '@wantuo/shared';
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
-import { JobsService } from '../../core/jobs/jobs.service';
+import { SmsTexts } from './texts.service';
 import type { SmsTemplate } from '../../core/jobs/jobs.types';
 
 /** The SMS each code event sends. */
@@ -25,7 +25,7 @@ const QUOTA_ZONE = 'Asia/Shanghai';
 export class SmsCodeService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly jobs: JobsService,
+    private readonly texts: SmsTexts,
   ) {}
 
   /**
@@ -58,11 +58,8 @@ export class SmsCodeService {
       );
     });
     if (!deliver) return;
-    await this.jobs.enqueue('sms.send', {
-      mobile,
-      template: CODE_TEMPLATES[event],
-      params: { code, minutes: String(SMS_LIMITS.codeTtlMinutes) },
-    });
+    // before anyone is signed in: the platform's own text (no school)
+    await this.texts.queue([{ school_id: null, mobile, kind: CODE_TEMPLATES[event], params: { code, minutes: String(SMS_LIMITS.codeTtlMinutes) } }]);
   }
 
   /** Checks and consumes the newest live code of a mobile for an event. A wrong code counts a try. */

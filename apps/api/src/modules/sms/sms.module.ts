@@ -1,10 +1,18 @@
 import { Module } from '@nestjs/common';
+import { SmsDelivery } from './delivery.service';
+import { SmsGateways } from './gateways/gateways';
+import { SmsReportController } from './report.controller';
+import { SmsReports } from './reports.service';
 import { SmsCodeService } from './sms-code.service';
-import { OutboxSmsProvider, SmsProvider } from './sms-provider';
+import { SmsTexts } from './texts.service';
 
-/** SMS codes (API side: issue and check) and the provider the worker delivers through. */
+/**
+ * Text messages: sign-in codes (issue and check), SmsTexts (the one way any module sends a text), the gateways
+ * (Aliyun, Tencent, the outbox), delivery with retries and fallback (the worker's `sms` queue) and receipts.
+ */
 @Module({
-  providers: [SmsCodeService, { provide: SmsProvider, useClass: OutboxSmsProvider }],
-  exports: [SmsCodeService, SmsProvider],
+  controllers: [SmsReportController],
+  providers: [SmsCodeService, SmsGateways, SmsTexts, SmsDelivery, SmsReports],
+  exports: [SmsCodeService, SmsGateways, SmsTexts, SmsDelivery, SmsReports],
 })
 export class SmsModule {}

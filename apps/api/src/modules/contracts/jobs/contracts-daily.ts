@@ -2,9 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DEFAULT_VALID_MONTHS, EXPIRING_DAYS, EXPIRING_UNITS, TERM_MONTHS } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { Queue } from 'bullmq';
-import { JobsService } from '../../../core/jobs/jobs.service';
-import { JOB_SPECS, type JobPayloads } from '../../../core/jobs/jobs.types';
+import { SmsTexts, type Staged, type Text } from '../../sms/texts.service';
 
 /**
  * The daily contracts job (issue 11, item 4). Every statement below works on all due schools at once (set-based: no
@@ -159,38 +157,10 @@ interface RemindedRow {
   date: string;
 }
 
-export type ContractText = JobPayloads['sms.send'];
-
-/** Where the job's texts go: every `sms.send` job of a run at once. */
-export interface TextQueue {
-  enqueueMany(texts: ContractText[]): Promise<void>;
+/** Where the job's texts go: written in the run's transaction (SmsTexts.stage), sent after its commit. */
+export interface TextStage {
+  stage(em: Pick<EntityManager, 'query'>, texts: Text[]): Promise<Staged>;
 }
-
-/** Texts per BullMQ addBulk (one round trip each). */
-const BULK = 1_000;
-
-/**
- * The `sms.send` jobs of a run on the BullMQ `sms` queue in bulks (thousands of texts: one `add` each took 6 s at
- * 13,000), with the options JobsService.enqueue gives every job.
- */
-export function bullTexts(queue: Pick<Queue, 'addBulk'>): TextQueue {
-  const spec = JOB_SPECS['sms.send'];
-  const opts = { attempts: spec.attempts, backoff: { type: 'exponential', delay: spec.backoffMs }, removeOnComplete: 1000, removeOnFail: 5000 };
-  return {
-    async enqueueMany(texts) {
-      for (let i = 0; i < texts.length; i += BULK) {
-        await queue.addBulk(texts.slice(i, i + BULK).map((data) => ({ name: 'sms.send', data, opts })));
-      }
-    },
-  };
-}
-
-/** Without Redis: each text through JobsService (in-process jobs). */
-const inProcessTexts = (jobs: JobsService): TextQueue => ({
-  async enqueueMany(texts) {
-    for (const t of texts) await jobs.enqueue('sms.send', t);
-  },
-});
 
 const yuan = (fen: string) => (Number(fen) / 100).toFixed(2).replace(/\.00$/, '');
 
@@ -198,10 +168,10 @@ const yuan = (fen: string) => (Number(fen) / 100).toFixed(2).replace(/\.00$/, ''
  * One run of the job, in one transaction: renewals, reminders, expiries, then the texts of what this run did. Runs are
  * serialised by a transaction-level advisory lock (a second run waits, then finds nothing left to do); the unique keys
  * above are what make every effect happen once even without it (another writer, the admin's renewContract, meets the
- * same renewed_from key). The texts are queued inside the transaction: a queue that does not answer rolls everything
- * back and the next hourly run does it again (at least once rather than recorded and never sent).
+ * same renewed_from key). The texts are written in the same transaction (sms_messages, keyed by contract), so they
+ * exist exactly when what they announce does; ContractsDaily.run hands them to the sms queue after the commit.
  */
-export async function runContractsDaily(em: Pick<EntityManager, 'query'>, texts: TextQueue, at: Date): Promise<DailyResult> {
+export async function runContractsDaily(em: Pick<EntityManager, 'query'>, texts: TextStage, at: Date): Promise<DailyResult & { staged: Staged }> {
   const params = [at, EXPIRING_DAYS, EXPIRING_UNITS, TERM_MONTHS, DEFAULT_VALID_MONTHS];
   await em.query(`select pg_advisory_xact_lock(hashtext('contracts.daily'))`);
   // the statements' estimated costs pass jit_above_cost at 100,000 contracts, and compiling them took 2 s where they run
@@ -209,24 +179,25 @@ export async function runContractsDaily(em: Pick<EntityManager, 'query'>, texts:
   await em.query(`set local jit = off`);
   const renewed: RenewedRow[] = await em.query(RENEW_SQL, params);
   const reminded: RemindedRow[] = await em.query(REMIND_SQL, params.slice(0, 3));
-  const sends: ContractText[] = [];
+  const sends: Text[] = [];
   for (const r of renewed) {
     if (!r.mobile) continue;
     const p = { school: r.school, student: r.student, package: r.package, start: r.start, end: r.end, price: yuan(r.price_fen) };
-    sends.push({ mobile: r.mobile, template: 'contract.renewed', params: p });
+    sends.push({ school_id: r.school_id, mobile: r.mobile, kind: 'contract.renewed', params: p, key: `contract-renewed-${r.id}` });
   }
   for (const r of reminded) {
     if (!r.mobile) continue;
     const p = { school: r.school, student: r.student, date: r.date, units: r.units_left === null ? '' : String(r.units_left) };
-    sends.push({ mobile: r.mobile, template: 'contract.expiring', params: p });
+    sends.push({ school_id: r.school_id, mobile: r.mobile, kind: 'contract.expiring', params: p, key: `contract-expiring-${r.id}-${r.date}` });
   }
-  await texts.enqueueMany(sends);
+  const staged = await texts.stage(em, sends);
   const [{ n: expired }]: Array<{ n: number }> = await em.query(EXPIRE_SQL, [at]);
   return {
     renewed: renewed.map(({ id, renewed_from, school_id }) => ({ id, renewed_from, school_id })),
     reminded: reminded.map(({ id, school_id }) => ({ id, school_id })),
     expired,
     texts: sends.length,
+    staged,
   };
 }
 
@@ -235,11 +206,12 @@ export async function runContractsDaily(em: Pick<EntityManager, 'query'>, texts:
 export class ContractsDaily {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly jobs: JobsService,
+    private readonly texts: SmsTexts,
   ) {}
 
-  run(at: Date = new Date()): Promise<DailyResult> {
-    const texts = this.jobs.allQueues() ? bullTexts(this.jobs.queue('sms')) : inProcessTexts(this.jobs);
-    return this.db.transaction((em) => runContractsDaily(em, texts, at));
+  async run(at: Date = new Date()): Promise<DailyResult> {
+    const { staged, ...result } = await this.db.transaction((em) => runContractsDaily(em, this.texts, at));
+    await this.texts.dispatch(staged);
+    return result;
   }
 }

@@ -1,41 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import type { SmsTemplate } from '../../core/jobs/jobs.types';
-
-export interface SmsMessage {
-  mobile: string;
-  template: SmsTemplate;
-  params: Record<string, string>;
-  content: string;
-}
+import type { SmsKind } from '@wantuo/shared';
 
 /**
- * Where text messages go. A real gateway (Aliyun, Tencent Cloud) implements this interface with its template
- * ids and signature; SMS_PROVIDER picks the implementation. Throwing makes the `sms` job retry with backoff.
+ * The full text of each kind, as the outbox stores it and as the approved templates read at the providers (their
+ * templates hold the same words with \${var} / {n} in place of the variables). The sign 【晚托平台】 is the provider's.
  */
-export abstract class SmsProvider {
-  abstract send(message: SmsMessage): Promise<void>;
-}
-
-/** Development and test provider: every message lands in the sms_outbox table (readable at GET /api/dev/sms-outbox). */
-@Injectable()
-export class OutboxSmsProvider extends SmsProvider {
-  constructor(@InjectDataSource() private readonly db: DataSource) {
-    super();
-  }
-
-  async send(m: SmsMessage): Promise<void> {
-    await this.db.query(`insert into sms_outbox (mobile, template, content, params) values ($1, $2, $3, $4)`, [
-      m.mobile,
-      m.template,
-      m.content,
-      JSON.stringify(m.params),
-    ]);
-  }
-}
-
-const TEMPLATES: Record<SmsTemplate, (p: Record<string, string>) => string> = {
+const TEMPLATES: Record<SmsKind, (p: Record<string, string>) => string> = {
   'code.login': (p) => `【晚托平台】您的登录验证码为 ${p.code}，${p.minutes} 分钟内有效。如非本人操作，请忽略本短信。`,
   'code.resetpwd': (p) => `【晚托平台】您正在重置密码，验证码为 ${p.code}，${p.minutes} 分钟内有效。请勿告诉他人。`,
   'code.dealpwd': (p) => `【晚托平台】您正在设置机构支付密码，验证码为 ${p.code}，${p.minutes} 分钟内有效。请勿告诉他人。`,
@@ -55,6 +24,6 @@ const TEMPLATES: Record<SmsTemplate, (p: Record<string, string>) => string> = {
     `【晚托平台】${p.school}：${p.student}的“${p.exam}”（${p.subject}）成绩已发布。请登录家长端在“成绩”中查看分数、班级排名和班级平均分。`,
 };
 
-export function renderSms(template: SmsTemplate, params: Record<string, string>): string {
-  return TEMPLATES[template](params);
+export function renderSms(kind: SmsKind, params: Record<string, string>): string {
+  return TEMPLATES[kind](params);
 }

@@ -1,0 +1,126 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { SmsKind, SmsProviderName } from '@wantuo/shared';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { JobsService } from '../../core/jobs/jobs.service';
+import { LOGGER } from '../../core/logging/logger';
+import type { DeliveryReport } from './gateways/gateway';
+import { SmsGateways } from './gateways/gateways';
+import { SmsTexts } from './texts.service';
+
+/** How long after sending a message's receipt is still asked for (the providers keep them a few days). */
+const RECEIPT_DAYS = 3;
+/** Sent messages whose receipts one poll asks for, per provider. */
+const POLL_BATCH = 2_000;
+/** A queued or claimed message untouched this long lost its job (a worker died): queued again. */
+const STUCK_MINUTES = 10;
+
+/**
+ * Delivery receipts: applied from the providers' report callbacks (POST /api/sms/report/<provider>) and from polling
+ * (`sms.poll`, every minute: QuerySendDetails / PullSmsSendStatus for what no callback reported). A report moves a
+ * sent message to delivered or failed (with the carrier's code) once; a report that comes before its send was
+ * recorded is kept and applied again (`sms.reports`). The same poll queues again messages whose job was lost.
+ */
+@Injectable()
+export class SmsReports {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly gateways: SmsGateways,
+    private readonly texts: SmsTexts,
+    private readonly jobs: JobsService,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  /** Applies reports; answers the ones that matched no sent message (yet). */
+  async apply(provider: SmsProviderName, reports: readonly DeliveryReport[]): Promise<DeliveryReport[]> {
+    if (!reports.length) return [];
+    const matched: Array<{ message_id: string; mobile: string }> = await this.db.query(
+      `with r as (
+         select * from jsonb_to_recordset($2::jsonb) as r(message_id text, mobile text, delivered boolean, code text, message text, at timestamptz, units int)
+       ), done as (
+         update sms_messages m set
+            state = case when r.delivered then 'delivered' else 'failed' end,
+            error_code = case when r.delivered then null else left(coalesce(r.code, 'UNDELIVERED'), 80) end,
+            error_message = case when r.delivered then null else left(r.message, 300) end,
+            units = coalesce(r.units, m.units), done_at = coalesce(r.at, now()), updated_at = now()
+           from r
+          where m.provider = $1 and m.provider_message_id = r.message_id and m.mobile = r.mobile and m.state = 'sent'
+          returning m.provider_message_id as message_id, m.mobile
+       )
+       -- a report of a message already delivered or failed (a provider sending it twice) counts as matched
+       select message_id, mobile from done
+       union all
+       select m.provider_message_id, m.mobile from sms_messages m join r on m.provider_message_id = r.message_id and m.mobile = r.mobile
+        where m.provider = $1 and m.state in ('delivered', 'failed')`,
+      [
+        provider,
+        JSON.stringify(
+          reports.map((r) => ({
+            message_id: r.messageId,
+            mobile: r.mobile,
+            delivered: r.delivered,
+            code: r.code,
+            message: r.message,
+            at: r.at,
+            units: r.units,
+          })),
+        ),
+      ],
+    );
+    const seen = new Set(matched.map((m) => `${m.message_id}\u0000${m.mobile}`));
+    return reports.filter((r) => !seen.has(`${r.messageId}\u0000${r.mobile}`));
+  }
+
+  /** A report callback's reports (parsed by the provider's gateway), applied; reports before their send go to `sms.reports`. */
+  async receive(provider: SmsProviderName, reports: DeliveryReport[]): Promise<{ reports: number; early: number }> {
+    const early = await this.apply(provider, reports);
+    if (early.length)
+      await this.jobs.enqueue(
+        'sms.reports',
+        { provider, reports: early.map((r) => ({ ...r, at: r.at ? r.at.toISOString() : null })) },
+        { delayMs: 2_000 },
+      );
+    return { reports: reports.length, early: early.length };
+  }
+
+  /** `sms.reports`: reports that matched nothing, applied again; still unmatched ones retry (the job's backoff), then are dropped. */
+  async applyLate(provider: SmsProviderName, reports: Array<Omit<DeliveryReport, 'at'> & { at: string | null }>): Promise<void> {
+    const left = await this.apply(
+      provider,
+      reports.map((r) => ({ ...r, at: r.at ? new Date(r.at) : null })),
+    );
+    if (left.length) throw new Error(`${left.length} ${provider} reports match no sent message yet`);
+  }
+
+  /** `sms.poll`: receipts asked from each gateway for messages sent over a minute ago; stuck messages queued again. */
+  async poll(): Promise<{ reports: number; requeued: number }> {
+    let reports = 0;
+    for (const gateway of this.gateways.receiptGateways()) {
+      const pending: Array<{ id: number; mobile: string; message_id: string; sent_at: Date }> = await this.db.query(
+        `select id::int, mobile, provider_message_id as message_id, sent_at from sms_messages
+          where provider = $1 and state = 'sent' and sent_at < now() - interval '1 minute' and sent_at > now() - make_interval(days => $2)
+          order by sent_at limit $3`,
+        [gateway.name, RECEIPT_DAYS, POLL_BATCH],
+      );
+      if (!pending.length) continue;
+      try {
+        const got = await gateway.poll(pending.map((p) => ({ id: p.id, mobile: p.mobile, messageId: p.message_id, sentAt: p.sent_at })));
+        await this.apply(gateway.name, got);
+        reports += got.length;
+      } catch (err) {
+        this.log.warn({ err, provider: gateway.name }, 'sms receipts poll failed');
+      }
+    }
+    const stuck: Array<{ id: number; kind: SmsKind; params: Record<string, string>; provider: SmsProviderName }> = await this.db.query(
+      `with stuck as (
+         update sms_messages set state = 'queued', updated_at = now()
+          where state in ('queued', 'sending') and updated_at < now() - make_interval(mins => $1) and created_at > now() - make_interval(days => $2)
+          returning id::int, kind, params, provider
+       ) select * from stuck`,
+      [STUCK_MINUTES, RECEIPT_DAYS],
+    );
+    await this.texts.dispatch(stuck);
+    return { reports, requeued: stuck.length };
+  }
+}
