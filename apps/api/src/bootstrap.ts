@@ -17,7 +17,7 @@ import { serveOpenApi } from './core/openapi/openapi';
 
 /** Routes whose body is verified by signature over its bytes: the WeChat Pay notify and the local sandbox. */
 const RAW_BODY_PATHS = ['/api/pay/wechat/notify', '/api/dev/wechatpay/v3'];
-const SMS_RAW_BODY_PATHS = ['/api/sms/report', '/api/dev/sms/aliyun', '/api/dev/sms/tencent'];
+const SMS_RAW_BODY_PATHS = ['/api/sms-report', '/api/dev/sms/aliyun', '/api/dev/sms/tencent'];
 
 export type ResolvedConfig = AppConfig & { databaseUrl: string };
 

@@ -57,7 +57,16 @@ export async function startTestApp(
   const uploadDir = mkdtempSync(join(tmpdir(), 'wantuo-uploads-'));
   // tests sign in many times from 127.0.0.1: the per-IP limits are raised unless a test sets RATE_LIMIT_FACTOR itself
   // (rate-limit.spec.ts proves them at their real values)
-  const base = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', RATE_LIMIT_FACTOR: '1000', ...opts.env });
+  // TEST_SMS_PROVIDER=aliyun|tencent runs every test's texts through that gateway's SDK against its local fake (which
+  // this process serves: it then listens), as `npm run test:sms-gateways` does for the modules that send texts
+  const smsProvider = opts.env?.SMS_PROVIDER ?? process.env.TEST_SMS_PROVIDER;
+  const base = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    RATE_LIMIT_FACTOR: '1000',
+    ...(smsProvider ? { SMS_PROVIDER: smsProvider } : {}),
+    ...opts.env,
+  });
   const config: ResolvedConfig = {
     ...base,
     databaseUrl: urlFor(dbName),
@@ -73,7 +82,7 @@ export async function startTestApp(
   await ds.destroy();
 
   const app = await createApp(config, opts.logger ?? createLogger(config.logLevel), { runJobs: opts.runJobs ?? true });
-  if (opts.listen) await app.listen(0, '127.0.0.1');
+  if (opts.listen || config.sms.provider !== 'outbox' || config.sms.fallback) await app.listen(0, '127.0.0.1');
   else await app.init();
   const sql = new Client({ connectionString: config.databaseUrl });
   await sql.connect();

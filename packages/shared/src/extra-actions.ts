@@ -836,4 +836,28 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     meaning:
       'the school (its own) or the operator cancels an unpaid or paid order with a reason: stock released, a paid order refunded (balance back to the wallet, WeChat Pay through the provider)',
   },
+  {
+    method: 'GET',
+    action: 'smsOverview',
+    module: 'sms',
+    who: ['O'],
+    meaning:
+      "platform operator's view of the SMS gateways: the provider and its fallback, each gateway's template per message kind (which have none), the report callback paths, today's counts",
+  },
+  {
+    method: 'GET',
+    action: 'smsUsage',
+    module: 'sms',
+    who: ['O', 'A'],
+    meaning:
+      'texts per school and school-local day (sent, delivered, failed, waiting, units), paged, newest first, with the totals of the range; the operator sees every school (or one), an admin their own',
+  },
+  {
+    method: 'GET',
+    action: 'smsMessages',
+    module: 'sms',
+    who: ['O', 'A'],
+    meaning:
+      "the texts themselves, paged, newest first, by day range, state, kind, provider and mobile: their provider, template, state and the provider's code when refused; the operator every school's (or one), an admin their own",
+  },
 ];

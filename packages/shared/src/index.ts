@@ -74,3 +74,5 @@ export * from './answers/home';
 export * from './sms';
 export * from './sms-aliyun';
 export * from './sms-tencent';
+export * from './schemas/sms';
+export * from './answers/sms';

@@ -21,6 +21,7 @@ import { coursewareActions } from './courseware';
 import { storeActions } from './store';
 import { applicationsActions } from './applications';
 import { homeActions } from './home';
+import { smsActions } from './sms';
 
 export * from './define';
 
@@ -47,6 +48,7 @@ export const DECLARED = [
   ...storeActions,
   ...applicationsActions,
   ...homeActions,
+  ...smsActions,
 ] as const;
 
 type Declared = (typeof DECLARED)[number];

@@ -18,6 +18,7 @@ import { mealsMessages } from './meals';
 import { noticesMessages } from './notices';
 import { pointsMessages } from './points';
 import { schoolMessages } from './school';
+import { smsMessages } from './sms';
 import { staffMessages } from './staff';
 import { storeMessages } from './store';
 import { studentsMessages } from './students';
@@ -36,6 +37,7 @@ const messages = {
   ...commonMessages,
   ...authMessages,
   ...schoolMessages,
+  ...smsMessages,
   ...contractsMessages,
   ...mealsMessages,
   ...staffMessages,

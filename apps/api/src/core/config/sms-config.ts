@@ -6,7 +6,7 @@ export const SMS_ENV = {
   // where texts go: outbox (development: the sms_outbox view), aliyun or tencent; the fallback takes what the first refused
   SMS_PROVIDER: z.enum(SMS_PROVIDERS).default('outbox'),
   SMS_FALLBACK_PROVIDER: z.enum(SMS_PROVIDERS).optional(),
-  // the token in the report callback URLs given to the providers' consoles: /api/sms/report/<provider>?token=…
+  // the token in the report callback URLs given to the providers' consoles: /api/sms-report/<provider>?token=…
   SMS_REPORT_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   // Aliyun SMS (dysmsapi 2017-05-25): an AccessKey with SMS rights, the approved sign (签名), templates {"kind":"SMS_…"}
   SMS_ALIYUN_ACCESS_KEY_ID: z.string().min(1).optional(),

@@ -67,15 +67,11 @@ async function freePort(): Promise<number> {
 
 /**
  * Runs the worker container's healthcheck (worker-health.ts, as `node apps/api/dist/worker-health.js` runs the built
- * one) in a node process of its own, its TypeScript compiled on the fly by swc.
+ * one) in a node process of its own, its TypeScript compiled on the fly (test/ts-hook.js).
  */
 async function workerHealth(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const hook = `const { transformSync } = require('@swc/core');
-require.extensions['.ts'] = (m, filename) => {
-  const source = require('fs').readFileSync(filename, 'utf8');
-  const { code } = transformSync(source, { filename, jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } });
-  m._compile(code, filename);
-};
+  // the tests' one require hook (test/ts-hook.js): TypeScript by swc, @wantuo/shared from its sources
+  const hook = `require(${JSON.stringify(join(__dirname, '..', '..', '..', 'test', 'ts-hook.js'))});
 require(${JSON.stringify(join(__dirname, '..', '..', 'worker-health.ts'))});`;
   const child = spawn(process.execPath, ['-e', hook], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

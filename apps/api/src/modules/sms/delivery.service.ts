@@ -16,6 +16,9 @@ interface Claimed {
   provider: SmsProviderName;
   handed_over: boolean;
   tries: number;
+  /** the last refusal (kept on a handed-over message: why the first provider did not send it) */
+  error_code: string | null;
+  error_message: string | null;
 }
 
 /** What becomes of one message after a send: one row of the set-based update. */
@@ -58,7 +61,7 @@ export class SmsDelivery {
          update sms_messages set state = 'sending', tries = tries + 1, updated_at = now()
           where id = any($1::bigint[])
             and (state = 'queued' or (state = 'sending' and updated_at < now() - make_interval(secs => $2)))
-          returning id::int, mobile, kind, params, content, provider, handed_over, tries
+          returning id::int, mobile, kind, params, content, provider, handed_over, tries, error_code, error_message
        ) select * from claimed order by id`,
       [ids, SMS_CLAIM_SECONDS],
     );
@@ -75,7 +78,7 @@ export class SmsDelivery {
           if (r.state === 'sending') {
             // handed over: sent by the fallback in the next round, as its first try
             const m = msgs.find((x) => x.id === r.id)!;
-            pending.push({ ...m, provider: r.provider, handed_over: true, tries: 1 });
+            pending.push({ ...m, provider: r.provider, handed_over: true, tries: 1, error_code: r.error_code, error_message: r.error_message });
           }
           results.push(r);
         }
@@ -135,15 +138,9 @@ export class SmsDelivery {
         provider_message_id: null,
         units: null,
       };
-      if (o.ok)
-        return {
-          ...base,
-          state: o.delivered ? 'delivered' : 'sent',
-          provider_message_id: o.messageId,
-          units: o.units,
-          error_code: null,
-          error_message: null,
-        };
+      // sent by the fallback: the first provider's refusal stays, to show why
+      const kept = m.handed_over ? { error_code: m.error_code, error_message: m.error_message } : { error_code: null, error_message: null };
+      if (o.ok) return { ...base, ...kept, state: o.delivered ? 'delivered' : 'sent', provider_message_id: o.messageId, units: o.units };
       const next = smsNextStep(o.failure.class, m.tries, { provider, fallback: this.gateways.fallback, handedOver: m.handed_over });
       const error = { error_code: o.failure.code.slice(0, 80), error_message: o.failure.message.slice(0, 300) };
       if (next.do === 'retry') return { ...base, ...error, state: 'queued' };

@@ -17,12 +17,12 @@ const sameToken = (a: string, b: string) => {
 };
 
 /**
- * POST /api/sms/report/aliyun and /api/sms/report/tencent: the providers' delivery-report callbacks (Aliyun's SmsReport
+ * POST /api/sms-report/aliyun and /api/sms-report/tencent: the providers' delivery-report callbacks (Aliyun's SmsReport
  * HTTP push, Tencent's 短信回执 callback). Neither provider signs these requests, so the URL given to their consoles
  * carries SMS_REPORT_TOKEN and a report only changes a message this platform sent through that provider, matched by
  * the provider's id and the mobile. Answers in the provider's shape; a wrong token 401, a body it cannot read 400.
  */
-@Controller('api/sms/report')
+@Controller('api/sms-report')
 export class SmsReportController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,

@@ -17,7 +17,7 @@ const POLL_BATCH = 2_000;
 const STUCK_MINUTES = 10;
 
 /**
- * Delivery receipts: applied from the providers' report callbacks (POST /api/sms/report/<provider>) and from polling
+ * Delivery receipts: applied from the providers' report callbacks (POST /api/sms-report/<provider>) and from polling
  * (`sms.poll`, every minute: QuerySendDetails / PullSmsSendStatus for what no callback reported). A report moves a
  * sent message to delivered or failed (with the carrier's code) once; a report that comes before its send was
  * recorded is kept and applied again (`sms.reports`). The same poll queues again messages whose job was lost.
@@ -41,8 +41,8 @@ export class SmsReports {
        ), done as (
          update sms_messages m set
             state = case when r.delivered then 'delivered' else 'failed' end,
-            error_code = case when r.delivered then null else left(coalesce(r.code, 'UNDELIVERED'), 80) end,
-            error_message = case when r.delivered then null else left(r.message, 300) end,
+            error_code = case when r.delivered then (case when m.handed_over then m.error_code end) else left(coalesce(r.code, 'UNDELIVERED'), 80) end,
+            error_message = case when r.delivered then (case when m.handed_over then m.error_message end) else left(r.message, 300) end,
             units = coalesce(r.units, m.units), done_at = coalesce(r.at, now()), updated_at = now()
            from r
           where m.provider = $1 and m.provider_message_id = r.message_id and m.mobile = r.mobile and m.state = 'sent'

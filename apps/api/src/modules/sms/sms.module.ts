@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { SmsConsole } from './console.service';
 import { SmsDelivery } from './delivery.service';
 import { SmsGateways } from './gateways/gateways';
 import { SmsReportController } from './report.controller';
+import { SmsController } from './sms.controller';
 import { SmsReports } from './reports.service';
 import { SmsCodeService } from './sms-code.service';
 import { SmsTexts } from './texts.service';
@@ -11,8 +13,8 @@ import { SmsTexts } from './texts.service';
  * (Aliyun, Tencent, the outbox), delivery with retries and fallback (the worker's `sms` queue) and receipts.
  */
 @Module({
-  controllers: [SmsReportController],
-  providers: [SmsCodeService, SmsGateways, SmsTexts, SmsDelivery, SmsReports],
+  controllers: [SmsReportController, SmsController],
+  providers: [SmsCodeService, SmsGateways, SmsTexts, SmsDelivery, SmsReports, SmsConsole],
   exports: [SmsCodeService, SmsGateways, SmsTexts, SmsDelivery, SmsReports],
 })
 export class SmsModule {}

@@ -113,7 +113,7 @@ describe('the Aliyun gateway against the fake', () => {
     const pushed: AliyunSmsReport[][] = [];
     const real = global.fetch;
     const spy = jest.spyOn(global, 'fetch').mockImplementation(async (url, init) => {
-      if (String(url).includes('/api/sms/report/aliyun?token=')) pushed.push(JSON.parse(String(init?.body)));
+      if (String(url).includes('/api/sms-report/aliyun?token=')) pushed.push(JSON.parse(String(init?.body)));
       return real(url, init);
     });
     try {

@@ -38,4 +38,4 @@ export function selfUrl(host: HttpAdapterHost): string {
 
 /** Where a fake posts its delivery reports: the report callback configured "in the provider's console". */
 export const reportUrl = (host: HttpAdapterHost, config: AppConfig, provider: SmsGatewayName) =>
-  `${selfUrl(host)}/api/sms/report/${provider}?token=${encodeURIComponent(config.sms.reportToken)}`;
+  `${selfUrl(host)}/api/sms-report/${provider}?token=${encodeURIComponent(config.sms.reportToken)}`;

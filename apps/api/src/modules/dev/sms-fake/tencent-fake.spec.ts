@@ -299,7 +299,7 @@ describe('delivery reports', () => {
     const real = globalThis.fetch;
     // the fake's pushes go through global fetch (the SDK uses node-fetch): answered here as the report route would
     const spy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (url, init) => {
-      if (!String(url).includes('/api/sms/report/tencent')) return real(url, init);
+      if (!String(url).includes('/api/sms-report/tencent')) return real(url, init);
       posted.push({ url: String(url), body: String(init?.body) });
       return new Response(JSON.stringify({ result: 0, errmsg: 'OK' }), { status: 200, headers: { 'content-type': 'application/json' } });
     });
@@ -307,7 +307,7 @@ describe('delivery reports', () => {
       const gw = gateway();
       const [o] = await gw.send(login('13800000091'));
       await waitFor(async () => (await messages('13800000091'))[0].report === 'delivered');
-      expect(posted[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/sms\/report\/tencent\?token=/);
+      expect(posted[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/sms-report\/tencent\?token=/);
       expect(gw.parseReport(posted[0].body)).toEqual([
         expect.objectContaining({ messageId: (o as { messageId: string }).messageId, delivered: true }),
       ]);
