@@ -121,7 +121,10 @@ export type PageKey =
   | 'storeOperatorGoods'
   | 'storeOperatorOrders'
   // QR sign-in: the phone's scan page
-  | 'qrScan';
+  | 'qrScan'
+  // SMS consoles
+  | 'smsOperator'
+  | 'smsSchool';
 
 export interface RouteDef {
   path: string;
@@ -204,6 +207,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/principal_data', area: 'principal', title: b('数据中心', 'Data centre'), page: 'flowData', menu: G.data },
   { path: '/principal_shop', area: 'principal', title: b('积分商城', 'Points mall'), page: 'pointsShop', menu: G.services },
   { path: '/principal_notices', area: 'principal', title: b('通知公告', 'Notices'), page: 'noticesStaff', menu: G.school },
+  { path: '/principal_sms', area: 'principal', title: b('短信记录', 'Text messages'), page: 'smsSchool', menu: G.school },
   { path: '/principal_shop_add', area: 'principal', title: b('添加积分商城商品', 'Add points-mall product'), page: 'pointsGoodsForm' },
   { path: '/principal_order', area: 'principal', title: b('订餐管理', 'Meal-order management'), page: 'mealsOrder', menu: G.services },
   { path: '/principal_order_add', area: 'principal', title: b('添加订餐', 'Add meal order'), page: 'mealsOrderAdd' },
@@ -263,6 +267,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/operator_schools', area: 'operator', title: b('机构管理', 'Schools'), page: 'operatorSchools', menu: G.site },
   { path: '/operator_store_goods', area: 'operator', title: b('商城商品', 'Mall goods'), page: 'storeOperatorGoods', menu: G.site },
   { path: '/operator_store_orders', area: 'operator', title: b('商城订单', 'Mall orders'), page: 'storeOperatorOrders', menu: G.site },
+  { path: '/operator_sms', area: 'operator', title: b('短信通道', 'SMS gateways'), page: 'smsOperator', menu: G.site },
   { path: '/settings', area: 'account', title: b('用户设置', 'Settings'), page: 'settings' },
   // QR sign-in: the phone's scan page (the code points at /qr_scan; the teacher's, head teacher's and parent's menus list it)
   { path: '/qr_scan', area: 'account', title: b('扫码登录', 'Scan to sign in'), page: 'qrScan' },

@@ -162,6 +162,9 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   scheduleSchool: () => import('../areas/schedule/school-schedule'),
   // QR sign-in
   qrScan: () => import('../areas/auth/qr-scan'),
+  // SMS consoles
+  smsOperator: () => import('../areas/sms/operator-sms'),
+  smsSchool: () => import('../areas/sms/school-sms'),
 };
 
 const LAYOUTS: Record<Area, () => Promise<{ default: React.ComponentType }>> = {
