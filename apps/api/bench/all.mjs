@@ -16,6 +16,7 @@ for (const bench of [
   'points.bench.mjs',
   'teaching.bench.mjs',
   'notices.bench.mjs',
+  'sms.bench.mjs',
   'exams.bench.mjs',
   'store.bench.mjs',
   'courseware.bench.mjs',

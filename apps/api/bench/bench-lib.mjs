@@ -141,3 +141,44 @@ export async function startDemoApi({ dbName, dbUrl, keep = false, redis = null, 
     ).data.userinfo;
   return { base, sql, login, stop };
 }
+
+/**
+ * A school of many guardians for the notices' and the texts' benches: `guardians` parent accounts with mobiles
+ * (15000000001…), one child each and a second child for the first `twoChildren`, the children spread over `classes`
+ * care classes; in one transaction, then analysed.
+ */
+export async function seedGuardians(sql, schoolId, { guardians: n, twoChildren, classes }) {
+  await sql.query('begin');
+  await sql.query(`insert into care_classes (school_id, name, capacity) select $1, '压测班' || g, 500 from generate_series(1, $2) g`, [
+    schoolId,
+    classes,
+  ]);
+  const guardians = (
+    await sql.query(
+      `insert into users (school_id, role, username, name, nickname, mobile)
+       select $1, 6, 'nb_' || g, '家长' || g, '家长' || g, '15' || lpad(g::text, 9, '0') from generate_series(1, $2) g returning id`,
+      [schoolId, n],
+    )
+  ).rows.map((r) => r.id);
+  const students = (
+    await sql.query(`insert into students (school_id, name, grade) select $1, '学生' || g, '三年级' from generate_series(1, $2) g returning id`, [
+      schoolId,
+      n + twoChildren,
+    ])
+  ).rows.map((r) => r.id);
+  // guardian i has child i; the first `twoChildren` guardians also child n + i
+  const pairs = students.map((sid, i) => [sid, guardians[i < n ? i : i - n]]);
+  await sql.query(
+    `insert into student_guardians (school_id, student_id, user_id, relation, is_primary)
+     select $1, s, u, '母亲', true from unnest($2::int[], $3::int[]) as t(s, u)`,
+    [schoolId, pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+  );
+  await sql.query(
+    `insert into care_class_students (school_id, class_id, student_id)
+     select $1, c.ids[1 + (s.n % $3)], s.id from (select id, row_number() over (order by id) as n from unnest($2::int[]) id) s,
+          (select array_agg(id order by id) as ids from care_classes where school_id = $1 and name like '压测班%') c`,
+    [schoolId, students, classes],
+  );
+  await sql.query('commit');
+  await sql.query('analyze');
+}

@@ -31,6 +31,8 @@ export type SmsUsagePage = z.infer<typeof SmsUsagePage>;
 export const SmsMessageRow = z.object({
   id: wire.id,
   school_id: wire.id.nullable(),
+  /** null: the platform's own text */
+  school_name: z.string().nullable(),
   day: wire.day,
   mobile: z.string(),
   kind: z.enum(SMS_KIND_NAMES as [string, ...string[]]),

@@ -75,6 +75,8 @@ export interface SmsConfig {
   tencent: TencentSmsConfig | null;
   /** the fake gateways are served (/api/dev/sms/…): outside production */
   fakes: boolean;
+  /** SMS_<PROVIDER>_ENDPOINT as given (also where a worker finds the fakes: it has no HTTP server of its own) */
+  endpoints: { aliyun: GatewayEndpoint | null; tencent: GatewayEndpoint | null };
 }
 
 /** The report token of the fakes outside production when SMS_REPORT_TOKEN is unset. */
@@ -170,5 +172,6 @@ export function smsConfig(e: SmsEnv, problems: string[]): SmsConfig {
     aliyun,
     tencent,
     fakes: !production,
+    endpoints: { aliyun: endpointOf(e.SMS_ALIYUN_ENDPOINT), tencent: endpointOf(e.SMS_TENCENT_ENDPOINT) },
   };
 }

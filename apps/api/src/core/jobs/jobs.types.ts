@@ -52,7 +52,7 @@ export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   'sms.send': { queue: 'sms', attempts: 5, backoffMs: 2_000 },
   'sms.fanout': { queue: 'sms', attempts: 5, backoffMs: 2_000 },
   'sms.poll': { queue: 'sms', attempts: 1, backoffMs: 60_000 },
-  'sms.reports': { queue: 'sms', attempts: 6, backoffMs: 5_000 },
+  'sms.reports': { queue: 'sms', attempts: 7, backoffMs: 1_000 },
   'alerts.scan': { queue: 'alerts', attempts: 1, backoffMs: 1_000 },
   'payments.check': { queue: 'payments', attempts: 5, backoffMs: 10_000 },
   'payments.refund': { queue: 'payments', attempts: 8, backoffMs: 60_000 },

@@ -35,6 +35,15 @@ interface Result {
   units: number | null;
 }
 
+/** Mobiles of a wholly refused batch sent alone at once. */
+const ALONE_AT_ONCE = 8;
+
+/** A request's error as a refusal: the provider's (GatewayError), else a transient one (network, timeout, 5xx). */
+const failureOf = (err: unknown): GatewayFailure =>
+  err instanceof GatewayError
+    ? err.failure
+    : { class: 'transient', code: (err as { code?: string }).code ?? 'network', message: String((err as Error).message ?? err).slice(0, 300) };
+
 /** Thrown after recording a batch when some of its messages wait for another try: the `sms.send` job retries with backoff. */
 export class RetryLater extends Error {}
 
@@ -101,25 +110,29 @@ export class SmsDelivery {
         : { class: 'account', code: 'provider_missing', message: `${provider} 短信通道未配置` };
       outcomes = msgs.map((m) => ({ id: m.id, ok: false, failure }));
     } else {
-      try {
-        outcomes = await gateway.send({
-          kind: first.kind,
-          templateCode: template,
-          params: Number.isFinite(gateway.paramMax) ? cutSmsParams(first.kind, first.params, gateway.paramMax) : first.params,
-          content: first.content,
-          messages: msgs.map((m) => ({ id: m.id, mobile: m.mobile })),
-        });
-      } catch (err) {
-        const failure: GatewayFailure =
-          err instanceof GatewayError
-            ? err.failure
-            : {
-                class: 'transient',
-                code: (err as { code?: string }).code ?? 'network',
-                message: String((err as Error).message ?? err).slice(0, 300),
-              };
-        this.log.warn({ provider, kind: first.kind, texts: msgs.length, code: failure.code, class: failure.class }, 'sms request refused');
-        outcomes = msgs.map((m) => ({ id: m.id, ok: false, failure }));
+      const request = {
+        kind: first.kind,
+        templateCode: template,
+        params: Number.isFinite(gateway.paramMax) ? cutSmsParams(first.kind, first.params, gateway.paramMax) : first.params,
+        content: first.content,
+      };
+      const send = async (batch: Claimed[]): Promise<SendOutcome[]> => {
+        try {
+          return await gateway.send({ ...request, messages: batch.map((m) => ({ id: m.id, mobile: m.mobile })) });
+        } catch (err) {
+          const failure = failureOf(err);
+          this.log.warn({ provider, kind: first.kind, texts: batch.length, code: failure.code, class: failure.class }, 'sms request refused');
+          return batch.map((m) => ({ id: m.id, ok: false, failure }));
+        }
+      };
+      outcomes = await send(msgs);
+      // a batch refused as a whole for a business reason (Aliyun's SendBatchSms answers one code for all its mobiles,
+      // e.g. one mobile's daily limit): each mobile alone, so one mobile's refusal is not every parent's
+      const refused = outcomes.every((o) => !o.ok && o.failure.class === 'final');
+      if (msgs.length > 1 && refused) {
+        outcomes = [];
+        for (let i = 0; i < msgs.length; i += ALONE_AT_ONCE)
+          outcomes.push(...(await Promise.all(msgs.slice(i, i + ALONE_AT_ONCE).map((m) => send([m])))).flat());
       }
     }
     const byId = new Map(outcomes.map((o) => [o.id, o]));

@@ -79,7 +79,7 @@ export class SmsReports {
       await this.jobs.enqueue(
         'sms.reports',
         { provider, reports: early.map((r) => ({ ...r, at: r.at ? r.at.toISOString() : null })) },
-        { delayMs: 2_000 },
+        { delayMs: 1_000 },
       );
     return { reports: reports.length, early: early.length };
   }

@@ -27,14 +27,7 @@ interface Fake {
   messages(mobile?: string): FakeMessage[];
 }
 
-function fakeOf(t: TestApp, p: SmsGatewayName): Fake {
-  if (p === 'aliyun') {
-    const f = t.app.get(AliyunFake);
-    return { control: (c) => f.control(c), messages: (m) => f.list(m) };
-  }
-  const f = t.app.get(TencentFake);
-  return { control: (c) => f.control(c), messages: (m) => f.messages(m, 100) };
-}
+const fakeOf = (t: TestApp, p: SmsGatewayName): Fake => (p === 'aliyun' ? t.app.get(AliyunFake) : t.app.get(TencentFake));
 
 /** A sign-in code as SmsCodeService queues it (the endpoint itself texts only mobiles with an account) */
 const codeTo = (t: TestApp, to: string) =>
@@ -168,6 +161,28 @@ describe.each(['aliyun', 'tencent'] as const)('texts through %s', (p) => {
     const list = await t.get(`/api/index/smsMessages?state=failed&mobile=${b}`, admin);
     expect(list.body.data.list).toEqual([expect.objectContaining({ mobile: b, state: 'failed', error_code: limited.error_code })]);
     expect(list.body.data.list[0].error_message).toBeTruthy();
+  });
+
+  it("one mobile's business limit in a batch fails that mobile only; the others are delivered", async () => {
+    const [a, b, c] = [mobile(), mobile(), mobile()];
+    // the batch with b is refused (Aliyun: the whole request; Tencent: b's status), then b alone
+    fake.control({ fail: { mode: 'final', times: 2, mobile: b } });
+    await t.app
+      .get(SmsTexts)
+      .queue(
+        [a, b, c].map((to) => ({
+          school_id: t.demo.schoolId,
+          mobile: to,
+          kind: 'notice.important' as const,
+          params: { school: '阳光晚托', title: '同一批' },
+        })),
+      );
+    const rows = await settled(t, 'mobile = any($1)', [[a, b, c]], 3);
+    expect(rows.map((r) => [r.mobile, r.state])).toEqual([
+      [a, 'delivered'],
+      [b, 'failed'],
+      [c, 'delivered'],
+    ]);
   });
 
   it('an account refusal hands the text to the other provider, which sends it once', async () => {

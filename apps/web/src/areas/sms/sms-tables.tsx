@@ -16,7 +16,7 @@ import {
   type SmsUsageRow,
 } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
@@ -131,17 +131,6 @@ function SchoolSelect({
       options={(q.data?.list ?? []).map((x) => ({ value: x.id, label: x.name }))}
     />
   );
-}
-
-/** Names of the schools for the operator's messages (the texts carry the school's id only): the first 100 schools. */
-function useSchoolNames(enabled: boolean): Map<number, string> {
-  const q = useQuery({
-    queryKey: ['schoolList', { page: 1, limit: 100 }],
-    queryFn: () => get('schoolList', { page: 1, limit: 100 }),
-    enabled,
-    staleTime: 5 * 60_000,
-  });
-  return useMemo(() => new Map((q.data?.list ?? []).map((x) => [x.id, x.name])), [q.data]);
 }
 
 /** Usage per school and day, newest first, with the range's totals as the table's last row. */
@@ -312,14 +301,13 @@ export function SmsMessagesTable({ operator = false }: { operator?: boolean }) {
   const [school, setSchool] = useState<{ value: number; label: string } | undefined>();
   const [mobileInvalid, setMobileInvalid] = useState(false);
   const [page, setPage] = useState(1);
-  const names = useSchoolNames(operator);
   const params = { page, limit: PAGE, ...range, ...filters, ...(operator && school ? { school_id: school.value } : {}) };
   const q = useQuery({ queryKey: ['smsMessages', params], queryFn: () => get('smsMessages', params), placeholderData: keepPreviousData });
   const filter = (patch: MessageFilters) => {
     setFilters((f) => ({ ...f, ...patch }));
     setPage(1);
   };
-  const schoolName = (id: number | null) => (id === null ? s('platform') : (names.get(id) ?? s('school_n', { id })));
+  const schoolName = (r: SmsMessageRow) => (r.school_id === null ? s('platform') : (r.school_name ?? s('school_n', { id: r.school_id })));
 
   const wide: ColumnsType<SmsMessageRow> = [
     { title: s('col.time'), key: 'time', width: 140, render: (_, r) => clock.dateTime(r.created_at) },
@@ -331,7 +319,7 @@ export function SmsMessagesTable({ operator = false }: { operator?: boolean }) {
             width: 150,
             ellipsis: true,
             render: (_: unknown, r: SmsMessageRow) =>
-              r.school_id === null ? <Typography.Text type="secondary">{s('platform')}</Typography.Text> : schoolName(r.school_id),
+              r.school_id === null ? <Typography.Text type="secondary">{s('platform')}</Typography.Text> : schoolName(r),
           },
         ]
       : []),
@@ -352,7 +340,7 @@ export function SmsMessagesTable({ operator = false }: { operator?: boolean }) {
         <Flex vertical>
           <span>{clock.monthDayTime(r.created_at)}</span>
           <Typography.Text type="secondary">{r.mobile}</Typography.Text>
-          {operator && <Typography.Text type="secondary">{schoolName(r.school_id)}</Typography.Text>}
+          {operator && <Typography.Text type="secondary">{schoolName(r)}</Typography.Text>}
         </Flex>
       ),
     },

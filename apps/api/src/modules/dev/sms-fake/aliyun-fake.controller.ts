@@ -1,28 +1,13 @@
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
-import { mobile } from '@wantuo/shared';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { Access } from '../../../core/auth/access.decorator';
 import { Input, parseInput } from '../../../core/http/input.decorator';
 import { langOf, type AppRequest } from '../../../core/http/request-context';
 import { AliyunFake } from './aliyun-fake.service';
-import type { FakeControl } from './fake-common';
+import { FakeControlInput, FakeMessagesQuery, jsonBody } from './fake-common';
 
 const MOUNT = '/api/dev/sms/aliyun';
-
-const ControlInput = z.strictObject({
-  fail: z
-    .strictObject({
-      mode: z.enum(['transient', 'account', 'final']),
-      times: z.number().int().min(0).max(10_000),
-      mobile: mobile.optional(),
-    })
-    .optional(),
-  reports: z.enum(['push', 'poll', 'undelivered']).optional(),
-  reset: z.boolean().optional(),
-}) satisfies z.ZodType<FakeControl>;
-
-const MessagesQuery = z.strictObject({ mobile: mobile.optional() });
 
 /**
  * The local Aliyun SMS gateway's HTTP side (outside production): the SDK's POSTs to the mount itself (the SDK's
@@ -54,23 +39,13 @@ export class AliyunFakeController {
   @Post('control')
   @Access('pub')
   control(@Req() req: AppRequest) {
-    const body: unknown = req.body;
-    const text = Buffer.isBuffer(body) ? body.toString('utf8') : null;
-    let raw: unknown = body;
-    if (text !== null) {
-      try {
-        raw = text.trim() ? JSON.parse(text) : {};
-      } catch {
-        raw = null;
-      }
-    }
-    return this.fake.control(parseInput(ControlInput, raw, langOf(req)));
+    return this.fake.control(parseInput(FakeControlInput, jsonBody(req.body), langOf(req)));
   }
 
-  /** The messages the fake accepted for a mobile (or any), newest first, at most 50. */
+  /** The messages the fake accepted for a mobile (or any), newest first. */
   @Get('messages')
   @Access('pub')
-  messages(@Input(MessagesQuery) q: z.infer<typeof MessagesQuery>) {
-    return this.fake.list(q.mobile);
+  messages(@Input(FakeMessagesQuery) q: z.infer<typeof FakeMessagesQuery>) {
+    return this.fake.messages(q.mobile, q.limit);
   }
 }

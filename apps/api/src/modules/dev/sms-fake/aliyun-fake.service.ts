@@ -99,7 +99,7 @@ const FORCED: Record<NonNullable<FakeControl['fail']>['mode'], { Code: string; M
  */
 @Injectable()
 export class AliyunFake implements OnModuleDestroy, BeforeApplicationShutdown {
-  private readonly messages = new Map<string, StoredMessage>();
+  private readonly stored = new Map<string, StoredMessage>();
   private readonly byMobile = new Map<string, StoredMessage[]>();
   /** nonce → when it was first seen (insertion order is time order) */
   private readonly nonces = new Map<string, number>();
@@ -137,7 +137,7 @@ export class AliyunFake implements OnModuleDestroy, BeforeApplicationShutdown {
 
   control(c: FakeControl): { reports: string; fail: FakeControl['fail'] | null } {
     if (c.reset) {
-      this.messages.clear();
+      this.stored.clear();
       this.byMobile.clear();
       this.pending = [];
       this.fail = null;
@@ -148,11 +148,11 @@ export class AliyunFake implements OnModuleDestroy, BeforeApplicationShutdown {
     return { reports: this.reports, fail: this.fail };
   }
 
-  /** The messages accepted for a mobile (or any), newest first, at most 50. */
-  list(mobile?: string): FakeMessage[] {
-    const all = mobile ? (this.byMobile.get(mobile) ?? []) : [...this.messages.values()].slice(-MAX_PER_MOBILE);
+  /** The messages accepted for a mobile (or any), newest first, at most `limit`. */
+  messages(mobile?: string, limit = 50): FakeMessage[] {
+    const all = mobile ? (this.byMobile.get(mobile) ?? []) : [...this.stored.values()].slice(-limit);
     return all
-      .slice(-MAX_PER_MOBILE)
+      .slice(-limit)
       .reverse()
       .map((m) => ({
         messageId: m.bizId,
@@ -338,15 +338,15 @@ export class AliyunFake implements OnModuleDestroy, BeforeApplicationShutdown {
       receivedAt: null,
       outcome: this.reports,
     };
-    this.messages.set(`${m.bizId}|${m.mobile}`, stored);
+    this.stored.set(`${m.bizId}|${m.mobile}`, stored);
     const list = this.byMobile.get(m.mobile) ?? [];
     list.push(stored);
     if (list.length > MAX_PER_MOBILE) list.shift();
     this.byMobile.set(m.mobile, list);
     // the oldest go first (a Map iterates in insertion order)
-    while (this.messages.size > MAX_MESSAGES) {
-      const [key, old] = this.messages.entries().next().value as [string, StoredMessage];
-      this.messages.delete(key);
+    while (this.stored.size > MAX_MESSAGES) {
+      const [key, old] = this.stored.entries().next().value as [string, StoredMessage];
+      this.stored.delete(key);
       const ofMobile = this.byMobile.get(old.mobile);
       if (ofMobile?.[0] === old) ofMobile.shift();
       if (ofMobile && !ofMobile.length) this.byMobile.delete(old.mobile);

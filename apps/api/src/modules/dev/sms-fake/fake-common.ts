@@ -1,5 +1,6 @@
 import { HttpAdapterHost } from '@nestjs/core';
-import type { SmsGatewayName } from '@wantuo/shared';
+import { mobile, type SmsGatewayName } from '@wantuo/shared';
+import { z } from 'zod';
 import type { AppConfig } from '../../../core/config/config';
 
 /**
@@ -39,3 +40,33 @@ export function selfUrl(host: HttpAdapterHost): string {
 /** Where a fake posts its delivery reports: the report callback configured "in the provider's console". */
 export const reportUrl = (host: HttpAdapterHost, config: AppConfig, provider: SmsGatewayName) =>
   `${selfUrl(host)}/api/sms-report/${provider}?token=${encodeURIComponent(config.sms.reportToken)}`;
+
+/** POST /api/dev/sms/<provider>/control: FakeControl. */
+export const FakeControlInput = z.strictObject({
+  fail: z
+    .strictObject({
+      mode: z.enum(['transient', 'account', 'final']),
+      times: z.number().int().min(0).max(100_000),
+      mobile: mobile.optional(),
+    })
+    .optional(),
+  reports: z.enum(['push', 'poll', 'undelivered']).optional(),
+  reset: z.boolean().optional(),
+}) satisfies z.ZodType<FakeControl>;
+
+/** GET /api/dev/sms/<provider>/messages: a mobile's (or any) accepted messages, newest first. */
+export const FakeMessagesQuery = z.strictObject({
+  mobile: mobile.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+/** The JSON of a raw body (the fakes' paths keep their bytes raw for the signatures): null when it is not JSON. */
+export function jsonBody(body: unknown): unknown {
+  if (!Buffer.isBuffer(body)) return body;
+  const text = body.toString('utf8');
+  try {
+    return text.trim() ? JSON.parse(text) : {};
+  } catch {
+    return null;
+  }
+}

@@ -33,7 +33,7 @@ async function control(c: FakeControl): Promise<void> {
 async function messages(mobile: string): Promise<FakeMessage[]> {
   const res = await t.get(`/api/dev/sms/tencent/messages?mobile=${mobile}`);
   expect(res.status).toBe(200);
-  return res.body as FakeMessage[];
+  return res.body.data as FakeMessage[];
 }
 
 let nextId = 1;

@@ -6,12 +6,14 @@ import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { Access } from '../../../core/auth/access.decorator';
+import { Input, parseInput } from '../../../core/http/input.decorator';
+import { langOf, type AppRequest } from '../../../core/http/request-context';
 import { APP_CONFIG, type AppConfig } from '../../../core/config/config';
 import { InFlight } from '../../../core/events/in-flight';
 import { LOGGER } from '../../../core/logging/logger';
 import { sandboxKindOf, SANDBOX_TENCENT } from '../../sms/gateways/sandbox-account';
 import type { TencentReport } from '../../sms/gateways/tencent.gateway';
-import { reportUrl, type FakeControl, type FakeMessage } from './fake-common';
+import { FakeControlInput, FakeMessagesQuery, jsonBody, reportUrl, type FakeControl, type FakeMessage } from './fake-common';
 
 /** The API version the fake speaks (the SDK's sms.v20210111 client). */
 const VERSION = '2021-01-11';
@@ -124,29 +126,6 @@ export function tencentReportBody(messages: Array<Pick<Stored, 'messageId' | 'mo
     sid: m.messageId,
   }));
 }
-
-const ControlInput = z.strictObject({
-  fail: z
-    .strictObject({
-      mode: z.enum(['transient', 'account', 'final']),
-      times: z.number().int().min(0).max(100_000),
-      mobile: z
-        .string()
-        .regex(/^1\d{10}$/)
-        .optional(),
-    })
-    .optional(),
-  reports: z.enum(['push', 'poll', 'undelivered']).optional(),
-  reset: z.boolean().optional(),
-});
-
-const MessagesQuery = z.strictObject({
-  mobile: z
-    .string()
-    .regex(/^1\d{10}$/)
-    .optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-});
 
 /**
  * The local Tencent Cloud SMS (outside production): SendSms and PullSmsSendStatus of API 3.0 2021-01-11 with the
@@ -371,7 +350,7 @@ export class TencentFake implements OnModuleDestroy {
   }
 
   /** Messages accepted, newest first (to one mobile when given). */
-  messages(mobile: string | undefined, limit: number): FakeMessage[] {
+  messages(mobile?: string, limit = 50): FakeMessage[] {
     const all = [...this.store.values()];
     const out: FakeMessage[] = [];
     for (let i = all.length - 1; i >= 0 && out.length < limit; i--) {
@@ -422,27 +401,17 @@ export class TencentFakeController {
       .send(JSON.stringify(this.fake.handle({ method: req.method, path, query, headers: req.headers, body })));
   }
 
-  /** Tells the fake how to answer next (FakeControl). */
+  /** Tells the fake how to answer next (FakeControl); enveloped, as the other dev routes. */
   @Post('control')
   @Access('pub')
-  control(@Req() req: Request, @Res() res: Response): void {
-    const parsed = ControlInput.safeParse(jsonOf(req.body));
-    if (!parsed.success) {
-      res.status(400).json({ code: 'PARAM_ERROR', message: z.prettifyError(parsed.error) });
-      return;
-    }
-    res.status(200).json(this.fake.control(parsed.data));
+  control(@Req() req: AppRequest) {
+    return this.fake.control(parseInput(FakeControlInput, jsonBody(req.body), langOf(req)));
   }
 
-  /** What it accepted, newest first. */
+  /** What it accepted, newest first; enveloped. */
   @Get('messages')
   @Access('pub')
-  messages(@Query() query: Record<string, unknown>, @Res() res: Response): void {
-    const parsed = MessagesQuery.safeParse(query);
-    if (!parsed.success) {
-      res.status(400).json({ code: 'PARAM_ERROR', message: z.prettifyError(parsed.error) });
-      return;
-    }
-    res.status(200).json(this.fake.messages(parsed.data.mobile, parsed.data.limit));
+  messages(@Input(FakeMessagesQuery) q: z.infer<typeof FakeMessagesQuery>) {
+    return this.fake.messages(q.mobile, q.limit);
   }
 }

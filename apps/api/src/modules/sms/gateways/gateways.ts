@@ -35,13 +35,14 @@ export class SmsGateways {
     const sms = config.sms;
     const used = new Set<SmsProviderName>([sms.provider, ...(sms.fallback ? [sms.fallback] : [])]);
     this.byName.set('outbox', new OutboxGateway());
-    const aliyun = sms.aliyun ?? (sms.fakes && used.has('aliyun') ? { ...SANDBOX_ALIYUN, endpoint: null } : null);
+    const aliyun = sms.aliyun ?? (sms.fakes && used.has('aliyun') ? { ...SANDBOX_ALIYUN, endpoint: sms.endpoints.aliyun } : null);
     if (aliyun) {
       const at = aliyun.endpoint;
       this.byName.set('aliyun', new AliyunGateway(aliyun, () => at ?? selfHost(host, '/api/dev/sms/aliyun')));
       this.templates.set('aliyun', aliyun.templates);
     }
-    const tencent = sms.tencent ?? (sms.fakes && used.has('tencent') ? { ...SANDBOX_TENCENT, region: 'ap-guangzhou', endpoint: null } : null);
+    const tencent =
+      sms.tencent ?? (sms.fakes && used.has('tencent') ? { ...SANDBOX_TENCENT, region: 'ap-guangzhou', endpoint: sms.endpoints.tencent } : null);
     if (tencent) {
       const at = tencent.endpoint;
       this.byName.set('tencent', new TencentGateway(tencent, () => at ?? selfHost(host, '/api/dev/sms/tencent')));
