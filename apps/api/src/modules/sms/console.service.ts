@@ -105,10 +105,10 @@ export class SmsConsole {
   async messages(user: SessionUser, q: SmsMessagesQuery): Promise<SmsMessagePage> {
     const school = this.schoolOf(user, q.school_id);
     const [from, to] = await this.range(school, q);
-    const rows: Array<SmsMessagePage['list'][number] & { total_rows: number }> = await this.db.query(
+    const rows: Array<SmsMessagePage['list'][number] & { total: number }> = await this.db.query(
       `select m.id::int, m.school_id, s.name as school_name, to_char(m.day, 'YYYY-MM-DD') as day, m.mobile, m.kind, m.content, m.provider, m.handed_over, m.template_code,
               m.state, m.provider_message_id, m.error_code, m.error_message, m.units, m.tries, m.created_at, m.sent_at, m.done_at,
-              count(*) over ()::int as total_rows
+              count(*) over ()::int as total
          from sms_messages m left join schools s on s.id = m.school_id
         where m.day between $2 and $3 and ($1::int is null or m.school_id = $1)
           and ($4::text is null or m.state = $4) and ($5::text is null or m.kind = $5) and ($6::text is null or m.provider = $6)
@@ -118,13 +118,13 @@ export class SmsConsole {
       [school, from, to, q.state ?? null, q.kind ?? null, q.provider ?? null, containsPattern(q.mobile), q.limit, offsetOf(q)],
     );
     return pageOf(
-      rows.map(({ total_rows, ...r }) => ({
+      rows.map(({ total: _total, ...r }) => ({
         ...r,
         created_at: iso(r.created_at),
         sent_at: r.sent_at && iso(r.sent_at),
         done_at: r.done_at && iso(r.done_at),
       })),
-      rows[0]?.total_rows ?? 0,
+      totalOf(rows),
       q,
     );
   }

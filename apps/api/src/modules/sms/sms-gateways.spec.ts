@@ -167,16 +167,14 @@ describe.each(['aliyun', 'tencent'] as const)('texts through %s', (p) => {
     const [a, b, c] = [mobile(), mobile(), mobile()];
     // the batch with b is refused (Aliyun: the whole request; Tencent: b's status), then b alone
     fake.control({ fail: { mode: 'final', times: 2, mobile: b } });
-    await t.app
-      .get(SmsTexts)
-      .queue(
-        [a, b, c].map((to) => ({
-          school_id: t.demo.schoolId,
-          mobile: to,
-          kind: 'notice.important' as const,
-          params: { school: '阳光晚托', title: '同一批' },
-        })),
-      );
+    await t.app.get(SmsTexts).queue(
+      [a, b, c].map((to) => ({
+        school_id: t.demo.schoolId,
+        mobile: to,
+        kind: 'notice.important' as const,
+        params: { school: '阳光晚托', title: '同一批' },
+      })),
+    );
     const rows = await settled(t, 'mobile = any($1)', [[a, b, c]], 3);
     expect(rows.map((r) => [r.mobile, r.state])).toEqual([
       [a, 'delivered'],

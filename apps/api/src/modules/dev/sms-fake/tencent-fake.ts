@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Injectable, OnModuleDestroy, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Injectable, OnModuleDestroy, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { SMS_KINDS, SMS_PARAM_MAX, smsUnits } from '@wantuo/shared';
 import type { Request, Response } from 'express';
@@ -367,17 +367,6 @@ export class TencentFake implements OnModuleDestroy {
       });
     }
     return out;
-  }
-}
-
-/** The JSON of a raw body (this path keeps bodies raw for the signature), or undefined. */
-function jsonOf(body: unknown): unknown {
-  const text = Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : null;
-  if (text === null) return body;
-  try {
-    return JSON.parse(text || '{}');
-  } catch {
-    return undefined;
   }
 }
 
