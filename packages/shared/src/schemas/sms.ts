@@ -9,9 +9,15 @@ const day = z.string({ error: 'sms.v.day_invalid' }).refine(isCalendarDay, { err
 /** a day range of the counts: at most this many days */
 export const SMS_USAGE_MAX_DAYS = 92;
 
-const range = {
+/** the filters both lists share: a day range and (the operator's) school */
+const scope = {
   from: day.optional(),
   to: day.optional(),
+  school_id: z.coerce
+    .number({ error: 'sms.v.school_invalid' })
+    .int({ error: 'sms.v.school_invalid' })
+    .min(1, { error: 'sms.v.school_invalid' })
+    .optional(),
 };
 const ordered = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
 
@@ -19,12 +25,7 @@ const ordered = (q: { from?: string; to?: string }) => !q.from || !q.to || q.fro
 export const SmsUsageQuery = z
   .strictObject({
     ...pageQuery,
-    ...range,
-    school_id: z.coerce
-      .number({ error: 'sms.v.school_invalid' })
-      .int({ error: 'sms.v.school_invalid' })
-      .min(1, { error: 'sms.v.school_invalid' })
-      .optional(),
+    ...scope,
   })
   .refine(ordered, { error: 'sms.v.range_invalid', path: ['to'] });
 export type SmsUsageQuery = z.infer<typeof SmsUsageQuery>;
@@ -33,12 +34,7 @@ export type SmsUsageQuery = z.infer<typeof SmsUsageQuery>;
 export const SmsMessagesQuery = z
   .strictObject({
     ...pageQuery,
-    ...range,
-    school_id: z.coerce
-      .number({ error: 'sms.v.school_invalid' })
-      .int({ error: 'sms.v.school_invalid' })
-      .min(1, { error: 'sms.v.school_invalid' })
-      .optional(),
+    ...scope,
     state: z.enum(SMS_STATES, { error: 'sms.v.state_invalid' }).optional(),
     kind: z.enum(SMS_KIND_NAMES as [string, ...string[]], { error: 'sms.v.kind_invalid' }).optional(),
     provider: z.enum(SMS_PROVIDERS, { error: 'sms.v.provider_invalid' }).optional(),

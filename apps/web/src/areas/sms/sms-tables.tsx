@@ -99,14 +99,10 @@ function RangeFilter({ value, onChange }: { value: Range; onChange: (r: Range) =
   );
 }
 
+type SchoolChoice = { value: number; label: string } | undefined;
+
 /** The operator's school filter: a search over schoolList (the selected school keeps its name while searching). */
-function SchoolSelect({
-  value,
-  onChange,
-}: {
-  value: { value: number; label: string } | undefined;
-  onChange: (v: { value: number; label: string } | undefined) => void;
-}) {
+function SchoolSelect({ value, onChange }: { value: SchoolChoice; onChange: (v: SchoolChoice) => void }) {
   const s = smsStrings.use();
   const [keyword, setKeyword] = useState('');
   const q = useQuery({
@@ -133,12 +129,23 @@ function SchoolSelect({
   );
 }
 
+/** The filters both tables start with: the day range, and for the operator the school. */
+function RangeAndSchool(props: { operator: boolean; range: Range; school: SchoolChoice; onChange: (range: Range, school: SchoolChoice) => void }) {
+  const { operator, range, school, onChange } = props;
+  return (
+    <>
+      <RangeFilter value={range} onChange={(r) => onChange(r, school)} />
+      {operator && <SchoolSelect value={school} onChange={(v) => onChange(range, v)} />}
+    </>
+  );
+}
+
 /** Usage per school and day, newest first, with the range's totals as the table's last row. */
 export function SmsUsageTable({ operator = false }: { operator?: boolean }) {
   const s = smsStrings.use();
   const phone = !Grid.useBreakpoint().md;
   const [range, setRange] = useState<Range>(useDefaultRange());
-  const [school, setSchool] = useState<{ value: number; label: string } | undefined>();
+  const [school, setSchool] = useState<SchoolChoice>();
   const [page, setPage] = useState(1);
   const params = { page, limit: PAGE, ...range, ...(operator && school ? { school_id: school.value } : {}) };
   const q = useQuery({ queryKey: ['smsUsage', params], queryFn: () => get('smsUsage', params), placeholderData: keepPreviousData });
@@ -179,22 +186,16 @@ export function SmsUsageTable({ operator = false }: { operator?: boolean }) {
   return (
     <div data-testid="sms-usage">
       <Space wrap style={{ marginBottom: 12, width: '100%' }}>
-        <RangeFilter
-          value={range}
-          onChange={(r) => {
+        <RangeAndSchool
+          operator={operator}
+          range={range}
+          school={school}
+          onChange={(r, sc) => {
             setRange(r);
+            setSchool(sc);
             setPage(1);
           }}
         />
-        {operator && (
-          <SchoolSelect
-            value={school}
-            onChange={(v) => {
-              setSchool(v);
-              setPage(1);
-            }}
-          />
-        )}
       </Space>
       {totals && (
         <Typography.Paragraph type="secondary" style={{ marginBottom: 12 }}>
@@ -298,7 +299,7 @@ export function SmsMessagesTable({ operator = false }: { operator?: boolean }) {
   const phone = !Grid.useBreakpoint().md;
   const [range, setRange] = useState<Range>(useDefaultRange());
   const [filters, setFilters] = useState<MessageFilters>({});
-  const [school, setSchool] = useState<{ value: number; label: string } | undefined>();
+  const [school, setSchool] = useState<SchoolChoice>();
   const [mobileInvalid, setMobileInvalid] = useState(false);
   const [page, setPage] = useState(1);
   const params = { page, limit: PAGE, ...range, ...filters, ...(operator && school ? { school_id: school.value } : {}) };
@@ -363,22 +364,16 @@ export function SmsMessagesTable({ operator = false }: { operator?: boolean }) {
   return (
     <div data-testid="sms-messages">
       <Space wrap style={{ marginBottom: 12, width: '100%' }}>
-        <RangeFilter
-          value={range}
-          onChange={(r) => {
+        <RangeAndSchool
+          operator={operator}
+          range={range}
+          school={school}
+          onChange={(r, sc) => {
             setRange(r);
+            setSchool(sc);
             setPage(1);
           }}
         />
-        {operator && (
-          <SchoolSelect
-            value={school}
-            onChange={(v) => {
-              setSchool(v);
-              setPage(1);
-            }}
-          />
-        )}
         <Select<SmsState>
           aria-label={s('col.state')}
           allowClear
