@@ -91,3 +91,67 @@ describe('WeChat Pay', () => {
     expect(() => loadConfig({ ...merchant, WECHATPAY_APIV3_KEY: 'short' })).toThrow(/WECHATPAY_APIV3_KEY/);
   });
 });
+
+describe('SMS', () => {
+  const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u@db:5432/app', WECHATPAY_SANDBOX: '1' };
+  const aliyun = {
+    SMS_ALIYUN_ACCESS_KEY_ID: 'LTAI5tExample',
+    SMS_ALIYUN_ACCESS_KEY_SECRET: 'secret',
+    SMS_ALIYUN_SIGN_NAME: '晚托平台',
+    SMS_ALIYUN_TEMPLATES: '{"code.login":"SMS_100001","alert.raised":"SMS_100002"}',
+  };
+  const tencent = {
+    SMS_TENCENT_SECRET_ID: 'AKIDexample',
+    SMS_TENCENT_SECRET_KEY: 'secret',
+    SMS_TENCENT_SDK_APP_ID: '1400000001',
+    SMS_TENCENT_SIGN_NAME: '晚托平台',
+    SMS_TENCENT_TEMPLATES: '{"code.login":"100001"}',
+  };
+
+  it('defaults to the outbox; outside production a gateway without its account is the local fake', () => {
+    expect(loadConfig({}).sms).toMatchObject({ provider: 'outbox', fallback: null, aliyun: null, tencent: null, fakes: true });
+    expect(loadConfig({ SMS_PROVIDER: 'aliyun' }).sms).toMatchObject({ provider: 'aliyun', aliyun: null, fakes: true });
+  });
+
+  it('reads an account whole, its templates by kind and its endpoint (default the provider)', () => {
+    const c = loadConfig({
+      ...production,
+      ...aliyun,
+      ...tencent,
+      SMS_PROVIDER: 'aliyun',
+      SMS_FALLBACK_PROVIDER: 'tencent',
+      SMS_REPORT_TOKEN: 'r'.repeat(20),
+    });
+    expect(c.sms).toMatchObject({
+      provider: 'aliyun',
+      fallback: 'tencent',
+      fakes: false,
+      reportToken: 'r'.repeat(20),
+      aliyun: {
+        signName: '晚托平台',
+        templates: { 'code.login': 'SMS_100001', 'alert.raised': 'SMS_100002' },
+        endpoint: { protocol: 'https', host: 'dysmsapi.aliyuncs.com' },
+      },
+      tencent: { sdkAppId: '1400000001', region: 'ap-guangzhou', endpoint: { protocol: 'https', host: 'sms.tencentcloudapi.com' } },
+    });
+    const local = loadConfig({ ...aliyun, SMS_PROVIDER: 'aliyun', SMS_ALIYUN_ENDPOINT: 'http://127.0.0.1:9000/api/dev/sms/aliyun/' });
+    expect(local.sms.aliyun!.endpoint).toEqual({ protocol: 'http', host: '127.0.0.1:9000/api/dev/sms/aliyun' });
+  });
+
+  it('refuses part of an account, bad templates, a fallback equal to the provider, and production without account or report token', () => {
+    expect(() => loadConfig({ ...aliyun, SMS_ALIYUN_SIGN_NAME: undefined })).toThrow(/SMS_ALIYUN_SIGN_NAME: required for aliyun SMS/);
+    expect(() => loadConfig({ ...aliyun, SMS_ALIYUN_TEMPLATES: 'not json' })).toThrow(/SMS_ALIYUN_TEMPLATES: not JSON/);
+    expect(() => loadConfig({ ...aliyun, SMS_ALIYUN_TEMPLATES: '{"code.lgoin":"SMS_1"}' })).toThrow(/unknown message kind "code.lgoin"/);
+    expect(() => loadConfig({ ...aliyun, SMS_ALIYUN_TEMPLATES: '{"code.login":"SMS 1"}' })).toThrow(/a template code is/);
+    expect(() => loadConfig({ SMS_PROVIDER: 'tencent', SMS_FALLBACK_PROVIDER: 'tencent' })).toThrow(/the fallback must differ/);
+    expect(() => loadConfig({ ...production, SMS_PROVIDER: 'tencent', SMS_REPORT_TOKEN: 'r'.repeat(20) })).toThrow(
+      /SMS_TENCENT_\*: .*required in production/,
+    );
+    expect(() => loadConfig({ ...production, ...aliyun, SMS_PROVIDER: 'aliyun' })).toThrow(/SMS_REPORT_TOKEN: required in production/);
+    expect(() => loadConfig({ SMS_TENCENT_SDK_APP_ID: '12345', ...tencent, SMS_PROVIDER: 'tencent' })).not.toThrow();
+    expect(() => loadConfig({ ...tencent, SMS_TENCENT_SDK_APP_ID: '12345' })).toThrow(/SmsSdkAppId has 10 digits/);
+    expect(() => loadConfig({ SMS_PROVIDER: 'yunpian' })).toThrow(/SMS_PROVIDER/);
+    // the production demo stack keeps the outbox
+    expect(loadConfig(production).sms.provider).toBe('outbox');
+  });
+});
