@@ -4,8 +4,8 @@
 //      with a parent account and one contract; a mix of unpaid, cancelled, already expired and active contracts of the
 //      four package kinds, end days spread from 30 days ago to 200 days on, counted ones with units used, a fifth of them
 //      auto-renew, schools in three timezones). Timed end to end: the job's transaction (lock, the three statements and
-//      the queueing of every text: BullMQ `sms.send` jobs added in bulks on Redis as in production, REDIS_URL or the local one; without
-//      Redis the texts are only counted). Target: <= 10 s. Then a second run at the same time, which must do nothing,
+//      the writing of every text: one sms_messages row each, in the job's transaction, as SmsTexts.stage writes them;
+//      their `sms.send` batches follow the commit in production and are not part of this). Target: <= 10 s. Then a second run at the same time, which must do nothing,
 //      and a check that every effect exists exactly once (one reminder, one renewal per contract).
 //   b. contractList (GET /api/index/contractList, the admin of a school holding 100,000 contracts over 10,000 students
 //      in 20 care classes) with each filter of ContractListQuery (state, student_id, class_id, package_id, an end range,
@@ -23,16 +23,12 @@ import { existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { admin, appendSection, benchDatabase, fmt, machineLoad, pct, startDemoApi } from './bench-lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const apiDir = join(here, '..');
 const root = join(apiDir, '..', '..');
-const tag = Date.now().toString(36);
 const { dbName, dbUrl } = benchDatabase('wantuo_contractsbench');
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PARTS = process.env.CONTRACTS_BENCH_PARTS ?? 'ab';
 const KEEP = process.env.CONTRACTS_BENCH_KEEP === '1';
 
@@ -134,7 +130,9 @@ async function seedSchools(sql0, today) {
 /** Part a: the job, twice; every effect once. */
 async function partA(sql) {
   // dist is CommonJS (swc)
-  const { runContractsDaily, bullTexts } = createRequire(import.meta.url)(join(apiDir, 'dist', 'modules', 'contracts', 'jobs', 'contracts-daily.js'));
+  const load = createRequire(import.meta.url);
+  const { runContractsDaily } = load(join(apiDir, 'dist', 'modules', 'contracts', 'jobs', 'contracts-daily.js'));
+  const { stageTexts } = load(join(apiDir, 'dist', 'modules', 'sms', 'texts.service.js'));
   const today = new Date().toISOString().slice(0, 10);
   // noon UTC: past 08:00 in Shanghai (20:00), Tokyo (21:00) and London (12:00 or 13:00), the same date in all three
   const at = new Date(`${today}T12:00:00Z`);
@@ -143,26 +141,17 @@ async function partA(sql) {
   const seedMs = performance.now() - t0;
   console.log(`part a: ${fmt(mix.contracts)} contracts in ${fmt(mix.schools)} schools generated in ${(seedMs / 1000).toFixed(1)} s`, mix);
 
-  // the texts: BullMQ sms.send jobs as JobsService adds them, on a queue prefix of this bench (removed afterwards)
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: null });
-  let queue = null;
-  try {
-    await redis.connect();
-    queue = new Queue('sms', { connection: redis, prefix: `bench-contracts-${tag}` });
-  } catch {
-    redis.disconnect();
-  }
-  // the job's own bulk queueing (bullTexts), timed and counted
-  const bulk = queue ? bullTexts(queue) : null;
+  // the texts: written in the job's transaction as SmsTexts.stage writes them (one insert), timed and counted
   const texts = {
     n: 0,
     first: 0,
     last: 0,
-    async enqueueMany(items) {
+    async stage(em, items) {
       this.first = performance.now();
       this.n += items.length;
-      if (bulk) await bulk.enqueueMany(items);
+      const staged = await stageTexts(em, items, 'outbox');
       this.last = performance.now();
+      return staged;
     },
   };
   // each statement's time, to say where a run's time goes
@@ -210,6 +199,11 @@ async function partA(sql) {
       )
     ).rows[0];
   const before = await counts();
+  const [{ textsBefore }] = (
+    await sql.query(
+      `select count(*)::int as "textsBefore" from sms_messages where kind in ('contract.renewed', 'contract.expiring') and dedupe_key like 'contract-%'`,
+    )
+  ).rows;
   const first = await runOnce();
   const sentFirst = texts.n;
   console.log(
@@ -219,12 +213,11 @@ async function partA(sql) {
   console.log(
     `run 2: ${second.ms.toFixed(0)} ms: ${second.renewed.length} renewals, ${second.reminded.length} reminders, ${second.expired} expired, ${second.texts} texts`,
   );
-  const queued = queue ? await queue.count() : null;
-  if (queue) {
-    await queue.obliterate({ force: true });
-    await queue.close();
-  }
-  redis.disconnect();
+  const [{ queued }] = (
+    await sql.query(
+      `select count(*)::int as queued from sms_messages where kind in ('contract.renewed', 'contract.expiring') and dedupe_key like 'contract-%'`,
+    )
+  ).rows;
 
   const after = await counts();
   const audit = {
@@ -240,10 +233,10 @@ async function partA(sql) {
     ['one renewal per renewed contract', audit.double_renewals === 0 && audit.renewals === first.renewed.length],
     ['one reminder per reminded contract', audit.reminders === first.reminded.length && audit.reminded_events === first.reminded.length],
     ['every contract past its end is expired', audit.still_past === 0 && audit.expired_events === first.expired],
-    ['one text per renewal and reminder', sentFirst === first.renewed.length + first.reminded.length && (queued === null || queued === sentFirst)],
+    ['one text per renewal and reminder', sentFirst === first.renewed.length + first.reminded.length && queued - textsBefore === sentFirst],
   ];
   for (const [name, ok] of checks) console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}`);
-  return { mix, seedMs, first, second, audit, queued: queue !== null, checks };
+  return { mix, seedMs, first, second, audit, checks };
 }
 
 /** Part b's data: the demo school with 10,000 students in 20 care classes and 100,000 contracts. */
@@ -390,7 +383,7 @@ async function main() {
     if (a) {
       const m = a.mix;
       rows.push(
-        `| daily job, 1st run: ${fmt(m.contracts)} contracts in ${fmt(m.schools)} schools (${fmt(m.active)} active: ${fmt(m.past)} past their end or out of units, ${fmt(m.expiring)} expiring, ${fmt(m.auto_renew)} auto-renew) | ${(a.first.ms / 1000).toFixed(2)} s: ${fmt(a.first.renewed.length)} renewals, ${fmt(a.first.reminded.length)} reminders, ${fmt(a.first.expired)} expired, ${fmt(a.first.texts)} texts queued${a.queued ? ' (BullMQ on Redis)' : ' (counted, no Redis)'} | <= 10 s, ${ok(a.first.ms <= JOB_BUDGET_MS)} |`,
+        `| daily job, 1st run: ${fmt(m.contracts)} contracts in ${fmt(m.schools)} schools (${fmt(m.active)} active: ${fmt(m.past)} past their end or out of units, ${fmt(m.expiring)} expiring, ${fmt(m.auto_renew)} auto-renew) | ${(a.first.ms / 1000).toFixed(2)} s: ${fmt(a.first.renewed.length)} renewals, ${fmt(a.first.reminded.length)} reminders, ${fmt(a.first.expired)} expired, ${fmt(a.first.texts)} texts written (sms_messages) | <= 10 s, ${ok(a.first.ms <= JOB_BUDGET_MS)} |`,
         `| daily job, 2nd run at the same time | ${(a.second.ms / 1000).toFixed(2)} s: ${a.second.renewed.length} renewals, ${a.second.reminded.length} reminders, ${a.second.expired} expired, ${a.second.texts} texts | nothing, ${ok(a.checks[1][1])} |`,
         `| exactly once (SQL audit after both runs) | ${a.audit.renewals} renewals (${a.audit.double_renewals} contracts renewed twice), ${a.audit.reminders} reminder rows and ${a.audit.reminded_events} reminded events, ${a.audit.still_past} past contracts left active | one each, ${ok(a.checks.every(([, v]) => v))} |`,
       );

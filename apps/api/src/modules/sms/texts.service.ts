@@ -52,38 +52,7 @@ export class SmsTexts {
    * the answer to dispatch() after the commit. A dispatch that never comes (a crash) is made up by `sms.poll`.
    */
   async stage(em: Pick<EntityManager, 'query'>, texts: readonly Text[]): Promise<Staged> {
-    if (!texts.length) return Object.assign([], { fresh: 0 });
-    const seen = new Set<string>();
-    const rows = [];
-    for (const t of texts) {
-      if (t.key) {
-        if (seen.has(t.key)) continue;
-        seen.add(t.key);
-      }
-      rows.push({
-        school_id: t.school_id,
-        mobile: t.mobile,
-        kind: t.kind,
-        params: t.params,
-        content: renderSms(t.kind, t.params),
-        dedupe_key: t.key ?? null,
-      });
-    }
-    // `do update` (a no-op) rather than `do nothing`: a retried fan-out gets back the rows it wrote before, and sends
-    // those still queued (sms.send claims each row once, so a second job for one does nothing)
-    const queued: Array<Queued & { queued: boolean; fresh: boolean }> = await em.query(
-      `insert into sms_messages (school_id, day, mobile, kind, params, content, dedupe_key, provider)
-       select t.school_id, (now() at time zone coalesce(s.timezone, 'Asia/Shanghai'))::date, t.mobile, t.kind, t.params, t.content, t.dedupe_key, $2
-         from jsonb_to_recordset($1::jsonb) as t(school_id int, mobile text, kind text, params jsonb, content text, dedupe_key text)
-         left join schools s on s.id = t.school_id
-       on conflict (dedupe_key) do update set dedupe_key = excluded.dedupe_key
-       returning id::int, kind, params, provider, state = 'queued' as queued, xmax = 0 as fresh`,
-      [JSON.stringify(rows), this.gateways.primary],
-    );
-    return Object.assign(
-      queued.filter((q) => q.queued),
-      { fresh: queued.filter((q) => q.fresh).length },
-    );
+    return stageTexts(em, texts, this.gateways.primary);
   }
 
   /** `sms.send` jobs for queued messages, in batches of one kind, the same variables and provider, at most its batch size. */
@@ -102,4 +71,44 @@ export class SmsTexts {
     }
     await this.jobs.enqueueMany('sms.send', jobs);
   }
+}
+
+/**
+ * The texts' rows in one insert on `em` (a transaction's or the pool's), new ones queued for `provider`; answers the
+ * rows still queued (new, or written before by the same keys) with how many were new. SmsTexts.stage and the
+ * contracts bench use it.
+ */
+export async function stageTexts(em: Pick<EntityManager, 'query'>, texts: readonly Text[], provider: SmsProviderName): Promise<Staged> {
+  if (!texts.length) return Object.assign([], { fresh: 0 });
+  const seen = new Set<string>();
+  const rows = [];
+  for (const t of texts) {
+    if (t.key) {
+      if (seen.has(t.key)) continue;
+      seen.add(t.key);
+    }
+    rows.push({
+      school_id: t.school_id,
+      mobile: t.mobile,
+      kind: t.kind,
+      params: t.params,
+      content: renderSms(t.kind, t.params),
+      dedupe_key: t.key ?? null,
+    });
+  }
+  // `do update` (a no-op) rather than `do nothing`: a retried fan-out gets back the rows it wrote before, and sends
+  // those still queued (sms.send claims each row once, so a second job for one does nothing)
+  const queued: Array<Queued & { queued: boolean; fresh: boolean }> = await em.query(
+    `insert into sms_messages (school_id, day, mobile, kind, params, content, dedupe_key, provider)
+     select t.school_id, (now() at time zone coalesce(s.timezone, 'Asia/Shanghai'))::date, t.mobile, t.kind, t.params, t.content, t.dedupe_key, $2
+       from jsonb_to_recordset($1::jsonb) as t(school_id int, mobile text, kind text, params jsonb, content text, dedupe_key text)
+       left join schools s on s.id = t.school_id
+     on conflict (dedupe_key) do update set dedupe_key = excluded.dedupe_key
+     returning id::int, kind, params, provider, state = 'queued' as queued, xmax = 0 as fresh`,
+    [JSON.stringify(rows), provider],
+  );
+  return Object.assign(
+    queued.filter((q) => q.queued),
+    { fresh: queued.filter((q) => q.fresh).length },
+  );
 }

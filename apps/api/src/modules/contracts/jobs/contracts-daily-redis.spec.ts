@@ -1,7 +1,7 @@
 import { eventually, startTestApp, type TestApp } from '../../../../test/harness';
 import { ContractsDaily } from './contracts-daily';
 
-// With Redis the texts go to BullMQ in bulks (bullTexts) and the worker in this process sends them.
+// With Redis: the texts are written with the run and go to BullMQ as `sms.send` batches after its commit; the worker in this process sends them.
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({ runJobs: true });
