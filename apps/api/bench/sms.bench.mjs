@@ -147,7 +147,8 @@ async function main() {
     [`${r.provider}: the fake accepted a mobile once`, !r.fakeOfOne || (Array.isArray(r.fakeOfOne) ? r.fakeOfOne : r.fakeOfOne.data).length === 1],
   ]);
   const missed = checks.filter(([, good]) => !good).map(([name]) => name);
-  const date = new Date().toISOString().slice(0, 10);
+  // the section's date: China's (the schools'), not the UTC date
+  const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());
   const machine = `${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   const rate = (n, ms) => (ms ? fmt(Math.round((n * 1000) / ms)) : '—');
   const section = [

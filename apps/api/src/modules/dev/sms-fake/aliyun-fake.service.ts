@@ -1,12 +1,12 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { SMS_KINDS, SMS_PARAM_MAX, smsUnits, type SmsKind } from '@wantuo/shared';
+import { localDateTime, SMS_KINDS, SMS_PARAM_MAX, smsUnits, type SmsKind } from '@wantuo/shared';
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../../core/config/config';
 import { InFlight } from '../../../core/events/in-flight';
 import { LOGGER } from '../../../core/logging/logger';
-import type { AliyunSmsReport } from '../../sms/gateways/aliyun.gateway';
+import { chinaDay, type AliyunSmsReport } from '../../sms/gateways/aliyun.gateway';
 import { SANDBOX_ALIYUN, sandboxKindOf } from '../../sms/gateways/sandbox-account';
 import { reportUrl, type FakeControl, type FakeMessage } from './fake-common';
 
@@ -52,11 +52,9 @@ const MAX_PER_MOBILE = 50;
 const MAX_NONCES = 200_000;
 /** receipts come this long after the send, one report POST for all of them */
 const REPORT_DELAY_MS = 100;
-const CHINA_MS = 8 * 3_600_000;
 
 /** "yyyy-MM-dd HH:mm:ss" in China, as Aliyun writes times */
-export const aliyunTime = (d: Date) => new Date(d.getTime() + CHINA_MS).toISOString().slice(0, 19).replace('T', ' ');
-const chinaDay = (d: Date) => new Date(d.getTime() + CHINA_MS).toISOString().slice(0, 10).replace(/-/g, '');
+export const aliyunTime = (d: Date) => localDateTime(d, 'Asia/Shanghai', true);
 
 /** Aliyun's percent-encoding (RFC 3986: only A-Z a-z 0-9 - _ . ~ stay as they are). */
 export const acsEncode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Injectable, OnModuleDestroy, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { SMS_KINDS, SMS_PARAM_MAX, smsUnits } from '@wantuo/shared';
+import { localDay, SMS_KINDS, SMS_PARAM_MAX, smsUnits } from '@wantuo/shared';
 import type { Request, Response } from 'express';
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -46,7 +46,8 @@ const sha256hex = (data: string | Buffer) => createHash('sha256').update(data).d
 const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
 
 /** YYYY-MM-DD of a Unix time in UTC (TC3's credential date). */
-const utcDate = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
+/** TC3's credential date: the UTC date of the request's timestamp (the protocol's, not a school's day) */
+const utcDate = (ts: number) => localDay(ts * 1000, 'UTC');
 /** "2015-10-17 08:03:04" in China time, as Tencent's callbacks write it */
 const chinaTime = (d: Date) => new Date(d.getTime() + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
 

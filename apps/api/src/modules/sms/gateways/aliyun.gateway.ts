@@ -1,5 +1,5 @@
 import type Dysmsapi from '@alicloud/dysmsapi20170525';
-import { classifyAliyun, nationalMobile, SMS_PARAM_MAX, smsUnits } from '@wantuo/shared';
+import { classifyAliyun, localDay, nationalMobile, SMS_PARAM_MAX, smsUnits } from '@wantuo/shared';
 import type { AliyunSmsConfig, GatewayEndpoint } from '../../../core/config/sms-config';
 import { GatewayError, SmsGateway, type DeliveryReport, type GatewaySend, type PendingReceipt, type SendOutcome } from './gateway';
 
@@ -26,9 +26,8 @@ const DELIVERED = 3;
 /** QuerySendDetails calls run at once (one per pending message) */
 const POLL_PARALLEL = 8;
 
-const CHINA_MS = 8 * 3_600_000;
-/** yyyyMMdd of a moment in China (QuerySendDetails' SendDate), whatever the process's TZ */
-export const chinaDay = (d: Date) => new Date(d.getTime() + CHINA_MS).toISOString().slice(0, 10).replace(/-/g, '');
+/** yyyyMMdd of a moment in China (QuerySendDetails' SendDate), by the school-time helper: never the process's TZ */
+export const chinaDay = (d: Date) => localDay(d, 'Asia/Shanghai').replace(/-/g, '');
 /** A China-local "yyyy-MM-dd HH:mm:ss" (Aliyun's reports and receipts), or null. */
 function chinaTime(s: string | null | undefined): Date | null {
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})$/.exec(s?.trim() ?? '');
