@@ -2,7 +2,8 @@
 import { execSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import http from 'node:http';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -87,7 +88,8 @@ export function appendSection(section) {
   console.log(section);
 }
 
-const API_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
+/** The built API: dist/main.js, or BENCH_API_MAIN (a copy of an earlier build, to measure before a change). */
+const API_MAIN = process.env.BENCH_API_MAIN ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
 
 /**
  * The built API (`dist/main.js`) on a new database of the bench's own, the demo seeded, per-IP limits off, without
@@ -139,7 +141,7 @@ export async function startDemoApi({ dbName, dbUrl, keep = false, redis = null, 
         body: JSON.stringify({ account, password: 'Demo@2026' }),
       }).then((r) => r.json())
     ).data.userinfo;
-  return { base, sql, login, stop };
+  return { base, sql, login, stop, pid: server.pid };
 }
 
 /**
@@ -182,3 +184,134 @@ export async function seedGuardians(sql, schoolId, { guardians: n, twoChildren, 
   await sql.query('commit');
   await sql.query('analyze');
 }
+
+/** CPU seconds used so far by a process (user + system), 0 when it is gone. */
+function cpuOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+function machineCpu() {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const idle = f[3] + f[4];
+  return { busy: f.reduce((a, b) => a + b, 0) - idle, total: f.reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * A closed loop of `clients` clients, each sending `send(client, n)` (answers the action's JSON) again as soon as the
+ * last answered, `warmupS` seconds unmeasured then `measureS` seconds measured, through keep-alive connections (the
+ * lighter node:http, not fetch: the bench shares the cores with the API). Answers the successes per second, p50/p99 of
+ * the measured successes, the refusals by message, the 5xx and failed requests, and the CPU while measuring of the API
+ * (`apiPid`), of the bench database's Postgres backends (`sql` connected to it), of the bench and of the whole machine,
+ * with the API's and Postgres's CPU milliseconds per success.
+ */
+export async function closedLoop({ clients, warmupS, measureS, apiPid, sql, send }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients * 2 });
+  const post = (base, action, token, body) =>
+    new Promise((resolve, reject) => {
+      const data = JSON.stringify(body);
+      const u = new URL(`${base}/api/index/${action}`);
+      const req = http.request(
+        {
+          agent,
+          hostname: u.hostname,
+          port: u.port,
+          path: u.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), token },
+        },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            try {
+              resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+            } catch (err) {
+              reject(err);
+            }
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(data);
+    });
+  let phase = 'warmup';
+  let all = 0;
+  let measured = 0;
+  let errors = 0;
+  const refused = {};
+  const times = [];
+  const stopAt = performance.now() + (warmupS + measureS) * 1000;
+  const client = async (c) => {
+    for (let n = 0; performance.now() < stopAt; n++) {
+      const t0 = performance.now();
+      let res;
+      try {
+        res = await send(post, c, n);
+      } catch {
+        res = { code: 500, msg: 'request failed' };
+      }
+      const ms = performance.now() - t0;
+      if (res.code === 200) {
+        all++;
+        if (phase === 'measure') {
+          measured++;
+          times.push(ms);
+        }
+      } else if (res.code === 500) errors++;
+      else refused[res.msg] = (refused[res.msg] ?? 0) + 1;
+    }
+  };
+  const running = Array.from({ length: clients }, (_, c) => client(c));
+  await new Promise((r) => setTimeout(r, warmupS * 1000));
+  phase = 'measure';
+  const { rows } = await sql.query(`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+  const pgPids = rows.map((r) => r.pid);
+  const t0 = performance.now();
+  const api0 = cpuOf(apiPid);
+  const pg0 = pgPids.map(cpuOf);
+  const m0 = machineCpu();
+  const self0 = process.cpuUsage();
+  await new Promise((r) => setTimeout(r, measureS * 1000));
+  const seconds = (performance.now() - t0) / 1000;
+  const done = measured;
+  phase = 'done';
+  const m1 = machineCpu();
+  const self = process.cpuUsage(self0);
+  const cpu = {
+    api: (cpuOf(apiPid) - api0) / seconds,
+    postgres: pgPids.reduce((a, p, i) => a + Math.max(0, cpuOf(p) - pg0[i]), 0) / seconds,
+    bench: (self.user + self.system) / 1e6 / seconds,
+    machine: ((m1.busy - m0.busy) / (m1.total - m0.total)) * cpus().length,
+  };
+  await Promise.all(running);
+  agent.destroy();
+  times.sort((a, b) => a - b);
+  return {
+    ok: all,
+    measured: done,
+    perSecond: done / seconds,
+    p50: pct(times, 50),
+    p99: pct(times, 99),
+    refused,
+    errors,
+    cpu,
+    apiMsPer: (cpu.api * seconds * 1000) / Math.max(1, done),
+    pgMsPer: (cpu.postgres * seconds * 1000) / Math.max(1, done),
+  };
+}
+
+/** The CPU of a closedLoop as BENCHMARKS.md writes it. */
+export const closedLoopCpu = (r) => {
+  const pc = (v) => `${Math.round(v * 100)}%`;
+  return (
+    `CPU API ${pc(r.cpu.api)}, Postgres backends ${pc(r.cpu.postgres)}, bench client ${pc(r.cpu.bench)}, whole machine ${pc(r.cpu.machine)} of ${cpus().length * 100}% ` +
+    `(the rest, other work and Postgres's own processes, ${pc(Math.max(0, r.cpu.machine - r.cpu.api - r.cpu.postgres - r.cpu.bench))}); ` +
+    `per order ${r.apiMsPer.toFixed(2)} ms API CPU and ${r.pgMsPer.toFixed(2)} ms Postgres backend CPU`
+  );
+};

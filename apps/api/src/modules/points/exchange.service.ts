@@ -13,8 +13,8 @@ import {
   type ScoreOrderListAnswer,
   type ScoreOrderListQuery,
 } from '@wantuo/shared';
-import { DataSource, type EntityManager } from 'typeorm';
-import { offsetOf, pageOf } from '../../core/database/sql-kit';
+import { DataSource } from 'typeorm';
+import { isUniqueViolation, offsetOf, pageOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { lockAccounts, ORDER_COLUMNS, ORDER_JOINS, studentScope } from './points-sql';
@@ -36,79 +36,89 @@ export class ExchangeService {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Exchanges one unit of a good for a student's points. Under the student's row lock (so the balance read is the balance
-   * charged, and a retry of the same request_id finds the first order), one statement takes a unit of stock
-   * (`stock > 0`, listed, at the price the caller saw), charges the points (`balance >= price`), creates the order and
-   * appends the ledger entry and the stock move; when any part takes nothing the transaction rolls back.
+   * Exchanges one unit of a good for a student's points in ONE statement, committed on its own (no transaction held
+   * across round trips, so the good's row lock lasts that statement and its commit only): the student in the caller's
+   * scope and no order yet for the request_id; the student's points row locked for the statement when it covers the
+   * price (as every change of points locks it, before the good: never a deadlock); a unit of the good taken (`stock >
+   * 0`, listed, at the price the caller saw) only then, so the charge that follows cannot fail; the points charged, the
+   * order, its ledger entry and the stock move. When any part takes nothing the statement writes nothing, and a read
+   * after it says why (refusal). A concurrent retry of the request_id fails on the order's unique key (nothing written)
+   * and is answered with the first order.
    */
   async exchange(user: SessionUser, input: ExchangeScoreGoodsInput): Promise<ScoreOrder> {
     const schoolId = user.schoolId!;
-    const id = await this.db.transaction(async (em) => {
-      // the student in the caller's scope, and their points row locked (created at 0 when missing) in one statement
-      const [acc]: Array<{ balance: number }> = await em.query(
-        `with st as (select s.id from students s where s.school_id = $1 and s.id = $2 and s.status = 1 and ${studentScope(user.role, '$3')})
-         insert into points_accounts (student_id, school_id) select id, $1 from st
-         on conflict (student_id) do update set updated_at = points_accounts.updated_at returning balance`,
-        [schoolId, input.student_id, user.id],
-      );
-      if (!acc) throw new AppError('points.student_not_found');
-      const balance = acc.balance;
-      // read after the lock: a retry of this request_id (same student) waited for it and finds the first order
-      const [{ prior, goods }]: Array<{ prior: { id: number; student_id: number; goods_id: number } | null; goods: GoodsNow | null }> =
-        await em.query(
-          `select (select json_build_object('id', id, 'student_id', student_id, 'goods_id', goods_id) from points_orders where school_id = $1 and request_key = $2) as prior,
-                (select json_build_object('price', price, 'stock', stock, 'listed', listed, 'deleted', deleted_at is not null) from points_goods where school_id = $1 and id = $3) as goods`,
-          [schoolId, input.request_id, input.goods_id],
+    for (let attempt = 1; ; attempt++) {
+      let placed: ScoreOrder[] = [];
+      try {
+        placed = await this.db.query(
+          `with st as (select s.id from students s where s.school_id = $2 and s.id = $4 and s.status = 1 and ${studentScope(user.role, '$5')}),
+           acc as (
+             select p.student_id from points_accounts p join st on st.id = p.student_id
+              where p.balance >= $3 and not exists (select 1 from points_orders where school_id = $2 and request_key = $6)
+              for update of p),
+           took as (
+             update points_goods set stock = stock - 1, exchanged = exchanged + 1, updated_at = now()
+              where id = $1 and school_id = $2 and deleted_at is null and listed and stock > 0 and price = $3 and exists (select 1 from acc)
+             returning id, name, price, stock),
+           debit as (
+             update points_accounts p set balance = p.balance - took.price, updated_at = now() from took, acc
+              where p.student_id = acc.student_id and p.balance >= took.price returning p.balance),
+           n as (select nextval('points_orders_id_seq')::int as id from took, debit),
+           placed as (
+             insert into points_orders (id, no, school_id, student_id, goods_id, goods_name, price, placed_by, request_key)
+             select n.id, 'DH' || lpad(n.id::text, 10, '0'), $2, $4, took.id, took.name, took.price, $5, $6 from n, took
+             returning *),
+           entry as (
+             insert into points_ledger (school_id, student_id, kind, delta, balance_after, reason, order_id, actor_id, request_key)
+             select $2, $4, 'exchange', -placed.price, debit.balance, placed.goods_name, placed.id, $5, 'xchg:' || $6 from placed, debit returning id),
+           move as (
+             insert into points_stock_moves (school_id, goods_id, kind, delta, stock_after, order_id, actor_id)
+             select $2, took.id, 'exchange', -1, took.stock, placed.id, $5 from placed, took returning id)
+           select ${ORDER_COLUMNS} from placed o ${ORDER_JOINS}`,
+          [input.goods_id, schoolId, input.price, input.student_id, user.id, input.request_id],
         );
-      if (prior) {
-        if (prior.student_id !== input.student_id || prior.goods_id !== input.goods_id) throw new AppError('points.request_reused');
-        return prior.id;
+      } catch (err) {
+        // the same request_id placed by a concurrent retry: the refusal's read finds its order
+        if (!isUniqueViolation(err)) throw err;
       }
-      // refuse early (no lock on the good) what cannot succeed
-      if (!goods || goods.deleted) throw new AppError('points.goods_not_found');
-      if (goods.price !== input.price) throw new AppError('points.price_changed', { price: goods.price });
-      const d = exchangeDecision(balance, goods);
-      if (!d.ok) throw new AppError(d.error as 'points.insufficient', d.params);
-
-      const [r]: Array<{ took: number; order_id: number | null }> = await em.query(
-        `with g as (
-           update points_goods set stock = stock - 1, exchanged = exchanged + 1, updated_at = now()
-            where id = $1 and school_id = $2 and deleted_at is null and listed and stock > 0 and price = $3
-           returning id, name, price, stock),
-         a as (
-           update points_accounts p set balance = p.balance - g.price, updated_at = now() from g
-            where p.student_id = $4 and p.balance >= g.price returning p.balance),
-         n as (select nextval('points_orders_id_seq')::int as id from g, a),
-         o as (
-           insert into points_orders (id, no, school_id, student_id, goods_id, goods_name, price, placed_by, request_key)
-           select n.id, 'DH' || lpad(n.id::text, 10, '0'), $2, $4, g.id, g.name, g.price, $5, $6 from n, g
-           returning id, price),
-         l as (
-           insert into points_ledger (school_id, student_id, kind, delta, balance_after, reason, order_id, actor_id, request_key)
-           select $2, $4, 'exchange', -o.price, a.balance, g.name, o.id, $5, 'xchg:' || $6 from o, a, g returning id),
-         m as (
-           insert into points_stock_moves (school_id, goods_id, kind, delta, stock_after, order_id, actor_id)
-           select $2, g.id, 'exchange', -1, g.stock, o.id, $5 from o, g returning id)
-         select (select count(*) from g)::int as took, (select id from o) as order_id, (select count(*) from l) + (select count(*) from m) as written`,
-        [input.goods_id, schoolId, input.price, input.student_id, user.id, input.request_id],
-      );
-      if (r.order_id) return r.order_id;
-      if (r.took) throw new AppError('points.insufficient', { balance, asked: input.price }); // rolled back with the unit taken
-      const after = await this.goodsNow(em, schoolId, input.goods_id);
-      if (after.price !== input.price) throw new AppError('points.price_changed', { price: after.price });
-      const why = exchangeDecision(balance, after);
-      throw new AppError(why.ok ? 'points.out_of_stock' : (why.error as 'points.out_of_stock'), why.ok ? {} : why.params);
-    });
-    return this.one(schoolId, id);
+      if (placed.length) return placed[0];
+      const prior = await this.refusal(user, input, attempt);
+      if (prior) return this.one(schoolId, prior);
+    }
   }
 
-  private async goodsNow(em: Pick<EntityManager, 'query'>, schoolId: number, id: number): Promise<GoodsNow> {
-    const [g]: GoodsNow[] = await em.query(
-      `select price, stock, listed, deleted_at is not null as deleted from points_goods where school_id = $1 and id = $2`,
-      [schoolId, id],
+  /**
+   * Why an exchange took nothing, read after it (no lock), in the order the rules apply: the student out of scope; the
+   * request_id already used (answered with its order's id when by this same exchange); the good gone, its price
+   * changed, not listed, sold out, or more points than the balance (thrown as the AppError). When nothing refuses it
+   * now (a unit given back, points awarded meanwhile) answers null for one more try; out of stock after the third.
+   */
+  private async refusal(user: SessionUser, input: ExchangeScoreGoodsInput, attempt: number): Promise<number | null> {
+    const [now]: Array<{
+      student: number | null;
+      prior: { id: number; student_id: number; goods_id: number } | null;
+      goods: GoodsNow | null;
+      balance: number | null;
+    }> = await this.db.query(
+      `select (select s.id from students s where s.school_id = $1 and s.id = $2 and s.status = 1 and ${studentScope(user.role, '$3')}) as student,
+              (select json_build_object('id', id, 'student_id', student_id, 'goods_id', goods_id) from points_orders where school_id = $1 and request_key = $4) as prior,
+              (select json_build_object('price', price, 'stock', stock, 'listed', listed, 'deleted', deleted_at is not null)
+                 from points_goods where school_id = $1 and id = $5) as goods,
+              (select balance from points_accounts where student_id = $2) as balance`,
+      [user.schoolId, input.student_id, user.id, input.request_id, input.goods_id],
     );
-    if (!g || g.deleted) throw new AppError('points.goods_not_found');
-    return g;
+    if (!now.student) throw new AppError('points.student_not_found');
+    if (now.prior) {
+      if (now.prior.student_id !== input.student_id || now.prior.goods_id !== input.goods_id) throw new AppError('points.request_reused');
+      return now.prior.id;
+    }
+    const goods = now.goods;
+    if (!goods || goods.deleted) throw new AppError('points.goods_not_found');
+    if (goods.price !== input.price) throw new AppError('points.price_changed', { price: goods.price });
+    const d = exchangeDecision(now.balance ?? 0, goods);
+    if (!d.ok) throw new AppError(d.error as 'points.insufficient', d.params);
+    if (attempt >= 3) throw new AppError('points.out_of_stock');
+    return null;
   }
 
   async one(schoolId: number, id: number): Promise<ScoreOrder> {

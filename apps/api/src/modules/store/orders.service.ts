@@ -22,23 +22,25 @@ import {
   type SubmitGoodsOrderInput,
 } from '@wantuo/shared';
 import type { Logger } from 'pino';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { escapeLike, isUniqueViolation, offsetOf, pageOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { LOGGER } from '../../core/logging/logger';
 import { RefundsService } from '../payments/refunds.service';
-import { ADDRESS_COLUMNS, appendOrderEvent, cancelAndRelease, lockOrder, ORDER_COLUMNS, ORDER_JOINS, StoreClock } from './store-sql';
+import { ADDRESS_COLUMNS, appendOrderEvent, cancelAndRelease, lockOrder, ORDER_COLUMNS, ORDER_JOINS, orderColumns, StoreClock } from './store-sql';
 
 const PAY_MS = STORE_LIMITS.payMinutes * 60_000;
 type GoodsRow = StoreGoodNow & { picture: string | null };
+/** The goods as an order is priced (priceOrder), by the ids a `where` after it names. */
+const GOODS_NOW = `select id, name, price_fen::float8 as price_fen, stock, listed, pictures->>0 as picture from store_goods`;
 
 /**
  * Mall orders: the confirm-order preview, placing an order (its stock reserved atomically), the lists, shipping,
  * receipt, cancellation (stock released; a paid order refunded) and the 30-minute release of unpaid orders (the
  * `store.release` job). Locks are taken in one order everywhere: an order's row, then its goods' rows in id order (or
- * the school's row, paying), so nothing deadlocks; a submit locks only goods rows, in id order.
+ * the school's row, paying), so nothing deadlocks; a submit locks only goods rows, in id order, within its one statement.
  */
 @Injectable()
 export class StoreOrdersService {
@@ -50,18 +52,15 @@ export class StoreOrdersService {
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
-  private async goodsNow(em: Pick<EntityManager, 'query'>, ids: number[], lock: boolean): Promise<GoodsRow[]> {
-    return em.query(
-      `select id, name, price_fen::float8 as price_fen, stock, listed, pictures->>0 as picture from store_goods where id = any($1::int[]) order by id ${lock ? 'for update' : ''}`,
-      [ids],
-    );
+  private async goodsNow(ids: number[]): Promise<GoodsRow[]> {
+    return this.db.query(`${GOODS_NOW} where id = any($1::int[]) order by id`, [ids]);
   }
 
   /** GET submitGoodsOrder: what the order would be now (lines, prices, freight, total, address); writes nothing. */
   async preview(user: SessionUser, q: GoodsOrderPreviewQuery): Promise<GoodsOrderPreview> {
     const ids = [...new Set(q.items.map((i) => i.goods_id))];
     const [goods, addresses]: [GoodsRow[], StoreAddress[]] = await Promise.all([
-      this.goodsNow(this.db, ids, false),
+      this.goodsNow(ids),
       this.db.query(`select ${ADDRESS_COLUMNS} from store_addresses a where a.school_id = $1 order by a.is_default desc, a.id limit $2`, [
         user.schoolId,
         STORE_LIMITS.maxAddresses,
@@ -77,60 +76,67 @@ export class StoreOrdersService {
   }
 
   /**
-   * POST submitGoodsOrder. One transaction: a retry of the request id answers its first order; the goods' rows are
-   * locked in id order and priced (pure priceOrder: listed, in stock, the total the caller saw); then ONE statement
-   * takes the stock (`stock >= quantity`, never below zero), writes the order with the address copied, its lines, the
-   * `reserve` moves and the event. After the commit the `store.release` job is queued for the time to pay.
+   * POST submitGoodsOrder, a read then ONE statement committed on its own (no transaction held across round trips, so
+   * a good's row lock lasts that statement and its commit only). The read (no lock): a prior order of the request id
+   * (answered), the address, the goods, priced by the pure priceOrder (listed, in stock, the total the caller saw).
+   * The statement locks the goods' rows in id order, and only when every one is still listed, at the price read and
+   * with the quantity in stock takes the stock (never below zero), writes the order with the address copied, its
+   * lines, the `reserve` moves and the event, and answers the order; otherwise it writes nothing and the read again
+   * says why (a good sold out meanwhile, unlisted, repriced). After it the `store.release` job is queued for the time
+   * to pay. A concurrent retry of the request id fails on the order's unique key and is answered with the first order.
    */
   async submit(user: SessionUser, input: SubmitGoodsOrderInput): Promise<StoreOrder> {
     const schoolId = user.schoolId!;
-    const prior = async (em: Pick<EntityManager, 'query'>) => {
-      const [p]: Array<{ id: number; total_fen: number }> = await em.query(
-        `select id, total_fen::float8 as total_fen from store_orders where school_id = $1 and request_key = $2`,
-        [schoolId, input.request_id],
+    const ids = [...new Set(input.items.map((i) => i.goods_id))];
+    for (let attempt = 1; ; attempt++) {
+      const [now]: Array<{ prior: { id: number; total_fen: number } | null; address: StoreAddress | null; goods: GoodsRow[] }> = await this.db.query(
+        `select (select json_build_object('id', id, 'total_fen', total_fen::float8) from store_orders where school_id = $1 and request_key = $2) as prior,
+                (select row_to_json(a) from (select ${ADDRESS_COLUMNS} from store_addresses a where a.school_id = $1 and a.id = $3) a) as address,
+                (select coalesce(json_agg(g order by g.id), '[]') from (${GOODS_NOW} where id = any($4::int[])) g) as goods`,
+        [schoolId, input.request_id, input.address_id, ids],
       );
-      if (p && p.total_fen !== input.total_fen) throw new AppError('store.request_reused');
-      return p?.id ?? null;
-    };
-    let placed: { id: number; fresh: boolean };
-    try {
-      placed = await this.db.transaction(async (em) => {
-        const again = await prior(em);
-        if (again) return { id: again, fresh: false };
-        const [address]: StoreAddress[] = await em.query(`select ${ADDRESS_COLUMNS} from store_addresses a where a.school_id = $1 and a.id = $2`, [
-          schoolId,
-          input.address_id,
-        ]);
-        if (!address) throw new AppError('store.address_not_found');
-        const ids = [...new Set(input.items.map((i) => i.goods_id))];
-        const goods = await this.goodsNow(em, ids, true);
-        const priced = priceOrder(input.items, goods);
-        if (!priced.ok) throw new AppError(priced.error as 'store.out_of_stock', priced.params);
-        const p = priced.value;
-        if (p.total_fen !== input.total_fen) throw new AppError('store.price_changed', { total: formatFen(p.total_fen) });
-        const expiresAt = new Date(this.clock.now().getTime() + PAY_MS);
-        const [r]: Array<{ order_id: number | null; took: number }> = await em.query(
-          `with g as (
+      if (now.prior) {
+        if (now.prior.total_fen !== input.total_fen) throw new AppError('store.request_reused');
+        return this.one(schoolId, now.prior.id);
+      }
+      const address = now.address;
+      if (!address) throw new AppError('store.address_not_found');
+      const priced = priceOrder(input.items, now.goods);
+      if (!priced.ok) throw new AppError(priced.error as 'store.out_of_stock', priced.params);
+      const p = priced.value;
+      if (p.total_fen !== input.total_fen) throw new AppError('store.price_changed', { total: formatFen(p.total_fen) });
+      // a good sold out, unlisted or repriced since the read: read again (three times at most)
+      if (attempt > 3) throw new AppError('store.out_of_stock', { name: p.lines[0].name, stock: 0 });
+      const expiresAt = new Date(this.clock.now().getTime() + PAY_MS);
+      let placed: StoreOrder[] = [];
+      try {
+        placed = await this.db.query(
+          `with w as (select * from unnest($3::int[], $4::int[], $14::bigint[]) as w(goods_id, qty, price)),
+           lk as (
+             select s.id from store_goods s join w on w.goods_id = s.id
+              where s.listed and s.stock >= w.qty and s.price_fen = w.price order by s.id for update of s),
+           g as (
              update store_goods s set stock = s.stock - w.qty, sold = s.sold + w.qty, updated_at = now()
-               from unnest($3::int[], $4::int[]) as w(goods_id, qty)
-              where s.id = w.goods_id and s.listed and s.stock >= w.qty returning s.id, s.stock, w.qty),
-           n as (select nextval('store_orders_id_seq')::int as id),
+               from w where s.id = w.goods_id and s.stock >= w.qty and (select count(*) from lk) = cardinality($3::int[])
+             returning s.id, s.stock, w.qty),
+           n as (select nextval('store_orders_id_seq')::int as id where (select count(*) from g) = cardinality($3::int[])),
            o as (
              insert into store_orders (id, no, school_id, goods_fen, freight_fen, total_fen, address, remark, placed_by, request_key, expires_at)
              select n.id, 'SC' || to_char(now() at time zone 'Asia/Shanghai', 'YYMMDD') || lpad(n.id::text, 8, '0'), $1, $5, $6, $7, $8, $9, $10, $2, $11
-               from n where (select count(*) from g) = cardinality($3::int[])
-             returning id),
-           l as (
+               from n
+             returning *),
+           ln as (
              insert into store_order_lines (order_id, goods_id, name, picture, price_fen, quantity, amount_fen)
              select o.id, x.goods_id, x.name, x.picture, x.price, x.qty, x.price * x.qty
-               from o, unnest($3::int[], $12::text[], $13::text[], $14::bigint[], $4::int[]) as x(goods_id, name, picture, price, qty) returning 1),
+               from o, unnest($3::int[], $12::text[], $13::text[], $14::bigint[], $4::int[]) as x(goods_id, name, picture, price, qty)
+             returning *),
            m as (
              insert into store_stock_moves (goods_id, kind, delta, stock_after, order_id, actor_id)
              select g.id, 'reserve', -g.qty, g.stock, o.id, $10 from g, o returning 1),
            e as (
              insert into store_order_events (order_id, school_id, type, actor_id, data)
              select o.id, $1, 'placed', $10, jsonb_build_object('total_fen', $7::bigint, 'expires_at', $11::timestamptz) from o returning 1)
-           select (select id from o) as order_id, (select count(*) from g)::int as took, (select count(*) from l) + (select count(*) from m) + (select count(*) from e) as written`,
+           select ${orderColumns('ln')} from o ${ORDER_JOINS}`,
           [
             schoolId,
             input.request_id,
@@ -148,19 +154,15 @@ export class StoreOrdersService {
             p.lines.map((l) => l.price_fen),
           ],
         );
-        // the rows are locked and were checked: a line that took nothing means a rule changed under us; roll it all back
-        if (!r.order_id) throw new AppError('store.out_of_stock', { name: p.lines[0].name, stock: 0 });
-        return { id: r.order_id, fresh: true };
-      });
-    } catch (err) {
-      // a concurrent retry of the same request id: answered from the order the first one made
-      if (!isUniqueViolation(err)) throw err;
-      const again = await prior(this.db);
-      if (!again) throw err;
-      placed = { id: again, fresh: false };
+      } catch (err) {
+        // the same request id placed by a concurrent retry: the next read answers its order
+        if (!isUniqueViolation(err)) throw err;
+      }
+      if (placed.length) {
+        await this.jobs.enqueue('store.release', { order_id: placed[0].id }, { delayMs: PAY_MS });
+        return placed[0];
+      }
     }
-    if (placed.fresh) await this.jobs.enqueue('store.release', { order_id: placed.id }, { delayMs: PAY_MS });
-    return this.one(schoolId, placed.id);
   }
 
   async one(schoolId: number | null, id: number): Promise<StoreOrder> {

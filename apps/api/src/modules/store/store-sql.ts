@@ -19,13 +19,17 @@ export const GOODS_JOINS = `join store_goods_types t on t.id = g.type_id`;
 
 export const ADDRESS_COLUMNS = `a.id, a.name, a.mobile, a.region, a.detail, a.is_default, a.version`;
 
-/** An order with its lines (`o` the order, `sc` its school, `pu` who placed it). */
-export const ORDER_COLUMNS = `o.id, o.no, o.school_id, sc.name as school_name, o.state,
+/**
+ * An order with its lines (`o` the order, `sc` its school, `pu` who placed it); `lines` names where its lines are read
+ * (a statement that has just inserted them reads them from its own CTE: its snapshot does not see them in the table).
+ */
+export const orderColumns = (lines = 'store_order_lines') => `o.id, o.no, o.school_id, sc.name as school_name, o.state,
   (select coalesce(json_agg(json_build_object('goods_id', l.goods_id, 'name', l.name, 'picture', l.picture, 'price_fen', l.price_fen,
-          'quantity', l.quantity, 'amount_fen', l.amount_fen) order by l.goods_id), '[]') from store_order_lines l where l.order_id = o.id) as lines,
+          'quantity', l.quantity, 'amount_fen', l.amount_fen) order by l.goods_id), '[]') from ${lines} l where l.order_id = o.id) as lines,
   o.goods_fen::float8 as goods_fen, o.freight_fen::float8 as freight_fen, o.total_fen::float8 as total_fen, o.address, o.remark,
   pu.name as placed_by_name, o.expires_at, o.pay_method, o.out_trade_no, o.paid_at, o.carrier, o.tracking_no, o.shipped_at, o.done_at,
   o.cancelled_at, o.cancel_reason, o.refunded_fen::float8 as refunded_fen, o.version, o.created_at`;
+export const ORDER_COLUMNS = orderColumns();
 export const ORDER_JOINS = `join schools sc on sc.id = o.school_id left join users pu on pu.id = o.placed_by`;
 
 /** The order row a state change works on, locked (`schoolId` null: the operator, any school). */
