@@ -544,6 +544,39 @@ describe('exchangeScoreGoods and orders', () => {
     expect(await balanceOf(id)).toBe(10);
     await audit();
   });
+
+  it('one student racing for two goods with points for one unit: one unit taken in all, the refused exchanges take no stock', async () => {
+    const [{ id }] = (await t.sql.query(`insert into students (school_id, name) values ($1, '两件并发') returning id`, [t.demo.schoolId])).rows;
+    await award([id], 30);
+    const a = await addGoods({ price: 30, stock: 5 });
+    const b = await addGoods({ price: 30, stock: 5 });
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => exchange(id, i % 2 ? a : b)));
+    expect(answers.filter((r) => r.body.code === Code.Ok)).toHaveLength(1);
+    expect(answers.filter((r) => r.body.code !== Code.Ok).every((r) => r.body.msg === '积分不足：当前余额 0，需要 30')).toBe(true);
+    const { rows } = await t.sql.query(`select sum(stock)::int as stock, sum(exchanged)::int as exchanged from points_goods where id = any($1)`, [
+      [a.id, b.id],
+    ]);
+    expect(rows[0]).toEqual({ stock: 9, exchanged: 1 });
+    expect(await balanceOf(id)).toBe(0);
+    await audit();
+  });
+
+  it('exchanges racing for the last units with a student short of points: the refused one takes nothing, the others get the units', async () => {
+    const { rows } = await t.sql.query(
+      `insert into students (school_id, name, grade) select $1, '末件生' || g, '三年级' from generate_series(1, 6) g returning id`,
+      [t.demo.schoolId],
+    );
+    const ids = rows.map((r) => r.id as number);
+    expect((await award(ids.slice(1), 40)).body.code).toBe(Code.Ok);
+    expect((await award([ids[0]], 10)).body.code).toBe(Code.Ok);
+    const g = await addGoods({ price: 40, stock: 5 });
+    const answers = await Promise.all(ids.map((id) => exchange(id, g)));
+    expect(answers[0].body).toMatchObject({ code: Code.Error, msg: '积分不足：当前余额 10，需要 40' });
+    expect(answers.slice(1).every((r) => r.body.code === Code.Ok)).toBe(true);
+    expect((await t.get(`/api/index/scoreGoodsInfo?id=${g.id}`, admin)).body.data).toMatchObject({ stock: 0, exchanged: 5 });
+    expect(await balanceOf(ids[0])).toBe(10);
+    await audit();
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------------------- counts

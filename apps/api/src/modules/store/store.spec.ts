@@ -609,4 +609,35 @@ describe('the order race', () => {
     expect(rows[0].n).toBe(10);
     await audit();
   }, 60_000);
+
+  it('30 concurrent orders of two goods, one with 5 in stock: each order takes both or neither', async () => {
+    const scarce = await addGoods({ name: '抢购测试 书签', price_fen: 500, stock: 5 });
+    const plenty = await addGoods({ name: '抢购测试 橡皮', price_fen: 700, stock: 100 });
+    const pre = await t.get(`/api/index/submitGoodsOrder?items=${plenty.id}:2,${scarce.id}:1`, admin);
+    const items = [
+      { goods_id: plenty.id, quantity: 2 },
+      { goods_id: scarce.id, quantity: 1 },
+    ];
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        t.post('/api/index/submitGoodsOrder', admin).send({ items, address_id: address.id, total_fen: pre.body.data.total_fen, request_id: rid() }),
+      ),
+    );
+    expect(results.filter((r) => r.body.code === Code.Ok)).toHaveLength(5);
+    expect(results.filter((r) => r.body.code === Code.Error).every((r) => r.body.msg === '商品「抢购测试 书签」库存不足（剩余 0）')).toBe(true);
+    expect((await goodsOf(scarce.id)).stock).toBe(0);
+    expect((await goodsOf(plenty.id)).stock).toBe(90);
+    await audit();
+  }, 60_000);
+
+  it('the same order sent 8 times at once is placed once, and every answer is that order', async () => {
+    const g = await addGoods({ name: '抢购测试 铅笔盒', price_fen: 900, stock: 20 });
+    const body = { items: [{ goods_id: g.id, quantity: 1 }], address_id: address.id, total_fen: 900 + STORE_FREIGHT_FEN, request_id: rid() };
+    const results = await Promise.all(Array.from({ length: 8 }, () => t.post('/api/index/submitGoodsOrder', admin).send(body)));
+    expect(results.every((r) => r.body.code === Code.Ok)).toBe(true);
+    expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
+    expect(results[0].body.data).toMatchObject({ state: 'unpaid', lines: [{ goods_id: g.id, quantity: 1 }] });
+    expect((await goodsOf(g.id)).stock).toBe(19);
+    await audit();
+  }, 60_000);
 });
