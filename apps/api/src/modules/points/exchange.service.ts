@@ -14,6 +14,7 @@ import {
   type ScoreOrderListQuery,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import { preparedQuery } from '../../core/database/prepared-query';
 import { isUniqueViolation, offsetOf, pageOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
@@ -50,7 +51,10 @@ export class ExchangeService {
     for (let attempt = 1; ; attempt++) {
       let placed: ScoreOrder[] = [];
       try {
-        placed = await this.db.query(
+        // a named prepared statement (one per role: the scope's text differs), parsed and planned once per connection
+        placed = await preparedQuery<ScoreOrder>(
+          this.db,
+          `points.exchange.${user.role}`,
           `with st as (select s.id from students s where s.school_id = $2 and s.id = $4 and s.status = 1 and ${studentScope(user.role, '$5')}),
            acc as (
              select p.student_id from points_accounts p join st on st.id = p.student_id

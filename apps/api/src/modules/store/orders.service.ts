@@ -23,6 +23,7 @@ import {
 } from '@wantuo/shared';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
+import { preparedQuery } from '../../core/database/prepared-query';
 import { escapeLike, isUniqueViolation, offsetOf, pageOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
@@ -89,7 +90,10 @@ export class StoreOrdersService {
     const schoolId = user.schoolId!;
     const ids = [...new Set(input.items.map((i) => i.goods_id))];
     for (let attempt = 1; ; attempt++) {
-      const [now]: Array<{ prior: { id: number; total_fen: number } | null; address: StoreAddress | null; goods: GoodsRow[] }> = await this.db.query(
+      // named prepared statements, parsed and planned once per connection
+      const [now] = await preparedQuery<{ prior: { id: number; total_fen: number } | null; address: StoreAddress | null; goods: GoodsRow[] }>(
+        this.db,
+        'store.submit.read',
         `select (select json_build_object('id', id, 'total_fen', total_fen::float8) from store_orders where school_id = $1 and request_key = $2) as prior,
                 (select row_to_json(a) from (select ${ADDRESS_COLUMNS} from store_addresses a where a.school_id = $1 and a.id = $3) a) as address,
                 (select coalesce(json_agg(g order by g.id), '[]') from (${GOODS_NOW} where id = any($4::int[])) g) as goods`,
@@ -110,7 +114,9 @@ export class StoreOrdersService {
       const expiresAt = new Date(this.clock.now().getTime() + PAY_MS);
       let placed: StoreOrder[] = [];
       try {
-        placed = await this.db.query(
+        placed = await preparedQuery<StoreOrder>(
+          this.db,
+          'store.submit.place',
           `with w as (select * from unnest($3::int[], $4::int[], $14::bigint[]) as w(goods_id, qty, price)),
            lk as (
              select s.id from store_goods s join w on w.goods_id = s.id
