@@ -1,19 +1,83 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { normalizeLang } from '@wantuo/shared';
+import type { Redis } from 'ioredis';
 import { createHash, randomBytes } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { Logger } from 'pino';
+import { DataSource, type EntityManager, type EntitySubscriberInterface, type TransactionCommitEvent } from 'typeorm';
 import type { SessionUser } from '../http/request-context';
+import { APP_CONFIG, type AppConfig } from '../config/config';
 import { preparedQuery } from '../database/prepared-query';
+import { LOGGER } from '../logging/logger';
+import { REDIS } from '../redis/redis.provider';
+import { SessionCache } from './session-cache';
 
 export function hashToken(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
 
-/** Opaque tokens: random, stored only as their SHA-256, with an expiry; revoked by logout and password changes. */
+/** the flag a transaction carries (queryRunner.data) when it changed sessions: invalidated after its commit */
+const CHANGED = 'sessionsChanged';
+
+/**
+ * Opaque tokens: random, stored only as their SHA-256, with an expiry; revoked by logout and password changes.
+ * Resolved sessions are kept a few seconds in memory (SessionCache, SESSION_CACHE_MS): whatever may end or alter a
+ * session calls changed() in its transaction (or after its write), which invalidates every process's cache once the
+ * transaction has committed.
+ */
 @Injectable()
-export class SessionService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class SessionService implements OnModuleInit, OnApplicationShutdown {
+  readonly cache: SessionCache;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(REDIS) redis: Redis | null,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(LOGGER) log: Logger,
+  ) {
+    this.cache = new SessionCache({ ttlMs: config.sessionCacheMs, max: 10_000, redis, channel: `${config.queuePrefix}:sessions`, log });
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (!this.cache.enabled) return;
+    const cache = this.cache;
+    // after the commit of a transaction that changed sessions (and only then: an invalidation before the commit could
+    // be followed by a lookup that still reads, and keeps, the old row)
+    const subscriber: EntitySubscriberInterface = {
+      async afterTransactionCommit(event: TransactionCommitEvent) {
+        const data = event.queryRunner.data as Record<string, unknown>;
+        if (!data?.[CHANGED] || event.queryRunner.isTransactionActive) return;
+        delete data[CHANGED];
+        await cache.invalidate();
+      },
+      afterTransactionRollback(event) {
+        const data = event.queryRunner.data as Record<string, unknown>;
+        if (data && !event.queryRunner.isTransactionActive) delete data[CHANGED];
+      },
+    };
+    this.db.subscribers.push(subscriber);
+    await this.cache.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.cache.stop();
+  }
+
+  /**
+   * A write that may end or alter sessions (tokens revoked, a user's role, status, job status, deletion, name or
+   * language, a school's service dates): within a transaction the caches are invalidated after its commit, otherwise
+   * (the write already done) at once.
+   */
+  async changed(em?: EntityManager): Promise<void> {
+    const qr = em?.queryRunner;
+    if (qr?.isTransactionActive) {
+      (qr.data as Record<string, unknown>)[CHANGED] = true;
+      // this process at once as well (a lookup under way will not keep what it reads)
+      this.cache.clear();
+      return;
+    }
+    await this.cache.invalidate();
+  }
 
   async issue(
     em: EntityManager,
@@ -30,9 +94,17 @@ export class SessionService {
     return { token, expiresAt: rows[0].expires_at };
   }
 
-  /** The user behind a token, in one query; null when the token is unknown, expired, revoked or the user disabled. */
+  /**
+   * The user behind a token, from the cache or in one query; null when the token is unknown, expired, revoked or the
+   * user disabled. A copy: the caller may spread or change it.
+   */
   async resolve(token: string): Promise<SessionUser | null> {
     if (token.length > 200) return null;
+    const hash = hashToken(token);
+    const key = this.cache.enabled ? hash.toString('base64') : '';
+    const hit = key ? this.cache.get(key) : undefined;
+    if (hit) return { ...hit };
+    const mark = this.cache.mark();
     const rows: Array<{
       token_id: string;
       id: number;
@@ -42,17 +114,18 @@ export class SessionService {
       nickname: string;
       lang: string;
       service_expires_at: Date | null;
+      expires_at: Date;
     }> = await preparedQuery(
       this.db,
-      'session.resolve',
-      `select t.id as token_id, u.id, u.role, u.school_id, u.name, u.nickname, u.lang, s.service_expires_at
+      'session.resolve.2',
+      `select t.id as token_id, u.id, u.role, u.school_id, u.name, u.nickname, u.lang, s.service_expires_at, t.expires_at
          from user_tokens t join users u on u.id = t.user_id left join schools s on s.id = u.school_id
         where t.token_hash = $1 and t.revoked_at is null and t.expires_at > now() and u.status = 1 and u.job_status = 1 and u.deleted_at is null`,
-      [hashToken(token)],
+      [hash],
     );
     const r = rows[0];
     if (!r) return null;
-    return {
+    const user: SessionUser = {
       id: r.id,
       role: r.role,
       schoolId: r.school_id,
@@ -62,10 +135,13 @@ export class SessionService {
       tokenId: Number(r.token_id),
       serviceExpiresAt: r.service_expires_at,
     };
+    if (key) this.cache.put(key, { ...user }, r.expires_at, mark);
+    return user;
   }
 
   async revoke(em: EntityManager, tokenId: number): Promise<void> {
     await em.query(`update user_tokens set revoked_at = now() where id = $1 and revoked_at is null`, [tokenId]);
+    await this.changed(em);
   }
 
   /** Revokes every token of a user, except one (the caller's, when they keep their session). */
@@ -74,5 +150,6 @@ export class SessionService {
       userId,
       exceptTokenId,
     ]);
+    await this.changed(em);
   }
 }

@@ -40,6 +40,9 @@ export const ENV_SCHEMA = z.object({
   RATE_LIMIT_FACTOR: z.coerce.number().min(0).max(10_000).default(1),
   // 0: the live flow's fan-out sends every event through socket.io instead of writing its frame to each websocket
   LIVE_DIRECT_WRITE: bool.default(true),
+  // how long a resolved session is kept in memory, ms (core/auth/session-cache.ts); 0 asks the database on every
+  // request. Default 3000, and 0 under NODE_ENV=test (specs change users with SQL behind the API's back)
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   // the worker process (no HTTP server): serve its Prometheus metrics on GET /metrics at this port; unset: not served
   WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   // WeChat Pay API v3 (Native). Required in production; elsewhere, unset, the local sandbox is used with its own keys
@@ -147,6 +150,8 @@ export interface AppConfig {
   rateLimitFactor: number;
   /** the live fan-out writes an event's frame straight to each open websocket (modules/live/fan-out.ts); false: socket.io only */
   liveDirectWrite: boolean;
+  /** ms a resolved session is kept in memory (0: off) */
+  sessionCacheMs: number;
   /** the worker serves GET /metrics on this port (core/metrics/metrics-server.ts); null: it does not */
   workerMetricsPort: number | null;
   /** the merchant's WeChat Pay settings; null: the local sandbox (in production only with WECHATPAY_SANDBOX=1) */
@@ -201,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: e.TRUST_PROXY,
     rateLimitFactor: e.RATE_LIMIT_FACTOR,
     liveDirectWrite: e.LIVE_DIRECT_WRITE,
+    sessionCacheMs: e.SESSION_CACHE_MS ?? (e.NODE_ENV === 'test' ? 0 : 3000),
     workerMetricsPort: e.WORKER_METRICS_PORT ?? null,
     wechatpay: wechatPayConfig(e),
     wechatpaySandboxUrl: e.WECHATPAY_BASE_URL ?? null,

@@ -196,7 +196,10 @@ export class AuthService {
         const changes: Partial<User> = {};
         if (input.nickname !== undefined) changes.nickname = input.nickname;
         if (stored) changes.avatarUrl = stored.url;
-        if (Object.keys(changes).length > 0) await em.getRepository(User).update({ id: user.id }, changes);
+        if (Object.keys(changes).length > 0) {
+          await em.getRepository(User).update({ id: user.id }, changes);
+          await this.sessions.changed(em);
+        }
         await this.activity.record(em, user, 'profile', caller, { nickname: input.nickname !== undefined, avatar: !!stored });
       });
     } catch (err) {

@@ -41,6 +41,9 @@ interface Target {
   mine: boolean;
 }
 
+/** A stored event of a student's stream of the day, with the board state after it. */
+type StreamRow = Parameters<typeof toFlowEvent>[0] & { student_id: number; state_after: BoardState };
+
 /** One appended event, for the domain event after commit. */
 interface Appended {
   position: number;
@@ -133,8 +136,9 @@ export class FlowService {
   }
 
   /**
-   * command() with the refusals as message keys. Four round trips whatever the batch size: the session (guard),
-   * the students with the school's day, their streams of the day, one append statement.
+   * command() with the refusals as message keys. Two round trips whatever the batch size (the session comes from the
+   * guard's cache, else it is a third): the students with the school's day and their streams of that day in one
+   * prepared statement, then one append statement.
    * When the append loses a race (someone appended to one of the streams since they were read, or sent the same
    * event id), nothing of it was written and each student is tried again alone, so only the students concerned
    * are told.
@@ -150,7 +154,7 @@ export class FlowService {
     const eventIds = new Map(
       ids.map((id) => [id, opts.eventId ? (ids.length > 1 ? deriveEventId(opts.eventId, id) : opts.eventId.toLowerCase()) : randomUUID()]),
     );
-    const { day, targets } = await this.targets(schoolId, ids, user.id, opts.day);
+    const { day, targets, streams } = await this.load(schoolId, ids, user.id, opts.day);
     const byId = new Map(targets.map((s) => [s.id, s]));
     const mustBeMine = !opts.system && (user.role === Role.Teacher || user.role === Role.HeadTeacher);
 
@@ -165,7 +169,7 @@ export class FlowService {
     mine.sort((a, b) => a.id - b.id);
     const appended: Appended[] = [];
     try {
-      const batch = mine.length ? await this.tryAppend(user, mine, day, cmd, eventIds) : { results: [], events: [] };
+      const batch = mine.length ? await this.tryAppend(user, mine, day, cmd, eventIds, streams) : { results: [], events: [] };
       if (batch) {
         for (const r of batch.results) results.set(r.student_id, r);
         appended.push(...batch.events);
@@ -206,29 +210,57 @@ export class FlowService {
     }
   }
 
-  /** The school's students of a command (active ones), with what deciding needs, and the day (today unless given). */
-  private async targets(schoolId: number, ids: number[], userId: number, day?: string): Promise<{ day: string; targets: Target[] }> {
-    const rows: Array<Target & { today: string }> = await preparedQuery(
+  /**
+   * The school's students of a command (active ones), with what deciding needs, the day (today unless given) and each
+   * student's stream of that day, in ONE prepared statement: a row per event of the day (in stream order), or one row
+   * without an event for a student whose day is empty.
+   */
+  private async load(
+    schoolId: number,
+    ids: number[],
+    userId: number,
+    day?: string,
+  ): Promise<{ day: string; targets: Target[]; streams: StreamRow[] }> {
+    const rows: Array<Target & { today: string } & Partial<StreamRow>> = await preparedQuery(
       this.db,
-      'flow.targets',
+      'flow.load',
       `select s.id, s.needs_shuttle, ccs.class_id,
               array(select p.id from pickup_people p where p.student_id = s.id and p.deleted_at is null order by p.id) as pickup_ids,
               array(select p.id from pickup_people p where p.student_id = s.id) as all_pickup_ids,
               (${RESPONSIBLE('$3')}
                 or exists (select 1 from task_handovers ho where ho.student_id = s.id and ho.to_teacher_id = $3
                              and ho.day = d.today)) as mine,
-              d.today::text as today
+              d.today::text as today,
+              ${EVENT_COLUMNS}, e.student_id, e.state_after
          from students s cross join ${SCHOOL_TODAY} d left join care_class_students ccs on ccs.student_id = s.id
-        where s.school_id = $1 and s.id = any($2) and s.status = 1`,
-      [schoolId, ids, userId],
+         left join flow_events e on e.student_id = s.id and e.day = coalesce($4::date, d.today)
+        where s.school_id = $1 and s.id = any($2) and s.status = 1
+        order by s.id, e.version`,
+      [schoolId, ids, userId, day ?? null],
     );
-    return { day: day ?? rows[0]?.today ?? (await schoolToday(this.db, schoolId)), targets: rows };
+    const targets: Target[] = [];
+    const streams: StreamRow[] = [];
+    for (const r of rows) {
+      if (targets[targets.length - 1]?.id !== r.id) {
+        targets.push({
+          id: r.id,
+          needs_shuttle: r.needs_shuttle,
+          class_id: r.class_id,
+          pickup_ids: r.pickup_ids,
+          all_pickup_ids: r.all_pickup_ids,
+          mine: r.mine,
+        });
+      }
+      if (r.event_id) streams.push(r as StreamRow);
+    }
+    return { day: day ?? rows[0]?.today ?? (await schoolToday(this.db, schoolId)), targets, streams };
   }
 
   /**
-   * Reads the students' streams of the day, decides for each student and appends
-   * all new events with their projection rows in one statement. Answers null when the statement lost a race
-   * (nothing written); a student whose event id is already stored gets its first result.
+   * Decides for each student on their streams of the day (those load() read with the students, or read again here
+   * when a lost race is tried again) and appends all new events with their projection rows in one statement.
+   * Answers null when the statement lost a race (nothing written); a student whose event id is already stored gets
+   * its first result.
    */
   private async tryAppend(
     user: SessionUser,
@@ -236,19 +268,22 @@ export class FlowService {
     day: string,
     cmd: FlowCommand,
     eventIds: Map<number, string>,
+    read?: StreamRow[],
   ): Promise<{ results: RawResult[]; events: Appended[] } | null> {
     const schoolId = user.schoolId!;
     // a retry of this command is in the student's stream of the day; an event id stored anywhere else (another
     // student, another day) fails the append on its unique key and is answered on the way back
-    const rows: Array<Parameters<typeof toFlowEvent>[0] & { student_id: number; state_after: BoardState }> = await preparedQuery(
-      this.db,
-      'flow.streams',
-      `select ${EVENT_COLUMNS}, e.student_id, e.state_after
-         from flow_events e
-        where e.student_id = any($1::int[]) and e.day = $2::date
-        order by e.student_id, e.version`,
-      [targets.map((s) => s.id), day],
-    );
+    const rows: StreamRow[] =
+      read ??
+      (await preparedQuery(
+        this.db,
+        'flow.streams',
+        `select ${EVENT_COLUMNS}, e.student_id, e.state_after
+           from flow_events e
+          where e.student_id = any($1::int[]) and e.day = $2::date
+          order by e.student_id, e.version`,
+        [targets.map((s) => s.id), day],
+      ));
     const wanted = new Set(targets.map((s) => eventIds.get(s.id)!));
     const streams = new Map<number, FlowEvent[]>();
     const seen = new Map<string, { student_id: number; state: BoardState }>();

@@ -21,6 +21,7 @@ import {
 } from '@wantuo/shared';
 import { randomInt } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { SessionService } from '../../core/auth/session.service';
 import { offsetOf, pageOf, totalOf, uniqueViolationOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
@@ -73,7 +74,10 @@ export function generatePassword(): string {
  */
 @Injectable()
 export class StaffService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly sessions: SessionService,
+  ) {}
 
   /** All staff (admins, teachers, head teachers), newest first; rows and total in one query. */
   accountList(user: SessionUser, q: AccountListQuery): Promise<Page<StaffRow>> {
@@ -179,6 +183,8 @@ export class StaffService {
           [input.id, input.version, ...params],
         );
         if (!rows[0]) throw new AppError('error.conflict');
+        // a role or name change reaches the sessions of the teacher at once
+        await this.sessions.changed(em);
         return rows[0];
       });
     } catch (e) {
@@ -291,6 +297,7 @@ export class StaffService {
             where u.id = $1 returning ${COLUMNS}`,
           [user.id, ...params],
         );
+        await this.sessions.changed(em);
         return rows[0];
       });
     } catch (e) {
@@ -343,11 +350,13 @@ export class StaffService {
         where u.id = $1 and u.version = $3 returning ${COLUMNS}`,
       [current.id, status, current.version],
     );
+    await this.sessions.changed(em);
     return rows[0];
   }
 
   private async revokeTokens(em: EntityManager, userId: number): Promise<void> {
     await em.query(`update user_tokens set revoked_at = now() where user_id = $1 and revoked_at is null`, [userId]);
+    await this.sessions.changed(em);
   }
 
   /** `set` clauses of the profile fields given, with parameters numbered from `from`. */
