@@ -3,7 +3,9 @@
 //      schools) over 100,000 contracts in 1,000 schools, generated with generate_series (100 students per school, each
 //      with a parent account and one contract; a mix of unpaid, cancelled, already expired and active contracts of the
 //      four package kinds, end days spread from 30 days ago to 200 days on, counted ones with units used, a fifth of them
-//      auto-renew, schools in three timezones). Timed end to end: the job's transaction (lock, the three statements and
+//      auto-renew, schools in three timezones: Shanghai, Tokyo, London). Each school's days are its local dates at the job's
+//      time (school-time's localDay, as the job's SQL takes them): the seed's end days are counted from each school's
+//      day and the audits expect of each school what its own day calls for (nothing before its 08:00). Timed end to end: the job's transaction (lock, the three statements and
 //      the writing of every text: one sms_messages row each, in the job's transaction, as SmsTexts.stage writes them;
 //      their `sms.send` batches follow the commit in production and are not part of this). Target: <= 10 s. Then a second run at the same time, which must do nothing,
 //      and a check that every effect exists exactly once (one reminder, one renewal per contract).
@@ -16,7 +18,9 @@
 // calls the job's code from dist (runContractsDaily) on its own connection. Appends a dated section with the machine
 // and its load to BENCHMARKS.md at the repository root; exits 1 when a check fails or a target is missed.
 // CONTRACTS_BENCH_PARTS=a|b runs one part (BENCHMARKS.md is written whenever part a ran; CONTRACTS_BENCH_KEEP=1 keeps
-// the database).
+// the database). CONTRACTS_BENCH_NOW=<instant> runs part a's job at that time instead of 20:00 of China's today (every
+// zone past its 08:00), to see the job at any clock: e.g. 2026-11-27T16:30:00Z is 00:30 on the 28th in China (no Chinese
+// school due yet), 2026-11-27T15:30:00Z 23:30 on the 27th.
 import 'reflect-metadata';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
@@ -28,6 +32,8 @@ import { admin, appendSection, benchDatabase, fmt, machineLoad, pct, startDemoAp
 const here = dirname(fileURLToPath(import.meta.url));
 const apiDir = join(here, '..');
 const root = join(apiDir, '..', '..');
+const require = createRequire(import.meta.url);
+const { EXPIRING_DAYS, EXPIRING_UNITS, addDays, instantOf, localDateTime, localDay, localMinutes } = require('@wantuo/shared');
 const { dbName, dbUrl } = benchDatabase('wantuo_contractsbench');
 const PARTS = process.env.CONTRACTS_BENCH_PARTS ?? 'ab';
 const KEEP = process.env.CONTRACTS_BENCH_KEEP === '1';
@@ -38,6 +44,26 @@ const LIST_CONTRACTS = 100_000;
 const LIST_STUDENTS = 10_000;
 const JOB_BUDGET_MS = 10_000;
 const P99_BUDGET_MS = 50;
+/** The zones of the generated schools (8 in 10 in Shanghai), and the job's hour: a school is due from its 08:00. */
+const ZONES = ['Asia/Shanghai', 'Asia/Tokyo', 'Europe/London'];
+const DUE_FROM_MINUTES = 8 * 60;
+const CHINA = 'Asia/Shanghai';
+
+/**
+ * The job's time: CONTRACTS_BENCH_NOW, else 20:00 of China's today (12:00 UTC: 21:00 in Tokyo, 12:00 or 13:00 in
+ * London, the same date in all three, every school due).
+ */
+function jobTime() {
+  const env = process.env.CONTRACTS_BENCH_NOW?.trim();
+  if (!env) return instantOf(localDay(new Date(), CHINA), '20:00', CHINA);
+  const at = new Date(env);
+  if (Number.isNaN(at.getTime())) throw new Error(`CONTRACTS_BENCH_NOW=${env} is not an instant (e.g. 2026-11-27T16:30:00Z)`);
+  return at;
+}
+
+/** Each zone's local day at `at` and whether its schools are due (past their 08:00), by school-time. */
+const zoneDays = (at) =>
+  ZONES.map((tz) => ({ tz, today: localDay(at, tz), clock: localDateTime(at, tz), due: localMinutes(at, tz) >= DUE_FROM_MINUTES }));
 
 /** A client whose statements print their time (the seeding is long: where it goes). */
 const timed = (sql) => ({
@@ -51,7 +77,7 @@ const timed = (sql) => ({
 });
 
 /** Part a's data: 1,000 schools of 100 students, each with a parent and one contract (one transaction of bulk SQL). */
-async function seedSchools(sql0, today) {
+async function seedSchools(sql0, zones) {
   const sql = timed(sql0);
   await sql.query('begin');
   await sql.query(
@@ -61,7 +87,14 @@ async function seedSchools(sql0, today) {
        from generate_series(1, $1) g`,
     [SCHOOLS],
   );
-  await sql.query(`create temp table bench_schools as select id, row_number() over (order by id) as n from schools where name like '压测机构%'`);
+  // each school with its local day and whether it is due at the job's time (computed by school-time, not by the job's SQL)
+  await sql.query(
+    `create temp table bench_schools as
+     select s.id, row_number() over (order by s.id) as n, z.today, z.due
+       from schools s join unnest($1::text[], $2::date[], $3::bool[]) z(tz, today, due) on z.tz = s.timezone
+      where s.name like '压测机构%'`,
+    [zones.map((z) => z.tz), zones.map((z) => z.today), zones.map((z) => z.due)],
+  );
   // four packages per school, one of each kind (the days one with its own validity)
   await sql.query(
     `insert into contract_packages (school_id, name, kind, length, valid_months, price_fen)
@@ -89,12 +122,12 @@ async function seedSchools(sql0, today) {
   //  a fifth auto-renew
   await sql.query(
     `with st as (
-       select st.id as student_id, st.school_id, u.user_id as guardian_id, row_number() over (order by st.id) as g
+       select st.id as student_id, st.school_id, s.today, u.user_id as guardian_id, row_number() over (order by st.id) as g
          from students st join bench_schools s on s.id = st.school_id join student_guardians u on u.student_id = st.id
      ), x as (
        select st.*, (array['term','month','days','sessions'])[1 + g % 4] as kind,
               case when g % 20 = 0 then 'unpaid' when g % 20 = 1 then 'cancelled' when g % 10 = 2 then 'expired' else 'active' end as status,
-              $1::date + ((g * 37) % 231)::int - 30 as end_day
+              today + ((g * 37) % 231)::int - 30 as end_day
          from st
      )
      insert into contracts (school_id, no, student_id, package_id, kind, start_day, end_day, units_total, units_used,
@@ -110,19 +143,27 @@ async function seedSchools(sql0, today) {
             case when x.status = 'expired' then now() - interval '1 day' end,
             case when x.status = 'cancelled' then now() - interval '2 days' end
        from x join contract_packages p on p.school_id = x.school_id and p.kind = x.kind`,
-    [today],
   );
   await sql.query('commit');
   await sql.query('analyze');
+  // what each school's day calls for (each by its own day; `due_*` only the schools past their 08:00): past their end or
+  // out of units (expired), expiring (reminded, or renewed when auto-renew: every package is sold, every student enrolled)
   const { rows } = await sql.query(
-    `select count(*)::int as contracts, count(distinct school_id)::int as schools,
+    `with c as (
+       select c.*, b.due, c.status = 'active' and (c.end_day < b.today or coalesce(c.units_used >= c.units_total, false)) as past,
+              c.status = 'active' and (c.end_day - b.today < $1 or coalesce(c.units_total - c.units_used <= $2, false)) as expiring_or_past
+         from contracts c join bench_schools b on b.id = c.school_id where c.no like 'HTB%')
+     select count(*)::int as contracts, count(distinct school_id)::int as schools,
+            count(distinct school_id) filter (where due)::int as due_schools,
             count(*) filter (where status = 'active')::int as active,
-            count(*) filter (where status = 'active' and (end_day < $1 or units_used >= units_total))::int as past,
-            count(*) filter (where status = 'active' and end_day >= $1 and coalesce(units_used < units_total, true)
-                               and (end_day - $1 < 14 or units_total - units_used <= 3))::int as expiring,
-            count(*) filter (where status = 'active' and auto_renew)::int as auto_renew
-       from contracts where no like 'HTB%'`,
-    [today],
+            count(*) filter (where past)::int as past,
+            count(*) filter (where expiring_or_past and not past)::int as expiring,
+            count(*) filter (where status = 'active' and auto_renew)::int as auto_renew,
+            count(*) filter (where due and past)::int as due_past,
+            count(*) filter (where due and expiring_or_past and auto_renew)::int as due_renew,
+            count(*) filter (where due and expiring_or_past and not past and not auto_renew)::int as due_remind
+       from c`,
+    [EXPIRING_DAYS, EXPIRING_UNITS],
   );
   return rows[0];
 }
@@ -133,11 +174,11 @@ async function partA(sql) {
   const load = createRequire(import.meta.url);
   const { runContractsDaily } = load(join(apiDir, 'dist', 'modules', 'contracts', 'jobs', 'contracts-daily.js'));
   const { stageTexts } = load(join(apiDir, 'dist', 'modules', 'sms', 'texts.service.js'));
-  const today = new Date().toISOString().slice(0, 10);
-  // noon UTC: past 08:00 in Shanghai (20:00), Tokyo (21:00) and London (12:00 or 13:00), the same date in all three
-  const at = new Date(`${today}T12:00:00Z`);
+  const at = jobTime();
+  const zones = zoneDays(at);
+  console.log(`part a: the job at ${at.toISOString()}:`, zones.map((z) => `${z.tz} ${z.clock}${z.due ? ' (due)' : ' (before 08:00)'}`).join(', '));
   const t0 = performance.now();
-  const mix = await seedSchools(sql, today);
+  const mix = await seedSchools(sql, zones);
   const seedMs = performance.now() - t0;
   console.log(`part a: ${fmt(mix.contracts)} contracts in ${fmt(mix.schools)} schools generated in ${(seedMs / 1000).toFixed(1)} s`, mix);
 
@@ -186,6 +227,7 @@ async function partA(sql) {
   };
   // what the job did: the counts after both runs minus those before (the database also holds the demo school, whose
   // seeded contracts come with renewals, reminders and expiries of their own)
+  // (bench_*: the generated schools' only, each by its own day; the seed wrote no events for them)
   const counts = async () =>
     (
       await sql.query(
@@ -194,8 +236,12 @@ async function partA(sql) {
             (select count(*)::int from contract_reminders) as reminders,
             (select count(*)::int from contract_events where type = 'reminded') as reminded_events,
             (select count(*)::int from contract_events where type = 'expired') as expired_events,
-            (select count(*)::int from contracts where status = 'active' and no like 'HTB%' and (end_day < $1 or units_used >= units_total)) as still_past`,
-        [today],
+            (select count(*)::int from contracts c join bench_schools b on b.id = c.school_id
+              where b.due and c.status = 'active' and c.no like 'HTB%' and (c.end_day < b.today or c.units_used >= c.units_total)) as still_past,
+            (select count(*)::int from contracts c join bench_schools b on b.id = c.school_id where c.renewed_from is not null) as bench_renewals,
+            (select count(*)::int from contract_events e join bench_schools b on b.id = e.school_id where e.type = 'reminded') as bench_reminded,
+            (select count(*)::int from contract_events e join bench_schools b on b.id = e.school_id where e.type = 'expired') as bench_expired,
+            (select count(*)::int from contract_events e join bench_schools b on b.id = e.school_id where not b.due) as not_due_events`,
       )
     ).rows[0];
   const before = await counts();
@@ -233,10 +279,15 @@ async function partA(sql) {
     ['one renewal per renewed contract', audit.double_renewals === 0 && audit.renewals === first.renewed.length],
     ['one reminder per reminded contract', audit.reminders === first.reminded.length && audit.reminded_events === first.reminded.length],
     ['every contract past its end is expired', audit.still_past === 0 && audit.expired_events === first.expired],
+    [
+      "what each school's day calls for",
+      audit.bench_renewals === mix.due_renew && audit.bench_reminded === mix.due_remind && audit.bench_expired === mix.due_past,
+    ],
+    ['no school touched before its 08:00', audit.not_due_events === 0],
     ['one text per renewal and reminder', sentFirst === first.renewed.length + first.reminded.length && queued - textsBefore === sentFirst],
   ];
   for (const [name, ok] of checks) console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}`);
-  return { mix, seedMs, first, second, audit, checks };
+  return { at, zones, mix, seedMs, first, second, audit, checks };
 }
 
 /** Part b's data: the demo school with 10,000 students in 20 care classes and 100,000 contracts. */
@@ -294,7 +345,11 @@ async function partB(sql, base) {
   const schoolId = login.data.userinfo.school_id;
   const probe = await fetch(`${base}/api/index/contractList?page=1&limit=20`, { headers: { token } });
   if (probe.status === 404) return { skipped: 'the API does not serve contractList yet (HTTP 404)' };
-  const today = new Date().toISOString().slice(0, 10);
+  // the school's day now (the API lists by it)
+  const {
+    rows: [{ timezone }],
+  } = await sql.query(`select timezone from schools where id = $1`, [schoolId]);
+  const today = localDay(new Date(), timezone);
   await seedListSchool(sql, schoolId, today);
   const {
     rows: [total],
@@ -303,7 +358,7 @@ async function partB(sql, base) {
   const studentId = await pick(`select id from students where school_id = $1 and name = '合同生4321'`, [schoolId]);
   const classId = await pick(`select id from care_classes where school_id = $1 and name = '合同压测班7'`, [schoolId]);
   const packageId = await pick(`select id from contract_packages where school_id = $1 and name = '压测月托'`, [schoolId]);
-  const plus = (n) => new Date(Date.parse(`${today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+  const plus = (n) => addDays(today, n);
 
   const measure = async (label, query) => {
     const url = `${base}/api/index/contractList?${query}`;
@@ -376,16 +431,29 @@ async function main() {
   if (b?.lists) for (const l of b.lists) if (l.p99 > P99_BUDGET_MS) missed.push(`contractList ${l.label}`);
 
   if (a) {
-    const date = new Date().toISOString().slice(0, 10);
+    const date = localDay(new Date(), CHINA);
     const machine = `${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
     const ok = (good) => (good ? 'ok' : 'MISSED');
     const rows = [];
     if (a) {
       const m = a.mix;
+      const when = a.zones.map(
+        (z) => `${z.clock.slice(11)} ${z.tz === CHINA ? 'in China' : `in ${z.tz.split('/')[1]}`}${z.due ? '' : ' (before 08:00)'}`,
+      );
       rows.push(
+        `| the job's time${process.env.CONTRACTS_BENCH_NOW ? ' (CONTRACTS_BENCH_NOW)' : ''} | ${a.at.toISOString().replace('.000Z', 'Z')}: ${when.join(', ')}; ${fmt(m.due_schools)} of ${fmt(m.schools)} schools due | — |`,
         `| daily job, 1st run: ${fmt(m.contracts)} contracts in ${fmt(m.schools)} schools (${fmt(m.active)} active: ${fmt(m.past)} past their end or out of units, ${fmt(m.expiring)} expiring, ${fmt(m.auto_renew)} auto-renew) | ${(a.first.ms / 1000).toFixed(2)} s: ${fmt(a.first.renewed.length)} renewals, ${fmt(a.first.reminded.length)} reminders, ${fmt(a.first.expired)} expired, ${fmt(a.first.texts)} texts written (sms_messages) | <= 10 s, ${ok(a.first.ms <= JOB_BUDGET_MS)} |`,
         `| daily job, 2nd run at the same time | ${(a.second.ms / 1000).toFixed(2)} s: ${a.second.renewed.length} renewals, ${a.second.reminded.length} reminders, ${a.second.expired} expired, ${a.second.texts} texts | nothing, ${ok(a.checks[1][1])} |`,
         `| exactly once (SQL audit after both runs) | ${a.audit.renewals} renewals (${a.audit.double_renewals} contracts renewed twice), ${a.audit.reminders} reminder rows and ${a.audit.reminded_events} reminded events, ${a.audit.still_past} past contracts left active | one each, ${ok(a.checks.every(([, v]) => v))} |`,
+        `| by each school's day (the generated schools: expected from each one's local day, by school-time) | renewals ${fmt(a.audit.bench_renewals)} of ${fmt(m.due_renew)}, reminders ${fmt(a.audit.bench_reminded)} of ${fmt(m.due_remind)}, expiries ${fmt(a.audit.bench_expired)} of ${fmt(m.due_past)}; ${a.audit.not_due_events} events in schools before their 08:00 | equal, 0; ${ok(a.checks.filter(([n]) => n === "what each school's day calls for" || n === 'no school touched before its 08:00').every(([, v]) => v))} |`,
+        `| audits (${a.checks.length}) | ${a.checks.filter(([, v]) => v).length} of ${a.checks.length} held${
+          a.checks.some(([, v]) => !v)
+            ? `; failed: ${a.checks
+                .filter(([, v]) => !v)
+                .map(([n]) => n)
+                .join(', ')}`
+            : ''
+        } | all |`,
       );
     }
     if (b?.lists) {

@@ -29,6 +29,7 @@ import { SandboxRefundNotifies1766131200000 } from '../../migrations/17661312000
 import { TaskHandovers1766217600000 } from '../../migrations/1766217600000-task-handovers';
 import { SmsMessages1766390400000 } from '../../migrations/1766390400000-sms-messages';
 import { PaymentSweeps1766304000000 } from '../../migrations/1766304000000-payment-sweeps';
+import { ContractNumberPrefix1766476800000 } from '../../migrations/1766476800000-contract-number-prefix';
 import { PG_TYPES } from './type-parsers';
 import { School } from '../../modules/school/entities/school.entity';
 import { User } from '../../modules/auth/entities/user.entity';
@@ -67,6 +68,7 @@ export const MIGRATIONS = [
   TaskHandovers1766217600000,
   PaymentSweeps1766304000000,
   SmsMessages1766390400000,
+  ContractNumberPrefix1766476800000,
 ];
 
 /** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */

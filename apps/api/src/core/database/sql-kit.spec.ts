@@ -1,4 +1,4 @@
-import { containsPattern, escapeLike, isUniqueViolation, offsetOf, pageOf, totalOf, uniqueViolationOf } from './sql-kit';
+import { containsPattern, escapeLike, isUniqueViolation, offsetOf, pageOf, prefixPattern, totalOf, uniqueViolationOf } from './sql-kit';
 
 describe('the SQL kit', () => {
   it.each([
@@ -12,8 +12,18 @@ describe('the SQL kit', () => {
     expect(containsPattern(text)).toBe(pattern);
   });
 
+  it.each([
+    ['HT20261127', 'HT20261127%'],
+    ['50%', '50\\%%'],
+    ['a_b', 'a\\_b%'],
+    ['  spaced  ', 'spaced%'],
+  ])('matches what starts with %p', (text, pattern) => {
+    expect(prefixPattern(text)).toBe(pattern);
+  });
+
   it.each([[''], ['   '], [null], [undefined]])('a blank keyword %p is no filter', (text) => {
     expect(containsPattern(text)).toBeNull();
+    expect(prefixPattern(text)).toBeNull();
   });
 
   it('pages', () => {

@@ -22,6 +22,15 @@ export function containsPattern(text: string | null | undefined): string | null 
   return t ? `%${escapeLike(t)}%` : null;
 }
 
+/**
+ * A LIKE pattern matching what starts with `text`: `<escaped>%`. A blank keyword gives null (no filter). Unlike a
+ * contains pattern, a btree index can serve it (as a range, with a `*_pattern_ops` index under a non-C collation).
+ */
+export function prefixPattern(text: string | null | undefined): string | null {
+  const t = text?.trim();
+  return t ? `${escapeLike(t)}%` : null;
+}
+
 // ------------------------------------------------------------------ pages
 
 /** The paging of a list request: page from 1, limit rows a page. */

@@ -1,7 +1,7 @@
 import { EXPIRING_DAYS, EXPIRING_UNITS, type ContractExportQuery, type ContractState } from '@wantuo/shared';
 import { randomInt } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { escapeLike, SCHOOL_TODAY } from '../../core/database/sql-kit';
+import { containsPattern, prefixPattern, SCHOOL_TODAY } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import { UNITS_BUCKET_MAX } from './contract-buckets';
 
@@ -90,13 +90,18 @@ export function listWhere(f: ContractExportQuery, withState: boolean): { where: 
   if (f.end_from) conds.push(`c.end_day >= ${p(f.end_from)}::date`);
   if (f.end_to) conds.push(`c.end_day <= ${p(f.end_to)}::date`);
   if (f.keyword) {
-    // the contracts of the school's students whose name holds the keyword, and (for a keyword of 3 or more letters
-    // and digits: a piece of a contract number) those whose number holds it, as a set of ids; both LIKEs are served
-    // by trigram indexes (pg_trgm) once the keyword has 3 characters
-    const byName = `select k.id from students ks join contracts k on k.student_id = ks.id where ks.school_id = $1 and ks.name ilike ${p(`%${escapeLike(f.keyword)}%`)}`;
-    const byNo = /^[A-Za-z0-9]{3,}$/.test(f.keyword)
-      ? ` union all select k.id from contracts k where k.school_id = $1 and k.no ilike ${p(`%${f.keyword}%`)}`
-      : '';
+    // the contracts of the school's students whose name holds the keyword (a trigram index, pg_trgm), and for a keyword
+    // of 3 or more letters and digits those whose number matches it, as a set of ids. A number is HT + the day + more
+    // (all upper case): a keyword that starts so (a whole number, or its beginning) matches the numbers that start with
+    // it, a range of contracts_school_no_idx (btree); any other piece matches anywhere in the number (trigram index).
+    // The trigrams of HT2026… are in nearly every number: the trigram index took 25 ms for a whole number at 100,000.
+    const byName = `select k.id from students ks join contracts k on k.student_id = ks.id where ks.school_id = $1 and ks.name ilike ${p(containsPattern(f.keyword))}`;
+    const no = f.keyword.toUpperCase();
+    const byNo = !/^[A-Za-z0-9]{3,}$/.test(f.keyword)
+      ? ''
+      : no.startsWith('HT')
+        ? ` union all select k.id from contracts k where k.school_id = $1 and k.no like ${p(prefixPattern(no))}`
+        : ` union all select k.id from contracts k where k.school_id = $1 and k.no like ${p(containsPattern(no))}`;
     conds.push(`c.id in (${byName}${byNo})`);
   }
   return { where: conds.join(' and '), params };

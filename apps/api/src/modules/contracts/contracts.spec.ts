@@ -253,6 +253,15 @@ describe('contractList, contractInfo, studentContractList, contractExport', () =
     expect(
       (await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${unpaid.no}`, admin)).body.data.list.map((r: { id: number }) => r.id),
     ).toEqual([unpaid.id]);
+    // a number's beginning (any case: HT and the day they were signed, the four of them), the whole number in lower case
+    expect((await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${unpaid.no.slice(0, 10).toLowerCase()}`, admin)).body.data.total).toBe(
+      4,
+    );
+    expect(
+      (await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${unpaid.no.toLowerCase()}`, admin)).body.data.list.map(
+        (r: { id: number }) => r.id,
+      ),
+    ).toEqual([unpaid.id]);
     // a piece of the number (any case) and a piece of the student's name
     expect(
       (await t.get(`/api/index/contractList?package_id=${k.id}&keyword=${unpaid.no.slice(-5).toLowerCase()}`, admin)).body.data.list.map(

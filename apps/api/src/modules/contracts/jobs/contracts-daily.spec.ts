@@ -320,3 +320,86 @@ it('counts each school’s own local day', async () => {
   await expectTexts(usBefore.mobile, 'contract.expiring', 1);
   expect(addDays(end, 1)).toBe('2027-08-10');
 });
+
+/** Twice in a row and three at once, all at that very time (runManyTimes' later run would cross a school's 08:00 here). */
+async function runAtOnly(at: Date) {
+  await runJob(at);
+  await Promise.all([runJob(at), daily.run(at), daily.run(at)]);
+}
+
+it('at China’s midnight (16:00 UTC) each school keeps its own day: Shanghai waits for its 08:00, Tokyo and London go by theirs', async () => {
+  // the instants are written in UTC and the days are the schools' local dates: the same in any process TZ
+  const zone = async (name: string, timezone: string) =>
+    (await t.sql.query(`insert into schools (name, timezone) values ($1, $2) returning id`, [name, timezone])).rows[0].id as number;
+  const tokyo = await zone('东京中心', 'Asia/Tokyo');
+  const london = await zone('伦敦中心', 'Europe/London');
+  const day = '2027-10-14';
+  const next = addDays(day, 1);
+  const make = async (school: number) => ({
+    endsToday: await addContract({ start: '2027-09-15', end: day, school }), // its last day: expiring, then expired the next day
+    endedYesterday: await addContract({ start: '2027-09-14', end: addDays(day, -1), school }),
+    renews: await addContract({ start: '2027-09-15', end: day, auto_renew: true, school }),
+    endsTomorrow: await addContract({ start: '2027-09-16', end: next, school }),
+  });
+  const sh = await make(schoolId);
+  const tk = await make(tokyo);
+  const uk = await make(london);
+  const renewal = async (id: number) =>
+    (
+      await t.sql.query(
+        `select no, to_char(start_day, 'YYYY-MM-DD') as start_day, to_char(created_at at time zone 'UTC', 'HH24:MI') as at from contracts where renewed_from = $1`,
+        [id],
+      )
+    ).rows;
+
+  // 15:30 UTC on Oct 14: 23:30 on Oct 14 in Shanghai and 16:30 in London (their day: Oct 14), 00:30 on Oct 15 in Tokyo (not due)
+  await runAtOnly(new Date(`${day}T15:30:00Z`));
+  for (const s of [sh, uk]) {
+    expect(await status(s.endedYesterday.id)).toBe('expired');
+    expect(await status(s.endsToday.id)).toBe('active');
+    await expectTexts(s.endsToday.mobile, 'contract.expiring', 1);
+    await expectTexts(s.endsTomorrow.mobile, 'contract.expiring', 1);
+    // renewed on its last day: from the day after its end, numbered with the school's day
+    expect(await renewal(s.renews.id)).toEqual([{ no: expect.stringMatching(/^HT20271014R\d{9}$/), start_day: next, at: '15:30' }]);
+  }
+  for (const c of Object.values(tk)) expect(await events(c.id)).toEqual([]);
+
+  // 16:30 UTC: 00:30 on Oct 15 in Shanghai (its new day, before its 08:00: nothing yet), 17:30 on Oct 14 in London
+  const late = await addContract({ start: '2027-09-16', end: addDays(next, 3), auto_renew: true }); // in Shanghai, expiring from Oct 15 on
+  const ukLate = await addContract({ start: '2027-09-16', end: addDays(day, 2), school: london });
+  await runAtOnly(new Date(`${day}T16:30:00Z`));
+  expect(await status(sh.endsToday.id)).toBe('active');
+  expect(await renewal(late.id)).toEqual([]);
+  await expectTexts(late.mobile, 'contract.expiring', 0);
+  expect(await status(uk.endsToday.id)).toBe('active'); // still Oct 14 in London: its last day
+  await expectTexts(ukLate.mobile, 'contract.expiring', 1);
+
+  // 23:30 UTC, still Oct 14 in UTC: 08:30 on Oct 15 in Tokyo (due: its day is Oct 15), 07:30 in Shanghai, 00:30 in London
+  await runAtOnly(new Date(`${day}T23:30:00Z`));
+  for (const c of [tk.endedYesterday, tk.endsToday, tk.renews]) expect(await status(c.id)).toBe('expired');
+  expect(await renewal(tk.renews.id)).toEqual([{ no: expect.stringMatching(/^HT20271015R\d{9}$/), start_day: next, at: '23:30' }]);
+  expect(await status(tk.endsTomorrow.id)).toBe('active');
+  await expectTexts(tk.endsTomorrow.mobile, 'contract.expiring', 1);
+  await expectTexts(tk.endsToday.mobile, 'contract.expiring', 0); // past its end when first seen: expired, not reminded
+  for (const s of [sh, uk]) expect(await status(s.endsToday.id)).toBe('active');
+  expect(await renewal(late.id)).toEqual([]);
+
+  // 00:30 UTC on Oct 15: 08:30 in Shanghai (due, its day Oct 15), 01:30 in London (not yet)
+  await runAtOnly(new Date(`${next}T00:30:00Z`));
+  expect(await status(sh.endsToday.id)).toBe('expired');
+  expect(await status(sh.renews.id)).toBe('expired');
+  expect(await status(sh.endsTomorrow.id)).toBe('active');
+  expect(await renewal(late.id)).toEqual([{ no: expect.stringMatching(/^HT20271015R\d{9}$/), start_day: addDays(next, 4), at: '00:30' }]);
+  expect(await status(uk.endsToday.id)).toBe('active');
+  expect(await status(uk.renews.id)).toBe('active');
+
+  // 08:30 in London (07:30 UTC, summer time): its Oct 15 too
+  await runAtOnly(new Date(`${next}T07:30:00Z`));
+  for (const c of [uk.endsToday, uk.renews]) expect(await status(c.id)).toBe('expired');
+  for (const s of [sh, tk, uk]) {
+    expect(await status(s.endsTomorrow.id)).toBe('active');
+    await expectTexts(s.endsTomorrow.mobile, 'contract.expiring', 1);
+    expect((await events(s.endedYesterday.id)).map((e) => e.type)).toEqual(['expired']);
+    expect(await renewal(s.renews.id)).toHaveLength(1);
+  }
+});
