@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHOTS, startStack, type Stack } from './stack';
+import { SHOTS, startStack, type Stack, CONTEXT } from './stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ afterAll(async () => {
 });
 
 async function newPage(width = 1280, height = 800): Promise<Page> {
-  const context = await stack.browser.newContext({ viewport: { width, height }, locale: 'zh-CN' });
+  const context = await stack.browser.newContext({ viewport: { width, height }, ...CONTEXT });
   return context.newPage();
 }
 

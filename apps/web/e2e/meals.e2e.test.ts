@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SHOTS, startStack, type Stack, signedIn as signedInAs } from './stack';
+import { choose, SHOTS, startStack, type Stack, signedIn as signedInAs } from './stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -85,9 +85,9 @@ it('item → cutoff → the parent books → the head teacher sees it → dinner
   await day.waitFor();
   await parent.screenshot({ path: join(SHOTS, 'meals-parent-375.png'), fullPage: true });
   await noSideScroll(parent);
-  await day.getByLabel('选择餐品').click();
-  await parent.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '红烧鸡腿套餐' }).click();
-  await day.getByRole('button', { name: /^预\s*订$/ }).click();
+  const book = day.getByRole('button', { name: /^预\s*订$/ });
+  await choose(parent, day.getByLabel('选择餐品'), '红烧鸡腿套餐', () => book.isEnabled());
+  await book.click();
   await day.getByText('已预订').waitFor();
   await day.getByText('红烧鸡腿套餐 · 合同支付').waitFor();
   await day.getByRole('button', { name: '取消预订' }).waitFor();
@@ -112,11 +112,10 @@ it('item → cutoff → the parent books → the head teacher sees it → dinner
     .getByRole('button', { name: /订\s*餐/ })
     .click();
   const dialog = adviser.locator('.ant-modal');
-  await dialog.getByLabel('选择餐品').click();
-  await adviser.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '红烧鸡腿套餐' }).click();
-  await settle(adviser);
+  const bookIt = dialog.getByRole('button', { name: /^预\s*订$/ });
+  await choose(adviser, dialog.getByLabel('选择餐品'), '红烧鸡腿套餐', () => bookIt.isEnabled());
   await adviser.screenshot({ path: join(SHOTS, 'meals-adviser-book-375.png') });
-  await dialog.getByRole('button', { name: /^预\s*订$/ }).click();
+  await bookIt.click();
   await rowOf('王子涵').getByText('已预订').waitFor();
   expect((await booking('王子涵'))[0]).toMatchObject({ status: 'booked', booked_by: '张班主任' });
   await expect.poll(() => kitchen.getByRole('row', { name: /红烧鸡腿套餐/ }).innerText()).toMatch(/红烧鸡腿套餐\s+2\s+0\s+0/);

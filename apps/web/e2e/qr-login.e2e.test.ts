@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SHOTS, startStack, type Stack, signedIn } from './stack';
+import { SHOTS, startStack, type Stack, signedIn, CONTEXT } from './stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -13,7 +13,7 @@ afterAll(async () => {
 
 /** A desktop browser on the sign-in page's QR tab, showing a live code. */
 async function desktopQr(): Promise<Page> {
-  const context = await stack.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+  const context = await stack.browser.newContext({ viewport: { width: 1280, height: 800 }, ...CONTEXT });
   const page = await context.newPage();
   await page.goto(`${stack.url}/login`);
   await page.getByRole('button', { name: '扫码登录' }).click();

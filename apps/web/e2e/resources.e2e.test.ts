@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SHOTS, signedIn as signedInAs, startStack, type Stack } from './stack';
+import { SHOTS, signedIn as signedInAs, startStack, type Stack, CONTEXT } from './stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -44,7 +44,7 @@ it('the operator publishes → the public /resource page and the school’s mate
   await op.screenshot({ path: join(SHOTS, 'resources-operator.png') });
 
   // a visitor, not signed in, on a phone: the public file only, and it downloads
-  const visitor = await (await stack.browser.newContext({ viewport: { width: 375, height: 740 }, locale: 'zh-CN' })).newPage();
+  const visitor = await (await stack.browser.newContext({ viewport: { width: 375, height: 740 }, ...CONTEXT })).newPage();
   await visitor.goto(`${stack.url}/resource`);
   await visitor.getByText('晚托服务规范（2026 版）').waitFor();
   expect(await visitor.getByText('三年级口算练习 100 题').count()).toBe(0);

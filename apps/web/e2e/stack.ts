@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { adminSql, E2E_ROOT as root, withDatabase } from './db';
 
@@ -104,9 +104,16 @@ export async function startStack(): Promise<Stack> {
   };
 }
 
+/**
+ * How every journey's browser context is made: Chinese, and asking for reduced motion as an accessibility setting would,
+ * so antd's dialogs, drawers and dropdowns open without animating (nothing moves under a click, and no frames are spent
+ * on motion; the app honours the setting for every user who has it on).
+ */
+export const CONTEXT = { locale: 'zh-CN', reducedMotion: 'reduce' } as const;
+
 /** A new browser context of this size, signed in with the demo password as `account`, then at `path`. */
 export async function signedIn(stack: Stack, account: string, width: number, height: number, path: string): Promise<Page> {
-  const context = await stack.browser.newContext({ viewport: { width, height }, locale: 'zh-CN' });
+  const context = await stack.browser.newContext({ viewport: { width, height }, ...CONTEXT });
   const page = await context.newPage();
   await page.goto(`${stack.url}/login`);
   await page.getByPlaceholder('用户名 / 手机号 / 邮箱').fill(account);
@@ -125,4 +132,20 @@ export async function motionDone(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('[class*="-appear-active"], [class*="-enter-active"], [class*="-leave-active"]'), null, {
     timeout: 10_000,
   });
+}
+
+/**
+ * Picks `option` in the antd Select `select`, then waits until `took()` says the pick landed (e.g. the button it
+ * enables is enabled). A list that re-rendered under the click on a busy machine (a query answering meanwhile) is
+ * opened and picked again, at most three times, and then the journey fails with what did not take.
+ */
+export async function choose(page: Page, select: Locator, option: string, took: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await select.click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+    for (const until = Date.now() + 5_000; Date.now() < until; await page.waitForTimeout(100)) {
+      if (await took()) return;
+    }
+    if (attempt === 3) throw new Error(`choosing "${option}" did not take`);
+  }
 }

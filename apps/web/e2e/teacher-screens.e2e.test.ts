@@ -140,7 +140,10 @@ it('teacher profile → hand-over of a pick-up and of tutoring → the day’s h
   await studentRow.getByRole('button', { name: '时间段' }).click();
   const slots = admin.locator('.ant-modal');
   await slots.getByText('陈小阳 的个人时间段').waitFor();
-  await slots.locator('.ant-checkbox-wrapper', { hasText: '延时晚托' }).click();
+  const lateCare = slots.locator('.ant-checkbox-wrapper', { hasText: '延时晚托' });
+  await lateCare.click();
+  // the box must be ticked before saving (a click that missed would save the slots unchanged)
+  await expect.poll(() => lateCare.locator('input').isChecked()).toBe(true);
   await shot(admin, 'own-slots-dialog');
   await slots.getByRole('button', { name: /^确\s*定$/ }).click();
   await admin.getByText('已保存 陈小阳 的时间段').waitFor();

@@ -7,6 +7,7 @@ import { useEffect, useMemo } from 'react';
 import { RouterProvider } from 'react-router/dom';
 import { ApiError } from './api/http';
 import { feedback } from './api/feedback';
+import { useReducedMotion } from './lib/reduced-motion';
 import { createRouter } from './router/router';
 import { t, usePreferences } from './stores/preferences';
 
@@ -44,6 +45,8 @@ export function App() {
   useMemo(() => dayjs.locale(dayjsLocaleOf(lang)), [lang]);
   const dark = usePreferences((s) => s.dark);
   const router = useMemo(() => createRouter(), []);
+  // a user who asked the system for reduced motion gets no dialog zoom, drawer slide or dropdown slide
+  const reduced = useReducedMotion();
   useGlobalErrors();
   useEffect(() => {
     document.documentElement.lang = lang;
@@ -51,7 +54,7 @@ export function App() {
   return (
     <ConfigProvider
       locale={lang === 'en' ? enUS : zhCN}
-      theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, token: { colorPrimary: '#1677ff' } }}
+      theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, token: { colorPrimary: '#1677ff', motion: !reduced } }}
     >
       <RouterProvider router={router} />
     </ConfigProvider>

@@ -2,6 +2,7 @@ import { ConfigProvider, message, Modal, notification, theme } from 'antd';
 import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
 import { NOTIFICATION_MS, TOAST_MS } from '@wantuo/shared';
+import { prefersReducedMotion } from '../lib/reduced-motion';
 import { usePreferences } from '../stores/preferences';
 import type { Feedback } from './feedback';
 
@@ -10,7 +11,10 @@ ConfigProvider.config({
   holderRender: (children) => {
     const { lang, dark } = usePreferences.getState();
     return (
-      <ConfigProvider locale={lang === 'en' ? enUS : zhCN} theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm }}>
+      <ConfigProvider
+        locale={lang === 'en' ? enUS : zhCN}
+        theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, token: { motion: !prefersReducedMotion() } }}
+      >
         {children}
       </ConfigProvider>
     );

@@ -1,5 +1,6 @@
 import { SCROLL_ANIMATION } from '@wantuo/shared';
 import { useEffect } from 'react';
+import { prefersReducedMotion } from './reduced-motion';
 
 let started: Promise<{ refresh(hard?: boolean): void }> | null = null;
 
@@ -12,7 +13,7 @@ let started: Promise<{ refresh(hard?: boolean): void }> | null = null;
 export function useScrollReveal(...deps: unknown[]): void {
   useEffect(() => {
     if (typeof window === 'undefined') return;
-    const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+    const reduced = prefersReducedMotion();
     started ??= Promise.all([import('aos'), import('aos/dist/aos.css')]).then(([m]) => {
       const aos = m.default;
       aos.init({ ...SCROLL_ANIMATION, once: true, disable: reduced });
