@@ -1,15 +1,14 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
-import express, { type NextFunction, type Request, type Response } from 'express';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import express from 'express';
 import type { Logger } from 'pino';
 import { AppModule, WorkerAppModule } from './app.module';
 import { RouteCatalogue } from './core/auth/route-catalogue';
 import type { AppConfig } from './core/config/config';
 import { inputSafety } from './core/http/input-safety';
 import { securityHeaders } from './core/http/security-headers';
+import { serveWeb } from './core/http/web-static';
 import { PinoNestLogger, requestLog } from './core/logging/logger';
 import { Metrics } from './core/metrics/metrics';
 import { serveQueueBoard } from './core/jobs/queue-board';
@@ -61,17 +60,6 @@ export async function createApp(
   // fail at start, not at the first request, when a route has no access rule
   app.get(RouteCatalogue).all();
   return app;
-}
-
-/** The built web app on the same port (npm start); any non-API path falls back to index.html for the router. */
-function serveWeb(app: NestExpressApplication, dist: string): void {
-  const index = join(dist, 'index.html');
-  if (!existsSync(index)) return;
-  app.use(express.static(dist, { index: false, maxAge: '1h' }));
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'GET' || /^\/(api|socket\.io|uploads|admin|metrics)(\/|$)/.test(req.path)) return next();
-    res.sendFile(index);
-  });
 }
 
 export async function createWorker(config: ResolvedConfig, logger: Logger) {
