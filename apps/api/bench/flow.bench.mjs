@@ -28,6 +28,9 @@ import { admin, ADMIN_URL, freePort, waitFor } from './bench-lib.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const apiDir = join(here, '..');
 const root = join(apiDir, '..', '..');
+/** the built API: dist/, or the directory of BENCH_API_MAIN (a copy of a build, so that a rebuild meanwhile changes nothing) */
+const API_MAIN = process.env.BENCH_API_MAIN ?? join(apiDir, 'dist', 'main.js');
+const API_CLI = join(dirname(API_MAIN), 'cli.js');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const tag = Date.now().toString(36);
 const dbName = `wantuo_flowbench_${tag}`;
@@ -276,7 +279,7 @@ function startApi(port, redis) {
   if (redis) env.REDIS_URL = REDIS_URL;
   // FLOW_BENCH_PROFILE=<dir>: a V8 CPU profile of each API process, written there when it stops
   const profile = process.env.FLOW_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.FLOW_BENCH_PROFILE] : [];
-  const child = spawn(process.execPath, [...profile, join(apiDir, 'dist', 'main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, API_MAIN], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   return { child, base: `http://127.0.0.1:${port}`, port, dataDir: env.DATA_DIR };
 }
 async function stopApi(api) {
@@ -583,7 +586,7 @@ async function liveLatency(label, apis, token, boardToken, take, sql, batch = tr
 
 // ---------------------------------------------------------------------------------------------------------------
 async function main() {
-  if (!existsSync(join(apiDir, 'dist', 'main.js'))) throw new Error('apps/api/dist/main.js is missing: run `npm run build` first');
+  if (!existsSync(API_MAIN)) throw new Error('apps/api/dist/main.js is missing: run `npm run build` first');
   await admin(`create database ${dbName}`);
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
   const apis = [];
@@ -722,7 +725,7 @@ async function main() {
         `generated ${REBUILD_STUDENTS * REBUILD_DAYS * REBUILD_STEPS} events in ${(genMs / 1000).toFixed(1)} s (${totalEvents} in flow_events, ${totalDays} student-days)`,
       );
       const tRebuild = now();
-      const out = execFileSync(process.execPath, [join(apiDir, 'dist', 'cli.js'), 'flow:rebuild'], {
+      const out = execFileSync(process.execPath, [API_CLI, 'flow:rebuild'], {
         encoding: 'utf8',
         env: {
           ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'REDIS_URL')),
