@@ -7,7 +7,8 @@ export default defineConfig({
     // one migrated, seeded database per run, copied by each journey's stack
     globalSetup: ['e2e/global-setup.ts'],
     environment: 'node',
-    testTimeout: 90_000,
+    // a backstop, not a measure: each step waits for its page (15 s polls), and a busy 2-core machine may take minutes
+    testTimeout: 240_000,
     hookTimeout: 120_000,
     fileParallelism: false,
     // the machine may be busy (2 cores): give waits room, they return as soon as the page is ready

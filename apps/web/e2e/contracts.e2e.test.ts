@@ -268,4 +268,4 @@ it('the teacher’s taps use up a sessions contract: one unit per day entered, t
   await phone.locator('.flow-row', { hasText: '陈小雨' }).first().getByText('剩 2 次').waitFor();
   await phone.screenshot({ path: join(SHOTS, 'teacher-units-left-375.png') });
   await phone.context().close();
-}, 30_000);
+});

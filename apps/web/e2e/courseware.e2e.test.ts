@@ -5,7 +5,7 @@ import { motionDone, SHOTS, startStack, type Stack, signedIn as signedInAs } fro
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack();
-}, 120_000);
+});
 afterAll(async () => {
   await stack?.stop();
 });

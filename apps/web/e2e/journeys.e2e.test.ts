@@ -79,8 +79,7 @@ it('a signed-out visitor is sent to sign-in and comes back; another role is sent
   await teacher.goto(`${stack.url}/principal_account`);
   await teacher.waitForURL(`${stack.url}/teacher_today`);
   await teacher.context().close();
-  // two sign-ins and a data page: more than the default 5 s on a busy machine
-}, 15_000);
+});
 
 it('SMS sign-in with the code from the outbox', async () => {
   const page = await newPage();

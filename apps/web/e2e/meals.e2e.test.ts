@@ -175,4 +175,4 @@ it('item → cutoff → the parent books → the head teacher sees it → dinner
   await settle(admin);
   await admin.screenshot({ path: join(SHOTS, 'meals-data-centre.png') });
   for (const p of [admin, parent, adviser, teacher]) await p.context().close();
-}, 60_000);
+});

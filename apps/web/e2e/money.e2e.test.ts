@@ -176,7 +176,7 @@ it('apply → approve → SMS sign-in → password → payment password → QR t
   await admin.getByText('账户流水').waitFor();
   await admin.screenshot({ path: join(SHOTS, 'principal-user-375.png'), fullPage: true });
   await admin.context().close();
-}, 90_000);
+});
 
 it('an expiring school sees the renewal banner on every page of its console', async () => {
   await stack.sql(
@@ -195,7 +195,7 @@ it('an expiring school sees the renewal banner on every page of its console', as
   await page.waitForURL(`${stack.url}/principal_user`);
   await page.screenshot({ path: join(SHOTS, 'renewal-banner.png') });
   await page.context().close();
-}, 30_000);
+});
 
 it('the operator refunds part of the top-up through WeChat Pay; the school’s ledger shows it', async () => {
   // after the journey above: 5000 topped up by WeChat, 3600 paid from the balance
@@ -219,4 +219,4 @@ it('the operator refunds part of the top-up through WeChat Pay; the school’s l
   await page.screenshot({ path: join(SHOTS, 'operator-refund.png') });
   await expect.poll(async () => (await ledger()).at(-1)).toEqual({ type: 'refund', amount_fen: -10_000, balance_after_fen: 130_000 });
   await page.context().close();
-}, 30_000);
+});

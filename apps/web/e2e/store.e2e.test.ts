@@ -115,4 +115,4 @@ it('operator adds a good → admin orders it and pays by QR → operator ships �
   await admin.getByTestId('store-good').first().waitFor();
   await admin.screenshot({ path: join(SHOTS, 'store-mall-375.png'), fullPage: true });
   await admin.context().close();
-}, 120_000);
+});

@@ -210,4 +210,4 @@ it('the growth drawer draws the scores and attendance charts on a phone', async 
   await teacher.waitForTimeout(600); // the charts' entry animation
   await shot(teacher, 'growth');
   await noSideways(teacher);
-}, 120_000);
+});
