@@ -10,7 +10,7 @@ import { DomainEvents } from '../../core/events/domain-events';
 import { LOGGER } from '../../core/logging/logger';
 import { Metrics } from '../../core/metrics/metrics';
 import { REDIS } from '../../core/redis/redis.provider';
-import { emitEach } from './fan-out';
+import { emitEach, emitEachMany } from './fan-out';
 import { type Fence, FlowHorizon, settle, TAIL_BATCH, type TailEvent } from './flow-horizon';
 import {
   BATCH_ROOM,
@@ -382,8 +382,9 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
 
   /**
    * Delivers committed events, in position order, to this process's sockets: one `flow.event` per event to the plain
-   * sockets, one `flow.events` to each batch socket with the events of its rooms (one frame per distinct list: every
-   * admin board of a school shares one). Sockets catching up get them held. Never throws.
+   * sockets (all of a flush's events of a socket in one write: the frames of each distinct list are built once), one
+   * `flow.events` to each batch socket with the events of its rooms (one frame per distinct list: every admin board
+   * of a school shares one). Sockets catching up get them held. Never throws.
    */
   private deliverAll(batch: TailEvent[]): void {
     try {
@@ -400,32 +401,39 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
     let delivered = 0;
     const batchIds = rooms.get(BATCH_ROOM);
     const lists = new Map<string, number[]>();
+    const plainLists = new Map<string, number[]>();
     for (const [i, e] of batch.entries()) {
-      const plain = new Set<string>();
       for (const room of roomsOfEvent(e)) {
         for (const id of rooms.get(room) ?? []) {
           const held = this.catchingUp.get(id);
           if (held) {
             if (held[held.length - 1] !== msgs[i]) held.push(msgs[i]);
-          } else if (!batchIds?.has(id)) plain.add(id);
-          else {
-            const list = lists.get(id);
-            if (!list) lists.set(id, [i]);
+          } else {
+            const into = batchIds?.has(id) ? lists : plainLists;
+            const list = into.get(id);
+            if (!list) into.set(id, [i]);
             else if (list[list.length - 1] !== i) list.push(i);
           }
         }
       }
-      if (plain.size) emitEach(this.server, plain, FLOW_EVENT, msgs[i], this.config.liveDirectWrite);
-      delivered += plain.size;
     }
-    const groups = new Map<string, string[]>();
-    for (const [id, list] of lists) {
-      const key = list.join(',');
-      const ids = groups.get(key);
-      if (ids) ids.push(id);
-      else groups.set(key, [id]);
+    // the same event lists to the same frames: every admin board of a school shares one
+    const groupsOf = (of: Map<string, number[]>) => {
+      const groups = new Map<string, string[]>();
+      for (const [id, list] of of) {
+        const key = list.join(',');
+        const ids = groups.get(key);
+        if (ids) ids.push(id);
+        else groups.set(key, [id]);
+      }
+      return groups;
+    };
+    for (const [key, ids] of groupsOf(plainLists)) {
+      const items = key.split(',').map((i) => msgs[Number(i)]);
+      emitEachMany(this.server, ids, FLOW_EVENT, items, this.config.liveDirectWrite);
+      delivered += ids.length * items.length;
     }
-    for (const [key, ids] of groups) {
+    for (const [key, ids] of groupsOf(lists)) {
       emitEach(
         this.server,
         ids,
