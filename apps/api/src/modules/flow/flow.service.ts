@@ -213,7 +213,8 @@ export class FlowService {
   /**
    * The school's students of a command (active ones), with what deciding needs, the day (today unless given) and each
    * student's stream of that day, in ONE prepared statement: a row per event of the day (in stream order), or one row
-   * without an event for a student whose day is empty.
+   * without an event for a student whose day is empty. Driven by the ids (unnest, each looked up by its key), so the
+   * generic plan of the prepared statement never walks a school's students.
    */
   private async load(
     schoolId: number,
@@ -232,9 +233,11 @@ export class FlowService {
                              and ho.day = d.today)) as mine,
               d.today::text as today,
               ${EVENT_COLUMNS}, e.student_id, e.state_after
-         from students s cross join ${SCHOOL_TODAY} d left join care_class_students ccs on ccs.student_id = s.id
+         from unnest($2::int[]) as x(id)
+         join students s on s.id = x.id
+         cross join ${SCHOOL_TODAY} d left join care_class_students ccs on ccs.student_id = s.id
          left join flow_events e on e.student_id = s.id and e.day = coalesce($4::date, d.today)
-        where s.school_id = $1 and s.id = any($2) and s.status = 1
+        where s.school_id = $1 and s.status = 1
         order by s.id, e.version`,
       [schoolId, ids, userId, day ?? null],
     );
