@@ -119,10 +119,11 @@ async function seedSchools(sql0, zones) {
   // one contract per student; g decides its kind, state, end and units (a realistic mix rather than a uniform one):
   //  5% unpaid, 5% cancelled, 10% expired before, 80% active; active end days from 30 days ago to 200 days on
   //  (about 10% past their end, about 7% within 14 days); counted kinds with units used, some at 3 or fewer, some none left;
-  //  a fifth auto-renew
+  //  a fifth auto-renew. g runs school by school (the students were inserted one of each school at a time: numbered by
+  //  id, a school's g were all alike modulo 10 and so was its zone, and every London school had no auto-renew contract)
   await sql.query(
     `with st as (
-       select st.id as student_id, st.school_id, s.today, u.user_id as guardian_id, row_number() over (order by st.id) as g
+       select st.id as student_id, st.school_id, s.today, u.user_id as guardian_id, row_number() over (order by st.school_id, st.id) as g
          from students st join bench_schools s on s.id = st.school_id join student_guardians u on u.student_id = st.id
      ), x as (
        select st.*, (array['term','month','days','sessions'])[1 + g % 4] as kind,
