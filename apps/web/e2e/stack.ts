@@ -115,12 +115,13 @@ export const CONTEXT = { locale: 'zh-CN', reducedMotion: 'reduce' } as const;
 export async function signedIn(stack: Stack, account: string, width: number, height: number, path: string): Promise<Page> {
   const context = await stack.browser.newContext({ viewport: { width, height }, ...CONTEXT });
   const page = await context.newPage();
-  await page.goto(`${stack.url}/login`);
+  // the sign-in page sends the user on to `redirect` inside the app: one page load instead of two (the login page's
+  // and the destination's), as a user following a link while signed out would go
+  await page.goto(`${stack.url}/login?redirect=${encodeURIComponent(path)}`);
   await page.getByPlaceholder('用户名 / 手机号 / 邮箱').fill(account);
   await page.getByPlaceholder('密码', { exact: true }).fill('Demo@2026');
   await page.locator('form button[type=submit]').click();
   await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-  await page.goto(`${stack.url}${path}`);
   return page;
 }
 
