@@ -1,3 +1,5 @@
+// first: starts a phone home's code and data before the rest of the app is evaluated (boot.ts)
+import './boot';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';

@@ -1,5 +1,5 @@
-import { Button, Empty, Result, Spin } from 'antd';
-import type { ReactNode } from 'react';
+import { Button, Empty, Spin } from 'antd';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { useT } from '../stores/preferences';
 
 /** The three states every page has besides its content. */
@@ -12,15 +12,39 @@ export function Loading() {
   );
 }
 
+interface ResultProps {
+  status?: 'warning';
+  title: ReactNode;
+  subTitle?: ReactNode;
+  extra?: ReactNode;
+}
+
+/** The failure state in plain elements: while antd's Result loads, or instead of it when it cannot (offline). */
+function PlainResult({ title, subTitle, extra }: ResultProps) {
+  return (
+    <div style={{ padding: 48, textAlign: 'center' }} role="alert">
+      <div style={{ fontSize: 16, marginBottom: 8 }}>{title}</div>
+      {subTitle && <div style={{ marginBottom: 16 }}>{subTitle}</div>}
+      {extra}
+    </div>
+  );
+}
+
+/** antd's Result (with its illustrations) is loaded when a page first fails, not with every page's code. */
+const Result = lazy((): Promise<{ default: ComponentType<ResultProps> }> =>
+  import('antd/es/result').then(
+    ({ default: AntResult }) => ({ default: (p: ResultProps) => <AntResult {...p} /> }),
+    () => ({ default: PlainResult }),
+  ),
+);
+
 export function LoadError({ message, onRetry }: { message?: string; onRetry?: () => void }) {
   const t = useT();
+  const retry = onRetry && <Button onClick={onRetry}>{t('common.retry')}</Button>;
   return (
-    <Result
-      status="warning"
-      title={t('common.load_failed')}
-      subTitle={message}
-      extra={onRetry && <Button onClick={onRetry}>{t('common.retry')}</Button>}
-    />
+    <Suspense fallback={<PlainResult title={t('common.load_failed')} subTitle={message} extra={retry} />}>
+      <Result status="warning" title={t('common.load_failed')} subTitle={message} extra={retry} />
+    </Suspense>
   );
 }
 

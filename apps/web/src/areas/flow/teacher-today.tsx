@@ -3,6 +3,7 @@ import { Alert, Badge, Card, Checkbox, Empty, Modal, Radio, Segmented, Space, Ta
 import { boardState, LOW_UNITS_BADGE, type FlowBoardStudent } from '@wantuo/shared';
 import { useCallback, useMemo, useState } from 'react';
 import { get } from '../../api/http';
+import { early } from '../../lib/early-data';
 import { LoadError, Loading } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { localTime, useSchoolZone } from '../../lib/school-time';
@@ -32,7 +33,7 @@ export default function TeacherToday() {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [leaving, setLeaving] = useState<FlowBoardStudent | null>(null);
   const [pickup, setPickup] = useState<number | null>(null);
-  const q = useQuery({ queryKey: ['flowBoard'], queryFn: () => get('flowBoard'), refetchInterval: 30_000 });
+  const q = useQuery({ queryKey: ['flowBoard'], queryFn: () => early('flowBoard', () => get('flowBoard')), refetchInterval: 30_000 });
   const { refetch } = q;
   const pending = useFlowQueue(useCallback(() => refetch(), [refetch]));
 

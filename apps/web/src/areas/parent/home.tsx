@@ -1,20 +1,24 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Avatar, Badge, Card, Space, Tabs, Typography } from 'antd';
+import { lazy, Suspense } from 'react';
 import { get } from '../../api/http';
+import { early } from '../../lib/early-data';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
 import { useFlowLive } from '../flow/use-flow-live';
 import { ChildToday } from './child-today';
-import { LeaveRequests } from './leave-requests';
 import { parentStrings } from './strings';
 import { flowStrings } from '../flow/strings';
+
+/** The leave requests tab (its form and date picker) loads when it is opened, not with the children's day. */
+const LeaveRequests = lazy(() => import('./leave-requests').then((m) => ({ default: m.LeaveRequests })));
 
 /** The parent's home: each child's day as it happens (live), and leave requests. */
 export default function ParentHome() {
   const tp = parentStrings.use();
   const tf = flowStrings.use();
   const client = useQueryClient();
-  const q = useQuery({ queryKey: ['parentChildren'], queryFn: () => get('parentChildren') });
+  const q = useQuery({ queryKey: ['parentChildren'], queryFn: () => early('parentChildren', () => get('parentChildren')) });
   const today = useSchoolToday();
   const { live } = useFlowLive((e) => void client.invalidateQueries({ queryKey: ['clockingInInfo', e.student_id] }));
 
@@ -28,7 +32,7 @@ export default function ParentHome() {
   ) : (
     <Space orientation="vertical" style={{ width: '100%' }} size="middle">
       {children.map((c) => (
-        <Card key={c.id} size="small">
+        <Card key={c.id} size="small" className="child-card">
           <Space align="start">
             <Avatar size={48} src={c.photo_url || undefined} style={{ backgroundColor: c.gender === 2 ? '#eb2f96' : '#1677ff' }}>
               {c.name.slice(-1)}
@@ -57,7 +61,15 @@ export default function ParentHome() {
       <Tabs
         items={[
           { key: 'today', label: `${tp('parent.today')} ${today}`, children: childrenCard },
-          { key: 'leave', label: tf('leave.title'), children: <LeaveRequests kids={children} /> },
+          {
+            key: 'leave',
+            label: tf('leave.title'),
+            children: (
+              <Suspense fallback={<Loading />}>
+                <LeaveRequests kids={children} />
+              </Suspense>
+            ),
+          },
         ]}
       />
     </Card>

@@ -1,0 +1,226 @@
+#!/usr/bin/env node
+// The teacher's and the parent's first screens on a mid-range phone over 4G (issue 26 item 4, "The phone"): the built
+// API (apps/api/dist/main.js) serving the built web app (apps/web/dist) on a database of its own with the demo seeded;
+// Chromium (playwright-core) in a 375×812 context throttled through the DevTools protocol (150 ms latency, 9 Mbps down,
+// 4 Mbps up, CPU ×4). Signed in once without throttling (not timed); then per run a new context (an empty HTTP cache)
+// with that session: a cold navigation to the route, then a second visit (same context, a new tab: the browser's
+// cache and V8's code cache warm). Timed: from the navigation's start (performance.timeOrigin) to the first student
+// row (/teacher_today) or child's card (/parent) being on screen. Targets: ≤ 2.0 s cold, ≤ 0.8 s second visit.
+// Appends a dated section to BENCHMARKS.md (`--no-write` to leave it alone; `--runs N`, `--route teacher|parent`).
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { appendSection, benchDatabase, machineLoad, startDemoApi } from '../../api/bench/bench-lib.mjs';
+
+const web = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const RUNS = Number(opt('runs', 3));
+const WRITE = !args.includes('--no-write');
+const ONLY = opt('route', null);
+
+/** The phone: viewport, network (bytes per second) and CPU slow-down. */
+const PHONE = { width: 375, height: 812, latency: 150, down: (9 * 1_000_000) / 8, up: (4 * 1_000_000) / 8, cpu: 4 };
+const TARGET = { cold: 2000, warm: 800 };
+
+const ROUTES = [
+  // the first student's name in the list of today's flow
+  { key: 'teacher', account: 'teacher', path: '/teacher_today', selector: '.flow-list .flow-row strong', what: 'first student row' },
+  // the first child's card (name and care class) on the parent's home
+  { key: 'parent', account: 'parent', path: '/parent', selector: '.child-card', what: "first child's card" },
+].filter((r) => !ONLY || r.key === ONLY);
+
+for (const f of [join(web, 'dist', 'index.html'), join(web, '..', 'api', 'dist', 'main.js')]) {
+  if (!existsSync(f)) throw new Error(`${f} is missing: build first (npx turbo run build)`);
+}
+if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}`);
+
+/**
+ * Records, in the page, when `selector` first matches an element with a box on screen (performance.now(), i.e. ms
+ * since the navigation started): a check at each DOM change and each frame, so the mark is not late by a poll.
+ */
+const markScript = (selector) => `(() => {
+  const sel = ${JSON.stringify(selector)};
+  const check = () => {
+    if (window.__shown) return true;
+    const el = document.querySelector(sel);
+    if (!el) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 && r.top < innerHeight) { window.__shown = performance.now(); return true; }
+    return false;
+  };
+  const start = () => {
+    const mo = new MutationObserver(() => { if (check()) mo.disconnect(); });
+    mo.observe(document, { childList: true, subtree: true, attributes: true });
+    const frame = () => { if (!check()) requestAnimationFrame(frame); };
+    requestAnimationFrame(frame);
+  };
+  if (document.documentElement) start(); else document.addEventListener('readystatechange', start, { once: true });
+})();`;
+
+/** A throttled tab in `context`: the network log (per request: URL, type, bytes on the wire, start and end). */
+async function phoneTab(context) {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: PHONE.latency,
+    downloadThroughput: PHONE.down,
+    uploadThroughput: PHONE.up,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpu });
+  const requests = new Map();
+  cdp.on('Network.requestWillBeSent', (e) => {
+    if (!requests.has(e.requestId)) requests.set(e.requestId, { url: e.request.url, type: e.type, start: e.timestamp, wall: e.wallTime });
+  });
+  cdp.on('Network.responseReceived', (e) => {
+    const r = requests.get(e.requestId);
+    if (r)
+      Object.assign(r, {
+        status: e.response.status,
+        cached: e.response.fromDiskCache || e.response.fromMemoryCache,
+        encoding: e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding'],
+      });
+  });
+  cdp.on('Network.requestServedFromCache', (e) => {
+    const r = requests.get(e.requestId);
+    if (r) r.cached = true;
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    const r = requests.get(e.requestId);
+    if (r) Object.assign(r, { end: e.timestamp, bytes: e.encodedDataLength });
+  });
+  return { page, cdp, requests };
+}
+
+/** One visit: navigate, wait for the selector on screen, read the mark and the network log relative to the document's request. */
+async function visit(context, base, route) {
+  const { page, cdp, requests } = await phoneTab(context);
+  await page.addInitScript({ content: markScript(route.selector) });
+  await page.goto(`${base}${route.path}`, { waitUntil: 'commit' });
+  await page.waitForFunction(() => window.__shown !== undefined, null, { timeout: 60_000, polling: 100 });
+  const shown = await page.evaluate(() => window.__shown);
+  // let the requests the screen starts at once finish, for the log
+  await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => {});
+  await cdp.detach().catch(() => {});
+  const list = [...requests.values()];
+  const doc = list.find((r) => r.type === 'Document') ?? list[0];
+  const t0 = doc.start;
+  const log = list
+    .filter((r) => r.url.startsWith(base) && !r.url.includes('/socket.io/'))
+    .map((r) => ({
+      path: r.url.slice(base.length).replace(/\?.*$/, (q) => (q.length > 40 ? `${q.slice(0, 40)}…` : q)),
+      type: r.type,
+      bytes: r.bytes ?? 0,
+      cached: !!r.cached,
+      encoding: r.encoding ?? '',
+      start: Math.round((r.start - t0) * 1000),
+      end: r.end ? Math.round((r.end - t0) * 1000) : null,
+    }))
+    .sort((a, b) => a.start - b.start);
+  await page.close();
+  return { shown: Math.round(shown), log };
+}
+
+async function signIn(browser, base, account) {
+  const context = await browser.newContext({ viewport: { width: PHONE.width, height: PHONE.height }, locale: 'zh-CN' });
+  const page = await context.newPage();
+  await page.goto(`${base}/login`);
+  await page.getByPlaceholder('用户名 / 手机号 / 邮箱').fill(account);
+  await page.getByPlaceholder('密码', { exact: true }).fill('Demo@2026');
+  await page.locator('form button[type=submit]').click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
+
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const { dbName, dbUrl } = benchDatabase('phone_bench');
+const api = await startDemoApi({ dbName, dbUrl, env: { NODE_ENV: 'development' } });
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+});
+const results = [];
+const chromiumVersion = browser.version();
+try {
+  for (const route of ROUTES) {
+    const state = await signIn(browser, api.base, route.account);
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) {
+      const context = await browser.newContext({
+        viewport: { width: PHONE.width, height: PHONE.height },
+        locale: 'zh-CN',
+        storageState: state,
+        isMobile: true,
+        hasTouch: true,
+      });
+      const cold = await visit(context, api.base, route);
+      const warm = await visit(context, api.base, route);
+      await context.close();
+      runs.push({ cold, warm, load: machineLoad('phone.bench.mjs').load });
+      console.log(`${route.path} run ${i + 1}: cold ${s(cold.shown)}, second visit ${s(warm.shown)} (load ${runs.at(-1).load})`);
+    }
+    results.push({ route, runs });
+  }
+} finally {
+  await browser.close();
+  await api.stop();
+}
+
+// the report: per route the three runs, then the requests of the last run (cold and second visit)
+const date = new Date().toISOString().slice(0, 10);
+const load = machineLoad('phone.bench.mjs');
+const lines = [
+  `## Web: the teacher's and the parent's first screen on a 4G phone (${date})`,
+  '',
+  `\`npm run bench:phone -w apps/web\` (apps/web/scripts/phone.bench.mjs): the built API serving the built web app on a database of its own (demo seeded), Chromium ${chromiumVersion} 375×812, DevTools throttling: ${PHONE.latency} ms latency, 9 Mbps down, 4 Mbps up, CPU ×${PHONE.cpu}. Signed in beforehand (not timed); each run a new browser context (empty HTTP cache): a cold navigation, then a second visit in a new tab. Time from the navigation's start to the element on screen. Machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; load ${load.load} (${load.others} other bench/test processes).`,
+  '',
+  '| route | until | cold (3 runs) | second visit (3 runs) | target | met |',
+  '|---|---|---|---|---|---|',
+];
+for (const { route, runs } of results) {
+  const cold = runs.map((r) => r.cold.shown);
+  const warm = runs.map((r) => r.warm.shown);
+  const met = Math.max(...cold) <= TARGET.cold && Math.max(...warm) <= TARGET.warm;
+  lines.push(
+    `| ${route.path} | ${route.what} | ${cold.map(s).join(' / ')} | ${warm.map(s).join(' / ')} | ≤ ${s(TARGET.cold)} / ≤ ${s(TARGET.warm)} | ${met ? 'yes' : '**no**'} |`,
+  );
+}
+for (const { route, runs } of results) {
+  for (const [label, v] of [
+    ['cold', runs.at(-1).cold],
+    ['second visit', runs.at(-1).warm],
+  ]) {
+    const js = v.log.filter((r) => r.type === 'Script');
+    const data = v.log.filter((r) => r.path.startsWith('/api/'));
+    const total = v.log.reduce((n, r) => n + r.bytes, 0);
+    lines.push(
+      '',
+      `${route.path}, ${label} (last run): on screen at ${s(v.shown)}; ${v.log.length} requests, ${kib(total)} on the wire; ${js.length} JS chunks (${kib(js.reduce((n, r) => n + r.bytes, 0))}), data requests:`,
+      '',
+      '| request | bytes | start–end (ms) | note |',
+      '|---|---|---|---|',
+      ...[...v.log.filter((r) => r.type === 'Document' || r.type === 'Stylesheet'), ...js, ...data].map(
+        (r) =>
+          `| ${r.path} | ${r.cached ? 'cache' : kib(r.bytes)} | ${r.start}–${r.end ?? '?'} | ${[r.type, r.encoding].filter(Boolean).join(', ')} |`,
+      ),
+    );
+  }
+}
+const section = `${lines.join('\n')}\n`;
+if (WRITE) appendSection(`\n${section}`);
+else console.log(section);
+const allMet = results.every(({ runs }) => runs.every((r) => r.cold.shown <= TARGET.cold && r.warm.shown <= TARGET.warm));
+process.exit(allMet ? 0 : 1);
