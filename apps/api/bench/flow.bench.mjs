@@ -94,10 +94,8 @@ if (isMainThread && process.env.FLOW_BENCH_SOCKET_HOST) {
   workers.forEach((w, i) => {
     w.on('message', (m) => process.send({ i, m }));
     w.on('error', (err) => process.send({ i, m: { type: 'error', message: String(err?.stack ?? err) } }));
-    w.on('exit', () => {
-      if (workers.every((x) => x.threadId === -1)) process.exit(0);
-    });
   });
+  // the bench ends this process once it has every worker's answer (exiting earlier could drop a message being sent)
   process.on('message', ({ i, m }) => workers[i].postMessage(m));
   process.on('disconnect', () => process.exit(0));
 } else if (!isMainThread) {
@@ -534,6 +532,7 @@ async function liveLatency(label, apis, token, boardToken, take, sql, batch = tr
       return p;
     }),
   );
+  host.disconnect();
   await Promise.race([hostExit, sleep(5000)]);
   if (host.exitCode === null) host.kill();
 
