@@ -208,11 +208,12 @@ for (const { route, runs } of results) {
     const total = v.log.reduce((n, r) => n + r.bytes, 0);
     lines.push(
       '',
-      `${route.path}, ${label} (last run): on screen at ${s(v.shown)}; ${v.log.length} requests, ${kib(total)} on the wire; ${js.length} JS chunks (${kib(js.reduce((n, r) => n + r.bytes, 0))}), data requests:`,
+      `${route.path}, ${label} (last run): on screen at ${s(v.shown)}; ${v.log.length} requests, ${kib(total)} on the wire; ${js.length} JS chunks (${kib(js.reduce((n, r) => n + r.bytes, 0))}${js.some((r) => r.cached) ? `; ${js.filter((r) => r.cached).length} from the cache, not listed` : ''}); the document, styles, chunks fetched and data requests:`,
       '',
       '| request | bytes | start–end (ms) | note |',
       '|---|---|---|---|',
-      ...[...v.log.filter((r) => r.type === 'Document' || r.type === 'Stylesheet'), ...js, ...data].map(
+      // chunks the browser had in its cache (a second visit) are counted above, not listed
+      ...[...v.log.filter((r) => r.type === 'Document' || r.type === 'Stylesheet'), ...js.filter((r) => !r.cached), ...data].map(
         (r) =>
           `| ${r.path} | ${r.cached ? 'cache' : kib(r.bytes)} | ${r.start}–${r.end ?? '?'} | ${[r.type, r.encoding].filter(Boolean).join(', ')} |`,
       ),
