@@ -1,0 +1,29 @@
+import { act } from 'react';
+import { createRoot } from 'react-dom/client';
+import { afterEach, expect, it, vi } from 'vitest';
+import { LoadError } from './states';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+async function mount(node: React.ReactNode) {
+  const el = document.createElement('div');
+  document.body.appendChild(el);
+  await act(async () => createRoot(el).render(node));
+  return el;
+}
+
+it('a failed load says so with a retry button at once, then in antd’s Result once it has loaded', async () => {
+  const retry = vi.fn();
+  const el = await mount(<LoadError message="网络错误" onRetry={retry} />);
+  // the first render (Result not loaded yet, or already): the words and the button are there either way
+  expect(el.textContent).toContain('网络错误');
+  await vi.waitFor(() => expect(el.querySelector('.ant-result')).not.toBeNull());
+  expect(el.textContent).toContain('网络错误');
+  const button = el.querySelector('button')!;
+  await act(async () => button.click());
+  expect(retry).toHaveBeenCalledTimes(1);
+});
