@@ -186,7 +186,7 @@ export async function seedGuardians(sql, schoolId, { guardians: n, twoChildren, 
 }
 
 /** CPU seconds used so far by a process (user + system), 0 when it is gone. */
-function cpuOf(pid) {
+export function cpuOf(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -195,7 +195,8 @@ function cpuOf(pid) {
     return 0;
   }
 }
-function machineCpu() {
+/** busy and total jiffies of the whole machine so far (/proc/stat) */
+export function machineCpu() {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   const idle = f[3] + f[4];
   return { busy: f.reduce((a, b) => a + b, 0) - idle, total: f.reduce((a, b) => a + b, 0) };

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { admin, ADMIN_URL, freePort, waitFor } from './bench-lib.mjs';
+import { admin, ADMIN_URL, cpuOf, freePort, machineCpu, waitFor } from './bench-lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const apiDir = join(here, '..');
@@ -217,24 +217,6 @@ if (isMainThread && process.env.FLOW_BENCH_SOCKET_HOST) {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-/** CPU seconds (user + system) of a process so far, from /proc; 0 when it is gone */
-function cpuOf(pid) {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      .slice(readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2)
-      .split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-/** busy and total jiffies of the whole machine */
-function machineCpu() {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  const idle = f[3] + f[4];
-  const total = f.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
-}
 /** a CPU meter over the given processes (API pids, Postgres backends of the bench database) and the machine */
 async function cpuMeter(sql, apiPids) {
   const { rows } = await sql.query(`select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [dbName]);

@@ -32,7 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { verify as argon2Verify } from '@node-rs/argon2';
 import pg from 'pg';
 import { Aes, Formatter, Rsa } from 'wechatpay-axios-plugin';
-import { admin, ADMIN_URL, freePort, waitFor } from './bench-lib.mjs';
+import { admin, ADMIN_URL, cpuOf, freePort, machineCpu, waitFor } from './bench-lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const apiDir = join(here, '..');
@@ -140,20 +140,6 @@ const login = async (base, account) => (await must(base, 'login', null, { accoun
 // ---------------------------------------------------------------------------------------------------------------
 // CPU: the API process, the Postgres backends of the bench database, the bench itself and the whole machine
 
-function cpuOf(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-function machineCpu() {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  const idle = f[3] + f[4];
-  return { busy: f.reduce((a, b) => a + b, 0) - idle, total: f.reduce((a, b) => a + b, 0) };
-}
 async function cpuMeter(sql, apiPid) {
   const { rows } = await sql.query(`select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [dbName]);
   const pgPids = rows.map((r) => r.pid);
