@@ -133,24 +133,7 @@ function tcpOf(socket: Socket): NetSocket | null {
  * open websocket; the others (and all of them with `direct` false: LIVE_DIRECT_WRITE=0) through socket.io.
  */
 export function emitEach(server: Server, ids: Iterable<string>, event: string, data: unknown, direct = true): void {
-  let frame: Buffer | null = null;
-  const others: string[] = [];
-  for (const id of ids) {
-    const socket = server.sockets.sockets.get(id);
-    if (!socket) continue;
-    const tcp = direct ? tcpOf(socket) : null;
-    if (!tcp) {
-      others.push(id);
-      continue;
-    }
-    frame ??= eventFrame(event, data);
-    tcp.write(frame);
-    fanOutCounts.direct++;
-  }
-  if (others.length) {
-    fanOutCounts.fallback += others.length;
-    server.local.to(others).emit(event, data);
-  }
+  emitEachMany(server, ids, event, [data], direct);
 }
 
 /**
@@ -159,7 +142,6 @@ export function emitEach(server: Server, ids: Iterable<string>, event: string, d
  * instead of one per event); the others through socket.io, one emit per item in the same order.
  */
 export function emitEachMany(server: Server, ids: Iterable<string>, event: string, data: readonly unknown[], direct = true): void {
-  if (data.length === 1) return emitEach(server, ids, event, data[0], direct);
   let frames: Buffer | null = null;
   const others: string[] = [];
   for (const id of ids) {
@@ -170,7 +152,7 @@ export function emitEachMany(server: Server, ids: Iterable<string>, event: strin
       others.push(id);
       continue;
     }
-    frames ??= Buffer.concat(data.map((d) => eventFrame(event, d)));
+    frames ??= data.length === 1 ? eventFrame(event, data[0]) : Buffer.concat(data.map((d) => eventFrame(event, d)));
     tcp.write(frames);
     fanOutCounts.direct += data.length;
   }
