@@ -1,20 +1,11 @@
 import { act } from 'react';
-import { createRoot } from 'react-dom/client';
 import { afterEach, expect, it, vi } from 'vitest';
+import { mount } from '../test-utils';
 import { LoadError } from './states';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 afterEach(() => {
   document.body.innerHTML = '';
 });
-
-async function mount(node: React.ReactNode) {
-  const el = document.createElement('div');
-  document.body.appendChild(el);
-  await act(async () => createRoot(el).render(node));
-  return el;
-}
 
 it('a failed load says so with a retry button at once, then in antd’s Result once it has loaded', async () => {
   const retry = vi.fn();

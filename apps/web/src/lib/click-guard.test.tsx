@@ -1,24 +1,15 @@
 import { act } from 'react';
-import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { mount } from '../test-utils';
 import { GuardedButton } from '../components/guarded-button';
 import { MoneyInput } from '../components/money-input';
 import { useState } from 'react';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => {
   vi.useRealTimers();
   document.body.innerHTML = '';
 });
-
-async function mount(node: React.ReactNode) {
-  const el = document.createElement('div');
-  document.body.appendChild(el);
-  await act(async () => createRoot(el).render(node));
-  return el;
-}
 
 it('a guarded button acts once per 2000 ms', async () => {
   const onClick = vi.fn();
