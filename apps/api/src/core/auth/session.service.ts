@@ -65,7 +65,7 @@ export class SessionService implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * A write that may end or alter sessions (tokens revoked, a user's role, status, job status, deletion, name or
-   * language, a school's service dates): within a transaction the caches are invalidated after its commit, otherwise
+   * language): within a transaction the caches are invalidated after its commit, otherwise
    * (the write already done) at once.
    */
   async changed(em?: EntityManager): Promise<void> {
@@ -95,7 +95,8 @@ export class SessionService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * The user behind a token, from the cache or in one query; null when the token is unknown, expired, revoked or the
+   * The user behind a token, from the cache or in one query (a school's renewal, which moves its service date, is seen
+   * within SESSION_CACHE_MS; its passing needs no invalidation: the guard compares the date with the clock); null when the token is unknown, expired, revoked or the
    * user disabled. A copy: the caller may spread or change it.
    */
   async resolve(token: string): Promise<SessionUser | null> {
