@@ -84,7 +84,8 @@ describe.each(['aliyun', 'tencent'] as const)('texts through %s', (p) => {
     });
     expect(row.provider_message_id).toBeTruthy();
     expect(row.units).toBeGreaterThanOrEqual(1);
-    const [got] = fake.messages(to);
+    // the fake notes its own report once the push has been answered, a moment after the API has applied it
+    const got = await eventually(async () => fake.messages(to).find((m) => m.report === 'delivered') ?? null);
     expect(got).toMatchObject({ mobile: to, templateCode: templates['code.login'], report: 'delivered' });
     // the code the fake received is the one that signs in
     const code = p === 'aliyun' ? (got.params as Record<string, string>).code : (got.params as string[])[0];
