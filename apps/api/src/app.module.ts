@@ -39,6 +39,7 @@ import { StoreModule } from './modules/store/store.module';
 import { LeaveModule } from './modules/leave/leave.module';
 import { StudentsModule } from './modules/students/students.module';
 import { TasksModule } from './modules/tasks/tasks.module';
+import { WechatModule } from './modules/wechat/wechat.module';
 import { WorkerModule } from './worker.module';
 
 export interface AppOptions {
@@ -83,6 +84,7 @@ export class AppModule {
         HomeworkModule,
         CoursewareModule,
         StoreModule,
+        WechatModule,
         ...(config.env === 'production' ? [] : [DevModule]),
         ...(config.wechatpay ? [] : [WechatPaySandboxModule]),
         ...(config.sms.fakes ? [SmsFakesModule] : []),

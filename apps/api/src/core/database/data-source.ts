@@ -30,6 +30,7 @@ import { TaskHandovers1766217600000 } from '../../migrations/1766217600000-task-
 import { SmsMessages1766390400000 } from '../../migrations/1766390400000-sms-messages';
 import { PaymentSweeps1766304000000 } from '../../migrations/1766304000000-payment-sweeps';
 import { ContractNumberPrefix1766476800000 } from '../../migrations/1766476800000-contract-number-prefix';
+import { Wechat1766563200000 } from '../../migrations/1766563200000-wechat';
 import { PG_TYPES } from './type-parsers';
 import { School } from '../../modules/school/entities/school.entity';
 import { User } from '../../modules/auth/entities/user.entity';
@@ -69,6 +70,7 @@ export const MIGRATIONS = [
   PaymentSweeps1766304000000,
   SmsMessages1766390400000,
   ContractNumberPrefix1766476800000,
+  Wechat1766563200000,
 ];
 
 /** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */
