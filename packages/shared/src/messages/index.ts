@@ -25,6 +25,7 @@ import { studentsMessages } from './students';
 import { teachingMessages } from './teaching';
 import { timetableMessages } from './timetable';
 import { tutoringMessages } from './tutoring';
+import { wechatMessages } from './wechat';
 
 export type Lang = 'zh-CN' | 'en';
 export const DEFAULT_LANG: Lang = 'zh-CN';
@@ -54,6 +55,7 @@ const messages = {
   ...homeworkMessages,
   ...examsMessages,
   ...coursewareMessages,
+  ...wechatMessages,
 } satisfies Record<string, Bilingual>;
 
 export type MessageKey = keyof typeof messages;
