@@ -127,6 +127,30 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     meaning: 'QR sign-in, phone: the account that scanned the ticket refuses it; the desktop shows it cancelled',
   },
   {
+    method: 'GET',
+    action: 'wechatAuthorize',
+    module: 'wechat',
+    who: ['pub'],
+    meaning:
+      "official-account web sign-in (snsapi_base), inside WeChat: a one-use state (10 minutes, where to go after) and the authorisation page's URL with this site's /wechat/callback; rate-limited per IP",
+  },
+  {
+    method: 'POST',
+    action: 'wechatOauth',
+    module: 'wechat',
+    who: ['pub'],
+    meaning:
+      "the callback's code and state: the state is spent, the code exchanged for the openid (sns/oauth2/access_token); a guardian bound to it is signed in (logged as login.wechat), otherwise a one-use bind ticket (15 minutes) for one SMS-code sign-in; staff are never signed in by openid; rate-limited per IP",
+  },
+  {
+    method: 'POST',
+    action: 'wechatBind',
+    module: 'wechat',
+    who: ['P'],
+    meaning:
+      "binds a bind ticket's openid to the signed-in guardian (once): one live openid per guardian per app id and one guardian per openid; a binding it replaces is ended as rebound, never deleted, and both are in the account's log (wechat.bind)",
+  },
+  {
     method: 'POST',
     action: 'applyAccount',
     module: 'applications',
@@ -859,5 +883,50 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     who: ['O', 'A'],
     meaning:
       "the texts themselves, paged, newest first, by day range, state, kind, provider and mobile: their provider, template, state and the provider's code when refused; the operator every school's (or one), an admin their own",
+  },
+  {
+    method: 'GET',
+    action: 'messagePrefs',
+    module: 'wechat',
+    who: ['P'],
+    meaning:
+      "the guardian's message settings: every kind of message to guardians with its label, the channel chosen (WeChat, SMS, both, none; the default when unset) and whether it may be turned off, and the account's WeChat binding (bound at, masked openid)",
+  },
+  {
+    method: 'POST',
+    action: 'saveMessagePrefs',
+    module: 'wechat',
+    who: ['P'],
+    meaning: 'the guardian chooses the channel of some message kinds (set-based upsert); alerts cannot be turned off',
+  },
+  {
+    method: 'POST',
+    action: 'wechatUnbind',
+    module: 'wechat',
+    who: ['P'],
+    meaning: "the guardian ends their account's live WeChat binding (kept in the bindings' history and the account's activity); messages then go by SMS",
+  },
+  {
+    method: 'GET',
+    action: 'schoolWechatStats',
+    module: 'wechat',
+    who: ['A'],
+    meaning:
+      "the school's guardians bound to the official account of all, and message delivery per school-local day and kind (WeChat sent, delivered, failed, SMS fallbacks, SMS sent directly), paged, newest first; default the last 7 school days",
+  },
+  {
+    method: 'GET',
+    action: 'wechatAccount',
+    module: 'wechat',
+    who: ['O'],
+    meaning:
+      "platform operator's view of the official account: app id, sandbox or real, whether its access token is fresh, guardians bound across schools, and the template id of each message kind",
+  },
+  {
+    method: 'POST',
+    action: 'saveWechatTemplates',
+    module: 'wechat',
+    who: ['O'],
+    meaning: "platform operator sets the official account's template id of some message kinds (set-based upsert, who and when kept)",
   },
 ];

@@ -21,6 +21,26 @@ export type LoginUserInfo = z.infer<typeof LoginUserInfo>;
 export const LoginResult = z.object({ userinfo: LoginUserInfo });
 export type LoginResult = z.infer<typeof LoginResult>;
 
+/** `data` of wechatAuthorize: the official account's authorisation page to go to. */
+export const WechatAuthorizeAnswer = z.object({ url: z.string() });
+export type WechatAuthorizeAnswer = z.infer<typeof WechatAuthorizeAnswer>;
+
+/**
+ * `data` of wechatOauth: a bound guardian is signed in (`userinfo`, as login answers); an openid no guardian is bound
+ * to gets a `bind_ticket` for the one SMS-code sign-in that binds it. `redirect`: where the authorisation was started.
+ */
+export const WechatOauthAnswer = z.object({
+  userinfo: LoginUserInfo.optional(),
+  bind_ticket: z.string().optional(),
+  bind_expires_at: z.string().optional(),
+  redirect: z.string(),
+});
+export type WechatOauthAnswer = z.infer<typeof WechatOauthAnswer>;
+
+/** `data` of wechatBind. */
+export const WechatBindAnswer = z.object({ bound_at: z.string(), rebound: z.boolean() });
+export type WechatBindAnswer = z.infer<typeof WechatBindAnswer>;
+
 /** `data` of GET userInfo and of profile. */
 export const UserInfo = z.object({
   id: z.number().int(),
@@ -46,6 +66,9 @@ export const ACTIVITY_ACTIONS = [
   'login',
   'login.sms',
   'login.qr',
+  'login.wechat',
+  'wechat.bind',
+  'wechat.unbind',
   'login.failed',
   'login.locked',
   'logout',

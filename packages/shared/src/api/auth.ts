@@ -1,5 +1,16 @@
 import { EmptyAnswer, GET, POST } from './define';
-import { LoginLogAnswer, LoginResult, QrPollResult, QrScanResult, QrTicket, ResetLookup, UserInfo } from '../answers/auth';
+import {
+  LoginLogAnswer,
+  LoginResult,
+  QrPollResult,
+  QrScanResult,
+  QrTicket,
+  ResetLookup,
+  UserInfo,
+  WechatAuthorizeAnswer,
+  WechatBindAnswer,
+  WechatOauthAnswer,
+} from '../answers/auth';
 import {
   ChangePwdInput,
   EmptyInput,
@@ -13,6 +24,9 @@ import {
   ResetPwdInput,
   ResetPwdQuery,
   SmsSendInput,
+  WechatAuthorizeInput,
+  WechatBindInput,
+  WechatOauthInput,
 } from '../schemas/auth';
 
 /** The actions of module `auth` (docs/modules/auth.md). */
@@ -32,4 +46,7 @@ export const authActions = [
   POST('qrLoginScan', QrTicketInput, QrScanResult),
   POST('qrLoginConfirm', QrTicketInput, EmptyAnswer),
   POST('qrLoginCancel', QrTicketInput, EmptyAnswer),
+  GET('wechatAuthorize', WechatAuthorizeInput, WechatAuthorizeAnswer),
+  POST('wechatOauth', WechatOauthInput, WechatOauthAnswer),
+  POST('wechatBind', WechatBindInput, WechatBindAnswer),
 ] as const;

@@ -20,6 +20,22 @@ export const authMessages = {
     en: "The institution's service expired more than {days} days ago: data can be read but not changed until it is renewed",
   },
   'auth.bad_sms_code': { zh: '短信验证码错误或已过期', en: 'Wrong or expired SMS code' },
+  'auth.wechat_state_invalid': {
+    zh: '微信授权已过期或已使用，请重新进入',
+    en: 'The WeChat authorisation has expired or was used: open the page again',
+  },
+  'auth.wechat_code_used': { zh: '微信授权码已被使用，请重新进入', en: 'This WeChat code was already used: open the page again' },
+  'auth.wechat_code_invalid': { zh: '微信授权码无效或已过期，请重新进入', en: 'Invalid or expired WeChat code: open the page again' },
+  'auth.wechat_unavailable': {
+    zh: '微信暂时无法完成授权，请使用手机号登录',
+    en: 'WeChat could not authorise you right now: sign in with your mobile',
+  },
+  'auth.wechat_off': { zh: '未开通微信公众号登录', en: 'WeChat sign-in is not set up' },
+  'auth.wechat_callback_invalid': { zh: '授权回调地址不属于本站', en: 'The authorisation callback is not on this site' },
+  'auth.wechat_ticket_invalid': {
+    zh: '微信绑定已过期，请从公众号重新进入',
+    en: 'The WeChat binding has expired: open the page from the official account again',
+  },
   'auth.no_account_for_mobile': { zh: '该手机号未绑定账号', en: 'No account uses this mobile number' },
   'auth.no_account': { zh: '未找到该账号', en: 'No such account' },
   'auth.no_mobile': {

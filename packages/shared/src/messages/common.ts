@@ -36,6 +36,11 @@ export const commonMessages = {
   'v.code_invalid': { zh: '短信验证码为 6 位数字', en: 'The SMS code has 6 digits' },
   'v.password_weak': { zh: '密码需 8-64 位，且同时包含字母和数字', en: 'A password has 8-64 characters with letters and digits' },
   'v.too_long': { zh: '内容过长（最多 {max} 个字符）', en: 'Too long (at most {max} characters)' },
+  'v.redirect_invalid': { zh: '跳转地址须为本站路径', en: 'The redirect must be a path of this site' },
+  'v.url_invalid': { zh: '地址格式不正确', en: 'Not a valid address' },
+  'v.wechat_code_required': { zh: '缺少微信授权码', en: 'The WeChat code is missing' },
+  'v.state_invalid': { zh: '授权状态无效', en: 'Invalid authorisation state' },
+  'v.ticket_invalid': { zh: '绑定凭证无效', en: 'Invalid binding ticket' },
   'v.event_invalid': { zh: '短信类型只能是 login 或 resetpwd', en: 'The SMS event must be login or resetpwd' },
   'v.nickname_invalid': { zh: '昵称需 1-32 个字符', en: 'A nickname has 1-32 characters' },
   'v.institution_name_invalid': {

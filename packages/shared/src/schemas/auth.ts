@@ -25,6 +25,33 @@ export const MobileLoginInput = z.strictObject({
 });
 export type MobileLoginInput = z.infer<typeof MobileLoginInput>;
 
+/**
+ * WeChat web authorisation (issue 24), started by the sign-in page inside WeChat: where to go after it (a path of this
+ * site) and the page that receives the code (this site's /wechat/callback).
+ */
+export const WechatAuthorizeInput = z.strictObject({
+  redirect: z
+    .string()
+    .max(300, { error: 'v.too_long|300' })
+    .regex(/^\/(?!\/)[^\s]*$/, { error: 'v.redirect_invalid' })
+    .default('/'),
+  callback: z.url({ error: 'v.url_invalid' }).max(300, { error: 'v.too_long|300' }),
+});
+export type WechatAuthorizeInput = z.infer<typeof WechatAuthorizeInput>;
+
+/** The code WeChat handed the callback page, with the state it came back with. */
+export const WechatOauthInput = z.strictObject({
+  code: z.string({ error: 'v.wechat_code_required' }).trim().min(1, { error: 'v.wechat_code_required' }).max(128, { error: 'v.too_long|128' }),
+  state: z.string({ error: 'v.state_invalid' }).regex(/^[A-Za-z0-9_-]{16,64}$/, { error: 'v.state_invalid' }),
+});
+export type WechatOauthInput = z.infer<typeof WechatOauthInput>;
+
+/** Binds the openid of a bind ticket to the signed-in guardian (after the one SMS-code sign-in). */
+export const WechatBindInput = z.strictObject({
+  ticket: z.string({ error: 'v.ticket_invalid' }).regex(/^[A-Za-z0-9_-]{16,64}$/, { error: 'v.ticket_invalid' }),
+});
+export type WechatBindInput = z.infer<typeof WechatBindInput>;
+
 export const ChangePwdInput = z.strictObject({
   oldpassword: enteredPassword,
   newpassword: newPassword,

@@ -14,9 +14,11 @@ export interface CallerInfo {
   ip: string;
   userAgent: string;
   lang: 'zh-CN' | 'en';
+  /** the host the browser addressed (Host, or X-Forwarded-Host behind a trusted proxy): where this site is */
+  host?: string;
 }
 
 export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): CallerInfo => {
   const req = ctx.switchToHttp().getRequest<AppRequest>();
-  return { ip: clientIp(req), userAgent: String(req.headers['user-agent'] ?? ''), lang: langOf(req) };
+  return { ip: clientIp(req), userAgent: String(req.headers['user-agent'] ?? ''), lang: langOf(req), host: req.host || undefined };
 });

@@ -48,6 +48,9 @@ export const RATE_LIMITS = {
   // so a school's shared address has room for several desktops signing in at once
   qrLoginTicket: { paths: ['/api/index/qrLoginTicket'], limit: 10, ttl: MINUTE },
   qrLoginPoll: { paths: ['/api/index/qrLoginPoll'], limit: 200, ttl: MINUTE },
+  // WeChat sign-in: an authorisation is one page visit; the callback's code is spent once
+  wechatAuthorize: { paths: ['/api/index/wechatAuthorize'], limit: 20, ttl: MINUTE },
+  wechatOauth: { paths: ['/api/index/wechatOauth'], limit: 20, ttl: MINUTE },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

@@ -11,6 +11,6 @@ import { QrLoginService } from './qr-login.service';
   imports: [SmsModule, SiteModule],
   controllers: [AuthController, SmsController, QrLoginController],
   providers: [AuthService, ActivityService, QrLoginService],
-  exports: [AuthService],
+  exports: [AuthService, ActivityService],
 })
 export class AuthModule {}

@@ -132,7 +132,7 @@ export class AuthService {
     em: EntityManager,
     user: Pick<User, 'id' | 'schoolId' | 'role' | 'status' | 'jobStatus'>,
     remember: boolean,
-    action: 'login' | 'login.sms' | 'login.qr',
+    action: 'login' | 'login.sms' | 'login.qr' | 'login.wechat',
     caller: CallerInfo,
     detail: Record<string, unknown> = {},
   ): Promise<LoginResult> {
