@@ -80,7 +80,9 @@ describe('WeChat Pay', () => {
   });
 
   it('a merchant is all or nothing, its key files are read, the base URL defaults to the real service', () => {
-    const c = loadConfig({ ...production, ...merchant });
+    // the official account too (production: JSAPI pays with its openids, core/config/wechat-config.ts)
+    const oa = { WECHAT_OA_APPID: merchant.WECHATPAY_APPID, WECHAT_OA_SECRET: 's'.repeat(32), WECHAT_OA_TOKEN: 'token123' };
+    const c = loadConfig({ ...production, ...merchant, ...oa });
     expect(c.wechatpay).toMatchObject({
       mchid: '1900000109',
       baseUrl: 'https://api.mch.weixin.qq.com/',
@@ -89,6 +91,47 @@ describe('WeChat Pay', () => {
     expect(() => loadConfig({ ...merchant, WECHATPAY_APIV3_KEY: undefined })).toThrow(/WECHATPAY_APIV3_KEY: required/);
     expect(() => loadConfig({ ...merchant, WECHATPAY_PRIVATE_KEY_FILE: join(dir, 'absent.pem') })).toThrow(/cannot be read/);
     expect(() => loadConfig({ ...merchant, WECHATPAY_APIV3_KEY: 'short' })).toThrow(/WECHATPAY_APIV3_KEY/);
+  });
+
+  it('in production WeChat Pay pays with the official account: two different appids are refused', () => {
+    const oa = { WECHAT_OA_APPID: 'wxabcdef1234567890', WECHAT_OA_SECRET: 's'.repeat(32), WECHAT_OA_TOKEN: 'token123' };
+    expect(() => loadConfig({ ...production, ...merchant, ...oa })).toThrow(
+      /WECHATPAY_APPID="wx1234567890abcdef": must be the official account's WECHAT_OA_APPID/,
+    );
+    // outside production (a developer's own account beside a test merchant) it is allowed
+    expect(loadConfig({ ...merchant, ...oa }).wechatOa!.appid).toBe(oa.WECHAT_OA_APPID);
+  });
+});
+
+describe('the official account (WeChat)', () => {
+  const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u@db:5432/app', WECHATPAY_SANDBOX: '1' };
+  const oa = { WECHAT_OA_APPID: 'wx1234567890abcdef', WECHAT_OA_SECRET: 'a1'.repeat(16), WECHAT_OA_TOKEN: 'serverToken1' };
+
+  it('outside production, without an account, uses the sandbox; in production as WeChat Pay or WECHAT_OA_SANDBOX says', () => {
+    expect(loadConfig({}).wechatOa).toBeNull();
+    expect(loadConfig(production).wechatOa).toBeNull();
+    expect(() => loadConfig({ ...production, WECHAT_OA_SANDBOX: '0' })).toThrow(
+      /WECHAT_OA_APPID: required for the official account in production \(or WECHAT_OA_SANDBOX=1/,
+    );
+    expect(loadConfig({ WECHAT_OA_API_URL: 'http://api:8080/api/dev/wechat/' })).toMatchObject({
+      wechatOa: null,
+      wechatOaSandboxApiUrl: 'http://api:8080/api/dev/wechat/',
+      wechatOaSandboxOpenUrl: null,
+    });
+  });
+
+  it('an account is all three or nothing, the URLs default to the real service', () => {
+    expect(loadConfig({ ...production, ...oa }).wechatOa).toEqual({
+      appid: oa.WECHAT_OA_APPID,
+      secret: oa.WECHAT_OA_SECRET,
+      token: oa.WECHAT_OA_TOKEN,
+      apiUrl: 'https://api.weixin.qq.com/',
+      openUrl: 'https://open.weixin.qq.com/',
+    });
+    expect(() => loadConfig({ ...oa, WECHAT_OA_TOKEN: undefined })).toThrow(/WECHAT_OA_TOKEN: required for the official account when any/);
+    expect(() => loadConfig({ ...oa, WECHAT_OA_APPID: 'gh_123456' })).toThrow(/WECHAT_OA_APPID="gh_123456": an appid starts with wx/);
+    expect(() => loadConfig({ WECHAT_OA_API_URL: 'https://api.weixin.qq.com' })).toThrow(/WECHAT_OA_API_URL/);
+    expect(loadConfig({ ...oa, WECHAT_OA_OPEN_URL: '/api/dev/wechat/' }).wechatOa!.openUrl).toBe('/api/dev/wechat/');
   });
 });
 

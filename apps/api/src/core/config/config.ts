@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { MerchantCredentials } from '../../modules/payments/wechatpay/credentials';
 import { z } from 'zod';
 import { SMS_ENV, smsConfig, type SmsConfig } from './sms-config';
+import { WECHAT_OA_ENV, wechatOaConfig, type WechatOaConfig } from './wechat-config';
 
 const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
@@ -74,6 +75,8 @@ export const ENV_SCHEMA = z.object({
     .string()
     .regex(/^https?:\/\//, 'an http(s) URL')
     .optional(),
+  // the official account (公众号): sign-in inside WeChat and template messages (core/config/wechat-config.ts)
+  ...WECHAT_OA_ENV,
 });
 
 /** The merchant's WeChat Pay settings when configured (always in production). */
@@ -159,6 +162,11 @@ export interface AppConfig {
   /** with the sandbox: where it is (default: this process's own address) and where its notifies go */
   wechatpaySandboxUrl: string | null;
   wechatpayNotifyUrl: string | null;
+  /** the official account; null: the local sandbox's account (in production only with WECHAT_OA_SANDBOX=1) */
+  wechatOa: WechatOaConfig | null;
+  /** with the sandbox: WECHAT_OA_API_URL / WECHAT_OA_OPEN_URL as given (default: this process / the page's origin) */
+  wechatOaSandboxApiUrl: string | null;
+  wechatOaSandboxOpenUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -181,9 +189,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'Invalid configuration:\n  DATABASE_URL: required in production (the embedded database is for development: unset NODE_ENV to try it)',
     );
   }
-  const smsProblems: string[] = [];
-  const sms = smsConfig(e, smsProblems);
-  if (smsProblems.length) throw new ConfigError(`Invalid configuration:\n${smsProblems.join('\n')}`);
+  const problems: string[] = [];
+  const sms = smsConfig(e, problems);
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  const wechatpay = wechatPayConfig(e);
+  const wechatOa = wechatOaConfig(e, problems);
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   const dataDir = resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -208,9 +219,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     liveDirectWrite: e.LIVE_DIRECT_WRITE,
     sessionCacheMs: e.SESSION_CACHE_MS ?? (e.NODE_ENV === 'test' ? 0 : 3000),
     workerMetricsPort: e.WORKER_METRICS_PORT ?? null,
-    wechatpay: wechatPayConfig(e),
+    wechatpay,
     wechatpaySandboxUrl: e.WECHATPAY_BASE_URL ?? null,
     wechatpayNotifyUrl: e.WECHATPAY_NOTIFY_URL ?? null,
+    wechatOa,
+    wechatOaSandboxApiUrl: e.WECHAT_OA_API_URL ?? null,
+    wechatOaSandboxOpenUrl: e.WECHAT_OA_OPEN_URL ?? null,
   };
 }
 
