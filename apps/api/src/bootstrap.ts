@@ -14,8 +14,9 @@ import { Metrics } from './core/metrics/metrics';
 import { serveQueueBoard } from './core/jobs/queue-board';
 import { serveOpenApi } from './core/openapi/openapi';
 
-/** Routes whose body is verified by signature over its bytes: the WeChat Pay notify and the local sandbox. */
-const RAW_BODY_PATHS = ['/api/pay/wechat/notify', '/api/dev/wechatpay/v3'];
+/** Routes whose body is verified by signature over its bytes: the WeChat Pay notify and the local sandbox; the
+ * official account's server messages (XML, signed in the query). */
+const RAW_BODY_PATHS = ['/api/pay/wechat/notify', '/api/dev/wechatpay/v3', '/api/wechat/server'];
 const SMS_RAW_BODY_PATHS = ['/api/sms-report', '/api/dev/sms/aliyun', '/api/dev/sms/tencent'];
 
 export type ResolvedConfig = AppConfig & { databaseUrl: string };

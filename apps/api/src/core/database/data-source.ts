@@ -31,6 +31,7 @@ import { SmsMessages1766390400000 } from '../../migrations/1766390400000-sms-mes
 import { PaymentSweeps1766304000000 } from '../../migrations/1766304000000-payment-sweeps';
 import { ContractNumberPrefix1766476800000 } from '../../migrations/1766476800000-contract-number-prefix';
 import { Wechat1766563200000 } from '../../migrations/1766563200000-wechat';
+import { WechatSandbox1766649600000 } from '../../migrations/1766649600000-wechat-sandbox';
 import { WechatOauth1766822400000 } from '../../migrations/1766822400000-wechat-oauth';
 import { PayChannels1766736000000 } from '../../migrations/1766736000000-pay-channels';
 import { PG_TYPES } from './type-parsers';
@@ -73,6 +74,7 @@ export const MIGRATIONS = [
   SmsMessages1766390400000,
   ContractNumberPrefix1766476800000,
   Wechat1766563200000,
+  WechatSandbox1766649600000,
   WechatOauth1766822400000,
   PayChannels1766736000000,
 ];
