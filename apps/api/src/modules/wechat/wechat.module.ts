@@ -6,6 +6,8 @@ import { WechatServerController } from './server.controller';
 import { WechatServerService } from './server.service';
 import { WechatSettingsController } from './settings.controller';
 import { WechatSettings } from './settings.service';
+import { WechatSignInController } from './sign-in.controller';
+import { WechatSignIn } from './sign-in.service';
 
 /**
  * Parents in WeChat (issue 24): the official account's client (access token, web authorisation, template messages),
@@ -13,8 +15,8 @@ import { WechatSettings } from './settings.service';
  */
 @Module({
   imports: [AuthModule],
-  controllers: [WechatServerController, WechatSettingsController],
-  providers: [...wechatOaProviders, WechatServerService, WechatSettings],
+  controllers: [WechatServerController, WechatSettingsController, WechatSignInController],
+  providers: [...wechatOaProviders, WechatServerService, WechatSettings, WechatSignIn],
   exports: [WechatOa, OA_ACCOUNT],
 })
 export class WechatModule {}
