@@ -53,13 +53,32 @@ export const SchoolInfo = z.object({
 });
 export type SchoolInfo = z.infer<typeof SchoolInfo>;
 
-/** A WeChat Pay payment started: its QR (code_url) until it expires (recharge, wechatPaySchool and the other modules' wechatPay actions). */
-export const PendingPayment = z.object({
-  out_trade_no: z.string(),
-  code_url: z.string(),
-  amount_fen: fen,
-  expires_at: z.string(),
+/**
+ * The parameters a page inside WeChat hands to `WeixinJSBridge.invoke('getBrandWCPayRequest', …)` for a JSAPI payment:
+ * paySign is RSA-SHA256 (the merchant's key) over `appId\ntimeStamp\nnonceStr\npackage\n`, base64.
+ */
+export const JsapiPayParams = z.object({
+  appId: z.string(),
+  timeStamp: z.string(),
+  nonceStr: z.string(),
+  /** `prepay_id=…` */
+  package: z.string(),
+  signType: z.literal('RSA'),
+  paySign: z.string(),
 });
+export type JsapiPayParams = z.infer<typeof JsapiPayParams>;
+
+const pendingBase = { out_trade_no: z.string(), amount_fen: fen, expires_at: z.string() };
+
+/**
+ * A WeChat Pay payment started (recharge, wechatPaySchool and the other modules' wechatPay actions), until it expires:
+ * a Native order's QR (code_url), a JSAPI order's bridge parameters (jsapi) or an H5 order's cashier page (h5_url).
+ */
+export const PendingPayment = z.discriminatedUnion('channel', [
+  z.object({ ...pendingBase, channel: z.literal('native'), code_url: z.string() }),
+  z.object({ ...pendingBase, channel: z.literal('jsapi'), jsapi: JsapiPayParams }),
+  z.object({ ...pendingBase, channel: z.literal('h5'), h5_url: z.string() }),
+]);
 export type PendingPayment = z.infer<typeof PendingPayment>;
 
 /** `data` of paymentState: the payer's polling. */

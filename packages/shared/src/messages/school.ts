@@ -8,6 +8,10 @@ export const schoolMessages = {
     en: 'WeChat Pay is not available right now: try again later or pay from the balance',
   },
   'payments.not_found': { zh: '未找到该支付订单', en: 'No such payment' },
+  'payments.wechat_not_bound': {
+    zh: '您的账号尚未绑定微信，请从公众号进入并绑定后再用微信支付',
+    en: 'Your account is not bound to WeChat: open this page from the official account and bind it to pay in WeChat',
+  },
   'school.deal_pwd_not_set': { zh: '请先设置支付密码', en: 'Please set a payment password first' },
   'school.deal_pwd_wrong': { zh: '支付密码错误，还可尝试 {left} 次', en: 'Wrong payment password, {left} tries left' },
   'school.deal_pwd_locked': {
@@ -34,6 +38,7 @@ export const schoolMessages = {
     en: 'The balance is too low to take this top-up back: {balance} yuan available, {amount} yuan to take back',
   },
   'school.v.deal_pwd_invalid': { zh: '支付密码为 6 位数字', en: 'The payment password has 6 digits' },
+  'payments.v.channel_invalid': { zh: '支付方式无效', en: 'Choose a valid way to pay' },
   'school.v.proof_required': { zh: '请输入登录密码或短信验证码', en: 'Enter the account password or an SMS code' },
   'school.v.top_up_amount_invalid': { zh: '充值金额需在 1 元到 500000 元之间', en: 'A top-up is between 1 and 500000 yuan' },
   'school.v.period_invalid': { zh: '续费周期只能是 term（一学期）或 year（一年）', en: 'The period is term or year' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONTRACT_STATES, PACKAGE_INCLUDES, PACKAGE_KINDS, PAY_METHODS } from '../contracts';
 import { flag, lineText, pageQuery, plainText } from './common';
+import { payChannel } from './school';
 
 /** Contracts and their packages (issue 11, module `contracts`). Amounts are integer fen, days school-local YYYY-MM-DD. */
 
@@ -167,6 +168,6 @@ export type ContractExportQuery = z.infer<typeof ContractExportQuery>;
 export const StudentContractListQuery = z.strictObject({ ...pageQuery, student_id: queryIdOf('contracts.v.student_invalid') });
 export type StudentContractListQuery = z.infer<typeof StudentContractListQuery>;
 
-/** A guardian pays an own child's unpaid contract by WeChat Pay (Native QR). */
-export const WechatPayContractInput = z.strictObject({ id: idOf('contracts.v.contract_invalid') });
+/** A guardian pays an own child's unpaid contract by WeChat Pay: Native QR, JSAPI (inside WeChat) or H5 (a phone browser). */
+export const WechatPayContractInput = z.strictObject({ id: idOf('contracts.v.contract_invalid'), channel: payChannel });
 export type WechatPayContractInput = z.infer<typeof WechatPayContractInput>;

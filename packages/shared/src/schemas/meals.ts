@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { flag, lineText, pageQuery, plainText } from './common';
 import { isCalendarDay } from '../school-time';
 import { dayDiff } from '../contracts';
+import { payChannel } from './school';
 
 /** Meals (issue 12, module `meals`): items, dinner bookings, counts. Amounts are integer fen, days school-local YYYY-MM-DD. */
 
@@ -93,7 +94,8 @@ export type BookDinnerInput = z.infer<typeof BookDinnerInput>;
 export const CancelDinnerInput = z.strictObject({ id: idOf('meals.v.booking_invalid'), version });
 export type CancelDinnerInput = z.infer<typeof CancelDinnerInput>;
 
-export const WechatPayDinnerInput = z.strictObject({ id: idOf('meals.v.booking_invalid') });
+/** A guardian pays an own child's unpaid booking by WeChat Pay: Native QR, JSAPI (inside WeChat) or H5 (a phone browser). */
+export const WechatPayDinnerInput = z.strictObject({ id: idOf('meals.v.booking_invalid'), channel: payChannel });
 export type WechatPayDinnerInput = z.infer<typeof WechatPayDinnerInput>;
 
 /** dinnerOrderList: one student or one class (the head teacher: their own classes), by date range. */

@@ -29,6 +29,15 @@ export const ADJUSTMENT_MAX_FEN = 100_000_000;
  */
 export const PAYMENT_TIMING = { firstCheckSeconds: 60, recheckSeconds: 300, closeAfterMinutes: 120 } as const;
 
+/**
+ * How a WeChat Pay payment is made (design.md §5b): Native QR (a desktop scans it with a phone), JSAPI (inside WeChat,
+ * by the payer's openid), H5 (another phone browser, through WeChat's cashier page).
+ */
+export const PAY_CHANNELS = ['native', 'jsapi', 'h5'] as const;
+export type PayChannel = (typeof PAY_CHANNELS)[number];
+/** The channel a guardian's WeChat payment asks for (dinners, contracts): Native unless told. */
+export const payChannel = z.enum(PAY_CHANNELS, { error: 'payments.v.channel_invalid' }).default('native');
+
 /** Wrong payment passwords before balance payments are locked, and for how long. */
 export const DEAL_PWD_LOCK = { maxFailures: 5, minutes: 15 } as const;
 

@@ -5,7 +5,8 @@ export const DECLARATION = Symbol('declaration');
 
 type AnswerOf<M, N> = M extends 'GET' ? (N extends GetAction ? GetAnswer<N> : never) : N extends PostAction ? PostAnswer<N> : never;
 // a handler that writes a file itself (@Res) returns nothing the envelope sees
-type Returns<A> = A extends Blob ? unknown : A | Promise<A>;
+// not distributive: an answer that is a union (PendingPayment) is one answer, its promise one promise
+type Returns<A> = [A] extends [Blob] ? unknown : A | Promise<A>;
 
 /**
  * The route of a declared action (packages/shared/src/api): GET or POST under the controller's path, the declared input

@@ -60,8 +60,8 @@ export class ContractPayments {
     });
   }
 
-  /** A guardian pays an own child's unpaid contract: a pending payment and its QR; the paid notify activates it (settle). */
-  async wechatPay(user: SessionUser, input: WechatPayContractInput): Promise<PendingPayment> {
+  /** A guardian pays an own child's unpaid contract: a pending payment by the channel asked for; the paid notify activates it (settle). */
+  async wechatPay(user: SessionUser, input: WechatPayContractInput, clientIp: string): Promise<PendingPayment> {
     const [c]: Array<{ id: number; no: string; price_fen: number; status: string }> = await this.db.query(
       `select c.id, c.no, c.price_fen::float8 as price_fen, c.status from contracts c
          join student_guardians g on g.student_id = c.student_id and g.user_id = $3
@@ -78,6 +78,8 @@ export class ContractPayments {
       amountFen: c.price_fen,
       description: `晚托合同 ${c.no}`,
       meta: { contract_no: c.no },
+      channel: input.channel,
+      clientIp,
     });
   }
 

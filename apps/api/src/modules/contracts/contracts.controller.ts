@@ -16,7 +16,7 @@ import {
   StudentContractListQuery,
   WechatPayContractInput,
 } from '@wantuo/shared';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Caller, CurrentUser, type CallerInfo } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { sendFile } from '../../core/http/send-file';
@@ -107,7 +107,7 @@ export class ContractsController {
   }
 
   @Action('POST', 'wechatPayContract')
-  wechatPay(@Input() input: WechatPayContractInput, @CurrentUser() user: SessionUser) {
-    return this.payments.wechatPay(user, input);
+  wechatPay(@Input() input: WechatPayContractInput, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
+    return this.payments.wechatPay(user, input, caller.ip);
   }
 }

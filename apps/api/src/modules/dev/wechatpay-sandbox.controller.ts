@@ -1,8 +1,9 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { Access } from '../../core/auth/access.decorator';
 import { Input } from '../../core/http/input.decorator';
+import { h5CashierPage, h5NotFoundPage, JSBRIDGE_JS } from './wechatpay-sandbox.pages';
 import { WechatPaySandbox, type SignedAnswer } from './wechatpay-sandbox.service';
 
 const SimulateInput = z.strictObject({
@@ -16,6 +17,23 @@ const FinishRefundInput = z.strictObject({
 });
 
 const HoldRefundsInput = z.strictObject({ hold: z.boolean() });
+
+/**
+ * Where the cashier page may send the payer back: a path of this origin, or an http(s) URL of the host the page was
+ * asked on (the real service, too, only returns to the merchant's registered H5 domain). Anything else: nowhere.
+ */
+function returnTo(req: Request, url: unknown): string | null {
+  if (typeof url !== 'string' || !url || url.length > 2000) return null;
+  if (url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\')) return url;
+  try {
+    const u = new URL(url);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.host === req.headers.host ? u.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+const sandboxOff = (res: Response) => res.status(404).json({ code: 'NOT_FOUND', message: 'the sandbox is off: WeChat Pay is configured' });
 
 function send(res: Response, a: SignedAnswer): void {
   res.status(a.status).set(a.headers);
@@ -56,6 +74,81 @@ export class WechatPaySandboxController {
   @Access('pub')
   native(@Req() req: Request, @Res() res: Response) {
     return this.signed(req, res, (body) => this.sandbox.createNative(body));
+  }
+
+  @Post('v3/pay/transactions/jsapi')
+  @Access('pub')
+  jsapi(@Req() req: Request, @Res() res: Response) {
+    return this.signed(req, res, (body) => this.sandbox.createJsapi(body));
+  }
+
+  @Post('v3/pay/transactions/h5')
+  @Access('pub')
+  h5(@Req() req: Request, @Res() res: Response) {
+    return this.signed(req, res, (body) => this.sandbox.createH5(body));
+  }
+
+  /** The H5 order's cashier page (its h5_url): amount and 确认支付; `redirect_url` is where the payer goes afterwards. */
+  @Get('h5pay')
+  @Access('pub')
+  async h5Page(@Req() req: Request, @Res() res: Response, @Query('prepay_id') prepayId: unknown, @Query('redirect_url') redirect: unknown) {
+    if (!this.sandbox.enabled) return sandboxOff(res);
+    const o = typeof prepayId === 'string' ? await this.sandbox.orderByPrepay(prepayId) : null;
+    res.type('text/html; charset=utf-8').set('Cache-Control', 'no-store');
+    if (!o || o.trade_type !== 'MWEB') return res.status(404).send(h5NotFoundPage());
+    res.send(
+      h5CashierPage({
+        prepayId: prepayId as string,
+        redirectUrl: returnTo(req, redirect),
+        amountFen: o.amount_fen,
+        description: o.description,
+        state: o.state,
+      }),
+    );
+  }
+
+  /** 确认支付 on the cashier page: the order is paid (its signed notify sent, as simulate), then back to redirect_url. */
+  @Post('h5pay')
+  @Access('pub')
+  async h5Pay(@Req() req: Request, @Res() res: Response) {
+    if (!this.sandbox.enabled) return sandboxOff(res);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const prepayId = typeof body.prepay_id === 'string' ? body.prepay_id : '';
+    const paid = await this.sandbox.payH5(prepayId);
+    const back = returnTo(req, body.redirect_url);
+    if (paid && back) return res.redirect(303, back);
+    return res.redirect(303, `h5pay?prepay_id=${encodeURIComponent(prepayId)}${back ? `&redirect_url=${encodeURIComponent(back)}` : ''}`);
+  }
+
+  /** The WeixinJSBridge stand-in (getBrandWCPayRequest), loaded by the web only when the sandbox is on. */
+  @Get('jsbridge.js')
+  @Access('pub')
+  jsbridge(@Res() res: Response) {
+    if (!this.sandbox.enabled) return sandboxOff(res);
+    res.type('application/javascript; charset=utf-8').set('Cache-Control', 'no-store').send(JSBRIDGE_JS);
+  }
+
+  /** The bridge's overlay shows the JSAPI order's amount. */
+  @Get('jsapi/order')
+  @Access('pub')
+  async jsapiOrder(@Res() res: Response, @Query('prepay_id') prepayId: unknown) {
+    if (!this.sandbox.enabled) return sandboxOff(res);
+    const o = typeof prepayId === 'string' ? await this.sandbox.orderByPrepay(prepayId) : null;
+    if (!o || o.trade_type !== 'JSAPI') return res.status(404).json({ code: 'ORDER_NOT_EXIST', message: '订单不存在' });
+    res.json({ amount_fen: o.amount_fen, description: o.description, trade_state: o.state });
+  }
+
+  /**
+   * The bridge's 确认支付: the getBrandWCPayRequest parameters, paySign verified with the merchant's public key; the
+   * order paid (its signed notify sent). Answers the err_msg for the page's callback (a refusal with 400 and why).
+   */
+  @Post('jsapi/pay')
+  @Access('pub')
+  async jsapiPay(@Req() req: Request, @Res() res: Response) {
+    if (!this.sandbox.enabled) return sandboxOff(res);
+    const body = req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? (req.body as Record<string, unknown>) : {};
+    const { ok, ...answer } = await this.sandbox.payJsapi(body);
+    res.status(ok ? 200 : 400).json(answer);
   }
 
   @Get('v3/pay/transactions/out-trade-no/:no')

@@ -27,6 +27,8 @@ interface SandboxOrder {
   transaction_id: string | null;
   paid_at: Date | null;
   refunded_fen: number;
+  trade_type: 'NATIVE' | 'JSAPI' | 'MWEB';
+  payer_openid: string | null;
 }
 
 interface SandboxRefund {
@@ -38,6 +40,9 @@ interface SandboxRefund {
 
 /** RFC 3339 with the China offset, as v3 writes times. */
 const chinaTime = (d: Date) => new Date(d.getTime() + 8 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+08:00');
+
+/** The H5 cashier page of the sandbox (its h5_url, on the payer's origin). */
+export const H5_PAGE = '/api/dev/wechatpay/h5pay';
 
 const AUTH_RE = /^WECHATPAY2-SHA256-RSA2048 (.+)$/;
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -109,27 +114,116 @@ export class WechatPaySandbox implements BeforeApplicationShutdown {
   }
 
   async createNative(body: Record<string, unknown>): Promise<SignedAnswer> {
+    return this.createOrder(body, 'NATIVE');
+  }
+
+  /** v3 `pay/transactions/jsapi`: the payer's openid (of the merchant's appid) is required; answers the prepay_id. */
+  async createJsapi(body: Record<string, unknown>): Promise<SignedAnswer> {
+    return this.createOrder(body, 'JSAPI');
+  }
+
+  /** v3 `pay/transactions/h5`: scene_info with the payer's IP and h5_info.type is required; answers the cashier page. */
+  async createH5(body: Record<string, unknown>): Promise<SignedAnswer> {
+    return this.createOrder(body, 'MWEB');
+  }
+
+  /** The order types' shared checks (as v3 answers them: 400 PARAM_ERROR naming the field), then the type's own. */
+  private async createOrder(body: Record<string, unknown>, tradeType: 'NATIVE' | 'JSAPI' | 'MWEB'): Promise<SignedAnswer> {
     const amount = (body.amount as { total?: unknown } | undefined)?.total;
-    if (body.mchid !== this.keys!.mchid || body.appid !== this.keys!.appid)
-      return this.sign(400, { code: 'PARAM_ERROR', message: 'mchid/appid mismatch' });
-    if (typeof body.out_trade_no !== 'string' || !/^[A-Za-z0-9_\-*|]{6,32}$/.test(body.out_trade_no))
-      return this.sign(400, { code: 'PARAM_ERROR', message: 'out_trade_no' });
-    if (!Number.isSafeInteger(amount) || (amount as number) <= 0) return this.sign(400, { code: 'PARAM_ERROR', message: 'amount.total' });
-    if (typeof body.notify_url !== 'string' || !/^https?:\/\//.test(body.notify_url))
-      return this.sign(400, { code: 'PARAM_ERROR', message: 'notify_url' });
+    const refuse = (message: string) => this.sign(400, { code: 'PARAM_ERROR', message });
+    if (body.mchid !== this.keys!.mchid || body.appid !== this.keys!.appid) return refuse('mchid/appid mismatch');
+    if (typeof body.out_trade_no !== 'string' || !/^[A-Za-z0-9_\-*|]{6,32}$/.test(body.out_trade_no)) return refuse('out_trade_no');
+    if (!Number.isSafeInteger(amount) || (amount as number) <= 0) return refuse('amount.total');
+    if (typeof body.notify_url !== 'string' || !/^https?:\/\//.test(body.notify_url)) return refuse('notify_url');
+    let openid: string | null = null;
+    let clientIp: string | null = null;
+    if (tradeType === 'JSAPI') {
+      const payer = body.payer as { openid?: unknown } | undefined;
+      if (typeof payer?.openid !== 'string' || !/^[\w-]{1,128}$/.test(payer.openid)) return refuse('payer.openid');
+      openid = payer.openid;
+    }
+    if (tradeType === 'MWEB') {
+      const scene = body.scene_info as { payer_client_ip?: unknown; h5_info?: { type?: unknown } } | undefined;
+      if (typeof scene?.payer_client_ip !== 'string' || !/^[0-9a-fA-F.:]{2,45}$/.test(scene.payer_client_ip))
+        return refuse('scene_info.payer_client_ip');
+      if (!['iOS', 'Android', 'Wap'].includes(scene.h5_info?.type as string)) return refuse('scene_info.h5_info.type');
+      clientIp = scene.payer_client_ip;
+    }
+    const prepayId = tradeType === 'NATIVE' ? null : `wx${Date.now()}${randomBytes(8).toString('hex')}`;
     const rows: unknown[] = await this.db.query(
-      `insert into wechatpay_sandbox_orders (out_trade_no, mchid, appid, description, amount_fen, notify_url)
-       values ($1, $2, $3, $4, $5, $6) on conflict (out_trade_no) do nothing returning out_trade_no`,
-      [body.out_trade_no, body.mchid, body.appid, String(body.description ?? '').slice(0, 127), amount, body.notify_url],
+      `insert into wechatpay_sandbox_orders (out_trade_no, mchid, appid, description, amount_fen, notify_url, trade_type, payer_openid, payer_client_ip, prepay_id)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (out_trade_no) do nothing returning out_trade_no`,
+      [
+        body.out_trade_no,
+        body.mchid,
+        body.appid,
+        String(body.description ?? '').slice(0, 127),
+        amount,
+        body.notify_url,
+        tradeType,
+        openid,
+        clientIp,
+        prepayId,
+      ],
     );
     if (!rows.length) return this.sign(400, { code: 'INVALID_REQUEST', message: '商户订单号重复' });
+    if (tradeType === 'JSAPI') return this.sign(200, { prepay_id: prepayId });
+    // the cashier page on the payer's own origin (a path, as the WeChat sandbox's authorisation page): the browser
+    // reaches this API there whether it is served beside the web app or behind its proxy
+    if (tradeType === 'MWEB') return this.sign(200, { h5_url: `${H5_PAGE}?prepay_id=${prepayId}` });
     return this.sign(200, { code_url: `weixin://wxpay/bizpayurl?pr=${randomBytes(6).toString('base64url')}` });
+  }
+
+  /** A JSAPI or H5 order by its prepay_id (the bridge stand-in, the cashier page). */
+  async orderByPrepay(prepayId: string): Promise<SandboxOrder | null> {
+    if (!/^wx\w{1,62}$/.test(prepayId)) return null;
+    const [r]: Array<{ out_trade_no: string }> = await this.db.query(`select out_trade_no from wechatpay_sandbox_orders where prepay_id = $1`, [
+      prepayId,
+    ]);
+    return r ? this.order(r.out_trade_no) : null;
+  }
+
+  /**
+   * The JSAPI payment the bridge stand-in makes once the payer confirms: the parameters must be the merchant's
+   * (`paySign` verifies with the merchant's public key over appId, timeStamp, nonceStr and package, the appId is the
+   * merchant's, the package a JSAPI order's prepay_id), then the order is paid as `simulate` pays it (its signed
+   * notify). Answers the err_msg getBrandWCPayRequest hands to the page.
+   */
+  async payJsapi(p: Record<string, unknown>): Promise<{ ok: boolean; err_msg: string; reason?: string; out_trade_no?: string }> {
+    const fail = (reason: string) => ({ ok: false, err_msg: 'get_brand_wcpay_request:fail', reason });
+    const str = (k: string) => (typeof p[k] === 'string' ? (p[k] as string) : '');
+    const [appId, timeStamp, nonceStr, pkg, signType, paySign] = ['appId', 'timeStamp', 'nonceStr', 'package', 'signType', 'paySign'].map(str);
+    if (appId !== this.keys!.appid) return fail("appId is not the merchant's");
+    if (signType !== 'RSA') return fail('signType');
+    if (!/^\d{1,12}$/.test(timeStamp) || !nonceStr) return fail('timeStamp/nonceStr');
+    const m = /^prepay_id=(wx\w{1,62})$/.exec(pkg);
+    if (!m) return fail('package');
+    let valid = false;
+    try {
+      valid = Rsa.verify(Formatter.joinedByLineFeed(appId, timeStamp, nonceStr, pkg), paySign, this.parsed.merchantPublic);
+    } catch {
+      valid = false;
+    }
+    if (!valid) return fail('paySign does not verify');
+    const o = await this.orderByPrepay(m[1]);
+    if (!o || o.trade_type !== 'JSAPI' || o.appid !== appId) return fail('no such JSAPI order');
+    const r = await this.simulate(o.out_trade_no, 'SUCCESS');
+    if (r.trade_state !== 'SUCCESS') return fail(`order is ${r.trade_state}`);
+    return { ok: true, err_msg: 'get_brand_wcpay_request:ok', out_trade_no: o.out_trade_no };
+  }
+
+  /** The H5 cashier page's 确认支付: pays the order as `simulate` does (its signed notify). */
+  async payH5(prepayId: string): Promise<boolean> {
+    const o = await this.orderByPrepay(prepayId);
+    if (!o || o.trade_type !== 'MWEB') return false;
+    const r = await this.simulate(o.out_trade_no, 'SUCCESS');
+    return r.trade_state === 'SUCCESS';
   }
 
   private async order(outTradeNo: string): Promise<SandboxOrder | null> {
     const rows: SandboxOrder[] = await this.db.query(
       `select out_trade_no, mchid, appid, description, amount_fen::int as amount_fen, notify_url, state, transaction_id, paid_at,
-              refunded_fen::int as refunded_fen
+              refunded_fen::int as refunded_fen, trade_type, payer_openid
          from wechatpay_sandbox_orders where out_trade_no = $1`,
       [outTradeNo],
     );
@@ -142,8 +236,9 @@ export class WechatPaySandbox implements BeforeApplicationShutdown {
       mchid: o.mchid,
       out_trade_no: o.out_trade_no,
       transaction_id: o.transaction_id ?? undefined,
-      trade_type: 'NATIVE',
+      trade_type: o.trade_type,
       trade_state: o.state,
+      payer: o.payer_openid ? { openid: o.payer_openid } : undefined,
       trade_state_desc: o.state,
       success_time: o.paid_at ? chinaTime(o.paid_at) : undefined,
       amount: { total: o.amount_fen, payer_total: o.state === 'SUCCESS' ? o.amount_fen : 0, currency: 'CNY', payer_currency: 'CNY' },

@@ -58,8 +58,8 @@ export class MealPayments {
     });
   }
 
-  /** A guardian pays an own child's unpaid booking (before the cutoff): a pending payment and its QR. */
-  async wechatPay(user: SessionUser, input: WechatPayDinnerInput): Promise<PendingPayment> {
+  /** A guardian pays an own child's unpaid booking (before the cutoff): a pending payment by the channel asked for. */
+  async wechatPay(user: SessionUser, input: WechatPayDinnerInput, clientIp: string): Promise<PendingPayment> {
     const [b]: Array<{ id: number; day: string; price_fen: number; status: string; goods_name: string }> = await this.db.query(
       `select b.id, to_char(b.day, 'YYYY-MM-DD') as day, b.price_fen::float8 as price_fen, b.status, g.name as goods_name
          from meal_bookings b join meal_goods g on g.id = b.goods_id
@@ -80,6 +80,8 @@ export class MealPayments {
       amountFen: b.price_fen,
       description: `晚餐 ${b.day} ${b.goods_name}`.slice(0, 40),
       meta: { day: b.day },
+      channel: input.channel,
+      clientIp,
     });
   }
 

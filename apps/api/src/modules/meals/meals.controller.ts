@@ -20,7 +20,7 @@ import {
   SetMealSettingsInput,
   WechatPayDinnerInput,
 } from '@wantuo/shared';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { Caller, CurrentUser, type CallerInfo } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { sendFile } from '../../core/http/send-file';
@@ -96,8 +96,8 @@ export class MealsController {
   }
 
   @Action('POST', 'wechatPayDinner')
-  wechatPay(@Input() input: WechatPayDinnerInput, @CurrentUser() user: SessionUser) {
-    return this.payments.wechatPay(user, input);
+  wechatPay(@Input() input: WechatPayDinnerInput, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
+    return this.payments.wechatPay(user, input, caller.ip);
   }
 
   @Action('GET', 'parentMeals')

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PAYMENT_TIMING, Role, type PaymentState, type PendingPayment } from '@wantuo/shared';
+import { PAYMENT_TIMING, Role, type PayChannel, type PaymentState, type PendingPayment } from '@wantuo/shared';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { DomainEvents } from '../../core/events/domain-events';
@@ -23,6 +23,10 @@ export interface WechatPaymentRequest {
   /** shown to the payer by the provider (at most 127 bytes there) */
   description: string;
   meta?: Record<string, unknown>;
+  /** how the payer pays (Native QR unless told): JSAPI inside WeChat (by the payer's openid), H5 in a phone browser */
+  channel?: PayChannel;
+  /** the payer's IP (H5 orders carry it in scene_info) */
+  clientIp?: string;
 }
 
 const PAID_COLUMNS = `id::int as id, school_id, out_trade_no, kind, ref_id, amount_fen::float8 as amount_fen, method, meta, created_by, state, expires_at`;
@@ -47,12 +51,28 @@ export class PaymentsService {
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
-  /** A pending payment and its QR: the row first (so a notify always finds it), then the provider's order. */
+  /**
+   * A pending payment and how to pay it: the row first (so a notify always finds it), then the provider's order of the
+   * channel — Native (its QR), JSAPI (the bridge's parameters, for the payer's openid of the merchant's app id: a
+   * guardian not bound to WeChat is refused before anything is written) or H5 (WeChat's cashier page). Whatever the
+   * channel, the notify, the check job and the polling end in the one markPaid.
+   */
   async startWechat(r: WechatPaymentRequest): Promise<PendingPayment> {
+    const channel = r.channel ?? 'native';
+    let openid: string | null = null;
+    if (channel === 'jsapi') {
+      const [b]: Array<{ openid: string }> = await this.db.query(
+        `select openid from wechat_bindings where user_id = $1 and appid = $2 and unbound_at is null`,
+        [r.userId, this.provider.appId()],
+      );
+      if (!b) throw new AppError('payments.wechat_not_bound');
+      openid = b.openid;
+    }
+    if (channel === 'h5' && !r.clientIp) throw new Error("an H5 order needs the payer's IP");
     const outTradeNo = newOutTradeNo(PREFIX[r.kind] ?? 'P');
     const [row]: Array<{ id: number; expires_at: Date }> = await this.db.query(
-      `insert into payments (school_id, out_trade_no, kind, ref_id, description, amount_fen, method, meta, created_by, expires_at)
-       values ($1, $2, $3, $4, $5, $6, 'wechat', $7, $8, now() + make_interval(mins => $9)) returning id::int as id, expires_at`,
+      `insert into payments (school_id, out_trade_no, kind, ref_id, description, amount_fen, method, meta, created_by, expires_at, channel)
+       values ($1, $2, $3, $4, $5, $6, 'wechat', $7, $8, now() + make_interval(mins => $9), $10) returning id::int as id, expires_at`,
       [
         r.schoolId,
         outTradeNo,
@@ -63,25 +83,39 @@ export class PaymentsService {
         JSON.stringify(r.meta ?? {}),
         r.userId,
         PAYMENT_TIMING.closeAfterMinutes,
+        channel,
       ],
     );
-    let codeUrl: string;
+    const order = {
+      outTradeNo,
+      description: r.description,
+      amountFen: r.amountFen,
+      expiresAt: row.expires_at,
+      notifyUrl: this.provider.notifyUrl(),
+    };
+    const base = { out_trade_no: outTradeNo, amount_fen: r.amountFen, expires_at: row.expires_at.toISOString() };
+    let pending: PendingPayment;
     try {
-      ({ codeUrl } = await this.provider.createNative({
-        outTradeNo,
-        description: r.description,
-        amountFen: r.amountFen,
-        expiresAt: row.expires_at,
-        notifyUrl: this.provider.notifyUrl(),
-      }));
+      if (channel === 'jsapi') {
+        const { prepayId } = await this.provider.createJsapi({ ...order, openid: openid! });
+        await this.db.query(`update payments set prepay_id = $2 where id = $1`, [row.id, prepayId]);
+        pending = { ...base, channel, jsapi: this.provider.jsapiParams(prepayId) };
+      } else if (channel === 'h5') {
+        const { h5Url } = await this.provider.createH5({ ...order, clientIp: r.clientIp! });
+        await this.db.query(`update payments set h5_url = $2 where id = $1`, [row.id, h5Url]);
+        pending = { ...base, channel, h5_url: h5Url };
+      } else {
+        const { codeUrl } = await this.provider.createNative(order);
+        await this.db.query(`update payments set code_url = $2 where id = $1`, [row.id, codeUrl]);
+        pending = { ...base, channel: 'native', code_url: codeUrl };
+      }
     } catch (err) {
-      this.log.error({ err, outTradeNo }, 'provider refused or did not answer a native order');
+      this.log.error({ err, outTradeNo, channel }, 'provider refused or did not answer an order');
       await this.db.query(`update payments set state = 'closed', closed_at = now() where id = $1 and state = 'pending'`, [row.id]);
       throw new AppError('payments.provider_unavailable');
     }
-    await this.db.query(`update payments set code_url = $2 where id = $1`, [row.id, codeUrl]);
     await this.jobs.enqueue('payments.check', { out_trade_no: outTradeNo }, { delayMs: PAYMENT_TIMING.firstCheckSeconds * 1000 });
-    return { out_trade_no: outTradeNo, code_url: codeUrl, amount_fen: r.amountFen, expires_at: row.expires_at.toISOString() };
+    return pending;
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
  * The one interface every provider payment goes through (design.md §5a). The adapter for WeChat Pay API v3 (Native QR)
- * implements it; the money core never sees a provider's wire format.
+ * (Native QR, JSAPI, H5) implements it; the money core never sees a provider's wire format.
  */
 export interface NativeOrder {
   outTradeNo: string;
@@ -8,6 +8,21 @@ export interface NativeOrder {
   amountFen: number;
   expiresAt: Date;
   notifyUrl: string;
+}
+
+/** A JSAPI order (inside WeChat): the payer is the openid of the merchant's app id. */
+export type JsapiOrder = NativeOrder & { openid: string };
+/** An H5 order (a phone browser outside WeChat): the payer's IP, as WeChat's cashier page checks it. */
+export type H5Order = NativeOrder & { clientIp: string };
+
+/** What a page inside WeChat hands to `WeixinJSBridge.invoke('getBrandWCPayRequest', …)` (the shared JsapiPayParams). */
+export interface JsapiParams {
+  appId: string;
+  timeStamp: string;
+  nonceStr: string;
+  package: string;
+  signType: 'RSA';
+  paySign: string;
 }
 
 /** A provider's view of an order (query, or the decrypted resource of a verified notify). */
@@ -77,6 +92,14 @@ export class ProviderRefused extends Error {
 export abstract class PaymentProvider {
   /** Places a Native (QR) order; answers the code_url the payer scans. */
   abstract createNative(order: NativeOrder): Promise<{ codeUrl: string }>;
+  /** Places a JSAPI order (v3 `pay/transactions/jsapi`, payer.openid); answers its prepay_id. */
+  abstract createJsapi(order: JsapiOrder): Promise<{ prepayId: string }>;
+  /** Places an H5 order (v3 `pay/transactions/h5`, scene_info); answers the cashier page (h5_url) to send the payer to. */
+  abstract createH5(order: H5Order): Promise<{ h5Url: string }>;
+  /** The app id the merchant's orders are made for: a JSAPI payer's openid must be of it (the official account's). */
+  abstract appId(): string;
+  /** The getBrandWCPayRequest parameters of a JSAPI order, paySign made with the merchant's private key. */
+  abstract jsapiParams(prepayId: string): JsapiParams;
   abstract query(outTradeNo: string): Promise<ProviderTransaction>;
   /** Closes an unpaid order (an order already closed is fine). */
   abstract close(outTradeNo: string): Promise<void>;

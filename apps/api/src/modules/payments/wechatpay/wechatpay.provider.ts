@@ -1,9 +1,12 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { Aes, Formatter, Rsa, Wechatpay } from 'wechatpay-axios-plugin';
 import {
   NotifyRefused,
   PaymentProvider,
   ProviderRefused,
+  type H5Order,
+  type JsapiOrder,
+  type JsapiParams,
   type NativeOrder,
   type ProviderNotify,
   type ProviderRefundNotice,
@@ -88,7 +91,7 @@ function toRefundNotice(eventType: string, r: RefundResource): ProviderRefundNot
 }
 
 /**
- * WeChat Pay API v3, Native (QR) payments, through wechatpay-axios-plugin: it signs every request with the merchant
+ * WeChat Pay API v3, Native (QR), JSAPI and H5 payments, through wechatpay-axios-plugin: it signs every request with the merchant
  * private key (`Authorization: WECHATPAY2-SHA256-RSA2048 …`) and verifies every answer's `Wechatpay-Signature` with the
  * platform public key (and its clock skew). Notifies, payments' (TRANSACTION.*) and refunds' (REFUND.*) alike, are
  * verified and decrypted here with the same library's Rsa and AesGcm. The base URL is the real service in production
@@ -137,8 +140,9 @@ export class WechatPayProvider extends PaymentProvider {
     return this.notifyTo();
   }
 
-  async createNative(o: NativeOrder): Promise<{ codeUrl: string }> {
-    const res = await at(this.client, 'v3/pay/transactions/native').post({
+  /** The body every order type shares (v3 native, jsapi and h5). */
+  private orderBody(o: NativeOrder) {
+    return {
       appid: this.creds.appid,
       mchid: this.creds.mchid,
       description: o.description,
@@ -147,7 +151,49 @@ export class WechatPayProvider extends PaymentProvider {
       time_expire: new Date(o.expiresAt.getTime() + 8 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+08:00'),
       notify_url: o.notifyUrl,
       amount: { total: o.amountFen, currency: 'CNY' },
+    };
+  }
+
+  appId(): string {
+    return this.creds.appid;
+  }
+
+  async createJsapi(o: JsapiOrder): Promise<{ prepayId: string }> {
+    const res = await at(this.client, 'v3/pay/transactions/jsapi').post({ ...this.orderBody(o), payer: { openid: o.openid } });
+    const prepayId = res.data.prepay_id;
+    if (typeof prepayId !== 'string') throw new Error('wechatpay: jsapi order answered without prepay_id');
+    return { prepayId };
+  }
+
+  async createH5(o: H5Order): Promise<{ h5Url: string }> {
+    const res = await at(this.client, 'v3/pay/transactions/h5').post({
+      ...this.orderBody(o),
+      scene_info: { payer_client_ip: o.clientIp, h5_info: { type: 'Wap' } },
     });
+    const h5Url = res.data.h5_url;
+    if (typeof h5Url !== 'string') throw new Error('wechatpay: h5 order answered without h5_url');
+    return { h5Url };
+  }
+
+  /** The merchant's key, parsed once (JSAPI paySign). */
+  private get merchantPrivate(): KeyObject {
+    this.parsedMerchant ??= createPrivateKey(this.creds.privateKey);
+    return this.parsedMerchant;
+  }
+  private parsedMerchant: KeyObject | null = null;
+
+  /** paySign: RSA-SHA256 over `appId\ntimeStamp\nnonceStr\npackage\n`, base64 (the JSAPI 调起支付 signature). */
+  jsapiParams(prepayId: string): JsapiParams {
+    const appId = this.creds.appid;
+    const timeStamp = String(Formatter.timestamp());
+    const nonceStr = Formatter.nonce();
+    const pkg = `prepay_id=${prepayId}`;
+    const paySign = Rsa.sign(Formatter.joinedByLineFeed(appId, timeStamp, nonceStr, pkg), this.merchantPrivate);
+    return { appId, timeStamp, nonceStr, package: pkg, signType: 'RSA', paySign };
+  }
+
+  async createNative(o: NativeOrder): Promise<{ codeUrl: string }> {
+    const res = await at(this.client, 'v3/pay/transactions/native').post(this.orderBody(o));
     const codeUrl = res.data.code_url;
     if (typeof codeUrl !== 'string') throw new Error('wechatpay: native order answered without code_url');
     return { codeUrl };
