@@ -27,6 +27,7 @@ import { NoticesModule } from './modules/notices/notices.module';
 import { MealsModule } from './modules/meals/meals.module';
 import { DevModule } from './modules/dev/dev.module';
 import { WechatPaySandboxModule } from './modules/dev/wechatpay-sandbox.module';
+import { WechatSandboxModule } from './modules/dev/wechat-sandbox/wechat-sandbox.module';
 import { SmsFakesModule } from './modules/dev/sms-fake/sms-fakes.module';
 import { FlowModule } from './modules/flow/flow.module';
 import { SchoolModule } from './modules/school/school.module';
@@ -87,6 +88,7 @@ export class AppModule {
         WechatModule,
         ...(config.env === 'production' ? [] : [DevModule]),
         ...(config.wechatpay ? [] : [WechatPaySandboxModule]),
+        ...(config.wechatOa ? [] : [WechatSandboxModule]),
         ...(config.sms.fakes ? [SmsFakesModule] : []),
         ...(opts.runJobs ? [WorkerModule] : []),
       ],
