@@ -4,8 +4,8 @@ import Divider from 'antd/es/divider';
 import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
 import Segmented from 'antd/es/segmented';
-import { MOBILE_RE, type LoginResult } from '@wantuo/shared';
-import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
+import { MOBILE_RE, Role, type LoginResult } from '@wantuo/shared';
+import { lazy, Suspense, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
@@ -16,6 +16,9 @@ import { usePageConfig } from '../../stores/page-config';
 import { usePreferences, useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { SmsCodeButton } from './sms-code-button';
+import { shouldAuthorize, startWechatSignIn } from './wechat-sign-in';
+import { wechatSignInStrings } from './wechat-strings';
+import { userAgent } from '../../lib/wechat-env';
 import './login.css';
 
 const ForgotPassword = lazy(() => import('./forgot-password'));
@@ -61,7 +64,16 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const siteName = usePageConfig((s) => s.config?.site_name) ?? t('app.name');
-  const [tab, setTab] = useState<Tab>('account');
+  const wx = wechatSignInStrings.use();
+  // back from the official account with an openid no guardian has yet: one SMS-code sign-in binds it (issue 24)
+  const wechatTicket = params.get('wechat_ticket');
+  const [tab, setTab] = useState<Tab>(wechatTicket ? 'sms' : 'account');
+  // inside WeChat the official account's authorisation comes first (loaded only there)
+  const [authorizing, setAuthorizing] = useState(() => /MicroMessenger/i.test(navigator.userAgent) && !wechatTicket && params.get('wx') !== 'skip');
+  useEffect(() => {
+    if (!authorizing) return;
+    void import('./wechat-sign-in').then((m) => m.startWechatSignIn(params.get('redirect'))).catch(() => setAuthorizing(false));
+  }, [authorizing, params]);
   const [mode, setMode] = useState<Mode>('login');
   const [busy, setBusy] = useState(false);
   const [remember, setRemember] = useState(false);
@@ -76,13 +88,28 @@ export default function LoginPage() {
 
   /** After any sign-in (password, SMS code, or the QR code a phone confirmed): keep the session, go where the role lands. */
   const finish = async (result: LoginResult) => {
-    signIn(result, remember);
+    signIn(result, remember || Boolean(wechatTicket));
     const info = await get('userInfo');
     setUser(info);
+    if (wechatTicket) await bindWechat(wechatTicket, info.role);
     feedback().message.success(t('login.welcome', { name: info.nickname }));
     const to = destination(params.get('redirect'), info.role);
     if (to.server) window.location.assign(to.path);
     else navigate(to.path, { replace: true });
+  };
+
+  /** The one SMS-code sign-in after the authorisation binds the openid to this guardian (staff are never bound). */
+  const bindWechat = async (ticket: string, role: Role) => {
+    if (role !== Role.Parent) {
+      feedback().message.info(wx('wx.staff_not_bound'));
+      return;
+    }
+    try {
+      await post('wechatBind', { ticket }, { silent: true });
+      feedback().message.success(wx('wx.bound'));
+    } catch {
+      feedback().message.info(wx('wx.bind_failed'));
+    }
   };
 
   const submit = async () => {
@@ -133,8 +160,22 @@ export default function LoginPage() {
           <h1>{siteName}</h1>
           <p>{t('login.subtitle')}</p>
         </div>
-        {mode === 'login' && (
+        {authorizing && (
+          <div className="login-wechat" role="status">
+            <p>{wx('wx.authorizing')}</p>
+            <Button type="link" onClick={() => setAuthorizing(false)}>
+              {wx('wx.use_mobile')}
+            </Button>
+          </div>
+        )}
+        {mode === 'login' && !authorizing && (
           <>
+            {wechatTicket && (
+              <div className="login-notice" role="note" data-testid="wechat-bind-hint">
+                <strong>{wx('wx.bind_title')}</strong>
+                <p>{wx('wx.bind_hint')}</p>
+              </div>
+            )}
             <Segmented
               block
               value={tab}
