@@ -39,6 +39,7 @@ export type PageKey =
   // money screens
   | 'principalHome'
   | 'principalUser'
+  | 'payResult'
   // meals screens
   | 'mealsOrder'
   | 'mealsOrderAdd'
@@ -269,6 +270,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/operator_store_orders', area: 'operator', title: b('商城订单', 'Mall orders'), page: 'storeOperatorOrders', menu: G.site },
   { path: '/operator_sms', area: 'operator', title: b('短信通道', 'SMS gateways'), page: 'smsOperator', menu: G.site },
   { path: '/settings', area: 'account', title: b('用户设置', 'Settings'), page: 'settings' },
+  // where an H5 payment (a phone browser outside WeChat) comes back from WeChat's cashier page (issue 24)
+  { path: '/pay/result', area: 'account', title: b('支付结果', 'Payment result'), page: 'payResult' },
   // QR sign-in: the phone's scan page (the code points at /qr_scan; the teacher's, head teacher's and parent's menus list it)
   { path: '/qr_scan', area: 'account', title: b('扫码登录', 'Scan to sign in'), page: 'qrScan' },
   { path: '/teacher_scan', area: 'teacher', title: b('扫码登录', 'Scan to sign in'), page: 'qrScan', menu: G.me },

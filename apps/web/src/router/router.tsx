@@ -86,6 +86,7 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   // money screens
   principalHome: () => import('../areas/principal/home'),
   principalUser: () => import('../areas/money/principal-user'),
+  payResult: () => import('../areas/money/pay-result'),
   // meals screens
   mealsOrder: () => import('../areas/meals/principal-order'),
   mealsOrderAdd: () => import('../areas/meals/order-add'),

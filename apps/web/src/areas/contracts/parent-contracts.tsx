@@ -76,7 +76,8 @@ function ChildrenContracts({ kids }: { kids: ParentChild[] }) {
         open={paying !== null}
         title={paying ? s('parent.pay_title', { no: paying.no }) : ''}
         amountFen={paying?.price_fen ?? 0}
-        wechat={paying ? () => post('wechatPayContract', { id: paying.id }) : undefined}
+        wechat={paying ? (channel) => post('wechatPayContract', { id: paying.id, channel }) : undefined}
+        phoneChannels
         onPaid={() => {
           feedback().message.success(s('parent.paid'));
           void qc.invalidateQueries({ queryKey: ['studentContractList'] });

@@ -90,7 +90,8 @@ function ChildMeals({ studentId }: { studentId: number }) {
         open={paying !== null}
         title={paying ? s('parent.pay_title', { day: paying.day }) : ''}
         amountFen={paying?.price_fen ?? 0}
-        wechat={paying ? () => post('wechatPayDinner', { id: paying.id }) : undefined}
+        wechat={paying ? (channel) => post('wechatPayDinner', { id: paying.id, channel }) : undefined}
+        phoneChannels
         onPaid={() => {
           feedback().message.success(s('parent.paid'));
           refresh();

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Flex, Input, Modal, QRCode, Result, Segmented, Spin, Statistic, Typography } from 'antd';
-import { formatFen, type PendingPayment } from '@wantuo/shared';
+import { formatFen, type PayChannel, type PendingPayment } from '@wantuo/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { get, wechatSandbox } from '../../api/http';
 import { newRequestId } from '../../lib/request-id';
 import { localTime, useSchoolZone } from '../../lib/school-time';
+import { choosePayChannel, userAgent } from '../../lib/wechat-env';
+import { h5PayUrl, requestPayment, wechatBridge } from './phone-pay';
 import { moneyStrings } from './strings';
 
 /** How often an open QR asks for the payment's state. */
@@ -27,8 +29,13 @@ export interface PaymentDialogProps {
   open: boolean;
   title: string;
   amountFen: number;
-  /** starts a WeChat Pay (QR) payment; absent: balance only */
-  wechat?: () => Promise<PendingPayment>;
+  /** starts a WeChat Pay payment of the channel the dialog chose; absent: balance only */
+  wechat?: (channel: PayChannel) => Promise<PendingPayment>;
+  /**
+   * the kind is paid by a guardian on the phone (dinners, contracts): JSAPI inside WeChat, H5 in another phone browser,
+   * the QR on a desktop. Absent: always the QR (a school's top-up, renewal, mall, courseware).
+   */
+  phoneChannels?: boolean;
   /** absent: WeChat Pay only */
   balance?: BalanceOption;
   /** the payment went through (the dialog shows success until closed) */
@@ -45,10 +52,13 @@ const mmss = (ms: number) => {
 };
 
 /**
- * The one payment dialog of the product (design.md §5a): every module that takes money opens it with the amount and
- * how to pay. WeChat Pay shows the order's `code_url` as a QR code with the amount and a countdown and polls the
- * payment's state until it is paid (the server's notify and its own check decide, never the browser); outside
- * production the sandbox's 模拟扫码支付 stands in for the payer's phone. The balance asks for the 6-digit payment
+ * The one payment dialog of the product (design.md §5a, §5b): every module that takes money opens it with the amount
+ * and how to pay, and the dialog chooses WeChat Pay's channel by where it runs (choosePayChannel): inside WeChat a
+ * 微信支付 button opens WeChat's payment sheet (JSAPI, `getBrandWCPayRequest`; outside production the sandbox's bridge
+ * stand-in), in another phone browser it goes to WeChat's cashier page (H5) and comes back to /pay/result, on a desktop
+ * it shows the order's `code_url` as a QR code with the amount and a countdown (outside production the sandbox's
+ * 模拟扫码支付 stands in for the payer's phone). Whatever the channel it polls the payment's state until it is paid:
+ * the server's notify and its own check decide, never the browser or the bridge's answer. The balance asks for the 6-digit payment
  * password and sends one request key for all its tries, so a retry is never charged twice.
  */
 export function PaymentDialog({ open, title, onClose, ...rest }: PaymentDialogProps) {
@@ -60,8 +70,9 @@ export function PaymentDialog({ open, title, onClose, ...rest }: PaymentDialogPr
   );
 }
 
-function PaymentBody({ amountFen, wechat, balance, onPaid, onClose }: Omit<PaymentDialogProps, 'open' | 'title'>) {
+function PaymentBody({ amountFen, wechat, phoneChannels, balance, onPaid, onClose }: Omit<PaymentDialogProps, 'open' | 'title'>) {
   const s = moneyStrings.use();
+  const [channel] = useState<PayChannel>(() => choosePayChannel(userAgent(), Boolean(phoneChannels)));
   const [method, setMethod] = useState<PayMethod>(() =>
     balance && (!wechat || (balance.balanceFen >= amountFen && balance.hasDealPwd)) ? 'balance' : 'wechat',
   );
@@ -103,7 +114,9 @@ function PaymentBody({ amountFen, wechat, balance, onPaid, onClose }: Omit<Payme
           ]}
         />
       )}
-      {method === 'wechat' && wechat && <WechatPane start={wechat} onPaid={() => done('wechat')} />}
+      {method === 'wechat' && wechat && channel === 'native' && <WechatPane start={() => wechat('native')} onPaid={() => done('wechat')} />}
+      {method === 'wechat' && wechat && channel === 'jsapi' && <JsapiPane start={() => wechat('jsapi')} onPaid={() => done('wechat')} />}
+      {method === 'wechat' && wechat && channel === 'h5' && <H5Pane start={() => wechat('h5')} />}
       {method === 'balance' && balance && <BalancePane amountFen={amountFen} option={balance} onPaid={() => done('balance')} />}
     </Flex>
   );
@@ -152,7 +165,7 @@ function WechatPane({ start, onPaid }: { start: () => Promise<PendingPayment>; o
       </Flex>
     );
   }
-  if (order.isError || !order.data) {
+  if (order.isError || !order.data || order.data.channel !== 'native') {
     return (
       <Result
         status="warning"
@@ -176,6 +189,7 @@ function WechatPane({ start, onPaid }: { start: () => Promise<PendingPayment>; o
       />
     );
   }
+  const qr = order.data;
   const simulate = async () => {
     setSimulating(true);
     try {
@@ -189,7 +203,7 @@ function WechatPane({ start, onPaid }: { start: () => Promise<PendingPayment>; o
   };
   return (
     <Flex vertical align="center" gap={12}>
-      <QRCode value={order.data.code_url} size={200} status={state.data?.state === 'paid' ? 'scanned' : 'active'} aria-label={s('pay.scan')} />
+      <QRCode value={qr.code_url} size={200} status={state.data?.state === 'paid' ? 'scanned' : 'active'} aria-label={s('pay.scan')} />
       <Typography.Text>{s('pay.scan')}</Typography.Text>
       <Typography.Text type="secondary" aria-live="polite">
         {s('pay.expires_in', { time: mmss((expiresAt ?? now) - now) })} · {s('pay.waiting')}
@@ -204,6 +218,115 @@ function WechatPane({ start, onPaid }: { start: () => Promise<PendingPayment>; o
           </Typography.Text>
         </Flex>
       )}
+    </Flex>
+  );
+}
+
+type JsapiPending = Extract<PendingPayment, { channel: 'jsapi' }>;
+
+/** The state of a started payment, polled while it is pending (the server decides when it is paid). */
+function usePaymentState(outTradeNo: string | undefined, onPaid: () => void) {
+  const state = useQuery({
+    queryKey: ['paymentState', outTradeNo],
+    queryFn: () => get('paymentState', { out_trade_no: outTradeNo! }, { silent: true }),
+    enabled: Boolean(outTradeNo),
+    refetchInterval: (q) => (q.state.data?.state === 'pending' || !q.state.data ? PAYMENT_POLL_MS : false),
+    gcTime: 0,
+  });
+  const settled = state.data?.state;
+  useEffect(() => {
+    if (settled === 'paid') onPaid();
+  }, [settled, onPaid]);
+  return state;
+}
+
+/**
+ * Inside WeChat: 微信支付 starts a JSAPI order (once; a cancelled sheet is opened again for the same order) and opens
+ * WeChat's payment sheet through WeixinJSBridge (outside production the sandbox's stand-in is loaded when there is no
+ * bridge). The sheet's answer only says what to show meanwhile; paid is what the payment's state says.
+ */
+function JsapiPane({ start, onPaid }: { start: () => Promise<PendingPayment>; onPaid: () => void }) {
+  const s = moneyStrings.use();
+  const [order, setOrder] = useState<JsapiPending | null>(null);
+  const [phase, setPhase] = useState<'idle' | 'starting' | 'paying' | 'confirming' | 'cancelled' | 'failed'>('idle');
+  const state = usePaymentState(order?.out_trade_no, onPaid);
+  const closed = state.data?.state === 'closed';
+
+  const pay = async () => {
+    setPhase('starting');
+    try {
+      let o = order && !closed && Date.parse(order.expires_at) > Date.now() ? order : null;
+      if (!o) {
+        const started = await start();
+        if (started.channel !== 'jsapi') throw new Error('not a JSAPI order');
+        o = started;
+        setOrder(o);
+      }
+      const bridge = await wechatBridge();
+      setPhase('paying');
+      const outcome = await requestPayment(bridge, o.jsapi);
+      setPhase(outcome === 'ok' ? 'confirming' : outcome === 'cancel' ? 'cancelled' : 'failed');
+      if (outcome === 'ok') void state.refetch();
+    } catch {
+      // not bound to WeChat, the provider, no bridge: the request wrapper said why, or the hint below does
+      setPhase('failed');
+    }
+  };
+
+  const busy = phase === 'starting' || phase === 'paying';
+  return (
+    <Flex vertical gap={12}>
+      {phase === 'confirming' ? (
+        <Flex vertical align="center" gap={8} style={{ padding: 16 }} role="status">
+          <Spin />
+          <Typography.Text type="secondary">{s('pay.confirming')}</Typography.Text>
+        </Flex>
+      ) : (
+        <>
+          {phase === 'cancelled' && <Alert type="info" showIcon title={s('pay.cancelled')} />}
+          {phase === 'failed' && <Alert type="warning" showIcon title={s('pay.phone_failed')} />}
+          <Button type="primary" block size="large" loading={busy} onClick={() => void pay()} data-testid="wechat-jsapi-pay">
+            {phase === 'idle' || phase === 'starting' ? s('pay.method_wechat') : s('pay.again')}
+          </Button>
+          <Typography.Text type="secondary" style={{ textAlign: 'center' }}>
+            {s('pay.jsapi_hint')}
+          </Typography.Text>
+        </>
+      )}
+    </Flex>
+  );
+}
+
+/** Where the H5 payment sends the browser (replaced in tests). */
+export const browserNav = { assign: (url: string) => window.location.assign(url) };
+
+/**
+ * In a phone browser outside WeChat: 微信支付 starts an H5 order and goes to WeChat's cashier page, which comes back
+ * to /pay/result (it polls the payment's state, then links back here).
+ */
+function H5Pane({ start }: { start: () => Promise<PendingPayment> }) {
+  const s = moneyStrings.use();
+  const [phase, setPhase] = useState<'idle' | 'starting' | 'failed'>('idle');
+  const go = async () => {
+    setPhase('starting');
+    try {
+      const o = await start();
+      if (o.channel !== 'h5') throw new Error('not an H5 order');
+      const { origin, pathname, search } = window.location;
+      browserNav.assign(h5PayUrl(o.h5_url, o.out_trade_no, origin, `${pathname}${search}`));
+    } catch {
+      setPhase('failed');
+    }
+  };
+  return (
+    <Flex vertical gap={12}>
+      {phase === 'failed' && <Alert type="warning" showIcon title={s('pay.phone_failed')} />}
+      <Button type="primary" block size="large" loading={phase === 'starting'} onClick={() => void go()} data-testid="wechat-h5-pay">
+        {s('pay.method_wechat')}
+      </Button>
+      <Typography.Text type="secondary" style={{ textAlign: 'center' }}>
+        {s('pay.h5_hint')}
+      </Typography.Text>
     </Flex>
   );
 }
