@@ -41,6 +41,7 @@ import { LeaveModule } from './modules/leave/leave.module';
 import { StudentsModule } from './modules/students/students.module';
 import { TasksModule } from './modules/tasks/tasks.module';
 import { WechatModule } from './modules/wechat/wechat.module';
+import { MessagesModule } from './modules/messages/messages.module';
 import { WorkerModule } from './worker.module';
 
 export interface AppOptions {
@@ -86,6 +87,8 @@ export class AppModule {
         CoursewareModule,
         StoreModule,
         WechatModule,
+        // guardians' messages: WeChat first, SMS as the fallback (and the daily flow's arrival/departure messages)
+        MessagesModule,
         ...(config.env === 'production' ? [] : [DevModule]),
         ...(config.wechatpay ? [] : [WechatPaySandboxModule]),
         ...(config.wechatOa ? [] : [WechatSandboxModule]),

@@ -8,6 +8,8 @@ import { ContractsDaily } from './modules/contracts/jobs/contracts-daily';
 import { ContractsProcessor } from './modules/contracts/jobs/contracts.processor';
 import { MealsModule } from './modules/meals/meals.module';
 import { SmsProcessor } from './modules/sms/jobs/sms.processor';
+import { MessagesModule } from './modules/messages/messages.module';
+import { MessagesProcessor } from './modules/messages/jobs/messages.processor';
 import { SmsModule } from './modules/sms/sms.module';
 import { PaymentsProcessor } from './modules/payments/jobs/payments.processor';
 import { PaymentsModule } from './modules/payments/payments.module';
@@ -23,7 +25,17 @@ import { StoreModule } from './modules/store/store.module';
 @Module({
   // every module that takes money registers the settlers of its payment kinds (the worker marks payments paid too:
   // payments.check); SchoolModule also the reminders. worker.spec.ts checks the worker has every kind the API has.
-  imports: [SmsModule, AlertsModule, PaymentsModule, SchoolModule, StoreModule, ContractsModule, MealsModule, CoursewareModule],
-  providers: [SmsProcessor, AlertsProcessor, PaymentsProcessor, SchoolProcessor, ContractsDaily, ContractsProcessor, StoreProcessor, WorkerHost],
+  imports: [SmsModule, MessagesModule, AlertsModule, PaymentsModule, SchoolModule, StoreModule, ContractsModule, MealsModule, CoursewareModule],
+  providers: [
+    SmsProcessor,
+    MessagesProcessor,
+    AlertsProcessor,
+    PaymentsProcessor,
+    SchoolProcessor,
+    ContractsDaily,
+    ContractsProcessor,
+    StoreProcessor,
+    WorkerHost,
+  ],
 })
 export class WorkerModule {}

@@ -76,3 +76,6 @@ export * from './sms-aliyun';
 export * from './sms-tencent';
 export * from './schemas/sms';
 export * from './answers/sms';
+export * from './guardian-messages';
+export * from './schemas/wechat';
+export * from './answers/wechat';

@@ -36,6 +36,11 @@ export const SMS_KINDS = {
   'exam.published': { vars: ['school', 'student', 'exam', 'subject'], text: ['school', 'student', 'exam', 'subject'] },
   'notice.important': { vars: ['school', 'title'], text: ['school', 'title'] },
   'notice.remind': { vars: ['school', 'title'], text: ['school', 'title'] },
+  // issue 24 (guardians' messages: the SMS when WeChat cannot); appended, so the fakes' template codes of the kinds
+  // before stay as they were
+  'flow.arrived': { vars: ['school', 'student', 'time'], text: ['school', 'student'] },
+  'flow.left': { vars: ['school', 'student', 'time', 'by'], text: ['school', 'student', 'by'] },
+  'homework.set': { vars: ['school', 'student', 'title', 'due'], text: ['school', 'student', 'title'] },
 } as const satisfies Record<string, SmsKindSpec>;
 
 export type SmsKind = keyof typeof SMS_KINDS;

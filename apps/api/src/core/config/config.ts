@@ -31,6 +31,11 @@ export const ENV_SCHEMA = z.object({
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(14),
   WEB_DIST: z.string().min(1).optional(),
+  // the web app's public address (links in WeChat messages open it), default http://localhost:<PORT>
+  WEB_PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/]+(\/.*)?$/, 'an http(s) URL')
+    .optional(),
   SEED_DEMO: bool.optional(),
   // with a demo seeded by the API's start: also its showcase of every module's data (school/demo-showcase.ts)
   SEED_SHOWCASE: bool.optional(),
@@ -142,6 +147,8 @@ export interface AppConfig {
   backupDir: string;
   backupKeep: number;
   webDist: string;
+  /** the web app's public address, no trailing slash (the links of guardians' WeChat messages) */
+  webPublicUrl: string;
   seedDemo: boolean;
   /** the API's start seeds the demo's showcase with a demo it seeds (the `seed` command: unless --no-showcase) */
   seedShowcase: boolean;
@@ -209,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     backupDir: resolve(e.BACKUP_DIR ?? `${dataDir}/backups`),
     backupKeep: e.BACKUP_KEEP,
     webDist: resolve(e.WEB_DIST ?? resolve(__dirname, '../../../../web/dist')),
+    webPublicUrl: (e.WEB_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     // the embedded database is the "try it" mode: it gets the demo unless told otherwise
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     seedShowcase: e.SEED_SHOWCASE ?? !e.DATABASE_URL,

@@ -34,6 +34,7 @@ import { Wechat1766563200000 } from '../../migrations/1766563200000-wechat';
 import { WechatSandbox1766649600000 } from '../../migrations/1766649600000-wechat-sandbox';
 import { WechatOauth1766822400000 } from '../../migrations/1766822400000-wechat-oauth';
 import { PayChannels1766736000000 } from '../../migrations/1766736000000-pay-channels';
+import { GuardianMessageParams1766908800000 } from '../../migrations/1766908800000-guardian-message-params';
 import { PG_TYPES } from './type-parsers';
 import { School } from '../../modules/school/entities/school.entity';
 import { User } from '../../modules/auth/entities/user.entity';
@@ -77,6 +78,7 @@ export const MIGRATIONS = [
   WechatSandbox1766649600000,
   WechatOauth1766822400000,
   PayChannels1766736000000,
+  GuardianMessageParams1766908800000,
 ];
 
 /** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */

@@ -1,4 +1,4 @@
-import type { SmsKind, SmsProviderName } from '@wantuo/shared';
+import type { GuardianMessageKind, SmsKind, SmsProviderName } from '@wantuo/shared';
 import type { DeliveryReport } from '../../modules/sms/gateways/gateway';
 /**
  * Every background job: its queue and payload. Adding a job means adding it here, enqueuing it with
@@ -16,6 +16,14 @@ export interface JobPayloads {
   'sms.poll': { at?: string };
   /** delivery reports that came before their message's send was recorded: applied again a little later */
   'sms.reports': { provider: SmsProviderName; reports: Array<Omit<DeliveryReport, 'at'> & { at: string | null }> };
+  /** hand queued WeChat template messages (wechat_messages ids, due) to the official account; refusals fall back to SMS */
+  'wechat.send': { ids: number[] };
+  /** every minute: due WeChat messages whose job was lost (or never dispatched) get one again */
+  'wechat.poll': { at?: string };
+  /** guardians' texts the quiet hours held: written and sent at 07:00 school time (GuardianMessages.send, keyed) */
+  'messages.send': {
+    items: Array<{ school_id: number; user_id: number; kind: GuardianMessageKind; params: Record<string, string>; link: string; key?: string }>;
+  };
   /** every minute: raise and clear the daily-flow alerts of every school */
   'alerts.scan': { at?: string };
   /** a provider payment still pending: ask the provider, close it past its time, come back later if still open */
@@ -53,6 +61,9 @@ export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   'sms.fanout': { queue: 'sms', attempts: 5, backoffMs: 2_000 },
   'sms.poll': { queue: 'sms', attempts: 1, backoffMs: 60_000 },
   'sms.reports': { queue: 'sms', attempts: 7, backoffMs: 1_000 },
+  'wechat.send': { queue: 'sms', attempts: 5, backoffMs: 2_000 },
+  'wechat.poll': { queue: 'sms', attempts: 1, backoffMs: 60_000 },
+  'messages.send': { queue: 'sms', attempts: 5, backoffMs: 2_000 },
   'alerts.scan': { queue: 'alerts', attempts: 1, backoffMs: 1_000 },
   'payments.check': { queue: 'payments', attempts: 5, backoffMs: 10_000 },
   'payments.refund': { queue: 'payments', attempts: 8, backoffMs: 60_000 },
@@ -76,6 +87,8 @@ export const SCHEDULES: { name: JobName; everyMs: number }[] = [
   { name: 'payments.refundQuery', everyMs: 120_000 },
   // receipts of texts the providers did not report by callback, and texts whose job was lost
   { name: 'sms.poll', everyMs: 60_000 },
+  // WeChat template messages whose job was lost
+  { name: 'wechat.poll', everyMs: 60_000 },
 ];
 
 export type JobHandler<K extends JobName> = (data: JobPayloads[K]) => Promise<void>;

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Role, type AlertKind, type FlowAlert, type Page } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import { offsetOf, pageOf, SCHOOL_TODAY, totalOf } from '../../core/database/sql-kit';
+import { GuardianMessages } from '../messages/guardian-messages.service';
 import { SmsTexts } from '../sms/texts.service';
 import type { SessionUser } from '../../core/http/request-context';
 
@@ -58,12 +59,13 @@ export class AlertsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly texts: SmsTexts,
+    private readonly messages: GuardianMessages,
   ) {}
 
   /**
    * One scan at `at` for every school: raise what holds and was not raised yet today (once: a unique key per
-   * student, day and kind), clear what no longer holds, and text the head teacher and the primary guardian
-   * about each newly raised alert through the `sms` queue.
+   * student, day and kind), clear what no longer holds, and tell each newly raised alert to the head teacher (SMS) and
+   * every guardian of the student (GuardianMessages: WeChat, else SMS; held to 07:00 in the quiet hours).
    */
   async scan(at: Date = new Date()): Promise<{ raised: number; cleared: number }> {
     const { raised, cleared } = await this.db.transaction(async (em) => {
@@ -73,20 +75,22 @@ export class AlertsService {
         class_name: string;
         student_name: string;
         kind: AlertKind;
+        id: number;
+        student_id: number;
         head_mobile: string | null;
-        parent_mobile: string | null;
+        guardians: number[];
       }> = await em.query(
         `with current as (${CANDIDATES}),
            inserted as (
              insert into flow_alerts (school_id, student_id, day, kind, raised_at)
              select school_id, student_id, day, kind, $1 from current
              on conflict (student_id, day, kind) do nothing
-             returning student_id, kind
+             returning id, student_id, kind
            )
-           select c.school_id, c.school_name, c.class_name, c.student_name, c.kind,
+           select i.id::int, c.student_id, c.school_id, c.school_name, c.class_name, c.student_name, c.kind,
                   (select mobile from users where id = c.head_teacher_id and job_status = 1) as head_mobile,
-                  (select u.mobile from student_guardians g join users u on u.id = g.user_id
-                    where g.student_id = c.student_id order by g.is_primary desc, g.created_at limit 1) as parent_mobile
+                  coalesce((select array_agg(g.user_id order by g.is_primary desc, g.created_at) from student_guardians g
+                             where g.student_id = c.student_id), '{}') as guardians
              from inserted i join current c on c.student_id = i.student_id and c.kind = i.kind`,
         [at],
       );
@@ -100,16 +104,31 @@ export class AlertsService {
       );
       return { raised, cleared };
     });
+    const params = (r: (typeof raised)[number]) => ({ school: r.school_name, student: r.student_name, class: r.class_name, what: WHAT[r.kind] });
+    // the head teacher by SMS; every guardian of the student by WeChat, else SMS (an alert cannot be turned off)
     await this.texts.queue(
-      raised.flatMap((r) => {
-        const params = { school: r.school_name, student: r.student_name, class: r.class_name, what: WHAT[r.kind] };
-        return [...new Set([r.head_mobile, r.parent_mobile].filter((m): m is string => !!m))].map((mobile) => ({
+      raised
+        .filter((r) => r.head_mobile)
+        .map((r) => ({
           school_id: r.school_id,
-          mobile,
+          mobile: r.head_mobile!,
           kind: 'alert.raised' as const,
-          params,
-        }));
-      }),
+          params: params(r),
+          key: `alert:${r.id}:head`,
+        })),
+    );
+    await this.messages.send(
+      raised.flatMap((r) =>
+        r.guardians.map((user_id) => ({
+          school_id: r.school_id,
+          user_id,
+          kind: 'alert.raised' as const,
+          params: params(r),
+          link: `/parent?student=${r.student_id}`,
+          key: `alert:${r.id}:${user_id}`,
+        })),
+      ),
+      { now: at },
     );
     return { raised: raised.length, cleared };
   }

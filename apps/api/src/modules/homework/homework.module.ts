@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MessagesModule } from '../messages/messages.module';
 import { HomeworkController } from './homework.controller';
 import { IssueService } from './issue.service';
 import { ListsService } from './lists.service';
@@ -6,6 +7,7 @@ import { MarkingService } from './marking.service';
 
 /** Homework (issue 14): set for a care or teaching class, each student's state todo -> done -> checked with its history. */
 @Module({
+  imports: [MessagesModule],
   controllers: [HomeworkController],
   providers: [IssueService, ListsService, MarkingService],
 })

@@ -5,18 +5,22 @@ import { DataSource } from 'typeorm';
 import { isUniqueViolation, SCHOOL_TODAY } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
+import { GuardianMessages, type StagedMessages } from '../messages/guardian-messages.service';
 import { HOMEWORK_COLUMNS, HOMEWORK_COUNTS, HOMEWORK_JOINS, schoolOf } from './homework-sql';
 
 /** Setting homework: for one of the teacher's own classes, the class's students when it is set. */
 @Injectable()
 export class IssueService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly messages: GuardianMessages,
+  ) {}
 
   /**
    * Sets homework for a care class (the caller is its head teacher or one of its duty teachers) or a teaching class (the
    * caller teaches it), optionally for one of its sessions; due from today (school-local) to HOMEWORK_MAX_DAYS later.
-   * One statement writes the homework and a "not done" row for every active student of the class. A repeated
-   * request_id answers the homework it set.
+   * One statement writes the homework and a "not done" row for every active student of the class; their guardians are
+   * told (GuardianMessages, staged in the same transaction). A repeated request_id answers the homework it set.
    */
   async issue(user: SessionUser, input: IssueHomeWorkInput): Promise<Homework> {
     const school = schoolOf(user);
@@ -40,8 +44,9 @@ export class IssueService {
         ? `select m.student_id from care_class_students m join students s on s.id = m.student_id where m.class_id = $3 and s.status = 1`
         : `select m.student_id from teaching_class_students m join students s on s.id = m.student_id where m.class_id = $3 and s.status = 1`;
     let id: number;
+    let staged: StagedMessages | null = null;
     try {
-      id = await this.db.transaction(async (em) => {
+      const done = await this.db.transaction(async (em) => {
         const [row]: Array<{ id: number; students: number }> = await em.query(
           `with h as (
              insert into homeworks (school_id, kind, class_id, session_id, title, content, attachments, set_day, due_day, teacher_id, request_key)
@@ -63,14 +68,36 @@ export class IssueService {
           ],
         );
         if (row.students === 0) throw new AppError('homework.no_students');
-        return row.id;
+        // every guardian of the students told (WeChat, else SMS), with the homework's commit
+        const told: Array<{ student_id: number; student: string; school: string; user_id: number }> = await em.query(
+          `select s.id as student_id, s.name as student, sc.name as school, g.user_id
+             from homework_submissions m join students s on s.id = m.student_id join schools sc on sc.id = m.school_id
+             join student_guardians g on g.student_id = m.student_id
+            where m.homework_id = $1`,
+          [row.id],
+        );
+        const messages = await this.messages.stage(
+          em,
+          told.map((t) => ({
+            school_id: school,
+            user_id: t.user_id,
+            kind: 'homework.set' as const,
+            params: { school: t.school, student: t.student, title: input.title, due: input.due_day },
+            link: `/parent_homework?student=${t.student_id}`,
+            key: `hw:${row.id}:${t.student_id}:${t.user_id}`,
+          })),
+        );
+        return { id: row.id, messages };
       });
+      id = done.id;
+      staged = done.messages;
     } catch (err) {
       // the same request sent twice at once: the other one set it
       if (!isUniqueViolation(err, 'homeworks_request_idx')) throw err;
       const [prior]: Array<{ id: number }> = await this.db.query(`select id from homeworks where school_id = $1 and request_key = $2`, [school, key]);
       id = prior.id;
     }
+    if (staged) await this.messages.dispatch(staged);
     return this.read(school, id);
   }
 

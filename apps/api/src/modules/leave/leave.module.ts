@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { SmsModule } from '../sms/sms.module';
+import { MessagesModule } from '../messages/messages.module';
 import { FlowModule } from '../flow/flow.module';
 import { LeaveController } from './leave.controller';
 import { LeaveService } from './leave.service';
 
 /** Leave requests: parents ask, head teachers (or the admin) decide, approved days show as on leave. */
 @Module({
-  imports: [FlowModule, SmsModule],
+  imports: [FlowModule, MessagesModule],
   controllers: [LeaveController],
   providers: [LeaveService],
 })

@@ -19,7 +19,7 @@ import { offsetOf, pageOf, SCHOOL_TODAY, schoolToday, totalOf, type PageQuery } 
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { SmsTexts } from '../sms/texts.service';
+import { GuardianMessages } from '../messages/guardian-messages.service';
 import { FlowService } from '../flow/flow.service';
 import { RESPONSIBLE } from '../students/students.service';
 
@@ -62,7 +62,7 @@ export class LeaveService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly flow: FlowService,
-    private readonly texts: SmsTexts,
+    private readonly messages: GuardianMessages,
     private readonly events: DomainEvents,
   ) {}
 
@@ -241,21 +241,24 @@ export class LeaveService {
     return out;
   }
 
-  /** Tells the requester (else the primary guardian) the decision by SMS, through the sms queue. */
+  /**
+   * Tells the requester (a guardian; else the primary guardian) the decision: WeChat, else SMS (GuardianMessages),
+   * once per decision (keyed by the request's version).
+   */
   private async notify(schoolId: number, leave: LeaveRequestRow): Promise<void> {
-    const [to]: Array<{ mobile: string | null }> = await this.db.query(
+    const [to]: Array<{ user_id: number | null }> = await this.db.query(
       `select coalesce(
-         (select mobile from users where id = $1 and deleted_at is null),
-         (select u.mobile from student_guardians g join users u on u.id = g.user_id
-           where g.student_id = $2 and u.mobile is not null and u.deleted_at is null order by g.is_primary desc, g.user_id limit 1)
-       ) as mobile`,
-      [leave.requested_by, leave.student_id],
+         (select id from users where id = $1 and role = $3 and deleted_at is null),
+         (select u.id from student_guardians g join users u on u.id = g.user_id
+           where g.student_id = $2 and u.deleted_at is null order by g.is_primary desc, g.user_id limit 1)
+       ) as user_id`,
+      [leave.requested_by, leave.student_id, Role.Parent],
     );
-    if (!to?.mobile) return;
-    await this.texts.queue([
+    if (!to?.user_id) return;
+    await this.messages.send([
       {
         school_id: schoolId,
-        mobile: to.mobile,
+        user_id: to.user_id,
         kind: 'leave.reviewed',
         params: {
           student: leave.student_name,
@@ -264,6 +267,8 @@ export class LeaveService {
           result: leave.status === LeaveStatus.Approved ? '已批准' : '未通过',
           note: leave.review_note ?? '',
         },
+        link: `/parent?student=${leave.student_id}`,
+        key: `leave:${leave.id}:${leave.version}`,
       },
     ]);
   }

@@ -22,6 +22,9 @@ const TEMPLATES: Record<SmsKind, (p: Record<string, string>) => string> = {
   'notice.remind': (p) => `【晚托平台】${p.school}提醒：您有一条未读通知“${p.title}”，请登录查看。`,
   'exam.published': (p) =>
     `【晚托平台】${p.school}：${p.student}的“${p.exam}”（${p.subject}）成绩已发布。请登录家长端在“成绩”中查看分数、班级排名和班级平均分。`,
+  'flow.arrived': (p) => `【晚托平台】${p.school}：${p.student}已于 ${p.time} 到校入园。`,
+  'flow.left': (p) => `【晚托平台】${p.school}：${p.student}已于 ${p.time} 离园，接送人：${p.by}。`,
+  'homework.set': (p) => `【晚托平台】${p.school}：${p.student}有新作业“${p.title}”，${p.due} 前完成。请登录家长端在“作业”中查看。`,
 };
 
 export function renderSms(kind: SmsKind, params: Record<string, string>): string {

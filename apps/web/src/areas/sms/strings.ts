@@ -16,6 +16,9 @@ export const smsStrings = defineStrings({
   'kind.exam.published': { zh: '成绩发布', en: 'Scores published' },
   'kind.notice.important': { zh: '重要通知', en: 'Important notice' },
   'kind.notice.remind': { zh: '通知提醒', en: 'Notice reminder' },
+  'kind.flow.arrived': { zh: '到校提醒', en: 'Arrived' },
+  'kind.flow.left': { zh: '离园提醒', en: 'Left' },
+  'kind.homework.set': { zh: '作业布置', en: 'Homework set' },
   // states
   'state.queued': { zh: '排队中', en: 'Queued' },
   'state.sending': { zh: '发送中', en: 'Sending' },
