@@ -18,16 +18,21 @@ const FinishRefundInput = z.strictObject({
 
 const HoldRefundsInput = z.strictObject({ hold: z.boolean() });
 
+/** Hosts a developer's browser reaches this API on, whatever proxy (Vite's rewrites Host) stands between. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 /**
  * Where the cashier page may send the payer back: a path of this origin, or an http(s) URL of the host the page was
- * asked on (the real service, too, only returns to the merchant's registered H5 domain). Anything else: nowhere.
+ * asked on (or a loopback host: a dev server's proxy rewrites Host) — the real service, too, only returns to the
+ * merchant's registered H5 domain. Anything else: nowhere.
  */
 function returnTo(req: Request, url: unknown): string | null {
   if (typeof url !== 'string' || !url || url.length > 2000) return null;
   if (url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\')) return url;
   try {
     const u = new URL(url);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.host === req.headers.host ? u.toString() : null;
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    return u.host === req.headers.host || LOOPBACK.has(u.hostname) ? u.toString() : null;
   } catch {
     return null;
   }

@@ -227,6 +227,9 @@ describe('H5 in a phone browser', () => {
     const prepayId = p.h5_url.split('prepay_id=')[1];
     const page = await t.get(`${p.h5_url}&redirect_url=${encodeURIComponent('https://evil.example/steal')}`);
     expect(page.text).not.toContain('evil.example');
+    // a dev server's proxy rewrites Host: a loopback page is this developer's own
+    const local = await t.get(`${p.h5_url}&redirect_url=${encodeURIComponent('http://localhost:8080/pay/result?out_trade_no=x')}`);
+    expect(local.text).toContain('href="http://localhost:8080/pay/result?out_trade_no=x"');
     const confirm = await t.post('/api/dev/wechatpay/h5pay').type('form').send({ prepay_id: prepayId, redirect_url: '//evil.example/' });
     expect(confirm.status).toBe(303);
     expect(confirm.headers.location).toBe(`h5pay?prepay_id=${prepayId}`);

@@ -22,12 +22,14 @@ declare global {
 }
 
 /**
- * The page of WeChat's cashier for an H5 order and its way back: the h5_url (absolute, or a path of this origin as the
- * sandbox answers it) with `redirect_url` to the result page of this order, which links back to `backPath`.
+ * The page of WeChat's cashier for an H5 order and its way back: the h5_url with `redirect_url` to the result page of
+ * this order, which links back to `backPath`. WeChat's cashier (an absolute h5_url) returns to an absolute URL of this
+ * origin; the sandbox's (a path: it is served on the page's own origin, through whatever proxy) returns by path.
  */
 export function h5PayUrl(h5Url: string, outTradeNo: string, origin: string, backPath: string): string {
   const cashier = new URL(h5Url, origin).toString();
-  const result = `${origin}${PAY_RESULT_PATH}?out_trade_no=${encodeURIComponent(outTradeNo)}&back=${encodeURIComponent(backPath)}`;
+  const path = `${PAY_RESULT_PATH}?out_trade_no=${encodeURIComponent(outTradeNo)}&back=${encodeURIComponent(backPath)}`;
+  const result = h5Url.startsWith('/') ? path : `${origin}${path}`;
   return `${cashier}${cashier.includes('?') ? '&' : '?'}redirect_url=${encodeURIComponent(result)}`;
 }
 
