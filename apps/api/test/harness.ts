@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Code, type LoginResult } from '@wantuo/shared';
+import { Code, inQuietHours, instantOf, localDay, type LoginResult } from '@wantuo/shared';
 import { Redis } from 'ioredis';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -180,4 +180,14 @@ export async function startPeerApp(t: TestApp, opts: { runJobs?: boolean } = {})
   const app = await createApp(t.config, createLogger(t.config.logLevel), { runJobs: opts.runJobs ?? false });
   await app.init();
   return app;
+}
+
+/**
+ * The latest instant at or before `now` outside the quiet hours (21:00–07:00 in `timezone`): now in the daytime, 20:00
+ * of the evening before otherwise. Specs that expect a guardian's message to go at once hand it to MessagesClock, so
+ * they pass at any hour CI runs them (in the past, so a message is due at once, never held).
+ */
+export function lastDaytime(timezone = 'Asia/Shanghai', now = new Date()): Date {
+  if (!inQuietHours(now, timezone)) return now;
+  return instantOf(localDay(new Date(now.getTime() - 8 * 3_600_000), timezone), '20:00', timezone);
 }

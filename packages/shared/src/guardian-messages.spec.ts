@@ -5,6 +5,7 @@ import {
   defaultMessageChannel,
   messageChannelsOf,
   messageRoute,
+  messageSendAt,
   smsFallbackOn,
   wechatFailure,
   wechatTemplateData,
@@ -107,5 +108,27 @@ describe('wechatTemplateData', () => {
     expect(data.keyword1.value.startsWith('第二学期期末综合测试')).toBe(true);
     expect(data.keyword2.value).toBe('阳光晚托');
     expect(wechatTemplateData('notice.important', { title: '😀'.repeat(21), school: '' }).keyword1.value).toBe(`${'😀'.repeat(19)}…`);
+  });
+});
+
+describe('messageSendAt (quiet hours 21:00-07:00 school time, urgent kinds at once)', () => {
+  const SH = 'Asia/Shanghai';
+  const night = new Date('2026-11-27T14:30:00Z'); // 22:30 in Shanghai
+  const day = new Date('2026-11-27T04:00:00Z'); // 12:00 in Shanghai
+  const morning = new Date('2026-11-27T23:00:00Z'); // 07:00 the next day in Shanghai
+  it.each([
+    ['flow.arrived', night, night],
+    ['flow.left', night, night],
+    ['alert.raised', night, night],
+    ['leave.reviewed', night, morning],
+    ['homework.set', night, morning],
+    ['notice.important', night, morning],
+    ['contract.expiring', night, morning],
+    ['leave.reviewed', day, day],
+    ['flow.left', day, day],
+  ] as const)('%s due %s goes at %s', (kind, now, at) => expect(messageSendAt(kind, now, SH).toISOString()).toBe(at.toISOString()));
+  it('the school’s own zone decides: 22:30 in Shanghai is 23:30 in Tokyo, 14:30 in London', () => {
+    expect(messageSendAt('homework.set', night, 'Europe/London').toISOString()).toBe(night.toISOString());
+    expect(messageSendAt('homework.set', night, 'Asia/Tokyo').toISOString()).toBe('2026-11-27T22:00:00.000Z');
   });
 });

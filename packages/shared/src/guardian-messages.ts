@@ -4,8 +4,10 @@
  *
  * Every kind is also an SMS kind (SMS_KINDS) with the same variables: a message's params hold them, so the SMS path
  * (SmsTexts) sends it unchanged when WeChat cannot. The quiet hours (21:00–07:00 school time, notices.ts smsSendAt)
- * hold both channels, alerts too.
+ * hold both channels, except for the urgent kinds (messageSendAt): where the child is and what went wrong cannot wait
+ * for the morning (a child picked up at 21:10 is news at 21:10).
  */
+import { smsSendAt } from './notices';
 import { cutText, type SmsKind } from './sms';
 
 export interface GuardianMessageKindSpec {
@@ -15,13 +17,15 @@ export interface GuardianMessageKindSpec {
   keywords: readonly string[];
   /** a guardian cannot turn it off (no 'none'): the exception alerts */
   required?: boolean;
+  /** sent at once, in the quiet hours too: the child's arrival and departure, the exception alerts */
+  urgent?: boolean;
 }
 
 /** Every kind of message a guardian gets; each is the SMS kind of the same name. */
 export const GUARDIAN_MESSAGE_KINDS = {
-  'flow.arrived': { zh: '到校/入园提醒', en: 'Arrived', keywords: ['student', 'time', 'school'] },
-  'flow.left': { zh: '离园提醒（接送人）', en: 'Left, and who picked up', keywords: ['student', 'time', 'by', 'school'] },
-  'alert.raised': { zh: '异常提醒', en: 'Alert', keywords: ['student', 'class', 'what', 'school'], required: true },
+  'flow.arrived': { zh: '到校/入园提醒', en: 'Arrived', keywords: ['student', 'time', 'school'], urgent: true },
+  'flow.left': { zh: '离园提醒（接送人）', en: 'Left, and who picked up', keywords: ['student', 'time', 'by', 'school'], urgent: true },
+  'alert.raised': { zh: '异常提醒', en: 'Alert', keywords: ['student', 'class', 'what', 'school'], required: true, urgent: true },
   'leave.reviewed': { zh: '请假审核结果', en: 'Leave reviewed', keywords: ['student', 'start_day', 'end_day', 'result', 'note'] },
   'notice.important': { zh: '重要通知', en: 'Important notice', keywords: ['title', 'school'] },
   'notice.remind': { zh: '未读通知提醒', en: 'Unread notice reminder', keywords: ['title', 'school'] },
@@ -108,4 +112,12 @@ export function wechatTemplateData(kind: GuardianMessageKind, params: Record<str
     data[`keyword${i + 1}`] = { value: cutText(params[k] ?? '', WECHAT_KEYWORD_MAX) };
   });
   return data;
+}
+
+/**
+ * When a message of `kind` due at `now` goes out, on either channel: at once for the urgent kinds, otherwise as a text
+ * would (smsSendAt: held to 07:00 school time in the quiet hours).
+ */
+export function messageSendAt(kind: GuardianMessageKind, now: Date, timezone: string): Date {
+  return (GUARDIAN_MESSAGE_KINDS[kind] as GuardianMessageKindSpec).urgent ? now : smsSendAt(now, timezone);
 }

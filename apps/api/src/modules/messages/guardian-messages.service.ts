@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { messageRoute, Role, smsSendAt, wechatTemplateData, type GuardianMessageKind, type MessageChannel } from '@wantuo/shared';
+import { messageRoute, messageSendAt, Role, wechatTemplateData, type GuardianMessageKind, type MessageChannel } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { JobsService } from '../../core/jobs/jobs.service';
@@ -107,7 +107,7 @@ export class GuardianMessages {
       const templateId = r.template_id ?? (this.oa.sandbox ? this.oa.sandboxTemplateId(m.kind) : null);
       const route = messageRoute(m.kind, r.channel, !!r.openid && !!templateId);
       // with no template for the kind, a bound guardian who wanted WeChat still hears by SMS
-      const at = smsSendAt(now, r.timezone);
+      const at = messageSendAt(m.kind, now, r.timezone);
       if (route.wechat) {
         rows.push({
           school_id: m.school_id,

@@ -1,7 +1,7 @@
 import { instantOf, localDay, Role } from '@wantuo/shared';
-import { eventually, startTestApp, type TestApp } from '../../../test/harness';
+import { eventually, lastDaytime, startTestApp, type TestApp } from '../../../test/harness';
 import { WechatOa } from '../wechat/oa-client';
-import { GuardianMessages, type GuardianMessage } from './guardian-messages.service';
+import { GuardianMessages, MessagesClock, type GuardianMessage } from './guardian-messages.service';
 
 /**
  * Guardians' messages against the real WeChat sandbox (/api/dev/wechat/) and the SMS outbox: WeChat when bound, SMS
@@ -15,6 +15,8 @@ let seq = 0;
 beforeAll(async () => {
   t = await startTestApp({ listen: true });
   messages = t.app.get(GuardianMessages);
+  // messages "sent now" are due now whatever the hour CI runs at (the quiet hours are the test below's own)
+  t.app.get(MessagesClock).now = () => lastDaytime();
   appid = t.app.get(WechatOa).appid;
 });
 afterAll(() => t.close());
@@ -142,6 +144,15 @@ it('in the quiet hours both channels wait for 07:00 school time', async () => {
   // the SMS is not even written yet (a delayed job writes it at 07:00)
   const { rows } = await t.sql.query(`select count(*)::int as n from sms_messages where mobile = $1`, [unbound.mobile]);
   expect(rows[0].n).toBe(0);
+  // where the child is cannot wait for the morning: a departure goes at once
+  const left = item(bound.id, {
+    kind: 'flow.left',
+    key: `quiet-left-${bound.id}`,
+    params: { school: '阳光晚托', student: '陈小阳', time: '22:00', by: '陈奶奶' },
+  });
+  await messages.send([left], { now: at });
+  const urgent = (await rowsOf(bound.id)).find((r) => r.kind === 'flow.left');
+  expect(new Date(urgent.send_after).toISOString()).toBe(at.toISOString());
 });
 
 it('the same key twice is one message, on each channel', async () => {
