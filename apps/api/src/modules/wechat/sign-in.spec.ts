@@ -29,7 +29,12 @@ async function authorizeUrl(redirect = '/parent'): Promise<URL> {
 async function consent(url: URL, name: string): Promise<{ code: string; state: string }> {
   const page = await t.get(`${url.pathname}${url.search}`);
   expect(page.status).toBe(200);
-  const form = Object.fromEntries(url.searchParams);
+  // what the page's form posts: its hidden fields, as a browser would
+  const unescape = (v: string) => v.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+  const form = Object.fromEntries(
+    [...page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescape(m[2])]),
+  );
+  expect(Object.keys(form).sort()).toEqual(['appid', 'redirect_uri', 'response_type', 'scope', 'state']);
   const res = await t
     .post(`${url.pathname}/confirm`)
     .type('form')

@@ -9,6 +9,7 @@ export const AUTHORIZE_PAGE_CSP =
 export interface AuthorizeRequest {
   appid: string;
   redirect_uri: string;
+  response_type: 'code';
   scope: string;
   state: string;
 }

@@ -249,7 +249,7 @@ export class WechatSandbox implements BeforeApplicationShutdown {
     if (!SCOPES.has(scope)) return 'scope 参数错误或没有 scope 权限';
     const state = str(q.state);
     if (!/^[\w-]{0,128}$/.test(state)) return 'state 参数错误（最多 128 个字母或数字）';
-    return { appid: this.appid, redirect_uri: redirect, scope, state };
+    return { appid: this.appid, redirect_uri: redirect, response_type: 'code', scope, state };
   }
 
   private async userNames(): Promise<string[]> {
