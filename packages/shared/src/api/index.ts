@@ -22,6 +22,7 @@ import { storeActions } from './store';
 import { applicationsActions } from './applications';
 import { homeActions } from './home';
 import { smsActions } from './sms';
+import { wechatActions } from './wechat';
 
 export * from './define';
 
@@ -49,6 +50,7 @@ export const DECLARED = [
   ...applicationsActions,
   ...homeActions,
   ...smsActions,
+  ...wechatActions,
 ] as const;
 
 type Declared = (typeof DECLARED)[number];
