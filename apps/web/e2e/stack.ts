@@ -81,7 +81,9 @@ export async function startStack(): Promise<Stack> {
     await new Promise((r) => setTimeout(r, 100));
   }
   const browser = await launching;
-  procs.push(spawn(process.execPath, [join(root, 'apps/api/dist/worker.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
+  // the worker has no HTTP server: it reaches the API's WeChat sandbox by address (as docker-compose.yml's worker does)
+  const workerEnv = { ...env, WECHAT_OA_API_URL: `${url}/api/dev/wechat/`, WEB_PUBLIC_URL: url };
+  procs.push(spawn(process.execPath, [join(root, 'apps/api/dist/worker.js')], { env: workerEnv, stdio: ['ignore', 'ignore', 'inherit'] }));
   return {
     url,
     browser,

@@ -166,6 +166,10 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   // SMS consoles
   smsOperator: () => import('../areas/sms/operator-sms'),
   smsSchool: () => import('../areas/sms/school-sms'),
+  // parents in WeChat: the parent's channels and binding, the school's counts, the operator's official account
+  wechatParent: () => import('../areas/wechat/parent-messages'),
+  wechatSchool: () => import('../areas/wechat/school-wechat'),
+  wechatOperator: () => import('../areas/wechat/operator-wechat'),
 };
 
 const LAYOUTS: Record<Area, () => Promise<{ default: React.ComponentType }>> = {
@@ -247,6 +251,12 @@ export const routes: RouteObject[] = [
     children: [
       ...Object.entries(REDIRECTS).map(([from, to]) => ({ path: from, element: <Navigate to={to} replace /> })),
       { path: '/login', handle: { title: LOGIN_TITLE } satisfies RouteHandle, lazy: lazyComponent(() => import('../areas/auth/login')) },
+      // where the official account's authorisation comes back (issue 24)
+      {
+        path: '/wechat/callback',
+        handle: { title: LOGIN_TITLE } satisfies RouteHandle,
+        lazy: lazyComponent(() => import('../areas/auth/wechat-callback')),
+      },
       ...(['public', 'center', 'principal', 'teacher', 'adviser', 'parent', 'operator', 'account'] as Area[]).map(areaRoutes),
       {
         path: '*',

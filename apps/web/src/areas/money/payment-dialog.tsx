@@ -286,7 +286,7 @@ function JsapiPane({ start, onPaid }: { start: () => Promise<PendingPayment>; on
           {phase === 'cancelled' && <Alert type="info" showIcon title={s('pay.cancelled')} />}
           {phase === 'failed' && <Alert type="warning" showIcon title={s('pay.phone_failed')} />}
           <Button type="primary" block size="large" loading={busy} onClick={() => void pay()} data-testid="wechat-jsapi-pay">
-            {phase === 'idle' || phase === 'starting' ? s('pay.method_wechat') : s('pay.again')}
+            {phase === 'cancelled' || phase === 'failed' ? s('pay.again') : s('pay.method_wechat')}
           </Button>
           <Typography.Text type="secondary" style={{ textAlign: 'center' }}>
             {s('pay.jsapi_hint')}
