@@ -34,6 +34,8 @@ export interface StagedMessages {
   held: Array<{ at: Date; items: GuardianMessage[] }>;
   /** WeChat rows and texts newly written (a key seen before counts none) */
   fresh: number;
+  /** the guardians told (by WeChat, SMS or both, now or held): the items that go somewhere */
+  users: number;
 }
 
 /** The time the messages module works with (a provider: tests set it to 22:00 to see the quiet hours). */
@@ -86,7 +88,7 @@ export class GuardianMessages {
    * answer to dispatch() after the commit. A dispatch that never comes is made up by `wechat.poll` / `sms.poll`.
    */
   async stage(em: Pick<EntityManager, 'query'>, items: readonly GuardianMessage[], opts: StageOptions = {}): Promise<StagedMessages> {
-    const out: StagedMessages = { wechat: [], sms: Object.assign([], { fresh: 0 }), held: [], fresh: 0 };
+    const out: StagedMessages = { wechat: [], sms: Object.assign([], { fresh: 0 }), held: [], fresh: 0, users: 0 };
     if (!items.length) return out;
     const resolved: Resolved[] = await em.query(
       `select i.ord, u.mobile, b.openid, p.channel, coalesce(s.timezone, 'Asia/Shanghai') as timezone, t.template_id
@@ -108,6 +110,7 @@ export class GuardianMessages {
       const route = messageRoute(m.kind, r.channel, !!r.openid && !!templateId);
       // with no template for the kind, a bound guardian who wanted WeChat still hears by SMS
       const at = messageSendAt(m.kind, now, r.timezone);
+      if (route.wechat || (route.sms && r.mobile)) out.users++;
       if (route.wechat) {
         rows.push({
           school_id: m.school_id,

@@ -8,11 +8,12 @@ import { createApp } from '../../bootstrap';
 import { loadConfig } from '../../core/config/config';
 import { createLogger } from '../../core/logging/logger';
 import { prepareDatabase, resolveDatabase } from '../../runtime';
+import { MessagesClock } from '../messages/guardian-messages.service';
 import { NoticeClock } from './notices-sql';
 
 /**
  * Notices on the embedded PGlite database (`npm start` without DATABASE_URL or REDIS_URL): publishing with receipts,
- * the locked read, the reminder's conditional update and the in-process delayed texts.
+ * the locked read, the reminder's conditional update and the in-process delayed messages (the guardians' and the staff's).
  */
 describe('notices on the embedded database', () => {
   let app: NestExpressApplication;
@@ -29,6 +30,8 @@ describe('notices on the embedded database', () => {
     await app.init();
     // 22:00 in Shanghai: the texts are held (an in-process timer, cleared at shutdown)
     jest.spyOn(app.get(NoticeClock), 'now').mockReturnValue(new Date('2026-11-23T14:00:00Z'));
+    // the guardians' messages (GuardianMessages) by the same clock: held to 07:00 too
+    app.get(MessagesClock).now = () => new Date('2026-11-23T14:00:00Z');
   }, 120_000);
 
   afterAll(async () => {

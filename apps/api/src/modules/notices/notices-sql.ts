@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { Role } from '@wantuo/shared';
 import type { JobPayloads } from '../../core/jobs/jobs.types';
 import type { JobsService } from '../../core/jobs/jobs.service';
+import type { GuardianMessage } from '../messages/guardian-messages.service';
 
 /** The time the notices module works with (a provider, so tests can set the clock to 22:00 or 07:00). */
 @Injectable()
@@ -52,11 +54,15 @@ const RECIPIENTS = `c as (
 
 /**
  * Publishes in one statement: the recipients, the notice (only when there is one, and only once per request key: a
- * repeat or a concurrent twin inserts nothing), its receipts, and the distinct mobiles to text when it is important.
+ * repeat or a concurrent twin inserts nothing), its receipts, and, when it is important, whom to tell: the guardians
+ * (parents) by user id, for GuardianMessages (WeChat, else SMS), and the staff's distinct mobiles, to text. sms_count
+ * counts the staff's texts here; the service adds the guardians told.
  * $6 title, $7 content, $8 summary, $9 attachments json, $10 important, $11 sms_at, $12 request key, $13 now.
  */
 export const PUBLISH_SQL = `with ${RECIPIENTS},
-  m as (select distinct u.mobile from c join users u on u.id = c.user_id where $10::boolean and u.mobile is not null and u.mobile <> ''),
+  g as (select distinct c.user_id from c join users u on u.id = c.user_id where $10::boolean and u.role = ${Role.Parent}),
+  m as (select distinct u.mobile from c join users u on u.id = c.user_id
+         where $10::boolean and u.role <> ${Role.Parent} and u.mobile is not null and u.mobile <> ''),
   n as (
     insert into notices (school_id, author_id, title, content, summary, attachments, scope, class_ids, audience, important,
                          recipients, sms_count, sms_at, request_key, created_at)
@@ -69,23 +75,41 @@ export const PUBLISH_SQL = `with ${RECIPIENTS},
   r as (insert into notice_receipts (notice_id, user_id, kind) select n.id, c.user_id, c.kind from n cross join c)
   select n.id, n.recipients, n.sms_count, n.sms_at,
          case when n.id is null then '{}' else coalesce((select array_agg(mobile) from m), '{}') end as mobiles,
+         case when n.id is null then '{}' else coalesce((select array_agg(user_id order by user_id) from g), '{}') end as guardians,
          (select count(*)::int from c) as candidates
     from (select 1) one left join n on true`;
 
 /**
  * Reminds in one statement, after the notice's row was taken (last_reminded_at set): appends the reminder and answers
- * the distinct mobiles of its unread recipients. $1 notice, $2 actor, $3 sms_at.
+ * its unread recipients: the guardians (parents) by user id, for GuardianMessages, and the others' distinct mobiles, to
+ * text. The reminder's `texts` counts the staff's texts here; the service adds the guardians told. $1 notice, $2 actor,
+ * $3 sms_at.
  */
 export const REMIND_SQL = `with u as (
-    select r.user_id, us.mobile from notice_receipts r join users us on us.id = r.user_id
+    select r.user_id, us.mobile, us.role = ${Role.Parent} as guardian from notice_receipts r join users us on us.id = r.user_id
      where r.notice_id = $1 and r.read_at is null and us.deleted_at is null
   ),
-  m as (select distinct mobile from u where mobile is not null and mobile <> ''),
+  m as (select distinct mobile from u where not guardian and mobile is not null and mobile <> ''),
   ins as (
     insert into notice_reminders (notice_id, actor_id, unread, texts, sms_at)
     values ($1, $2, (select count(*) from u), (select count(*) from m), $3) returning id
   )
-  select (select id from ins) as reminder_id, (select count(*)::int from u) as unread, coalesce((select array_agg(mobile) from m), '{}') as mobiles`;
+  select (select id from ins) as reminder_id, (select count(*)::int from u) as unread, coalesce((select array_agg(mobile) from m), '{}') as mobiles,
+         coalesce((select array_agg(user_id order by user_id) from u where guardian), '{}') as guardians`;
+
+/**
+ * A notice's message to guardians (GuardianMessages: WeChat, else SMS; held to 07:00 in the quiet hours by
+ * messageSendAt), one per guardian, keyed by the notice (and the reminder) and the guardian.
+ */
+export function noticeMessages(
+  schoolId: number,
+  guardians: readonly number[],
+  kind: 'notice.important' | 'notice.remind',
+  params: { school: string; title: string },
+  key: string,
+): GuardianMessage[] {
+  return guardians.map((user_id) => ({ school_id: schoolId, user_id, kind, params, link: '/parent_notices', key: `${key}:${user_id}` }));
+}
 
 /** Mobiles per `sms.fanout` job: a notice to 10,000 guardians is 20 jobs in the request, 10,000 sends in the worker. */
 export const FANOUT_SIZE = 500;
@@ -93,7 +117,7 @@ export const FANOUT_SIZE = 500;
 export type NoticeText = Omit<JobPayloads['sms.fanout'], 'mobiles' | 'key'>;
 
 /**
- * Queues one text to `mobiles` on the `sms` queue: `sms.fanout` jobs of FANOUT_SIZE mobiles, added in bulk (JobsService.enqueueMany)
+ * Queues one text to the staff's `mobiles` on the `sms` queue: `sms.fanout` jobs of FANOUT_SIZE mobiles, added in bulk (JobsService.enqueueMany)
  * and delayed `delayMs` (held to 07:00 in the quiet hours); the worker writes each into one message per mobile
  * and its batches (SmsProcessor), so a request never adds thousands of jobs itself. `key` names the
  * texts (the notice, the reminder) in their job ids. Without Redis: through JobsService (in-process).

@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
+import { MessagesModule } from '../messages/messages.module';
 import { InboxService } from './inbox.service';
 import { NoticeClock } from './notices-sql';
 import { NoticesController } from './notices.controller';
 import { PublishService } from './publish.service';
 import { RemindService } from './remind.service';
 
-/** Notices (issue 14): publishing with receipts and texts, the lists, receipts, reminders. */
+/** Notices (issue 14): publishing with receipts and messages (guardians: GuardianMessages; staff: texts), the lists, receipts, reminders. */
 @Module({
+  imports: [MessagesModule],
   controllers: [NoticesController],
   providers: [PublishService, InboxService, RemindService, NoticeClock],
 })

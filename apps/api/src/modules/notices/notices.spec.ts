@@ -1,6 +1,8 @@
 import { Code, type AddInformResult, type NoticeInfo } from '@wantuo/shared';
 import { JobsService } from '../../core/jobs/jobs.service';
+import { MessagesClock } from '../messages/guardian-messages.service';
 import { SmsTexts } from '../sms/texts.service';
+import { WechatOa } from '../wechat/oa-client';
 import { eventually, snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { NoticeClock } from './notices-sql';
 
@@ -26,6 +28,8 @@ beforeAll(async () => {
   );
   ({ running, second } = t.demo.classes!);
   jest.spyOn(t.app.get(NoticeClock), 'now').mockImplementation(() => clockAt);
+  // the guardians' messages (GuardianMessages) go by the same clock: their held jobs' delays are counted from it
+  t.app.get(MessagesClock).now = () => clockAt;
 });
 afterAll(() => t.close());
 beforeEach(() => {
@@ -48,19 +52,49 @@ interface QueuedText {
   template: string;
   params: Record<string, string>;
   delay: number;
+  /** staff: an `sms.fanout` text; guardians: GuardianMessages' SMS (written, or held in a `messages.send` job) or WeChat */
+  via: 'staff' | 'sms' | 'wechat';
 }
 
 /**
- * The texts queued on the `sms` queue (BullMQ, not processed in this test): the `sms.fanout` jobs notices add, one
- * entry per mobile, with their delays.
+ * The messages of notices, none of them sent in this test (BullMQ is not processed): the staff's texts (`sms.fanout`
+ * jobs, one entry per mobile, with their delays) and the guardians' messages (GuardianMessages): the texts written
+ * (sms_messages, due at once), those the quiet hours hold (`messages.send` jobs, with their delays) and the WeChat
+ * messages (wechat_messages, delayed to their send_after), each with the guardian's mobile.
  */
 async function texts(title?: string): Promise<QueuedText[]> {
   const jobs = await t.app.get(JobsService).queue('sms').getJobs(['waiting', 'delayed', 'prioritized']);
-  return jobs
+  const staff = jobs
     .filter((j) => j.name === 'sms.fanout' && String(j.data.template).startsWith('notice.') && (!title || j.data.params.title === title))
     .flatMap((j) =>
-      (j.data.mobiles as string[]).map((mobile) => ({ mobile, template: j.data.template, params: j.data.params, delay: j.opts.delay ?? 0 })),
+      (j.data.mobiles as string[]).map((mobile) => ({
+        mobile,
+        template: j.data.template,
+        params: j.data.params,
+        delay: j.opts.delay ?? 0,
+        via: 'staff' as const,
+      })),
     );
+  const held = jobs
+    .filter((j) => j.name === 'messages.send')
+    .flatMap((j) =>
+      (j.data.items as Array<{ user_id: number; kind: string; params: Record<string, string> }>)
+        .filter((i) => i.kind.startsWith('notice.') && (!title || i.params.title === title))
+        .map((i) => ({ user_id: i.user_id, template: i.kind, params: i.params, delay: j.opts.delay ?? 0 })),
+    );
+  const mobiles = new Map<number, string>(
+    (await t.sql.query(`select id, mobile from users where id = any($1::int[])`, [held.map((h) => h.user_id)])).rows.map((r) => [r.id, r.mobile]),
+  );
+  const { rows: written } = await t.sql.query(
+    `select mobile, kind as template, params, 0 as delay, 'sms' as via from sms_messages
+      where dedupe_key like 'gm:notice:%' and ($1::text is null or params->>'title' = $1)
+     union all
+     select u.mobile, w.kind, w.params, greatest(0, extract(epoch from w.send_after - $2::timestamptz) * 1000)::int, 'wechat'
+       from wechat_messages w join users u on u.id = w.user_id
+      where w.kind like 'notice.%' and ($1::text is null or w.params->>'title' = $1)`,
+    [title ?? null, clockAt],
+  );
+  return [...staff, ...held.map(({ user_id, ...h }) => ({ ...h, mobile: mobiles.get(user_id)!, via: 'sms' as const })), ...written];
 }
 
 /** Guardians (distinct) of the active students of a class, and their distinct mobiles. */
@@ -174,6 +208,22 @@ describe('teacherAddInform', () => {
     const { rows } = await t.sql.query(`select user_id, kind from notice_receipts where notice_id = $1`, [n.id]);
     expect(rows).toEqual([{ user_id: t.demo.users.teacher, kind: 'staff' }]);
     expect((await texts()).length).toBe(before);
+  });
+
+  it('an important notice to guardians and staff: guardians through GuardianMessages (keyed by notice and guardian), staff by text', async () => {
+    const n = await published(adviser, { title: '紧急：停水通知', important: true, audience: 'all' });
+    const all = await texts('紧急：停水通知');
+    const staff = all.filter((x) => x.via === 'staff');
+    const guardians = all.filter((x) => x.via !== 'staff');
+    const { rows: teacherMobile } = await t.sql.query(`select mobile from users where id = $1`, [t.demo.users.teacher]);
+    expect(staff.map((x) => x.mobile)).toEqual([teacherMobile[0].mobile]);
+    expect(guardians).toHaveLength((await guardiansOf(running)).users);
+    expect(n).toMatchObject({ recipients: guardians.length + 1, sms_count: guardians.length + 1, held: false });
+    const { rows } = await t.sql.query(`select dedupe_key from sms_messages where dedupe_key like $1 order by dedupe_key`, [`gm:notice:${n.id}:%`]);
+    expect(rows).toHaveLength(guardians.length);
+    expect(rows.map((r) => r.dedupe_key)).toContain(`gm:notice:${n.id}:${t.demo.users.parent}`);
+    const { rows: stored } = await t.sql.query(`select sms_count from notices where id = $1`, [n.id]);
+    expect(stored[0].sms_count).toBe(n.sms_count);
   });
 
   it('sanitises the rich text (scripts, handlers and javascript: links dropped; links open elsewhere)', async () => {
@@ -484,12 +534,14 @@ describe('the texts of a notice through the sms queue', () => {
 describe('delivery with the worker in-process (no Redis)', () => {
   let w: TestApp;
   beforeAll(async () => {
-    w = await startTestApp({ runJobs: true, redis: false, demoPeople: true });
+    // listening: the WeChat messages go to the API's own WeChat sandbox
+    w = await startTestApp({ runJobs: true, redis: false, demoPeople: true, listen: true });
     jest.spyOn(w.app.get(NoticeClock), 'now').mockImplementation(() => NOON);
+    w.app.get(MessagesClock).now = () => NOON;
   });
   afterAll(() => w.close());
 
-  it('an important notice reaches every guardian’s phone once, through sms.fanout then sms.send', async () => {
+  it('an important notice reaches every guardian’s phone once, through GuardianMessages then sms.send', async () => {
     const token = await w.login('adviser');
     const res = await w.post('/api/index/teacherAddInform', token).send({
       title: '明日停课',
@@ -508,5 +560,63 @@ describe('delivery with the worker in-process (no Redis)', () => {
     expect(sent).toHaveLength(res.body.data.sms_count);
     expect(new Set(sent.map((r) => r.mobile)).size).toBe(sent.length);
     expect(sent[0].content).toContain('重要通知：“明日停课”');
+  });
+
+  it('a guardian bound to the official account gets the notice and its reminder in WeChat, the unbound ones by SMS', async () => {
+    const parentId = w.demo.users.parent;
+    const { rows: me } = await w.sql.query(`select mobile from users where id = $1`, [parentId]);
+    const wx = await w.post('/api/dev/wechat/users').send({ name: '微信家长', subscribed: true });
+    const openid = wx.body.data.openid as string;
+    await w.sql.query(`insert into wechat_bindings (user_id, school_id, appid, openid) values ($1, $2, $3, $4)`, [
+      parentId,
+      w.demo.schoolId,
+      w.app.get(WechatOa).appid,
+      openid,
+    ]);
+    const token = await w.login('adviser');
+    const title = '秋游报名';
+    const res = await w.post('/api/index/teacherAddInform', token).send({
+      title,
+      content: '<p>周五秋游，请报名。</p>',
+      scope: 'classes',
+      class_ids: [w.demo.classes!.running],
+      audience: 'guardians',
+      important: true,
+      request_id: rid(),
+    });
+    expect(res.body.code).toBe(Code.Ok);
+    const id = res.body.data.id as number;
+    const wechat = async (kind: string) =>
+      (
+        await w.sql.query(`select state, url, params from wechat_messages where user_id = $1 and kind = $2 and params->>'title' = $3`, [
+          parentId,
+          kind,
+          title,
+        ])
+      ).rows;
+    const [row] = await eventually(async () => ((await wechat('notice.important'))[0]?.state === 'sent' ? wechat('notice.important') : null));
+    expect(row.url).toBe(`${w.config.webPublicUrl}/parent_notices`);
+    const log = async () => {
+      const r = await w.get(`/api/dev/wechat/messages?openid=${openid}`);
+      return (r.body.data.list ?? r.body.data) as unknown[];
+    };
+    expect(JSON.stringify(await eventually(async () => ((await log()).length ? log() : null)))).toContain(title);
+    // the others by SMS, and not the bound guardian
+    const sms = await eventually(async () => {
+      const { rows } = await w.sql.query(`select mobile from sms_outbox where template = 'notice.important' and content like $1`, [`%${title}%`]);
+      return rows.length >= res.body.data.sms_count - 1 ? rows : null;
+    });
+    expect(sms).toHaveLength(res.body.data.sms_count - 1);
+    expect(sms.map((r) => r.mobile)).not.toContain(me[0].mobile);
+
+    // the reminder: the bound guardian (unread) in WeChat again
+    const remind = await w.post('/api/index/remindInform', token).send({ id });
+    expect(remind.body).toMatchObject({ code: Code.Ok, data: { reminded: res.body.data.sms_count, held: false } });
+    await eventually(async () => ((await wechat('notice.remind'))[0]?.state === 'sent' ? true : null));
+    const reminded = await eventually(async () => {
+      const { rows } = await w.sql.query(`select mobile from sms_outbox where template = 'notice.remind' and content like $1`, [`%${title}%`]);
+      return rows.length >= res.body.data.sms_count - 1 ? rows : null;
+    });
+    expect(reminded.map((r) => r.mobile)).not.toContain(me[0].mobile);
   });
 });

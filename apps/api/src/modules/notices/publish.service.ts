@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Role, smsDelayMs, smsSendAt, type AddInformInput, type AddInformResult, type NoticeAttachment } from '@wantuo/shared';
+import { messageSendAt, Role, type AddInformInput, type AddInformResult, type NoticeAttachment } from '@wantuo/shared';
 import sanitizeHtml from 'sanitize-html';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { JobsService } from '../../core/jobs/jobs.service';
-import { NoticeClock, plainSummary, PUBLISH_SQL, queueTexts } from './notices-sql';
+import { GuardianMessages, type StagedMessages } from '../messages/guardian-messages.service';
+import { NoticeClock, noticeMessages, plainSummary, PUBLISH_SQL, queueTexts } from './notices-sql';
 
 /** What a notice may contain: the about-us rules (site.service.ts) without headings' extras; links open elsewhere. */
 export const NOTICE_HTML: sanitizeHtml.IOptions = {
@@ -32,13 +33,16 @@ export class PublishService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly jobs: JobsService,
     private readonly clock: NoticeClock,
+    private readonly messages: GuardianMessages,
   ) {}
 
   /**
    * Publishes to classes (the caller's own, or any of the school for the admin) or to the school (the admin only), for
-   * guardians, staff or both. One statement writes the notice and one receipt per recipient; an important notice's
-   * texts are queued in bulk on the `sms` queue, delayed to 07:00 in the school's quiet hours. A repeated request_id
-   * answers the notice it published.
+   * guardians, staff or both. One statement writes the notice and one receipt per recipient. An important notice tells
+   * the guardians through GuardianMessages (WeChat, else SMS; written with the notice, sent after the commit) and texts
+   * the staff in bulk on the `sms` queue; both are held to 07:00 in the school's quiet hours by the one rule,
+   * messageSendAt (sms_at). sms_count counts the staff texted and the guardians told. A repeated request_id answers
+   * the notice it published.
    */
   async publish(user: SessionUser, input: AddInformInput): Promise<AddInformResult> {
     const schoolId = user.schoolId!;
@@ -69,25 +73,32 @@ export class PublishService {
 
     const now = this.clock.now();
     const important = input.important ?? false;
-    const smsAt = smsSendAt(now, checked.timezone);
+    const smsAt = messageSendAt('notice.important', now, checked.timezone);
     const key = `notice:${input.request_id}`;
     const published = await this.db.transaction(async (em) => {
-      const [row]: Array<{ id: number | null; recipients: number; sms_count: number; sms_at: Date | null; mobiles: string[]; candidates: number }> =
-        await em.query(PUBLISH_SQL, [
-          schoolId,
-          input.scope,
-          classIds,
-          input.audience,
-          user.id,
-          input.title,
-          content,
-          summary || '（图片）',
-          JSON.stringify(checked.files),
-          important,
-          smsAt,
-          key,
-          now,
-        ]);
+      const [row]: Array<{
+        id: number | null;
+        recipients: number;
+        sms_count: number;
+        sms_at: Date | null;
+        mobiles: string[];
+        guardians: number[];
+        candidates: number;
+      }> = await em.query(PUBLISH_SQL, [
+        schoolId,
+        input.scope,
+        classIds,
+        input.audience,
+        user.id,
+        input.title,
+        content,
+        summary || '（图片）',
+        JSON.stringify(checked.files),
+        important,
+        smsAt,
+        key,
+        now,
+      ]);
       if (row.id === null) {
         // a repeat of the same request (or its concurrent twin, committed meanwhile), else nobody to send to
         const [prior]: Array<{ id: number; author_id: number; title: string; recipients: number; sms_count: number; sms_at: Date | null }> =
@@ -97,19 +108,34 @@ export class PublishService {
           ]);
         if (!prior) throw new AppError('notices.no_recipients');
         if (prior.author_id !== user.id || prior.title !== input.title) throw new AppError('notices.request_reused');
-        return { notice: prior, mobiles: [] as string[] };
+        return { notice: prior, mobiles: [] as string[], staged: null };
       }
-      return { notice: { ...row, id: row.id }, mobiles: row.mobiles };
+      // the guardians' messages with the notice's commit (the quiet hours: messageSendAt, judged at `now`)
+      const params = { school: checked.school, title: input.title };
+      const staged: StagedMessages = await this.messages.stage(
+        em,
+        noticeMessages(schoolId, row.guardians, 'notice.important', params, `notice:${row.id}`),
+        {
+          now,
+        },
+      );
+      let smsCount = row.sms_count;
+      if (staged.users) {
+        smsCount += staged.users;
+        await em.query(`update notices set sms_count = $2 where id = $1`, [row.id, smsCount]);
+      }
+      return { notice: { ...row, id: row.id, sms_count: smsCount }, mobiles: row.mobiles, staged };
     });
-    // the texts after the commit (a notice that did not commit sends nothing); their job ids are the notice's, so a
-    // repeated request queues nobody twice
+    // after the commit (a notice that did not commit sends nothing): the guardians' messages, and the staff's texts,
+    // whose job ids are the notice's, so a repeated request queues nobody twice
+    if (published.staged) await this.messages.dispatch(published.staged);
     if (published.mobiles.length) {
       await queueTexts(
         this.jobs,
         `n${published.notice.id}`,
         published.mobiles,
-        { school_id: user.schoolId!, template: 'notice.important', params: { school: checked.school, title: input.title } },
-        smsDelayMs(now, checked.timezone),
+        { school_id: schoolId, template: 'notice.important', params: { school: checked.school, title: input.title } },
+        Math.max(0, smsAt.getTime() - now.getTime()),
       );
     }
     return this.result(published.notice, now);

@@ -1,31 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { nextRemindAt, REMIND_INTERVAL_MS, Role, smsDelayMs, smsSendAt, type RemindInformResult } from '@wantuo/shared';
+import { messageSendAt, nextRemindAt, REMIND_INTERVAL_MS, Role, type RemindInformResult } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { JobsService } from '../../core/jobs/jobs.service';
-import { NoticeClock, queueTexts, REMIND_SQL } from './notices-sql';
+import { GuardianMessages } from '../messages/guardian-messages.service';
+import { NoticeClock, noticeMessages, queueTexts, REMIND_SQL } from './notices-sql';
 
-/** Reminding a notice's unread recipients by text: at most once per notice per hour. */
+/** Reminding a notice's unread recipients (guardians: WeChat, else SMS; staff: by text): at most once per notice per hour. */
 @Injectable()
 export class RemindService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly jobs: JobsService,
     private readonly clock: NoticeClock,
+    private readonly messages: GuardianMessages,
   ) {}
 
   /**
-   * The author (the admin: any notice of the school) texts the unread recipients. The notice's row is updated first
+   * The author (the admin: any notice of the school) reminds the unread recipients. The notice's row is updated first
    * (last_reminded_at) only when its last reminder is an hour old or more: a concurrent reminder waits for that row,
    * then finds the time taken and is refused, so two reminders at once send once. The reminder is appended to
-   * notice_reminders and its texts queued in bulk (held to 07:00 in the quiet hours) before the commit.
+   * notice_reminders; the guardians' messages are written with it (GuardianMessages, sent after the commit) and the
+   * staff's texts queued in bulk before the commit, both held to 07:00 in the quiet hours by messageSendAt (sms_at).
+   * `reminded` counts the staff texted and the guardians told.
    */
   async remind(user: SessionUser, id: number): Promise<RemindInformResult> {
     const now = this.clock.now();
     const isAdmin = user.role === Role.Admin;
-    return this.db.transaction(async (em) => {
+    const done = await this.db.transaction(async (em) => {
       const [taken]: Array<{ id: number; title: string; school: string; timezone: string }> = await em.query(
         `with n as (
            update notices n set last_reminded_at = $4
@@ -45,18 +49,32 @@ export class RemindService {
         const next = nextRemindAt(n.last_reminded_at, now) ?? new Date(now.getTime() + 60_000);
         throw new AppError('notices.remind_too_soon', { time: hhmm(next, await this.timezone(em, user.schoolId!)) });
       }
-      const smsAt = smsSendAt(now, taken.timezone);
-      const [sent]: Array<{ reminder_id: number; unread: number; mobiles: string[] }> = await em.query(REMIND_SQL, [id, user.id, smsAt]);
-      const text = { school_id: user.schoolId!, template: 'notice.remind' as const, params: { school: taken.school, title: taken.title } };
-      await queueTexts(this.jobs, `n${id}-r${sent.reminder_id}`, sent.mobiles, text, smsDelayMs(now, taken.timezone));
-      return {
+      const smsAt = messageSendAt('notice.remind', now, taken.timezone);
+      const [sent]: Array<{ reminder_id: number; unread: number; mobiles: string[]; guardians: number[] }> = await em.query(REMIND_SQL, [
         id,
-        reminded: sent.mobiles.length,
+        user.id,
+        smsAt,
+      ]);
+      const params = { school: taken.school, title: taken.title };
+      const staged = await this.messages.stage(
+        em,
+        noticeMessages(user.schoolId!, sent.guardians, 'notice.remind', params, `notice:${id}:r${sent.reminder_id}`),
+        { now },
+      );
+      if (staged.users) await em.query(`update notice_reminders set texts = texts + $2 where id = $1`, [sent.reminder_id, staged.users]);
+      const text = { school_id: user.schoolId!, template: 'notice.remind' as const, params };
+      await queueTexts(this.jobs, `n${id}-r${sent.reminder_id}`, sent.mobiles, text, Math.max(0, smsAt.getTime() - now.getTime()));
+      const result: RemindInformResult = {
+        id,
+        reminded: sent.mobiles.length + staged.users,
         sms_at: smsAt.toISOString(),
         held: smsAt.getTime() > now.getTime(),
         next_remind_at: new Date(now.getTime() + REMIND_INTERVAL_MS).toISOString(),
       };
+      return { result, staged };
     });
+    await this.messages.dispatch(done.staged);
+    return done.result;
   }
 
   private async timezone(em: { query: DataSource['query'] }, schoolId: number): Promise<string> {
