@@ -92,7 +92,8 @@ export class WechatSettings {
   /** Ends the account's live binding (kept as history, reason 'user') and records it in the account's activity. */
   async unbind(user: SessionUser, caller: CallerInfo): Promise<Record<string, never>> {
     await this.db.transaction(async (em) => {
-      const ended: Array<{ openid: string; bound_at: Date }> = await em.query(
+      // TypeORM answers a bare UPDATE with [rows, count]
+      const [ended]: [Array<{ openid: string; bound_at: Date }>, number] = await em.query(
         `update wechat_bindings set unbound_at = now(), unbound_reason = 'user'
           where user_id = $1 and appid = $2 and unbound_at is null
         returning openid, bound_at`,
