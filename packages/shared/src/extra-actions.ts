@@ -501,7 +501,7 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     module: 'notices',
     who: ['A', 'T', 'H'],
     meaning:
-      "the notice's author (the admin: any notice of the school) texts its unread recipients, at most once per notice per hour (held to 07:00 in the quiet hours)",
+      "the notice's author (the admin: any notice of the school) reminds its unread recipients (guardians by WeChat, else SMS; staff by SMS), at most once per notice per hour (held to 07:00 in the quiet hours)",
   },
   {
     method: 'GET',
@@ -770,7 +770,7 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     module: 'exams',
     who: ['A', 'T', 'H'],
     meaning:
-      "publish an exam's scores to the guardians on the version read (a teacher: an exam all of whose classes are theirs): guardians see them from then on (parentExamScores), and each guardian of a student with a score gets one SMS per exam, queued in bulk (a second publish texts only guardians not texted yet)",
+      "publish an exam's scores to the guardians on the version read (a teacher: an exam all of whose classes are theirs): guardians see them from then on (parentExamScores), and each guardian of a student with a score gets one message per exam (WeChat, else SMS), written in bulk (a second publish tells only guardians not told yet)",
   },
   {
     method: 'GET',
@@ -904,7 +904,8 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     action: 'wechatUnbind',
     module: 'wechat',
     who: ['P'],
-    meaning: "the guardian ends their account's live WeChat binding (kept in the bindings' history and the account's activity); messages then go by SMS",
+    meaning:
+      "the guardian ends their account's live WeChat binding (kept in the bindings' history and the account's activity); messages then go by SMS",
   },
   {
     method: 'GET',

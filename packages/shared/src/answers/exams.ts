@@ -47,7 +47,7 @@ export type DelExamResult = z.infer<typeof DelExamResult>;
 export const PublishExamScoresResult = z.object({
   published_at: at,
   version: z.number().int(),
-  /** texts queued by this publish (guardians not texted for this exam before) */
+  /** guardians told by this publish (WeChat, else SMS; those not told of this exam before) */
   texted: count,
 });
 export type PublishExamScoresResult = z.infer<typeof PublishExamScoresResult>;

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { SmsModule } from '../sms/sms.module';
+import { MessagesModule } from '../messages/messages.module';
 import { ExamsController } from './exams.controller';
 import { ExamsService } from './exams.service';
 import { ScoresIoService } from './scores-io.service';
 import { ScoresService } from './scores.service';
 
-/** Exams and scores (issue 14): exams of care classes, batches of scores, ranks and statistics, publication with texts. */
+/** Exams and scores (issue 14): exams of care classes, batches of scores, ranks and statistics, publication with guardians' messages. */
 @Module({
-  imports: [SmsModule],
+  imports: [MessagesModule],
   controllers: [ExamsController],
   providers: [ExamsService, ScoresService, ScoresIoService],
 })

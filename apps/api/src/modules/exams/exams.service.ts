@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  Role,
   toHalfPoints,
   type AddExamInput,
   type DelExamInput,
@@ -16,7 +17,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { containsPattern, offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { SmsTexts } from '../sms/texts.service';
+import { GuardianMessages } from '../messages/guardian-messages.service';
 import { checkClasses, EXAM_COLUMNS, EXAM_JOINS, examOf, isTeacher, OWN_CLASS, schoolOf, toExam, type ExamDbRow } from './exams-sql';
 
 type Filters = Omit<ExamListFilter, 'page' | 'limit'>;
@@ -26,7 +27,7 @@ type Filters = Omit<ExamListFilter, 'page' | 'limit'>;
 export class ExamsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly texts: SmsTexts,
+    private readonly messages: GuardianMessages,
   ) {}
 
   /** GET filters as the POST body's. */
@@ -140,9 +141,10 @@ export class ExamsService {
   }
 
   /**
-   * Publishes the scores (guardians see them from now on) and texts each guardian of a student with a score once per
-   * exam: exam_texts remembers who was texted, so a second publish texts only guardians of students scored since.
-   * The texts are written in the publish's transaction (both or neither) and sent after it.
+   * Publishes the scores (guardians see them from now on) and tells each guardian of a student with a score once per
+   * exam (GuardianMessages: WeChat, else SMS; held to 07:00 in the quiet hours): exam_texts remembers who was told, so a
+   * second publish tells only guardians of students scored since. The messages are written in the publish's
+   * transaction (both or neither) and sent after it; `texted` counts the guardians told.
    */
   async publish(user: SessionUser, input: PublishExamScoresInput): Promise<PublishExamScoresResult> {
     const published = await this.db.transaction(async (em) => {
@@ -153,30 +155,32 @@ export class ExamsService {
                      returning published_at, version) select * from u`,
         [exam.id],
       );
-      const texts: Array<{ mobile: string; students: string; school: string }> = await em.query(
+      const told: Array<{ user_id: number; students: string; school: string }> = await em.query(
         `with g as (
-           select sg.user_id, u.mobile, string_agg(distinct s.name, '、') as students
+           select sg.user_id, string_agg(distinct s.name, '、') as students
              from exam_scores sc join students s on s.id = sc.student_id
              join student_guardians sg on sg.student_id = sc.student_id
-             join users u on u.id = sg.user_id
-            where sc.exam_id = $1 and u.mobile is not null and u.mobile <> ''
-            group by sg.user_id, u.mobile),
+             join users u on u.id = sg.user_id and u.role = $3 and u.deleted_at is null
+            where sc.exam_id = $1
+            group by sg.user_id),
          ins as (insert into exam_texts (exam_id, guardian_id, school_id) select $1, g.user_id, $2 from g on conflict do nothing returning guardian_id)
-         select g.mobile, g.students, sch.name as school from g join ins on ins.guardian_id = g.user_id join schools sch on sch.id = $2`,
-        [exam.id, schoolOf(user)],
+         select g.user_id, g.students, sch.name as school from g join ins on ins.guardian_id = g.user_id join schools sch on sch.id = $2`,
+        [exam.id, schoolOf(user), Role.Parent],
       );
-      const staged = await this.texts.stage(
+      const staged = await this.messages.stage(
         em,
-        texts.map((x) => ({
+        told.map((x) => ({
           school_id: schoolOf(user),
-          mobile: x.mobile,
+          user_id: x.user_id,
           kind: 'exam.published' as const,
           params: { school: x.school, student: x.students, exam: exam.name, subject: exam.subject },
+          link: '/parent_scores',
+          key: `exam:${exam.id}:${x.user_id}`,
         })),
       );
-      return { published_at: row.published_at, version: row.version, texted: texts.length, staged };
+      return { published_at: row.published_at, version: row.version, texted: staged.users, staged };
     });
-    await this.texts.dispatch(published.staged);
+    await this.messages.dispatch(published.staged);
     return { published_at: published.published_at, version: published.version, texted: published.texted };
   }
 

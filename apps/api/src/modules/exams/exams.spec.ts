@@ -1,7 +1,9 @@
 import { Code, type Exam, type ExamScoreAnswer } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { peakRssGrowth, zipBombXlsx } from '../../../test/crafted-xlsx';
-import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { eventually, lastDaytime, snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { MessagesClock } from '../messages/guardian-messages.service';
+import { WechatOa } from '../wechat/oa-client';
 
 let t: TestApp;
 let admin: string;
@@ -18,7 +20,10 @@ let child: number;
 const DENIED = { code: Code.Error, msg: '当前账号没有权限执行此操作' };
 
 beforeAll(async () => {
-  t = await startTestApp({ runJobs: true, redis: false, demoPeople: true });
+  // listening: a bound guardian's message goes to the API's own WeChat sandbox
+  t = await startTestApp({ runJobs: true, redis: false, demoPeople: true, listen: true });
+  // the guardians' messages are due at once whatever the hour CI runs at
+  t.app.get(MessagesClock).now = () => lastDaytime();
   [admin, teacher, adviser, parent] = await Promise.all(['admin', 'teacher', 'adviser', 'parent'].map((u) => t.login(u as 'admin')));
   mine = t.demo.classes!.running;
   other = t.demo.classes!.second;
@@ -450,6 +455,60 @@ describe('publishExamScores and parentExamScores', () => {
     expect(again.body.data).toMatchObject({ texted: 0, published_at: pub.body.data.published_at });
     const texts = await t.sql.query(`select count(*)::int as n from exam_texts where exam_id = $1`, [e.id]);
     expect(texts.rows[0].n).toBe(pub.body.data.texted);
+  });
+
+  it('a guardian bound to the official account is told in WeChat (linked to /parent_scores), the others by SMS', async () => {
+    const wx = await t.post('/api/dev/wechat/users').send({ name: '微信家长', subscribed: true });
+    const openid = wx.body.data.openid as string;
+    await t.sql.query(`insert into wechat_bindings (user_id, school_id, appid, openid) values ($1, $2, $3, $4)`, [
+      t.demo.users.parent,
+      t.demo.schoolId,
+      t.app.get(WechatOa).appid,
+      openid,
+    ]);
+    try {
+      const e = await addExam({ name: '单元测验', subject: '数学' });
+      const others = mineStudents.filter((s) => s.id !== child);
+      await t.post('/api/index/addExamScore', admin).send({
+        exam_id: e.id,
+        rows: [
+          { student_id: child, score: 90 },
+          { student_id: others[0].id, score: 80 },
+        ],
+      });
+      const pub = await t.post('/api/index/publishExamScores', admin).send({ exam_id: e.id, version: 1 });
+      expect(pub.body).toMatchObject({ code: Code.Ok });
+      const rows = async () =>
+        (
+          await t.sql.query(
+            `select state, url, params from wechat_messages where user_id = $1 and kind = 'exam.published' and params->>'exam' = '单元测验'`,
+            [t.demo.users.parent],
+          )
+        ).rows;
+      const [row] = await eventually(async () => ((await rows())[0]?.state === 'sent' ? rows() : null));
+      expect(row.url).toBe(`${t.config.webPublicUrl}/parent_scores`);
+      const log = await eventually(async () => {
+        const r = await t.get(`/api/dev/wechat/messages?openid=${openid}`);
+        const list = (r.body.data.list ?? r.body.data) as unknown[];
+        return list.length ? list : null;
+      });
+      expect(JSON.stringify(log)).toContain('单元测验');
+      // the other student's guardians by SMS; the bound guardian not
+      const { rows: guardians } = await t.sql.query(
+        `select u.mobile from student_guardians g join users u on u.id = g.user_id where g.student_id = $1 and u.id <> $2 and u.mobile is not null`,
+        [others[0].id, t.demo.users.parent],
+      );
+      const sms = async () =>
+        (await t.sql.query(`select mobile from sms_outbox where template = 'exam.published' and content like '%单元测验%'`)).rows.map(
+          (r) => r.mobile,
+        );
+      if (guardians.length) await eventually(async () => ((await sms()).length >= guardians.length ? true : null));
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await sms()).sort()).toEqual(guardians.map((g) => g.mobile).sort());
+      expect(pub.body.data.texted).toBe(1 + guardians.length);
+    } finally {
+      await t.sql.query(`update wechat_bindings set unbound_at = now() where user_id = $1 and unbound_at is null`, [t.demo.users.parent]);
+    }
   });
 
   it('a guardian cannot read another child; bad input; a stale version is refused', async () => {
