@@ -125,7 +125,11 @@ export type PageKey =
   | 'qrScan'
   // SMS consoles
   | 'smsOperator'
-  | 'smsSchool';
+  | 'smsSchool'
+  // parents in WeChat
+  | 'wechatParent'
+  | 'wechatSchool'
+  | 'wechatOperator';
 
 export interface RouteDef {
   path: string;
@@ -209,6 +213,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/principal_shop', area: 'principal', title: b('积分商城', 'Points mall'), page: 'pointsShop', menu: G.services },
   { path: '/principal_notices', area: 'principal', title: b('通知公告', 'Notices'), page: 'noticesStaff', menu: G.school },
   { path: '/principal_sms', area: 'principal', title: b('短信记录', 'Text messages'), page: 'smsSchool', menu: G.school },
+  { path: '/principal_wechat', area: 'principal', title: b('微信消息', 'WeChat messages'), page: 'wechatSchool', menu: G.school },
   { path: '/principal_shop_add', area: 'principal', title: b('添加积分商城商品', 'Add points-mall product'), page: 'pointsGoodsForm' },
   { path: '/principal_order', area: 'principal', title: b('订餐管理', 'Meal-order management'), page: 'mealsOrder', menu: G.services },
   { path: '/principal_order_add', area: 'principal', title: b('添加订餐', 'Add meal order'), page: 'mealsOrderAdd' },
@@ -261,6 +266,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/parent_points', area: 'parent', title: b('积分', 'Points'), page: 'pointsParent', menu: G.me },
   { path: '/parent_scores', area: 'parent', title: b('考试成绩', 'Exam scores'), page: 'parentScores', menu: G.me },
   { path: '/parent_notices', area: 'parent', title: b('通知', 'Notices'), page: 'noticesParent', menu: G.home },
+  { path: '/parent_messages', area: 'parent', title: b('消息通知', 'Notifications'), page: 'wechatParent', menu: G.me },
   { path: '/operator', area: 'operator', title: b('站点配置', 'Site configuration'), page: 'operatorSite', menu: G.site },
   { path: '/operator_applications', area: 'operator', title: b('入驻申请', 'Applications'), page: 'operatorApplications', menu: G.site },
   { path: '/operator_resources', area: 'operator', title: b('资源管理', 'Resources'), page: 'resourcesOperator', menu: G.site },
@@ -269,6 +275,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/operator_store_goods', area: 'operator', title: b('商城商品', 'Mall goods'), page: 'storeOperatorGoods', menu: G.site },
   { path: '/operator_store_orders', area: 'operator', title: b('商城订单', 'Mall orders'), page: 'storeOperatorOrders', menu: G.site },
   { path: '/operator_sms', area: 'operator', title: b('短信通道', 'SMS gateways'), page: 'smsOperator', menu: G.site },
+  { path: '/operator_wechat', area: 'operator', title: b('公众号', 'Official account'), page: 'wechatOperator', menu: G.site },
   { path: '/settings', area: 'account', title: b('用户设置', 'Settings'), page: 'settings' },
   // where an H5 payment (a phone browser outside WeChat) comes back from WeChat's cashier page (issue 24)
   { path: '/pay/result', area: 'account', title: b('支付结果', 'Payment result'), page: 'payResult' },
