@@ -54,7 +54,7 @@ function Prefs({ data }: { data: MessagePrefsAnswer }) {
               <Flex justify="space-between" align="baseline" gap={8} style={{ marginBottom: 4 }}>
                 <Typography.Text strong>{kindLabel(k.kind)}</Typography.Text>
                 {!k.chosen && draft[k.kind] === k.channel && (
-                  <Tag style={{ marginInlineEnd: 0 }} bordered={false}>
+                  <Tag style={{ marginInlineEnd: 0 }} variant="filled">
                     {s('prefs.default')}
                   </Tag>
                 )}
