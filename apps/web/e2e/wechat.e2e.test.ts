@@ -161,14 +161,11 @@ it('WeChat: authorise → bind once → signed in without a code → JSAPI dinne
     .first()
     .waitFor();
 
-  const sandboxLog = async () =>
-    (await (await fetch(`${stack.url}/api/dev/wechat/messages?openid=${encodeURIComponent(binding.openid)}`)).json()) as {
-      data?: Array<{ template_id: string; data: Record<string, { value: string }> }>;
-    } & Array<{ template_id: string; data: Record<string, { value: string }> }>;
+  /** The sandbox's log of the messages sent to the bound guardian's openid (its envelope's data, newest first). */
   const arrivals = async () => {
-    const log = await sandboxLog();
-    const list = Array.isArray(log) ? log : (log.data ?? []);
-    return list.filter((m) => m.template_id === 'sbx_tpl_flow_arrived' && JSON.stringify(m.data).includes('陈小雨')).length;
+    const res = await fetch(`${stack.url}/api/dev/wechat/messages?openid=${encodeURIComponent(binding.openid)}`);
+    const log = (await res.json()) as { data: Array<{ template_id: string; data: Record<string, { value: string }> }> };
+    return log.data.filter((m) => m.template_id === 'sbx_tpl_flow_arrived' && JSON.stringify(m.data).includes('陈小雨')).length;
   };
   await expect.poll(arrivals, { timeout: 30_000 }).toBeGreaterThan(0);
   await expect
