@@ -96,6 +96,18 @@ it('WeChat: authorise → bind once → signed in without a code → JSAPI dinne
   await wx.waitForURL((u) => u.pathname === '/parent_meals');
   expect(await codesSent()).toBe(codes);
 
+  // the guardian's 消息通知: bound, channel per kind (homework by both), alerts cannot be turned off
+  await wx.goto(`${stack.url}/parent_messages`);
+  await expect.poll(() => wx.getByTestId('wechat-bound').getAttribute('data-bound')).toBe('1');
+  await wx.getByTestId('pref-homework.set').getByText('都要').click();
+  await wx.getByTestId('prefs-save').click();
+  await expect
+    .poll(async () => (await stack.sql<{ channel: string }>(`select channel from message_prefs where kind = 'homework.set'`))[0]?.channel)
+    .toBe('both');
+  await noSideScroll(wx);
+  await wx.screenshot({ path: join(SHOTS, 'wechat-parent-messages-375.png'), fullPage: true });
+  await wx.goto(`${stack.url}/parent_meals`);
+
   // 3. the dinner by JSAPI: WeixinJSBridge's sheet (the sandbox's stand-in), then the server's notify decides
   const pay = wx.getByRole('button', { name: /去支付|支付/ }).first();
   await pay.waitFor();

@@ -14,8 +14,8 @@ export const wechatStrings = defineStrings({
   // the parent's page
   'prefs.title': { zh: '消息通知', en: 'Notifications' },
   'prefs.hint': {
-    zh: '选择每类消息的接收方式。选“微信”时，未绑定微信或微信发送失败会改发短信；21:00 至次日 07:00 的消息在 07:00 后发送。',
-    en: 'Choose how each kind of message reaches you. With WeChat, an SMS goes instead when you are not bound or WeChat fails; messages between 21:00 and 07:00 wait until 07:00.',
+    zh: '选择每类消息的接收方式。选“微信”时，未绑定微信或微信发送失败会改发短信；到校、离园和异常提醒随时发送，其他消息在 21:00 至次日 07:00 之间暂缓，07:00 后发送。',
+    en: 'Choose how each kind of message reaches you. With WeChat, an SMS goes instead when you are not bound or WeChat fails; arrivals, departures and alerts go at once, other messages between 21:00 and 07:00 wait until 07:00.',
   },
   'prefs.required_hint': { zh: '异常提醒关系孩子安全，不能关闭', en: "Alerts concern your child's safety and cannot be turned off" },
   'prefs.default': { zh: '默认', en: 'Default' },
