@@ -1,24 +1,40 @@
-import { DEFAULT_VALID_MONTHS, TERM_MONTHS, addDays, contractTerms, renewalStartDay, type PackageKind } from '@wantuo/shared';
+import { DEFAULT_VALID_MONTHS, TERM_MONTHS, addDays, contractTerms, localDay, renewalStartDay, type PackageKind } from '@wantuo/shared';
 import { JobRegistry } from '../../../core/jobs/job-registry';
+import { JobsService } from '../../../core/jobs/jobs.service';
+import type { JobPayloads } from '../../../core/jobs/jobs.types';
 import { eventually, startTestApp, type TestApp } from '../../../../test/harness';
+import { MessagesClock } from '../../messages/guardian-messages.service';
+import { WechatOa } from '../../wechat/oa-client';
 import { ContractsDaily, END_DAY_SQL, TERM_MONTHS_SQL } from './contracts-daily';
 
 let t: TestApp;
 let schoolId: number;
 let daily: ContractsDaily;
 let seq = 0;
+/** the guardians' messages' clock (GuardianMessages): each run's time, so a message due at the run goes at once and a held one waits its hours */
+let clockAt = new Date();
 
 beforeAll(async () => {
-  t = await startTestApp({ runJobs: true, redis: false });
+  // listening: a bound guardian's message goes to the API's own WeChat sandbox
+  t = await startTestApp({ runJobs: true, redis: false, listen: true });
   schoolId = t.demo.schoolId;
   daily = t.app.get(ContractsDaily);
+  t.app.get(MessagesClock).now = () => clockAt;
   await t.sql.query(`update schools set timezone = 'Asia/Shanghai' where id = $1`, [schoolId]);
 });
 afterAll(() => t.close());
 
 /** A Shanghai wall-clock time (UTC+8) as an instant. */
 const shanghai = (iso: string) => new Date(`${iso}+08:00`);
-const runJob = (at: Date) => t.app.get(JobRegistry).run('contracts.daily', { at: at.toISOString() });
+const runJob = (at: Date) => {
+  clockAt = at;
+  return t.app.get(JobRegistry).run('contracts.daily', { at: at.toISOString() });
+};
+/** The job's service, at `at`. */
+const run = (at: Date) => {
+  clockAt = at;
+  return daily.run(at);
+};
 
 async function addPackage(kind: PackageKind, length: number, price_fen: number, opts: { valid_months?: number; school?: number } = {}) {
   const { rows } = await t.sql.query(
@@ -113,7 +129,7 @@ const status = async (id: number) => (await t.sql.query(`select status from cont
 async function runManyTimes(at: Date) {
   await runJob(at);
   await runJob(new Date(at.getTime() + 3_600_000));
-  await Promise.all([runJob(at), runJob(at), runJob(at), daily.run(at), daily.run(at), daily.run(at)]);
+  await Promise.all([runJob(at), runJob(at), runJob(at), run(at), run(at), run(at)]);
 }
 
 it('the SQL terms of a renewal equal contractTerms for every package kind, month ends included', async () => {
@@ -169,7 +185,7 @@ it('reminds each contract entering "expiring" once, however often and however co
   const cancelled = await addContract({ start: '2027-02-25', end: '2027-03-20', status: 'cancelled' });
 
   // before 08:00 in the school's day nothing happens yet
-  expect(await daily.run(shanghai(`${today}T07:59:00`))).toMatchObject({ reminded: [], renewed: [], expired: 0 });
+  expect(await run(shanghai(`${today}T07:59:00`))).toMatchObject({ reminded: [], renewed: [], expired: 0 });
   await runManyTimes(shanghai(`${today}T08:05:00`));
 
   for (const c of [byDays, byUnits, lastDay]) {
@@ -312,7 +328,7 @@ it('counts each school’s own local day', async () => {
 
   // the next morning in Los Angeles, before 08:00 there: not yet; after: expired
   const usBefore = await addContract({ start: '2027-07-01', end: '2027-08-20', school: la.id });
-  await daily.run(new Date('2027-08-10T14:30:00Z')); // 07:30 Aug 10 in Los Angeles
+  await run(new Date('2027-08-10T14:30:00Z')); // 07:30 Aug 10 in Los Angeles
   expect(await status(us.id)).toBe('active');
   await expectTexts(usBefore.mobile, 'contract.expiring', 0);
   await runManyTimes(new Date('2027-08-10T15:30:00Z')); // 08:30
@@ -324,7 +340,7 @@ it('counts each school’s own local day', async () => {
 /** Twice in a row and three at once, all at that very time (runManyTimes' later run would cross a school's 08:00 here). */
 async function runAtOnly(at: Date) {
   await runJob(at);
-  await Promise.all([runJob(at), daily.run(at), daily.run(at)]);
+  await Promise.all([runJob(at), run(at), run(at)]);
 }
 
 it('at China’s midnight (16:00 UTC) each school keeps its own day: Shanghai waits for its 08:00, Tokyo and London go by theirs', async () => {
@@ -353,15 +369,31 @@ it('at China’s midnight (16:00 UTC) each school keeps its own day: Shanghai wa
     ).rows;
 
   // 15:30 UTC on Oct 14: 23:30 on Oct 14 in Shanghai and 16:30 in London (their day: Oct 14), 00:30 on Oct 15 in Tokyo (not due)
+  const enqueued = jest.spyOn(t.app.get(JobsService), 'enqueue');
   await runAtOnly(new Date(`${day}T15:30:00Z`));
+  const heldJobs = enqueued.mock.calls.filter(([name]) => name === 'messages.send');
+  enqueued.mockRestore();
   for (const s of [sh, uk]) {
     expect(await status(s.endedYesterday.id)).toBe('expired');
     expect(await status(s.endsToday.id)).toBe('active');
-    await expectTexts(s.endsToday.mobile, 'contract.expiring', 1);
-    await expectTexts(s.endsTomorrow.mobile, 'contract.expiring', 1);
     // renewed on its last day: from the day after its end, numbered with the school's day
     expect(await renewal(s.renews.id)).toEqual([{ no: expect.stringMatching(/^HT20271014R\d{9}$/), start_day: next, at: '15:30' }]);
   }
+  for (const c of [uk.endsToday, uk.endsTomorrow]) await expectTexts(c.mobile, 'contract.expiring', 1);
+  await expectTexts(uk.renews.mobile, 'contract.renewed', 1);
+  // 23:30 in Shanghai is in the quiet hours: its guardians' texts wait for 07:00 (one delayed `messages.send` job, 7.5 hours)
+  for (const c of [sh.endsToday, sh.endsTomorrow]) await expectTexts(c.mobile, 'contract.expiring', 0);
+  await expectTexts(sh.renews.mobile, 'contract.renewed', 0);
+  expect(heldJobs).toHaveLength(1);
+  const [, held, heldOpts] = heldJobs[0] as [string, JobPayloads['messages.send'], { delayMs?: number }];
+  expect(heldOpts.delayMs).toBe(7.5 * 3_600_000);
+  expect(held.items.map((i) => [i.user_id, i.kind]).sort()).toEqual(
+    [
+      [sh.endsToday.guardianId, 'contract.expiring'],
+      [sh.endsTomorrow.guardianId, 'contract.expiring'],
+      [sh.renews.guardianId, 'contract.renewed'],
+    ].sort(),
+  );
   for (const c of Object.values(tk)) expect(await events(c.id)).toEqual([]);
 
   // 16:30 UTC: 00:30 on Oct 15 in Shanghai (its new day, before its 08:00: nothing yet), 17:30 on Oct 14 in London
@@ -373,6 +405,12 @@ it('at China’s midnight (16:00 UTC) each school keeps its own day: Shanghai wa
   await expectTexts(late.mobile, 'contract.expiring', 0);
   expect(await status(uk.endsToday.id)).toBe('active'); // still Oct 14 in London: its last day
   await expectTexts(ukLate.mobile, 'contract.expiring', 1);
+
+  // 07:00 in Shanghai (23:00 UTC): the held job writes and sends its texts
+  clockAt = new Date(`${day}T23:00:00Z`);
+  await t.app.get(JobRegistry).run('messages.send', held);
+  for (const c of [sh.endsToday, sh.endsTomorrow]) await expectTexts(c.mobile, 'contract.expiring', 1);
+  await expectTexts(sh.renews.mobile, 'contract.renewed', 1);
 
   // 23:30 UTC, still Oct 14 in UTC: 08:30 on Oct 15 in Tokyo (due: its day is Oct 15), 07:30 in Shanghai, 00:30 in London
   await runAtOnly(new Date(`${day}T23:30:00Z`));
@@ -402,4 +440,60 @@ it('at China’s midnight (16:00 UTC) each school keeps its own day: Shanghai wa
     expect((await events(s.endedYesterday.id)).map((e) => e.type)).toEqual(['expired']);
     expect(await renewal(s.renews.id)).toHaveLength(1);
   }
+});
+
+it('a guardian bound to the official account gets the expiring reminder and the renewal in WeChat (linked to /parent_contracts), not by SMS', async () => {
+  const bind = async (userId: number) => {
+    const wx = await t.post('/api/dev/wechat/users').send({ name: `微信家长${++seq}`, subscribed: true });
+    const openid = wx.body.data.openid as string;
+    await t.sql.query(`insert into wechat_bindings (user_id, school_id, appid, openid) values ($1, $2, $3, $4)`, [
+      userId,
+      schoolId,
+      t.app.get(WechatOa).appid,
+      openid,
+    ]);
+    return openid;
+  };
+  // yesterday's noon in Shanghai: in the past, as the WeChat sender sends no message before its time
+  const day = addDays(localDay(new Date(), 'Asia/Shanghai'), -1);
+  const end = addDays(day, 5);
+  const expiring = await addContract({ start: addDays(day, -20), end });
+  const renews = await addContract({ start: addDays(day, -20), end, auto_renew: true });
+  const unbound = await addContract({ start: addDays(day, -20), end });
+  const openids = [await bind(expiring.guardianId), await bind(renews.guardianId)];
+  await runAtOnly(shanghai(`${day}T12:00:00`));
+  const [y, m, d] = end.split('-').map(Number);
+
+  const wechat = async (userId: number) =>
+    (await t.sql.query(`select kind, state, url, dedupe_key from wechat_messages where user_id = $1 order by id`, [userId])).rows;
+  const sent = async (userId: number) =>
+    eventually(async () => {
+      const w = await wechat(userId);
+      return w.length && w.every((r) => r.state === 'sent') ? w : null;
+    });
+  expect(await sent(expiring.guardianId)).toEqual([
+    {
+      kind: 'contract.expiring',
+      state: 'sent',
+      url: `${t.config.webPublicUrl}/parent_contracts`,
+      dedupe_key: `gm:contract-expiring-${expiring.id}-${y}年${m}月${d}日`,
+    },
+  ]);
+  const { rows: renewal } = await t.sql.query(`select id from contracts where renewed_from = $1`, [renews.id]);
+  expect(await sent(renews.guardianId)).toEqual([
+    { kind: 'contract.renewed', state: 'sent', url: `${t.config.webPublicUrl}/parent_contracts`, dedupe_key: `gm:contract-renewed-${renewal[0].id}` },
+  ]);
+  for (const openid of openids) {
+    const log = await eventually(async () => {
+      const r = await t.get(`/api/dev/wechat/messages?openid=${openid}`);
+      const list = (r.body.data.list ?? r.body.data) as unknown[];
+      return list.length ? list : null;
+    });
+    expect(log).toHaveLength(1);
+  }
+  await expectTexts(expiring.mobile, 'contract.expiring', 0);
+  await expectTexts(renews.mobile, 'contract.renewed', 0);
+  // the unbound guardian by SMS, as before
+  await expectTexts(unbound.mobile, 'contract.expiring', 1);
+  expect(await wechat(unbound.guardianId)).toEqual([]);
 });

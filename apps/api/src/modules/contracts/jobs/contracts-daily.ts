@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DEFAULT_VALID_MONTHS, EXPIRING_DAYS, EXPIRING_UNITS, TERM_MONTHS } from '@wantuo/shared';
+import { DEFAULT_VALID_MONTHS, EXPIRING_DAYS, EXPIRING_UNITS, Role, TERM_MONTHS } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
-import { SmsTexts, type Staged, type Text } from '../../sms/texts.service';
+import { GuardianMessages, type GuardianMessage, type StageOptions, type StagedMessages } from '../../messages/guardian-messages.service';
 
 /**
  * The daily contracts job (issue 11, item 4). Every statement below works on all due schools at once (set-based: no
@@ -12,7 +12,7 @@ import { SmsTexts, type Staged, type Text } from '../../sms/texts.service';
  *  - a renewal: contracts.renewed_from is unique (`on conflict (renewed_from) do nothing`);
  *  - a reminder: contract_reminders (contract_id, kind) (`on conflict do nothing`);
  *  - an expiry: `update … where status = 'active'` (a concurrent update re-checks the row and skips it).
- * Only the rows a statement inserted or changed come back, and only those are texted.
+ * Only the rows a statement inserted or changed come back, and only their guardians are told (GuardianMessages).
  */
 const DUE_SCHOOLS = `s as (
     select id, name, timezone, ($1::timestamptz at time zone timezone)::date as today
@@ -21,14 +21,15 @@ const DUE_SCHOOLS = `s as (
   )`;
 
 /**
- * The guardian who signed, else the student's primary (then first) guardian with a mobile; `d` has guardian_id and
- * student_id. Only computed for the rows a statement wrote (the texts to send).
+ * The guardian to tell: the one who signed, else the student's primary (then first) guardian, one with a mobile
+ * first; a parent account either way (GuardianMessages finds their WeChat binding or mobile). `d` has guardian_id and
+ * student_id. Only computed for the rows a statement wrote (the messages to send).
  */
-const guardianMobile = (d: string) => `coalesce(
-    (select u.mobile from users u where u.id = ${d}.guardian_id and u.deleted_at is null and u.mobile is not null),
-    (select u.mobile from student_guardians sg join users u on u.id = sg.user_id
-      where sg.student_id = ${d}.student_id and u.deleted_at is null and u.mobile is not null
-      order by sg.is_primary desc, sg.created_at, u.id limit 1))`;
+const guardianUser = (d: string) => `coalesce(
+    (select u.id from users u where u.id = ${d}.guardian_id and u.role = ${Role.Parent} and u.deleted_at is null),
+    (select u.id from student_guardians sg join users u on u.id = sg.user_id
+      where sg.student_id = ${d}.student_id and u.role = ${Role.Parent} and u.deleted_at is null
+      order by sg.is_primary desc, (u.mobile is not null) desc, sg.created_at, u.id limit 1))`;
 
 /**
  * Months a package buys, in SQL: the same rule as contractTerms in packages/shared ($4 TERM_MONTHS, $5
@@ -79,7 +80,7 @@ export const RENEW_SQL = `with ${DUE_SCHOOLS},
     select d.school_id, i.id, 'signed', jsonb_build_object('package_id', d.package_id, 'kind', d.kind, 'start_day', i.start_day, 'end_day', i.end_day,
            'units_total', i.units_total, 'price_fen', i.price_fen, 'auto', true), $1 from ins i join due d on d.old_id = i.renewed_from
   )
-  select i.id, i.renewed_from, d.school_id, d.school, d.student, d.package, ${guardianMobile('d')} as mobile, i.price_fen::text as price_fen,
+  select i.id, i.renewed_from, d.school_id, d.school, d.student, d.package, ${guardianUser('d')} as user_id, i.price_fen::text as price_fen,
          to_char(i.start_day, 'YYYY"年"FMMM"月"FMDD"日"') as start, to_char(i.end_day, 'YYYY"年"FMMM"月"FMDD"日"') as "end"
     from ins i join due d on d.old_id = i.renewed_from`;
 
@@ -109,7 +110,7 @@ export const REMIND_SQL = `with ${DUE_SCHOOLS},
     select d.school_id, d.id, 'reminded', jsonb_build_object('kind', 'expiring', 'end_day', d.end_day, 'units_left', d.units_left), $1
       from sent join due d on d.id = sent.contract_id
   )
-  select d.id, d.school_id, d.school, st.name as student, ${guardianMobile('d')} as mobile, d.units_left,
+  select d.id, d.school_id, d.school, st.name as student, ${guardianUser('d')} as user_id, d.units_left,
          to_char(d.end_day, 'YYYY"年"FMMM"月"FMDD"日"') as date
     from sent join due d on d.id = sent.contract_id join students st on st.id = d.student_id`;
 
@@ -132,6 +133,7 @@ export interface DailyResult {
   renewed: Array<{ id: number; renewed_from: number; school_id: number }>;
   reminded: Array<{ id: number; school_id: number }>;
   expired: number;
+  /** the guardians' messages this run staged (one per renewal and reminder with a guardian to tell) */
   texts: number;
 }
 
@@ -142,7 +144,7 @@ interface RenewedRow {
   school: string;
   student: string;
   package: string;
-  mobile: string | null;
+  user_id: number | null;
   price_fen: string;
   start: string;
   end: string;
@@ -152,26 +154,35 @@ interface RemindedRow {
   school_id: number;
   school: string;
   student: string;
-  mobile: string | null;
+  user_id: number | null;
   units_left: number | null;
   date: string;
 }
 
-/** Where the job's texts go: written in the run's transaction (SmsTexts.stage), sent after its commit. */
-export interface TextStage {
-  stage(em: Pick<EntityManager, 'query'>, texts: Text[]): Promise<Staged>;
+/**
+ * Where the job's messages go: written in the run's transaction (GuardianMessages.stage: WeChat, else SMS, judged at
+ * the run's time for the quiet hours), sent after its commit (GuardianMessages.dispatch). The contracts bench hands its
+ * own (a GuardianMessages on its connection).
+ */
+export interface MessageStage<S = StagedMessages> {
+  stage(em: Pick<EntityManager, 'query'>, items: GuardianMessage[], opts: StageOptions): Promise<S>;
 }
 
 const yuan = (fen: string) => (Number(fen) / 100).toFixed(2).replace(/\.00$/, '');
 
 /**
- * One run of the job, in one transaction: renewals, reminders, expiries, then the texts of what this run did. Runs are
- * serialised by a transaction-level advisory lock (a second run waits, then finds nothing left to do); the unique keys
- * above are what make every effect happen once even without it (another writer, the admin's renewContract, meets the
- * same renewed_from key). The texts are written in the same transaction (sms_messages, keyed by contract), so they
- * exist exactly when what they announce does; ContractsDaily.run hands them to the sms queue after the commit.
+ * One run of the job, in one transaction: renewals, reminders, expiries, then the guardians' messages of what this run
+ * did. Runs are serialised by a transaction-level advisory lock (a second run waits, then finds nothing left to do);
+ * the unique keys above are what make every effect happen once even without it (another writer, the admin's
+ * renewContract, meets the same renewed_from key). The messages are written in the same transaction (wechat_messages /
+ * sms_messages, keyed by contract), so they exist exactly when what they announce does; ContractsDaily.run hands them
+ * to the queues after the commit.
  */
-export async function runContractsDaily(em: Pick<EntityManager, 'query'>, texts: TextStage, at: Date): Promise<DailyResult & { staged: Staged }> {
+export async function runContractsDaily<S>(
+  em: Pick<EntityManager, 'query'>,
+  messages: MessageStage<S>,
+  at: Date,
+): Promise<DailyResult & { staged: S }> {
   const params = [at, EXPIRING_DAYS, EXPIRING_UNITS, TERM_MONTHS, DEFAULT_VALID_MONTHS];
   await em.query(`select pg_advisory_xact_lock(hashtext('contracts.daily'))`);
   // the statements' estimated costs pass jit_above_cost at 100,000 contracts, and compiling them took 2 s where they run
@@ -179,18 +190,32 @@ export async function runContractsDaily(em: Pick<EntityManager, 'query'>, texts:
   await em.query(`set local jit = off`);
   const renewed: RenewedRow[] = await em.query(RENEW_SQL, params);
   const reminded: RemindedRow[] = await em.query(REMIND_SQL, params.slice(0, 3));
-  const sends: Text[] = [];
+  const sends: GuardianMessage[] = [];
   for (const r of renewed) {
-    if (!r.mobile) continue;
+    if (!r.user_id) continue;
     const p = { school: r.school, student: r.student, package: r.package, start: r.start, end: r.end, price: yuan(r.price_fen) };
-    sends.push({ school_id: r.school_id, mobile: r.mobile, kind: 'contract.renewed', params: p, key: `contract-renewed-${r.id}` });
+    sends.push({
+      school_id: r.school_id,
+      user_id: r.user_id,
+      kind: 'contract.renewed',
+      params: p,
+      link: '/parent_contracts',
+      key: `contract-renewed-${r.id}`,
+    });
   }
   for (const r of reminded) {
-    if (!r.mobile) continue;
+    if (!r.user_id) continue;
     const p = { school: r.school, student: r.student, date: r.date, units: r.units_left === null ? '' : String(r.units_left) };
-    sends.push({ school_id: r.school_id, mobile: r.mobile, kind: 'contract.expiring', params: p, key: `contract-expiring-${r.id}-${r.date}` });
+    sends.push({
+      school_id: r.school_id,
+      user_id: r.user_id,
+      kind: 'contract.expiring',
+      params: p,
+      link: '/parent_contracts',
+      key: `contract-expiring-${r.id}-${r.date}`,
+    });
   }
-  const staged = await texts.stage(em, sends);
+  const staged = await messages.stage(em, sends, { now: at });
   const [{ n: expired }]: Array<{ n: number }> = await em.query(EXPIRE_SQL, [at]);
   return {
     renewed: renewed.map(({ id, renewed_from, school_id }) => ({ id, renewed_from, school_id })),
@@ -206,12 +231,12 @@ export async function runContractsDaily(em: Pick<EntityManager, 'query'>, texts:
 export class ContractsDaily {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly texts: SmsTexts,
+    private readonly messages: GuardianMessages,
   ) {}
 
   async run(at: Date = new Date()): Promise<DailyResult> {
-    const { staged, ...result } = await this.db.transaction((em) => runContractsDaily(em, this.texts, at));
-    await this.texts.dispatch(staged);
+    const { staged, ...result } = await this.db.transaction((em) => runContractsDaily(em, this.messages, at));
+    await this.messages.dispatch(staged);
     return result;
   }
 }
