@@ -111,7 +111,7 @@ export function noticeMessages(
   return guardians.map((user_id) => ({ school_id: schoolId, user_id, kind, params, link: '/parent_notices', key: `${key}:${user_id}` }));
 }
 
-/** Mobiles per `sms.fanout` job: a notice to 10,000 guardians is 20 jobs in the request, 10,000 sends in the worker. */
+/** Staff mobiles per `sms.fanout` job (the guardians go through GuardianMessages): a large school's staff is one or two jobs. */
 export const FANOUT_SIZE = 500;
 
 export type NoticeText = Omit<JobPayloads['sms.fanout'], 'mobiles' | 'key'>;
