@@ -9,13 +9,16 @@ import { JobRegistry } from './job-registry';
 import { JOB_SPECS, QUEUE_NAMES, type JobName, type JobPayloads, type QueueName } from './jobs.types';
 import { InFlight } from '../events/in-flight';
 
+/** The longest a Node timer waits (2^31-1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Jobs per BullMQ addBulk in enqueueMany. */
+const BULK_SIZE = 1000;
+
 /**
  * Where services put background work. With Redis: BullMQ queues, processed by the worker process.
  * Without Redis (the embedded `npm start` mode): the same handlers run in this process, with the same retries.
  */
-/** Jobs per BullMQ addBulk in enqueueMany. */
-const BULK_SIZE = 1000;
-
 @Injectable()
 export class JobsService implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly queues = new Map<QueueName, Queue>();
@@ -47,10 +50,12 @@ export class JobsService implements BeforeApplicationShutdown, OnApplicationShut
     }
     if (opts.delayMs && opts.delayMs > 0) {
       // a delayed job in-process: a timer, cleared at shutdown (the job then simply does not run here)
+      // a timer waits at most 2^31-1 ms (24.8 days; longer fires at once): a longer delay waits that long, then again
+      const step = Math.min(opts.delayMs, MAX_TIMER_MS);
       const timer = setTimeout(() => {
         this.delayed.delete(timer);
-        void this.enqueue(name, data);
-      }, opts.delayMs);
+        void this.enqueue(name, data, { delayMs: opts.delayMs! - step });
+      }, step);
       timer.unref();
       this.delayed.add(timer);
       return;
