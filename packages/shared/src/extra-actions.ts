@@ -611,6 +611,22 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
   },
   {
     method: 'GET',
+    action: 'holidayImportPreview',
+    module: 'teaching',
+    who: ['A'],
+    meaning:
+      "what importing the State Council's holiday and 调休 arrangement of a year would do: the days to set, the school's own days kept, and from today on the sessions cancelled, the make-up days' classes, the dinner bookings cancelled and the day contracts concerned; with a fingerprint",
+  },
+  {
+    method: 'POST',
+    action: 'importHolidays',
+    module: 'teaching',
+    who: ['A'],
+    meaning:
+      "apply a year's national holidays to the school calendar as previewed (refused when the plan changed since): writes the days the school has not set, cancels the planned sessions and (after the commit) the dinner bookings on the closed days from today on; a second import changes nothing",
+  },
+  {
+    method: 'GET',
     action: 'roomList',
     module: 'teaching',
     who: ['A'],
@@ -929,5 +945,36 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     module: 'wechat',
     who: ['O'],
     meaning: "platform operator sets the official account's template id of some message kinds (set-based upsert, who and when kept)",
+  },
+  {
+    method: 'GET',
+    action: 'dailyReport',
+    module: 'reports',
+    who: ['P', 'T', 'H', 'A'],
+    meaning:
+      "a child's daily report (每日反馈) of a day: arrival and departure with who (verified code or manual), dinner, tutoring start/end, the homework of the day (done, checked, the teacher's note, photos), points earned, the teacher's comment, whether it went out; a guardian their own child, a teacher a student they are responsible for or teach, the admin any",
+  },
+  {
+    method: 'GET',
+    action: 'dailyReportDays',
+    module: 'reports',
+    who: ['P', 'T', 'H', 'A'],
+    meaning: "a child's report history, paged, newest day first (the days with a report: times, homework count, points, comment or not, sent or not)",
+  },
+  {
+    method: 'GET',
+    action: 'classReportStatus',
+    module: 'reports',
+    who: ['T', 'H', 'A'],
+    meaning:
+      "a care class's children on a day: whose daily report went out and who still lacks the teacher's comment (a head teacher their classes, a teacher the classes they have a duty in, the admin any)",
+  },
+  {
+    method: 'POST',
+    action: 'saveDailyComment',
+    module: 'reports',
+    who: ['T', 'H'],
+    meaning:
+      "the teacher's comment of a child's day (quick-comment presets by 表现/作业/情绪, free text of at most 200 characters, photos taken during tutoring) for a student of a class they teach or head; optimistic concurrency on version, every version kept",
   },
 ];

@@ -43,6 +43,68 @@ export type SchoolCalendarDayAnswer = z.infer<typeof SchoolCalendarDayAnswer>;
 export const DelSchoolCalendarDayAnswer = z.object({ day: z.string() });
 export type DelSchoolCalendarDayAnswer = z.infer<typeof DelSchoolCalendarDayAnswer>;
 
+/** A day of the national arrangement (holidays.ts NationalDay). */
+const NationalDayRow = z.object({ day: z.string(), kind: z.enum(CALENDAR_KINDS), works_as: z.number().int().nullable(), note: z.string() });
+
+/** `data` of holidayImportPreview: the plan of importing a year and what it affects from the school's today on. */
+export const HolidayImportPreview = z.object({
+  year: z.number().int(),
+  notice: z.string(),
+  issued: z.string(),
+  /** the school's today: closed days before it are written but nothing on them changes */
+  today: z.string(),
+  set: z.array(NationalDayRow),
+  same: z.array(NationalDayRow),
+  /** the school's own days, kept */
+  skipped: z.array(NationalDayRow.extend({ own: z.object({ kind: z.enum(CALENDAR_KINDS), works_as: z.number().int().nullable() }) })),
+  /** planned sessions (teaching and tutoring) on the closed days to set: cancelled by the import */
+  sessions: z.array(
+    z.object({
+      id,
+      kind: z.enum(SESSION_KINDS),
+      class_id: id,
+      class_name: z.string(),
+      day: z.string(),
+      start_time: z.string(),
+      end_time: z.string(),
+      teacher_name: z.string(),
+    }),
+  ),
+  /** the make-up days to set: the classes that meet on the weekday each runs as (the schedule generator places them) */
+  makeup: z.array(
+    z.object({
+      day: z.string(),
+      works_as: Weekday,
+      classes: z.array(z.object({ kind: z.enum(SESSION_KINDS), class_id: id, class_name: z.string() })),
+      /** students of running care classes meeting on works_as: expected that day */
+      care_students: count,
+    }),
+  ),
+  /** dinner bookings (booked or unpaid, not served) on the closed days to set: cancelled, a WeChat-paid one refunded */
+  bookings: z.object({
+    count,
+    list: z.array(z.object({ id, day: z.string(), student_id: id, student_name: z.string(), status: z.string(), pay_from: z.string().nullable() })),
+  }),
+  /** active day contracts whose period holds closed days to set: those days use no unit (nobody enters) */
+  contracts: z.array(
+    z.object({ id, no: z.string(), student_id: id, student_name: z.string(), start_day: z.string(), end_day: z.string(), closed_days: count }),
+  ),
+  /** what importHolidays must be given: refused when the plan changed since */
+  fingerprint: z.string(),
+});
+export type HolidayImportPreview = z.infer<typeof HolidayImportPreview>;
+
+/** `data` of importHolidays: what it did (all zero but `same` the second time). */
+export const ImportHolidaysAnswer = z.object({
+  year: z.number().int(),
+  set: count,
+  same: count,
+  skipped: count,
+  sessions_cancelled: count,
+  bookings_cancelled: count,
+});
+export type ImportHolidaysAnswer = z.infer<typeof ImportHolidaysAnswer>;
+
 // ---------------------------------------------------------------- classes
 
 /** What a teaching and a tutoring class share (one session core over class_sessions; modules/teaching/session-core.ts). */

@@ -50,6 +50,12 @@ export const teachingMessages = {
   'teaching.works_as_invalid': { zh: '调休上课日须指定按周一至周五中的哪一天上课', en: 'A make-up day runs as one of Monday to Friday: say which' },
   'teaching.holiday_works_as': { zh: '放假日不能指定按周几上课', en: 'A holiday runs as no weekday' },
   'teaching.calendar_day_not_found': { zh: '该日期不在校历中', en: 'That day is not in the school calendar' },
+  'teaching.holiday_plan_changed': {
+    zh: '校历或课次在预览后有变动，请重新预览后再导入',
+    en: 'The calendar or the sessions changed since the preview: preview again, then import',
+  },
+  'teaching.v.holiday_year_invalid': { zh: '没有该年份的法定节假日安排', en: 'There is no national holiday table for that year' },
+  'teaching.v.fingerprint_invalid': { zh: '请先预览再导入', en: 'Preview first, then import' },
   'teaching.roll_call_future': { zh: '课次尚未开始，不能点名', en: 'The session has not started: no roll call yet' },
   'teaching.roll_call_cancelled': { zh: '已取消的课次不能点名', en: 'A cancelled session has no roll call' },
   'teaching.roll_call_not_member': { zh: '以下学生不在此班中：{names}', en: 'Not in this class: {names}' },

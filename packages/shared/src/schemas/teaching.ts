@@ -4,6 +4,7 @@ import { HHMM_RE, toMinutes } from '../time-slots';
 import { flag, lineText, pageQuery, plainText } from './common';
 import { isCalendarDay } from '../school-time';
 import { dayDiff } from '../contracts';
+import { holidayYears } from '../holidays';
 
 /**
  * Teaching (extension) classes, their sessions and roll call, rooms and the school calendar (issue 13, module
@@ -64,6 +65,20 @@ export const SetSchoolCalendarDayInput = z.strictObject({
 export type SetSchoolCalendarDayInput = z.infer<typeof SetSchoolCalendarDayInput>;
 export const DelSchoolCalendarDayInput = z.strictObject({ day });
 export type DelSchoolCalendarDayInput = z.infer<typeof DelSchoolCalendarDayInput>;
+
+/** A year of the national holiday table (packages/shared holidays.ts): another year is refused (code 100). */
+const holidayYear = (coerce: boolean) =>
+  (coerce ? z.coerce.number({ error: 'teaching.v.holiday_year_invalid' }) : z.number({ error: 'teaching.v.holiday_year_invalid' }))
+    .int({ error: 'teaching.v.holiday_year_invalid' })
+    .refine((y) => holidayYears().includes(y), { error: 'teaching.v.holiday_year_invalid' });
+export const HolidayImportPreviewQuery = z.strictObject({ year: holidayYear(true) });
+export type HolidayImportPreviewQuery = z.infer<typeof HolidayImportPreviewQuery>;
+export const ImportHolidaysInput = z.strictObject({
+  year: holidayYear(false),
+  /** the preview's fingerprint: refused when the plan changed since (an import that has nothing left to do is a no-op) */
+  fingerprint: z.string({ error: 'teaching.v.fingerprint_invalid' }).regex(/^[0-9a-f]{16}$/, { error: 'teaching.v.fingerprint_invalid' }),
+});
+export type ImportHolidaysInput = z.infer<typeof ImportHolidaysInput>;
 
 // ---------------------------------------------------------------- classes
 
