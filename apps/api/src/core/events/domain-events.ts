@@ -18,6 +18,24 @@ export interface DomainEventMap {
    * read the request's current status (approved or not), so the order they see these in does not matter
    */
   'leave.changed': { school_id: number; leave_id: number; student_id: number; start_day: string; end_day: string; approved: boolean };
+  /**
+   * dinner bookings on days the school calendar closed were cancelled in the closing transaction (teaching's
+   * importHolidays), after its commit: meals refunds the WeChat-paid ones in full and recounts the days
+   */
+  'meals.closed_day_cancelled': {
+    school_id: number;
+    actor_id: number;
+    bookings: Array<{
+      id: number;
+      day: string;
+      student_id: number;
+      was: string;
+      pay_from: string | null;
+      out_trade_no: string | null;
+      price_fen: number;
+      version: number;
+    }>;
+  };
   /** a day's meal counts of a school changed (meals): the live channel pushes them to the school's staff */
   'meals.count': MealCountMessage & { school_id: number };
 }

@@ -22,6 +22,8 @@ const DINNER_TYPES = new Set(['student.dinner_confirmed', 'event.voided']);
  * - 'flow.committed' (dinner confirmed, or a step voided): the booking's served time follows the student's day
  *   (student_days.dinner_at); a dinner without a booking is kept as a 'none' row (counted as unbooked served), removed
  *   again when the dinner is voided. The events of one command are gathered and applied together, set-based.
+ * - 'meals.closed_day_cancelled' (the school calendar closed days: teaching's importHolidays cancelled their bookings in
+ *   its transaction): the days are recounted and the WeChat-paid ones refunded in full (keyed by booking and version).
  */
 @Injectable()
 export class MealsListener implements OnModuleInit, OnModuleDestroy {
@@ -41,6 +43,7 @@ export class MealsListener implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     this.offs.push(
       this.events.on('leave.changed', (e) => this.track(this.syncLeave(e))),
+      this.events.on('meals.closed_day_cancelled', (e) => this.track(this.afterClosedDays(e))),
       this.events.on('flow.committed', (e) => {
         if (!DINNER_TYPES.has(e.type)) return;
         this.pendingDays.set(`${e.student_id}:${e.day}`, { student_id: e.student_id, day: e.day });
@@ -136,6 +139,28 @@ export class MealsListener implements OnModuleInit, OnModuleDestroy {
         });
       } catch (err) {
         this.log.error({ err, booking: b.id }, 'refunding a dinner cancelled by a leave failed');
+      }
+    }
+  }
+
+  /** After bookings on closed days were cancelled (importHolidays): the days recounted, the WeChat-paid ones refunded in full. */
+  async afterClosedDays(e: DomainEventMap['meals.closed_day_cancelled']): Promise<void> {
+    const byDay = new Map<string, number[]>();
+    for (const b of e.bookings) byDay.set(b.day, [...(byDay.get(b.day) ?? []), b.student_id]);
+    for (const [day, students] of byDay) this.counts.changed(e.school_id, day, students);
+    for (const b of e.bookings) {
+      if (b.was !== 'booked' || b.pay_from !== 'wechat' || !b.out_trade_no) continue;
+      try {
+        await this.payments.refund({
+          schoolId: e.school_id,
+          outTradeNo: b.out_trade_no,
+          amountFen: b.price_fen,
+          bookingId: b.id,
+          version: b.version,
+          actorId: e.actor_id,
+        });
+      } catch (err) {
+        this.log.error({ err, booking: b.id }, 'refunding a dinner cancelled by a closed day failed');
       }
     }
   }

@@ -121,3 +121,66 @@ export async function classDaysOf(
     );
   return { weekdays: r.weekdays, calendar: new Map(r.calendar.map((c) => [c.day, { kind: c.kind, works_as: c.works_as }])) };
 }
+
+/** A dinner booking a closed day cancels (holidayImportPreview lists these; importHolidays cancels exactly these). */
+export interface ClosedDayBooking {
+  id: number;
+  day: string;
+  student_id: number;
+  student_name: string;
+  status: 'booked' | 'unpaid';
+  pay_from: string | null;
+}
+
+/** What a cancellation on a closed day answers: the booking before, for the refund after the commit and the counts. */
+export interface ClosedDayCancelled {
+  id: number;
+  day: string;
+  student_id: number;
+  was: 'booked' | 'unpaid';
+  pay_from: string | null;
+  out_trade_no: string | null;
+  price_fen: number;
+  /** the version the booking had when cancelled (a refund's idempotency key, as cancel() uses) */
+  version: number;
+}
+
+/** The school's bookings a closed day cancels: booked or unpaid, not served, on the days $2 (the caller passes days from today on). */
+const CLOSED_DAY_BOOKINGS = `select b.id, to_char(b.day, 'YYYY-MM-DD') as day, b.student_id, st.name as student_name, b.status, b.pay_from
+    from meal_bookings b join students st on st.id = b.student_id
+   where b.school_id = $1 and b.day = any($2::date[]) and b.status in ('booked', 'unpaid') and b.served_at is null
+   order by b.day, st.name, b.id`;
+
+/** The dinner bookings closing these days would cancel (the school's, booked or unpaid, not served). */
+export async function closedDayBookings(em: Pick<EntityManager, 'query'>, schoolId: number, days: string[]): Promise<ClosedDayBooking[]> {
+  return days.length ? em.query(CLOSED_DAY_BOOKINGS, [schoolId, days]) : [];
+}
+
+/**
+ * Cancels, in the caller's transaction, the bookings closedDayBookings lists for these days, as a person's cancellation
+ * by `actorId` (cancel_cause 'user', history 'cancelled' with `why`): the caller emits 'meals.closed_day_cancelled'
+ * after its commit so the meals module refunds the WeChat-paid ones and recounts the days.
+ */
+export async function cancelClosedDayBookings(
+  em: Pick<EntityManager, 'query'>,
+  schoolId: number,
+  days: string[],
+  actorId: number,
+  why: Record<string, unknown>,
+): Promise<ClosedDayCancelled[]> {
+  if (!days.length) return [];
+  return em.query(
+    `with o as (
+       select b.id, b.status, b.version from meal_bookings b
+        where b.school_id = $1 and b.day = any($2::date[]) and b.status in ('booked', 'unpaid') and b.served_at is null
+        for update),
+     c as (
+       update meal_bookings b set status = 'cancelled', cancel_cause = 'user', cancelled_by = $3, cancelled_at = now(), version = b.version + 1, updated_at = now()
+         from o where b.id = o.id
+       returning b.id, b.school_id, b.day, b.student_id, o.status as was, b.pay_from, b.out_trade_no, b.price_fen::float8 as price_fen, o.version),
+     h as (insert into meal_booking_events (school_id, booking_id, type, data, actor_id)
+           select school_id, id, 'cancelled', jsonb_build_object('was', was) || $4::jsonb, $3 from c)
+     select id, to_char(day, 'YYYY-MM-DD') as day, student_id, was, pay_from, out_trade_no, price_fen, version from c order by id`,
+    [schoolId, days, actorId, JSON.stringify(why)],
+  );
+}

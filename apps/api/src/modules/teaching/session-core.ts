@@ -95,6 +95,13 @@ export const SESSION_RULES: Record<SessionKind, SessionRules> = {
   },
 };
 
+/**
+ * The cancellation of sessions ($1 ids, $2 the reason): planned ones become cancelled, which frees their teacher and
+ * room. One statement for a session (cancel) and for many (the school calendar's importHolidays); answers the ids.
+ */
+export const CANCEL_SESSIONS_SQL = `with c as (update class_sessions set state = 'cancelled', cancel_reason = $2, version = version + 1, updated_at = now()
+  where id = any($1::int[]) and state = 'planned' returning id) select id from c`;
+
 /** A session locked for update, with its class's status (1 running, 0 stopped). */
 interface LockedSession {
   id: number;
@@ -196,10 +203,7 @@ export class SessionCore {
   async cancel(user: SessionUser, input: CancelTeachingSessionInput): Promise<TeachingSession> {
     await this.db.transaction(async (em) => {
       const s = await this.lock(em, schoolOf(user), input, this.rules.cancelLiveClassOnly);
-      await em.query(`update class_sessions set state = 'cancelled', cancel_reason = $2, version = version + 1, updated_at = now() where id = $1`, [
-        s.id,
-        input.reason,
-      ]);
+      await em.query(CANCEL_SESSIONS_SQL, [[s.id], input.reason]);
     });
     return this.one(this.db, user, input.id);
   }

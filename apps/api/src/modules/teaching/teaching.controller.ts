@@ -9,6 +9,8 @@ import {
   CourseSchedulingInput,
   DelSchoolCalendarDayInput,
   DelTeachingClassStudentInput,
+  HolidayImportPreviewQuery,
+  ImportHolidaysInput,
   MoveTeachingSessionInput,
   RollCallCountQuery,
   RollCallQuery,
@@ -34,6 +36,7 @@ import type { SessionUser } from '../../core/http/request-context';
 import { sendFile } from '../../core/http/send-file';
 import { SchoolCalendarService } from './calendar.service';
 import { TeachingClassesService } from './classes.service';
+import { HolidaysService } from './holidays.service';
 import { RollCallService } from './roll-call.service';
 import { TeachingSessionsService } from './sessions.service';
 
@@ -45,6 +48,7 @@ export class TeachingController {
     private readonly sessions: TeachingSessionsService,
     private readonly calendar: SchoolCalendarService,
     private readonly rollCalls: RollCallService,
+    private readonly holidays: HolidaysService,
   ) {}
 
   @Action('POST', 'addTeachingClass')
@@ -180,5 +184,15 @@ export class TeachingController {
   @Action('POST', 'delSchoolCalendarDay')
   delDay(@Input() input: DelSchoolCalendarDayInput, @CurrentUser() user: SessionUser) {
     return this.calendar.delDay(user, input);
+  }
+
+  @Action('GET', 'holidayImportPreview')
+  holidayImportPreview(@Input() q: HolidayImportPreviewQuery, @CurrentUser() user: SessionUser) {
+    return this.holidays.preview(user, q);
+  }
+
+  @Action('POST', 'importHolidays')
+  importHolidays(@Input() input: ImportHolidaysInput, @CurrentUser() user: SessionUser) {
+    return this.holidays.import(user, input);
   }
 }

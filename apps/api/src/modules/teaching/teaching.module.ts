@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SchoolCalendarService } from './calendar.service';
 import { TeachingClassesService } from './classes.service';
+import { HolidaysService } from './holidays.service';
 import { RollCallService } from './roll-call.service';
 import { TeachingSessionsService } from './sessions.service';
 import { TeachingController } from './teaching.controller';
@@ -11,7 +12,7 @@ import { TeachingController } from './teaching.controller';
  */
 @Module({
   controllers: [TeachingController],
-  providers: [TeachingClassesService, TeachingSessionsService, SchoolCalendarService, RollCallService],
+  providers: [TeachingClassesService, TeachingSessionsService, SchoolCalendarService, RollCallService, HolidaysService],
   exports: [TeachingSessionsService],
 })
 export class TeachingModule {}
