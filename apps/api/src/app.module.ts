@@ -30,6 +30,7 @@ import { WechatPaySandboxModule } from './modules/dev/wechatpay-sandbox.module';
 import { WechatSandboxModule } from './modules/dev/wechat-sandbox/wechat-sandbox.module';
 import { SmsFakesModule } from './modules/dev/sms-fake/sms-fakes.module';
 import { FlowModule } from './modules/flow/flow.module';
+import { PickupModule } from './modules/pickup/pickup.module';
 import { SchoolModule } from './modules/school/school.module';
 import { SiteModule } from './modules/site/site.module';
 import { TimetableModule } from './modules/timetable/timetable.module';
@@ -65,6 +66,7 @@ export class AppModule {
         // people and care modules
         LeaveModule,
         FlowModule,
+        PickupModule,
         // keeps contract usage current after the flow's commits (its domain events are emitted in this process only)
         ContractUsageModule,
         TasksModule,

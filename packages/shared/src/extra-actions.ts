@@ -977,4 +977,52 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     meaning:
       "the teacher's comment of a child's day (quick-comment presets by 表现/作业/情绪, free text of at most 200 characters, photos taken during tutoring) for a student of a class they teach or head; optimistic concurrency on version, every version kept",
   },
+  // issue 27: verified pick-up codes (接送码); the departure with a code is studentLiyuan's pickup_code / verified_at
+  {
+    method: 'GET',
+    action: 'pickupCode',
+    module: 'pickup',
+    who: ['P'],
+    meaning:
+      "the guardian's own pick-up code (PK1, Ed25519-signed by the school's key) for all their children: good for its 30 s window and the next; answers when the window ends (the page shows a new one then)",
+  },
+  {
+    method: 'GET',
+    action: 'pickupShareLinks',
+    module: 'pickup',
+    who: ['P'],
+    meaning: "the guardian's children's authorised pick-up people with their live share link (no token: it is shown once)",
+  },
+  {
+    method: 'POST',
+    action: 'pickupShareLink',
+    module: 'pickup',
+    who: ['P'],
+    meaning:
+      "a share link /pickup/<token> for one of the guardian's children's pick-up people (replaces their previous link; only the token's hash is kept): answered to copy and send",
+  },
+  {
+    method: 'POST',
+    action: 'pickupRevoke',
+    module: 'pickup',
+    who: ['P'],
+    meaning:
+      "revoke a share link of the guardian's children's pick-up people: the link shows nothing more and the person's codes are refused at once",
+  },
+  {
+    method: 'GET',
+    action: 'pickupCodeByLink',
+    module: 'pickup',
+    who: ['pub'],
+    meaning:
+      "a pick-up person without an account: their own code by their share link's token (refused once revoked or the person removed); rate-limited per IP",
+  },
+  {
+    method: 'GET',
+    action: 'pickupVerifyKey',
+    module: 'pickup',
+    who: ['T', 'H', 'A'],
+    meaning:
+      "the school's public key for checking pick-up codes offline on a staff phone, with the names of the people a code may name (a teacher's and head teacher's own students; the admin's whole school) and the revoked ones",
+  },
 ];

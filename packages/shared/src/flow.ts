@@ -5,6 +5,7 @@
  * A student-day is a stream of events; `evolve` folds them into a DayState, `decide` turns a command into new
  * events or refuses it with a message key.
  */
+import type { PickupVerified } from './pickup-codes';
 import { Role } from './roles';
 
 /** The steps of a day, in the spec's order. */
@@ -43,6 +44,8 @@ export interface FlowPayload {
   picked_up_by?: number | null;
   /** a head teacher's reason to go past a rule (leave day, unauthorised pick-up) */
   override?: string;
+  /** student.left: the person whose pick-up code (接送码) was verified (issue 27) */
+  pickup_verified?: PickupVerified;
   /** event.voided */
   voided_event_id?: string;
   voided_type?: StepEventType;
@@ -74,7 +77,7 @@ export type StepCommandType = 'shuttle' | 'enter' | 'dinner' | 'startTutor' | 'e
 
 export type FlowCommand =
   | { type: Exclude<StepCommandType, 'leave'>; note?: string; override?: string }
-  | { type: 'leave'; picked_up_by: number | null; note?: string; override?: string }
+  | { type: 'leave'; picked_up_by: number | null; note?: string; override?: string; pickup_verified?: PickupVerified }
   | { type: 'void'; event_id: string; reason: string }
   | { type: 'markLeave'; leave_id: number }
   | { type: 'cancelLeave'; leave_id: number };
@@ -172,9 +175,11 @@ export function decide(day: DayState, cmd: FlowCommand, ctx: CommandContext): De
       break;
     case 'leave': {
       if (day.state !== 'in_centre') return refuse('flow.not_entered');
-      const authorised = cmd.picked_up_by !== null && ctx.pickupIds.includes(cmd.picked_up_by);
+      // a verified pick-up code (checked by the API before deciding) authorises by itself: a guardian is no pick-up person
+      const authorised = cmd.pickup_verified !== undefined || (cmd.picked_up_by !== null && ctx.pickupIds.includes(cmd.picked_up_by));
       if (!authorised && cmd.override === undefined) return refuse('flow.pickup_not_authorised');
-      return emit(STEP_EVENT.left, { ...base, picked_up_by: cmd.picked_up_by });
+      const verified = cmd.pickup_verified ? { pickup_verified: cmd.pickup_verified } : {};
+      return emit(STEP_EVENT.left, { ...base, picked_up_by: cmd.picked_up_by, ...verified });
     }
   }
   return emit(STEP_EVENT[step], base);

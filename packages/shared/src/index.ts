@@ -50,6 +50,8 @@ export * from './school-time';
 export * from './labels';
 export * from './qr-login';
 export * from './pickup-codes';
+export * from './schemas/pickup';
+export * from './answers/pickup';
 export * from './import-cells';
 export * from './api';
 export * from './answers/site';

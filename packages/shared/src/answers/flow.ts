@@ -28,6 +28,8 @@ const flowPayload = z.object({
   note: z.string().optional(),
   picked_up_by: z.number().int().nullable().optional(),
   override: z.string().optional(),
+  /** student.left with a verified pick-up code (issue 27) */
+  pickup_verified: z.object({ person: z.string(), name: z.string(), relation: z.string(), code_id: z.string(), offline: z.boolean() }).optional(),
   voided_event_id: z.string().optional(),
   voided_type: stepEventType.optional(),
   reason: z.string().optional(),

@@ -23,6 +23,7 @@ import { applicationsActions } from './applications';
 import { homeActions } from './home';
 import { smsActions } from './sms';
 import { wechatActions } from './wechat';
+import { pickupActions } from './pickup';
 
 export * from './define';
 
@@ -51,6 +52,7 @@ export const DECLARED = [
   ...homeActions,
   ...smsActions,
   ...wechatActions,
+  ...pickupActions,
 ] as const;
 
 type Declared = (typeof DECLARED)[number];

@@ -26,6 +26,7 @@ import { teachingMessages } from './teaching';
 import { timetableMessages } from './timetable';
 import { tutoringMessages } from './tutoring';
 import { wechatMessages } from './wechat';
+import { pickupMessages } from './pickup';
 
 export type Lang = 'zh-CN' | 'en';
 export const DEFAULT_LANG: Lang = 'zh-CN';
@@ -56,6 +57,7 @@ const messages = {
   ...examsMessages,
   ...coursewareMessages,
   ...wechatMessages,
+  ...pickupMessages,
 } satisfies Record<string, Bilingual>;
 
 export type MessageKey = keyof typeof messages;

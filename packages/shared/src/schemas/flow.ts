@@ -62,10 +62,20 @@ export const FlowStepInput = z.strictObject(stepFields);
 export type FlowStepInput = z.infer<typeof FlowStepInput>;
 
 /** studentLiyuan: who collected the child (an authorised pick-up person of each student, or an override) */
-export const StudentLiyuanInput = z.strictObject({
-  ...stepFields,
-  picked_up_by: id.nullable(),
-});
+export const StudentLiyuanInput = z
+  .strictObject({
+    ...stepFields,
+    picked_up_by: id.nullable(),
+    /** issue 27: the scanned pick-up code (接送码, PK1.…); verified by the API, it names who collects (picked_up_by is then ignored) */
+    pickup_code: z
+      .string({ error: 'pickup.v.code_invalid' })
+      .max(2000, { error: 'pickup.v.code_invalid' })
+      .regex(/^PK1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, { error: 'pickup.v.code_invalid' })
+      .optional(),
+    /** when the phone verified the code offline (ISO time); the departure reaches the API later */
+    verified_at: z.iso.datetime({ offset: true, error: 'pickup.v.verified_at_invalid' }).optional(),
+  })
+  .refine((v) => v.verified_at === undefined || v.pickup_code !== undefined, { error: 'pickup.v.verified_at_invalid', path: ['verified_at'] });
 export type StudentLiyuanInput = z.infer<typeof StudentLiyuanInput>;
 
 export const VoidFlowEventInput = z.strictObject({

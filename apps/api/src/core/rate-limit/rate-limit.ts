@@ -51,6 +51,8 @@ export const RATE_LIMITS = {
   // WeChat sign-in: an authorisation is one page visit; the callback's code is spent once
   wechatAuthorize: { paths: ['/api/index/wechatAuthorize'], limit: 20, ttl: MINUTE },
   wechatOauth: { paths: ['/api/index/wechatOauth'], limit: 20, ttl: MINUTE },
+  // a pick-up person's page asks for a new code every 30 s: 2 a minute per phone, room for a school gate's shared address
+  pickupCodeByLink: { paths: ['/api/index/pickupCodeByLink'], limit: 60, ttl: MINUTE },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

@@ -1,4 +1,4 @@
-import { Controller, Res } from '@nestjs/common';
+import { Controller, forwardRef, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   ClockingInInfoQuery,
@@ -16,6 +16,7 @@ import { sendFile } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
 import { FlowReadService } from './flow-read.service';
 import { FlowService } from './flow.service';
+import { PickupService } from '../pickup/pickup.service';
 
 type StepType = Exclude<FlowCommand['type'], 'leave' | 'void' | 'markLeave' | 'cancelLeave'>;
 
@@ -24,6 +25,7 @@ export class FlowController {
   constructor(
     private readonly flow: FlowService,
     private readonly read: FlowReadService,
+    @Inject(forwardRef(() => PickupService)) private readonly pickup: PickupService,
   ) {}
 
   /** per-student refusals are answered in the caller's language (the lang header wins over the setting) */
@@ -59,6 +61,8 @@ export class FlowController {
 
   @Action('POST', 'studentLiyuan')
   leave(@Input() input: StudentLiyuanInput, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
+    // issue 27: with a pick-up code the verified person authorises the departure (module pickup)
+    if (input.pickup_code !== undefined) return this.pickup.depart({ ...user, lang: caller.lang }, { ...input, pickup_code: input.pickup_code });
     const cmd: FlowCommand = { type: 'leave', picked_up_by: input.picked_up_by, note: input.note, override: input.override };
     return this.flow.command({ ...user, lang: caller.lang }, input.student_ids, cmd, { eventId: input.event_id });
   }

@@ -1,9 +1,11 @@
-import { Module } from '@nestjs/common';
+import { forwardRef, Module } from '@nestjs/common';
+import { PickupModule } from '../pickup/pickup.module';
 import { FlowReadService } from './flow-read.service';
 import { FlowController } from './flow.controller';
 import { FlowService } from './flow.service';
 
 @Module({
+  imports: [forwardRef(() => PickupModule)],
   controllers: [FlowController],
   providers: [FlowService, FlowReadService],
   exports: [FlowService, FlowReadService],

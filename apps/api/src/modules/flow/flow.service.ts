@@ -18,7 +18,7 @@ import {
   type VoidFlowEventInput,
 } from '@wantuo/shared';
 import { createHash, randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { preparedQuery } from '../../core/database/prepared-query';
 import { SCHOOL_TODAY, schoolToday, uniqueViolationOf } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
@@ -55,6 +55,12 @@ interface Appended {
   at: string;
   actor: number | null;
 }
+
+/**
+ * Run in the transaction of a command's append, before it (only when there is something to append): a module's rows
+ * that must commit with the events or not at all (the pick-up code a departure used). Throwing rolls the append back.
+ */
+export type AppendClaim = (em: EntityManager) => Promise<void>;
 
 /** A result before translation: the refusal as a message key. */
 export type RawResult = Omit<FlowResult, 'error'> & { errorKey?: MessageKey };
@@ -129,7 +135,7 @@ export class FlowService {
     user: SessionUser,
     studentIds: number[],
     cmd: FlowCommand,
-    opts: { eventId?: string; day?: string; system?: boolean } = {},
+    opts: { eventId?: string; day?: string; system?: boolean; claim?: AppendClaim } = {},
   ): Promise<FlowResults> {
     const raw = await this.run(user, studentIds, cmd, opts);
     return { results: raw.map(({ errorKey, ...r }) => (errorKey ? { ...r, error: t(user.lang, errorKey) } : r)) };
@@ -147,7 +153,7 @@ export class FlowService {
     user: SessionUser,
     studentIds: number[],
     cmd: FlowCommand,
-    opts: { eventId?: string; day?: string; system?: boolean } = {},
+    opts: { eventId?: string; day?: string; system?: boolean; claim?: AppendClaim } = {},
   ): Promise<RawResult[]> {
     const schoolId = user.schoolId!;
     const ids = [...new Set(studentIds)];
@@ -169,14 +175,14 @@ export class FlowService {
     mine.sort((a, b) => a.id - b.id);
     const appended: Appended[] = [];
     try {
-      const batch = mine.length ? await this.tryAppend(user, mine, day, cmd, eventIds, streams) : { results: [], events: [] };
+      const batch = mine.length ? await this.tryAppend(user, mine, day, cmd, eventIds, streams, opts.claim) : { results: [], events: [] };
       if (batch) {
         for (const r of batch.results) results.set(r.student_id, r);
         appended.push(...batch.events);
       } else {
         for (const target of mine) {
           const eventId = eventIds.get(target.id)!;
-          const one = await this.tryAppend(user, [target], day, cmd, eventIds);
+          const one = await this.tryAppend(user, [target], day, cmd, eventIds, undefined, opts.claim);
           if (one) {
             results.set(target.id, one.results[0]);
             appended.push(...one.events);
@@ -272,6 +278,7 @@ export class FlowService {
     cmd: FlowCommand,
     eventIds: Map<number, string>,
     read?: StreamRow[],
+    claim?: AppendClaim,
   ): Promise<{ results: RawResult[]; events: Appended[] } | null> {
     const schoolId = user.schoolId!;
     // a retry of this command is in the student's stream of the day; an event id stored anywhere else (another
@@ -333,14 +340,13 @@ export class FlowService {
 
     let written: Array<{ student_id: number; version: number; position: string }>;
     try {
-      written = await preparedQuery(this.db, 'flow.append', APPEND_SQL, [
-        schoolId,
-        day,
-        user.id,
-        at,
-        ...columnsOf(events, APPEND_EVENT_WIDTH),
-        ...columnsOf(days, days[0].length),
-      ]);
+      const params = [schoolId, day, user.id, at, ...columnsOf(events, APPEND_EVENT_WIDTH), ...columnsOf(days, days[0].length)];
+      written = claim
+        ? await this.db.transaction(async (em) => {
+            await claim(em);
+            return em.query(APPEND_SQL, params);
+          })
+        : await preparedQuery(this.db, 'flow.append', APPEND_SQL, params);
     } catch (err) {
       if (lostRace(err)) return null;
       throw err;
