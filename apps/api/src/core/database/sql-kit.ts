@@ -79,6 +79,13 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
  */
 export const SCHOOL_TODAY = `(select (now() at time zone timezone)::date as today from schools where id = $1 offset 0)`;
 
+/**
+ * The weekday (1 Monday .. 7 Sunday) the school `school`'s day `day` (SQL expressions) runs as by its calendar
+ * (school_calendar_days): a make-up day's works_as, 0 on a holiday (so no class's weekdays match), else its own.
+ */
+export const RUNS_AS = (school: string, day: string) =>
+  `coalesce((select case when cd.kind = 'makeup' then cd.works_as::int else 0 end from school_calendar_days cd where cd.school_id = ${school} and cd.day = ${day}), extract(isodow from ${day})::int)`;
+
 /** The school's today as YYYY-MM-DD. */
 export async function schoolToday(db: Queryable, schoolId: number): Promise<string> {
   const [r]: Array<{ today: string }> = await db.query(`select to_char(d.today, 'YYYY-MM-DD') as today from ${SCHOOL_TODAY} d`, [schoolId]);

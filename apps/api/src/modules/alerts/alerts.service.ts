@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Role, type AlertKind, type FlowAlert, type Page } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
-import { offsetOf, pageOf, SCHOOL_TODAY, totalOf } from '../../core/database/sql-kit';
+import { offsetOf, pageOf, RUNS_AS, SCHOOL_TODAY, totalOf } from '../../core/database/sql-kit';
 import { GuardianMessages } from '../messages/guardian-messages.service';
 import { SmsTexts } from '../sms/texts.service';
 import type { SessionUser } from '../../core/http/request-context';
@@ -19,7 +19,8 @@ const WHAT: Record<AlertKind, string> = {
 };
 
 /**
- * Conditions, for every running class whose time slot runs today (the school's weekday), from the projection
+ * Conditions, for every running class whose time slot runs today (the weekday the school calendar runs today as: none
+ * on a holiday, works_as on a make-up day, else the school's weekday), from the projection
  * (student_days; no row means the child has not been seen today):
  * - not_picked_up: needs the shuttle, not picked up, 15 min after the start;
  * - not_entered: not in the centre 30 min after the start, and before the end;
@@ -28,7 +29,8 @@ const WHAT: Record<AlertKind, string> = {
  */
 const CANDIDATES = `
   with local as (
-    select s.id as school_id, s.name as school_name, ($1::timestamptz at time zone s.timezone) as local_now
+    select s.id as school_id, s.name as school_name, ($1::timestamptz at time zone s.timezone) as local_now,
+           ${RUNS_AS('s.id', '($1::timestamptz at time zone s.timezone)::date')} as runs_as
       from schools s where s.status = 1
   ), members as (
     select l.school_id, l.school_name, l.local_now, l.local_now::date as day, c.id as class_id, c.name as class_name,
@@ -36,7 +38,7 @@ const CANDIDATES = `
       from local l
       join care_classes c on c.school_id = l.school_id and c.deleted_at is null and c.status = 1
       join class_times ct on ct.id = c.class_time_id and ct.deleted_at is null
-                          and extract(isodow from l.local_now)::smallint = any(ct.weekdays)
+                          and l.runs_as::smallint = any(ct.weekdays)
       join care_class_students cs on cs.class_id = c.id
       join students st on st.id = cs.student_id and st.status = 1
   )

@@ -17,7 +17,7 @@ import {
   type StudentDayRow,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
-import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
+import { offsetOf, pageOf, RUNS_AS, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import type { FileAnswer } from '../../core/http/send-file';
@@ -32,18 +32,18 @@ const CLASS_VISIBLE = (role: string, me: string) => `(${role}::int = ${Role.Admi
 
 /**
  * The student-days of a date range ($1 school, $2 from, $3 to): every day a student has a record, and every
- * day a running class meets (its time slot's weekdays) for its active students, as 'expected' when they have no
- * record. Columns: day, student_id, class_id, state (board state), the projection's columns as `sd`.
+ * day a running class meets (its time slot's weekdays; by the school calendar: none on a holiday, a make-up day as
+ * the weekday it runs as) for its active students, as 'expected' when they have no record. Columns: day, student_id, class_id, state (board state), the projection's columns as `sd`.
  */
 const DAYS_CTE = `
-  days as (select d::date as day from generate_series($2::date, $3::date, interval '1 day') d),
+  days as (select g.day, ${RUNS_AS('$1', 'g.day')} as runs_as from (select d::date as day from generate_series($2::date, $3::date, interval '1 day') d) g),
   expected as (
     select days.day, ccs.student_id, ccs.class_id
       from days cross join care_class_students ccs
       join care_classes ec on ec.id = ccs.class_id and ec.deleted_at is null and ec.status = 1
       join students es on es.id = ccs.student_id and es.status = 1
       left join class_times ct on ct.id = ec.class_time_id
-     where ccs.school_id = $1 and (ct.id is null or extract(isodow from days.day)::smallint = any(ct.weekdays))
+     where ccs.school_id = $1 and days.runs_as <> 0 and (ct.id is null or days.runs_as::smallint = any(ct.weekdays))
   ),
   recorded as (select * from student_days where school_id = $1 and day between $2::date and $3::date),
   sdays as (

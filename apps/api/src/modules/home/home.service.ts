@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { EXPIRING_DAYS, EXPIRING_UNITS, serviceState, type ExpiringContract, type PrincipalHome } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
-import { SCHOOL_TODAY } from '../../core/database/sql-kit';
+import { RUNS_AS, SCHOOL_TODAY } from '../../core/database/sql-kit';
 import type { SessionUser } from '../../core/http/request-context';
 
 /** The board states the landing page counts. */
@@ -33,10 +33,11 @@ export class HomeService {
         unpaid_contracts: number;
       } & Record<(typeof STATES)[number], number>
     > = await this.db.query(
-      `with s as (select sc.id, sc.name, sc.balance_fen, sc.service_expires_at, d.today from schools sc cross join ${SCHOOL_TODAY} d where sc.id = $1),
+      `with s as (select sc.id, sc.name, sc.balance_fen, sc.service_expires_at, d.today, ${RUNS_AS('sc.id', 'd.today')} as runs_as
+                    from schools sc cross join ${SCHOOL_TODAY} d where sc.id = $1),
        enrolled as (
          select ccs.student_id, ccs.class_id,
-                (ct.id is null or extract(isodow from s.today)::smallint = any(ct.weekdays)) as meets_today
+                (s.runs_as <> 0 and (ct.id is null or s.runs_as::smallint = any(ct.weekdays))) as meets_today
            from s join care_classes cc on cc.school_id = s.id and cc.deleted_at is null and cc.status = 1
            join care_class_students ccs on ccs.class_id = cc.id
            join students st on st.id = ccs.student_id and st.status = 1

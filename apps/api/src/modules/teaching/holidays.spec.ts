@@ -255,3 +255,19 @@ it('previews, then imports exactly what it showed; the school’s own day wins; 
   expect(again.body.data).toMatchObject({ set: 0, sessions_cancelled: 0, bookings_cancelled: 0, same: preview.set.length + preview.same.length });
   expect(await snapshot(t.sql)).toEqual(after);
 });
+
+it('after the import the flow expects nobody on the closed days and the running class on the make-up Saturday', async () => {
+  const res = await t.get('/api/index/studentClockingInCount', admin).query({ date_from: mon, date_to: sat });
+  expect(res.body.code).toBe(Code.Ok);
+  const rows = (res.body.data.list as Array<{ day: string; class_id: number; total: number; expected: number }>).filter(
+    (r) => r.class_id === t.demo.classes!.running,
+  );
+  const weekdays: number[] = (
+    await t.sql.query(`select ct.weekdays::int[] as w from care_classes c join class_times ct on ct.id = c.class_time_id where c.id = $1`, [
+      t.demo.classes!.running,
+    ])
+  ).rows[0].w;
+  expect(rows.filter((r) => r.day === mon || r.day === tue)).toEqual([]);
+  if (weekdays.includes(2)) expect(rows.find((r) => r.day === sat)?.expected).toBeGreaterThan(0);
+  if (weekdays.includes(3)) expect(rows.find((r) => r.day === wed)?.expected).toBeGreaterThan(0);
+});
