@@ -43,6 +43,7 @@ import { StudentsModule } from './modules/students/students.module';
 import { TasksModule } from './modules/tasks/tasks.module';
 import { WechatModule } from './modules/wechat/wechat.module';
 import { MessagesModule } from './modules/messages/messages.module';
+import { ReportsModule } from './modules/reports/reports.module';
 import { WorkerModule } from './worker.module';
 
 export interface AppOptions {
@@ -91,6 +92,8 @@ export class AppModule {
         WechatModule,
         // guardians' messages: WeChat first, SMS as the fallback (and the daily flow's arrival/departure messages)
         MessagesModule,
+        // the child's daily report (每日反馈, issue 27)
+        ReportsModule,
         ...(config.env === 'production' ? [] : [DevModule]),
         ...(config.wechatpay ? [] : [WechatPaySandboxModule]),
         ...(config.wechatOa ? [] : [WechatSandboxModule]),

@@ -6,12 +6,13 @@ import { createLogger } from './core/logging/logger';
 import { rebuildUsage } from './modules/contracts/usage/usage-store';
 import { rebuildCounts } from './modules/contracts/contract-counts';
 import { rebuildProjection } from './modules/flow/rebuild';
+import { rebuildReports } from './modules/reports/report-projection';
 import { prepareDatabase, resolveDatabase } from './runtime';
 import { backupCommand, BackupError } from './ops/backup';
 
 const USAGE =
-  'usage: node dist/cli.js migrate | seed [--no-showcase] | flow:rebuild [--school <id>] | contracts:rebuild [--school <id>] | backup | restore <archive> [--force]';
-const REBUILDS = ['flow:rebuild', 'contracts:rebuild'];
+  'usage: node dist/cli.js migrate | seed [--no-showcase] | flow:rebuild [--school <id>] | reports:rebuild [--school <id>] | contracts:rebuild [--school <id>] | backup | restore <archive> [--force]';
+const REBUILDS = ['flow:rebuild', 'contracts:rebuild', 'reports:rebuild'];
 
 /**
  * Operations commands: `migrate` applies migrations; `seed` migrates and seeds the demo school (once) with its showcase
@@ -19,7 +20,8 @@ const REBUILDS = ['flow:rebuild', 'contracts:rebuild'];
  * `flow:rebuild` migrates and rebuilds the student_days projection from flow_events (one school with --school);
  * `contracts:rebuild` migrates and recomputes contract_usage and units_used of the active day/session contracts from
  * student_days, and the contract list's counts from the contracts (one school with --school; run it after flow:rebuild
- * when both are needed). `backup` and `restore` (ops/backup.ts): an archive of the database and the uploads, and back.
+ * when both are needed). `reports:rebuild` migrates and recomputes the daily_reports projection (the child's daily report)
+ * from flow_events, the teachers' comments and the day's homework and points (after flow:rebuild when both are needed). `backup` and `restore` (ops/backup.ts): an archive of the database and the uploads, and back.
  */
 async function main(command: string | undefined, args: string[]) {
   const config = loadConfig();
@@ -43,6 +45,18 @@ async function main(command: string | undefined, args: string[]) {
         const done = await rebuildProjection(ds, { schoolId });
         log.info({ ...done, schoolId: schoolId ?? 'all', ms: Date.now() - started }, 'student_days rebuilt from flow_events');
         process.stdout.write(`flow:rebuild: ${done.events} events replayed into ${done.days} student-days\n`);
+      } finally {
+        await ds.destroy();
+      }
+    }
+    if (command === 'reports:rebuild') {
+      const ds = new DataSource(dataSourceOptions(db.config.databaseUrl, 1));
+      await ds.initialize();
+      try {
+        const started = Date.now();
+        const done = await rebuildReports(ds, { schoolId });
+        log.info({ ...done, schoolId: schoolId ?? 'all', ms: Date.now() - started }, 'daily_reports rebuilt');
+        process.stdout.write(`reports:rebuild: ${done.days} student-days recomputed\n`);
       } finally {
         await ds.destroy();
       }

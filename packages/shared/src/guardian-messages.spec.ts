@@ -27,6 +27,7 @@ describe('guardian message kinds', () => {
       'contract.expiring',
       'contract.renewed',
       'exam.published',
+      'report.daily',
     ]);
     for (const k of GUARDIAN_MESSAGE_KIND_NAMES) {
       const spec = GUARDIAN_MESSAGE_KINDS[k];

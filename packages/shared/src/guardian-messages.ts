@@ -33,6 +33,7 @@ export const GUARDIAN_MESSAGE_KINDS = {
   'contract.expiring': { zh: '合同到期提醒', en: 'Contract expiring', keywords: ['student', 'date', 'units', 'school'] },
   'contract.renewed': { zh: '合同续约待支付', en: 'Contract renewed', keywords: ['student', 'package', 'start', 'end', 'price'] },
   'exam.published': { zh: '成绩发布', en: 'Scores published', keywords: ['student', 'exam', 'subject', 'school'] },
+  'report.daily': { zh: '每日反馈', en: 'Daily report', keywords: ['student', 'day', 'school'] },
 } as const satisfies { [K in SmsKind]?: GuardianMessageKindSpec };
 
 export type GuardianMessageKind = keyof typeof GUARDIAN_MESSAGE_KINDS;

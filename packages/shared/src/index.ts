@@ -83,3 +83,6 @@ export * from './answers/sms';
 export * from './guardian-messages';
 export * from './schemas/wechat';
 export * from './answers/wechat';
+export * from './daily-report';
+export * from './schemas/reports';
+export * from './answers/reports';

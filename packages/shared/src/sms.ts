@@ -41,6 +41,8 @@ export const SMS_KINDS = {
   'flow.arrived': { vars: ['school', 'student', 'time'], text: ['school', 'student'] },
   'flow.left': { vars: ['school', 'student', 'time', 'by'], text: ['school', 'student', 'by'] },
   'homework.set': { vars: ['school', 'student', 'title', 'due'], text: ['school', 'student', 'title'] },
+  // issue 27 (the child's daily report, sent at departure with the report's link)
+  'report.daily': { vars: ['school', 'student', 'day'], text: ['school', 'student'] },
 } as const satisfies Record<string, SmsKindSpec>;
 
 export type SmsKind = keyof typeof SMS_KINDS;

@@ -24,6 +24,7 @@ import { homeActions } from './home';
 import { smsActions } from './sms';
 import { wechatActions } from './wechat';
 import { pickupActions } from './pickup';
+import { reportsActions } from './reports';
 
 export * from './define';
 
@@ -53,6 +54,7 @@ export const DECLARED = [
   ...smsActions,
   ...wechatActions,
   ...pickupActions,
+  ...reportsActions,
 ] as const;
 
 type Declared = (typeof DECLARED)[number];

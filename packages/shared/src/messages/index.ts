@@ -27,6 +27,7 @@ import { timetableMessages } from './timetable';
 import { tutoringMessages } from './tutoring';
 import { wechatMessages } from './wechat';
 import { pickupMessages } from './pickup';
+import { reportsMessages } from './reports';
 
 export type Lang = 'zh-CN' | 'en';
 export const DEFAULT_LANG: Lang = 'zh-CN';
@@ -58,6 +59,7 @@ const messages = {
   ...coursewareMessages,
   ...wechatMessages,
   ...pickupMessages,
+  ...reportsMessages,
 } satisfies Record<string, Bilingual>;
 
 export type MessageKey = keyof typeof messages;

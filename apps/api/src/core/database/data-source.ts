@@ -35,6 +35,7 @@ import { WechatSandbox1766649600000 } from '../../migrations/1766649600000-wecha
 import { WechatOauth1766822400000 } from '../../migrations/1766822400000-wechat-oauth';
 import { PayChannels1766736000000 } from '../../migrations/1766736000000-pay-channels';
 import { GuardianMessageParams1766908800000 } from '../../migrations/1766908800000-guardian-message-params';
+import { DailyReports1767086400000 } from '../../migrations/1767086400000-daily-reports';
 import { PickupCodes1767000000000 } from '../../migrations/1767000000000-pickup-codes';
 import { PG_TYPES } from './type-parsers';
 import { School } from '../../modules/school/entities/school.entity';
@@ -81,6 +82,7 @@ export const MIGRATIONS = [
   PayChannels1766736000000,
   GuardianMessageParams1766908800000,
   PickupCodes1767000000000,
+  DailyReports1767086400000,
 ];
 
 /** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */

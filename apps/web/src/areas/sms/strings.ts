@@ -19,6 +19,7 @@ export const smsStrings = defineStrings({
   'kind.flow.arrived': { zh: '到校提醒', en: 'Arrived' },
   'kind.flow.left': { zh: '离园提醒', en: 'Left' },
   'kind.homework.set': { zh: '作业布置', en: 'Homework set' },
+  'kind.report.daily': { zh: '每日反馈', en: 'Daily report' },
   // states
   'state.queued': { zh: '排队中', en: 'Queued' },
   'state.sending': { zh: '发送中', en: 'Sending' },

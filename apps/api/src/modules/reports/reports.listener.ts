@@ -1,0 +1,106 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { reportLink, reportMessageKey, STEP_EVENT } from '@wantuo/shared';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { DomainEvents } from '../../core/events/domain-events';
+import { InFlight } from '../../core/events/in-flight';
+import { LOGGER } from '../../core/logging/logger';
+import { GuardianMessages, type GuardianMessage } from '../messages/guardian-messages.service';
+import { refreshReports, type DayKey } from './report-projection';
+
+/**
+ * Keeps daily_reports after the flow's commits ('flow.committed'): the events of one command (a class entered at once)
+ * are gathered and their student-days refreshed together (one transaction, set-based), then the children who left get
+ * their report sent: 'report.daily' to every guardian through GuardianMessages, linking /parent_report, keyed per
+ * child, day and guardian (one report message a day; the page shows the latest state, a comment written later too).
+ */
+@Injectable()
+export class ReportsListener implements OnModuleInit, OnModuleDestroy {
+  private off: (() => void) | null = null;
+  private pending: Array<DayKey & { left: boolean }> = [];
+  private running: Promise<void> | null = null;
+  private readonly work = new InFlight((err) => this.log.error({ err }, 'daily reports not refreshed after flow events'));
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly events: DomainEvents,
+    private readonly messages: GuardianMessages,
+    @Inject(LOGGER) private readonly log: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    this.off = this.events.on('flow.committed', (e) => {
+      this.pending.push({ student_id: e.student_id, day: e.day, left: e.type === STEP_EVENT.left });
+      if (!this.running) {
+        this.running = this.drain();
+        this.work.track(this.running);
+      }
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.off?.();
+    await this.settled();
+  }
+
+  /** Resolves once everything received so far is projected and sent (tests). */
+  async settled(): Promise<void> {
+    while (this.running || this.work.size) {
+      if (this.running) await this.running;
+      await this.work.settled();
+    }
+  }
+
+  private async drain(): Promise<void> {
+    // the rest of the command's events (emitted in the same synchronous loop) join this batch
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      while (this.pending.length) {
+        const batch = this.pending;
+        this.pending = [];
+        await this.apply(batch);
+      }
+    } finally {
+      this.running = null;
+    }
+  }
+
+  /** Refreshes the student-days of a batch, then sends the reports of those who left (not sent before). */
+  async apply(batch: ReadonlyArray<DayKey & { left?: boolean }>): Promise<void> {
+    await this.db.transaction((em) => refreshReports(em, batch, { lock: true }));
+    const left = batch.filter((k) => k.left);
+    if (left.length) await this.send(left);
+  }
+
+  /** The report messages of these student-days whose child has left and whose report has not gone out; answers how many went. */
+  async send(keys: readonly DayKey[]): Promise<number> {
+    const rows: Array<{ student_id: number; day: string; school_id: number; student: string; school: string; guardians: number[] }> =
+      await this.db.query(
+        `select r.student_id, to_char(r.day, 'YYYY-MM-DD') as day, r.school_id, st.name as student, sc.name as school,
+                coalesce((select array_agg(sg.user_id order by sg.user_id) from student_guardians sg where sg.student_id = r.student_id), '{}') as guardians
+           from daily_reports r join unnest($1::int[], $2::date[]) as k(student_id, day) on r.student_id = k.student_id and r.day = k.day
+           join students st on st.id = r.student_id join schools sc on sc.id = r.school_id
+          where r.left_at is not null and r.sent_at is null`,
+        [keys.map((k) => k.student_id), keys.map((k) => k.day)],
+      );
+    if (!rows.length) return 0;
+    const items: GuardianMessage[] = rows.flatMap((r) =>
+      r.guardians.map((user_id) => ({
+        school_id: r.school_id,
+        user_id,
+        kind: 'report.daily' as const,
+        params: { school: r.school, student: r.student, day: r.day },
+        link: reportLink(r.student_id, r.day),
+        key: reportMessageKey(r.student_id, r.day, user_id),
+      })),
+    );
+    await this.messages.send(items);
+    await this.db.query(
+      `update daily_reports r set sent_at = now() from unnest($1::int[], $2::date[]) as k(student_id, day)
+        where r.student_id = k.student_id and r.day = k.day and r.sent_at is null`,
+      [rows.map((r) => r.student_id), rows.map((r) => r.day)],
+    );
+    return rows.length;
+  }
+}
