@@ -128,6 +128,8 @@ export type PageKey =
   | 'smsSchool'
   // parents in WeChat
   | 'wechatParent'
+  | 'reportParent'
+  | 'reportClass'
   | 'wechatSchool'
   | 'wechatOperator';
 
@@ -224,6 +226,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/teacher_tutor', area: 'teacher', title: b('辅导名单', 'Tutoring list'), page: 'flowTutor', menu: G.daily },
   { path: '/teacher_points', area: 'teacher', title: b('积分奖惩', 'Award points'), page: 'pointsTeacher', menu: G.daily },
   { path: '/teacher_notices', area: 'teacher', title: b('通知', 'Notices'), page: 'noticesStaff', menu: G.classes },
+  { path: '/teacher_comments', area: 'teacher', title: b('每日评语', 'Daily comments'), page: 'reportClass', menu: G.daily },
   { path: '/teacher_homework', area: 'teacher', title: b('作业', 'Homework'), page: 'homeworkTeacher', menu: G.daily },
   { path: '/teacher_rollcall', area: 'teacher', title: b('课堂点名', 'Roll call'), page: 'teachingRollCall', menu: G.daily },
   { path: '/TeacherClass', area: 'teacher', title: b('教师班级管理', 'Teacher class management'), page: 'careTeacherClass', menu: G.daily },
@@ -252,6 +255,7 @@ export const ROUTES: RouteDef[] = [
     menuTitle: b('班级通知', 'Class notices'),
   },
   { path: '/A_points', area: 'adviser', title: b('积分奖惩', 'Award points'), page: 'pointsTeacher', menu: G.classes },
+  { path: '/A_reports', area: 'adviser', title: b('每日反馈', 'Daily reports'), page: 'reportClass', menu: G.daily },
   { path: '/A_homework', area: 'adviser', title: b('班级作业', 'Class homework'), page: 'homeworkTeacher', menu: G.classes },
   { path: '/A_exams', area: 'adviser', title: b('考试成绩', 'Exams and scores'), page: 'examsList', menu: G.classes },
   { path: '/A_exam_scores', area: 'adviser', title: b('录入成绩', 'Enter scores'), page: 'examScores' },
@@ -262,11 +266,13 @@ export const ROUTES: RouteDef[] = [
   { path: '/parent', area: 'parent', title: b('家长首页', 'Parent home'), page: 'parentHome', menu: G.home },
   { path: '/parent_meals', area: 'parent', title: b('晚餐预订', 'Dinner'), page: 'parentMeals', menu: G.home },
   { path: '/parent_contracts', area: 'parent', title: b('合同与缴费', 'Contracts and payments'), page: 'parentContracts', menu: G.me },
+  { path: '/parent_report', area: 'parent', title: b('每日反馈', 'Daily report'), page: 'reportParent', menu: G.home },
   { path: '/parent_homework', area: 'parent', title: b('作业', 'Homework'), page: 'homeworkParent', menu: G.home },
   { path: '/parent_points', area: 'parent', title: b('积分', 'Points'), page: 'pointsParent', menu: G.me },
   { path: '/parent_scores', area: 'parent', title: b('考试成绩', 'Exam scores'), page: 'parentScores', menu: G.me },
   { path: '/parent_notices', area: 'parent', title: b('通知', 'Notices'), page: 'noticesParent', menu: G.home },
   { path: '/parent_messages', area: 'parent', title: b('消息通知', 'Notifications'), page: 'wechatParent', menu: G.me },
+  // verified pick-up (issue 27): the guardian's rotating code and the share links of the pick-up people
   { path: '/operator', area: 'operator', title: b('站点配置', 'Site configuration'), page: 'operatorSite', menu: G.site },
   { path: '/operator_applications', area: 'operator', title: b('入驻申请', 'Applications'), page: 'operatorApplications', menu: G.site },
   { path: '/operator_resources', area: 'operator', title: b('资源管理', 'Resources'), page: 'resourcesOperator', menu: G.site },

@@ -168,6 +168,8 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   smsSchool: () => import('../areas/sms/school-sms'),
   // parents in WeChat: the parent's channels and binding, the school's counts, the operator's official account
   wechatParent: () => import('../areas/wechat/parent-messages'),
+  reportParent: () => import('../areas/reports/parent-report'),
+  reportClass: () => import('../areas/reports/class-reports'),
   wechatSchool: () => import('../areas/wechat/school-wechat'),
   wechatOperator: () => import('../areas/wechat/operator-wechat'),
 };
@@ -256,6 +258,10 @@ export const routes: RouteObject[] = [
         path: '/wechat/callback',
         handle: { title: LOGIN_TITLE } satisfies RouteHandle,
         lazy: lazyComponent(() => import('../areas/auth/wechat-callback')),
+      },
+      // a pick-up person without an account: their own code by their share link (issue 27)
+      {
+        handle: { title: { zh: '接送码', en: 'Pick-up code' } } satisfies RouteHandle,
       },
       ...(['public', 'center', 'principal', 'teacher', 'adviser', 'parent', 'operator', 'account'] as Area[]).map(areaRoutes),
       {
