@@ -8,6 +8,7 @@ import { feedback } from '../../api/feedback';
 import { EmptyState, LoadError } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
 import { wdKey } from './common';
+import HolidayImport from './holiday-import';
 import { teachingStrings } from './strings';
 
 interface DayValues {
@@ -46,9 +47,12 @@ export default function SchoolCalendar() {
           value={range}
           onChange={(v) => v?.[0] && v[1] && v[1].diff(v[0], 'day') <= 400 && setRange([v[0], v[1]])}
         />
-        <Button type="primary" onClick={() => setAdding(true)}>
-          {s('cal.add')}
-        </Button>
+        <Flex wrap gap={8}>
+          <HolidayImport onImported={() => void q.refetch()} />
+          <Button type="primary" onClick={() => setAdding(true)}>
+            {s('cal.add')}
+          </Button>
+        </Flex>
       </Flex>
       {q.isError ? (
         <LoadError onRetry={() => void q.refetch()} />

@@ -1,0 +1,284 @@
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Collapse, Flex, Modal, Select, Spin, Tag, Typography } from 'antd';
+import { holidayYears, type HolidayImportPreview } from '@wantuo/shared';
+import { useState, type ReactNode } from 'react';
+import { get, post } from '../../api/http';
+import { feedback } from '../../api/feedback';
+import { LoadError } from '../../components/states';
+import { useSchoolToday } from '../../lib/school-time';
+import { wdKey } from './common';
+import { holidayStrings } from './holiday-strings';
+import { teachingStrings } from './strings';
+
+/**
+ * 导入法定节假日 on the school calendar (issue 27, item 3): pick a year of the national table, read what it would do
+ * (the days to set, the school's own days kept, the sessions and dinner bookings it cancels, the make-up days and the
+ * day contracts concerned), confirm. `onImported` refreshes the calendar.
+ */
+export default function HolidayImport({ onImported }: { onImported: () => void }) {
+  const h = holidayStrings.use();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button data-testid="holiday-import" onClick={() => setOpen(true)}>
+        {h('open')}
+      </Button>
+      {open && (
+        <HolidayImportDialog
+          onClose={() => setOpen(false)}
+          onImported={() => {
+            setOpen(false);
+            onImported();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+function HolidayImportDialog({ onClose, onImported }: { onClose: () => void; onImported: () => void }) {
+  const h = holidayStrings.use();
+  const today = useSchoolToday();
+  const years = holidayYears();
+  const thisYear = Number(today.slice(0, 4));
+  const [year, setYear] = useState<number | undefined>(() =>
+    years.includes(thisYear + 1) ? thisYear + 1 : years.includes(thisYear) ? thisYear : years.at(-1),
+  );
+  const [busy, setBusy] = useState(false);
+  const q = useQuery({
+    queryKey: ['holidayImportPreview', year],
+    queryFn: () => get('holidayImportPreview', { year: year! }),
+    enabled: year !== undefined,
+  });
+  const nothing = q.data !== undefined && q.data.set.length === 0;
+  const confirm = async () => {
+    if (!q.data || year === undefined) return;
+    setBusy(true);
+    try {
+      const a = await post('importHolidays', { year, fingerprint: q.data.fingerprint });
+      feedback().message.success(h('done', { set: a.set, sessions: a.sessions_cancelled, bookings: a.bookings_cancelled }));
+      onImported();
+    } catch {
+      // shown by the request wrapper; the plan may have changed: read it again
+      void q.refetch();
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open
+      title={h('title')}
+      onCancel={onClose}
+      width={720}
+      footer={[
+        <Button key="c" onClick={onClose}>
+          {h('close')}
+        </Button>,
+        <Button
+          key="ok"
+          type="primary"
+          data-testid="holiday-import-confirm"
+          loading={busy}
+          disabled={!q.data || nothing || q.isFetching}
+          onClick={() => void confirm()}
+        >
+          {h('confirm')}
+        </Button>,
+      ]}
+    >
+      {years.length === 0 ? (
+        <Alert type="info" title={h('no_years')} />
+      ) : (
+        <Flex vertical gap={12}>
+          <Flex gap={8} align="center">
+            <span>{h('year')}</span>
+            <Select value={year} onChange={setYear} options={years.map((y) => ({ value: y, label: String(y) }))} style={{ width: 120 }} />
+          </Flex>
+          {q.isError ? (
+            <LoadError onRetry={() => void q.refetch()} />
+          ) : !q.data ? (
+            <Flex justify="center" style={{ padding: 24 }}>
+              <Spin />
+            </Flex>
+          ) : (
+            <HolidayPreviewView p={q.data} />
+          )}
+        </Flex>
+      )}
+    </Modal>
+  );
+}
+
+/** What an import would do, read from holidayImportPreview (exported for its test). */
+export function HolidayPreviewView({ p }: { p: HolidayImportPreview }) {
+  const h = holidayStrings.use();
+  const s = teachingStrings.use();
+  const kindOf = (kind: 'holiday' | 'makeup', worksAs: number | null) =>
+    kind === 'holiday' ? h('holiday') : h('makeup', { wd: s(wdKey(worksAs ?? 1)) });
+  const tagOf = (kind: 'holiday' | 'makeup', worksAs: number | null) => (
+    <Tag color={kind === 'holiday' ? 'red' : 'orange'}>{kindOf(kind, worksAs)}</Tag>
+  );
+  const none = <Typography.Text type="secondary">{h('none')}</Typography.Text>;
+  return (
+    <Flex vertical gap={8} data-testid="holiday-preview">
+      <Typography.Text type="secondary">{h('source', { notice: p.notice, issued: p.issued })}</Typography.Text>
+      {p.set.length === 0 ? (
+        <Alert type="success" showIcon title={h('nothing')} data-testid="holiday-nothing" />
+      ) : (
+        <Alert type="info" showIcon title={h('today_hint', { today: p.today })} />
+      )}
+      {p.same.length > 0 && <Typography.Text type="secondary">{h('sec.same', { n: p.same.length })}</Typography.Text>}
+      <Collapse
+        size="small"
+        defaultActiveKey={['sessions', 'bookings', 'skipped']}
+        items={[
+          {
+            key: 'set',
+            label: h('sec.set', { n: p.set.length }),
+            children: p.set.length ? (
+              <Rows
+                testid="holiday-set"
+                rows={p.set}
+                render={(d) => (
+                  <Flex wrap gap={8}>
+                    <span>{d.day}</span>
+                    {tagOf(d.kind, d.works_as)}
+                    <Typography.Text type="secondary">{d.note}</Typography.Text>
+                  </Flex>
+                )}
+              />
+            ) : (
+              none
+            ),
+          },
+          {
+            key: 'skipped',
+            label: h('sec.skipped', { n: p.skipped.length }),
+            children: p.skipped.length ? (
+              <Rows
+                testid="holiday-skipped"
+                rows={p.skipped}
+                render={(d) => (
+                  <Flex wrap gap={8}>
+                    <span>{d.day}</span>
+                    <Typography.Text delete>{kindOf(d.kind, d.works_as)}</Typography.Text>
+                    <Tag color="blue">{h('own', { what: kindOf(d.own.kind, d.own.works_as) })}</Tag>
+                  </Flex>
+                )}
+              />
+            ) : (
+              none
+            ),
+          },
+          {
+            key: 'sessions',
+            label: h('sec.sessions', { n: p.sessions.length }),
+            children: p.sessions.length ? (
+              <Rows
+                testid="holiday-sessions"
+                rows={p.sessions}
+                render={(x) => (
+                  <Flex wrap gap={8}>
+                    <span>{x.day}</span>
+                    <span>
+                      {x.start_time}-{x.end_time}
+                    </span>
+                    <strong>{x.class_name}</strong>
+                    <Typography.Text type="secondary">{x.teacher_name}</Typography.Text>
+                  </Flex>
+                )}
+              />
+            ) : (
+              none
+            ),
+          },
+          {
+            key: 'bookings',
+            label: h('sec.bookings', { n: p.bookings.count }),
+            children: p.bookings.count ? (
+              <>
+                <Typography.Text type="secondary">{h('sec.bookings_hint')}</Typography.Text>
+                <Rows
+                  testid="holiday-bookings"
+                  rows={p.bookings.list}
+                  render={(b) => (
+                    <Flex wrap gap={8}>
+                      <span>{b.day}</span>
+                      <strong>{b.student_name}</strong>
+                      <Tag>{b.status === 'unpaid' ? h('unpaid') : h('booked')}</Tag>
+                    </Flex>
+                  )}
+                />
+              </>
+            ) : (
+              none
+            ),
+          },
+          {
+            key: 'makeup',
+            label: h('sec.makeup', { n: p.makeup.length }),
+            children: p.makeup.length ? (
+              <>
+                <Typography.Text type="secondary">{h('sec.makeup_hint')}</Typography.Text>
+                <Rows
+                  testid="holiday-makeup"
+                  rows={p.makeup}
+                  render={(m) => (
+                    <Flex vertical gap={2}>
+                      <Flex wrap gap={8}>
+                        <span>{m.day}</span>
+                        {tagOf('makeup', m.works_as)}
+                        <Typography.Text type="secondary">{h('care_students', { n: m.care_students })}</Typography.Text>
+                      </Flex>
+                      <Typography.Text type="secondary">
+                        {h('classes', { names: m.classes.length ? m.classes.map((c) => c.class_name).join('、') : h('none') })}
+                      </Typography.Text>
+                    </Flex>
+                  )}
+                />
+              </>
+            ) : (
+              none
+            ),
+          },
+          {
+            key: 'contracts',
+            label: h('sec.contracts', { n: p.contracts.length }),
+            children: p.contracts.length ? (
+              <>
+                <Typography.Text type="secondary">{h('sec.contracts_hint')}</Typography.Text>
+                <Rows
+                  testid="holiday-contracts"
+                  rows={p.contracts}
+                  render={(k) => (
+                    <Flex wrap gap={8}>
+                      <strong>{k.student_name}</strong>
+                      <span>{k.no}</span>
+                      <Typography.Text type="secondary">{h('closed_days', { start: k.start_day, end: k.end_day, n: k.closed_days })}</Typography.Text>
+                    </Flex>
+                  )}
+                />
+              </>
+            ) : (
+              none
+            ),
+          },
+        ]}
+      />
+    </Flex>
+  );
+}
+
+/** A plain list of rows, one per line, divided as the design's lists are. */
+function Rows<T>({ testid, rows, render }: { testid: string; rows: T[]; render: (row: T) => ReactNode }) {
+  return (
+    <div data-testid={testid}>
+      {rows.map((r, i) => (
+        <div key={i} style={{ padding: '6px 0', borderBottom: i < rows.length - 1 ? '1px solid rgba(5, 5, 5, 0.06)' : undefined }}>
+          {render(r)}
+        </div>
+      ))}
+    </div>
+  );
+}
