@@ -259,10 +259,6 @@ export const routes: RouteObject[] = [
         handle: { title: LOGIN_TITLE } satisfies RouteHandle,
         lazy: lazyComponent(() => import('../areas/auth/wechat-callback')),
       },
-      // a pick-up person without an account: their own code by their share link (issue 27)
-      {
-        handle: { title: { zh: '接送码', en: 'Pick-up code' } } satisfies RouteHandle,
-      },
       ...(['public', 'center', 'principal', 'teacher', 'adviser', 'parent', 'operator', 'account'] as Area[]).map(areaRoutes),
       {
         path: '*',
