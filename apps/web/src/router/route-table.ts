@@ -128,6 +128,7 @@ export type PageKey =
   | 'smsSchool'
   // parents in WeChat
   | 'wechatParent'
+  | 'pickupParent'
   | 'reportParent'
   | 'reportClass'
   | 'wechatSchool'
@@ -272,6 +273,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/parent_scores', area: 'parent', title: b('考试成绩', 'Exam scores'), page: 'parentScores', menu: G.me },
   { path: '/parent_notices', area: 'parent', title: b('通知', 'Notices'), page: 'noticesParent', menu: G.home },
   { path: '/parent_messages', area: 'parent', title: b('消息通知', 'Notifications'), page: 'wechatParent', menu: G.me },
+  // verified pick-up (issue 27): the guardian's rotating code and the share links of the pick-up people
+  { path: '/parent_pickup', area: 'parent', title: b('接送码', 'Pick-up code'), page: 'pickupParent', menu: G.home },
   { path: '/operator', area: 'operator', title: b('站点配置', 'Site configuration'), page: 'operatorSite', menu: G.site },
   { path: '/operator_applications', area: 'operator', title: b('入驻申请', 'Applications'), page: 'operatorApplications', menu: G.site },
   { path: '/operator_resources', area: 'operator', title: b('资源管理', 'Resources'), page: 'resourcesOperator', menu: G.site },

@@ -168,6 +168,7 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   smsSchool: () => import('../areas/sms/school-sms'),
   // parents in WeChat: the parent's channels and binding, the school's counts, the operator's official account
   wechatParent: () => import('../areas/wechat/parent-messages'),
+  pickupParent: () => import('../areas/pickup/parent-pickup'),
   reportParent: () => import('../areas/reports/parent-report'),
   reportClass: () => import('../areas/reports/class-reports'),
   wechatSchool: () => import('../areas/wechat/school-wechat'),
@@ -258,6 +259,12 @@ export const routes: RouteObject[] = [
         path: '/wechat/callback',
         handle: { title: LOGIN_TITLE } satisfies RouteHandle,
         lazy: lazyComponent(() => import('../areas/auth/wechat-callback')),
+      },
+      // a pick-up person without an account: their own code by their share link (issue 27)
+      {
+        path: '/pickup/:token',
+        handle: { title: { zh: '接送码', en: 'Pick-up code' } } satisfies RouteHandle,
+        lazy: lazyComponent(() => import('../areas/pickup/public-pickup')),
       },
       ...(['public', 'center', 'principal', 'teacher', 'adviser', 'parent', 'operator', 'account'] as Area[]).map(areaRoutes),
       {

@@ -8,6 +8,7 @@ import { LoadError, Loading } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { STEPS, StepBar, useFlowQueue, useStepRunner } from './step-runner';
+import { PickupScan } from '../pickup/pickup-scan';
 import { flowStrings, type FlowKey } from './strings';
 import './teacher-today.css';
 
@@ -165,6 +166,18 @@ export default function TeacherToday() {
           </Space>
         </Radio.Group>
         {leaving && leaving.pickup_people.length === 0 && <Alert type="warning" showIcon title={ft('flow.no_pickup')} />}
+        {leaving && (
+          <div style={{ marginTop: 12 }}>
+            <PickupScan
+              students={[{ id: leaving.id, name: leaving.name }]}
+              onDone={() => {
+                setLeaving(null);
+                setSelected(new Set());
+                void q.refetch();
+              }}
+            />
+          </div>
+        )}
       </Modal>
     </div>
   );
