@@ -9,6 +9,7 @@ import { ContractUsageService } from '../src/modules/contracts/usage/usage.servi
 import { MealsListener } from '../src/modules/meals/meals-listener';
 import { FlowMessagesListener } from '../src/modules/messages/flow-messages.listener';
 import { PaymentKinds } from '../src/modules/payments/payment-kinds';
+import { ReportsListener } from '../src/modules/reports/reports.listener';
 import { startTestApp, type DemoUser, type TestApp } from './harness';
 
 /**
@@ -90,7 +91,7 @@ afterAll(async () => {
 
 /**
  * The work a successful request left to run after its commit (the guardians' messages of a flow step, contract usage,
- * meal counts and bookings): done before the snapshot comes back, so none of it lands in the next case's window.
+ * meal counts and bookings, daily reports): done before the snapshot comes back, so none of it lands in the next case's window.
  */
 async function afterCommitDone(): Promise<void> {
   await Promise.all([
@@ -98,6 +99,7 @@ async function afterCommitDone(): Promise<void> {
     t.app.get(ContractUsageService).settled(),
     t.app.get(MealsListener).settled(),
     t.app.get(PaymentKinds).settled(),
+    t.app.get(ReportsListener).settled(),
   ]);
 }
 

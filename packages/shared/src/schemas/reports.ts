@@ -60,7 +60,8 @@ export const SaveDailyCommentInput = z
     version: z
       .number({ error: 'reports.v.version_invalid' })
       .int({ error: 'reports.v.version_invalid' })
-      .min(0, { error: 'reports.v.version_invalid' }),
+      .min(0, { error: 'reports.v.version_invalid' })
+      .max(2_147_483_647, { error: 'reports.v.version_invalid' }),
   })
   .refine(commentSaysSomething, { error: 'reports.v.comment_empty', path: ['text'] });
 export type SaveDailyCommentInput = z.infer<typeof SaveDailyCommentInput>;

@@ -108,7 +108,9 @@ export class ReportsService {
       `select cc.id, cc.name from care_classes cc where cc.school_id = $1 and cc.deleted_at is null and ${this.classScope(user)} order by cc.id limit 200`,
       [school, user.id],
     );
-    const [{ today }]: Array<{ today: string }> = await this.db.query(`select to_char(d.today, 'YYYY-MM-DD') as today from ${SCHOOL_TODAY} d`, [school]);
+    const [{ today }]: Array<{ today: string }> = await this.db.query(`select to_char(d.today, 'YYYY-MM-DD') as today from ${SCHOOL_TODAY} d`, [
+      school,
+    ]);
     const day = q.day ?? today;
     const classId = q.class_id ?? classes[0]?.id ?? null;
     if (q.class_id && !classes.some((c) => c.id === q.class_id)) throw new AppError('reports.class_not_found');
@@ -163,8 +165,11 @@ export class ReportsService {
           ? `insert into daily_comments (student_id, day, school_id, presets, text, photos, author_id, version)
              values ($1, $2::date, $3, $4::text[], $5, $6::jsonb, $7, 1)
              on conflict (student_id, day) do nothing returning version`
-          : `update daily_comments set presets = $4::text[], text = $5, photos = $6::jsonb, author_id = $7, version = version + 1, updated_at = now()
-              where student_id = $1 and day = $2::date and school_id = $3 and version = $8 returning version`,
+          : // in a CTE: TypeORM answers a bare UPDATE … RETURNING as [rows, count], never undefined
+            `with u as (
+               update daily_comments set presets = $4::text[], text = $5, photos = $6::jsonb, author_id = $7, version = version + 1, updated_at = now()
+                where student_id = $1 and day = $2::date and school_id = $3 and version = $8 returning version
+             ) select version from u`,
         [st.id, st.day, school, presets, input.text, JSON.stringify(input.photos), user.id, ...(input.version === 0 ? [] : [input.version])],
       );
       if (!saved) throw new AppError('reports.comment_stale');
