@@ -611,6 +611,14 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
   },
   {
     method: 'GET',
+    action: 'holidayYears',
+    module: 'teaching',
+    who: ['A'],
+    meaning:
+      "the years of the State Council's holiday table that 导入法定节假日 can apply, each with its notice's number and date and whether it came from the NATIONAL_HOLIDAYS_FILE the API was started with",
+  },
+  {
+    method: 'GET',
     action: 'holidayImportPreview',
     module: 'teaching',
     who: ['A'],

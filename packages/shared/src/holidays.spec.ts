@@ -1,4 +1,14 @@
-import { conventionalWorksAs, holidayPlan, holidayYears, NATIONAL_HOLIDAYS, nationalDays } from './holidays';
+import {
+  conventionalWorksAs,
+  HolidayFileSchema,
+  holidayPlan,
+  holidayYears,
+  HolidayYearSchema,
+  mergeHolidayYears,
+  NATIONAL_HOLIDAYS,
+  nationalDays,
+  type HolidayYear,
+} from './holidays';
 import { calendarDayProblem, weekdayOf } from './schedule';
 
 const lines = Object.values(NATIONAL_HOLIDAYS).flatMap((y) => y.festivals.map((f) => ({ year: y.year, ...f })));
@@ -122,5 +132,92 @@ describe('holidayPlan', () => {
     expect(again.set).toEqual([]);
     expect(again.skipped).toEqual([]);
     expect(again.same).toHaveLength(first.set.length);
+  });
+});
+
+/** A year as a file would hold it: 2030's test festival, Monday 2030-03-04 and Tuesday closed, Saturday 03-09 runs as Tuesday. */
+const FILE_YEAR: HolidayYear = {
+  year: 2030,
+  notice: '测试通知〔2029〕1号',
+  issued: '2029-11-01',
+  festivals: [
+    { name: '元旦', from: '2030-01-01', to: '2030-01-01', makeup: [] },
+    { name: '测试节', from: '2030-03-04', to: '2030-03-05', makeup: [{ day: '2030-03-09', works_as: 2 }] },
+  ],
+};
+const withFestival = (f: Partial<HolidayYear['festivals'][number]>, i = 1) => ({
+  ...FILE_YEAR,
+  festivals: FILE_YEAR.festivals.map((x, j) => (j === i ? { ...x, ...f } : x)),
+});
+
+describe('HolidayYearSchema (a NATIONAL_HOLIDAYS_FILE year)', () => {
+  it.each(holidayYears())('the built-in %i passes it', (year) => {
+    expect(HolidayYearSchema.safeParse(NATIONAL_HOLIDAYS[year]).success).toBe(true);
+  });
+
+  it('takes a well-formed year as it is', () => {
+    expect(HolidayYearSchema.parse(FILE_YEAR)).toEqual(FILE_YEAR);
+  });
+
+  it.each([
+    ['a make-up day on a weekday', withFestival({ makeup: [{ day: '2030-03-08', works_as: 2 }] }), 'is not a Saturday or Sunday'],
+    ['works_as 6', withFestival({ makeup: [{ day: '2030-03-09', works_as: 6 as 1 }] }), 'works_as is a weekday'],
+    ['works_as 0', withFestival({ makeup: [{ day: '2030-03-09', works_as: 0 as 1 }] }), 'works_as is a weekday'],
+    ['a make-up day on a closed day', withFestival({ from: '2030-03-04', to: '2030-03-10' }), 'is a closed day of 测试节'],
+    [
+      'a make-up day listed twice',
+      withFestival({
+        makeup: [
+          { day: '2030-03-09', works_as: 2 },
+          { day: '2030-03-09', works_as: 1 },
+        ],
+      }),
+      'already one of',
+    ],
+    ['a closed day twice', withFestival({ from: '2030-01-01', to: '2030-01-02' }), '2030-01-01 is already closed by 元旦'],
+    ['a closed day in another year', withFestival({ from: '2029-12-31', to: '2030-01-02' }, 0), 'is not inside 2030'],
+    ['a make-up day in another year', withFestival({ makeup: [{ day: '2031-03-08', works_as: 2 }] }), 'is not inside 2030'],
+    ['from after to', withFestival({ from: '2030-03-05', to: '2030-03-04' }), 'is after to'],
+    ['a day that does not exist', withFestival({ to: '2030-02-30' }), 'not a YYYY-MM-DD day'],
+    ['no notice', { ...FILE_YEAR, notice: '' }, 'notice'],
+    ['no festival', { ...FILE_YEAR, festivals: [] }, 'festivals'],
+    ['a year out of range', { ...FILE_YEAR, year: 1999 }, 'year'],
+    ['an unknown field', { ...FILE_YEAR, source: 'x' }, 'source'],
+  ])('refuses %s', (_what, y, says) => {
+    const r = HolidayYearSchema.safeParse(y);
+    expect(r.success).toBe(false);
+    expect(JSON.stringify(r.error!.issues)).toContain(says);
+  });
+});
+
+describe('HolidayFileSchema and mergeHolidayYears', () => {
+  it('a file is an array of years, each once', () => {
+    expect(HolidayFileSchema.safeParse([FILE_YEAR]).success).toBe(true);
+    expect(HolidayFileSchema.safeParse([]).success).toBe(true);
+    expect(HolidayFileSchema.safeParse(FILE_YEAR).success).toBe(false);
+    expect(JSON.stringify(HolidayFileSchema.safeParse([FILE_YEAR, FILE_YEAR]).error!.issues)).toContain('2030 is in the file twice');
+  });
+
+  it('adds a year, and a year of the file replaces the built-in one; the built-in table is left as it is', () => {
+    const mine2026: HolidayYear = { ...FILE_YEAR, year: 2026, festivals: [{ name: '元旦', from: '2026-01-01', to: '2026-01-01', makeup: [] }] };
+    const t = mergeHolidayYears(NATIONAL_HOLIDAYS, [FILE_YEAR, mine2026]);
+    expect(holidayYears(t)).toEqual([2025, 2026, 2030]);
+    expect(t[2026]).toBe(mine2026);
+    expect(t[2025]).toBe(NATIONAL_HOLIDAYS[2025]);
+    expect(holidayYears()).toEqual([2025, 2026]);
+    expect(NATIONAL_HOLIDAYS[2026].notice).toBe('国办发明电〔2025〕7号');
+  });
+
+  it('nationalDays and holidayPlan read the table given', () => {
+    const t = mergeHolidayYears(NATIONAL_HOLIDAYS, [FILE_YEAR]);
+    expect(nationalDays(2030)).toBeNull();
+    expect(nationalDays(2030, t)).toEqual([
+      { day: '2030-01-01', kind: 'holiday', works_as: null, note: '元旦' },
+      { day: '2030-03-04', kind: 'holiday', works_as: null, note: '测试节' },
+      { day: '2030-03-05', kind: 'holiday', works_as: null, note: '测试节' },
+      { day: '2030-03-09', kind: 'makeup', works_as: 2, note: '测试节调休' },
+    ]);
+    expect(holidayPlan(2030, [], t)).toMatchObject({ year: 2030, notice: '测试通知〔2029〕1号', issued: '2029-11-01', same: [], skipped: [] });
+    expect(holidayPlan(2030, [])).toBeNull();
   });
 });

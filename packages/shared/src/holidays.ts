@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { addDays, dayDiff } from './contracts';
 import { weekdayOf, type CalendarDay } from './schedule';
+import { isCalendarDay } from './school-time';
 
 /**
  * The State Council's arrangement of the public holidays and their 调休 make-up working days (国务院办公厅关于
@@ -12,7 +14,12 @@ import { weekdayOf, type CalendarDay } from './schedule';
  * convention schools follow, the weekday of the nearest closed workday of the same festival (the day it pays back).
  * holidays.spec.ts checks each line against that convention and that the day is a weekend.
  *
- * Adding a year (e.g. 2027, whose notice was not available when this table was written, so it is NOT here):
+ * Adding a year (e.g. 2027, whose notice was not available when this table was written, so it is NOT here), either
+ * - without a release: write the year into a JSON file (an array of entries shaped as below, e.g.
+ *   `[{ "year": 2027, "notice": "国办发明电〔2026〕N号", "issued": "YYYY-MM-DD", "festivals": [...] }]`) and point the
+ *   API's NATIONAL_HOLIDAYS_FILE at it: checked at start by HolidayFileSchema (a bad file stops the API, naming it),
+ *   merged over this table by mergeHolidayYears (a year in the file replaces the built-in one); or
+ * - in code:
  * 1. add `NATIONAL_HOLIDAYS[2027] = { year: 2027, notice: '国办发明电〔2026〕N号', issued: 'YYYY-MM-DD', festivals: [...] }`;
  * 2. one festival per line of the notice: `{ name: '春节', from, to, makeup: [{ day, works_as }] }`;
  * 3. run `npx jest src/holidays.spec.ts` in packages/shared: it checks the days, the weekends and the works_as.
@@ -107,9 +114,88 @@ export const NATIONAL_HOLIDAYS: Record<number, HolidayYear> = {
   },
 };
 
-/** The years the table holds, in order. */
-export function holidayYears(): number[] {
-  return Object.keys(NATIONAL_HOLIDAYS)
+/** The arrangements by year: NATIONAL_HOLIDAYS, or it merged with a file's years (mergeHolidayYears). */
+export type HolidayTable = Readonly<Record<number, HolidayYear>>;
+
+const issue = (ctx: z.core.$RefinementCtx, path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+
+/**
+ * One year's notice as NATIONAL_HOLIDAYS holds it, with the checks holidays.spec.ts makes of the built-in table: every
+ * day a real day inside the year, from <= to, each closed day once in the year, a make-up day a Saturday or Sunday
+ * running a weekday 1..5, never a closed day and listed once. (Which weekday it pays back is the notice's word: not
+ * checked here; the built-in table's spec checks the convention.)
+ */
+export const HolidayYearSchema = z
+  .strictObject({
+    year: z.number().int().min(2000).max(2099),
+    notice: z.string().trim().min(1).max(100),
+    issued: z.string().refine((d) => isCalendarDay(d), 'not a YYYY-MM-DD day'),
+    festivals: z
+      .array(
+        z.strictObject({
+          name: z.string().trim().min(1).max(50),
+          from: z.string().refine((d) => isCalendarDay(d), 'not a YYYY-MM-DD day'),
+          to: z.string().refine((d) => isCalendarDay(d), 'not a YYYY-MM-DD day'),
+          makeup: z.array(
+            z.strictObject({
+              day: z.string().refine((d) => isCalendarDay(d), 'not a YYYY-MM-DD day'),
+              works_as: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)], {
+                error: 'works_as is a weekday 1 (Monday) .. 5 (Friday)',
+              }),
+            }),
+          ),
+        }),
+      )
+      .min(1),
+  })
+  .superRefine((y, ctx) => {
+    const inYear = (d: string) => d.slice(0, 4) === String(y.year);
+    const closed = new Map<string, string>();
+    const made = new Map<string, string>();
+    y.festivals.forEach((f, i) => {
+      const at = ['festivals', i];
+      if (!inYear(f.from) || !inYear(f.to)) issue(ctx, at, `${f.name}: ${f.from}..${f.to} is not inside ${y.year}`);
+      if (f.from > f.to) {
+        issue(ctx, at, `${f.name}: from ${f.from} is after to ${f.to}`);
+        return;
+      }
+      for (let d = f.from; d <= f.to; d = addDays(d, 1)) {
+        const other = closed.get(d);
+        if (other) issue(ctx, at, `${f.name}: ${d} is already closed by ${other}`);
+        closed.set(d, f.name);
+      }
+    });
+    y.festivals.forEach((f, i) =>
+      f.makeup.forEach((m, j) => {
+        const at = ['festivals', i, 'makeup', j];
+        if (!inYear(m.day)) issue(ctx, at, `${f.name}: make-up day ${m.day} is not inside ${y.year}`);
+        if (weekdayOf(m.day) < 6) issue(ctx, at, `${f.name}: make-up day ${m.day} is not a Saturday or Sunday`);
+        if (closed.has(m.day)) issue(ctx, at, `${f.name}: make-up day ${m.day} is a closed day of ${closed.get(m.day)}`);
+        if (made.has(m.day)) issue(ctx, at, `${f.name}: make-up day ${m.day} is already one of ${made.get(m.day)}`);
+        made.set(m.day, f.name);
+      }),
+    );
+  });
+
+/** The content of NATIONAL_HOLIDAYS_FILE: an array of further years' notices (each year once). */
+export const HolidayFileSchema = z.array(HolidayYearSchema).superRefine((ys, ctx) => {
+  const seen = new Set<number>();
+  ys.forEach((y, i) => {
+    if (seen.has(y.year)) issue(ctx, [i, 'year'], `${y.year} is in the file twice`);
+    seen.add(y.year);
+  });
+});
+
+/** The built-in table with further years: a year of `extra` replaces the built-in one. */
+export function mergeHolidayYears(base: HolidayTable, extra: readonly HolidayYear[]): Record<number, HolidayYear> {
+  const merged: Record<number, HolidayYear> = { ...base };
+  for (const y of extra) merged[y.year] = y;
+  return merged;
+}
+
+/** The years a table holds (the built-in one by default), in order. */
+export function holidayYears(table: HolidayTable = NATIONAL_HOLIDAYS): number[] {
+  return Object.keys(table)
     .map(Number)
     .sort((a, b) => a - b);
 }
@@ -123,8 +209,8 @@ export interface NationalDay {
 }
 
 /** Every day of a year's arrangement in day order (closed days, then make-up days, merged), or null without a table. */
-export function nationalDays(year: number): NationalDay[] | null {
-  const y = NATIONAL_HOLIDAYS[year];
+export function nationalDays(year: number, table: HolidayTable = NATIONAL_HOLIDAYS): NationalDay[] | null {
+  const y = table[year];
   if (!y) return null;
   const days: NationalDay[] = [];
   for (const f of y.festivals) {
@@ -168,9 +254,9 @@ export interface HolidayPlan {
  * The plan of importing `year` into a calendar holding `existing`: a day the school has is never overwritten (kept
  * as `same` when it already says the same, `skipped` otherwise); the others are `set`. Null without a table.
  */
-export function holidayPlan(year: number, existing: readonly ExistingCalendarDay[]): HolidayPlan | null {
-  const y = NATIONAL_HOLIDAYS[year];
-  const days = nationalDays(year);
+export function holidayPlan(year: number, existing: readonly ExistingCalendarDay[], table: HolidayTable = NATIONAL_HOLIDAYS): HolidayPlan | null {
+  const y = table[year];
+  const days = nationalDays(year, table);
   if (!y || !days) return null;
   const own = new Map(existing.map((e) => [e.day, e]));
   const plan: HolidayPlan = { year, notice: y.notice, issued: y.issued, set: [], same: [], skipped: [] };

@@ -94,6 +94,20 @@ export const HolidayImportPreview = z.object({
 });
 export type HolidayImportPreview = z.infer<typeof HolidayImportPreview>;
 
+/** `data` of holidayYears: the years of the national table the API holds, in order, each with its notice. */
+export const HolidayYearsAnswer = z.object({
+  list: z.array(
+    z.object({
+      year: z.number().int(),
+      notice: z.string(),
+      issued: z.string(),
+      /** true: from NATIONAL_HOLIDAYS_FILE (replacing the built-in year if there was one); false: packages/shared holidays.ts */
+      from_file: z.boolean(),
+    }),
+  ),
+});
+export type HolidayYearsAnswer = z.infer<typeof HolidayYearsAnswer>;
+
 /** `data` of importHolidays: what it did (all zero but `same` the second time). */
 export const ImportHolidaysAnswer = z.object({
   year: z.number().int(),

@@ -4,6 +4,7 @@ import {
   CourseSchedulingAnswer,
   DelSchoolCalendarDayAnswer,
   HolidayImportPreview,
+  HolidayYearsAnswer,
   ImportHolidaysAnswer,
   RollCallAnswer,
   RollCallCountAnswer,
@@ -49,6 +50,7 @@ import {
   TeachingSessionsQuery,
   TermSchedulingInput,
 } from '../schemas/teaching';
+import { EmptyInput } from '../schemas/auth';
 
 /** The actions of module `teaching` (docs/modules/teaching.md). */
 export const teachingActions = [
@@ -67,6 +69,7 @@ export const teachingActions = [
   GET('schoolCalendar', SchoolCalendarQuery, SchoolCalendarAnswer),
   POST('setSchoolCalendarDay', SetSchoolCalendarDayInput, SchoolCalendarDayAnswer),
   POST('delSchoolCalendarDay', DelSchoolCalendarDayInput, DelSchoolCalendarDayAnswer),
+  GET('holidayYears', EmptyInput, HolidayYearsAnswer),
   GET('holidayImportPreview', HolidayImportPreviewQuery, HolidayImportPreview),
   POST('importHolidays', ImportHolidaysInput, ImportHolidaysAnswer),
   GET('roomList', RoomListQuery, RoomListAnswer),

@@ -197,3 +197,48 @@ describe('SMS', () => {
     expect(loadConfig(production).sms.provider).toBe('outbox');
   });
 });
+
+describe('NATIONAL_HOLIDAYS_FILE', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wantuo-holidays-config-'));
+  const year2030 = {
+    year: 2030,
+    notice: '测试通知〔2029〕1号',
+    issued: '2029-11-01',
+    festivals: [{ name: '测试节', from: '2030-03-04', to: '2030-03-05', makeup: [{ day: '2030-03-09', works_as: 2 }] }],
+  };
+  const file = (name: string, content: string) => {
+    writeFileSync(join(dir, name), content);
+    return join(dir, name);
+  };
+
+  it('unset: the built-in table', () => {
+    const c = loadConfig({});
+    expect(c.nationalHolidays).toMatchObject({ file: null, fileYears: [] });
+    expect(Object.keys(c.nationalHolidays.table)).toEqual(['2025', '2026']);
+  });
+
+  it('adds the file’s years over the built-in ones', () => {
+    const path = file('ok.json', JSON.stringify([year2030]));
+    const c = loadConfig({ NATIONAL_HOLIDAYS_FILE: path });
+    expect(c.nationalHolidays.file).toBe(path);
+    expect(c.nationalHolidays.fileYears).toEqual([2030]);
+    expect(c.nationalHolidays.table[2030]).toEqual(year2030);
+    expect(c.nationalHolidays.table[2026].notice).toBe('国办发明电〔2025〕7号');
+  });
+
+  it.each([
+    ['absent', null, /NATIONAL_HOLIDAYS_FILE=".*absent\.json": cannot be read/],
+    ['not JSON', '[{', /NATIONAL_HOLIDAYS_FILE=".*not JSON\.json": not JSON/],
+    ['not an array', JSON.stringify(year2030), /NATIONAL_HOLIDAYS_FILE=".*not an array\.json": .*expected array/],
+    [
+      'a make-up day on a Friday',
+      JSON.stringify([{ ...year2030, festivals: [{ ...year2030.festivals[0], makeup: [{ day: '2030-03-08', works_as: 2 }] }] }]),
+      /NATIONAL_HOLIDAYS_FILE=".*Friday\.json": \[0\.festivals\.0\.makeup\.0\] 测试节: make-up day 2030-03-08 is not a Saturday or Sunday/,
+    ],
+    ['a year twice', JSON.stringify([year2030, year2030]), /2030 is in the file twice/],
+  ])('a bad file (%s) stops the start with a message naming it', (name, content, message) => {
+    const path = content === null ? join(dir, `${name}.json`) : file(`${name}.json`, content);
+    expect(() => loadConfig({ NATIONAL_HOLIDAYS_FILE: path })).toThrow(ConfigError);
+    expect(() => loadConfig({ NATIONAL_HOLIDAYS_FILE: path })).toThrow(message);
+  });
+});

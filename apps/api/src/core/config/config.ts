@@ -4,6 +4,7 @@ import type { MerchantCredentials } from '../../modules/payments/wechatpay/crede
 import { z } from 'zod';
 import { SMS_ENV, smsConfig, type SmsConfig } from './sms-config';
 import { WECHAT_OA_ENV, wechatOaConfig, type WechatOaConfig } from './wechat-config';
+import { nationalHolidaysConfig, type NationalHolidaysConfig } from './holidays-config';
 
 const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
@@ -82,6 +83,8 @@ export const ENV_SCHEMA = z.object({
     .optional(),
   // the official account (公众号): sign-in inside WeChat and template messages (core/config/wechat-config.ts)
   ...WECHAT_OA_ENV,
+  // a JSON file of further years of the State Council's holiday table (core/config/holidays-config.ts)
+  NATIONAL_HOLIDAYS_FILE: z.string().min(1).optional(),
 });
 
 /** The merchant's WeChat Pay settings when configured (always in production). */
@@ -174,6 +177,8 @@ export interface AppConfig {
   /** with the sandbox: WECHAT_OA_API_URL / WECHAT_OA_OPEN_URL as given (default: this process / the page's origin) */
   wechatOaSandboxApiUrl: string | null;
   wechatOaSandboxOpenUrl: string | null;
+  /** the national holiday table: built in, merged with NATIONAL_HOLIDAYS_FILE's years (core/config/holidays-config.ts) */
+  nationalHolidays: NationalHolidaysConfig;
 }
 
 export class ConfigError extends Error {}
@@ -201,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   const wechatpay = wechatPayConfig(e);
   const wechatOa = wechatOaConfig(e, problems);
+  const nationalHolidays = nationalHolidaysConfig(e.NATIONAL_HOLIDAYS_FILE, problems);
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   const dataDir = resolve(e.DATA_DIR);
   return {
@@ -233,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     wechatOa,
     wechatOaSandboxApiUrl: e.WECHAT_OA_API_URL ?? null,
     wechatOaSandboxOpenUrl: e.WECHAT_OA_OPEN_URL ?? null,
+    nationalHolidays,
   };
 }
 

@@ -1,16 +1,19 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   addDays,
   holidayPlan,
+  holidayYears,
   type HolidayImportPreview,
   type HolidayImportPreviewQuery,
   type HolidayPlan,
+  type HolidayYearsAnswer,
   type ImportHolidaysAnswer,
   type ImportHolidaysInput,
 } from '@wantuo/shared';
 import { createHash } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { SCHOOL_TODAY } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
@@ -36,16 +39,32 @@ interface Effects {
  * closed days it sets cancel their planned sessions (the cancellation's own SQL) and their dinner bookings (the meals
  * module's SQL in the same transaction; meals refunds and recounts after the commit through a domain event). Days
  * before today are written but nothing on them changes. The preview's fingerprint pins what the import may do.
+ * The table is the built-in one merged with NATIONAL_HOLIDAYS_FILE's years, read at start (config.nationalHolidays).
  */
 @Injectable()
 export class HolidaysService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly events: DomainEvents,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The years the table holds, each with its notice and whether NATIONAL_HOLIDAYS_FILE gave it. */
+  years(): HolidayYearsAnswer {
+    const { table, fileYears } = this.config.nationalHolidays;
+    return {
+      list: holidayYears(table).map((year) => ({
+        year,
+        notice: table[year].notice,
+        issued: table[year].issued,
+        from_file: fileYears.includes(year),
+      })),
+    };
+  }
 
   async preview(user: SessionUser, q: HolidayImportPreviewQuery): Promise<HolidayImportPreview> {
     const school = schoolOf(user);
+    this.tableOf(q.year);
     const e = await this.effects(this.db, school, q.year);
     const { plan } = e;
     const makeupDays = plan.set.filter((d) => d.kind === 'makeup' && d.day >= e.today);
@@ -101,6 +120,7 @@ export class HolidaysService {
    */
   async import(user: SessionUser, input: ImportHolidaysInput): Promise<ImportHolidaysAnswer> {
     const school = schoolOf(user);
+    this.tableOf(input.year);
     const done = await this.db.transaction(async (em) => {
       await lockSchedule(em, school);
       const e = await this.effects(em, school, input.year);
@@ -134,6 +154,13 @@ export class HolidaysService {
     return done.answer;
   }
 
+  /** The table, refusing a year it does not hold (code 100, as the schema's refusals). */
+  private tableOf(year: number): AppConfig['nationalHolidays']['table'] {
+    const { table } = this.config.nationalHolidays;
+    if (!table[year]) throw new AppError('teaching.v.holiday_year_invalid');
+    return table;
+  }
+
   /** The closed days the plan sets from the school's today on: what the import changes things on. */
   private closedFromToday(e: Pick<Effects, 'plan' | 'today'>): string[] {
     return e.plan.set.filter((d) => d.kind === 'holiday' && d.day >= e.today).map((d) => d.day);
@@ -149,8 +176,8 @@ export class HolidaysService {
       // make-up days may fall in the year before or after (late December, early January)
       [school, addDays(`${year}-01-01`, -31), addDays(`${year}-12-31`, 31)],
     );
-    const plan = holidayPlan(year, r.existing);
-    if (!plan) throw new AppError('teaching.v.holiday_year_invalid'); // the schema refuses it first
+    const plan = holidayPlan(year, r.existing, this.tableOf(year));
+    if (!plan) throw new AppError('teaching.v.holiday_year_invalid'); // tableOf refuses it first
     const closed = this.closedFromToday({ plan, today: r.today });
     const sessions: HolidayImportPreview['sessions'] = closed.length
       ? await db.query(

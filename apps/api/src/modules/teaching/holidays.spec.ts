@@ -1,10 +1,14 @@
-import { addDays, Code, mondayOf, NATIONAL_HOLIDAYS, type HolidayImportPreview, type HolidayYear } from '@wantuo/shared';
+import { addDays, Code, holidayYears, mondayOf, NATIONAL_HOLIDAYS, type HolidayImportPreview, type HolidayYear } from '@wantuo/shared';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
 
 /**
- * 导入法定节假日 (issue 27, item 3). The real 2026 notice's days are all behind today by now, so the table's year is
- * given, for this file only, one more festival ahead of today (two closed weekdays and a make-up Saturday) that the
- * sessions and dinner bookings fall on; everything else is the real 2026 arrangement.
+ * 导入法定节假日 (issue 27, item 3). The real notices' days are behind today by now, so the app is started with
+ * NATIONAL_HOLIDAYS_FILE pointing at a file that gives the year of two weeks ahead (the built-in year's festivals when
+ * the table has it, as a school would copy them) one more festival ahead of today: two closed weekdays and a make-up
+ * Saturday that the sessions and dinner bookings fall on. The file also adds a year the table does not hold (FAR).
  */
 
 let t: TestApp;
@@ -19,7 +23,8 @@ let tue: string;
 let wed: string;
 let sat: string;
 let year: number;
-let saved: HolidayYear | undefined;
+let dir: string;
+const FAR = 2090;
 const ids = {
   goods: 0,
   prevTue: 0,
@@ -35,24 +40,37 @@ const ids = {
   student: 0,
 };
 
+const YEARS = '/api/index/holidayYears';
 const PREVIEW = '/api/index/holidayImportPreview';
 const IMPORT = '/api/index/importHolidays';
 const DENIED = { code: Code.Error, msg: '当前账号没有权限执行此操作' };
 
+/** The school's today as the API's clock has it: the calendar day in Asia/Shanghai. */
+function shanghaiToday(): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());
+}
+
 beforeAll(async () => {
-  t = await startTestApp({ runJobs: false, redis: false, demoPeople: true });
+  // the file is written before the app starts: the API reads it at start
+  mon = addDays(mondayOf(shanghaiToday()), 14);
+  [tue, wed, sat] = [addDays(mon, 1), addDays(mon, 2), addDays(mon, 5)];
+  year = Number(mon.slice(0, 4));
+  const base: HolidayYear = NATIONAL_HOLIDAYS[year] ?? { year, notice: '测试通知〔测试〕1号', issued: shanghaiToday(), festivals: [] };
+  const file: HolidayYear[] = [
+    { ...base, festivals: [...base.festivals, { name: '测试节', from: mon, to: tue, makeup: [{ day: sat, works_as: 2 }] }] },
+    {
+      year: FAR,
+      notice: '测试通知〔远期〕1号',
+      issued: '2089-11-01',
+      festivals: [{ name: '元旦', from: '2090-01-01', to: '2090-01-01', makeup: [] }],
+    },
+  ];
+  dir = mkdtempSync(join(tmpdir(), 'wantuo-holidays-'));
+  writeFileSync(join(dir, 'holidays.json'), JSON.stringify(file));
+  t = await startTestApp({ runJobs: false, redis: false, demoPeople: true, env: { NATIONAL_HOLIDAYS_FILE: join(dir, 'holidays.json') } });
   [admin, teacher, parent] = await Promise.all([t.login('admin'), t.login('teacher'), t.login('parent')]);
   other = await t.otherSchool();
   today = (await t.sql.query(`select to_char((now() at time zone 'Asia/Shanghai')::date, 'YYYY-MM-DD') as d`)).rows[0].d;
-  mon = addDays(mondayOf(today), 14);
-  [tue, wed, sat] = [addDays(mon, 1), addDays(mon, 2), addDays(mon, 5)];
-  year = Number(mon.slice(0, 4));
-  saved = NATIONAL_HOLIDAYS[year];
-  const base: HolidayYear = saved ?? { year, notice: '测试通知', issued: today, festivals: [] };
-  NATIONAL_HOLIDAYS[year] = {
-    ...base,
-    festivals: [...base.festivals, { name: '测试节', from: mon, to: tue, makeup: [{ day: sat, works_as: 2 }] }],
-  };
 
   const school = t.demo.schoolId;
   const teacherId = t.demo.users.teacher;
@@ -119,9 +137,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (saved) NATIONAL_HOLIDAYS[year] = saved;
-  else delete NATIONAL_HOLIDAYS[year];
   await t.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const sessionState = async (id: number) => (await t.sql.query(`select state, cancel_reason from class_sessions where id = $1`, [id])).rows[0];
@@ -134,7 +151,39 @@ const calendar = async (schoolId: number) =>
     ])
   ).rows;
 
+it('holidayYears lists the built-in years and the file’s, each with its notice and where it came from', async () => {
+  const res = await t.get(YEARS, admin);
+  expect(res.body.code).toBe(Code.Ok);
+  const want = [...new Set([...holidayYears(), year, FAR])].sort((a, b) => a - b);
+  expect(res.body.data.list.map((y: { year: number }) => y.year)).toEqual(want);
+  for (const y of res.body.data.list as Array<{ year: number; notice: string; issued: string; from_file: boolean }>) {
+    expect(y.from_file).toBe(y.year === year || y.year === FAR);
+    if (!y.from_file) expect(y).toMatchObject({ notice: NATIONAL_HOLIDAYS[y.year].notice, issued: NATIONAL_HOLIDAYS[y.year].issued });
+  }
+  expect(res.body.data.list.find((y: { year: number }) => y.year === FAR)).toEqual({
+    year: FAR,
+    notice: '测试通知〔远期〕1号',
+    issued: '2089-11-01',
+    from_file: true,
+  });
+  // the built-in table itself is untouched: the file's years live in the API's config
+  expect(NATIONAL_HOLIDAYS[FAR]).toBeUndefined();
+  expect(NATIONAL_HOLIDAYS[year]?.festivals.some((f) => f.name === '测试节') ?? false).toBe(false);
+});
+
+it('a year only the file holds previews as any other', async () => {
+  const res = await t.get(PREVIEW, admin).query({ year: FAR });
+  expect(res.body.code).toBe(Code.Ok);
+  expect(res.body.data).toMatchObject({
+    year: FAR,
+    notice: '测试通知〔远期〕1号',
+    set: [{ day: '2090-01-01', kind: 'holiday', works_as: null, note: '元旦' }],
+  });
+});
+
 it('refuses another role', async () => {
+  expect((await t.get(YEARS, teacher)).body).toMatchObject(DENIED);
+  expect((await t.get(YEARS, parent)).body).toMatchObject(DENIED);
   expect((await t.get(PREVIEW, teacher).query({ year })).body).toMatchObject(DENIED);
   expect((await t.post(IMPORT, parent).send({ year, fingerprint: '0123456789abcdef' })).body).toMatchObject(DENIED);
 });
@@ -152,9 +201,15 @@ it.each([
   expect(await snapshot(t.sql)).toEqual(before);
 });
 
-it('a preview of a year without a table is code 100', async () => {
-  const res = await t.get(PREVIEW, admin).query({ year: 2099 });
-  expect(res.body).toMatchObject({ code: Code.Error, msg: '没有该年份的法定节假日安排' });
+it('a preview or an import of a year without a table is code 100, nothing written', async () => {
+  const before = await snapshot(t.sql);
+  expect((await t.get(PREVIEW, admin).query({ year: 2099 })).body).toMatchObject({ code: Code.Error, msg: '没有该年份的法定节假日安排' });
+  expect((await t.post(IMPORT, admin).send({ year: 2098, fingerprint: '0123456789abcdef' })).body).toMatchObject({
+    code: Code.Error,
+    msg: '没有该年份的法定节假日安排',
+  });
+  expect((await t.get(YEARS, admin).query({ year: 2026 })).body.code).toBe(Code.Error); // holidayYears takes no parameter
+  expect(await snapshot(t.sql)).toEqual(before);
 });
 
 it('previews, then imports exactly what it showed; the school’s own day wins; a second import changes nothing', async () => {

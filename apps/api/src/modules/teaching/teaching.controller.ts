@@ -186,6 +186,11 @@ export class TeachingController {
     return this.calendar.delDay(user, input);
   }
 
+  @Action('GET', 'holidayYears')
+  holidayYears(@Input() _: unknown) {
+    return this.holidays.years();
+  }
+
   @Action('GET', 'holidayImportPreview')
   holidayImportPreview(@Input() q: HolidayImportPreviewQuery, @CurrentUser() user: SessionUser) {
     return this.holidays.preview(user, q);
