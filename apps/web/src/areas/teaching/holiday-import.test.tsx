@@ -16,7 +16,31 @@ globalThis.ResizeObserver ??= class {
   disconnect() {}
 } as unknown as typeof ResizeObserver;
 
-const { default: HolidayImport, HolidayPreviewView } = await import('./holiday-import');
+const { default: HolidayImport, HolidayPreviewView, defaultHolidayYear } = await import('./holiday-import');
+
+const YEARS = {
+  list: [
+    { year: 2025, notice: '国办发明电〔2024〕12号', issued: '2024-11-12', from_file: false },
+    { year: 2026, notice: '国办发明电〔2025〕7号', issued: '2025-11-04', from_file: false },
+    { year: 2027, notice: '国办发明电〔2026〕9号', issued: '2026-11-10', from_file: true },
+  ],
+};
+/** holidayYears answers `years`, holidayImportPreview the preview */
+const answer = (years: unknown) => (action: string) =>
+  action === 'holidayYears' ? (years instanceof Error ? Promise.reject(years) : Promise.resolve(years)) : Promise.resolve(preview);
+const open = async () => {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const onImported = vi.fn();
+  const el = await mount(
+    <QueryClientProvider client={client}>
+      <HolidayImport onImported={onImported} />
+    </QueryClientProvider>,
+  );
+  await act(async () => (el.querySelector('[data-testid="holiday-import"]') as HTMLButtonElement).click());
+  await flush(); // the years
+  await flush(); // the preview of the year offered
+  return onImported;
+};
 
 const preview: HolidayImportPreview = {
   year: 2026,
@@ -84,18 +108,41 @@ describe('导入法定节假日', () => {
     expect(text(el, 'holiday-nothing')).toContain('无需导入');
   });
 
+  it.each([
+    [[2025, 2026, 2027], '2026-11-27', 2027],
+    [[2025, 2026], '2026-11-27', 2026],
+    [[2025], '2026-11-27', 2025],
+    [[], '2026-11-27', undefined],
+  ])('offers first, of %o on %s, %s', (years, today, want) => {
+    expect(defaultHolidayYear(years, today)).toBe(want);
+  });
+
+  it('picks from the API’s years (holidayYears), a year of the file marked', async () => {
+    http.get.mockImplementation(answer(YEARS));
+    await open();
+    expect(http.get).toHaveBeenCalledWith('holidayYears');
+    expect(http.get).toHaveBeenCalledWith('holidayImportPreview', { year: expect.any(Number) });
+    const picked = document.querySelector('[data-testid="holiday-year"]')?.textContent ?? '';
+    expect(['2025', '2026', '2027（配置文件）']).toContain(picked);
+  });
+
+  it('says when there is no year, and shows an error with a retry when the years do not load', async () => {
+    http.get.mockImplementation(answer({ list: [] }));
+    await open();
+    expect(document.body.textContent).toContain('暂无可导入的年份');
+    expect(http.get).not.toHaveBeenCalledWith('holidayImportPreview', expect.anything());
+    document.body.innerHTML = '';
+    http.get.mockReset();
+    http.get.mockImplementation(answer(new Error('down')));
+    await open();
+    expect(http.get).not.toHaveBeenCalledWith('holidayImportPreview', expect.anything());
+    expect(document.querySelector('[data-testid="holiday-import-confirm"]')).toBeNull();
+  });
+
   it('opens, previews the year and imports with the preview’s fingerprint', async () => {
-    http.get.mockResolvedValue(preview);
+    http.get.mockImplementation(answer(YEARS));
     http.post.mockResolvedValue({ year: 2026, set: 2, same: 1, skipped: 1, sessions_cancelled: 1, bookings_cancelled: 1 });
-    const onImported = vi.fn();
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    const el = await mount(
-      <QueryClientProvider client={client}>
-        <HolidayImport onImported={onImported} />
-      </QueryClientProvider>,
-    );
-    await act(async () => (el.querySelector('[data-testid="holiday-import"]') as HTMLButtonElement).click());
-    await flush();
+    const onImported = await open();
     expect(http.get).toHaveBeenCalledWith('holidayImportPreview', { year: expect.any(Number) });
     const confirm = document.querySelector('[data-testid="holiday-import-confirm"]') as HTMLButtonElement;
     expect(confirm.disabled).toBe(false);

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Collapse, Flex, Modal, Select, Spin, Tag, Typography } from 'antd';
-import { holidayYears, type HolidayImportPreview } from '@wantuo/shared';
+import type { HolidayImportPreview, HolidayYearsAnswer } from '@wantuo/shared';
 import { useState, type ReactNode } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
@@ -11,7 +11,8 @@ import { holidayStrings } from './holiday-strings';
 import { teachingStrings } from './strings';
 
 /**
- * 导入法定节假日 on the school calendar (issue 27, item 3): pick a year of the national table, read what it would do
+ * 导入法定节假日 on the school calendar (issue 27, item 3): pick a year of the API's national table (holidayYears: the
+ * built-in years and those of its NATIONAL_HOLIDAYS_FILE), read what it would do
  * (the days to set, the school's own days kept, the sessions and dinner bookings it cancels, the make-up days and the
  * day contracts concerned), confirm. `onImported` refreshes the calendar.
  */
@@ -36,14 +37,68 @@ export default function HolidayImport({ onImported }: { onImported: () => void }
   );
 }
 
+/** The year offered first: next year's when the table has it (published in November), else this year's, else the latest. */
+export function defaultHolidayYear(years: readonly number[], today: string): number | undefined {
+  const thisYear = Number(today.slice(0, 4));
+  return years.includes(thisYear + 1) ? thisYear + 1 : years.includes(thisYear) ? thisYear : years.at(-1);
+}
+
 function HolidayImportDialog({ onClose, onImported }: { onClose: () => void; onImported: () => void }) {
   const h = holidayStrings.use();
   const today = useSchoolToday();
-  const years = holidayYears();
-  const thisYear = Number(today.slice(0, 4));
-  const [year, setYear] = useState<number | undefined>(() =>
-    years.includes(thisYear + 1) ? thisYear + 1 : years.includes(thisYear) ? thisYear : years.at(-1),
+  const yq = useQuery({ queryKey: ['holidayYears'], queryFn: () => get('holidayYears'), staleTime: 60_000 });
+  return (
+    <Modal
+      open
+      title={h('title')}
+      onCancel={onClose}
+      width={720}
+      footer={
+        yq.data?.list.length
+          ? null
+          : [
+              <Button key="c" onClick={onClose}>
+                {h('close')}
+              </Button>,
+            ]
+      }
+    >
+      {yq.isError ? (
+        <LoadError onRetry={() => void yq.refetch()} />
+      ) : !yq.data ? (
+        <Flex justify="center" style={{ padding: 24 }}>
+          <Spin />
+        </Flex>
+      ) : yq.data.list.length === 0 ? (
+        <Alert type="info" title={h('no_years')} />
+      ) : (
+        <HolidayYearPreview
+          years={yq.data.list}
+          initial={defaultHolidayYear(
+            yq.data.list.map((y) => y.year),
+            today,
+          )}
+          onClose={onClose}
+          onImported={onImported}
+        />
+      )}
+    </Modal>
   );
+}
+
+function HolidayYearPreview({
+  years,
+  initial,
+  onClose,
+  onImported,
+}: {
+  years: HolidayYearsAnswer['list'];
+  initial: number | undefined;
+  onClose: () => void;
+  onImported: () => void;
+}) {
+  const h = holidayStrings.use();
+  const [year, setYear] = useState<number | undefined>(initial);
   const [busy, setBusy] = useState(false);
   const q = useQuery({
     queryKey: ['holidayImportPreview', year],
@@ -66,17 +121,29 @@ function HolidayImportDialog({ onClose, onImported }: { onClose: () => void; onI
     }
   };
   return (
-    <Modal
-      open
-      title={h('title')}
-      onCancel={onClose}
-      width={720}
-      footer={[
-        <Button key="c" onClick={onClose}>
-          {h('close')}
-        </Button>,
+    <Flex vertical gap={12}>
+      <Flex gap={8} align="center" wrap>
+        <span>{h('year')}</span>
+        <Select
+          data-testid="holiday-year"
+          value={year}
+          onChange={setYear}
+          options={years.map((y) => ({ value: y.year, label: y.from_file ? h('year_file', { year: y.year }) : String(y.year) }))}
+          style={{ minWidth: 120 }}
+        />
+      </Flex>
+      {q.isError ? (
+        <LoadError onRetry={() => void q.refetch()} />
+      ) : !q.data ? (
+        <Flex justify="center" style={{ padding: 24 }}>
+          <Spin />
+        </Flex>
+      ) : (
+        <HolidayPreviewView p={q.data} />
+      )}
+      <Flex justify="end" gap={8}>
+        <Button onClick={onClose}>{h('close')}</Button>
         <Button
-          key="ok"
           type="primary"
           data-testid="holiday-import-confirm"
           loading={busy}
@@ -84,29 +151,9 @@ function HolidayImportDialog({ onClose, onImported }: { onClose: () => void; onI
           onClick={() => void confirm()}
         >
           {h('confirm')}
-        </Button>,
-      ]}
-    >
-      {years.length === 0 ? (
-        <Alert type="info" title={h('no_years')} />
-      ) : (
-        <Flex vertical gap={12}>
-          <Flex gap={8} align="center">
-            <span>{h('year')}</span>
-            <Select value={year} onChange={setYear} options={years.map((y) => ({ value: y, label: String(y) }))} style={{ width: 120 }} />
-          </Flex>
-          {q.isError ? (
-            <LoadError onRetry={() => void q.refetch()} />
-          ) : !q.data ? (
-            <Flex justify="center" style={{ padding: 24 }}>
-              <Spin />
-            </Flex>
-          ) : (
-            <HolidayPreviewView p={q.data} />
-          )}
-        </Flex>
-      )}
-    </Modal>
+        </Button>
+      </Flex>
+    </Flex>
   );
 }
 

@@ -40,4 +40,5 @@ export const holidayStrings = defineStrings({
     en: 'Imported: {set} days set, {sessions} sessions and {bookings} bookings cancelled',
   },
   no_years: { zh: '暂无可导入的年份', en: 'No year to import' },
+  year_file: { zh: '{year}（配置文件）', en: '{year} (from the file)' },
 });
