@@ -33,9 +33,11 @@ export interface Stack {
 /**
  * The production build as `npm start` runs it with PostgreSQL and Redis set: API (serving the built web app)
  * plus the job worker, on a database of its own with the demo seeded: a copy of the run's template database and its
- * data folder (e2e/global-setup.ts), so the API starts on a migrated, seeded database.
+ * data folder (e2e/global-setup.ts), so the API starts on a migrated, seeded database. `extraEnv` is merged into the
+ * API's and the worker's environment over the defaults (e.g. `{ NATIONAL_HOLIDAYS_FILE: path }`, a file the journey
+ * wrote before).
  */
-export async function startStack(): Promise<Stack> {
+export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stack> {
   for (const f of ['apps/api/dist/main.js', 'apps/web/dist/index.html']) {
     if (!existsSync(join(root, f))) throw new Error(`${f} is missing: build first (npm run build)`);
   }
@@ -57,6 +59,7 @@ export async function startStack(): Promise<Stack> {
     SEED_DEMO: '1',
     LOG_LEVEL: 'warn',
     DATA_DIR: dataDir,
+    ...extraEnv,
   };
   const procs: ChildProcess[] = [];
   const api = spawn(process.execPath, [join(root, 'apps/api/dist/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
