@@ -36,6 +36,10 @@ const flowPayload = z.object({
   leave_id: z.number().int().optional(),
 });
 const careClass = z.object({ id, name: z.string() });
+/** the current departure's verified pick-up person (issue 27: a pick-up code was scanned); null otherwise */
+const pickupVerified = z.object({ name: z.string(), relation: z.string(), offline: z.boolean() }).nullable();
+/** the current departure's manual release by a head teacher without a code (its override reason); null otherwise */
+const pickupOverride = z.string().nullable();
 
 // ---------------------------------------------------------------- the steps
 
@@ -103,6 +107,8 @@ export const StudentDayRow = z.object({
   tutor_ended_at: z.string().nullable(),
   left_at: z.string().nullable(),
   left_with_name: z.string().nullable(),
+  pickup_verified: pickupVerified,
+  pickup_override: pickupOverride,
   version: z.number().int(),
 });
 export type StudentDayRow = z.infer<typeof StudentDayRow>;
@@ -157,6 +163,8 @@ export const FlowBoardStudent = z.object({
   tutor_ended_at: z.string().nullable(),
   left_at: z.string().nullable(),
   left_with: id.nullable(),
+  pickup_verified: pickupVerified,
+  pickup_override: pickupOverride,
   pickup_people: z.array(z.object({ id, name: z.string(), relation: z.string(), mobile: z.string() })),
   /** units left of the student's active day/session contract covering the day (the smallest if several), null without one */
   contract_units_left: z.number().int().nullable(),
@@ -172,8 +180,11 @@ export const FlowBoard = z.object({
 });
 export type FlowBoard = z.infer<typeof FlowBoard>;
 
-/** The flow exceptions, each raised once per student-day and cleared when the state changes. */
-export const ALERT_KINDS = ['not_picked_up', 'not_entered', 'absent', 'after_closing'] as const;
+/**
+ * The flow exceptions, each raised once per student-day: the scan's kinds cleared when the state changes;
+ * pickup_unauthorised (a refused code of a revoked person or for another child, issue 27) raised by the pick-up module and kept for the day.
+ */
+export const ALERT_KINDS = ['not_picked_up', 'not_entered', 'absent', 'after_closing', 'pickup_unauthorised'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 export const FlowAlert = z.object({

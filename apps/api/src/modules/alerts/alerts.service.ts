@@ -11,12 +11,26 @@ import type { SessionUser } from '../../core/http/request-context';
 export const ALERT_GRACE = { notPickedUpMinutes: 15, notEnteredMinutes: 30 } as const;
 
 /** What each flow exception (ALERT_KINDS, @wantuo/shared) says. */
-const WHAT: Record<AlertKind, string> = {
+export const ALERT_WHAT: Record<AlertKind, string> = {
   not_picked_up: `放学 ${ALERT_GRACE.notPickedUpMinutes} 分钟后仍未被接到`,
   not_entered: `上课 ${ALERT_GRACE.notEnteredMinutes} 分钟后仍未入园`,
   absent: '今天未到园且没有请假',
   after_closing: '晚托结束后仍在园内',
+  pickup_unauthorised: '未授权接送尝试',
 };
+
+/** The kinds raised by an event rather than a condition (the pick-up module's pickup_unauthorised): the scan neither raises nor clears them. */
+export const EVENT_ALERT_KINDS: readonly AlertKind[] = ['pickup_unauthorised'];
+
+/**
+ * Raises an event alert for students on the school's today (one flow_alerts row per student, day and kind; a second
+ * attempt the same day keeps the first row). $1 school, $2 students, $3 kind. Answers the rows newly raised.
+ */
+export const RAISE_EVENT_ALERT_SQL = `insert into flow_alerts (school_id, student_id, day, kind)
+  select $1, s.id, d.today, $3 from students s cross join ${SCHOOL_TODAY} d
+   where s.school_id = $1 and s.id = any($2::int[])
+  on conflict (student_id, day, kind) do nothing
+  returning id, student_id`;
 
 /**
  * Conditions, for every running class whose time slot runs today (the weekday the school calendar runs today as: none
@@ -101,12 +115,18 @@ export class AlertsService {
          update flow_alerts a set cleared_at = $1
           where a.cleared_at is null
             and a.day = (select (($1::timestamptz) at time zone s.timezone)::date from schools s where s.id = a.school_id)
+            and a.kind <> all($2::text[])
             and not exists (select 1 from current c where c.student_id = a.student_id and c.kind = a.kind)`,
-        [at],
+        [at, EVENT_ALERT_KINDS],
       );
       return { raised, cleared };
     });
-    const params = (r: (typeof raised)[number]) => ({ school: r.school_name, student: r.student_name, class: r.class_name, what: WHAT[r.kind] });
+    const params = (r: (typeof raised)[number]) => ({
+      school: r.school_name,
+      student: r.student_name,
+      class: r.class_name,
+      what: ALERT_WHAT[r.kind],
+    });
     // the head teacher by SMS; every guardian of the student by WeChat, else SMS (an alert cannot be turned off)
     await this.texts.queue(
       raised

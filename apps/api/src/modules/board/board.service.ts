@@ -4,6 +4,7 @@ import { Role, type FlowBoard, type FlowBoardQuery, type FlowBoardStudent } from
 import { DataSource } from 'typeorm';
 import { SCHOOL_TODAY } from '../../core/database/sql-kit';
 import type { SessionUser } from '../../core/http/request-context';
+import { DEPARTURE_COLUMNS, DEPARTURE_JOIN } from '../flow/flow-store';
 import { RESPONSIBLE } from '../students/students.service';
 
 /**
@@ -12,6 +13,7 @@ import { RESPONSIBLE } from '../students/students.service';
  * in a constant number of queries. Phones build their buttons from it with the shared rules (refusalOf).
  * contract_units_left: the fewest units left among the student's active day/session contracts covering the board's
  * day (today by default), null without one; a subquery of the same statement (contracts_student_idx).
+ * pickup_verified / pickup_override: the current departure's verified person or manual reason (DEPARTURE_JOIN, issue 27).
  */
 @Injectable()
 export class BoardService {
@@ -30,6 +32,7 @@ export class BoardService {
               c.id as class_id, c.name as care_class_name,
               coalesce(d.state, 'expected') as state, coalesce(d.on_leave, false) as on_leave, coalesce(d.version, 0) as version,
               d.picked_up_at, d.entered_at, d.dinner_at, d.tutor_started_at, d.tutor_ended_at, d.left_at, d.left_with,
+              ${DEPARTURE_COLUMNS('dep')},
               coalesce((select json_agg(json_build_object('id', p.id, 'name', p.name, 'relation', p.relation, 'mobile', p.mobile) order by p.id)
                           from pickup_people p where p.student_id = s.id and p.deleted_at is null), '[]') as pickup_people,
               (select min(greatest(0, k.units_total - k.units_used))
@@ -40,6 +43,7 @@ export class BoardService {
          join care_class_students cs on cs.student_id = s.id
          join care_classes c on c.id = cs.class_id and c.deleted_at is null
          left join student_days d on d.student_id = s.id and d.day = $2::date
+         ${DEPARTURE_JOIN('dep', 'd')}
         where s.school_id = $1 and s.status = 1
           and ($3::int is null or c.id = $3)
           and ${user.role === Role.Admin ? 'true' : RESPONSIBLE('$4')}

@@ -23,7 +23,7 @@ import type { SessionUser } from '../../core/http/request-context';
 import type { FileAnswer } from '../../core/http/send-file';
 import { sheet, xlsxFile } from '../../core/http/xlsx-file';
 import { RESPONSIBLE } from '../students/students.service';
-import { EVENT_COLUMNS, toFlowEvent } from './flow-store';
+import { DEPARTURE_COLUMNS, DEPARTURE_JOIN, EVENT_COLUMNS, toFlowEvent } from './flow-store';
 
 /** A class the caller sees (`cc` the class): an admin every class, a head teacher the classes they head or hold a duty in. */
 const CLASS_VISIBLE = (role: string, me: string) => `(${role}::int = ${Role.Admin}
@@ -136,7 +136,10 @@ export class FlowReadService {
     if (!row) throw new AppError('care.class_not_found');
   }
 
-  /** Student-days of a date range, newest day first, by class and name; rows and total in one query. */
+  /**
+   * Student-days of a date range, newest day first, by class and name; rows and total in one query; the page's
+   * departures carry their verified pick-up person or manual reason (DEPARTURE_JOIN on the page's rows only).
+   */
   async list(user: SessionUser, q: ClockingInListQuery): Promise<Page<StudentDayRow>> {
     await this.checkClass(user, q.class_id);
     const rows: Array<Partial<StudentDayRow> & { total: number }> = await this.db.query(
@@ -152,10 +155,15 @@ export class FlowReadService {
        select c.total, p.*
          from (select count(*)::int as total from f) c
          left join lateral (
-           select day::text || ':' || student_id as id, day::text as day, student_id, student_name, class_id, class_name, state, on_leave,
-                  picked_up_at, entered_at, dinner_at, tutor_started_at, tutor_ended_at, left_at, left_with_name, version
-             from f order by f.day desc, f.class_name nulls last, f.student_name, f.student_id
-            limit $8 offset $9
+           select x.*, ${DEPARTURE_COLUMNS('dep')}
+             from (
+               select day::text || ':' || student_id as id, day::text as day, student_id, student_name, class_id, class_name, state, on_leave,
+                      picked_up_at, entered_at, dinner_at, tutor_started_at, tutor_ended_at, left_at, left_with_name, version
+                 from f order by f.day desc, f.class_name nulls last, f.student_name, f.student_id
+                limit $8 offset $9
+             ) x
+             ${DEPARTURE_JOIN('dep', 'x')}
+            order by x.day desc, x.class_name nulls last, x.student_name, x.student_id
          ) p on true`,
       [user.schoolId, q.date_from, q.date_to, q.class_id ?? null, q.state ?? null, user.role, user.id, q.limit, offsetOf(q)],
     );

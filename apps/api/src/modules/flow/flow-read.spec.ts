@@ -419,6 +419,8 @@ describe('clockingInList and studentClockingInCount', () => {
       tutor_ended_at: null,
       left_at: null,
       left_with_name: null,
+      pickup_verified: null,
+      pickup_override: null,
       version: 1,
     });
     const left = await t.get(`${LIST}?date_from=${MON}&date_to=${MON}&state=left`, admin);
@@ -431,6 +433,39 @@ describe('clockingInList and studentClockingInCount', () => {
     const week = await t.get(`${LIST}?date_from=${MON}&date_to=${SUN}&limit=1`, admin);
     expect(week.body.data.total).toBe(5 * (10 + second.length) + 1);
     expect(week.body.data.list[0].day).toBe(SAT);
+  });
+
+  it("departures carry the verified pick-up person or the head teacher's manual reason (clockingInList and flowBoard); a voided one none", async () => {
+    const WED = '2025-03-12';
+    const [verified, manual, plain] = kids.slice(0, 3);
+    await t.sql.query(`delete from student_days where day = $1`, [WED]);
+    await t.sql.query(`delete from flow_events where day = $1`, [WED]);
+    await run(as('teacher'), [verified.id, manual.id, plain.id], { type: 'enter' }, WED);
+    const pv = { person: 'g1', name: '王芳', relation: '妈妈', code_id: randomUUID(), offline: true };
+    await run(as('teacher'), [verified.id], { type: 'leave', picked_up_by: null, pickup_verified: pv }, WED);
+    await run(as('adviser'), [manual.id], { type: 'leave', picked_up_by: null, override: '舅舅接，已电话确认' }, WED);
+    await run(as('teacher'), [plain.id], { type: 'leave', picked_up_by: plain.pickups[0] }, WED);
+    const list = (await t.get(`${LIST}?date_from=${WED}&date_to=${WED}&state=left&limit=100`, adviser)).body.data.list as Array<
+      Record<string, unknown>
+    >;
+    const row = (id: number) => list.find((r) => r.student_id === id);
+    expect(row(verified.id)).toMatchObject({ pickup_verified: { name: '王芳', relation: '妈妈', offline: true }, pickup_override: null });
+    expect(row(manual.id)).toMatchObject({ pickup_verified: null, pickup_override: '舅舅接，已电话确认' });
+    expect(row(plain.id)).toMatchObject({ pickup_verified: null, pickup_override: null, left_with_name: expect.any(String) });
+    const board = (await t.get(`/api/index/flowBoard?date=${WED}`, adviser)).body.data.students as Array<Record<string, unknown>>;
+    const chip = (id: number) => board.find((r) => r.id === id);
+    expect(chip(verified.id)).toMatchObject({
+      state: 'left',
+      pickup_verified: { name: '王芳', relation: '妈妈', offline: true },
+      pickup_override: null,
+    });
+    expect(chip(manual.id)).toMatchObject({ pickup_verified: null, pickup_override: '舅舅接，已电话确认' });
+    expect(chip(kids[3].id)).toMatchObject({ state: 'expected', pickup_verified: null, pickup_override: null });
+    // the departure taken back: the child is in the centre again and no pick-up shows
+    const left = await lastEventId(verified.id, WED);
+    expect((await t.post(VOID, adviser).send({ student_id: verified.id, event_id: left, reason: '点错了', date: WED })).body.code).toBe(Code.Ok);
+    const after = (await t.get(`${LIST}?date_from=${WED}&date_to=${WED}&limit=100`, adviser)).body.data.list as Array<Record<string, unknown>>;
+    expect(after.find((r) => r.student_id === verified.id)).toMatchObject({ state: 'in_centre', pickup_verified: null, pickup_override: null });
   });
 
   it('bad input answers code 100', async () => {

@@ -1,4 +1,4 @@
-import { FLOW_STEPS, type DayState, type FlowEvent, type FlowEventType, type FlowPayload } from '@wantuo/shared';
+import { FLOW_STEPS, STEP_EVENT, type DayState, type FlowEvent, type FlowEventType, type FlowPayload } from '@wantuo/shared';
 
 /** The columns of the projection with their SQL types, in insert order (a step's time and who did it). */
 const PROJECTION: ReadonlyArray<readonly [string, string]> = [
@@ -85,3 +85,21 @@ export const toFlowEvent = (r: { event_id: string; type: string; payload: FlowPa
   actor: r.actor,
   at: new Date(r.at).toISOString(),
 });
+
+/**
+ * The current departure of the student-days of `days` (a relation with student_id, day, left_at) as `alias`: the
+ * newest student.left of the day while the projection says the child left (a voided departure clears left_at; a
+ * departure after the void is the newer one). One index probe per row (the primary key), in the caller's statement.
+ */
+export const DEPARTURE_JOIN = (alias: string, days: string) => `left join lateral (
+    select e.payload from flow_events e
+     where e.student_id = ${days}.student_id and e.day = ${days}.day::date and e.type = '${STEP_EVENT.left}' and ${days}.left_at is not null
+     order by e.version desc limit 1
+  ) ${alias} on true`;
+
+/** The departure's pick-up columns from DEPARTURE_JOIN: pickup_verified {name, relation, offline} and pickup_override (issue 27). */
+export const DEPARTURE_COLUMNS = (alias: string) => `case when jsonb_typeof(${alias}.payload->'pickup_verified') = 'object' then
+           json_build_object('name', coalesce(${alias}.payload->'pickup_verified'->>'name', ''),
+                             'relation', coalesce(${alias}.payload->'pickup_verified'->>'relation', ''),
+                             'offline', coalesce((${alias}.payload->'pickup_verified'->>'offline')::boolean, false)) end as pickup_verified,
+         ${alias}.payload->>'override' as pickup_override`;

@@ -15,7 +15,8 @@ const KIND_OF: Partial<Record<string, GuardianMessageKind>> = {
 };
 
 /**
- * Tells every guardian of a student that the child arrived or left (with the pick-up person's name), after the flow's
+ * Tells every guardian of a student that the child arrived or left (with who picked up: the verified person of a scanned
+ * pick-up code, issue 27, else the pick-up person chosen), after the flow's
  * commit ('flow.committed'). The events of one command (a class entered at once) are gathered and told together:
  * one query for their students, guardians and pick-up people, one GuardianMessages.send. Keyed per flow event, so an
  * event seen twice is told once.
@@ -87,7 +88,9 @@ export class FlowMessagesListener implements OnModuleInit, OnModuleDestroy {
     }> = await this.db.query(
       `select e.event_id, e.type, e.school_id, e.student_id, st.name as student, sc.name as school,
               to_char(e.occurred_at at time zone coalesce(sc.timezone, 'Asia/Shanghai'), 'HH24:MI') as time,
-              case when pp.id is not null then pp.name || '（' || pp.relation || '）' end as by,
+              case when jsonb_typeof(e.payload->'pickup_verified') = 'object'
+                     then (e.payload->'pickup_verified'->>'name') || coalesce('（' || nullif(e.payload->'pickup_verified'->>'relation', '') || '）', '')
+                   when pp.id is not null then pp.name || '（' || pp.relation || '）' end as by,
               coalesce((select array_agg(sg.user_id order by sg.user_id) from student_guardians sg where sg.student_id = e.student_id), '{}') as guardians
          from flow_events e
          join students st on st.id = e.student_id

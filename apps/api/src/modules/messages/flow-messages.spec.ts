@@ -1,4 +1,6 @@
 import { Code, Role } from '@wantuo/shared';
+import { randomUUID } from 'node:crypto';
+import { FlowService } from '../flow/flow.service';
 import { eventually, startTestApp, type TestApp } from '../../../test/harness';
 import { WechatOa } from '../wechat/oa-client';
 import { FlowMessagesListener } from './flow-messages.listener';
@@ -72,9 +74,11 @@ it('入园 and 离园 reach every guardian: the bound one in WeChat, the other b
   expect(leftSms.params.by).toContain(kid.pickup_name);
 
   // every send is recorded with its result; the bound guardian got no text, the other no WeChat message
-  const { rows } = await t.sql.query(`select user_id, kind, state from wechat_messages where user_id = any($1::int[]) order by id`, [
-    [bound.id, unbound.id],
-  ]);
+  // (the daily report, issue 27, also goes out at departure: only the flow's own messages are counted here)
+  const { rows } = await t.sql.query(
+    `select user_id, kind, state from wechat_messages where user_id = any($1::int[]) and kind like 'flow.%' order by id`,
+    [[bound.id, unbound.id]],
+  );
   expect(rows.map((r) => [r.user_id, r.kind])).toEqual([
     [bound.id, 'flow.arrived'],
     [bound.id, 'flow.left'],
@@ -84,4 +88,38 @@ it('入园 and 离园 reach every guardian: the bound one in WeChat, the other b
     [bound.id],
   );
   expect(boundTexts[0].n).toBe(0);
+});
+
+it('a departure with a verified pick-up code names the verified person and their relation', async () => {
+  const { rows } = await t.sql.query(
+    `select ccs.student_id as id from care_class_students ccs where ccs.class_id = $1 and ccs.student_id <> $2 order by ccs.student_id limit 1`,
+    [t.demo.classes!.running, kid.id],
+  );
+  const other = rows[0].id as number;
+  const mobile = '13900077002';
+  await t.sql.query(
+    `with u as (insert into users (school_id, role, username, name, nickname, mobile) values ($1, $2, 'gm_flow_verified', '核验家长', '核验家长', $4) returning id)
+     insert into student_guardians (school_id, student_id, user_id, relation, is_primary) select $1, $3, u.id, '姑姑', false from u`,
+    [t.demo.schoolId, Role.Parent, other, mobile],
+  );
+  const enter = await t.post('/api/index/studentEnter', teacher).send({ student_ids: [other] });
+  expect(enter.body.code).toBe(Code.Ok);
+  const user = {
+    id: t.demo.users.teacher,
+    role: Role.Teacher,
+    schoolId: t.demo.schoolId,
+    name: 't',
+    nickname: 't',
+    lang: 'zh-CN' as const,
+    tokenId: 0,
+  };
+  const pickup_verified = { person: 'g1', name: '核验的人', relation: '外婆', code_id: randomUUID(), offline: false };
+  const out = await t.app.get(FlowService).command(user, [other], { type: 'leave', picked_up_by: null, pickup_verified });
+  expect(out.results[0]).toMatchObject({ ok: true });
+  await t.app.get(FlowMessagesListener).settled();
+  const left = await eventually(async () => {
+    const { rows: sms } = await t.sql.query(`select params from sms_messages where mobile = $1 and kind = 'flow.left'`, [mobile]);
+    return sms[0] as { params: Record<string, string> } | undefined;
+  });
+  expect(left.params.by).toBe('核验的人（外婆）');
 });

@@ -12,6 +12,7 @@ import {
   Role,
   signPickupCode,
   toB64url,
+  type AlertKind,
   type FlowCommand,
   type FlowResults,
   type PickupCodeAnswer,
@@ -30,13 +31,14 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
+import { ALERT_WHAT, RAISE_EVENT_ALERT_SQL } from '../alerts/alerts.service';
 import { FlowService } from '../flow/flow.service';
 import { GuardianMessages } from '../messages/guardian-messages.service';
 import { SmsTexts } from '../sms/texts.service';
 import { RESPONSIBLE } from '../students/students.service';
 
-/** What an unauthorised attempt's alert says (alert.raised's `what`). */
-export const UNAUTHORISED_WHAT = '未授权接送尝试';
+/** What an unauthorised attempt's alert says (alert.raised's `what`; the boards' alert pickup_unauthorised). */
+export const UNAUTHORISED_WHAT = ALERT_WHAT.pickup_unauthorised;
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -343,7 +345,9 @@ export class PickupService {
     throw new AppError(reason, {}, undefined, { reason });
   }
 
+  /** The boards' alert (flow_alerts pickup_unauthorised, once per student and day) and the texts of this attempt. */
   private async alert(schoolId: number, attemptId: number, studentIds: number[]): Promise<void> {
+    await this.db.query(RAISE_EVENT_ALERT_SQL, [schoolId, studentIds, 'pickup_unauthorised' satisfies AlertKind]);
     const rows: Array<{ student_id: number; student: string; class_name: string; school: string; head_mobile: string | null; guardians: number[] }> =
       await this.db.query(
         `select s.id as student_id, s.name as student, coalesce(c.name, '') as class_name, sc.name as school,

@@ -1,6 +1,7 @@
 import { Code, pickupKeyPair, signPickupCode } from '@wantuo/shared';
 import { randomUUID } from 'node:crypto';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { AlertsService } from '../alerts/alerts.service';
 
 let t: TestApp;
 let teacher: string;
@@ -162,10 +163,13 @@ describe('verified departures', () => {
   it('expired: past its window and the next (and the skew)', async () => {
     const code = await codeAt(Date.now() - 120_000);
     const before = (await alertTexts()).length;
+    const boardAlerts = async () => (await t.sql.query(`select count(*)::int as n from flow_alerts where kind = 'pickup_unauthorised'`)).rows[0].n;
+    const raisedBefore = await boardAlerts();
     const res = await leave(teacher, { student_ids: [mine[0]], pickup_code: code });
     expect(res.body).toMatchObject({ code: Code.Error, msg: '接送码已过期，请让家长刷新后重新出示', data: { reason: 'pickup.expired' } });
     expect((await alertTexts()).length).toBe(before);
     expect((await attempts()).map((a) => a.result)).toEqual(['pickup.expired']);
+    expect(await boardAlerts()).toBe(raisedBefore);
   });
 
   it('wrong child: refused, the alert goes to the head teacher and that child’s guardians at once', async () => {
@@ -179,6 +183,15 @@ describe('verified departures', () => {
     const { rows } = await t.sql.query(`select count(*)::int as n from student_guardians g where g.student_id = $1`, [classmate]);
     expect(texts.length).toBe(1 + rows[0].n);
     expect((await attempts()).map((a) => a.result)).toEqual(['pickup.not_this_child']);
+    // the boards' alert: one row per child and day (a second attempt adds none), listed for the head teacher, kept by the scan
+    expect((await leave(teacher, { student_ids: [classmate], pickup_code: code })).body.data).toMatchObject({ reason: 'pickup.not_this_child' });
+    const raised = async () =>
+      (await t.sql.query(`select cleared_at from flow_alerts where student_id = $1 and kind = 'pickup_unauthorised'`, [classmate])).rows;
+    expect(await raised()).toEqual([{ cleared_at: null }]);
+    await t.app.get(AlertsService).scan();
+    expect(await raised()).toEqual([{ cleared_at: null }]);
+    const board = await t.get(`${path('flowAlerts')}?open_only=1&limit=50`, adviser);
+    expect(board.body.data.list).toContainEqual(expect.objectContaining({ student_id: classmate, kind: 'pickup_unauthorised', cleared_at: null }));
   });
 
   it('offline: accepted within 5 minutes of its verification (judged then), refused after', async () => {

@@ -6,6 +6,7 @@ import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { AttendanceRecords } from './attendance-records';
+import { PickupMark } from './pickup-mark';
 import { flowStrings, type FlowKey } from './strings';
 import { useFlowLive } from './use-flow-live';
 
@@ -46,6 +47,11 @@ function StudentChip({ s, tf, tz }: { s: FlowBoardStudent; tf: ReturnType<typeof
         {s.state === 'in_centre' && s.dinner_at ? ` · ${tf('flow.btn_dinner')}` : ''}
         {s.tutor_started_at && !s.tutor_ended_at ? ` · ${tf('flow.btn_start_tutor')}` : ''}
       </Typography.Text>
+      {s.state === 'left' && (s.pickup_verified || s.pickup_override !== null) && (
+        <div>
+          <PickupMark verified={s.pickup_verified} override={s.pickup_override} />
+        </div>
+      )}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { get } from '../../api/http';
 import { EmptyState } from '../../components/states';
 import { ServerTable } from '../../components/server-table';
 import { localDay, localTime, useSchoolZone } from '../../lib/school-time';
+import { PickupMark } from './pickup-mark';
 import { flowStrings, type FlowKey } from './strings';
 
 const STATES = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as const;
@@ -95,9 +96,17 @@ export function AttendanceRecords() {
           {
             title: tf('records.times'),
             key: 'times',
-            render: (_: unknown, r) =>
-              [r.picked_up_at, r.entered_at, r.left_at].map((x) => (x ? localTime(x, tz) : '-')).join(' / ') +
-              (r.left_with_name ? ` · ${r.left_with_name}` : ''),
+            render: (_: unknown, r) => (
+              <>
+                {[r.picked_up_at, r.entered_at, r.left_at].map((x) => (x ? localTime(x, tz) : '-')).join(' / ') +
+                  (r.left_with_name && !r.pickup_verified ? ` · ${r.left_with_name}` : '')}
+                {r.left_at && (r.pickup_verified || r.pickup_override !== null) && (
+                  <div>
+                    <PickupMark verified={r.pickup_verified} override={r.pickup_override} scope="records" />
+                  </div>
+                )}
+              </>
+            ),
           },
         ]}
       />

@@ -77,6 +77,7 @@ export const flowStrings = defineStrings({
   'board.alert_not_entered': { zh: '未入园', en: 'not arrived' },
   'board.alert_absent': { zh: '未到且未请假', en: 'absent without leave' },
   'board.alert_after_closing': { zh: '超时未离园', en: 'still in after closing' },
+  'board.alert_pickup_unauthorised': { zh: '未授权接送尝试', en: 'unauthorised pick-up attempt' },
   // the timeline of a student's day (also on the parent's pages)
   'parent.no_events': { zh: '今天还没有记录', en: 'Nothing recorded yet today' },
   'parent.left_with': { zh: '由{name}（{relation}）接走', en: 'collected by {name} ({relation})' },

@@ -1,7 +1,11 @@
-import { Alert, Card, Checkbox, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Modal, Tag, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import type { ShuttleTaskStudent } from '@wantuo/shared';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { localTime, useSchoolZone } from '../../lib/school-time';
+import { PickupScan } from '../pickup/pickup-scan';
+import { flushQueue as flushPickups, queuedCount } from '../pickup/verify';
 import { HandOverButton } from './hand-over';
 import { flowStrings, type FlowKey } from './strings';
 import { StepBar, stepsOf, useTaskSelection } from './step-runner';
@@ -13,6 +17,7 @@ const SHUTTLE = stepsOf('shuttle');
 /**
  * The shuttle teacher's phone list (/teacher_shuttle): today's pick-ups grouped by day school and dismissal time;
  * select many and tap the big 接到 button (the same rules, offline queue and fresh event id per tap as /teacher_today).
+ * A child in the centre handed over to whoever collects them: 离园 opens the same 扫码核验 as /teacher_today's (PickupScan).
  */
 export default function TeacherShuttle() {
   const tf = flowStrings.use();
@@ -20,6 +25,16 @@ export default function TeacherShuttle() {
   const { task, reload, pending, chosen, runner, selected, setSelected, toggle, loading, failed } = useTaskSelection('shuttleTask', () =>
     get('shuttleTask'),
   );
+  const [leaving, setLeaving] = useState<ShuttleTaskStudent | null>(null);
+  // departures verified offline (PickupScan's queue) go out when the page opens or the network returns, dialog closed or not
+  useEffect(() => {
+    const back = () => {
+      if (queuedCount() > 0) void flushPickups().then((r) => (r.sent ? reload() : undefined));
+    };
+    window.addEventListener('online', back);
+    back();
+    return () => window.removeEventListener('online', back);
+  }, [reload]);
 
   if (loading) return <Loading />;
   if (failed) return <LoadError onRetry={() => void reload()} />;
@@ -80,6 +95,17 @@ export default function TeacherShuttle() {
                         </Typography.Text>
                       </div>
                       {s.state === 'expected' && <HandOverButton duty="shuttle" student={s} onDone={() => void reload()} />}
+                      {s.state === 'in_centre' && (
+                        <Button
+                          data-testid="shuttle-leave"
+                          onClick={(e) => {
+                            e.stopPropagation();
+                            setLeaving(s);
+                          }}
+                        >
+                          {tf('flow.btn_leave')}
+                        </Button>
+                      )}
                     </li>
                   ))}
                 </ul>
@@ -89,6 +115,23 @@ export default function TeacherShuttle() {
         )}
       </Card>
       <StepBar steps={SHUTTLE} runner={runner} chosen={chosen.length} columns={1} />
+      <Modal
+        open={!!leaving}
+        title={leaving ? tf('flow.leave_title', { name: leaving.name }) : ''}
+        footer={null}
+        onCancel={() => setLeaving(null)}
+        destroyOnHidden
+      >
+        {leaving && (
+          <PickupScan
+            students={[{ id: leaving.id, name: leaving.name }]}
+            onDone={() => {
+              setLeaving(null);
+              void reload();
+            }}
+          />
+        )}
+      </Modal>
     </div>
   );
 }

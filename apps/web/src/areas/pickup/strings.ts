@@ -41,6 +41,7 @@ export const pickupStrings = defineStrings({
   'pickup.queued': { zh: '已离线记录，联网后上传', en: 'Recorded offline, sent when back online' },
   'pickup.unknown_person': { zh: '未知接送人', en: 'Unknown person' },
   'pickup.manual': { zh: '人工放行：{reason}', en: 'Manual release: {reason}' },
+  'pickup.offline_mark': { zh: '离线', en: 'offline' },
   'pickup.r.malformed': { zh: '无法识别的接送码', en: 'Unrecognised pick-up code' },
   'pickup.r.bad_signature': { zh: '接送码签名无效：可能是伪造的接送码', en: 'Invalid signature: the code may be forged' },
   'pickup.r.other_school': { zh: '这是其他机构的接送码', en: 'A code of another school' },
