@@ -43,6 +43,8 @@ export const SMS_KINDS = {
   'homework.set': { vars: ['school', 'student', 'title', 'due'], text: ['school', 'student', 'title'] },
   // issue 27 (the child's daily report, sent at departure with the report's link)
   'report.daily': { vars: ['school', 'student', 'day'], text: ['school', 'student'] },
+  // issue 27 (a pick-up person's link to their pick-up code, sent when a guardian makes it)
+  'pickup.link': { vars: ['school', 'student', 'person', 'url'], text: ['school', 'student', 'person'] },
 } as const satisfies Record<string, SmsKindSpec>;
 
 export type SmsKind = keyof typeof SMS_KINDS;

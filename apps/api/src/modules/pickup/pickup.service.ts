@@ -11,6 +11,7 @@ import {
   PICKUP_WINDOW_SECONDS,
   Role,
   signPickupCode,
+  MOBILE_RE,
   toB64url,
   type AlertKind,
   type FlowCommand,
@@ -155,13 +156,20 @@ export class PickupService {
     };
   }
 
-  /** A new share link for a pick-up person of the guardian's child; the person's earlier links are revoked with it. */
+  /**
+   * A new share link for a pick-up person of the guardian's child; the person's earlier links are revoked with it. A
+   * person with a mobile gets the link by SMS ('pickup.link', staged with the link and sent after the commit): `sent`.
+   */
   async shareLink(user: SessionUser, input: PickupShareLinkInput): Promise<PickupShareLinkAnswer> {
     const token = toB64url(randomBytes(24));
-    const [link]: Array<{ id: number }> = await this.db.transaction(async (em) => {
-      const [person]: Array<{ id: number }> = await em.query(
-        `select p.id from pickup_people p
+    const path = `/pickup/${token}`;
+    const url = `${this.config.webPublicUrl}${path}`;
+    const { link, staged } = await this.db.transaction(async (em) => {
+      const [person]: Array<{ id: number; name: string; mobile: string; student: string; school: string }> = await em.query(
+        `select p.id, p.name, btrim(p.mobile) as mobile, s.name as student, sc.name as school
+           from pickup_people p
            join students s on s.id = p.student_id and s.status = 1 and s.school_id = $3
+           join schools sc on sc.id = s.school_id
            join student_guardians g on g.student_id = s.id and g.user_id = $2
           where p.id = $1 and p.deleted_at is null
           for update of p`,
@@ -169,15 +177,25 @@ export class PickupService {
       );
       if (!person) throw new AppError('pickup.person_not_found');
       await em.query(`update pickup_links set revoked_at = now() where pickup_person_id = $1 and revoked_at is null`, [person.id]);
-      return em.query(`insert into pickup_links (school_id, pickup_person_id, token_hash, created_by) values ($1, $2, $3, $4) returning id`, [
-        user.schoolId,
-        person.id,
-        tokenHash(token),
-        user.id,
-      ]);
+      const [row]: Array<{ id: number }> = await em.query(
+        `insert into pickup_links (school_id, pickup_person_id, token_hash, created_by) values ($1, $2, $3, $4) returning id`,
+        [user.schoolId, person.id, tokenHash(token), user.id],
+      );
+      const texts = MOBILE_RE.test(person.mobile)
+        ? await this.texts.stage(em, [
+            {
+              school_id: user.schoolId!,
+              mobile: person.mobile,
+              kind: 'pickup.link',
+              params: { school: person.school, student: person.student, person: person.name, url },
+              key: `pickup.link:${row.id}`,
+            },
+          ])
+        : null;
+      return { link: row, staged: texts };
     });
-    const path = `/pickup/${token}`;
-    return { id: link.id, token, path, url: `${this.config.webPublicUrl}${path}`, sent: false };
+    if (staged) await this.texts.dispatch(staged);
+    return { id: link.id, token, path, url, sent: staged !== null };
   }
 
   /** Revokes a share link of the guardian's children's pick-up people. */

@@ -141,6 +141,39 @@ describe('verified departures', () => {
     expect((await attempts()).map((a) => a.result)).toEqual(['ok', 'pickup.revoked']);
   });
 
+  it("a pick-up person's link goes to their mobile by SMS ('pickup.link', in the outbox with the link); none without a mobile", async () => {
+    const list = await t.get(path('pickupShareLinks'), parent);
+    const person = list.body.data.list.find((r: { students: Array<{ id: number }> }) => r.students[0].id === mine[0]);
+    const mobile = '13900000271';
+    await t.sql.query(`update pickup_people set mobile = $2 where id = $1`, [person.pickup_person_id, mobile]);
+    const texts = async () =>
+      (await t.sql.query(`select kind, content, params from sms_messages where mobile = $1 order by id`, [mobile])).rows as Array<{
+        kind: string;
+        content: string;
+        params: Record<string, string>;
+      }>;
+    const res = await t.post(path('pickupShareLink'), parent).send({ pickup_person_id: person.pickup_person_id });
+    expect(res.body.code).toBe(Code.Ok);
+    expect(res.body.data).toMatchObject({ sent: true, url: expect.stringMatching(new RegExp(`/pickup/${res.body.data.token}$`)) });
+    const [sms] = await texts();
+    expect(sms).toMatchObject({ kind: 'pickup.link', params: { person: person.name, url: res.body.data.url } });
+    expect(sms.params.student).toBeTruthy();
+    expect(sms.params.school).toBeTruthy();
+    expect(sms.content).toContain(res.body.data.url);
+    expect(sms.content).toContain(person.name);
+    // a new link is a new text; a person without a (valid) mobile: the link, not sent
+    expect((await t.post(path('pickupShareLink'), parent).send({ pickup_person_id: person.pickup_person_id })).body.data.sent).toBe(true);
+    expect((await texts()).length).toBe(2);
+    await t.sql.query(`update pickup_people set mobile = '' where id = $1`, [person.pickup_person_id]);
+    const silent = await t.post(path('pickupShareLink'), parent).send({ pickup_person_id: person.pickup_person_id });
+    expect(silent.body).toMatchObject({ code: Code.Ok, data: { sent: false } });
+    expect(
+      (await t.sql.query(`select count(*)::int as n from sms_messages where kind = 'pickup.link' and params->>'url' = $1`, [silent.body.data.url]))
+        .rows[0].n,
+    ).toBe(0);
+    await t.sql.query(`update pickup_people set mobile = $2 where id = $1`, [person.pickup_person_id, person.mobile]);
+  });
+
   it('replayed: one departure per code; the same departure sent again counts once', async () => {
     const code = await guardianCode();
     const eventId = randomUUID();

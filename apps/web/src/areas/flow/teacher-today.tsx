@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Badge, Card, Checkbox, Empty, Modal, Radio, Segmented, Space, Tag, Typography } from 'antd';
+import { Alert, Badge, Button, Card, Checkbox, Empty, Modal, Radio, Segmented, Space, Tag, Typography } from 'antd';
 import { boardState, LOW_UNITS_BADGE, type FlowBoardStudent } from '@wantuo/shared';
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { get } from '../../api/http';
 import { early } from '../../lib/early-data';
 import { LoadError, Loading } from '../../components/states';
@@ -9,8 +9,12 @@ import { useT } from '../../stores/preferences';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { STEPS, StepBar, useFlowQueue, useStepRunner } from './step-runner';
 import { PickupScan } from '../pickup/pickup-scan';
+import { reportsStrings } from '../reports/strings';
 import { flowStrings, type FlowKey } from './strings';
 import './teacher-today.css';
+
+/** the daily report's quick-comment picker (reports area), loaded when a 评语 is first opened */
+const CommentPicker = lazy(() => import('../reports/comment-picker'));
 
 type Filter = 'all' | 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
 const STATE_COLOR: Record<Exclude<Filter, 'all'>, string> = {
@@ -34,6 +38,8 @@ export default function TeacherToday() {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [leaving, setLeaving] = useState<FlowBoardStudent | null>(null);
   const [pickup, setPickup] = useState<number | null>(null);
+  const [commenting, setCommenting] = useState<FlowBoardStudent | null>(null);
+  const rs = reportsStrings.use();
   const q = useQuery({ queryKey: ['flowBoard'], queryFn: () => early('flowBoard', () => get('flowBoard')), refetchInterval: 30_000 });
   const { refetch } = q;
   const pending = useFlowQueue(useCallback(() => refetch(), [refetch]));
@@ -126,6 +132,16 @@ export default function TeacherToday() {
                         .join(' · ') || `${s.care_class_name} · ${[s.day_school, s.grade, s.class_name].filter(Boolean).join(' ')}`}
                     </Typography.Text>
                   </div>
+                  <Button
+                    size="small"
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      setCommenting(s);
+                    }}
+                    data-testid="comment-open-today"
+                  >
+                    {rs('write')}
+                  </Button>
                 </li>
               );
             })}
@@ -179,6 +195,11 @@ export default function TeacherToday() {
           </div>
         )}
       </Modal>
+      {commenting && q.data && (
+        <Suspense fallback={null}>
+          <CommentPicker studentId={commenting.id} studentName={commenting.name} day={q.data.day} onClose={() => setCommenting(null)} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -12,11 +12,13 @@ export default function ParentPickupPage() {
   const qc = useQueryClient();
   const links = useQuery({ queryKey: ['pickupShareLinks'], queryFn: () => get('pickupShareLinks') });
   const [made, setMade] = useState<Record<number, string>>({});
+  const [texted, setTexted] = useState<Record<number, boolean>>({});
   const [copied, setCopied] = useState<number | null>(null);
 
   const create = async (personId: number) => {
     const res = await post('pickupShareLink', { pickup_person_id: personId });
     setMade((m) => ({ ...m, [personId]: res.url }));
+    setTexted((m) => ({ ...m, [personId]: res.sent }));
     await qc.invalidateQueries({ queryKey: ['pickupShareLinks'] });
   };
   const copy = async (personId: number) => {
@@ -50,6 +52,9 @@ export default function ParentPickupPage() {
                     <Typography.Text copyable={false} code data-testid="pickup-link" style={{ wordBreak: 'break-all' }}>
                       {made[p.pickup_person_id]}
                     </Typography.Text>
+                  )}
+                  {made[p.pickup_person_id] && texted[p.pickup_person_id] && (
+                    <Alert type="success" showIcon title={pt('pickup.share_texted', { mobile: p.mobile })} data-testid="pickup-link-sent" />
                   )}
                   {copied === p.pickup_person_id && <Alert type="success" showIcon title={pt('pickup.share_copied')} />}
                   <Flex gap={8} wrap>

@@ -19,6 +19,7 @@ export const pickupStrings = defineStrings({
   'pickup.share_renew': { zh: '重新生成', en: 'New link' },
   'pickup.share_copy': { zh: '复制链接', en: 'Copy link' },
   'pickup.share_copied': { zh: '已复制，请通过短信或微信发给接送人', en: 'Copied: send it by SMS or WeChat' },
+  'pickup.share_texted': { zh: '链接已通过短信发送到 {mobile}', en: 'The link was sent by SMS to {mobile}' },
   'pickup.share_revoke': { zh: '撤销', en: 'Revoke' },
   'pickup.share_revoke_confirm': { zh: '撤销后此人的接送码立即失效，确定吗？', en: 'Their codes stop working at once. Revoke?' },
   'pickup.share_active': { zh: '链接有效', en: 'Link active' },

@@ -1,12 +1,11 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Drawer, Flex, Input, List, Select, Space, Tag, Typography } from 'antd';
-import { COMMENT_CATEGORIES, COMMENT_TEXT_MAX, commentSaysSomething, presetsOf, type ClassReportStatus } from '@wantuo/shared';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Flex, List, Select, Space, Tag, Typography } from 'antd';
+import { type ClassReportStatus } from '@wantuo/shared';
 import { useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
-import { usePreferences } from '../../stores/preferences';
+import CommentPicker from './comment-picker';
 import { reportsStrings } from './strings';
 
 type Row = ClassReportStatus['list'][number];
@@ -85,102 +84,9 @@ export default function ClassReports() {
           </Card>
         </>
       )}
-      {writing && d && <CommentPicker row={writing} day={d.day} onClose={() => setWriting(null)} />}
-    </Flex>
-  );
-}
-
-/** The quick-comment picker: preset phrases by 表现 / 作业 / 情绪, free text, saved with the version read. */
-function CommentPicker({ row, day, onClose }: { row: Row; day: string; onClose: () => void }) {
-  const s = reportsStrings.use();
-  const lang = usePreferences((p) => p.lang);
-  const qc = useQueryClient();
-  const current = useQuery({
-    queryKey: ['dailyReport', row.student_id, day],
-    queryFn: () => get('dailyReport', { student_id: row.student_id, day }),
-  });
-  const [chosen, setChosen] = useState<string[] | null>(null);
-  const [text, setText] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const presets = chosen ?? current.data?.comment?.presets ?? [];
-  const free = text ?? current.data?.comment?.text ?? '';
-  const toggle = (key: string) => setChosen(presets.includes(key) ? presets.filter((k) => k !== key) : [...presets, key]);
-  const save = async () => {
-    if (!commentSaysSomething({ presets, text: free })) {
-      feedback().message.error(s('need_something'));
-      return;
-    }
-    setSaving(true);
-    try {
-      await post('saveDailyComment', {
-        student_id: row.student_id,
-        day,
-        presets,
-        text: free.trim(),
-        photos: current.data?.comment?.photos ?? [],
-        version: current.data?.comment?.version ?? 0,
-      });
-      feedback().message.success(s('saved'));
-      await qc.invalidateQueries({ queryKey: ['classReportStatus'] });
-      await qc.invalidateQueries({ queryKey: ['dailyReport', row.student_id] });
-      onClose();
-    } catch {
-      // shown; a stale version: the reload below shows the newer comment
-      void current.refetch();
-    } finally {
-      setSaving(false);
-    }
-  };
-  return (
-    <Drawer
-      open
-      placement="bottom"
-      height="auto"
-      title={`${s('write')} · ${row.student_name}`}
-      onClose={onClose}
-      extra={
-        <Button type="primary" loading={saving} onClick={() => void save()} data-testid="comment-save" disabled={current.isLoading}>
-          {s('save')}
-        </Button>
-      }
-    >
-      {current.isLoading ? (
-        <Loading />
-      ) : current.isError ? (
-        <LoadError onRetry={() => void current.refetch()} />
-      ) : (
-        <Flex vertical gap={12}>
-          {COMMENT_CATEGORIES.map((c) => (
-            <div key={c}>
-              <Typography.Text type="secondary">{s(`cat.${c}`)}</Typography.Text>
-              <Flex gap={6} wrap style={{ marginTop: 4 }}>
-                {presetsOf(c).map((p) => (
-                  <Tag.CheckableTag
-                    key={p.key}
-                    checked={presets.includes(p.key)}
-                    onChange={() => toggle(p.key)}
-                    data-testid="comment-preset"
-                    data-key={p.key}
-                    style={{ padding: '4px 10px', fontSize: 14, border: '1px solid #d9d9d9' }}
-                  >
-                    {lang === 'en' ? p.en : p.zh}
-                  </Tag.CheckableTag>
-                ))}
-              </Flex>
-            </div>
-          ))}
-          <Input.TextArea
-            aria-label={s('free_text')}
-            placeholder={s('free_text')}
-            value={free}
-            onChange={(e) => setText(e.target.value)}
-            maxLength={COMMENT_TEXT_MAX}
-            showCount
-            rows={3}
-            data-testid="comment-text"
-          />
-        </Flex>
+      {writing && d && (
+        <CommentPicker studentId={writing.student_id} studentName={writing.student_name} day={d.day} onClose={() => setWriting(null)} />
       )}
-    </Drawer>
+    </Flex>
   );
 }

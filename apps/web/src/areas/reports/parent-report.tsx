@@ -2,7 +2,6 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, Image, List, Segmented, Space, Tag, Timeline, Typography } from 'antd';
 import { commentText, type DailyReport, type ParentChild } from '@wantuo/shared';
 import dayjs from 'dayjs';
-import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
@@ -173,7 +172,15 @@ export function ReportView({ r }: { r: DailyReport }) {
               <Image.PreviewGroup>
                 <Flex gap={6} wrap style={{ marginTop: 6 }}>
                   {r.comment.photos.map((p) => (
-                    <Image key={p} src={p} width={72} height={72} style={{ objectFit: 'cover', borderRadius: 4 }} alt={s('photos')} />
+                    <Image
+                      key={p}
+                      src={p}
+                      width={72}
+                      height={72}
+                      style={{ objectFit: 'cover', borderRadius: 4 }}
+                      alt={s('photos')}
+                      data-testid="report-comment-photo"
+                    />
                   ))}
                 </Flex>
               </Image.PreviewGroup>

@@ -20,6 +20,7 @@ export const smsStrings = defineStrings({
   'kind.flow.left': { zh: '离园提醒', en: 'Left' },
   'kind.homework.set': { zh: '作业布置', en: 'Homework set' },
   'kind.report.daily': { zh: '每日反馈', en: 'Daily report' },
+  'kind.pickup.link': { zh: '接送码链接', en: 'Pick-up link' },
   // states
   'state.queued': { zh: '排队中', en: 'Queued' },
   'state.sending': { zh: '发送中', en: 'Sending' },
