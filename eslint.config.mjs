@@ -2,7 +2,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/reports/**', 'data/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'apps/*/reports/**', 'packages/*/reports/**', 'data/**', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -59,6 +59,8 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
     SEED_DEMO: '1',
     LOG_LEVEL: 'warn',
     DATA_DIR: dataDir,
+    // the links in messages and share links point at this stack
+    WEB_PUBLIC_URL: `http://127.0.0.1:${port}`,
     ...extraEnv,
   };
   const procs: ChildProcess[] = [];

@@ -1033,4 +1033,12 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     meaning:
       "the school's public key for checking pick-up codes offline on a staff phone, with the names of the people a code may name (a teacher's and head teacher's own students; the admin's whole school) and the revoked ones",
   },
+  {
+    method: 'POST',
+    action: 'reportPickupAttempt',
+    module: 'pickup',
+    who: ['T', 'H', 'A'],
+    meaning:
+      "a pick-up code the teacher's phone refused on its own (another child's, a revoked person's): checked by the API as at 离园, logged, and when unauthorised the head teacher and the children's guardians are alerted at once; never records a departure (refused with the code's reason)",
+  },
 ];

@@ -24,3 +24,16 @@ export const PickupCodeByLinkQuery = z.strictObject({
   token: z.string({ error: 'pickup.v.token_invalid' }).regex(PICKUP_TOKEN_RE, { error: 'pickup.v.token_invalid' }),
 });
 export type PickupCodeByLinkQuery = z.infer<typeof PickupCodeByLinkQuery>;
+
+/**
+ * reportPickupAttempt: a code the teacher's phone refused on its own (another child's, a revoked person's), reported so
+ * the API checks it too and, when it is unauthorised, logs it and alerts at once; it never records a departure.
+ */
+export const ReportPickupAttemptInput = z.strictObject({
+  student_ids: z.array(bodyId, { error: 'pickup.v.id_invalid' }).min(1, { error: 'pickup.v.id_invalid' }).max(50, { error: 'pickup.v.id_invalid' }),
+  pickup_code: z
+    .string({ error: 'pickup.v.code_invalid' })
+    .max(2000, { error: 'pickup.v.code_invalid' })
+    .regex(/^PK1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, { error: 'pickup.v.code_invalid' }),
+});
+export type ReportPickupAttemptInput = z.infer<typeof ReportPickupAttemptInput>;

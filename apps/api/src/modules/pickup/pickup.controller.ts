@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { PickupCodeByLinkQuery, PickupRevokeInput, PickupShareLinkInput } from '@wantuo/shared';
+import { PickupCodeByLinkQuery, PickupRevokeInput, PickupShareLinkInput, ReportPickupAttemptInput } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
@@ -34,6 +34,11 @@ export class PickupController {
   @Action('GET', 'pickupCodeByLink')
   byLink(@Input() q: PickupCodeByLinkQuery) {
     return this.pickup.codeByLink(q);
+  }
+
+  @Action('POST', 'reportPickupAttempt')
+  report(@Input() input: ReportPickupAttemptInput, @CurrentUser() user: SessionUser) {
+    return this.pickup.reportAttempt(user, input);
   }
 
   @Action('GET', 'pickupVerifyKey')

@@ -25,6 +25,7 @@ import {
   type PickupShareLinkInput,
   type PickupShareList,
   type PickupVerifyKeyAnswer,
+  type ReportPickupAttemptInput,
   type StudentLiyuanInput,
 } from '@wantuo/shared';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -285,12 +286,10 @@ export class PickupService {
   }
 
   /**
-   * studentLiyuan with a pick-up code: verified here (signature, expiry at verified_at or now, the 5-minute offline
-   * window, every child in the code, the person's standing, replay), then the departure through the flow with the
-   * verified person in its payload and the used-code row in the append's transaction. A refused code throws its own
-   * message; an unauthorised one (a genuine code of a revoked person or not for this child) alerts at once.
+   * A code checked as at 离园 (signature, expiry at verified_at or now, the offline window, every child in the code, the
+   * person's standing): the verified person, or refused (logged; an unauthorised code alerts at once) by throwing.
    */
-  async depart(user: SessionUser, input: StudentLiyuanInput & { pickup_code: string }): Promise<FlowResults> {
+  private async verify(user: SessionUser, input: { student_ids: number[]; pickup_code: string; verified_at?: string }) {
     const schoolId = user.schoolId!;
     const ids = [...new Set(input.student_ids)];
     const { publicKey } = await this.keyOf(schoolId);
@@ -299,11 +298,33 @@ export class PickupService {
     const offline = verifiedAtMs !== null;
     const attempt = { codeId: check.codeId ?? null, person: check.parsed?.payload.person ?? null, ids, offline };
     if (!check.ok) return this.refuse(user, check.reason, attempt);
-
     const who = await this.standing(check.parsed.person, schoolId, ids);
     if (!who) return this.refuse(user, 'pickup.bad_signature', attempt);
     // an unauthorised person is told apart from a child they may not take: both alert
     if (who.refusal) return this.refuse(user, who.refusal, attempt);
+    return { ids, check, who, attempt, offline };
+  }
+
+  /**
+   * reportPickupAttempt: a code the phone refused on its own, checked here as at 离园 so an unauthorised one is logged
+   * and alerted even though no departure is asked for. A code the API finds good is only logged (`checked`): the
+   * departure is still the teacher's to confirm.
+   */
+  async reportAttempt(user: SessionUser, input: ReportPickupAttemptInput): Promise<Record<string, never>> {
+    const { attempt } = await this.verify(user, input);
+    await this.log(user.schoolId!, user.id, attempt, 'checked');
+    return {};
+  }
+
+  /**
+   * studentLiyuan with a pick-up code: verified here (signature, expiry at verified_at or now, the 5-minute offline
+   * window, every child in the code, the person's standing, replay), then the departure through the flow with the
+   * verified person in its payload and the used-code row in the append's transaction. A refused code throws its own
+   * message; an unauthorised one (a genuine code of a revoked person or not for this child) alerts at once.
+   */
+  async depart(user: SessionUser, input: StudentLiyuanInput & { pickup_code: string }): Promise<FlowResults> {
+    const schoolId = user.schoolId!;
+    const { ids, check, who, attempt, offline } = await this.verify(user, input);
 
     const eventId = (input.event_id ?? randomUUID()).toLowerCase();
     const [used]: Array<{ event_id: string }> = await this.db.query(`select event_id from pickup_used_codes where code_id = $1`, [check.codeId]);

@@ -1,6 +1,7 @@
 import { Alert, Button, Descriptions, Flex, Modal, Typography } from 'antd';
 import { ScanOutlined } from '@ant-design/icons';
 import { useEffect, useRef, useState } from 'react';
+import { isUnauthorisedPickup } from '@wantuo/shared';
 import { ApiError, post } from '../../api/http';
 import { decodeQr, decodeQrFile } from '../auth/qr-decode';
 import { pickupStrings, type PickupKey } from './strings';
@@ -49,7 +50,13 @@ export function PickupScan({ students, onDone }: { students: Array<{ id: number;
     const key = await verifyKey();
     if (!key) return refuse(pt('pickup.r.malformed'));
     const local = checkLocally(key, text, ids);
-    if (!local.ok) return refuse(pt(local.reason!.replace('pickup.', 'pickup.r.') as PickupKey));
+    if (!local.ok) {
+      // another child's code or a revoked person's: the API hears of it too, and alerts the head teacher and guardians
+      if (isUnauthorisedPickup(local.reason!) && navigator.onLine !== false) {
+        post('reportPickupAttempt', { student_ids: ids, pickup_code: text.trim() }, { silent: true }).catch(() => undefined);
+      }
+      return refuse(pt(local.reason!.replace('pickup.', 'pickup.r.') as PickupKey));
+    }
     setError(null);
     setScanned({ code: text.trim(), at: new Date().toISOString(), person: local.person });
   };

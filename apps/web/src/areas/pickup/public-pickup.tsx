@@ -1,6 +1,7 @@
 import { Alert, Flex } from 'antd';
 import { useParams } from 'react-router';
 import { get } from '../../api/http';
+import { QueryProvider } from '../../components/query-provider';
 import { PickupCodeCard } from './code-card';
 import { pickupStrings } from './strings';
 
@@ -9,13 +10,16 @@ export default function PublicPickupPage() {
   const pt = pickupStrings.use();
   const { token = '' } = useParams();
   if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return <Alert type="error" showIcon title={pt('pickup.public_invalid')} />;
+  // outside every area's layout (no account): the page brings its own query client
   return (
-    <Flex vertical gap={12} style={{ maxWidth: 420, margin: '0 auto', padding: 12 }}>
-      <PickupCodeCard
-        queryKey={['pickupCodeByLink', token]}
-        load={() => get('pickupCodeByLink', { token }, { silent: true })}
-        errorText={pt('pickup.public_invalid')}
-      />
-    </Flex>
+    <QueryProvider>
+      <Flex vertical gap={12} style={{ maxWidth: 420, margin: '0 auto', padding: 12 }}>
+        <PickupCodeCard
+          queryKey={['pickupCodeByLink', token]}
+          load={() => get('pickupCodeByLink', { token }, { silent: true })}
+          errorText={pt('pickup.public_invalid')}
+        />
+      </Flex>
+    </QueryProvider>
   );
 }
