@@ -227,6 +227,25 @@ describe('verified departures', () => {
     expect(board.body.data.list).toContainEqual(expect.objectContaining({ student_id: classmate, kind: 'pickup_unauthorised', cleared_at: null }));
   });
 
+  it('reportPickupAttempt: a code the phone refused itself is checked, logged and alerted; a good one only logged; never a departure', async () => {
+    const code = await guardianCode();
+    const report = (token: string, body: object) => t.post(path('reportPickupAttempt'), token).send(body);
+    const before = (await alertTexts()).length;
+    const res = await report(teacher, { student_ids: [classmate], pickup_code: code });
+    expect(res.body).toMatchObject({ code: Code.Error, data: { reason: 'pickup.not_this_child' } });
+    expect((await alertTexts()).length).toBeGreaterThan(before);
+    // a code the API finds good: logged as checked, the child has not left (the teacher still confirms)
+    expect((await report(teacher, { student_ids: [mine[0]], pickup_code: code })).body.code).toBe(Code.Ok);
+    expect((await attempts()).map((a) => a.result)).toEqual(['pickup.not_this_child', 'checked']);
+    expect(await leftPayload(mine[0])).toEqual([]);
+    // wrong role, bad input: nothing logged
+    const logged = (await attempts()).length;
+    expect((await report(parent, { student_ids: [mine[0]], pickup_code: code })).body.msg).toBe('当前账号没有权限执行此操作');
+    expect((await report(teacher, { student_ids: [], pickup_code: code })).body.code).toBe(Code.Error);
+    expect((await report(teacher, { student_ids: [mine[0]], pickup_code: 'not a code' })).body.code).toBe(Code.Error);
+    expect((await attempts()).length).toBe(logged);
+  });
+
   it('offline: accepted within 5 minutes of its verification (judged then), refused after', async () => {
     const verified = Date.now() - 190_000;
     const ok = await leave(teacher, {
