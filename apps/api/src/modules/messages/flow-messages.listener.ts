@@ -4,7 +4,7 @@ import { STEP_EVENT, type GuardianMessageKind } from '@wantuo/shared';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { DomainEvents } from '../../core/events/domain-events';
-import { InFlight } from '../../core/events/in-flight';
+import { CommitBatches } from '../../core/events/commit-batches';
 import { LOGGER } from '../../core/logging/logger';
 import { GuardianMessages, type GuardianMessage } from './guardian-messages.service';
 
@@ -24,9 +24,12 @@ const KIND_OF: Partial<Record<string, GuardianMessageKind>> = {
 @Injectable()
 export class FlowMessagesListener implements OnModuleInit, OnModuleDestroy {
   private off: (() => void) | null = null;
-  private pending: number[] = [];
-  private running: Promise<void> | null = null;
-  private readonly work = new InFlight((err) => this.log.error({ err }, 'guardians not told of flow events'));
+  private readonly batches = new CommitBatches<number>(
+    async (batch) => {
+      await this.tell(batch);
+    },
+    (err) => this.log.error({ err }, 'guardians not told of flow events'),
+  );
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -38,11 +41,7 @@ export class FlowMessagesListener implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     this.off = this.events.on('flow.committed', (e) => {
       if (!KIND_OF[e.type]) return;
-      this.pending.push(e.position);
-      if (!this.running) {
-        this.running = this.drain();
-        this.work.track(this.running);
-      }
+      this.batches.push(e.position);
     });
   }
 
@@ -53,24 +52,7 @@ export class FlowMessagesListener implements OnModuleInit, OnModuleDestroy {
 
   /** Resolves once everything received so far is told (tests). */
   async settled(): Promise<void> {
-    while (this.running || this.work.size) {
-      if (this.running) await this.running;
-      await this.work.settled();
-    }
-  }
-
-  private async drain(): Promise<void> {
-    // the rest of the command's events (emitted in the same synchronous loop) join this batch
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    try {
-      while (this.pending.length) {
-        const positions = this.pending;
-        this.pending = [];
-        await this.tell(positions);
-      }
-    } finally {
-      this.running = null;
-    }
+    await this.batches.settled();
   }
 
   /** The messages of these flow events (global positions) to every guardian of their students. */

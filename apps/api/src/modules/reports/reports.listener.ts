@@ -4,7 +4,7 @@ import { reportLink, reportMessageKey, STEP_EVENT } from '@wantuo/shared';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { DomainEvents } from '../../core/events/domain-events';
-import { InFlight } from '../../core/events/in-flight';
+import { CommitBatches } from '../../core/events/commit-batches';
 import { LOGGER } from '../../core/logging/logger';
 import { GuardianMessages, type GuardianMessage } from '../messages/guardian-messages.service';
 import { refreshReports, type DayKey } from './report-projection';
@@ -18,9 +18,12 @@ import { refreshReports, type DayKey } from './report-projection';
 @Injectable()
 export class ReportsListener implements OnModuleInit, OnModuleDestroy {
   private off: (() => void) | null = null;
-  private pending: Array<DayKey & { left: boolean }> = [];
-  private running: Promise<void> | null = null;
-  private readonly work = new InFlight((err) => this.log.error({ err }, 'daily reports not refreshed after flow events'));
+  private readonly batches = new CommitBatches<DayKey & { left: boolean }>(
+    async (batch) => {
+      await this.apply(batch);
+    },
+    (err) => this.log.error({ err }, 'daily reports not refreshed after flow events'),
+  );
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -31,11 +34,7 @@ export class ReportsListener implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.off = this.events.on('flow.committed', (e) => {
-      this.pending.push({ student_id: e.student_id, day: e.day, left: e.type === STEP_EVENT.left });
-      if (!this.running) {
-        this.running = this.drain();
-        this.work.track(this.running);
-      }
+      this.batches.push({ student_id: e.student_id, day: e.day, left: e.type === STEP_EVENT.left });
     });
   }
 
@@ -46,24 +45,7 @@ export class ReportsListener implements OnModuleInit, OnModuleDestroy {
 
   /** Resolves once everything received so far is projected and sent (tests). */
   async settled(): Promise<void> {
-    while (this.running || this.work.size) {
-      if (this.running) await this.running;
-      await this.work.settled();
-    }
-  }
-
-  private async drain(): Promise<void> {
-    // the rest of the command's events (emitted in the same synchronous loop) join this batch
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    try {
-      while (this.pending.length) {
-        const batch = this.pending;
-        this.pending = [];
-        await this.apply(batch);
-      }
-    } finally {
-      this.running = null;
-    }
+    await this.batches.settled();
   }
 
   /** Refreshes the student-days of a batch, then sends the reports of those who left (not sent before). */
