@@ -11,25 +11,14 @@ import { useSchoolToday } from '../../lib/school-time';
 import { Attachments, KindTag, StateTag } from './common';
 import { homeworkStrings } from './strings';
 import './homework.css';
+import { ParentChildren } from '../parent/children-gate';
 
 /** /parent_homework: each child's homework of a day (today first): state, the teacher's note, done at home with a photo. */
 export default function ParentHomework() {
   const s = homeworkStrings.use();
-  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get('parentChildren') });
-  const kids = children.data?.list ?? [];
   return (
     <Flex vertical gap={12} className="hw-page">
-      {children.isLoading ? (
-        <Loading />
-      ) : children.isError ? (
-        <LoadError onRetry={() => void children.refetch()} />
-      ) : kids.length === 0 ? (
-        <Card>
-          <EmptyState description={s('parent.no_children')} />
-        </Card>
-      ) : (
-        <ChildHomework kids={kids} />
-      )}
+      <ParentChildren empty={s('parent.no_children')}>{(kids) => <ChildHomework kids={kids} />}</ParentChildren>
     </Flex>
   );
 }

@@ -4,30 +4,19 @@ import { exchangeDecision, type ParentChild, type ScoreGoods } from '@wantuo/sha
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
-import { EmptyState, LoadError, Loading } from '../../components/states';
+import { LoadError, Loading } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
 import { useSchoolClock } from '../../lib/school-time';
 import { GoodsPicture, LedgerList, OrderStateTag } from './common';
 import { pointsStrings } from './strings';
+import { ParentChildren } from '../parent/children-gate';
 
 /** /parent_points: each child's balance and history, the goods on sale with exchange (confirmed first), and the exchanges made. */
 export default function ParentPoints() {
   const s = pointsStrings.use();
-  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get('parentChildren') });
-  const kids = children.data?.list ?? [];
   return (
     <Flex vertical gap={12} style={{ maxWidth: 720 }}>
-      {children.isLoading ? (
-        <Loading />
-      ) : children.isError ? (
-        <LoadError onRetry={() => void children.refetch()} />
-      ) : kids.length === 0 ? (
-        <Card>
-          <EmptyState description={s('parent.no_children')} />
-        </Card>
-      ) : (
-        <ChildrenPoints kids={kids} />
-      )}
+      <ParentChildren empty={s('parent.no_children')}>{(kids) => <ChildrenPoints kids={kids} />}</ParentChildren>
     </Flex>
   );
 }

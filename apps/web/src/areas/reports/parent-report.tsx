@@ -8,25 +8,14 @@ import { EmptyState, LoadError, Loading } from '../../components/states';
 import { localTime, useSchoolToday } from '../../lib/school-time';
 import { usePreferences } from '../../stores/preferences';
 import { reportsStrings } from './strings';
+import { ParentChildren } from '../parent/children-gate';
 
 /** /parent_report?student=&day=: a child's day on one page (the 'report.daily' message links here), earlier days below. */
 export default function ParentReport() {
   const s = reportsStrings.use();
-  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get('parentChildren') });
-  const kids = children.data?.list ?? [];
   return (
     <Flex vertical gap={12} style={{ maxWidth: 640, margin: '0 auto', width: '100%' }}>
-      {children.isLoading ? (
-        <Loading />
-      ) : children.isError ? (
-        <LoadError onRetry={() => void children.refetch()} />
-      ) : kids.length === 0 ? (
-        <Card>
-          <EmptyState description={s('no_children')} />
-        </Card>
-      ) : (
-        <ChildReport kids={kids} />
-      )}
+      <ParentChildren empty={s('no_children')}>{(kids) => <ChildReport kids={kids} />}</ParentChildren>
     </Flex>
   );
 }
