@@ -1,11 +1,11 @@
 import { Alert, Button, Card, Checkbox, Modal, Tag, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ShuttleTaskStudent } from '@wantuo/shared';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { PickupScan } from '../pickup/pickup-scan';
-import { flushQueue as flushPickups, queuedCount } from '../pickup/verify';
+import { useQueuedPickups } from '../pickup/use-queued-pickups';
 import { HandOverButton } from './hand-over';
 import { flowStrings, type FlowKey } from './strings';
 import { StepBar, stepsOf, useTaskSelection } from './step-runner';
@@ -27,14 +27,7 @@ export default function TeacherShuttle() {
   );
   const [leaving, setLeaving] = useState<ShuttleTaskStudent | null>(null);
   // departures verified offline (PickupScan's queue) go out when the page opens or the network returns, dialog closed or not
-  useEffect(() => {
-    const back = () => {
-      if (queuedCount() > 0) void flushPickups().then((r) => (r.sent ? reload() : undefined));
-    };
-    window.addEventListener('online', back);
-    back();
-    return () => window.removeEventListener('online', back);
-  }, [reload]);
+  useQueuedPickups(reload);
 
   if (loading) return <Loading />;
   if (failed) return <LoadError onRetry={() => void reload()} />;

@@ -9,6 +9,7 @@ import { useT } from '../../stores/preferences';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { STEPS, StepBar, useFlowQueue, useStepRunner } from './step-runner';
 import { PickupScan } from '../pickup/pickup-scan';
+import { useQueuedPickups } from '../pickup/use-queued-pickups';
 import { reportsStrings } from '../reports/strings';
 import { flowStrings, type FlowKey } from './strings';
 import './teacher-today.css';
@@ -41,6 +42,8 @@ export default function TeacherToday() {
   const [commenting, setCommenting] = useState<FlowBoardStudent | null>(null);
   const rs = reportsStrings.use();
   const q = useQuery({ queryKey: ['flowBoard'], queryFn: () => early('flowBoard', () => get('flowBoard')), refetchInterval: 30_000 });
+  // departures verified offline on this phone go out when the page opens and when the network is back
+  useQueuedPickups(q.refetch);
   const { refetch } = q;
   const pending = useFlowQueue(useCallback(() => refetch(), [refetch]));
 
