@@ -41,6 +41,13 @@ const VARYING_FIELDS: Record<string, string> = {
   // an internal error's id is drawn per request (its message carries it too): both zones failing alike is a match here
   // (the fuzz test is the one that refuses a 500)
   errorId: 'random per request',
+  // a pick-up code is signed with a fresh nonce each time it is asked (pickupCode, pickupCodeByLink); its window, too,
+  // may straddle 30 s, and with it window_ends_at / valid_until
+  code: 'a signed pick-up code with a random nonce',
+  window_ends_at: 'the end of the 30-second window of the request',
+  valid_until: 'when that window stops being accepted',
+  // when the staff phone's copy of the school's key and people was read (pickupVerifyKey)
+  fetched_at: 'the moment of the request',
 };
 
 const USER_OF: Record<Role, string> = {

@@ -75,7 +75,9 @@ const UPSERT_SQL = `insert into daily_reports (student_id, day, school_id, ${WRI
            left_at timestamptz, left_by int, pickup jsonb, last_position bigint)
     join students st on st.id = f.student_id
    where f.last_position is not null or exists (select 1 from daily_comments c where c.student_id = f.student_id and c.day = f.day)
-  on conflict (student_id, day) do update set ${WRITTEN.map((c) => `${c} = excluded.${c}`).join(', ')}, updated_at = now()`;
+  on conflict (student_id, day) do update set ${WRITTEN.map((c) => `${c} = excluded.${c}`).join(', ')}, updated_at = now()
+   -- never backwards: a refresh that read the day before a later event (another process's) does not overwrite the newer row
+   where daily_reports.last_position is null or excluded.last_position is null or daily_reports.last_position <= excluded.last_position`;
 
 type EventRow = Parameters<typeof toFlowEvent>[0] & { student_id: number; day: string; class_id: number | null; position: string };
 

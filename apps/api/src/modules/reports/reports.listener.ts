@@ -11,7 +11,7 @@ import { refreshReports, type DayKey } from './report-projection';
 
 /**
  * Keeps daily_reports after the flow's commits ('flow.committed'): the events of one command (a class entered at once)
- * are gathered and their student-days refreshed together (one transaction, set-based), then the children who left get
+ * are gathered and their student-days refreshed together (set-based; the upsert never goes backwards), then the children who left get
  * their report sent: 'report.daily' to every guardian through GuardianMessages, linking /parent_report, keyed per
  * child, day and guardian (one report message a day; the page shows the latest state, a comment written later too).
  */
@@ -50,7 +50,9 @@ export class ReportsListener implements OnModuleInit, OnModuleDestroy {
 
   /** Refreshes the student-days of a batch, then sends the reports of those who left (not sent before). */
   async apply(batch: ReadonlyArray<DayKey & { left?: boolean }>): Promise<void> {
-    await this.db.transaction((em) => refreshReports(em, batch, { lock: true }));
+    // no transaction: the upsert never goes backwards (last_position), so concurrent refreshes of a day (two API
+    // processes) end in the newest; a transaction here also stalled the embedded database's shared session (PGlite)
+    await refreshReports(this.db, batch);
     const left = batch.filter((k) => k.left);
     if (left.length) await this.send(left);
   }
