@@ -38,6 +38,13 @@ describe('the demo school’s attendance history', () => {
 
     await rebuildProjection(t.app.get(DataSource), { schoolId: t.demo.schoolId });
     expect(await days()).toEqual(seeded);
+    // each of those days has its daily report (never sent: history), with who picked up
+    const { rows: reports } = await t.sql.query(
+      `select count(*)::int as n, count(*) filter (where sent_at is null and left_at is not null and pickup is not null)::int as complete
+         from daily_reports where school_id = $1`,
+      [t.demo.schoolId],
+    );
+    expect(reports[0]).toEqual({ n: h.student_days, complete: h.student_days });
   });
 
   it('the data centre counts it: most expected student-days came, some did not', async () => {

@@ -4,6 +4,7 @@ import { hashPassword } from '../auth/passwords';
 import { seedDemoContracts } from '../contracts/demo-contracts';
 import { seedDemoHistory } from '../flow/demo-history';
 import { seedDemoGoods } from '../store/demo-goods';
+import { rebuildReportsIn } from '../reports/report-projection';
 
 export const DEMO_PASSWORD = 'Demo@2026';
 
@@ -53,7 +54,11 @@ export async function seedDemo(
     }
     const result: SeedResult = { schoolId: school.id, users };
     if (opts.people) result.classes = await seedPeople(em, school.id, users, passwordHash);
-    if (opts.people && opts.history) await seedDemoHistory(em, school.id, users.teacher);
+    if (opts.people && opts.history) {
+      await seedDemoHistory(em, school.id, users.teacher);
+      // the daily reports of those days, as the live projection would have kept them (never sent: they are history)
+      await rebuildReportsIn(em, { schoolId: school.id });
+    }
     if (opts.people) await seedDemoGoods(em, users.operator);
     return result;
   });

@@ -5,7 +5,7 @@ import { isUnauthorisedPickup } from '@wantuo/shared';
 import { ApiError, post } from '../../api/http';
 import { decodeQr, decodeQrFile } from '../auth/qr-decode';
 import { pickupStrings, type PickupKey } from './strings';
-import { checkLocally, enqueue, flushQueue, isOffline, verifyKey } from './verify';
+import { checkLocally, enqueue, flushQueue, isOffline, markUsed, verifyKey } from './verify';
 
 interface Scanned {
   code: string;
@@ -99,12 +99,14 @@ export function PickupScan({ students, onDone }: { students: Array<{ id: number;
     const eventId = crypto.randomUUID();
     try {
       await post('studentLiyuan', { student_ids: ids, picked_up_by: null, pickup_code: scanned.code, event_id: eventId }, { silent: true });
+      markUsed(scanned.code);
       setDone(pt('pickup.done'));
       setOpen(false);
       onDone();
     } catch (err) {
       if (isOffline(err)) {
         enqueue({ student_ids: ids, pickup_code: scanned.code, verified_at: scanned.at, event_id: eventId });
+        markUsed(scanned.code);
         setDone(pt('pickup.queued'));
         setOpen(false);
       } else refuse((err as ApiError).message);

@@ -1,4 +1,4 @@
-import { checkPickupCode, type PickupRefusal, type PickupVerifyKeyAnswer } from '@wantuo/shared';
+import { checkPickupCode, pickupCodeId, type PickupRefusal, type PickupVerifyKeyAnswer } from '@wantuo/shared';
 import { ApiError, get, post } from '../../api/http';
 
 /**
@@ -8,6 +8,20 @@ import { ApiError, get, post } from '../../api/http';
  */
 const KEY_CACHE = 'wantuo.pickup.key';
 const QUEUE = 'wantuo.pickup.queue';
+const USED = 'wantuo.pickup.used';
+/** How long this phone remembers a code it used (a code is never good for longer). */
+const USED_KEEP_MS = 10 * 60_000;
+
+/** The codes this phone recorded a departure with (code id → when), the old ones dropped. */
+function usedCodes(now = Date.now()): Record<string, number> {
+  const all = JSON.parse(localStorage.getItem(USED) ?? '{}') as Record<string, number>;
+  return Object.fromEntries(Object.entries(all).filter(([, at]) => now - at < USED_KEEP_MS));
+}
+
+/** A departure went (or was queued) with this code: this phone refuses it from now on, offline too. */
+export function markUsed(code: string): void {
+  localStorage.setItem(USED, JSON.stringify({ ...usedCodes(), [pickupCodeId(code)]: Date.now() }));
+}
 
 export async function verifyKey(): Promise<PickupVerifyKeyAnswer | null> {
   try {
@@ -30,6 +44,8 @@ export interface LocalCheck {
 export function checkLocally(key: PickupVerifyKeyAnswer, code: string, studentIds: number[]): LocalCheck {
   const r = checkPickupCode({ code, publicKey: key.public_key, school: key.school_id, students: studentIds, nowMs: Date.now() });
   if (!r.ok) return { ok: false, reason: r.reason };
+  // one departure per code: this phone knows its own (the API knows every phone's)
+  if (usedCodes()[pickupCodeId(code)]) return { ok: false, reason: 'pickup.replayed' };
   const who = r.parsed.payload.person;
   if (key.revoked.includes(who)) return { ok: false, reason: 'pickup.revoked' };
   const known = key.people.find((p) => p.person === who);
