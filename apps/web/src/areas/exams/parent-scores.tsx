@@ -7,6 +7,7 @@ import { EmptyState, LoadError, Loading } from '../../components/states';
 import { mark } from './common';
 import { examStrings } from './strings';
 import './exams.css';
+import { nextPageOf } from '../../api/query';
 
 const PAGE_SIZE = 10;
 
@@ -47,7 +48,7 @@ function ChildScores({ studentId }: { studentId: number }) {
     queryKey: ['parentExamScores', studentId],
     initialPageParam: 1,
     queryFn: ({ pageParam }) => get('parentExamScores', { student_id: studentId, page: pageParam, limit: PAGE_SIZE }),
-    getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+    getNextPageParam: nextPageOf,
   });
   if (q.isLoading) return <Loading />;
   if (q.isError) return <LoadError onRetry={() => void q.refetch()} />;

@@ -7,6 +7,7 @@ import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
 import { ReadNotice } from './staff-notices';
 import { noticesStrings } from './strings';
+import { nextPageOf } from '../../api/query';
 
 const PAGE = 10;
 
@@ -20,7 +21,7 @@ export default function ParentNotices() {
     queryKey: ['notices', 'parentInformList', unreadOnly],
     queryFn: ({ pageParam }) => get('parentInformList', { page: pageParam, limit: PAGE, ...(unreadOnly ? { unread: 1 } : {}) }),
     initialPageParam: 1,
-    getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+    getNextPageParam: nextPageOf,
   });
   const list = q.data?.pages.flatMap((p) => p.list) ?? [];
   const unread = q.data?.pages[0]?.unread ?? 0;

@@ -5,6 +5,7 @@ import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
 import { pointsStrings } from './strings';
+import { nextPageOf } from '../../api/query';
 
 export const ORDER_COLOR: Record<OrderState, string> = { pending: 'gold', handed_over: 'green', cancelled: 'default' };
 
@@ -23,7 +24,7 @@ export function LedgerList({ studentId }: { studentId: number }) {
     queryKey: ['studentPoints', studentId],
     queryFn: ({ pageParam }) => get('studentPoints', { student_id: studentId, page: pageParam, limit: HISTORY_PAGE }),
     initialPageParam: 1,
-    getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+    getNextPageParam: nextPageOf,
   });
   if (q.isLoading) return <Loading />;
   if (q.isError) return <LoadError onRetry={() => void q.refetch()} />;

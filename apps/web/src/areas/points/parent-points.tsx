@@ -10,6 +10,7 @@ import { useSchoolClock } from '../../lib/school-time';
 import { GoodsPicture, LedgerList, OrderStateTag } from './common';
 import { pointsStrings } from './strings';
 import { ParentChildren } from '../parent/children-gate';
+import { nextPageOf } from '../../api/query';
 
 /** /parent_points: each child's balance and history, the goods on sale with exchange (confirmed first), and the exchanges made. */
 export default function ParentPoints() {
@@ -89,7 +90,7 @@ function Shop({ balance, onExchange }: { balance: number | undefined; onExchange
     queryKey: ['pointsShop'],
     queryFn: ({ pageParam }) => get('pointsShop', { page: pageParam, limit: SHOP_PAGE }),
     initialPageParam: 1,
-    getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+    getNextPageParam: nextPageOf,
   });
   const goods = q.data?.pages.flatMap((p) => p.list) ?? [];
   return (

@@ -9,6 +9,7 @@ import { newRequestId } from '../../lib/request-id';
 import { LedgerList } from './common';
 import { pointsStrings } from './strings';
 import './teacher-points.css';
+import { nextPageOf } from '../../api/query';
 
 const AMOUNTS = [1, 2, 3, 5, 10];
 const REASONS = ['reason.1', 'reason.2', 'reason.3', 'reason.4', 'reason.5'] as const;
@@ -33,7 +34,7 @@ export default function TeacherPoints() {
     queryKey: ['pointsStudents', keyword],
     queryFn: ({ pageParam }) => get('pointsStudents', { page: pageParam, limit: PAGE, keyword: keyword || undefined }),
     initialPageParam: 1,
-    getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+    getNextPageParam: nextPageOf,
     placeholderData: keepPreviousData,
   });
   const shown = useMemo(() => q.data?.pages.flatMap((p) => p.list) ?? [], [q.data]);

@@ -9,6 +9,7 @@ import { localTime, useSchoolToday } from '../../lib/school-time';
 import { usePreferences } from '../../stores/preferences';
 import { reportsStrings } from './strings';
 import { ParentChildren } from '../parent/children-gate';
+import { nextPageOf } from '../../api/query';
 
 /** /parent_report?student=&day=: a child's day on one page (the 'report.daily' message links here), earlier days below. */
 export default function ParentReport() {
@@ -189,7 +190,7 @@ function History({ studentId, day, onPick }: { studentId: number; day: string; o
     queryKey: ['dailyReportDays', studentId],
     initialPageParam: 1,
     queryFn: ({ pageParam }) => get('dailyReportDays', { student_id: studentId, page: pageParam, limit: 20 }),
-    getNextPageParam: (last) => (last.page * last.limit < last.total ? last.page + 1 : undefined),
+    getNextPageParam: nextPageOf,
   });
   const list = q.data?.pages.flatMap((p) => p.list) ?? [];
   return (
