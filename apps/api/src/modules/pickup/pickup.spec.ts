@@ -244,6 +244,15 @@ describe('verified departures', () => {
     expect((await report(teacher, { student_ids: [], pickup_code: code })).body.code).toBe(Code.Error);
     expect((await report(teacher, { student_ids: [mine[0]], pickup_code: 'not a code' })).body.code).toBe(Code.Error);
     expect((await attempts()).length).toBe(logged);
+    // another school's admin with this school's code: refused, nothing alerted here
+    const other = await t.otherSchool();
+    const texts = (await alertTexts()).length;
+    expect((await report(other.adminToken, { student_ids: [mine[0]], pickup_code: code })).body).toMatchObject({
+      code: Code.Error,
+      // checked with the other school's own key: not a code it signed
+      data: { reason: expect.stringMatching(/^pickup\.(bad_signature|other_school)$/) },
+    });
+    expect((await alertTexts()).length).toBe(texts);
   });
 
   it('offline: accepted within 5 minutes of its verification (judged then), refused after', async () => {
