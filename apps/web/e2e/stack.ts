@@ -87,7 +87,7 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
   }
   const browser = await launching;
   // the worker has no HTTP server: it reaches the API's WeChat sandbox by address (as docker-compose.yml's worker does)
-  const workerEnv = { ...env, WECHAT_OA_API_URL: `${url}/api/dev/wechat/`, WEB_PUBLIC_URL: url };
+  const workerEnv = { ...env, WECHAT_OA_API_URL: `${url}/api/dev/wechat/` };
   procs.push(spawn(process.execPath, [join(root, 'apps/api/dist/worker.js')], { env: workerEnv, stdio: ['ignore', 'ignore', 'inherit'] }));
   return {
     url,
