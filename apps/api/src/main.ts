@@ -8,7 +8,8 @@ import { prepareDatabase, resolveDatabase } from './runtime';
 async function main() {
   let config;
   try {
-    config = loadConfig();
+    // production: REDIS_URL too (the jobs never run in this process's timers there)
+    config = loadConfig(process.env, { api: true });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

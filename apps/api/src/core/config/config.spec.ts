@@ -39,6 +39,20 @@ describe('production', () => {
     expect(loadConfig({ NODE_ENV: 'production', ...db })).toMatchObject({ env: 'production', databaseUrl: db.DATABASE_URL });
   });
 
+  // issue 34 item 3: without Redis the API runs the jobs in its own timers: the stock hold, payment checks and the texts
+  // held for quiet hours would be lost on a restart
+  it('the API refuses to start without REDIS_URL: no in-process jobs in production', () => {
+    const production = { NODE_ENV: 'production', ...db };
+    expect(() => loadConfig(production, { api: true })).toThrow(ConfigError);
+    expect(() => loadConfig(production, { api: true })).toThrow(/REDIS_URL: required in production/);
+    expect(() => loadConfig({ ...production, REDIS_URL: '' }, { api: true })).toThrow(/REDIS_URL: required in production/);
+    expect(loadConfig({ ...production, REDIS_URL: 'redis://redis:6379' }, { api: true }).redisUrl).toBe('redis://redis:6379');
+    // the CLI's commands (migrate, backup) queue no job: they still run without it
+    expect(loadConfig(production).redisUrl).toBeNull();
+    // outside production `npm start` runs the jobs in-process
+    expect(loadConfig({}, { api: true }).redisUrl).toBeNull();
+  });
+
   it('development (npm start) and tests still run on the embedded database', () => {
     expect(loadConfig({ NODE_ENV: 'development' }).databaseUrl).toBeNull();
     expect(loadConfig({ NODE_ENV: 'test' }).databaseUrl).toBeNull();

@@ -183,11 +183,16 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
+/** What the process reading the configuration is: `api` for the API's start (main.ts), which runs or queues the jobs. */
+export interface LoadOptions {
+  api?: boolean;
+}
+
 /**
  * Reads and validates the environment; a missing or bad variable throws a ConfigError naming it. Production needs
- * DATABASE_URL (and the WeChat Pay merchant, or WECHATPAY_SANDBOX=1).
+ * DATABASE_URL (and the WeChat Pay merchant, or WECHATPAY_SANDBOX=1); the API's start in production also REDIS_URL.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadOptions = {}): AppConfig {
   const raw = Object.fromEntries(ENV_KEYS.map((k) => [k, env[k] === '' ? undefined : env[k]]));
   const parsed = ENV_SCHEMA.safeParse(raw);
   if (!parsed.success) {
@@ -199,6 +204,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.NODE_ENV === 'production' && !e.DATABASE_URL) {
     throw new ConfigError(
       'Invalid configuration:\n  DATABASE_URL: required in production (the embedded database is for development: unset NODE_ENV to try it)',
+    );
+  }
+  // without Redis the API runs the jobs in its own timers: delayed and retried ones (the stock hold, payment checks,
+  // texts held for quiet hours) would be lost on a restart. The CLI's commands queue none: they run without it
+  if (opts.api && e.NODE_ENV === 'production' && !e.REDIS_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  REDIS_URL: required in production (without it jobs run in this process and delayed or retried ones are lost on a restart; unset NODE_ENV to try it)',
     );
   }
   const problems: string[] = [];
