@@ -18,13 +18,33 @@ describe('renewal rules', () => {
     expect(serviceState(expires, NOW)).toBe(state);
   });
 
+  // Calendar months are the school's: the wall clock in its zone moves by whole months, a month end clamped.
   it.each([
-    ['2026-01-31T00:00:00Z', 1, '2026-02-28T00:00:00.000Z'],
-    ['2027-08-31T00:00:00Z', 6, '2028-02-29T00:00:00.000Z'],
-    ['2026-11-23T08:00:00Z', 12, '2027-11-23T08:00:00.000Z'],
-    ['2026-07-15T16:00:00Z', 6, '2027-01-15T16:00:00.000Z'],
-  ])('addMonths(%s, %i) = %s', (from, months, to) => {
-    expect(addMonths(at(from), months).toISOString()).toBe(to);
+    // Beijing (UTC+8, no DST): the instant's local day decides, not its UTC day
+    ['Asia/Shanghai', '2026-01-31T00:00:00Z', 1, '2026-02-28T00:00:00.000Z'],
+    ['Asia/Shanghai', '2027-08-31T00:00:00Z', 6, '2028-02-29T00:00:00.000Z'],
+    ['Asia/Shanghai', '2026-11-23T08:00:00Z', 12, '2027-11-23T08:00:00.000Z'],
+    ['Asia/Shanghai', '2026-07-15T16:00:00Z', 6, '2027-01-15T16:00:00.000Z'],
+    ['Asia/Shanghai', '2027-08-30T16:30:00Z', 6, '2028-02-28T16:30:00.000Z'], // 00:30 on 31 Aug → 00:30 on 29 Feb (leap)
+    ['Asia/Shanghai', '2026-08-30T16:30:00Z', 6, '2027-02-27T16:30:00.000Z'], // 00:30 on 31 Aug → 00:30 on 28 Feb
+    ['Asia/Shanghai', '2026-08-31T15:59:59Z', 6, '2027-02-28T15:59:59.000Z'], // 23:59:59 on 31 Aug → 28 Feb
+    ['Asia/Shanghai', '2026-08-31T16:00:00Z', 6, '2027-02-28T16:00:00.000Z'], // 00:00 on 1 Sep → 1 Mar
+    ['Asia/Shanghai', '2026-12-31T16:30:00Z', 1, '2027-01-31T16:30:00.000Z'], // 00:30 on 1 Jan → 1 Feb
+    ['Asia/Shanghai', '2027-03-30T16:30:00Z', -1, '2027-02-27T16:30:00.000Z'], // 00:30 on 31 Mar, back → 28 Feb
+    ['Asia/Shanghai', '2026-05-31T02:00:00Z', 12, '2027-05-31T02:00:00.000Z'],
+    ['UTC', '2027-08-31T00:30:00Z', 6, '2028-02-29T00:30:00.000Z'],
+    // a zone west of UTC: 20:00 on 31 Jan in New York is already 1 Feb in UTC
+    ['America/New_York', '2026-02-01T01:00:00Z', 1, '2026-03-01T01:00:00.000Z'], // 20:00 EST 31 Jan → 20:00 EST 28 Feb
+    // across a DST change the wall clock is kept (New York springs forward on 8 Mar 2026)
+    ['America/New_York', '2026-02-15T14:00:00Z', 1, '2026-03-15T13:00:00.000Z'], // 09:00 EST → 09:00 EDT
+  ] as const)('addMonths in %s: %s + %i months = %s', (zone, from, months, to) => {
+    expect(addMonths(at(from), months, zone).toISOString()).toBe(to);
+  });
+
+  it("renews in the school's zone: a term paid at 00:30 Beijing time on 31 August runs to 29 February", () => {
+    const paid = at('2027-08-30T16:30:00Z');
+    expect(renewedUntil(null, 'term', paid, 'Asia/Shanghai').toISOString()).toBe('2028-02-28T16:30:00.000Z');
+    expect(renewedUntil(null, 'term', paid).toISOString()).toBe('2028-02-28T16:30:00.000Z'); // the default zone is Beijing
   });
 
   it.each([

@@ -2,6 +2,8 @@
  * The platform service a school pays for (issue 10): periods, prices, expiry, the grace period and reminders.
  * Pure rules, used by the API (jobs, the write lock of an expired school) and the web (banner, renewal screen).
  */
+import { addMonthsToDay } from './contracts';
+import { instantOf, zonedParts } from './school-time';
 
 export const RENEWAL_PERIODS = ['term', 'year'] as const;
 export type RenewalPeriod = (typeof RENEWAL_PERIODS)[number];
@@ -45,22 +47,28 @@ export function daysLeft(expiresAt: Date | string, now: Date = new Date()): numb
   return Math.ceil((new Date(expiresAt).getTime() - now.getTime()) / DAY_MS);
 }
 
-/** Adds calendar months in UTC, clamping to the last day of a shorter month (Aug 31 + 6 months = Feb 28/29). */
-export function addMonths(from: Date, months: number): Date {
-  const d = new Date(from.getTime());
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d;
+/**
+ * Adds calendar months in the school's zone: the school's wall clock (local day and time) moves by whole months, a
+ * month end clamped to the last day of a shorter month (00:30 on 31 August + 6 months = 00:30 on 28/29 February,
+ * Beijing time), and the instant is where that wall clock falls (a DST gap: the instant after it). Never the UTC day.
+ */
+export function addMonths(from: Date, months: number, timeZone: string = DEFAULT_TIMEZONE): Date {
+  const p = zonedParts(from, timeZone);
+  const day = addMonthsToDay(`${p.year}-${p.month}-${p.day}`, months);
+  const at = instantOf(day, `${p.hour}:${p.minute}:${p.second}`, timeZone);
+  return new Date(at.getTime() + (((from.getTime() % 1000) + 1000) % 1000));
 }
 
-/** A renewal extends the service from the later of now and the current expiry. */
-export function renewedUntil(expiresAt: Date | string | null, period: RenewalPeriod, now: Date = new Date()): Date {
+/** A renewal extends the service from the later of now and the current expiry, by calendar months in the school's zone. */
+export function renewedUntil(
+  expiresAt: Date | string | null,
+  period: RenewalPeriod,
+  now: Date = new Date(),
+  timeZone: string = DEFAULT_TIMEZONE,
+): Date {
   const current = expiresAt === null ? now : new Date(expiresAt);
   const from = current.getTime() > now.getTime() ? current : now;
-  return addMonths(from, PERIOD_MONTHS[period]);
+  return addMonths(from, PERIOD_MONTHS[period], timeZone);
 }
 
 /** The reminder due at `now` (the smallest REMINDER_DAYS mark already reached before expiry), or null. */

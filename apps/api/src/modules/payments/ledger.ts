@@ -59,6 +59,8 @@ export async function entryByKey(em: EntityManager, schoolId: number, key: strin
 export interface LockedSchool {
   id: number;
   name: string;
+  /** the school's zone: its calendar months (renewals) are counted there */
+  timezone: string;
   balance_fen: number;
   service_expires_at: Date | null;
   term_price_fen: number | null;
@@ -69,7 +71,7 @@ export interface LockedSchool {
 export async function lockSchool(em: EntityManager, schoolId: number): Promise<LockedSchool | null> {
   const rows: LockedSchool[] = await em.query(
     `select id, name, balance_fen::float8 as balance_fen, service_expires_at, term_price_fen::float8 as term_price_fen,
-            year_price_fen::float8 as year_price_fen
+            year_price_fen::float8 as year_price_fen, timezone
        from schools where id = $1 for update`,
     [schoolId],
   );

@@ -1,4 +1,4 @@
-import { Code, DEFAULT_PRICE_FEN } from '@wantuo/shared';
+import { Code, DEFAULT_PRICE_FEN, instantOf, localDateTime } from '@wantuo/shared';
 import { createHash, randomBytes } from 'node:crypto';
 import { Aes, Formatter, Rsa } from 'wechatpay-axios-plugin';
 import { eventually, snapshot, startTestApp, type TestApp } from '../../../test/harness';
@@ -210,6 +210,20 @@ describe('renewal by WeChat Pay', () => {
     // a provider payment does not touch the balance
     expect(await money()).toEqual(before);
     expect((await t.post('/api/index/wechatPaySchool', admin).send({ period: 'decade' })).body.code).toBe(Code.Error);
+  });
+
+  it('counts the months on the school’s calendar: an expiry at 00:30 Beijing time on 31 August runs to the end of February', async () => {
+    const year = new Date().getUTCFullYear() + 1;
+    const expires = instantOf(`${year}-08-31`, '00:30', 'Asia/Shanghai'); // still 30 August in UTC
+    await t.sql.query(`update schools set service_expires_at = $2, timezone = 'Asia/Shanghai' where id = $1`, [schoolId, expires]);
+    const res = await t.post('/api/index/wechatPaySchool', admin).send({ period: 'term' });
+    await t.post('/api/dev/wechatpay/simulate').send({ out_trade_no: res.body.data.out_trade_no });
+    const info = await eventually(async () => {
+      const i = (await t.get('/api/index/schoolInfo', admin)).body.data;
+      return new Date(i.service_expires_at).getTime() > expires.getTime() ? i : null;
+    });
+    const febEnd = new Date(Date.UTC(year + 1, 2, 0)).getUTCDate();
+    expect(localDateTime(info.service_expires_at, 'Asia/Shanghai')).toBe(`${year + 1}-02-${febEnd} 00:30`);
   });
 });
 

@@ -10,7 +10,8 @@ const ISO = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"H
  * one statement instead of a transaction of round trips through the API, which is what queues a school's payments:
  *  - `s` locks the school and reads its newest row (READ COMMITTED re-reads a row it waited for): the price of the
  *    period (the operator's, else the list price), the balance, the new expiry from the later of now and the current
- *    one, by calendar months in UTC with month ends clamped, exactly as `renewedUntil` in packages/shared;
+ *    one, by calendar months on the school's wall clock (its `timezone`) with month ends clamped, exactly as
+ *    `renewedUntil` in packages/shared (PostgreSQL's timestamp + months clamps the same way; renewal.spec.ts' table);
  *  - `prior`: the entry this request key already made (a retry is answered from it, never charged again);
  *  - `u` debits and extends only when there is no prior entry and the balance covers the price (never below zero);
  *  - `pay` and `e` append the paid payment (what the span bought, for refunds) and the ledger entry.
@@ -19,13 +20,13 @@ const ISO = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"H
  */
 const RENEW_SQL = `
   with s as (
-    select id, balance_fen, service_expires_at,
+    select id, balance_fen, service_expires_at, timezone,
            coalesce(case when $3 = 'term' then term_price_fen else year_price_fen end, $4)::bigint as amount,
            greatest(now(), coalesce(service_expires_at, now())) as start
       from schools where id = $1 for update
   ),
   r as (
-    select s.*, ((s.start at time zone 'UTC') + make_interval(months => $5)) at time zone 'UTC' as until from s
+    select s.*, ((s.start at time zone s.timezone) + make_interval(months => $5)) at time zone s.timezone as until from s
   ),
   prior as (select id from ledger_entries where school_id = $1 and idempotency_key = $2),
   u as (

@@ -55,11 +55,13 @@ export const topUpRefunder: Refunder = {
 };
 
 /** The share of a renewal's bought span (ms) that refunds of `fen` in all take back: exact, so shares add up. */
-function share(p: PaidPayment, fen: number): bigint {
+function share(p: PaidPayment, fen: number, timeZone: string): bigint {
   const until = typeof p.meta.until === 'string' ? new Date(p.meta.until) : null;
   if (!until) return 0n;
   const start =
-    typeof p.meta.start === 'string' ? new Date(p.meta.start) : addMonths(until, -PERIOD_MONTHS[p.meta.period === 'year' ? 'year' : 'term']);
+    typeof p.meta.start === 'string'
+      ? new Date(p.meta.start)
+      : addMonths(until, -PERIOD_MONTHS[p.meta.period === 'year' ? 'year' : 'term'], timeZone);
   const span = BigInt(Math.max(0, until.getTime() - start.getTime()));
   return (span * BigInt(fen)) / BigInt(p.amount_fen);
 }
@@ -77,7 +79,7 @@ export const renewalRefunder: Refunder = {
   async apply(em, p, r: PaymentRefund) {
     const s = await locked(em, p);
     if (!s.service_expires_at) return {};
-    const takeBackMs = Number(share(p, r.refundedBeforeFen + r.amountFen) - share(p, r.refundedBeforeFen));
+    const takeBackMs = Number(share(p, r.refundedBeforeFen + r.amountFen, s.timezone) - share(p, r.refundedBeforeFen, s.timezone));
     const to = new Date(s.service_expires_at.getTime() - takeBackMs);
     await em.query(`update schools set service_expires_at = $2, updated_at = now() where id = $1`, [p.school_id, to]);
     return { expires_from: s.service_expires_at.toISOString(), expires_to: to.toISOString(), taken_back_ms: takeBackMs };

@@ -250,7 +250,7 @@ export class SchoolService {
     if (!s) throw new Error(`renewal ${p.out_trade_no}: no school ${p.school_id}`);
     const period = p.meta.period === 'year' ? 'year' : 'term';
     const now = new Date();
-    const until = renewedUntil(s.service_expires_at, period, now);
+    const until = renewedUntil(s.service_expires_at, period, now, s.timezone);
     await em.query(`update schools set service_expires_at = $2, updated_at = now() where id = $1`, [p.school_id, until]);
     // the span bought (start → until): a refund takes back its share of it (refundRenewal)
     const bought = { from: s.service_expires_at, start: renewalStart(s.service_expires_at, now), until };

@@ -1,4 +1,4 @@
-import { Code, renewedUntil, DEAL_PWD_LOCK, DEFAULT_PRICE_FEN, localDay } from '@wantuo/shared';
+import { Code, renewedUntil, DEAL_PWD_LOCK, DEFAULT_PRICE_FEN, instantOf, localDateTime, localDay } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import { eventually, snapshot, startTestApp, type TestApp } from '../../../test/harness';
 
@@ -176,17 +176,19 @@ describe('balancePaySchool', () => {
     expect(rows).toEqual([{ kind: 'school_renewal', method: 'balance', state: 'paid', amount: DEFAULT_PRICE_FEN.year }]);
   });
 
-  it('extends by calendar months in UTC exactly as the shared renewedUntil (a month end is clamped), the same request at once charged once', async () => {
+  it('extends by calendar months in the school’s zone exactly as the shared renewedUntil (a month end is clamped), the same request at once charged once', async () => {
     await setPwd();
     await credit(DEFAULT_PRICE_FEN.term * 2);
-    const expiry = new Date(Date.UTC(new Date().getUTCFullYear() + 1, 7, 31, 10, 30)); // 31 August next year
-    await t.sql.query(`update schools set service_expires_at = $2 where id = $1`, [schoolId, expiry]);
+    // 00:30 Beijing time on 31 August next year: still 30 August in UTC (counted in UTC it ran to 1 March)
+    const expiry = instantOf(`${new Date().getUTCFullYear() + 1}-08-31`, '00:30', 'Asia/Shanghai');
+    await t.sql.query(`update schools set service_expires_at = $2, timezone = 'Asia/Shanghai' where id = $1`, [schoolId, expiry]);
     const before = await money();
     const body = { period: 'term', deal_pwd: '135790', request_id: 'renew-same-0001' };
     const answers = await Promise.all(Array.from({ length: 5 }, () => t.post('/api/index/balancePaySchool', admin).send(body)));
     expect(answers.map((a) => a.body.code)).toEqual(Array(5).fill(Code.Ok));
-    const expected = renewedUntil(expiry, 'term');
-    expect(expected.getUTCDate()).toBe(new Date(Date.UTC(expiry.getUTCFullYear() + 1, 2, 0)).getUTCDate()); // the end of February
+    const expected = renewedUntil(expiry, 'term', new Date(), 'Asia/Shanghai');
+    const febEnd = new Date(Date.UTC(expiry.getUTCFullYear() + 1, 2, 0)).getUTCDate();
+    expect(localDateTime(expected, 'Asia/Shanghai')).toBe(`${expiry.getUTCFullYear() + 1}-02-${febEnd} 00:30`); // the end of February
     expect(new Set(answers.map((a) => a.body.data.service_expires_at))).toEqual(new Set([expected.toISOString()]));
     expect(await money()).toMatchObject({ balance: before.balance - DEFAULT_PRICE_FEN.term, entries: before.entries + 1 });
     const { rows } = await t.sql.query(`select meta from payments where school_id = $1 and method = 'balance' order by id desc limit 1`, [schoolId]);

@@ -240,7 +240,7 @@ function RenewDialog({
   const [period, setPeriod] = useState<RenewalPeriod>('year');
   const [paying, setPaying] = useState(false);
   const price = period === 'term' ? school.price.term_fen : school.price.year_fen;
-  const until = localDay(renewedUntil(school.service_expires_at, period), school.timezone);
+  const until = localDay(renewedUntil(school.service_expires_at, period, new Date(), school.timezone), school.timezone);
   const close = () => {
     setPaying(false);
     onClose();
