@@ -3,7 +3,7 @@
  * Pure rules, used by the API (jobs, the write lock of an expired school) and the web (banner, renewal screen).
  */
 import { addMonthsToDay } from './contracts';
-import { instantOf, zonedParts } from './school-time';
+import { DEFAULT_TIME_ZONE, instantOf, zonedParts } from './school-time';
 
 export const RENEWAL_PERIODS = ['term', 'year'] as const;
 export type RenewalPeriod = (typeof RENEWAL_PERIODS)[number];
@@ -14,8 +14,8 @@ export const PERIOD_MONTHS: Record<RenewalPeriod, number> = { term: 6, year: 12 
 /** The platform's list price when the operator has set none for the school (fen). */
 export const DEFAULT_PRICE_FEN: Record<RenewalPeriod, number> = { term: 198_000, year: 360_000 };
 
-/** A new school's timezone unless it says otherwise. */
-export const DEFAULT_TIMEZONE = 'Asia/Shanghai';
+/** A new school's timezone unless it says otherwise (school-time's one default). */
+export const DEFAULT_TIMEZONE = DEFAULT_TIME_ZONE;
 
 /** A new school's trial, in days. */
 export const TRIAL_DAYS = 30;
@@ -52,7 +52,7 @@ export function daysLeft(expiresAt: Date | string, now: Date = new Date()): numb
  * month end clamped to the last day of a shorter month (00:30 on 31 August + 6 months = 00:30 on 28/29 February,
  * Beijing time), and the instant is where that wall clock falls (a DST gap: the instant after it). Never the UTC day.
  */
-export function addMonths(from: Date, months: number, timeZone: string = DEFAULT_TIMEZONE): Date {
+export function addMonths(from: Date, months: number, timeZone: string = DEFAULT_TIME_ZONE): Date {
   const p = zonedParts(from, timeZone);
   const day = addMonthsToDay(`${p.year}-${p.month}-${p.day}`, months);
   const at = instantOf(day, `${p.hour}:${p.minute}:${p.second}`, timeZone);
@@ -64,7 +64,7 @@ export function renewedUntil(
   expiresAt: Date | string | null,
   period: RenewalPeriod,
   now: Date = new Date(),
-  timeZone: string = DEFAULT_TIMEZONE,
+  timeZone: string = DEFAULT_TIME_ZONE,
 ): Date {
   const current = expiresAt === null ? now : new Date(expiresAt);
   const from = current.getTime() > now.getTime() ? current : now;
