@@ -1,5 +1,4 @@
 import { cellText, type MessageKey } from '@wantuo/shared';
-import { Workbook } from 'exceljs';
 import { promisify } from 'node:util';
 import { inflateRaw as inflateRawCb, type ZlibOptions } from 'node:zlib';
 import { AppError } from '../../core/http/app-error';
@@ -96,13 +95,38 @@ export async function checkUnzippedSize(zip: Buffer, maxBytes = UNZIPPED_MAX_BYT
 
 export const isZip = (file: Buffer) => file.length > 4 && file[0] === 0x50 && file[1] === 0x4b && file[2] === 0x03 && file[3] === 0x04;
 
+/**
+ * The text of an uploaded .csv as Excel saves one: UTF-8 (with or without a BOM: 另存为 "CSV UTF-8"), UTF-16LE with a
+ * BOM ("Unicode 文本"), else GB18030 (a plain "CSV" on a Chinese Windows is in the ANSI
+ * code page, GBK, which GB18030 contains). Each decoder is fatal, so bytes valid in none of them answer null instead
+ * of a text with replacement characters; so do NULs (a binary file that happens to decode).
+ */
+export function decodeCsvText(file: Buffer): { text: string; tabs: boolean } | null {
+  const attempt = (encoding: string, bytes: Uint8Array) => {
+    try {
+      return new TextDecoder(encoding, { fatal: true }).decode(bytes);
+    } catch {
+      return null;
+    }
+  };
+  const utf16 = file.length >= 2 && file[0] === 0xff && file[1] === 0xfe;
+  const text = utf16 ? attempt('utf-16le', file) : (attempt('utf-8', file) ?? attempt('gb18030', file));
+  if (text === null || text.includes('\u0000')) return null;
+  // "Unicode 文本" (and 文本文件（制表符分隔）) separate the cells by tabs: a header of tabs without a comma
+  const header = text.split(/\r\n|\r|\n/, 1)[0];
+  return { text, tabs: header.includes('\t') && !header.includes(',') };
+}
+
 export interface SheetErrors {
   badFile: MessageKey;
   unzippedTooLarge: MessageKey;
   tooManyRows: MessageKey;
 }
 
-/** The first sheet of an .xlsx: its rows as text (header first, at least `columns` cells each) and its date system. */
+/**
+ * The first sheet of an .xlsx: its rows as text (header first, at least `columns` cells each) and its date system.
+ * exceljs is loaded on the first sheet read, not when the API starts (as xlsxFile does for the exports).
+ */
 export async function readFirstSheet(
   file: Buffer,
   limits: { maxRows: number; columns: number },
@@ -111,6 +135,7 @@ export async function readFirstSheet(
   const size = await checkUnzippedSize(file);
   if (size === 'too_large') throw new AppError(errors.unzippedTooLarge, { max: `${UNZIPPED_MAX_BYTES / 1024 / 1024} MB` });
   if (size === 'bad_file') throw new AppError(errors.badFile);
+  const { Workbook } = await import('exceljs');
   const wb = new Workbook();
   try {
     await wb.xlsx.load(file as unknown as ArrayBuffer);
