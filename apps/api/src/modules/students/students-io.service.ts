@@ -23,7 +23,7 @@ import { AppError } from '../../core/http/app-error';
 import type { FileAnswer } from '../../core/http/send-file';
 import { sheet, xlsxFile, type Column as SheetColumn } from '../../core/http/xlsx-file';
 import type { SessionUser } from '../../core/http/request-context';
-import { isZip, readFirstSheet } from './sheet-read';
+import { decodeCsvText, isZip, readFirstSheet } from './sheet-read';
 import { StudentsService } from './students.service';
 
 /** A file answer: bytes, content type and the (possibly Chinese) file name. */
@@ -99,8 +99,8 @@ const NOTES: Record<Column, string> = {
   需要晚餐: '是 / 否，不填为否',
 };
 
-/** RFC 4180 CSV (quotes, doubled quotes, CR LF), UTF-8 with or without BOM. */
-export function parseCsv(text: string): string[][] {
+/** RFC 4180 CSV (quotes, doubled quotes, CR LF), a BOM skipped; `separator` a tab for Excel's "Unicode 文本". */
+export function parseCsv(text: string, separator: ',' | '\t' = ','): string[][] {
   const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const rows: string[][] = [];
   let row: string[] = [];
@@ -116,7 +116,7 @@ export function parseCsv(text: string): string[][] {
         } else quoted = false;
       } else field += c;
     } else if (c === '"' && field === '') quoted = true;
-    else if (c === ',') {
+    else if (c === separator) {
       row.push(field);
       field = '';
     } else if (c === '\n' || c === '\r') {
@@ -219,7 +219,8 @@ export class StudentsIoService {
 
   /**
    * Reads the file's rows (header first) as text, and the workbook's date system. An .xlsx is refused before it is
-   * loaded when it unpacks to more than a sheet of the largest import could (sheet-read).
+   * loaded when it unpacks to more than a sheet of the largest import could; a .csv is read in the encodings Excel
+   * saves it in (sheet-read).
    */
   private async readRows(file: Buffer): Promise<{ rows: string[][]; date1904: boolean }> {
     if (isZip(file)) {
@@ -229,14 +230,9 @@ export class StudentsIoService {
         { badFile: 'stu.import_bad_file', unzippedTooLarge: 'stu.import_unzipped_too_large', tooManyRows: 'stu.import_too_many_rows' },
       );
     }
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(file);
-    } catch {
-      throw new AppError('stu.import_bad_file');
-    }
-    if (text.includes('\u0000')) throw new AppError('stu.import_bad_file');
-    return { rows: parseCsv(text), date1904: false };
+    const csv = decodeCsvText(file);
+    if (!csv) throw new AppError('stu.import_bad_file');
+    return { rows: parseCsv(csv.text, csv.tabs ? '\t' : ','), date1904: false };
   }
 
   /** Checks every row (dry run), or imports all rows in one transaction when none has a problem. */

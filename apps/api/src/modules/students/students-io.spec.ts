@@ -53,6 +53,38 @@ async function xlsx(rows: Row[], header: string[] = [...STUDENT_IMPORT_COLUMNS])
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
+/**
+ * Text as GB18030 bytes, as Excel saves a .csv on a Chinese Windows: the built-in decoder inverted (every two-byte
+ * code, and the four-byte ones of the supplementary planes), so the test needs no encoding library.
+ */
+function gb18030(text: string): Buffer {
+  const decoder = new TextDecoder('gb18030');
+  const codes = new Map<string, number[]>();
+  for (let a = 0x81; a <= 0xfe; a++) for (let b = 0x40; b <= 0xfe; b++) if (b !== 0x7f) codes.set(decoder.decode(Uint8Array.of(a, b)), [a, b]);
+  const bytes: number[] = [];
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (cp < 0x80) bytes.push(cp);
+    else if (cp >= 0x10000) {
+      // four bytes from 0x90308130 on, counted linearly from U+10000
+      let n = cp - 0x10000;
+      const d = n % 10;
+      n = (n - d) / 10;
+      const c = n % 126;
+      n = (n - c) / 126;
+      const b = n % 10;
+      bytes.push(0x90 + (n - b) / 10, 0x30 + b, 0x81 + c, 0x30 + d);
+    } else {
+      const code = codes.get(ch);
+      if (!code) throw new Error(`no two-byte GB18030 code for ${ch}`);
+      bytes.push(...code);
+    }
+  }
+  const out = Buffer.from(bytes);
+  expect(decoder.decode(out)).toBe(text);
+  return out;
+}
+
 /** binary answers (xlsx) collected as a Buffer */
 const binary = (res: Response, cb: (err: Error | null, body: Buffer) => void) => {
   const chunks: Buffer[] = [];
@@ -203,6 +235,54 @@ describe('studentImport', () => {
     expect(rows[0]).toEqual({ day_school: '实验小学,北校区', allergies: '对"花生"过敏', b: '2018-03-05', needs_dinner: true });
   });
 
+  it('reads a csv that Excel saved on a Chinese Windows (GB18030), and its "Unicode text" (UTF-16LE, tabs)', async () => {
+    const [m1, m2, m3] = [freshMobile(), freshMobile(), freshMobile()];
+    const lines = [
+      STUDENT_IMPORT_COLUMNS.join(','),
+      `张晓燕,女,2018/3/5,"实验小学,北校区",一年级,2班,花生过敏,,张妈妈,${m1},母亲,是,否`,
+      `欧阳𠮷,男,,,,,,,欧阳爸爸,${m2},父亲,,`,
+    ];
+    const gb = gb18030(`${lines.join('\r\n')}\r\n`);
+    // the bytes really are GB18030, not UTF-8 (the old decoder refused them)
+    expect(() => new TextDecoder('utf-8', { fatal: true }).decode(gb)).toThrow();
+    const dry = await upload(gb, '学生.csv', '1');
+    expect(dry.body).toMatchObject({ code: Code.Ok, data: { total: 2, valid: 2, problems: [] } });
+    const res = await upload(gb, '学生.csv', '0');
+    expect(res.body.data).toMatchObject({ total: 2, valid: 2, imported: 2 });
+    const { rows } = await t.sql.query(
+      `select s.name, s.day_school, s.allergies, g.relation, u.name as guardian from students s
+         join student_guardians g on g.student_id = s.id join users u on u.id = g.user_id
+        where u.mobile = any($1) order by s.name`,
+      [[m1, m2]],
+    );
+    expect(rows).toEqual([
+      { name: '张晓燕', day_school: '实验小学,北校区', allergies: '花生过敏', relation: '母亲', guardian: '张妈妈' },
+      { name: '欧阳𠮷', day_school: null, allergies: null, relation: '父亲', guardian: '欧阳爸爸' },
+    ]);
+    // Excel's 另存为 "Unicode 文本": UTF-16LE with a BOM, the cells separated by tabs
+    const tsv = [STUDENT_IMPORT_COLUMNS.join('\t'), ['李小龙', '男', '', '', '', '', '', '', '李妈妈', m3, '母亲', '', ''].join('\t')];
+    const u16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${tsv.join('\r\n')}\r\n`, 'utf16le')]);
+    expect((await upload(u16, '学生.txt', '0')).body.data).toMatchObject({ total: 1, valid: 1, imported: 1 });
+    expect((await t.sql.query(`select count(*)::int as n from students where name = '李小龙'`)).rows[0].n).toBe(1);
+  });
+
+  it('a csv that is neither UTF-8, UTF-16 nor GB18030 is refused with code 100 and nothing written', async () => {
+    const header = Buffer.from(`${STUDENT_IMPORT_COLUMNS.join(',')}\r\n`, 'utf8');
+    const before = await snapshot(t.sql);
+    for (const file of [
+      // 0xff never starts a GB18030 character, and is no UTF-8
+      Buffer.concat([header, Buffer.from([0xd5, 0xc5, 0xff, 0xff, 0x2c, 0x31, 0x0d, 0x0a])]),
+      // a UTF-16LE BOM and a lone surrogate
+      Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x41, 0x00]),
+      // a GB18030 lead byte at the very end
+      Buffer.concat([gb18030(`${STUDENT_IMPORT_COLUMNS.join(',')}\r\n张三`), Buffer.from([0xd5])]),
+    ]) {
+      const res = await upload(file, 'x.csv', '0');
+      expect(res.body).toMatchObject({ code: Code.Error, msg: '无法读取文件，请使用下载的模板（.xlsx 或 UTF-8 编码的 .csv）' });
+    }
+    expect(await snapshot(t.sql)).toEqual(before);
+  });
+
   it('imports 2,000 rows quickly with a constant number of queries', async () => {
     const rows = Array.from({ length: 2000 }, (_, i) => good(`批量${cn(i)}`, `1340${String(i).padStart(7, '0')}`));
     const file = await xlsx(rows);
@@ -217,7 +297,7 @@ describe('studentImport', () => {
       () => t.post(IMPORT, admin).send({}),
       () => t.post(IMPORT, admin).field('dry_run', '1'),
       () => upload(Buffer.from('PK\u0003\u0004garbage'), 'x.xlsx', '1'),
-      () => upload(Buffer.from([0xff, 0xfe, 0x00, 0x41]), 'x.csv', '1'),
+      () => upload(Buffer.from([0xff, 0xfe, 0x00, 0xd8]), 'x.csv', '1'),
       () => upload(Buffer.from('名字,电话\r\n张三,13800000000\r\n'), 'x.csv', '1'),
       () => upload(Buffer.from(`${STUDENT_IMPORT_COLUMNS.join(',')}\r\n`), 'x.csv', '1'),
       () => upload(Buffer.alloc(5 * 1024 * 1024 + 1, 0x41), 'x.csv', '1'),
