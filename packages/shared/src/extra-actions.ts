@@ -257,6 +257,21 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     who: ['P'],
     meaning: "a parent's leave requests for own children, newest first, paged, filterable by child",
   },
+  {
+    method: 'GET',
+    action: 'adminLeaveList',
+    module: 'leave',
+    who: ['A'],
+    meaning:
+      "the admin's leave review: every leave request of the school (teacherStudentLeaveList's rows), pending first, paged, filterable by status",
+  },
+  {
+    method: 'GET',
+    action: 'adminLeaveInfo',
+    module: 'leave',
+    who: ['A'],
+    meaning: 'the admin reads one leave request of the school (as teacherStudentLeaveInfo), to decide it with auditStudentInfo',
+  },
   { method: 'POST', action: 'teacherClockIn', module: 'flow', who: ['T', 'H'], meaning: 'a teacher clocks in for the day (once a day)' },
   {
     method: 'POST',

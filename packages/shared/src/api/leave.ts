@@ -17,4 +17,6 @@ export const leaveActions = [
   POST('submitLeave', SubmitLeaveInput, LeaveRequestRow),
   POST('cancelLeave', CancelLeaveInput, LeaveDecisionResult),
   GET('parentLeaveList', ParentLeaveListInput, LeaveRequestPage),
+  GET('adminLeaveList', TeacherStudentLeaveListInput, LeaveRequestPage),
+  GET('adminLeaveInfo', TeacherStudentLeaveInfoInput, LeaveRequestRow),
 ] as const;

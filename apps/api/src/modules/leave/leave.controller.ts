@@ -42,6 +42,16 @@ export class LeaveController {
     return this.leave.cancel(user, input);
   }
 
+  @Action('GET', 'adminLeaveList')
+  adminList(@Input() q: TeacherStudentLeaveListInput, @CurrentUser() user: SessionUser) {
+    return this.leave.adminList(user, q);
+  }
+
+  @Action('GET', 'adminLeaveInfo')
+  adminInfo(@Input() q: TeacherStudentLeaveInfoInput, @CurrentUser() user: SessionUser) {
+    return this.leave.adminInfo(user, q.id);
+  }
+
   @Action('GET', 'parentLeaveList')
   parentList(@Input() q: ParentLeaveListInput, @CurrentUser() user: SessionUser) {
     return this.leave.parentList(user, q);

@@ -83,6 +83,21 @@ export class LeaveService {
     return row;
   }
 
+  // ---------------------------------------------------------------- the admin (who decides any request of the school)
+
+  /** adminLeaveList: every request of the school, in the teachers' order (pending first, then newest first). */
+  async adminList(user: SessionUser, q: TeacherStudentLeaveListInput): Promise<Page<LeaveRequestRow>> {
+    const where = `l.school_id = $1 and ($2::smallint is null or l.status = $2)`;
+    return this.page(where, [user.schoolId, q.status ?? null], q, 'l.status = 0 desc, l.created_at desc, l.id desc');
+  }
+
+  /** adminLeaveInfo: one request of the school. */
+  async adminInfo(user: SessionUser, id: number): Promise<LeaveRequestRow> {
+    const row: LeaveRequestRow | undefined = await this.row(this.db.manager, user.schoolId!, id);
+    if (!row) throw new AppError('leave.not_found');
+    return row;
+  }
+
   /**
    * Approves or rejects a pending request (the head teacher only of an own class's student; the admin any of the
    * school), on the version the reviewer read. Approval marks the days from today on as leave.

@@ -331,6 +331,61 @@ describe('teacherStudentLeaveList and teacherStudentLeaveInfo', () => {
   });
 });
 
+describe("adminLeaveList and adminLeaveInfo (the admin's leave review)", () => {
+  const A_LIST = `${P}adminLeaveList`;
+  const A_INFO = `${P}adminLeaveInfo`;
+  let mine: number;
+  let secondClass: number;
+  beforeAll(async () => {
+    await clear();
+    mine = (await submit()).id;
+    await insertLeave('王子涵', wangParent, plus(1), plus(1), 1);
+    const xu = (await t.sql.query(`select user_id from student_guardians where student_id = $1`, [id('徐若曦')])).rows[0].user_id;
+    secondClass = await insertLeave('徐若曦', xu, today, today);
+  });
+
+  it('the admin lists the requests of every class of the school, pending first, filterable by status', async () => {
+    const res = await t.get(A_LIST, admin);
+    expect(res.body).toMatchObject({ code: Code.Ok, data: { total: 3, page: 1, limit: 20 } });
+    const names = res.body.data.list.map((r: { student_name: string }) => r.student_name);
+    expect(names.slice(0, 2).sort()).toEqual(['徐若曦', '陈小雨'].sort());
+    expect(names[2]).toBe('王子涵');
+    expect((await t.get(`${A_LIST}?status=1`, admin)).body.data).toMatchObject({
+      total: 1,
+      list: [{ student_name: '王子涵', class_name: '阳光一班' }],
+    });
+    expect((await t.get(`${A_LIST}?status=3`, admin)).body.data).toMatchObject({ total: 0, list: [] });
+    expect((await t.get(`${A_LIST}?page=2&limit=2`, admin)).body.data).toMatchObject({ total: 3, page: 2, list: [{ student_name: '王子涵' }] });
+  });
+
+  it("the admin reads any request of the school, another class's too", async () => {
+    expect((await t.get(`${A_INFO}?id=${secondClass}`, admin)).body).toMatchObject({
+      code: Code.Ok,
+      data: { id: secondClass, student_name: '徐若曦', class_name: '阳光二班', status: 0 },
+    });
+    expect((await t.get(`${A_INFO}?id=${mine}`, admin)).body).toMatchObject({ code: Code.Ok, data: { id: mine, version: 1, days: 3 } });
+  });
+
+  it("another school's and unknown requests are not found; another school's admin does not see this school's", async () => {
+    for (const leaveId of [otherLeaveId, 99_999_999])
+      expect((await t.get(`${A_INFO}?id=${leaveId}`, admin)).body).toMatchObject({ code: Code.Error, msg: '该请假申请不存在' });
+    const ids = (await t.get(`${A_LIST}?limit=100`, admin)).body.data.list.map((r: { id: number }) => r.id);
+    expect(ids).not.toContain(otherLeaveId);
+    expect((await t.get(`${A_INFO}?id=${mine}`, other.adminToken)).body).toMatchObject({ code: Code.Error, msg: '该请假申请不存在' });
+    expect((await t.get(`${A_LIST}?limit=100`, other.adminToken)).body.data).toMatchObject({ total: 1, list: [{ id: otherLeaveId }] });
+  });
+
+  it('bad input answers code 100', async () => {
+    await badGets(A_LIST, admin, [...PAGE_BAD, 'status=4', 'status=abc', 'status=1.5', `status=${'1'.repeat(10_000)}`]);
+    await badGets(A_INFO, admin, ['', 'id=', 'id=abc', 'id=0', 'id=1.5', `id=${'9'.repeat(10_000)}`, 'id=%3Cb%3E', `id=1&x=${LONG}`]);
+  });
+
+  it('teachers, head teachers and parents may not call them', async () => {
+    await forbidden('get', A_LIST, [teacher, adviser, parent]);
+    await forbidden('get', `${A_INFO}?id=${mine}`, [teacher, adviser, parent]);
+  });
+});
+
 describe('auditStudentInfo', () => {
   beforeEach(clear);
 
