@@ -1,50 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
 import { CLICK_GUARD_MS } from '@wantuo/shared';
-
-/**
- * Click guard (spec §5): after a click the action is disabled for 2000 ms, so a double tap sends one request.
- * Returns the guarded handler and whether it is currently disabled.
- */
-export function useClickGuard<A extends unknown[]>(fn: (...args: A) => unknown, ms = CLICK_GUARD_MS): [(...args: A) => void, boolean] {
-  const [disabled, setDisabled] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const locked = useRef(false);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  const guarded = useCallback(
-    (...args: A) => {
-      if (locked.current) return;
-      locked.current = true;
-      setDisabled(true);
-      timer.current = setTimeout(() => {
-        locked.current = false;
-        setDisabled(false);
-      }, ms);
-      fn(...args);
-    },
-    [fn, ms],
-  );
-  return [guarded, disabled];
-}
-
-/**
- * The buttons that post a form: form submits, the OK of dialogs, confirmations and drawers, and any element marked
- * `data-click-guard`. Navigation, steppers and toggles are not guarded.
- */
-export const WRITE_BUTTONS = [
-  'button[type="submit"]',
-  '.ant-modal-footer .ant-btn-primary',
-  '.ant-modal-confirm-btns .ant-btn-primary',
-  '.ant-popconfirm-buttons .ant-btn-primary',
-  '.ant-popover-buttons .ant-btn-primary',
-  '.ant-drawer-footer .ant-btn-primary',
-  '.ant-drawer-extra .ant-btn-primary',
-  '[data-click-guard]',
-].join(', ');
 
 /** The write button clicked last and when (the guard's own record, for locking it when its write goes). */
 let lastButton: { el: HTMLButtonElement; at: number; ms: number } | null = null;
@@ -64,10 +18,38 @@ function shown(el: HTMLElement): boolean {
 }
 
 /**
- * The request layer calls this when it sends a write (a POST). The button whose click sent it is locked for the rest
- * of the guard's time: disabled, so the user sees it (and a browser test's next click waits for it), and a click on it
- * is swallowed. The lock ends early when the button is no longer shown: the dialog or drawer it posted closed, and
- * the next opening is a new form (a teacher letting thirty children leave one after another is not slowed down).
+ * Holds `el` disabled until the returned release runs, whatever the page renders meanwhile: React re-enabling it (its
+ * own busy state ending with the request, well before 2000 ms) is noted as the page's wish and undone; on release the
+ * button gets the page's latest wish (disabled or not), never a state the guard invented.
+ */
+function holdDisabled(el: HTMLButtonElement): () => void {
+  let wish = el.disabled;
+  const observer = new MutationObserver(() => {
+    // every record here is the page's (the guard's own writes are taken out below): the page now wants `el.disabled`
+    wish = el.disabled;
+    if (!el.disabled) set(true);
+  });
+  const set = (v: boolean) => {
+    el.disabled = v;
+    observer.takeRecords();
+  };
+  observer.observe(el, { attributes: true, attributeFilter: ['disabled'] });
+  set(true);
+  el.dataset.clickGuarded = '1';
+  return () => {
+    if (observer.takeRecords().length) wish = el.disabled;
+    observer.disconnect();
+    delete el.dataset.clickGuarded;
+    el.disabled = wish;
+  };
+}
+
+/**
+ * The request layer calls this when it sends a write (a POST, an upload, a flow step queued offline). The button
+ * whose click sent it is locked for the rest of the guard's time: disabled, so the user sees it (and a browser test's
+ * next click waits for it), and a click on it is swallowed. The lock ends early when the button is no longer shown:
+ * the dialog or drawer it posted closed, and the next opening is a new form (a teacher letting thirty children leave
+ * one after another is not slowed down).
  */
 export function noteWrite(at = Date.now()): void {
   const b = lastButton;
@@ -75,20 +57,12 @@ export function noteWrite(at = Date.now()): void {
   lastButton = null;
   const el = b.el;
   locked.add(el);
-  const setByGuard = !el.disabled;
-  if (setByGuard) {
-    el.disabled = true;
-    el.dataset.clickGuarded = '1';
-  }
+  const unhold = holdDisabled(el);
   const release = () => {
     clearTimeout(timer);
     clearInterval(watch);
     locked.delete(el);
-    // restore only what the guard itself set (the page may have disabled the button meanwhile for its own reasons)
-    if (setByGuard && el.dataset.clickGuarded === '1') {
-      delete el.dataset.clickGuarded;
-      el.disabled = false;
-    }
+    unhold();
   };
   const timer = setTimeout(release, Math.max(0, b.ms - (at - b.at)));
   const watch = setInterval(() => {
@@ -97,16 +71,16 @@ export function noteWrite(at = Date.now()): void {
 }
 
 /**
- * Spec §5 everywhere a form posts, without wrapping each button: a click on a write button (form submits, the OK of
- * dialogs, confirmations and drawers, `data-click-guard`) that sends a write locks that button for 2000 ms (see
- * noteWrite); a click on a locked button is swallowed (capture phase, before React sees it). A click that sent nothing
- * (the form's validation failed) does not lock the button: the user fixes the field and submits again at once.
- * Returns the function that removes the guard.
+ * Spec §5 for every button that writes, without wrapping each one: a click on any button (a form's submit, the OK of
+ * a dialog, confirmation or drawer, a step, approve or clock-in button of a page) that sends a write locks that
+ * button for 2000 ms (see noteWrite); a click on a locked button is swallowed (capture phase, before React sees it).
+ * A click that sent nothing (navigation, a toggle, a form whose validation failed) locks nothing: the user fixes the
+ * field and submits again at once. Returns the function that removes the guard.
  */
 export function installClickGuard(root: Document = document, ms = CLICK_GUARD_MS): () => void {
   const onClick = (e: Event) => {
     const target = e.target instanceof Element ? e.target : null;
-    const button = target?.closest(WRITE_BUTTONS);
+    const button = target?.closest('button');
     if (!(button instanceof HTMLButtonElement)) return;
     if (locked.has(button)) {
       e.preventDefault();

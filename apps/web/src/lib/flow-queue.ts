@@ -1,5 +1,6 @@
 import { Code, type FlowResult, type FlowResults, type PostAction, type PostAnswer, type PostInput } from '@wantuo/shared';
 import { ApiError, post } from '../api/http';
+import { noteWrite } from './click-guard';
 import { storage } from './storage';
 
 /**
@@ -49,6 +50,8 @@ const offline = (e: unknown) => e instanceof ApiError && e.code === 0;
 export async function sendStep(action: StepAction, body: QueuedCommand['body']): Promise<StepResult[] | null> {
   if (typeof navigator !== 'undefined' && !navigator.onLine) {
     save([...queued(), { action, body, queuedAt: Date.now() }]);
+    // a tap queued is a write sent (later): its button is locked like one that posted (spec §5)
+    noteWrite();
     return null;
   }
   try {

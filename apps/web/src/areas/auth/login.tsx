@@ -10,7 +10,6 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { LANGS, type MessageKey } from '../../i18n/messages';
-import { useClickGuard } from '../../lib/click-guard';
 import { destination } from '../../router/guard';
 import { usePageConfig } from '../../stores/page-config';
 import { usePreferences, useT } from '../../stores/preferences';
@@ -129,10 +128,10 @@ export default function LoginPage() {
       setBusy(false);
     }
   };
-  const [guardedSubmit, guarded] = useClickGuard(submit);
+  // the click guard of every write button (lib/click-guard.ts) locks the submit button once the login is sent
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    guardedSubmit();
+    void submit();
   };
 
   const row = (
@@ -254,7 +253,7 @@ export default function LoginPage() {
                 </>
               )}
               {row}
-              <Button type="primary" htmlType="submit" size="large" block loading={busy} disabled={guarded && !busy}>
+              <Button type="primary" htmlType="submit" size="large" block loading={busy}>
                 {t('login.submit')}
               </Button>
             </form>
