@@ -70,7 +70,7 @@ export const HolidayImportPreview = z.object({
       teacher_name: z.string(),
     }),
   ),
-  /** the make-up days to set: the classes that meet on the weekday each runs as (the schedule generator places them) */
+  /** the make-up days to set: the classes that meet on the weekday each runs as (their sessions: makeup_sessions) */
   makeup: z.array(
     z.object({
       day: z.string(),
@@ -78,6 +78,25 @@ export const HolidayImportPreview = z.object({
       classes: z.array(z.object({ kind: z.enum(SESSION_KINDS), class_id: id, class_name: z.string() })),
       /** students of running care classes meeting on works_as: expected that day */
       care_students: count,
+    }),
+  ),
+  /**
+   * the sessions the import creates on the make-up days to set: each running class's sessions of the nearest day
+   * (±14) of the weekday the make-up day runs as that is not closed, when the class has none on the make-up day yet
+   * and its teacher and room are free then
+   */
+  makeup_sessions: z.array(
+    z.object({
+      kind: z.enum(SESSION_KINDS),
+      class_id: id,
+      class_name: z.string(),
+      day: z.string(),
+      works_as: Weekday,
+      /** the day whose session it copies */
+      from_day: z.string(),
+      start_time: z.string(),
+      end_time: z.string(),
+      teacher_name: z.string(),
     }),
   ),
   /** dinner bookings (booked or unpaid, not served) on the closed days to set: cancelled, a WeChat-paid one refunded */
@@ -115,6 +134,8 @@ export const ImportHolidaysAnswer = z.object({
   same: count,
   skipped: count,
   sessions_cancelled: count,
+  /** the make-up days' sessions created (the preview's makeup_sessions) */
+  sessions_created: count,
   bookings_cancelled: count,
 });
 export type ImportHolidaysAnswer = z.infer<typeof ImportHolidaysAnswer>;

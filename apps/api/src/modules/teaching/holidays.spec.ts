@@ -255,6 +255,20 @@ it('previews, then imports exactly what it showed; the school’s own day wins; 
   // the class meets on Tuesdays (the week before; this week's Tuesday closes): the Saturday runs its Tuesday timetable
   expect(made.classes).toEqual([{ kind: 'teaching', class_id: ids.classId, class_name: '假日班' }]);
   expect(made.care_students).toBeGreaterThan(0);
+  // and the import gives the Saturday the Tuesday's session (the nearest Tuesday that is not closed: the week before)
+  expect(preview.makeup_sessions).toEqual([
+    {
+      kind: 'teaching',
+      class_id: ids.classId,
+      class_name: '假日班',
+      day: sat,
+      works_as: 2,
+      from_day: addDays(tue, -7),
+      start_time: '16:00',
+      end_time: '17:00',
+      teacher_name: expect.any(String),
+    },
+  ]);
   // the day contracts whose period holds the closed days (the demo's own too); no other kind, no other school
   expect(preview.contracts).toEqual(
     expect.arrayContaining([expect.objectContaining({ id: ids.contract, no: 'HOL1', student_id: ids.student, closed_days: 2 })]),
@@ -276,6 +290,7 @@ it('previews, then imports exactly what it showed; the school’s own day wins; 
     same: preview.same.length,
     skipped: preview.skipped.length,
     sessions_cancelled: 1,
+    sessions_created: 1,
     bookings_cancelled: 2,
   });
   const cal = await calendar(t.demo.schoolId);
@@ -290,6 +305,25 @@ it('previews, then imports exactly what it showed; the school’s own day wins; 
   expect((await sessionState(ids.held)).state).toBe('held');
   expect((await sessionState(ids.open)).state).toBe('planned');
   expect((await sessionState(ids.prevTue)).state).toBe('planned');
+  const onSaturday = async () =>
+    (
+      await t.sql.query(
+        `select kind, class_id, start_min, end_min, teacher_id, room_id, state, created_by from class_sessions where school_id = $1 and day = $2`,
+        [t.demo.schoolId, sat],
+      )
+    ).rows;
+  expect(await onSaturday()).toEqual([
+    {
+      kind: 'teaching',
+      class_id: ids.classId,
+      start_min: 960,
+      end_min: 1020,
+      teacher_id: t.demo.users.teacher,
+      room_id: null,
+      state: 'planned',
+      created_by: t.demo.users.admin,
+    },
+  ]);
   expect(await bookingRow(ids.booked)).toEqual({ status: 'cancelled', cancel_cause: 'user', cancelled_by: t.demo.users.admin });
   expect((await bookingRow(ids.unpaid)).status).toBe('cancelled');
   expect((await bookingRow(ids.kept)).status).toBe('booked');
@@ -307,8 +341,16 @@ it('previews, then imports exactly what it showed; the school’s own day wins; 
   // again: nothing to set, nothing changes
   const after = await snapshot(t.sql);
   const again = await t.post(IMPORT, admin).send({ year, fingerprint: preview.fingerprint });
-  expect(again.body.data).toMatchObject({ set: 0, sessions_cancelled: 0, bookings_cancelled: 0, same: preview.set.length + preview.same.length });
+  expect(again.body.data).toMatchObject({
+    set: 0,
+    sessions_cancelled: 0,
+    sessions_created: 0,
+    bookings_cancelled: 0,
+    same: preview.set.length + preview.same.length,
+  });
   expect(await snapshot(t.sql)).toEqual(after);
+  // a new preview has nothing left to create: the Saturday is set and has its session
+  expect((await t.get(PREVIEW, admin).query({ year })).body.data).toMatchObject({ set: [], makeup: [], makeup_sessions: [] });
 });
 
 it('after the import the flow expects nobody on the closed days and the running class on the make-up Saturday', async () => {

@@ -66,6 +66,19 @@ const preview: HolidayImportPreview = {
     },
   ],
   makeup: [{ day: '2026-09-20', works_as: 4, classes: [{ kind: 'teaching', class_id: 3, class_name: '奥数A班' }], care_students: 12 }],
+  makeup_sessions: [
+    {
+      kind: 'teaching',
+      class_id: 3,
+      class_name: '奥数A班',
+      day: '2026-09-20',
+      works_as: 4,
+      from_day: '2026-09-17',
+      start_time: '16:00',
+      end_time: '17:00',
+      teacher_name: '王老师',
+    },
+  ],
   bookings: { count: 1, list: [{ id: 9, day: '2026-10-01', student_id: 5, student_name: '李小明', status: 'booked', pay_from: 'wechat' }] },
   contracts: [{ id: 4, no: 'C001', student_id: 5, student_name: '李小明', start_day: '2026-09-01', end_day: '2026-12-31', closed_days: 7 }],
   fingerprint: '0123456789abcdef',
@@ -99,11 +112,15 @@ describe('导入法定节假日', () => {
     expect(text(el, 'holiday-sessions')).toContain('奥数A班');
     expect(text(el, 'holiday-sessions')).toContain('16:00-17:00');
     expect(text(el, 'holiday-bookings')).toContain('李小明');
+    expect(all).toContain('将新增的调休课次（1）');
+    expect(text(el, 'holiday-makeup-sessions')).toContain('2026-09-2016:00-17:00奥数A班王老师同 2026-09-17');
   });
 
   it('says there is nothing to import when every day is already set', async () => {
     const el = await mount(
-      <HolidayPreviewView p={{ ...preview, set: [], sessions: [], bookings: { count: 0, list: [] }, makeup: [], contracts: [] }} />,
+      <HolidayPreviewView
+        p={{ ...preview, set: [], sessions: [], bookings: { count: 0, list: [] }, makeup: [], makeup_sessions: [], contracts: [] }}
+      />,
     );
     expect(text(el, 'holiday-nothing')).toContain('无需导入');
   });
@@ -141,7 +158,7 @@ describe('导入法定节假日', () => {
 
   it('opens, previews the year and imports with the preview’s fingerprint', async () => {
     http.get.mockImplementation(answer(YEARS));
-    http.post.mockResolvedValue({ year: 2026, set: 2, same: 1, skipped: 1, sessions_cancelled: 1, bookings_cancelled: 1 });
+    http.post.mockResolvedValue({ year: 2026, set: 2, same: 1, skipped: 1, sessions_cancelled: 1, sessions_created: 1, bookings_cancelled: 1 });
     const onImported = await open();
     expect(http.get).toHaveBeenCalledWith('holidayImportPreview', { year: expect.any(Number) });
     const confirm = document.querySelector('[data-testid="holiday-import-confirm"]') as HTMLButtonElement;
@@ -150,6 +167,6 @@ describe('导入法定节假日', () => {
     await flush();
     expect(http.post).toHaveBeenCalledWith('importHolidays', { year: expect.any(Number), fingerprint: '0123456789abcdef' });
     expect(onImported).toHaveBeenCalled();
-    expect(success).toHaveBeenCalledWith('已导入：写入 2 天，取消课次 1 个、订餐 1 份');
+    expect(success).toHaveBeenCalledWith('已导入：写入 2 天，取消课次 1 个、订餐 1 份，新增调休课次 1 个');
   });
 });

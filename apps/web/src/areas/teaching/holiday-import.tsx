@@ -111,7 +111,9 @@ function HolidayYearPreview({
     setBusy(true);
     try {
       const a = await post('importHolidays', { year, fingerprint: q.data.fingerprint });
-      feedback().message.success(h('done', { set: a.set, sessions: a.sessions_cancelled, bookings: a.bookings_cancelled }));
+      feedback().message.success(
+        h('done', { set: a.set, sessions: a.sessions_cancelled, bookings: a.bookings_cancelled, created: a.sessions_created }),
+      );
       onImported();
     } catch {
       // shown by the request wrapper; the plan may have changed: read it again
@@ -178,7 +180,7 @@ export function HolidayPreviewView({ p }: { p: HolidayImportPreview }) {
       {p.same.length > 0 && <Typography.Text type="secondary">{h('sec.same', { n: p.same.length })}</Typography.Text>}
       <Collapse
         size="small"
-        defaultActiveKey={['sessions', 'bookings', 'skipped']}
+        defaultActiveKey={['sessions', 'bookings', 'makeup_sessions', 'skipped']}
         items={[
           {
             key: 'set',
@@ -285,6 +287,29 @@ export function HolidayPreviewView({ p }: { p: HolidayImportPreview }) {
                   )}
                 />
               </>
+            ) : (
+              none
+            ),
+          },
+          {
+            key: 'makeup_sessions',
+            label: h('sec.makeup_sessions', { n: p.makeup_sessions.length }),
+            children: p.makeup_sessions.length ? (
+              <Rows
+                testid="holiday-makeup-sessions"
+                rows={p.makeup_sessions}
+                render={(x) => (
+                  <Flex wrap gap={8}>
+                    <span>{x.day}</span>
+                    <span>
+                      {x.start_time}-{x.end_time}
+                    </span>
+                    <strong>{x.class_name}</strong>
+                    <Typography.Text type="secondary">{x.teacher_name}</Typography.Text>
+                    <Typography.Text type="secondary">{h('from_day', { day: x.from_day })}</Typography.Text>
+                  </Flex>
+                )}
+              />
             ) : (
               none
             ),
