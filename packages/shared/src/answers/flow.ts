@@ -225,6 +225,16 @@ export const StaffClockRecord = z.object({
 });
 export type StaffClockRecord = z.infer<typeof StaffClockRecord>;
 
+/** The counts of teacherTodayTask that name their students (the tiles of the adviser's home); to_hand_over's are in_centre's. */
+export const TODAY_TASK_LISTS = ['to_pick_up', 'picked_up', 'in_centre', 'to_feed', 'to_tutor', 'tutoring', 'left', 'on_leave'] as const;
+export type TodayTaskList = (typeof TODAY_TASK_LISTS)[number];
+/** At most this many students named per count (the count itself is complete). */
+export const TODAY_TASK_LIST_MAX = 50;
+
+/** A student behind a count of teacherTodayTask: only what the list shows (name and care class). */
+export const TodayTaskStudent = z.object({ id, name: z.string(), class_name: z.string() });
+export type TodayTaskStudent = z.infer<typeof TodayTaskStudent>;
+
 /** teacherTodayTask */
 export const TeacherTodayTask = z.object({
   day: z.string(),
@@ -237,6 +247,8 @@ export const TeacherTodayTask = z.object({
   to_tutor: z.number().int(),
   tutoring: z.number().int(),
   to_hand_over: z.number().int(),
+  /** the students behind each count, by care class and name, the first TODAY_TASK_LIST_MAX of each */
+  students: z.record(z.enum(TODAY_TASK_LISTS), z.array(TodayTaskStudent)),
   /** the caller's own clock-in/out of the day; null before clocking in */
   clock: StaffClockRecord.nullable(),
 });

@@ -11,6 +11,9 @@ import {
   type ShuttleTaskGroup,
   type ShuttleTaskStudent,
   type TeacherTodayTask,
+  type TodayTaskList,
+  TODAY_TASK_LISTS,
+  TODAY_TASK_LIST_MAX,
   type TutorTask,
   type TutorTaskInfo,
   type TutorTaskRow,
@@ -61,6 +64,24 @@ const DAY_HOMEWORK_MAX = 100;
 
 const CLASS_JSON = `json_build_object('id', cc.id, 'name', cc.name)`;
 
+/** teacherTodayTask's counts over `mine` (its CTE): each one's condition, also the filter of the students it names. */
+const TODAY_COUNTS: Record<TodayTaskList | 'to_hand_over', string> = {
+  picked_up: `state = 'picked_up'`,
+  in_centre: `state = 'in_centre'`,
+  left: `state = 'left'`,
+  on_leave: `state = 'on_leave'`,
+  to_pick_up: `on_shuttle and needs_shuttle and state = 'expected'`,
+  to_feed: `needs_dinner and state = 'in_centre' and dinner_at is null`,
+  to_tutor: `on_tutor and tutoring_type is not null and state = 'in_centre' and tutor_started_at is null`,
+  tutoring: `on_tutor and tutoring_type is not null and state = 'in_centre' and tutor_started_at is not null and tutor_ended_at is null`,
+  to_hand_over: `state = 'in_centre'`,
+};
+
+/** The first TODAY_TASK_LIST_MAX students of `mine` meeting a condition, by care class and name, as a JSON array (in the same pass as the counts). */
+const STUDENTS_OF = (where: string) =>
+  `coalesce(array_to_json((array_agg(json_build_object('id', id, 'name', name, 'class_name', class_name) order by class_name, name, id)
+     filter (where ${where}))[1:${TODAY_TASK_LIST_MAX}]), '[]')`;
+
 /** The teachers' lists of the day, read from the student_days projection. */
 @Injectable()
 export class TasksService {
@@ -76,10 +97,14 @@ export class TasksService {
    * counts are over the caller's own students and the students handed to the caller today. One statement.
    */
   async today(user: SessionUser): Promise<TeacherTodayTask> {
-    const [counts]: Array<Omit<TeacherTodayTask, 'classes' | 'states' | 'clock'> & Record<BoardStateName, number>> = await this.db.query(
+    const [counts]: Array<
+      Omit<TeacherTodayTask, 'classes' | 'states' | 'clock' | 'students'> &
+        Record<BoardStateName, number> &
+        Record<`l_${TodayTaskList}`, TeacherTodayTask['students'][TodayTaskList]>
+    > = await this.db.query(
       `${TODAY}, cand as (
-         select s.needs_shuttle, s.needs_dinner, s.tutoring_type, sd.dinner_at, sd.tutor_started_at, sd.tutor_ended_at, ${BOARD} as state,
-                ${RESPONSIBLE('$2')} as own, hs.to_teacher_id as shuttle_to, ht.to_teacher_id as tutor_to
+         select s.id, s.name, cc.name as class_name, s.needs_shuttle, s.needs_dinner, s.tutoring_type, sd.dinner_at, sd.tutor_started_at,
+                sd.tutor_ended_at, ${BOARD} as state, ${RESPONSIBLE('$2')} as own, hs.to_teacher_id as shuttle_to, ht.to_teacher_id as tutor_to
            from students s
            cross join d
            join care_class_students ccs on ccs.student_id = s.id
@@ -99,15 +124,10 @@ export class TasksService {
        select to_char((select day from d), 'YYYY-MM-DD') as day,
               count(*)::int as total,
               count(*) filter (where state = 'expected')::int as expected,
-              count(*) filter (where state = 'picked_up')::int as picked_up,
-              count(*) filter (where state = 'in_centre')::int as in_centre,
-              count(*) filter (where state = 'left')::int as left,
-              count(*) filter (where state = 'on_leave')::int as on_leave,
-              count(*) filter (where on_shuttle and needs_shuttle and state = 'expected')::int as to_pick_up,
-              count(*) filter (where needs_dinner and state = 'in_centre' and dinner_at is null)::int as to_feed,
-              count(*) filter (where on_tutor and tutoring_type is not null and state = 'in_centre' and tutor_started_at is null)::int as to_tutor,
-              count(*) filter (where on_tutor and tutoring_type is not null and state = 'in_centre' and tutor_started_at is not null and tutor_ended_at is null)::int as tutoring,
-              count(*) filter (where state = 'in_centre')::int as to_hand_over
+              ${Object.entries(TODAY_COUNTS)
+                .map(([k, where]) => `count(*) filter (where ${where})::int as ${k}`)
+                .join(',\n              ')},
+              ${TODAY_TASK_LISTS.map((k) => `${STUDENTS_OF(TODAY_COUNTS[k])} as l_${k}`).join(',\n              ')}
          from mine`,
       [user.schoolId, user.id],
     );
@@ -120,8 +140,21 @@ export class TasksService {
       [user.schoolId, user.id],
     );
     const clock = await this.clock.today(user);
-    const { expected, picked_up, in_centre, left, on_leave, ...rest } = counts;
-    return { ...rest, day: rest.day, classes, states: { expected, picked_up, in_centre, left, on_leave }, clock };
+    const { day, total, expected, picked_up, in_centre, left, on_leave, to_pick_up, to_feed, to_tutor, tutoring, to_hand_over } = counts;
+    const students = Object.fromEntries(TODAY_TASK_LISTS.map((k) => [k, counts[`l_${k}`]])) as TeacherTodayTask['students'];
+    return {
+      day,
+      total,
+      to_pick_up,
+      to_feed,
+      to_tutor,
+      tutoring,
+      to_hand_over,
+      classes,
+      states: { expected, picked_up, in_centre, left, on_leave },
+      students,
+      clock,
+    };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Code } from '@wantuo/shared';
+import { Code, TODAY_TASK_LIST_MAX } from '@wantuo/shared';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { DEMO_PASSWORD } from '../school/demo-seed';
 
@@ -139,6 +139,74 @@ describe('teacherTodayTask', () => {
     expect(res.body).toMatchObject({ code: Code.Ok, data: { classes: [], total: 0, to_hand_over: 0 } });
     const mine = await t.get(TODAY, teacher);
     expect(mine.body.data.states.in_centre).toBe(0);
+  });
+
+  it('names the students behind each count (id, name, care class only); another school’s never', async () => {
+    await day('陈小雨', 'picked_up', { picked_up_at: new Date() });
+    await day('陈小阳', 'in_centre', { entered_at: new Date(), dinner_at: new Date() });
+    await day('王子涵', 'in_centre', { entered_at: new Date(), tutor_started_at: new Date() });
+    await day('李欣怡', 'left', { entered_at: new Date(), left_at: new Date() });
+    await day('张浩然', 'expected', { on_leave: true });
+    // a student of another school wrongly filed in this class, in the centre today: never listed nor counted
+    await t.sql.query(`insert into care_class_students (school_id, class_id, student_id) values ($1, $2, $3)`, [
+      other.schoolId,
+      t.demo.classes!.running,
+      otherStudentId,
+    ]);
+    await t.sql.query(`insert into student_days (school_id, student_id, day, state, version, last_position) values ($1, $2, $3, 'in_centre', 1, 0)`, [
+      other.schoolId,
+      otherStudentId,
+      today,
+    ]);
+    try {
+      const data = (await t.get(TODAY, adviser)).body.data;
+      const names = (k: string) => data.students[k].map((s: { name: string }) => s.name);
+      const count = (k: string) => (k in data.states ? data.states[k] : data[k]);
+      expect(Object.keys(data.students).sort()).toEqual([
+        'in_centre',
+        'left',
+        'on_leave',
+        'picked_up',
+        'to_feed',
+        'to_pick_up',
+        'to_tutor',
+        'tutoring',
+      ]);
+      for (const k of Object.keys(data.students)) expect({ k, n: data.students[k].length }).toEqual({ k, n: count(k) });
+      expect(names('picked_up')).toEqual(['陈小雨']);
+      expect(names('in_centre').sort()).toEqual(['王子涵', '陈小阳'].sort());
+      expect(names('to_feed')).toEqual(['王子涵']);
+      expect(names('tutoring')).toEqual(['王子涵']);
+      expect(names('left')).toEqual(['李欣怡']);
+      expect(names('on_leave')).toEqual(['张浩然']);
+      expect(names('to_pick_up')).not.toContain('陈小雨');
+      expect(data.students.picked_up[0]).toEqual({ id: id('陈小雨'), name: '陈小雨', class_name: '阳光一班' });
+      const all = Object.values(data.students).flat() as { id: number }[];
+      expect(all.map((s) => s.id)).not.toContain(otherStudentId);
+      expect(data.states.in_centre).toBe(2);
+    } finally {
+      await t.sql.query(`delete from care_class_students where student_id = $1`, [otherStudentId]);
+    }
+  });
+
+  it('names at most TODAY_TASK_LIST_MAX students per count, the count staying complete', async () => {
+    const added = (
+      await t.sql.query(
+        `with n as (
+           insert into students (school_id, name, gender, needs_shuttle) select $1, '加' || g, 1, true from generate_series(1, $3::int) g returning id
+         )
+         insert into care_class_students (school_id, class_id, student_id) select $1, $2, id from n returning student_id`,
+        [t.demo.schoolId, t.demo.classes!.running, TODAY_TASK_LIST_MAX + 5],
+      )
+    ).rows.map((r) => r.student_id);
+    try {
+      const data = (await t.get(TODAY, adviser)).body.data;
+      expect(data.to_pick_up).toBe(7 + TODAY_TASK_LIST_MAX + 5);
+      expect(data.students.to_pick_up).toHaveLength(TODAY_TASK_LIST_MAX);
+    } finally {
+      await t.sql.query(`delete from care_class_students where student_id = any($1)`, [added]);
+      await t.sql.query(`delete from students where id = any($1)`, [added]);
+    }
   });
 
   it('bad input answers code 100 and writes nothing', () => badQueries(TODAY, teacher, NO_PARAMS));
@@ -481,17 +549,33 @@ describe('teacherHandOverStudent', () => {
       tutoring: number;
       to_feed: number;
       to_hand_over: number;
+      students: Record<'to_pick_up' | 'to_tutor', Array<{ id: number }>>;
     };
     const todayOf = async (token: string) => (await t.get(TODAY, token)).body.data as Today;
     /** the counts a teacher's home shows must be those of the teacher's own lists */
     const agrees = async (token: string) => {
-      const shuttle = (await studentIdsOf(SHUTTLE, token)) as unknown as Array<{ state: string }>;
+      const shuttle = (await studentIdsOf(SHUTTLE, token)) as unknown as Array<{ id: number; state: string }>;
       const tutor = (await studentIdsOf(TUTOR, token)) as unknown as Array<{
+        id: number;
         state: string;
         tutor_started_at: string | null;
         tutor_ended_at: string | null;
       }>;
       const d = await todayOf(token);
+      // and the students it names are those of the lists
+      const named = (k: 'to_pick_up' | 'to_tutor') => d.students[k].map((s) => s.id).sort();
+      expect(named('to_pick_up')).toEqual(
+        shuttle
+          .filter((s) => s.state === 'expected')
+          .map((s) => s.id)
+          .sort(),
+      );
+      expect(named('to_tutor')).toEqual(
+        tutor
+          .filter((s) => s.state === 'in_centre' && !s.tutor_started_at)
+          .map((s) => s.id)
+          .sort(),
+      );
       expect(d.to_pick_up).toBe(shuttle.filter((s) => s.state === 'expected').length);
       expect(d.to_tutor).toBe(tutor.filter((s) => s.state === 'in_centre' && !s.tutor_started_at).length);
       expect(d.tutoring).toBe(tutor.filter((s) => s.state === 'in_centre' && s.tutor_started_at && !s.tutor_ended_at).length);

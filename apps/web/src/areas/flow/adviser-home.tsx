@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button, Card, Col, List, Row, Space, Statistic, Tag, Typography } from 'antd';
-import type { TeacherTodayTask } from '@wantuo/shared';
+import { Badge, Button, Card, Col, List, Row, Space, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, get, post } from '../../api/http';
@@ -10,17 +9,7 @@ import { useT } from '../../stores/preferences';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { useFlowLive } from './use-flow-live';
 import { flowStrings, type FlowKey } from './strings';
-
-const TILES: { key: FlowKey; color: string; value: (d: TeacherTodayTask) => number }[] = [
-  { key: 'ops.to_pick_up', color: '#8c8c8c', value: (d) => d.to_pick_up },
-  { key: 'flow.state_picked_up', color: '#1677ff', value: (d) => d.states.picked_up },
-  { key: 'flow.state_in_centre', color: '#52c41a', value: (d) => d.states.in_centre },
-  { key: 'ops.to_feed', color: '#13c2c2', value: (d) => d.to_feed },
-  { key: 'ops.to_tutor', color: '#faad14', value: (d) => d.to_tutor },
-  { key: 'ops.tutoring', color: '#eb2f96', value: (d) => d.tutoring },
-  { key: 'flow.state_left', color: '#722ed1', value: (d) => d.states.left },
-  { key: 'flow.state_on_leave', color: '#fa8c16', value: (d) => d.states.on_leave },
-];
+import { TodayTiles } from './today-tiles';
 
 const LINKS: { to: string; label: FlowKey }[] = [
   { to: '/AStudentAttendance', label: 'ops.link_attendance' },
@@ -92,13 +81,7 @@ export default function AdviserHome() {
                 </Tag>
               ))}
             </div>
-            <Row gutter={[12, 12]}>
-              {TILES.map((x) => (
-                <Col xs={12} sm={8} md={6} xl={3} key={x.key}>
-                  <Statistic title={tf(x.key)} value={x.value(d)} styles={{ content: { color: x.color } }} />
-                </Col>
-              ))}
-            </Row>
+            <TodayTiles d={d} />
           </>
         )}
       </Card>

@@ -19,6 +19,12 @@ export const flowStrings = defineStrings({
     en: 'The student moves from your list to theirs for today; they record the steps.',
   },
   'handover.from': { zh: '{name} 转交', en: 'from {name}' },
+  // the adviser's home: the students behind a count (teacherTodayTask.students)
+  'today.students_title': { zh: '{label}：{n} 人', en: '{label}: {n}' },
+  'today.students_empty': { zh: '暂无学生', en: 'Nobody' },
+  'today.students_first': { zh: '仅列出前 {n} 人', en: 'The first {n} only' },
+  'today.students_hint': { zh: '点击数字查看学生名单', en: 'Tap a count to see who' },
+  'today.students_close': { zh: '收起', en: 'Close' },
   // the tutoring drawer: the student's homework of the day (tutorTaskInfo)
   'tutor.homework': { zh: '今日作业', en: "Today's homework" },
   'tutor.homework_empty': { zh: '今天没有要完成的作业', en: 'No homework open today' },
@@ -127,6 +133,9 @@ export const flowStrings = defineStrings({
   'ops.leave_reviewed': { zh: '审核', en: 'Reviewed' },
   'ops.leave_status': { zh: '状态', en: 'Status' },
   'ops.leave_title': { zh: '请假审核', en: 'Leave review' },
+  'ops.leave_list_title': { zh: '学生请假', en: 'Leave requests' },
+  'records.title': { zh: '考勤记录', en: 'Attendance records' },
+  'records.open_hint': { zh: '点一行查看当天的完整记录', en: "Tap a row for the day's full timeline" },
   'ops.left_at': { zh: '{time} 离园', en: 'left at {time}' },
   'ops.left_list': { zh: '已离园', en: 'Left' },
   'ops.left_with': { zh: '{time} 由{name}（{relation}）接走', en: '{time} with {name} ({relation})' },
