@@ -10,7 +10,7 @@ describe('storage (spec §3)', () => {
     const s = createStorage({ backend, now: () => now });
     s.set('forever', { a: 1 });
     s.set('short', 'x', 60);
-    expect(JSON.parse(backend.getItem('short')!)).toEqual({ content: 'x', datetime: 1_060_000 });
+    expect(JSON.parse(backend.getItem('short')!)).toEqual({ content: 'x', datetime: '1970-01-01 08:17:40' });
     expect(JSON.parse(backend.getItem('forever')!).datetime).toBe(0);
     now += 59_000;
     expect(s.get('short')).toBe('x');
@@ -19,6 +19,38 @@ describe('storage (spec §3)', () => {
     expect(backend.getItem('short')).toBeNull();
     now += 10 ** 12;
     expect(s.get('forever')).toEqual({ a: 1 });
+  });
+
+  it('stores the expiry as yyyy-MM-dd HH:mm:ss (spec §9, 24-hour, the default school zone whatever the browser zone) and reads old entries', () => {
+    // 2025-03-03 14:30:00.250 in Shanghai (06:30 UTC): an afternoon time shows the 24-hour clock
+    let now = Date.UTC(2025, 2, 3, 6, 30, 0, 250);
+    const backend = memory();
+    const s = createStorage({ backend, now: () => now });
+    s.set('short', 'x', 60);
+    // rounded up to the second: never gone before its time
+    expect(JSON.parse(backend.getItem('short')!)).toEqual({ content: 'x', datetime: '2025-03-03 14:31:01' });
+    s.set('night', 'y', 10 * 3600);
+    expect(JSON.parse(backend.getItem('night')!).datetime).toBe('2025-03-04 00:30:01');
+    now += 60_000;
+    expect(s.get('short')).toBe('x');
+    now += 750;
+    expect(s.get('short')).toBeNull();
+    expect(s.get('night')).toBe('y');
+    // another zone when asked for (the format names no zone: one storage reads what it wrote)
+    const utcBackend = memory();
+    createStorage({ backend: utcBackend, now: () => now, timeZone: 'UTC' }).set('k', 1, 1);
+    expect(JSON.parse(utcBackend.getItem('k')!).datetime).toBe('2025-03-03 06:31:02');
+    // entries written before (the expiry in ms) still read, and still expire
+    backend.setItem('old', JSON.stringify({ content: 'o', datetime: now + 1_000 }));
+    backend.setItem('oldForever', JSON.stringify({ content: 'f', datetime: 0 }));
+    expect(s.get('old')).toBe('o');
+    now += 1_000;
+    expect(s.get('old')).toBeNull();
+    expect(backend.getItem('old')).toBeNull();
+    expect(s.get('oldForever')).toBe('f');
+    // an expiry that is no date reads as empty
+    backend.setItem('bad', JSON.stringify({ content: 'b', datetime: '2025-13-45 99:00:00' }));
+    expect(s.get('bad')).toBeNull();
   });
 
   it('encrypts with AES when given a key, and reads it back', () => {
