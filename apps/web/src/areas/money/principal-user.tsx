@@ -223,7 +223,7 @@ function TopUpDialog({ open, onClose, onPaid }: { open: boolean; onClose: () => 
 }
 
 /** Renewal: the period with its price and the new expiry, then the payment dialog (balance with the payment password, or WeChat Pay). */
-function RenewDialog({
+export function RenewDialog({
   open,
   school,
   onClose,
@@ -239,7 +239,10 @@ function RenewDialog({
   const s = moneyStrings.use();
   const [period, setPeriod] = useState<RenewalPeriod>('year');
   const [paying, setPaying] = useState(false);
-  const price = period === 'term' ? school.price.term_fen : school.price.year_fen;
+  // the price of now, read each time the dialog opens: what the operator set since the page loaded is what is charged
+  const prices = useQuery({ queryKey: ['getSchoolPrice'], queryFn: () => get('getSchoolPrice'), enabled: open, staleTime: 0, gcTime: 0 });
+  const priceOf = (p: RenewalPeriod) => (p === 'term' ? prices.data?.term_fen : prices.data?.year_fen) ?? 0;
+  const price = priceOf(period);
   const until = localDay(renewedUntil(school.service_expires_at, period, new Date(), school.timezone), school.timezone);
   const close = () => {
     setPaying(false);
@@ -253,20 +256,28 @@ function RenewDialog({
         onCancel={close}
         onOk={() => setPaying(true)}
         okText={s('topup.next')}
+        okButtonProps={{ disabled: !prices.data }}
         destroyOnHidden
         width={440}
       >
         <Typography.Paragraph type="secondary">{s('renew.period')}</Typography.Paragraph>
-        <Radio.Group value={period} onChange={(e) => setPeriod(e.target.value as RenewalPeriod)} style={{ width: '100%' }}>
-          <Flex vertical gap={8}>
-            {(['term', 'year'] as const).map((p) => (
-              <Radio key={p} value={p}>
-                {s(`renew.${p}`)} ·{' '}
-                <Typography.Text strong>¥{formatFen(p === 'term' ? school.price.term_fen : school.price.year_fen)}</Typography.Text>
-              </Radio>
-            ))}
-          </Flex>
-        </Radio.Group>
+        {prices.isError ? (
+          <div data-testid="renew-price-error">
+            <LoadError message={prices.error.message} onRetry={() => void prices.refetch()} />
+          </div>
+        ) : !prices.data ? (
+          <Loading />
+        ) : (
+          <Radio.Group value={period} onChange={(e) => setPeriod(e.target.value as RenewalPeriod)} style={{ width: '100%' }}>
+            <Flex vertical gap={8}>
+              {(['term', 'year'] as const).map((p) => (
+                <Radio key={p} value={p}>
+                  {s(`renew.${p}`)} · <Typography.Text strong>¥{formatFen(priceOf(p))}</Typography.Text>
+                </Radio>
+              ))}
+            </Flex>
+          </Radio.Group>
+        )}
         <Typography.Paragraph style={{ marginTop: 16 }}>{s('renew.until', { date: until })}</Typography.Paragraph>
       </Modal>
       {paying && (
