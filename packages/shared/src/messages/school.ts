@@ -12,6 +12,10 @@ export const schoolMessages = {
     zh: '您的账号尚未绑定微信，请从公众号进入并绑定后再用微信支付',
     en: 'Your account is not bound to WeChat: open this page from the official account and bind it to pay in WeChat',
   },
+  'payments.wechat_other_account': {
+    zh: '您的微信绑定在另一个公众号下，当前微信支付不能为其付款，请用扫码支付或联系机构',
+    en: 'Your WeChat is bound under another official account, which this WeChat Pay cannot charge: pay by QR code or ask the institution',
+  },
   'school.deal_pwd_not_set': { zh: '请先设置支付密码', en: 'Please set a payment password first' },
   'school.deal_pwd_wrong': { zh: '支付密码错误，还可尝试 {left} 次', en: 'Wrong payment password, {left} tries left' },
   'school.deal_pwd_locked': {

@@ -107,13 +107,13 @@ describe('WeChat Pay', () => {
     expect(() => loadConfig({ ...merchant, WECHATPAY_APIV3_KEY: 'short' })).toThrow(/WECHATPAY_APIV3_KEY/);
   });
 
-  it('in production WeChat Pay pays with the official account: two different appids are refused', () => {
+  // issue 34 item 11: a guardian bound under the account could not pay inside WeChat with another appid, in any environment
+  it('WeChat Pay pays with the official account: two different appids are refused, naming both', () => {
     const oa = { WECHAT_OA_APPID: 'wxabcdef1234567890', WECHAT_OA_SECRET: 's'.repeat(32), WECHAT_OA_TOKEN: 'token123' };
-    expect(() => loadConfig({ ...production, ...merchant, ...oa })).toThrow(
-      /WECHATPAY_APPID="wx1234567890abcdef": must be the official account's WECHAT_OA_APPID/,
-    );
-    // outside production (a developer's own account beside a test merchant) it is allowed
-    expect(loadConfig({ ...merchant, ...oa }).wechatOa!.appid).toBe(oa.WECHAT_OA_APPID);
+    const both = /WECHATPAY_APPID="wx1234567890abcdef": must be the official account's WECHAT_OA_APPID \(wxabcdef1234567890\)/;
+    expect(() => loadConfig({ ...production, ...merchant, ...oa })).toThrow(both);
+    expect(() => loadConfig({ ...merchant, ...oa })).toThrow(both);
+    expect(loadConfig({ ...merchant, ...oa, WECHAT_OA_APPID: merchant.WECHATPAY_APPID }).wechatOa!.appid).toBe(merchant.WECHATPAY_APPID);
   });
 });
 

@@ -54,8 +54,8 @@ const REQUIRED = ['WECHAT_OA_APPID', 'WECHAT_OA_SECRET', 'WECHAT_OA_TOKEN'] as c
 
 /**
  * Reads the official account: all three credentials, or none and the sandbox (production: only when asked for with
- * WECHAT_OA_SANDBOX=1, or WECHATPAY_SANDBOX=1 without WECHAT_OA_SANDBOX). Problems are pushed to `problems` (one line each). In production, JSAPI pays with the openid
- * of the official account: WeChat Pay's appid must be the account's.
+ * WECHAT_OA_SANDBOX=1, or WECHATPAY_SANDBOX=1 without WECHAT_OA_SANDBOX). Problems are pushed to `problems` (one line each). JSAPI pays with the openid
+ * of the official account: a merchant's WeChat Pay appid must be the account's (the pay sandbox takes the account's).
  */
 export function wechatOaConfig(e: OaEnv, problems: string[]): WechatOaConfig | null {
   const sandbox = e.WECHAT_OA_SANDBOX ?? e.WECHATPAY_SANDBOX ?? e.NODE_ENV !== 'production';
@@ -68,7 +68,8 @@ export function wechatOaConfig(e: OaEnv, problems: string[]): WechatOaConfig | n
     for (const k of missing) problems.push(`  ${k}: ${why}`);
     return null;
   }
-  if (e.NODE_ENV === 'production' && e.WECHATPAY_APPID && e.WECHATPAY_APPID !== e.WECHAT_OA_APPID) {
+  // in every environment: a guardian bound under the account could not pay inside WeChat with another appid
+  if (e.WECHATPAY_APPID && e.WECHATPAY_APPID !== e.WECHAT_OA_APPID) {
     problems.push(
       `  WECHATPAY_APPID=${JSON.stringify(e.WECHATPAY_APPID)}: must be the official account's WECHAT_OA_APPID (${e.WECHAT_OA_APPID}): JSAPI pays with the account's openid`,
     );

@@ -37,7 +37,8 @@ function selfUrl(host: HttpAdapterHost): string {
     {
       provide: SANDBOX_KEYS,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): SandboxKeys | null => (config.wechatpay ? null : loadSandboxKeys(config.dataDir)),
+      // the sandbox pays for the official account's appid when one is configured (the guardians are bound under it)
+      useFactory: (config: AppConfig): SandboxKeys | null => (config.wechatpay ? null : loadSandboxKeys(config.dataDir, config.wechatOa?.appid)),
     },
     {
       provide: PaymentProvider,

@@ -61,11 +61,14 @@ export class PaymentsService {
     const channel = r.channel ?? 'native';
     let openid: string | null = null;
     if (channel === 'jsapi') {
-      const [b]: Array<{ openid: string }> = await this.db.query(
-        `select openid from wechat_bindings where user_id = $1 and appid = $2 and unbound_at is null`,
+      // the binding of the merchant's appid; else whether the payer is bound at all (under another appid: say so)
+      const [b]: Array<{ openid: string | null }> = await this.db.query(
+        `select (select openid from wechat_bindings where user_id = $1 and appid = $2 and unbound_at is null) as openid
+          where exists (select 1 from wechat_bindings where user_id = $1 and unbound_at is null)`,
         [r.userId, this.provider.appId()],
       );
       if (!b) throw new AppError('payments.wechat_not_bound');
+      if (!b.openid) throw new AppError('payments.wechat_other_account');
       openid = b.openid;
     }
     if (channel === 'h5' && !r.clientIp) throw new Error("an H5 order needs the payer's IP");

@@ -160,14 +160,10 @@ describe('JSAPI inside WeChat', () => {
     expect((await sandbox.orderOf(q.out_trade_no))!.state).toBe('NOTPAY');
   });
 
-  it('an unbound guardian is refused before anything is written (a binding of another app id does not count)', async () => {
+  it('an unbound guardian is refused before anything is written; a binding of another app id is named as such', async () => {
     const b = await unpaidDinner();
     const c = await unpaidContract();
     await unbind();
-    await t.sql.query(`insert into wechat_bindings (user_id, school_id, appid, openid) values ($1, $2, 'wxanotherapp0001', 'o_other_app')`, [
-      t.demo.users.parent,
-      t.demo.schoolId,
-    ]);
     const before = await snapshot(t.sql);
     const orders = (await t.sql.query(`select count(*)::int as n from wechatpay_sandbox_orders`)).rows[0].n;
     for (const [action, id] of [
@@ -177,6 +173,13 @@ describe('JSAPI inside WeChat', () => {
       const res = await t.post(`${P}${action}`, parent).send({ id, channel: 'jsapi' });
       expect(res.body).toMatchObject({ code: Code.Error, msg: '您的账号尚未绑定微信，请从公众号进入并绑定后再用微信支付' });
     }
+    // bound, but under another app id (issue 34 item 11): never told to bind
+    await t.sql.query(`insert into wechat_bindings (user_id, school_id, appid, openid) values ($1, $2, 'wxanotherapp0001', 'o_other_app')`, [
+      t.demo.users.parent,
+      t.demo.schoolId,
+    ]);
+    const other = await t.post(`${P}wechatPayContract`, parent).send({ id: c.id, channel: 'jsapi' });
+    expect(other.body).toMatchObject({ code: Code.Error, msg: expect.stringMatching(/^您的微信绑定在另一个公众号下/) });
     expect(await snapshot(t.sql)).toEqual(before);
     expect((await t.sql.query(`select count(*)::int as n from wechatpay_sandbox_orders`)).rows[0].n).toBe(orders);
     // in English too

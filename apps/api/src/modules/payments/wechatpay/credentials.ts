@@ -41,8 +41,15 @@ const apiV3Key = () => randomBytes(24).toString('base64').replace(/[+/]/g, 'x').
 /**
  * The sandbox's test keys: read from DATA_DIR/wechatpay-sandbox/keys.json, made there at first start. Created with a
  * hard link from a temporary file, so concurrent first starts (test workers, two API processes) end up with one set.
+ * `appid`: the configured official account's (JSAPI pays with its openids: the guardians are bound under it), else the
+ * sandbox's own wxsandbox00000001.
  */
-export function loadSandboxKeys(dataDir: string): SandboxKeys {
+export function loadSandboxKeys(dataDir: string, appid?: string): SandboxKeys {
+  const made = readOrMakeSandboxKeys(dataDir);
+  return appid ? { ...made, appid } : made;
+}
+
+function readOrMakeSandboxKeys(dataDir: string): SandboxKeys {
   const dir = join(dataDir, 'wechatpay-sandbox');
   const file = join(dir, 'keys.json');
   try {
