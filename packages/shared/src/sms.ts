@@ -80,6 +80,48 @@ export function cutSmsParams(kind: SmsKind, params: Record<string, string>, max:
   return out;
 }
 
+/** What a code text keeps of its code once the provider has it (the code itself is only at the phone; sms_codes keeps its hash). */
+export const SMS_CODE_MASK = '******';
+
+/** A kind's variables with its code masked (a code kind's `code`); other kinds' variables as they are. */
+export function maskSmsParams(kind: SmsKind, params: Record<string, string>): Record<string, string> {
+  const spec: SmsKindSpec = SMS_KINDS[kind];
+  return spec.code && 'code' in params ? { ...params, code: SMS_CODE_MASK } : params;
+}
+
+/**
+ * Our reference for a request's messages, given to the provider with the send (Aliyun OutId, Tencent SessionContext)
+ * and answered by its queries: the ids as ranges ("101-300,305"), or "<first>+<more>" when that is longer than `max`.
+ */
+export function smsRef(ids: readonly number[], max: number): string {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  const ref = parts.join(',');
+  return ref.length <= max || !sorted.length ? ref : `${sorted[0]}+${sorted.length - 1}`;
+}
+
+/**
+ * Whether a provider's record with reference `ref` may be our message `id`: true when it names the id, false when it
+ * names others; an empty or foreign reference (an account without SessionContext, a send without OutId) says nothing:
+ * null.
+ */
+export function smsRefNames(ref: string | null | undefined, id: number): boolean | null {
+  const r = ref?.trim() ?? '';
+  const more = /^(\d+)\+(\d+)$/.exec(r);
+  if (more) return id >= Number(more[1]);
+  if (!/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(r)) return null;
+  return r.split(',').some((part) => {
+    const [a, b = a] = part.split('-').map(Number);
+    return id >= a && id <= b;
+  });
+}
+
 /** Tencent's TemplateParamSet: the variables in the kind's order. */
 export const orderedSmsParams = (kind: SmsKind, params: Record<string, string>): string[] => SMS_KINDS[kind].vars.map((v) => params[v] ?? '');
 

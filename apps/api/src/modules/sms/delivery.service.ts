@@ -1,11 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { cutSmsParams, SMS_CLAIM_SECONDS, smsNextStep, type SmsKind, type SmsProviderName } from '@wantuo/shared';
+import {
+  cutSmsParams,
+  maskSmsParams,
+  SMS_CLAIM_SECONDS,
+  SMS_KINDS,
+  smsNextStep,
+  smsRefNames,
+  smsUnits,
+  type SmsKind,
+  type SmsProviderName,
+} from '@wantuo/shared';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { LOGGER } from '../../core/logging/logger';
-import { GatewayError, type GatewayFailure, type SendOutcome } from './gateways/gateway';
+import { GatewayError, type GatewayFailure, type ProviderRecord, type SendOutcome } from './gateways/gateway';
 import { SmsGateways } from './gateways/gateways';
+import { renderSms } from './render';
 
 interface Claimed {
   id: number;
@@ -19,6 +30,9 @@ interface Claimed {
   /** the last refusal (kept on a handed-over message: why the first provider did not send it) */
   error_code: string | null;
   error_message: string | null;
+  /** claimed again from `sending` (its worker died): its request may have reached the provider */
+  unknown: boolean;
+  created_at: Date;
 }
 
 /** What becomes of one message after a send: one row of the set-based update. */
@@ -33,6 +47,11 @@ interface Result {
   error_code: string | null;
   error_message: string | null;
   units: number | null;
+  /** a code text once the provider has it (or it failed): its variables and text with the code masked */
+  params?: Record<string, string>;
+  content?: string;
+  /** the receipt's moment (a text the provider had: delivered or failed then) */
+  done_at?: string | null;
 }
 
 /** Mobiles of a wholly refused batch sent alone at once. */
@@ -43,6 +62,10 @@ const failureOf = (err: unknown): GatewayFailure =>
   err instanceof GatewayError
     ? err.failure
     : { class: 'transient', code: (err as { code?: string }).code ?? 'network', message: String((err as Error).message ?? err).slice(0, 300) };
+
+/** Mobiles whose records are asked at once; how much earlier than the row a provider's clock may say it was sent. */
+const ASK_PARALLEL = 8;
+const CLOCK_SKEW_MS = 60_000;
 
 /** Thrown after recording a batch when some of its messages wait for another try: the `sms.send` job retries with backoff. */
 export class RetryLater extends Error {}
@@ -65,18 +88,27 @@ export class SmsDelivery {
 
   /** The `sms.send` job: sends the messages of `ids` still to be sent; throws RetryLater when some wait for another try. */
   async send(ids: number[]): Promise<void> {
+    // a row claimed again from `sending` is `unknown`: the worker that claimed it may have died with its request at the
+    // provider (the locked rows are checked again after a concurrent claim: one job takes each)
     const claimed: Claimed[] = await this.db.query(
-      `with claimed as (
-         update sms_messages set state = 'sending', tries = tries + 1, updated_at = now()
+      `with was as (
+         select id, state from sms_messages
           where id = any($1::bigint[])
             and (state = 'queued' or (state = 'sending' and updated_at < now() - make_interval(secs => $2)))
-          returning id::int, mobile, kind, params, content, provider, handed_over, tries, error_code, error_message
+          for update
+       ), claimed as (
+         update sms_messages m set state = 'sending', tries = m.tries + 1, updated_at = now()
+           from was where m.id = was.id
+          returning m.id::int, m.mobile, m.kind, m.params, m.content, m.provider, m.handed_over, m.tries, m.error_code, m.error_message,
+                    was.state = 'sending' as unknown, m.created_at
        ) select * from claimed order by id`,
       [ids, SMS_CLAIM_SECONDS],
     );
     if (!claimed.length) return;
     const results: Result[] = [];
-    let pending = claimed;
+    const known = await this.askFirst(claimed.filter((m) => m.unknown));
+    results.push(...known.values());
+    let pending = claimed.filter((m) => !known.has(m.id));
     // at most twice: the provider, then the fallback for what it handed over
     for (let round = 0; round < 2 && pending.length; round++) {
       const byProvider = new Map<SmsProviderName, Claimed[]>();
@@ -93,9 +125,116 @@ export class SmsDelivery {
         }
       }
     }
-    await this.record(results);
+    await this.record(results, claimed);
     const retry = results.filter((r) => r.state === 'queued').length;
     if (retry) throw new RetryLater(`${retry} of ${claimed.length} texts wait for another try`);
+  }
+
+  /**
+   * Before sending again texts whose fate is unknown, asks their provider what it accepted for their mobiles since
+   * they were written (Aliyun QuerySendDetails, Tencent PullSmsSendStatusByPhoneNumber): a text it has is the result
+   * (sent with its id, or delivered / failed by its receipt), never sent again. A record matches a text by our ids in
+   * its reference (OutId / SessionContext) when it carries them, by the template and the variables in its content
+   * when it answers them, sent after the text was written, not a provider id already recorded; each record once. A
+   * provider that cannot say keeps its texts `sending`, never sent blind: `sms.poll` hands them to a job again later,
+   * which asks again.
+   */
+  private async askFirst(unknown: Claimed[]): Promise<Map<number, Result>> {
+    const out = new Map<number, Result>();
+    const byProvider = new Map<SmsProviderName, Claimed[]>();
+    for (const m of unknown) byProvider.set(m.provider, [...(byProvider.get(m.provider) ?? []), m]);
+    for (const [provider, msgs] of byProvider) {
+      const gateway = this.gateways.get(provider);
+      if (!gateway) continue;
+      const byMobile = new Map<string, Claimed[]>();
+      for (const m of msgs) byMobile.set(m.mobile, [...(byMobile.get(m.mobile) ?? []), m]);
+      const mobiles = [...byMobile.keys()];
+      const records = new Map<string, ProviderRecord[]>();
+      let failed: unknown = null;
+      for (let i = 0; i < mobiles.length; i += ASK_PARALLEL) {
+        await Promise.all(
+          mobiles.slice(i, i + ASK_PARALLEL).map(async (mobile) => {
+            const since = new Date(Math.min(...byMobile.get(mobile)!.map((m) => new Date(m.created_at).getTime())) - CLOCK_SKEW_MS);
+            try {
+              records.set(mobile, await gateway.records(mobile, since));
+            } catch (err) {
+              failed ??= err;
+            }
+          }),
+        );
+      }
+      if (failed) {
+        const f = failureOf(failed);
+        this.log.warn({ provider, texts: msgs.length, code: f.code }, 'sms: the provider could not say what it accepted; texts kept to ask again');
+      }
+      const ids = [...records.values()].flat().flatMap((r) => (r.messageId ? [r.messageId] : []));
+      const recorded: Array<{ id: string }> = ids.length
+        ? await this.db.query(`select provider_message_id as id from sms_messages where provider = $1 and provider_message_id = any($2)`, [
+            provider,
+            ids,
+          ])
+        : [];
+      const taken = new Set(recorded.map((r) => r.id));
+      for (const [mobile, texts] of byMobile) {
+        const got = records.get(mobile);
+        if (!got) {
+          // asked and not answered: kept claimed, not sent
+          for (const m of texts) out.set(m.id, { ...this.unchanged(m), state: 'sending', tries: m.tries - 1 });
+          continue;
+        }
+        const left = got.filter((r) => !r.messageId || !taken.has(r.messageId));
+        for (const m of texts) {
+          const template = this.gateways.templateOf(provider, m.kind) ?? null;
+          const params = Number.isFinite(gateway.paramMax) ? cutSmsParams(m.kind, m.params, gateway.paramMax) : m.params;
+          const i = left.findIndex((r) => {
+            const named = smsRefNames(r.ref, m.id);
+            if (named === false) return false;
+            if (r.at && r.at.getTime() < new Date(m.created_at).getTime() - CLOCK_SKEW_MS) return false;
+            if (r.templateCode !== null && r.templateCode !== template) return false;
+            if (r.content !== null && Object.values(params).some((v) => v && !r.content!.includes(v))) return false;
+            // a reference naming us, or anything else the provider says (its id not recorded here is one of ours)
+            return named === true || r.content !== null || r.templateCode !== null || r.at !== null || r.messageId !== null;
+          });
+          if (i < 0) continue;
+          const [r] = left.splice(i, 1);
+          const base = {
+            ...this.unchanged(m),
+            tries: m.tries - 1,
+            template_code: template,
+            provider_message_id: r.messageId,
+            units: smsUnits(m.content),
+          };
+          if (!r.report) out.set(m.id, { ...base, state: 'sent' });
+          else if (r.report.delivered) out.set(m.id, { ...base, state: 'delivered', done_at: r.report.at?.toISOString() ?? null });
+          else
+            out.set(m.id, {
+              ...base,
+              state: 'failed',
+              error_code: (r.report.code ?? 'UNDELIVERED').slice(0, 80),
+              error_message: r.report.message?.slice(0, 300) ?? null,
+              done_at: r.report.at?.toISOString() ?? null,
+            });
+        }
+      }
+      const had = msgs.filter((m) => out.has(m.id) && out.get(m.id)!.state !== 'sending').length;
+      if (had) this.log.info({ provider, texts: msgs.length, had }, 'sms: texts of unknown fate the provider already had, not sent again');
+    }
+    return out;
+  }
+
+  /** A message's result before anything happens to it (the base of askFirst's). */
+  private unchanged(m: Claimed): Omit<Result, 'state'> {
+    return {
+      id: m.id,
+      provider: m.provider,
+      handed_over: m.handed_over,
+      tries: m.tries,
+      template_code: null,
+      provider_message_id: null,
+      error_code: m.error_code,
+      error_message: m.error_message,
+      units: null,
+    };
   }
 
   /** One provider request for messages of one kind and variables; the outcome of each. */
@@ -163,20 +302,31 @@ export class SmsDelivery {
     });
   }
 
-  /** Every result of a job in one statement (a handed-over message: its last result, the fallback's). */
-  private async record(results: Result[]): Promise<void> {
+  /**
+   * Every result of a job in one statement (a handed-over message: its last result, the fallback's). A code text the
+   * provider has (or that failed) keeps its code masked: the code is at the phone, sms_codes keeps its hash.
+   */
+  private async record(results: Result[], claimed: Claimed[]): Promise<void> {
     const last = new Map(results.map((r) => [r.id, r]));
+    for (const m of claimed) {
+      const r = last.get(m.id);
+      if (!r || !(SMS_KINDS[m.kind] as { code?: boolean }).code || r.state === 'queued' || r.state === 'sending') continue;
+      const params = maskSmsParams(m.kind, m.params);
+      last.set(m.id, { ...r, params, content: renderSms(m.kind, params) });
+    }
     await this.db.query(
       `update sms_messages m set
           state = r.state, provider = r.provider, handed_over = r.handed_over, tries = r.tries,
+          params = coalesce(r.params, m.params), content = coalesce(r.content, m.content),
           template_code = coalesce(r.template_code, m.template_code),
           provider_message_id = coalesce(r.provider_message_id, m.provider_message_id),
           error_code = r.error_code, error_message = r.error_message, units = coalesce(r.units, m.units),
           sent_at = case when r.state in ('sent', 'delivered') then now() else m.sent_at end,
-          done_at = case when r.state in ('delivered', 'failed') then now() else m.done_at end,
+          done_at = case when r.state in ('delivered', 'failed') then coalesce(r.done_at, now()) else m.done_at end,
           updated_at = now()
          from jsonb_to_recordset($1::jsonb) as r(id bigint, state text, provider text, handed_over boolean, tries int, template_code text,
-                                                 provider_message_id text, error_code text, error_message text, units int)
+                                                 provider_message_id text, error_code text, error_message text, units int,
+                                                 params jsonb, content text, done_at timestamptz)
         where m.id = r.id`,
       [JSON.stringify([...last.values()])],
     );

@@ -20,7 +20,8 @@ const STUCK_MINUTES = 10;
  * Delivery receipts: applied from the providers' report callbacks (POST /api/sms-report/<provider>) and from polling
  * (`sms.poll`, every minute: QuerySendDetails / PullSmsSendStatus for what no callback reported). A report moves a
  * sent message to delivered or failed (with the carrier's code) once; a report that comes before its send was
- * recorded is kept and applied again (`sms.reports`). The same poll queues again messages whose job was lost.
+ * recorded is kept and applied again (`sms.reports`). The same poll hands to a job again messages whose job was lost
+ * (a claimed one is asked of its provider first: SmsDelivery).
  */
 @Injectable()
 export class SmsReports {
@@ -99,7 +100,8 @@ export class SmsReports {
     for (const gateway of this.gateways.receiptGateways()) {
       const pending: Array<{ id: number; mobile: string; message_id: string; sent_at: Date }> = await this.db.query(
         `select id::int, mobile, provider_message_id as message_id, sent_at from sms_messages
-          where provider = $1 and state = 'sent' and sent_at < now() - interval '1 minute' and sent_at > now() - make_interval(days => $2)
+          where provider = $1 and state = 'sent' and provider_message_id is not null
+            and sent_at < now() - interval '1 minute' and sent_at > now() - make_interval(days => $2)
           order by sent_at limit $3`,
         [gateway.name, RECEIPT_DAYS, POLL_BATCH],
       );
@@ -112,9 +114,11 @@ export class SmsReports {
         this.log.warn({ err, provider: gateway.name }, 'sms receipts poll failed');
       }
     }
+    // a queued message's job was lost; a claimed one's worker died, maybe with its request at the provider: it stays
+    // `sending` (old enough to be claimed again), and the job that claims it asks the provider before sending it again
     const stuck: Array<{ id: number; kind: SmsKind; params: Record<string, string>; provider: SmsProviderName }> = await this.db.query(
       `with stuck as (
-         update sms_messages set state = 'queued', updated_at = now()
+         update sms_messages set updated_at = case when state = 'queued' then now() else updated_at end
           where state in ('queued', 'sending') and updated_at < now() - make_interval(mins => $1) and created_at > now() - make_interval(days => $2)
           returning id::int, kind, params, provider
        ) select * from stuck`,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SmsConsole } from './console.service';
 import { SmsDelivery } from './delivery.service';
 import { SmsGateways } from './gateways/gateways';
+import { OutboxPhone } from './gateways/outbox-phone';
 import { SmsReportController } from './report.controller';
 import { SmsController } from './sms.controller';
 import { SmsReports } from './reports.service';
@@ -14,7 +15,7 @@ import { SmsTexts } from './texts.service';
  */
 @Module({
   controllers: [SmsReportController, SmsController],
-  providers: [SmsCodeService, SmsGateways, SmsTexts, SmsDelivery, SmsReports, SmsConsole],
-  exports: [SmsCodeService, SmsGateways, SmsTexts, SmsDelivery, SmsReports],
+  providers: [SmsCodeService, OutboxPhone, SmsGateways, SmsTexts, SmsDelivery, SmsReports, SmsConsole],
+  exports: [SmsCodeService, OutboxPhone, SmsGateways, SmsTexts, SmsDelivery, SmsReports],
 })
 export class SmsModule {}

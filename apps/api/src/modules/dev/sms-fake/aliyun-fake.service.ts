@@ -158,6 +158,7 @@ export class AliyunFake implements OnModuleDestroy, BeforeApplicationShutdown {
         signName: m.signName,
         templateCode: m.templateCode,
         params: m.params,
+        ref: m.outId,
         at: m.at.toISOString(),
         report: m.status === 3 ? 'delivered' : m.status === 2 ? 'failed' : null,
       }));

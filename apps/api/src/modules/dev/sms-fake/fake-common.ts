@@ -24,6 +24,8 @@ export interface FakeMessage {
   signName: string;
   templateCode: string;
   params: Record<string, string> | string[];
+  /** the sender's reference (Aliyun OutId, Tencent SessionContext): our message ids (smsRef) */
+  ref: string;
   at: string;
   /** delivered / failed once reported (pushed or polled), null before */
   report: 'delivered' | 'failed' | null;

@@ -10,5 +10,6 @@ import { TencentFake, TencentFakeController } from './tencent-fake';
 @Module({
   controllers: [AliyunFakeController, TencentFakeController],
   providers: [AliyunFake, TencentFake],
+  exports: [AliyunFake, TencentFake],
 })
 export class SmsFakesModule {}

@@ -181,6 +181,8 @@ export class TencentFake implements OnModuleDestroy {
         return this.sendSms(body);
       case 'PullSmsSendStatus':
         return this.pull(body);
+      case 'PullSmsSendStatusByPhoneNumber':
+        return this.pullByNumber(body);
       default:
         return err('InvalidAction', `The action \`${h('x-tc-action')}\` is not supported by the fake.`);
     }
@@ -250,13 +252,13 @@ export class TencentFake implements OnModuleDestroy {
           'the number of SMS messages sent from a single mobile number every day exceeds the upper limit',
         );
       }
-      const m = this.keep(mobile, b.TemplateId as string, params as string[], fee);
+      const m = this.keep(mobile, b.TemplateId as string, params as string[], fee, session);
       return status(phone, 'Ok', 'send success', m.messageId, fee);
     });
     return ok({ SendStatusSet });
   }
 
-  private keep(mobile: string, templateCode: string, params: string[], fee: number): Stored {
+  private keep(mobile: string, templateCode: string, params: string[], fee: number, ref: string): Stored {
     const messageId = `2640:${Date.now()}${String(++this.serial).padStart(8, '0')}${randomBytes(2).readUInt16BE()}`;
     const m: Stored = {
       messageId,
@@ -264,6 +266,7 @@ export class TencentFake implements OnModuleDestroy {
       signName: SANDBOX_TENCENT.signName,
       templateCode,
       params,
+      ref,
       at: new Date().toISOString(),
       report: null,
       fee,
@@ -300,6 +303,47 @@ export class TencentFake implements OnModuleDestroy {
         ReportStatus: 'SUCCESS',
         Description: '用户短信送达成功',
         SessionContext: '',
+      });
+    }
+    return ok({ PullSmsSendStatusSet: set });
+  }
+
+  /**
+   * PullSmsSendStatusByPhoneNumber: the texts sent to one number from BeginTime to EndTime (at most 7 days back), not
+   * consumed; the receipt's fields (status, receive time, description) only once the carrier reported, as Tencent
+   * answers them ("仅当运营商有返回短信接收状态时回包中才会有状态数据").
+   */
+  private pullByNumber(b: Record<string, unknown>): TencentAnswer {
+    if (b.SmsSdkAppId !== SANDBOX_TENCENT.sdkAppId)
+      return err('UnauthorizedOperation.SmsSdkAppIdVerifyFail', 'SmsSdkAppId verify failed: it does not belong to the SecretId’s account.');
+    const int = (v: unknown) => typeof v === 'number' && Number.isInteger(v);
+    if (!int(b.BeginTime)) return err('MissingParameter', 'The request is missing a required parameter `BeginTime`.');
+    if (b.Offset !== 0) return err('InvalidParameterValue', 'Offset must be 0.');
+    const limit = b.Limit;
+    if (!int(limit) || (limit as number) < 1 || (limit as number) > 100)
+      return err('InvalidParameterValue.LimitVerifyFail', 'Limit must be an integer from 1 to 100.');
+    const now = Math.floor(Date.now() / 1000);
+    const begin = b.BeginTime as number;
+    const end = b.EndTime === undefined ? now : b.EndTime;
+    if (!int(end) || (end as number) < begin) return err('InvalidParameterValue', 'EndTime must be an integer not before BeginTime.');
+    if (begin < now - 7 * 86_400) return err('InvalidParameterValue.BeginTimeVerifyFail', 'BeginTime must be within the last 7 days.');
+    const phone = typeof b.PhoneNumber === 'string' && /^\+861\d{10}$/.test(b.PhoneNumber) ? b.PhoneNumber.slice(3) : null;
+    if (!phone) return err('InvalidParameterValue.IncorrectPhoneNumber', 'incorrect phone number');
+    const set: Array<Record<string, unknown>> = [];
+    for (const m of this.store.values()) {
+      const at = Math.floor(Date.parse(m.at) / 1000);
+      if (m.mobile !== phone || at < begin || at > (end as number)) continue;
+      if (set.length >= (limit as number)) break;
+      const reported = m.report !== null;
+      set.push({
+        UserReceiveTime: reported ? at : null,
+        CountryCode: '86',
+        SubscriberNumber: m.mobile,
+        PhoneNumber: `+86${m.mobile}`,
+        SerialNo: m.messageId,
+        ReportStatus: reported ? (m.report === 'delivered' ? 'SUCCESS' : 'FAIL') : null,
+        Description: reported ? (m.report === 'delivered' ? '用户短信送达成功' : '用户短信接收失败：运营商返回 MK:0001') : null,
+        SessionContext: m.ref,
       });
     }
     return ok({ PullSmsSendStatusSet: set });
@@ -363,6 +407,7 @@ export class TencentFake implements OnModuleDestroy {
         signName: m.signName,
         templateCode: m.templateCode,
         params: m.params,
+        ref: m.ref,
         at: m.at,
         report: m.report,
       });

@@ -1,7 +1,15 @@
 import type Dysmsapi from '@alicloud/dysmsapi20170525';
-import { classifyAliyun, localDay, nationalMobile, SMS_PARAM_MAX, smsUnits } from '@wantuo/shared';
+import { classifyAliyun, localDay, nationalMobile, SMS_PARAM_MAX, smsRef, smsUnits } from '@wantuo/shared';
 import type { AliyunSmsConfig, GatewayEndpoint } from '../../../core/config/sms-config';
-import { GatewayError, SmsGateway, type DeliveryReport, type GatewaySend, type PendingReceipt, type SendOutcome } from './gateway';
+import {
+  GatewayError,
+  SmsGateway,
+  type DeliveryReport,
+  type GatewaySend,
+  type PendingReceipt,
+  type ProviderRecord,
+  type SendOutcome,
+} from './gateway';
 
 /** One entry of Aliyun's SmsReport push (a JSON array of them is POSTed to the report callback). */
 export interface AliyunSmsReport {
@@ -25,6 +33,12 @@ const FAILED = 2;
 const DELIVERED = 3;
 /** QuerySendDetails calls run at once (one per pending message) */
 const POLL_PARALLEL = 8;
+/** OutId: our ids (smsRef) up to this long; the page size and pages of records() per day (at most 200 texts a mobile a day) */
+const OUT_ID_MAX = 64;
+const RECORDS_PAGE = 50;
+const RECORDS_PAGES = 4;
+/** the days records() asks for (the day of `since` up to today, China time) */
+const RECORDS_DAYS = 4;
 
 /** yyyyMMdd of a moment in China (QuerySendDetails' SendDate), by the school-time helper: never the process's TZ */
 export const chinaDay = (d: Date) => localDay(d, 'Asia/Shanghai').replace(/-/g, '');
@@ -128,7 +142,7 @@ export class AliyunGateway extends SmsGateway {
                   signName,
                   templateCode: req.templateCode,
                   templateParam: params,
-                  outId: String(req.messages[0].id),
+                  outId: smsRef([req.messages[0].id], OUT_ID_MAX),
                 }),
               ),
             )
@@ -141,6 +155,10 @@ export class AliyunGateway extends SmsGateway {
                   signNameJson: JSON.stringify(req.messages.map(() => signName)),
                   templateCode: req.templateCode,
                   templateParamJson: JSON.stringify(req.messages.map(() => req.params)),
+                  outId: smsRef(
+                    req.messages.map((m) => m.id),
+                    OUT_ID_MAX,
+                  ),
                 }),
               ),
             )
@@ -201,6 +219,48 @@ export class AliyunGateway extends SmsGateway {
       at: chinaTime(d.receiveDate),
       units: null,
     };
+  }
+
+  /**
+   * What Aliyun accepted for a mobile since a moment: QuerySendDetails by mobile and day (no BizId: every text of the
+   * day, with its template, OutId, content and status), each day from `since` to today. Its answer names no BizId.
+   */
+  async records(mobile: string, since: Date): Promise<ProviderRecord[]> {
+    const { client, sdk } = await this.sdk();
+    const days: string[] = [];
+    for (let d = since.getTime(); days.length < RECORDS_DAYS; d += 86_400_000) {
+      const day = chinaDay(new Date(d));
+      if (!days.includes(day)) days.push(day);
+      if (day === chinaDay(new Date())) break;
+    }
+    const out: ProviderRecord[] = [];
+    for (const sendDate of days) {
+      for (let page = 1; page <= RECORDS_PAGES; page++) {
+        const res = await call(() =>
+          client.querySendDetails(new sdk.QuerySendDetailsRequest({ phoneNumber: mobile, sendDate, pageSize: RECORDS_PAGE, currentPage: page })),
+        );
+        const body = res.body;
+        if (body?.code !== 'OK') {
+          const code = body?.code ?? 'isp.SYSTEM_ERROR';
+          throw new GatewayError({ class: classifyAliyun(code), code, message: body?.message ?? '' });
+        }
+        const details = body.smsSendDetailDTOs?.smsSendDetailDTO ?? [];
+        for (const d of details) {
+          const done = d.sendStatus === DELIVERED || d.sendStatus === FAILED;
+          out.push({
+            mobile,
+            messageId: null,
+            at: chinaTime(d.sendDate),
+            templateCode: d.templateCode ?? null,
+            content: d.content ?? null,
+            ref: d.outId ?? null,
+            report: done ? { delivered: d.sendStatus === DELIVERED, code: d.errCode || null, message: null, at: chinaTime(d.receiveDate) } : null,
+          });
+        }
+        if (details.length < RECORDS_PAGE) break;
+      }
+    }
+    return out;
   }
 
   /** Aliyun's SmsReport push: a JSON array (the raw body, its text or already parsed); entries without a BizId are skipped. */

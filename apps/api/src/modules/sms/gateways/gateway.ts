@@ -54,9 +54,28 @@ export interface DeliveryReport {
 }
 
 /**
+ * A text the provider says it accepted for a mobile (asked before sending again a text whose fate is unknown: a worker
+ * killed with the request at the provider). What the provider's query answers; null where it answers nothing.
+ */
+export interface ProviderRecord {
+  mobile: string;
+  /** the provider's id (Tencent SerialNo); null when the query does not answer it (Aliyun QuerySendDetails) */
+  messageId: string | null;
+  /** when it was sent (Aliyun SendDate); Tencent answers when it was received, if it was */
+  at: Date | null;
+  templateCode: string | null;
+  /** the text as the provider sent it (Aliyun Content) */
+  content: string | null;
+  /** our reference given with the send (Aliyun OutId, Tencent SessionContext: smsRef of our ids), '' or null if none */
+  ref: string | null;
+  /** its receipt, when the provider has one */
+  report: Omit<DeliveryReport, 'messageId' | 'mobile' | 'units'> | null;
+}
+
+/**
  * A text-message gateway. send() answers an outcome per message, or throws a GatewayError when the provider refused
  * the request as a whole; any other error (network, timeout, 5xx) counts as transient. poll() asks the provider for
- * the receipts of pending messages; parseReport() reads the body of the provider's report callback (already
+ * the receipts of pending messages, records() what it accepted for a mobile; parseReport() reads the body of the provider's report callback (already
  * authenticated by its URL token) and reportAnswer is what the provider expects back.
  */
 export abstract class SmsGateway {
@@ -67,6 +86,8 @@ export abstract class SmsGateway {
   abstract readonly paramMax: number;
   abstract send(req: GatewaySend): Promise<SendOutcome[]>;
   abstract poll(pending: PendingReceipt[]): Promise<DeliveryReport[]>;
+  /** What the provider accepted for a mobile since a moment (by mobile and day); throws when it cannot say. */
+  abstract records(mobile: string, since: Date): Promise<ProviderRecord[]>;
   abstract parseReport(body: unknown): DeliveryReport[];
   abstract readonly reportAnswer: unknown;
 }

@@ -6,6 +6,7 @@ import type { GatewayEndpoint, SmsTemplates } from '../../../core/config/sms-con
 import { AliyunGateway } from './aliyun.gateway';
 import type { SmsGateway } from './gateway';
 import { OutboxGateway } from './outbox.gateway';
+import { OutboxPhone } from './outbox-phone';
 import { SANDBOX_ALIYUN, SANDBOX_TENCENT } from './sandbox-account';
 import { TencentGateway } from './tencent.gateway';
 
@@ -31,10 +32,11 @@ export class SmsGateways {
   constructor(
     @Inject(APP_CONFIG) readonly config: AppConfig,
     host: HttpAdapterHost,
+    phone: OutboxPhone,
   ) {
     const sms = config.sms;
     const used = new Set<SmsProviderName>([sms.provider, ...(sms.fallback ? [sms.fallback] : [])]);
-    this.byName.set('outbox', new OutboxGateway());
+    this.byName.set('outbox', new OutboxGateway(phone));
     const aliyun = sms.aliyun ?? (sms.fakes && used.has('aliyun') ? { ...SANDBOX_ALIYUN, endpoint: sms.endpoints.aliyun } : null);
     if (aliyun) {
       const at = aliyun.endpoint;

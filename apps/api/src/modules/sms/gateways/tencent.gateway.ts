@@ -1,8 +1,16 @@
-import { classifyTencent, nationalMobile, orderedSmsParams, SMS_PARAM_MAX, smsUnits, TENCENT_OK } from '@wantuo/shared';
+import { classifyTencent, nationalMobile, orderedSmsParams, SMS_PARAM_MAX, smsRef, smsUnits, TENCENT_OK } from '@wantuo/shared';
 import { Agent } from 'node:http';
 import { sms } from 'tencentcloud-sdk-nodejs-sms';
 import type { GatewayEndpoint, TencentSmsConfig } from '../../../core/config/sms-config';
-import { GatewayError, SmsGateway, type DeliveryReport, type GatewaySend, type PendingReceipt, type SendOutcome } from './gateway';
+import {
+  GatewayError,
+  SmsGateway,
+  type DeliveryReport,
+  type GatewaySend,
+  type PendingReceipt,
+  type ProviderRecord,
+  type SendOutcome,
+} from './gateway';
 
 type SmsClient = InstanceType<typeof sms.v20210111.Client>;
 
@@ -80,7 +88,6 @@ export class TencentGateway extends SmsGateway {
   }
 
   async send(req: GatewaySend): Promise<SendOutcome[]> {
-    const ids = req.messages.map((m) => m.id).join(',');
     let answer: Awaited<ReturnType<SmsClient['SendSms']>>;
     try {
       answer = await this.sdk().SendSms({
@@ -89,8 +96,12 @@ export class TencentGateway extends SmsGateway {
         SignName: this.account.signName,
         TemplateId: req.templateCode,
         TemplateParamSet: orderedSmsParams(req.kind, req.params),
-        // our ids, for Tencent's own console and logs; a batch too long for it names its first id and size
-        SessionContext: Buffer.byteLength(ids) <= SESSION_MAX ? ids : `${req.messages[0].id}+${req.messages.length - 1}`,
+        // our ids as ranges (smsRef), for Tencent's console and echoed by its queries (records()); a batch too long for
+        // it names its first id and size
+        SessionContext: smsRef(
+          req.messages.map((m) => m.id),
+          SESSION_MAX,
+        ),
       });
     } catch (e) {
       throw refusal(e);
@@ -149,6 +160,44 @@ export class TencentGateway extends SmsGateway {
       if (set.length < PULL_LIMIT) break;
     }
     return out;
+  }
+
+  /**
+   * What Tencent has for a mobile since a moment: PullSmsSendStatusByPhoneNumber (by number and time, at most 7 days
+   * back; each text with its SerialNo and SessionContext, its status once the carrier reported).
+   */
+  async records(mobile: string, since: Date): Promise<ProviderRecord[]> {
+    const now = Math.floor(Date.now() / 1000);
+    let answer: Awaited<ReturnType<SmsClient['PullSmsSendStatusByPhoneNumber']>>;
+    try {
+      answer = await this.sdk().PullSmsSendStatusByPhoneNumber({
+        SmsSdkAppId: this.account.sdkAppId,
+        PhoneNumber: `+86${mobile}`,
+        BeginTime: Math.max(Math.floor(since.getTime() / 1000), now - 7 * 86_400 + 60),
+        EndTime: now + 60,
+        Offset: 0,
+        Limit: PULL_LIMIT,
+      });
+    } catch (e) {
+      throw refusal(e);
+    }
+    return (answer.PullSmsSendStatusSet ?? [])
+      .filter((r) => r.SerialNo)
+      .map((r) => {
+        const status = r.ReportStatus === 'SUCCESS' || r.ReportStatus === 'FAIL' ? r.ReportStatus : null;
+        const at = r.UserReceiveTime ? new Date(r.UserReceiveTime * 1000) : null;
+        return {
+          mobile,
+          messageId: r.SerialNo!,
+          at,
+          templateCode: null,
+          content: null,
+          ref: r.SessionContext ?? null,
+          report: status
+            ? { delivered: status === 'SUCCESS', code: status === 'SUCCESS' ? 'DELIVRD' : 'FAIL', message: r.Description ?? null, at }
+            : null,
+        };
+      });
   }
 
   /** The callback's body (raw bytes, text or parsed JSON): an array of TencentReport; anything else is refused. */
