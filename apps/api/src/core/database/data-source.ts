@@ -37,6 +37,7 @@ import { PayChannels1766736000000 } from '../../migrations/1766736000000-pay-cha
 import { GuardianMessageParams1766908800000 } from '../../migrations/1766908800000-guardian-message-params';
 import { DailyReports1767086400000 } from '../../migrations/1767086400000-daily-reports';
 import { PickupCodes1767000000000 } from '../../migrations/1767000000000-pickup-codes';
+import { SmsCodesMasked1767172800000 } from '../../migrations/1767172800000-sms-codes-masked';
 import { PG_TYPES } from './type-parsers';
 import { School } from '../../modules/school/entities/school.entity';
 import { User } from '../../modules/auth/entities/user.entity';
@@ -83,6 +84,7 @@ export const MIGRATIONS = [
   GuardianMessageParams1766908800000,
   PickupCodes1767000000000,
   DailyReports1767086400000,
+  SmsCodesMasked1767172800000,
 ];
 
 /** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */
