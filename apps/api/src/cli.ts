@@ -6,12 +6,13 @@ import { createLogger } from './core/logging/logger';
 import { rebuildUsage } from './modules/contracts/usage/usage-store';
 import { rebuildCounts } from './modules/contracts/contract-counts';
 import { rebuildProjection } from './modules/flow/rebuild';
+import { resealPickupKeys } from './modules/pickup/pickup-keyring';
 import { rebuildReports } from './modules/reports/report-projection';
 import { prepareDatabase, resolveDatabase } from './runtime';
 import { backupCommand, BackupError } from './ops/backup';
 
 const USAGE =
-  'usage: node dist/cli.js migrate | seed [--no-showcase] | flow:rebuild [--school <id>] | reports:rebuild [--school <id>] | contracts:rebuild [--school <id>] | backup | restore <archive> [--force]';
+  'usage: node dist/cli.js migrate | seed [--no-showcase] | flow:rebuild [--school <id>] | reports:rebuild [--school <id>] | contracts:rebuild [--school <id>] | pickup:reseal | backup | restore <archive> [--force]';
 const REBUILDS = ['flow:rebuild', 'contracts:rebuild', 'reports:rebuild'];
 
 /**
@@ -21,13 +22,16 @@ const REBUILDS = ['flow:rebuild', 'contracts:rebuild', 'reports:rebuild'];
  * `contracts:rebuild` migrates and recomputes contract_usage and units_used of the active day/session contracts from
  * student_days, and the contract list's counts from the contracts (one school with --school; run it after flow:rebuild
  * when both are needed). `reports:rebuild` migrates and recomputes the daily_reports projection (the child's daily report)
- * from flow_events, the teachers' comments and the day's homework and points (after flow:rebuild when both are needed). `backup` and `restore` (ops/backup.ts): an archive of the database and the uploads, and back.
+ * from flow_events, the teachers' comments and the day's homework and points (after flow:rebuild when both are needed).
+ * `pickup:reseal` migrates and seals every school's pick-up key with the first key of PICKUP_KEYS_ENCRYPTION_KEYS (a
+ * rotation: docs/operations.md). `backup` and `restore` (ops/backup.ts): an archive of the database and the uploads, and back.
  */
 async function main(command: string | undefined, args: string[]) {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
   if (command === 'backup' || command === 'restore') return backupCommand(command, args, config);
-  if (command !== 'migrate' && command !== 'seed' && !REBUILDS.includes(command ?? '')) throw new ConfigError(USAGE);
+  if (command !== 'migrate' && command !== 'seed' && command !== 'pickup:reseal' && !REBUILDS.includes(command ?? '')) throw new ConfigError(USAGE);
+  if (command === 'pickup:reseal' && args.length) throw new ConfigError(USAGE);
   let schoolId: number | undefined;
   if (command === 'seed' && args.some((a) => a !== '--no-showcase')) throw new ConfigError(USAGE);
   if (REBUILDS.includes(command!) && args.length) {
@@ -45,6 +49,17 @@ async function main(command: string | undefined, args: string[]) {
         const done = await rebuildProjection(ds, { schoolId });
         log.info({ ...done, schoolId: schoolId ?? 'all', ms: Date.now() - started }, 'student_days rebuilt from flow_events');
         process.stdout.write(`flow:rebuild: ${done.events} events replayed into ${done.days} student-days\n`);
+      } finally {
+        await ds.destroy();
+      }
+    }
+    if (command === 'pickup:reseal') {
+      const ds = new DataSource(dataSourceOptions(db.config.databaseUrl, 1));
+      await ds.initialize();
+      try {
+        const sealed = await resealPickupKeys(ds, config.pickupKeyring);
+        log.info({ sealed, keyId: config.pickupKeyring.keys[0].id }, 'pick-up keys resealed');
+        process.stdout.write(`pickup:reseal: ${sealed} school keys sealed with ${config.pickupKeyring.keys[0].id}\n`);
       } finally {
         await ds.destroy();
       }

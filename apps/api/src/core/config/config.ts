@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { SMS_ENV, smsConfig, type SmsConfig } from './sms-config';
 import { WECHAT_OA_ENV, wechatOaConfig, type WechatOaConfig } from './wechat-config';
 import { nationalHolidaysConfig, type NationalHolidaysConfig } from './holidays-config';
+import { pickupKeyringConfig, type PickupKeyring } from '../../modules/pickup/pickup-keyring';
 
 const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
@@ -85,6 +86,8 @@ export const ENV_SCHEMA = z.object({
   ...WECHAT_OA_ENV,
   // a JSON file of further years of the State Council's holiday table (core/config/holidays-config.ts)
   NATIONAL_HOLIDAYS_FILE: z.string().min(1).optional(),
+  // the keys sealing the schools' pick-up signing keys: id:base64,id2:base64, the first seals (modules/pickup/pickup-keyring.ts)
+  PICKUP_KEYS_ENCRYPTION_KEYS: z.string().min(1).optional(),
 });
 
 /** The merchant's WeChat Pay settings when configured (always in production). */
@@ -179,6 +182,8 @@ export interface AppConfig {
   wechatOaSandboxOpenUrl: string | null;
   /** the national holiday table: built in, merged with NATIONAL_HOLIDAYS_FILE's years (core/config/holidays-config.ts) */
   nationalHolidays: NationalHolidaysConfig;
+  /** PICKUP_KEYS_ENCRYPTION_KEYS (required in production; elsewhere unset: a fixed development key) */
+  pickupKeyring: PickupKeyring;
 }
 
 export class ConfigError extends Error {}
@@ -219,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadOptio
   const wechatpay = wechatPayConfig(e);
   const wechatOa = wechatOaConfig(e, problems);
   const nationalHolidays = nationalHolidaysConfig(e.NATIONAL_HOLIDAYS_FILE, problems);
+  const pickupKeyring = pickupKeyringConfig(e.PICKUP_KEYS_ENCRYPTION_KEYS, e.NODE_ENV, problems);
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   const dataDir = resolve(e.DATA_DIR);
   return {
@@ -252,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadOptio
     wechatOaSandboxApiUrl: e.WECHAT_OA_API_URL ?? null,
     wechatOaSandboxOpenUrl: e.WECHAT_OA_OPEN_URL ?? null,
     nationalHolidays,
+    pickupKeyring,
   };
 }
 

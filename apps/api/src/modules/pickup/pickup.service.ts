@@ -30,7 +30,9 @@ import {
 } from '@wantuo/shared';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
+import { LOGGER } from '../../core/logging/logger';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { ALERT_WHAT, RAISE_EVENT_ALERT_SQL } from '../alerts/alerts.service';
@@ -38,6 +40,7 @@ import { FlowService } from '../flow/flow.service';
 import { GuardianMessages } from '../messages/guardian-messages.service';
 import { SmsTexts } from '../sms/texts.service';
 import { RESPONSIBLE } from '../students/students.service';
+import { openPrivateKey, resealPickupKeys, sealPrivateKey } from './pickup-keyring';
 
 /** What an unauthorised attempt's alert says (alert.raised's `what`; the boards' alert pickup_unauthorised). */
 export const UNAUTHORISED_WHAT = ALERT_WHAT.pickup_unauthorised;
@@ -68,22 +71,36 @@ export class PickupService {
     private readonly texts: SmsTexts,
     private readonly messages: GuardianMessages,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** The school's key pair, made on first use (two first uses at once keep the one stored first). */
+  /**
+   * The school's key pair, made on first use (two first uses at once keep the one stored first). The private key is
+   * stored sealed (pickup-keyring.ts: AES-256-GCM with PICKUP_KEYS_ENCRYPTION_KEYS) and opened here, never written
+   * in clear; a key that does not open fails loudly (PickupKeyError, naming the key id).
+   */
   async keyOf(schoolId: number, db: Db = this.db): Promise<{ publicKey: string; privateKey: string }> {
-    const [found]: Array<{ public_key: string; private_key: string }> = await db.query(
-      `select public_key, private_key from pickup_keys where school_id = $1`,
-      [schoolId],
-    );
-    if (found) return { publicKey: found.public_key, privateKey: found.private_key };
+    const ring = this.config.pickupKeyring;
+    const [found]: Array<{ public_key: string; sealed_private_key: string | null; key_id: string | null; private_key: string | null }> =
+      await db.query(`select public_key, sealed_private_key, key_id, private_key from pickup_keys where school_id = $1`, [schoolId]);
+    if (found) {
+      // a clear row the start has not sealed yet (another process migrated the table after this one started)
+      const privateKey = found.private_key ?? openPrivateKey(ring, schoolId, found.sealed_private_key!, found.key_id!);
+      return { publicKey: found.public_key, privateKey };
+    }
     const pair = pickupKeyPair();
-    await db.query(`insert into pickup_keys (school_id, public_key, private_key) values ($1, $2, $3) on conflict (school_id) do nothing`, [
-      schoolId,
-      pair.publicKey,
-      pair.privateKey,
-    ]);
+    const { sealed, keyId } = sealPrivateKey(ring, schoolId, pair.privateKey);
+    await db.query(
+      `insert into pickup_keys (school_id, public_key, sealed_private_key, key_id) values ($1, $2, $3, $4) on conflict (school_id) do nothing`,
+      [schoolId, pair.publicKey, sealed, keyId],
+    );
     return this.keyOf(schoolId, db);
+  }
+
+  /** Seals the keys stored in clear before the sealing (the migration cannot read the environment's keys). */
+  async onModuleInit(): Promise<void> {
+    const sealed = await resealPickupKeys(this.db, this.config.pickupKeyring, { onlyClear: true });
+    if (sealed) this.logger.info({ sealed }, 'pick-up keys sealed');
   }
 
   private async sign(

@@ -1,7 +1,11 @@
 import { Code, pickupKeyPair, signPickupCode } from '@wantuo/shared';
 import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { loadConfig } from '../../core/config/config';
 import { AlertsService } from '../alerts/alerts.service';
+import { openPrivateKey, PickupKeyError, pickupKeyringConfig, resealPickupKeys, type PickupKeyring } from './pickup-keyring';
+import { PickupService } from './pickup.service';
 
 let t: TestApp;
 let teacher: string;
@@ -59,10 +63,10 @@ async function codeAt(nowMs: number, person: { kind: 'g' | 'p'; id: number } = {
   const { privateKey } = await keyOfSchool();
   return signPickupCode(privateKey, { school: schoolId, person, students, nowMs });
 }
+/** the school's key as the API opens it (the table holds it sealed) */
 async function keyOfSchool() {
   await t.get(path('pickupVerifyKey'), teacher);
-  const { rows } = await t.sql.query(`select private_key as "privateKey" from pickup_keys where school_id = $1`, [schoolId]);
-  return rows[0] as { privateKey: string };
+  return t.app.get(PickupService).keyOf(schoolId);
 }
 
 async function leftPayload(studentId: number) {
@@ -350,5 +354,83 @@ describe('codes, links and the key', () => {
     expect((await t.get(path('pickupVerifyKey'), adminToken)).body.data.people).toEqual([]);
     expect((await t.get(`${path('pickupCodeByLink')}?token=short`)).body.code).toBe(Code.Error);
     expect((await t.post(path('pickupShareLink'), parent).send({ pickup_person_id: 'x' })).body.code).toBe(Code.Error);
+  });
+});
+
+describe('the schools’ signing keys are sealed at rest (PICKUP_KEYS_ENCRYPTION_KEYS)', () => {
+  const keyRow = async (school: number) =>
+    (await t.sql.query(`select private_key, sealed_private_key, key_id from pickup_keys where school_id = $1`, [school])).rows[0];
+  const ringOf = (raw: string): PickupKeyring => {
+    const problems: string[] = [];
+    const ring = pickupKeyringConfig(raw, 'production', problems);
+    expect(problems).toEqual([]);
+    return ring;
+  };
+  const b64 = (fill: number) => Buffer.alloc(32, fill).toString('base64');
+
+  it('the table never holds the clear key; the codes signed with it still verify', async () => {
+    const code = await guardianCode();
+    const row = await keyRow(schoolId);
+    const { privateKey } = await t.app.get(PickupService).keyOf(schoolId);
+    expect(row).toEqual({ private_key: null, sealed_private_key: expect.any(String), key_id: 'dev' });
+    expect(row.sealed_private_key).not.toContain(privateKey);
+    expect(Buffer.from(row.sealed_private_key, 'base64').includes(Buffer.from(privateKey))).toBe(false);
+    const res = await leave(teacher, { student_ids: mine, pickup_code: code });
+    expect(res.body.code).toBe(Code.Ok);
+  });
+
+  it('a key stored in clear before the sealing is sealed at start and keeps its codes', async () => {
+    const other = await t.otherSchool();
+    const pair = pickupKeyPair();
+    await t.sql.query(`insert into pickup_keys (school_id, public_key, private_key) values ($1, $2, $3)`, [
+      other.schoolId,
+      pair.publicKey,
+      pair.privateKey,
+    ]);
+    await t.app.get(PickupService).onModuleInit();
+    const row = await keyRow(other.schoolId);
+    expect(row).toMatchObject({ private_key: null, key_id: 'dev' });
+    expect(await t.app.get(PickupService).keyOf(other.schoolId)).toEqual(pair);
+  });
+
+  it('a wrong key fails clearly, naming the key; rotation reseals every key with the new first key', async () => {
+    await guardianCode();
+    const row = await keyRow(schoolId);
+    const { privateKey } = await t.app.get(PickupService).keyOf(schoolId);
+    expect(() => openPrivateKey(ringOf(`dev:${b64(7)}`), schoolId, row.sealed_private_key, 'dev')).toThrow(
+      new PickupKeyError(`pick-up key of school ${schoolId} does not open with key dev of PICKUP_KEYS_ENCRYPTION_KEYS (a wrong key under that id?)`),
+    );
+    expect(() => openPrivateKey(ringOf(`k2:${b64(9)}`), schoolId, row.sealed_private_key, 'dev')).toThrow(
+      /sealed with key dev, which PICKUP_KEYS_ENCRYPTION_KEYS does not hold/,
+    );
+    // another school's row does not open as this school's (the school id is authenticated with it)
+    const dev = t.app.get(PickupService)['config'].pickupKeyring as PickupKeyring;
+    expect(() => openPrivateKey(dev, schoolId + 1000, row.sealed_private_key, 'dev')).toThrow(PickupKeyError);
+
+    // rotation: the new key first, the old one after it; reseal; then the old one can go
+    const rotating = ringOf(`k2:${b64(9)},dev:${dev.keys[0].key.toString('base64')}`);
+    const count = (await t.sql.query(`select count(*)::int as n from pickup_keys`)).rows[0].n;
+    expect(await resealPickupKeys(t.app.get(DataSource), rotating)).toBe(count);
+    const after = await keyRow(schoolId);
+    expect(after).toMatchObject({ private_key: null, key_id: 'k2' });
+    expect(openPrivateKey(ringOf(`k2:${b64(9)}`), schoolId, after.sealed_private_key, 'k2')).toBe(privateKey);
+    expect(await resealPickupKeys(t.app.get(DataSource), rotating)).toBe(0); // nothing left on the old key
+    // put back as the running app has it
+    expect(await resealPickupKeys(t.app.get(DataSource), { keys: [dev.keys[0], rotating.keys[0]], fromEnv: false })).toBe(count);
+  });
+
+  it('the start in production refuses without the variable and names it; a bad value is named too', () => {
+    const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://x@127.0.0.1/x', WECHATPAY_SANDBOX: '1', WECHAT_OA_SANDBOX: '1' };
+    expect(() => loadConfig(base)).toThrow(/PICKUP_KEYS_ENCRYPTION_KEYS: required in production/);
+    expect(() => loadConfig({ ...base, PICKUP_KEYS_ENCRYPTION_KEYS: 'k1:short' })).toThrow(
+      /PICKUP_KEYS_ENCRYPTION_KEYS: key k1 is not 32 bytes in base64/,
+    );
+    expect(() => loadConfig({ ...base, PICKUP_KEYS_ENCRYPTION_KEYS: `k1:${b64(1)},k1:${b64(2)}` })).toThrow(/key id k1 is given twice/);
+    expect(() => loadConfig({ ...base, PICKUP_KEYS_ENCRYPTION_KEYS: b64(1) })).toThrow(/entry 1 is not id:base64/);
+    expect(loadConfig({ ...base, PICKUP_KEYS_ENCRYPTION_KEYS: `k1:${b64(1)},k0:${b64(2)}` }).pickupKeyring.keys.map((k) => k.id)).toEqual([
+      'k1',
+      'k0',
+    ]);
+    expect(loadConfig({ NODE_ENV: 'test' }).pickupKeyring).toMatchObject({ fromEnv: false, keys: [{ id: 'dev' }] });
   });
 });
