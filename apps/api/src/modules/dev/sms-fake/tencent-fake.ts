@@ -129,7 +129,8 @@ export function tencentReportBody(messages: Array<Pick<Stored, 'messageId' | 'mo
 }
 
 /**
- * The local Tencent Cloud SMS (outside production): SendSms and PullSmsSendStatus of API 3.0 2021-01-11 with the
+ * The local Tencent Cloud SMS (outside production): SendSms, PullSmsSendStatus and PullSmsSendStatusByPhoneNumber of
+ * API 3.0 2021-01-11 with the
  * sandbox account (SANDBOX_TENCENT) only, answered in Tencent's shapes; delivery reports pushed to this API's report
  * callback as Tencent's console would have it configured, or kept for pulling. Failures are forced by a test through
  * control(): transient (request-level InternalError.SendAndRecvFail), account (request-level
