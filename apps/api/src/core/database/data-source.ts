@@ -38,6 +38,7 @@ import { GuardianMessageParams1766908800000 } from '../../migrations/17669088000
 import { DailyReports1767086400000 } from '../../migrations/1767086400000-daily-reports';
 import { PickupCodes1767000000000 } from '../../migrations/1767000000000-pickup-codes';
 import { SmsCodesMasked1767172800000 } from '../../migrations/1767172800000-sms-codes-masked';
+import { PickupKeysSealed1767259200000 } from '../../migrations/1767259200000-pickup-keys-sealed';
 import { PG_TYPES } from './type-parsers';
 import { School } from '../../modules/school/entities/school.entity';
 import { User } from '../../modules/auth/entities/user.entity';
@@ -85,6 +86,7 @@ export const MIGRATIONS = [
   PickupCodes1767000000000,
   DailyReports1767086400000,
   SmsCodesMasked1767172800000,
+  PickupKeysSealed1767259200000,
 ];
 
 /** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */
