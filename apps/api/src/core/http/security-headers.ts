@@ -1,6 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
-import { QUEUE_BOARD_PATH } from '../jobs/queue-board';
 
 type Directives = Record<string, string[]>;
 
@@ -28,13 +27,6 @@ export const CSP_DIRECTIVES: Directives = {
   'form-action': ["'self'"],
 };
 
-/** Bull Board's page also loads its IBM Plex fonts from Google Fonts (the only outside origin, and only there). */
-export const QUEUE_BOARD_CSP_DIRECTIVES: Directives = {
-  ...CSP_DIRECTIVES,
-  'style-src': [...CSP_DIRECTIVES['style-src'], 'https://fonts.googleapis.com'],
-  'font-src': [...CSP_DIRECTIVES['font-src'], 'https://fonts.gstatic.com'],
-};
-
 /** The header value of a policy, as helmet writes it. */
 export const cspHeader = (d: Directives) =>
   Object.entries(d)
@@ -54,6 +46,4 @@ export function securityHeaders(app: NestExpressApplication): void {
       strictTransportSecurity: { maxAge: 180 * 24 * 3600, includeSubDomains: false },
     }),
   );
-  // mounted like the board itself, so exactly its paths get its policy (replacing the header set just above)
-  app.use(QUEUE_BOARD_PATH, helmet.contentSecurityPolicy({ useDefaults: false, directives: QUEUE_BOARD_CSP_DIRECTIVES }));
 }

@@ -47,6 +47,20 @@ describe('queue board (/admin/queues, design.md §5)', () => {
       expect(Object.values(sms.counts).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
     });
 
+    it('loads nothing from Google Fonts (blocked in mainland China): the system Chinese font stack, only this origin', async () => {
+      const token = await t.login('operator');
+      const page = await request(server())
+        .get('/admin/queues')
+        .set('cookie', `token=${encodeURIComponent(token)}`);
+      expect(page.status).toBe(200);
+      expect(page.text).not.toMatch(/fonts\.(googleapis|gstatic)\.com/);
+      // every stylesheet and script of the page is the board's own, served here
+      const refs = [...page.text.matchAll(/(?:href|src)="([^"]+)"/g)].map((m) => m[1]);
+      expect(refs.filter((r) => /^(https?:)?\/\//.test(r))).toEqual([]);
+      expect(page.text).toContain('PingFang SC');
+      expect(page.headers['content-security-policy']).not.toMatch(/https?:/);
+    });
+
     it("refuses a change signed in by the cookie from another site's page; the board's own page may", async () => {
       const cookie = `token=${encodeURIComponent(await t.login('operator'))}`;
       const path = '/admin/queues/api/queues/sms/pause';

@@ -61,6 +61,27 @@ function operatorsOnly(sessions: SessionService) {
   };
 }
 
+/** The web app's system font stack (apps/web/src/global.css): Chinese first, no web font to download. */
+const SYSTEM_FONTS = `-apple-system, BlinkMacSystemFont, 'PingFang SC', 'Microsoft YaHei', 'Noto Sans CJK SC', 'Helvetica Neue', Arial, sans-serif`;
+
+/**
+ * Bull Board's page without its Google Fonts stylesheet (fonts.googleapis.com is blocked in mainland China, and a
+ * stylesheet in the head holds the page until it loads or times out), in the system fonts instead of IBM Plex.
+ */
+export function withSystemFonts(html: string): string {
+  return html
+    .replace(/<link\b[^>]*\bhref="https:\/\/fonts\.(?:googleapis|gstatic)\.com\/[^"]*"[^>]*>\s*/g, '')
+    .replace('</head>', `<style>:root{--font-sans:${SYSTEM_FONTS}}</style></head>`);
+}
+
+/** The board's page (rendered by its Express adapter) goes out through withSystemFonts. */
+function systemFonts(_req: Request, res: Response, next: NextFunction) {
+  const render = res.render.bind(res);
+  res.render = ((view: string, options?: object) =>
+    render(view, options ?? {}, (err: Error | null, html: string) => (err ? next(err) : res.send(withSystemFonts(html))))) as Response['render'];
+  next();
+}
+
 /**
  * Bull Board over every BullMQ queue (sms, contracts, alerts) at /admin/queues for platform operators: waiting,
  * delayed, failed jobs with their errors, retry and clean. Without Redis the jobs run in the API process and there
@@ -87,5 +108,5 @@ export function serveQueueBoard(app: NestExpressApplication): void {
     serverAdapter: adapter,
     options: { uiConfig: { boardTitle: '晚托任务队列', locale: { lng: 'zh-CN' }, miscLinks: [{ text: '返回运营后台', url: '/operator' }] } },
   });
-  app.use(QUEUE_BOARD_PATH, operatorsOnly(sessions), adapter.getRouter());
+  app.use(QUEUE_BOARD_PATH, operatorsOnly(sessions), systemFonts, adapter.getRouter());
 }
