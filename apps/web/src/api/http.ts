@@ -135,6 +135,11 @@ export function post<K extends PostAction>(action: K, ...[input, opts]: Rest<Pos
   return dedupeWrite(`${action} ${JSON.stringify(body)}`, () => send<PostAnswer<K>>({ method: 'POST', url: `/index/${action}`, data: body }, opts));
 }
 
+/** A read declared as POST (a filter body, e.g. studentExamList's several classes and subjects): neither deduped nor a write for the click guard. */
+export function postRead<K extends PostAction>(action: K, ...[input, opts]: Rest<PostInput<K>>): Promise<PostAnswer<K>> {
+  return send<PostAnswer<K>>({ method: 'POST', url: `/index/${action}`, data: input ?? {} }, opts);
+}
+
 /** POST /api/index/<action> as multipart/form-data (file uploads): each counts as a write for the click guard. */
 export function upload<K extends PostAction>(action: K, form: FormData, opts?: CallOptions): Promise<PostAnswer<K>> {
   return dedupeWrite(`${action} upload ${Math.random()}`, () =>

@@ -6,7 +6,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { get, post, postRead } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { ServerTable } from '../../components/server-table';
 import { useSchoolToday } from '../../lib/school-time';
@@ -26,19 +26,26 @@ export default function ExamsList() {
   const qc = useQueryClient();
   const [page, setPage] = useState(1);
   const [keyword, setKeyword] = useState('');
-  const [subject, setSubject] = useState<string | undefined>();
-  const [classId, setClassId] = useState<number | undefined>();
+  // the admin picks several of each (POST studentExamList), a teacher one (GET teacherStudentExamList)
+  const [subjects, setSubjects] = useState<string[]>([]);
+  const [classIds, setClassIds] = useState<number[]>([]);
   const [editing, setEditing] = useState<Exam | 'new' | null>(null);
   const classes = useExamClasses(api.admin);
-  const params = {
-    page,
-    limit: PAGE_SIZE,
-    ...(keyword ? { keyword } : {}),
-    ...(subject ? { subject } : {}),
-    ...(classId ? { class_id: classId } : {}),
-  };
-  const q = useQuery({ queryKey: [api.list, params], queryFn: () => get(api.list, params) });
-  const filtered = Boolean(keyword || subject || classId);
+  const base = { page, limit: PAGE_SIZE, ...(keyword ? { keyword } : {}) };
+  const q = useQuery({
+    queryKey: [api.list, base, subjects, classIds],
+    queryFn: () =>
+      api.admin
+        ? postRead('studentExamList', {
+            ...base,
+            ...(subjects.length ? { subjects } : {}),
+            ...(classIds.length ? { class_ids: classIds } : {}),
+          })
+        : get(api.list, { ...base, ...(subjects[0] ? { subject: subjects[0] } : {}), ...(classIds[0] ? { class_id: classIds[0] } : {}) }),
+  });
+  const filtered = Boolean(keyword || subjects.length || classIds.length);
+  /** the admin picks several of each, a teacher's list takes one */
+  const multi = { mode: 'multiple' as const, maxTagCount: 'responsive' as const, ...(api.admin ? {} : { maxCount: 1 }) };
   const open = (e: Exam) => navigate(`${api.scoresPath}?id=${e.id}`);
   const remove = async (e: Exam) => {
     await post('delExam', { id: e.id, version: e.version, confirm: true });
@@ -57,28 +64,33 @@ export default function ExamsList() {
           setPage(1);
         }}
       />
-      <Select
+      <Select<string[]>
         allowClear
+        {...multi}
+        data-testid="exam-filter-subject"
         placeholder={s('list.subject')}
-        style={{ width: 120 }}
-        value={subject}
+        style={{ minWidth: 120, maxWidth: 260 }}
+        value={subjects}
         onChange={(v) => {
-          setSubject(v);
+          setSubjects(v);
           setPage(1);
         }}
         options={EXAM_SUBJECTS.map((x) => ({ value: x, label: x }))}
       />
-      <Select
+      <Select<number[]>
         allowClear
+        {...multi}
+        data-testid="exam-filter-class"
         placeholder={s('list.class')}
-        style={{ width: 140 }}
-        value={classId}
+        style={{ minWidth: 140, maxWidth: 300 }}
+        value={classIds}
         onChange={(v) => {
-          setClassId(v);
+          setClassIds(v);
           setPage(1);
         }}
         options={(classes.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
         loading={classes.isLoading}
+        status={classes.isError ? 'error' : undefined}
       />
       <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} data-testid="exam-add">
         {s('list.add')}
