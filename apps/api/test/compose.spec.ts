@@ -100,3 +100,42 @@ it('docker gives the api and the worker longer to stop than their own shutdown b
     expect(parseInt(grace!, 10) * 1000).toBeGreaterThan(SHUTDOWN.timeoutMs);
   }
 });
+
+describe('.env.example (issue 34)', () => {
+  /** The variables of the README's "## Environment" table: the backticked names in its first column. */
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const section = /^## Environment\n([\s\S]*?)(?=^## )/m.exec(readme)![1];
+  const documented = section
+    .split('\n')
+    .filter((l) => l.startsWith('| `'))
+    .flatMap((l) => [...l.split('|')[1].matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]));
+  const example = readFileSync(join(root, '.env.example'), 'utf8').split('\n');
+  const assignments = example.flatMap((l, i) => {
+    const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(l);
+    return m ? [{ name: m[1], value: m[2], line: i }] : [];
+  });
+  const named = assignments.map((a) => a.name);
+
+  it('names every variable of the README table, once, and none the table does not list', () => {
+    expect(documented.length).toBeGreaterThan(40);
+    expect({ missing: documented.filter((n) => !named.includes(n)), unlisted: named.filter((n) => !documented.includes(n)) }).toEqual({
+      missing: [],
+      unlisted: [],
+    });
+    expect(named.filter((n, i) => named.indexOf(n) !== i)).toEqual([]);
+    // and only lines of those two kinds (a commented-out variable would hide one from this check)
+    expect(example.filter((l) => l !== '' && !l.startsWith('# ') && !/^[A-Z][A-Z0-9_]*=/.test(l))).toEqual([]);
+    expect(example.filter((l) => /^#\s*[A-Z][A-Z0-9_]*=/.test(l))).toEqual([]);
+  });
+
+  it('each variable under a comment, its value the default: the file as it is configures what no variable does', () => {
+    for (const a of assignments) {
+      let i = a.line - 1;
+      while (i >= 0 && /^[A-Z][A-Z0-9_]*=/.test(example[i])) i--;
+      expect({ name: a.name, comment: example[i]?.startsWith('# ') }).toEqual({ name: a.name, comment: true });
+    }
+    expect(named.filter((n) => !(ENV_KEYS as string[]).includes(n))).toEqual([]);
+    const env = Object.fromEntries(assignments.map((a) => [a.name, a.value]));
+    expect(loadConfig(env)).toEqual(loadConfig({}));
+  });
+});
