@@ -71,6 +71,7 @@ export type PageKey =
   | 'flowShuttle'
   | 'flowTutor'
   | 'flowData'
+  | 'flowRecords'
   // contracts screens
   | 'principalContracts'
   | 'parentContracts'
@@ -101,6 +102,9 @@ export type PageKey =
   | 'scheduleTeacher'
   | 'scheduleAdviser'
   | 'scheduleSchool'
+  | 'scheduleClass'
+  | 'growthParent'
+  | 'teachingTeacherClasses'
   // exams screens
   | 'examsList'
   | 'examScores'
@@ -203,6 +207,10 @@ export const ROUTES: RouteDef[] = [
   { path: '/principal_teaching', area: 'principal', title: b('课件中心', 'Courseware centre'), page: 'coursewareOwned' },
   { path: '/principal_class', area: 'principal', title: b('班级管理', 'Class management'), page: 'teachingClasses', menu: G.classes },
   { path: '/principal_schedule', area: 'principal', title: b('全校课表', 'School timetable'), page: 'scheduleSchool', menu: G.classes },
+  // issue 34: the admin's screens of actions actions.tsv allows the admin (leave review, attendance records, a class's week)
+  { path: '/principal_class_schedule', area: 'principal', title: b('班级课表', 'Class timetable'), page: 'scheduleClass', menu: G.classes },
+  { path: '/principal_leave', area: 'principal', title: b('请假审核', 'Leave review'), page: 'flowLeaveReview', menu: G.classes },
+  { path: '/principal_attendance', area: 'principal', title: b('考勤记录', 'Attendance records'), page: 'flowRecords', menu: G.data },
   { path: '/principal_exams', area: 'principal', title: b('考试成绩', 'Exams and scores'), page: 'examsList', menu: G.classes },
   { path: '/principal_exam_scores', area: 'principal', title: b('成绩录入与分析', 'Score entry and analysis'), page: 'examScores' },
   { path: '/principal_classCompile', area: 'principal', title: b('编辑班级管理', 'Edit class management'), page: 'careClassStudents' },
@@ -236,6 +244,9 @@ export const ROUTES: RouteDef[] = [
   { path: '/teacher_exams', area: 'teacher', title: b('考试成绩', 'Exams and scores'), page: 'examsList', menu: G.classes },
   { path: '/teacher_lessons', area: 'teacher', title: b('备课', 'Lesson preparation'), page: 'lessonPlans', menu: G.teaching },
   { path: '/teacher_exam_scores', area: 'teacher', title: b('录入成绩', 'Enter scores'), page: 'examScores' },
+  // issue 34: the leave requests of the teacher's students (read only) and the teaching classes they teach
+  { path: '/teacher_leave', area: 'teacher', title: b('学生请假', 'Leave requests'), page: 'flowLeaveReview', menu: G.classes },
+  { path: '/teacher_classes', area: 'teacher', title: b('我的兴趣班', 'My classes'), page: 'teachingTeacherClasses', menu: G.classes },
 
   // /ClassAdviser (head teacher)
   { path: '/AAccountManagement', area: 'adviser', title: b('班主任首页', 'Adviser home'), page: 'flowAdviserHome', menu: G.home },
@@ -271,6 +282,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/parent_homework', area: 'parent', title: b('作业', 'Homework'), page: 'homeworkParent', menu: G.home },
   { path: '/parent_points', area: 'parent', title: b('积分', 'Points'), page: 'pointsParent', menu: G.me },
   { path: '/parent_scores', area: 'parent', title: b('考试成绩', 'Exam scores'), page: 'parentScores', menu: G.me },
+  // issue 34: the child's growth record (teacherStudentGrowth) and teaching classes (studentTeachingClassList)
+  { path: '/parent_growth', area: 'parent', title: b('成长记录', 'Growth record'), page: 'growthParent', menu: G.me },
   { path: '/parent_notices', area: 'parent', title: b('通知', 'Notices'), page: 'noticesParent', menu: G.home },
   { path: '/parent_messages', area: 'parent', title: b('消息通知', 'Notifications'), page: 'wechatParent', menu: G.me },
   // verified pick-up (issue 27): the guardian's rotating code and the share links of the pick-up people

@@ -118,6 +118,7 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   flowShuttle: () => import('../areas/flow/teacher-shuttle'),
   flowTutor: () => import('../areas/flow/teacher-tutor'),
   flowData: () => import('../areas/data/data-centre'),
+  flowRecords: () => import('../areas/flow/attendance-records'),
   // contracts screens
   principalContracts: () => import('../areas/contracts/principal-contracts'),
   parentContracts: () => import('../areas/contracts/parent-contracts'),
@@ -160,6 +161,9 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   // timetable screens
   scheduleTeacher: () => import('../areas/schedule/teacher-schedule'),
   scheduleAdviser: () => import('../areas/schedule/adviser-schedule'),
+  scheduleClass: () => import('../areas/schedule/class-schedule'),
+  growthParent: () => import('../areas/parent/growth'),
+  teachingTeacherClasses: () => import('../areas/teaching/teacher-classes'),
   scheduleSchool: () => import('../areas/schedule/school-schedule'),
   // QR sign-in
   qrScan: () => import('../areas/auth/qr-scan'),

@@ -1,13 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { DatePicker, Select, Space, Tag, Typography } from 'antd';
-import { addDays, FLOW_RANGE_MAX_DAYS, type StudentDayRow } from '@wantuo/shared';
+import { Card, DatePicker, Select, Space, Tag, Typography } from 'antd';
+import { addDays, FLOW_RANGE_MAX_DAYS, Role, type StudentDayRow } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState } from '../../components/states';
 import { ServerTable } from '../../components/server-table';
 import { localDay, localTime, useSchoolZone } from '../../lib/school-time';
+import { useSession } from '../../stores/session';
+import { useExamClasses } from '../exams/common';
 import { PickupMark } from './pickup-mark';
+import { StudentDayDrawer } from './transport-board';
 import { flowStrings, type FlowKey } from './strings';
 
 const STATES = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as const;
@@ -15,8 +18,9 @@ const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'b
 const PAGE = 20;
 
 /**
- * The head teacher's attendance records (clockingInList): student-days of their classes over a date range (at most
- * FLOW_RANGE_MAX_DAYS days; the last 7 by default), by class and state, paged on the server.
+ * Attendance records (clockingInList): student-days over a date range (at most FLOW_RANGE_MAX_DAYS days; the last 7
+ * by default), by class and state, paged on the server; a row opens the day's timeline (clockingInInfo). The head
+ * teacher sees their classes (a tab of /AStudentAttendance), the admin every class of the school (/principal_attendance).
  */
 export function AttendanceRecords() {
   const tf = flowStrings.use();
@@ -26,7 +30,9 @@ export function AttendanceRecords() {
   const [state, setState] = useState<string | undefined>();
   const [classId, setClassId] = useState<number | undefined>();
   const [page, setPage] = useState(1);
-  const classes = useQuery({ queryKey: ['teacherWantuoInfo'], queryFn: () => get('teacherWantuoInfo') });
+  const [open, setOpen] = useState<StudentDayRow | null>(null);
+  // the classes of the filter: the school's (admin), the head teacher's own
+  const classes = useExamClasses(useSession((s) => s.user?.role) === Role.Admin);
   const q = useQuery({
     queryKey: ['clockingInList', range, state, classId, page],
     queryFn: () => get('clockingInList', { date_from: range.from, date_to: range.to, state, class_id: classId, page, limit: PAGE }),
@@ -62,7 +68,7 @@ export function AttendanceRecords() {
           loading={classes.isLoading}
           value={classId}
           onChange={reset(setClassId)}
-          options={(classes.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))}
+          options={(classes.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
         />
         <Select
           aria-label={tf('records.state')}
@@ -83,6 +89,7 @@ export function AttendanceRecords() {
         size="small"
         scroll={{ x: 560 }}
         locale={{ emptyText: <EmptyState description={tf('records.empty')} /> }}
+        onRow={(r) => ({ onClick: () => setOpen(r), style: { cursor: 'pointer' } })}
         columns={[
           { title: tf('records.day'), dataIndex: 'day', width: 104 },
           { title: tf('records.student'), dataIndex: 'student_name', width: 90 },
@@ -110,6 +117,27 @@ export function AttendanceRecords() {
           },
         ]}
       />
+      {q.data && q.data.total > 0 && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {tf('records.open_hint')}
+        </Typography.Text>
+      )}
+      <StudentDayDrawer
+        student={open && { id: open.student_id, name: open.student_name }}
+        day={open?.day ?? ''}
+        onClose={() => setOpen(null)}
+        onChanged={() => void q.refetch()}
+      />
     </div>
+  );
+}
+
+/** /principal_attendance: the admin's attendance records of the school, with each day's timeline. */
+export default function AttendanceRecordsPage() {
+  const tf = flowStrings.use();
+  return (
+    <Card size="small" title={tf('records.title')}>
+      <AttendanceRecords />
+    </Card>
   );
 }

@@ -1,18 +1,33 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Drawer, Input, Popconfirm, Segmented, Space, Tag, Typography } from 'antd';
-import type { LeaveRequestRow } from '@wantuo/shared';
+import { accessOf, ACTIONS, mayCall, Role, type LeaveRequestRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useT } from '../../stores/preferences';
+import { useSession } from '../../stores/session';
 import { localDateTime, useSchoolZone } from '../../lib/school-time';
 import { flowStrings, type FlowKey } from './strings';
 
 const STATUS_COLOR = ['gold', 'green', 'red', 'default'] as const;
 type StatusFilter = 'all' | 0 | 1 | 2 | 3;
 const LIMIT = 20;
+
+/**
+ * Which actions read the requests for the caller: the admin every request of the school (adminLeaveList/Info), a
+ * teacher or head teacher their students' (teacherStudentLeaveList/Info); who may decide comes from the catalogue
+ * (auditStudentInfo: the head teacher and the admin; a teacher reads only).
+ */
+export function leaveActionsOf(role: Role | undefined) {
+  const admin = role === Role.Admin;
+  return {
+    list: admin ? ('adminLeaveList' as const) : ('teacherStudentLeaveList' as const),
+    info: admin ? ('adminLeaveInfo' as const) : ('teacherStudentLeaveInfo' as const),
+    mayDecide: mayCall(accessOf(ACTIONS.find((a) => a.action === 'auditStudentInfo')!.who), role),
+  };
+}
 
 const range = (r: LeaveRequestRow) => (r.start_day === r.end_day ? r.start_day : `${r.start_day} ~ ${r.end_day}`);
 
@@ -23,9 +38,10 @@ function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: (
   const tz = useSchoolZone();
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
+  const actions = leaveActionsOf(useSession((s) => s.user?.role));
   const q = useQuery({
-    queryKey: ['teacherStudentLeaveInfo', id],
-    queryFn: () => get('teacherStudentLeaveInfo', { id }),
+    queryKey: [actions.info, id],
+    queryFn: () => get(actions.info, { id: id! }),
     enabled: id !== null,
   });
   const decide = async (approve: boolean) => {
@@ -91,7 +107,7 @@ function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: (
               </Descriptions.Item>
             )}
           </Descriptions>
-          {r.status === 0 && (
+          {r.status === 0 && actions.mayDecide && (
             <div style={{ marginTop: 16 }}>
               <Input.TextArea
                 value={note}
@@ -126,20 +142,24 @@ function LeaveDetail({ id, onClose, onDecided }: { id: number | null; onClose: (
   );
 }
 
-/** Leave review (/ALeaveReview): the requests of the head teacher's students by status, paged; decide in a drawer. */
+/**
+ * Leave review: the requests by status, paged, in a drawer each. /ALeaveReview: the head teacher's students, decided
+ * there; /principal_leave: every request of the school, decided by the admin; /teacher_leave: a teacher's students, read only.
+ */
 export default function LeaveReview() {
   const tf = flowStrings.use();
+  const actions = leaveActionsOf(useSession((s) => s.user?.role));
   const [status, setStatus] = useState<StatusFilter>(0);
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<number | null>(null);
   const q = useQuery({
-    queryKey: ['teacherStudentLeaveList', status, page],
-    queryFn: () => get('teacherStudentLeaveList', { page, limit: LIMIT, ...(status === 'all' ? {} : { status }) }),
+    queryKey: [actions.list, status, page],
+    queryFn: () => get(actions.list, { page, limit: LIMIT, ...(status === 'all' ? {} : { status }) }),
   });
   const label = (s: StatusFilter) => (s === 'all' ? tf('flow.state_all') : tf(`leave.status_${s}` as FlowKey));
 
   return (
-    <Card size="small" title={tf('ops.leave_title')}>
+    <Card size="small" title={tf(actions.mayDecide ? 'ops.leave_title' : 'ops.leave_list_title')} data-testid="leave-review">
       <div className="flow-filter" style={{ marginBottom: 12 }}>
         <Segmented
           value={status}
@@ -177,7 +197,9 @@ export default function LeaveReview() {
               key: 'open',
               width: 80,
               render: (_, r) => (
-                <Typography.Link onClick={() => setOpen(r.id)}>{r.status === 0 ? tf('ops.review') : tf('ops.leave_detail')}</Typography.Link>
+                <Typography.Link onClick={() => setOpen(r.id)}>
+                  {r.status === 0 && actions.mayDecide ? tf('ops.review') : tf('ops.leave_detail')}
+                </Typography.Link>
               ),
             },
           ]}

@@ -15,8 +15,8 @@ import { flowStrings, type FlowKey } from './strings';
 
 const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
 
-/** A student's day in a drawer: the timeline, and for a head teacher the void of the latest step with a reason. */
-function StudentDayDrawer({
+/** A student's day in a drawer (clockingInInfo): the timeline, and for a head teacher the void of the latest step with a reason. */
+export function StudentDayDrawer({
   student,
   day,
   onClose,

@@ -10,4 +10,10 @@ export const parentStrings = defineStrings({
   'parent.care_class': { zh: '晚托班：{name} · 班主任：{head}', en: 'Care class: {name} · head teacher: {head}' },
   'parent.no_care_class': { zh: '尚未加入晚托班', en: 'Not in a care class yet' },
   'parent.today': { zh: '今日', en: 'Today' },
+  'growth.no_children': {
+    zh: '机构登记您为孩子的监护人后，这里会显示孩子的成长记录和兴趣班。',
+    en: "Once the centre registers you as a child's guardian, the child's growth record and classes show here.",
+  },
+  'growth.comments': { zh: '老师评语', en: "Teachers' comments" },
+  'growth.classes': { zh: '兴趣班', en: 'Classes' },
 });

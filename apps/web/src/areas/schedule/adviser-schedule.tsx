@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card, Flex, Segmented, Select, Typography } from 'antd';
+import { Role, type ScheduleClassKind } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
+import { useSession } from '../../stores/session';
 import { KindLegend, mondayOf, WeekNav } from './common';
 import { scheduleStrings } from './strings';
 import { MyWeek } from './teacher-schedule';
@@ -28,17 +30,37 @@ export default function AdviserSchedulePage() {
   );
 }
 
-function ClassWeek() {
+/**
+ * The classes whose week may be shown: the admin every running care and teaching class of the school (classList,
+ * teachingClassList), a head teacher their own (teacherSchedule's classes).
+ */
+function useScheduleClasses(thisWeek: string) {
+  const admin = useSession((x) => x.user?.role) === Role.Admin;
+  return useQuery({
+    queryKey: ['scheduleClasses', admin, admin ? null : thisWeek],
+    queryFn: async (): Promise<Array<{ kind: ScheduleClassKind; id: number; name: string }>> => {
+      if (!admin) return (await get('teacherSchedule', { week: thisWeek })).classes;
+      const [care, teaching] = await Promise.all([
+        get('classList', { page: 1, limit: 100, status: 1 }),
+        get('teachingClassList', { page: 1, limit: 100, status: 1 }),
+      ]);
+      return [
+        ...care.list.map((c) => ({ kind: 'care' as const, id: c.id, name: c.name })),
+        ...teaching.list.map((c) => ({ kind: 'teaching' as const, id: c.id, name: c.name })),
+      ];
+    },
+  });
+}
+
+/** A class's week (classSchedule) with the class picker: /AClassSchedule's first tab, and /principal_class_schedule. */
+export function ClassWeek() {
   const s = scheduleStrings.use();
   const today = useSchoolToday();
   const thisWeek = mondayOf(today);
   const [week, setWeek] = useState(thisWeek);
   const [picked, setPicked] = useState<string | null>(null);
-  const mine = useQuery({
-    queryKey: ['teacherSchedule', thisWeek],
-    queryFn: () => get('teacherSchedule', { week: thisWeek }),
-  });
-  const classes = mine.data?.classes ?? [];
+  const mine = useScheduleClasses(thisWeek);
+  const classes = mine.data ?? [];
   const current = classes.find((c) => `${c.kind}:${c.id}` === picked) ?? classes[0];
   const q = useQuery({
     queryKey: ['classSchedule', current?.kind, current?.id, week],

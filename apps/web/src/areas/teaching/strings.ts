@@ -149,6 +149,9 @@ export const teachingStrings = defineStrings({
   'info.sessions_val': { zh: '已上 {held} / 已排 {scheduled} / 计划 {count}', en: 'held {held} / scheduled {scheduled} / planned {count}' },
   'info.fee': { zh: '费用', en: 'Fee' },
   'info.state': { zh: '状态', en: 'State' },
+  'mine.title': { zh: '我的兴趣班', en: 'My classes' },
+  'mine.none': { zh: '您还没有任教的兴趣班', en: 'You teach no class yet' },
+  'mine.pick': { zh: '选择班级', en: 'Class' },
   // students
   'stu.add': { zh: '添加学生', en: 'Add students' },
   'stu.add_title': { zh: '添加学生到“{name}”', en: 'Add students to “{name}”' },

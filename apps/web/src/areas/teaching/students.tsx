@@ -11,8 +11,11 @@ import { teachingStrings } from './strings';
 
 const PAGE = 20;
 
-/** A teaching class's students (teachingClassStudent): add (selectTeachingClassStudent, the places left shown) and remove. */
-export function StudentsTab({ cls, onChanged }: { cls: TeachingClass; onChanged: () => void }) {
+/**
+ * A teaching class's students (teachingClassStudent): add (selectTeachingClassStudent, the places left shown) and
+ * remove; `readOnly` (the class's teacher, who may not change who is in it): the list only.
+ */
+export function StudentsTab({ cls, onChanged, readOnly = false }: { cls: TeachingClass; onChanged: () => void; readOnly?: boolean }) {
   const s = teachingStrings.use();
   const clock = useSchoolClock();
   const [page, setPage] = useState(1);
@@ -36,9 +39,11 @@ export function StudentsTab({ cls, onChanged }: { cls: TeachingClass; onChanged:
     <>
       <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 12 }}>
         <Typography.Text type="secondary">{s('stu.room_left', { capacity: cls.capacity, current: cls.students, left })}</Typography.Text>
-        <Button type="primary" disabled={left === 0} onClick={() => setAdding(true)}>
-          {s('stu.add')}
-        </Button>
+        {!readOnly && (
+          <Button type="primary" disabled={left === 0} onClick={() => setAdding(true)}>
+            {s('stu.add')}
+          </Button>
+        )}
       </Flex>
       <ServerTable<TeachingClassMember>
         query={q}
@@ -52,18 +57,22 @@ export function StudentsTab({ cls, onChanged }: { cls: TeachingClass; onChanged:
           { title: s('stu.grade'), dataIndex: 'grade', width: 90, render: (v: string | null) => v ?? '-' },
           { title: s('stu.class'), dataIndex: 'class_name', width: 120, render: (v: string | null) => v ?? '-' },
           { title: s('stu.joined'), dataIndex: 'joined_at', width: 170, render: (v: string) => clock.dateTime(v) },
-          {
-            title: s('col.actions'),
-            key: 'a',
-            width: 90,
-            render: (_, m) => (
-              <Popconfirm title={s('stu.remove_confirm', { name: m.name })} onConfirm={() => remove(m)}>
-                <Button size="small" danger>
-                  {s('stu.remove')}
-                </Button>
-              </Popconfirm>
-            ),
-          },
+          ...(readOnly
+            ? []
+            : [
+                {
+                  title: s('col.actions'),
+                  key: 'a',
+                  width: 90,
+                  render: (_: unknown, m: TeachingClassMember) => (
+                    <Popconfirm title={s('stu.remove_confirm', { name: m.name })} onConfirm={() => remove(m)}>
+                      <Button size="small" danger>
+                        {s('stu.remove')}
+                      </Button>
+                    </Popconfirm>
+                  ),
+                },
+              ]),
         ]}
       />
       {adding && (
