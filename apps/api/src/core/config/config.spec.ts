@@ -29,7 +29,11 @@ it.each([
 });
 
 describe('production', () => {
-  const db = { DATABASE_URL: 'postgres://u@db:5432/app', WECHATPAY_SANDBOX: '1' };
+  const db = {
+    DATABASE_URL: 'postgres://u@db:5432/app',
+    WECHATPAY_SANDBOX: '1',
+    PICKUP_KEYS_ENCRYPTION_KEYS: 'k1:AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=',
+  };
 
   it('refuses to start without DATABASE_URL: no embedded database in production', () => {
     const production = { NODE_ENV: 'production', WECHATPAY_SANDBOX: '1' };
@@ -86,7 +90,11 @@ describe('WeChat Pay', () => {
   });
 
   // production also needs its database (above)
-  const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u@db:5432/app' };
+  const production = {
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgres://u@db:5432/app',
+    PICKUP_KEYS_ENCRYPTION_KEYS: 'k1:AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=',
+  };
 
   it('production needs the merchant, or an explicit sandbox for a demo', () => {
     expect(() => loadConfig(production)).toThrow(/WECHATPAY_MCHID: required for WeChat Pay in production/);
@@ -118,7 +126,12 @@ describe('WeChat Pay', () => {
 });
 
 describe('the official account (WeChat)', () => {
-  const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u@db:5432/app', WECHATPAY_SANDBOX: '1' };
+  const production = {
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgres://u@db:5432/app',
+    WECHATPAY_SANDBOX: '1',
+    PICKUP_KEYS_ENCRYPTION_KEYS: 'k1:AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=',
+  };
   const oa = { WECHAT_OA_APPID: 'wx1234567890abcdef', WECHAT_OA_SECRET: 'a1'.repeat(16), WECHAT_OA_TOKEN: 'serverToken1' };
 
   it('outside production, without an account, uses the sandbox; in production as WeChat Pay or WECHAT_OA_SANDBOX says', () => {
@@ -150,7 +163,12 @@ describe('the official account (WeChat)', () => {
 });
 
 describe('SMS', () => {
-  const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u@db:5432/app', WECHATPAY_SANDBOX: '1' };
+  const production = {
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgres://u@db:5432/app',
+    WECHATPAY_SANDBOX: '1',
+    PICKUP_KEYS_ENCRYPTION_KEYS: 'k1:AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=',
+  };
   const aliyun = {
     SMS_ALIYUN_ACCESS_KEY_ID: 'LTAI5tExample',
     SMS_ALIYUN_ACCESS_KEY_SECRET: 'secret',
