@@ -1,6 +1,7 @@
 # One build for the whole stack; docker-compose.yml picks a target:
 #   api  - the NestJS API (and, with `node apps/api/dist/worker.js`, the job worker)
-#   web  - nginx serving the built web app and proxying /api, /socket.io, /uploads and /admin/queues to the API
+#   web  - nginx (as the unprivileged user nginx) serving the built web app and proxying /api, /socket.io, /uploads and
+#          /admin/queues to the API
 # Images: Node 24 LTS (the root package.json's engines, >=20.19, also lets development machines and CI stay on Node 20;
 # typeorm needs >=24.11 on 24, which the 24 tag is past) and nginx's stable branch (1.30). The native modules
 # (@node-rs/argon2, msgpackr-extract, @swc/core for the build) are N-API prebuilds: nothing is compiled here.
@@ -34,7 +35,12 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/api/health/live').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 CMD ["node", "apps/api/dist/main.js"]
 
+# nginx as the image's unprivileged user nginx (uid 101), not root: nginx.conf has no `user` directive and keeps its pid
+# and temporary files under /tmp; default.conf listens on 8080 (above 1024) and answers /healthz itself
 FROM nginx:1.30-alpine AS web
+COPY apps/web/nginx/nginx.conf /etc/nginx/nginx.conf
 COPY apps/web/nginx/default.conf /etc/nginx/conf.d/default.conf
 COPY --from=build /app/apps/web/dist /usr/share/nginx/html
+USER nginx
 EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD wget -q -O /dev/null http://127.0.0.1:8080/healthz || exit 1

@@ -74,6 +74,35 @@ it('web serves :8080 and nginx proxies /api, /socket.io, /uploads and the queue 
   expect(dockerfile).toContain('COPY apps/web/nginx/default.conf');
 });
 
+it('web runs nginx as a user that is not root, on the port compose maps, with a health check nginx answers itself (issue 34)', () => {
+  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+  const web = /^FROM \S+ AS web$[\s\S]*?(?=^FROM |(?![\s\S]))/m.exec(dockerfile)![0];
+  // the stage's last USER is the one nginx runs as
+  const user = [...web.matchAll(/^USER (\S+)$/gm)].at(-1)?.[1];
+  expect(user).toBeDefined();
+  expect(user!.split(':')[0]).not.toMatch(/^(root|0)$/);
+  // its main configuration: no user directive (that needs root), the pid and the temporary files where that user writes
+  expect(web).toContain('COPY apps/web/nginx/nginx.conf /etc/nginx/nginx.conf');
+  const main = readFileSync(join(root, 'apps/web/nginx/nginx.conf'), 'utf8');
+  expect(main).not.toMatch(/^\s*user\s/m);
+  expect(main).toMatch(/^pid \/tmp\/\S+;$/m);
+  for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) expect(main).toMatch(new RegExp(`^\\s+${t}_temp_path /tmp/\\S+;$`, 'm'));
+  expect(main).toContain('include /etc/nginx/conf.d/*.conf;');
+  // the port: what compose maps on the container's side, what nginx listens on and the stage exposes, above 1024
+  const conf = readFileSync(join(root, 'apps/web/nginx/default.conf'), 'utf8');
+  const ports = services.web.ports!.map((p) => p.split(':').at(-1)!);
+  expect([...conf.matchAll(/^\s*listen (\d+);$/gm)].map((m) => m[1])).toEqual(ports);
+  expect(web).toMatch(new RegExp(`^EXPOSE ${ports[0]}$`, 'm'));
+  expect(Number(ports[0])).toBeGreaterThan(1024);
+  // the health check: a location nginx answers itself (no API, no file), asked by the image and by compose on that port
+  const health = /location = (\/\S+) \{[^}]*\breturn 200\b/.exec(conf);
+  expect(health).not.toBeNull();
+  const url = `http://127.0.0.1:${ports[0]}${health![1]}`;
+  expect(web).toMatch(new RegExp(`^HEALTHCHECK (--\\S+ )*CMD wget -q -O /dev/null ${url.replace(/\./g, '\\.')}( |$)`, 'm'));
+  const check = (services.web as { healthcheck?: { test: string[] } }).healthcheck;
+  expect(check?.test).toEqual(['CMD', 'wget', '-q', '-O', '/dev/null', url]);
+});
+
 it('the images: a Node LTS from 24 on for the build and the api, inside the engines that keep Node 20 for development; nginx stable', () => {
   const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
   const from = Object.fromEntries([...dockerfile.matchAll(/^FROM (\S+) AS (\S+)$/gm)].map((m) => [m[2], m[1]]));
