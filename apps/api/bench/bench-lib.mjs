@@ -112,6 +112,8 @@ export async function startDemoApi({ dbName, dbUrl, keep = false, redis = null, 
       PORT: String(port),
       LOG_LEVEL: 'warn',
       RATE_LIMIT_FACTOR: '0',
+      // production needs the key sealing the pick-up keys (PICKUP_KEYS_ENCRYPTION_KEYS): a fixed one of the bench's
+      PICKUP_KEYS_ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 2).toString('base64')}`,
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

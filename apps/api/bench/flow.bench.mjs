@@ -249,6 +249,8 @@ function startApi(port, redis) {
     PORT: String(port),
     HOST: '127.0.0.1',
     NODE_ENV: 'production',
+    // production needs the key sealing the pick-up keys (PICKUP_KEYS_ENCRYPTION_KEYS): a fixed one of the bench's
+    PICKUP_KEYS_ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 2).toString('base64')}`,
     // production refuses to start without the merchant's WeChat Pay settings: the bench pays nothing, the sandbox will do
     WECHATPAY_SANDBOX: '1',
     LOG_LEVEL: 'warn',

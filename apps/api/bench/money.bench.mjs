@@ -215,6 +215,8 @@ function startApi(port) {
     PORT: String(port),
     HOST: '127.0.0.1',
     NODE_ENV: 'production',
+    // production needs the key sealing the pick-up keys (PICKUP_KEYS_ENCRYPTION_KEYS): a fixed one of the bench's
+    PICKUP_KEYS_ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 2).toString('base64')}`,
     // production refuses to start without a merchant's WeChat Pay settings: the API's own sandbox, as the demo stack
     WECHATPAY_SANDBOX: '1',
     // a handful of sign-ins from one address in a few seconds

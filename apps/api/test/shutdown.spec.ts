@@ -140,6 +140,7 @@ it('SIGTERM under load: every request sent before it is answered, every answer w
     WEB_DIST: join(dataDir, 'no-web'),
     SEED_DEMO: '0',
     WECHATPAY_SANDBOX: '1',
+    PICKUP_KEYS_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 3).toString('base64')}`,
     // many sign-ins from one address
     RATE_LIMIT_FACTOR: '0',
     LOG_LEVEL: 'info',
