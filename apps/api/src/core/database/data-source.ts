@@ -1,4 +1,4 @@
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import { DataSource, MigrationExecutor, type DataSourceOptions } from 'typeorm';
 import { Foundation1763769600000 } from '../../migrations/1763769600000-foundation';
 import { AccountApplications1763856000000 } from '../../migrations/1763856000000-account-applications';
 import { PeopleAndCare1763942400000 } from '../../migrations/1763942400000-people-and-care';
@@ -105,13 +105,77 @@ export function dataSourceOptions(url: string, poolMax: number): DataSourceOptio
   };
 }
 
+/** The session lock every migration runner holds while it migrates (API processes started at once, the CLI). */
+const MIGRATIONS_LOCK = `select pg_advisory_lock(hashtextextended('wantuo:migrations', 0))`;
+const MIGRATIONS_UNLOCK = `select pg_advisory_unlock(hashtextextended('wantuo:migrations', 0))`;
+
+/**
+ * Applies the migrations not applied yet, under an advisory lock taken on the connection that runs them: processes
+ * started at once on an empty database take turns (the first migrates, the others wait for it and find nothing left),
+ * instead of each creating the migrations table and running the first migration. A process that dies releases it with
+ * its connection. One connection: the embedded PGlite server serves one at a time.
+ */
 export async function migrate(url: string): Promise<string[]> {
   const ds = new DataSource(dataSourceOptions(url, 1));
   await ds.initialize();
+  const runner = ds.createQueryRunner();
   try {
-    const done = await ds.runMigrations({ transaction: 'each' });
-    return done.map((m) => m.name);
+    await runner.query(MIGRATIONS_LOCK);
+    try {
+      const executor = new MigrationExecutor(ds, runner);
+      executor.transaction = 'each';
+      const done = await executor.executePendingMigrations();
+      return done.map((m) => m.name);
+    } finally {
+      await runner.query(MIGRATIONS_UNLOCK);
+    }
   } finally {
+    await runner.release();
     await ds.destroy();
   }
 }
+
+/** The migrations of this build that the database has not applied (all of them before the migrations table exists). */
+export async function pendingMigrations(ds: DataSource): Promise<string[]> {
+  const [t]: Array<{ present: boolean }> = await ds.query(`select to_regclass('migrations') is not null as present`);
+  const applied: Array<{ name: string }> = t.present ? await ds.query(`select name from migrations`) : [];
+  const names = new Set(applied.map((r) => r.name));
+  return MIGRATIONS.map((m) => m.name).filter((n) => !names.has(n));
+}
+
+/**
+ * For a process that never migrates (the worker, started beside the API that does): waits until every migration of
+ * this build is applied, polling, at most `timeoutMs`; then throws naming what is missing. Its jobs would otherwise run
+ * on tables that do not exist yet.
+ */
+export async function waitForMigrations(
+  url: string,
+  opts: { timeoutMs: number; pollMs?: number; onWait?: (pending: string[]) => void },
+): Promise<void> {
+  const ds = new DataSource(dataSourceOptions(url, 1));
+  const deadline = Date.now() + opts.timeoutMs;
+  let told = false;
+  try {
+    for (;;) {
+      // the database itself may not be up yet (a stack starting): keep asking until the deadline
+      const pending = await (ds.isInitialized ? Promise.resolve() : ds.initialize()).then(
+        () => pendingMigrations(ds),
+        (err: Error) => [`(database not reachable: ${err.message})`],
+      );
+      if (!pending.length) return;
+      if (Date.now() >= deadline) {
+        throw new MigrationsPending(
+          `the database is not migrated after ${Math.round(opts.timeoutMs / 1000)} s: ${pending.length} of ${MIGRATIONS.length} migrations missing (${pending.slice(0, 3).join(', ')}${pending.length > 3 ? ', …' : ''}). The API migrates at its start; or run \`npm run migrate\``,
+        );
+      }
+      if (!told) opts.onWait?.(pending);
+      told = true;
+      await new Promise((r) => setTimeout(r, opts.pollMs ?? 500));
+    }
+  } finally {
+    if (ds.isInitialized) await ds.destroy();
+  }
+}
+
+/** The database is not migrated in time (waitForMigrations). */
+export class MigrationsPending extends Error {}
