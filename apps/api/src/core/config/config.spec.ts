@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withApiAddress } from './api-address';
 import { ConfigError, loadConfig } from './config';
 
 it('has working defaults: port 8080, embedded database with the demo, in-process jobs', () => {
@@ -272,5 +273,24 @@ describe('NATIONAL_HOLIDAYS_FILE', () => {
     const path = content === null ? join(dir, `${name}.json`) : file(`${name}.json`, content);
     expect(() => loadConfig({ NATIONAL_HOLIDAYS_FILE: path })).toThrow(ConfigError);
     expect(() => loadConfig({ NATIONAL_HOLIDAYS_FILE: path })).toThrow(message);
+  });
+});
+
+// issue 34 item 12: one rule for where a process without HTTP server (the worker) finds the API's sandboxes and fakes
+describe('API_INTERNAL_URL', () => {
+  it('defaults to the loopback at PORT (HOST when it names one address); a process without HTTP server uses it', () => {
+    expect(loadConfig({}).apiInternalUrl).toBe('http://127.0.0.1:8080');
+    expect(loadConfig({ PORT: '3000', HOST: '10.0.0.5' }).apiInternalUrl).toBe('http://10.0.0.5:3000');
+    expect(loadConfig({ API_INTERNAL_URL: 'http://api:8080' }).apiInternalUrl).toBe('http://api:8080');
+    expect(() => loadConfig({ API_INTERNAL_URL: 'http://api:8080/api/' })).toThrow(/API_INTERNAL_URL="http:\/\/api:8080\/api\/"/);
+    const w = withApiAddress(loadConfig({ API_INTERNAL_URL: 'http://api:8080', SMS_PROVIDER: 'aliyun' }));
+    expect(w).toMatchObject({
+      wechatpaySandboxUrl: 'http://api:8080/api/dev/wechatpay/',
+      wechatpayNotifyUrl: 'http://api:8080/api/pay/wechat/notify',
+      wechatOaSandboxApiUrl: 'http://api:8080/api/dev/wechat/',
+    });
+    expect(w.sms.endpoints.aliyun).toEqual({ protocol: 'http', host: 'api:8080/api/dev/sms/aliyun' });
+    // what is set explicitly wins
+    expect(withApiAddress(loadConfig({ WECHATPAY_BASE_URL: 'http://pay:1/v3/' })).wechatpaySandboxUrl).toBe('http://pay:1/v3/');
   });
 });

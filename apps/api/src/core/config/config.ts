@@ -33,6 +33,12 @@ export const ENV_SCHEMA = z.object({
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(14),
   WEB_DIST: z.string().min(1).optional(),
+  // where a process without HTTP server (the worker) reaches the API: its WeChat Pay and WeChat sandboxes and SMS fakes
+  // (core/config/api-address.ts); default http://127.0.0.1:<PORT> (HOST when it names one address)
+  API_INTERNAL_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/]+$/, 'an http(s) URL of the API, without a path')
+    .optional(),
   // the web app's public address (links in WeChat messages open it), default http://localhost:<PORT>
   WEB_PUBLIC_URL: z
     .string()
@@ -135,6 +141,9 @@ function wechatPayConfig(e: z.infer<typeof ENV_SCHEMA>): WechatPayConfig | null 
   };
 }
 
+/** HOST values that bind every address: the API is then reached on the loopback */
+const WILDCARD_HOSTS = ['0.0.0.0', '::', '[::]'];
+
 export const ENV_KEYS = Object.keys(ENV_SCHEMA.shape) as (keyof typeof ENV_SCHEMA.shape)[];
 
 export interface AppConfig {
@@ -155,6 +164,8 @@ export interface AppConfig {
   webDist: string;
   /** the web app's public address, no trailing slash (the links of guardians' WeChat messages) */
   webPublicUrl: string;
+  /** where a process without HTTP server reaches the API (API_INTERNAL_URL or derived from PORT/HOST), no trailing slash */
+  apiInternalUrl: string;
   seedDemo: boolean;
   /** the API's start seeds the demo's showcase with a demo it seeds (the `seed` command: unless --no-showcase) */
   seedShowcase: boolean;
@@ -241,6 +252,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadOptio
     backupKeep: e.BACKUP_KEEP,
     webDist: resolve(e.WEB_DIST ?? resolve(__dirname, '../../../../web/dist')),
     webPublicUrl: (e.WEB_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    apiInternalUrl:
+      e.API_INTERNAL_URL ?? `http://${WILDCARD_HOSTS.includes(e.HOST) ? '127.0.0.1' : e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`,
     // the embedded database is the "try it" mode: it gets the demo unless told otherwise
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     seedShowcase: e.SEED_SHOWCASE ?? !e.DATABASE_URL,
