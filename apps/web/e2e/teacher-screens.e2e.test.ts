@@ -211,3 +211,52 @@ it('the growth drawer draws the scores and attendance charts on a phone', async 
   await shot(teacher, 'growth');
   await noSideways(teacher);
 });
+
+/**
+ * Issue 34's role screens: each new screen as its role at 375 px (the admin's too), its content or empty state shown,
+ * a leave request of the teacher's student read (without the decision, which is the head teacher's and the admin's).
+ */
+it('the role screens of issue 34 at 375 px: teacher leave and classes, parent growth, admin leave, attendance, class week', async () => {
+  const [{ sid, parent }] = await stack.sql<{ sid: number; parent: number }>(
+    `select s.id as sid, g.user_id as parent from students s join student_guardians g on g.student_id = s.id join users u on u.id = g.user_id
+      where u.username = 'parent' and s.name = '陈小雨'`,
+  );
+  await stack.sql(
+    `insert into leave_requests (school_id, student_id, requested_by, start_day, end_day, reason)
+     select s.school_id, s.id, $2, (now() at time zone 'Asia/Shanghai')::date + 1, (now() at time zone 'Asia/Shanghai')::date + 1, '看牙医' from students s where s.id = $1`,
+    [sid, parent],
+  );
+
+  const teacher = await signedIn('13800000002', 375, 812, '/teacher_leave');
+  const leave = teacher.getByTestId('leave-review');
+  await leave.locator('.ant-table-row', { hasText: '陈小雨' }).first().click();
+  await teacher.getByText('看牙医').last().waitFor();
+  expect(await teacher.getByRole('button', { name: /^批\s?准$/ }).count()).toBe(0);
+  await shot(teacher, 'teacher-leave');
+  await teacher.goto(`${stack.url}/teacher_classes`);
+  await teacher.getByTestId('teacher-classes').waitFor();
+  await teacher.waitForLoadState('networkidle');
+  await shot(teacher, 'teacher-classes', true);
+  await noSideways(teacher);
+
+  const parentPage = await signedIn('13800000006', 375, 812, '/parent_growth');
+  await parentPage.getByTestId('growth-charts').waitFor();
+  await parentPage.getByTestId('parent-classes').waitFor();
+  await parentPage.waitForLoadState('networkidle');
+  await parentPage.waitForTimeout(600);
+  await shot(parentPage, 'parent-growth', true);
+  await noSideways(parentPage);
+
+  const admin = await signedIn('13800000001', 375, 812, '/principal_leave');
+  await admin.getByTestId('leave-review').locator('.ant-table-row', { hasText: '陈小雨' }).first().click();
+  await admin.getByRole('button', { name: /^批\s?准$/ }).waitFor();
+  await shot(admin, 'admin-leave');
+  await admin.goto(`${stack.url}/principal_attendance`);
+  await admin.getByTestId('attendance-records').waitFor();
+  await admin.waitForLoadState('networkidle');
+  await shot(admin, 'admin-attendance', true);
+  await admin.goto(`${stack.url}/principal_class_schedule`);
+  await admin.getByRole('combobox', { name: '选择班级' }).waitFor();
+  await admin.waitForLoadState('networkidle');
+  await shot(admin, 'admin-class-schedule', true);
+});
