@@ -60,8 +60,8 @@ export const GoodsOrderPreview = z.object({
   goods_fen: z.number().int(),
   freight_fen: z.number().int(),
   total_fen: z.number().int(),
+  /** the named address, else the default; the school's addresses are addressList's */
   address: StoreAddress.nullable(),
-  addresses: z.array(StoreAddress),
   /** every line can be ordered now */
   orderable: z.boolean(),
 });

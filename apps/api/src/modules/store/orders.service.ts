@@ -60,20 +60,20 @@ export class StoreOrdersService {
   /** GET submitGoodsOrder: what the order would be now (lines, prices, freight, total, address); writes nothing. */
   async preview(user: SessionUser, q: GoodsOrderPreviewQuery): Promise<GoodsOrderPreview> {
     const ids = [...new Set(q.items.map((i) => i.goods_id))];
-    const [goods, addresses]: [GoodsRow[], StoreAddress[]] = await Promise.all([
+    // the named address, else the default (the school's addresses themselves are addressList's)
+    const [goods, [address]]: [GoodsRow[], StoreAddress[]] = await Promise.all([
       this.goodsNow(ids),
-      this.db.query(`select ${ADDRESS_COLUMNS} from store_addresses a where a.school_id = $1 order by a.is_default desc, a.id limit $2`, [
-        user.schoolId,
-        STORE_LIMITS.maxAddresses,
-      ]),
+      this.db.query(
+        `select ${ADDRESS_COLUMNS} from store_addresses a where a.school_id = $1 and ($2::int is null or a.id = $2) order by a.is_default desc, a.id limit 1`,
+        [user.schoolId, q.address_id ?? null],
+      ),
     ]);
     const priced = priceOrder(q.items, goods, false);
     if (!priced.ok) throw new AppError(priced.error as 'store.goods_not_found', priced.params);
-    const address = q.address_id ? addresses.find((a) => a.id === q.address_id) : addresses[0];
     if (q.address_id && !address) throw new AppError('store.address_not_found');
     const lines = priced.value.lines.map(({ stock, ...l }) => ({ ...l, stock, enough: stock >= l.quantity }));
     const { lines: _, ...totals } = priced.value;
-    return { lines, ...totals, address: address ?? null, addresses, orderable: !!address && lines.every((l) => l.enough) };
+    return { lines, ...totals, address: address ?? null, orderable: !!address && lines.every((l) => l.enough) };
   }
 
   /**

@@ -309,6 +309,10 @@ describe('orders', () => {
       },
     });
     expect(res.body.data.lines).toHaveLength(2);
+    // the school's addresses are addressList's (the confirm-order screen lists them from there), not repeated here
+    expect(Object.keys(res.body.data).sort()).toEqual(['address', 'freight_fen', 'goods_fen', 'lines', 'orderable', 'total_fen']);
+    const other: StoreAddress = (await t.get('/api/index/addressList', admin)).body.data.find((a: StoreAddress) => !a.is_default);
+    expect((await t.get(`/api/index/submitGoodsOrder?items=${pen.id}:1&address_id=${other.id}`, admin)).body.data.address).toEqual(other);
     // more than the stock: priced, not orderable
     expect((await t.get(`/api/index/submitGoodsOrder?items=${dict.id}:999`, admin)).body.data).toMatchObject({
       orderable: false,

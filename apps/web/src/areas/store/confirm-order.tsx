@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { Alert, Button, Card, Checkbox, Flex, Form, Input, Modal, Popconfirm, Radio, Space, Table, Tag, Typography } from 'antd';
 import {
   MOBILE_RE,
+  STORE_LIMITS,
   parseStoreItems,
   type AddAddressInput,
   type GoodsOrderPreview,
@@ -20,7 +21,7 @@ import { storeStrings } from './strings';
 
 /**
  * /confirmOrder?items=id:qty,…: the order before it is placed (GET submitGoodsOrder: lines, prices, delivery, total,
- * address; nothing written), the school's addresses (add, edit, default, delete), then the order is placed and paid
+ * address; nothing written), the school's addresses (addressList: add, edit, default, delete), then the order is placed and paid
  * through the one payment dialog.
  */
 export default function ConfirmOrder() {
@@ -44,7 +45,13 @@ export default function ConfirmOrder() {
     enabled: !!items,
     placeholderData: keepPreviousData,
   });
+  const addresses = useQuery({ queryKey: ['addressList'], queryFn: () => get('addressList'), enabled: !!items });
   const refreshPreview = () => void qc.invalidateQueries({ queryKey: ['goodsOrderPreview'] });
+  /** after an address changed: the list and the preview (its default may have moved) */
+  const refreshAddresses = () => {
+    void qc.invalidateQueries({ queryKey: ['addressList'] });
+    refreshPreview();
+  };
 
   if (!items) return <EmptyState description={s('no_items')} />;
   if (q.isError) return <LoadError message={q.error.message} onRetry={() => void q.refetch()} />;
@@ -77,7 +84,7 @@ export default function ConfirmOrder() {
   const removeAddress = async (a: StoreAddress) => {
     await post('delAddress', { id: a.id }).catch(() => null);
     if (addressId === a.id) setAddressId(null);
-    refreshPreview();
+    refreshAddresses();
   };
   const makeDefault = async (a: StoreAddress) => {
     await post('editAddress', {
@@ -89,25 +96,30 @@ export default function ConfirmOrder() {
       detail: a.detail,
       is_default: true,
     }).catch(() => null);
-    refreshPreview();
+    refreshAddresses();
   };
 
   return (
     <Flex vertical gap={16}>
       <Card
         title={s('address')}
+        data-testid="order-addresses"
         extra={
-          <Button onClick={() => setEditing('new')} disabled={p.addresses.length >= 20}>
+          <Button onClick={() => setEditing('new')} disabled={!addresses.data || addresses.data.length >= STORE_LIMITS.maxAddresses}>
             {s('address_add')}
           </Button>
         }
       >
-        {!p.addresses.length ? (
+        {addresses.isError ? (
+          <LoadError message={addresses.error.message} onRetry={() => void addresses.refetch()} />
+        ) : !addresses.data ? (
+          <Loading />
+        ) : !addresses.data.length ? (
           <EmptyState description={s('address_none')} />
         ) : (
           <Radio.Group value={p.address?.id} onChange={(e) => setAddressId(e.target.value as number)} style={{ width: '100%' }}>
             <Flex vertical gap={8}>
-              {p.addresses.map((a) => (
+              {addresses.data.map((a) => (
                 <Flex
                   key={a.id}
                   justify="space-between"
@@ -218,7 +230,7 @@ export default function ConfirmOrder() {
           onSaved={(a) => {
             setEditing(null);
             setAddressId(a.id);
-            refreshPreview();
+            refreshAddresses();
           }}
         />
       )}
