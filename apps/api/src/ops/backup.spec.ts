@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, copyFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,7 @@ const stamp = `${process.pid}_${Date.now().toString(36)}`;
 const source = `wantuo_bk_${stamp}`;
 const target = `wantuo_bk_${stamp}_r`;
 const spare = `wantuo_bk_${stamp}_e`;
+const populated = `wantuo_bk_${stamp}_p`;
 const root = mkdtempSync(join(tmpdir(), 'wantuo-backup-'));
 const sourceUploads = join(root, 'a', 'uploads');
 const targetUploads = join(root, 'b', 'uploads');
@@ -139,7 +140,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await withAdmin(async (c) => {
-    for (const db of [source, target, spare]) await c.query(`drop database if exists ${db} with (force)`);
+    for (const db of [source, target, spare, populated]) await c.query(`drop database if exists ${db} with (force)`);
   });
   rmSync(root, { recursive: true, force: true });
 });
@@ -166,6 +167,14 @@ it('backs up the demo school with activity in every module and restores it, row 
   manifest = JSON.parse(readFileSync(join(root, 'manifest', 'manifest.json'), 'utf8'));
   expect(manifest.database.migrations).toHaveLength(MIGRATIONS.length);
   expect(manifest.uploads.files).toBe(Object.keys(files(sourceUploads)).length);
+  // version 2 (issue 34): every file of the archive with its size and sha256, the dump first
+  expect(manifest.entries![0]).toEqual({ path: 'db.dump', type: 'file', bytes: manifest.dump.bytes, sha256: manifest.dump.sha256 });
+  const listed = manifest.entries!.slice(1).flatMap((e) => (e.type === 'file' ? [`${e.path} ${e.sha256}`] : []));
+  expect(listed.sort()).toEqual(
+    Object.entries(files(sourceUploads))
+      .map(([p, sha]) => `uploads/${p} ${sha}`)
+      .sort(),
+  );
   // the three newest kept: this one and the two newest older ones; the operator's own file stays
   expect(made.stdout).toContain('removed 1 older archives (BACKUP_KEEP=3): wantuo-2026-01-01T02-00-00-000Z.tar');
   expect(readdirSync(backupDir).sort()).toEqual(
@@ -246,4 +255,140 @@ it('refuses clearly: no DATABASE_URL, no pg_dump or pg_restore, an archive it ca
   // nothing was written by the refusals
   expect((await fingerprint(spare)).tables).toEqual({});
   expect(existsSync(uploads)).toBe(false);
+});
+
+/** The headers of a tar file: where each starts, its name (ustar's, enough for the short ASCII names used here) and size. */
+function tarHeaders(buf: Buffer): { offset: number; name: string; size: number; data: number; end: number }[] {
+  const out = [];
+  for (let o = 0; o + 512 <= buf.length;) {
+    const h = buf.subarray(o, o + 512);
+    if (h.every((b) => b === 0)) break;
+    const name = h.toString('utf8', 0, 100).replace(/\0.*$/s, '');
+    const size = parseInt(h.toString('ascii', 124, 136).replace(/\0.*$/s, '').trim() || '0', 8);
+    const end = o + 512 + Math.ceil(size / 512) * 512;
+    out.push({ offset: o, name, size, data: o + 512, end });
+    o = end;
+  }
+  return out;
+}
+
+/** A tar of dir's names written by node-tar in a process of its own (outside jest's sandbox, as the CLI writes them). */
+function tarOf(dir: string, names: string[]): Buffer {
+  const file = join(root, `piece-${Date.now().toString(36)}.tar`);
+  execFileSync(
+    process.execPath,
+    ['-e', `require('tar').c({ file: ${JSON.stringify(file)}, cwd: ${JSON.stringify(dir)}, sync: true }, ${JSON.stringify(names)})`],
+    {
+      cwd: join(__dirname, '../..'),
+    },
+  );
+  const buf = readFileSync(file);
+  rmSync(file);
+  return buf;
+}
+
+/** The end-of-archive marker node-tar writes: two zero blocks. */
+const EOA = 1024;
+
+describe('a damaged archive is refused before anything in the target is touched (issue 34)', () => {
+  const populatedUploads = join(root, 'p', 'uploads');
+  let good: Buffer;
+  let headers: ReturnType<typeof tarHeaders>;
+  let state: { db: Fingerprint; files: Record<string, string> };
+
+  beforeAll(async () => {
+    // a populated target that differs from the archive (so a restore of it would show): the demo, renamed, with a newer file
+    await withAdmin((c) => c.query(`create database ${populated} template ${source}`));
+    const c = new Client({ connectionString: urlFor(populated) });
+    await c.connect();
+    await c.query(`update schools set name = name || ' (after the backup)'`);
+    await c.end();
+    mkdirSync(populatedUploads, { recursive: true });
+    for (const [path] of Object.entries(files(sourceUploads))) {
+      mkdirSync(join(populatedUploads, path, '..'), { recursive: true });
+      copyFileSync(join(sourceUploads, path), join(populatedUploads, path));
+    }
+    writeFileSync(join(populatedUploads, 'after-the-backup.txt'), 'newer');
+    state = { db: await fingerprint(populated), files: files(populatedUploads) };
+    good = readFileSync(archive);
+    headers = tarHeaders(good);
+  }, 60_000);
+
+  const header = (name: string) => headers.find((h) => h.name === name)!;
+  const flip = (buf: Buffer, at: number) => {
+    const out = Buffer.from(buf);
+    for (let i = at; i < at + 8; i++) out[i] ^= 0xff;
+    return out;
+  };
+
+  const cases: [string, () => Buffer, RegExp][] = [
+    [
+      'cut off at an entry boundary just before the first uploads/ entry',
+      () => good.subarray(0, header('db.dump').end),
+      /is damaged: it ends without the tar end-of-archive \(cut off after db\.dump\); it holds 0 of the (\d+) uploaded files its manifest lists/,
+    ],
+    [
+      'with 8 bytes flipped inside an uploaded file',
+      () => flip(good, header('uploads/avatars/2026/11/a.png').data + 1_000),
+      /is damaged: uploads\/avatars\/2026\/11\/a\.png does not match its checksum/,
+    ],
+    [
+      'cut off inside the header of an entry',
+      () => good.subarray(0, header('uploads/avatars/2026/11/a.png').offset + 200),
+      /is damaged: it ends without the tar end-of-archive \(cut off after uploads\/[^)]+\); it holds \d+ of the \d+ uploaded files its manifest lists/,
+    ],
+    [
+      'cut off inside the data of an entry',
+      () => good.subarray(0, header('uploads/avatars/2026/11/a.png').data + 150_000),
+      /is damaged: it is cut off inside uploads\/avatars\/2026\/11\/a\.png/,
+    ],
+    [
+      'with an extra file the manifest does not list',
+      () => {
+        mkdirSync(join(root, 'extra', 'uploads'), { recursive: true });
+        writeFileSync(join(root, 'extra', 'uploads', 'extra.txt'), 'not backed up');
+        return Buffer.concat([good.subarray(0, good.length - EOA), tarOf(join(root, 'extra'), ['uploads/extra.txt'])]);
+      },
+      /is damaged: (?:.*; )?uploads\/extra\.txt is not in its manifest/,
+    ],
+  ];
+
+  it.each(cases)(
+    'an archive %s: refused naming the problem, exit 1, the database and uploads left as they were',
+    async (_, make, message) => {
+      const damaged = join(root, 'damaged.tar');
+      writeFileSync(damaged, make());
+      const refused = await cli(['restore', damaged, '--force'], populated, populatedUploads);
+      expect({ code: refused.code, stdout: refused.stdout }).toEqual({ code: 1, stdout: '' });
+      expect(refused.stderr).toMatch(message);
+      expect(refused.stderr).toMatch(/^the archive \S+damaged\.tar is damaged: .*: nothing was restored\n$/);
+      const counted = message.exec(refused.stderr)![1];
+      if (counted) expect(Number(counted)).toBe(manifest.uploads.files);
+      expect({ db: await fingerprint(populated), files: files(populatedUploads) }).toEqual(state);
+      expect(readdirSync(join(root, 'p'))).toEqual(['uploads']);
+    },
+    60_000,
+  );
+
+  it('an archive of format v1 (no checksums of its uploads) is still restored, checked by its counts; cut off, refused', async () => {
+    // v1 as issue 25 wrote it: the same archive with the manifest of then (no entries)
+    const { entries: _, ...rest } = manifest;
+    mkdirSync(join(root, 'v1'));
+    writeFileSync(join(root, 'v1', 'manifest.json'), JSON.stringify({ ...rest, version: 1 }));
+    const v1 = Buffer.concat([tarOf(join(root, 'v1'), ['manifest.json']).subarray(0, -EOA), good.subarray(header('db.dump').offset)]);
+    writeFileSync(join(root, 'v1.tar'), v1.subarray(0, tarHeaders(v1).find((h) => h.name === 'db.dump')!.end));
+    const cut = await cli(['restore', join(root, 'v1.tar'), '--force'], populated, populatedUploads);
+    expect({ code: cut.code, stdout: cut.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(cut.stderr).toContain(`it holds 0 of the ${manifest.uploads.files} uploaded files its manifest lists: nothing was restored`);
+    expect({ db: await fingerprint(populated), files: files(populatedUploads) }).toEqual(state);
+
+    writeFileSync(join(root, 'v1.tar'), v1);
+    const done = await cli(['restore', join(root, 'v1.tar'), '--force'], populated, populatedUploads);
+    expect({ code: done.code, stderr: done.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(done.stdout).toContain(
+      'restore: the archive is of format v1: its uploaded files were checked by their count and bytes only (no checksums)',
+    );
+    expect(await fingerprint(populated)).toEqual(before);
+    expect(files(populatedUploads)).toEqual(files(sourceUploads));
+  }, 90_000);
 });
