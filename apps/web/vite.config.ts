@@ -1,10 +1,11 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { pdfjsAssets } from './vite-pdfjs-assets.ts';
 
 // spec §9: dev server on 8080, output dist with assets under static, /api proxied unchanged (secure false, no websockets)
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), pdfjsAssets()],
   resolve: {
     alias: { '@wantuo/shared': fileURLToPath(new URL('../../packages/shared/src/index.ts', import.meta.url)) },
   },

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { motionDone, SHOTS, startStack, type Stack, signedIn as signedInAs } from './stack';
@@ -206,3 +207,57 @@ it('the admin buys a courseware with the balance, opens its PDF in the viewer, b
   await operator.screenshot({ path: join(SHOTS, 'courseware-operator-dicts.png') });
   await operator.context().close();
 }, 240_000);
+
+/**
+ * A one-page PDF whose Chinese text is in STSong-Light, a font the file does not embed (the common case of PDFs made
+ * by Chinese office software), with the UniGB-UCS2-H encoding: PDF.js needs that CMap to know which characters the
+ * codes are, and draws nothing without it.
+ */
+function pdfWithUnembeddedChineseFont(text: string): Buffer {
+  const hex = [...text].map((c) => c.charCodeAt(0).toString(16).padStart(4, '0')).join('');
+  const content = `BT /F1 48 Tf 60 700 Td <${hex}> Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H /DescendantFonts [6 0 R] >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (GB1) /Supplement 2 >> /FontDescriptor 7 0 R >>',
+    '<< /Type /FontDescriptor /FontName /STSong-Light /Flags 6 /FontBBox [-25 -254 1000 880] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 880 /StemV 93 >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(pdf.length);
+    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((n) => `${String(n).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}
+
+it('a PDF whose Chinese font is not embedded shows its text in the viewer (PDF.js gets the CMaps of this build)', async () => {
+  mkdirSync(join(stack.dataDir, 'uploads'), { recursive: true });
+  writeFileSync(join(stack.dataDir, 'uploads', 'e2e-stsong.pdf'), pdfWithUnembeddedChineseFont('中文字体未嵌入'));
+  const admin = await signedIn('admin', 1280, 860, '/CoursewareResource');
+  const cmaps: { url: string; status: number }[] = [];
+  admin.on('response', (r) => {
+    if (r.url().includes('/cmaps/')) cmaps.push({ url: new URL(r.url()).pathname, status: r.status() });
+  });
+  await admin.goto(`${stack.url}/pdf-viewer?url=${encodeURIComponent('/uploads/e2e-stsong.pdf')}&title=STSong`);
+  const canvas = admin.locator('.react-pdf__Page__canvas');
+  await canvas.waitFor();
+  // the ink on the page: dark pixels of the canvas (a blank page has none)
+  const ink = () =>
+    canvas.evaluate((c: HTMLCanvasElement) => {
+      const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && data[i] + data[i + 1] + data[i + 2] < 384) n++;
+      return n;
+    });
+  await expect.poll(ink, { timeout: 15_000 }).toBeGreaterThan(500);
+  expect(cmaps).toContainEqual({ url: expect.stringMatching(/^\/static\/pdfjs-[\d.]+\/cmaps\/UniGB-UCS2-H\.bcmap$/), status: 200 });
+  await admin.screenshot({ path: join(SHOTS, 'pdf-viewer-unembedded-chinese.png') });
+  await admin.context().close();
+}, 120_000);

@@ -27,6 +27,8 @@ export interface Stack {
   browser: Browser;
   /** runs SQL on the stack's database (test setup only: the journeys themselves go through the screens) */
   sql<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  /** the stack's data folder (its uploads are served at /uploads) */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -101,6 +103,7 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
         await c.end();
       }
     },
+    dataDir,
     async stop() {
       await browser.close();
       for (const p of procs) p.kill('SIGTERM');

@@ -64,6 +64,20 @@ if (viewer) {
   console.log(
     `PDF viewer (/pdf-viewer) route JS: ${kib(ownSize)} KiB gzip (${own.length} chunks: ${own.map((k) => manifest[k].file).join(', ')}), PDF.js worker ${kib(workerSize)} KiB gzip (${worker.join(', ') || 'not found'}); in the sign-in page's initial JS: ${pdfInSignIn.length ? `YES (${pdfInSignIn.join(', ')})` : 'no'}`,
   );
+  // the CMaps and standard fonts PDF.js fetches for fonts a PDF does not embed (issue 34 item 6): in the build, at
+  // the versioned folder the viewer's code names
+  const pdfjsDir = existsSync(join(dist, 'static')) ? readdirSync(join(dist, 'static')).find((f) => /^pdfjs-\d/.test(f)) : undefined;
+  const cmaps = pdfjsDir ? readdirSync(join(dist, 'static', pdfjsDir, 'cmaps')).length : 0;
+  const fonts =
+    pdfjsDir && existsSync(join(dist, 'static', pdfjsDir, 'standard_fonts'))
+      ? readdirSync(join(dist, 'static', pdfjsDir, 'standard_fonts')).length
+      : 0;
+  const named = pdfjsDir && own.some((k) => readFileSync(join(dist, manifest[k].file), 'utf8').includes(`/static/${pdfjsDir}/`));
+  const assetsOk = cmaps > 100 && fonts > 10 && existsSync(join(dist, 'static', pdfjsDir ?? '-', 'cmaps', 'UniGB-UCS2-H.bcmap')) && named;
+  console.log(
+    `PDF.js data: ${pdfjsDir ? `static/${pdfjsDir}` : 'MISSING'}: ${cmaps} CMaps, ${fonts} standard fonts, named by the viewer's code: ${named ? 'yes' : 'NO'}`,
+  );
+  viewerOk &&= assetsOk;
   const vHeader = "## Web: the PDF viewer's route chunk (gzip)";
   let vmd = readFileSync(file, 'utf8');
   if (!vmd.includes(vHeader)) {

@@ -7,5 +7,16 @@ import 'react-pdf/dist/Page/AnnotationLayer.css';
 // show PDFs (/pdf-viewer, /attendClass), never by the sign-in page
 pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
 
-/** pdf.js options: no eval (the CSP has no 'unsafe-eval'). */
-export const PDF_OPTIONS = { isEvalSupported: false } as const;
+/** Where the build serves pdfjs-dist's cmaps/ and standard_fonts/ (`/static/pdfjs-<version>/`, vite-pdfjs-assets.ts). */
+declare const __PDFJS_ASSETS__: string;
+
+/**
+ * pdf.js options: no eval (the CSP has no 'unsafe-eval'); the CMaps and standard fonts of this build (same origin),
+ * without which a PDF whose Chinese font is not embedded (STSong-Light, UniGB-UCS2-H…) renders blank.
+ */
+export const PDF_OPTIONS = {
+  isEvalSupported: false,
+  cMapUrl: `${__PDFJS_ASSETS__}cmaps/`,
+  cMapPacked: true,
+  standardFontDataUrl: `${__PDFJS_ASSETS__}standard_fonts/`,
+} as const;
