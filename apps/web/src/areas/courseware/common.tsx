@@ -1,6 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Descriptions, Drawer, Flex, List, Select, Space, Tag, Typography } from 'antd';
-import { formatFen, type CoursewareDictKind, type CoursewareRow, type CoursewareSectionRow, type GetAction } from '@wantuo/shared';
+import { Button, Descriptions, Drawer, Flex, List, Modal, Select, Space, Tag, Typography } from 'antd';
+import {
+  formatFen,
+  type CoursewareDictKind,
+  type CoursewareFileRow,
+  type CoursewareRow,
+  type CoursewareSectionRow,
+  type FilePreview,
+  type GetAction,
+} from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { feedback } from '../../api/feedback';
@@ -83,53 +91,83 @@ export function OwnedTag({ row }: { row: CoursewareRow }) {
 /** The viewer's address of a PDF file (a signed URL of this site). */
 export const viewerHref = (file: { url: string; name: string }) => `/pdf-viewer?${new URLSearchParams({ url: file.url, title: file.name })}`;
 
-/** The files of a section, each with what can be done with it: PDFs in the viewer, images shown, videos played, others downloaded. */
+/**
+ * The files of a section, each with what can be done with it: PDFs in the viewer (coursewarePdf), images shown here
+ * (preview), videos played, others downloaded. The list's URLs are signed for a while; opening asks for one signed now.
+ */
 export function SectionFiles({ sectionId }: { sectionId: number }) {
   const s = coursewareStrings.use();
   const navigate = useNavigate();
+  const [opening, setOpening] = useState<number | null>(null);
+  const [picture, setPicture] = useState<FilePreview | null>(null);
   const files = useQuery({
     queryKey: ['coursewareFile', sectionId],
     queryFn: () => get('coursewareFile', { section_id: sectionId }),
     staleTime: 300_000,
   });
+  /** asks for the file now (the errors are shown by the request wrapper) */
+  const view = async (f: CoursewareFileRow) => {
+    setOpening(f.id);
+    try {
+      if (f.kind === 'pdf') navigate(viewerHref(await get('coursewarePdf', { section_id: sectionId, file_id: f.id })));
+      else if (f.file_id) setPicture(await get('preview', { id: f.file_id }));
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setOpening(null);
+    }
+  };
   if (files.isLoading) return <Loading />;
   if (files.isError) return <LoadError message={files.error.message} onRetry={() => void files.refetch()} />;
   if (!files.data?.length) return <EmptyState description={s('no_files')} />;
   return (
-    <List
-      size="small"
-      dataSource={files.data}
-      renderItem={(f) => (
-        <List.Item
-          actions={[
-            f.kind === 'pdf' ? (
-              <Button key="v" type="link" size="small" onClick={() => navigate(viewerHref(f))}>
-                {s('file.view')}
-              </Button>
-            ) : f.kind === 'video' ? (
-              <Button key="p" type="link" size="small" href={f.url} target="_blank" rel="noreferrer">
-                {s('file.play')}
-              </Button>
-            ) : (
-              <Button key="d" type="link" size="small" href={f.url} target="_blank" rel="noreferrer">
-                {f.kind === 'image' ? s('file.view') : s('file.download')}
-              </Button>
-            ),
-          ]}
-        >
-          <List.Item.Meta
-            title={f.name}
-            description={
-              <Space size={8} wrap>
-                <Tag>{s(`file.${f.kind}`)}</Tag>
-                {f.pages && f.kind === 'pdf' ? <span>{s('file.pages', { n: f.pages })}</span> : null}
-                {f.kind === 'other' ? <Typography.Text type="secondary">{s('file.download_only')}</Typography.Text> : null}
-              </Space>
-            }
-          />
-        </List.Item>
+    <>
+      <List
+        size="small"
+        dataSource={files.data}
+        renderItem={(f) => (
+          <List.Item
+            actions={[
+              f.kind === 'pdf' || (f.kind === 'image' && f.file_id) ? (
+                <Button key="v" type="link" size="small" loading={opening === f.id} onClick={() => void view(f)}>
+                  {s('file.view')}
+                </Button>
+              ) : f.kind === 'video' ? (
+                <Button key="p" type="link" size="small" href={f.url} target="_blank" rel="noreferrer">
+                  {s('file.play')}
+                </Button>
+              ) : (
+                <Button key="d" type="link" size="small" href={f.url} target="_blank" rel="noreferrer">
+                  {f.kind === 'image' ? s('file.view') : s('file.download')}
+                </Button>
+              ),
+            ]}
+          >
+            <List.Item.Meta
+              title={f.name}
+              description={
+                <Space size={8} wrap>
+                  <Tag>{s(`file.${f.kind}`)}</Tag>
+                  {f.pages && f.kind === 'pdf' ? <span>{s('file.pages', { n: f.pages })}</span> : null}
+                  {f.kind === 'other' ? <Typography.Text type="secondary">{s('file.download_only')}</Typography.Text> : null}
+                </Space>
+              }
+            />
+          </List.Item>
+        )}
+      />
+      {picture && (
+        <Modal open title={picture.name} footer={null} onCancel={() => setPicture(null)} width={720} destroyOnHidden>
+          {picture.kind === 'image' ? (
+            <img data-testid="file-preview-image" src={picture.url} alt={picture.name} style={{ maxWidth: '100%' }} />
+          ) : (
+            <Button href={picture.url} target="_blank" rel="noreferrer">
+              {s('file.download')}
+            </Button>
+          )}
+        </Modal>
       )}
-    />
+    </>
   );
 }
 
