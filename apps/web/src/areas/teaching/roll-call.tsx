@@ -1,17 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, List, Radio, Tag, Typography } from 'antd';
-import { ROLL_CALL_STATUSES, type RollCallStatus, type TeachManageAnswer } from '@wantuo/shared';
+import { ROLL_CALL_STATUSES, type RollCallStatus, type TeachManageAnswer, type TeachingSession } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
+import { ClassLessons } from './class-lessons';
 import { SessionStateTag } from './common';
 import { teachingStrings } from './strings';
 
 type Session = TeachManageAnswer['next_sessions'][number];
 
-/** /teacher_rollcall: the teacher's sessions today (teachManage), then one session's roll call (rollCall GET → mark → POST); made for a phone. */
+/**
+ * /teacher_rollcall: the teacher's sessions today (teachManage) and every lesson of a class (teachingClassSection), then
+ * one session's roll call (rollCall GET → mark → POST); made for a phone.
+ */
 export default function RollCallPage() {
   const s = teachingStrings.use();
   const today = useSchoolToday();
@@ -28,31 +32,37 @@ export default function RollCallPage() {
       />
     );
   const todays = (q.data?.next_sessions ?? []).filter((x) => x.day === today);
+  const classes = q.data?.classes ?? [];
+  /** a lesson of the class list, as the roll call shows it */
+  const call = (x: TeachingSession) => setOpen({ ...x, class_name: classes.find((c) => c.id === x.class_id)?.name ?? '' });
   return (
-    <Card title={s('roll.today')} styles={{ body: { padding: 12 } }}>
-      {q.isLoading ? (
-        <Loading />
-      ) : q.isError ? (
-        <LoadError onRetry={() => void q.refetch()} />
-      ) : todays.length === 0 ? (
-        <EmptyState description={s('roll.none_today')} />
-      ) : (
-        <List
-          dataSource={todays}
-          renderItem={(x) => (
-            <List.Item
-              actions={[
-                <Button key="call" type="primary" onClick={() => setOpen(x)}>
-                  {s('roll.pick')}
-                </Button>,
-              ]}
-            >
-              <List.Item.Meta title={x.class_name} description={`${x.start_time}-${x.end_time}${x.room_name ? ` · ${x.room_name}` : ''}`} />
-            </List.Item>
-          )}
-        />
-      )}
-    </Card>
+    <Flex vertical gap={12}>
+      <Card title={s('roll.today')} styles={{ body: { padding: 12 } }}>
+        {q.isLoading ? (
+          <Loading />
+        ) : q.isError ? (
+          <LoadError onRetry={() => void q.refetch()} />
+        ) : todays.length === 0 ? (
+          <EmptyState description={s('roll.none_today')} />
+        ) : (
+          <List
+            dataSource={todays}
+            renderItem={(x) => (
+              <List.Item
+                actions={[
+                  <Button key="call" type="primary" onClick={() => setOpen(x)}>
+                    {s('roll.pick')}
+                  </Button>,
+                ]}
+              >
+                <List.Item.Meta title={x.class_name} description={`${x.start_time}-${x.end_time}${x.room_name ? ` · ${x.room_name}` : ''}`} />
+              </List.Item>
+            )}
+          />
+        )}
+      </Card>
+      {classes.length > 0 && <ClassLessons classes={classes} onCall={call} />}
+    </Flex>
   );
 }
 

@@ -246,6 +246,11 @@ export const teachingStrings = defineStrings({
   'roll.on_leave': { zh: '已批假', en: 'Approved leave' },
   'roll.unmarked': { zh: '还有 {n} 人未点', en: '{n} not marked yet' },
   'roll.empty': { zh: '这个班还没有学生', en: 'The class has no students' },
+  // /teacher_rollcall: every lesson of one of the teacher's classes (teachingClassSection), a past one called or corrected
+  'roll.lessons': { zh: '全部课次', en: 'All lessons' },
+  'roll.lessons_class': { zh: '选择班级', en: 'Class' },
+  'roll.lessons_none': { zh: '这个班还没有排课', en: 'No lesson scheduled for this class' },
+  'roll.lesson_no': { zh: '第 {n} 课', en: 'Lesson {n}' },
   'roll.counts': {
     zh: '到 {present} · 迟到 {late} · 缺勤 {absent} · 请假 {leave}',
     en: 'present {present} · late {late} · absent {absent} · leave {leave}',
