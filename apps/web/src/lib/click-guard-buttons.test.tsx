@@ -1,10 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { FlowBoardStudent, LeaveRequestRow, TeacherTodayTask } from '@wantuo/shared';
+import { Role, type FlowBoardStudent, type LeaveRequestRow, type TeacherTodayTask } from '@wantuo/shared';
 import type { AxiosAdapter } from 'axios';
 import { act, type ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAdapter } from '../api/http';
+import { useSession } from '../stores/session';
 import { mount } from '../test-utils';
 import { installClickGuard } from './click-guard';
 
@@ -44,6 +45,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.useRealTimers();
+  useSession.setState({ token: null, user: null });
   document.body.innerHTML = '';
 });
 
@@ -53,18 +55,22 @@ const withQuery = (node: ReactNode) => (
   </QueryClientProvider>
 );
 const settle = () => act(async () => void (await vi.advanceTimersByTimeAsync(0)));
-const buttonNamed = (text: string) => {
-  const found = [...document.querySelectorAll('button')].find((b) => b.textContent?.replace(/\s/g, '') === text);
-  if (!found) throw new Error(`no button ${text}`);
-  return found;
-};
+/** The element `selector` whose text is `text`, once the page has rendered it (its queries answered). */
+async function shown<E extends HTMLElement>(selector: string, text: string): Promise<E> {
+  for (let i = 0; i < 100; i++) {
+    const found = [...document.querySelectorAll<E>(selector)].find((b) => b.textContent?.replace(/\s/g, '') === text);
+    if (found) return found;
+    await settle();
+  }
+  throw new Error(`no ${selector} ${text} in: ${document.body.textContent?.slice(0, 300)}`);
+}
 
 /**
  * Spec §5: the button is disabled from the click for 2000 ms (a second click in between sends nothing), then the
  * page's own state again.
  */
 async function expectGuarded(text: string, action: string) {
-  const button = buttonNamed(text);
+  const button = await shown<HTMLButtonElement>('button', text);
   expect(button.disabled).toBe(false);
   await act(async () => button.click());
   await settle();
@@ -132,7 +138,7 @@ describe('every button that writes is locked for 2000 ms after its click (spec �
         return <StepBar steps={stepsOf('enter')} runner={runner} chosen={1} />;
       }
       await mount(withQuery(<Bar />));
-      const button = buttonNamed('入园');
+      const button = await shown<HTMLButtonElement>('button', '入园');
       await act(async () => button.click());
       await settle();
       expect(JSON.parse(localStorage.getItem('_flow_queue') ?? '{}').content).toHaveLength(1);
@@ -168,14 +174,17 @@ describe('every button that writes is locked for 2000 ms after its click (spec �
       version: 1,
       created_at: '2025-03-01T02:00:00.000Z',
     };
+    // the head teacher decides (a teacher only reads)
+    useSession.setState({ token: 't', user: { id: 1, role: Role.HeadTeacher, nickname: '班主任' } as never });
     answers.teacherStudentLeaveList = { list: [row], total: 1, page: 1, limit: 20 };
     // still pending when read again (another head teacher's decision not seen yet): the button stays on the page
     answers.teacherStudentLeaveInfo = row;
     answers['POST auditStudentInfo'] = { leave: row, days: [] };
     await mount(withQuery(<LeaveReview />));
     await settle();
-    const open = [...document.querySelectorAll('a')].find((a) => a.textContent === '审核');
-    await act(async () => open!.click());
+    // a click on the request's row opens it in the drawer
+    const open = await shown('tr.ant-table-row td', '小明');
+    await act(async () => open.click());
     await settle();
     await expectGuarded('批准', 'auditStudentInfo');
   });
