@@ -1,9 +1,10 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Button, Card, Flex, Segmented, Tag, Typography } from 'antd';
+import { Button, Card, Flex, Tag, Typography } from 'antd';
 import type { ParentExamScore } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
+import { ChildSwitcher } from '../parent/children-gate';
 import { mark } from './common';
 import { examStrings } from './strings';
 import './exams.css';
@@ -28,15 +29,7 @@ export default function ParentScores() {
   const kid = kids.find((k) => k.id === current) ?? kids[0];
   return (
     <Flex vertical gap={12} className="parent-scores" style={{ maxWidth: 720 }}>
-      {kids.length > 1 && (
-        <Segmented
-          block
-          size="large"
-          value={kid.id}
-          onChange={(v) => setCurrent(v as number)}
-          options={kids.map((k) => ({ value: k.id, label: k.name }))}
-        />
-      )}
+      <ChildSwitcher kids={kids} value={kid.id} onChange={(id) => setCurrent(id)} />
       <ChildScores studentId={kid.id} />
     </Flex>
   );

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Flex, Form, Image, Input, Modal, Segmented, Space, Typography, Upload } from 'antd';
+import { Button, Card, DatePicker, Flex, Form, Image, Input, Modal, Space, Typography, Upload } from 'antd';
 import { guardianMayMarkDone, type ParentChild, type StudentHomework } from '@wantuo/shared';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -11,7 +11,7 @@ import { useSchoolToday } from '../../lib/school-time';
 import { Attachments, KindTag, StateTag } from './common';
 import { homeworkStrings } from './strings';
 import './homework.css';
-import { ParentChildren } from '../parent/children-gate';
+import { ChildSwitcher, ParentChildren } from '../parent/children-gate';
 
 /** /parent_homework: each child's homework of a day (today first): state, the teacher's note, done at home with a photo. */
 export default function ParentHomework() {
@@ -35,15 +35,7 @@ function ChildHomework({ kids }: { kids: ParentChild[] }) {
   });
   return (
     <>
-      {kids.length > 1 && (
-        <Segmented
-          block
-          size="large"
-          value={current}
-          onChange={(v) => setCurrent(v as number)}
-          options={kids.map((k) => ({ value: k.id, label: k.name }))}
-        />
-      )}
+      <ChildSwitcher kids={kids} value={current} onChange={(id) => setCurrent(id)} />
       <DatePicker
         aria-label={s('parent.day')}
         value={dayjs(day)}

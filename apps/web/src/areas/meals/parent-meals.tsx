@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Flex, Popconfirm, Segmented, Select, Tag, Typography } from 'antd';
+import { Button, Card, Flex, Popconfirm, Select, Tag, Typography } from 'antd';
 import { addDays, formatFen, mealBookingOpen, type DinnerBooking, type MealGoods } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
@@ -7,6 +7,7 @@ import { get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
 import { PaymentDialog } from '../money/payment-dialog';
+import { ChildSwitcher } from '../parent/children-gate';
 import { BookingTag } from './common';
 import { mealStrings } from './strings';
 
@@ -29,14 +30,7 @@ export default function ParentMeals() {
         <EmptyState description={s('parent.no_children')} />
       ) : (
         <Flex vertical gap={12}>
-          {kids.length > 1 && (
-            <Segmented
-              block
-              value={current ?? undefined}
-              onChange={(v) => setKid(Number(v))}
-              options={kids.map((k) => ({ value: k.id, label: k.name }))}
-            />
-          )}
+          <ChildSwitcher kids={kids} value={current ?? undefined} onChange={(id) => setKid(id)} />
           {current && <ChildMeals studentId={current} />}
         </Flex>
       )}

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Card } from 'antd';
+import { Card, Segmented } from 'antd';
 import type { ParentChild } from '@wantuo/shared';
 import type { ReactNode } from 'react';
 import { get } from '../../api/http';
@@ -22,4 +22,12 @@ export function ParentChildren({ empty, children }: { empty: string; children: (
     );
   }
   return <>{children(kids)}</>;
+}
+
+/** The parent pages' child picker: one segment per child, shown only when the guardian has more than one. */
+export function ChildSwitcher({ kids, value, onChange }: { kids: ParentChild[]; value: number | undefined; onChange: (id: number) => void }) {
+  if (kids.length < 2) return null;
+  return (
+    <Segmented block size="large" value={value} onChange={(v) => onChange(Number(v))} options={kids.map((k) => ({ value: k.id, label: k.name }))} />
+  );
 }

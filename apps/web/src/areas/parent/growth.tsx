@@ -1,10 +1,10 @@
-import { Card, Flex, Segmented } from 'antd';
+import { Card, Flex } from 'antd';
 import type { ParentChild } from '@wantuo/shared';
 import { lazy, Suspense, useState } from 'react';
 import { Loading } from '../../components/states';
 import { CommentList } from '../students/comment-list';
 import { StudentTeachingClasses } from '../students/student-overview';
-import { ParentChildren } from './children-gate';
+import { ChildSwitcher, ParentChildren } from './children-gate';
 import { parentStrings } from './strings';
 
 // the charts (and ECharts with them) load with this page only
@@ -28,15 +28,7 @@ function ChildGrowth({ kids }: { kids: ParentChild[] }) {
   const [current, setCurrent] = useState(kids[0].id);
   return (
     <>
-      {kids.length > 1 && (
-        <Segmented
-          block
-          size="large"
-          value={current}
-          onChange={(v) => setCurrent(v as number)}
-          options={kids.map((k) => ({ value: k.id, label: k.name }))}
-        />
-      )}
+      <ChildSwitcher kids={kids} value={current} onChange={(id) => setCurrent(id)} />
       <Suspense fallback={<Loading />}>
         <GrowthCharts key={current} studentId={current} />
       </Suspense>

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Avatar, Button, Card, Empty, Flex, Modal, Radio, Segmented, Space, Tag, Typography } from 'antd';
+import { Alert, Avatar, Button, Card, Empty, Flex, Modal, Radio, Space, Tag, Typography } from 'antd';
 import { exchangeDecision, type ParentChild, type ScoreGoods } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
@@ -9,7 +9,7 @@ import { newRequestId } from '../../lib/request-id';
 import { useSchoolClock } from '../../lib/school-time';
 import { GoodsPicture, LedgerList, OrderStateTag } from './common';
 import { pointsStrings } from './strings';
-import { ParentChildren } from '../parent/children-gate';
+import { ChildSwitcher, ParentChildren } from '../parent/children-gate';
 import { nextPageOf } from '../../api/query';
 
 /** /parent_points: each child's balance and history, the goods on sale with exchange (confirmed first), and the exchanges made. */
@@ -39,15 +39,7 @@ function ChildrenPoints({ kids }: { kids: ParentChild[] }) {
 
   return (
     <>
-      {kids.length > 1 && (
-        <Segmented
-          block
-          size="large"
-          value={current}
-          onChange={(v) => setCurrent(v as number)}
-          options={kids.map((k) => ({ value: k.id, label: k.name }))}
-        />
-      )}
+      <ChildSwitcher kids={kids} value={current} onChange={(id) => setCurrent(id)} />
       <Card size="small" styles={{ body: { padding: 16 } }} data-testid="points-balance">
         <Flex align="center" gap={12}>
           <Avatar size={48} src={kid.photo_url || undefined} style={{ backgroundColor: kid.gender === 2 ? '#eb2f96' : '#1677ff', flex: 'none' }}>

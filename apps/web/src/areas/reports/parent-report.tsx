@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Flex, Image, List, Segmented, Space, Tag, Timeline, Typography } from 'antd';
+import { Button, Card, DatePicker, Flex, Image, List, Space, Tag, Timeline, Typography } from 'antd';
 import { commentText, type DailyReport, type ParentChild } from '@wantuo/shared';
 import dayjs from 'dayjs';
 import { useSearchParams } from 'react-router';
@@ -8,7 +8,7 @@ import { EmptyState, LoadError, Loading } from '../../components/states';
 import { localTime, useSchoolToday } from '../../lib/school-time';
 import { usePreferences } from '../../stores/preferences';
 import { reportsStrings } from './strings';
-import { ParentChildren } from '../parent/children-gate';
+import { ChildSwitcher, ParentChildren } from '../parent/children-gate';
 import { nextPageOf } from '../../api/query';
 
 /** /parent_report?student=&day=: a child's day on one page (the 'report.daily' message links here), earlier days below. */
@@ -32,15 +32,7 @@ function ChildReport({ kids }: { kids: ParentChild[] }) {
   const q = useQuery({ queryKey: ['dailyReport', current, day], queryFn: () => get('dailyReport', { student_id: current, day }) });
   return (
     <>
-      {kids.length > 1 && (
-        <Segmented
-          block
-          size="large"
-          value={current}
-          onChange={(v) => go(v as number, day)}
-          options={kids.map((k) => ({ value: k.id, label: k.name }))}
-        />
-      )}
+      <ChildSwitcher kids={kids} value={current} onChange={(id) => go(id, day)} />
       <DatePicker
         aria-label={s('day')}
         value={dayjs(day)}
