@@ -56,11 +56,19 @@ export const FilePreview = z.object({
   id: z.string(),
   name: z.string(),
   mime: z.string(),
-  /** pdf and image: shown here; download: other types, offered for download only */
-  kind: z.enum(['pdf', 'image', 'download']),
+  /** pdf and image: shown here; html: an office file (.docx/.xlsx/.pptx) converted to sanitised HTML; download: other types, offered for download only */
+  kind: z.enum(['pdf', 'image', 'html', 'download']),
   url: z.string(),
+  /** pages of a PDF (1 for an image); for kind html: the document's 1, the workbook's sheets, the presentation's slides */
   pages: z.number().int().nullable(),
+  /** kind html: the converted content, sanitised (no script, style or event attributes); null for the other kinds */
+  html: z.string().nullable(),
+  /** kind html: only the first sheets / rows / columns / slides are shown (OFFICE_PREVIEW_LIMITS) */
+  truncated: z.boolean(),
   /** a signed URL's end (courseware files); null for public uploads */
   expires_at: z.string().nullable(),
 });
 export type FilePreview = z.infer<typeof FilePreview>;
+
+/** What an office preview shows at most: the rest is cut (the answer says truncated) and stays in the download. */
+export const OFFICE_PREVIEW_LIMITS = { sheets: 5, rows: 200, columns: 30, slides: 200 } as const;

@@ -5,6 +5,13 @@ export const coursewareMessages = {
   'courseware.not_found': { zh: '未找到该课件', en: 'Courseware not found' },
   'courseware.section_not_found': { zh: '未找到该章节', en: 'Section not found' },
   'courseware.file_not_found': { zh: '未找到该文件', en: 'File not found' },
+  'courseware.preview_unsupported': {
+    zh: '旧版 Office 格式（.{type}）不支持在线预览，请下载后查看',
+    en: 'The old Office format (.{type}) cannot be previewed: download it',
+  },
+  'courseware.preview_bad_file': { zh: '文件已损坏或格式不正确，无法预览', en: 'The file is damaged or not in its format: it cannot be previewed' },
+  'courseware.preview_too_large': { zh: '文件超过 {max}，无法在线预览，请下载后查看', en: 'The file is over {max}: download it to view' },
+  'courseware.preview_timeout': { zh: '文件转换超时，请下载后查看', en: 'Converting the file took too long: download it to view' },
   'courseware.not_owned': {
     zh: '机构尚未购买该课件，购买后才能查看文件',
     en: 'The institution has not bought this courseware; its files open after purchase',

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { COURSEWARE_URL_TTL_SECONDS, Role, safeFileName, type CoursewareFileRow, type CoursewareUploaded, type FilePreview } from '@wantuo/shared';
 import type { Response } from 'express';
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
@@ -13,6 +13,7 @@ import { MAX_UPLOAD_BYTES } from '../../core/http/multipart';
 import { sniffFileKind } from '../site/file-types';
 import type { IncomingFile } from '../site/files.service';
 import { FILES_OPEN, PRIVATE_PREFIX, VISIBLE } from './courseware-sql';
+import { convertOffice, LEGACY_OFFICE_MIMES, OFFICE_MIMES, OFFICE_PREVIEW_MAX_BYTES, type OfficePreview } from './office-preview';
 import { countPdfPages } from './pdf-pages';
 
 /** The caller's school for the access rules; the operator (no school) is 0, which no school has. */
@@ -23,6 +24,10 @@ const STAFF = new Set<Role>([Role.Admin, Role.Teacher, Role.HeadTeacher]);
 
 /** Where signed file URLs point: outside /api/index (not an action), streamed by CoursewareStreamController. */
 export const STREAM_PATH = '/api/courseware/file';
+/** Converted office previews, by the file's hash (a dot folder: the static /uploads never serves it). */
+const PREVIEW_CACHE_DIR = '.preview';
+/** Bumped when the conversion changes, so older cached previews are not answered. */
+const PREVIEW_CACHE_VERSION = 'v1';
 
 interface FileRow {
   id: number;
@@ -168,8 +173,9 @@ export class CoursewareFilesService {
   /**
    * `preview`: url, MIME type and page count of a file by id. A public upload of the caller's school (or the
    * platform's) answers its /uploads URL; a courseware file a signed URL, only when the caller may open it (staff of a
-   * school that owns it, or of the school that uploaded it; the operator). PDFs and images are shown, anything else is
-   * offered for download only (kind `download`).
+   * school that owns it, or of the school that uploaded it; the operator). PDFs and images are shown; .docx, .xlsx and
+   * .pptx are converted to sanitised HTML (kind `html`); the legacy .doc, .xls and .ppt are refused
+   * (courseware.preview_unsupported: the download stays); anything else is offered for download only (kind `download`).
    */
   async preview(user: SessionUser, id: string): Promise<FilePreview> {
     const school = schoolKey(user);
@@ -179,10 +185,12 @@ export class CoursewareFilesService {
       mime: string;
       storage_path: string;
       pages: number | null;
+      size: number;
+      sha256: string;
       school_id: number | null;
       open: boolean;
     }> = await this.db.query(
-      `select f.id, f.name, f.mime, f.storage_path, f.pages, f.school_id,
+      `select f.id, f.name, f.mime, f.storage_path, f.pages, f.size::float8 as size, f.sha256, f.school_id,
                 (f.school_id = $1 or exists (
                    select 1 from courseware_files cf join courseware_sections s on s.id = cf.section_id join coursewares c on c.id = s.courseware_id
                     where cf.file_id = f.id and ${FILES_OPEN})) as open
@@ -201,12 +209,41 @@ export class CoursewareFilesService {
       if (f.school_id !== null && f.school_id !== user.schoolId && user.role !== Role.Operator) throw new AppError('courseware.file_not_found');
       url = `/uploads/${f.storage_path}`;
     }
+    const base = { id: f.id, name: f.name, mime: f.mime, url, expires_at: expires, html: null, truncated: false };
+    const office = OFFICE_MIMES[f.mime];
+    if (office) return { ...base, kind: 'html', ...(await this.officePreview(f, office)) };
+    if (LEGACY_OFFICE_MIMES[f.mime]) throw new AppError('courseware.preview_unsupported', { type: LEGACY_OFFICE_MIMES[f.mime] });
     const kind: FilePreview['kind'] = f.mime === 'application/pdf' ? 'pdf' : f.mime.startsWith('image/') ? 'image' : 'download';
     let pages = kind === 'image' ? 1 : f.pages;
     if (kind === 'pdf' && pages === null) {
       pages = countPdfPages(await readFile(join(this.config.uploadDir, f.storage_path)).catch(() => Buffer.alloc(0)));
     }
-    return { id: f.id, name: f.name, mime: f.mime, kind, url, pages, expires_at: expires };
+    return { ...base, kind, pages };
+  }
+
+  /**
+   * An office file converted to sanitised HTML (office-preview.ts), cached under UPLOAD_DIR/.preview (a dot folder,
+   * never served) by the file's SHA-256 and the converter's version, so a second opening does not convert again. Files
+   * over OFFICE_PREVIEW_MAX_BYTES are not converted; a failed conversion is not cached (each opening refuses it again).
+   */
+  private async officePreview(
+    f: { storage_path: string; size: number; sha256: string },
+    format: 'docx' | 'xlsx' | 'pptx',
+  ): Promise<{ html: string; pages: number; truncated: boolean }> {
+    if (f.size > OFFICE_PREVIEW_MAX_BYTES)
+      throw new AppError('courseware.preview_too_large', { max: `${OFFICE_PREVIEW_MAX_BYTES / 1024 / 1024} MB` });
+    const dir = join(this.config.uploadDir, PREVIEW_CACHE_DIR);
+    const cached = join(dir, `${PREVIEW_CACHE_VERSION}-${f.sha256}.json`);
+    const hit = await readFile(cached, 'utf8').catch(() => null);
+    if (hit) return JSON.parse(hit) as OfficePreview;
+    const file = await readFile(join(this.config.uploadDir, f.storage_path)).catch(() => null);
+    if (!file) throw new AppError('courseware.preview_bad_file');
+    const out = await convertOffice(format, file);
+    await mkdir(dir, { recursive: true });
+    const tmp = `${cached}.${randomUUID()}.tmp`;
+    await writeFile(tmp, JSON.stringify(out));
+    await rename(tmp, cached);
+    return out;
   }
 
   // ---------------------------------------------------------------- the stream behind a signed URL

@@ -734,7 +734,7 @@ describe('reads: bad input and roles', () => {
 });
 
 describe('preview', () => {
-  it('answers a public upload of the school with its page count; other types are download only; another school’s is not found', async () => {
+  it('answers a public upload of the school with its page count; a zip is download only; another school’s is not found', async () => {
     const pdf = await t
       .post('/api/index/upload', teacher)
       .attach('file', Buffer.from('%PDF-1.4\n<< /Type /Page >>\n<< /Type /Page >>\n<< /Type /Pages >>\n%%EOF\n'), { filename: '通知.pdf' });
@@ -743,7 +743,17 @@ describe('preview', () => {
       data: { kind: 'pdf', pages: 2, url: pdf.body.data.url, expires_at: null },
     });
     const docx = await t.post('/api/index/upload', teacher).attach('file', Buffer.from('PK\x03\x04rest'), { filename: '计划.docx' });
-    expect((await t.get(`/api/index/preview?id=${docx.body.data.id}`, teacher)).body.data).toMatchObject({ kind: 'download', pages: null });
+    // an office file is converted (office-preview.spec.ts): one that is not what its name says is refused
+    expect((await t.get(`/api/index/preview?id=${docx.body.data.id}`, teacher)).body).toMatchObject({
+      code: Code.Error,
+      msg: '文件已损坏或格式不正确，无法预览',
+    });
+    const zip = await t.post('/api/index/upload', teacher).attach('file', Buffer.from('PK\x03\x04rest'), { filename: '资料.zip' });
+    expect((await t.get(`/api/index/preview?id=${zip.body.data.id}`, teacher)).body.data).toMatchObject({
+      kind: 'download',
+      pages: null,
+      html: null,
+    });
     expect((await t.get(`/api/index/preview?id=${pdf.body.data.id}`, other.adminToken)).body).toMatchObject({
       code: Code.Error,
       msg: '未找到该文件',
