@@ -19,7 +19,12 @@ const signedIn = (account: string, path: string, width = 375, height = 812) => s
 const noSideScroll = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 
 /** An API call as `account` (setup the screens do not need to show). */
-async function api(account: string, method: 'GET' | 'POST', action: string, body?: object): Promise<{ code: number; msg: string; data: any }> {
+async function api(
+  account: string,
+  method: 'GET' | 'POST',
+  action: string,
+  body?: object,
+): Promise<{ code: number; msg: string; data: any }> /* eslint-disable-line @typescript-eslint/no-explicit-any -- setup answers of many actions */ {
   const login = await fetch(`${stack.url}/api/index/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -31,6 +36,7 @@ async function api(account: string, method: 'GET' | 'POST', action: string, body
     headers: { 'content-type': 'application/json', token },
     body: body ? JSON.stringify(body) : undefined,
   });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- setup answers of many actions
   return (await res.json()) as { code: number; msg: string; data: any };
 }
 

@@ -15,9 +15,7 @@ import { usePageConfig } from '../../stores/page-config';
 import { usePreferences, useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { SmsCodeButton } from './sms-code-button';
-import { shouldAuthorize, startWechatSignIn } from './wechat-sign-in';
 import { wechatSignInStrings } from './wechat-strings';
-import { userAgent } from '../../lib/wechat-env';
 import './login.css';
 
 const ForgotPassword = lazy(() => import('./forgot-password'));

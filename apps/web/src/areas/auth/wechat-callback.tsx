@@ -21,7 +21,9 @@ export default function WechatCallbackPage() {
   const navigate = useNavigate();
   const signIn = useSession((x) => x.signIn);
   const setUser = useSession((x) => x.setUser);
-  const [error, setError] = useState<string | null>(null);
+  const missing = !params.get('code') || !params.get('state');
+  const [failure, setError] = useState<string | null>(null);
+  const error = missing ? s('wx.failed') : failure;
   const once = useRef(false);
 
   useEffect(() => {
@@ -29,10 +31,7 @@ export default function WechatCallbackPage() {
     once.current = true;
     const code = params.get('code');
     const state = params.get('state');
-    if (!code || !state) {
-      setError(s('wx.failed'));
-      return;
-    }
+    if (!code || !state) return; // answered as a failure above, without a call
     void (async () => {
       try {
         const answer = await post('wechatOauth', { code, state }, { silent: true });
