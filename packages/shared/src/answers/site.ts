@@ -72,3 +72,9 @@ export type FilePreview = z.infer<typeof FilePreview>;
 
 /** What an office preview shows at most: the rest is cut (the answer says truncated) and stays in the download. */
 export const OFFICE_PREVIEW_LIMITS = { sheets: 5, rows: 200, columns: 30, slides: 200 } as const;
+/** The office formats `preview` converts to HTML (Office Open XML); the legacy binary .doc/.xls/.ppt are download-only. */
+export const OFFICE_PREVIEW_MIMES: Readonly<Record<string, 'docx' | 'xlsx' | 'pptx'>> = {
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
+};

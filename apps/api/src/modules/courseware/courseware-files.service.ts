@@ -1,6 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { COURSEWARE_URL_TTL_SECONDS, Role, safeFileName, type CoursewareFileRow, type CoursewareUploaded, type FilePreview } from '@wantuo/shared';
+import {
+  COURSEWARE_URL_TTL_SECONDS,
+  OFFICE_PREVIEW_MIMES,
+  Role,
+  safeFileName,
+  type CoursewareFileRow,
+  type CoursewareUploaded,
+  type FilePreview,
+} from '@wantuo/shared';
 import type { Response } from 'express';
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -13,7 +21,7 @@ import { MAX_UPLOAD_BYTES } from '../../core/http/multipart';
 import { sniffFileKind } from '../site/file-types';
 import type { IncomingFile } from '../site/files.service';
 import { FILES_OPEN, PRIVATE_PREFIX, VISIBLE } from './courseware-sql';
-import { convertOffice, LEGACY_OFFICE_MIMES, OFFICE_MIMES, OFFICE_PREVIEW_MAX_BYTES, type OfficePreview } from './office-preview';
+import { convertOffice, LEGACY_OFFICE_MIMES, OFFICE_PREVIEW_MAX_BYTES, type OfficePreview } from './office-preview';
 import { countPdfPages } from './pdf-pages';
 
 /** The caller's school for the access rules; the operator (no school) is 0, which no school has. */
@@ -210,7 +218,7 @@ export class CoursewareFilesService {
       url = `/uploads/${f.storage_path}`;
     }
     const base = { id: f.id, name: f.name, mime: f.mime, url, expires_at: expires, html: null, truncated: false };
-    const office = OFFICE_MIMES[f.mime];
+    const office = OFFICE_PREVIEW_MIMES[f.mime];
     if (office) return { ...base, kind: 'html', ...(await this.officePreview(f, office)) };
     if (LEGACY_OFFICE_MIMES[f.mime]) throw new AppError('courseware.preview_unsupported', { type: LEGACY_OFFICE_MIMES[f.mime] });
     const kind: FilePreview['kind'] = f.mime === 'application/pdf' ? 'pdf' : f.mime.startsWith('image/') ? 'image' : 'download';

@@ -8,12 +8,7 @@ import { checkUnzippedSize, UNZIPPED_MAX_BYTES, zipEntries, type ZipEntry } from
 
 const inflateRaw = promisify<Buffer, ZlibOptions, Buffer>(inflateRawCb);
 
-/** The office formats `preview` converts (Office Open XML, zip archives) and the legacy binary ones it cannot. */
-export const OFFICE_MIMES: Record<string, 'docx' | 'xlsx' | 'pptx'> = {
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
-};
+/** The legacy binary office formats, which `preview` does not convert (the download stays). */
 export const LEGACY_OFFICE_MIMES: Record<string, string> = {
   'application/msword': 'doc',
   'application/vnd.ms-excel': 'xls',

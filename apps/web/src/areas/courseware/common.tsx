@@ -16,6 +16,7 @@ import { get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { PaymentDialog } from '../money/payment-dialog';
 import { useMoneyRefresh, useSchool } from '../money/use-school';
+import { isOfficePreviewable, OfficePreviewDialog } from './office-preview';
 import { coursewareStrings } from './strings';
 
 /** The action of each dictionary. */
@@ -100,6 +101,7 @@ export function SectionFiles({ sectionId }: { sectionId: number }) {
   const navigate = useNavigate();
   const [opening, setOpening] = useState<number | null>(null);
   const [picture, setPicture] = useState<FilePreview | null>(null);
+  const [office, setOffice] = useState<CoursewareFileRow | null>(null);
   const files = useQuery({
     queryKey: ['coursewareFile', sectionId],
     queryFn: () => get('coursewareFile', { section_id: sectionId }),
@@ -107,6 +109,7 @@ export function SectionFiles({ sectionId }: { sectionId: number }) {
   });
   /** asks for the file now (the errors are shown by the request wrapper) */
   const view = async (f: CoursewareFileRow) => {
+    if (isOfficePreviewable(f)) return setOffice(f);
     setOpening(f.id);
     try {
       if (f.kind === 'pdf') navigate(viewerHref(await get('coursewarePdf', { section_id: sectionId, file_id: f.id })));
@@ -128,7 +131,7 @@ export function SectionFiles({ sectionId }: { sectionId: number }) {
         renderItem={(f) => (
           <List.Item
             actions={[
-              f.kind === 'pdf' || (f.kind === 'image' && f.file_id) ? (
+              f.kind === 'pdf' || (f.kind === 'image' && f.file_id) || isOfficePreviewable(f) ? (
                 <Button key="v" type="link" size="small" loading={opening === f.id} onClick={() => void view(f)}>
                   {s('file.view')}
                 </Button>
@@ -149,13 +152,16 @@ export function SectionFiles({ sectionId }: { sectionId: number }) {
                 <Space size={8} wrap>
                   <Tag>{s(`file.${f.kind}`)}</Tag>
                   {f.pages && f.kind === 'pdf' ? <span>{s('file.pages', { n: f.pages })}</span> : null}
-                  {f.kind === 'other' ? <Typography.Text type="secondary">{s('file.download_only')}</Typography.Text> : null}
+                  {f.kind === 'other' && !isOfficePreviewable(f) ? (
+                    <Typography.Text type="secondary">{s('file.download_only')}</Typography.Text>
+                  ) : null}
                 </Space>
               }
             />
           </List.Item>
         )}
       />
+      {office && <OfficePreviewDialog file={office} onClose={() => setOffice(null)} />}
       {picture && (
         <Modal open title={picture.name} footer={null} onCancel={() => setPicture(null)} width={720} destroyOnHidden>
           {picture.kind === 'image' ? (

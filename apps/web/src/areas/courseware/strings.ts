@@ -52,6 +52,21 @@ export const coursewareStrings = defineStrings({
   'file.download': { zh: '下载', en: 'Download' },
   'file.play': { zh: '播放', en: 'Play' },
   'file.download_only': { zh: '该类型文件不支持在线预览，请下载查看', en: 'This type cannot be previewed: download it' },
+  'file.sheets': { zh: '共 {n} 个工作表', en: '{n} sheets' },
+  'file.slides': { zh: '共 {n} 张幻灯片', en: '{n} slides' },
+  'file.truncated_sheet': {
+    zh: '内容较多，仅显示前 {sheets} 个工作表、每表前 {rows} 行 {columns} 列；完整内容请下载',
+    en: 'Only the first {sheets} sheets, {rows} rows and {columns} columns of each are shown: download the file for the rest',
+  },
+  'file.truncated_slides': {
+    zh: '仅显示前 {slides} 张幻灯片；完整内容请下载',
+    en: 'Only the first {slides} slides are shown: download the file for the rest',
+  },
+  'file.truncated_doc': {
+    zh: '部分图片较大，未在预览中显示；完整内容请下载',
+    en: 'Some large pictures are not shown: download the file to see them',
+  },
+  'file.preview_empty': { zh: '该文件没有可显示的内容', en: 'The file has nothing to show' },
   // owned list and lessonware
   'owned.empty': { zh: '机构还没有课件：去“课件资源中心”选购', en: 'No courseware yet: browse the courseware resources' },
   'owned.browse': { zh: '去选购课件', en: 'Browse courseware' },
