@@ -115,6 +115,7 @@ describe('the embedded database (npm start on a fresh machine)', () => {
   it('signs and lists contracts: the list counts kept by statement triggers with transition tables work on PGlite', async () => {
     const server = app.getHttpServer();
     const login = await request(server).post('/api/index/login').send({ account: 'admin', password: 'Demo@2026' });
+    expect(login.body).toMatchObject({ code: Code.Ok });
     const token = login.body.data.userinfo.token as string;
     const pkg = await request(server)
       .post('/api/index/addContractPackage')
