@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openPrivateKey, pickupKeyringConfig } from '../../api/src/modules/pickup/pickup-keyring';
 import { CONTEXT, SHOTS, signedIn as signedInAs, startStack, type Stack } from './stack';
 
 let stack: Stack;
@@ -165,9 +166,14 @@ it('pick-up code: shown, scanned, verified; revoked, expired, wrong child and re
   await teacher.screenshot({ path: join(SHOTS, 'pickup-refused-375.png') });
   await teacher.keyboard.press('Escape');
 
-  const [key] = await stack.sql<{ private_key: string }>(`select private_key from pickup_keys where school_id = $1`, [xiaoyu.school_id]);
+  // the school's key is sealed at rest: opened with the stack's keyring (the development key outside production)
+  const [key] = await stack.sql<{ sealed: string; key_id: string }>(
+    `select sealed_private_key as sealed, key_id from pickup_keys where school_id = $1`,
+    [xiaoyu.school_id],
+  );
+  const ring = pickupKeyringConfig(process.env.PICKUP_KEYS_ENCRYPTION_KEYS, 'development', []);
   const [guardian] = await stack.sql<{ id: number }>(`select id from users where username = 'parent'`);
-  const stale = signPickupCode(key.private_key, {
+  const stale = signPickupCode(openPrivateKey(ring, xiaoyu.school_id, key.sealed, key.key_id), {
     school: xiaoyu.school_id,
     person: { kind: 'g', id: guardian.id },
     students: [xiaoyu.id, xiaoyang.id],
