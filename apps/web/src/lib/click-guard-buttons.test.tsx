@@ -28,12 +28,6 @@ const adapter: AxiosAdapter = async (config) => {
 
 let removeGuard: () => void;
 beforeAll(() => {
-  // jsdom has no ResizeObserver; antd's table observes its columns with one
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
   useAdapter(adapter);
   removeGuard = installClickGuard();
 });

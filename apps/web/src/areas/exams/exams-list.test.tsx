@@ -11,12 +11,6 @@ const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), postRead: vi.fn() 
 vi.mock('../../api/http', () => ({ get: http.get, post: http.post, postRead: http.postRead }));
 vi.mock('../../api/feedback', () => ({ feedback: () => ({ message: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }) }));
 
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
-
 const { default: ExamsList } = await import('./exams-list');
 
 const exam = {

@@ -5,12 +5,6 @@ import { usePreferences } from '../../stores/preferences';
 import { mount } from '../../test-utils';
 import { TodayTiles } from './today-tiles';
 
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
-
 const none = { to_pick_up: [], picked_up: [], in_centre: [], to_feed: [], to_tutor: [], tutoring: [], left: [], on_leave: [] };
 const day: TeacherTodayTask = {
   day: '2026-12-07',

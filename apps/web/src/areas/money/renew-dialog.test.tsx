@@ -8,12 +8,6 @@ import { mount } from '../../test-utils';
 const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn() }));
 vi.mock('../../api/http', () => ({ get: http.get, post: http.post, wechatSandbox: { available: async () => false, pay: vi.fn() } }));
 
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
-
 const { RenewDialog } = await import('./principal-user');
 
 /** schoolInfo as the page read it: the price of then */

@@ -11,12 +11,6 @@ const info = vi.hoisted(() => vi.fn());
 vi.mock('../../api/http', () => ({ get: http.get, post: http.post, upload: http.upload }));
 vi.mock('../../api/feedback', () => ({ feedback: () => ({ message: { success: vi.fn(), error: vi.fn(), info } }) }));
 
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
-
 const { default: CommentPicker } = await import('./comment-picker');
 const { ReportView } = await import('./parent-report');
 

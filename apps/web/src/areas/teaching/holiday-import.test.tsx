@@ -10,12 +10,6 @@ const success = vi.hoisted(() => vi.fn());
 vi.mock('../../api/http', () => ({ get: http.get, post: http.post }));
 vi.mock('../../api/feedback', () => ({ feedback: () => ({ message: { success, error: vi.fn(), info: vi.fn() } }) }));
 
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
-
 const { default: HolidayImport, HolidayPreviewView, defaultHolidayYear } = await import('./holiday-import');
 
 const YEARS = {

@@ -223,24 +223,7 @@ export function HolidayPreviewView({ p }: { p: HolidayImportPreview }) {
           {
             key: 'sessions',
             label: h('sec.sessions', { n: p.sessions.length }),
-            children: p.sessions.length ? (
-              <Rows
-                testid="holiday-sessions"
-                rows={p.sessions}
-                render={(x) => (
-                  <Flex wrap gap={8}>
-                    <span>{x.day}</span>
-                    <span>
-                      {x.start_time}-{x.end_time}
-                    </span>
-                    <strong>{x.class_name}</strong>
-                    <Typography.Text type="secondary">{x.teacher_name}</Typography.Text>
-                  </Flex>
-                )}
-              />
-            ) : (
-              none
-            ),
+            children: p.sessions.length ? <Rows testid="holiday-sessions" rows={p.sessions} render={(x) => <SessionLine session={x} />} /> : none,
           },
           {
             key: 'bookings',
@@ -298,17 +281,7 @@ export function HolidayPreviewView({ p }: { p: HolidayImportPreview }) {
               <Rows
                 testid="holiday-makeup-sessions"
                 rows={p.makeup_sessions}
-                render={(x) => (
-                  <Flex wrap gap={8}>
-                    <span>{x.day}</span>
-                    <span>
-                      {x.start_time}-{x.end_time}
-                    </span>
-                    <strong>{x.class_name}</strong>
-                    <Typography.Text type="secondary">{x.teacher_name}</Typography.Text>
-                    <Typography.Text type="secondary">{h('from_day', { day: x.from_day })}</Typography.Text>
-                  </Flex>
-                )}
+                render={(x) => <SessionLine session={x} note={h('from_day', { day: x.from_day })} />}
               />
             ) : (
               none
@@ -352,5 +325,26 @@ function Rows<T>({ testid, rows, render }: { testid: string; rows: T[]; render: 
         </div>
       ))}
     </div>
+  );
+}
+
+/** One session of the preview: its day, time, class and teacher (a make-up one also the day it copies). */
+function SessionLine({
+  session: x,
+  note,
+}: {
+  session: { day: string; start_time: string; end_time: string; class_name: string; teacher_name: string };
+  note?: string;
+}) {
+  return (
+    <Flex wrap gap={8}>
+      <span>{x.day}</span>
+      <span>
+        {x.start_time}-{x.end_time}
+      </span>
+      <strong>{x.class_name}</strong>
+      <Typography.Text type="secondary">{x.teacher_name}</Typography.Text>
+      {note && <Typography.Text type="secondary">{note}</Typography.Text>}
+    </Flex>
   );
 }

@@ -10,12 +10,6 @@ vi.mock('../../api/http', () => ({ get: http.get, post: http.post }));
 vi.mock('../../api/feedback', () => ({ feedback: () => ({ message: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }) }));
 vi.mock('../../lib/school-time', async (orig) => ({ ...(await orig<object>()), useSchoolToday: () => '2026-12-07' }));
 
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
-
 const { default: RollCallPage } = await import('./roll-call');
 
 const cls = { id: 3, name: '奥数A班', subject: '数学', room_name: '101', students: 8, sessions_count: 20, sessions_held: 5, status: 1 };

@@ -9,13 +9,6 @@ const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn() }));
 vi.mock('../../api/http', () => ({ get: http.get, post: http.post }));
 vi.mock('../../api/feedback', () => ({ feedback: () => ({ message: { success: vi.fn(), error: vi.fn() } }) }));
 
-// jsdom has no ResizeObserver; antd's popups (the unbind confirmation) observe their size
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
-
 const { default: ParentMessages } = await import('./parent-messages');
 
 const answer = (bound: boolean): MessagePrefsAnswer => ({
