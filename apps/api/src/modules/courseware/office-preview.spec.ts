@@ -1,6 +1,7 @@
 import { Code, OFFICE_PREVIEW_LIMITS } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import JSZip from 'jszip';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../../../test/harness';
@@ -40,6 +41,9 @@ async function docx(): Promise<Buffer> {
       <w:p><w:hyperlink r:id="rId9"><w:r><w:t>点我</w:t></w:r></w:hyperlink></w:p>
     </w:body></w:document>`,
   );
+  // a part of its own per file: two files made in the same second would be the same bytes, and so share one cached
+  // conversion (the cache test below rewrites its entry)
+  zip.file('docProps/nonce.xml', `<?xml version="1.0" encoding="UTF-8"?><nonce>${randomUUID()}</nonce>`);
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 
