@@ -1,4 +1,4 @@
-import { Code, type ContractDetail, type PendingPayment } from '@wantuo/shared';
+import { addDays, Code, localDay, type ContractDetail, type PendingPayment } from '@wantuo/shared';
 import { startTestApp, type TestApp } from '../../../test/harness';
 import { WechatPayProvider } from './wechatpay/wechatpay.provider';
 import { PaymentProvider } from './provider';
@@ -41,7 +41,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function unpaidContract(): Promise<ContractDetail> {
-  const start = new Date(Date.now() + (40 + seq) * 86_400_000).toISOString().slice(0, 10);
+  const start = addDays(localDay(new Date(), 'Asia/Shanghai'), 40 + seq); // the demo school's day, not the UTC one
   const res = await t
     .post(`${P}addContract`, admin)
     .send({ student_id: child, guardian_id: t.demo.users.parent, package_id: packageId, start_day: start, request_id: `oa-pay-${seq++}` });
