@@ -26,18 +26,24 @@ function resolveFile(from: string, spec: string): string | null {
   return null;
 }
 
-/** The packages the app imports: everything reachable from src/main.tsx, statically or lazily. */
-function packagesOfApp(): Map<string, string> {
+/** The packages an entry imports (both entries by default): everything reachable from it, statically or lazily. */
+function packagesOfApp(
+  roots = [join(WEB, 'src', 'main.tsx'), join(WEB, 'src', 'phone', 'main.tsx'), join(WEB, 'src', 'phone', 'sw.ts')],
+  specs?: Set<string>,
+): Map<string, string> {
   const found = new Map<string, string>();
   const seen = new Set<string>();
-  const todo = [join(WEB, 'src', 'main.tsx')];
+  const todo = [...roots];
   while (todo.length) {
     const file = todo.pop()!;
     if (seen.has(file) || !/\.(ts|tsx)$/.test(file)) continue;
     seen.add(file);
     for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      // types only: nothing of the package is bundled
+      if (/^\s*(?:import|export)\s+type\b/.test(m[0])) continue;
       const spec = m[1] ?? m[2] ?? m[3];
       const name = packageOf(spec);
+      if (name) specs?.add(spec);
       if (name) {
         if (!found.has(name)) found.set(name, file.slice(WEB.length + 1));
       } else if (spec.startsWith('.')) {
@@ -46,7 +52,7 @@ function packagesOfApp(): Map<string, string> {
       }
     }
   }
-  expect(seen.size, 'the walk reaches the pages').toBeGreaterThan(100);
+  expect(seen.size, 'the walk reaches the pages').toBeGreaterThan(roots.length > 1 ? 100 : 20);
   return found;
 }
 
@@ -69,6 +75,20 @@ describe('the web app’s dependency list (issue 34 item 7)', () => {
     expect(versions.length).toBeGreaterThan(1);
     expect(new Set(versions).size).toBe(1);
     expect(versions[0]).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
+
+describe('the phone app (src/phone, design.md §7: its own small entry)', () => {
+  const specs = new Set<string>();
+  const used = packagesOfApp([join(WEB, 'src', 'phone', 'main.tsx')], specs);
+
+  it('never reaches the consoles’ antd, their icons, charts or calendar, statically or lazily', () => {
+    const desktop = ['antd', '@ant-design/icons', 'echarts', '@fullcalendar/react', '@fullcalendar/core', 'react-pdf', 'nprogress', 'aos'];
+    expect([...used].filter(([name]) => desktop.includes(name)).map(([name, file]) => `${name} (${file})`)).toEqual([]);
+  });
+
+  it('imports antd-mobile and its icons by each component’s own path (the package root pulls in every component and its CSS)', () => {
+    expect([...specs].filter((s) => s === 'antd-mobile' || s === 'antd-mobile-icons')).toEqual([]);
   });
 });
 

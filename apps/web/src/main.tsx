@@ -5,6 +5,10 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import './global.css';
 import { installClickGuard } from './lib/click-guard';
+import { setFeedbackLoader } from './api/feedback';
+
+// the consoles tell the user with antd's message, notification and confirm (loaded on first use)
+setFeedbackLoader(() => import('./api/antd-feedback').then((m) => m.antdFeedback));
 
 // spec §5: every button that posts ignores a second click within 2000 ms (lib/click-guard.ts)
 installClickGuard();

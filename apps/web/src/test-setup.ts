@@ -19,3 +19,7 @@ globalThis.ResizeObserver ??= class {
   unobserve() {}
   disconnect() {}
 } as unknown as typeof ResizeObserver;
+
+// the consoles' feedback (antd's), as main.tsx gives it; the phone app's tests set their own
+import { setFeedbackLoader } from './api/feedback';
+setFeedbackLoader(() => import('./api/antd-feedback').then((m) => m.antdFeedback));

@@ -4,8 +4,10 @@ import type { ModalFuncProps } from 'antd';
 
 /**
  * How the request wrapper, the router and global error handlers talk to the user: antd's message (toasts),
- * notification and confirm dialog. The real ones load on first use (they are not needed to show the sign-in
- * page); tests inject their own with setFeedback.
+ * notification and confirm dialog on the desktop consoles, antd-mobile's toasts and dialog in the phone app. Each
+ * entry says which: the desktop's main.tsx gives the loader of antd's (they load on first use: they are not needed to
+ * show the sign-in page), the phone's main.tsx its own; tests inject theirs with setFeedback. Nothing here names antd's
+ * code, so the phone's bundle never holds it.
  */
 export interface Feedback {
   message: Pick<MessageInstance, 'error' | 'success' | 'info'>;
@@ -19,7 +21,12 @@ export function setFeedback(f: Feedback | null): void {
   injected = f;
 }
 
-const load = () => import('./antd-feedback').then((m) => m.antdFeedback);
+let loader: (() => Promise<Feedback>) | null = null;
+/** The entry's feedback, loaded on first use. */
+export function setFeedbackLoader(load: () => Promise<Feedback>): void {
+  loader = load;
+}
+const load = (): Promise<Feedback> => (loader ? loader() : Promise.reject(new Error('no feedback loader: the entry sets one')));
 const later =
   <K extends keyof Feedback, M extends keyof Feedback[K]>(group: K, method: M) =>
   (...args: unknown[]) => {

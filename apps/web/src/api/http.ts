@@ -1,4 +1,3 @@
-import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig } from 'axios';
 import {
   Code,
   NOTIFICATION_MS,
@@ -76,40 +75,108 @@ function report(err: ApiError, silent: boolean | undefined): never {
   throw err;
 }
 
-/** The axios instance of spec §7: /api prefix, 30 s timeout, JSON by default, the token header when there is a token. */
-export function createHttp(adapter?: AxiosRequestConfig['adapter']): AxiosInstance {
-  const instance = axios.create({ baseURL: '/api', timeout: REQUEST_TIMEOUT_MS, headers: { 'Content-Type': 'application/json' }, adapter });
-  instance.interceptors.request.use((config) => {
-    const token = cookies.get(StorageKey.token);
-    if (token) config.headers.set('token', token);
-    config.headers.set('lang', currentLang());
-    return config;
-  });
-  return instance;
+/** One request as the wrapper sends it: what the transport needs (and what tests look at). */
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  /** under /api, without the query string */
+  url: string;
+  params?: Record<string, unknown>;
+  /** a JSON body (sent as text) or a multipart form */
+  body?: string | FormData;
+  headers: Headers;
+  responseType: 'json' | 'blob' | 'arraybuffer';
+  /** ms before the request is abandoned */
+  timeout: number;
+  signal?: AbortSignal;
 }
 
-let instance = createHttp();
-/** Tests swap the transport. */
-export function useAdapter(adapter: AxiosRequestConfig['adapter']): void {
-  instance = createHttp(adapter);
+/** What a transport answers: the HTTP status and the body, parsed as asked (an unparsable JSON body is null). */
+export interface HttpResponse {
+  status: number;
+  data: unknown;
 }
 
-async function send<T>(config: AxiosRequestConfig, opts: CallOptions = {}): Promise<T> {
-  try {
-    const res = await instance.request({ ...config, responseType: opts.responseType ?? 'json', signal: opts.signal });
-    // blob and arraybuffer answers pass through untouched
-    if (opts.responseType === 'blob' || opts.responseType === 'arraybuffer') return res.data as T;
-    const body = res.data as Envelope<T>;
-    if (body && body.code === Code.Ok) return body.data;
-    return report(new ApiError(body?.code ?? 0, body?.msg || t('http.default'), body?.data ?? null), opts.silent);
-  } catch (e) {
-    if (e instanceof ApiError) throw e;
-    const ax = e as AxiosError<Partial<Envelope>>;
-    if (axios.isCancel(e)) throw new ApiError(0, 'canceled');
-    const body = ax.response?.data;
-    const code = typeof body?.code === 'number' ? body.code : (ax.response?.status ?? 0);
-    return report(new ApiError(code === Code.Ok ? 0 : code, body?.msg || t('http.default'), body?.data ?? null), opts.silent);
+export type Transport = (req: HttpRequest) => Promise<HttpResponse>;
+
+/** `{ page: 2, ids: [1, 2] }` → `page=2&ids=1&ids=2` (nothing for undefined or null). */
+export function queryString(params: Record<string, unknown> | undefined): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params ?? {})) {
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) for (const item of v) q.append(k, String(item));
+    else q.append(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
   }
+  const text = q.toString();
+  return text ? `?${text}` : '';
+}
+
+/** The browser's fetch, with the 30 s timeout of spec §7 and the caller's abort signal. */
+export const fetchTransport: Transport = async (req) => {
+  const timeout = AbortSignal.timeout(req.timeout);
+  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  const res = await fetch(`/api${req.url}${queryString(req.params)}`, {
+    method: req.method,
+    headers: req.headers,
+    body: req.body,
+    signal,
+    credentials: 'same-origin',
+  });
+  if (req.responseType === 'blob') return { status: res.status, data: res.ok ? await res.blob() : await res.json().catch(() => null) };
+  if (req.responseType === 'arraybuffer') return { status: res.status, data: res.ok ? await res.arrayBuffer() : await res.json().catch(() => null) };
+  return { status: res.status, data: await res.json().catch(() => null) };
+};
+
+let transport: Transport = fetchTransport;
+/** Tests swap the transport. */
+export function useTransport(next: Transport): void {
+  transport = next;
+}
+
+/** The headers of spec §7: JSON by default (a form sets its own boundary), the token when there is one, the language. */
+function headersOf(body: HttpRequest['body']): Headers {
+  const headers = new Headers();
+  if (!(body instanceof FormData)) headers.set('Content-Type', 'application/json');
+  const token = cookies.get(StorageKey.token);
+  if (token) headers.set('token', token);
+  headers.set('lang', currentLang());
+  return headers;
+}
+
+interface SendConfig {
+  method: 'GET' | 'POST';
+  url: string;
+  params?: Record<string, unknown>;
+  data?: unknown;
+}
+
+async function send<T>(config: SendConfig, opts: CallOptions = {}): Promise<T> {
+  const body = config.data === undefined ? undefined : config.data instanceof FormData ? config.data : JSON.stringify(config.data);
+  const responseType = opts.responseType ?? 'json';
+  let res: HttpResponse;
+  try {
+    res = await transport({
+      method: config.method,
+      url: config.url,
+      params: config.params,
+      body,
+      headers: headersOf(body),
+      responseType,
+      timeout: REQUEST_TIMEOUT_MS,
+      signal: opts.signal,
+    });
+  } catch (e) {
+    if (opts.signal?.aborted) throw new ApiError(0, 'canceled');
+    void e;
+    // the network failed or the 30 s ran out
+    return report(new ApiError(0, t('http.default')), opts.silent);
+  }
+  // blob and arraybuffer answers pass through untouched
+  if (responseType !== 'json' && res.status >= 200 && res.status < 300) return res.data as T;
+  const envelope = res.data as Partial<Envelope<T>> | null;
+  if (res.status >= 200 && res.status < 300 && envelope && envelope.code === Code.Ok) return envelope.data as T;
+  const code =
+    typeof envelope?.code === 'number' && envelope.code !== Code.Ok ? envelope.code : res.status >= 200 && res.status < 300 ? 0 : res.status;
+  return report(new ApiError(code, envelope?.msg || t('http.default'), envelope?.data ?? null), opts.silent);
 }
 
 /** The arguments after the action's name: its input (optional when every field is) and the call's options. */
@@ -124,7 +191,7 @@ type Rest<I> = undefined extends I
  * declaration in packages/shared/src/api: `get('contractList', { page })` is a `Promise<ContractListAnswer>`.
  */
 export function get<K extends GetAction>(action: K, ...[input, opts]: Rest<GetInput<K>>): Promise<GetAnswer<K>> {
-  return send<GetAnswer<K>>({ method: 'GET', url: `/index/${action}`, params: input }, opts);
+  return send<GetAnswer<K>>({ method: 'GET', url: `/index/${action}`, params: input as Record<string, unknown> | undefined }, opts);
 }
 
 const dedupeWrite = createWriteDeduper();
@@ -142,9 +209,7 @@ export function postRead<K extends PostAction>(action: K, ...[input, opts]: Rest
 
 /** POST /api/index/<action> as multipart/form-data (file uploads): each counts as a write for the click guard. */
 export function upload<K extends PostAction>(action: K, form: FormData, opts?: CallOptions): Promise<PostAnswer<K>> {
-  return dedupeWrite(`${action} upload ${Math.random()}`, () =>
-    send<PostAnswer<K>>({ method: 'POST', url: `/index/${action}`, data: form, headers: { 'Content-Type': 'multipart/form-data' } }, opts),
-  );
+  return dedupeWrite(`${action} upload ${Math.random()}`, () => send<PostAnswer<K>>({ method: 'POST', url: `/index/${action}`, data: form }, opts));
 }
 
 /** POST /api/sms/send */

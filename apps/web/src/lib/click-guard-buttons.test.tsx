@@ -1,10 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Role, type FlowBoardStudent, type LeaveRequestRow, type TeacherTodayTask } from '@wantuo/shared';
-import type { AxiosAdapter } from 'axios';
 import { act, type ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useAdapter } from '../api/http';
+import { useTransport, type Transport } from '../api/http';
 import { useSession } from '../stores/session';
 import { mount } from '../test-utils';
 import { installClickGuard } from './click-guard';
@@ -19,16 +18,16 @@ const { default: AdviserHome } = await import('../areas/flow/adviser-home');
 /** The API as the page sees it: GET answers by action, every POST counted and answered `posted`. */
 let answers: Record<string, unknown> = {};
 let posts: string[] = [];
-const adapter: AxiosAdapter = async (config) => {
-  const action = String(config.url).replace('/index/', '');
-  if (config.method === 'post') posts.push(action);
-  const data = config.method === 'post' ? answers[`POST ${action}`] : answers[action];
-  return { data: { code: 200, msg: 'ok', data }, status: 200, statusText: 'OK', headers: {}, config };
+const transport: Transport = async (req) => {
+  const action = req.url.replace('/index/', '');
+  if (req.method === 'POST') posts.push(action);
+  const data = req.method === 'POST' ? answers[`POST ${action}`] : answers[action];
+  return { status: 200, data: { code: 200, msg: 'ok', data } };
 };
 
 let removeGuard: () => void;
 beforeAll(() => {
-  useAdapter(adapter);
+  useTransport(transport);
   removeGuard = installClickGuard();
 });
 afterAll(() => removeGuard());

@@ -17,6 +17,8 @@ describe('the built web app: caching and compression', () => {
     writeFileSync(join(web, 'static', 'tiny-abc.js'), 'export {};');
     writeFileSync(join(web, 'static', 'logo-abc.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     writeFileSync(join(web, 'favicon.ico'), Buffer.from([0, 0, 1, 0]));
+    writeFileSync(join(web, 'm.html'), `<!doctype html><script type="module" src="/static/m/m-abc.js"></script>${' '.repeat(2000)}`);
+    writeFileSync(join(web, 'sw.js'), `self.addEventListener('fetch', () => {});${' '.repeat(2000)}`);
     t = await startTestApp({ runJobs: false, env: { WEB_DIST: web } });
   });
   afterAll(async () => {
@@ -69,6 +71,20 @@ describe('the built web app: caching and compression', () => {
     const first = await request(server()).get('/parent').set('Accept-Encoding', 'gzip');
     const again = await request(server()).get('/parent').set('Accept-Encoding', 'gzip').set('If-None-Match', first.headers['etag']);
     expect(again.status).toBe(304);
+  });
+
+  it('the phone app: every path under /m is m.html; its service worker is revalidated; /mall is not under /m', async () => {
+    for (const path of ['/m', '/m/', '/m/teacher_today', '/m/pickup/abc']) {
+      const res = await request(server()).get(path).set('Accept-Encoding', 'gzip');
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe(REVALIDATE);
+      expect(res.text).toContain('/static/m/m-abc.js');
+    }
+    const sw = await request(server()).get('/sw.js');
+    expect(sw.status).toBe(200);
+    expect(sw.headers['cache-control']).toBe(REVALIDATE);
+    const other = await request(server()).get('/mall');
+    expect(other.text).toContain('/static/index-abc.js');
   });
 
   it('other files of the build are revalidated; a missing chunk is a 404, not the app page; paths stay inside the build', async () => {

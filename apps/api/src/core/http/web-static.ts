@@ -107,7 +107,8 @@ function sendWebFile(req: Request, res: Response, file: string, cacheControl: st
 
 /**
  * The built web app on the same port (npm start): hashed files under `/<assetsDir>/` kept a year (immutable), every
- * other file of the build revalidated, index.html for any other non-API path (the router's), never kept without
+ * other file of the build revalidated, m.html for the phone app's paths (/m/…), index.html for any other non-API path
+ * (the router's), never kept without
  * asking; text compressed with brotli or gzip when the browser accepts it.
  */
 export function serveWeb(app: NestExpressApplication, dist: string, assetsDir = 'static'): void {
@@ -133,6 +134,8 @@ export function serveWeb(app: NestExpressApplication, dist: string, assetsDir = 
     if (req.method !== 'GET' || /^\/(api|socket\.io|uploads|admin|metrics)(\/|$)/.test(req.path)) return next();
     // a missing hashed file is a 404 (a stale tab asking for an old build's chunk), not the app's page
     if (req.path.startsWith(`/${assetsDir}/`)) return next();
+    // the phone app (its own entry, m.html) answers every path under /m; its service worker precaches it
+    if (/^\/m(\/|$)/.test(req.path) && sendWebFile(req, res, join(dist, 'm.html'), REVALIDATE, files)) return;
     sendWebFile(req, res, index, REVALIDATE, files);
   });
 }

@@ -1,0 +1,26 @@
+// first: the first screen's code and data start before the rest is evaluated
+import './boot';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { setFeedback } from '../api/feedback';
+import { installClickGuard } from '../lib/click-guard';
+import { useSession } from '../stores/session';
+import { PhoneApp } from './app';
+import { phoneFeedback } from './feedback';
+import { forgetOfflineData, registerPhoneWorker } from './sw-register';
+
+// the request wrapper tells a phone user with antd-mobile's toasts and dialog, never antd's
+setFeedback(phoneFeedback);
+// spec §5: every button that posts ignores a second click within 2000 ms
+installClickGuard();
+// the copies of today's data kept for offline use belong to the session that loaded them
+useSession.subscribe((s, before) => {
+  if (before.token && s.token !== before.token) void forgetOfflineData();
+});
+registerPhoneWorker();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <PhoneApp />
+  </StrictMode>,
+);

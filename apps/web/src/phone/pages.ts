@@ -1,0 +1,27 @@
+import type { ComponentType } from 'react';
+import type { PhonePageKey } from './route-table';
+
+type Page = () => Promise<{ default: ComponentType }>;
+
+/** Each phone page's code, loaded when its route is first opened (or by boot.ts, with the shell, for the first one). */
+export const PHONE_PAGES: Record<PhonePageKey, Page> = {
+  teacherToday: () => import('./teacher/today'),
+  teacherShuttle: () => import('./teacher/shuttle'),
+  teacherTutor: () => import('./teacher/tutor'),
+  teacherComments: () => import('./teacher/comments'),
+  teacherPickup: () => import('./teacher/pickup-scan'),
+  teacherMe: () => import('./me/me'),
+  parentHome: () => import('./parent/home'),
+  parentReport: () => import('./parent/report'),
+  parentPickup: () => import('./parent/pickup'),
+  parentContracts: () => import('./parent/contracts'),
+  parentMeals: () => import('./parent/meals'),
+  parentHomework: () => import('./parent/homework'),
+  parentNotices: () => import('./parent/notices'),
+  parentScores: () => import('./parent/scores'),
+  parentPoints: () => import('./parent/points'),
+  parentMessages: () => import('./parent/messages'),
+  parentMe: () => import('./me/me'),
+  settings: () => import('./me/settings'),
+  publicPickup: () => import('./pickup/public-pickup'),
+};
