@@ -105,6 +105,15 @@ describe('role → identity and areas', () => {
 
   it("after sign-in: back to where the visitor was going when the role may, the API's pages by a full load, else home", () => {
     expect(destination('/ALeaveReview', Role.HeadTeacher)).toEqual({ path: '/ALeaveReview' });
+    // the phone app's pages are another entry: a full load; a role that may not open one goes home
+    expect(destination('/m/teacher_today', Role.Teacher)).toEqual({ path: '/m/teacher_today', server: true });
+    expect(destination('/m/parent_report?student=3', Role.Parent)).toEqual({ path: '/m/parent_report?student=3', server: true });
+    expect(destination('/m/teacher_today', Role.Parent, 'Mozilla/5.0 (X11; Linux x86_64)')).toEqual({ path: HOME_OF[Role.Parent] });
+    // no destination: on a phone, the phone app's home for the roles that have one
+    const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 MicroMessenger/8.0.50';
+    expect(destination(null, Role.Parent, iphone)).toEqual({ path: '/m/parent', server: true });
+    expect(destination(null, Role.Teacher, iphone)).toEqual({ path: '/m/teacher_today', server: true });
+    expect(destination(null, Role.Admin, iphone)).toEqual({ path: HOME_OF[Role.Admin] });
     expect(destination('/ALeaveReview', Role.Parent)).toEqual({ path: HOME_OF[Role.Parent] });
     expect(destination('/admin/queues', Role.Operator)).toEqual({ path: '/admin/queues', server: true });
     expect(destination('/admin/queues', Role.Admin)).toEqual({ path: HOME_OF[Role.Admin] });
