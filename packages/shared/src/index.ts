@@ -50,6 +50,7 @@ export * from './school-time';
 export * from './labels';
 export * from './qr-login';
 export * from './pickup-codes';
+export * from './phone-links';
 export * from './schemas/pickup';
 export * from './answers/pickup';
 export * from './import-cells';

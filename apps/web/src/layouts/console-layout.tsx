@@ -1,6 +1,7 @@
 import { Button, Drawer, Grid, Layout, Menu, theme, Typography, type MenuProps } from 'antd';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { PhoneOffer } from '../components/phone-offer';
 import { QueryProvider } from '../components/query-provider';
 import { UserMenu } from '../components/user-menu';
 import { pick, type Bilingual } from '../i18n/messages';
@@ -116,6 +117,7 @@ export function ConsoleLayout({ area, brand, links = [] }: { area: Area; brand: 
         </Layout.Header>
         <Layout.Content style={{ padding: phone ? 12 : 24 }}>
           <QueryProvider>
+            {phone && <PhoneOffer />}
             {area === 'principal' && (
               <Suspense fallback={null}>
                 <RenewalBanner />

@@ -79,7 +79,7 @@ export const PHONE_ROUTES: readonly PhoneRoute[] = [
     root: true,
     desktop: ['/teacher_tutor', '/AMentorStudent'],
   },
-  { path: '/m/teacher_me', page: 'teacherMe', title: b('我的', 'Me'), roles: STAFF, tab: 'teacher_me', root: true, desktop: ['/settings'] },
+  { path: '/m/teacher_me', page: 'teacherMe', title: b('我的', 'Me'), roles: STAFF, tab: 'teacher_me', root: true },
   {
     path: '/m/teacher_comments',
     page: 'teacherComments',
@@ -118,7 +118,7 @@ export const PHONE_ROUTES: readonly PhoneRoute[] = [
     root: true,
     desktop: ['/parent_messages'],
   },
-  { path: '/m/parent_me', page: 'parentMe', title: b('我的', 'Me'), roles: PARENT, tab: 'parent_me', root: true, desktop: ['/settings'] },
+  { path: '/m/parent_me', page: 'parentMe', title: b('我的', 'Me'), roles: PARENT, tab: 'parent_me', root: true },
   { path: '/m/parent_report', page: 'parentReport', title: b('每日反馈', 'Daily report'), roles: PARENT, tab: 'parent', desktop: ['/parent_report'] },
   { path: '/m/parent_pickup', page: 'parentPickup', title: b('接送码', 'Pick-up code'), roles: PARENT, tab: 'parent', desktop: ['/parent_pickup'] },
   { path: '/m/parent_meals', page: 'parentMeals', title: b('晚餐', 'Dinner'), roles: PARENT, tab: 'parent', desktop: ['/parent_meals'] },
@@ -134,7 +134,7 @@ export const PHONE_ROUTES: readonly PhoneRoute[] = [
   { path: '/m/parent_scores', page: 'parentScores', title: b('成绩', 'Scores'), roles: PARENT, tab: 'parent_me', desktop: ['/parent_scores'] },
   { path: '/m/parent_points', page: 'parentPoints', title: b('积分', 'Points'), roles: PARENT, tab: 'parent_me', desktop: ['/parent_points'] },
   // both: the account's own settings (password, WeChat binding, language), from 我的
-  { path: '/m/settings', page: 'settings', title: b('账号设置', 'Account settings'), roles: [...STAFF, ...PARENT] },
+  { path: '/m/settings', page: 'settings', title: b('账号设置', 'Account settings'), roles: [...STAFF, ...PARENT], desktop: ['/settings'] },
   // the link a guardian shares with a pick-up person (no sign-in)
   { path: '/m/pickup/:token', page: 'publicPickup', title: b('接送凭证', 'Pick-up pass'), roles: 'all', desktop: ['/pickup/:token'] },
 ];

@@ -489,7 +489,7 @@ describe('publishExamScores and parentExamScores', () => {
           )
         ).rows;
       const [row] = await eventually(async () => (SENT.has((await rows())[0]?.state) ? rows() : null));
-      expect(row.url).toBe(`${t.config.webPublicUrl}/parent_scores`);
+      expect(row.url).toBe(`${t.config.webPublicUrl}/m/parent_scores`);
       const log = await eventually(async () => {
         const r = await t.get(`/api/dev/wechat/messages?openid=${openid}`);
         const list = (r.body.data.list ?? r.body.data) as unknown[];

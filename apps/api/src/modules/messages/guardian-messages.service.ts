@@ -1,6 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { messageRoute, messageSendAt, Role, wechatTemplateData, type GuardianMessageKind, type MessageChannel } from '@wantuo/shared';
+import {
+  guardianPhoneLink,
+  messageRoute,
+  messageSendAt,
+  Role,
+  wechatTemplateData,
+  type GuardianMessageKind,
+  type MessageChannel,
+} from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { JobsService } from '../../core/jobs/jobs.service';
@@ -179,10 +187,15 @@ export class GuardianMessages {
     }
   }
 
-  /** A web path as the absolute URL a WeChat message opens. */
+  /**
+   * A web path as the absolute URL a WeChat message opens. A message to a guardian opens on a phone, inside WeChat:
+   * a parent's page (/parent, /parent_report?…) is linked as its phone page (/m/parent, /m/parent_report?…; the phone
+   * app of issue 35), never the desktop console's.
+   */
   absolute(link: string): string {
     if (/^https?:\/\//.test(link)) return link;
-    return `${this.config.webPublicUrl.replace(/\/$/, '')}${link.startsWith('/') ? '' : '/'}${link}`;
+    const path = link.startsWith('/') ? link : `/${link}`;
+    return `${this.config.webPublicUrl.replace(/\/$/, '')}${guardianPhoneLink(path)}`;
   }
 }
 

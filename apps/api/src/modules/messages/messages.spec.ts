@@ -77,7 +77,7 @@ it('a bound guardian with the default channel gets the WeChat message, sent with
   });
   expect(row).toMatchObject({ kind: 'notice.important', errcode: null, sms_message_id: null });
   expect(row.msgid).toBeTruthy();
-  expect(row.url).toBe(`${t.config.webPublicUrl}/parent_notices`);
+  expect(row.url).toBe(`${t.config.webPublicUrl}/m/parent_notices`);
   const log = await eventually(async () => ((await sandboxLog(g.openid!)).length ? sandboxLog(g.openid!) : null));
   expect(log).toHaveLength(1);
   expect(JSON.stringify(log[0])).toContain('明天放假');

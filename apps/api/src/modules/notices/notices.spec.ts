@@ -598,7 +598,7 @@ describe('delivery with the worker in-process (no Redis)', () => {
         ])
       ).rows;
     const [row] = await eventually(async () => (SENT.has((await wechat('notice.important'))[0]?.state) ? wechat('notice.important') : null));
-    expect(row.url).toBe(`${w.config.webPublicUrl}/parent_notices`);
+    expect(row.url).toBe(`${w.config.webPublicUrl}/m/parent_notices`);
     const log = async () => {
       const r = await w.get(`/api/dev/wechat/messages?openid=${openid}`);
       return (r.body.data.list ?? r.body.data) as unknown[];

@@ -478,7 +478,7 @@ it('a guardian bound to the official account gets the expiring reminder and the 
     {
       kind: 'contract.expiring',
       state: expect.stringMatching(/^(sent|delivered)$/),
-      url: `${t.config.webPublicUrl}/parent_contracts`,
+      url: `${t.config.webPublicUrl}/m/parent_contracts`,
       dedupe_key: `gm:contract-expiring-${expiring.id}-${y}年${m}月${d}日`,
     },
   ]);
@@ -487,7 +487,7 @@ it('a guardian bound to the official account gets the expiring reminder and the 
     {
       kind: 'contract.renewed',
       state: expect.stringMatching(/^(sent|delivered)$/),
-      url: `${t.config.webPublicUrl}/parent_contracts`,
+      url: `${t.config.webPublicUrl}/m/parent_contracts`,
       dedupe_key: `gm:contract-renewed-${renewal[0].id}`,
     },
   ]);
