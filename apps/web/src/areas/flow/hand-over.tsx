@@ -1,14 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Input, List, Modal, Radio, Typography } from 'antd';
-import type { GetAction, HandoverDuty } from '@wantuo/shared';
+import type { HandoverDuty } from '@wantuo/shared';
 import { useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { useSession } from '../../stores/session';
 import { flowStrings } from './strings';
-
-const PICKER = { shuttle: 'teacherShuttleTeacher', tutor: 'teacherTutorTeacher' } as const satisfies Record<HandoverDuty, GetAction>;
+import { useHandOver } from './use-hand-over';
 
 /**
  * 转交给… : a teacher hands one student's task of the day (pick-up or tutoring) to another teacher with that duty
@@ -48,40 +43,14 @@ function HandOverDialog({
   onDone: () => void;
 }) {
   const t = flowStrings.use();
-  const me = useSession((s) => s.user?.id);
-  const [keyword, setKeyword] = useState('');
-  const [chosen, setChosen] = useState<number | null>(null);
-  const [busy, setBusy] = useState(false);
-  const q = useQuery({
-    queryKey: [PICKER[duty], keyword],
-    queryFn: () => get(PICKER[duty], { page: 1, limit: 50, keyword: keyword || undefined }),
-  });
-  const teachers = (q.data?.list ?? []).filter((x) => x.id !== me);
-
-  const submit = async () => {
-    if (chosen === null) {
-      feedback().message.info(t('handover.pick_first'));
-      return;
-    }
-    setBusy(true);
-    try {
-      const r = await post('teacherHandOverStudent', { student_id: student.id, duty, teacher_id: chosen });
-      feedback().message.success(t('handover.done', { name: r.teacher_name }));
-      onClose();
-      onDone();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { query: q, teachers, setKeyword, chosen, setChosen, busy, submit } = useHandOver(duty, student, onDone);
 
   return (
     <Modal
       open
       title={t(duty === 'shuttle' ? 'handover.title_shuttle' : 'handover.title_tutor', { name: student.name })}
       onCancel={onClose}
-      onOk={() => void submit()}
+      onOk={() => void submit().then((ok) => ok && onClose())}
       okText={t('handover.confirm')}
       okButtonProps={{ loading: busy, disabled: chosen === null }}
       width={Math.min(480, typeof window === 'undefined' ? 480 : window.innerWidth - 16)}

@@ -1,12 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, List, Select, Space, Tag, Typography } from 'antd';
 import { type ClassReportStatus } from '@wantuo/shared';
 import { useState } from 'react';
-import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
 import CommentPicker from './comment-picker';
 import { reportsStrings } from './strings';
+import { useClassReportStatus } from './use-comment-editor';
 
 type Row = ClassReportStatus['list'][number];
 
@@ -19,10 +18,7 @@ export default function ClassReports() {
   const today = useSchoolToday();
   const [classId, setClassId] = useState<number | undefined>();
   const [writing, setWriting] = useState<Row | null>(null);
-  const q = useQuery({
-    queryKey: ['classReportStatus', classId ?? null, today],
-    queryFn: () => get('classReportStatus', { ...(classId ? { class_id: classId } : {}), day: today }),
-  });
+  const q = useClassReportStatus(classId, today);
   const d = q.data;
   return (
     <Flex vertical gap={12} style={{ maxWidth: 720, margin: '0 auto', width: '100%' }}>

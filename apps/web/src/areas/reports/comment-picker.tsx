@@ -1,12 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Drawer, Flex, Image, Input, Tag, Typography } from 'antd';
-import { COMMENT_CATEGORIES, COMMENT_PHOTOS_MAX, COMMENT_TEXT_MAX, commentSaysSomething, presetsOf } from '@wantuo/shared';
-import { useRef, useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post, upload } from '../../api/http';
+import { COMMENT_CATEGORIES, COMMENT_PHOTOS_MAX, COMMENT_TEXT_MAX, presetsOf } from '@wantuo/shared';
+import { useRef } from 'react';
 import { LoadError, Loading } from '../../components/states';
 import { usePreferences } from '../../stores/preferences';
 import { reportsStrings } from './strings';
+import { useCommentEditor } from './use-comment-editor';
 
 export interface CommentPickerProps {
   studentId: number;
@@ -24,71 +22,23 @@ export interface CommentPickerProps {
 export default function CommentPicker({ studentId, studentName, day, onClose }: CommentPickerProps) {
   const s = reportsStrings.use();
   const lang = usePreferences((p) => p.lang);
-  const qc = useQueryClient();
-  const current = useQuery({
-    queryKey: ['dailyReport', studentId, day],
-    queryFn: () => get('dailyReport', { student_id: studentId, day }),
-  });
-  const [chosen, setChosen] = useState<string[] | null>(null);
-  const [text, setText] = useState<string | null>(null);
-  const [pics, setPics] = useState<string[] | null>(null);
-  const [uploading, setUploading] = useState(0);
-  const [saving, setSaving] = useState(false);
+  const {
+    current,
+    presets,
+    free,
+    setText,
+    photos,
+    room,
+    uploading,
+    saving,
+    toggle,
+    addPhotos,
+    removePhoto,
+    save: store,
+  } = useCommentEditor(studentId, day);
   const fileInput = useRef<HTMLInputElement>(null);
-  const presets = chosen ?? current.data?.comment?.presets ?? [];
-  const free = text ?? current.data?.comment?.text ?? '';
-  const photos = pics ?? current.data?.comment?.photos ?? [];
-  const room = COMMENT_PHOTOS_MAX - photos.length - uploading;
-  const toggle = (key: string) => setChosen(presets.includes(key) ? presets.filter((k) => k !== key) : [...presets, key]);
-
-  const addPhotos = async (files: File[]) => {
-    const take = files.filter((f) => f.type.startsWith('image/')).slice(0, Math.max(0, room));
-    if (files.length > take.length) feedback().message.info(s('photos_max', { n: COMMENT_PHOTOS_MAX }));
-    if (!take.length) return;
-    setUploading((n) => n + take.length);
-    const base = photos;
-    await Promise.all(
-      take.map(async (file) => {
-        const fd = new FormData();
-        fd.append('file', file);
-        try {
-          const res = await upload('upload', fd);
-          setPics((prev) => [...(prev ?? base), res.url].slice(0, COMMENT_PHOTOS_MAX));
-        } catch {
-          // shown by the http layer
-        } finally {
-          setUploading((n) => n - 1);
-        }
-      }),
-    );
-  };
-  const removePhoto = (url: string) => setPics(photos.filter((p) => p !== url));
-
   const save = async () => {
-    if (!commentSaysSomething({ presets, text: free })) {
-      feedback().message.error(s('need_something'));
-      return;
-    }
-    setSaving(true);
-    try {
-      await post('saveDailyComment', {
-        student_id: studentId,
-        day,
-        presets,
-        text: free.trim(),
-        photos,
-        version: current.data?.comment?.version ?? 0,
-      });
-      feedback().message.success(s('saved'));
-      await qc.invalidateQueries({ queryKey: ['classReportStatus'] });
-      await qc.invalidateQueries({ queryKey: ['dailyReport', studentId] });
-      onClose();
-    } catch {
-      // shown; a stale version: the reload below shows the newer comment
-      void current.refetch();
-    } finally {
-      setSaving(false);
-    }
+    if (await store()) onClose();
   };
   return (
     <Drawer
