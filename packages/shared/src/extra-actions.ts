@@ -971,6 +971,14 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
   },
   {
     method: 'GET',
+    action: 'wechatJsConfig',
+    module: 'wechat',
+    who: ['T', 'H', 'P'],
+    meaning:
+      "the JS-SDK's wx.config inside WeChat for a page of this site (its URL without the #fragment): the official account's app id, a timestamp, a random nonceStr and the sha1 signature with the account's jsapi_ticket (kept in Redis, fetched by one process, refreshed 5 minutes early)",
+  },
+  {
+    method: 'GET',
     action: 'dailyReport',
     module: 'reports',
     who: ['P', 'T', 'H', 'A'],

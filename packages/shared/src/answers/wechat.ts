@@ -85,3 +85,12 @@ export const WechatAccountAnswer = z.object({
   ),
 });
 export type WechatAccountAnswer = z.infer<typeof WechatAccountAnswer>;
+
+/** wechatJsConfig: what wx.config takes besides jsApiList (timestamp in seconds; signature: sha1 hex, 附录1). */
+export const WechatJsConfigAnswer = z.object({
+  appId: z.string(),
+  timestamp: z.number().int(),
+  nonceStr: z.string(),
+  signature: z.string(),
+});
+export type WechatJsConfigAnswer = z.infer<typeof WechatJsConfigAnswer>;

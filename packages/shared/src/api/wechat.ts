@@ -1,7 +1,7 @@
 import { GET, POST, EmptyAnswer } from './define';
-import { MessagePrefsAnswer, SchoolWechatStats, WechatAccountAnswer } from '../answers/wechat';
+import { MessagePrefsAnswer, SchoolWechatStats, WechatAccountAnswer, WechatJsConfigAnswer } from '../answers/wechat';
 import { EmptyInput } from '../schemas/auth';
-import { SaveMessagePrefsInput, SaveWechatTemplatesInput, SchoolWechatStatsQuery } from '../schemas/wechat';
+import { SaveMessagePrefsInput, SaveWechatTemplatesInput, SchoolWechatStatsQuery, WechatJsConfigInput } from '../schemas/wechat';
 
 /** The actions of module `wechat` (issue 24): the guardian's channels and binding, the school's counts, the operator's account. */
 export const wechatActions = [
@@ -11,4 +11,5 @@ export const wechatActions = [
   GET('schoolWechatStats', SchoolWechatStatsQuery, SchoolWechatStats),
   GET('wechatAccount', EmptyInput, WechatAccountAnswer),
   POST('saveWechatTemplates', SaveWechatTemplatesInput, WechatAccountAnswer),
+  GET('wechatJsConfig', WechatJsConfigInput, WechatJsConfigAnswer),
 ] as const;

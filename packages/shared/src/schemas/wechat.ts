@@ -71,3 +71,26 @@ export const SchoolWechatStatsQuery = z
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { error: 'wechat.v.range_invalid', path: ['to'] });
 export type SchoolWechatStatsQuery = z.infer<typeof SchoolWechatStatsQuery>;
+
+/** The longest page URL wechatJsConfig signs. */
+export const WECHAT_JS_URL_MAX = 1024;
+
+/** wechatJsConfig: the page's URL as WeChat sees it (http(s), without its #fragment); its origin is checked by the API. */
+export const WechatJsConfigInput = z.strictObject({
+  url: z
+    .string({ error: 'wechat.v.js_url_invalid' })
+    .max(WECHAT_JS_URL_MAX, { error: `wechat.v.js_url_too_long|${WECHAT_JS_URL_MAX}` })
+    .refine(
+      (v) => {
+        if (v.includes('#') || /\s/.test(v)) return false;
+        try {
+          const u = new URL(v);
+          return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password;
+        } catch {
+          return false;
+        }
+      },
+      { error: 'wechat.v.js_url_invalid' },
+    ),
+});
+export type WechatJsConfigInput = z.infer<typeof WechatJsConfigInput>;

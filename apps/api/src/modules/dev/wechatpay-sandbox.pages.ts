@@ -56,11 +56,13 @@ function page(title: string, content: string): string {
  * The `WeixinJSBridge` stand-in: `invoke('getBrandWCPayRequest', params, cb)` shows an overlay with the order's amount,
  * 确认支付 (`jsapi-confirm`) and 取消 (`jsapi-cancel`); confirming posts the params to `jsapi/pay`, which verifies the
  * paySign with the merchant's public key and pays the order; the callback gets `get_brand_wcpay_request:ok`, `:fail`
- * or `:cancel` as WeChat's would. Defines itself once, then fires `WeixinJSBridgeReady` on document.
+ * or `:cancel` as WeChat's would. Defines itself once, then fires `WeixinJSBridgeReady` on document; over the official
+ * account sandbox's bridge (wechat-sandbox/jssdk-bridge.ts, which has `extend`) it adds getBrandWCPayRequest to it.
  */
 export const JSBRIDGE_JS = `(function () {
   'use strict';
-  if (window.WeixinJSBridge) return;
+  var host = window.WeixinJSBridge;
+  if (host && typeof host.extend !== 'function') return;
   var BASE = '/api/dev/wechatpay/';
   function el(tag, style, text) {
     var e = document.createElement(tag);
@@ -116,6 +118,7 @@ export const JSBRIDGE_JS = `(function () {
       })
       .catch(function () { reply('get_brand_wcpay_request:fail'); });
   }
+  if (host) return host.extend('getBrandWCPayRequest', pay);
   window.WeixinJSBridge = {
     sandbox: true,
     invoke: function (name, params, cb) {

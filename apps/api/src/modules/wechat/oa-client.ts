@@ -3,7 +3,8 @@ import type { Redis } from 'ioredis';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /**
- * The official account's (公众号) client: web authorisation (snsapi_base), the access token and template messages.
+ * The official account's (公众号) client: web authorisation (snsapi_base), the access token, the JS-SDK's jsapi_ticket
+ * and template messages.
  *
  * There is no official WeChat SDK for Node; the community ones (node-webot's wechat-api / co-wechat-api, wechat-oauth)
  * call the legacy `cgi-bin/token` (each call invalidating the other processes' token) and keep tokens in their own
@@ -43,6 +44,7 @@ export interface WechatOaOptions {
 }
 
 interface CachedToken {
+  /** the access token, or the jsapi_ticket */
   token: string;
   /** ms: the token's end, and when it is refreshed (5 min before its end) */
   expiresAt: number;
@@ -62,26 +64,105 @@ const SIGNATURE_WINDOW_S = 300;
 const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The kept copy of a token answered with `expires_in` seconds: 5 minutes early; with less left, still used a minute. */
+function keptFor(token: string, expiresIn: number): CachedToken {
+  const now = Date.now();
+  const expiresAt = now + expiresIn * 1000;
+  const refreshAt = Math.min(expiresAt - 10_000, Math.max(expiresAt - EARLY_MS, now + 60_000));
+  return { token, expiresAt, refreshAt };
+}
+
+/**
+ * One credential of the account kept for every process (the access token, the jsapi_ticket): in Redis with its end
+ * while more than 5 minutes are left, else fetched again by one caller in this process and one process of all (a Redis
+ * lock) while the others wait for it. Without Redis: kept in this (only) process's memory.
+ */
+class KeptCredential {
+  private readonly lockKey: string;
+  /** without Redis: the credential of this (only) process */
+  private local: CachedToken | null = null;
+  /** one refresh at a time in this process (the others wait for it) */
+  private refreshing: Promise<string> | null = null;
+
+  constructor(
+    private readonly redis: Redis | null,
+    private readonly key: string,
+    /** a new one from WeChat; `replacing`: the kept one was refused */
+    private readonly fetchOne: (replacing: boolean) => Promise<CachedToken>,
+    private readonly what: string,
+  ) {
+    this.lockKey = `${key}:lock`;
+  }
+
+  /** The kept one while it is fresh, else a new one; `force`: the kept one was refused, replace it. */
+  async get(force = false): Promise<string> {
+    const kept = await this.cached();
+    if (!force && kept && Date.now() < kept.refreshAt) return kept.token;
+    return this.refreshed(force ? (kept?.token ?? null) : null);
+  }
+
+  /** One other than `stale`, refreshed by one caller in this process and one process of all. */
+  async refreshed(stale: string | null, again = true): Promise<string> {
+    this.refreshing ??= this.refreshOnce(stale).finally(() => (this.refreshing = null));
+    const token = await this.refreshing;
+    // joined a refresh that was not asked to replace `stale`
+    return again && stale !== null && token === stale ? this.refreshed(stale, false) : token;
+  }
+
+  private async cached(): Promise<CachedToken | null> {
+    if (!this.redis) return this.local && Date.now() < this.local.expiresAt ? this.local : null;
+    const raw = await this.redis.get(this.key);
+    return raw ? (JSON.parse(raw) as CachedToken) : null;
+  }
+
+  private async refreshOnce(stale: string | null): Promise<string> {
+    const usable = (c: CachedToken | null) => !!c && Date.now() < c.refreshAt && c.token !== stale;
+    const redis = this.redis;
+    if (!redis) {
+      if (usable(this.local)) return this.local!.token;
+      this.local = await this.fetchOne(stale !== null);
+      return this.local.token;
+    }
+    const deadline = Date.now() + 2 * LOCK_MS;
+    for (;;) {
+      const kept = await this.cached();
+      if (usable(kept)) return kept!.token;
+      const id = randomUUID();
+      if (await redis.set(this.lockKey, id, 'PX', LOCK_MS, 'NX')) {
+        try {
+          // another process may have written one between the read and the lock
+          const again = await this.cached();
+          if (usable(again)) return again!.token;
+          const t = await this.fetchOne(stale !== null);
+          await redis.set(this.key, JSON.stringify(t), 'PX', Math.max(1, t.expiresAt - Date.now()));
+          return t.token;
+        } finally {
+          await redis.eval(RELEASE_LOCK, 1, this.lockKey, id);
+        }
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for the WeChat ${this.what} refresher`);
+      await sleep(50);
+    }
+  }
+}
+
 @Injectable()
 export class WechatOa {
   readonly appid: string;
   readonly sandbox: boolean;
   private readonly secret: string;
   private readonly serverToken: string;
-  private readonly key: string;
-  private readonly lockKey: string;
-  /** without Redis: the token of this (only) process */
-  private local: CachedToken | null = null;
-  /** one refresh at a time in this process (the others wait for it) */
-  private refreshing: Promise<string> | null = null;
+  private readonly token: KeptCredential;
+  private readonly ticket: KeptCredential;
 
   constructor(private readonly opts: WechatOaOptions) {
     this.appid = opts.appid;
     this.sandbox = opts.sandbox;
     this.secret = opts.secret;
     this.serverToken = opts.token;
-    this.key = `${opts.keyPrefix}:wechat:${opts.appid}:access-token`;
-    this.lockKey = `${this.key}:lock`;
+    const key = `${opts.keyPrefix}:wechat:${opts.appid}`;
+    this.token = new KeptCredential(opts.redis, `${key}:access-token`, (force) => this.fetchToken(force), 'access token');
+    this.ticket = new KeptCredential(opts.redis, `${key}:jsapi-ticket`, () => this.fetchTicket(), 'jsapi_ticket');
   }
 
   /** The snsapi_base authorisation URL the browser is sent to; WeChat comes back to redirectUri?code=…&state=…. */
@@ -104,9 +185,16 @@ export class WechatOa {
    * was refused, get a new one (force_refresh) unless another process already did.
    */
   async accessToken(force = false): Promise<string> {
-    const kept = await this.cached();
-    if (!force && kept && Date.now() < kept.refreshAt) return kept.token;
-    return this.refreshed(force ? (kept?.token ?? null) : null);
+    return this.token.get(force);
+  }
+
+  /**
+   * The account's jsapi_ticket (the JS-SDK's wx.config is signed with it): kept in Redis like the access token (5
+   * minutes early, one process fetching), else from cgi-bin/ticket/getticket with the access token; a token refused
+   * there (42001 / 40001) is refreshed once and the ticket asked again.
+   */
+  async jsapiTicket(): Promise<string> {
+    return this.ticket.get();
   }
 
   /** Sends a template message; a refused token (42001 / 40001) is refreshed once and the message sent again. */
@@ -124,7 +212,7 @@ export class WechatOa {
       return await send(token);
     } catch (err) {
       if (!(err instanceof WechatApiError) || !TOKEN_REFUSED.has(err.errcode)) throw err;
-      return send(await this.refreshed(token));
+      return send(await this.token.refreshed(token));
     }
   }
 
@@ -162,65 +250,42 @@ export class WechatOa {
     return { json, text };
   }
 
-  private async cached(): Promise<CachedToken | null> {
-    if (!this.opts.redis) return this.local && Date.now() < this.local.expiresAt ? this.local : null;
-    const raw = await this.opts.redis.get(this.key);
-    return raw ? (JSON.parse(raw) as CachedToken) : null;
-  }
-
-  /** A token other than `stale`, refreshed by one caller in this process and one process of all. */
-  private async refreshed(stale: string | null, again = true): Promise<string> {
-    this.refreshing ??= this.refreshOnce(stale).finally(() => (this.refreshing = null));
-    const token = await this.refreshing;
-    // joined a refresh that was not asked to replace `stale`
-    return again && stale !== null && token === stale ? this.refreshed(stale, false) : token;
-  }
-
-  private async refreshOnce(stale: string | null): Promise<string> {
-    const usable = (c: CachedToken | null) => !!c && Date.now() < c.refreshAt && c.token !== stale;
-    const redis = this.opts.redis;
-    if (!redis) {
-      if (usable(this.local)) return this.local!.token;
-      this.local = await this.fetchToken(stale !== null);
-      return this.local.token;
-    }
-    const deadline = Date.now() + 2 * LOCK_MS;
-    for (;;) {
-      const kept = await this.cached();
-      if (usable(kept)) return kept!.token;
-      const id = randomUUID();
-      if (await redis.set(this.lockKey, id, 'PX', LOCK_MS, 'NX')) {
-        try {
-          // another process may have written one between the read and the lock
-          const again = await this.cached();
-          if (usable(again)) return again!.token;
-          const t = await this.fetchToken(stale !== null);
-          await redis.set(this.key, JSON.stringify(t), 'PX', Math.max(1, t.expiresAt - Date.now()));
-          return t.token;
-        } finally {
-          await redis.eval(RELEASE_LOCK, 1, this.lockKey, id);
-        }
-      }
-      if (Date.now() > deadline) throw new Error('timed out waiting for the WeChat access token refresher');
-      await sleep(50);
-    }
-  }
-
   private async fetchToken(forceRefresh: boolean): Promise<CachedToken> {
     const body = JSON.stringify({ grant_type: 'client_credential', appid: this.appid, secret: this.secret, force_refresh: forceRefresh });
     const { json } = await this.call('cgi-bin/stable_token', body);
     const token = json.access_token;
     const expiresIn = Number(json.expires_in);
     if (typeof token !== 'string' || !token || !(expiresIn > 0)) throw new Error('WeChat stable_token answered without a token');
-    const now = Date.now();
-    const expiresAt = now + expiresIn * 1000;
-    // 5 minutes early; a token answered with less than that left is still used for a minute (not fetched on every call)
-    const refreshAt = Math.min(expiresAt - 10_000, Math.max(expiresAt - EARLY_MS, now + 60_000));
-    return { token, expiresAt, refreshAt };
+    return keptFor(token, expiresIn);
+  }
+
+  private async fetchTicket(): Promise<CachedToken> {
+    const ask = async (token: string) => {
+      const { json } = await this.call(`cgi-bin/ticket/getticket?access_token=${encodeURIComponent(token)}&type=jsapi`);
+      const ticket = json.ticket;
+      const expiresIn = Number(json.expires_in);
+      if (typeof ticket !== 'string' || !ticket || !(expiresIn > 0)) throw new Error('WeChat getticket answered without a ticket');
+      return keptFor(ticket, expiresIn);
+    };
+    const token = await this.accessToken();
+    try {
+      return await ask(token);
+    } catch (err) {
+      if (!(err instanceof WechatApiError) || !TOKEN_REFUSED.has(err.errcode)) throw err;
+      return ask(await this.token.refreshed(token));
+    }
   }
 }
 
 /** The server messages' signature: sha1 hex of the sorted Token, timestamp and nonce (also how the sandbox signs). */
 export function serverSignature(token: string, timestamp: string, nonce: string): string {
   return createHash('sha1').update([token, timestamp, nonce].sort().join('')).digest('hex');
+}
+
+/**
+ * The JS-SDK's signature (附录1 of WeChat's JS-SDK document): sha1 hex of `jsapi_ticket=…&noncestr=…&timestamp=…&url=…`,
+ * the url the page's own without its #fragment (also how the sandbox verifies a wx.config).
+ */
+export function jsapiSignature(ticket: string, nonceStr: string, timestamp: number | string, url: string): string {
+  return createHash('sha1').update(`jsapi_ticket=${ticket}&noncestr=${nonceStr}&timestamp=${timestamp}&url=${url}`).digest('hex');
 }

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { WechatJsConfigController } from './js-config.controller';
+import { WechatJsConfig } from './js-config.service';
 import { WechatOa } from './oa-client';
 import { OA_ACCOUNT, wechatOaProviders } from './oa.provider';
 import { WechatServerController } from './server.controller';
@@ -11,12 +13,13 @@ import { WechatSignIn } from './sign-in.service';
 
 /**
  * Parents in WeChat (issue 24): the official account's client (access token, web authorisation, template messages),
- * guardians' bindings and sign-in by openid, the server-message endpoint, and the settings and counts of the consoles.
+ * guardians' bindings and sign-in by openid, the server-message endpoint, the settings and counts of the consoles, and
+ * the JS-SDK's wx.config signed with the account's jsapi_ticket (issue 35).
  */
 @Module({
   imports: [AuthModule],
-  controllers: [WechatServerController, WechatSettingsController, WechatSignInController],
-  providers: [...wechatOaProviders, WechatServerService, WechatSettings, WechatSignIn],
+  controllers: [WechatServerController, WechatSettingsController, WechatSignInController, WechatJsConfigController],
+  providers: [...wechatOaProviders, WechatServerService, WechatSettings, WechatSignIn, WechatJsConfig],
   exports: [WechatOa, OA_ACCOUNT],
 })
 export class WechatModule {}

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Access } from '../../../core/auth/access.decorator';
 import { Input } from '../../../core/http/input.decorator';
 import { AUTHORIZE_PAGE_CSP } from './authorize-page';
+import { WECHAT_JSBRIDGE_JS } from './jssdk-bridge';
 import { WechatSandbox, type PageAnswer, type WechatAnswer } from './wechat-sandbox.service';
 
 const MessagesInput = z.strictObject({
@@ -34,8 +35,10 @@ function page(res: Response, a: PageAnswer): void {
 
 /**
  * The local WeChat official account's HTTP side (design.md, issue 24): WeChat's own paths under /api/dev/wechat/ (the
- * authorisation page, sns/oauth2/access_token, cgi-bin/stable_token, cgi-bin/message/template/send) answered as
- * WeChat answers, and the developer's tools: the message log, a user's following, expiring every token, status.
+ * authorisation page, sns/oauth2/access_token, cgi-bin/stable_token, cgi-bin/message/template/send,
+ * cgi-bin/ticket/getticket) answered as WeChat answers; what WeChat's client does with the JS-SDK (js/verify and the
+ * WeixinJSBridge of jsbridge.js); and the developer's tools: the message log, a user's following, expiring every
+ * token, status.
  */
 @Controller('api/dev/wechat')
 export class WechatSandboxController {
@@ -69,6 +72,31 @@ export class WechatSandboxController {
   @Access('pub')
   async sendTemplate(@Query('access_token') token: unknown, @Body() body: Q, @Res() res: Response): Promise<void> {
     wechat(res, await this.sandbox.sendTemplate(token, body ?? {}));
+  }
+
+  @Get('cgi-bin/ticket/getticket')
+  @Access('pub')
+  async getTicket(@Query('access_token') token: unknown, @Query('type') type: unknown, @Res() res: Response): Promise<void> {
+    wechat(res, await this.sandbox.getTicket(token, type));
+  }
+
+  /** WeChat's client checking a wx.config (the bridge's preVerifyJSAPI): `{ errMsg: 'config:ok' | 'config:invalid signature' | … }`. */
+  @Post('js/verify')
+  @Access('pub')
+  async verifyJs(@Body() body: Q, @Res() res: Response): Promise<void> {
+    const b = body && typeof body === 'object' && !Buffer.isBuffer(body) ? body : {};
+    res
+      .status(200)
+      .type('application/json')
+      .set('Cache-Control', 'no-store')
+      .send(JSON.stringify(await this.sandbox.verifyJsConfig(b)));
+  }
+
+  /** The WeixinJSBridge of a page inside "WeChat" (the JS-SDK's calls and WeChat Pay's sheet): journeys inject it. */
+  @Get('jsbridge.js')
+  @Access('pub')
+  jsbridge(@Res() res: Response): void {
+    res.type('application/javascript; charset=utf-8').set('Cache-Control', 'no-store').send(WECHAT_JSBRIDGE_JS);
   }
 
   /** The template messages the sandbox was sent, newest first (the developer's and the tests' view of a phone). */

@@ -2,11 +2,14 @@ import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../../core/config/config';
 import { InFlight } from '../../../core/events/in-flight';
 import { LOGGER } from '../../../core/logging/logger';
-import { serverSignature } from '../../wechat/oa-client';
+import { REDIS } from '../../../core/redis/redis.provider';
+import { jsapiSignature, serverSignature } from '../../wechat/oa-client';
 import { OA_ACCOUNT, type OaAccount } from '../../wechat/oa.provider';
 import { authorizeErrorPage, authorizePage, type AuthorizeRequest } from './authorize-page';
 
@@ -30,6 +33,9 @@ export interface SandboxMessage {
 /** seconds: an access token's life, an authorisation code's */
 export const SANDBOX_TOKEN_SECONDS = 7200;
 export const SANDBOX_CODE_SECONDS = 300;
+/** seconds: a jsapi_ticket's life; the newest this many are kept (each getticket issues one) */
+export const SANDBOX_TICKET_SECONDS = 7200;
+const TICKETS_KEPT = 50;
 /** the sandbox account's original id (ToUserName of its server messages) */
 const ORIGINAL_ID = 'gh_0000sandbox0';
 const TEMPLATE_RE = /^sbx_tpl_[a-z0-9_]{1,50}$/;
@@ -55,6 +61,8 @@ const cdata = (v: string) => `<![CDATA[${v.replace(/]]>/g, ']]]]><![CDATA[>')}]]
  * bad code, 40163 code used, 40001 unknown token, 42001 expired token, 40003 openid never authorised, 43101 not
  * following, 40037 template id). Its users, codes, tokens and sent messages are in wechat_sandbox_* tables; each
  * follow, unfollow and delivered template message is pushed to this API's /api/wechat/server signed with the Token.
+ * The JS-SDK's side (issue 35): cgi-bin/ticket/getticket issues jsapi_tickets (kept in Redis, or this process without
+ * one), and `js/verify` checks a wx.config's signature with them as WeChat's client does (jssdk-bridge.ts).
  */
 @Injectable()
 export class WechatSandbox implements BeforeApplicationShutdown {
@@ -63,7 +71,16 @@ export class WechatSandbox implements BeforeApplicationShutdown {
     @Inject(OA_ACCOUNT) private readonly account: OaAccount,
     private readonly host: HttpAdapterHost,
     @Inject(LOGGER) private readonly log: Logger,
+    @Inject(REDIS) private readonly redis: Redis | null,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** without Redis: the tickets issued by this process (ticket → its end, ms) */
+  private readonly localTickets = new Map<string, number>();
+
+  private get ticketsKey(): string {
+    return `${this.config.queuePrefix}:wechat-sandbox:${this.appid}:jsapi-tickets`;
+  }
 
   get appid(): string {
     return this.account.appid;
@@ -151,12 +168,8 @@ export class WechatSandbox implements BeforeApplicationShutdown {
 
   /** POST cgi-bin/message/template/send: to a user who authorised and follows, with a template id of the sandbox. */
   async sendTemplate(accessToken: unknown, body: Record<string, unknown>): Promise<WechatAnswer> {
-    const [t]: Array<{ expired: boolean }> = await this.db.query(
-      `select expires_at <= now() as expired from wechat_sandbox_tokens where token = $1 and appid = $2 and kind = 'client' and not revoked`,
-      [str(accessToken), this.appid],
-    );
-    if (!t) return refuse(40001, 'invalid credential, access_token is invalid or not latest');
-    if (t.expired) return refuse(42001, 'access_token expired');
+    const refused = await this.checkClientToken(accessToken);
+    if (refused) return refused;
     const openid = str(body.touser);
     const [u]: Array<{ subscribed: boolean }> = await this.db.query(`select subscribed from wechat_sandbox_users where appid = $1 and openid = $2`, [
       this.appid,
@@ -175,6 +188,61 @@ export class WechatSandbox implements BeforeApplicationShutdown {
     );
     this.later(this.pushTemplateFinished(m.msgid, openid));
     return { errcode: 0, errmsg: 'ok', msgid: Number(m.msgid) };
+  }
+
+  /** GET cgi-bin/ticket/getticket?type=jsapi: a new jsapi_ticket for 7,200 s (the ones issued before stay valid until their end). */
+  async getTicket(accessToken: unknown, type: unknown): Promise<WechatAnswer> {
+    const refused = await this.checkClientToken(accessToken);
+    if (refused) return refused;
+    if (type !== 'jsapi') return refuse(40097, 'invalid args');
+    const ticket = randomBytes(64).toString('base64url');
+    const endsAt = Date.now() + SANDBOX_TICKET_SECONDS * 1000;
+    if (this.redis) {
+      await this.redis
+        .multi()
+        .zadd(this.ticketsKey, endsAt, ticket)
+        .zremrangebyscore(this.ticketsKey, '-inf', Date.now())
+        .zremrangebyrank(this.ticketsKey, 0, -TICKETS_KEPT - 1)
+        .pexpire(this.ticketsKey, SANDBOX_TICKET_SECONDS * 1000)
+        .exec();
+    } else {
+      this.localTickets.set(ticket, endsAt);
+      for (const t of [...this.localTickets.keys()].slice(0, -TICKETS_KEPT)) this.localTickets.delete(t);
+    }
+    return { errcode: 0, errmsg: 'ok', ticket, expires_in: SANDBOX_TICKET_SECONDS };
+  }
+
+  /** The jsapi_tickets still valid, newest first. */
+  async liveTickets(): Promise<string[]> {
+    if (this.redis) return this.redis.zrevrangebyscore(this.ticketsKey, '+inf', Date.now());
+    return [...this.localTickets.entries()]
+      .filter(([, end]) => end > Date.now())
+      .map(([t]) => t)
+      .reverse();
+  }
+
+  /**
+   * What WeChat's client answers a wx.config (preVerifyJSAPI), as `errMsg`: `config:ok` when the signature is the sha1
+   * of a ticket the sandbox issued with the nonceStr, timestamp and the page's URL; `config:invalid url domain` for a
+   * page off the account's JS接口安全域名 (the site's public URL); `config:invalid signature` otherwise.
+   */
+  async verifyJsConfig(body: Record<string, unknown>): Promise<{ errMsg: string }> {
+    const url = str(body.url);
+    let page: URL | null = null;
+    try {
+      page = new URL(url);
+    } catch {
+      // below
+    }
+    if (!page || page.origin !== new URL(this.config.webPublicUrl).origin || url.includes('#')) return { errMsg: 'config:invalid url domain' };
+    const timestamp = typeof body.timestamp === 'number' ? String(body.timestamp) : str(body.timestamp);
+    const nonceStr = str(body.nonceStr);
+    const signature = str(body.signature).toLowerCase();
+    if (body.appId !== this.appid || !/^\d{1,12}$/.test(timestamp) || !nonceStr || nonceStr.length > 32 || !/^[0-9a-f]{40}$/.test(signature)) {
+      return { errMsg: 'config:invalid signature' };
+    }
+    const ok = (await this.liveTickets()).some((t) => same(jsapiSignature(t, nonceStr, timestamp, url), signature));
+    return { errMsg: ok ? 'config:ok' : 'config:invalid signature' };
   }
 
   /** The log of sent template messages, newest first (for one openid, or all). */
@@ -225,6 +293,17 @@ export class WechatSandbox implements BeforeApplicationShutdown {
   }
   async beforeApplicationShutdown(): Promise<void> {
     await this.settled();
+  }
+
+  /** An account access token (stable_token's) as WeChat checks it: 40001 unknown or replaced, 42001 expired. */
+  private async checkClientToken(accessToken: unknown): Promise<WechatAnswer | null> {
+    const [t]: Array<{ expired: boolean }> = await this.db.query(
+      `select expires_at <= now() as expired from wechat_sandbox_tokens where token = $1 and appid = $2 and kind = 'client' and not revoked`,
+      [str(accessToken), this.appid],
+    );
+    if (!t) return refuse(40001, 'invalid credential, access_token is invalid or not latest');
+    if (t.expired) return refuse(42001, 'access_token expired');
+    return null;
   }
 
   private checkApp(appid: unknown, secret: unknown): WechatAnswer | null {

@@ -1,4 +1,5 @@
 import { Code } from '@wantuo/shared';
+import { createHash } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../../../test/harness';
 import { OA_ACCOUNT, type OaAccount } from '../../wechat/oa.provider';
 import { WechatSandbox, sandboxOpenid } from './wechat-sandbox.service';
@@ -6,7 +7,8 @@ import { WechatSandbox, sandboxOpenid } from './wechat-sandbox.service';
 /**
  * The local WeChat official account's own endpoints, called as the real service is (issue 24): the authorisation page
  * and its refusals, sns/oauth2/access_token and cgi-bin/stable_token with WeChat's error codes, the template message's
- * refusals, and the developer's tools.
+ * refusals, cgi-bin/ticket/getticket and what WeChat's client does with a wx.config (js/verify, jsbridge.js), and the
+ * developer's tools.
  */
 
 let t: TestApp;
@@ -169,6 +171,69 @@ describe('cgi-bin/message/template/send', () => {
     expect(log.map((m: { msgid: string }) => m.msgid)).toEqual([String(b.body.msgid), String(a.body.msgid)]);
     expect(log[0]).toMatchObject({ name: '模板关注者', template_id: 'sbx_tpl_notice_published', url: 'https://school.example.com/n/1', data });
     expect((await t.get(`/api/dev/wechat/messages?openid=${stranger}`)).body.data).toEqual([]);
+  });
+});
+
+describe('the JS-SDK: getticket, js/verify, jsbridge.js', () => {
+  const getticket = (token: string, type = 'jsapi') =>
+    t.get(`/api/dev/wechat/cgi-bin/ticket/getticket?${new URLSearchParams({ access_token: token, type })}`);
+  const sign = (ticket: string, nonceStr: string, timestamp: number, url: string) =>
+    createHash('sha1').update(`jsapi_ticket=${ticket}&noncestr=${nonceStr}&timestamp=${timestamp}&url=${url}`).digest('hex');
+
+  it('issues a ticket for the account token (each call a new one, the older still valid), refuses 40001 / 42001 / 40097', async () => {
+    const token = (await stable({})).body.access_token;
+    const a = (await getticket(token)).body;
+    expect(a).toEqual({ errcode: 0, errmsg: 'ok', ticket: expect.stringMatching(/^[\w-]{80,}$/), expires_in: 7200 });
+    const b = (await getticket(token)).body;
+    expect(b.ticket).not.toBe(a.ticket);
+    expect(await t.app.get(WechatSandbox).liveTickets()).toEqual(expect.arrayContaining([a.ticket, b.ticket]));
+    expect((await getticket('nosuchtoken')).body).toMatchObject({ errcode: 40001, errmsg: expect.stringMatching(/^invalid credential/) });
+    expect((await getticket(token, 'wx_card_x')).body.errcode).toBe(40097);
+    // a user's web-authorisation token is not the account's
+    const oauth = (await snsToken({ code: await codeFor('网页令牌用户') })).body.access_token;
+    expect((await getticket(oauth)).body.errcode).toBe(40001);
+    await t.post('/api/dev/wechat/tokens/expire');
+    expect((await getticket(token)).body).toMatchObject({ errcode: 42001, errmsg: expect.stringMatching(/^access_token expired/) });
+  });
+
+  it('js/verify answers config:ok for a signature of an issued ticket and this site’s page, else why not', async () => {
+    const token = (await stable({})).body.access_token;
+    const { ticket } = (await getticket(token)).body;
+    const url = `${t.config.webPublicUrl}/m/parent?child=2`;
+    const timestamp = Math.floor(Date.now() / 1000);
+    const nonceStr = 'Wm3WZYTPz0wzccnW';
+    const config = { appId: account.appid, timestamp, nonceStr, signature: sign(ticket, nonceStr, timestamp, url), url };
+    const verify = async (over: Record<string, unknown>) => (await t.post('/api/dev/wechat/js/verify').send({ ...config, ...over })).body;
+    expect(await verify({})).toEqual({ errMsg: 'config:ok' });
+    expect(await verify({ timestamp: String(timestamp), signature: config.signature.toUpperCase() })).toEqual({ errMsg: 'config:ok' });
+    expect(await verify({ url: `${t.config.webPublicUrl}/m/parent` })).toEqual({ errMsg: 'config:invalid signature' });
+    expect(await verify({ timestamp: timestamp + 1 })).toEqual({ errMsg: 'config:invalid signature' });
+    expect(await verify({ appId: 'wxnotours01' })).toEqual({ errMsg: 'config:invalid signature' });
+    expect(await verify({ signature: sign('not-a-ticket', nonceStr, timestamp, url) })).toEqual({ errMsg: 'config:invalid signature' });
+    expect(await verify({ url: 'https://evil.example.com/m/parent?child=2' })).toEqual({ errMsg: 'config:invalid url domain' });
+    expect(await verify({ url: `${url}#x` })).toEqual({ errMsg: 'config:invalid url domain' });
+    expect((await t.post('/api/dev/wechat/js/verify').send('nonsense')).body).toEqual({ errMsg: 'config:invalid url domain' });
+  });
+
+  it('serves the bridge: the JS-SDK calls and WeChat Pay’s sheet in one script', async () => {
+    const res = await t.get('/api/dev/wechat/jsbridge.js');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/application\/javascript/);
+    for (const part of [
+      'preVerifyJSAPI',
+      'js/verify',
+      'scanQRCode',
+      '__wxScanResult',
+      'updateAppMessageShareData',
+      'updateTimelineShareData',
+      '__wxShared',
+      'getBrandWCPayRequest',
+      'WeixinJSBridgeReady',
+    ]) {
+      expect(res.text).toContain(part);
+    }
+    // it parses as a script
+    expect(() => new Function(res.text)).not.toThrow();
   });
 });
 
