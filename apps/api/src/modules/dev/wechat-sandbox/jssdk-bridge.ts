@@ -16,6 +16,7 @@ import { JSBRIDGE_JS } from '../wechatpay-sandbox.pages';
  * - Each of those is refused `permission denied` unless the last config was verified for this page and listed it.
  * - `getBrandWCPayRequest`: the WeChat Pay sandbox's sheet (wechatpay-sandbox.pages.ts, which extends this bridge).
  * - Anything else: `<name>:fail_not_supported`. The legacy `on('menu:share:…')` listeners are kept, never fired.
+ * - Calls made while a config is being verified are answered after it, in order (as WeChat's client handles them).
  *
  * Defines itself once (never over a real bridge), then fires `WeixinJSBridgeReady` on document.
  */
@@ -28,6 +29,7 @@ const JSSDK_BRIDGE_JS = `(function () {
   var handlers = {};
   var listeners = {};
   var verified = null;
+  var verifying = null;
   window.__wxShared = window.__wxShared || {};
   function pageUrl() { return ios ? entryUrl : location.href.split('#')[0]; }
   function reply(cb, res) {
@@ -43,7 +45,7 @@ const JSSDK_BRIDGE_JS = `(function () {
     verified = null;
     var url = pageUrl();
     var body = { appId: p.verifyAppId, timestamp: p.verifyTimestamp, nonceStr: p.verifyNonceStr, signature: p.verifySignature, url: url };
-    fetch(BASE + 'js/verify', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    verifying = fetch(BASE + 'js/verify', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
       .then(function (r) { return r.json(); })
       .then(function (a) {
         var msg = a && typeof a.errMsg === 'string' ? a.errMsg : 'config:fail';
@@ -54,7 +56,8 @@ const JSSDK_BRIDGE_JS = `(function () {
       .catch(function () {
         window.__wxConfig = { errMsg: 'config:fail', url: url };
         reply(cb, { err_msg: 'config:fail' });
-      });
+      })
+      .then(function () { verifying = null; });
   };
   handlers.scanQRCode = function (p, cb) {
     if (!allowed('scanQRCode')) return reply(cb, { err_msg: 'scanQRCode:permission denied' });
@@ -83,8 +86,12 @@ const JSSDK_BRIDGE_JS = `(function () {
     jssdk: true,
     invoke: function (name, params, cb) {
       var h = handlers[name];
-      if (h) return h(params || {}, cb);
-      reply(cb, { err_msg: name + ':fail_not_supported' });
+      if (!h) return reply(cb, { err_msg: name + ':fail_not_supported' });
+      if (verifying && name !== 'preVerifyJSAPI') {
+        verifying.then(function () { h(params || {}, cb); });
+        return;
+      }
+      h(params || {}, cb);
     },
     on: function (name, fn) { listeners[name] = fn; },
     call: function () {},
