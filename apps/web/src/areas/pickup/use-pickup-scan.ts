@@ -117,7 +117,7 @@ export function usePickupScan({ studentsFor, noneMessage, onDone }: PickupScanOp
 
 /**
  * The back camera into the video element of `videoRef` while `active`, each frame read for a QR code (BarcodeDetector,
- * else jsQR) until one is found (`onText`, once); `noCamera`: the camera could not be used (none, refused, not a
+ * else jsQR): each new text to `onText` (a refused code is not read twice in a row); `noCamera`: the camera could not be used (none, refused, not a
  * secure page).
  */
 export function useQrCamera(active: boolean, onText: (text: string) => unknown): { videoRef: RefObject<HTMLVideoElement | null>; noCamera: boolean } {
@@ -142,11 +142,13 @@ export function useQrCamera(active: boolean, onText: (text: string) => unknown):
         }
         el.srcObject = stream;
         await el.play();
+        // a refused code stays in front of the camera: it is read once, the next different one is read again
+        let last: string | null = null;
         while (!stop) {
           const text = await decodeQr(el, el.videoWidth, el.videoHeight).catch(() => null);
-          if (text) {
+          if (text && text !== last) {
+            last = text;
             await handler.current(text);
-            return;
           }
           await new Promise((r) => setTimeout(r, 300));
         }
