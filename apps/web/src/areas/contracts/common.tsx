@@ -1,16 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Select, Tag } from 'antd';
-import {
-  dayDiff,
-  formatFen,
-  type ContractPackage,
-  type ContractRow,
-  type ContractState,
-  type OfflinePayment,
-  type PackageKind,
-} from '@wantuo/shared';
+import { formatFen, type ContractPackage, type ContractState, type OfflinePayment, type PackageKind } from '@wantuo/shared';
 import { get } from '../../api/http';
-import { useSchoolToday } from '../../lib/school-time';
 import { contractStrings } from './strings';
 
 export const STATE_COLOR: Record<ContractState, string> = {
@@ -38,17 +29,8 @@ export function StateTag({ state }: { state: ContractState }) {
   return <Tag color={STATE_COLOR[state]}>{s(`state.${state}`)}</Tag>;
 }
 
-/** What is left, shown under a "剩余" label: "3 / 20 次" for counted kinds, "12 天" for calendar kinds still running, else '-'. */
-export function useUnitsText() {
-  const s = contractStrings.use();
-  const today = useSchoolToday();
-  return (c: Pick<ContractRow, 'kind' | 'units_total' | 'units_left' | 'end_day' | 'start_day' | 'state'>) => {
-    if (c.units_total !== null) return s('units.left', { left: c.units_left ?? 0, total: c.units_total, unit: s(`unit.${c.kind}`) });
-    if (c.state === 'active' || c.state === 'expiring')
-      return s('days.left', { n: Math.max(0, dayDiff(today > c.start_day ? today : c.start_day, c.end_day) + 1) });
-    return '-';
-  };
-}
+// what is left of a contract (antd-free: the phone's pages use it too)
+export { useUnitsText } from './parent-contracts-model';
 
 export const kindUnit = (kind: PackageKind) => `unit.${kind}` as const;
 

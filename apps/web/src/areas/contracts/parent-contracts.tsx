@@ -1,18 +1,19 @@
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Avatar, Button, Card, Flex, Space, Typography } from 'antd';
 import { formatFen, type ContractRow, type ParentChild } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { PaymentDialog } from '../money/payment-dialog';
 import { StateTag, useUnitsText } from './common';
+import { payContract, useChildrenContracts } from './parent-contracts-model';
+import { useParentChildren } from '../parent/children';
 import { contractStrings } from './strings';
 
 /** /parent_contracts: each child's care contracts with state, dates and units left; an unpaid one is paid here by WeChat Pay. */
 export default function ParentContracts() {
   const s = contractStrings.use();
-  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get('parentChildren') });
+  const children = useParentChildren();
   const kids = children.data?.list ?? [];
   return (
     <Card title={s('parent.title')} styles={{ body: { padding: 12 } }}>
@@ -33,12 +34,7 @@ function ChildrenContracts({ kids }: { kids: ParentChild[] }) {
   const s = contractStrings.use();
   const qc = useQueryClient();
   const [paying, setPaying] = useState<ContractRow | null>(null);
-  const lists = useQueries({
-    queries: kids.map((k) => ({
-      queryKey: ['studentContractList', k.id, 'parent'],
-      queryFn: () => get('studentContractList', { student_id: k.id, page: 1, limit: 50 }),
-    })),
-  });
+  const lists = useChildrenContracts(kids);
   return (
     <Flex vertical gap={16}>
       {kids.map((k, i) => {
@@ -76,7 +72,7 @@ function ChildrenContracts({ kids }: { kids: ParentChild[] }) {
         open={paying !== null}
         title={paying ? s('parent.pay_title', { no: paying.no }) : ''}
         amountFen={paying?.price_fen ?? 0}
-        wechat={paying ? (channel) => post('wechatPayContract', { id: paying.id, channel }) : undefined}
+        wechat={paying ? payContract(paying) : undefined}
         phoneChannels
         onPaid={() => {
           feedback().message.success(s('parent.paid'));

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { get } from '../../api/http';
 import { HOME_OF } from '../../router/route-table';
-import { PAYMENT_POLL_MS } from './payment-dialog';
+import { PAYMENT_POLL_MS } from './pay-flow';
 import { safeBackPath } from './phone-pay';
 import { moneyStrings } from './strings';
 

@@ -1,16 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Flex, Input, Modal, QRCode, Result, Segmented, Spin, Statistic, Typography } from 'antd';
 import { formatFen, type PayChannel, type PendingPayment } from '@wantuo/shared';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { get, wechatSandbox } from '../../api/http';
+import { useCallback, useRef, useState } from 'react';
 import { newRequestId } from '../../lib/request-id';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { choosePayChannel, userAgent } from '../../lib/wechat-env';
-import { h5PayUrl, requestPayment, wechatBridge } from './phone-pay';
+import { mmss, useH5Payment, useJsapiPayment, useNativePayment } from './pay-flow';
 import { moneyStrings } from './strings';
 
-/** How often an open QR asks for the payment's state. */
-export const PAYMENT_POLL_MS = 2_000;
+// the flows themselves are in pay-flow.ts (shared with the phone's pay sheet)
+export { browserNav, PAYMENT_POLL_MS } from './pay-flow';
 
 export type PayMethod = 'wechat' | 'balance';
 
@@ -42,14 +40,6 @@ export interface PaymentDialogProps {
   onPaid?: (method: PayMethod) => void;
   onClose: () => void;
 }
-
-/** mm:ss, or h:mm:ss from an hour up */
-const mmss = (ms: number) => {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  const two = (n: number) => String(n).padStart(2, '0');
-  const h = Math.floor(s / 3600);
-  return h ? `${h}:${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}` : `${two(Math.floor(s / 60))}:${two(s % 60)}`;
-};
 
 /**
  * The one payment dialog of the product (design.md §5a, §5b): every module that takes money opens it with the amount
@@ -125,39 +115,8 @@ function PaymentBody({ amountFen, wechat, phoneChannels, balance, onPaid, onClos
 /** The QR of a provider payment, its countdown and the polling of its state. */
 function WechatPane({ start, onPaid }: { start: () => Promise<PendingPayment>; onPaid: () => void }) {
   const s = moneyStrings.use();
-  const [attempt, setAttempt] = useState(0);
-  const [now, setNow] = useState(() => Date.now());
-  const [simulating, setSimulating] = useState(false);
-
-  const order = useQuery({
-    queryKey: ['payment.start', attempt],
-    queryFn: start,
-    staleTime: Infinity,
-    gcTime: 0,
-    retry: false,
-  });
-  const expiresAt = order.data ? Date.parse(order.data.expires_at) : null;
-  const expired = expiresAt !== null && now >= expiresAt;
-  const state = useQuery({
-    queryKey: ['paymentState', order.data?.out_trade_no],
-    queryFn: () => get('paymentState', { out_trade_no: order.data!.out_trade_no }, { silent: true }),
-    enabled: Boolean(order.data) && !expired,
-    refetchInterval: (q) => (q.state.data?.state === 'pending' || !q.state.data ? PAYMENT_POLL_MS : false),
-    gcTime: 0,
-  });
-  const sandbox = useQuery({ queryKey: ['wechat.sandbox'], queryFn: () => wechatSandbox.available(), staleTime: Infinity });
-
-  const settled = state.data?.state;
-  useEffect(() => {
-    if (settled === 'paid') onPaid();
-  }, [settled, onPaid]);
-  useEffect(() => {
-    if (!order.data || expired) return;
-    const id = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(id);
-  }, [order.data, expired]);
-
-  if (order.isLoading) {
+  const p = useNativePayment(start, onPaid);
+  if (p.order.isLoading) {
     return (
       <Flex vertical align="center" gap={8} style={{ padding: 32 }} role="status">
         <Spin />
@@ -165,52 +124,40 @@ function WechatPane({ start, onPaid }: { start: () => Promise<PendingPayment>; o
       </Flex>
     );
   }
-  if (order.isError || !order.data || order.data.channel !== 'native') {
+  if (p.order.isError || !p.codeUrl) {
     return (
       <Result
         status="warning"
         title={s('pay.create_failed')}
-        subTitle={order.error instanceof Error ? order.error.message : undefined}
-        extra={<Button onClick={() => setAttempt((a) => a + 1)}>{s('pay.regenerate')}</Button>}
+        subTitle={p.order.error instanceof Error ? p.order.error.message : undefined}
+        extra={<Button onClick={p.regenerate}>{s('pay.regenerate')}</Button>}
       />
     );
   }
-  if (expired || settled === 'closed') {
+  if (p.expired) {
     return (
       <Result
         status="info"
         title={s('pay.expired')}
         subTitle={s('pay.expired_hint')}
         extra={
-          <Button type="primary" onClick={() => setAttempt((a) => a + 1)}>
+          <Button type="primary" onClick={p.regenerate}>
             {s('pay.regenerate')}
           </Button>
         }
       />
     );
   }
-  const qr = order.data;
-  const simulate = async () => {
-    setSimulating(true);
-    try {
-      await wechatSandbox.pay(order.data!.out_trade_no);
-      await state.refetch();
-    } catch {
-      // the request wrapper said why
-    } finally {
-      setSimulating(false);
-    }
-  };
   return (
     <Flex vertical align="center" gap={12}>
-      <QRCode value={qr.code_url} size={200} status={state.data?.state === 'paid' ? 'scanned' : 'active'} aria-label={s('pay.scan')} />
+      <QRCode value={p.codeUrl} size={200} status={p.state.data?.state === 'paid' ? 'scanned' : 'active'} aria-label={s('pay.scan')} />
       <Typography.Text>{s('pay.scan')}</Typography.Text>
       <Typography.Text type="secondary" aria-live="polite">
-        {s('pay.expires_in', { time: mmss((expiresAt ?? now) - now) })} · {s('pay.waiting')}
+        {s('pay.expires_in', { time: mmss(p.msLeft) })} · {s('pay.waiting')}
       </Typography.Text>
-      {sandbox.data && (
+      {p.sandbox && (
         <Flex vertical align="center" gap={4}>
-          <Button onClick={() => void simulate()} loading={simulating} data-testid="simulate-pay">
+          <Button onClick={() => void p.simulate()} loading={p.simulating} data-testid="simulate-pay">
             {s('pay.simulate')}
           </Button>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
@@ -222,58 +169,13 @@ function WechatPane({ start, onPaid }: { start: () => Promise<PendingPayment>; o
   );
 }
 
-type JsapiPending = Extract<PendingPayment, { channel: 'jsapi' }>;
-
-/** The state of a started payment, polled while it is pending (the server decides when it is paid). */
-function usePaymentState(outTradeNo: string | undefined, onPaid: () => void) {
-  const state = useQuery({
-    queryKey: ['paymentState', outTradeNo],
-    queryFn: () => get('paymentState', { out_trade_no: outTradeNo! }, { silent: true }),
-    enabled: Boolean(outTradeNo),
-    refetchInterval: (q) => (q.state.data?.state === 'pending' || !q.state.data ? PAYMENT_POLL_MS : false),
-    gcTime: 0,
-  });
-  const settled = state.data?.state;
-  useEffect(() => {
-    if (settled === 'paid') onPaid();
-  }, [settled, onPaid]);
-  return state;
-}
-
 /**
- * Inside WeChat: 微信支付 starts a JSAPI order (once; a cancelled sheet is opened again for the same order) and opens
- * WeChat's payment sheet through WeixinJSBridge (outside production the sandbox's stand-in is loaded when there is no
- * bridge). The sheet's answer only says what to show meanwhile; paid is what the payment's state says.
+ * Inside WeChat: 微信支付 opens WeChat's payment sheet (useJsapiPayment: one order, the bridge or the sandbox's
+ * stand-in); paid is what the payment's state says.
  */
 function JsapiPane({ start, onPaid }: { start: () => Promise<PendingPayment>; onPaid: () => void }) {
   const s = moneyStrings.use();
-  const [order, setOrder] = useState<JsapiPending | null>(null);
-  const [phase, setPhase] = useState<'idle' | 'starting' | 'paying' | 'confirming' | 'cancelled' | 'failed'>('idle');
-  const state = usePaymentState(order?.out_trade_no, onPaid);
-  const closed = state.data?.state === 'closed';
-
-  const pay = async () => {
-    setPhase('starting');
-    try {
-      let o = order && !closed && Date.parse(order.expires_at) > Date.now() ? order : null;
-      if (!o) {
-        const started = await start();
-        if (started.channel !== 'jsapi') throw new Error('not a JSAPI order');
-        o = started;
-        setOrder(o);
-      }
-      const bridge = await wechatBridge();
-      setPhase('paying');
-      const outcome = await requestPayment(bridge, o.jsapi);
-      setPhase(outcome === 'ok' ? 'confirming' : outcome === 'cancel' ? 'cancelled' : 'failed');
-      if (outcome === 'ok') void state.refetch();
-    } catch {
-      // not bound to WeChat, the provider, no bridge: the request wrapper said why, or the hint below does
-      setPhase('failed');
-    }
-  };
-
-  const busy = phase === 'starting' || phase === 'paying';
+  const { phase, pay, busy, retry } = useJsapiPayment(start, onPaid);
   return (
     <Flex vertical gap={12}>
       {phase === 'confirming' ? (
@@ -286,7 +188,7 @@ function JsapiPane({ start, onPaid }: { start: () => Promise<PendingPayment>; on
           {phase === 'cancelled' && <Alert type="info" showIcon title={s('pay.cancelled')} />}
           {phase === 'failed' && <Alert type="warning" showIcon title={s('pay.phone_failed')} />}
           <Button type="primary" block size="large" loading={busy} onClick={() => void pay()} data-testid="wechat-jsapi-pay">
-            {phase === 'cancelled' || phase === 'failed' ? s('pay.again') : s('pay.method_wechat')}
+            {retry ? s('pay.again') : s('pay.method_wechat')}
           </Button>
           <Typography.Text type="secondary" style={{ textAlign: 'center' }}>
             {s('pay.jsapi_hint')}
@@ -297,27 +199,10 @@ function JsapiPane({ start, onPaid }: { start: () => Promise<PendingPayment>; on
   );
 }
 
-/** Where the H5 payment sends the browser (replaced in tests). */
-export const browserNav = { assign: (url: string) => window.location.assign(url) };
-
-/**
- * In a phone browser outside WeChat: 微信支付 starts an H5 order and goes to WeChat's cashier page, which comes back
- * to /pay/result (it polls the payment's state, then links back here).
- */
+/** In a phone browser outside WeChat: 微信支付 goes to WeChat's cashier page (useH5Payment), back to /pay/result. */
 function H5Pane({ start }: { start: () => Promise<PendingPayment> }) {
   const s = moneyStrings.use();
-  const [phase, setPhase] = useState<'idle' | 'starting' | 'failed'>('idle');
-  const go = async () => {
-    setPhase('starting');
-    try {
-      const o = await start();
-      if (o.channel !== 'h5') throw new Error('not an H5 order');
-      const { origin, pathname, search } = window.location;
-      browserNav.assign(h5PayUrl(o.h5_url, o.out_trade_no, origin, `${pathname}${search}`));
-    } catch {
-      setPhase('failed');
-    }
-  };
+  const { phase, go } = useH5Payment(start);
   return (
     <Flex vertical gap={12}>
       {phase === 'failed' && <Alert type="warning" showIcon title={s('pay.phone_failed')} />}

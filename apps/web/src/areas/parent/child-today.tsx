@@ -1,7 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { Tag, Typography } from 'antd';
 import type { ParentChild } from '@wantuo/shared';
-import { get } from '../../api/http';
+import { useChildDay } from './child-day';
 import { useT } from '../../stores/preferences';
 import { useSchoolZone } from '../../lib/school-time';
 import { DayTimeline } from '../flow/timeline';
@@ -14,10 +13,7 @@ export function ChildToday({ child, date }: { child: ParentChild; date: string }
   const t = useT();
   const tf = flowStrings.use();
   const tz = useSchoolZone();
-  const q = useQuery({
-    queryKey: ['clockingInInfo', child.id, date],
-    queryFn: () => get('clockingInInfo', { student_id: child.id, date }, { silent: true }),
-  });
+  const q = useChildDay(child.id, date);
   if (q.isLoading) return <Typography.Text type="secondary">{t('common.loading')}</Typography.Text>;
   if (q.isError || !q.data) return <Typography.Text type="secondary">{t('common.load_failed')}</Typography.Text>;
   const d = q.data;

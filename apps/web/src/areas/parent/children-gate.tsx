@@ -1,16 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
 import { Card, Segmented } from 'antd';
 import type { ParentChild } from '@wantuo/shared';
 import type { ReactNode } from 'react';
-import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
+import { useParentChildren } from './children';
 
 /**
  * The parent pages' first step: the guardian's children (parentChildren), with the loading, error and no-children
  * states; `children` renders the page for the list (never empty). The one way the parent pages load who they are about.
  */
 export function ParentChildren({ empty, children }: { empty: string; children: (kids: ParentChild[]) => ReactNode }) {
-  const q = useQuery({ queryKey: ['parentChildren'], queryFn: () => get('parentChildren') });
+  const q = useParentChildren();
   const kids = q.data?.list ?? [];
   if (q.isLoading) return <Loading />;
   if (q.isError) return <LoadError onRetry={() => void q.refetch()} />;

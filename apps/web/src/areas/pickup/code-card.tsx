@@ -1,10 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { Card, Flex, Typography } from 'antd';
 import QRCode from 'antd/es/qr-code';
 import type { PickupCodeAnswer } from '@wantuo/shared';
-import { useEffect, useState } from 'react';
 import { LoadError, Loading } from '../../components/states';
 import { pickupStrings } from './strings';
+import { usePickupCode } from './use-pickup-code';
 
 /** The rotating QR of a pick-up code: asked for again when its 30 s window ends, with a countdown. */
 export function PickupCodeCard({
@@ -19,20 +18,9 @@ export function PickupCodeCard({
   errorText?: string;
 }) {
   const pt = pickupStrings.use();
-  const q = useQuery({
-    queryKey,
-    queryFn: load,
-    refetchInterval: (query) => Math.max(1000, Date.parse(query.state.data?.window_ends_at ?? '') - Date.now() || 30_000),
-    retry: false,
-  });
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
+  const { q, secondsLeft: left } = usePickupCode(queryKey, load);
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError message={errorText} onRetry={() => q.refetch()} />;
-  const left = Math.max(0, Math.ceil((Date.parse(q.data.window_ends_at) - now) / 1000));
   return (
     <Card size="small" title={title ?? pt('pickup.title')}>
       <Flex vertical align="center" gap={8}>

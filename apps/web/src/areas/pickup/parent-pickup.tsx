@@ -1,30 +1,14 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Flex, List, Popconfirm, Tag, Typography } from 'antd';
-import { useState } from 'react';
-import { get, post } from '../../api/http';
+import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { PickupCodeCard } from './code-card';
 import { pickupStrings } from './strings';
+import { useShareLinks } from './use-share-links';
 
 /** /parent_pickup: the guardian's rotating code and share links for the children's pick-up people. */
 export default function ParentPickupPage() {
   const pt = pickupStrings.use();
-  const qc = useQueryClient();
-  const links = useQuery({ queryKey: ['pickupShareLinks'], queryFn: () => get('pickupShareLinks') });
-  const [made, setMade] = useState<Record<number, string>>({});
-  const [texted, setTexted] = useState<Record<number, boolean>>({});
-  const [copied, setCopied] = useState<number | null>(null);
-
-  const create = async (personId: number) => {
-    const res = await post('pickupShareLink', { pickup_person_id: personId });
-    setMade((m) => ({ ...m, [personId]: res.url }));
-    setTexted((m) => ({ ...m, [personId]: res.sent }));
-    await qc.invalidateQueries({ queryKey: ['pickupShareLinks'] });
-  };
-  const copy = async (personId: number) => {
-    await navigator.clipboard?.writeText(made[personId]).catch(() => undefined);
-    setCopied(personId);
-  };
+  const { links, made, texted, copied, create, copy, revoke } = useShareLinks();
 
   return (
     <Flex vertical gap={12} style={{ maxWidth: 480, margin: '0 auto' }}>
@@ -67,14 +51,7 @@ export default function ParentPickupPage() {
                       </Button>
                     )}
                     {p.link && (
-                      <Popconfirm
-                        title={pt('pickup.share_revoke_confirm')}
-                        onConfirm={async () => {
-                          await post('pickupRevoke', { link_id: p.link!.id });
-                          setMade(({ [p.pickup_person_id]: _, ...rest }) => rest);
-                          await qc.invalidateQueries({ queryKey: ['pickupShareLinks'] });
-                        }}
-                      >
+                      <Popconfirm title={pt('pickup.share_revoke_confirm')} onConfirm={() => revoke(p.pickup_person_id, p.link!.id)}>
                         <Button danger data-testid="pickup-link-revoke">
                           {pt('pickup.share_revoke')}
                         </Button>

@@ -1,15 +1,13 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, Image, List, Space, Tag, Timeline, Typography } from 'antd';
 import { commentText, type DailyReport, type ParentChild } from '@wantuo/shared';
 import dayjs from 'dayjs';
 import { useSearchParams } from 'react-router';
-import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { localTime, useSchoolToday } from '../../lib/school-time';
 import { usePreferences } from '../../stores/preferences';
+import { reportIsEmpty, reportSteps, useDailyReport, useReportDays } from './daily-report';
 import { reportsStrings } from './strings';
 import { ChildSwitcher, ParentChildren } from '../parent/children-gate';
-import { nextPageOf } from '../../api/query';
 
 /** /parent_report?student=&day=: a child's day on one page (the 'report.daily' message links here), earlier days below. */
 export default function ParentReport() {
@@ -29,7 +27,7 @@ function ChildReport({ kids }: { kids: ParentChild[] }) {
   const current = kids.some((k) => k.id === asked) ? asked : kids[0].id;
   const day = /^\d{4}-\d{2}-\d{2}$/.test(params.get('day') ?? '') ? params.get('day')! : today;
   const go = (student: number, d: string) => setParams({ student: String(student), day: d }, { replace: true });
-  const q = useQuery({ queryKey: ['dailyReport', current, day], queryFn: () => get('dailyReport', { student_id: current, day }) });
+  const q = useDailyReport(current, day);
   return (
     <>
       <ChildSwitcher kids={kids} value={current} onChange={(id) => go(id, day)} />
@@ -51,14 +49,7 @@ function ChildReport({ kids }: { kids: ParentChild[] }) {
 export function ReportView({ r }: { r: DailyReport }) {
   const s = reportsStrings.use();
   const lang = usePreferences((p) => p.lang);
-  const empty = !r.state && !r.comment && !r.homework.length && !r.points_entries.length;
-  const steps: Array<[string, string | null, string | null]> = [
-    [s('picked_up'), r.picked_up_at, null],
-    [s('arrived'), r.arrived_at, r.arrived_by_name],
-    [s('dinner'), r.dinner_at, null],
-    [s('tutor_started'), r.tutor_started_at, null],
-    [s('tutor_ended'), r.tutor_ended_at, null],
-  ];
+  const empty = reportIsEmpty(r);
   return (
     <Flex vertical gap={12} data-testid="daily-report">
       <Card size="small" title={`${r.student_name} · ${r.day}`} extra={r.class_name}>
@@ -69,18 +60,16 @@ export function ReportView({ r }: { r: DailyReport }) {
         ) : (
           <Timeline
             items={[
-              ...steps
-                .filter(([, at], i) => at || i !== 0)
-                .map(([label, at, by]) => ({
-                  color: at ? 'green' : 'gray',
-                  children: (
-                    <Space size={6} wrap>
-                      <Typography.Text strong>{label}</Typography.Text>
-                      <Typography.Text>{at ? localTime(at) : s('not_yet')}</Typography.Text>
-                      {by && <Typography.Text type="secondary">{s('by', { name: by })}</Typography.Text>}
-                    </Space>
-                  ),
-                })),
+              ...reportSteps(r).map(({ label, at, by }) => ({
+                color: at ? 'green' : 'gray',
+                children: (
+                  <Space size={6} wrap>
+                    <Typography.Text strong>{s(label)}</Typography.Text>
+                    <Typography.Text>{at ? localTime(at) : s('not_yet')}</Typography.Text>
+                    {by && <Typography.Text type="secondary">{s('by', { name: by })}</Typography.Text>}
+                  </Space>
+                ),
+              })),
               {
                 color: r.left_at ? 'green' : 'gray',
                 children: (
@@ -178,12 +167,7 @@ export function ReportView({ r }: { r: DailyReport }) {
 
 function History({ studentId, day, onPick }: { studentId: number; day: string; onPick: (day: string) => void }) {
   const s = reportsStrings.use();
-  const q = useInfiniteQuery({
-    queryKey: ['dailyReportDays', studentId],
-    initialPageParam: 1,
-    queryFn: ({ pageParam }) => get('dailyReportDays', { student_id: studentId, page: pageParam, limit: 20 }),
-    getNextPageParam: nextPageOf,
-  });
+  const q = useReportDays(studentId);
   const list = q.data?.pages.flatMap((p) => p.list) ?? [];
   return (
     <Card size="small" title={s('history')}>
