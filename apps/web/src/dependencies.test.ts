@@ -16,7 +16,9 @@ const packageOf = (spec: string): string | null => {
   return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 };
 
-const IMPORT = /^\s*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+// `import('pkg' as string)`: a lazy import whose typings TypeScript does not load (phone/wechat/jssdk.ts)
+const IMPORT =
+  /^\s*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*(?:as\s+string\s*)?\)/gm;
 
 function resolveFile(from: string, spec: string): string | null {
   const base = resolve(dirname(from), spec.replace(/\?.*$/, ''));
