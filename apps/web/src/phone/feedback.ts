@@ -1,5 +1,3 @@
-import Dialog from 'antd-mobile/es/components/dialog';
-import Toast from 'antd-mobile/es/components/toast';
 import { TOAST_MS } from '@wantuo/shared';
 import type { Feedback } from '../api/feedback';
 import { phoneStrings } from './strings';
@@ -13,9 +11,18 @@ const textOf = (c: unknown): string => {
   const parts = [content, title, description].filter((p) => typeof p === 'string' && p) as string[];
   return parts.join('：');
 };
+/** antd-mobile's toast and dialog (with their spring animation code) load on the first message, not with the shell. */
+const kit = () =>
+  Promise.all([import('antd-mobile/es/components/toast'), import('antd-mobile/es/components/dialog')]).then(([t, d]) => ({
+    Toast: t.default,
+    Dialog: d.default,
+  }));
+
 const toast = (icon: 'success' | 'fail' | undefined) => (c: unknown) => {
   const seconds = c && typeof c === 'object' ? (c as Content).duration : undefined;
-  Toast.show({ content: textOf(c), icon, duration: typeof seconds === 'number' && seconds > 0 ? seconds * 1000 : TOAST_MS });
+  void kit().then(({ Toast }) =>
+    Toast.show({ content: textOf(c), icon, duration: typeof seconds === 'number' && seconds > 0 ? seconds * 1000 : TOAST_MS }),
+  );
   return undefined as never;
 };
 
@@ -29,19 +36,21 @@ export const phoneFeedback: Feedback = {
   modal: {
     confirm(config) {
       const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
-      void Dialog.confirm({
-        title: text(config.title),
-        content: text(config.content),
-        confirmText: text(config.okText) ?? phoneStrings.t('m.ok'),
-        cancelText: text(config.cancelText) ?? phoneStrings.t('m.cancel'),
-        onConfirm: () => {
-          void config.onOk?.();
-        },
-        onCancel: () => {
-          void config.onCancel?.();
-        },
-        afterClose: () => config.afterClose?.(),
-      });
+      void kit().then(({ Dialog }) =>
+        Dialog.confirm({
+          title: text(config.title),
+          content: text(config.content),
+          confirmText: text(config.okText) ?? phoneStrings.t('m.ok'),
+          cancelText: text(config.cancelText) ?? phoneStrings.t('m.cancel'),
+          onConfirm: () => {
+            void config.onOk?.();
+          },
+          onCancel: () => {
+            void config.onCancel?.();
+          },
+          afterClose: () => config.afterClose?.(),
+        }),
+      );
       return undefined;
     },
   },

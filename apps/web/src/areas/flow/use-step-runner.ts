@@ -1,4 +1,4 @@
-import { refusalOf, Role, t as apiText, type FlowBoardStudent, type FlowRefusal, type GetAction, type StepCommandType } from '@wantuo/shared';
+import { flowText, refusalOf, Role, type FlowBoardStudent, type FlowRefusal, type GetAction, type StepCommandType } from '@wantuo/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { feedback } from '../../api/feedback';
@@ -74,7 +74,7 @@ export function useStepRunner(chosen: FlowBoardStudent[], after: () => Promise<u
     if (cmd === 'leave' && chosen.length > 1) return { able: [], why: tf('flow.leave_one') };
     const able = chosen.filter((s) => !reasonOf(s, cmd));
     const first = chosen.find((s) => reasonOf(s, cmd));
-    return { able, why: able.length ? null : first ? `${first.name}：${apiText(lang, reasonOf(first, cmd)!)}` : null };
+    return { able, why: able.length ? null : first ? `${first.name}：${flowText(lang, reasonOf(first, cmd)!)}` : null };
   };
 
   const report = (results: StepResult[] | null) => {

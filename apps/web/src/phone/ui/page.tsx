@@ -1,13 +1,18 @@
 import NavBar from 'antd-mobile/es/components/nav-bar';
-import PullToRefresh from 'antd-mobile/es/components/pull-to-refresh';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { pick } from '../../i18n/messages';
 import { usePreferences } from '../../stores/preferences';
 import { phoneStrings } from '../strings';
 import { usePhoneRoute } from './route-context';
 import { OfflineBar, PhoneEmpty, PhoneError, PhoneLoading } from './states';
+
+/**
+ * Pull-to-refresh (antd-mobile's, with its spring and gesture code: ~15 KB) loads after the page's first paint: the
+ * content is shown at once, the gesture works a moment later.
+ */
+const Pull = lazy(() => import('./pull'));
 
 interface PhonePageProps {
   /** the title in the top bar (default: the route's) */
@@ -46,17 +51,11 @@ export function PhonePage({ title, onRefresh, right, children }: PhonePageProps)
         <OfflineBar />
       </div>
       {onRefresh ? (
-        <PullToRefresh
-          onRefresh={async () => {
-            await onRefresh();
-          }}
-          pullingText={t('m.pull')}
-          canReleaseText={t('m.release')}
-          refreshingText={t('m.refreshing')}
-          completeText={t('m.refreshed')}
-        >
-          <div className="m-content">{children}</div>
-        </PullToRefresh>
+        <Suspense fallback={<div className="m-content">{children}</div>}>
+          <Pull onRefresh={onRefresh}>
+            <div className="m-content">{children}</div>
+          </Pull>
+        </Suspense>
       ) : (
         <div className="m-content">{children}</div>
       )}
