@@ -7,9 +7,7 @@ import { phoneContext } from './phone';
 import { SHOTS, startStack, type Stack } from './stack';
 
 let stack: Stack;
-let chunk: string;
 beforeAll(async () => {
-  chunk = jssdkChunk();
   stack = await startStack();
 });
 afterAll(async () => {
@@ -20,7 +18,7 @@ afterAll(async () => {
 const ANDROID_WECHAT_UA =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240805.005; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.134 Mobile Safari/537.36 XWEB/1260117 MMWEBSDK/20240501 MMWEBID/2247 MicroMessenger/8.0.54.2660(0x28003637) WeChat/arm64 Weixin NetType/WIFI Language/zh_CN ABI/arm64';
 
-/** The phone app's chunk of src/phone/wechat/jssdk.ts in the built app (its name carries a hash). */
+/** The phone app's chunk of src/phone/wechat/jssdk.ts in the built app (its name carries a hash: looked up when used). */
 function jssdkChunk(): string {
   const dir = fileURLToPath(new URL('../dist/static/m', import.meta.url));
   const file = readdirSync(dir).find((f) => /^jssdk-[\w-]+\.js$/.test(f));
@@ -62,7 +60,8 @@ type WxWindow = Window & {
  * Runs `call` on the page's own module (the chunk the pages load). Given as source text: the test runner rewrites an
  * import() written in a function here, which the page would not understand.
  */
-const withJs = <T>(page: Page, call: string): Promise<T> => page.evaluate(`import(${JSON.stringify(chunk)}).then((js) => ${call})`) as Promise<T>;
+const withJs = <T>(page: Page, call: string): Promise<T> =>
+  page.evaluate(`import(${JSON.stringify(jssdkChunk())}).then((js) => ${call})`) as Promise<T>;
 /** wechatScan(), with `read` as what WeChat's scanner reads (null: the user cancels). */
 const scan = async (page: Page, read: string | null) => {
   await page.evaluate((text) => ((window as WxWindow).__wxScanResult = text), read);
