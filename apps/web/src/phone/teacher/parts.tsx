@@ -1,12 +1,11 @@
 import Button from 'antd-mobile/es/components/button';
 import CheckList from 'antd-mobile/es/components/check-list';
 import Checkbox from 'antd-mobile/es/components/checkbox';
-import Popup from 'antd-mobile/es/components/popup';
 import SearchBar from 'antd-mobile/es/components/search-bar';
 import Tag from 'antd-mobile/es/components/tag';
 import CloseOutline from 'antd-mobile-icons/es/CloseOutline';
 import type { FlowBoardStudent, HandoverDuty, StepCommandType } from '@wantuo/shared';
-import type { KeyboardEvent, ReactNode } from 'react';
+import { lazy, Suspense, type KeyboardEvent, type ReactNode } from 'react';
 import { flowStrings, type FlowKey } from '../../areas/flow/strings';
 import { useHandOver } from '../../areas/flow/use-hand-over';
 import type { StepDef, StepRunner } from '../../areas/flow/use-step-runner';
@@ -150,6 +149,9 @@ export function StepActions({
 }
 
 /** A bottom sheet with a title and a close button (the phone's dialog). */
+/** antd-mobile's Popup (with its spring and gesture code, ~15 KB) loads when a sheet first opens, not with the page. */
+const Popup = lazy(() => import('antd-mobile/es/components/popup'));
+
 export function Sheet({
   open,
   title,
@@ -164,18 +166,21 @@ export function Sheet({
   testId?: string;
 }) {
   const tp = teacherPhoneStrings.use();
+  if (!open) return null;
   return (
-    <Popup visible={open} onMaskClick={onClose} onClose={onClose} destroyOnClose bodyStyle={{ borderRadius: '12px 12px 0 0' }}>
-      <div className="m-sheet" data-testid={testId} role="dialog" aria-label={typeof title === 'string' ? title : undefined}>
-        <div className="m-sheet-head">
-          <div className="m-sheet-title">{title}</div>
-          <Button fill="none" aria-label={tp('tp.close')} onClick={onClose}>
-            <CloseOutline fontSize={20} />
-          </Button>
+    <Suspense fallback={null}>
+      <Popup visible={open} onMaskClick={onClose} onClose={onClose} destroyOnClose bodyStyle={{ borderRadius: '12px 12px 0 0' }}>
+        <div className="m-sheet" data-testid={testId} role="dialog" aria-label={typeof title === 'string' ? title : undefined}>
+          <div className="m-sheet-head">
+            <div className="m-sheet-title">{title}</div>
+            <Button fill="none" aria-label={tp('tp.close')} onClick={onClose}>
+              <CloseOutline fontSize={20} />
+            </Button>
+          </div>
+          {children}
         </div>
-        {children}
-      </div>
-    </Popup>
+      </Popup>
+    </Suspense>
   );
 }
 

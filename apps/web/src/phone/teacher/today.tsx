@@ -17,12 +17,13 @@ import { localTime, useSchoolZone } from '../../lib/school-time';
 import { PhonePage, QueryView } from '../ui/page';
 import { PhoneEmpty } from '../ui/states';
 import { Notice, PendingNotice, SelectRow, Sheet, StateTag, StepActions } from './parts';
-import { ScanPanel } from './scan';
 import { teacherPhoneStrings } from './strings';
 import './teacher.css';
 
 /** the quick comment's sheet, loaded when a 评语 is first opened */
 const CommentSheet = lazy(() => import('./comment-sheet'));
+/** the pick-up code scanner (jsQR and the code's signature check, ~16 KB) loads when a 离园 sheet opens */
+const ScanPanel = lazy(() => import('./scan').then((m) => ({ default: m.ScanPanel })));
 
 type Filter = 'all' | 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
 const FILTERS: Filter[] = ['all', 'expected', 'picked_up', 'in_centre', 'left', 'on_leave'];
@@ -92,7 +93,9 @@ function LeaveSheet({
         {tp('tp.leave_confirm')}
       </Button>
       <div className="m-sheet-sub">{tp('tp.leave_or_scan')}</div>
-      <ScanPanel studentsFor={() => [{ id: student.id, name: student.name }]} onDone={onScanned} autoStart={false} />
+      <Suspense fallback={null}>
+        <ScanPanel studentsFor={() => [{ id: student.id, name: student.name }]} onDone={onScanned} autoStart={false} />
+      </Suspense>
     </Sheet>
   );
 }
