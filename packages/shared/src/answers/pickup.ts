@@ -38,7 +38,7 @@ export type PickupShareList = z.infer<typeof PickupShareList>;
 export const PickupShareLinkAnswer = z.object({
   id: wire.id,
   token: z.string(),
-  /** the path of the person's page, /pickup/<token> */
+  /** the path of the person's page, /m/pickup/<token> (the phone app; /pickup/<token> still opens the desktop page) */
   path: z.string(),
   /** absolute, with the web's public address */
   url: z.string(),

@@ -180,7 +180,7 @@ export class PickupService {
    */
   async shareLink(user: SessionUser, input: PickupShareLinkInput): Promise<PickupShareLinkAnswer> {
     const token = toB64url(randomBytes(24));
-    const path = `/pickup/${token}`;
+    const path = `/m/pickup/${token}`;
     const url = `${this.config.webPublicUrl}${path}`;
     const { link, staged } = await this.db.transaction(async (em) => {
       const [person]: Array<{ id: number; name: string; mobile: string; student: string; school: string }> = await em.query(

@@ -87,7 +87,7 @@ async function shareLinkFor(studentId: number) {
   const person = list.body.data.list.find((r: { students: Array<{ id: number }> }) => r.students[0].id === studentId);
   const res = await t.post(path('pickupShareLink'), parent).send({ pickup_person_id: person.pickup_person_id });
   expect(res.body.code).toBe(Code.Ok);
-  expect(res.body.data.path).toBe(`/pickup/${res.body.data.token}`);
+  expect(res.body.data.path).toBe(`/m/pickup/${res.body.data.token}`);
   return { ...res.body.data, person: person.pickup_person_id as number };
 }
 
@@ -158,7 +158,7 @@ describe('verified departures', () => {
       }>;
     const res = await t.post(path('pickupShareLink'), parent).send({ pickup_person_id: person.pickup_person_id });
     expect(res.body.code).toBe(Code.Ok);
-    expect(res.body.data).toMatchObject({ sent: true, url: expect.stringMatching(new RegExp(`/pickup/${res.body.data.token}$`)) });
+    expect(res.body.data).toMatchObject({ sent: true, url: expect.stringMatching(new RegExp(`/m/pickup/${res.body.data.token}$`)) });
     const [sms] = await texts();
     expect(sms).toMatchObject({ kind: 'pickup.link', params: { person: person.name, url: res.body.data.url } });
     expect(sms.params.student).toBeTruthy();

@@ -1,10 +1,9 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Avatar, Button, Card, Form, Input, Select, Space, Switch, Tabs, Tag, Typography, Upload } from 'antd';
-import { PASSWORD_RE, Role, type ActivityRow, type UserInfo } from '@wantuo/shared';
+import { PASSWORD_RE, Role, type ActivityRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { get, post, upload } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { get, upload } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { LoadError, Loading } from '../../components/states';
 import { LANGS } from '../../i18n/messages';
@@ -13,6 +12,7 @@ import { useSession } from '../../stores/session';
 import { useSchoolClock } from '../../lib/school-time';
 import { accountStrings, type AccountKey } from './strings';
 import { TeacherProfile } from './teacher-profile';
+import { useChangePassword, useSaveNickname } from './use-account';
 
 function RecentActivity() {
   const t = useT();
@@ -44,27 +44,13 @@ function RecentActivity() {
 
 function Profile() {
   const t = useT();
-  const setUser = useSession((s) => s.setUser);
-  const queryClient = useQueryClient();
   const q = useQuery({ queryKey: ['userInfo'], queryFn: () => get('userInfo') });
-  const [busy, setBusy] = useState(false);
+  const { save, saved, busy } = useSaveNickname();
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => q.refetch()} />;
 
-  const saved = (info: UserInfo) => {
-    setUser(info);
-    queryClient.setQueryData(['userInfo'], info);
-    feedback().message.success(t('common.saved'));
-  };
   const saveNickname = async ({ nickname }: { nickname: string }) => {
-    setBusy(true);
-    try {
-      saved(await post('profile', { nickname: nickname.trim() }));
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    await save(nickname);
   };
   const uploadAvatar = async (file: File) => {
     const form = new FormData();
@@ -106,21 +92,10 @@ function Profile() {
 
 function ChangePassword() {
   const t = useT();
-  const clear = useSession((s) => s.clear);
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
+  const { change, busy } = useChangePassword(() => navigate('/login', { replace: true }));
   const submit = async (v: { oldpassword: string; newpassword: string }) => {
-    setBusy(true);
-    try {
-      await post('changepwd', { oldpassword: v.oldpassword, newpassword: v.newpassword });
-      feedback().message.success(t('settings.password_changed'));
-      clear();
-      navigate('/login', { replace: true });
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    await change(v.oldpassword, v.newpassword);
   };
   return (
     <Form layout="vertical" onFinish={submit} style={{ maxWidth: 420 }}>

@@ -1,15 +1,14 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, Form, Image, Input, Modal, Space, Typography, Upload } from 'antd';
 import { guardianMayMarkDone, type ParentChild, type StudentHomework } from '@wantuo/shared';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post, upload } from '../../api/http';
+import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { newRequestId } from '../../lib/request-id';
 import { useSchoolToday } from '../../lib/school-time';
 import { Attachments, KindTag, StateTag } from './common';
 import { homeworkStrings } from './strings';
+import { uploadHomeworkPhoto, useDoneAtHome } from './use-done-at-home';
 import './homework.css';
 import { ChildSwitcher, ParentChildren } from '../parent/children-gate';
 
@@ -91,32 +90,15 @@ function ChildHomework({ kids }: { kids: ParentChild[] }) {
 
 function DoneAtHome({ homework, studentId, onClose }: { homework: StudentHomework | null; studentId: number; onClose: () => void }) {
   const s = homeworkStrings.use();
-  const qc = useQueryClient();
   const [form] = Form.useForm<{ photo_url: string; note?: string }>();
-  const [saving, setSaving] = useState(false);
-  const [requestId, setRequestId] = useState(newRequestId);
+  const done = useDoneAtHome(studentId);
 
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v || !homework) return;
-    setSaving(true);
-    try {
-      await post('parentDoneHomeWork', {
-        homework_id: homework.id,
-        student_id: studentId,
-        photo_url: v.photo_url,
-        note: v.note?.trim() || undefined,
-        request_id: requestId,
-      });
-      feedback().message.success(s('parent.saved'));
+    if (await done.submit(homework.id, v.photo_url, v.note)) {
       form.resetFields();
-      setRequestId(newRequestId());
-      await qc.invalidateQueries({ queryKey: ['wantuoStudentHomeWork'] });
       onClose();
-    } catch {
-      // shown
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -128,7 +110,7 @@ function DoneAtHome({ homework, studentId, onClose }: { homework: StudentHomewor
       onOk={() => void submit()}
       okText={s('parent.submit')}
       cancelText={s('cancel')}
-      confirmLoading={saving}
+      confirmLoading={done.saving}
       destroyOnHidden
     >
       <Typography.Paragraph strong>{homework?.title}</Typography.Paragraph>
@@ -155,13 +137,11 @@ function PhotoField({ value, onChange }: { value?: string; onChange?: (v: string
         accept="image/*"
         showUploadList={false}
         customRequest={async ({ file, onSuccess, onError }) => {
-          const fd = new FormData();
-          fd.append('file', file as Blob);
           setUploading(true);
           try {
-            const res = await upload('upload', fd);
-            onChange?.(res.url);
-            onSuccess?.(res);
+            const url = await uploadHomeworkPhoto(file as Blob);
+            onChange?.(url);
+            onSuccess?.({ url });
           } catch (e) {
             onError?.(e as Error);
           } finally {

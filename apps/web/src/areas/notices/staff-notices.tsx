@@ -1,9 +1,9 @@
 import { PaperClipOutlined, PlusOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Checkbox, Flex, Grid, Input, Modal, Segmented, Tag, Typography } from 'antd';
 import { Role, type NoticeItem } from '@wantuo/shared';
 import { useState } from 'react';
-import { post, get } from '../../api/http';
+import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { ServerTable } from '../../components/server-table';
 import { useSession } from '../../stores/session';
@@ -12,6 +12,7 @@ import { AudienceTag, NoticeBody, ScopeText } from './common';
 import { ComposeDrawer } from './compose';
 import { ReceiptsDrawer } from './receipts';
 import { noticesStrings } from './strings';
+import { useReadNotice } from './use-read-notice';
 
 const PAGE = 10;
 type Box = 'sent' | 'received' | 'class';
@@ -238,16 +239,7 @@ export default function StaffNotices() {
 export function ReadNotice({ id, onClose }: { id: number; onClose: () => void }) {
   const s = noticesStrings.use();
   const when = useSchoolClock().dateTime;
-  const qc = useQueryClient();
-  const q = useQuery({
-    queryKey: ['notices', 'read', id],
-    queryFn: async () => {
-      const n = await post('readInform', { id });
-      void qc.invalidateQueries({ queryKey: ['notices'], predicate: (x) => x.queryKey[1] !== 'read' });
-      return n;
-    },
-    staleTime: Infinity,
-  });
+  const q = useReadNotice(id);
   return (
     <Modal open onCancel={onClose} footer={<Button onClick={onClose}>{s('close')}</Button>} title={q.data?.title ?? ''} destroyOnHidden width={640}>
       {q.isLoading ? (

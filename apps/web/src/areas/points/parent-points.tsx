@@ -1,14 +1,13 @@
-import { useInfiniteQuery, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Alert, Avatar, Button, Card, Empty, Flex, Modal, Radio, Space, Tag, Typography } from 'antd';
 import { exchangeDecision, type ParentChild, type ScoreGoods } from '@wantuo/shared';
 import { useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
-import { newRequestId } from '../../lib/request-id';
 import { useSchoolClock } from '../../lib/school-time';
 import { GoodsPicture, LedgerList, OrderStateTag } from './common';
 import { pointsStrings } from './strings';
+import { useBalances, useExchange } from './use-parent-points';
 import { ChildSwitcher, ParentChildren } from '../parent/children-gate';
 import { nextPageOf } from '../../api/query';
 
@@ -27,15 +26,9 @@ function ChildrenPoints({ kids }: { kids: ParentChild[] }) {
   const [current, setCurrent] = useState(kids[0].id);
   const [exchanging, setExchanging] = useState<ScoreGoods | null>(null);
   // every child's balance (the exchange dialog shows them all); the history pages for the child shown
-  const balances = useQueries({
-    queries: kids.map((k) => ({
-      queryKey: ['studentPoints', k.id, 'balance'],
-      queryFn: () => get('studentPoints', { student_id: k.id, page: 1, limit: 1 }),
-    })),
-  });
-  const balanceOf = (id: number) => balances[kids.findIndex((k) => k.id === id)]?.data?.balance;
+  const { balanceOf, queryOf } = useBalances(kids);
   const kid = kids.find((k) => k.id === current)!;
-  const b = balances[kids.indexOf(kid)];
+  const b = queryOf(kid.id);
 
   return (
     <>
@@ -159,28 +152,13 @@ function ExchangeDialog({
   onClose: () => void;
 }) {
   const s = pointsStrings.use();
-  const qc = useQueryClient();
   const [child, setChild] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const [requestId, setRequestId] = useState(newRequestId);
+  const { exchange, busy } = useExchange();
   const name = kids.find((k) => k.id === child)!.name;
   const balance = balanceOf(child) ?? 0;
   const d = exchangeDecision(balance, good);
   const submit = async () => {
-    setBusy(true);
-    try {
-      await post('exchangeScoreGoods', { student_id: child, goods_id: good.id, price: good.price, request_id: requestId });
-      feedback().message.success(s('parent.exchanged'));
-      onClose();
-    } catch {
-      // shown by the request wrapper (sold out meanwhile, a changed price): a new attempt is a new request
-      setRequestId(newRequestId());
-    } finally {
-      setBusy(false);
-      void qc.invalidateQueries({ queryKey: ['studentPoints'] });
-      void qc.invalidateQueries({ queryKey: ['pointsShop'] });
-      void qc.invalidateQueries({ queryKey: ['scoreOrderList'] });
-    }
+    if (await exchange(child, good)) onClose();
   };
   return (
     <Modal

@@ -1,19 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Flex, Popconfirm, Segmented, Tag, Typography } from 'antd';
 import { MESSAGE_CHANNELS, type MessageChannel, type MessagePrefsAnswer } from '@wantuo/shared';
-import { useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
 import { channelKey, useKindLabel, wechatStrings } from './strings';
-
-const KEY = ['messagePrefs'];
+import { useMessagePrefs, usePrefsDraft, useWechatUnbind } from './use-message-prefs';
 
 /** /parent_messages 消息通知: per kind of message the channel (微信/短信/都要/不接收), and the WeChat binding. Phone first (375 px). */
 export default function ParentMessages() {
   const s = wechatStrings.use();
-  const q = useQuery({ queryKey: KEY, queryFn: () => get('messagePrefs') });
+  const q = useMessagePrefs();
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => void q.refetch()} />;
   return (
@@ -29,16 +24,7 @@ export default function ParentMessages() {
 function Prefs({ data }: { data: MessagePrefsAnswer }) {
   const s = wechatStrings.use();
   const kindLabel = useKindLabel();
-  const qc = useQueryClient();
-  const [draft, setDraft] = useState<Record<string, MessageChannel>>(() => Object.fromEntries(data.kinds.map((k) => [k.kind, k.channel])));
-  const changed = data.kinds.filter((k) => draft[k.kind] !== k.channel).map((k) => ({ kind: k.kind, channel: draft[k.kind] }));
-  const save = useMutation({
-    mutationFn: () => post('saveMessagePrefs', { prefs: changed }),
-    onSuccess: (d) => {
-      qc.setQueryData(KEY, d);
-      feedback().message.success(s('prefs.saved'));
-    },
-  });
+  const { draft, choose, changed, save } = usePrefsDraft(data);
 
   return (
     <Card title={s('prefs.title')} styles={{ body: { padding: 12 } }}>
@@ -63,7 +49,7 @@ function Prefs({ data }: { data: MessagePrefsAnswer }) {
                 block
                 aria-label={kindLabel(k.kind)}
                 value={draft[k.kind]}
-                onChange={(v) => setDraft((d) => ({ ...d, [k.kind]: v }))}
+                onChange={(v) => choose(k.kind, v)}
                 options={MESSAGE_CHANNELS.map((c) => ({ value: c, label: s(channelKey(c)), disabled: !k.channels.includes(c) }))}
               />
               {!k.may_turn_off && (
@@ -92,15 +78,7 @@ function Prefs({ data }: { data: MessagePrefsAnswer }) {
 function Binding({ binding }: { binding: MessagePrefsAnswer['binding'] }) {
   const s = wechatStrings.use();
   const clock = useSchoolClock();
-  const qc = useQueryClient();
-  const unbind = useMutation({
-    mutationFn: () => post('wechatUnbind', {}),
-    onSuccess: () => {
-      qc.setQueryData<MessagePrefsAnswer>(KEY, (d) => d && { ...d, binding: { bound: false, bound_at: null, openid: null } });
-      feedback().message.success(s('bind.unbound_done'));
-      void qc.invalidateQueries({ queryKey: KEY });
-    },
-  });
+  const unbind = useWechatUnbind();
   return (
     <Card
       title={s('bind.title')}
