@@ -11,6 +11,7 @@ import { phoneStrings } from '../strings';
 import { forgetOfflineData } from '../sw-register';
 import { PhonePage } from '../ui/page';
 import { meStrings } from './strings';
+import './me.css';
 
 /** 我的: who is signed in, the pages that are not tabs, language, settings, the desktop version and signing out. */
 export default function Me() {
@@ -25,6 +26,7 @@ export default function Me() {
     ? [
         { to: '/m/parent_pickup', label: mt('me.pickup') },
         { to: '/m/parent_report', label: mt('me.report') },
+        { to: '/m/parent_homework', label: mt('me.homework') },
         { to: '/m/parent_points', label: mt('me.points') },
         { to: '/m/parent_scores', label: mt('me.scores') },
         { to: '/m/parent_notices', label: mt('me.notices') },
