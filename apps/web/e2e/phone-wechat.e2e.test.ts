@@ -129,7 +129,19 @@ it('WeChat JS-SDK: config verified, scan reaches the page, share card set; a bad
   expect(await share(page, { title: 'x', desc: 'y', link: 'https://evil.example.com/' })).toBe(false);
   expect(configs).toBe(0);
 
-  // 4. a signature that is not the API's: WeChat refuses the config, the scanner is not opened, null (the camera path)
+  // 4. the pick-up scan page: WeChat's scanner first, and what it reads reaches the page (a text that is no pick-up code
+  // of a child here is refused on the page)
+  await page.goto(`${stack.url}/m/teacher_pickup`);
+  const wechatScanButton = page.getByTestId('pickup-scan-wechat');
+  await wechatScanButton.waitFor();
+  await page.evaluate(() => ((window as WxWindow).__wxScanResult = 'not-a-pickup-code'));
+  await wechatScanButton.tap();
+  await page.getByTestId('pickup-refused').waitFor();
+  expect(await wx(page)).toMatchObject({ config: { errMsg: 'config:ok', url: `${stack.url}/m/teacher_pickup` }, scans: 1 });
+  await page.screenshot({ path: join(SHOTS, 'phone-wechat-pickup-scan.png') });
+
+  // 5. a signature that is not the API's: WeChat refuses the config, its scanner is not opened, the page takes the
+  // camera path (this headless browser has none: the photo way is offered)
   const jsConfigUrl = (u: URL) => u.pathname === '/api/index/wechatJsConfig';
   await page.route(jsConfigUrl, async (route) => {
     const res = await route.fetch();
@@ -138,16 +150,22 @@ it('WeChat JS-SDK: config verified, scan reaches the page, share card set; a bad
     await route.fulfill({ response: res, json: body });
   });
   await page.reload();
-  await page.locator('.m-top').first().waitFor();
-  expect(await scan(page, 'PKUP.e2e-code-0003')).toBeNull();
+  await wechatScanButton.waitFor();
+  await page.evaluate(() => ((window as WxWindow).__wxScanResult = 'PKUP.e2e-code-0003'));
+  await wechatScanButton.tap();
+  await page.locator('video.m-video').or(page.getByText('无法使用摄像头，请从相册选择接送码照片')).first().waitFor();
   expect(await wx(page)).toMatchObject({ config: { errMsg: 'config:invalid signature' }, scans: 0 });
+  await page.screenshot({ path: join(SHOTS, 'phone-wechat-pickup-fallback.png') });
+  // the module asked again: refused again, null
+  expect(await scan(page, 'PKUP.e2e-code-0003')).toBeNull();
+  expect((await wx(page)).scans).toBe(0);
   await page.unroute(jsConfigUrl);
   // configured again on the next try, with the API's own signature
   expect(await scan(page, 'PKUP.e2e-code-0004')).toBe('PKUP.e2e-code-0004');
   expect((await wx(page)).config?.errMsg).toBe('config:ok');
   await context.close();
 
-  // 5. Android: WeChat checks the current URL, so a route change (pushState) is configured again for the new URL
+  // 6. Android: WeChat checks the current URL, so a route change (pushState) is configured again for the new URL
   const android = await inWechat(ANDROID_WECHAT_UA);
   const phone = await signIn(android, 'teacher');
   const urls: string[] = [];
