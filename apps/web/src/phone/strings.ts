@@ -17,6 +17,7 @@ export const phoneStrings = defineStrings({
   'm.forbidden': { zh: '当前账号不能打开这个页面', en: 'Your account may not open this page' },
   'm.go_home': { zh: '回到首页', en: 'Back home' },
   'm.updated': { zh: '已更新到新版本', en: 'Updated to the new version' },
+  'm.build': { zh: '版本', en: 'Build' },
   'm.desktop': { zh: '电脑版', en: 'Desktop version' },
   'm.desktop_hint': { zh: '在电脑上使用完整的管理功能', en: 'The full console, for a computer' },
   'm.language': { zh: '语言', en: 'Language' },

@@ -8,8 +8,12 @@ import { actionOf, OFFLINE_DATA_CACHE, OFFLINE_NETWORK_TIMEOUT_S, OFFLINE_READS 
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
-// a new release takes over at once (the page reloads onto it: sw-register.ts)
-void self.skipWaiting();
+// a new release waits until the page says to take over (sw-register.ts: at once when it was found as the app opened,
+// else when the user leaves the page), then claims the open pages, which reload onto it; the first install has no
+// page of an older release to wait for and controls the page that installed it at once
+self.addEventListener('message', (event: ExtendableMessageEvent) => {
+  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
 clientsClaim();
 cleanupOutdatedCaches();
 // the phone shell and every phone page's code (the build's list of its own files, with their hashes)
