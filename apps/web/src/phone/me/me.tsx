@@ -8,7 +8,7 @@ import { post } from '../../api/http';
 import { usePreferences } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { phoneStrings } from '../strings';
-import { forgetOfflineData } from '../sw-register';
+import { forgetOfflineData, phoneBuild } from '../sw-register';
 import { PhonePage } from '../ui/page';
 import { meStrings } from './strings';
 import './me.css';
@@ -90,6 +90,10 @@ export default function Me() {
           <span style={{ color: 'var(--adm-color-danger)' }}>{t('m.logout')}</span>
         </List.Item>
       </List>
+      {/* the release this phone runs, for support staff */}
+      <div className="m-build" style={{ padding: '12px 16px', textAlign: 'center', fontSize: 12, color: 'var(--adm-color-weak)' }}>
+        {t('m.build')} {phoneBuild() ?? '-'}
+      </div>
     </PhonePage>
   );
 }
