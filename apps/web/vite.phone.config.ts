@@ -46,10 +46,10 @@ export function firstScreenModules(routeTable: string, pages: string): string[] 
 }
 
 /**
- * m.html asks for the first screens' code (their page chunk, the chunks it imports, its CSS) in parallel with the
- * shell, instead of after the shell has loaded and run (boot.ts's import): one round trip less on a cold open.
- * Both first screens are named (the CSP allows no inline script to pick one by path); the other role's few KiB are
- * fetched anyway by the service worker's precache on the same visit.
+ * m.html asks for the code every first screen needs (the chunks the teacher's and the parent's home both import,
+ * with their CSS) in parallel with the shell, instead of after the shell has loaded and run (boot.ts's import). A
+ * screen's own chunks are not named: the CSP allows no inline script to pick them by path, and the other role's
+ * would take connections from this one's.
  */
 function preloadFirstScreens(): Plugin {
   const read = (f: string) => readFileSync(fileURLToPath(new URL(f, import.meta.url)), 'utf8');
@@ -63,27 +63,33 @@ function preloadFirstScreens(): Plugin {
         if (!bundle) return [];
         const chunks = Object.values(bundle).filter((o): o is OutputChunk => o.type === 'chunk');
         const entries = new Set(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
-        const js = new Set<string>();
-        const css = new Set<string>();
-        const add = (c: OutputChunk) => {
-          if (entries.has(c.fileName) || js.has(c.fileName)) return;
+        /** a page chunk's own chunks (itself and what it imports, not the shell's) and their CSS */
+        const own = (c: OutputChunk, js = new Set<string>(), css = new Set<string>()) => {
+          if (entries.has(c.fileName) || js.has(c.fileName)) return { js, css };
           js.add(c.fileName);
           for (const f of (c as OutputChunk & { viteMetadata?: { importedCss: Set<string> } }).viteMetadata?.importedCss ?? []) css.add(f);
           for (const f of c.imports) {
             const dep = bundle[f];
-            if (dep?.type === 'chunk') add(dep);
+            if (dep?.type === 'chunk') own(dep, js, css);
           }
+          return { js, css };
         };
-        for (const mod of firstScreenModules(read('./src/phone/route-table.ts'), read('./src/phone/pages.ts'))) {
+        const screens = firstScreenModules(read('./src/phone/route-table.ts'), read('./src/phone/pages.ts')).map((mod) => {
           const chunk = chunks.find(
             (c) => c.facadeModuleId && /\.tsx?$/.test(c.facadeModuleId) && c.facadeModuleId.replace(/\.tsx?$/, '').endsWith(mod),
           );
           if (!chunk) throw new Error(`vite.phone.config.ts: no chunk for ${mod}`);
-          add(chunk);
-        }
+          return own(chunk);
+        });
+        // only what every first screen needs: on HTTP/1.1 (six connections) each chunk of the other role's screen
+        // would delay this one's
+        const every = (pick: (s: { js: Set<string>; css: Set<string> }) => Set<string>) =>
+          [...pick(screens[0])].filter((f) => screens.every((s) => pick(s).has(f)));
+        const js = every((s) => s.js);
+        const css = every((s) => s.css);
         const tags: HtmlTagDescriptor[] = [
-          ...[...js].map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: '', href: `/${f}` }, injectTo: 'head' as const })),
-          ...[...css].map((f) => ({
+          ...js.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: '', href: `/${f}` }, injectTo: 'head' as const })),
+          ...css.map((f) => ({
             tag: 'link',
             attrs: { rel: 'preload', as: 'style', crossorigin: '', href: `/${f}` },
             injectTo: 'head' as const,
