@@ -148,7 +148,11 @@ export default defineConfig({
     rolldownOptions: {
       input: { m: fileURLToPath(new URL('./m.html', import.meta.url)) },
       // the shell in one chunk: each of many small ones would cost a request on 4G
-      output: { codeSplitting: { groups: [{ name: 'm-shell', tags: ['$initial'] }] } },
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'm-shell', tags: ['$initial'], priority: 20 }],
+        },
+      },
     },
   },
 });

@@ -1,5 +1,3 @@
-import Toast from 'antd-mobile/es/components/toast';
-import { Workbox } from 'workbox-window';
 import { cookies, StorageKey } from '../lib/storage';
 import { currentLang } from '../stores/preferences';
 import { actionOf, OFFLINE_DATA_CACHE, OFFLINE_READS } from './sw-rules';
@@ -48,14 +46,19 @@ export function registerPhoneWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
   if (sessionStorage.getItem(UPDATED)) {
     sessionStorage.removeItem(UPDATED);
-    Toast.show({ content: phoneStrings.t('m.updated'), duration: 2000 });
+    // the toast's code (with its animation) loads only for this once-per-release notice
+    void import('antd-mobile/es/components/toast').then(({ default: Toast }) => Toast.show({ content: phoneStrings.t('m.updated'), duration: 2000 }));
   }
   let touched = false;
   const touch = () => {
     touched = true;
   };
   for (const type of ['pointerdown', 'keydown'] as const) window.addEventListener(type, touch, { capture: true, once: true, passive: true });
-  const wb = new Workbox('/sw.js', { scope: '/m/' });
+  // workbox-window loads with the worker's registration, after the first screen's code
+  void import('workbox-window').then(({ Workbox }) => startWorker(new Workbox('/sw.js', { scope: '/m/' }), () => touched));
+}
+
+function startWorker(wb: import('workbox-window').Workbox, touched: () => boolean): void {
   let asked = false;
   const takeOver = () => {
     if (asked) return;
@@ -63,7 +66,7 @@ export function registerPhoneWorker(): void {
     wb.messageSkipWaiting();
   };
   const onWaiting = () => {
-    if (takeOverNow(touched, document.visibilityState === 'hidden')) return takeOver();
+    if (takeOverNow(touched(), document.visibilityState === 'hidden')) return takeOver();
     const onHidden = () => {
       if (document.visibilityState !== 'hidden') return;
       document.removeEventListener('visibilitychange', onHidden);
