@@ -88,7 +88,6 @@ function NotFound() {
 
 /** A page that failed to render or whose code did not load (offline without a cached copy, a stale chunk). */
 function RouteFailed({ error }: { error: unknown }) {
-  const t = phoneStrings.use();
   return (
     <div className="m-app">
       <PhoneError error={error} onRetry={() => window.location.reload()} />

@@ -38,7 +38,8 @@ beforeAll(async () => {
       [t.demo.classes!.second],
     )
   ).rows[0].student_id;
-  pickup = (await t.sql.query(`select id, name from pickup_people where student_id = $1 and deleted_at is null order by id limit 1`, [child])).rows[0];
+  pickup = (await t.sql.query(`select id, name from pickup_people where student_id = $1 and deleted_at is null order by id limit 1`, [child]))
+    .rows[0];
 });
 afterAll(() => t.close());
 
@@ -82,7 +83,10 @@ it('projects the day after enter, dinner and tutoring; homework with its photo, 
   expect(r.data.arrived_by_name).toEqual(expect.any(String));
   expect(r.data.lacks).toEqual(['comment', 'departure']);
   // set-based per command: both children of the command are projected
-  expect((await t.sql.query(`select count(*)::int as n from daily_reports where day = $1 and student_id = any($2::int[])`, [today, [child, sibling]])).rows[0].n).toBe(2);
+  expect(
+    (await t.sql.query(`select count(*)::int as n from daily_reports where day = $1 and student_id = any($2::int[])`, [today, [child, sibling]]))
+      .rows[0].n,
+  ).toBe(2);
 
   await step('teacherStudentDinner', [child]);
   await step('teacherStudentStartTutor', [child]);
@@ -112,7 +116,10 @@ it('projects the day after enter, dinner and tutoring; homework with its photo, 
 
   // the comment: presets and free text, a photo taken during tutoring
   const saved = await comment({ presets: ['happy', 'focused'], text: '今天很棒', photos: ['/uploads/2026/11/tutor.jpg'], version: 0 });
-  expect(saved.body).toMatchObject({ code: Code.Ok, data: { student_id: child, day: today, presets: ['focused', 'happy'], text: '今天很棒', version: 1 } });
+  expect(saved.body).toMatchObject({
+    code: Code.Ok,
+    data: { student_id: child, day: today, presets: ['focused', 'happy'], text: '今天很棒', version: 1 },
+  });
 
   r = (await report(child)).body.data;
   expect(r.dinner_at).toEqual(expect.any(String));
@@ -137,16 +144,27 @@ it('projects the day after enter, dinner and tutoring; homework with its photo, 
   const wx = sent.find((m) => m.url);
   if (wx) expect(wx.url).toContain(`/parent_report?student=${child}&day=${today}`);
   // the head teacher voids the departure and it is recorded again: still one report message
-  const { rows: ev } = await t.sql.query(`select event_id from flow_events where student_id = $1 and day = $2 order by version desc limit 1`, [child, today]);
-  expect((await t.post(api('voidFlowEvent'), adviser).send({ student_id: child, event_id: ev[0].event_id, reason: '点错了' })).body.code).toBe(Code.Ok);
+  const { rows: ev } = await t.sql.query(`select event_id from flow_events where student_id = $1 and day = $2 order by version desc limit 1`, [
+    child,
+    today,
+  ]);
+  expect((await t.post(api('voidFlowEvent'), adviser).send({ student_id: child, event_id: ev[0].event_id, reason: '点错了' })).body.code).toBe(
+    Code.Ok,
+  );
   await settled();
   expect((await report(child)).body.data).toMatchObject({ state: 'in_centre', left_at: null, pickup: null });
   await step('studentLiyuan', [child], { picked_up_by: pickup.id });
   expect((await reportMessages()).length).toBe(sent.length);
 
   // a comment written after the report went out: the page shows the latest (optimistic concurrency on version)
-  expect((await comment({ presets: ['calm'], text: '', version: 0 })).body).toMatchObject({ code: Code.Error, msg: '评语已被他人修改，请刷新后重试' });
-  expect((await comment({ presets: ['calm'], text: '补充：情绪平稳', version: 1 }, adviser)).body).toMatchObject({ code: Code.Ok, data: { version: 2 } });
+  expect((await comment({ presets: ['calm'], text: '', version: 0 })).body).toMatchObject({
+    code: Code.Error,
+    msg: '评语已被他人修改，请刷新后重试',
+  });
+  expect((await comment({ presets: ['calm'], text: '补充：情绪平稳', version: 1 }, adviser)).body).toMatchObject({
+    code: Code.Ok,
+    data: { version: 2 },
+  });
   expect((await report(child)).body.data.comment).toMatchObject({ presets: ['calm'], text: '补充：情绪平稳', version: 2 });
   expect((await t.sql.query(`select version from daily_comment_versions where student_id = $1 order by version`, [child])).rows).toEqual([
     { version: 1 },
