@@ -1,4 +1,3 @@
-import Avatar from 'antd-mobile/es/components/avatar';
 import Dialog from 'antd-mobile/es/components/dialog';
 import List from 'antd-mobile/es/components/list';
 import Selector from 'antd-mobile/es/components/selector';
@@ -10,6 +9,7 @@ import { useSession } from '../../stores/session';
 import { phoneStrings } from '../strings';
 import { forgetOfflineData, phoneBuild } from '../sw-register';
 import { PhonePage } from '../ui/page';
+import { ProfileCard } from './profile-card';
 import { meStrings } from './strings';
 import './me.css';
 
@@ -44,20 +44,7 @@ export default function Me() {
   };
   return (
     <PhonePage>
-      <List className="m-section">
-        <List.Item
-          prefix={
-            <Avatar
-              src=""
-              style={{ '--size': '48px', '--border-radius': '24px' }}
-              fallback={<span className="m-avatar">{user?.avatar_text ?? user?.nickname?.slice(0, 1)}</span>}
-            />
-          }
-          description={user?.school?.name ?? ''}
-        >
-          {user?.nickname}
-        </List.Item>
-      </List>
+      <ProfileCard who={user} />
       <List className="m-section">
         {links.map((l) => (
           <List.Item key={l.to} onClick={() => navigate(l.to)}>

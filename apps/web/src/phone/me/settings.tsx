@@ -1,4 +1,3 @@
-import Avatar from 'antd-mobile/es/components/avatar';
 import Button from 'antd-mobile/es/components/button';
 import Form from 'antd-mobile/es/components/form';
 import Input from 'antd-mobile/es/components/input';
@@ -16,6 +15,7 @@ import { usePreferences, useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { phoneStrings } from '../strings';
 import { PhonePage, QueryView } from '../ui/page';
+import { ProfileCard } from './profile-card';
 import { meStrings } from './strings';
 import { WechatBinding } from './wechat-binding';
 import './me.css';
@@ -40,20 +40,7 @@ export default function PhoneSettings() {
   const refresh = () => Promise.all([info.refetch(), qc.refetchQueries({ queryKey: ['messagePrefs'], type: 'active' })]);
   return (
     <PhonePage onRefresh={refresh}>
-      <List className="m-section">
-        <List.Item
-          prefix={
-            <Avatar
-              src=""
-              style={{ '--size': '48px', '--border-radius': '24px' }}
-              fallback={<span className="m-avatar">{me?.avatar_text ?? me?.nickname?.slice(0, 1)}</span>}
-            />
-          }
-          description={me?.school?.name ?? ''}
-        >
-          {me?.nickname}
-        </List.Item>
-      </List>
+      <ProfileCard who={me} />
       <List className="m-section" header={mt('set.profile')}>
         {teacher && (
           <List.Item extra={me?.name} onClick={() => setSheet('name')} data-testid="settings-name">
