@@ -1,3 +1,4 @@
+import { flowMessages } from './messages/flow';
 /**
  * The student-day state machine of the daily flow (design.md §4), pure so the API decides with it and the web
  * greys out what it would refuse, with the same reason.
@@ -241,4 +242,13 @@ export interface FlowEventMessage {
   state: FlowState | 'on_leave';
   at: string;
   actor: number | null;
+}
+
+/**
+ * One flow message in `lang`, looked up in the flow module's table only: a phone screen that explains a refused step
+ * (`refusalOf`) needs these, not every module's messages (`t` of ./messages carries all of them, ~90 KB).
+ */
+export function flowText(lang: 'zh-CN' | 'en', key: keyof typeof flowMessages): string {
+  const text = flowMessages[key];
+  return lang === 'en' ? text.en : text.zh;
 }

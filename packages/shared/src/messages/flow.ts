@@ -52,12 +52,3 @@ export const flowMessages = {
     en: "This student's task is done for today or can no longer be handed over",
   },
 } satisfies Record<string, Bilingual>;
-
-/**
- * One flow message in `lang`, looked up in this module's table only: a phone screen that explains a refused step
- * (`refusalOf`) needs these, not every module's messages (`t` of ./index carries all of them, ~90 KB).
- */
-export function flowText(lang: 'zh-CN' | 'en', key: keyof typeof flowMessages): string {
-  const text = flowMessages[key] as Bilingual;
-  return lang === 'en' ? text.en : text.zh;
-}

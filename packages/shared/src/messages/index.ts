@@ -73,6 +73,3 @@ export function isMessageKey(value: string): value is MessageKey {
 export function t(lang: Lang, key: MessageKey, params: Record<string, string | number> = {}): string {
   return (messages[key] as Bilingual)[FIELD[lang]].replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
 }
-
-/** A flow message without the whole table (the phone's step bar). */
-export { flowText } from './flow';
