@@ -1064,4 +1064,57 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     meaning:
       "a pick-up code the teacher's phone refused on its own (another child's, a revoked person's): checked by the API as at 离园, logged, and when unauthorised the head teacher and the children's guardians are alerted at once; never records a departure (refused with the code's reason)",
   },
+  {
+    method: 'GET',
+    action: 'schoolSubMerchant',
+    module: 'school',
+    who: ['O', 'A'],
+    meaning:
+      "a school's WeChat Pay sub-merchant (特约商户号, issue 36): whether parents can pay it online, the current record and its history (the operator: any school by school_id; the admin: their own)",
+  },
+  {
+    method: 'POST',
+    action: 'setSchoolSubMerchant',
+    module: 'school',
+    who: ['O'],
+    meaning:
+      "platform operator records, changes or withdraws (sub_mchid null) the sub_mchid WeChat gave a school after its onboarding, and its own official account's sub_appid if any; the current record is ended and a new one added (history kept; expected_id guards concurrent changes); open payments and refunds keep the merchant they were made with",
+  },
+  {
+    method: 'GET',
+    action: 'parentPayOptions',
+    module: 'school',
+    who: ['P'],
+    meaning: "whether the guardian's school takes online payments (it has a sub-merchant), and its name and contact phone to pay at the desk otherwise",
+  },
+  {
+    method: 'GET',
+    action: 'billChecks',
+    module: 'school',
+    who: ['O'],
+    meaning: "platform operator's daily reconciliations: each merchant's WeChat trade bill of a day against the payments and refunds recorded, paged, newest first",
+  },
+  {
+    method: 'GET',
+    action: 'billDifferences',
+    module: 'school',
+    who: ['O'],
+    meaning:
+      'the differences the reconciliations found (a payment or refund WeChat has and we do not, or the reverse, or an amount that differs), paged, open ones first',
+  },
+  {
+    method: 'POST',
+    action: 'resolveBillDifference',
+    module: 'school',
+    who: ['O'],
+    meaning: 'platform operator marks a reconciliation difference resolved with what was done (who and when kept; a resolved one stays resolved)',
+  },
+  {
+    method: 'POST',
+    action: 'checkBill',
+    module: 'school',
+    who: ['O'],
+    meaning:
+      "platform operator reconciles one merchant's trade bill of one past day now (a school's sub-merchant, or the platform's own without school_id); differences found again are not listed twice",
+  },
 ];

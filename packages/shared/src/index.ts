@@ -24,6 +24,7 @@ export * from './schemas/applications';
 export * from './schemas/school';
 export * from './schemas/contracts';
 export * from './renewal';
+export * from './payees';
 export * from './schemas/flow';
 export * from './schemas/leave';
 export * from './time-slots';

@@ -153,3 +153,76 @@ export const RefundResult = z.object({
   balance_fen: fen,
 });
 export type RefundResult = z.infer<typeof RefundResult>;
+
+/** One record of a school's sub-merchant (school_sub_merchants). */
+export const SubMerchantRecord = z.object({
+  id: z.number().int(),
+  sub_mchid: z.string(),
+  sub_appid: z.string().nullable(),
+  note: z.string(),
+  recorded_at: z.string(),
+  recorded_by_name: z.string().nullable(),
+  ended_at: z.string().nullable(),
+});
+export type SubMerchantRecord = z.infer<typeof SubMerchantRecord>;
+
+/** `data` of schoolSubMerchant and setSchoolSubMerchant: whether parents can pay the school online, and the records. */
+export const SchoolSubMerchant = z.object({
+  school_id: z.number().int(),
+  state: z.enum(['none', 'active']),
+  current: SubMerchantRecord.nullable(),
+  /** newest first, the current one included, at most 50 */
+  history: z.array(SubMerchantRecord),
+});
+export type SchoolSubMerchant = z.infer<typeof SchoolSubMerchant>;
+
+/** `data` of parentPayOptions: whether the guardian's school takes online payments, and how to pay it otherwise. */
+export const ParentPayOptions = z.object({
+  online: z.boolean(),
+  school_name: z.string(),
+  contact_phone: z.string().nullable(),
+});
+export type ParentPayOptions = z.infer<typeof ParentPayOptions>;
+
+/** One merchant's reconciliation of one day (billChecks, checkBill). */
+export const BillCheckRow = z.object({
+  id: z.number().int(),
+  bill_date: z.string(),
+  sub_mchid: z.string(),
+  /** null: the platform's own merchant */
+  school_id: z.number().int().nullable(),
+  school_name: z.string().nullable(),
+  state: z.enum(['matched', 'differences', 'failed']),
+  bill_lines: z.number().int(),
+  payments_fen: fen,
+  refunds_fen: fen,
+  differences: z.number().int(),
+  error: z.string().nullable(),
+  checked_at: z.string(),
+});
+export type BillCheckRow = z.infer<typeof BillCheckRow>;
+export const BillChecksAnswer = pageOf(BillCheckRow);
+
+/** One line where WeChat's bill and the recorded payments and refunds disagree. */
+export const BillDifferenceRow = z.object({
+  id: z.number().int(),
+  check_id: z.number().int(),
+  bill_date: z.string(),
+  sub_mchid: z.string(),
+  school_id: z.number().int().nullable(),
+  school_name: z.string().nullable(),
+  /** missing_here: WeChat has it and we do not; missing_there: we have it and WeChat does not; amount_differs */
+  kind: z.enum(['missing_here', 'missing_there', 'amount_differs']),
+  line: z.enum(['payment', 'refund']),
+  out_trade_no: z.string(),
+  out_refund_no: z.string().nullable(),
+  ours_fen: fen.nullable(),
+  theirs_fen: fen.nullable(),
+  state: z.enum(['open', 'resolved']),
+  resolution: z.string().nullable(),
+  resolved_at: z.string().nullable(),
+  resolved_by_name: z.string().nullable(),
+  created_at: z.string(),
+});
+export type BillDifferenceRow = z.infer<typeof BillDifferenceRow>;
+export const BillDifferencesAnswer = pageOf(BillDifferenceRow);

@@ -16,6 +16,40 @@ export const schoolMessages = {
     zh: '您的微信绑定在另一个公众号下，当前微信支付不能为其付款，请用扫码支付或联系机构',
     en: 'Your WeChat is bound under another official account, which this WeChat Pay cannot charge: pay by QR code or ask the institution',
   },
+  'payments.school_no_merchant': {
+    zh: '本校尚未开通微信在线缴费，请到学校前台缴费',
+    en: 'This school does not take online payments yet: please pay at the school desk',
+  },
+  'payments.merchant_unavailable': {
+    zh: '本校的微信收款账户暂不可用，请稍后重试或到学校前台缴费',
+    en: "The school's WeChat Pay account cannot take payments right now: try again later or pay at the school desk",
+  },
+  'payments.sub_merchant_changed': {
+    zh: '该机构的收款商户刚被他人修改，请刷新后再试',
+    en: "Someone else has just changed this school's merchant: reload and try again",
+  },
+  'payments.sub_merchant_taken': {
+    zh: '该特约商户号已登记给另一家机构',
+    en: 'This sub-merchant number is recorded for another school',
+  },
+  'payments.sub_merchant_same': { zh: '登记的商户号与当前一致，没有变化', en: 'That is the sub-merchant already recorded: nothing changes' },
+  'payments.sub_merchant_platform': {
+    zh: '这是平台自己的收款商户号，不能登记给机构',
+    en: "That is the platform's own merchant number: it cannot be a school's",
+  },
+  'payments.bill_difference_resolved': { zh: '该差异已处理', en: 'This difference has already been resolved' },
+  'payments.bill_not_ready': {
+    zh: '微信支付尚未生成该日账单（次日 10 点后可下载），请稍后再对账',
+    en: "WeChat Pay has not made that day's bill yet (it is ready after 10:00 the next day): reconcile later",
+  },
+  'payments.bill_date_future': { zh: '只能对已结束的日期对账', en: 'Only a day that has ended can be reconciled' },
+  'school.v.sub_mchid_invalid': { zh: '特约商户号为 8-12 位数字', en: 'A sub-merchant number has 8 to 12 digits' },
+  'school.v.sub_appid_invalid': {
+    zh: '公众号 AppID 以 wx 开头，共 18 位',
+    en: "An official account's AppID starts with wx and has 18 characters",
+  },
+  'school.v.bill_state_invalid': { zh: '状态无效', en: 'Invalid state' },
+  'school.v.resolution_required': { zh: '请填写处理说明（至少 2 个字）', en: 'Say what was done (at least 2 characters)' },
   'school.deal_pwd_not_set': { zh: '请先设置支付密码', en: 'Please set a payment password first' },
   'school.deal_pwd_wrong': { zh: '支付密码错误，还可尝试 {left} 次', en: 'Wrong payment password, {left} tries left' },
   'school.deal_pwd_locked': {

@@ -173,3 +173,65 @@ export const RefundSchoolPaymentInput = z.strictObject({
   request_id: z.string({ error: 'school.v.request_id_invalid' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'school.v.request_id_invalid' }),
 });
 export type RefundSchoolPaymentInput = z.infer<typeof RefundSchoolPaymentInput>;
+
+/** The school's WeChat Pay sub-merchant (issue 36): the operator reads any school's, the admin their own. */
+export const SchoolSubMerchantQuery = z.strictObject({ school_id: z.preprocess(blank, queryId.optional()) });
+export type SchoolSubMerchantQuery = z.infer<typeof SchoolSubMerchantQuery>;
+
+/**
+ * The operator records the sub_mchid WeChat gave the school after its onboarding (进件), changes it, or withdraws it
+ * (`sub_mchid: null`: parents' online payments stop). `expected_id` is the current record the operator saw (null: none),
+ * so two operators never overwrite each other. `sub_appid`: the school's own official account, when its parents are
+ * bound to it.
+ */
+export const SetSchoolSubMerchantInput = z.strictObject({
+  school_id: bodyId,
+  sub_mchid: z
+    .string({ error: 'school.v.sub_mchid_invalid' })
+    .trim()
+    .regex(/^[0-9]{8,12}$/, { error: 'school.v.sub_mchid_invalid' })
+    .nullable(),
+  sub_appid: z.preprocess(
+    blank,
+    z
+      .string({ error: 'school.v.sub_appid_invalid' })
+      .trim()
+      .regex(/^wx[0-9a-zA-Z]{16}$/, { error: 'school.v.sub_appid_invalid' })
+      .nullable()
+      .optional(),
+  ),
+  note: lineText(200).default(''),
+  expected_id: bodyId.nullable(),
+});
+export type SetSchoolSubMerchantInput = z.infer<typeof SetSchoolSubMerchantInput>;
+
+/** The daily reconciliations (payment_bill_checks), newest first. */
+export const BillChecksQuery = z.strictObject({
+  ...pageQuery,
+  school_id: z.preprocess(blank, queryId.optional()),
+  state: z.preprocess(blank, z.enum(['matched', 'differences', 'failed'], { error: 'school.v.bill_state_invalid' }).optional()),
+});
+export type BillChecksQuery = z.infer<typeof BillChecksQuery>;
+
+/** The differences the reconciliations found, open ones first unless told. */
+export const BillDifferencesQuery = z.strictObject({
+  ...pageQuery,
+  school_id: z.preprocess(blank, queryId.optional()),
+  check_id: z.preprocess(blank, queryId.optional()),
+  state: z.preprocess(blank, z.enum(['open', 'resolved'], { error: 'school.v.bill_state_invalid' }).optional()),
+});
+export type BillDifferencesQuery = z.infer<typeof BillDifferencesQuery>;
+
+/** The operator closes a difference with what was done about it (kept with who and when). */
+export const ResolveBillDifferenceInput = z.strictObject({
+  id: bodyId,
+  resolution: lineText(200).min(2, { error: 'school.v.resolution_required' }),
+});
+export type ResolveBillDifferenceInput = z.infer<typeof ResolveBillDifferenceInput>;
+
+/** Reconcile one merchant's bill of one day now (again): a school's sub-merchant, or the platform's own (no school_id). */
+export const CheckBillInput = z.strictObject({
+  school_id: bodyId.optional(),
+  bill_date: date,
+});
+export type CheckBillInput = z.infer<typeof CheckBillInput>;

@@ -39,6 +39,7 @@ import { DailyReports1767086400000 } from '../../migrations/1767086400000-daily-
 import { PickupCodes1767000000000 } from '../../migrations/1767000000000-pickup-codes';
 import { SmsCodesMasked1767172800000 } from '../../migrations/1767172800000-sms-codes-masked';
 import { PickupKeysSealed1767259200000 } from '../../migrations/1767259200000-pickup-keys-sealed';
+import { PartnerPayments1767345600000 } from '../../migrations/1767345600000-partner-payments';
 import { PG_TYPES } from './type-parsers';
 import { School } from '../../modules/school/entities/school.entity';
 import { User } from '../../modules/auth/entities/user.entity';
@@ -87,6 +88,7 @@ export const MIGRATIONS = [
   DailyReports1767086400000,
   SmsCodesMasked1767172800000,
   PickupKeysSealed1767259200000,
+  PartnerPayments1767345600000,
 ];
 
 /** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */
