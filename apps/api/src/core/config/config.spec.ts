@@ -84,6 +84,7 @@ describe('WeChat Pay', () => {
     WECHATPAY_PUBLIC_KEY_FILE: key,
     WECHATPAY_APIV3_KEY: 'a'.repeat(32),
     WECHATPAY_NOTIFY_URL: 'https://school.example.com/api/pay/wechat/notify',
+    WECHATPAY_PLATFORM_SUB_MCHID: '1900000201',
   };
 
   it('outside production, without a merchant, uses the sandbox', () => {
@@ -108,12 +109,16 @@ describe('WeChat Pay', () => {
     const c = loadConfig({ ...production, ...merchant, ...oa });
     expect(c.wechatpay).toMatchObject({
       mchid: '1900000109',
+      platformSubMchid: '1900000201',
       baseUrl: 'https://api.mch.weixin.qq.com/',
       privateKey: expect.stringContaining('PRIVATE KEY'),
     });
     expect(() => loadConfig({ ...merchant, WECHATPAY_APIV3_KEY: undefined })).toThrow(/WECHATPAY_APIV3_KEY: required/);
     expect(() => loadConfig({ ...merchant, WECHATPAY_PRIVATE_KEY_FILE: join(dir, 'absent.pem') })).toThrow(/cannot be read/);
     expect(() => loadConfig({ ...merchant, WECHATPAY_APIV3_KEY: 'short' })).toThrow(/WECHATPAY_APIV3_KEY/);
+    // service-provider mode: what the platform sells needs the platform's own sub-merchant (issue 36)
+    expect(() => loadConfig({ ...merchant, WECHATPAY_PLATFORM_SUB_MCHID: undefined })).toThrow(/WECHATPAY_PLATFORM_SUB_MCHID: required/);
+    expect(() => loadConfig({ ...merchant, WECHATPAY_PLATFORM_SUB_MCHID: 'abc' })).toThrow(/WECHATPAY_PLATFORM_SUB_MCHID/);
   });
 
   // issue 34 item 11: a guardian bound under the account could not pay inside WeChat with another appid, in any environment

@@ -59,7 +59,9 @@ export const ENV_SCHEMA = z.object({
   SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   // the worker process (no HTTP server): serve its Prometheus metrics on GET /metrics at this port; unset: not served
   WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  // WeChat Pay API v3 (Native). Required in production; elsewhere, unset, the local sandbox is used with its own keys
+  // WeChat Pay API v3 in service-provider mode (服务商, design.md §5b2): the WECHATPAY_* merchant values are the service
+  // provider's (sp_mchid, sp_appid, its key and certificate). Required in production; elsewhere, unset, the local
+  // sandbox is used with its own keys
   // 1 in production serves the sandbox anyway (a demo deployment such as docker-compose.yml): never with real money
   WECHATPAY_SANDBOX: bool.optional(),
   WECHATPAY_MCHID: z
@@ -73,6 +75,12 @@ export const ENV_SCHEMA = z.object({
   WECHATPAY_MCH_SERIAL: z
     .string()
     .regex(/^[0-9A-Fa-f]{8,64}$/, 'the merchant certificate serial is hexadecimal')
+    .optional(),
+  // the platform's own sub-merchant under its service provider: what the platform sells (renewals, top-ups, the mall,
+  // courseware) is received there; each school's is recorded by the operator (school_sub_merchants)
+  WECHATPAY_PLATFORM_SUB_MCHID: z
+    .string()
+    .regex(/^\d{8,12}$/, 'a merchant id has 8-12 digits')
     .optional(),
   WECHATPAY_PRIVATE_KEY_FILE: z.string().min(1).optional(),
   WECHATPAY_PUBLIC_KEY_ID: z.string().min(1).max(100).optional(),
@@ -107,6 +115,7 @@ const WECHATPAY_REQUIRED = [
   'WECHATPAY_PUBLIC_KEY_ID',
   'WECHATPAY_PUBLIC_KEY_FILE',
   'WECHATPAY_APIV3_KEY',
+  'WECHATPAY_PLATFORM_SUB_MCHID',
 ] as const;
 
 /** Reads the merchant's WeChat Pay settings: all of them, or none and the sandbox (production: only when asked for). */
@@ -131,6 +140,7 @@ function wechatPayConfig(e: z.infer<typeof ENV_SCHEMA>): WechatPayConfig | null 
   return {
     mchid: e.WECHATPAY_MCHID!,
     appid: e.WECHATPAY_APPID!,
+    platformSubMchid: e.WECHATPAY_PLATFORM_SUB_MCHID!,
     serial: e.WECHATPAY_MCH_SERIAL!,
     privateKey: read('WECHATPAY_PRIVATE_KEY_FILE'),
     platformKeyId: e.WECHATPAY_PUBLIC_KEY_ID!,

@@ -8,7 +8,9 @@ import { PaymentsService } from './payments.service';
 import { PaymentProvider } from './provider';
 import { PaymentRefunders } from './refunders';
 import { RefundsService } from './refunds.service';
+import { ReconciliationService } from './reconciliation/reconciliation.service';
 import { PaymentSettlers } from './settlers';
+import { SubMerchantsService } from './sub-merchants.service';
 import { loadSandboxKeys, type SandboxKeys } from './wechatpay/credentials';
 import { WechatPayProvider } from './wechatpay/wechatpay.provider';
 import { SANDBOX_KEYS } from './wechatpay/wechatpay.tokens';
@@ -34,6 +36,8 @@ function selfUrl(host: HttpAdapterHost): string {
     PaymentKinds,
     PaymentsService,
     RefundsService,
+    SubMerchantsService,
+    ReconciliationService,
     {
       provide: SANDBOX_KEYS,
       inject: [APP_CONFIG],
@@ -53,6 +57,6 @@ function selfUrl(host: HttpAdapterHost): string {
       },
     },
   ],
-  exports: [DealPasswordService, PaymentSettlers, PaymentRefunders, PaymentKinds, PaymentsService, RefundsService, PaymentProvider, SANDBOX_KEYS],
+  exports: [DealPasswordService, PaymentSettlers, PaymentRefunders, PaymentKinds, PaymentsService, RefundsService, SubMerchantsService, ReconciliationService, PaymentProvider, SANDBOX_KEYS],
 })
 export class PaymentsModule {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PAYMENT_TIMING, Role, type PayChannel, type PaymentState, type PendingPayment } from '@wantuo/shared';
+import { PAYMENT_TIMING, payeeOf, Role, type PayChannel, type PaymentState, type PendingPayment } from '@wantuo/shared';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { DomainEvents } from '../../core/events/domain-events';
@@ -9,8 +9,9 @@ import type { SessionUser } from '../../core/http/request-context';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { LOGGER } from '../../core/logging/logger';
 import { newOutTradeNo } from './out-trade-no';
-import { NotifyRefused, PaymentProvider, type ProviderTransaction } from './provider';
+import { NotifyRefused, PaymentProvider, type PayMerchant, type ProviderTransaction } from './provider';
 import { PaymentSettlers, type PaidPayment } from './settlers';
+import { SubMerchantsService } from './sub-merchants.service';
 
 /** What a module asks to be paid through the provider. */
 export interface WechatPaymentRequest {
@@ -29,7 +30,8 @@ export interface WechatPaymentRequest {
   clientIp?: string;
 }
 
-const PAID_COLUMNS = `id::int as id, school_id, out_trade_no, kind, ref_id, amount_fen::float8 as amount_fen, method, meta, created_by, state, expires_at`;
+const PAID_COLUMNS = `id::int as id, school_id, out_trade_no, kind, ref_id, amount_fen::float8 as amount_fen, method, meta, created_by, state, expires_at,
+  sub_mchid`;
 
 /** The first letter of an out_trade_no by kind, so a number read aloud says what it was for. */
 const PREFIX: Record<string, string> = { top_up: 'T', school_renewal: 'R' };
@@ -48,6 +50,7 @@ export class PaymentsService {
     private readonly settlers: PaymentSettlers,
     private readonly events: DomainEvents,
     private readonly jobs: JobsService,
+    private readonly merchants: SubMerchantsService,
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
@@ -59,23 +62,38 @@ export class PaymentsService {
    */
   async startWechat(r: WechatPaymentRequest): Promise<PendingPayment> {
     const channel = r.channel ?? 'native';
+    // who receives it (design.md §5b2): the one rule, by the kind and whether the payer is a parent
+    const [payer]: Array<{ role: number }> = await this.db.query(`select role from users where id = $1`, [r.userId]);
+    const payee = payeeOf(r.kind, payer?.role === Role.Parent ? 'parent' : 'staff');
+    const merchant = await this.merchants.merchantFor(this.db, r.schoolId, payee);
     let openid: string | null = null;
+    let openidOf: 'sp' | 'sub' = 'sp';
     if (channel === 'jsapi') {
-      // the binding of the merchant's appid; else whether the payer is bound at all (under another appid: say so)
-      const [b]: Array<{ openid: string | null }> = await this.db.query(
-        `select (select openid from wechat_bindings where user_id = $1 and appid = $2 and unbound_at is null) as openid
+      // the payer's openid of the sub-merchant's own official account when it has one and the payer is bound to it,
+      // else of the service provider's (sp_openid); not bound at all, or only under another account: say so
+      const [b]: Array<{ sub: string | null; sp: string | null }> = await this.db.query(
+        `select (select openid from wechat_bindings where user_id = $1 and appid = $3 and unbound_at is null) as sub,
+                (select openid from wechat_bindings where user_id = $1 and appid = $2 and unbound_at is null) as sp
           where exists (select 1 from wechat_bindings where user_id = $1 and unbound_at is null)`,
-        [r.userId, this.provider.appId()],
+        [r.userId, this.provider.appId(), merchant.subAppid ?? null],
       );
       if (!b) throw new AppError('payments.wechat_not_bound');
-      if (!b.openid) throw new AppError('payments.wechat_other_account');
-      openid = b.openid;
+      if (b.sub) {
+        openid = b.sub;
+        openidOf = 'sub';
+      } else if (b.sp) {
+        openid = b.sp;
+      } else {
+        throw new AppError('payments.wechat_other_account');
+      }
     }
     if (channel === 'h5' && !r.clientIp) throw new Error("an H5 order needs the payer's IP");
     const outTradeNo = newOutTradeNo(PREFIX[r.kind] ?? 'P');
     const [row]: Array<{ id: number; expires_at: Date }> = await this.db.query(
-      `insert into payments (school_id, out_trade_no, kind, ref_id, description, amount_fen, method, meta, created_by, expires_at, channel)
-       values ($1, $2, $3, $4, $5, $6, 'wechat', $7, $8, now() + make_interval(mins => $9), $10) returning id::int as id, expires_at`,
+      `insert into payments (school_id, out_trade_no, kind, ref_id, description, amount_fen, method, meta, created_by, expires_at, channel,
+                             payee, sub_mchid, sub_appid, payer_openid_kind)
+       values ($1, $2, $3, $4, $5, $6, 'wechat', $7, $8, now() + make_interval(mins => $9), $10, $11, $12, $13, $14)
+       returning id::int as id, expires_at`,
       [
         r.schoolId,
         outTradeNo,
@@ -87,9 +105,14 @@ export class PaymentsService {
         r.userId,
         PAYMENT_TIMING.closeAfterMinutes,
         channel,
+        payee,
+        merchant.subMchid,
+        openidOf === 'sub' ? merchant.subAppid : null,
+        channel === 'jsapi' ? openidOf : null,
       ],
     );
     const order = {
+      merchant: { subMchid: merchant.subMchid, subAppid: openidOf === 'sub' ? merchant.subAppid : null },
       outTradeNo,
       description: r.description,
       amountFen: r.amountFen,
@@ -100,9 +123,10 @@ export class PaymentsService {
     let pending: PendingPayment;
     try {
       if (channel === 'jsapi') {
-        const { prepayId } = await this.provider.createJsapi({ ...order, openid: openid! });
+        const { prepayId } = await this.provider.createJsapi({ ...order, openid: openid!, openidOf });
         await this.db.query(`update payments set prepay_id = $2 where id = $1`, [row.id, prepayId]);
-        pending = { ...base, channel, jsapi: this.provider.jsapiParams(prepayId) };
+        const appId = openidOf === 'sub' ? merchant.subAppid! : this.provider.appId();
+        pending = { ...base, channel, jsapi: this.provider.jsapiParams(prepayId, appId) };
       } else if (channel === 'h5') {
         const { h5Url } = await this.provider.createH5({ ...order, clientIp: r.clientIp! });
         await this.db.query(`update payments set h5_url = $2 where id = $1`, [row.id, h5Url]);
@@ -113,8 +137,12 @@ export class PaymentsService {
         pending = { ...base, channel: 'native', code_url: codeUrl };
       }
     } catch (err) {
-      this.log.error({ err, outTradeNo, channel }, 'provider refused or did not answer an order');
+      this.log.error({ err, outTradeNo, channel, subMchid: merchant.subMchid }, 'provider refused or did not answer an order');
       await this.db.query(`update payments set state = 'closed', closed_at = now() where id = $1 and state = 'pending'`, [row.id]);
+      // WeChat refusing the sub-merchant (NO_AUTH: not bound to the service provider, or its product not open) is the
+      // school's account, not WeChat being down: the parent is told to pay at the desk
+      const code = (err as { response?: { data?: { code?: unknown } } }).response?.data?.code;
+      if (payee === 'school' && code === 'NO_AUTH') throw new AppError('payments.merchant_unavailable');
       throw new AppError('payments.provider_unavailable');
     }
     await this.jobs.enqueue('payments.check', { out_trade_no: outTradeNo }, { delayMs: PAYMENT_TIMING.firstCheckSeconds * 1000 });
@@ -128,10 +156,13 @@ export class PaymentsService {
   async markPaid(t: ProviderTransaction): Promise<'paid' | 'already'> {
     if (t.tradeState !== 'SUCCESS') throw new NotifyRefused(400, `trade_state ${t.tradeState} is not a payment`);
     const result = await this.db.transaction(async (em) => {
-      const [p]: Array<PaidPayment & { state: string }> = await em.query(`select ${PAID_COLUMNS} from payments where out_trade_no = $1 for update`, [
-        t.outTradeNo,
-      ]);
+      const [p]: Array<PaidPayment & { state: string; sub_mchid: string | null }> = await em.query(
+        `select ${PAID_COLUMNS} from payments where out_trade_no = $1 for update`,
+        [t.outTradeNo],
+      );
       if (!p || p.method !== 'wechat') throw new NotifyRefused(404, `unknown order ${t.outTradeNo.slice(0, 40)}`);
+      // the money must have reached the merchant the order was made with (a school's sub-merchant, the platform's own)
+      if ((t.subMchid ?? null) !== p.sub_mchid) throw new NotifyRefused(400, `order ${t.outTradeNo.slice(0, 40)} was paid to another merchant`);
       if (t.amountFen !== p.amount_fen) throw new NotifyRefused(400, `amount ${t.amountFen} differs from the order's ${p.amount_fen}`);
       if (p.state === 'paid' || p.state === 'refunded') return { status: 'already' as const, payment: p };
       // a closed order the payer still managed to pay is paid: the money arrived
@@ -188,18 +219,19 @@ export class PaymentsService {
    * closed at the provider and here. Answers whether it is still pending.
    */
   async reconcile(outTradeNo: string): Promise<boolean> {
-    const [p]: Array<{ state: string; expired: boolean }> = await this.db.query(
-      `select state, expires_at <= now() as expired from payments where out_trade_no = $1 and method = 'wechat'`,
+    const [p]: Array<{ state: string; expired: boolean; sub_mchid: string | null; sub_appid: string | null }> = await this.db.query(
+      `select state, expires_at <= now() as expired, sub_mchid, sub_appid from payments where out_trade_no = $1 and method = 'wechat'`,
       [outTradeNo],
     );
     if (!p || p.state !== 'pending') return false;
-    const t = await this.provider.query(outTradeNo);
+    const merchant: PayMerchant = { subMchid: p.sub_mchid, subAppid: p.sub_appid };
+    const t = await this.provider.query(outTradeNo, merchant);
     if (t.tradeState === 'SUCCESS') {
       await this.markPaid(t);
       return false;
     }
     if (t.tradeState === 'CLOSED' || t.tradeState === 'REVOKED' || p.expired) {
-      if (t.tradeState !== 'CLOSED') await this.provider.close(outTradeNo);
+      if (t.tradeState !== 'CLOSED') await this.provider.close(outTradeNo, merchant);
       await this.db.query(
         `update payments set state = 'closed', closed_at = now(), version = version + 1 where out_trade_no = $1 and state = 'pending'`,
         [outTradeNo],

@@ -25,11 +25,12 @@ export interface RefundRequest {
   actorId: number | null;
 }
 
-type LockedPayment = PaidPayment & { state: string; refunded_fen: number };
+/** A payment as a refund sees it: with the sub-merchant that received it, which the refund comes from (design.md §5b2). */
+type LockedPayment = PaidPayment & { state: string; refunded_fen: number; sub_mchid: string | null };
 type RefundRow = PaymentRefund & { state: string; meta: Record<string, unknown>; paymentId: number };
 
 const PAYMENT_COLUMNS = `id::int as id, school_id, out_trade_no, kind, ref_id, amount_fen::float8 as amount_fen, method, meta, created_by, state,
-  refunded_fen::float8 as refunded_fen`;
+  refunded_fen::float8 as refunded_fen, sub_mchid`;
 
 /** Retry delay of a refund whose provider answer is unknown (the `payments.refund` job). */
 const REDRIVE_DELAY_MS = 60_000;
@@ -152,10 +153,11 @@ export class RefundsService {
    * Asks the provider for a recorded refund and records its answer. No answer: still pending, asked again later (the
    * job; `fromJob` rethrows so the job's own retries do it).
    */
-  private async ask(p: PaidPayment, refund: PaymentRefund, fromJob: boolean): Promise<void> {
+  private async ask(p: LockedPayment, refund: PaymentRefund, fromJob: boolean): Promise<void> {
     let answer: { refundId: string; status: string };
     try {
       answer = await this.provider.refund({
+        merchant: { subMchid: p.sub_mchid },
         outTradeNo: p.out_trade_no,
         outRefundNo: refund.outRefundNo,
         refundFen: refund.amountFen,
@@ -185,13 +187,15 @@ export class RefundsService {
    * as the provider's answers are (record), so a repeated notify changes nothing.
    */
   async recordNotice(n: ProviderRefundNotice): Promise<'recorded' | 'already'> {
-    const [r]: Array<{ out_trade_no: string; amount_fen: number; state: string }> = await this.db.query(
-      `select p.out_trade_no, r.amount_fen::float8 as amount_fen, r.state from payment_refunds r join payments p on p.id = r.payment_id
+    const [r]: Array<{ out_trade_no: string; amount_fen: number; state: string; sub_mchid: string | null }> = await this.db.query(
+      `select p.out_trade_no, r.amount_fen::float8 as amount_fen, r.state, p.sub_mchid from payment_refunds r join payments p on p.id = r.payment_id
         where r.out_refund_no = $1 and p.method = 'wechat'`,
       [n.outRefundNo],
     );
     if (!r) throw new NotifyRefused(404, `unknown refund ${n.outRefundNo.slice(0, 64)}`);
     if (r.out_trade_no !== n.outTradeNo) throw new NotifyRefused(400, `refund ${n.outRefundNo.slice(0, 64)} is of another order`);
+    // a refund comes from the merchant that received the payment
+    if ((n.subMchid ?? null) !== r.sub_mchid) throw new NotifyRefused(400, `refund ${n.outRefundNo.slice(0, 64)} is of another merchant`);
     if (n.refundFen !== null && n.refundFen !== r.amount_fen)
       throw new NotifyRefused(400, `refund amount ${n.refundFen} differs from the refund's ${r.amount_fen}`);
     if (r.state === 'failed' && n.status !== 'CLOSED') {
@@ -199,7 +203,7 @@ export class RefundsService {
       this.log.error({ outRefundNo: n.outRefundNo, status: n.status }, 'provider notifies a refund recorded as failed');
       return 'already';
     }
-    return (await this.record(n.outRefundNo, n.status, n.refundId)) ? 'recorded' : 'already';
+    return (await this.record(n.outRefundNo, n.status, n.refundId, n.successTime)) ? 'recorded' : 'already';
   }
 
   /**
@@ -248,7 +252,7 @@ export class RefundsService {
     if (!row || (row.state !== 'pending' && row.state !== 'processing')) return false;
     const [p]: LockedPayment[] = await this.db.query(`select ${PAYMENT_COLUMNS} from payments where id = $1`, [row.paymentId]);
     if (p.method !== 'wechat') return false;
-    const q = await this.provider.queryRefund(outRefundNo);
+    const q = await this.provider.queryRefund(outRefundNo, { subMchid: p.sub_mchid });
     if (!q) {
       if (row.state === 'pending') {
         await this.ask(p, row, true);
@@ -264,7 +268,7 @@ export class RefundsService {
       );
       return false;
     }
-    return this.record(outRefundNo, q.status, q.refundId);
+    return this.record(outRefundNo, q.status, q.refundId, q.successTime);
   }
 
   /**
@@ -274,14 +278,16 @@ export class RefundsService {
    * account refused it; the merchant platform resolves it by hand) stays `processing`, marked `abnormal` and logged —
    * never failed, since it may still be paid out. Answers whether anything changed.
    */
-  private async record(outRefundNo: string, status: string, refundId: string | null): Promise<boolean> {
+  private async record(outRefundNo: string, status: string, refundId: string | null, successTime: string | null = null): Promise<boolean> {
     if (status === 'CLOSED') return this.fail(outRefundNo, 'CLOSED');
     if (status === 'SUCCESS') {
+      // succeeded_at: the provider's success_time when it says it (the refund's line is on that day's trade bill)
       // (an update's own RETURNING comes back from TypeORM as [rows, count]: the rows are read through a CTE)
       const rows: unknown[] = await this.db.query(
-        `with u as (update payment_refunds set state = 'succeeded', provider_refund_id = coalesce($2, provider_refund_id)
+        `with u as (update payment_refunds set state = 'succeeded', provider_refund_id = coalesce($2, provider_refund_id),
+                            succeeded_at = coalesce($3::timestamptz, now())
                      where out_refund_no = $1 and state in ('pending', 'processing') returning id) select id from u`,
-        [outRefundNo, refundId],
+        [outRefundNo, refundId, successTime],
       );
       return rows.length > 0;
     }

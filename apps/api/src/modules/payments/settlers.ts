@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { payeeOf } from '@wantuo/shared';
 import type { EntityManager } from 'typeorm';
 
 /** A payment as its settler sees it (the locked row). */
@@ -29,6 +30,7 @@ export class PaymentSettlers {
 
   register(kind: string, settler: Settler): void {
     if (this.settlers.has(kind)) throw new Error(`payment kind ${kind} has two settlers`);
+    payeeOf(kind, 'staff'); // a kind must say who receives its money (PAYMENT_PAYEES, @wantuo/shared) before it takes any
     this.settlers.set(kind, settler);
   }
 

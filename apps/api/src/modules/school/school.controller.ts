@@ -3,6 +3,9 @@ import type { Response } from 'express';
 import {
   AdjustBalanceInput,
   BalancePaySchoolInput,
+  BillChecksQuery,
+  BillDifferencesQuery,
+  CheckBillInput,
   ConsumeLogExportQuery,
   ConsumeLogQuery,
   EditSchoolInfoInput,
@@ -13,7 +16,10 @@ import {
   PaymentStateQuery,
   RechargeInput,
   RefundSchoolPaymentInput,
+  ResolveBillDifferenceInput,
   SchoolPaymentsQuery,
+  SchoolSubMerchantQuery,
+  SetSchoolSubMerchantInput,
   WechatPaySchoolInput,
 } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
@@ -21,6 +27,8 @@ import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { sendFile } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
+import { ReconciliationService } from '../payments/reconciliation/reconciliation.service';
+import { SubMerchantsService } from '../payments/sub-merchants.service';
 import { OperatorSchoolsService } from './operator-schools.service';
 import { SchoolService } from './school.service';
 
@@ -113,5 +121,52 @@ export class OperatorSchoolsController {
   @Action('POST', 'refundSchoolPayment')
   refund(@Input() input: RefundSchoolPaymentInput, @CurrentUser() user: SessionUser) {
     return this.schools.refund(user, input);
+  }
+}
+
+/**
+ * Who receives the school's money (design.md §5b2): its WeChat Pay sub-merchant, recorded by the operator and read by
+ * the admin and the guardians' pay pages; and the daily reconciliation of every merchant's trade bill (extra actions).
+ */
+@Controller('api/index')
+export class SchoolMerchantController {
+  constructor(
+    private readonly merchants: SubMerchantsService,
+    private readonly reconciliation: ReconciliationService,
+  ) {}
+
+  @Action('GET', 'schoolSubMerchant')
+  subMerchant(@Input() q: SchoolSubMerchantQuery, @CurrentUser() user: SessionUser) {
+    return this.merchants.state(user, q);
+  }
+
+  @Action('POST', 'setSchoolSubMerchant')
+  setSubMerchant(@Input() input: SetSchoolSubMerchantInput, @CurrentUser() user: SessionUser) {
+    return this.merchants.set(user, input);
+  }
+
+  @Action('GET', 'parentPayOptions')
+  payOptions(@Input() _: unknown, @CurrentUser() user: SessionUser) {
+    return this.merchants.payOptions(user);
+  }
+
+  @Action('GET', 'billChecks')
+  billChecks(@Input() q: BillChecksQuery) {
+    return this.reconciliation.checks(q);
+  }
+
+  @Action('GET', 'billDifferences')
+  billDifferences(@Input() q: BillDifferencesQuery) {
+    return this.reconciliation.differences(q);
+  }
+
+  @Action('POST', 'resolveBillDifference')
+  resolve(@Input() input: ResolveBillDifferenceInput, @CurrentUser() user: SessionUser) {
+    return this.reconciliation.resolve(user, input);
+  }
+
+  @Action('POST', 'checkBill')
+  checkBill(@Input() input: CheckBillInput) {
+    return this.reconciliation.checkNow(input);
   }
 }

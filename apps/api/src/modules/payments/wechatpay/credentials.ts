@@ -9,8 +9,11 @@ import { join } from 'node:path';
  * DATA_DIR/wechatpay-sandbox/keys.json (mode 0600; DATA_DIR is never committed) and both sides use them.
  */
 export interface MerchantCredentials {
+  /** the service provider's merchant id (sp_mchid) and official account (sp_appid) */
   mchid: string;
   appid: string;
+  /** the platform's own sub-merchant: what the platform sells is received there (design.md §5b2) */
+  platformSubMchid: string;
   /** serial number of the merchant's API certificate (the Authorization header's serial_no) */
   serial: string;
   /** merchant API private key, PEM (signs requests) */
@@ -45,22 +48,27 @@ const apiV3Key = () => randomBytes(24).toString('base64').replace(/[+/]/g, 'x').
  * sandbox's own wxsandbox00000001.
  */
 export function loadSandboxKeys(dataDir: string, appid?: string): SandboxKeys {
-  const made = readOrMakeSandboxKeys(dataDir);
+  const made = { ...readOrMakeSandboxKeys(dataDir), platformSubMchid: SANDBOX_PLATFORM_SUB_MCHID };
   return appid ? { ...made, appid } : made;
 }
 
-function readOrMakeSandboxKeys(dataDir: string): SandboxKeys {
+/** The sandbox's sub-merchant of the platform itself (平台自营), onboarded under its service provider from the start. */
+export const SANDBOX_PLATFORM_SUB_MCHID = '1900000201';
+/** The demo school's sub-merchant (demo-seed.ts records it), onboarded in the sandbox from the start too. */
+export const SANDBOX_DEMO_SUB_MCHID = '1900000301';
+
+function readOrMakeSandboxKeys(dataDir: string): Omit<SandboxKeys, 'platformSubMchid'> {
   const dir = join(dataDir, 'wechatpay-sandbox');
   const file = join(dir, 'keys.json');
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as SandboxKeys;
+    return JSON.parse(readFileSync(file, 'utf8')) as Omit<SandboxKeys, 'platformSubMchid'>;
   } catch {
     // absent (or unreadable): make a set
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const merchant = rsaPair();
   const platform = rsaPair();
-  const keys: SandboxKeys = {
+  const keys: Omit<SandboxKeys, 'platformSubMchid'> = {
     mchid: '1900000109',
     appid: 'wxsandbox00000001',
     serial: randomBytes(20).toString('hex').toUpperCase(),
@@ -78,7 +86,7 @@ function readOrMakeSandboxKeys(dataDir: string): SandboxKeys {
     return keys;
   } catch {
     // another process made them first: use theirs
-    return JSON.parse(readFileSync(file, 'utf8')) as SandboxKeys;
+    return JSON.parse(readFileSync(file, 'utf8')) as Omit<SandboxKeys, 'platformSubMchid'>;
   } finally {
     rmSync(tmp, { force: true });
   }
