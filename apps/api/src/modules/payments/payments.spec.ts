@@ -6,7 +6,7 @@ import { WechatPaySandbox } from '../dev/wechatpay-sandbox.service';
 import { PaymentsService } from './payments.service';
 import { PaymentProvider } from './provider';
 import { RefundsService } from './refunds.service';
-import type { SandboxKeys } from './wechatpay/credentials';
+import { SANDBOX_PLATFORM_SUB_MCHID, type SandboxKeys } from './wechatpay/credentials';
 import { SANDBOX_KEYS } from './wechatpay/wechatpay.tokens';
 
 let t: TestApp;
@@ -65,9 +65,11 @@ function notify(resource: object, o: { platformKey?: string; apiV3Key?: string; 
   };
 }
 
+// a partner notify's resource (issue 36): the service provider and the sub-merchant that received it (a top-up: the platform's own)
 const paid = (out_trade_no: string, total: number) => ({
-  mchid: keys.mchid,
-  appid: keys.appid,
+  sp_mchid: keys.mchid,
+  sp_appid: keys.appid,
+  sub_mchid: SANDBOX_PLATFORM_SUB_MCHID,
   out_trade_no,
   transaction_id: `4200${Date.now()}`,
   trade_state: 'SUCCESS',
@@ -75,6 +77,10 @@ const paid = (out_trade_no: string, total: number) => ({
   amount: { total, payer_total: total, currency: 'CNY' },
 });
 
+/** The merchant a payment was made with (issue 36: kept per payment). */
+const merchantOf = async (outTradeNo: string) => ({
+  subMchid: (await t.sql.query(`select sub_mchid from payments where out_trade_no = $1`, [outTradeNo])).rows[0].sub_mchid as string | null,
+});
 const sendNotify = (n: { body: string; headers: Record<string, string> }) => t.post('/api/pay/wechat/notify').set(n.headers).send(n.body);
 
 describe('recharge by WeChat Pay through the sandbox', () => {
@@ -121,6 +127,8 @@ describe('recharge by WeChat Pay through the sandbox', () => {
     ['an unknown key id', (no: string) => notify(paid(no, 700), { serial: 'PUB_KEY_ID_OTHER' }), 401],
     ['an unknown order', () => notify(paid('T20261123000000UNKNOWN12345', 700)), 404],
     ['an amount that differs from the order', (no: string) => notify(paid(no, 70000)), 400],
+    ['money received by another sub-merchant', (no: string) => notify({ ...paid(no, 700), sub_mchid: '1900000999' }), 400],
+    ['a partner notify of another service provider', (no: string) => notify({ ...paid(no, 700), sp_mchid: '1900000888' }), 400],
     ['a resource that does not decrypt', (no: string) => notify(paid(no, 700), { apiV3Key: 'x'.repeat(32) }), 400],
   ])('a forged notify (%s) is refused and credits nothing', async (_, make, status) => {
     const p = await recharge(700);
@@ -264,11 +272,12 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
     ).rows[0];
   /** a REFUND.* notify as the platform would send it, signed and encrypted with the given keys (the sandbox's unless told) */
   function refundNotify(
-    r: { outTradeNo: string; outRefundNo: string; status: string; refund: number; event?: string },
+    r: { outTradeNo: string; outRefundNo: string; status: string; refund: number; event?: string; subMchid?: string },
     o: { platformKey?: string; apiV3Key?: string } = {},
   ) {
     const resource = {
-      mchid: keys.mchid,
+      sp_mchid: keys.mchid,
+      sub_mchid: r.subMchid ?? SANDBOX_PLATFORM_SUB_MCHID,
       out_trade_no: r.outTradeNo,
       out_refund_no: r.outRefundNo,
       refund_id: `5030${Date.now()}`,
@@ -357,6 +366,7 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
     ['another amount', {}, { refund: 1 }, 400],
     ['another order', {}, { outTradeNo: 'T20261123000000OTHERORDER12' }, 400],
     ['an unknown refund', {}, { outRefundNo: 'FUNKNOWN0000000000000000000000000' }, 404],
+    ['another sub-merchant', {}, { subMchid: '1900000999' }, 400],
   ] as const)('a forged or wrong refund notify (%s) is refused and changes nothing', async (_, keysOf, over, status) => {
     const r = await processingRefund(2_100);
     const before = await snapshot(t.sql);
@@ -407,14 +417,14 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
     it('the sandbox answers the query signed, in the provider’s shape; an unknown number is 404 RESOURCE_NOT_EXISTS; unsigned is 401', async () => {
       const r = await processingRefund(1_100);
       const provider = t.app.get(PaymentProvider);
-      expect(await provider.queryRefund(r.outRefundNo)).toEqual({
+      expect(await provider.queryRefund(r.outRefundNo, await merchantOf(r.outTradeNo))).toEqual({
         outTradeNo: r.outTradeNo,
         outRefundNo: r.outRefundNo,
         refundId: expect.stringMatching(/^5030/),
         status: 'PROCESSING',
         refundFen: 1_100,
       });
-      expect(await provider.queryRefund('FNOSUCHREFUND000000000000000000000')).toBeNull();
+      expect(await provider.queryRefund('FNOSUCHREFUND000000000000000000000', { subMchid: SANDBOX_PLATFORM_SUB_MCHID })).toBeNull();
       const unsigned = await t.get(`/api/dev/wechatpay/v3/refund/domestic/refunds/${r.outRefundNo}`);
       expect(unsigned.status).toBe(401);
       expect(JSON.parse(unsigned.text)).toMatchObject({ code: 'SIGN_ERROR' });

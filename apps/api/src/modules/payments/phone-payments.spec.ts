@@ -4,7 +4,7 @@ import { Formatter, Rsa } from 'wechatpay-axios-plugin';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { WechatPaySandbox } from '../dev/wechatpay-sandbox.service';
 import { PaymentKinds } from './payment-kinds';
-import type { SandboxKeys } from './wechatpay/credentials';
+import { SANDBOX_DEMO_SUB_MCHID, type SandboxKeys } from './wechatpay/credentials';
 import { WechatPayProvider } from './wechatpay/wechatpay.provider';
 import { SANDBOX_KEYS } from './wechatpay/wechatpay.tokens';
 
@@ -260,7 +260,9 @@ describe('the sandbox checks JSAPI and H5 orders as v3 does', () => {
       () => `http://127.0.0.1:${(t.app.getHttpServer().address() as { port: number }).port}/api/dev/wechatpay/`,
       () => 'http://127.0.0.1/notify',
     );
+  // the demo school's sub-merchant (onboarded in the sandbox): every order is a partner order now (issue 36)
   const order = () => ({
+    merchant: { subMchid: SANDBOX_DEMO_SUB_MCHID },
     outTradeNo: `P${Date.now()}${seq++}`,
     description: '测试',
     amountFen: 100,
@@ -276,17 +278,17 @@ describe('the sandbox checks JSAPI and H5 orders as v3 does', () => {
   };
 
   it('another appid, no payer.openid, no payer_client_ip: 400 PARAM_ERROR; good ones answer prepay_id and h5_url', async () => {
-    expect(await refusal(provider('wxnotthemerchant1').createJsapi({ ...order(), openid: OPENID }))).toEqual({
+    expect(await refusal(provider('wxnotthemerchant1').createJsapi({ ...order(), openid: OPENID, openidOf: 'sp' }))).toEqual({
       status: 400,
       code: 'PARAM_ERROR',
       message: 'mchid/appid mismatch',
     });
-    expect(await refusal(provider(keys.appid).createJsapi({ ...order(), openid: '' }))).toMatchObject({ status: 400, message: 'payer.openid' });
+    expect(await refusal(provider(keys.appid).createJsapi({ ...order(), openid: '', openidOf: 'sp' }))).toMatchObject({ status: 400, message: 'payer.openid' });
     expect(await refusal(provider(keys.appid).createH5({ ...order(), clientIp: '' }))).toMatchObject({
       status: 400,
       message: 'scene_info.payer_client_ip',
     });
-    expect(await provider(keys.appid).createJsapi({ ...order(), openid: OPENID })).toEqual({ prepayId: expect.stringMatching(/^wx\w+$/) });
+    expect(await provider(keys.appid).createJsapi({ ...order(), openid: OPENID, openidOf: 'sp' })).toEqual({ prepayId: expect.stringMatching(/^wx\w+$/) });
     expect(await provider(keys.appid).createH5({ ...order(), clientIp: '127.0.0.1' })).toEqual({
       h5Url: expect.stringMatching(/h5pay\?prepay_id=wx/),
     });

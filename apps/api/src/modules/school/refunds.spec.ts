@@ -3,6 +3,7 @@ import { JobRegistry } from '../../core/jobs/job-registry';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { WechatPaySandbox } from '../dev/wechatpay-sandbox.service';
 import { PaymentProvider } from '../payments/provider';
+import { SANDBOX_PLATFORM_SUB_MCHID } from '../payments/wechatpay/credentials';
 
 let t: TestApp;
 let admin: string;
@@ -376,7 +377,14 @@ describe('refundSchoolPayment: the provider', () => {
   it('the sandbox answers the same out_refund_no with the refund it made, never refunding twice', async () => {
     const no = await topUp(900);
     const provider = t.app.get(PaymentProvider);
-    const order = { outTradeNo: no, outRefundNo: 'FSANDBOXTEST0001', refundFen: 400, totalFen: 900, reason: '测试' };
+    const order = {
+      merchant: { subMchid: SANDBOX_PLATFORM_SUB_MCHID },
+      outTradeNo: no,
+      outRefundNo: 'FSANDBOXTEST0001',
+      refundFen: 400,
+      totalFen: 900,
+      reason: '测试',
+    };
     const a = await provider.refund(order);
     const b = await provider.refund(order);
     expect(b).toEqual(a);
