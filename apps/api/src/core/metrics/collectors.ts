@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { statfs } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { SMS_STATES, type SmsState } from '@wantuo/shared';
+import { SMS_STATES, type Payee, type SmsState } from '@wantuo/shared';
 import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config';
@@ -21,6 +21,7 @@ interface DbFigures {
   pending_over_10m: number;
   pending_past_expiry: number;
   sms_states: Partial<Record<SmsState, number>>;
+  bill_differences_open: Partial<Record<Payee, number>>;
   db_bytes: number;
 }
 
@@ -68,8 +69,8 @@ export class PoolCollector implements OnModuleInit {
 
 /**
  * What the API reads at each scrape, from Redis and PostgreSQL: the BullMQ queues, payments pending too long, text
- * messages by state, the database's size and the data folder's disk. Only the API registers them (the worker's
- * registry would only repeat them).
+ * messages by state, open reconciliation differences, the database's size and the data folder's disk. Only the API
+ * registers them (the worker's registry would only repeat them).
  */
 @Injectable()
 export class ScrapeCollectors implements OnModuleInit {
@@ -135,6 +136,18 @@ export class ScrapeCollectors implements OnModuleInit {
     });
 
     new Gauge({
+      name: 'payment_bill_differences_open',
+      help: "Reconciliation differences not resolved yet (a WeChat trade bill line and the payments recorded disagree), by payee: 'platform' (its own sub-merchant), 'school'",
+      labelNames: ['payee'] as const,
+      registers,
+      async collect() {
+        this.reset();
+        const f = await dbFigures();
+        if (f) for (const payee of ['platform', 'school'] as const) this.set({ payee }, f.bill_differences_open[payee] ?? 0);
+      },
+    });
+
+    new Gauge({
       name: 'db_size_bytes',
       help: 'Size of the PostgreSQL database on disk',
       registers,
@@ -172,6 +185,9 @@ export class ScrapeCollectors implements OnModuleInit {
                   (select coalesce(json_object_agg(state, n), '{}') from (
                      select state, count(*)::float8 as n from sms_messages
                       where day >= (now() at time zone 'Asia/Shanghai')::date - 1 group by state) s) as sms_states,
+                  (select coalesce(json_object_agg(payee, n), '{}') from (
+                     select case when school_id is null then 'platform' else 'school' end as payee, count(*)::float8 as n
+                       from payment_bill_differences where state = 'open' group by 1) d) as bill_differences_open,
                   pg_database_size(current_database())::float8 as db_bytes`,
         ) as Promise<DbFigures[]>,
         'database figures',
