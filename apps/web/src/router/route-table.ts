@@ -36,6 +36,7 @@ export type PageKey =
   | 'operatorSite'
   | 'operatorApplications'
   | 'operatorSchools'
+  | 'operatorBills'
   // money screens
   | 'principalHome'
   | 'principalUser'
@@ -293,6 +294,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/operator_resources', area: 'operator', title: b('资源管理', 'Resources'), page: 'resourcesOperator', menu: G.site },
   { path: '/operator_courseware', area: 'operator', title: b('课件目录', 'Courseware catalogue'), page: 'coursewareOperator', menu: G.site },
   { path: '/operator_schools', area: 'operator', title: b('机构管理', 'Schools'), page: 'operatorSchools', menu: G.site },
+  // issue 36: each merchant's daily WeChat Pay bill against the payments recorded (对账), and the differences
+  { path: '/operator_bills', area: 'operator', title: b('对账', 'Reconciliation'), page: 'operatorBills', menu: G.site },
   { path: '/operator_store_goods', area: 'operator', title: b('商城商品', 'Mall goods'), page: 'storeOperatorGoods', menu: G.site },
   { path: '/operator_store_orders', area: 'operator', title: b('商城订单', 'Mall orders'), page: 'storeOperatorOrders', menu: G.site },
   { path: '/operator_sms', area: 'operator', title: b('短信通道', 'SMS gateways'), page: 'smsOperator', menu: G.site },

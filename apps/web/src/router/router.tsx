@@ -76,6 +76,7 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   operatorSite: () => import('../areas/operator/site'),
   operatorApplications: () => import('../areas/operator/applications'),
   operatorSchools: () => import('../areas/operator/schools'),
+  operatorBills: () => import('../areas/operator/bills'),
   // online mall screens
   storeMall: () => import('../areas/store/online-store'),
   storeDetail: () => import('../areas/store/store-detail'),

@@ -1,5 +1,23 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, DatePicker, Descriptions, Flex, Form, Input, Modal, Radio, Row, Select, Space, Statistic, Tag, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  DatePicker,
+  Descriptions,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Radio,
+  Row,
+  Select,
+  Space,
+  Statistic,
+  Tag,
+  Typography,
+} from 'antd';
 import type { Dayjs } from 'dayjs';
 import {
   daysLeft,
@@ -30,7 +48,10 @@ import { STATE_COLOR, useMoneyRefresh, useSchool } from './use-school';
 const LEDGER_PAGE = 20;
 const TYPE_COLOR: Record<LedgerType, string> = { top_up: 'green', payment: 'blue', refund: 'gold', adjustment: 'purple' };
 
-/** The admin's personal centre (/principal_user): the institution, balance and service, renewal, top-up, payment password, ledger. */
+/**
+ * The admin's personal centre (/principal_user): the institution, balance and service, renewal, top-up, payment password,
+ * whether parents can pay online (在线收款), ledger.
+ */
 export default function PrincipalUser() {
   const school = useSchool();
   if (school.isLoading) return <Loading />;
@@ -39,6 +60,7 @@ export default function PrincipalUser() {
     <Flex vertical gap={16}>
       <AccountCard school={school.data} />
       <SchoolCard school={school.data} />
+      <OnlinePayCard timezone={school.data.timezone} />
       <LedgerCard timezone={school.data.timezone} />
     </Flex>
   );
@@ -110,6 +132,39 @@ function SchoolCard({ school }: { school: SchoolInfo }) {
           </Form.Item>
         </Form>
       </Modal>
+    </Card>
+  );
+}
+
+/**
+ * 在线收款: whether the school has its WeChat Pay sub-merchant (recorded by the platform after the school's onboarding),
+ * without which parents can only pay at the desk.
+ */
+export function OnlinePayCard({ timezone }: { timezone: string }) {
+  const s = moneyStrings.use();
+  const q = useQuery({ queryKey: ['schoolSubMerchant'], queryFn: () => get('schoolSubMerchant') });
+  const cur = q.data?.current ?? null;
+  return (
+    <Card
+      title={s('online.title')}
+      extra={q.data && <Tag color={cur ? 'green' : 'default'}>{cur ? s('online.active') : s('online.none')}</Tag>}
+      data-testid="online-pay"
+    >
+      {q.isLoading ? (
+        <Loading />
+      ) : q.isError || !q.data ? (
+        <LoadError onRetry={() => void q.refetch()} />
+      ) : cur ? (
+        <>
+          <Descriptions column={{ xs: 1, sm: 2 }} size="small">
+            <Descriptions.Item label={s('online.sub_mchid')}>{cur.sub_mchid}</Descriptions.Item>
+            <Descriptions.Item label={s('online.since')}>{localDateTime(cur.recorded_at, timezone)}</Descriptions.Item>
+          </Descriptions>
+          <Typography.Text type="secondary">{s('online.active_hint')}</Typography.Text>
+        </>
+      ) : (
+        <Alert type="warning" showIcon title={s('online.none_hint')} description={s('online.steps')} />
+      )}
     </Card>
   );
 }

@@ -35,6 +35,15 @@ export const moneyStrings = defineStrings({
   'pay.cancelled': { zh: '已取消支付，可以重新发起', en: 'The payment was cancelled: you can try again' },
   'pay.phone_failed': { zh: '未能完成微信支付，请重试', en: 'WeChat Pay did not go through: try again' },
   'pay.again': { zh: '重新支付', en: 'Pay again' },
+  // a school without a WeChat Pay sub-merchant (issue 36): the server's payments.school_no_merchant, word for word
+  'pay.no_merchant': {
+    zh: '本校尚未开通微信在线缴费，请到学校前台缴费',
+    en: 'This school does not take online payments yet: please pay at the school desk',
+  },
+  'pay.desk_phone': { zh: '联系电话', en: 'Phone' },
+  'pay.no_phone': { zh: '学校暂未留联系电话', en: 'The school has left no phone number' },
+  'pay.got_it': { zh: '知道了', en: 'OK' },
+  'pay.options_loading': { zh: '正在读取缴费方式…', en: 'Reading how to pay…' },
   'result.title': { zh: '支付结果', en: 'Payment result' },
   'result.loading': { zh: '正在查询支付结果…', en: 'Looking up the payment…' },
   'result.paid': { zh: '支付成功', en: 'Paid' },
@@ -77,6 +86,24 @@ export const moneyStrings = defineStrings({
   'state.expiring': { zh: '即将到期', en: 'Expiring soon' },
   'state.grace': { zh: '已到期（宽限期）', en: 'Expired (grace period)' },
   'state.read_only': { zh: '已到期（只读）', en: 'Expired (read only)' },
+  // 在线收款: the school's WeChat Pay sub-merchant as the admin sees it
+  'online.title': { zh: '在线收款', en: 'Online payments' },
+  'online.active': { zh: '已开通', en: 'On' },
+  'online.none': { zh: '未开通', en: 'Not set up' },
+  'online.sub_mchid': { zh: '微信支付特约商户号', en: 'WeChat Pay sub-merchant' },
+  'online.since': { zh: '开通时间', en: 'Since' },
+  'online.active_hint': {
+    zh: '家长在手机上缴纳的合同、餐费直接进入本机构的微信支付商户。',
+    en: "Contracts and dinners parents pay on their phones go straight to this school's WeChat Pay merchant.",
+  },
+  'online.none_hint': {
+    zh: '请联系平台完成微信支付特约商户进件；开通前家长暂时只能到前台缴费。',
+    en: 'Ask the platform to complete the WeChat Pay sub-merchant onboarding; until then parents can only pay at the desk.',
+  },
+  'online.steps': {
+    zh: '机构在微信支付完成特约商户进件后，平台会登记微信分配的特约商户号，家长即可在线缴费。',
+    en: 'Once the school completes its WeChat Pay sub-merchant onboarding, the platform records the number WeChat gives it and parents can pay online.',
+  },
   // top-up
   'topup.title': { zh: '账户充值', en: 'Top up the balance' },
   'topup.amount': { zh: '充值金额（元）', en: 'Amount (yuan)' },

@@ -13,6 +13,7 @@ import { localDay } from '../../lib/school-time';
 import { STATE_COLOR } from '../money/use-school';
 import { PAGE, SchoolLedger, SchoolPayments } from './school-ledger';
 import { schoolStrings } from './schools-strings';
+import { SubMerchantDrawer } from './sub-merchant';
 
 const MAX_FEN = 100_000_000;
 const validFen = (yuan: string | undefined) => {
@@ -20,7 +21,10 @@ const validFen = (yuan: string | undefined) => {
   return fen !== null && fen >= 1 && fen <= MAX_FEN;
 };
 
-/** The operator's schools: balance, expiry, price and size; set the renewal price, adjust a balance with a reason, read a ledger. */
+/**
+ * The operator's schools: balance, expiry, price and size; set the renewal price, adjust a balance with a reason, read a
+ * ledger, record the school's WeChat Pay sub-merchant (收款商户: its own drawer, the list answer does not carry it).
+ */
 export default function OperatorSchools() {
   const s = schoolStrings.use();
   const m = moneyStrings.use();
@@ -29,6 +33,7 @@ export default function OperatorSchools() {
   const [pricing, setPricing] = useState<OperatorSchoolRow | null>(null);
   const [adjusting, setAdjusting] = useState<OperatorSchoolRow | null>(null);
   const [ledger, setLedger] = useState<OperatorSchoolRow | null>(null);
+  const [merchant, setMerchant] = useState<OperatorSchoolRow | null>(null);
   const q = useQuery({
     queryKey: ['schoolList', keyword, page],
     queryFn: () => get('schoolList', { page, limit: PAGE, ...(keyword ? { keyword } : {}) }),
@@ -91,7 +96,7 @@ export default function OperatorSchools() {
             title: s('actions'),
             key: 'actions',
             fixed: 'right',
-            width: 230,
+            width: 300,
             render: (_, r) => (
               <Space size={0} wrap>
                 <Button type="link" onClick={() => setPricing(r)}>
@@ -103,6 +108,9 @@ export default function OperatorSchools() {
                 <Button type="link" onClick={() => setLedger(r)}>
                   {s('ledger')}
                 </Button>
+                <Button type="link" onClick={() => setMerchant(r)}>
+                  {s('merchant')}
+                </Button>
               </Space>
             ),
           },
@@ -110,6 +118,7 @@ export default function OperatorSchools() {
       />
       {pricing && <PriceDialog school={pricing} onClose={() => setPricing(null)} onSaved={() => void q.refetch()} />}
       {adjusting && <AdjustDialog school={adjusting} onClose={() => setAdjusting(null)} onSaved={() => void q.refetch()} />}
+      <SubMerchantDrawer school={merchant} onClose={() => setMerchant(null)} />
       <Drawer
         open={ledger !== null}
         onClose={() => setLedger(null)}

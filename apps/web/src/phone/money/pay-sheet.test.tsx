@@ -29,14 +29,20 @@ const ORDER: Record<PayChannel, PendingPayment> = {
   h5: { channel: 'h5', out_trade_no: 'P3', amount_fen: 1600, expires_at: expires(), h5_url: '/api/dev/wechatpay/h5pay?prepay_id=wx2' },
 };
 const pending = { state: 'pending', amount_fen: 1600, out_trade_no: 'x', kind: 'meal', paid_at: null, expires_at: null };
+const ONLINE = { online: true, school_name: '阳光晚托中心', contact_phone: '13800000001' };
+/** parentPayOptions as the test sets it; every other read (paymentState) answers `state` */
+let options: unknown = ONLINE;
+let state: unknown = pending;
 
 let uaSpy: ReturnType<typeof vi.spyOn> | undefined;
 const as = (ua: string) => {
   uaSpy = vi.spyOn(window.navigator, 'userAgent', 'get').mockReturnValue(ua);
 };
 beforeEach(() => {
+  options = ONLINE;
+  state = pending;
   http.get.mockReset();
-  http.get.mockResolvedValue(pending);
+  http.get.mockImplementation(async (action: string) => (action === 'parentPayOptions' ? options : state));
 });
 afterEach(() => {
   uaSpy?.mockRestore();
@@ -44,15 +50,16 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-async function open(start: (c: PayChannel) => Promise<PendingPayment>) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+async function open(start: (c: PayChannel) => Promise<PendingPayment>, client = new QueryClient({ defaultOptions: { queries: { retry: false } } })) {
   const onPaid = vi.fn();
   await mount(
     <QueryClientProvider client={client}>
       <PaySheet open title="支付晚餐" amountFen={1600} start={start} onPaid={onPaid} onClose={() => undefined} />
     </QueryClientProvider>,
   );
-  return { onPaid };
+  // the sheet reads parentPayOptions before it shows a pay button
+  for (let i = 0; i < 50 && document.body.textContent?.includes('正在读取缴费方式'); i++) await act(() => new Promise((r) => setTimeout(r, 10)));
+  return { onPaid, client };
 }
 const byTestId = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
 
@@ -69,7 +76,7 @@ describe('the phone pay sheet pays the way the place it runs allows (pay-flow.ts
     await vi.waitFor(() => expect(invoke).toHaveBeenCalledTimes(1));
     expect(start).toHaveBeenCalledWith('jsapi');
     expect(onPaid).not.toHaveBeenCalled();
-    http.get.mockResolvedValue({ ...pending, state: 'paid', out_trade_no: 'P2', paid_at: 'now' });
+    state = { ...pending, state: 'paid', out_trade_no: 'P2', paid_at: 'now' };
     await vi.waitFor(() => expect(onPaid).toHaveBeenCalledTimes(1), { timeout: 5_000 });
     await vi.waitFor(() => expect(document.body.textContent).toContain('支付成功'));
   });
@@ -105,5 +112,82 @@ describe('the phone pay sheet pays the way the place it runs allows (pay-flow.ts
     await vi.waitFor(() => expect(document.querySelector('[data-testid="pay-sheet"] svg[role="img"]')).not.toBeNull());
     expect(start).toHaveBeenCalledWith('native');
     expect(document.querySelector('.ant-qrcode')).toBeNull();
+  });
+});
+
+describe('a school without its WeChat Pay sub-merchant (issue 36): pay at the desk', () => {
+  const deskOnly = () => byTestId('pay-desk-only');
+
+  it('parentPayOptions says no online payment: the desk, the school and its phone, no pay button, nothing started', async () => {
+    as(UA.wechat);
+    options = { online: false, school_name: '阳光晚托中心', contact_phone: '138 0000 0001' };
+    const start = vi.fn(async (c: PayChannel) => ORDER[c]);
+    await open(start);
+    await vi.waitFor(() => expect(deskOnly()).not.toBeNull());
+    const text = deskOnly()!.textContent ?? '';
+    expect(text).toContain('本校尚未开通微信在线缴费，请到学校前台缴费');
+    expect(text).toContain('阳光晚托中心');
+    expect(byTestId('pay-desk-phone')!.getAttribute('href')).toBe('tel:13800000001');
+    expect(byTestId('wechat-jsapi-pay')).toBeNull();
+    expect(byTestId('wechat-h5-pay')).toBeNull();
+    expect(start).not.toHaveBeenCalled();
+    // the amount owed stays in sight: it is what to pay at the desk
+    expect(document.body.textContent).toContain('¥16.00');
+  });
+
+  it('a school without a phone: the desk only, no tel: link', async () => {
+    as(UA.phone);
+    options = { online: false, school_name: '阳光晚托中心', contact_phone: null };
+    await open(vi.fn());
+    await vi.waitFor(() => expect(deskOnly()).not.toBeNull());
+    expect(byTestId('pay-desk-phone')).toBeNull();
+    expect(deskOnly()!.textContent).toContain('学校暂未留联系电话');
+  });
+
+  it('a start refused with payments.school_no_merchant (withdrawn since the options were read): the same desk', async () => {
+    as(UA.phone);
+    const start = vi.fn(async () => {
+      throw new Error('本校尚未开通微信在线缴费，请到学校前台缴费');
+    });
+    const { client } = await open(start);
+    // the options asked again do not answer: the refusal alone shows the desk
+    http.get.mockImplementation((action: string) => (action === 'parentPayOptions' ? new Promise(() => undefined) : Promise.resolve(state)));
+    await act(async () => byTestId('wechat-h5-pay')!.click());
+    await vi.waitFor(() => expect(deskOnly()).not.toBeNull());
+    expect(byTestId('wechat-h5-pay')).toBeNull();
+    expect(deskOnly()!.textContent).toContain('阳光晚托中心');
+    expect((client.getQueryData(['parentPayOptions']) as { online: boolean }).online).toBe(false);
+  });
+
+  it('another refusal asks the options again: a school that has none now gets the desk', async () => {
+    as(UA.phone);
+    const start = vi.fn(async () => {
+      throw new Error('some other wording');
+    });
+    await open(start);
+    options = { ...ONLINE, online: false };
+    await act(async () => byTestId('wechat-h5-pay')!.click());
+    await vi.waitFor(() => expect(deskOnly()).not.toBeNull());
+    expect(http.get.mock.calls.filter(([a]) => a === 'parentPayOptions')).toHaveLength(2);
+  });
+
+  it('the options are read once for every sheet (cached), and a read that fails does not stop a payment', async () => {
+    as(UA.phone);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    await open(vi.fn(), client);
+    await vi.waitFor(() => expect(byTestId('wechat-h5-pay')).not.toBeNull());
+    document.body.innerHTML = '';
+    await open(vi.fn(), client);
+    await vi.waitFor(() => expect(byTestId('wechat-h5-pay')).not.toBeNull());
+    expect(http.get.mock.calls.filter(([a]) => a === 'parentPayOptions')).toHaveLength(1);
+
+    document.body.innerHTML = '';
+    http.get.mockImplementation(async (action: string) => {
+      if (action === 'parentPayOptions') throw new Error('offline');
+      return state;
+    });
+    await open(vi.fn());
+    await vi.waitFor(() => expect(byTestId('wechat-h5-pay')).not.toBeNull());
+    expect(deskOnly()).toBeNull();
   });
 });

@@ -3,8 +3,10 @@ import DotLoading from 'antd-mobile/es/components/dot-loading';
 import NoticeBar from 'antd-mobile/es/components/notice-bar';
 import Popup from 'antd-mobile/es/components/popup';
 import CheckCircleFill from 'antd-mobile-icons/es/CheckCircleFill';
-import { formatFen, type PayChannel, type PendingPayment } from '@wantuo/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { formatFen, type ParentPayOptions, type PayChannel, type PendingPayment } from '@wantuo/shared';
 import { useCallback, useState } from 'react';
+import { get } from '../../api/http';
 import { choosePayChannel, userAgent } from '../../lib/wechat-env';
 import { mmss, useH5Payment, useJsapiPayment, useNativePayment } from '../../areas/money/pay-flow';
 import { moneyStrings } from '../../areas/money/strings';
@@ -27,7 +29,8 @@ export interface PaySheetProps {
  * The phone's one payment sheet (a bottom sheet; the desktop's is payment-dialog.tsx, the flows are pay-flow.ts for
  * both): inside WeChat 微信支付 opens WeChat's payment sheet (JSAPI), in another phone browser it goes to WeChat's
  * cashier (H5) and comes back to /pay/result, in a desktop browser it shows the QR. Paid is what the server's payment
- * state says, never the bridge's answer.
+ * state says, never the bridge's answer. A school without its WeChat Pay sub-merchant takes no online payment: the sheet
+ * says so and where to pay instead (parentPayOptions, read before any pay button is shown).
  */
 export function PaySheet({ open, title, amountFen, start, onPaid, onClose }: PaySheetProps) {
   const t = phoneStrings.use();
@@ -64,12 +67,32 @@ function SheetBody({
   onClose: () => void;
 }) {
   const s = moneyStrings.use();
+  const qc = useQueryClient();
   const [channel] = useState<PayChannel>(() => choosePayChannel(userAgent(), true));
   const [paid, setPaid] = useState(false);
+  const [refused, setRefused] = useState(false);
+  const options = usePayOptions();
   const done = useCallback(() => {
     setPaid(true);
     onPaid?.();
   }, [onPaid]);
+  // a start the server refuses because the school has no merchant (recorded or withdrawn since the options were read)
+  const guarded = useCallback(
+    async (c: PayChannel) => {
+      try {
+        return await start(c);
+      } catch (e) {
+        if (e instanceof Error && e.message === moneyStrings.t('pay.no_merchant')) {
+          setRefused(true);
+          qc.setQueryData<ParentPayOptions>(PAY_OPTIONS_KEY, (o) => (o ? { ...o, online: false } : o));
+        }
+        // whatever the wording, the options say again whether the school takes online payments
+        void qc.invalidateQueries({ queryKey: PAY_OPTIONS_KEY });
+        throw e;
+      }
+    },
+    [start, qc],
+  );
   if (paid) {
     return (
       <div className="m-pay-center" role="status">
@@ -82,16 +105,69 @@ function SheetBody({
       </div>
     );
   }
+  const amount = (
+    <div className="m-pay-amount">
+      <div className="m-pay-label">{s('pay.amount')}</div>
+      <div className="m-pay-figure">¥{formatFen(amountFen)}</div>
+    </div>
+  );
+  if (options.isPending) {
+    return (
+      <>
+        {amount}
+        <div className="m-pay-center" role="status">
+          <DotLoading color="primary" />
+          <div className="m-pay-hint">{s('pay.options_loading')}</div>
+        </div>
+      </>
+    );
+  }
+  // options that could not be read do not stop a payment: the start says why if it is refused
+  if (refused || options.data?.online === false) {
+    return (
+      <>
+        {amount}
+        <DeskOnly options={options.data} onClose={onClose} />
+      </>
+    );
+  }
   return (
     <>
-      <div className="m-pay-amount">
-        <div className="m-pay-label">{s('pay.amount')}</div>
-        <div className="m-pay-figure">¥{formatFen(amountFen)}</div>
-      </div>
-      {channel === 'jsapi' && <Jsapi start={() => start('jsapi')} onPaid={done} />}
-      {channel === 'h5' && <H5 start={() => start('h5')} />}
-      {channel === 'native' && <Native start={() => start('native')} onPaid={done} />}
+      {amount}
+      {channel === 'jsapi' && <Jsapi start={() => guarded('jsapi')} onPaid={done} />}
+      {channel === 'h5' && <H5 start={() => guarded('h5')} />}
+      {channel === 'native' && <Native start={() => guarded('native')} onPaid={done} />}
     </>
+  );
+}
+
+export const PAY_OPTIONS_KEY = ['parentPayOptions'] as const;
+
+/** Whether the guardian's school takes online payments, read once and kept a few minutes (every sheet asks it). */
+function usePayOptions() {
+  return useQuery({ queryKey: PAY_OPTIONS_KEY, queryFn: () => get('parentPayOptions', undefined, { silent: true }), staleTime: 5 * 60_000 });
+}
+
+/** No online payment for this school: pay at its desk, with its name and phone (a tel: link). */
+function DeskOnly({ options, onClose }: { options: ParentPayOptions | undefined; onClose: () => void }) {
+  const s = moneyStrings.use();
+  const phone = options?.contact_phone?.replace(/[^0-9+-]/g, '') ?? '';
+  return (
+    <div className="m-pay-desk" role="alert" data-testid="pay-desk-only">
+      <div className="m-pay-desk-text">{s('pay.no_merchant')}</div>
+      {options && <div className="m-pay-desk-school">{options.school_name}</div>}
+      {phone ? (
+        <a className="m-pay-tel" href={`tel:${phone}`} data-testid="pay-desk-phone">
+          <span className="m-pay-tel-label">{s('pay.desk_phone')}</span>
+          <span className="m-pay-tel-number">{options?.contact_phone}</span>
+        </a>
+      ) : (
+        options && <div className="m-pay-hint">{s('pay.no_phone')}</div>
+      )}
+      <Button block size="large" onClick={onClose}>
+        {s('pay.got_it')}
+      </Button>
+    </div>
   );
 }
 
