@@ -6,7 +6,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   a change ends the current row and adds one (history kept), at most one current row per school.
  * - `payments.payee` (platform | school) and `payments.sub_mchid` / `sub_appid`: the merchant a payment was made with,
  *   kept for its life (query, close, refund, reconciliation). Rows before this migration were the platform's direct
- *   merchant's: they keep sub_mchid null and are asked for in direct mode.
+ *   merchant's (payee platform, as they were): they keep sub_mchid null and are asked for in direct mode.
  * - `payment_refunds.succeeded_at`: when the provider finished a refund (the day its line is on the trade bill).
  * - `payment_bill_checks` / `payment_bill_differences`: the daily trade bill of each merchant compared line by line
  *   with the payments and refunds recorded; differences are appended, and resolved by the operator with a note.
@@ -38,7 +38,10 @@ export class PartnerPayments1767345600000 implements MigrationInterface {
         add column sub_mchid varchar(32),
         add column sub_appid varchar(32),
         add column payer_openid_kind varchar(8) check (payer_openid_kind in ('sp', 'sub'));
-      alter table payments alter column payee drop default;
+      -- (a balance payment is the platform's: the wallet is held by the platform for what it sells)
+      -- what parents pay a school is never received by the platform (the kinds of PAYMENT_PAYEES that are the school's)
+      alter table payments add constraint payments_school_kinds_to_school
+        check (method <> 'wechat' or sub_mchid is null or kind not in ('contract', 'meal') or payee = 'school');
       create index payments_merchant_paid on payments (sub_mchid, paid_at) where method = 'wechat' and paid_at is not null;
 
       alter table payment_refunds add column succeeded_at timestamptz;
