@@ -64,13 +64,15 @@ it('sub-merchant: withdraw → the parent pays at the desk → onboard and recor
   const confirm = op.locator('.ant-modal-confirm');
   await confirm.getByText('停用后家长将无法在线缴纳合同和餐费').waitFor();
   await confirm.getByRole('button', { name: named('停用') }).click();
-  await drawer.getByTestId('sub-merchant-state').getByText('未开通').waitFor();
+  await drawer.getByTestId('sub-merchant-state').getByText('未开通', { exact: true }).waitFor();
   await expect.poll(current).toBeNull();
 
   // 2. the parent's phone: the contract's pay sheet sends them to the desk, with the school's phone
   const phone = await signedInPhone(stack, 'parent', '/m/parent_contracts');
   const card = phone.getByTestId(`contract-${contract.id}`);
   await card.waitFor();
+  // 待缴 comes in above the cards once every child's list has answered: tap after it, not under a moving button
+  await phone.getByTestId('owed').waitFor();
   await card.getByRole('button', { name: /去支付/ }).tap();
   const desk = phone.getByTestId('pay-desk-only');
   await desk.waitFor();
@@ -85,7 +87,7 @@ it('sub-merchant: withdraw → the parent pays at the desk → onboard and recor
   // 3. the admin's personal centre: 在线收款 未开通, and what to do
   const admin = await signedIn(stack, 'admin', 1366, 900, '/principal_user');
   const online = admin.getByTestId('online-pay');
-  await online.getByText('未开通').waitFor();
+  await online.getByText('未开通', { exact: true }).waitFor();
   await online.getByText(/联系平台完成微信支付特约商户进件/).waitFor();
   await online.scrollIntoViewIfNeeded();
   await shot(admin, 'principal-online-pay-none');
@@ -117,6 +119,7 @@ it('sub-merchant: withdraw → the parent pays at the desk → onboard and recor
 
   // 5. the parent pays the contract online, to the new sub-merchant (H5: the sandbox's cashier)
   await phone.goto(`${stack.url}/m/parent_contracts`);
+  await phone.getByTestId('owed').waitFor();
   await card.getByRole('button', { name: /去支付/ }).tap();
   await phone.getByTestId('wechat-h5-pay').waitFor();
   expect(await phone.getByTestId('pay-desk-only').count()).toBe(0);

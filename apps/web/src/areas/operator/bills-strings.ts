@@ -51,6 +51,7 @@ export const billStrings = defineStrings({
   line_refund: { zh: '退款', en: 'Refund' },
   out_trade_no: { zh: '订单号', en: 'Order no.' },
   out_refund_no: { zh: '退款单号', en: 'Refund no.' },
+  numbers: { zh: '订单号 / 退款单号', en: 'Order / refund no.' },
   ours: { zh: '本平台（元）', en: 'Ours (yuan)' },
   theirs: { zh: '微信（元）', en: 'WeChat (yuan)' },
   diff_state: { zh: '处理', en: 'Resolution' },

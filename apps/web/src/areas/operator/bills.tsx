@@ -178,29 +178,29 @@ function Checks({ onShowDifferences }: { onShowDifferences: (f: CheckFilter) => 
         onPage={setPage}
         pageSize={PAGE}
         size="middle"
-        scroll={{ x: 1100 }}
+        scroll={{ x: 960 }}
         data-testid="bill-checks"
         locale={{ emptyText: <EmptyState description={filtered ? s('checks_empty_filtered') : s('checks_empty')} /> }}
         columns={[
-          { title: s('date'), key: 'date', width: 110, render: (_, r) => r.bill_date },
-          { title: s('merchant'), key: 'merchant', width: 180, render: (_, r) => <MerchantCell name={r.school_name} /> },
+          { title: s('date'), key: 'date', width: 105, render: (_, r) => r.bill_date },
+          { title: s('merchant'), key: 'merchant', render: (_, r) => <MerchantCell name={r.school_name} /> },
           { title: s('sub_mchid'), key: 'no', width: 120, render: (_, r) => <span style={{ fontFamily: 'monospace' }}>{r.sub_mchid}</span> },
           {
             title: s('state'),
             key: 'state',
-            width: 100,
+            width: 90,
             render: (_, r) => {
               const tag = <Tag color={CHECK_COLOR[r.state]}>{s(`state_${r.state}`)}</Tag>;
               return r.error ? <Tooltip title={r.error}>{tag}</Tooltip> : tag;
             },
           },
-          { title: s('lines'), key: 'lines', width: 90, align: 'right', render: (_, r) => r.bill_lines },
+          { title: s('lines'), key: 'lines', width: 85, align: 'right', render: (_, r) => r.bill_lines },
           { title: s('payments'), key: 'paid', width: 110, align: 'right', render: (_, r) => money(r.payments_fen) },
           { title: s('refunds'), key: 'refunded', width: 110, align: 'right', render: (_, r) => money(r.refunds_fen) },
           {
             title: s('differences'),
             key: 'diffs',
-            width: 90,
+            width: 70,
             align: 'right',
             render: (_, r) =>
               r.differences > 0 ? (
@@ -219,7 +219,7 @@ function Checks({ onShowDifferences }: { onShowDifferences: (f: CheckFilter) => 
                 0
               ),
           },
-          { title: s('checked_at'), key: 'at', width: 150, render: (_, r) => localDateTime(r.checked_at) },
+          { title: s('checked_at'), key: 'at', width: 140, render: (_, r) => localDateTime(r.checked_at) },
         ]}
       />
     </>
@@ -247,7 +247,7 @@ function Differences({ checkFilter, onClearCheck }: { checkFilter: CheckFilter |
     <>
       <Space wrap style={{ marginBottom: 16 }}>
         <Select<DiffState | 'all'>
-          style={{ width: 160 }}
+          style={{ width: 200 }}
           aria-label={s('diff_state')}
           value={state ?? 'all'}
           onChange={(v) => {
@@ -287,22 +287,37 @@ function Differences({ checkFilter, onClearCheck }: { checkFilter: CheckFilter |
         onPage={setPage}
         pageSize={PAGE}
         size="middle"
-        scroll={{ x: 1300 }}
+        scroll={{ x: 1040 }}
         data-testid="bill-differences"
         locale={{ emptyText: <EmptyState description={filtered ? s('differences_empty_filtered') : s('differences_empty')} /> }}
         columns={[
-          { title: s('date'), key: 'date', width: 110, render: (_, r) => r.bill_date },
-          { title: s('merchant'), key: 'merchant', width: 170, render: (_, r) => <MerchantCell name={r.school_name} sub={r.sub_mchid} /> },
-          { title: s('kind'), key: 'kind', width: 140, render: (_, r) => <Tag color={KIND_COLOR[r.kind]}>{s(`kind_${r.kind}`)}</Tag> },
-          { title: s('line'), key: 'line', width: 70, render: (_, r) => s(`line_${r.line}`) },
-          { title: s('out_trade_no'), key: 'trade', width: 200, render: (_, r) => mono(r.out_trade_no) },
-          { title: s('out_refund_no'), key: 'refund', width: 180, render: (_, r) => mono(r.out_refund_no) },
-          { title: s('ours'), key: 'ours', width: 100, align: 'right', render: (_, r) => money(r.ours_fen) },
-          { title: s('theirs'), key: 'theirs', width: 100, align: 'right', render: (_, r) => money(r.theirs_fen) },
+          { title: s('date'), key: 'date', width: 105, render: (_, r) => r.bill_date },
+          { title: s('merchant'), key: 'merchant', width: 150, render: (_, r) => <MerchantCell name={r.school_name} sub={r.sub_mchid} /> },
+          { title: s('kind'), key: 'kind', width: 125, render: (_, r) => <Tag color={KIND_COLOR[r.kind]}>{s(`kind_${r.kind}`)}</Tag> },
+          { title: s('line'), key: 'line', width: 60, render: (_, r) => s(`line_${r.line}`) },
+          {
+            title: s('numbers'),
+            key: 'numbers',
+            width: 200,
+            render: (_, r) => (
+              <div>
+                <div>{mono(r.out_trade_no)}</div>
+                {r.out_refund_no && (
+                  <div>
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {s('out_refund_no')}{' '}
+                    </Typography.Text>
+                    {mono(r.out_refund_no)}
+                  </div>
+                )}
+              </div>
+            ),
+          },
+          { title: s('ours'), key: 'ours', width: 95, align: 'right', render: (_, r) => money(r.ours_fen) },
+          { title: s('theirs'), key: 'theirs', width: 95, align: 'right', render: (_, r) => money(r.theirs_fen) },
           {
             title: s('diff_state'),
             key: 'state',
-            width: 220,
             render: (_, r) =>
               r.state === 'open' ? (
                 <Tag color="orange">{s('diff_open')}</Tag>
@@ -319,7 +334,7 @@ function Differences({ checkFilter, onClearCheck }: { checkFilter: CheckFilter |
           {
             title: s('actions'),
             key: 'actions',
-            width: 80,
+            width: 70,
             fixed: 'right',
             render: (_, r) =>
               r.state === 'open' ? (

@@ -82,6 +82,8 @@ export const schoolStrings = defineStrings({
   },
   sub_appid_invalid: { zh: '公众号 AppID 以 wx 开头，共 18 位', en: "An official account's AppID starts with wx and has 18 characters" },
   merchant_note: { zh: '备注（可选）', en: 'Note (optional)' },
+  note: { zh: '备注', en: 'Note' },
+  appid: { zh: '机构公众号 AppID', en: "The school's official account AppID" },
   recorded_by: { zh: '登记人', en: 'Recorded by' },
   recorded_at: { zh: '登记时间', en: 'Recorded at' },
   ended_at: { zh: '停用时间', en: 'Ended at' },

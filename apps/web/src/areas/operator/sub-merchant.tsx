@@ -212,10 +212,10 @@ function Current({ d, onWithdraw, busy }: { d: SchoolSubMerchant; onWithdraw: ()
         items={[
           { key: 'state', label: s('merchant_state'), children: <Tag color="green">{s('merchant_active')}</Tag> },
           { key: 'no', label: s('sub_mchid'), children: <Typography.Text copyable>{cur.sub_mchid}</Typography.Text> },
-          { key: 'appid', label: s('sub_appid'), children: cur.sub_appid ?? '-' },
+          { key: 'appid', label: s('appid'), children: cur.sub_appid ?? '-' },
           { key: 'by', label: s('recorded_by'), children: cur.recorded_by_name ?? '-' },
           { key: 'at', label: s('recorded_at'), children: localDateTime(cur.recorded_at) },
-          ...(cur.note ? [{ key: 'note', label: s('merchant_note'), children: cur.note }] : []),
+          ...(cur.note ? [{ key: 'note', label: s('note'), children: cur.note }] : []),
         ]}
       />
       <Button danger style={{ marginTop: 12 }} onClick={onWithdraw} loading={busy} data-testid="sub-merchant-withdraw">
@@ -246,7 +246,7 @@ function History({ list }: { list: SubMerchantRecord[] }) {
           render: (_, r) => (r.ended_at ? localDateTime(r.ended_at) : <Tag color="green">{s('until_now')}</Tag>),
         },
         { title: s('recorded_by'), key: 'by', width: 90, render: (_, r) => r.recorded_by_name ?? '-' },
-        { title: s('merchant_note'), key: 'note', ellipsis: true, render: (_, r) => r.note || '-' },
+        { title: s('note'), key: 'note', ellipsis: true, render: (_, r) => r.note || '-' },
       ]}
     />
   );
