@@ -18,6 +18,11 @@ const FinishRefundInput = z.strictObject({
 
 const HoldRefundsInput = z.strictObject({ hold: z.boolean() });
 
+const SubMerchantInput = z.strictObject({
+  sub_mchid: z.string().regex(/^[0-9]{8,12}$/),
+  name: z.string().trim().min(1).max(100),
+});
+
 /** Hosts a developer's browser reaches this API on, whatever proxy (Vite's rewrites Host) stands between. */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -91,6 +96,75 @@ export class WechatPaySandboxController {
   @Access('pub')
   h5(@Req() req: Request, @Res() res: Response) {
     return this.signed(req, res, (body) => this.sandbox.createH5(body));
+  }
+
+  /** Service-provider mode (服务商): orders for a sub-merchant onboarded under the service provider. */
+  @Post('v3/pay/partner/transactions/native')
+  @Access('pub')
+  partnerNative(@Req() req: Request, @Res() res: Response) {
+    return this.signed(req, res, (body) => this.sandbox.createPartner(body, 'NATIVE'));
+  }
+
+  @Post('v3/pay/partner/transactions/jsapi')
+  @Access('pub')
+  partnerJsapi(@Req() req: Request, @Res() res: Response) {
+    return this.signed(req, res, (body) => this.sandbox.createPartner(body, 'JSAPI'));
+  }
+
+  @Post('v3/pay/partner/transactions/h5')
+  @Access('pub')
+  partnerH5(@Req() req: Request, @Res() res: Response) {
+    return this.signed(req, res, (body) => this.sandbox.createPartner(body, 'MWEB'));
+  }
+
+  @Get('v3/pay/partner/transactions/out-trade-no/:no')
+  @Access('pub')
+  partnerQuery(@Req() req: Request, @Res() res: Response, @Param('no') no: string) {
+    return this.signed(req, res, () => this.sandbox.queryPartner(no, req.query.sp_mchid, req.query.sub_mchid));
+  }
+
+  @Post('v3/pay/partner/transactions/out-trade-no/:no/close')
+  @Access('pub')
+  partnerClose(@Req() req: Request, @Res() res: Response, @Param('no') no: string) {
+    return this.signed(req, res, (body) => this.sandbox.closePartner(no, body));
+  }
+
+  /** The trade bill of one sub-merchant and day (v3 `GET /v3/bill/tradebill`): its SHA1 and download_url. */
+  @Get('v3/bill/tradebill')
+  @Access('pub')
+  tradeBill(@Req() req: Request, @Res() res: Response) {
+    return this.signed(req, res, () => this.sandbox.tradeBill(req.query as Record<string, unknown>, `${req.protocol}://${req.get('host')}`));
+  }
+
+  /**
+   * The bill's download (its token). Signed like the other answers: the real service does not sign downloads, but the
+   * client library skips its answer check only for the real host's exact path /v3/billdownload/file.
+   */
+  @Get('v3/billdownload/file')
+  @Access('pub')
+  billDownload(@Req() req: Request, @Res() res: Response) {
+    return this.signed(
+      req,
+      res,
+      async () => (await this.sandbox.billDownload(req.query.token)) ?? this.sandbox.sign(400, { code: 'PARAM_ERROR', message: 'token' }),
+    );
+  }
+
+  /** Onboards a sub-merchant under the sandbox's service provider (what WeChat's 进件 does), for tests and demos. */
+  @Post('subMerchants')
+  @Access('pub')
+  bindSubMerchant(@Input(SubMerchantInput) input: z.infer<typeof SubMerchantInput>) {
+    return this.sandbox.enabled ? this.sandbox.bindSubMerchant(input.sub_mchid, input.name) : null;
+  }
+
+  /** A sandbox sub-merchant and its balance (404 when not onboarded). */
+  @Get('subMerchants/:sub_mchid')
+  @Access('pub')
+  async subMerchant(@Res() res: Response, @Param('sub_mchid') subMchid: string) {
+    if (!this.sandbox.enabled) return sandboxOff(res);
+    const m = /^[0-9]{8,12}$/.test(subMchid) ? await this.sandbox.subMerchant(subMchid) : null;
+    if (!m) return res.status(404).json({ code: 'NOT_FOUND', message: 'no such sub-merchant' });
+    res.json(m);
   }
 
   /** The H5 order's cashier page (its h5_url): amount and 确认支付; `redirect_url` is where the payer goes afterwards. */
@@ -178,7 +252,7 @@ export class WechatPaySandboxController {
   @Get('v3/refund/domestic/refunds/:no')
   @Access('pub')
   queryRefund(@Req() req: Request, @Res() res: Response, @Param('no') no: string) {
-    return this.signed(req, res, () => this.sandbox.queryRefund(no));
+    return this.signed(req, res, () => this.sandbox.queryRefund(no, req.query.sub_mchid));
   }
 
   /** Whether this API serves the sandbox (the web shows its 模拟扫码支付 button only then). */

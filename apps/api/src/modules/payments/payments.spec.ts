@@ -423,6 +423,7 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
         refundId: expect.stringMatching(/^5030/),
         status: 'PROCESSING',
         refundFen: 1_100,
+        successTime: null,
       });
       expect(await provider.queryRefund('FNOSUCHREFUND000000000000000000000', { subMchid: SANDBOX_PLATFORM_SUB_MCHID })).toBeNull();
       const unsigned = await t.get(`/api/dev/wechatpay/v3/refund/domestic/refunds/${r.outRefundNo}`);
@@ -432,7 +433,9 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
         status: 404,
         body: expect.stringContaining('RESOURCE_NOT_EXISTS'),
       });
-      const known = await sandbox.queryRefund(r.outRefundNo);
+      // a partner order's refund is found under its sub-merchant only
+      expect((await sandbox.queryRefund(r.outRefundNo)).status).toBe(404);
+      const known = await sandbox.queryRefund(r.outRefundNo, SANDBOX_PLATFORM_SUB_MCHID);
       expect(JSON.parse(known.body)).toMatchObject({
         out_refund_no: r.outRefundNo,
         out_trade_no: r.outTradeNo,

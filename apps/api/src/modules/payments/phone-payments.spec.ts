@@ -281,14 +281,19 @@ describe('the sandbox checks JSAPI and H5 orders as v3 does', () => {
     expect(await refusal(provider('wxnotthemerchant1').createJsapi({ ...order(), openid: OPENID, openidOf: 'sp' }))).toEqual({
       status: 400,
       code: 'PARAM_ERROR',
-      message: 'mchid/appid mismatch',
+      message: 'sp_mchid/sp_appid mismatch',
     });
-    expect(await refusal(provider(keys.appid).createJsapi({ ...order(), openid: '', openidOf: 'sp' }))).toMatchObject({ status: 400, message: 'payer.openid' });
+    expect(await refusal(provider(keys.appid).createJsapi({ ...order(), openid: '', openidOf: 'sp' }))).toMatchObject({
+      status: 400,
+      message: 'payer.sp_openid',
+    });
     expect(await refusal(provider(keys.appid).createH5({ ...order(), clientIp: '' }))).toMatchObject({
       status: 400,
       message: 'scene_info.payer_client_ip',
     });
-    expect(await provider(keys.appid).createJsapi({ ...order(), openid: OPENID, openidOf: 'sp' })).toEqual({ prepayId: expect.stringMatching(/^wx\w+$/) });
+    expect(await provider(keys.appid).createJsapi({ ...order(), openid: OPENID, openidOf: 'sp' })).toEqual({
+      prepayId: expect.stringMatching(/^wx\w+$/),
+    });
     expect(await provider(keys.appid).createH5({ ...order(), clientIp: '127.0.0.1' })).toEqual({
       h5Url: expect.stringMatching(/h5pay\?prepay_id=wx/),
     });
