@@ -38,6 +38,7 @@ export const schoolMessages = {
     en: "That is the platform's own merchant number: it cannot be a school's",
   },
   'payments.bill_difference_resolved': { zh: '该差异已处理', en: 'This difference has already been resolved' },
+  'payments.bill_difference_not_found': { zh: '未找到该对账差异', en: 'No such reconciliation difference' },
   'payments.bill_not_ready': {
     zh: '微信支付尚未生成该日账单（次日 10 点后可下载），请稍后再对账',
     en: "WeChat Pay has not made that day's bill yet (it is ready after 10:00 the next day): reconcile later",

@@ -34,6 +34,11 @@ export interface JobPayloads {
   'payments.surplus': Record<string, never>;
   /** every 2 minutes: provider refunds unfinished 5 minutes on (a lost notify) are asked about, with backoff per refund */
   'payments.refundQuery': Record<string, never>;
+  /**
+   * hourly (idempotent): from 10:00 China time, the previous day's WeChat trade bill of every merchant (the platform's
+   * own sub-merchant and each school's) compared with the payments and refunds recorded; each merchant once a day
+   */
+  'payments.tradebill': { at?: string };
   /** hourly (idempotent): text the admins of schools whose service expires in 30, 7 or 1 days (school-local dates) */
   'school.remind': { at?: string };
   /** hourly (idempotent): each school from 08:00 local time: contract renewals, expiring reminders, expiries */
@@ -70,6 +75,7 @@ export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   // scheduled sweeps: a failed run is made up by the next one
   'payments.surplus': { queue: 'payments', attempts: 1, backoffMs: 60_000 },
   'payments.refundQuery': { queue: 'payments', attempts: 1, backoffMs: 60_000 },
+  'payments.tradebill': { queue: 'payments', attempts: 1, backoffMs: 60_000 },
   'school.remind': { queue: 'payments', attempts: 3, backoffMs: 60_000 },
   'contracts.daily': { queue: 'contracts', attempts: 3, backoffMs: 60_000 },
   'store.release': { queue: 'store', attempts: 5, backoffMs: 10_000 },
@@ -85,6 +91,9 @@ export const SCHEDULES: { name: JobName; everyMs: number }[] = [
   // the durable halves of the money rules: each payment or refund once (request keys, states), so a run again does nothing
   { name: 'payments.surplus', everyMs: 300_000 },
   { name: 'payments.refundQuery', everyMs: 120_000 },
+  // a daily reconciliation, run every hour: bills are ready from 10:00 China time; a merchant reconciled is not asked
+  // again, one failed or whose bill WeChat was still making is, so a run that fails is made up by the next one
+  { name: 'payments.tradebill', everyMs: 3_600_000 },
   // receipts of texts the providers did not report by callback, and texts whose job was lost
   { name: 'sms.poll', everyMs: 60_000 },
   // WeChat template messages whose job was lost

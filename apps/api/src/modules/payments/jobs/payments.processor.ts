@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { JobRegistry } from '../../../core/jobs/job-registry';
 import { PaymentKinds } from '../payment-kinds';
 import { PaymentsService } from '../payments.service';
+import { ReconciliationService } from '../reconciliation/reconciliation.service';
 import { RefundsService } from '../refunds.service';
 
 /**
@@ -9,6 +10,7 @@ import { RefundsService } from '../refunds.service';
  * `payments.refund`: a refund the provider did not answer is asked for again (same out_refund_no).
  * `payments.surplus` (scheduled): surplus payments left paid without a refund are refunded (PaymentKinds.sweepSurplus).
  * `payments.refundQuery` (scheduled): unfinished provider refunds are asked about (RefundsService.pollDue).
+ * `payments.tradebill` (scheduled, hourly): the previous day's trade bills reconciled (ReconciliationService.runDaily).
  */
 @Injectable()
 export class PaymentsProcessor implements OnModuleInit {
@@ -17,6 +19,7 @@ export class PaymentsProcessor implements OnModuleInit {
     private readonly payments: PaymentsService,
     private readonly refunds: RefundsService,
     private readonly kinds: PaymentKinds,
+    private readonly reconciliation: ReconciliationService,
   ) {}
 
   onModuleInit(): void {
@@ -27,6 +30,9 @@ export class PaymentsProcessor implements OnModuleInit {
     });
     this.registry.register('payments.refundQuery', async () => {
       await this.refunds.pollDue();
+    });
+    this.registry.register('payments.tradebill', async ({ at }) => {
+      await this.reconciliation.runDaily(at ? new Date(at) : new Date());
     });
   }
 }

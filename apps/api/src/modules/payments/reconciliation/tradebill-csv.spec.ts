@@ -57,9 +57,10 @@ const refund = (o: Line = {}): Line =>
 
 const row = (l: Line, columns = COLUMNS) => columns.map((c) => '`' + (l[c] ?? '')).join(',');
 
-/** The summary WeChat would write for `lines` (each total the sum of its column), with `o` overriding. */
+/** The summary WeChat would write for `lines` (order totals of the payment lines, refund totals of the refund lines), with `o` overriding. */
 function summaryOf(lines: Line[], o: Record<string, string> = {}): string {
-  const fen = (c: string) => lines.reduce((s, l) => s + Math.round(Number(l[c] ?? 0) * 100), 0);
+  const fen = (c: string) =>
+    lines.filter((l) => (l['交易状态'] === 'REFUND') === /退款/.test(c)).reduce((s, l) => s + Math.round(Number(l[c] ?? 0) * 100), 0);
   const micro = lines.reduce((s, l) => s + Math.round(Number(l['手续费'] ?? 0) * 100_000), 0);
   const yuan = (f: number) => (f / 100).toFixed(2);
   const v: Record<string, string> = {
@@ -120,6 +121,14 @@ describe('parseTradeBill', () => {
     const b = parseTradeBill('\uFEFF' + bill([pay()], { eol: '\r\n' }));
     expect(b.payments).toHaveLength(1);
     expect(b.payments[0].amountFen).toBe(12050);
+  });
+
+  it('a refund line that repeats its order’s amounts (the order totals count the payment lines only)', () => {
+    const text = bill([pay(), refund({ 应结订单金额: '120.50', 订单金额: '120.50' })]);
+    expect(text.split('\n').at(-2)).toBe('`2,`120.50,`20.00,`0.00,`0.60000,`120.50,`20.00');
+    const b = parseTradeBill(text);
+    expect(b.refunds[0].amountFen).toBe(2000);
+    expect(b.summary).toMatchObject({ settlementFen: 12050, orderFen: 12050, refundFen: 2000 });
   });
 
   it('a day without trade: no lines, a summary of zeros', () => {

@@ -137,20 +137,22 @@ export function parseTradeBill(text: string): TradeBill {
     const appliedRefund = money('appliedRefund');
     const fee = microYuanOf(get('fee'));
     if (fee === null) fail(n, `手续费 "${clip(get('fee'))}" is not an amount`);
-    totals.settlement += settlement;
-    totals.refund += refund;
-    totals.couponRefund += couponRefund;
     totals.fee += fee!;
-    totals.order += order;
-    totals.appliedRefund += appliedRefund;
 
     const state = get('tradeState');
+    // the order totals add up the payment lines and the refund totals the refund lines: a refund line repeats its
+    // order's amounts (应结订单金额, 订单金额) in some bills and writes 0.00 in others, and neither counts them twice
     if (state === 'SUCCESS') {
+      totals.settlement += settlement;
+      totals.order += order;
       if (!get('transactionId')) fail(n, 'a payment without 微信订单号');
       if (seenTrades.has(outTradeNo)) fail(n, `the payment ${outTradeNo} is listed twice`);
       seenTrades.add(outTradeNo);
       payments.push({ outTradeNo, transactionId: get('transactionId'), subMchid, amountFen: order, at });
     } else if (state === 'REFUND') {
+      totals.refund += refund;
+      totals.couponRefund += couponRefund;
+      totals.appliedRefund += appliedRefund;
       const outRefundNo = get('outRefundNo');
       if (!outRefundNo || !get('refundId')) fail(n, 'a refund without 商户退款单号 or 微信退款单号');
       if (seenRefunds.has(outRefundNo)) fail(n, `the refund ${outRefundNo} is listed twice`);
