@@ -81,7 +81,7 @@ export class PartnerPayments1767345600000 implements MigrationInterface {
         resolved_at timestamptz,
         resolution varchar(200),
         created_at timestamptz not null default now(),
-        unique (sub_mchid, bill_date, line, out_trade_no, out_refund_no)
+        unique nulls not distinct (sub_mchid, bill_date, line, out_trade_no, out_refund_no)
       );
       create index payment_bill_differences_open on payment_bill_differences (created_at desc) where state = 'open';
       create index payment_bill_differences_school on payment_bill_differences (school_id, created_at desc);
