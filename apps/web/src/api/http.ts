@@ -232,4 +232,8 @@ export const wechatSandbox = {
   pay(out_trade_no: string): Promise<unknown> {
     return send({ method: 'POST', url: '/dev/wechatpay/simulate', data: { out_trade_no } });
   },
+  /** The sandbox's stand-in for WeChat's onboarding (进件) of a school's sub-merchant: it then takes its payments. */
+  onboard(sub_mchid: string, name: string): Promise<unknown> {
+    return send({ method: 'POST', url: '/dev/wechatpay/subMerchants', data: { sub_mchid, name } });
+  },
 };

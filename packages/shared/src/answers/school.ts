@@ -109,6 +109,8 @@ export const OperatorSchoolRow = z.object({
   price: SchoolPrice,
   students: z.number().int(),
   staff: z.number().int(),
+  /** its current WeChat Pay sub-merchant (null: parents cannot pay it online) */
+  sub_mchid: z.string().nullable(),
   created_at: z.string(),
 });
 export type OperatorSchoolRow = z.infer<typeof OperatorSchoolRow>;

@@ -40,9 +40,10 @@ export class OperatorSchoolsService {
        )
        select c.total, p.id, p.name, p.city, p.contact_name, p.contact_phone, p.balance_fen::float8 as balance_fen, p.service_expires_at,
               p.term_price_fen::float8 as term_price_fen, p.year_price_fen::float8 as year_price_fen, p.created_at,
-              coalesce(st.n, 0)::int as students, coalesce(sf.n, 0)::int as staff
+              coalesce(st.n, 0)::int as students, coalesce(sf.n, 0)::int as staff, m.sub_mchid
          from (select count(*)::int as total from f) c
          left join p on true
+         left join school_sub_merchants m on m.school_id = p.id and m.ended_at is null
          left join (select school_id, count(*) as n from students where school_id in (select id from p) and archived_at is null group by school_id) st on st.school_id = p.id
          left join (select school_id, count(*) as n from users where school_id in (select id from p) and role in (1, 2, 5) and deleted_at is null group by school_id) sf on sf.school_id = p.id
         order by p.created_at desc nulls last, p.id desc`,
@@ -62,6 +63,7 @@ export class OperatorSchoolsService {
         price: priceOf({ term_price_fen: r.term_price_fen as number | null, year_price_fen: r.year_price_fen as number | null }),
         students: r.students as number,
         staff: r.staff as number,
+        sub_mchid: r.sub_mchid as string | null,
         created_at: (r.created_at as Date).toISOString(),
       }));
     return pageOf(list, totalOf(rows), q);

@@ -93,6 +93,19 @@ export default function OperatorSchools() {
           },
           { title: s('size'), key: 'size', width: 110, render: (_, r) => `${r.students} / ${r.staff}` },
           {
+            title: s('merchant'),
+            key: 'merchant',
+            width: 150,
+            render: (_, r) =>
+              r.sub_mchid ? (
+                <Tag color="green">
+                  {s('merchant_active')} {r.sub_mchid}
+                </Tag>
+              ) : (
+                <Tag>{s('merchant_none')}</Tag>
+              ),
+          },
+          {
             title: s('actions'),
             key: 'actions',
             fixed: 'right',
@@ -118,7 +131,13 @@ export default function OperatorSchools() {
       />
       {pricing && <PriceDialog school={pricing} onClose={() => setPricing(null)} onSaved={() => void q.refetch()} />}
       {adjusting && <AdjustDialog school={adjusting} onClose={() => setAdjusting(null)} onSaved={() => void q.refetch()} />}
-      <SubMerchantDrawer school={merchant} onClose={() => setMerchant(null)} />
+      <SubMerchantDrawer
+        school={merchant}
+        onClose={() => {
+          setMerchant(null);
+          void q.refetch();
+        }}
+      />
       <Drawer
         open={ledger !== null}
         onClose={() => setLedger(null)}

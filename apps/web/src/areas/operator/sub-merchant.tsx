@@ -1,8 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Drawer, Flex, Form, Input, Space, Table, Tag, Typography } from 'antd';
 import {
-  Code,
-  REQUEST_TIMEOUT_MS,
   t as serverText,
   type MessageKey as ServerMessageKey,
   type SchoolSubMerchant,
@@ -11,7 +9,7 @@ import {
 } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
-import { ApiError, fetchTransport, get, post } from '../../api/http';
+import { ApiError, get, post, wechatSandbox } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { localDateTime } from '../../lib/school-time';
 import { useSandboxAvailable } from '../money/pay-flow';
@@ -23,26 +21,6 @@ const SUB_APPID = /^wx[0-9a-zA-Z]{16}$/;
 /** Whether a refusal is the server's `key` (its message, in either language: the envelope carries no key). */
 export const isServerMessage = (e: unknown, key: ServerMessageKey): boolean =>
   e instanceof ApiError && (['zh-CN', 'en'] as const).some((lang) => e.message === serverText(lang, key));
-
-/**
- * The sandbox's stand-in for WeChat's onboarding (进件) of a sub-merchant (outside production only): without it the
- * sandbox refuses the school's payments. Sent as the sandbox's other calls are (api/http.ts wechatSandbox), whose
- * wrapper has no such call yet.
- */
-export async function onboardInSandbox(sub_mchid: string, name: string): Promise<void> {
-  const headers = new Headers({ 'Content-Type': 'application/json' });
-  const res = await fetchTransport({
-    method: 'POST',
-    url: '/dev/wechatpay/subMerchants',
-    body: JSON.stringify({ sub_mchid, name }),
-    headers,
-    responseType: 'json',
-    timeout: REQUEST_TIMEOUT_MS,
-  });
-  const body = res.data as { code?: unknown; msg?: string; message?: string } | null;
-  const ok = res.status >= 200 && res.status < 300 && (typeof body?.code !== 'number' || body.code === Code.Ok);
-  if (!ok) throw new Error(body?.msg || body?.message || `HTTP ${res.status}`);
-}
 
 export const subMerchantKey = (schoolId: number) => ['schoolSubMerchant', schoolId] as const;
 
@@ -83,7 +61,7 @@ export function SubMerchantPanel({ school }: { school: { id: number; name: strin
     },
   });
   const onboard = useMutation({
-    mutationFn: (no: string) => onboardInSandbox(no, school.name),
+    mutationFn: (no: string) => wechatSandbox.onboard(no, school.name),
     onSuccess: (_, no) => {
       setOnboarded(no);
       feedback().message.success(s('sandbox_onboarded', { no }));
