@@ -1085,14 +1085,16 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     action: 'parentPayOptions',
     module: 'school',
     who: ['P'],
-    meaning: "whether the guardian's school takes online payments (it has a sub-merchant), and its name and contact phone to pay at the desk otherwise",
+    meaning:
+      "whether the guardian's school takes online payments (it has a sub-merchant), and its name and contact phone to pay at the desk otherwise",
   },
   {
     method: 'GET',
     action: 'billChecks',
     module: 'school',
     who: ['O'],
-    meaning: "platform operator's daily reconciliations: each merchant's WeChat trade bill of a day against the payments and refunds recorded, paged, newest first",
+    meaning:
+      "platform operator's daily reconciliations: each merchant's WeChat trade bill of a day against the payments and refunds recorded, paged, newest first",
   },
   {
     method: 'GET',

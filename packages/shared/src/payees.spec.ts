@@ -24,7 +24,11 @@ describe('who receives each payment kind', () => {
   });
 
   it('the kinds parents pay are the school-received ones', () => {
-    expect(Object.entries(PAYMENT_PAYEES).filter(([, p]) => p === 'school').map(([k]) => k)).toEqual(['contract', 'meal']);
+    expect(
+      Object.entries(PAYMENT_PAYEES)
+        .filter(([, p]) => p === 'school')
+        .map(([k]) => k),
+    ).toEqual(['contract', 'meal']);
   });
 });
 

@@ -57,6 +57,17 @@ function selfUrl(host: HttpAdapterHost): string {
       },
     },
   ],
-  exports: [DealPasswordService, PaymentSettlers, PaymentRefunders, PaymentKinds, PaymentsService, RefundsService, SubMerchantsService, ReconciliationService, PaymentProvider, SANDBOX_KEYS],
+  exports: [
+    DealPasswordService,
+    PaymentSettlers,
+    PaymentRefunders,
+    PaymentKinds,
+    PaymentsService,
+    RefundsService,
+    SubMerchantsService,
+    ReconciliationService,
+    PaymentProvider,
+    SANDBOX_KEYS,
+  ],
 })
 export class PaymentsModule {}

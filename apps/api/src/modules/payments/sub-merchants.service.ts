@@ -85,10 +85,13 @@ export class SubMerchantsService {
       }
       if (cur) await em.query(`update school_sub_merchants set ended_at = now(), ended_by = $2 where id = $1`, [cur.id, user.id]);
       if (input.sub_mchid !== null) {
-        await em.query(
-          `insert into school_sub_merchants (school_id, sub_mchid, sub_appid, note, recorded_by) values ($1, $2, $3, $4, $5)`,
-          [input.school_id, input.sub_mchid, subAppid, input.note, user.id],
-        );
+        await em.query(`insert into school_sub_merchants (school_id, sub_mchid, sub_appid, note, recorded_by) values ($1, $2, $3, $4, $5)`, [
+          input.school_id,
+          input.sub_mchid,
+          subAppid,
+          input.note,
+          user.id,
+        ]);
       }
       return this.read(em, input.school_id);
     });

@@ -55,10 +55,11 @@ export async function seedDemo(
     }
     // the demo school's WeChat Pay sub-merchant, as the operator records it after a school's onboarding (进件): the
     // sandbox has it onboarded under its service provider, so the demo's parents can pay online
-    await em.query(
-      `insert into school_sub_merchants (school_id, sub_mchid, note, recorded_by) values ($1, $2, '演示机构的沙箱特约商户', $3)`,
-      [school.id, SANDBOX_DEMO_SUB_MCHID, users.operator],
-    );
+    await em.query(`insert into school_sub_merchants (school_id, sub_mchid, note, recorded_by) values ($1, $2, '演示机构的沙箱特约商户', $3)`, [
+      school.id,
+      SANDBOX_DEMO_SUB_MCHID,
+      users.operator,
+    ]);
     const result: SeedResult = { schoolId: school.id, users };
     if (opts.people) result.classes = await seedPeople(em, school.id, users, passwordHash);
     if (opts.people && opts.history) {
