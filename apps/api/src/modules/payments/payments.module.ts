@@ -23,6 +23,18 @@ function selfUrl(host: HttpAdapterHost): string {
   return `http://127.0.0.1:${addr.port}`;
 }
 
+/** The money core's services, provided here and to every module that takes money. */
+const SERVICES = [
+  DealPasswordService,
+  PaymentSettlers,
+  PaymentRefunders,
+  PaymentKinds,
+  PaymentsService,
+  RefundsService,
+  SubMerchantsService,
+  ReconciliationService,
+];
+
 /**
  * The money core (design.md §5a): the ledger, the payment password, provider payments with their notify, the
  * `payments.check` job, refunds and the settlers and refunders registries, used by every module that takes money.
@@ -30,14 +42,7 @@ function selfUrl(host: HttpAdapterHost): string {
 @Module({
   controllers: [NotifyController],
   providers: [
-    DealPasswordService,
-    PaymentSettlers,
-    PaymentRefunders,
-    PaymentKinds,
-    PaymentsService,
-    RefundsService,
-    SubMerchantsService,
-    ReconciliationService,
+    ...SERVICES,
     {
       provide: SANDBOX_KEYS,
       inject: [APP_CONFIG],
@@ -57,17 +62,6 @@ function selfUrl(host: HttpAdapterHost): string {
       },
     },
   ],
-  exports: [
-    DealPasswordService,
-    PaymentSettlers,
-    PaymentRefunders,
-    PaymentKinds,
-    PaymentsService,
-    RefundsService,
-    SubMerchantsService,
-    ReconciliationService,
-    PaymentProvider,
-    SANDBOX_KEYS,
-  ],
+  exports: [...SERVICES, PaymentProvider, SANDBOX_KEYS],
 })
 export class PaymentsModule {}
