@@ -454,9 +454,11 @@ export class WechatPaySandbox implements BeforeApplicationShutdown {
       }
       if (refund! + o.refunded_fen > o.amount_fen) return { status: 400, payload: { code: 'PARAM_ERROR', message: '退款金额超过订单可退金额' } };
       if (o.sub_mchid) {
-        // the refund leaves the sub-merchant that received the payment: never more than it holds
+        // the refund leaves the sub-merchant that received the payment: never more than it holds (a CTE: TypeORM answers
+        // an UPDATE as [rows, count], a SELECT as its rows)
         const debited: unknown[] = await em.query(
-          `update wechatpay_sandbox_sub_merchants set balance_fen = balance_fen - $2 where sub_mchid = $1 and balance_fen >= $2 returning sub_mchid`,
+          `with u as (update wechatpay_sandbox_sub_merchants set balance_fen = balance_fen - $2 where sub_mchid = $1 and balance_fen >= $2 returning sub_mchid)
+           select sub_mchid from u`,
           [o.sub_mchid, refund],
         );
         if (!debited.length) return { status: 403, payload: { code: 'NOT_ENOUGH', message: '基本账户余额不足，请充值后原路退款' } };
@@ -540,8 +542,8 @@ export class WechatPaySandbox implements BeforeApplicationShutdown {
       if (result === 'CLOSED') {
         // a refund not made: the order and its sub-merchant have the money back
         const [o]: Array<{ sub_mchid: string | null }> = await em.query(
-          `update wechatpay_sandbox_orders set refunded_fen = refunded_fen - $2, state = case when refunded_fen - $2 = 0 then 'SUCCESS' else state end
-            where out_trade_no = $1 returning sub_mchid`,
+          `with u as (update wechatpay_sandbox_orders set refunded_fen = refunded_fen - $2, state = case when refunded_fen - $2 = 0 then 'SUCCESS' else state end
+            where out_trade_no = $1 returning sub_mchid) select sub_mchid from u`,
           [r.out_trade_no, r.amount_fen],
         );
         if (o?.sub_mchid)
@@ -608,7 +610,8 @@ export class WechatPaySandbox implements BeforeApplicationShutdown {
     r: SandboxRefund,
   ) {
     return {
-      ...(o.sub_mchid ? { sub_mchid: o.sub_mchid } : {}),
+      // a partner order's refund names the service provider and the sub-merchant it is paid from
+      ...(o.sub_mchid ? { sp_mchid: this.keys!.mchid, sub_mchid: o.sub_mchid } : {}),
       success_time: r.status === 'SUCCESS' && r.succeeded_at ? chinaTime(r.succeeded_at) : undefined,
       refund_id: r.refund_id,
       out_refund_no: outRefundNo,
