@@ -72,6 +72,18 @@ describe('the dialog chooses how to pay by where it runs', () => {
     expect(byTestId('wechat-h5-pay')).toBeNull();
   });
 
+  it('a school without online payments (payments.school_no_merchant): where to pay instead, no QR and nothing to retry', async () => {
+    as(UA.desktop);
+    const { moneyStrings } = await import('./strings');
+    const wechat = vi.fn(async (): Promise<PendingPayment> => {
+      throw new Error(moneyStrings.t('pay.no_merchant'));
+    });
+    await open({ wechat, phoneChannels: true });
+    await vi.waitFor(() => expect(document.body.textContent).toContain('本校尚未开通微信在线缴费，请到学校前台缴费'));
+    expect(document.querySelector('.ant-qrcode')).toBeNull();
+    expect(document.body.textContent).not.toContain('支付二维码生成失败');
+  });
+
   it('a kind without phone channels is the QR inside WeChat and on a phone too', async () => {
     for (const ua of [UA.wechat, UA.phone]) {
       as(ua);

@@ -124,6 +124,10 @@ function WechatPane({ start, onPaid }: { start: () => Promise<PendingPayment>; o
       </Flex>
     );
   }
+  if (p.order.isError && p.order.error instanceof Error && p.order.error.message === moneyStrings.t('pay.no_merchant')) {
+    // the school takes no online payment (no WeChat Pay sub-merchant yet): where to pay instead, nothing to retry
+    return <Result status="info" title={s('pay.no_merchant')} />;
+  }
   if (p.order.isError || !p.codeUrl) {
     return (
       <Result
