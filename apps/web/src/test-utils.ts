@@ -1,5 +1,17 @@
 import { act, type ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, type Root } from 'react-dom/client';
+
+/** The roots mount() made, for unmountAll. */
+const roots = new Set<Root>();
+
+/** Unmounts every root mount() made (inside act, so their effects' cleanups run now, not during the worker's teardown). */
+export async function unmountAll(): Promise<void> {
+  const all = [...roots];
+  roots.clear();
+  await act(async () => {
+    for (const r of all) r.unmount();
+  });
+}
 
 /** An in-memory Storage (localStorage/sessionStorage stand-in) for tests. */
 export function memoryStorage(): Storage {
@@ -21,6 +33,8 @@ export async function mount(node: ReactNode): Promise<HTMLElement> {
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
   const el = document.createElement('div');
   document.body.appendChild(el);
-  await act(async () => createRoot(el).render(node));
+  const root = createRoot(el);
+  roots.add(root);
+  await act(async () => root.render(node));
   return el;
 }

@@ -96,22 +96,16 @@ export class WechatPaySandbox implements BeforeApplicationShutdown {
 
   /**
    * The sub-merchants onboarded under the sandbox's service provider from the start: the platform's own and the demo
-   * school's (demo-seed.ts records it), once per process.
+   * school's (demo-seed.ts records it), made sure of before each use.
    */
-  private bound: Promise<void> | null = null;
-  private ensureBound(): Promise<void> {
-    this.bound ??= this.db
-      .query(
-        `insert into wechatpay_sandbox_sub_merchants (sub_mchid, sp_mchid, name) values ($1, $3, '平台自营'), ($2, $3, '阳光晚托中心（演示）')
-         on conflict (sub_mchid) do nothing`,
-        [this.keys!.platformSubMchid, SANDBOX_DEMO_SUB_MCHID, this.keys!.mchid],
-      )
-      .then(() => undefined)
-      .catch((err: unknown) => {
-        this.bound = null;
-        throw err;
-      });
-    return this.bound;
+  private async ensureBound(): Promise<void> {
+    // every time, not once per process: a database restored under a running API (a test's snapshot, a restore) would
+    // otherwise lose them behind the process's back (an insert that finds them is one index probe)
+    await this.db.query(
+      `insert into wechatpay_sandbox_sub_merchants (sub_mchid, sp_mchid, name) values ($1, $3, '平台自营'), ($2, $3, '阳光晚托中心（演示）')
+       on conflict (sub_mchid) do nothing`,
+      [this.keys!.platformSubMchid, SANDBOX_DEMO_SUB_MCHID, this.keys!.mchid],
+    );
   }
 
   /** Onboards a sub-merchant under the sandbox's service provider (进件 done), keeping one already there. */

@@ -3,7 +3,7 @@ import type { SchoolInfo } from '@wantuo/shared';
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { usePreferences } from '../../stores/preferences';
-import { mount } from '../../test-utils';
+import { mount, unmountAll } from '../../test-utils';
 
 const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn() }));
 vi.mock('../../api/http', () => ({ get: http.get, post: http.post, wechatSandbox: { available: async () => false, pay: vi.fn() } }));
@@ -44,7 +44,10 @@ beforeEach(() => {
   usePreferences.setState({ lang: 'zh-CN' });
   http.get.mockReset();
 });
-afterEach(() => {
+afterEach(async () => {
+  // unmounted inside act: the modal's closing animation must not update a root after the test (its act() warning could
+  // then reach the console while vitest closes the worker, an unhandled teardown error that fails the run)
+  await unmountAll();
   document.body.innerHTML = '';
 });
 
