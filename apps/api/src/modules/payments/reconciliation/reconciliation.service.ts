@@ -350,9 +350,9 @@ export class ReconciliationService {
   }
 
   /**
-   * Upserts the check and appends the differences in one transaction. The upsert holds the check's row lock, so two
-   * checks of the same bill run one after the other and the second sees the first's differences (a payment line's
-   * out_refund_no is null, which the unique key does not compare: `not exists` does).
+   * Upserts the check and appends the differences in one transaction. A difference found again is not added twice: the
+   * unique key (sub_mchid, bill_date, line, out_trade_no, out_refund_no) compares a payment line's null out_refund_no
+   * too (nulls not distinct).
    */
   private async save(
     subMchid: string,
@@ -376,11 +376,7 @@ export class ReconciliationService {
           `insert into payment_bill_differences (check_id, sub_mchid, school_id, bill_date, kind, line, out_trade_no, out_refund_no, ours_fen, theirs_fen)
            select $1::bigint, $2::varchar, $3::int, $4::date, f.kind, f.line, f.out_trade_no, f.out_refund_no, f.ours_fen, f.theirs_fen
              from jsonb_to_recordset($5::jsonb) as f(kind text, line text, out_trade_no text, out_refund_no text, ours_fen bigint, theirs_fen bigint)
-            where not exists (
-              select 1 from payment_bill_differences d
-               where d.sub_mchid = $2::varchar and d.bill_date = $4::date and d.line = f.line and d.out_trade_no = f.out_trade_no
-                 and d.out_refund_no is not distinct from f.out_refund_no)
-           on conflict do nothing`,
+           on conflict (sub_mchid, bill_date, line, out_trade_no, out_refund_no) do nothing`,
           [id, subMchid, schoolId, billDate, JSON.stringify(found)],
         );
       }
