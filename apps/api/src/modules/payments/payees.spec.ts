@@ -8,9 +8,8 @@ import {
   type PaymentKindName,
   type SchoolSubMerchant,
 } from '@wantuo/shared';
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Aes, Formatter, Rsa } from 'wechatpay-axios-plugin';
+import { signedNotify } from '../../../test/wechatpay-notify';
 import { startTestApp, type TestApp } from '../../../test/harness';
 import { seedDemoCourseware } from '../courseware/demo-courseware';
 import { WechatPaySandbox } from '../dev/wechatpay-sandbox.service';
@@ -290,28 +289,7 @@ async function world() {
 
 /** A TRANSACTION.SUCCESS notify as WeChat would send it: the resource encrypted with the APIv3 key, the body signed (the sandbox's encryptedNotify). */
 function transactionNotify(resource: object, o: { platformKey?: string } = {}) {
-  const nonce = randomBytes(6).toString('hex');
-  const ciphertext = Aes.AesGcm.encrypt(JSON.stringify(resource), keys.apiV3Key, nonce, 'transaction');
-  const body = JSON.stringify({
-    id: randomBytes(16).toString('hex'),
-    create_time: new Date().toISOString(),
-    resource_type: 'encrypt-resource',
-    event_type: 'TRANSACTION.SUCCESS',
-    summary: '支付成功',
-    resource: { original_type: 'transaction', algorithm: 'AEAD_AES_256_GCM', ciphertext, associated_data: 'transaction', nonce },
-  });
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const sigNonce = Formatter.nonce();
-  return {
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'wechatpay-timestamp': timestamp,
-      'wechatpay-nonce': sigNonce,
-      'wechatpay-serial': keys.platformKeyId,
-      'wechatpay-signature': Rsa.sign(Formatter.response(timestamp, sigNonce, body), o.platformKey ?? keys.platformPrivateKey),
-    },
-  };
+  return signedNotify(keys, 'TRANSACTION.SUCCESS', 'transaction', resource, o);
 }
 const sendNotify = (n: { body: string; headers: Record<string, string> }) => t.post('/api/pay/wechat/notify').set(n.headers).send(n.body);
 

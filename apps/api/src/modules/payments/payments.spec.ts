@@ -1,7 +1,7 @@
 import { Code, DEFAULT_PRICE_FEN, instantOf, localDateTime } from '@wantuo/shared';
 import { createHash, randomBytes } from 'node:crypto';
-import { Aes, Formatter, Rsa } from 'wechatpay-axios-plugin';
 import { eventually, snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { signedNotify, type NotifyForgery } from '../../../test/wechatpay-notify';
 import { WechatPaySandbox } from '../dev/wechatpay-sandbox.service';
 import { PaymentsService } from './payments.service';
 import { PaymentProvider } from './provider';
@@ -42,27 +42,8 @@ const recharge = async (amount_fen: number) => {
 };
 
 /** A notify as the platform would send it, signed and encrypted with the given keys (the sandbox's unless told). */
-function notify(resource: object, o: { platformKey?: string; apiV3Key?: string; timestamp?: number; serial?: string } = {}) {
-  const nonce = randomBytes(6).toString('hex');
-  const ciphertext = Aes.AesGcm.encrypt(JSON.stringify(resource), o.apiV3Key ?? keys.apiV3Key, nonce, 'transaction');
-  const body = JSON.stringify({
-    id: randomBytes(8).toString('hex'),
-    event_type: 'TRANSACTION.SUCCESS',
-    resource_type: 'encrypt-resource',
-    resource: { algorithm: 'AEAD_AES_256_GCM', ciphertext, nonce, associated_data: 'transaction', original_type: 'transaction' },
-  });
-  const timestamp = String(o.timestamp ?? Math.floor(Date.now() / 1000));
-  const sigNonce = Formatter.nonce();
-  return {
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'wechatpay-timestamp': timestamp,
-      'wechatpay-nonce': sigNonce,
-      'wechatpay-serial': o.serial ?? keys.platformKeyId,
-      'wechatpay-signature': Rsa.sign(Formatter.response(timestamp, sigNonce, body), o.platformKey ?? keys.platformPrivateKey),
-    },
-  };
+function notify(resource: object, o: NotifyForgery = {}) {
+  return signedNotify(keys, 'TRANSACTION.SUCCESS', 'transaction', resource, o);
 }
 
 // a partner notify's resource (issue 36): the service provider and the sub-merchant that received it (a top-up: the platform's own)
@@ -284,24 +265,7 @@ describe('refund notifies (REFUND.SUCCESS / ABNORMAL / CLOSED, issue 21)', () =>
       refund_status: r.status,
       amount: { total: r.refund, refund: r.refund },
     };
-    const nonce = randomBytes(6).toString('hex');
-    const ciphertext = Aes.AesGcm.encrypt(JSON.stringify(resource), o.apiV3Key ?? keys.apiV3Key, nonce, 'refund');
-    const body = JSON.stringify({
-      id: randomBytes(8).toString('hex'),
-      event_type: r.event ?? `REFUND.${r.status}`,
-      resource_type: 'encrypt-resource',
-      resource: { algorithm: 'AEAD_AES_256_GCM', ciphertext, nonce, associated_data: 'refund', original_type: 'refund' },
-    });
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const sigNonce = Formatter.nonce();
-    const headers = {
-      'content-type': 'application/json',
-      'wechatpay-timestamp': timestamp,
-      'wechatpay-nonce': sigNonce,
-      'wechatpay-serial': keys.platformKeyId,
-      'wechatpay-signature': Rsa.sign(Formatter.response(timestamp, sigNonce, body), o.platformKey ?? keys.platformPrivateKey),
-    };
-    return { body, headers };
+    return signedNotify(keys, r.event ?? `REFUND.${r.status}`, 'refund', resource, o);
   }
 
   it('the sandbox’s signed REFUND.SUCCESS is accepted (204) and marks the refund succeeded; repeated, it changes nothing', async () => {
