@@ -138,12 +138,34 @@ function MerchantCell({ name, sub }: { name: string | null; sub?: string }) {
   );
 }
 
+/**
+ * The state and school filters of one of the page's server-paged lists, and its page: a filter changed goes back to
+ * page 1. `filters` is what the list's action is asked with.
+ */
+function useListFilters<S extends string>() {
+  const [state, setStateOf] = useState<S | undefined>();
+  const [school, setSchoolOf] = useState<School | null>(null);
+  const [page, setPage] = useState(1);
+  return {
+    state,
+    school,
+    page,
+    setPage,
+    setState: (v: S | 'all') => {
+      setStateOf(v === 'all' ? undefined : v);
+      setPage(1);
+    },
+    setSchool: (v: School | null) => {
+      setSchoolOf(v);
+      setPage(1);
+    },
+    filters: { ...(state ? { state } : {}), ...(school ? { school_id: school.id } : {}) },
+  };
+}
+
 function Checks({ onShowDifferences }: { onShowDifferences: (f: CheckFilter) => void }) {
   const s = billStrings.use();
-  const [state, setState] = useState<CheckState | undefined>();
-  const [school, setSchool] = useState<School | null>(null);
-  const [page, setPage] = useState(1);
-  const filters = { ...(state ? { state } : {}), ...(school ? { school_id: school.id } : {}) };
+  const { state, setState, school, setSchool, page, setPage, filters } = useListFilters<CheckState>();
   const q = useQuery({
     queryKey: ['billChecks', filters, page],
     queryFn: () => get('billChecks', { ...filters, page, limit: PAGE }),
@@ -157,20 +179,10 @@ function Checks({ onShowDifferences }: { onShowDifferences: (f: CheckFilter) => 
           style={{ width: 140 }}
           aria-label={s('state')}
           value={state ?? 'all'}
-          onChange={(v) => {
-            setState(v === 'all' ? undefined : v);
-            setPage(1);
-          }}
+          onChange={setState}
           options={[{ value: 'all', label: s('all_states') }, ...CHECK_STATES.map((x) => ({ value: x, label: s(`state_${x}`) }))]}
         />
-        <SchoolSelect
-          value={school}
-          placeholder={s('school_search')}
-          onChange={(v) => {
-            setSchool(v);
-            setPage(1);
-          }}
-        />
+        <SchoolSelect value={school} placeholder={s('school_search')} onChange={setSchool} />
       </Space>
       <ServerTable<BillCheckRow>
         query={q}
@@ -228,15 +240,10 @@ function Checks({ onShowDifferences }: { onShowDifferences: (f: CheckFilter) => 
 
 function Differences({ checkFilter, onClearCheck }: { checkFilter: CheckFilter | null; onClearCheck: () => void }) {
   const s = billStrings.use();
-  const [state, setState] = useState<DiffState | undefined>();
-  const [school, setSchool] = useState<School | null>(null);
-  const [page, setPage] = useState(1);
+  const list = useListFilters<DiffState>();
+  const { state, setState, school, setSchool, page, setPage } = list;
   const [resolving, setResolving] = useState<BillDifferenceRow | null>(null);
-  const filters = {
-    ...(state ? { state } : {}),
-    ...(school ? { school_id: school.id } : {}),
-    ...(checkFilter ? { check_id: checkFilter.id } : {}),
-  };
+  const filters = { ...list.filters, ...(checkFilter ? { check_id: checkFilter.id } : {}) };
   const q = useQuery({
     queryKey: ['billDifferences', filters, page],
     queryFn: () => get('billDifferences', { ...filters, page, limit: PAGE }),
@@ -250,24 +257,14 @@ function Differences({ checkFilter, onClearCheck }: { checkFilter: CheckFilter |
           style={{ width: 200 }}
           aria-label={s('diff_state')}
           value={state ?? 'all'}
-          onChange={(v) => {
-            setState(v === 'all' ? undefined : v);
-            setPage(1);
-          }}
+          onChange={setState}
           options={[
             { value: 'all', label: `${s('all_differences')}（${s('open_first')}）` },
             { value: 'open', label: s('diff_open') },
             { value: 'resolved', label: s('diff_resolved') },
           ]}
         />
-        <SchoolSelect
-          value={school}
-          placeholder={s('school_search')}
-          onChange={(v) => {
-            setSchool(v);
-            setPage(1);
-          }}
-        />
+        <SchoolSelect value={school} placeholder={s('school_search')} onChange={setSchool} />
         {checkFilter && (
           <Tag
             closable
