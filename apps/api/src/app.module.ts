@@ -44,6 +44,8 @@ import { TasksModule } from './modules/tasks/tasks.module';
 import { WechatModule } from './modules/wechat/wechat.module';
 import { MessagesModule } from './modules/messages/messages.module';
 import { ReportsModule } from './modules/reports/reports.module';
+import { PrivacyModule } from './modules/privacy/privacy.module';
+import { ChildReadsInterceptor } from './modules/privacy/child-reads.interceptor';
 import { WorkerModule } from './worker.module';
 
 export interface AppOptions {
@@ -94,6 +96,7 @@ export class AppModule {
         MessagesModule,
         // the child's daily report (每日反馈, issue 27)
         ReportsModule,
+        PrivacyModule,
         ...(config.env === 'production' ? [] : [DevModule]),
         ...(config.wechatpay ? [] : [WechatPaySandboxModule]),
         ...(config.wechatOa ? [] : [WechatSandboxModule]),
@@ -107,6 +110,8 @@ export class AppModule {
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        // inside the envelope: sees each answer as its service returned it
+        { provide: APP_INTERCEPTOR, useExisting: ChildReadsInterceptor },
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
       ],
     };

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { migrate } from '../src/core/database/data-source';
 import { urlFor, withAdmin } from './db';
 
@@ -20,4 +21,18 @@ export default async function globalSetup(): Promise<void> {
     await c.query(`create database ${template}`);
   });
   await migrate(urlFor(template));
+  // the other specs' fixtures model guardians who have accepted the privacy documents and consented to photos and
+  // health notes (as the demo's guardians have): links and students they insert start so. The privacy specs take
+  // these away to prove the gate and the consents (src/modules/privacy/*.spec.ts).
+  const t = new Client({ connectionString: urlFor(template) });
+  await t.connect();
+  try {
+    await t.query(`
+      alter table student_guardians alter column privacy_version set default 1, alter column children_version set default 1,
+        alter column consented_at set default now();
+      alter table students alter column photo_consent set default true, alter column health_consent set default true;
+    `);
+  } finally {
+    await t.end();
+  }
 }

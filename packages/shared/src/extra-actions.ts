@@ -1119,4 +1119,104 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     meaning:
       "platform operator reconciles one merchant's trade bill of one past day now (a school's sub-merchant, or the platform's own without school_id); differences found again are not listed twice",
   },
+  {
+    method: 'GET',
+    action: 'privacyPolicies',
+    module: 'privacy',
+    who: ['pub'],
+    meaning:
+      "the current privacy policy and children's personal-information rules (issue 37), in the caller's language with the platform's and the school's names filled in (the signed-in caller's school, or school_id on a public page)",
+  },
+  {
+    method: 'GET',
+    action: 'privacyPolicyHistory',
+    module: 'privacy',
+    who: ['O'],
+    meaning: 'platform operator reads every version of one document, newest first, both languages unfilled',
+  },
+  {
+    method: 'POST',
+    action: 'publishPrivacyPolicy',
+    module: 'privacy',
+    who: ['O'],
+    meaning:
+      "platform operator publishes a new version of the privacy policy or the children's rules (expected_version guards concurrent edits; earlier versions are kept); every guardian is asked to accept again",
+  },
+  {
+    method: 'GET',
+    action: 'myConsents',
+    module: 'privacy',
+    who: ['P'],
+    meaning:
+      "the guardian's consents per child: the documents' versions accepted, photos, health notes; and whether they must accept before seeing any child's data",
+  },
+  {
+    method: 'POST',
+    action: 'acceptPolicies',
+    module: 'privacy',
+    who: ['P'],
+    meaning:
+      'guardian accepts the current versions they read for every child of theirs (a consent row per child with the versions, time, ip and user agent); refused when a newer version has been published since they read',
+  },
+  {
+    method: 'POST',
+    action: 'setConsent',
+    module: 'privacy',
+    who: ['P'],
+    meaning:
+      'guardian grants or withdraws the separate consent for photos or health notes of one child, or withdraws the documents; at once (a withdrawn health consent erases the stored note), appended to the consent history',
+  },
+  {
+    method: 'GET',
+    action: 'childAccessLog',
+    module: 'privacy',
+    who: ['A', 'P'],
+    meaning:
+      "who read or exported children's data (who, role, which children, what, when, from where), paged, newest first: the admin's whole school or one child, a guardian their own child",
+  },
+  {
+    method: 'POST',
+    action: 'callGuardian',
+    module: 'privacy',
+    who: ['T', 'H', 'A'],
+    meaning: "staff about to call a child's guardian or pick-up person: the whole mobile (masked elsewhere outside their duty), logged as a call",
+  },
+  {
+    method: 'GET',
+    action: 'childDataExport',
+    module: 'privacy',
+    who: ['P', 'A'],
+    meaning:
+      "everything held about one child as a zip (a readable sheet per kind of data and the child's photos): a guardian their own child, the admin any child of the school; logged as an export",
+  },
+  {
+    method: 'POST',
+    action: 'privacyRequest',
+    module: 'privacy',
+    who: ['P'],
+    meaning:
+      "guardian asks the school to correct (saying what) or delete their child's personal data; due within the set days; one open request per kind and child",
+  },
+  {
+    method: 'GET',
+    action: 'myPrivacyRequests',
+    module: 'privacy',
+    who: ['P'],
+    meaning: "the guardian's own correction and deletion requests, newest first, paged",
+  },
+  {
+    method: 'GET',
+    action: 'privacyRequests',
+    module: 'privacy',
+    who: ['A'],
+    meaning: "the school's correction and deletion requests, open ones first by due time, paged",
+  },
+  {
+    method: 'POST',
+    action: 'handlePrivacyRequest',
+    module: 'privacy',
+    who: ['A'],
+    meaning:
+      "admin completes or refuses a request with a note; completing a deletion erases or anonymises the child's personal data everywhere (money records kept with the child anonymised), once",
+  },
 ];

@@ -25,6 +25,7 @@ import { smsActions } from './sms';
 import { wechatActions } from './wechat';
 import { pickupActions } from './pickup';
 import { reportsActions } from './reports';
+import { privacyActions } from './privacy';
 
 export * from './define';
 
@@ -55,6 +56,7 @@ export const DECLARED = [
   ...wechatActions,
   ...pickupActions,
   ...reportsActions,
+  ...privacyActions,
 ] as const;
 
 type Declared = (typeof DECLARED)[number];

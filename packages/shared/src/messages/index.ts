@@ -28,6 +28,7 @@ import { tutoringMessages } from './tutoring';
 import { wechatMessages } from './wechat';
 import { pickupMessages } from './pickup';
 import { reportsMessages } from './reports';
+import { privacyMessages } from './privacy';
 
 export type Lang = 'zh-CN' | 'en';
 export const DEFAULT_LANG: Lang = 'zh-CN';
@@ -60,6 +61,7 @@ const messages = {
   ...wechatMessages,
   ...pickupMessages,
   ...reportsMessages,
+  ...privacyMessages,
 } satisfies Record<string, Bilingual>;
 
 export type MessageKey = keyof typeof messages;

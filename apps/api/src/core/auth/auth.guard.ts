@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { GRACE_DAYS, mayCall, mayWriteWhenExpired, Role, serviceState } from '@wantuo/shared';
+import { Code, CONSENT_FREE_ACTIONS, GRACE_DAYS, mayCall, mayWriteWhenExpired, Role, serviceState } from '@wantuo/shared';
 import { AppError } from '../http/app-error';
 import type { AppRequest } from '../http/request-context';
 import { RouteCatalogue } from './route-catalogue';
@@ -31,6 +31,11 @@ export class AuthGuard implements CanActivate {
     if (route.access.kind === 'public') return true;
     if (!req.user) throw AppError.untoken();
     if (!mayCall(route.access, req.user.role)) throw new AppError('auth.forbidden');
+    // a guardian sees no child's data before accepting the current privacy policy and children's rules (issue 37)
+    const action = route.action;
+    if (req.user.needsConsent && req.user.role === Role.Parent && action?.who.includes('P') && !CONSENT_FREE_ACTIONS.has(action.action)) {
+      throw new AppError('privacy.consent_required', {}, Code.Error, { consent_required: true });
+    }
     // past the grace period an expired school's staff can read but not write; paying (and their own account) still works
     if (
       req.method !== 'GET' &&

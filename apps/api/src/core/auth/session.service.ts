@@ -116,10 +116,18 @@ export class SessionService implements OnModuleInit, OnApplicationShutdown {
       lang: string;
       service_expires_at: Date | null;
       expires_at: Date;
+      needs_consent: boolean;
     }> = await preparedQuery(
       this.db,
-      'session.resolve.2',
-      `select t.id as token_id, u.id, u.role, u.school_id, u.name, u.nickname, u.lang, s.service_expires_at, t.expires_at
+      'session.resolve.3',
+      // a guardian (role 6) needs consent while a child of theirs lacks the current versions of the two documents
+      `select t.id as token_id, u.id, u.role, u.school_id, u.name, u.nickname, u.lang, s.service_expires_at, t.expires_at,
+              case when u.role = 6 then exists (
+                select 1 from student_guardians g join students st on st.id = g.student_id and st.status = 1
+                 where g.user_id = u.id
+                   and (g.privacy_version is distinct from (select max(version) from privacy_policies where kind = 'privacy')
+                        or g.children_version is distinct from (select max(version) from privacy_policies where kind = 'children')))
+              else false end as needs_consent
          from user_tokens t join users u on u.id = t.user_id left join schools s on s.id = u.school_id
         where t.token_hash = $1 and t.revoked_at is null and t.expires_at > now() and u.status = 1 and u.job_status = 1 and u.deleted_at is null`,
       [hash],
@@ -135,6 +143,7 @@ export class SessionService implements OnModuleInit, OnApplicationShutdown {
       lang: normalizeLang(r.lang),
       tokenId: Number(r.token_id),
       serviceExpiresAt: r.service_expires_at,
+      needsConsent: r.needs_consent,
     };
     if (key) this.cache.put(key, { ...user }, r.expires_at, mark);
     return user;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { MerchantCredentials } from '../../modules/payments/wechatpay/credentials';
 import { z } from 'zod';
+import { PRIVACY_DEFAULTS } from '@wantuo/shared';
 import { SMS_ENV, smsConfig, type SmsConfig } from './sms-config';
 import { WECHAT_OA_ENV, wechatOaConfig, type WechatOaConfig } from './wechat-config';
 import { nationalHolidaysConfig, type NationalHolidaysConfig } from './holidays-config';
@@ -57,6 +58,11 @@ export const ENV_SCHEMA = z.object({
   // how long a resolved session is kept in memory, ms (core/auth/session-cache.ts); 0 asks the database on every
   // request. Default 3000, and 0 under NODE_ENV=test (specs change users with SQL behind the API's back)
   SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+  // children's personal information (docs/modules/privacy.md): how long the access log is kept, how long after leaving
+  // an archived student's data is anonymised, how many days the school has to complete a guardian's request
+  PRIVACY_ACCESS_LOG_DAYS: z.coerce.number().int().min(30).max(36_500).default(PRIVACY_DEFAULTS.accessLogDays),
+  PRIVACY_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(PRIVACY_DEFAULTS.retentionDays),
+  PRIVACY_REQUEST_DUE_DAYS: z.coerce.number().int().min(1).max(60).default(PRIVACY_DEFAULTS.requestDueDays),
   // the worker process (no HTTP server): serve its Prometheus metrics on GET /metrics at this port; unset: not served
   WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   // WeChat Pay API v3 in service-provider mode (服务商, design.md §5b2): the WECHATPAY_* merchant values are the service
@@ -189,6 +195,8 @@ export interface AppConfig {
   liveDirectWrite: boolean;
   /** ms a resolved session is kept in memory (0: off) */
   sessionCacheMs: number;
+  /** children's personal information: the access log's keeping, the archived students' retention, the requests' time (days) */
+  privacy: { accessLogDays: number; retentionDays: number; requestDueDays: number };
   /** the worker serves GET /metrics on this port (core/metrics/metrics-server.ts); null: it does not */
   workerMetricsPort: number | null;
   /** the merchant's WeChat Pay settings; null: the local sandbox (in production only with WECHATPAY_SANDBOX=1) */
@@ -273,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadOptio
     rateLimitFactor: e.RATE_LIMIT_FACTOR,
     liveDirectWrite: e.LIVE_DIRECT_WRITE,
     sessionCacheMs: e.SESSION_CACHE_MS ?? (e.NODE_ENV === 'test' ? 0 : 3000),
+    privacy: { accessLogDays: e.PRIVACY_ACCESS_LOG_DAYS, retentionDays: e.PRIVACY_RETENTION_DAYS, requestDueDays: e.PRIVACY_REQUEST_DUE_DAYS },
     workerMetricsPort: e.WORKER_METRICS_PORT ?? null,
     wechatpay,
     wechatpaySandboxUrl: e.WECHATPAY_BASE_URL ?? null,

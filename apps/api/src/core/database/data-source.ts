@@ -40,6 +40,7 @@ import { PickupCodes1767000000000 } from '../../migrations/1767000000000-pickup-
 import { SmsCodesMasked1767172800000 } from '../../migrations/1767172800000-sms-codes-masked';
 import { PickupKeysSealed1767259200000 } from '../../migrations/1767259200000-pickup-keys-sealed';
 import { PartnerPayments1767345600000 } from '../../migrations/1767345600000-partner-payments';
+import { ChildrenPrivacy1767432000000 } from '../../migrations/1767432000000-children-privacy';
 import { PG_TYPES } from './type-parsers';
 import { School } from '../../modules/school/entities/school.entity';
 import { User } from '../../modules/auth/entities/user.entity';
@@ -89,6 +90,7 @@ export const MIGRATIONS = [
   SmsCodesMasked1767172800000,
   PickupKeysSealed1767259200000,
   PartnerPayments1767345600000,
+  ChildrenPrivacy1767432000000,
 ];
 
 /** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */

@@ -12,6 +12,8 @@ export interface SessionUser {
   tokenId: number;
   /** the school's paid service end (null: none set, or no school): an expired school's staff may read, not write */
   serviceExpiresAt?: Date | null;
+  /** a guardian who has not accepted the current privacy documents for every child: sees no child's data until then */
+  needsConsent?: boolean;
 }
 
 export interface AppRequest extends Request {

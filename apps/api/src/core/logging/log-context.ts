@@ -60,3 +60,9 @@ export function currentLogFields(): LogFields {
   const user = ctx.req.user;
   return { req_id: ctx.reqId, user_id: user?.id, school_id: user ? user.schoolId : undefined, action: ctx.action };
 }
+
+/** The request being served ({ req, action }), undefined in a job or outside any request. */
+export function currentRequest(): { req: AppRequest; action: string | undefined } | undefined {
+  const ctx = storage.getStore();
+  return ctx?.kind === 'request' ? { req: ctx.req, action: ctx.action } : undefined;
+}

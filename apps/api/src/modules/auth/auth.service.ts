@@ -13,6 +13,7 @@ import {
   type ResetPwdQuery,
   type SmsSendInput,
   type UserInfo,
+  maskMobile,
 } from '@wantuo/shared';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import type { CallerInfo } from '../../core/auth/current-user.decorator';
@@ -24,7 +25,7 @@ import { FilesService, type IncomingFile } from '../site/files.service';
 import { SmsCodeService } from '../sms/sms-code.service';
 import { ActivityService } from './activity.service';
 import { JobStatus, User, UserStatus } from './entities/user.entity';
-import { hashPassword, maskMobile, verifyPassword } from './passwords';
+import { hashPassword, verifyPassword } from './passwords';
 
 type Candidate = Pick<User, 'id' | 'schoolId' | 'role' | 'status' | 'jobStatus' | 'lockedUntil' | 'failedLogins' | 'passwordHash'>;
 

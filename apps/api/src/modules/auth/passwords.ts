@@ -24,7 +24,3 @@ export async function verifyPassword(passwordHash: string | null, password: stri
 
 let dummyHash: Promise<string> | undefined;
 
-/** 138****0001 */
-export function maskMobile(mobile: string): string {
-  return mobile.length >= 7 ? `${mobile.slice(0, 3)}****${mobile.slice(-4)}` : '****';
-}

@@ -78,8 +78,12 @@ export class LiveAuth {
     if (user.role === Role.Admin) return { schoolId, wholeSchool: true, classIds: [], studentIds: [] };
     if (user.role === Role.Parent) {
       const rows: { student_id: number }[] = await this.db.query(
+        // only the children whose current privacy documents this guardian has accepted (issue 37)
         `select g.student_id from student_guardians g join students s on s.id = g.student_id and s.school_id = $1
-          where g.user_id = $2 and g.school_id = $1 order by g.student_id`,
+          where g.user_id = $2 and g.school_id = $1
+            and g.privacy_version = (select max(version) from privacy_policies where kind = 'privacy')
+            and g.children_version = (select max(version) from privacy_policies where kind = 'children')
+          order by g.student_id`,
         [schoolId, user.id],
       );
       return { schoolId, wholeSchool: false, classIds: [], studentIds: rows.map((r) => r.student_id) };
