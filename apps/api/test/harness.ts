@@ -165,6 +165,9 @@ export async function snapshot(sql: Client): Promise<Record<string, number>> {
     'leave_requests',
     'staff_attendance',
     'flow_alerts',
+    'privacy_policies',
+    'privacy_consents',
+    'privacy_requests',
   ];
   const { rows } = await sql.query(
     `select ${tables.map((t) => `(select count(*) from ${t})::int as ${t}`).join(', ')}, (select sum(version) from users)::int as user_versions, (select sum(version) from site_settings)::int as settings_versions, (select coalesce(sum(version), 0) from account_applications)::int as application_versions, (select coalesce(sum(version), 0) from students)::int as student_versions, (select coalesce(sum(version), 0) from care_classes)::int as class_versions, (select coalesce(sum(version), 0) from class_times)::int as time_versions`,

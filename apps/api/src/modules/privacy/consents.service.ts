@@ -89,7 +89,12 @@ export class ConsentsService {
         );
         await this.sessions.changed(em);
       } else if (input.kind === 'photos') {
-        await em.query(`update students set photo_consent = $2, updated_at = now() where id = $1`, [input.student_id, input.granted]);
+        // withdrawn: the child's own photo goes at once (photos in past reports and homework stay until a deletion)
+        await em.query(
+          `update students set photo_consent = $2, photo_url = case when $2 then photo_url end, updated_at = now(), version = version + 1
+            where id = $1`,
+          [input.student_id, input.granted],
+        );
       } else {
         await em.query(
           `update students set health_consent = $2, allergies = case when $2 then allergies end, updated_at = now(), version = version + 1
