@@ -9,7 +9,8 @@ export const PageConfig = z.object({
   logo: z.string().nullable(),
   nav: z.array(z.object({ title: z.string(), path: z.string() })),
   banners: z.array(z.object({ image: z.string(), title: z.string(), link: z.string().nullable() })),
-  footer: z.object({ text: z.string(), icp: z.string().nullable() }),
+  /** police_filing: the public-security filing number (公安备案号); null when none (rows saved before the field have none) */
+  footer: z.object({ text: z.string(), icp: z.string().nullable(), police_filing: z.string().nullable() }),
   contact: z.object({ phone: z.string().nullable(), email: z.string().nullable(), address: z.string().nullable() }),
 });
 export type PageConfig = z.infer<typeof PageConfig>;

@@ -14,7 +14,12 @@ export const PageConfigInput = z.strictObject({
   logo: link.nullable(),
   nav: z.array(z.strictObject({ title: lineText(20).min(1), path: text(200).min(1).regex(LINK_RE, { error: 'v.link_invalid' }) })).max(20),
   banners: z.array(z.strictObject({ image: link.min(1), title: lineText(60), link: link.nullable() })).max(10),
-  footer: z.strictObject({ text: plainText(500), icp: lineText(60).nullable() }),
+  footer: z.strictObject({
+    text: plainText(500),
+    icp: lineText(60).nullable(),
+    /** 公安备案号 (e.g. 京公网安备11010502030143号); left out by clients older than the field: none */
+    police_filing: lineText(60).nullable().default(null),
+  }),
   contact: z.strictObject({ phone: lineText(30).nullable(), email: lineText(100).nullable(), address: lineText(200).nullable() }),
 });
 

@@ -21,7 +21,9 @@ export class SiteService {
 
   async pageConfig(): Promise<PageConfig & { version: number }> {
     const s = await this.db.getRepository(SiteSetting).findOneByOrFail({ key: 'page_config' });
-    return { ...(s.value as PageConfig), version: s.version };
+    const value = s.value as PageConfig;
+    // a configuration saved before the footer had its public-security filing number has none
+    return { ...value, footer: { ...value.footer, police_filing: value.footer.police_filing ?? null }, version: s.version };
   }
 
   async savePageConfig(user: SessionUser, input: PageConfig & { version: number }): Promise<PageConfig & { version: number }> {

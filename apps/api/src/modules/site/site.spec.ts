@@ -23,6 +23,26 @@ describe('index (page configuration)', () => {
     expect((await t.get('/api/index/index')).body.data.site_name).toBe('阳光晚托');
   });
 
+  it('the footer’s public-security filing number: none in a configuration saved before it, saved and read back, one line', async () => {
+    const token = await t.login('operator');
+    expect((await t.get('/api/index/index')).body.data.footer).toMatchObject({ police_filing: null });
+    const current = (await t.get('/api/index/index')).body.data;
+    // a client that does not know the field yet saves the rest and keeps none
+    const { police_filing: _, ...oldFooter } = current.footer;
+    const old = await t.post('/api/index/index', token).send({ ...current, footer: oldFooter });
+    expect(old.body).toMatchObject({ code: Code.Ok, data: { footer: { police_filing: null } } });
+    const filing = '京公网安备11010502030143号';
+    const saved = await t.post('/api/index/index', token).send({ ...old.body.data, footer: { ...old.body.data.footer, police_filing: filing } });
+    expect(saved.body).toMatchObject({ code: Code.Ok, data: { footer: { police_filing: filing } } });
+    expect((await t.get('/api/index/index')).body.data.footer.police_filing).toBe(filing);
+    const before = await snapshot(t.sql);
+    for (const bad of ['a\nb', 'x'.repeat(61), 3]) {
+      const res = await t.post('/api/index/index', token).send({ ...saved.body.data, footer: { ...saved.body.data.footer, police_filing: bad } });
+      expect(res.body.code).toBe(Code.Error);
+    }
+    expect(await snapshot(t.sql)).toEqual(before);
+  });
+
   it('bad input writes nothing', async () => {
     const token = await t.login('operator');
     const current = (await t.get('/api/index/index')).body.data;

@@ -18,14 +18,22 @@ function PageConfigForm() {
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => q.refetch()} />;
   const c = q.data;
-  const save = async (v: { site_name: string; footer: string; icp: string; phone: string; email: string; address: string }) => {
+  const save = async (v: {
+    site_name: string;
+    footer: string;
+    icp: string;
+    police_filing: string;
+    phone: string;
+    email: string;
+    address: string;
+  }) => {
     setBusy(true);
     const orNull = (s: string | undefined) => (s && s.trim() ? s.trim() : null);
     try {
       const next = await post('index', {
         ...c,
         site_name: v.site_name.trim(),
-        footer: { text: v.footer ?? '', icp: orNull(v.icp) },
+        footer: { text: v.footer ?? '', icp: orNull(v.icp), police_filing: orNull(v.police_filing) },
         contact: { phone: orNull(v.phone), email: orNull(v.email), address: orNull(v.address) },
       });
       setConfig(next);
@@ -46,6 +54,7 @@ function PageConfigForm() {
         site_name: c.site_name,
         footer: c.footer.text,
         icp: c.footer.icp,
+        police_filing: c.footer.police_filing ?? null,
         phone: c.contact.phone,
         email: c.contact.email,
         address: c.contact.address,
@@ -61,6 +70,9 @@ function PageConfigForm() {
       <Space wrap>
         <Form.Item name="icp" label={op('operator.icp')}>
           <Input maxLength={60} />
+        </Form.Item>
+        <Form.Item name="police_filing" label={op('operator.police_filing')} tooltip={op('operator.police_filing_hint')}>
+          <Input maxLength={60} placeholder="京公网安备11010502030143号" />
         </Form.Item>
         <Form.Item name="phone" label={op('operator.phone')}>
           <Input maxLength={30} />
