@@ -41,6 +41,18 @@ export function setReloginHandler(fn: () => void): void {
   onRelogin = fn;
 }
 
+/**
+ * What a parent's call refused with `privacy.consent_required` does (data `{ consent_required: true }`: the guardian has
+ * not accepted the current documents): the phone app and the parent console send the guardian to the consent screen.
+ * Answers whether it did (then nothing else is shown for the refusal); none by default.
+ */
+let onConsentRequired: () => boolean = () => false;
+export function setConsentHandler(fn: (() => boolean) | null): void {
+  onConsentRequired = fn ?? (() => false);
+}
+const consentRequired = (err: ApiError) =>
+  err.code === Code.Error && (err.data as { consent_required?: unknown } | null)?.consent_required === true && onConsentRequired();
+
 let untokenDialogOpen = false;
 
 /** Spec §8 row 1: clear the session; one "system prompt" dialog (re-login / cancel), a toast if one is already open. */
@@ -65,6 +77,7 @@ function handleUntoken(): void {
 }
 
 function report(err: ApiError, silent: boolean | undefined): never {
+  if (consentRequired(err)) throw err;
   if (!silent) {
     if (err.code === Code.Untoken) handleUntoken();
     else if (err.code === Code.Error) feedback().message.error({ content: err.message, duration: TOAST_MS / 1000 });

@@ -1,6 +1,7 @@
 import { Button, Drawer } from 'antd';
 import { useState } from 'react';
 import { Link, NavLink, Outlet, useMatches } from 'react-router';
+import { ICP_URL, policeFilingUrl, POLICY_PATHS, policyLinkStrings } from '../areas/privacy/links';
 import { QueryProvider } from '../components/query-provider';
 import { UserMenu } from '../components/user-menu';
 import type { RouteHandle } from '../router/router';
@@ -19,6 +20,7 @@ const DEFAULT_NAV = [
 /** The public site: dark header with the operator's navigation, dark footer, a 60vw menu panel on phones. */
 export function PublicFrame({ hideHeader = false }: { hideHeader?: boolean }) {
   const t = useT();
+  const pl = policyLinkStrings.use();
   const config = usePageConfig((s) => s.config);
   const user = useSession((s) => s.user);
   const [open, setOpen] = useState(false);
@@ -75,7 +77,11 @@ export function PublicFrame({ hideHeader = false }: { hideHeader?: boolean }) {
           <div>
             <strong>{siteName}</strong>
             <p>{config?.footer.text}</p>
-            {config?.footer.icp && <small>{config.footer.icp}</small>}
+            <p className="pub-footer-links">
+              <Link to={POLICY_PATHS.privacy}>{pl('link.privacy')}</Link>
+              <Link to={POLICY_PATHS.children}>{pl('link.children')}</Link>
+            </p>
+            <Filings icp={config?.footer.icp} police={config?.footer.police_filing} />
           </div>
           <div>
             {config?.contact.phone && <p>☎ {config.contact.phone}</p>}
@@ -95,6 +101,29 @@ export function PublicFrame({ hideHeader = false }: { hideHeader?: boolean }) {
         </Link>
       </Drawer>
     </div>
+  );
+}
+
+/** The site's filings: the ICP number (MIIT's lookup) and the public-security one (its lookup by the number's digits). */
+export function Filings({ icp, police }: { icp: string | null | undefined; police: string | null | undefined }) {
+  const policeUrl = policeFilingUrl(police);
+  if (!icp && !police) return null;
+  return (
+    <p className="pub-filings">
+      {icp && (
+        <a href={ICP_URL} target="_blank" rel="noopener noreferrer" data-testid="icp-link">
+          <small>{icp}</small>
+        </a>
+      )}
+      {police &&
+        (policeUrl ? (
+          <a href={policeUrl} target="_blank" rel="noopener noreferrer" data-testid="police-filing-link">
+            <small>{police}</small>
+          </a>
+        ) : (
+          <small>{police}</small>
+        ))}
+    </p>
   );
 }
 

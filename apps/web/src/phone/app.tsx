@@ -10,6 +10,7 @@ import { HOME_OF } from '../router/route-table';
 import { usePreferences } from '../stores/preferences';
 import { useSession } from '../stores/session';
 import { PHONE_PAGES } from './pages';
+import { PhoneConsentWatch } from './privacy/consent-watch';
 import { mayOpen, PHONE_ROUTES, phoneHomeOf, tabOf, type PhoneRoute } from './route-table';
 import { phoneStrings } from './strings';
 import { PhoneRouteContext } from './ui/route-context';
@@ -44,7 +45,7 @@ function Screen({ route, Page }: { route: PhoneRoute; Page: ComponentType }) {
   }
   return (
     <PhoneRouteContext.Provider value={shown}>
-      {route.roles === 'all' ? (
+      {route.roles === 'all' || route.bare ? (
         <div className="m-app">
           <main className="m-main m-no-tabs">
             <Suspense fallback={<PhoneLoading />}>
@@ -114,13 +115,17 @@ class RouteBoundary extends Component<{ children: ReactNode }, { error: unknown 
 
 export function PhoneRoutes() {
   return (
-    <Routes>
-      <Route path="/m" element={<PhoneIndex />} />
-      {PHONE_ROUTES.map((route) => (
-        <Route key={route.path} path={route.path} element={<Screen route={route} Page={LAZY_PAGES[route.page]} />} />
-      ))}
-      <Route path="*" element={<NotFound />} />
-    </Routes>
+    <>
+      {/* a guardian who has not accepted the current documents goes to the consent screen first (issue 37) */}
+      <PhoneConsentWatch />
+      <Routes>
+        <Route path="/m" element={<PhoneIndex />} />
+        {PHONE_ROUTES.map((route) => (
+          <Route key={route.path} path={route.path} element={<Screen route={route} Page={LAZY_PAGES[route.page]} />} />
+        ))}
+        <Route path="*" element={<NotFound />} />
+      </Routes>
+    </>
   );
 }
 

@@ -24,4 +24,7 @@ export const PHONE_PAGES: Record<PhonePageKey, Page> = {
   parentMe: () => import('./me/me'),
   settings: () => import('./me/settings'),
   publicPickup: () => import('./pickup/public-pickup'),
+  parentConsent: () => import('./privacy/consent'),
+  parentPrivacy: () => import('./privacy/privacy'),
+  privacyPolicy: () => import('./privacy/policy'),
 };

@@ -23,7 +23,10 @@ export type PhonePageKey =
   | 'parentMessages'
   | 'parentMe'
   | 'settings'
-  | 'publicPickup';
+  | 'publicPickup'
+  | 'parentConsent'
+  | 'parentPrivacy'
+  | 'privacyPolicy';
 
 /** The phone app's routes: all under /m (its own entry, m.html), declared once here; the pages are in pages.ts. */
 export interface PhoneRoute {
@@ -41,6 +44,8 @@ export interface PhoneRoute {
   desktop?: readonly string[];
   /** its data, started with the shell before React renders (boot.ts) */
   early?: GetAction;
+  /** shown without the bottom bar although signed in (the consent screen: nothing else opens before it) */
+  bare?: true;
 }
 
 const b = (zh: string, en: string): Bilingual => ({ zh, en });
@@ -135,6 +140,26 @@ export const PHONE_ROUTES: readonly PhoneRoute[] = [
   { path: '/m/parent_points', page: 'parentPoints', title: b('积分', 'Points'), roles: PARENT, tab: 'parent_me', desktop: ['/parent_points'] },
   // both: the account's own settings (password, WeChat binding, language), from 我的
   { path: '/m/settings', page: 'settings', title: b('账号设置', 'Account settings'), roles: [...STAFF, ...PARENT], desktop: ['/settings'] },
+  // children's personal information (issue 37): the consent screen every parent page sends to until the guardian has
+  // accepted the current documents, 我的 → 隐私与数据, and the documents themselves (public: from sign-in and 我的)
+  {
+    path: '/m/parent_consent',
+    page: 'parentConsent',
+    title: b('请阅读并同意', 'Please read and accept'),
+    roles: PARENT,
+    root: true,
+    bare: true,
+    desktop: ['/parent_consent'],
+  },
+  { path: '/m/parent_privacy', page: 'parentPrivacy', title: b('隐私与数据', 'Privacy and data'), roles: PARENT, tab: 'parent_me' },
+  { path: '/m/privacy', page: 'privacyPolicy', title: b('隐私政策', 'Privacy policy'), roles: 'all', desktop: ['/privacy'] },
+  {
+    path: '/m/children_privacy',
+    page: 'privacyPolicy',
+    title: b('儿童个人信息保护规则', "Children's personal-information rules"),
+    roles: 'all',
+    desktop: ['/children_privacy'],
+  },
   // the link a guardian shares with a pick-up person (no sign-in)
   { path: '/m/pickup/:token', page: 'publicPickup', title: b('接送凭证', 'Pick-up pass'), roles: 'all', desktop: ['/pickup/:token'] },
 ];

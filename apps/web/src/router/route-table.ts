@@ -137,7 +137,10 @@ export type PageKey =
   | 'reportParent'
   | 'reportClass'
   | 'wechatSchool'
-  | 'wechatOperator';
+  | 'wechatOperator'
+  // children's personal information (issue 37)
+  | 'privacyPolicy'
+  | 'parentConsent';
 
 export interface RouteDef {
   path: string;
@@ -180,6 +183,9 @@ export const ROUTES: RouteDef[] = [
   { path: '/pdf-viewer', area: 'public', title: null, page: 'pdf' },
   { path: '/resource', area: 'public', title: b('资源下载', 'Resource download'), page: 'resourcesPublic' },
   { path: '/attendClass', area: 'public', title: b('上课', 'Attend class'), page: 'attendClass', hideHeader: true },
+  // issue 37: the documents, public (linked from the sign-in page and the footer)
+  { path: '/privacy', area: 'public', title: b('隐私政策', 'Privacy policy'), page: 'privacyPolicy' },
+  { path: '/children_privacy', area: 'public', title: b('儿童个人信息保护规则', "Children's personal-information rules"), page: 'privacyPolicy' },
 
   // /principal (admin)
   { path: '/principalIndex', area: 'principal', title: b('校长首页', 'Principal home'), page: 'principalHome', menu: G.home },
@@ -289,6 +295,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/parent_messages', area: 'parent', title: b('消息通知', 'Notifications'), page: 'wechatParent', menu: G.me },
   // verified pick-up (issue 27): the guardian's rotating code and the share links of the pick-up people
   { path: '/parent_pickup', area: 'parent', title: b('接送码', 'Pick-up code'), page: 'pickupParent', menu: G.home },
+  // issue 37: where every parent page sends a guardian who has not accepted the current documents
+  { path: '/parent_consent', area: 'parent', title: b('请阅读并同意', 'Please read and accept'), page: 'parentConsent' },
   { path: '/operator', area: 'operator', title: b('站点配置', 'Site configuration'), page: 'operatorSite', menu: G.site },
   { path: '/operator_applications', area: 'operator', title: b('入驻申请', 'Applications'), page: 'operatorApplications', menu: G.site },
   { path: '/operator_resources', area: 'operator', title: b('资源管理', 'Resources'), page: 'resourcesOperator', menu: G.site },

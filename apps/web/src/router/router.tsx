@@ -178,6 +178,9 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   reportClass: () => import('../areas/reports/class-reports'),
   wechatSchool: () => import('../areas/wechat/school-wechat'),
   wechatOperator: () => import('../areas/wechat/operator-wechat'),
+  // children's personal information: the documents' public pages, the parent's consent screen
+  privacyPolicy: () => import('../areas/privacy/public-policy'),
+  parentConsent: () => import('../areas/privacy/desktop-consent'),
 };
 
 const LAYOUTS: Record<Area, () => Promise<{ default: React.ComponentType }>> = {

@@ -10,7 +10,9 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { LANGS, type MessageKey } from '../../i18n/messages';
+import { onPhone, userAgent } from '../../lib/wechat-env';
 import { destination } from '../../router/guard';
+import { PHONE_POLICY_PATHS, POLICY_PATHS, policyLinkStrings } from '../privacy/links';
 import { usePageConfig } from '../../stores/page-config';
 import { usePreferences, useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
@@ -62,6 +64,7 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const siteName = usePageConfig((s) => s.config?.site_name) ?? t('app.name');
   const wx = wechatSignInStrings.use();
+  const pl = policyLinkStrings.use();
   // back from the official account with an openid no guardian has yet: one SMS-code sign-in binds it (issue 24)
   const wechatTicket = params.get('wechat_ticket');
   const [tab, setTab] = useState<Tab>(wechatTicket ? 'sms' : 'account');
@@ -271,6 +274,14 @@ export default function LoginPage() {
           {mode === 'apply' && <ApplyAccount onDone={() => setMode('login')} />}
           {mode === 'qr' && <QrLogin remember={remember} onDone={() => setMode('login')} onSignedIn={finish} />}
         </Suspense>
+        {/* the documents a guardian accepts (issue 37), readable before signing in: the phone app's pages on a phone */}
+        <p className="login-policies">
+          {(['privacy', 'children'] as const).map((kind) => (
+            <a key={kind} href={(onPhone(userAgent()) ? PHONE_POLICY_PATHS : POLICY_PATHS)[kind]} target="_blank" rel="noopener noreferrer">
+              {pl(`link.${kind}`)}
+            </a>
+          ))}
+        </p>
       </main>
     </div>
   );

@@ -4,6 +4,8 @@ import Selector from 'antd-mobile/es/components/selector';
 import { Role } from '@wantuo/shared';
 import { useNavigate } from 'react-router';
 import { post } from '../../api/http';
+import { PHONE_POLICY_PATHS } from '../../areas/privacy/links';
+import { privacyStrings } from '../../areas/privacy/strings';
 import { usePreferences } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { phoneStrings } from '../strings';
@@ -17,6 +19,7 @@ import './me.css';
 export default function Me() {
   const t = phoneStrings.use();
   const mt = meStrings.use();
+  const ps = privacyStrings.use();
   const user = useSession((s) => s.user);
   const clear = useSession((s) => s.clear);
   const { lang, setLang } = usePreferences();
@@ -30,6 +33,7 @@ export default function Me() {
         { to: '/m/parent_points', label: mt('me.points') },
         { to: '/m/parent_scores', label: mt('me.scores') },
         { to: '/m/parent_notices', label: mt('me.notices') },
+        { to: '/m/parent_privacy', label: ps('me.privacy') },
       ]
     : [
         { to: '/m/teacher_comments', label: mt('me.comments') },
@@ -52,6 +56,7 @@ export default function Me() {
           </List.Item>
         ))}
         <List.Item onClick={() => navigate('/m/settings')}>{t('m.settings')}</List.Item>
+        <List.Item onClick={() => navigate(PHONE_POLICY_PATHS.privacy)}>{ps('me.policies')}</List.Item>
       </List>
       <List className="m-section" header={t('m.language')}>
         <List.Item>
