@@ -215,6 +215,26 @@ async function seedPeople(em: EntityManager, schoolId: number, users: SeedResult
   await addStudents(RUNNING_CLASS, running);
   await addStudents(SECOND_CLASS, second);
   await addStudents(ARCHIVED, null, true);
+  // the demo parent (the 陈 siblings) and 李欣怡's guardian (her peanut allergy) have accepted the current privacy
+  // documents and consented to photos and health notes; the demo's other guardians have not yet (they are asked at
+  // sign-in: docs/modules/privacy.md)
+  await em.query(
+    `with cur as (select max(version) filter (where kind = 'privacy') as p, max(version) filter (where kind = 'children') as c
+                    from privacy_policies),
+          links as (
+            update student_guardians g set privacy_version = cur.p, children_version = cur.c, consented_at = now()
+              from cur, students s
+             where s.id = g.student_id and g.school_id = $1 and s.status = 1 and (g.user_id = $2 or s.allergies is not null)
+            returning g.student_id, g.user_id, cur.p, cur.c),
+          kids as (update students set photo_consent = true, health_consent = true where id in (select student_id from links) returning id)
+     insert into privacy_consents (school_id, user_id, student_id, kind, granted, privacy_version, children_version, ip, user_agent)
+     select $1, l.user_id, l.student_id, k.kind, true, case when k.kind = 'policies' then l.p end, case when k.kind = 'policies' then l.c end,
+            'demo-seed', 'demo-seed'
+       from links l cross join (values (1, 'policies'), (2, 'photos'), (3, 'health')) as k(ord, kind)
+      where (select count(*) from kids) >= 0
+      order by l.student_id, k.ord`,
+    [schoolId, users.parent],
+  );
   await seedDemoContracts(em, schoolId, users.admin);
   return { running, second };
 }
