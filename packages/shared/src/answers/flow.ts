@@ -165,6 +165,7 @@ export const FlowBoardStudent = z.object({
   left_with: id.nullable(),
   pickup_verified: pickupVerified,
   pickup_override: pickupOverride,
+  /** `mobile` masked (138****0001) unless the caller may see it whole (issue 37 least access: admin, head of the class, on duty today) */
   pickup_people: z.array(z.object({ id, name: z.string(), relation: z.string(), mobile: z.string() })),
   /** units left of the student's active day/session contract covering the day (the smallest if several), null without one */
   contract_units_left: z.number().int().nullable(),

@@ -11,6 +11,7 @@ const { id } = wire;
 
 const gender = z.literal([1, 2]).nullable();
 
+/** A guardian; `mobile` masked (138****0001) where the caller may not see it whole (issue 37 least access). */
 export const StudentGuardian = z.object({
   user_id: id,
   name: z.string(),
@@ -20,6 +21,7 @@ export const StudentGuardian = z.object({
 });
 export type StudentGuardian = z.infer<typeof StudentGuardian>;
 
+/** A pick-up person; `mobile` masked as the guardians' are. */
 export const StudentPickupPerson = z.object({
   id,
   name: z.string(),
@@ -66,6 +68,12 @@ export type StudentRow = z.infer<typeof StudentRow>;
 export const StudentListAnswer = pageOf(StudentRow);
 export type StudentListAnswer = z.infer<typeof StudentListAnswer>;
 
+/**
+ * The guardians' latest decisions for the child's photos and health notes (null: nobody has decided yet): a photo or a
+ * health note is stored only when its consent is true, so a screen can say why one cannot be saved.
+ */
+const consents = { photo_consent: z.boolean().nullable(), health_consent: z.boolean().nullable() };
+
 /** `data` of teacherStudentInfo, addStudent, studentSetting and saveStudentGuardians. */
 export const StudentDetail = StudentRow.extend({
   notes: z.string().nullable(),
@@ -74,6 +82,7 @@ export const StudentDetail = StudentRow.extend({
   updated_at: z.string(),
   /** the version of the guardian list (saveStudentGuardians), apart from the profile's `version` */
   guardians_version: z.number().int(),
+  ...consents,
 });
 export type StudentDetail = z.infer<typeof StudentDetail>;
 
@@ -136,6 +145,7 @@ export const StudentSettingInfo = z.object({
   tutoring_type: z.string().nullable(),
   allergies: z.string().nullable(),
   pickup_people: z.array(StudentPickupPerson),
+  ...consents,
   version: z.number().int(),
 });
 export type StudentSettingInfo = z.infer<typeof StudentSettingInfo>;

@@ -55,4 +55,5 @@ export const privacyMessages = {
   'privacy.v.request_kind_invalid': { zh: '申请类型无效', en: 'Invalid request' },
   'privacy.v.status_invalid': { zh: '状态无效', en: 'Invalid status' },
   'privacy.v.outcome_invalid': { zh: '处理结果无效', en: 'Invalid outcome' },
+  'privacy.v.unmasked_invalid': { zh: '是否显示完整手机号只能是 1 或 0', en: 'unmasked is 1 or 0' },
 } satisfies Record<string, Bilingual>;

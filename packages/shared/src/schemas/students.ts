@@ -84,14 +84,27 @@ export const GuardianInput = z.strictObject({
 });
 export type GuardianInput = z.infer<typeof GuardianInput>;
 
-export const PickupPersonInput = z.strictObject({
-  /** an existing pick-up person of the student (kept, edited); without id a new one */
-  id: id.optional(),
-  name: personName,
-  relation,
-  mobile,
-  photo_url: photoUrl.optional(),
-});
+/**
+ * A pick-up person's mobile: a mobile, or for a kept one (with `id`) the masked number the caller was shown
+ * (138****0001, issue 37 least access), which keeps the stored number.
+ */
+const MASKED_MOBILE_RE = /^1\d{2}\*{4}\d{4}$/;
+const pickupMobile = z
+  .string({ error: 'v.mobile_required' })
+  .trim()
+  .min(1, { error: 'v.mobile_required' })
+  .refine((v) => MOBILE_RE.test(v) || MASKED_MOBILE_RE.test(v), { error: 'v.mobile_invalid' });
+
+export const PickupPersonInput = z
+  .strictObject({
+    /** an existing pick-up person of the student (kept, edited); without id a new one */
+    id: id.optional(),
+    name: personName,
+    relation,
+    mobile: pickupMobile,
+    photo_url: photoUrl.optional(),
+  })
+  .refine((p) => p.id !== undefined || MOBILE_RE.test(p.mobile), { error: 'v.mobile_invalid', path: ['mobile'] });
 export type PickupPersonInput = z.infer<typeof PickupPersonInput>;
 
 const guardians = z
@@ -142,9 +155,14 @@ const listFilters = {
 export const StudentListInput = z.strictObject({ ...pageQuery, ...listFilters });
 export type StudentListInput = z.infer<typeof StudentListInput>;
 
+/**
+ * The export masks guardians' mobiles (138****0001) unless `unmasked` is '1' (the admin's whole numbers); every export
+ * is recorded in the access log with the children it carries.
+ */
 export const StudentExportInput = z.strictObject({
   ...listFilters,
   format: z.enum(['xlsx', 'csv'], { error: 'stu.format_invalid' }),
+  unmasked: z.preprocess(blank, z.enum(['1', '0'], { error: 'privacy.v.unmasked_invalid' }).optional()),
 });
 export type StudentExportInput = z.infer<typeof StudentExportInput>;
 

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { SCHOOL_TODAY } from '../../core/database/sql-kit';
 import type { SessionUser } from '../../core/http/request-context';
 import { DEPARTURE_COLUMNS, DEPARTURE_JOIN } from '../flow/flow-store';
+import { callerView, mobileSql, paramList } from '../privacy/mobile-access';
 import { RESPONSIBLE } from '../students/students.service';
 
 /**
@@ -14,6 +15,7 @@ import { RESPONSIBLE } from '../students/students.service';
  * contract_units_left: the fewest units left among the student's active day/session contracts covering the board's
  * day (today by default), null without one; a subquery of the same statement (contracts_student_idx).
  * pickup_verified / pickup_override: the current departure's verified person or manual reason (DEPARTURE_JOIN, issue 27).
+ * The pick-up people's mobiles are masked unless the caller may see them whole (privacy/mobile-access.ts).
  */
 @Injectable()
 export class BoardService {
@@ -26,6 +28,9 @@ export class BoardService {
          from ${SCHOOL_TODAY} d`,
       [user.schoolId, q.date ?? null],
     );
+    const admin = user.role === Role.Admin;
+    const { params, p } = paramList([user.schoolId, day, q.class_id ?? null, ...(admin ? [] : [user.id])]);
+    const mobile = mobileSql(callerView(user), 'p.mobile', 's.id', p);
     const students: FlowBoardStudent[] = await this.db.query(
       `select s.id, s.name, s.gender::int as gender, s.grade, s.class_name, s.day_school, s.photo_url, s.allergies,
               s.needs_shuttle, s.needs_dinner, s.tutoring_type,
@@ -33,7 +38,7 @@ export class BoardService {
               coalesce(d.state, 'expected') as state, coalesce(d.on_leave, false) as on_leave, coalesce(d.version, 0) as version,
               d.picked_up_at, d.entered_at, d.dinner_at, d.tutor_started_at, d.tutor_ended_at, d.left_at, d.left_with,
               ${DEPARTURE_COLUMNS('dep')},
-              coalesce((select json_agg(json_build_object('id', p.id, 'name', p.name, 'relation', p.relation, 'mobile', p.mobile) order by p.id)
+              coalesce((select json_agg(json_build_object('id', p.id, 'name', p.name, 'relation', p.relation, 'mobile', ${mobile}) order by p.id)
                           from pickup_people p where p.student_id = s.id and p.deleted_at is null), '[]') as pickup_people,
               (select min(greatest(0, k.units_total - k.units_used))
                  from contracts k
@@ -46,9 +51,9 @@ export class BoardService {
          ${DEPARTURE_JOIN('dep', 'd')}
         where s.school_id = $1 and s.status = 1
           and ($3::int is null or c.id = $3)
-          and ${user.role === Role.Admin ? 'true' : RESPONSIBLE('$4')}
+          and ${admin ? 'true' : RESPONSIBLE('$4')}
         order by c.name, s.name`,
-      [user.schoolId, day, q.class_id ?? null, ...(user.role === Role.Admin ? [] : [user.id])],
+      params,
     );
     return { day, position: Number(position), students };
   }

@@ -29,6 +29,7 @@ import { AppError } from '../../core/http/app-error';
 import type { FileAnswer } from '../../core/http/send-file';
 import { sheet, xlsxFile } from '../../core/http/xlsx-file';
 import type { SessionUser } from '../../core/http/request-context';
+import { ChildAccessLog } from '../privacy/access-log.service';
 import { appendEvent, listWhere, lockContract, newContractNo, ROW_COLUMNS, ROW_JOINS, stateSql, countStateSql } from './contract-sql';
 
 const EXPORT_MAX_ROWS = 50_000;
@@ -66,6 +67,7 @@ export class ContractsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly events: DomainEvents,
+    private readonly log: ChildAccessLog,
   ) {}
 
   /** After a commit that changed a contract: what depends on it (attendance usage) follows. */
@@ -343,9 +345,17 @@ export class ContractsService {
     return this.page(schoolId, { student_id: q.student_id }, q);
   }
 
-  /** The filtered list as an .xlsx: Chinese headers, amounts in yuan, newest first. */
+  /**
+   * The filtered list as an .xlsx: Chinese headers, amounts in yuan, newest first; recorded in the access log with the
+   * children it names (and their signing guardians).
+   */
   async export(user: SessionUser, q: ContractExportQuery): Promise<FileAnswer> {
     const { list } = await this.page(user.schoolId!, q, { page: 1, limit: EXPORT_MAX_ROWS });
+    await this.log.record(
+      user,
+      list.map((r) => r.student_id),
+      ['export', 'profile', 'guardians'],
+    );
     // the signing date and the file's date are the school's local days
     const tz = await schoolTimeZone(this.db, user.schoolId!);
     const stamp = localDay(new Date(), tz).replace(/-/g, '');

@@ -4,6 +4,7 @@ import { EXAM_MAX_BATCH, readWholeCell, type ExamScoreImportResult } from '@want
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
+import { ChildAccessLog } from '../privacy/access-log.service';
 import type { FileAnswer } from '../../core/http/send-file';
 import { sheet, xlsxFile } from '../../core/http/xlsx-file';
 import { isZip, readFirstSheet } from '../students/sheet-read';
@@ -21,11 +22,20 @@ export class ScoresIoService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly scores: ScoresService,
+    private readonly log: ChildAccessLog,
   ) {}
 
-  /** The exam's score sheet (a teacher: own classes), the one the import reads back; absent as 缺考, empty: no entry. */
+  /**
+   * The exam's score sheet (a teacher: own classes), the one the import reads back; absent as 缺考, empty: no entry.
+   * Recorded in the access log with the children it names.
+   */
   async export(user: SessionUser, examId: number): Promise<FileAnswer> {
     const answer = await this.scores.scores(user, { exam_id: examId });
+    await this.log.record(
+      user,
+      answer.list.map((r) => r.student_id),
+      ['export', 'profile'],
+    );
     const names = new Map(answer.exam.classes.map((c) => [c.id, c.name]));
     const e = answer.exam;
     const safe = e.name.replace(/[\\/:*?"<>|]/g, '_');

@@ -30,6 +30,7 @@ import type { FileAnswer } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
 import { sheet, xlsxFile } from '../../core/http/xlsx-file';
 import { LOGGER } from '../../core/logging/logger';
+import { ChildAccessLog } from '../privacy/access-log.service';
 import { BOOKING_COLUMNS, BOOKING_JOINS, HEAD_STUDENTS } from './meals-sql';
 import { InFlight } from '../../core/events/in-flight';
 
@@ -55,6 +56,7 @@ export class MealCounts {
     @InjectDataSource() private readonly db: DataSource,
     private readonly events: DomainEvents,
     @Inject(LOGGER) private readonly log: Logger,
+    private readonly access: ChildAccessLog,
   ) {}
 
   // ---------------------------------------------------------------- live
@@ -133,6 +135,12 @@ export class MealCounts {
   async schoolDinnerOrderExport(user: SessionUser, q: SchoolDinnerOrderExportQuery): Promise<FileAnswer> {
     const w = this.schoolWhere(user.schoolId!, q);
     const { list } = await this.page(w.where, w.params, { page: 1, limit: EXPORT_MAX_ROWS }, 'b.day desc, b.id');
+    // the children it names, in the access log
+    await this.access.record(
+      user,
+      list.map((r) => r.student_id),
+      ['export', 'profile'],
+    );
     // booking and serving times on the school's clock
     const tz = await schoolTimeZone(this.db, user.schoolId!);
     return xlsxFile(`订餐-${q.from}-${q.to ?? q.from}.xlsx`, [

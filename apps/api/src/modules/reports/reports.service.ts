@@ -147,7 +147,9 @@ export class ReportsService {
   /**
    * The teacher's comment of a child's day: a teacher or head teacher of a class the student is in (care class they head
    * or have a duty in, teaching class they teach). Optimistic concurrency on `version` (0: the first); every version kept
-   * in daily_comment_versions; the report row refreshed in the same transaction.
+   * in daily_comment_versions; the report row refreshed in the same transaction. A photo not already in the stored
+   * comment needs the child's photo consent (students.photo_consent true, read under a share lock of the student so a
+   * withdrawal waits or is seen): privacy.photo_consent_required, nothing written.
    */
   async saveComment(user: SessionUser, input: SaveDailyCommentInput): Promise<SavedDailyComment> {
     const school = schoolOf(user);
@@ -160,6 +162,18 @@ export class ReportsService {
     if (!st.mine) throw new AppError('reports.comment_forbidden');
     const presets = normalizePresets(input.presets);
     return this.db.transaction(async (em) => {
+      if (input.photos.length) {
+        const [c]: Array<{ name: string; photo_consent: boolean | null; stored: string[] }> = await em.query(
+          `select s.name, s.photo_consent,
+                  coalesce((select array(select jsonb_array_elements_text(dc.photos)) from daily_comments dc
+                             where dc.student_id = s.id and dc.day = $2::date), '{}') as stored
+             from students s where s.id = $1 for share of s`,
+          [st.id, st.day],
+        );
+        const stored = new Set(c.stored);
+        if (c.photo_consent !== true && input.photos.some((url) => !stored.has(url)))
+          throw new AppError('privacy.photo_consent_required', { name: c.name });
+      }
       const [saved]: Array<{ version: number }> = await em.query(
         input.version === 0
           ? `insert into daily_comments (student_id, day, school_id, presets, text, photos, author_id, version)

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
+import { callerView } from '../privacy/mobile-access';
 import { StudentsService } from './students.service';
 
 interface Current {
@@ -126,7 +127,7 @@ export class StudentGuardiansService {
           old_relation: null,
         });
       }
-      if (!changes.length) return (await this.students.detail(em, schoolId, input.student_id))!;
+      if (!changes.length) return (await this.students.detail(em, schoolId, input.student_id, callerView(user)))!;
 
       const removed = current.filter((g) => !kept.has(g.user_id)).map((g) => g.user_id);
       if (removed.length) {
@@ -164,7 +165,7 @@ export class StudentGuardiansService {
           order by e.ord`,
         [schoolId, input.student_id, bumped[0].guardians_version, user.id, JSON.stringify(changes)],
       );
-      return (await this.students.detail(em, schoolId, input.student_id))!;
+      return (await this.students.detail(em, schoolId, input.student_id, callerView(user)))!;
     });
   }
 

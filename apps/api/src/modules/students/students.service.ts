@@ -28,6 +28,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { escapeLike, offsetOf, pageOf, SCHOOL_TODAY, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
+import { callerView, maskedMobileSql, mobileSql, paramList, type MobileView } from '../privacy/mobile-access';
 import { CLASS_COLUMNS, CLASS_JOINS } from '../teaching/teaching-sql';
 import { studentContractsJson } from './student-sql';
 
@@ -105,18 +106,18 @@ export class StudentsService {
       [user.schoolId, ...params, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as StudentRow);
-    await this.attachGuardians(this.db.manager, list);
+    await this.attachGuardians(this.db.manager, list, callerView(user));
     return pageOf(list, totalOf(rows), q);
   }
 
-  /** Every student matching the filters (export), newest first, with guardians; at most `max`. */
-  async listAll(user: SessionUser, f: StudentExportInput, max = 50_000): Promise<StudentRow[]> {
+  /** Every student matching the filters (export), newest first, with guardians (their mobiles as `view` shows them); at most `max`. */
+  async listAll(user: SessionUser, f: Omit<StudentExportInput, 'format' | 'unmasked'>, view: MobileView, max = 50_000): Promise<StudentRow[]> {
     const { where, params } = listWhere(f);
     const list: StudentRow[] = await this.db.query(
       `select ${ROW_COLUMNS} from students s ${CARE_CLASS_JOIN} where ${where} order by s.id desc limit ${max}`,
       [user.schoolId, ...params],
     );
-    await this.attachGuardians(this.db.manager, list);
+    await this.attachGuardians(this.db.manager, list, view);
     return list;
   }
 
@@ -142,7 +143,7 @@ export class StudentsService {
    * points balance and teaching classes (as studentTeachingClassList gives them).
    */
   async info(user: SessionUser, id: number): Promise<StudentInfo> {
-    const student = await this.detail(this.db.manager, user.schoolId!, id);
+    const student = await this.detail(this.db.manager, user.schoolId!, id, callerView(user));
     if (!student) throw new AppError('stu.not_found');
     const [more]: Array<Pick<StudentInfo, 'contracts' | 'contracts_total' | 'points_balance' | 'teaching_classes'>> = await this.db.query(
       `select coalesce((select a.balance from points_accounts a where a.student_id = $2), 0)::int as points_balance,
@@ -182,6 +183,14 @@ export class StudentsService {
         [schoolId, input.name, mobiles],
       );
       if (dup) throw new AppError('stu.duplicate', { name: input.name, mobile: dup.mobile });
+      const allergies = nullIfBlank(input.allergies);
+      const photo = nullIfBlank(input.photo_url);
+      if (allergies !== null || photo !== null) {
+        // a new student's consents are the columns' defaults (null in production: no guardian has been asked yet)
+        const consents = await this.newStudentConsents(em);
+        if (allergies !== null && !consents.health) throw new AppError('privacy.health_consent_required', { name: input.name });
+        if (photo !== null && !consents.photo) throw new AppError('privacy.photo_consent_required', { name: input.name });
+      }
       const parents = await this.ensureParents(
         em,
         schoolId,
@@ -199,8 +208,8 @@ export class StudentsService {
           nullIfBlank(input.day_school),
           nullIfBlank(input.grade),
           nullIfBlank(input.class_name),
-          nullIfBlank(input.photo_url),
-          nullIfBlank(input.allergies),
+          photo,
+          allergies,
           nullIfBlank(input.notes),
           input.needs_shuttle ?? false,
           input.needs_dinner ?? false,
@@ -219,7 +228,7 @@ export class StudentsService {
         [schoolId, student.id, JSON.stringify(links)],
       );
       if (input.pickup_people?.length) await this.insertPickups(em, schoolId, student.id, input.pickup_people);
-      return (await this.detail(em, schoolId, student.id))!;
+      return (await this.detail(em, schoolId, student.id, callerView(user)))!;
     });
   }
 
@@ -254,10 +263,11 @@ export class StudentsService {
   async settingInfo(user: SessionUser, id: number): Promise<StudentSettingInfo> {
     await this.assertVisible(this.db.manager, user, id);
     const [row]: StudentSettingInfo[] = await this.db.query(
-      `select id, name, needs_shuttle, needs_dinner, tutoring_type, allergies, version from students where id = $1 and school_id = $2`,
+      `select id, name, needs_shuttle, needs_dinner, tutoring_type, allergies, photo_consent, health_consent, version
+         from students where id = $1 and school_id = $2`,
       [id, user.schoolId],
     );
-    row.pickup_people = await this.pickups(this.db.manager, [id]).then((m) => m.get(id) ?? []);
+    row.pickup_people = await this.pickups(this.db.manager, [id], callerView(user)).then((m) => m.get(id) ?? []);
     return row;
   }
 
@@ -268,6 +278,7 @@ export class StudentsService {
     if (user.role !== Role.Admin && profileKeys.some((k) => input[k] !== undefined)) throw new AppError('stu.profile_admin_only');
     return this.db.transaction(async (em) => {
       await this.assertVisible(em, user, input.id);
+      await this.assertConsents(em, schoolId, input);
       const sets: string[] = [];
       const params: unknown[] = [input.id, schoolId, input.version];
       const set = (col: string, v: unknown) => {
@@ -288,7 +299,7 @@ export class StudentsService {
       );
       if (!rows[0]) throw new AppError('error.conflict');
       if (input.pickup_people) await this.replacePickups(em, schoolId, input.id, input.pickup_people);
-      return (await this.detail(em, schoolId, input.id))!;
+      return (await this.detail(em, schoolId, input.id, callerView(user)))!;
     });
   }
 
@@ -319,13 +330,13 @@ export class StudentsService {
       [...params, q.limit, offsetOf(q)],
     );
     const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as StudentRow);
-    await this.attachGuardians(this.db.manager, list);
+    await this.attachGuardians(this.db.manager, list, callerView(user));
     return pageOf(list, totalOf(rows), q);
   }
 
   async teacherInfo(user: SessionUser, id: number): Promise<StudentDetail> {
     await this.assertVisible(this.db.manager, user, id);
-    return (await this.detail(this.db.manager, user.schoolId!, id))!;
+    return (await this.detail(this.db.manager, user.schoolId!, id, callerView(user)))!;
   }
 
   // ---------------------------------------------------------------- helpers (also used by the import)
@@ -375,6 +386,47 @@ export class StudentsService {
   }
 
   /**
+   * The photo and health consents a student inserted now starts with: the columns' defaults (null in production, so
+   * nothing needing a consent is stored at enrolment or import before a guardian consents).
+   */
+  async newStudentConsents(em: EntityManager): Promise<{ photo: boolean; health: boolean }> {
+    const [row]: Array<{ photo: boolean; health: boolean }> = await em.query(
+      `select coalesce(bool_or(column_name = 'photo_consent' and column_default = 'true'), false) as photo,
+              coalesce(bool_or(column_name = 'health_consent' and column_default = 'true'), false) as health
+         from information_schema.columns
+        where table_schema = current_schema() and table_name = 'students' and column_name in ('photo_consent', 'health_consent')`,
+    );
+    return row;
+  }
+
+  /**
+   * The consent rules of a student write (docs/modules/privacy.md): a health note or a photo the write would store
+   * anew (non-blank and not the one stored) needs the child's health or photo consent to be true. The student's row is
+   * locked, so a withdrawal waits for the write or the write sees it. Clearing is always allowed; a note stored before
+   * consents existed stays as it is.
+   */
+  private async assertConsents(em: EntityManager, schoolId: number, input: Pick<StudentSettingInput, 'id' | 'allergies' | 'photo_url'>) {
+    const allergies = nullIfBlank(input.allergies);
+    const photo = nullIfBlank(input.photo_url);
+    if (allergies === null && photo === null) return;
+    const [row]: Array<{
+      name: string;
+      allergies: string | null;
+      photo_url: string | null;
+      photo_consent: boolean | null;
+      health_consent: boolean | null;
+    }> = await em.query(
+      `select name, allergies, photo_url, photo_consent, health_consent from students where id = $1 and school_id = $2 for update`,
+      [input.id, schoolId],
+    );
+    if (!row) throw new AppError('stu.not_found');
+    if (allergies !== null && allergies !== row.allergies && row.health_consent !== true)
+      throw new AppError('privacy.health_consent_required', { name: row.name });
+    if (photo !== null && photo !== row.photo_url && row.photo_consent !== true)
+      throw new AppError('privacy.photo_consent_required', { name: row.name });
+  }
+
+  /**
    * Answers not-found unless the caller may see the student (admin: the school; teacher: responsible; parent: own
    * child); else the school's time zone.
    */
@@ -394,31 +446,35 @@ export class StudentsService {
     return row.timezone;
   }
 
-  /** The student with care class, guardians and pick-up people (three statements), or null outside the school. */
-  async detail(em: EntityManager, schoolId: number, id: number): Promise<StudentDetail | null> {
+  /**
+   * The student with care class, guardians and pick-up people (their mobiles as `view` shows them; three statements),
+   * or null outside the school.
+   */
+  async detail(em: EntityManager, schoolId: number, id: number, view: MobileView): Promise<StudentDetail | null> {
     const [row]: StudentDetail[] = await em.query(
       `select ${ROW_COLUMNS.replace(
         "json_build_object('id', cc.id, 'name', cc.name)",
         "json_build_object('id', cc.id, 'name', cc.name, 'head_teacher_id', cc.head_teacher_id, 'head_teacher_name', ht.name)",
-      )}, s.notes, s.updated_at, s.guardians_version
+      )}, s.notes, s.updated_at, s.guardians_version, s.photo_consent, s.health_consent
          from students s ${CARE_CLASS_JOIN} left join users ht on ht.id = cc.head_teacher_id
         where s.id = $1 and s.school_id = $2`,
       [id, schoolId],
     );
     if (!row) return null;
-    await this.attachGuardians(em, [row]);
-    row.pickup_people = (await this.pickups(em, [id])).get(id) ?? [];
+    await this.attachGuardians(em, [row], view);
+    row.pickup_people = (await this.pickups(em, [id], view)).get(id) ?? [];
     return row;
   }
 
-  private async attachGuardians(em: EntityManager, list: Array<{ id: number; guardians: StudentGuardian[] }>): Promise<void> {
+  private async attachGuardians(em: EntityManager, list: Array<{ id: number; guardians: StudentGuardian[] }>, view: MobileView): Promise<void> {
     if (!list.length) return;
+    const { params, p } = paramList([list.map((s) => s.id)]);
     const rows: Array<StudentGuardian & { student_id: number }> = await em.query(
-      `select g.student_id, g.user_id, u.name, u.mobile, g.relation, g.is_primary
+      `select g.student_id, g.user_id, u.name, ${mobileSql(view, 'u.mobile', 'g.student_id', p)} as mobile, g.relation, g.is_primary
          from student_guardians g join users u on u.id = g.user_id
         where g.student_id = any($1)
         order by g.student_id, g.is_primary desc, g.created_at, g.user_id`,
-      [list.map((s) => s.id)],
+      params,
     );
     const by = new Map<number, StudentGuardian[]>();
     for (const { student_id, ...g } of rows) {
@@ -428,11 +484,13 @@ export class StudentsService {
     for (const s of list) s.guardians = by.get(s.id) ?? [];
   }
 
-  private async pickups(em: EntityManager, ids: number[]): Promise<Map<number, StudentPickupPerson[]>> {
+  private async pickups(em: EntityManager, ids: number[], view: MobileView): Promise<Map<number, StudentPickupPerson[]>> {
+    const { params, p } = paramList([ids]);
     const rows: Array<StudentPickupPerson & { student_id: number }> = await em.query(
-      `select id, student_id, name, relation, mobile, photo_url from pickup_people
-        where student_id = any($1) and deleted_at is null order by student_id, id`,
-      [ids],
+      `select pp.id, pp.student_id, pp.name, pp.relation, ${mobileSql(view, 'pp.mobile', 'pp.student_id', p)} as mobile, pp.photo_url
+         from pickup_people pp
+        where pp.student_id = any($1) and pp.deleted_at is null order by pp.student_id, pp.id`,
+      params,
     );
     const by = new Map<number, StudentPickupPerson[]>();
     for (const { student_id, ...p } of rows) {
@@ -458,14 +516,19 @@ export class StudentsService {
     );
   }
 
-  /** The given list replaces the student's pick-up people: items with id are kept (edited), others removed or added. */
+  /**
+   * The given list replaces the student's pick-up people: items with id are kept (edited), others removed or added. A
+   * kept person's mobile sent back masked as the caller was shown it (fullMobileSql) keeps the stored number.
+   */
   private async replacePickups(em: EntityManager, schoolId: number, studentId: number, list: StudentSettingInput['pickup_people'] & object) {
     const kept = list.filter((p) => p.id);
     if (kept.length) {
       const [rows]: [unknown[], number] = await em.query(
-        `update pickup_people p set name = x.name, relation = x.relation, mobile = x.mobile, photo_url = nullif(x.photo_url, '')
+        `update pickup_people p set name = x.name, relation = x.relation, photo_url = nullif(x.photo_url, ''),
+                mobile = case when strpos(x.mobile, '****') > 0 then p.mobile else x.mobile end
            from jsonb_to_recordset($3::jsonb) as x(id int, name text, relation text, mobile text, photo_url text)
           where p.id = x.id and p.student_id = $1 and p.school_id = $2 and p.deleted_at is null
+            and (strpos(x.mobile, '****') = 0 or x.mobile = ${maskedMobileSql('p.mobile')})
           returning p.id`,
         [studentId, schoolId, JSON.stringify(kept)],
       );

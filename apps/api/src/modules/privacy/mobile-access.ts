@@ -1,0 +1,91 @@
+import { maskMobile, Role } from '@wantuo/shared';
+import { RUNS_AS, type Queryable } from '../../core/database/sql-kit';
+import type { SessionUser } from '../../core/http/request-context';
+
+/**
+ * Least access to guardians' and pick-up people's mobiles (issue 37, docs/modules/privacy.md "Least access"): the one
+ * rule of whose contacts a caller sees whole.
+ * - the admin: every child of their school;
+ * - a head teacher: the children of the care classes they head;
+ * - a teacher, and a head teacher for other children: the children they are on duty for today, i.e. a duty of theirs
+ *   covering the child (duty_assignments: the child's class with student_id null, or the child), or the child's task
+ *   handed to them today (task_handovers), AND the child is on the roster of the school's today as the attendance
+ *   lists count it (flow-read's DAYS_CTE): a student_days row of today, or the child's running class meets today (its
+ *   time slot's weekdays by the school calendar: none on a holiday, a make-up day as the weekday it works as; a class
+ *   without a time slot meets every working day).
+ * Everyone else gets the mobile masked as maskMobile does (138****0001). Staff who need the whole number to call ask
+ * callGuardian, which logs the call.
+ */
+
+/**
+ * SQL: whether the caller (`me`, `role`: SQL expressions, usually parameters) sees the contacts of the student whose id
+ * is the SQL expression `student` whole. The student's school is the caller's (callers scope their rows to it); the
+ * day is that school's today.
+ */
+export function fullMobileSql(student: string, me: string, role: string): string {
+  const today = `(select (now() at time zone z.timezone)::date from schools z where z.id = mc.school_id)`;
+  const runsAs = RUNS_AS('mc.school_id', today);
+  return `(${role}::int = ${Role.Admin} or exists (
+    select 1 from care_class_students m join care_classes mc on mc.id = m.class_id and mc.deleted_at is null
+     where m.student_id = ${student}
+       and ((${role}::int = ${Role.HeadTeacher} and mc.head_teacher_id = ${me})
+            or ((exists (select 1 from duty_assignments da
+                          where da.class_id = mc.id and da.teacher_id = ${me} and (da.student_id is null or da.student_id = m.student_id))
+                 or exists (select 1 from task_handovers th where th.student_id = m.student_id and th.day = ${today} and th.to_teacher_id = ${me}))
+                and (exists (select 1 from student_days sd where sd.student_id = m.student_id and sd.day = ${today})
+                     or (mc.status = 1 and ${runsAs} <> 0
+                         and (mc.class_time_id is null
+                              or exists (select 1 from class_times ct where ct.id = mc.class_time_id and ${runsAs}::smallint = any(ct.weekdays)))))))))`;
+}
+
+/** SQL twin of maskMobile: `mobile` (an SQL expression) as 138****0001, '****' when shorter than 7 characters; null stays null. */
+export const maskedMobileSql = (mobile: string): string =>
+  `(case when length(${mobile}) >= 7 then left(${mobile}, 3) || '****' || right(${mobile}, 4) when ${mobile} is not null then '****' end)`;
+
+/**
+ * How an answer shows mobiles: as the caller may see them (`{ user }`: fullMobileSql), every one masked (an export by
+ * default) or every one whole (the admin's unmasked export).
+ */
+export type MobileView = { user: Pick<SessionUser, 'id' | 'role'> } | 'masked' | 'full';
+
+/** Adds a parameter to a query's list and gives its placeholder (`$n`). */
+export type Param = (value: unknown) => string;
+
+/** A parameter list and its adder, for queries that splice mobileSql in. */
+export function paramList(initial: unknown[] = []): { params: unknown[]; p: Param } {
+  const params = [...initial];
+  return {
+    params,
+    p: (value) => {
+      params.push(value);
+      return `$${params.length}`;
+    },
+  };
+}
+
+/**
+ * SQL: the mobile `mobile` of a contact of the student `student` (SQL expressions) as `view` shows it; a view with a
+ * user adds the user's id and role as parameters through `p`.
+ */
+export function mobileSql(view: MobileView, mobile: string, student: string, p: Param): string {
+  if (view === 'full') return mobile;
+  if (view === 'masked') return maskedMobileSql(mobile);
+  return `(case when ${fullMobileSql(student, p(view.user.id), p(view.user.role))} then ${mobile} else ${maskedMobileSql(mobile)} end)`;
+}
+
+/** The ids among `studentIds` whose contacts `user` sees whole (one statement). */
+export async function fullMobileStudents(db: Queryable, user: Pick<SessionUser, 'id' | 'role'>, studentIds: readonly number[]): Promise<Set<number>> {
+  if (!studentIds.length) return new Set();
+  const rows: Array<{ id: number }> = await db.query(`select x.id from unnest($1::int[]) as x(id) where ${fullMobileSql('x.id', '$2', '$3')}`, [
+    [...new Set(studentIds)],
+    user.id,
+    user.role,
+  ]);
+  return new Set(rows.map((r) => r.id));
+}
+
+/** A mobile as a caller who may (`full`) or may not see it whole gets it. */
+export const shownMobile = (mobile: string, full: boolean): string => (full ? mobile : maskMobile(mobile));
+
+/** How a caller's own answers show mobiles: the admin whole (no per-row rule to run), staff by the rule. */
+export const callerView = (user: Pick<SessionUser, 'id' | 'role'>): MobileView => (user.role === Role.Admin ? 'full' : { user });
