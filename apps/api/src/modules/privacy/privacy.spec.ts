@@ -43,7 +43,7 @@ describe('the consent gate', () => {
     expect((await t.get('/api/index/parentChildren', token)).body.code).toBe(Code.Ok);
     const { rows } = await t.sql.query(
       `select c.kind, c.granted, c.privacy_version, c.children_version, c.ip, c.user_agent, s.name
-         from privacy_consents c join students s on s.id = c.student_id order by s.name`,
+         from privacy_consents c join students s on s.id = c.student_id where c.ip <> 'demo-seed' order by s.name`,
     );
     expect(rows).toEqual([
       {
@@ -242,5 +242,63 @@ describe('the access log', () => {
     // appended only
     await expect(t.sql.query(`update child_access_log set ip = ''`)).rejects.toThrow(/append-only/);
     await expect(t.sql.query(`delete from child_access_log`)).rejects.toThrow(/append-only/);
+  });
+});
+
+describe('correction and deletion requests', () => {
+  it('a guardian asks, once per kind and child; the admin handles it once, on the version read', async () => {
+    const parent = await t.login('parent');
+    const { rows } = await t.sql.query(`select id from students where name = '陈小阳'`);
+    const id = rows[0].id;
+    const asked = await t.post('/api/index/privacyRequest', parent).send({ student_id: id, kind: 'correction', body: '生日应为 2018-03-02' });
+    expect(asked.body.data).toMatchObject({ student_id: id, kind: 'correction', status: 'open', overdue: false, student_name: '陈小阳' });
+    const due = new Date(asked.body.data.due_at).getTime() - new Date(asked.body.data.created_at).getTime();
+    expect(Math.round(due / 86_400_000)).toBe(15);
+    expect((await t.post('/api/index/privacyRequest', parent).send({ student_id: id, kind: 'correction' })).body.msg).toBe(
+      '已有一条同类申请正在处理中',
+    );
+    expect((await t.get('/api/index/myPrivacyRequests', parent)).body.data.total).toBe(1);
+
+    const admin = await t.login('admin');
+    const list = await t.get('/api/index/privacyRequests?status=open', admin);
+    expect(list.body.data.list[0]).toMatchObject({ id: asked.body.data.id, guardian_name: expect.any(String) });
+    const stale = await t.post('/api/index/handlePrivacyRequest', admin).send({ id: asked.body.data.id, version: 9, outcome: 'done', note: '' });
+    expect(stale.body.code).toBe(Code.Error);
+    const done = await t.post('/api/index/handlePrivacyRequest', admin).send({ id: asked.body.data.id, version: 1, outcome: 'done', note: '已更正' });
+    expect(done.body.data).toMatchObject({ status: 'done', result_note: '已更正', handled_by_name: expect.any(String), version: 2 });
+    expect((await t.post('/api/index/handlePrivacyRequest', admin).send({ id: asked.body.data.id, version: 2, outcome: 'refused' })).body.msg).toBe(
+      '该申请已处理',
+    );
+    // a deletion cannot be completed online yet: it stays open
+    const del = await t.post('/api/index/privacyRequest', parent).send({ student_id: id, kind: 'deletion' });
+    const refused = await t.post('/api/index/handlePrivacyRequest', admin).send({ id: del.body.data.id, version: 1, outcome: 'done' });
+    expect(refused.body.code).toBe(Code.Error);
+    expect((await t.sql.query(`select status from privacy_requests where id = $1`, [del.body.data.id])).rows[0].status).toBe('open');
+  });
+
+  it('refuses bad input, other families, other roles and other schools, writing nothing', async () => {
+    const parent = await t.login('parent');
+    const admin = await t.login('admin');
+    const { adminToken } = await t.otherSchool();
+    const other = await t.sql.query(
+      `select s.id from students s where not exists (select 1 from student_guardians g join users u on u.id = g.user_id
+        where g.student_id = s.id and u.username = 'parent') limit 1`,
+    );
+    const [req] = (await t.sql.query(`select id, version from privacy_requests order by id limit 1`)).rows;
+    const before = await snapshot(t.sql);
+    expect((await t.post('/api/index/privacyRequest', parent).send({ student_id: 'x', kind: 'deletion' })).body.code).toBe(Code.Error);
+    expect((await t.post('/api/index/privacyRequest', parent).send({ student_id: other.rows[0].id, kind: 'deletion' })).body.msg).toBe(
+      '未找到该学生',
+    );
+    expect((await t.post('/api/index/privacyRequest', admin).send({ student_id: other.rows[0].id, kind: 'deletion' })).body.msg).toBe(
+      '当前账号没有权限执行此操作',
+    );
+    expect((await t.get('/api/index/privacyRequests', parent)).body.msg).toBe('当前账号没有权限执行此操作');
+    if (req) {
+      const foreign = await t.post('/api/index/handlePrivacyRequest', adminToken).send({ id: req.id, version: req.version, outcome: 'refused' });
+      expect(foreign.body.msg).toBe('未找到该申请');
+    }
+    expect((await t.get('/api/index/privacyRequests?status=maybe', admin)).body.code).toBe(Code.Error);
+    expect(await snapshot(t.sql)).toEqual(before);
   });
 });

@@ -1,2 +1,4 @@
-/** The services of the guardians' rights (export, requests, erasure, retention): listed once for PrivacyModule. */
-export const RightsServices = [];
+import { PrivacyRequestsService } from './requests.service';
+
+/** The services of the guardians' rights: listed once for PrivacyModule. */
+export const RightsServices = [PrivacyRequestsService];
