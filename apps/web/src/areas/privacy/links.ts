@@ -23,8 +23,6 @@ export function policeFilingUrl(filing: string | null | undefined): string | nul
 }
 
 export const policyLinkStrings = defineStrings({
-  'link.read': { zh: '阅读', en: 'Read the' },
   'link.privacy': { zh: '《隐私政策》', en: 'privacy policy' },
   'link.children': { zh: '《儿童个人信息保护规则》', en: "children's personal-information rules" },
-  'link.and': { zh: '', en: 'and the' },
 });

@@ -12,7 +12,6 @@ export const privacyStrings = defineStrings({
   'doc.read_other': { zh: '另见', en: 'See also' },
   'doc.empty': { zh: '该文件暂无内容', en: 'This document has no text yet' },
   // the consent screen
-  'consent.title': { zh: '请阅读并同意', en: 'Please read and accept' },
   'consent.intro': {
     zh: '为保护孩子的个人信息，请先阅读以下两份文件。您同意之前，应用不会向您展示孩子的任何信息。',
     en: 'To protect your child’s personal information, read these two documents first. Until you accept, the app shows nothing about your child.',
@@ -57,8 +56,6 @@ export const privacyStrings = defineStrings({
   'me.policies': { zh: '隐私政策与儿童个人信息保护规则', en: "Privacy policy and children's rules" },
   'pd.consents': { zh: '单独同意', en: 'Separate consents' },
   'pd.undecided': { zh: '尚未选择', en: 'Not chosen yet' },
-  'pd.granted': { zh: '已同意', en: 'Granted' },
-  'pd.withdrawn': { zh: '未同意', en: 'Not granted' },
   'pd.withdraw_photos': {
     zh: '撤回后立即生效：老师不能再上传{name}的照片，孩子的头像将被移除。确定撤回吗？',
     en: "Takes effect at once: teachers can no longer attach {name}'s photos and the child's picture is removed. Withdraw?",
@@ -87,7 +84,6 @@ export const privacyStrings = defineStrings({
   'pd.export': { zh: '下载孩子的全部信息', en: 'Download everything about the child' },
   'pd.export_hint': { zh: '一个 zip 文件，包含学校保存的孩子的全部信息', en: 'A zip of everything the school holds about the child' },
   'pd.export_name': { zh: '{name}-个人信息.zip', en: '{name}-personal-data.zip' },
-  'pd.export_failed': { zh: '下载失败，请重试', en: 'The download failed: try again' },
   'pd.correction': { zh: '申请更正', en: 'Ask for a correction' },
   'pd.correction_hint': { zh: '告诉学校哪些信息有误', en: 'Tell the school what is wrong' },
   'pd.correction_placeholder': {
