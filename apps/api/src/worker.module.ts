@@ -17,6 +17,7 @@ import { SchoolProcessor } from './modules/school/jobs/school.processor';
 import { SchoolModule } from './modules/school/school.module';
 import { StoreProcessor } from './modules/store/jobs/store.processor';
 import { StoreModule } from './modules/store/store.module';
+import { PrivacyModule } from './modules/privacy/privacy.module';
 
 /**
  * The job processors. Loaded by the worker process; also by the API when it runs without Redis
@@ -25,7 +26,18 @@ import { StoreModule } from './modules/store/store.module';
 @Module({
   // every module that takes money registers the settlers of its payment kinds (the worker marks payments paid too:
   // payments.check); SchoolModule also the reminders. worker.spec.ts checks the worker has every kind the API has.
-  imports: [SmsModule, MessagesModule, AlertsModule, PaymentsModule, SchoolModule, StoreModule, ContractsModule, MealsModule, CoursewareModule],
+  imports: [
+    PrivacyModule,
+    SmsModule,
+    MessagesModule,
+    AlertsModule,
+    PaymentsModule,
+    SchoolModule,
+    StoreModule,
+    ContractsModule,
+    MealsModule,
+    CoursewareModule,
+  ],
   providers: [
     SmsProcessor,
     MessagesProcessor,
