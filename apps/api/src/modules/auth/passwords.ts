@@ -23,4 +23,3 @@ export async function verifyPassword(passwordHash: string | null, password: stri
 }
 
 let dummyHash: Promise<string> | undefined;
-
