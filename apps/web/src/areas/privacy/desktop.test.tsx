@@ -5,7 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setFeedback } from '../../api/feedback';
 import { Filings } from '../../layouts/public-layout';
-import { child, consents, fakeServer, feedbackStub, policies, type Reply } from '../../phone/privacy/fake-server';
+import { child, consents, fakeServer, feedbackSpies, policies, type Reply } from '../../phone/privacy/fake-server';
 import { usePreferences } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { mount, unmountAll } from '../../test-utils';
@@ -25,7 +25,7 @@ function Where() {
 }
 
 beforeEach(() => {
-  setFeedback(feedbackStub() as never);
+  setFeedback(feedbackSpies() as never);
   usePreferences.setState({ lang: 'zh-CN' });
 });
 afterEach(async () => {

@@ -8,7 +8,7 @@ import { get } from '../../api/http';
 import { usePreferences } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { mount, unmountAll } from '../../test-utils';
-import { child, consents, fakeServer, feedbackStub, policies, type Reply } from './fake-server';
+import { child, consents, fakeServer, feedbackSpies, policies, type Reply } from './fake-server';
 
 vi.mock('../sw-register', () => ({ forgetOfflineData: async () => undefined }));
 
@@ -30,9 +30,9 @@ function Where() {
 }
 const where = () => $('[data-testid="where"]')?.textContent ?? null;
 
-let fb: ReturnType<typeof feedbackStub>;
+let fb: ReturnType<typeof feedbackSpies>;
 beforeEach(() => {
-  fb = feedbackStub();
+  fb = feedbackSpies();
   setFeedback(fb as never);
   usePreferences.setState({ lang: 'zh-CN' });
   useSession.setState({

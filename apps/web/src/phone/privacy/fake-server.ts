@@ -60,7 +60,8 @@ export const consents = (children: ChildConsent[], privacy = 1, childrenVersion 
   children,
 });
 
-export const feedbackStub = () => ({
+/** spies standing in for the feedback API (toasts, notifications, confirm dialogs): a test reads what was shown */
+export const feedbackSpies = () => ({
   message: { error: vi.fn(), success: vi.fn(), info: vi.fn() },
   notification: { error: vi.fn(), success: vi.fn(), info: vi.fn() },
   modal: { confirm: vi.fn() },

@@ -8,7 +8,7 @@ import { useChosenChildStore } from '../../areas/parent/chosen-child';
 import { usePreferences } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { mount, unmountAll } from '../../test-utils';
-import { child, consents, fakeServer, feedbackStub, type Reply } from './fake-server';
+import { child, consents, fakeServer, feedbackSpies, type Reply } from './fake-server';
 
 const dialog = vi.hoisted(() => ({ confirm: vi.fn(async (_: { content?: unknown }) => true) }));
 vi.mock('antd-mobile/es/components/dialog', () => ({ default: dialog }));
@@ -56,9 +56,9 @@ const request = (over: Partial<PrivacyRequestRow> = {}): PrivacyRequestRow => ({
   ...over,
 });
 
-let fb: ReturnType<typeof feedbackStub>;
+let fb: ReturnType<typeof feedbackSpies>;
 beforeEach(() => {
-  fb = feedbackStub();
+  fb = feedbackSpies();
   setFeedback(fb as never);
   dialog.confirm.mockClear();
   files.download.mockClear();
