@@ -29,5 +29,12 @@ export default defineConfig({
     rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] } } },
   },
   // unit tests only; the browser journeys (e2e/) have their own config (vitest.e2e.config.ts)
-  test: { environment: 'jsdom', setupFiles: ['src/test-setup.ts'], include: ['src/**/*.test.{ts,tsx}'] },
+  // hooks in the order written: test-setup's afterEach (unmount every root) runs before a file's own, which
+  // may empty document.body under the portals React still has to remove
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['src/test-setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    sequence: { hooks: 'list' },
+  },
 });

@@ -23,3 +23,9 @@ globalThis.ResizeObserver ??= class {
 // the consoles' feedback (antd's), as main.tsx gives it; the phone app's tests set their own
 import { setFeedbackLoader } from './api/feedback';
 setFeedbackLoader(() => import('./api/antd-feedback').then((m) => m.antdFeedback));
+
+// every root mount() made is unmounted after each test, inside act: antd's delayed popups cancel their
+// timers on unmount, so none fires after the file's jsdom is gone ("window is not defined")
+import { afterEach } from 'vitest';
+import { unmountAll } from './test-utils';
+afterEach(() => unmountAll());

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { PayChannel, PendingPayment } from '@wantuo/shared';
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mount } from '../../test-utils';
+import { mount, unmountAll } from '../../test-utils';
 
 const http = vi.hoisted(() => ({ get: vi.fn(), available: vi.fn(async () => false), pay: vi.fn() }));
 vi.mock('../../api/http', () => ({ get: http.get, wechatSandbox: { available: http.available, pay: http.pay } }));
@@ -176,12 +176,12 @@ describe('a school without its WeChat Pay sub-merchant (issue 36): pay at the de
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     await open(vi.fn(), client);
     await vi.waitFor(() => expect(byTestId('wechat-h5-pay')).not.toBeNull());
-    document.body.innerHTML = '';
+    await unmountAll();
     await open(vi.fn(), client);
     await vi.waitFor(() => expect(byTestId('wechat-h5-pay')).not.toBeNull());
     expect(http.get.mock.calls.filter(([a]) => a === 'parentPayOptions')).toHaveLength(1);
 
-    document.body.innerHTML = '';
+    await unmountAll();
     http.get.mockImplementation(async (action: string) => {
       if (action === 'parentPayOptions') throw new Error('offline');
       return state;
