@@ -44,3 +44,17 @@ describe('role screens of issue 34', () => {
     }
   });
 });
+
+// issue 37: the consoles' privacy screens
+const PRIVACY_SCREENS: Array<{ path: string; role: Role; page: string; reads: string[] }> = [
+  { path: '/principal_privacy', role: Role.Admin, page: 'privacyPrincipal', reads: ['childAccessLog', 'privacyRequests', 'studentList'] },
+];
+
+describe('privacy screens of issue 37', () => {
+  it.each(PRIVACY_SCREENS)('$path: a menu entry the role reaches, on a page whose reads the role may call', ({ path, role, page, reads }) => {
+    const def = ROUTES.find((r) => r.path === path);
+    expect(def).toMatchObject({ page, menu: expect.anything() });
+    expect(mayEnter(def!.area, role)).toBe(true);
+    for (const action of reads) expect({ action, allowed: may(action, role) }).toEqual({ action, allowed: true });
+  });
+});

@@ -140,7 +140,8 @@ export type PageKey =
   | 'wechatOperator'
   // children's personal information (issue 37)
   | 'privacyPolicy'
-  | 'parentConsent';
+  | 'parentConsent'
+  | 'privacyPrincipal';
 
 export interface RouteDef {
   path: string;
@@ -232,6 +233,14 @@ export const ROUTES: RouteDef[] = [
   { path: '/principal_notices', area: 'principal', title: b('通知公告', 'Notices'), page: 'noticesStaff', menu: G.school },
   { path: '/principal_sms', area: 'principal', title: b('短信记录', 'Text messages'), page: 'smsSchool', menu: G.school },
   { path: '/principal_wechat', area: 'principal', title: b('微信消息', 'WeChat messages'), page: 'wechatSchool', menu: G.school },
+  // issue 37: who read which child's data, and the guardians' correction and deletion requests
+  {
+    path: '/principal_privacy',
+    area: 'principal',
+    title: b('隐私与儿童数据', "Privacy and children's data"),
+    page: 'privacyPrincipal',
+    menu: G.school,
+  },
   { path: '/principal_shop_add', area: 'principal', title: b('添加积分商城商品', 'Add points-mall product'), page: 'pointsGoodsForm' },
   { path: '/principal_order', area: 'principal', title: b('订餐管理', 'Meal-order management'), page: 'mealsOrder', menu: G.services },
   { path: '/principal_order_add', area: 'principal', title: b('添加订餐', 'Add meal order'), page: 'mealsOrderAdd' },

@@ -181,6 +181,7 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   // children's personal information: the documents' public pages, the parent's consent screen
   privacyPolicy: () => import('../areas/privacy/public-policy'),
   parentConsent: () => import('../areas/privacy/desktop-consent'),
+  privacyPrincipal: () => import('../areas/privacy/principal-privacy'),
 };
 
 const LAYOUTS: Record<Area, () => Promise<{ default: React.ComponentType }>> = {

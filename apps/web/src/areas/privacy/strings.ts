@@ -130,3 +130,8 @@ export const privacyStrings = defineStrings({
 });
 
 export type PrivacyKey = KeyOf<typeof privacyStrings>;
+
+const ROLE_KEYS: Record<number, PrivacyKey> = { 1: 'role.1', 2: 'role.2', 5: 'role.5', 6: 'role.6', 9: 'role.9' };
+
+/** Who read a child's data, as the access log names their role (an unknown role as its number). */
+export const roleLabel = (s: (k: PrivacyKey) => string, role: number): string => (ROLE_KEYS[role] ? s(ROLE_KEYS[role]) : String(role));

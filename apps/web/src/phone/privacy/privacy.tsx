@@ -18,7 +18,7 @@ import { nextPageOf } from '../../api/query';
 import { useChosenChildStore } from '../../areas/parent/chosen-child';
 import { useMyConsents, useSetConsent } from '../../areas/privacy/consent-model';
 import { PHONE_POLICY_PATHS } from '../../areas/privacy/links';
-import { privacyStrings, type PrivacyKey } from '../../areas/privacy/strings';
+import { privacyStrings, roleLabel } from '../../areas/privacy/strings';
 import { useSchoolClock } from '../../lib/school-time';
 import { MorePages } from '../parent/more-parts';
 import { PhonePage, QueryView } from '../ui/page';
@@ -274,9 +274,6 @@ function AccessLog({ child }: { child: ChildConsent }) {
     </List>
   );
 }
-
-const roleLabel = (s: (k: PrivacyKey) => string, role: number): string =>
-  [1, 2, 5, 6, 9].includes(role) ? s(`role.${role}` as PrivacyKey) : String(role);
 
 /** The guardian's correction and deletion requests, for all their children: state, due day, the school's answer. */
 function Requests() {
