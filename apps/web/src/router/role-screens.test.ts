@@ -48,6 +48,7 @@ describe('role screens of issue 34', () => {
 // issue 37: the consoles' privacy screens
 const PRIVACY_SCREENS: Array<{ path: string; role: Role; page: string; reads: string[] }> = [
   { path: '/principal_privacy', role: Role.Admin, page: 'privacyPrincipal', reads: ['childAccessLog', 'privacyRequests', 'studentList'] },
+  { path: '/operator_privacy', role: Role.Operator, page: 'privacyOperator', reads: ['privacyPolicyHistory', 'privacyPolicies'] },
 ];
 
 describe('privacy screens of issue 37', () => {

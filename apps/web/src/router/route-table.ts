@@ -141,7 +141,8 @@ export type PageKey =
   // children's personal information (issue 37)
   | 'privacyPolicy'
   | 'parentConsent'
-  | 'privacyPrincipal';
+  | 'privacyPrincipal'
+  | 'privacyOperator';
 
 export interface RouteDef {
   path: string;
@@ -317,6 +318,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/operator_store_orders', area: 'operator', title: b('商城订单', 'Mall orders'), page: 'storeOperatorOrders', menu: G.site },
   { path: '/operator_sms', area: 'operator', title: b('短信通道', 'SMS gateways'), page: 'smsOperator', menu: G.site },
   { path: '/operator_wechat', area: 'operator', title: b('公众号', 'Official account'), page: 'wechatOperator', menu: G.site },
+  // issue 37: the privacy policy's and the children's rules' versions, and publishing a new one
+  { path: '/operator_privacy', area: 'operator', title: b('隐私政策管理', 'Privacy documents'), page: 'privacyOperator', menu: G.site },
   { path: '/settings', area: 'account', title: b('用户设置', 'Settings'), page: 'settings' },
   // where an H5 payment (a phone browser outside WeChat) comes back from WeChat's cashier page (issue 24)
   { path: '/pay/result', area: 'account', title: b('支付结果', 'Payment result'), page: 'payResult' },

@@ -182,6 +182,7 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   privacyPolicy: () => import('../areas/privacy/public-policy'),
   parentConsent: () => import('../areas/privacy/desktop-consent'),
   privacyPrincipal: () => import('../areas/privacy/principal-privacy'),
+  privacyOperator: () => import('../areas/privacy/operator-privacy'),
 };
 
 const LAYOUTS: Record<Area, () => Promise<{ default: React.ComponentType }>> = {

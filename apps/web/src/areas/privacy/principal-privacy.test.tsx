@@ -10,6 +10,8 @@ import { mount, unmountAll } from '../../test-utils';
 
 const { default: PrincipalPrivacy } = await import('./principal-privacy');
 
+/** antd's first table, tabs and form in a fresh worker take a few seconds to render */
+const waitFor = <T,>(check: () => T) => vi.waitFor(check, { timeout: 10_000 });
 const $ = <E extends HTMLElement = HTMLElement>(sel: string) => document.querySelector<E>(sel);
 const text = () => document.body.textContent ?? '';
 const rowsOf = (testId: string) => [...document.querySelectorAll<HTMLElement>(`[data-testid="${testId}"] tbody tr.ant-table-row`)];
@@ -28,7 +30,7 @@ async function type(el: HTMLInputElement | HTMLTextAreaElement, value: string) {
 async function pick(ariaLabel: string, label: string) {
   const input = $<HTMLInputElement>(`input[aria-label="${ariaLabel}"]`)!;
   await act(async () => input.closest('.ant-select')!.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })));
-  await vi.waitFor(() => expect([...document.querySelectorAll('.ant-select-item-option')].some((o) => o.textContent === label)).toBe(true));
+  await waitFor(() => expect([...document.querySelectorAll('.ant-select-item-option')].some((o) => o.textContent === label)).toBe(true));
   await click([...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].find((o) => o.textContent === label)!);
 }
 
@@ -90,7 +92,7 @@ async function open(answers: Record<string, (input: Record<string, unknown>) => 
 }
 const openRequestsTab = async () => {
   await click([...document.querySelectorAll<HTMLElement>('.ant-tabs-tab')].find((t) => t.textContent?.startsWith('权利请求'))!);
-  await vi.waitFor(() => expect($('[data-testid="privacy-requests"]')).not.toBeNull());
+  await waitFor(() => expect($('[data-testid="privacy-requests"]')).not.toBeNull());
 };
 
 describe('/principal_privacy 访问记录', { timeout: 30_000 }, () => {
@@ -117,7 +119,7 @@ describe('/principal_privacy 访问记录', { timeout: 30_000 }, () => {
               45,
             ),
     });
-    await vi.waitFor(() => expect(rowsOf('access-log')).toHaveLength(2));
+    await waitFor(() => expect(rowsOf('access-log')).toHaveLength(2));
     expect(server.of('childAccessLog')[0]).toEqual({ page: 1, limit: 20 });
     const [read, exported] = rowsOf('access-log').map((r) => r.textContent ?? '');
     expect(read).toContain('2026-01-06 15:30:05');
@@ -137,25 +139,25 @@ describe('/principal_privacy 访问记录', { timeout: 30_000 }, () => {
     expect($('.ant-pagination-item-4')).toBeNull();
 
     await pick('信息类别', '照片');
-    await vi.waitFor(() => expect(rowsOf('access-log')).toHaveLength(1));
+    await waitFor(() => expect(rowsOf('access-log')).toHaveLength(1));
     expect(server.of('childAccessLog').at(-1)).toEqual({ what: 'photos', page: 1, limit: 20 });
     // a child's name narrows the log to them
     await click(buttonNamed('王小明', rowsOf('access-log')[0])!);
-    await vi.waitFor(() => expect(server.of('childAccessLog').at(-1)).toEqual({ student_id: 7, what: 'photos', page: 1, limit: 20 }));
+    await waitFor(() => expect(server.of('childAccessLog').at(-1)).toEqual({ student_id: 7, what: 'photos', page: 1, limit: 20 }));
   });
 
   it('the empty state', async () => {
     await open({ childAccessLog: () => page([]) });
-    await vi.waitFor(() => expect(text()).toContain('暂无访问记录'));
+    await waitFor(() => expect(text()).toContain('暂无访问记录'));
   });
 
   it('the error state, with a retry that asks again', async () => {
     let fail = true;
     const server = await open({ childAccessLog: () => (fail ? { code: Code.Error, msg: '服务暂不可用' } : page([logRow(1)])) });
-    await vi.waitFor(() => expect(text()).toContain('加载失败'));
+    await waitFor(() => expect(text()).toContain('加载失败'));
     fail = false;
     await click(buttonNamed('重试')!);
-    await vi.waitFor(() => expect(rowsOf('access-log')).toHaveLength(1));
+    await waitFor(() => expect(rowsOf('access-log')).toHaveLength(1));
     expect(server.of('childAccessLog')).toHaveLength(2);
   });
 });
@@ -169,9 +171,9 @@ describe('/principal_privacy 权利请求', { timeout: 30_000 }, () => {
           ? page([request({ id: 5, status: 'done', handled_by_name: '校长', handled_at: '2026-01-08T02:00:00.000Z', result_note: '已更正' })])
           : page([request(), request({ id: 2, kind: 'deletion', body: '', overdue: true, due_at: '2026-01-05T02:00:00.000Z' })], 2),
     });
-    await vi.waitFor(() => expect(text()).toContain('权利请求（2 条待处理）'));
+    await waitFor(() => expect(text()).toContain('权利请求（2 条待处理）'));
     await openRequestsTab();
-    await vi.waitFor(() => expect(rowsOf('privacy-requests')).toHaveLength(2));
+    await waitFor(() => expect(rowsOf('privacy-requests')).toHaveLength(2));
     expect(server.of('privacyRequests').at(-1)).toEqual({ status: 'open', page: 1, limit: 20 });
     const [correction, deletion] = rowsOf('privacy-requests');
     expect(correction.textContent).toContain('更正');
@@ -183,7 +185,7 @@ describe('/principal_privacy 权利请求', { timeout: 30_000 }, () => {
     expect(overdue.className).toContain('danger');
 
     await pick('状态', '已完成');
-    await vi.waitFor(() => expect(rowsOf('privacy-requests')).toHaveLength(1));
+    await waitFor(() => expect(rowsOf('privacy-requests')).toHaveLength(1));
     expect(server.of('privacyRequests').at(-1)).toEqual({ status: 'done', page: 1, limit: 20 });
     expect(rowsOf('privacy-requests')[0].textContent).toContain('已更正');
     expect($('[data-testid="request-complete-5"]')).toBeNull();
@@ -192,15 +194,15 @@ describe('/principal_privacy 权利请求', { timeout: 30_000 }, () => {
   it('the empty state: none open, then none at all', async () => {
     await open({ childAccessLog: () => page([]) });
     await openRequestsTab();
-    await vi.waitFor(() => expect(text()).toContain('没有待处理的申请'));
+    await waitFor(() => expect(text()).toContain('没有待处理的申请'));
     await pick('状态', '全部状态');
-    await vi.waitFor(() => expect(text()).toContain('暂无家长的更正或删除申请'));
+    await waitFor(() => expect(text()).toContain('暂无家长的更正或删除申请'));
   });
 
   it('the error state', async () => {
     await open({ childAccessLog: () => page([]), privacyRequests: () => ({ code: Code.Error, msg: '服务暂不可用' }) });
     await click([...document.querySelectorAll<HTMLElement>('.ant-tabs-tab')].find((t) => t.textContent?.startsWith('权利请求'))!);
-    await vi.waitFor(() => expect(text()).toContain('加载失败'));
+    await waitFor(() => expect(text()).toContain('加载失败'));
   });
 
   it('completing a deletion: what erasure does, OK disabled until the exact name is typed, then handlePrivacyRequest', async () => {
@@ -211,9 +213,9 @@ describe('/principal_privacy 权利请求', { timeout: 30_000 }, () => {
       handlePrivacyRequest: () => ({ data: { ...rows[0], status: 'done' } }),
     });
     await openRequestsTab();
-    await vi.waitFor(() => expect($('[data-testid="request-complete-2"]')).not.toBeNull());
+    await waitFor(() => expect($('[data-testid="request-complete-2"]')).not.toBeNull());
     await click($('[data-testid="request-complete-2"]')!);
-    await vi.waitFor(() => expect($('.ant-modal')).not.toBeNull());
+    await waitFor(() => expect($('.ant-modal')).not.toBeNull());
     const dialog = $('.ant-modal')!;
     expect(dialog.textContent).toContain('删除王小明的个人信息');
     expect(dialog.textContent).toContain('匿名化');
@@ -230,11 +232,11 @@ describe('/principal_privacy 权利请求', { timeout: 30_000 }, () => {
     await click(okButton());
     expect(server.of('handlePrivacyRequest')).toEqual([]);
     await type(name, '王小明');
-    await vi.waitFor(() => expect(okButton().disabled).toBe(false));
+    await waitFor(() => expect(okButton().disabled).toBe(false));
     await click(okButton());
-    await vi.waitFor(() => expect(server.of('handlePrivacyRequest')).toHaveLength(1));
+    await waitFor(() => expect(server.of('handlePrivacyRequest')).toHaveLength(1));
     expect(server.of('handlePrivacyRequest')[0]).toEqual({ id: 2, version: 4, outcome: 'done', note: '' });
-    await vi.waitFor(() => expect(fb.message.success).toHaveBeenCalledWith('申请已处理'));
+    await waitFor(() => expect(fb.message.success).toHaveBeenCalledWith('申请已处理'));
   });
 
   it("the API's refusal (erasure not built yet) is shown by the request wrapper; the dialog stays", async () => {
@@ -244,12 +246,12 @@ describe('/principal_privacy 权利请求', { timeout: 30_000 }, () => {
       handlePrivacyRequest: () => ({ code: Code.Error, msg: '删除申请暂不能在线完成，请保持申请为待处理并线下处理' }),
     });
     await openRequestsTab();
-    await vi.waitFor(() => expect($('[data-testid="request-complete-2"]')).not.toBeNull());
+    await waitFor(() => expect($('[data-testid="request-complete-2"]')).not.toBeNull());
     await click($('[data-testid="request-complete-2"]')!);
-    await vi.waitFor(() => expect($('[data-testid="erase-name"]')).not.toBeNull());
+    await waitFor(() => expect($('[data-testid="erase-name"]')).not.toBeNull());
     await type($<HTMLInputElement>('[data-testid="erase-name"]')!, '王小明');
     await click(okButton());
-    await vi.waitFor(() => expect(fb.message.error).toHaveBeenCalled());
+    await waitFor(() => expect(fb.message.error).toHaveBeenCalled());
     expect(JSON.stringify(fb.message.error.mock.calls[0][0])).toContain('删除申请暂不能在线完成');
     expect(server.of('handlePrivacyRequest')).toHaveLength(1);
     expect($('.ant-modal')).not.toBeNull();
@@ -262,15 +264,15 @@ describe('/principal_privacy 权利请求', { timeout: 30_000 }, () => {
       handlePrivacyRequest: () => ({ data: request({ status: 'refused' }) }),
     });
     await openRequestsTab();
-    await vi.waitFor(() => expect($('[data-testid="request-refuse-1"]')).not.toBeNull());
+    await waitFor(() => expect($('[data-testid="request-refuse-1"]')).not.toBeNull());
     await click($('[data-testid="request-refuse-1"]')!);
-    await vi.waitFor(() => expect($('.ant-modal textarea')).not.toBeNull());
+    await waitFor(() => expect($('.ant-modal textarea')).not.toBeNull());
     await click(okButton());
-    await vi.waitFor(() => expect($('.ant-modal')!.textContent).toContain('请填写拒绝理由'));
+    await waitFor(() => expect($('.ant-modal')!.textContent).toContain('请填写拒绝理由'));
     expect(server.of('handlePrivacyRequest')).toEqual([]);
     await type($<HTMLTextAreaElement>('.ant-modal textarea')!, '出生日期与户口本一致，无需更正');
     await click(okButton());
-    await vi.waitFor(() => expect(server.of('handlePrivacyRequest')).toHaveLength(1));
+    await waitFor(() => expect(server.of('handlePrivacyRequest')).toHaveLength(1));
     expect(server.of('handlePrivacyRequest')[0]).toEqual({ id: 1, version: 3, outcome: 'refused', note: '出生日期与户口本一致，无需更正' });
   });
 });
