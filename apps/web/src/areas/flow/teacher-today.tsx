@@ -9,6 +9,7 @@ import { useT } from '../../stores/preferences';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { STEPS, StepBar, useFlowQueue, useStepRunner } from './step-runner';
 import { PickupScan } from '../pickup/pickup-scan';
+import { CallButton } from '../privacy/call-button';
 import { useQueuedPickups } from '../pickup/use-queued-pickups';
 import { reportsStrings } from '../reports/strings';
 import { flowStrings, type FlowKey } from './strings';
@@ -180,6 +181,7 @@ export default function TeacherToday() {
             {leaving?.pickup_people.map((p) => (
               <Radio key={p.id} value={p.id} className="flow-pickup">
                 {p.name}（{p.relation}）{p.mobile}
+                <CallButton target={{ student_id: leaving.id, pickup_person_id: p.id }} name={p.name} mobile={p.mobile} />
               </Radio>
             ))}
           </Space>

@@ -4,6 +4,7 @@ import { MOBILE_RE, type StudentDetail, type StudentPickupPerson, type StudentRo
 import { useState } from 'react';
 import { get, upload } from '../../api/http';
 import { useSchoolToday } from '../../lib/school-time';
+import { CallButton } from '../privacy/call-button';
 import { studentStrings } from './strings';
 
 export const STUDENT_PAGE_SIZE = 20;
@@ -203,7 +204,7 @@ export const pickupInput = (list: PickupValue[] | undefined) =>
     ...(p.photo_url ? { photo_url: p.photo_url } : {}),
   }));
 
-/** Read-only summary of a student (teacher views). */
+/** Read-only summary of a student (teacher views); each mobile with its 拨打 (a masked one asked for, issue 37). */
 export function StudentSummary({ s }: { s: StudentDetail }) {
   const ss = studentStrings.use();
   const gender = useGenderLabel();
@@ -224,8 +225,24 @@ export function StudentSummary({ s }: { s: StudentDetail }) {
       {row(ss('stu.needs_shuttle'), yesNo(s.needs_shuttle, ss))}
       {row(ss('stu.needs_dinner'), yesNo(s.needs_dinner, ss))}
       {row(ss('stu.tutoring_type'), s.tutoring_type)}
-      {row(ss('stu.guardians'), s.guardians.map((g) => `${g.name}（${g.relation}）${g.mobile}`).join('；'))}
-      {row(ss('stu.pickup_people'), s.pickup_people.map((p) => `${p.name}（${p.relation}）${p.mobile}`).join('；'))}
+      {row(
+        ss('stu.guardians'),
+        s.guardians.map((g) => (
+          <div key={g.user_id} data-testid="summary-guardian">
+            {`${g.name}（${g.relation}）${g.mobile}`}
+            <CallButton target={{ student_id: s.id, user_id: g.user_id }} name={g.name} mobile={g.mobile} />
+          </div>
+        )),
+      )}
+      {row(
+        ss('stu.pickup_people'),
+        s.pickup_people.map((p) => (
+          <div key={p.id} data-testid="summary-pickup">
+            {`${p.name}（${p.relation}）${p.mobile}`}
+            <CallButton target={{ student_id: s.id, pickup_person_id: p.id }} name={p.name} mobile={p.mobile} />
+          </div>
+        )),
+      )}
       {row(ss('stu.notes'), s.notes)}
     </div>
   );

@@ -16,6 +16,7 @@ import { early } from '../../lib/early-data';
 import { localTime, useSchoolZone } from '../../lib/school-time';
 import { PhonePage, QueryView } from '../ui/page';
 import { PhoneEmpty } from '../ui/states';
+import { CallButton } from './call-button';
 import { Notice, PendingNotice, SelectRow, Sheet, StateTag, StepActions } from './parts';
 import { teacherPhoneStrings } from './strings';
 import './teacher.css';
@@ -67,7 +68,16 @@ function LeaveSheet({
       ) : (
         <CheckList value={pickup === null ? [] : [String(pickup)]} onChange={(v) => setPickup(v[0] ? Number(v[0]) : null)}>
           {student.pickup_people.map((p) => (
-            <CheckList.Item key={p.id} value={String(p.id)} description={p.mobile}>
+            <CheckList.Item
+              key={p.id}
+              value={String(p.id)}
+              description={
+                <span className="m-call-line">
+                  {p.mobile}
+                  <CallButton target={{ student_id: student.id, pickup_person_id: p.id }} name={p.name} mobile={p.mobile} />
+                </span>
+              }
+            >
               {p.name}（{p.relation}）
             </CheckList.Item>
           ))}
