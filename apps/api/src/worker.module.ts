@@ -18,6 +18,7 @@ import { SchoolModule } from './modules/school/school.module';
 import { StoreProcessor } from './modules/store/jobs/store.processor';
 import { StoreModule } from './modules/store/store.module';
 import { PrivacyModule } from './modules/privacy/privacy.module';
+import { PrivacyProcessor } from './modules/privacy/jobs/privacy.processor';
 
 /**
  * The job processors. Loaded by the worker process; also by the API when it runs without Redis
@@ -47,6 +48,7 @@ import { PrivacyModule } from './modules/privacy/privacy.module';
     ContractsDaily,
     ContractsProcessor,
     StoreProcessor,
+    PrivacyProcessor,
     WorkerHost,
   ],
 })

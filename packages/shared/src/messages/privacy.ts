@@ -40,15 +40,6 @@ export const privacyMessages = {
     zh: '该申请刚被他人处理或修改，请刷新后再试',
     en: 'Someone else has just changed this request: reload and try again',
   },
-  'privacy.export_unavailable': {
-    zh: '下载孩子全部信息的功能即将开通，如需导出请联系学校',
-    en: "Downloading all of a child's data is coming soon: ask the school for an export meanwhile",
-  },
-  'privacy.erasure_unavailable': {
-    zh: '删除申请暂不能在线完成，请保持申请为待处理并线下处理',
-    en: 'A deletion cannot be completed online yet: keep the request open and handle it offline',
-  },
-  'privacy.student_anonymised': { zh: '该学生的个人信息已注销', en: "This student's personal data has been erased" },
   'privacy.v.date_invalid': { zh: '日期格式应为 YYYY-MM-DD', en: 'Dates are YYYY-MM-DD' },
   'privacy.v.id_invalid': { zh: '编号无效', en: 'Invalid id' },
   'privacy.v.version_invalid': { zh: '版本号无效', en: 'Invalid version' },

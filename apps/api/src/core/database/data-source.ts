@@ -41,6 +41,7 @@ import { SmsCodesMasked1767172800000 } from '../../migrations/1767172800000-sms-
 import { PickupKeysSealed1767259200000 } from '../../migrations/1767259200000-pickup-keys-sealed';
 import { PartnerPayments1767345600000 } from '../../migrations/1767345600000-partner-payments';
 import { ChildrenPrivacy1767432000000 } from '../../migrations/1767432000000-children-privacy';
+import { PrivacyErasure1767518400000 } from '../../migrations/1767518400000-privacy-erasure';
 import { PG_TYPES } from './type-parsers';
 import { School } from '../../modules/school/entities/school.entity';
 import { User } from '../../modules/auth/entities/user.entity';
@@ -91,6 +92,7 @@ export const MIGRATIONS = [
   PickupKeysSealed1767259200000,
   PartnerPayments1767345600000,
   ChildrenPrivacy1767432000000,
+  PrivacyErasure1767518400000,
 ];
 
 /** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */

@@ -43,6 +43,11 @@ export interface JobPayloads {
   'school.remind': { at?: string };
   /** hourly (idempotent): each school from 08:00 local time: contract renewals, expiring reminders, expiries */
   'contracts.daily': { at?: string };
+  /**
+   * hourly (idempotent): archived students past PRIVACY_RETENTION_DAYS erased (each once: students.anonymised_at), the
+   * access log past PRIVACY_ACCESS_LOG_DAYS pruned (issue 37)
+   */
+  'privacy.retention': { at?: string };
   /** 30 minutes after a mall order is placed: cancel it and release its stock if still unpaid (idempotent) */
   'store.release': { order_id: number };
 }
@@ -51,7 +56,7 @@ export interface JobPayloads {
 export type SmsTemplate = SmsKind;
 
 export type JobName = keyof JobPayloads;
-export const QUEUE_NAMES = ['sms', 'contracts', 'alerts', 'payments', 'store'] as const;
+export const QUEUE_NAMES = ['sms', 'contracts', 'alerts', 'payments', 'store', 'privacy'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobSpec {
@@ -79,6 +84,7 @@ export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   'school.remind': { queue: 'payments', attempts: 3, backoffMs: 60_000 },
   'contracts.daily': { queue: 'contracts', attempts: 3, backoffMs: 60_000 },
   'store.release': { queue: 'store', attempts: 5, backoffMs: 10_000 },
+  'privacy.retention': { queue: 'privacy', attempts: 1, backoffMs: 60_000 },
 };
 
 /** Jobs that run on a schedule: every `everyMs`, once across all workers. */
@@ -98,6 +104,8 @@ export const SCHEDULES: { name: JobName; everyMs: number }[] = [
   { name: 'sms.poll', everyMs: 60_000 },
   // WeChat template messages whose job was lost
   { name: 'wechat.poll', everyMs: 60_000 },
+  // the daily retention, run every hour: each student once, so a run after another finds nothing new
+  { name: 'privacy.retention', everyMs: 3_600_000 },
 ];
 
 export type JobHandler<K extends JobName> = (data: JobPayloads[K]) => Promise<void>;

@@ -6,6 +6,7 @@ import { PoliciesService } from './policies.service';
 import { PrivacyController } from './privacy.controller';
 import { RightsController } from './rights.controller';
 import { RightsServices } from './rights.services';
+import { ErasureService } from './erasure.service';
 import { ChildReadsInterceptor } from './child-reads.interceptor';
 
 /**
@@ -17,6 +18,6 @@ import { ChildReadsInterceptor } from './child-reads.interceptor';
 @Module({
   controllers: [PrivacyController, RightsController],
   providers: [ChildAccessLog, PoliciesService, ConsentsService, CallGuardianService, ChildReadsInterceptor, ...RightsServices],
-  exports: [ChildAccessLog, ChildReadsInterceptor],
+  exports: [ChildAccessLog, ChildReadsInterceptor, ErasureService],
 })
 export class PrivacyModule {}

@@ -269,11 +269,13 @@ describe('correction and deletion requests', () => {
     expect((await t.post('/api/index/handlePrivacyRequest', admin).send({ id: asked.body.data.id, version: 2, outcome: 'refused' })).body.msg).toBe(
       '该申请已处理',
     );
-    // a deletion cannot be completed online yet: it stays open
+    // a deletion refused (the school keeps the data for a reason it states): nothing erased, the child as before
     const del = await t.post('/api/index/privacyRequest', parent).send({ student_id: id, kind: 'deletion' });
-    const refused = await t.post('/api/index/handlePrivacyRequest', admin).send({ id: del.body.data.id, version: 1, outcome: 'done' });
-    expect(refused.body.code).toBe(Code.Error);
-    expect((await t.sql.query(`select status from privacy_requests where id = $1`, [del.body.data.id])).rows[0].status).toBe('open');
+    const refused = await t
+      .post('/api/index/handlePrivacyRequest', admin)
+      .send({ id: del.body.data.id, version: 1, outcome: 'refused', note: '合同纠纷未了' });
+    expect(refused.body.data).toMatchObject({ status: 'refused', result_note: '合同纠纷未了', student_name: '陈小阳' });
+    expect((await t.sql.query(`select anonymised_at from students where id = $1`, [id])).rows[0].anonymised_at).toBeNull();
   });
 
   it('refuses bad input, other families, other roles and other schools, writing nothing', async () => {

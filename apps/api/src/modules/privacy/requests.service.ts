@@ -13,6 +13,8 @@ import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
+import { ErasureService } from './erasure.service';
+import type { ErasedSet } from './erasure.repository';
 
 const ROW = `r.id, r.student_id, s.name as student_name, coalesce(u.name, '') as guardian_name, r.kind, r.body, r.status, r.due_at,
   (r.status = 'open' and r.due_at < now()) as overdue, h.name as handled_by_name, r.handled_at, r.result_note, r.version, r.created_at`;
@@ -24,6 +26,7 @@ export class PrivacyRequestsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly erasure: ErasureService,
   ) {}
 
   async create(user: SessionUser, input: PrivacyRequestInput): Promise<PrivacyRequestRow> {
@@ -59,26 +62,37 @@ export class PrivacyRequestsService {
   }
 
   /**
-   * The admin completes or refuses a request, on the version they read, once. Completing a deletion needs the erasure,
-   * which is not built yet: refused with privacy.erasure_unavailable (docs/modules/privacy.md says what is open).
+   * The admin completes or refuses a request, on the version they read, once. Completing a deletion erases the child's
+   * personal data in the same transaction (ErasureService): the request is done exactly when the data is gone; the
+   * photos' files are removed after the commit.
    */
   async handle(user: SessionUser, input: HandlePrivacyRequestInput): Promise<PrivacyRequestRow> {
-    return this.db.transaction(async (em) => {
-      const [cur]: Array<{ status: string; version: number; kind: string }> = await em.query(
-        `select status, version, kind from privacy_requests where id = $1 and school_id = $2 for update`,
+    let erased: ErasedSet | null = null;
+    const row = await this.db.transaction(async (em) => {
+      const [cur]: Array<{ status: string; version: number; kind: string; student_id: number }> = await em.query(
+        `select status, version, kind, student_id from privacy_requests where id = $1 and school_id = $2 for update`,
         [input.id, user.schoolId],
       );
       if (!cur) throw new AppError('privacy.request_not_found');
       if (cur.status !== 'open') throw new AppError('privacy.request_handled');
       if (cur.version !== input.version) throw new AppError('privacy.request_conflict');
-      if (cur.kind === 'deletion' && input.outcome === 'done') throw new AppError('privacy.erasure_unavailable');
+      if (cur.kind === 'deletion' && input.outcome === 'done') erased = await this.erasure.eraseIn(em, user.schoolId!, [cur.student_id]);
       await em.query(
         `update privacy_requests set status = $3, result_note = $4, handled_by = $5, handled_at = now(), version = version + 1
           where id = $1 and school_id = $2`,
         [input.id, user.schoolId, input.outcome, input.note, user.id],
       );
+      // the other open request of an erased child (a correction) has nothing left to correct: done with it
+      if (erased)
+        await em.query(
+          `update privacy_requests set status = 'done', result_note = $3, handled_by = $4, handled_at = now(), version = version + 1
+            where school_id = $2 and student_id = $1 and status = 'open'`,
+          [cur.student_id, user.schoolId, input.note, user.id],
+        );
       return this.one(em, user.schoolId!, input.id);
     });
+    if (erased) await this.erasure.removeFiles(erased);
+    return row;
   }
 
   private async one(em: EntityManager, schoolId: number, id: number): Promise<PrivacyRequestRow> {

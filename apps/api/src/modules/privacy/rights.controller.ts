@@ -1,21 +1,26 @@
-import { Controller } from '@nestjs/common';
+import { Controller, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ChildDataExportQuery, HandlePrivacyRequestInput, MyPrivacyRequestsQuery, PrivacyRequestInput, PrivacyRequestsQuery } from '@wantuo/shared';
 import { CurrentUser } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
-import { AppError } from '../../core/http/app-error';
 import { Input } from '../../core/http/input.decorator';
+import { sendFile } from '../../core/http/send-file';
 import type { SessionUser } from '../../core/http/request-context';
+import { ChildExportService } from './export.service';
 import { PrivacyRequestsService } from './requests.service';
 
 /** The guardians' rights: correction and deletion requests; the export (issue 37). */
 @Controller('api/index')
 export class RightsController {
-  constructor(private readonly requests: PrivacyRequestsService) {}
+  constructor(
+    private readonly requests: PrivacyRequestsService,
+    private readonly exports: ChildExportService,
+  ) {}
 
-  /** Not built yet (docs/modules/privacy.md "What is open"): a clear refusal, never a file with less than everything. */
+  /** Everything held about one child as a zip (a guardian their own, the admin any of the school's), logged. */
   @Action('GET', 'childDataExport')
-  exportChild(@Input() _: ChildDataExportQuery) {
-    throw new AppError('privacy.export_unavailable');
+  async exportChild(@Input() q: ChildDataExportQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
+    sendFile(res, await this.exports.export(user, q.student_id));
   }
 
   @Action('POST', 'privacyRequest')
