@@ -83,6 +83,10 @@ export const privacyStrings = defineStrings({
   'pd.data': { zh: '孩子的数据', en: 'The child’s data' },
   'pd.export': { zh: '下载孩子的全部信息', en: 'Download everything about the child' },
   'pd.export_hint': { zh: '一个 zip 文件，包含学校保存的孩子的全部信息', en: 'A zip of everything the school holds about the child' },
+  'pd.export_wechat': {
+    zh: '微信内可能无法保存文件：请点右上角“…”，选择“在浏览器打开”后再下载',
+    en: 'WeChat may not save files: tap “…” at the top right, open in the browser, then download',
+  },
   'pd.export_name': { zh: '{name}-个人信息.zip', en: '{name}-personal-data.zip' },
   'pd.correction': { zh: '申请更正', en: 'Ask for a correction' },
   'pd.correction_hint': { zh: '告诉学校哪些信息有误', en: 'Tell the school what is wrong' },

@@ -12,6 +12,7 @@ import { PRIVACY_DEFAULTS, type ChildConsent, type PrivacyRequestKind, type Priv
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { download } from '../../api/download';
+import { inWechat, userAgent } from '../../lib/wechat-env';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { nextPageOf } from '../../api/query';
@@ -181,7 +182,11 @@ function ChildData({ child }: { child: ChildConsent }) {
   return (
     <>
       <List className="m-section" header={s('pd.data')} data-testid="privacy-data">
-        <List.Item description={s('pd.export_hint')} onClick={exporting ? undefined : () => void exportAll()} data-testid="privacy-export">
+        <List.Item
+          description={inWechat(userAgent()) ? `${s('pd.export_hint')} ${s('pd.export_wechat')}` : s('pd.export_hint')}
+          onClick={exporting ? undefined : () => void exportAll()}
+          data-testid="privacy-export"
+        >
           {s('pd.export')}
           {exporting && <span className="pv-muted"> …</span>}
         </List.Item>
