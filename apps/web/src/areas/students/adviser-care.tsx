@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Drawer, Form, Space } from 'antd';
-import type { StudentRow } from '@wantuo/shared';
+import type { TeacherStudentRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
@@ -59,7 +59,7 @@ function CareDrawer({ id, onClose, onSaved }: { id: number; onClose: () => void;
         <LoadError onRetry={() => q.refetch()} />
       ) : (
         <Form<CareValues> key={q.data.version} layout="vertical" initialValues={q.data} onFinish={submit} autoComplete="off">
-          <CareFields />
+          <CareFields healthConsent={q.data.health_consent} />
           <h4>{ss('stu.pickup_people')}</h4>
           <div style={{ color: '#888', marginBottom: 8 }}>{ss('stu.pickup_hint')}</div>
           <PickupPeopleFields />
@@ -84,7 +84,7 @@ export default function AdviserCare() {
   return (
     <Card title={ss('stu.care_title')}>
       {search}
-      <ServerTable<StudentRow>
+      <ServerTable<TeacherStudentRow>
         query={q}
         page={page}
         onPage={setPage}

@@ -154,6 +154,18 @@ export const studentStrings = defineStrings({
   'stu.no': { zh: '否', en: 'No' },
   'stu.back_list': { zh: '返回学生列表', en: 'Back to the list' },
   'stu.remove': { zh: '移除', en: 'Remove' },
+  // the guardians' separate consents (issue 37): a health note or a photo is stored only with theirs
+  'stu.health_hint': { zh: '家长未同意收集健康信息时无法保存', en: 'Not saved until a guardian consents to health notes' },
+  'stu.health_undecided': {
+    zh: '家长尚未同意收集健康信息，过敏信息暂无法保存',
+    en: 'No guardian has consented to health notes yet: allergies cannot be saved',
+  },
+  'stu.health_refused': { zh: '家长未同意收集健康信息，过敏信息无法保存', en: 'The guardians declined health notes: allergies cannot be saved' },
+  'stu.health_granted': { zh: '家长已同意保存健康信息', en: 'A guardian has consented to health notes' },
+  'stu.photo_hint': { zh: '家长未同意使用照片时无法保存', en: 'Not saved until a guardian consents to photos' },
+  'stu.photo_undecided': { zh: '家长尚未同意使用照片，照片暂无法保存', en: 'No guardian has consented to photos yet: a photo cannot be saved' },
+  'stu.photo_refused': { zh: '家长未同意使用照片，照片无法保存', en: 'The guardians declined photos: a photo cannot be saved' },
+  'stu.photo_granted': { zh: '家长已同意使用照片', en: 'A guardian has consented to photos' },
 });
 
 export type StudentKey = KeyOf<typeof studentStrings>;

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Form, Input, Radio, Space, Switch, Tag, Upload } from 'antd';
+import { Button, Card, Form, Input, Radio, Space, Switch, Tag, Typography, Upload } from 'antd';
 import { MOBILE_RE, type StudentDetail, type StudentPickupPerson, type StudentRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, upload } from '../../api/http';
@@ -110,8 +110,36 @@ export function PickupPeopleFields({ name = 'pickup_people' }: { name?: string }
   );
 }
 
-/** needs_shuttle, needs_dinner, tutoring_type, allergies. */
-export function CareFields() {
+/**
+ * The guardians' decision for a child's health notes or photos as the student's answer carries it (issue 37): true
+ * granted, false declined, null nobody has decided; undefined when the screen has no answer (a new student) or the
+ * answer does not say.
+ */
+export type Consent = boolean | null | undefined;
+
+/**
+ * The hint under the allergies field or the photo: a note or photo is stored only with the guardians' consent. What
+ * they decided when the answer says it, else the rule itself.
+ */
+export function ConsentHint({ kind, consent }: { kind: 'health' | 'photo'; consent: Consent }) {
+  const ss = studentStrings.use();
+  const testId = `${kind}-consent-hint`;
+  if (consent === undefined) return <span data-testid={testId}>{ss(`stu.${kind}_hint`)}</span>;
+  if (consent === true)
+    return (
+      <Typography.Text type="success" data-testid={testId}>
+        {ss(`stu.${kind}_granted`)}
+      </Typography.Text>
+    );
+  return (
+    <Typography.Text type="warning" data-testid={testId}>
+      {ss(consent === false ? `stu.${kind}_refused` : `stu.${kind}_undecided`)}
+    </Typography.Text>
+  );
+}
+
+/** needs_shuttle, needs_dinner, tutoring_type, allergies (with the health consent's hint). */
+export function CareFields({ healthConsent }: { healthConsent?: Consent }) {
   const ss = studentStrings.use();
   return (
     <>
@@ -124,15 +152,15 @@ export function CareFields() {
       <Form.Item name="tutoring_type" label={ss('stu.tutoring_type')} rules={[{ max: 30 }]}>
         <Input maxLength={30} />
       </Form.Item>
-      <Form.Item name="allergies" label={ss('stu.allergies')} rules={[{ max: 500 }]}>
+      <Form.Item name="allergies" label={ss('stu.allergies')} rules={[{ max: 500 }]} extra={<ConsentHint kind="health" consent={healthConsent} />}>
         <Input.TextArea maxLength={500} rows={2} />
       </Form.Item>
     </>
   );
 }
 
-/** The profile fields (name, gender, birthday, day school, grade, class, photo, notes). */
-export function ProfileFields() {
+/** The profile fields (name, gender, birthday, day school, grade, class, photo with the photo consent's hint, notes). */
+export function ProfileFields({ photoConsent }: { photoConsent?: Consent }) {
   const ss = studentStrings.use();
   const rules = useRules();
   const form = Form.useFormInstance();
@@ -165,7 +193,7 @@ export function ProfileFields() {
           <Input maxLength={20} />
         </Form.Item>
       </Space>
-      <Form.Item name="photo_url" label={ss('stu.photo')}>
+      <Form.Item name="photo_url" label={ss('stu.photo')} extra={<ConsentHint kind="photo" consent={photoConsent} />}>
         <Space>
           {photo && <img src={photo} alt="" style={{ width: 64, height: 64, objectFit: 'cover', borderRadius: 4 }} />}
           <Upload
@@ -259,9 +287,9 @@ export function useStudentColumns() {
       title: ss('stu.day_school'),
       key: 'school',
       width: 200,
-      render: (_: unknown, s: StudentRow) => [s.day_school, s.grade, s.class_name].filter(Boolean).join(' '),
+      render: (_: unknown, s: Pick<StudentRow, 'day_school' | 'grade' | 'class_name'>) => [s.day_school, s.grade, s.class_name].filter(Boolean).join(' '),
     },
-    care: { title: ss('stu.care_class'), key: 'care', width: 110, render: (_: unknown, s: StudentRow) => s.care_class?.name ?? '-' },
+    care: { title: ss('stu.care_class'), key: 'care', width: 110, render: (_: unknown, s: Pick<StudentRow, 'care_class'>) => s.care_class?.name ?? '-' },
     shuttle: { title: ss('stu.needs_shuttle'), dataIndex: 'needs_shuttle', width: 90, render: (v: boolean) => yesNo(v, ss) },
     dinner: { title: ss('stu.needs_dinner'), dataIndex: 'needs_dinner', width: 90, render: (v: boolean) => yesNo(v, ss) },
     allergies: {

@@ -108,14 +108,14 @@ export default function StudentEdit() {
         autoComplete="off"
       >
         <Divider titlePlacement="start">{ss('stu.profile')}</Divider>
-        <ProfileFields />
+        <ProfileFields photoConsent={s.photo_consent} />
         <Divider titlePlacement="start">{ss('stu.guardians')}</Divider>
         <GuardiansSection student={s} onChanged={() => q.refetch()} />
         <div style={{ padding: '4px 0' }}>
           {ss('stu.care_class')}：{s.care_class?.name ?? '-'}
         </div>
         <Divider titlePlacement="start">{ss('stu.care_settings')}</Divider>
-        <CareFields />
+        <CareFields healthConsent={s.health_consent} />
         <Divider titlePlacement="start">{ss('stu.pickup_people')}</Divider>
         <div style={{ color: '#888', marginBottom: 8 }}>{ss('stu.pickup_hint')}</div>
         <PickupPeopleFields />
