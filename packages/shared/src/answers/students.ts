@@ -64,9 +64,31 @@ export const StudentRow = z.object({
 });
 export type StudentRow = z.infer<typeof StudentRow>;
 
-/** `data` of studentList and teacherStudentList. */
+/** `data` of studentList. */
 export const StudentListAnswer = pageOf(StudentRow);
 export type StudentListAnswer = z.infer<typeof StudentListAnswer>;
+
+/**
+ * One row of teacherStudentList: what the teacher's and the head teacher's lists show (issue 37, least access). No
+ * birthday, photo or contacts: the drawer reads those from teacherStudentInfo, one child at a time, logged.
+ */
+export const TeacherStudentRow = StudentRow.pick({
+  id: true,
+  name: true,
+  gender: true,
+  day_school: true,
+  grade: true,
+  class_name: true,
+  allergies: true,
+  needs_shuttle: true,
+  needs_dinner: true,
+  tutoring_type: true,
+  status: true,
+  version: true,
+  care_class: true,
+});
+export type TeacherStudentRow = z.infer<typeof TeacherStudentRow>;
+export const TeacherStudentListAnswer = pageOf(TeacherStudentRow);
 
 /**
  * The guardians' latest decisions for the child's photos and health notes (null: nobody has decided yet): a photo or a

@@ -11,6 +11,7 @@ import {
   StudentImportResult,
   StudentInfo,
   StudentListAnswer,
+  TeacherStudentListAnswer,
   StudentSettingInfo,
   TeacherStudentGrowthAnswer,
 } from '../answers/students';
@@ -46,7 +47,7 @@ export const studentsActions = [
   GET('schoolGrade', SchoolGradeInput, SchoolGradeResult),
   GET('studentSettingInfo', StudentSettingInfoInput, StudentSettingInfo),
   POST('studentSetting', StudentSettingInput, StudentDetail),
-  GET('teacherStudentList', TeacherStudentListInput, StudentListAnswer),
+  GET('teacherStudentList', TeacherStudentListInput, TeacherStudentListAnswer),
   GET('teacherStudentInfo', TeacherStudentInfoInput, StudentDetail),
   GET('teacherStudentGrowth', TeacherStudentGrowthInput, TeacherStudentGrowthAnswer),
   POST('overallComment', OverallCommentInput, StudentComment),

@@ -38,7 +38,7 @@ export const CHILD_READS: Record<string, { what: ChildDataKind[]; ids: Ids }> = 
   saveStudentGuardians: { what: ['profile', 'guardians', 'pickup', 'health', 'photos'], ids: answer('id') },
   studentSettingInfo: { what: ['pickup', 'health'], ids: input('id') },
   studentGuardianLog: { what: ['guardians'], ids: input('student_id') },
-  teacherStudentList: { what: ['profile', 'guardians', 'health', 'photos'], ids: rows('list') },
+  teacherStudentList: { what: ['profile', 'health'], ids: rows('list') },
   teacherStudentInfo: { what: ['profile', 'guardians', 'pickup', 'health', 'photos'], ids: input('id') },
   flowBoard: { what: ['health', 'pickup', 'photos'], ids: rows('students') },
   pointsStudents: { what: ['photos'], ids: rows('list') },

@@ -92,9 +92,11 @@ describe('masked mobiles', () => {
   it('a teacher sees them masked, and whole for the children on duty today', async () => {
     const list = await t.get(api('teacherStudentList?limit=100'), teacher);
     expect(list.body.code).toBe(Code.Ok);
-    const rows = list.body.data.list as Array<{ id: number; guardians: Contact[] }>;
+    const rows = list.body.data.list as Array<{ id: number }>;
     expect(rows.length).toBeGreaterThan(2);
-    for (const r of rows) expect(allMatch(mobilesOf(r), r.id === onDuty ? FULL : MASKED)).toBe(true);
+    // the list carries what its screen shows: no contacts, birthday or photo (the drawer reads them, one child, logged)
+    for (const r of rows) for (const k of ['guardians', 'pickup_people', 'birthday', 'photo_url']) expect(r).not.toHaveProperty(k);
+    for (const r of rows) expect(allMatch(mobilesOf(await info(teacher, r.id)), r.id === onDuty ? FULL : MASKED)).toBe(true);
 
     const mine = await info(teacher, onDuty);
     expect(allMatch(mobilesOf(mine), FULL)).toBe(true);
@@ -123,9 +125,9 @@ describe('masked mobiles', () => {
     ]);
     await onRoster(idle, running);
     const token = (await t.post(api('login')).send({ account: 'demo_zhao', password: DEMO_PASSWORD })).body.data.userinfo.token;
-    const rows = (await t.get(api('teacherStudentList?limit=100'), token)).body.data.list as Array<{ id: number; guardians: Contact[] }>;
+    const rows = (await t.get(api('teacherStudentList?limit=100'), token)).body.data.list as Array<{ id: number }>;
     expect(rows.map((r) => r.id)).toEqual([idle]);
-    expect(allMatch(mobilesOf(rows[0]), FULL)).toBe(true);
+    expect(allMatch(mobilesOf(await info(token, idle)), FULL)).toBe(true);
     // the class-wide duty of the teacher does not cover a child who is not on today's roster
     await t.sql.query(`delete from student_days where student_id = $1 and day = $2::date`, [idle, today]);
     // without today's row the child is not on today's roster: masked again
@@ -198,8 +200,9 @@ describe('masked mobiles', () => {
 
   it('a class meeting today puts its children on the roster: the teacher sees them whole', async () => {
     await classesMeet(true);
-    const rows = (await t.get(api('teacherStudentList?limit=100'), teacher)).body.data.list as Array<{ guardians: Contact[] }>;
-    expect(allMatch(rows.flatMap(mobilesOf), FULL)).toBe(true);
+    const rows = (await t.get(api('teacherStudentList?limit=100'), teacher)).body.data.list as Array<{ id: number }>;
+    const all = await Promise.all(rows.map((r) => info(teacher, r.id)));
+    expect(allMatch(all.flatMap(mobilesOf), FULL)).toBe(true);
     // a holiday of the school calendar: nobody's class meets
     await t.sql.query(`insert into school_calendar_days (school_id, day, kind, note) values ($1, $2::date, 'holiday', '测试假日')`, [
       t.demo.schoolId,

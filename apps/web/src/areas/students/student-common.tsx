@@ -287,9 +287,15 @@ export function useStudentColumns() {
       title: ss('stu.day_school'),
       key: 'school',
       width: 200,
-      render: (_: unknown, s: Pick<StudentRow, 'day_school' | 'grade' | 'class_name'>) => [s.day_school, s.grade, s.class_name].filter(Boolean).join(' '),
+      render: (_: unknown, s: Pick<StudentRow, 'day_school' | 'grade' | 'class_name'>) =>
+        [s.day_school, s.grade, s.class_name].filter(Boolean).join(' '),
     },
-    care: { title: ss('stu.care_class'), key: 'care', width: 110, render: (_: unknown, s: Pick<StudentRow, 'care_class'>) => s.care_class?.name ?? '-' },
+    care: {
+      title: ss('stu.care_class'),
+      key: 'care',
+      width: 110,
+      render: (_: unknown, s: Pick<StudentRow, 'care_class'>) => s.care_class?.name ?? '-',
+    },
     shuttle: { title: ss('stu.needs_shuttle'), dataIndex: 'needs_shuttle', width: 90, render: (v: boolean) => yesNo(v, ss) },
     dinner: { title: ss('stu.needs_dinner'), dataIndex: 'needs_dinner', width: 90, render: (v: boolean) => yesNo(v, ss) },
     allergies: {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Drawer } from 'antd';
-import type { StudentRow } from '@wantuo/shared';
+import type { TeacherStudentRow } from '@wantuo/shared';
 import { lazy, Suspense, useState } from 'react';
 import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
@@ -36,7 +36,7 @@ export default function TeacherStudents() {
   return (
     <Card title={ss('stu.my_students')}>
       {search}
-      <ServerTable<StudentRow>
+      <ServerTable<TeacherStudentRow>
         query={q}
         page={page}
         onPage={setPage}
