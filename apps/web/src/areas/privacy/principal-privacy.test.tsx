@@ -239,11 +239,11 @@ describe('/principal_privacy 权利请求', { timeout: 30_000 }, () => {
     await waitFor(() => expect(fb.message.success).toHaveBeenCalledWith('申请已处理'));
   });
 
-  it("the API's refusal (erasure not built yet) is shown by the request wrapper; the dialog stays", async () => {
+  it("the API's refusal (another admin changed the request) is shown by the request wrapper; the dialog stays", async () => {
     const server = await open({
       childAccessLog: () => page([]),
       privacyRequests: () => page([request({ id: 2, kind: 'deletion', body: '' })]),
-      handlePrivacyRequest: () => ({ code: Code.Error, msg: '删除申请暂不能在线完成，请保持申请为待处理并线下处理' }),
+      handlePrivacyRequest: () => ({ code: Code.Error, msg: '该申请刚被他人处理或修改，请刷新后再试' }),
     });
     await openRequestsTab();
     await waitFor(() => expect($('[data-testid="request-complete-2"]')).not.toBeNull());
@@ -252,7 +252,7 @@ describe('/principal_privacy 权利请求', { timeout: 30_000 }, () => {
     await type($<HTMLInputElement>('[data-testid="erase-name"]')!, '王小明');
     await click(okButton());
     await waitFor(() => expect(fb.message.error).toHaveBeenCalled());
-    expect(JSON.stringify(fb.message.error.mock.calls[0][0])).toContain('删除申请暂不能在线完成');
+    expect(JSON.stringify(fb.message.error.mock.calls[0][0])).toContain('该申请刚被他人处理或修改');
     expect(server.of('handlePrivacyRequest')).toHaveLength(1);
     expect($('.ant-modal')).not.toBeNull();
   });
