@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { phoneContext, smallTargets } from './phone';
-import { SHOTS, startStack, type Stack } from './stack';
+import { motionDone, SHOTS, signedIn, startStack, type Stack } from './stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -24,15 +24,21 @@ async function outboxCode(mobile: string): Promise<string> {
   throw new Error(`no SMS reached ${mobile}: ${JSON.stringify(body)}`);
 }
 
-/** An API call as `account` with the demo password (setup the screens do not show). */
-async function api(account: string, action: string, query: Record<string, string>): Promise<{ code: number; msg: string }> {
+/** An API call as `account` with the demo password (setup the screens do not show); a body makes it a POST. */
+async function api(account: string, action: string, query: Record<string, string>, body?: unknown): Promise<{ code: number; msg: string }> {
   const login = await fetch(`${stack.url}/api/index/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ account, password: 'Demo@2026' }),
   });
   const token = ((await login.json()) as { data: { userinfo: { token: string } } }).data.userinfo.token;
-  const res = await fetch(`${stack.url}/api/index/${action}?${new URLSearchParams(query)}`, { headers: { token } });
+  const res = body
+    ? await fetch(`${stack.url}/api/index/${action}`, {
+        method: 'POST',
+        headers: { token, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    : await fetch(`${stack.url}/api/index/${action}?${new URLSearchParams(query)}`, { headers: { token } });
   return (await res.json()) as { code: number; msg: string };
 }
 
@@ -149,4 +155,55 @@ it('guardian: documents from sign-in → SMS sign-in → consent screen → acce
   await page.getByTestId('privacy-requests').scrollIntoViewIfNeeded();
   await looked(page, 'privacy-requested', false);
   await context.close();
+});
+
+/**
+ * The school's side (1280 px): the admin reads the access log on /principal_privacy, completes the demo parent's
+ * deletion request for 陈小阳 by typing the child's name, and the child is gone from the school's lists; the operator's
+ * /operator_privacy shows the current documents and their history.
+ */
+it('admin: access log → a deletion request completed by typing the name → the child erased; operator: the documents', async () => {
+  const [child] = await stack.sql<{ id: number }>(`select id from students where name = '陈小阳'`);
+  const asked = await api('parent', 'privacyRequest', {}, { student_id: child.id, kind: 'deletion', body: '孩子已转学，请删除全部信息' });
+  expect(asked.code, asked.msg).toBe(200);
+  const read = await api('adviser', 'teacherStudentInfo', { id: String(child.id) });
+  expect(read.code, read.msg).toBe(200);
+
+  const page = await signedIn(stack, 'admin', 1280, 800, '/principal_privacy');
+  const log = page.getByTestId('access-log');
+  await log.locator('tbody tr', { hasText: 'teacherStudentInfo' }).first().waitFor();
+  await page.screenshot({ path: join(SHOTS, 'principal-privacy-log.png') });
+
+  await page.getByRole('tab', { name: /权利请求/ }).click();
+  const requests = page.getByTestId('privacy-requests');
+  const row = requests.locator('tbody tr', { hasText: '陈小阳' }).filter({ hasText: '删除' }).first();
+  await row.waitFor();
+  await page.screenshot({ path: join(SHOTS, 'principal-privacy-requests.png') });
+  await row.getByRole('button', { name: '完成' }).click();
+  // the dialog's root has no box of its own: its name field is what shows it is open
+  await page.getByTestId('erase-name').waitFor();
+  await motionDone(page);
+  const erase = page.getByRole('button', { name: '永久删除' });
+  expect(await erase.isDisabled()).toBe(true);
+  await page.getByTestId('erase-name').fill('陈小');
+  expect(await erase.isDisabled()).toBe(true);
+  await page.getByTestId('erase-name').fill('陈小阳');
+  await page.screenshot({ path: join(SHOTS, 'principal-privacy-erase.png') });
+  await erase.click();
+  await expect.poll(async () => (await stack.sql<{ n: number }>(`select count(*)::int as n from students where name = '陈小阳'`))[0].n).toBe(0);
+  const [erased] = await stack.sql<{ name: string; anonymised: boolean }>(
+    `select name, anonymised_at is not null as anonymised from students where id = $1`,
+    [child.id],
+  );
+  expect(erased).toEqual({ name: `已注销学生${child.id}`, anonymised: true });
+  // done: off the list of open requests, which reloads
+  await expect.poll(() => requests.locator('tbody tr', { hasText: '陈小阳' }).count()).toBe(0);
+  await page.screenshot({ path: join(SHOTS, 'principal-privacy-erased.png') });
+  await page.context().close();
+
+  const operator = await signedIn(stack, 'operator', 1280, 800, '/operator_privacy');
+  await operator.getByTestId('policy-current').waitFor();
+  await operator.getByTestId('policy-history').locator('tbody tr.ant-table-row').first().waitFor();
+  await operator.screenshot({ path: join(SHOTS, 'operator-privacy.png'), fullPage: true });
+  await operator.context().close();
 });

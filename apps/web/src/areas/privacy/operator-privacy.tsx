@@ -189,7 +189,8 @@ function Editor({
               extra={cs('op.f_body_hint', PLACEHOLDERS)}
               rules={[required, { min: 20, message: cs('op.body_min') }, { max: 20_000 }]}
             >
-              <Input.TextArea rows={14} maxLength={20_000} showCount />
+              {/* no character count: antd draws it under the box, over the hint (20,000 is far past any policy) */}
+              <Input.TextArea rows={14} maxLength={20_000} />
             </Form.Item>
             <Form.Item name="body_en" label={cs('op.f_body_en')} rules={[{ max: 20_000 }]}>
               <Input.TextArea rows={8} maxLength={20_000} />
