@@ -150,6 +150,35 @@ it('the teacher’s phone: today’s step, shuttle, tutoring, a comment saved, a
   const board = await api('teacher', 'GET', 'flowBoard');
   expect(board.data.students.find((s: { id: number }) => s.id === xiaoyu.id).state).toBe('left');
 
+  // 5b. 离园 by hand: the sheet lists who may collect the child, each with 拨打 (a masked number asks callGuardian,
+  // logged as a call, then the dialler; a whole one is a tel: link)
+  const other = (board.data.students as Array<{ id: number; name: string; state: string }>).find(
+    (s) => s.state === 'expected' && !s.name.startsWith('陈'),
+  )!;
+  expect((await api('teacher', 'POST', 'shuttleStudent', { student_ids: [other.id] })).code).toBe(200);
+  expect((await api('teacher', 'POST', 'studentEnter', { student_ids: [other.id] })).code).toBe(200);
+  await phone.goto(`${stack.url}/m/teacher_today`);
+  const otherRow = phone.locator('.flow-row', { hasText: other.name });
+  await otherRow.tap();
+  await expect.poll(() => otherRow.getAttribute('aria-checked')).toBe('true');
+  await phone.locator('[data-step=leave]').tap();
+  const leaveSheet = phone.getByTestId('leave-sheet');
+  await leaveSheet.locator('.m-call').first().waitFor();
+  await settled(phone);
+  await shot(phone, 'teacher-leave-call');
+  expect(await smallTargets(phone)).toEqual([]);
+  const masked = leaveSheet.getByTestId('call-button').first();
+  if (await masked.count()) {
+    const called = phone.waitForResponse((r) => r.url().includes('/api/index/callGuardian'));
+    await masked.tap();
+    expect(((await (await called).json()) as { code: number }).code).toBe(200);
+    const [logged] = await stack.sql<{ n: number }>(
+      `select count(*)::int as n from child_access_log where action = 'callGuardian' and $1 = any(student_ids)`,
+      [other.id],
+    );
+    expect(logged.n).toBe(1);
+  } else expect(await leaveSheet.getByTestId('call-link').first().getAttribute('href')).toMatch(/^tel:1\d{10}$/);
+
   // inside WeChat: its own scanner first (not configured here: the camera then)
   // (WeChat's sign-in is its own: the same session, carried over)
   const wxContext = await phoneContext(stack, { wechat: true, extra: { storageState: await phone.context().storageState() } });
