@@ -1,4 +1,4 @@
-import { DECLARED } from '@wantuo/shared';
+import { DECLARED, LOGGED_ACTION_LABELS } from '@wantuo/shared';
 import type { z } from 'zod';
 import { CHILD_READS, NOT_LOGGED } from './child-reads';
 
@@ -40,6 +40,11 @@ describe('every answer carrying children’s data is logged', () => {
 
   it.each(carrying)('%s is logged or says why not', (action) => {
     expect(Boolean(CHILD_READS[action]) !== Boolean(NOT_LOGGED[action])).toBe(true);
+  });
+
+  it('names every logged read, call and download for the admin’s log and the download’s sheet', () => {
+    for (const a of [...Object.keys(CHILD_READS), 'callGuardian', 'childDataExport', 'studentExport', 'examScoreExport', 'contractExport'])
+      expect([a, LOGGED_ACTION_LABELS[a]?.zh]).toEqual([a, expect.any(String)]);
   });
 
   it('lists only declared actions', () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   localDay,
+  loggedActionLabel,
   maskMobile,
   MEAL_BOOKING_STATUS_LABELS,
   Role,
@@ -186,7 +187,7 @@ const SHEETS: Record<ExportSheet, { name: string; columns: Array<[string, string
       ['时间', 'at'],
       ['访问人', 'actor'],
       ['内容', 'what'],
-      ['操作', 'action'],
+      ['操作', 'action', (v) => loggedActionLabel(String(v))],
     ],
   },
 };

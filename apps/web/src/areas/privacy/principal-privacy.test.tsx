@@ -127,7 +127,7 @@ describe('/principal_privacy 访问记录', { timeout: 30_000 }, () => {
     expect(read).toContain('班主任');
     expect(read).toContain('档案');
     expect(read).toContain('监护人');
-    expect(read).toContain('teacherStudentInfo');
+    expect(read).toContain('老师查看学生档案');
     expect(read).toContain('10.0.0.8');
     expect(read).toContain('王小明');
     expect(exported).toContain('机构管理员');

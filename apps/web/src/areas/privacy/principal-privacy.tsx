@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Alert, Button, Card, DatePicker, Form, Input, Modal, Select, Space, Tabs, Tag, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import {
+  loggedActionLabel,
   CHILD_DATA_KINDS,
   PRIVACY_REQUEST_KINDS,
   PRIVACY_REQUEST_STATUSES,
@@ -12,6 +13,7 @@ import {
   type PrivacyRequestStatus,
 } from '@wantuo/shared';
 import { useState } from 'react';
+import { usePreferences } from '../../stores/preferences';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
@@ -93,6 +95,7 @@ function ChildSelect({ value, onChange }: { value: Child | null; onChange: (v: C
 }
 
 function AccessLog() {
+  const lang = usePreferences((st) => st.lang);
   const s = privacyStrings.use();
   const cs = privacyConsoleStrings.use();
   const clock = useSchoolClock();
@@ -171,7 +174,12 @@ function AccessLog() {
             title: cs('log.col.action'),
             key: 'action',
             width: 150,
-            render: (_, r) => <span style={{ fontFamily: 'monospace', fontSize: 12, overflowWrap: 'anywhere' }}>{r.action}</span>,
+            // the action's name in the reader's language, its code beside it for whoever traces it
+            render: (_, r) => (
+              <Tooltip title={r.action}>
+                <span>{loggedActionLabel(r.action, lang === 'en' ? 'en' : 'zh')}</span>
+              </Tooltip>
+            ),
           },
           { title: cs('log.col.ip'), key: 'ip', width: 130, render: (_, r) => r.ip ?? '-' },
           {
