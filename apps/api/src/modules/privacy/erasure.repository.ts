@@ -66,14 +66,22 @@ export class ErasureRepository {
     return rows.map((r) => r.storage_path);
   }
 
-  /** Names in the money and message records (kept): the child's name replaced by the anonymised one. */
+  /**
+   * Names in the money and message records of the child's family (kept): the child's name replaced by the anonymised
+   * one. The school's own ledger (top-ups, renewals) names no child and is not touched.
+   */
   async renameInRecords(schoolId: number, ids: number[]): Promise<void> {
     const names = `(select id, name from students where school_id = $2 and id = any($1::int[]))`;
     await this.em.query(`set local wantuo.erasure = 'on'`);
+    // only the records of the child's family: a short name (王一) is also inside another child's (王一鸣)
+    const family = `(select user_id from student_guardians where school_id = $2 and student_id = s.id)`;
+    const reached = `(select u.mobile from student_guardians g join users u on u.id = g.user_id where g.school_id = $2 and g.student_id = s.id
+                      union select pp.mobile from pickup_people pp where pp.school_id = $2 and pp.student_id = s.id)`;
     await this.em.query(
       `with s as ${names}
        update payments p set description = replace(p.description, s.name, ${ANON}), meta = replace(p.meta::text, s.name, ${ANON})::jsonb
-         from s where p.school_id = $2 and (p.description like '%' || s.name || '%' or p.meta::text like '%' || s.name || '%')`,
+         from s where p.school_id = $2 and (p.created_by in ${family} or p.meta->>'student_id' = s.id::text)
+          and (p.description like '%' || s.name || '%' or p.meta::text like '%' || s.name || '%')`,
       [ids, schoolId],
     );
     await this.em.query(
@@ -85,11 +93,6 @@ export class ErasureRepository {
     );
     await this.em.query(
       `with s as ${names}
-       update ledger_entries l set note = replace(l.note, s.name, ${ANON}) from s where l.school_id = $2 and l.note like '%' || s.name || '%'`,
-      [ids, schoolId],
-    );
-    await this.em.query(
-      `with s as ${names}
        update meal_booking_events e set data = replace(e.data::text, s.name, ${ANON})::jsonb
          from s, meal_bookings b where b.student_id = s.id and e.booking_id = b.id and e.data::text like '%' || s.name || '%'`,
       [ids, schoolId],
@@ -97,13 +100,15 @@ export class ErasureRepository {
     await this.em.query(
       `with s as ${names}
        update sms_messages m set content = replace(m.content, s.name, ${ANON}), params = replace(m.params::text, s.name, ${ANON})::jsonb
-         from s where m.school_id = $2 and (m.content like '%' || s.name || '%' or m.params::text like '%' || s.name || '%')`,
+         from s where m.school_id = $2 and m.mobile in ${reached}
+          and (m.content like '%' || s.name || '%' or m.params::text like '%' || s.name || '%')`,
       [ids, schoolId],
     );
     await this.em.query(
       `with s as ${names}
        update wechat_messages m set data = replace(m.data::text, s.name, ${ANON})::jsonb, params = replace(m.params::text, s.name, ${ANON})::jsonb
-         from s where m.school_id = $2 and (m.data::text like '%' || s.name || '%' or m.params::text like '%' || s.name || '%')`,
+         from s where m.school_id = $2 and m.user_id in ${family}
+          and (m.data::text like '%' || s.name || '%' or m.params::text like '%' || s.name || '%')`,
       [ids, schoolId],
     );
   }

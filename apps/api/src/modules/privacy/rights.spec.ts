@@ -145,9 +145,9 @@ async function writeChildText(studentId: number, name: string, guardianId: numbe
   );
   // money and messages that name the child: the records stay, the name goes
   await t.sql.query(
-    `insert into payments (school_id, out_trade_no, kind, ref_id, description, amount_fen, method, state, meta, payee, channel)
-     values ($1, 'ERASE' || $2, 'meal', 'x', $3, 1600, 'wechat', 'paid', jsonb_build_object('student', $4::text), 'platform', 'native')`,
-    [school, studentId, `晚餐-${name}`, name],
+    `insert into payments (school_id, out_trade_no, kind, ref_id, description, amount_fen, method, state, meta, payee, channel, created_by)
+     values ($1, 'ERASE' || $2, 'meal', 'x', $3, 1600, 'wechat', 'paid', jsonb_build_object('student', $4::text), 'platform', 'native', $5)`,
+    [school, studentId, `晚餐-${name}`, name, guardianId],
   );
   await t.sql.query(`update contracts set remark = $2 where student_id = $1`, [studentId, `${name}的托管合同 ${MARK}`]);
   await t.sql.query(
@@ -356,6 +356,24 @@ describe('a deletion request completed', () => {
     // a second request for the erased child is refused: there is nothing left
     const again = await t.post('/api/index/privacyRequest', parent).send({ student_id: xiaoyu.id, kind: 'deletion' });
     expect(again.body.code).toBe(Code.Error);
+  });
+  it('leaves another family’s records alone, even where its child’s name contains the erased one', async () => {
+    const { rows } = await t.sql.query(
+      `select s.id, s.name, s.school_id, g.user_id from students s join student_guardians g on g.student_id = s.id
+        where s.anonymised_at is null and s.status = 1 order by s.id desc limit 1`,
+    );
+    const a = rows[0];
+    const longer = `${a.name}鸣`;
+    const other = await t.sql.query(
+      `with u as (insert into users (school_id, role, username, name, nickname, mobile) values ($1, 6, 'other_family', '别家家长', '别家家长', '13966667777') returning id)
+       insert into wechat_messages (school_id, user_id, appid, openid, kind, template_id, data, url, day, state, dedupe_key, params)
+       select $1, id, 'wx-demo', 'o-other', 'left', 't1', jsonb_build_object('thing1', jsonb_build_object('value', $2::text)), '/m', current_date,
+              'sent', 'other-family', jsonb_build_object('student', $2::text) from u returning id`,
+      [a.school_id, longer],
+    );
+    await t.app.get(DataSource).transaction((em) => t.app.get(ErasureService).eraseIn(em, a.school_id, [a.id]));
+    const { rows: kept } = await t.sql.query(`select params->>'student' as student from wechat_messages where id = $1`, [other.rows[0].id]);
+    expect(kept[0].student).toBe(longer);
   });
 });
 
