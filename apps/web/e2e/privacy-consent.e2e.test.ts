@@ -171,7 +171,7 @@ it('admin: access log → a deletion request completed by typing the name → th
 
   const page = await signedIn(stack, 'admin', 1280, 800, '/principal_privacy');
   const log = page.getByTestId('access-log');
-  await log.locator('tbody tr', { hasText: 'teacherStudentInfo' }).first().waitFor();
+  await log.locator('tbody tr', { hasText: '老师查看学生档案' }).first().waitFor();
   await page.screenshot({ path: join(SHOTS, 'principal-privacy-log.png') });
 
   await page.getByRole('tab', { name: /权利请求/ }).click();
