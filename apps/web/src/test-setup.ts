@@ -24,8 +24,11 @@ globalThis.ResizeObserver ??= class {
 import { setFeedbackLoader } from './api/feedback';
 setFeedbackLoader(() => import('./api/antd-feedback').then((m) => m.antdFeedback));
 
-// every root mount() made is unmounted after each test, inside act: antd's delayed popups cancel their
+// every root mount() made is unmounted after each test, inside act, and the body emptied: antd's delayed popups cancel their
 // timers on unmount, so none fires after the file's jsdom is gone ("window is not defined")
 import { afterEach } from 'vitest';
 import { unmountAll } from './test-utils';
-afterEach(() => unmountAll());
+afterEach(async () => {
+  await unmountAll();
+  document.body.innerHTML = '';
+});

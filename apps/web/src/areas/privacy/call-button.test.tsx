@@ -1,11 +1,8 @@
 import { Code, Identity, Role, type StudentDetail } from '@wantuo/shared';
 import { act } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setFeedback } from '../../api/feedback';
-import { fakeServer, feedbackSpies } from '../../phone/privacy/fake-server';
-import { usePreferences } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
-import { mount, unmountAll } from '../../test-utils';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeServer, feedbackSpies, signedIn } from '../../phone/privacy/fake-server';
+import { mount } from '../../test-utils';
 
 const tel = vi.hoisted(() => ({ openTel: vi.fn(), telHref: (m: string) => `tel:${m.replace(/[^\d+]/g, '')}` }));
 vi.mock('../../lib/tel', () => tel);
@@ -48,19 +45,8 @@ const detail = (id: number, over: Partial<StudentDetail> = {}): StudentDetail =>
 
 let fb: ReturnType<typeof feedbackSpies>;
 beforeEach(() => {
-  fb = feedbackSpies();
-  setFeedback(fb as never);
   tel.openTel.mockClear();
-  usePreferences.setState({ lang: 'zh-CN' });
-  useSession.setState({
-    token: 't',
-    user: { id: 5, role: Role.Teacher, nickname: '李老师', avatar_text: '李', school_id: 1 },
-    identity: Identity.Teacher,
-  });
-});
-afterEach(async () => {
-  await unmountAll();
-  document.body.innerHTML = '';
+  fb = signedIn({ id: 5, role: Role.Teacher, nickname: '李老师', avatar_text: '李', school_id: 1 }, Identity.Teacher);
 });
 
 describe('拨打 in the teacher console’s student view (issue 37)', { timeout: 30_000 }, () => {

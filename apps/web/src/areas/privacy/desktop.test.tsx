@@ -2,13 +2,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Identity, Role } from '@wantuo/shared';
 import { act } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setFeedback } from '../../api/feedback';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Filings } from '../../layouts/public-layout';
-import { child, consents, fakeServer, feedbackSpies, policies, type Reply } from '../../phone/privacy/fake-server';
-import { usePreferences } from '../../stores/preferences';
+import { child, consents, fakeServer, policies, type Reply, signedIn } from '../../phone/privacy/fake-server';
 import { useSession } from '../../stores/session';
-import { mount, unmountAll } from '../../test-utils';
+import { mount } from '../../test-utils';
 import DesktopConsent from './desktop-consent';
 import PublicPolicy from './public-policy';
 
@@ -25,12 +23,7 @@ function Where() {
 }
 
 beforeEach(() => {
-  setFeedback(feedbackSpies() as never);
-  usePreferences.setState({ lang: 'zh-CN' });
-});
-afterEach(async () => {
-  await unmountAll();
-  document.body.innerHTML = '';
+  signedIn();
 });
 
 async function open(at: string, answers: Record<string, (input: Record<string, unknown>) => Reply>) {

@@ -1,12 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Code, Identity, Role, type PolicyVersion } from '@wantuo/shared';
 import { act } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setFeedback } from '../../api/feedback';
-import { fakeServer, feedbackSpies, policies, type Reply } from '../../phone/privacy/fake-server';
-import { usePreferences } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
-import { mount, unmountAll } from '../../test-utils';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeServer, feedbackSpies, policies, type Reply, signedIn } from '../../phone/privacy/fake-server';
+import { mount } from '../../test-utils';
 
 const { default: OperatorPrivacy } = await import('./operator-privacy');
 
@@ -42,18 +39,7 @@ const page = <T,>(list: T[], total = list.length, p = 1, limit = 10) => ({ data:
 
 let fb: ReturnType<typeof feedbackSpies>;
 beforeEach(() => {
-  fb = feedbackSpies();
-  setFeedback(fb as never);
-  usePreferences.setState({ lang: 'zh-CN' });
-  useSession.setState({
-    token: 't',
-    user: { id: 2, role: Role.Operator, nickname: '运营甲', avatar_text: '运', school_id: null },
-    identity: Identity.None,
-  });
-});
-afterEach(async () => {
-  await unmountAll();
-  document.body.innerHTML = '';
+  fb = signedIn({ id: 2, role: Role.Operator, nickname: '运营甲', avatar_text: '运', school_id: null }, Identity.None);
 });
 
 /** The history the server holds, newest first: its reads answer pages of it, a publish on top of the newest adds one. */

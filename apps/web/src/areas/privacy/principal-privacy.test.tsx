@@ -1,12 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Code, Identity, Role, type AccessLogRow, type PrivacyRequestRow } from '@wantuo/shared';
+import { Code, Identity, Role } from '@wantuo/shared';
 import { act } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setFeedback } from '../../api/feedback';
-import { fakeServer, feedbackSpies, type Reply } from '../../phone/privacy/fake-server';
-import { usePreferences } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
-import { mount, unmountAll } from '../../test-utils';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeServer, feedbackSpies, type Reply, signedIn, logRow, pageReply as page, requestRow as request } from '../../phone/privacy/fake-server';
+import { mount } from '../../test-utils';
 
 const { default: PrincipalPrivacy } = await import('./principal-privacy');
 
@@ -34,51 +31,9 @@ async function pick(ariaLabel: string, label: string) {
   await click([...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].find((o) => o.textContent === label)!);
 }
 
-const logRow = (id: number, over: Partial<AccessLogRow> = {}): AccessLogRow => ({
-  id,
-  created_at: '2026-01-06T07:30:05.000Z',
-  actor_name: '张班主任',
-  actor_role: Role.HeadTeacher,
-  what: ['profile', 'guardians'],
-  action: 'teacherStudentInfo',
-  ip: '10.0.0.8',
-  students: [{ id: 7, name: '王小明' }],
-  student_count: 1,
-  ...over,
-});
-const request = (over: Partial<PrivacyRequestRow> = {}): PrivacyRequestRow => ({
-  id: 1,
-  student_id: 7,
-  student_name: '王小明',
-  guardian_name: '王妈妈',
-  kind: 'correction',
-  body: '出生日期应为 2018-03-02',
-  status: 'open',
-  due_at: '2026-01-21T02:00:00.000Z',
-  overdue: false,
-  handled_by_name: null,
-  handled_at: null,
-  result_note: '',
-  version: 3,
-  created_at: '2026-01-06T02:00:00.000Z',
-  ...over,
-});
-const page = <T,>(list: T[], total = list.length, p = 1, limit = 20) => ({ data: { list, total, page: p, limit } });
-
 let fb: ReturnType<typeof feedbackSpies>;
 beforeEach(() => {
-  fb = feedbackSpies();
-  setFeedback(fb as never);
-  usePreferences.setState({ lang: 'zh-CN' });
-  useSession.setState({
-    token: 't',
-    user: { id: 1, role: Role.Admin, nickname: '校长', avatar_text: '校', school_id: 1 },
-    identity: Identity.Principal,
-  });
-});
-afterEach(async () => {
-  await unmountAll();
-  document.body.innerHTML = '';
+  fb = signedIn({ id: 1, role: Role.Admin, nickname: '校长', avatar_text: '校', school_id: 1 }, Identity.Principal);
 });
 
 async function open(answers: Record<string, (input: Record<string, unknown>) => Reply>) {

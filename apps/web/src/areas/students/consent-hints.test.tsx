@@ -1,11 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Identity, Role, type StudentInfo } from '@wantuo/shared';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setFeedback } from '../../api/feedback';
-import { fakeServer, feedbackSpies } from '../../phone/privacy/fake-server';
-import { usePreferences } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeServer, signedIn } from '../../phone/privacy/fake-server';
 import { mount, unmountAll } from '../../test-utils';
 
 const { default: StudentAdd } = await import('./student-add');
@@ -47,17 +44,7 @@ const info = (over: Partial<StudentInfo> = {}): StudentInfo => ({
 });
 
 beforeEach(() => {
-  setFeedback(feedbackSpies() as never);
-  usePreferences.setState({ lang: 'zh-CN' });
-  useSession.setState({
-    token: 't',
-    user: { id: 1, role: Role.Admin, nickname: '校长', avatar_text: '校', school_id: 1 },
-    identity: Identity.Principal,
-  });
-});
-afterEach(async () => {
-  await unmountAll();
-  document.body.innerHTML = '';
+  signedIn({ id: 1, role: Role.Admin, nickname: '校长', avatar_text: '校', school_id: 1 }, Identity.Principal);
 });
 
 async function edit(student: StudentInfo) {

@@ -2,13 +2,11 @@ import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-quer
 import { Code, Identity, Role } from '@wantuo/shared';
 import { act } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setFeedback } from '../../api/feedback';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { get } from '../../api/http';
-import { usePreferences } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 import { mount, unmountAll } from '../../test-utils';
-import { child, consents, fakeServer, feedbackSpies, policies, type Reply } from './fake-server';
+import { child, consents, fakeServer, feedbackSpies, policies, type Reply, signedIn } from './fake-server';
 
 vi.mock('../sw-register', () => ({ forgetOfflineData: async () => undefined }));
 
@@ -32,18 +30,7 @@ const where = () => $('[data-testid="where"]')?.textContent ?? null;
 
 let fb: ReturnType<typeof feedbackSpies>;
 beforeEach(() => {
-  fb = feedbackSpies();
-  setFeedback(fb as never);
-  usePreferences.setState({ lang: 'zh-CN' });
-  useSession.setState({
-    token: 't',
-    user: { id: 11, role: Role.Parent, nickname: '王妈妈', avatar_text: '王', school_id: 1 },
-    identity: Identity.Teacher,
-  });
-});
-afterEach(async () => {
-  await unmountAll();
-  document.body.innerHTML = '';
+  fb = signedIn({ id: 11, role: Role.Parent, nickname: '王妈妈', avatar_text: '王', school_id: 1 }, Identity.Teacher);
 });
 
 const client = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });

@@ -1,6 +1,9 @@
-import { Code, type ChildConsent, type MyConsents, type PrivacyPolicies } from '@wantuo/shared';
+import { Code, Role, type AccessLogRow, type ChildConsent, type MyConsents, type PrivacyPolicies, type PrivacyRequestRow } from '@wantuo/shared';
 import { vi } from 'vitest';
+import { setFeedback } from '../../api/feedback';
 import { useTransport as installTransport, type HttpRequest, type Transport } from '../../api/http';
+import { usePreferences } from '../../stores/preferences';
+import { useSession } from '../../stores/session';
 
 /**
  * The privacy screens' tests: the request wrapper's transport answered by a table of actions (the real wrapper runs:
@@ -66,3 +69,53 @@ export const feedbackSpies = () => ({
   notification: { error: vi.fn(), success: vi.fn(), info: vi.fn() },
   modal: { confirm: vi.fn() },
 });
+
+type SessionState = ReturnType<typeof useSession.getState>;
+
+/**
+ * A test's start: Chinese, feedback spies installed (answered, for the test to read what was shown), and signed in as
+ * `user` in `identity` when given.
+ */
+export function signedIn(user?: SessionState['user'], identity?: SessionState['identity']): ReturnType<typeof feedbackSpies> {
+  const fb = feedbackSpies();
+  setFeedback(fb as never);
+  usePreferences.setState({ lang: 'zh-CN' });
+  if (user) useSession.setState({ token: 't', user, identity });
+  return fb;
+}
+
+/** A row of the access log as the API answers it. */
+export const logRow = (id: number, over: Partial<AccessLogRow> = {}): AccessLogRow => ({
+  id,
+  created_at: '2026-01-06T07:30:05.000Z',
+  actor_name: '张班主任',
+  actor_role: Role.HeadTeacher,
+  what: ['profile', 'guardians'],
+  action: 'teacherStudentInfo',
+  ip: '10.0.0.8',
+  students: [{ id: 7, name: '王小明' }],
+  student_count: 1,
+  ...over,
+});
+
+/** A correction or deletion request as the API answers it. */
+export const requestRow = (over: Partial<PrivacyRequestRow> = {}): PrivacyRequestRow => ({
+  id: 1,
+  student_id: 7,
+  student_name: '王小明',
+  guardian_name: '王妈妈',
+  kind: 'correction',
+  body: '出生日期应为 2018-03-02',
+  status: 'open',
+  due_at: '2026-01-21T02:00:00.000Z',
+  overdue: false,
+  handled_by_name: null,
+  handled_at: null,
+  result_note: '',
+  version: 3,
+  created_at: '2026-01-06T02:00:00.000Z',
+  ...over,
+});
+
+/** A server page of `list` as a reply. */
+export const pageReply = <T>(list: T[], total = list.length, page = 1, limit = 20) => ({ data: { list, total, page, limit } });

@@ -2,13 +2,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Code, Identity, Role, type AccessLogRow, type PrivacyRequestRow } from '@wantuo/shared';
 import { act } from 'react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setFeedback } from '../../api/feedback';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useChosenChildStore } from '../../areas/parent/chosen-child';
-import { usePreferences } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
 import { mount, unmountAll } from '../../test-utils';
-import { child, consents, fakeServer, feedbackSpies, type Reply } from './fake-server';
+import { child, consents, fakeServer, feedbackSpies, type Reply, signedIn, logRow as baseLogRow, requestRow } from './fake-server';
 
 const dialog = vi.hoisted(() => ({ confirm: vi.fn(async (_: { content?: unknown }) => true) }));
 vi.mock('antd-mobile/es/components/dialog', () => ({ default: dialog }));
@@ -26,53 +23,16 @@ const $ = (sel: string) => document.querySelector<HTMLElement>(sel);
 const $$ = (sel: string) => [...document.querySelectorAll<HTMLElement>(sel)];
 const text = () => document.body.textContent ?? '';
 
-const logRow = (id: number, over: Partial<AccessLogRow> = {}): AccessLogRow => ({
-  id,
-  created_at: '2026-01-06T07:30:00.000Z',
-  actor_name: '张班主任',
-  actor_role: Role.HeadTeacher,
-  what: ['profile', 'guardians'],
-  action: 'teacherStudentInfo',
-  ip: null,
-  students: [{ id: 7, name: '王小明' }],
-  student_count: 1,
-  ...over,
-});
-const request = (over: Partial<PrivacyRequestRow> = {}): PrivacyRequestRow => ({
-  id: 1,
-  student_id: 7,
-  student_name: '王小明',
-  guardian_name: '王妈妈',
-  kind: 'correction',
-  body: '出生日期应为 2018-03-02',
-  status: 'open',
-  due_at: '2026-01-21T02:00:00.000Z',
-  overdue: false,
-  handled_by_name: null,
-  handled_at: null,
-  result_note: '',
-  version: 1,
-  created_at: '2026-01-06T02:00:00.000Z',
-  ...over,
-});
+/** the guardian's view: no addresses */
+const logRow = (id: number, over: Partial<AccessLogRow> = {}) => baseLogRow(id, { created_at: '2026-01-06T07:30:00.000Z', ip: null, ...over });
+const request = (over: Partial<PrivacyRequestRow> = {}) => requestRow({ version: 1, ...over });
 
 let fb: ReturnType<typeof feedbackSpies>;
 beforeEach(() => {
-  fb = feedbackSpies();
-  setFeedback(fb as never);
   dialog.confirm.mockClear();
   files.download.mockClear();
-  usePreferences.setState({ lang: 'zh-CN' });
   useChosenChildStore.setState({ id: null });
-  useSession.setState({
-    token: 't',
-    user: { id: 11, role: Role.Parent, nickname: '王妈妈', avatar_text: '王', school_id: 1 },
-    identity: Identity.Teacher,
-  });
-});
-afterEach(async () => {
-  await unmountAll();
-  document.body.innerHTML = '';
+  fb = signedIn({ id: 11, role: Role.Parent, nickname: '王妈妈', avatar_text: '王', school_id: 1 }, Identity.Teacher);
 });
 
 const accepted = { policies_accepted: true, accepted_at: '2026-01-05T03:00:00.000Z' };

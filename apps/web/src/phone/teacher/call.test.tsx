@@ -2,12 +2,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Code, Identity, Role, type FlowBoardStudent } from '@wantuo/shared';
 import { act } from 'react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setFeedback } from '../../api/feedback';
-import { usePreferences } from '../../stores/preferences';
-import { useSession } from '../../stores/session';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mount, unmountAll } from '../../test-utils';
-import { fakeServer, feedbackSpies, type Reply } from '../privacy/fake-server';
+import { fakeServer, feedbackSpies, type Reply, signedIn } from '../privacy/fake-server';
 
 const tel = vi.hoisted(() => ({ openTel: vi.fn(), telHref: (m: string) => `tel:${m.replace(/[^\d+]/g, '')}` }));
 vi.mock('../../lib/tel', () => tel);
@@ -57,19 +54,8 @@ const board = (students: FlowBoardStudent[]) => ({ data: { day: '2026-01-06', po
 
 let fb: ReturnType<typeof feedbackSpies>;
 beforeEach(() => {
-  fb = feedbackSpies();
-  setFeedback(fb as never);
   tel.openTel.mockClear();
-  usePreferences.setState({ lang: 'zh-CN' });
-  useSession.setState({
-    token: 't',
-    user: { id: 5, role: Role.Teacher, nickname: '李老师', avatar_text: '李', school_id: 1 },
-    identity: Identity.Teacher,
-  });
-});
-afterEach(async () => {
-  await unmountAll();
-  document.body.innerHTML = '';
+  fb = signedIn({ id: 5, role: Role.Teacher, nickname: '李老师', avatar_text: '李', school_id: 1 }, Identity.Teacher);
 });
 
 async function open(answers: Record<string, (input: Record<string, unknown>) => Reply>) {
