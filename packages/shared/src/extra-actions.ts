@@ -1219,4 +1219,64 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     meaning:
       "admin completes or refuses a request with a note; completing a deletion erases or anonymises the child's personal data everywhere (money records kept with the child anonymised), once",
   },
+  // conversations (issue 40): family messages between a child's guardians and the school, staff office hours
+  {
+    method: 'GET',
+    action: 'conversationList',
+    module: 'conversations',
+    who: ['A', 'H', 'T', 'P'],
+    meaning:
+      "the caller's family conversations, newest message first, with unread counts: a guardian's children, a teacher's or head teacher's responsible children, the admin's whole school; paged",
+  },
+  {
+    method: 'GET',
+    action: 'conversationInfo',
+    module: 'conversations',
+    who: ['A', 'H', 'T', 'P'],
+    meaning:
+      "one child's conversation: its members, when the school answers (office hours), how far each side has read and a page of messages (before a message id); a staff read is logged",
+  },
+  {
+    method: 'GET',
+    action: 'conversationUnread',
+    module: 'conversations',
+    who: ['A', 'H', 'T', 'P'],
+    meaning: "how many messages and conversations the caller has not read (the tab's badge)",
+  },
+  {
+    method: 'POST',
+    action: 'conversationSend',
+    module: 'conversations',
+    who: ['A', 'H', 'T', 'P'],
+    meaning:
+      "send a text, a photo (the child's photo consent needed) or a quick reply to a child's conversation; idempotent by request_id; a guardian at most N a minute; live to the other side, a guardian who does not read it told by WeChat/SMS once per quiet period (never the text), staff only in office hours, urgent ones to the head teacher on duty",
+  },
+  {
+    method: 'POST',
+    action: 'conversationRead',
+    module: 'conversations',
+    who: ['A', 'H', 'T', 'P'],
+    meaning: 'the caller has read a conversation up to a message (read receipts per side; never moves back)',
+  },
+  {
+    method: 'POST',
+    action: 'conversationRetract',
+    module: 'conversations',
+    who: ['A', 'H', 'T', 'P'],
+    meaning: 'the sender retracts their own message within 2 minutes; the message stays with a mark (nothing is edited or deleted)',
+  },
+  {
+    method: 'GET',
+    action: 'officeHoursInfo',
+    module: 'conversations',
+    who: ['A', 'H', 'T'],
+    meaning: "the caller's weekly office hours for family messages (the default when not set) and whether they are open now",
+  },
+  {
+    method: 'POST',
+    action: 'officeHoursSave',
+    module: 'conversations',
+    who: ['A', 'H', 'T'],
+    meaning: "set the caller's weekly office hours (weekdays and a daily window): outside them they are not notified of family messages",
+  },
 ];

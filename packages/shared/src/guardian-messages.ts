@@ -34,6 +34,7 @@ export const GUARDIAN_MESSAGE_KINDS = {
   'contract.renewed': { zh: '合同续约待支付', en: 'Contract renewed', keywords: ['student', 'package', 'start', 'end', 'price'] },
   'exam.published': { zh: '成绩发布', en: 'Scores published', keywords: ['student', 'exam', 'subject', 'school'] },
   'report.daily': { zh: '每日反馈', en: 'Daily report', keywords: ['student', 'day', 'school'] },
+  'family.message': { zh: '老师的消息', en: 'Message from the school', keywords: ['school', 'from', 'time'] },
 } as const satisfies { [K in SmsKind]?: GuardianMessageKindSpec };
 
 export type GuardianMessageKind = keyof typeof GUARDIAN_MESSAGE_KINDS;

@@ -26,6 +26,7 @@ import { wechatActions } from './wechat';
 import { pickupActions } from './pickup';
 import { reportsActions } from './reports';
 import { privacyActions } from './privacy';
+import { conversationsActions } from './conversations';
 
 export * from './define';
 
@@ -57,6 +58,7 @@ export const DECLARED = [
   ...pickupActions,
   ...reportsActions,
   ...privacyActions,
+  ...conversationsActions,
 ] as const;
 
 type Declared = (typeof DECLARED)[number];

@@ -29,6 +29,7 @@ import { wechatMessages } from './wechat';
 import { pickupMessages } from './pickup';
 import { reportsMessages } from './reports';
 import { privacyMessages } from './privacy';
+import { conversationsMessages } from './conversations';
 
 export type Lang = 'zh-CN' | 'en';
 export const DEFAULT_LANG: Lang = 'zh-CN';
@@ -62,6 +63,7 @@ const messages = {
   ...pickupMessages,
   ...reportsMessages,
   ...privacyMessages,
+  ...conversationsMessages,
 } satisfies Record<string, Bilingual>;
 
 export type MessageKey = keyof typeof messages;
