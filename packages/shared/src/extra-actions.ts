@@ -1279,4 +1279,49 @@ export const EXTRA_ACTIONS: readonly ActionDef[] = [
     who: ['A', 'H', 'T'],
     meaning: "set the caller's weekly office hours (weekdays and a daily window): outside them they are not notified of family messages",
   },
+  // receipts (issue 40)
+  {
+    method: 'GET',
+    action: 'parentReceiptList',
+    module: 'receipts',
+    who: ['P'],
+    meaning: "the receipts (收据) of the caller's children, newest first; optionally one child's, one contract's or one dinner booking's; paged",
+  },
+  {
+    method: 'GET',
+    action: 'receiptDownload',
+    module: 'receipts',
+    who: ['P', 'A'],
+    meaning:
+      "one receipt as its PDF (the school's name and stamp, the child, the item, the amount in figures and capitals); the same bytes every time",
+  },
+  {
+    method: 'GET',
+    action: 'adminReceiptList',
+    module: 'receipts',
+    who: ['A'],
+    meaning: "the school's receipts of a school-local month, by kind and by the child's name or the receipt number; paged",
+  },
+  {
+    method: 'GET',
+    action: 'adminReceiptExport',
+    module: 'receipts',
+    who: ['A'],
+    meaning: "a school-local month's receipts as .xlsx (money in yuan, local times, a totals row)",
+  },
+  {
+    method: 'POST',
+    action: 'adminReceiptStampUpload',
+    module: 'receipts',
+    who: ['A'],
+    meaning:
+      "upload the school's stamp (印章) for receipts issued from now on: a PNG or JPEG image within the image upload limit (multipart field file)",
+  },
+  {
+    method: 'GET',
+    action: 'adminReceiptStampInfo',
+    module: 'receipts',
+    who: ['A'],
+    meaning: "the school's stamp for receipts (null when none is uploaded: receipts are issued without it)",
+  },
 ];

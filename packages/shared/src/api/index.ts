@@ -27,6 +27,7 @@ import { pickupActions } from './pickup';
 import { reportsActions } from './reports';
 import { privacyActions } from './privacy';
 import { conversationsActions } from './conversations';
+import { receiptsActions } from './receipts';
 
 export * from './define';
 
@@ -59,6 +60,7 @@ export const DECLARED = [
   ...reportsActions,
   ...privacyActions,
   ...conversationsActions,
+  ...receiptsActions,
 ] as const;
 
 type Declared = (typeof DECLARED)[number];

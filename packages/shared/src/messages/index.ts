@@ -30,6 +30,7 @@ import { pickupMessages } from './pickup';
 import { reportsMessages } from './reports';
 import { privacyMessages } from './privacy';
 import { conversationsMessages } from './conversations';
+import { receiptsMessages } from './receipts';
 
 export type Lang = 'zh-CN' | 'en';
 export const DEFAULT_LANG: Lang = 'zh-CN';
@@ -64,6 +65,7 @@ const messages = {
   ...reportsMessages,
   ...privacyMessages,
   ...conversationsMessages,
+  ...receiptsMessages,
 } satisfies Record<string, Bilingual>;
 
 export type MessageKey = keyof typeof messages;
