@@ -11,6 +11,8 @@ export interface DomainEventMap {
   'flow.committed': FlowEventMessage & { school_id: number };
   /** a payment was marked paid and settled (money core) */
   'payment.paid': { school_id: number; out_trade_no: string; kind: string; ref_id: string | null; amount_fen: number };
+  /** a provider refund succeeded (the provider's answer, notify or status query recorded it), after its commit (receipts) */
+  'payment.refunded': { school_id: number; out_refund_no: string; kind: string };
   /** a contract was signed, paid at the desk, edited, renewed or cancelled (contracts) */
   'contract.changed': { school_id: number; contract_id: number; student_id: number };
   /**

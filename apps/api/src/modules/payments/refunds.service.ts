@@ -4,6 +4,7 @@ import type { RefundResult } from '@wantuo/shared';
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
+import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { LOGGER } from '../../core/logging/logger';
@@ -77,6 +78,7 @@ export class RefundsService {
     private readonly provider: PaymentProvider,
     private readonly refunders: PaymentRefunders,
     private readonly jobs: JobsService,
+    private readonly events: DomainEvents,
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
@@ -283,12 +285,14 @@ export class RefundsService {
     if (status === 'SUCCESS') {
       // succeeded_at: the provider's success_time when it says it (the refund's line is on that day's trade bill)
       // (an update's own RETURNING comes back from TypeORM as [rows, count]: the rows are read through a CTE)
-      const rows: unknown[] = await this.db.query(
+      const rows: Array<{ school_id: number; kind: string }> = await this.db.query(
         `with u as (update payment_refunds set state = 'succeeded', provider_refund_id = coalesce($2, provider_refund_id),
                             succeeded_at = coalesce($3::timestamptz, now())
-                     where out_refund_no = $1 and state in ('pending', 'processing') returning id) select id from u`,
+                     where out_refund_no = $1 and state in ('pending', 'processing') returning school_id, payment_id)
+         select u.school_id, p.kind from u join payments p on p.id = u.payment_id`,
         [outRefundNo, refundId, successTime],
       );
+      if (rows[0]) this.events.emit('payment.refunded', { school_id: rows[0].school_id, out_refund_no: outRefundNo, kind: rows[0].kind });
       return rows.length > 0;
     }
     if (status === 'PROCESSING') {
