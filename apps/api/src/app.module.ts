@@ -45,6 +45,7 @@ import { WechatModule } from './modules/wechat/wechat.module';
 import { MessagesModule } from './modules/messages/messages.module';
 import { ReportsModule } from './modules/reports/reports.module';
 import { PrivacyModule } from './modules/privacy/privacy.module';
+import { ReceiptsModule } from './modules/receipts/receipts.module';
 import { ChildReadsInterceptor } from './modules/privacy/child-reads.interceptor';
 import { WorkerModule } from './worker.module';
 
@@ -97,6 +98,8 @@ export class AppModule {
         // the child's daily report (每日反馈, issue 27)
         ReportsModule,
         PrivacyModule,
+        // receipts (收据) of contracts, dinners and their refunds (issue 40)
+        ReceiptsModule,
         ...(config.env === 'production' ? [] : [DevModule]),
         ...(config.wechatpay ? [] : [WechatPaySandboxModule]),
         ...(config.wechatOa ? [] : [WechatSandboxModule]),

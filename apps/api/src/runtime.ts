@@ -29,7 +29,7 @@ export async function prepareDatabase(config: ResolvedConfig, log: Logger, opts:
   const ds = new DataSource(dataSourceOptions(config.databaseUrl, 1));
   await ds.initialize();
   try {
-    const seeded = await seedDemo(ds);
+    const seeded = await seedDemo(ds, { people: true, history: true, uploadDir: config.uploadDir });
     if (seeded) {
       log.info({ schoolId: seeded.schoolId }, 'demo school seeded');
       process.stdout.write(`\n${demoAccountsTable()}\n\n`);

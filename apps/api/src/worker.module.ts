@@ -19,6 +19,8 @@ import { StoreProcessor } from './modules/store/jobs/store.processor';
 import { StoreModule } from './modules/store/store.module';
 import { PrivacyModule } from './modules/privacy/privacy.module';
 import { PrivacyProcessor } from './modules/privacy/jobs/privacy.processor';
+import { ReceiptsModule } from './modules/receipts/receipts.module';
+import { ReceiptsProcessor } from './modules/receipts/jobs/receipts.processor';
 
 /**
  * The job processors. Loaded by the worker process; also by the API when it runs without Redis
@@ -38,6 +40,7 @@ import { PrivacyProcessor } from './modules/privacy/jobs/privacy.processor';
     ContractsModule,
     MealsModule,
     CoursewareModule,
+    ReceiptsModule,
   ],
   providers: [
     SmsProcessor,
@@ -49,6 +52,7 @@ import { PrivacyProcessor } from './modules/privacy/jobs/privacy.processor';
     ContractsProcessor,
     StoreProcessor,
     PrivacyProcessor,
+    ReceiptsProcessor,
     WorkerHost,
   ],
 })

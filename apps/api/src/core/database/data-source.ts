@@ -42,6 +42,7 @@ import { PickupKeysSealed1767259200000 } from '../../migrations/1767259200000-pi
 import { PartnerPayments1767345600000 } from '../../migrations/1767345600000-partner-payments';
 import { ChildrenPrivacy1767432000000 } from '../../migrations/1767432000000-children-privacy';
 import { PrivacyErasure1767518400000 } from '../../migrations/1767518400000-privacy-erasure';
+import { Receipts1767600000000 } from '../../migrations/1767600000000-receipts';
 import { PG_TYPES } from './type-parsers';
 import { School } from '../../modules/school/entities/school.entity';
 import { User } from '../../modules/auth/entities/user.entity';
@@ -93,6 +94,7 @@ export const MIGRATIONS = [
   PartnerPayments1767345600000,
   ChildrenPrivacy1767432000000,
   PrivacyErasure1767518400000,
+  Receipts1767600000000,
 ];
 
 /** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */

@@ -48,6 +48,8 @@ export interface JobPayloads {
    * access log past PRIVACY_ACCESS_LOG_DAYS pruned (issue 37)
    */
   'privacy.retention': { at?: string };
+  /** every 3 minutes: receipts of paid contracts and dinners and of their refunds that the after-commit listeners missed */
+  'receipts.sweep': Record<string, never>;
   /** 30 minutes after a mall order is placed: cancel it and release its stock if still unpaid (idempotent) */
   'store.release': { order_id: number };
 }
@@ -56,7 +58,7 @@ export interface JobPayloads {
 export type SmsTemplate = SmsKind;
 
 export type JobName = keyof JobPayloads;
-export const QUEUE_NAMES = ['sms', 'contracts', 'alerts', 'payments', 'store', 'privacy'] as const;
+export const QUEUE_NAMES = ['sms', 'contracts', 'alerts', 'payments', 'store', 'privacy', 'receipts'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobSpec {
@@ -85,6 +87,7 @@ export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   'contracts.daily': { queue: 'contracts', attempts: 3, backoffMs: 60_000 },
   'store.release': { queue: 'store', attempts: 5, backoffMs: 10_000 },
   'privacy.retention': { queue: 'privacy', attempts: 1, backoffMs: 60_000 },
+  'receipts.sweep': { queue: 'receipts', attempts: 1, backoffMs: 60_000 },
 };
 
 /** Jobs that run on a schedule: every `everyMs`, once across all workers. */
@@ -106,6 +109,8 @@ export const SCHEDULES: { name: JobName; everyMs: number }[] = [
   { name: 'wechat.poll', everyMs: 60_000 },
   // the daily retention, run every hour: each student once, so a run after another finds nothing new
   { name: 'privacy.retention', everyMs: 3_600_000 },
+  // receipts the listeners missed (a crash between a commit and its listener): each source once, so a run again does nothing
+  { name: 'receipts.sweep', everyMs: 180_000 },
 ];
 
 export type JobHandler<K extends JobName> = (data: JobPayloads[K]) => Promise<void>;

@@ -42,7 +42,7 @@ describe('queue board (/admin/queues, design.md §5)', () => {
       const res = await request(server()).get('/admin/queues/api/queues').set('token', token);
       expect(res.status).toBe(200);
       const queues = (res.body as { queues: Array<{ name: string; counts: Record<string, number> }> }).queues;
-      expect(queues.map((q) => q.name).sort()).toEqual(['alerts', 'contracts', 'payments', 'privacy', 'sms', 'store']);
+      expect(queues.map((q) => q.name).sort()).toEqual(['alerts', 'contracts', 'payments', 'privacy', 'receipts', 'sms', 'store']);
       const sms = queues.find((q) => q.name === 'sms')!;
       expect(Object.values(sms.counts).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
     });

@@ -71,7 +71,7 @@ describe('GET /metrics', () => {
       const s = await scrape();
       return (sample(s, 'job_duration_seconds_count', { queue: 'alerts', job: 'alerts.scan', outcome: 'completed' }) ?? 0) >= 1 ? s : null;
     });
-    for (const queue of ['sms', 'contracts', 'alerts', 'payments', 'store', 'privacy']) {
+    for (const queue of ['sms', 'contracts', 'alerts', 'payments', 'store', 'privacy', 'receipts']) {
       for (const state of ['waiting', 'active', 'delayed', 'failed'])
         expect(sample(samples, 'queue_jobs', { queue, state })).toBeGreaterThanOrEqual(0);
     }

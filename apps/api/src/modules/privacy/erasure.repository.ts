@@ -97,6 +97,13 @@ export class ErasureRepository {
          from s, meal_bookings b where b.student_id = s.id and e.booking_id = b.id and e.data::text like '%' || s.name || '%'`,
       [ids, schoolId],
     );
+    // receipts keep the child's name in their snapshot: the name goes, the numbers and amounts stay (append-only but
+    // for the erasure); a stamp or the school's name are not about the child
+    await this.em.query(
+      `with s as ${names}
+       update receipts r set student_name = ${ANON} from s where r.school_id = $2 and r.student_id = s.id and r.student_name <> ${ANON}`,
+      [ids, schoolId],
+    );
     await this.em.query(
       `with s as ${names}
        update sms_messages m set content = replace(m.content, s.name, ${ANON}), params = replace(m.params::text, s.name, ${ANON})::jsonb

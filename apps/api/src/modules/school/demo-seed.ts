@@ -6,6 +6,7 @@ import { seedDemoHistory } from '../flow/demo-history';
 import { seedDemoGoods } from '../store/demo-goods';
 import { rebuildReportsIn } from '../reports/report-projection';
 import { SANDBOX_DEMO_SUB_MCHID } from '../payments/wechatpay/credentials';
+import { seedDemoReceipts } from '../receipts/demo-receipts';
 
 export const DEMO_PASSWORD = 'Demo@2026';
 
@@ -28,11 +29,12 @@ export interface SeedResult {
 /**
  * Creates the demo school and its accounts once per database (remembered in site_settings 'seed.demo').
  * Returns null when the demo was seeded before. `history` (with people) adds four weeks of attendance
- * (demo-history.ts); `npm start` and `npm run seed` seed everything, the tests ask for what they use.
+ * (demo-history.ts); `npm start` and `npm run seed` seed everything, the tests ask for what they use. With people, the
+ * receipts of the demo's paid contracts (demo-receipts.ts), with the school's stamp when `uploadDir` says where it goes.
  */
 export async function seedDemo(
   db: DataSource,
-  opts: { people?: boolean; history?: boolean } = { people: true, history: true },
+  opts: { people?: boolean; history?: boolean; uploadDir?: string } = { people: true, history: true },
 ): Promise<SeedResult | null> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return db.transaction(async (em) => {
@@ -62,6 +64,7 @@ export async function seedDemo(
     ]);
     const result: SeedResult = { schoolId: school.id, users };
     if (opts.people) result.classes = await seedPeople(em, school.id, users, passwordHash);
+    if (opts.people) await seedDemoReceipts(em, school.id, users.admin, opts.uploadDir);
     if (opts.people && opts.history) {
       await seedDemoHistory(em, school.id, users.teacher);
       // the daily reports of those days, as the live projection would have kept them (never sent: they are history)
