@@ -62,7 +62,10 @@ async function ledger() {
             (select count(*)::int from flow_events) as flow_events,
             (select count(*)::int from contracts) as contracts,
             (select count(*)::int from meal_bookings) as meal_bookings,
-            (select count(*)::int from exam_scores) as exam_scores`,
+            (select count(*)::int from exam_scores) as exam_scores,
+            (select count(*)::int from receipts) as receipts,
+            (select coalesce(sum(amount_fen), 0)::text from receipts) as receipted,
+            (select string_agg(receipt_no, ',' order by id) from receipts) as receipt_nos`,
   );
   return rows[0];
 }
@@ -286,6 +289,8 @@ describe('a deletion request completed', () => {
     const guardian = await loginAs(child.guardian_id);
     const before = await ledger();
     for (const needle of [child.name, MARK, child.mobile, child.pickup_mobile]) expect(await whereFound(needle)).not.toEqual([]);
+    // the child's paid contract has its receipt (the demo's seed issued it), which names the child
+    expect(await whereFound(child.name)).toContain('receipts.student_name');
 
     const asked = await t
       .post('/api/index/privacyRequest', guardian)
