@@ -11,6 +11,8 @@ export type PhonePageKey =
   | 'teacherComments'
   | 'teacherPickup'
   | 'teacherMe'
+  | 'teacherChats'
+  | 'teacherChat'
   | 'parentHome'
   | 'parentReport'
   | 'parentPickup'
@@ -21,6 +23,7 @@ export type PhonePageKey =
   | 'parentScores'
   | 'parentPoints'
   | 'parentMessages'
+  | 'parentChat'
   | 'parentMe'
   | 'settings'
   | 'publicPickup'
@@ -94,6 +97,16 @@ export const PHONE_ROUTES: readonly PhoneRoute[] = [
     desktop: ['/teacher_comments', '/A_reports'],
   },
   { path: '/m/teacher_pickup', page: 'teacherPickup', title: b('扫码放学', 'Scan a pick-up code'), roles: STAFF, tab: 'teacher_shuttle' },
+  // family conversations (issue 40): the children's conversations, one of them
+  {
+    path: '/m/teacher_chats',
+    page: 'teacherChats',
+    title: b('家长消息', 'Family messages'),
+    roles: STAFF,
+    tab: 'teacher_today',
+    desktop: ['/teacher_chats', '/A_chats'],
+  },
+  { path: '/m/teacher_chat', page: 'teacherChat', title: b('家长消息', 'Family messages'), roles: STAFF, tab: 'teacher_today' },
   // parents
   {
     path: '/m/parent',
@@ -123,6 +136,8 @@ export const PHONE_ROUTES: readonly PhoneRoute[] = [
     root: true,
     desktop: ['/parent_messages'],
   },
+  // family conversations (issue 40): the chosen child's conversation with the school, from 消息
+  { path: '/m/parent_chat', page: 'parentChat', title: b('和老师聊天', 'Chat with the teachers'), roles: PARENT, tab: 'parent_messages' },
   { path: '/m/parent_me', page: 'parentMe', title: b('我的', 'Me'), roles: PARENT, tab: 'parent_me', root: true },
   { path: '/m/parent_report', page: 'parentReport', title: b('每日反馈', 'Daily report'), roles: PARENT, tab: 'parent', desktop: ['/parent_report'] },
   { path: '/m/parent_pickup', page: 'parentPickup', title: b('接送码', 'Pick-up code'), roles: PARENT, tab: 'parent', desktop: ['/parent_pickup'] },

@@ -142,7 +142,9 @@ export type PageKey =
   | 'privacyPolicy'
   | 'parentConsent'
   | 'privacyPrincipal'
-  | 'privacyOperator';
+  | 'privacyOperator'
+  // family conversations (issue 40)
+  | 'conversationsConsole';
 
 export interface RouteDef {
   path: string;
@@ -242,6 +244,8 @@ export const ROUTES: RouteDef[] = [
     page: 'privacyPrincipal',
     menu: G.school,
   },
+  // issue 40: the school's family conversations (an admin's read is logged), and the admin's own office hours
+  { path: '/principal_chats', area: 'principal', title: b('家长消息', 'Family messages'), page: 'conversationsConsole', menu: G.school },
   { path: '/principal_shop_add', area: 'principal', title: b('添加积分商城商品', 'Add points-mall product'), page: 'pointsGoodsForm' },
   { path: '/principal_order', area: 'principal', title: b('订餐管理', 'Meal-order management'), page: 'mealsOrder', menu: G.services },
   { path: '/principal_order_add', area: 'principal', title: b('添加订餐', 'Add meal order'), page: 'mealsOrderAdd' },
@@ -263,6 +267,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/teacher_exam_scores', area: 'teacher', title: b('录入成绩', 'Enter scores'), page: 'examScores' },
   // issue 34: the leave requests of the teacher's students (read only) and the teaching classes they teach
   { path: '/teacher_leave', area: 'teacher', title: b('学生请假', 'Leave requests'), page: 'flowLeaveReview', menu: G.classes },
+  // issue 40: the family conversations of the teacher's children and their office hours
+  { path: '/teacher_chats', area: 'teacher', title: b('家长消息', 'Family messages'), page: 'conversationsConsole', menu: G.daily },
   { path: '/teacher_classes', area: 'teacher', title: b('我的兴趣班', 'My classes'), page: 'teachingTeacherClasses', menu: G.classes },
 
   // /ClassAdviser (head teacher)
@@ -289,6 +295,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/A_exams', area: 'adviser', title: b('考试成绩', 'Exams and scores'), page: 'examsList', menu: G.classes },
   { path: '/A_exam_scores', area: 'adviser', title: b('录入成绩', 'Enter scores'), page: 'examScores' },
   { path: '/A_lessons', area: 'adviser', title: b('备课', 'Lesson preparation'), page: 'lessonPlans', menu: G.teaching },
+  { path: '/A_chats', area: 'adviser', title: b('家长消息', 'Family messages'), page: 'conversationsConsole', menu: G.daily },
   { path: '/A_data', area: 'adviser', title: b('数据中心', 'Data centre'), page: 'flowData', menu: G.data },
 
   // parent, operator, account

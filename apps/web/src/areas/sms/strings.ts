@@ -21,6 +21,7 @@ export const smsStrings = defineStrings({
   'kind.homework.set': { zh: '作业布置', en: 'Homework set' },
   'kind.report.daily': { zh: '每日反馈', en: 'Daily report' },
   'kind.pickup.link': { zh: '接送码链接', en: 'Pick-up link' },
+  'kind.family.message': { zh: '家长消息提醒', en: 'Family message notice' },
   // states
   'state.queued': { zh: '排队中', en: 'Queued' },
   'state.sending': { zh: '发送中', en: 'Sending' },

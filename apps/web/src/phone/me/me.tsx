@@ -5,6 +5,7 @@ import { Role } from '@wantuo/shared';
 import { useNavigate } from 'react-router';
 import { post } from '../../api/http';
 import { PHONE_POLICY_PATHS } from '../../areas/privacy/links';
+import { conversationsStrings } from '../../areas/conversations/strings';
 import { privacyStrings } from '../../areas/privacy/strings';
 import { usePreferences } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
@@ -20,6 +21,7 @@ export default function Me() {
   const t = phoneStrings.use();
   const mt = meStrings.use();
   const ps = privacyStrings.use();
+  const cs = conversationsStrings.use();
   const user = useSession((s) => s.user);
   const clear = useSession((s) => s.clear);
   const { lang, setLang } = usePreferences();
@@ -32,10 +34,12 @@ export default function Me() {
         { to: '/m/parent_homework', label: mt('me.homework') },
         { to: '/m/parent_points', label: mt('me.points') },
         { to: '/m/parent_scores', label: mt('me.scores') },
+        { to: '/m/parent_chat', label: cs('entry.parent') },
         { to: '/m/parent_notices', label: mt('me.notices') },
         { to: '/m/parent_privacy', label: ps('me.privacy') },
       ]
     : [
+        { to: '/m/teacher_chats', label: cs('entry.staff') },
         { to: '/m/teacher_comments', label: mt('me.comments') },
         { to: '/m/teacher_pickup', label: mt('me.pickup_scan') },
       ];

@@ -13,6 +13,7 @@ import { useChangePassword, useSaveNickname } from '../../areas/account/use-acco
 import { useMessagePrefs } from '../../areas/wechat/use-message-prefs';
 import { usePreferences, useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
+import { OfficeHoursSection } from '../conversations/office-hours';
 import { phoneStrings } from '../strings';
 import { PhonePage, QueryView } from '../ui/page';
 import { ProfileCard } from './profile-card';
@@ -23,8 +24,8 @@ import './me.css';
 type Sheet = 'name' | 'nickname' | 'password' | null;
 
 /**
- * /m/settings (from 我的, teachers and parents): the name (teachers) and nickname, the password, a parent's WeChat
- * binding, and the language; each change in a bottom sheet.
+ * /m/settings (from 我的, teachers and parents): the name (teachers) and nickname, the password, a teacher's office
+ * hours for family messages (issue 40), a parent's WeChat binding, and the language; each change in a bottom sheet.
  */
 export default function PhoneSettings() {
   const t = phoneStrings.use();
@@ -37,7 +38,12 @@ export default function PhoneSettings() {
   const qc = useQueryClient();
   const info = useQuery({ queryKey: ['userInfo'], queryFn: () => get('userInfo') });
   const me = info.data ?? user;
-  const refresh = () => Promise.all([info.refetch(), qc.refetchQueries({ queryKey: ['messagePrefs'], type: 'active' })]);
+  const refresh = () =>
+    Promise.all([
+      info.refetch(),
+      qc.refetchQueries({ queryKey: ['messagePrefs'], type: 'active' }),
+      qc.refetchQueries({ queryKey: ['officeHoursInfo'], type: 'active' }),
+    ]);
   return (
     <PhonePage onRefresh={refresh}>
       <ProfileCard who={me} />
@@ -62,6 +68,7 @@ export default function PhoneSettings() {
           {mt('set.password')}
         </List.Item>
       </List>
+      {teacher && <OfficeHoursSection />}
       {parent && <ParentBinding />}
       <List className="m-section" header={t('m.language')}>
         <List.Item>

@@ -3,11 +3,14 @@ import Button from 'antd-mobile/es/components/button';
 import List from 'antd-mobile/es/components/list';
 import Selector from 'antd-mobile/es/components/selector';
 import Tag from 'antd-mobile/es/components/tag';
+import MessageOutline from 'antd-mobile-icons/es/MessageOutline';
 import SoundOutline from 'antd-mobile-icons/es/SoundOutline';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MESSAGE_CHANNELS, type MessageChannel, type MessagePrefsAnswer } from '@wantuo/shared';
 import { useNavigate } from 'react-router';
 import { get } from '../../api/http';
+import { useUnread } from '../../areas/conversations/model';
+import { conversationsStrings } from '../../areas/conversations/strings';
 import { channelKey, useKindLabel, wechatStrings } from '../../areas/wechat/strings';
 import { useMessagePrefs, usePrefsDraft } from '../../areas/wechat/use-message-prefs';
 import { WechatBinding as Binding } from '../me/wechat-binding';
@@ -17,15 +20,17 @@ import '../me/me.css';
 import './more.css';
 
 /**
- * /m/parent_messages (消息 tab): the school's notices first (how many unread), then how each kind of message reaches the
+ * /m/parent_messages (消息 tab): the conversation with the teachers first (和老师聊天, its unread count), the school's notices (how many unread), then how each kind of message reaches the
  * guardian (微信 / 短信 / 都要 / 不接收, saved together) and the WeChat binding.
  */
 export default function ParentMessagesPhone() {
   const qc = useQueryClient();
   const q = useMessagePrefs();
-  const refresh = () => Promise.all([q.refetch(), qc.refetchQueries({ queryKey: ['notices', 'unread-count'] })]);
+  const refresh = () =>
+    Promise.all([q.refetch(), qc.refetchQueries({ queryKey: ['notices', 'unread-count'] }), qc.refetchQueries({ queryKey: ['conversationUnread'] })]);
   return (
     <PhonePage onRefresh={refresh}>
+      <ChatLink />
       <NoticesLink />
       <QueryView query={q}>
         {(data) => (
@@ -37,6 +42,29 @@ export default function ParentMessagesPhone() {
         )}
       </QueryView>
     </PhonePage>
+  );
+}
+
+/** 和老师聊天: the link to the conversation of the chosen child, with the unread messages of all of them (issue 40). */
+function ChatLink() {
+  const c = conversationsStrings.use();
+  const navigate = useNavigate();
+  const q = useUnread();
+  const unread = q.data?.unread ?? 0;
+  return (
+    <List className="m-section">
+      <List.Item
+        prefix={<MessageOutline fontSize={22} color="var(--adm-color-primary)" />}
+        description={c('entry.parent_hint')}
+        extra={
+          q.data ? unread > 0 ? <Badge content={c('entry.unread', { n: unread })} /> : <span className="m-muted">{c('entry.all_read')}</span> : null
+        }
+        onClick={() => navigate('/m/parent_chat')}
+        data-testid="messages-chat"
+      >
+        {c('entry.parent')}
+      </List.Item>
+    </List>
   );
 }
 

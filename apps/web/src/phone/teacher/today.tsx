@@ -3,6 +3,8 @@ import CheckList from 'antd-mobile/es/components/check-list';
 import Tag from 'antd-mobile/es/components/tag';
 import ScanningOutline from 'antd-mobile-icons/es/ScanningOutline';
 import EditSOutline from 'antd-mobile-icons/es/EditSOutline';
+import MessageOutline from 'antd-mobile-icons/es/MessageOutline';
+import Badge from 'antd-mobile/es/components/badge';
 import { useQuery } from '@tanstack/react-query';
 import { boardState, LOW_UNITS_BADGE, type FlowBoardStudent } from '@wantuo/shared';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
@@ -11,6 +13,8 @@ import { get } from '../../api/http';
 import { flowStrings, type FlowKey } from '../../areas/flow/strings';
 import { STEPS, useFlowQueue, useStepRunner } from '../../areas/flow/use-step-runner';
 import { useQueuedPickups } from '../../areas/pickup/use-queued-pickups';
+import { useUnread } from '../../areas/conversations/model';
+import { conversationsStrings } from '../../areas/conversations/strings';
 import { reportsStrings } from '../../areas/reports/strings';
 import { early } from '../../lib/early-data';
 import { localTime, useSchoolZone } from '../../lib/school-time';
@@ -110,6 +114,21 @@ function LeaveSheet({
   );
 }
 
+/** 家长消息 (issue 40): the children's conversations, the unread messages as a badge. */
+function ChatsEntry() {
+  const c = conversationsStrings.use();
+  const navigate = useNavigate();
+  const unread = useUnread().data?.unread ?? 0;
+  return (
+    <Button onClick={() => navigate('/m/teacher_chats')} data-testid="open-chats">
+      <Badge content={unread > 0 ? (unread > 99 ? '99+' : unread) : null}>
+        <MessageOutline />
+      </Badge>{' '}
+      {c('entry.staff')}
+    </Button>
+  );
+}
+
 /**
  * 今日 on the teacher's phone: today's flow for the students they are responsible for (a head teacher: their class),
  * filtered by state, one or many selected, a step tapped in the bar above the tab bar. Buttons follow the shared state
@@ -163,6 +182,7 @@ export default function TeacherToday() {
               <Button onClick={() => navigate('/m/teacher_comments')}>
                 <EditSOutline /> {tp('tp.comments_entry')}
               </Button>
+              <ChatsEntry />
             </div>
             <div className="m-chips" role="group" aria-label={tp('tp.filter')}>
               {FILTERS.map((f) => (

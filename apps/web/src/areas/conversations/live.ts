@@ -1,0 +1,45 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { ConversationLiveMessage } from '@wantuo/shared';
+import { useEffect } from 'react';
+import { io } from 'socket.io-client';
+import { cookies, StorageKey } from '../../lib/storage';
+import { useSession } from '../../stores/session';
+import { mergeMessage, refreshCounts } from './model';
+
+/**
+ * Listens to the live `conversation.message` (a new or a retracted message of a conversation the signed-in user is
+ * in): merged into that conversation's cache when it is loaded (the page showing it then marks it read, model.ts
+ * useMarkRead), and the lists and badges refreshed. A socket of its own, joined to the user's room only (`flow:
+ * false`: no flow events). After a reconnection the conversations open are read again (nothing missed while down).
+ * Every conversation page uses it once.
+ */
+export function useConversationLive(): void {
+  const qc = useQueryClient();
+  useEffect(() => {
+    const socket = io({
+      path: '/socket.io',
+      transports: ['websocket', 'polling'],
+      auth: (cb) => cb({ token: cookies.get(StorageKey.token) ?? '', batch: true, flow: false }),
+    });
+    const receive = (m: ConversationLiveMessage) => {
+      if (!m || typeof m.student_id !== 'number' || !m.message) return;
+      mergeMessage(qc, m.student_id, m.message, useSession.getState().user?.id);
+      refreshCounts(qc);
+    };
+    socket.on('conversation.message', (m: ConversationLiveMessage | ConversationLiveMessage[]) => {
+      if (Array.isArray(m)) m.forEach(receive);
+      else receive(m);
+    });
+    let connected = false;
+    socket.on('connect', () => {
+      if (connected) {
+        void qc.invalidateQueries({ queryKey: ['conversationInfo'] });
+        refreshCounts(qc);
+      }
+      connected = true;
+    });
+    return () => {
+      socket.close();
+    };
+  }, [qc]);
+}

@@ -1,0 +1,97 @@
+import Button from 'antd-mobile/es/components/button';
+import List from 'antd-mobile/es/components/list';
+import Selector from 'antd-mobile/es/components/selector';
+import Tag from 'antd-mobile/es/components/tag';
+import type { OfficeHoursInfo } from '@wantuo/shared';
+import { validOfficeHours } from '@wantuo/shared';
+import { useState } from 'react';
+import { feedback } from '../../api/feedback';
+import { useOfficeHours } from '../../areas/conversations/model';
+import { conversationsStrings, WEEKDAY_LABELS } from '../../areas/conversations/strings';
+import { pick } from '../../i18n/messages';
+import { usePreferences } from '../../stores/preferences';
+import { QueryView } from '../ui/page';
+import './chat.css';
+
+/**
+ * 设置 → 办公时间 (a teacher's or head teacher's): the weekdays (一 … 日) and the daily window of their office hours,
+ * whether they are within them now; outside them they are not told of family messages.
+ */
+export function OfficeHoursSection() {
+  const s = conversationsStrings.use();
+  const { info } = useOfficeHours();
+  return (
+    <List className="m-section" header={s('office.title')} data-testid="office-hours">
+      <QueryView query={info} rows={2}>
+        {(d) => <OfficeHoursForm key={`${d.days.join()}-${d.start}-${d.end}`} data={d} />}
+      </QueryView>
+    </List>
+  );
+}
+
+function OfficeHoursForm({ data }: { data: OfficeHoursInfo }) {
+  const s = conversationsStrings.use();
+  const lang = usePreferences((p) => p.lang);
+  const { save } = useOfficeHours();
+  const [days, setDays] = useState<number[]>(data.days);
+  const [start, setStart] = useState(data.start);
+  const [end, setEnd] = useState(data.end);
+  const draft = { days: [...days].sort((a, b) => a - b), start, end };
+  const problem = days.length === 0 ? s('office.need_days') : !validOfficeHours(draft) ? s('office.bad_range') : null;
+  const changed = draft.days.join() !== data.days.join() || start !== data.start || end !== data.end;
+  return (
+    <>
+      <List.Item>
+        <div className="m-row">
+          <Tag color={data.open_now ? 'success' : 'default'} fill="outline" data-testid="office-now">
+            {data.open_now ? s('office.open_now') : s('office.closed_now')}
+          </Tag>
+          {data.is_default && <span className="m-muted">{s('office.default')}</span>}
+        </div>
+        <div className="m-muted" style={{ marginTop: 6 }}>
+          {s('office.hint')}
+        </div>
+      </List.Item>
+      <List.Item title={s('office.days')}>
+        <Selector<number>
+          className="m-choice"
+          columns={7}
+          multiple
+          value={days}
+          onChange={setDays}
+          options={[1, 2, 3, 4, 5, 6, 7].map((d) => ({ value: d, label: pick(lang, WEEKDAY_LABELS[d]) }))}
+          data-testid="office-days"
+        />
+      </List.Item>
+      <List.Item>
+        <div className="m-row">
+          <label className="m-row">
+            {s('office.start')}
+            <input type="time" className="cv-time" value={start} onChange={(e) => setStart(e.target.value)} data-testid="office-start" />
+          </label>
+          <label className="m-row">
+            {s('office.end')}
+            <input type="time" className="cv-time" value={end} onChange={(e) => setEnd(e.target.value)} data-testid="office-end" />
+          </label>
+        </div>
+        {problem && (
+          <div className="m-muted" role="alert" style={{ color: '#cf1322', marginTop: 6 }}>
+            {problem}
+          </div>
+        )}
+      </List.Item>
+      <List.Item>
+        <Button
+          block
+          color="primary"
+          disabled={!!problem || !changed}
+          loading={save.isPending}
+          onClick={() => save.mutate(draft, { onSuccess: () => feedback().message.success(s('office.saved')) })}
+          data-testid="office-save"
+        >
+          {s('office.save')}
+        </Button>
+      </List.Item>
+    </>
+  );
+}
