@@ -46,6 +46,7 @@ import { MessagesModule } from './modules/messages/messages.module';
 import { ReportsModule } from './modules/reports/reports.module';
 import { PrivacyModule } from './modules/privacy/privacy.module';
 import { ReceiptsModule } from './modules/receipts/receipts.module';
+import { ConversationsModule } from './modules/conversations/conversations.module';
 import { ChildReadsInterceptor } from './modules/privacy/child-reads.interceptor';
 import { WorkerModule } from './worker.module';
 
@@ -100,6 +101,8 @@ export class AppModule {
         PrivacyModule,
         // receipts (收据) of contracts, dinners and their refunds (issue 40)
         ReceiptsModule,
+        // family conversations between a child's guardians and the school (issue 40)
+        ConversationsModule,
         ...(config.env === 'production' ? [] : [DevModule]),
         ...(config.wechatpay ? [] : [WechatPaySandboxModule]),
         ...(config.wechatOa ? [] : [WechatSandboxModule]),

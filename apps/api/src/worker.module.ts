@@ -18,6 +18,8 @@ import { SchoolModule } from './modules/school/school.module';
 import { StoreProcessor } from './modules/store/jobs/store.processor';
 import { StoreModule } from './modules/store/store.module';
 import { PrivacyModule } from './modules/privacy/privacy.module';
+import { ConversationsModule } from './modules/conversations/conversations.module';
+import { ConversationsProcessor } from './modules/conversations/jobs/conversations.processor';
 import { PrivacyProcessor } from './modules/privacy/jobs/privacy.processor';
 import { ReceiptsModule } from './modules/receipts/receipts.module';
 import { ReceiptsProcessor } from './modules/receipts/jobs/receipts.processor';
@@ -41,6 +43,7 @@ import { ReceiptsProcessor } from './modules/receipts/jobs/receipts.processor';
     MealsModule,
     CoursewareModule,
     ReceiptsModule,
+    ConversationsModule,
   ],
   providers: [
     SmsProcessor,
@@ -53,6 +56,7 @@ import { ReceiptsProcessor } from './modules/receipts/jobs/receipts.processor';
     StoreProcessor,
     PrivacyProcessor,
     ReceiptsProcessor,
+    ConversationsProcessor,
     WorkerHost,
   ],
 })

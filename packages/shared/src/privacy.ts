@@ -15,7 +15,7 @@ export const CONSENT_KINDS = ['policies', 'photos', 'health'] as const;
 export type ConsentKind = (typeof CONSENT_KINDS)[number];
 
 /** What a logged read or export touched (child_access_log.what). */
-export const CHILD_DATA_KINDS = ['profile', 'guardians', 'pickup', 'health', 'photos', 'export', 'call'] as const;
+export const CHILD_DATA_KINDS = ['profile', 'guardians', 'pickup', 'health', 'photos', 'export', 'call', 'messages'] as const;
 export type ChildDataKind = (typeof CHILD_DATA_KINDS)[number];
 
 /** Defaults of the configurable periods (the API's config may override them). */
@@ -102,6 +102,7 @@ export const LOGGED_ACTION_LABELS: Readonly<Record<string, BilingualLabel>> = {
   acceptPolicies: { zh: '同意隐私政策', en: 'Policies accepted' },
   setConsent: { zh: '修改授权', en: 'Consent changed' },
   callGuardian: { zh: '拨打电话', en: 'Call' },
+  conversationInfo: { zh: '查看家校消息', en: 'Family messages read' },
   childDataExport: { zh: '下载孩子全部信息', en: 'Download of all data' },
   studentExport: { zh: '导出学生', en: 'Student export' },
   examScoreExport: { zh: '导出成绩', en: 'Score export' },

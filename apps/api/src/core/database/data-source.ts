@@ -43,6 +43,7 @@ import { PartnerPayments1767345600000 } from '../../migrations/1767345600000-par
 import { ChildrenPrivacy1767432000000 } from '../../migrations/1767432000000-children-privacy';
 import { PrivacyErasure1767518400000 } from '../../migrations/1767518400000-privacy-erasure';
 import { Receipts1767600000000 } from '../../migrations/1767600000000-receipts';
+import { FamilyConversations1767686400000 } from '../../migrations/1767686400000-family-conversations';
 import { PG_TYPES } from './type-parsers';
 import { School } from '../../modules/school/entities/school.entity';
 import { User } from '../../modules/auth/entities/user.entity';
@@ -95,6 +96,7 @@ export const MIGRATIONS = [
   ChildrenPrivacy1767432000000,
   PrivacyErasure1767518400000,
   Receipts1767600000000,
+  FamilyConversations1767686400000,
 ];
 
 /** TypeORM options for a database URL. Schema changes only through migrations, never `synchronize`. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { FlowEventMessage, MealCountMessage } from '@wantuo/shared';
+import type { ConversationLiveMessage, FlowEventMessage, MealCountMessage } from '@wantuo/shared';
 import { EventEmitter } from 'node:events';
 
 /**
@@ -40,6 +40,11 @@ export interface DomainEventMap {
   };
   /** a day's meal counts of a school changed (meals): the live channel pushes them to the school's staff */
   'meals.count': MealCountMessage & { school_id: number };
+  /**
+   * a family conversation's message was sent or retracted (conversations), after its commit: the live channel pushes it
+   * to these users' sockets (the child's guardians, the staff to be told now, the sender)
+   */
+  'conversation.message': ConversationLiveMessage & { school_id: number; user_ids: number[] };
 }
 
 @Injectable()

@@ -50,6 +50,8 @@ export interface JobPayloads {
   'privacy.retention': { at?: string };
   /** every 3 minutes: receipts of paid contracts and dinners and of their refunds that the after-commit listeners missed */
   'receipts.sweep': Record<string, never>;
+  /** the family conversations' notices to guardians who did not read a school message (issue 40) */
+  'conversations.notify': { at?: string };
   /** 30 minutes after a mall order is placed: cancel it and release its stock if still unpaid (idempotent) */
   'store.release': { order_id: number };
 }
@@ -88,6 +90,7 @@ export const JOB_SPECS: { [K in JobName]: JobSpec } = {
   'store.release': { queue: 'store', attempts: 5, backoffMs: 10_000 },
   'privacy.retention': { queue: 'privacy', attempts: 1, backoffMs: 60_000 },
   'receipts.sweep': { queue: 'receipts', attempts: 1, backoffMs: 60_000 },
+  'conversations.notify': { queue: 'sms', attempts: 1, backoffMs: 30_000 },
 };
 
 /** Jobs that run on a schedule: every `everyMs`, once across all workers. */
@@ -111,6 +114,8 @@ export const SCHEDULES: { name: JobName; everyMs: number }[] = [
   { name: 'privacy.retention', everyMs: 3_600_000 },
   // receipts the listeners missed (a crash between a commit and its listener): each source once, so a run again does nothing
   { name: 'receipts.sweep', everyMs: 180_000 },
+  // a guardian who has not read a school message for a minute is told (once per conversation per quiet period)
+  { name: 'conversations.notify', everyMs: 30_000 },
 ];
 
 export type JobHandler<K extends JobName> = (data: JobPayloads[K]) => Promise<void>;

@@ -28,10 +28,11 @@ import {
   FLOW_EVENTS,
   FLUSH_MS,
   MEALS_COUNT,
+  CONVERSATION_MESSAGE,
   FLOW_ERROR,
   RECHECK_MS,
 } from './live-protocol';
-import { type Audience, CATCH_UP_BATCH, classRoom, LiveAuth, LiveRefusal, roomsOf, roomsOfEvent, schoolRoom } from './live-auth';
+import { type Audience, CATCH_UP_BATCH, classRoom, LiveAuth, LiveRefusal, roomsOf, roomsOfEvent, schoolRoom, userRoom } from './live-auth';
 
 /** at shutdown, how long the sockets' goodbyes (flow.error 503 and the disconnect) may take to be written */
 const GOODBYE_MS = 1_000;
@@ -149,9 +150,13 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
     const offMeals = this.events.on('meals.count', ({ school_id, ...msg }) => {
       server.to([schoolRoom(school_id), ...msg.class_ids.map(classRoom)]).emit(MEALS_COUNT, msg);
     });
+    const offConversations = this.events.on('conversation.message', ({ school_id: _, user_ids, ...msg }) => {
+      if (user_ids.length) server.to(user_ids.map(userRoom)).emit(CONVERSATION_MESSAGE, msg);
+    });
     this.unsubscribe = () => {
       offFlow();
       offMeals();
+      offConversations();
     };
     this.recheckTimer = setInterval(() => {
       this.recheck().catch((err: unknown) => this.log.error({ err }, 'socket session check failed'));
@@ -186,7 +191,7 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
   }
 
   private async authenticate(socket: Socket): Promise<string | null> {
-    const { token, since, batch } = (socket.handshake.auth ?? {}) as { token?: unknown; since?: unknown; batch?: unknown };
+    const { token, since, batch, flow } = (socket.handshake.auth ?? {}) as { token?: unknown; since?: unknown; batch?: unknown; flow?: unknown };
     const user = await this.auth.resolve(token);
     if (!user) return LiveRefusal.Unauthorized;
     const s = parseSince(since);
@@ -194,7 +199,8 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
     const audience = await this.auth.audience(user);
     if (!audience) return LiveRefusal.Forbidden;
     if (batch !== undefined && typeof batch !== 'boolean') return LiveRefusal.BadInput;
-    const data: LiveData = { user, audience, since: s, batch: batch === true };
+    if (flow !== undefined && typeof flow !== 'boolean') return LiveRefusal.BadInput;
+    const data: LiveData = { user, audience, since: s, batch: batch === true, flow: flow !== false };
     socket.data = data;
     // the first connection starts the tail, before the client hears it is connected: whatever it commits next is
     // above the tail's cursor
@@ -203,13 +209,18 @@ export class FlowGateway implements OnGatewayInit, OnGatewayConnection, OnModule
   }
 
   handleConnection(socket: Socket): Promise<void> | void {
-    const { audience, since, batch } = socket.data as LiveData;
+    const { user, audience, since, batch, flow } = socket.data as LiveData;
+    // a socket that follows no flow (`flow: false`: a conversation page) hears only what is sent to its user
+    if (!flow) {
+      socket.join(userRoom(user.id));
+      return;
+    }
     // counted, in its rooms and, when catching up, holding in the same turn as the connection: from now on every
     // read of the tail that starts includes its school, and what the tail delivers reaches it or is held for it
     const newSchool = !this.schools.has(audience.schoolId);
     this.schools.set(audience.schoolId, (this.schools.get(audience.schoolId) ?? 0) + 1);
     socket.once('disconnect', () => this.leave(audience.schoolId));
-    socket.join(batch ? [...roomsOf(audience), BATCH_ROOM] : roomsOf(audience));
+    socket.join(batch ? [...roomsOf(audience), BATCH_ROOM, userRoom(user.id)] : [...roomsOf(audience), userRoom(user.id)]);
     // A read in flight began without this school: it moves the cursor past whatever of this school it did not read,
     // so such a socket catches up from the cursor as it is now to where that read leaves it.
     const from = since ?? (newSchool && this.reading ? this.safe : null);

@@ -27,6 +27,8 @@ export interface Audience {
 export const schoolRoom = (id: number) => `school:${id}`;
 export const classRoom = (id: number) => `class:${id}`;
 export const studentRoom = (id: number) => `student:${id}`;
+/** every socket of a user (family conversations' messages) */
+export const userRoom = (id: number) => `user:${id}`;
 
 export function roomsOf(a: Audience): string[] {
   if (a.wholeSchool) return [schoolRoom(a.schoolId)];

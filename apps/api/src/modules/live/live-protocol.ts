@@ -46,6 +46,12 @@ export const LEGACY_PEER_EVENT = 'flow.committed.batch';
  * flow event: no position, no catch-up; a page reads the counts when it opens and takes these as they come.
  */
 export const MEALS_COUNT = 'meals.count';
+/**
+ * A family conversation's new or retracted message (ConversationLiveMessage), to the sockets of the users concerned
+ * (room user:<id>, every socket joins its user's room). Not a flow event: no position, no catch-up; a page reads the
+ * conversation when it opens and takes these as they come.
+ */
+export const CONVERSATION_MESSAGE = 'conversation.message';
 /** Sent before the server drops a socket whose session ended (logout, password change, expiry, account disabled). */
 export const FLOW_ERROR = 'flow.error';
 /** how often the sessions of open sockets are checked again */
@@ -58,6 +64,8 @@ export interface LiveData {
   since: number | null;
   /** live events as `flow.events` batches */
   batch: boolean;
+  /** follows the flow (false: only the user's own room, for a conversation page) */
+  flow: boolean;
 }
 
 /** Strips a read event to the wire shape (no school_id, nothing else). */

@@ -49,6 +49,7 @@ export const CHILD_READS: Record<string, { what: ChildDataKind[]; ids: Ids }> = 
   homeWorkInfo: { what: ['photos'], ids: rows('list', 'student_id') },
   dailyReport: { what: ['photos'], ids: input('student_id') },
   saveDailyComment: { what: ['photos'], ids: answer('student_id') },
+  conversationInfo: { what: ['messages'], ids: input('student_id') },
   pickupVerifyKey: { what: ['pickup'], ids: (_, a) => ((a as { people?: Array<{ students: number[] }> })?.people ?? []).flatMap((p) => p.students) },
 };
 

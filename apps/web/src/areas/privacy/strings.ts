@@ -130,6 +130,7 @@ export const privacyStrings = defineStrings({
   'what.photos': { zh: '照片', en: 'Photos' },
   'what.export': { zh: '导出', en: 'Export' },
   'what.call': { zh: '拨打电话', en: 'Call' },
+  'what.messages': { zh: '家校消息', en: 'Family messages' },
   'log.many': { zh: '等 {n} 名学生', en: 'and {n} children in all' },
 });
 
