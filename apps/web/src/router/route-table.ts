@@ -143,6 +143,8 @@ export type PageKey =
   | 'parentConsent'
   | 'privacyPrincipal'
   | 'privacyOperator'
+  // receipts (issue 40)
+  | 'receiptsPrincipal'
   // family conversations (issue 40)
   | 'conversationsConsole';
 
@@ -246,6 +248,8 @@ export const ROUTES: RouteDef[] = [
   },
   // issue 40: the school's family conversations (an admin's read is logged), and the admin's own office hours
   { path: '/principal_chats', area: 'principal', title: b('家长消息', 'Family messages'), page: 'conversationsConsole', menu: G.school },
+  // issue 40: every payment's and refund's receipt (收据), the month's export and the school's stamp
+  { path: '/principal_receipts', area: 'principal', title: b('收据管理', 'Receipts'), page: 'receiptsPrincipal', menu: G.school },
   { path: '/principal_shop_add', area: 'principal', title: b('添加积分商城商品', 'Add points-mall product'), page: 'pointsGoodsForm' },
   { path: '/principal_order', area: 'principal', title: b('订餐管理', 'Meal-order management'), page: 'mealsOrder', menu: G.services },
   { path: '/principal_order_add', area: 'principal', title: b('添加订餐', 'Add meal order'), page: 'mealsOrderAdd' },

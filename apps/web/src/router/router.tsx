@@ -183,6 +183,8 @@ const PAGES: Record<PageKey, () => Promise<{ default: React.ComponentType }>> = 
   parentConsent: () => import('../areas/privacy/desktop-consent'),
   privacyPrincipal: () => import('../areas/privacy/principal-privacy'),
   privacyOperator: () => import('../areas/privacy/operator-privacy'),
+  // receipts (issue 40)
+  receiptsPrincipal: () => import('../areas/receipts/principal-receipts'),
   // family conversations: the admin's, head teacher's and teacher's console
   conversationsConsole: () => import('../areas/conversations/console'),
 };

@@ -3,7 +3,7 @@ import Card from 'antd-mobile/es/components/card';
 import Tag from 'antd-mobile/es/components/tag';
 import Toast from 'antd-mobile/es/components/toast';
 import { useQueryClient } from '@tanstack/react-query';
-import { formatFen, type ContractRow, type ContractState, type ParentChild } from '@wantuo/shared';
+import { formatFen, type ContractRow, type ContractState, type ParentChild, type ReceiptRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { owedOf, payContract, useChildrenContracts, useUnitsText } from '../../areas/contracts/parent-contracts-model';
 import { contractStrings } from '../../areas/contracts/strings';
@@ -11,6 +11,7 @@ import { useParentChildren } from '../../areas/parent/children';
 import { PaySheet } from '../money/pay-sheet';
 import { PhonePage, QueryView } from '../ui/page';
 import { PhoneError, PhoneLoading } from '../ui/states';
+import { ReceiptButtons, ReceiptList, useChildReceipts } from './receipts';
 import { todayStrings } from './today-strings';
 import './today.css';
 
@@ -57,26 +58,9 @@ function ChildrenContracts({ kids }: { kids: ParentChild[] }) {
           </div>
         </Card>
       )}
-      {kids.map((k, i) => {
-        const q = lists[i];
-        return (
-          <section key={k.id} aria-label={k.name}>
-            <div className="m-pad" style={{ paddingBottom: 0 }}>
-              <span className="m-strong">{k.name}</span>
-              {k.care_class && <span className="m-muted"> · {k.care_class.name}</span>}
-            </div>
-            {q.isPending ? (
-              <PhoneLoading rows={3} />
-            ) : !q.data ? (
-              <PhoneError error={q.error} onRetry={() => void q.refetch()} />
-            ) : q.data.list.length === 0 ? (
-              <div className="m-section m-pad m-muted">{s('parent.empty')}</div>
-            ) : (
-              q.data.list.map((c) => <ContractCard key={c.id} c={c} onPay={() => setPaying(c)} />)
-            )}
-          </section>
-        );
-      })}
+      {kids.map((k, i) => (
+        <KidContracts key={k.id} kid={k} q={lists[i]} onPay={setPaying} />
+      ))}
       <PaySheet
         open={paying !== null}
         title={paying ? s('parent.pay_title', { no: paying.no }) : ''}
@@ -92,7 +76,31 @@ function ChildrenContracts({ kids }: { kids: ParentChild[] }) {
   );
 }
 
-function ContractCard({ c, onPay }: { c: ContractRow; onPay: () => void }) {
+/** One child's contracts, each paid one with its receipts, and the child's receipts below them. */
+function KidContracts({ kid, q, onPay }: { kid: ParentChild; q: ReturnType<typeof useChildrenContracts>[number]; onPay: (c: ContractRow) => void }) {
+  const s = contractStrings.use();
+  const receipts = useChildReceipts(kid.id);
+  return (
+    <section aria-label={kid.name}>
+      <div className="m-pad" style={{ paddingBottom: 0 }}>
+        <span className="m-strong">{kid.name}</span>
+        {kid.care_class && <span className="m-muted"> · {kid.care_class.name}</span>}
+      </div>
+      {q.isPending ? (
+        <PhoneLoading rows={3} />
+      ) : !q.data ? (
+        <PhoneError error={q.error} onRetry={() => void q.refetch()} />
+      ) : q.data.list.length === 0 ? (
+        <div className="m-section m-pad m-muted">{s('parent.empty')}</div>
+      ) : (
+        q.data.list.map((c) => <ContractCard key={c.id} c={c} receipts={receipts.byContract.get(c.id)} onPay={() => onPay(c)} />)
+      )}
+      <ReceiptList receipts={receipts} only="contract" />
+    </section>
+  );
+}
+
+function ContractCard({ c, onPay, receipts }: { c: ContractRow; onPay: () => void; receipts: ReceiptRow[] | undefined }) {
   const s = contractStrings.use();
   const unitsText = useUnitsText();
   const left = unitsText(c);
@@ -126,6 +134,7 @@ function ContractCard({ c, onPay }: { c: ContractRow; onPay: () => void }) {
           {s('parent.pay')} ¥{formatFen(c.price_fen)}
         </Button>
       )}
+      <ReceiptButtons receipts={receipts} />
     </Card>
   );
 }

@@ -26,6 +26,7 @@ import { phoneStrings } from '../strings';
 import { PhonePage, QueryView } from '../ui/page';
 import { PhoneEmpty, PhoneError, PhoneLoading } from '../ui/states';
 import { PhoneChildSwitcher } from './child-switcher';
+import { ReceiptButtons, ReceiptList, useChildReceipts, type ChildReceipts } from './receipts';
 import { todayStrings } from './today-strings';
 import './today.css';
 
@@ -59,8 +60,12 @@ function Meals({ kids }: { kids: ParentChild[] }) {
 function ChildMeals({ studentId }: { studentId: number }) {
   const s = mealStrings.use();
   const meals = useChildMeals(studentId);
+  const receipts = useChildReceipts(studentId);
   const [paying, setPaying] = useState<DinnerBooking | null>(null);
-  const refresh = () => void meals.refresh();
+  const refresh = () => {
+    void meals.refresh();
+    void receipts.q.refetch();
+  };
   if (meals.pending) return <PhoneLoading />;
   if (meals.error || !meals.q.data)
     return <PhoneError error={(meals.error ?? meals.q).error} onRetry={() => void (meals.error ?? meals.q).refetch()} />;
@@ -74,8 +79,9 @@ function ChildMeals({ studentId }: { studentId: number }) {
       </div>
       {data.goods.length === 0 && <PhoneEmpty description={s('parent.no_goods')} />}
       {meals.days.map((d) => (
-        <DayCard key={d.day} d={d} goods={data.goods} studentId={studentId} onChanged={refresh} onPay={setPaying} />
+        <DayCard key={d.day} d={d} goods={data.goods} studentId={studentId} onChanged={refresh} onPay={setPaying} receipts={receipts} />
       ))}
+      <ReceiptList receipts={receipts} only="meal" />
       <PaySheet
         open={paying !== null}
         title={paying ? s('parent.pay_title', { day: paying.day }) : ''}
@@ -97,12 +103,14 @@ function DayCard({
   studentId,
   onChanged,
   onPay,
+  receipts,
 }: {
   d: MealDay;
   goods: MealGoods[];
   studentId: number;
   onChanged: () => void;
   onPay: (b: DinnerBooking) => void;
+  receipts: ChildReceipts;
 }) {
   const s = mealStrings.use();
   const t = phoneStrings.use();
@@ -174,6 +182,7 @@ function DayCard({
           )}
         </div>
       )}
+      {b && <ReceiptButtons receipts={receipts.byBooking.get(b.id)} />}
       <ActionSheet
         visible={choosing}
         extra={tt('pt.choose_meal')}
