@@ -341,7 +341,7 @@ const clockOptions = (held: string) => {
 /** The signed-in staff member's office hours: outside them they are not told of family messages. */
 function OfficeHoursCard() {
   const s = conversationsStrings.use();
-  const { info } = useOfficeHours();
+  const { info, save } = useOfficeHours();
   return (
     <Card title={s('office.title')} size="small" style={{ marginTop: 16 }} data-testid="cc-office">
       {info.isPending ? (
@@ -349,16 +349,15 @@ function OfficeHoursCard() {
       ) : !info.data ? (
         <LoadError onRetry={() => void info.refetch()} />
       ) : (
-        <OfficeHoursForm key={`${info.data.days.join()}-${info.data.start}-${info.data.end}`} data={info.data} />
+        <OfficeHoursForm key={`${info.data.days.join()}-${info.data.start}-${info.data.end}`} data={info.data} save={save} />
       )}
     </Card>
   );
 }
 
-function OfficeHoursForm({ data }: { data: OfficeHoursInfo }) {
+function OfficeHoursForm({ data, save }: { data: OfficeHoursInfo; save: ReturnType<typeof useOfficeHours>['save'] }) {
   const s = conversationsStrings.use();
   const lang = usePreferences((p) => p.lang);
-  const { save } = useOfficeHours();
   const [days, setDays] = useState<number[]>(data.days);
   const [start, setStart] = useState(data.start);
   const [end, setEnd] = useState(data.end);

@@ -138,7 +138,8 @@ export function useMarkRead(studentId: number, head: ConversationInfo | undefine
       asked.current = 0;
     },
   });
-  const newest = messages.length ? messages[messages.length - 1].id : 0;
+  // the newest message someone else wrote (my own need no reading)
+  const newest = messages.reduce((n, m) => (!m.mine && m.id > n ? m.id : n), 0);
   const already = head ? (head.read[head.my_side] ?? 0) : 0;
   const { mutate } = read;
   useEffect(() => {

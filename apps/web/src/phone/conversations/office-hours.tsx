@@ -19,20 +19,19 @@ import './chat.css';
  */
 export function OfficeHoursSection() {
   const s = conversationsStrings.use();
-  const { info } = useOfficeHours();
+  const { info, save } = useOfficeHours();
   return (
     <List className="m-section" header={s('office.title')} data-testid="office-hours">
       <QueryView query={info} rows={2}>
-        {(d) => <OfficeHoursForm key={`${d.days.join()}-${d.start}-${d.end}`} data={d} />}
+        {(d) => <OfficeHoursForm key={`${d.days.join()}-${d.start}-${d.end}`} data={d} save={save} />}
       </QueryView>
     </List>
   );
 }
 
-function OfficeHoursForm({ data }: { data: OfficeHoursInfo }) {
+function OfficeHoursForm({ data, save }: { data: OfficeHoursInfo; save: ReturnType<typeof useOfficeHours>['save'] }) {
   const s = conversationsStrings.use();
   const lang = usePreferences((p) => p.lang);
-  const { save } = useOfficeHours();
   const [days, setDays] = useState<number[]>(data.days);
   const [start, setStart] = useState(data.start);
   const [end, setEnd] = useState(data.end);
