@@ -40,14 +40,7 @@ export function ReceiptButtons({ receipts }: { receipts: ReceiptRow[] | undefine
   return (
     <div className="m-row-buttons" data-testid="receipt-buttons">
       {receipts.map((r) => (
-        <Button
-          key={r.id}
-          size="small"
-          fill="outline"
-          color={r.kind === 'refund' ? 'danger' : 'primary'}
-          loading={opening === r.id}
-          onClick={() => void open(r)}
-        >
+        <Button key={r.id} fill="outline" color={r.kind === 'refund' ? 'danger' : 'primary'} loading={opening === r.id} onClick={() => void open(r)}>
           {r.kind === 'refund' ? s('p.refund_receipt') : s('p.receipt')} {r.receipt_no}
         </Button>
       ))}
