@@ -37,6 +37,9 @@ function receiptFonts(): { regular: Buffer; bold: Buffer } {
 }
 
 const RED = '#c8161d';
+/** A5 landscape, in points */
+const PAGE_W = 595.28;
+const PAGE_H = 419.53;
 const INK = '#222222';
 const GREY = '#666666';
 
@@ -45,7 +48,8 @@ const GREY = '#666666';
  * 退款收据, red, naming the original receipt), the number and the issue time in the school's zone, a table of the child,
  * the item, the period, the amount in figures and in capitals, the method, the transaction number and the payment
  * time, the payee line with the stamp. Deterministic: the document's dates are the issue time (its /ID is derived from
- * them), the font subset's tag from the font's id, no random ids — the same receipt renders to the same bytes.
+ * them), the font subset's tag from the font's id, no random ids — the same receipt renders to the same bytes. One page:
+ * everything is placed inside its margins.
  */
 export function renderReceiptPdf(r: ReceiptSnapshot, stamp: Buffer | null): Promise<Buffer> {
   const { regular, bold } = receiptFonts();
@@ -53,7 +57,7 @@ export function renderReceiptPdf(r: ReceiptSnapshot, stamp: Buffer | null): Prom
   const title = refund ? '退款收据' : '收据';
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
-      size: [595.28, 419.53],
+      size: [PAGE_W, PAGE_H],
       margin: 36,
       compress: true,
       info: {
@@ -74,7 +78,7 @@ export function renderReceiptPdf(r: ReceiptSnapshot, stamp: Buffer | null): Prom
     doc.registerFont('sc-bold', bold);
 
     const left = 36;
-    const width = 595.28 - 72;
+    const width = PAGE_W - 72;
     const local = (at: Date) => localDateTime(at, r.timezone);
 
     doc.font('sc-bold').fontSize(15).fillColor(INK).text(r.school_name, left, 30, { width, align: 'center' });
@@ -132,7 +136,7 @@ export function renderReceiptPdf(r: ReceiptSnapshot, stamp: Buffer | null): Prom
       .lineTo(left + labelW, top + rowH * rows.length)
       .stroke();
 
-    const footY = top + rowH * rows.length + 18;
+    const footY = top + rowH * rows.length + 14;
     doc
       .font('sc')
       .fontSize(10)
@@ -146,7 +150,7 @@ export function renderReceiptPdf(r: ReceiptSnapshot, stamp: Buffer | null): Prom
       .text(
         refund ? `本收据为退款收据，冲减原收据 ${r.original_receipt_no ?? ''} 所列金额。` : '本收据由系统依付款记录开具，每次打开内容相同。',
         left,
-        419.53 - 44,
+        PAGE_H - 50,
         { width, align: 'left', lineBreak: false },
       );
     doc.end();

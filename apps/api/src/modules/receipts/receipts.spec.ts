@@ -2,6 +2,7 @@ import { amountInCapitals, amountInFigures, Code, type ContractDetail, type Rece
 import { Workbook } from 'exceljs';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { pdfText } from '../../../test/pdf-text';
+import { countPdfPages } from '../courseware/pdf-pages';
 import { PaymentKinds } from '../payments/payment-kinds';
 import { demoStampPng } from './demo-stamp';
 import { ReceiptsService } from './receipts.service';
@@ -186,8 +187,11 @@ describe('issuing', () => {
       ['refund', original.receipt_no],
       ['contract', null],
     ]);
-    const text = pdfText((await binary(t.get(`${P}receiptDownload?id=${refund.id}`, parent))).body as Buffer).join('\n');
+    const pdf = (await binary(t.get(`${P}receiptDownload?id=${refund.id}`, parent))).body as Buffer;
+    expect(countPdfPages(pdf)).toBe(1);
+    const text = pdfText(pdf).join('\n');
     expect(text).toContain('退 款 收 据');
+    expect(text).toContain(`本收据为退款收据，冲减原收据 ${original.receipt_no} 所列金额。`);
     expect(text).toContain(`原收据号\n${original.receipt_no}`);
     expect(text).toContain(amountInCapitals(preview.refund_fen));
   });
@@ -237,6 +241,7 @@ describe('the PDF', () => {
       ]),
     );
     expect((first.body as Buffer).toString('latin1')).toMatch(/\/Subtype \/Image/);
+    expect(countPdfPages(first.body as Buffer)).toBe(1);
     expect((first.body as Buffer).toString('latin1')).toMatch(/NotoSansSC/);
     const second = await binary(t.get(`${P}receiptDownload?id=${r.id}`, admin));
     expect(Buffer.compare(first.body as Buffer, second.body as Buffer)).toBe(0);
