@@ -41,21 +41,32 @@ class AlreadyIssued extends Error {}
 /**
  * Issues every receipt of the sources in the scope that have none (payments and desk payments first, then the
  * refunds, whose originals are then there), each in a transaction of its own: the school's counter taken, the snapshot
- * written (`issuedAt` backdates a receipt: the demo's). Answers how many it issued. Used by the service (a
- * DataSource) and by the demo's seed (inside its transaction: `em`).
+ * written. Answers how many it issued. Used by the service (a DataSource) and by the demo's seed (inside its
+ * transaction: `em`), which `backdate`s each receipt to when its money moved and so issues them one at a time in that
+ * order (the earliest payment or refund without a receipt next), so that the numbers follow the issue times.
  */
 export async function issueReceipts(
   db: DataSource | EntityManager,
   scope: SourceScope,
   opts: { backdate?: boolean; log?: Logger } = {},
 ): Promise<number> {
+  const repo = new ReceiptsRepository(db);
   let issued = 0;
+  if (opts.backdate) {
+    for (;;) {
+      const [p] = await repo.paymentSources({ ...scope, limit: 1 });
+      const [r] = await repo.refundSources({ ...scope, limit: 1 });
+      const next = p && r ? (r.paid_at < p.paid_at ? r : p) : (p ?? r);
+      if (!next) return issued;
+      if (!(await issueOne(db, next, next.paid_at))) throw new Error(`receipt of ${next.source} was not issued`);
+      issued++;
+    }
+  }
   for (const pass of ['payments', 'refunds'] as const) {
-    const repo = new ReceiptsRepository(db);
     const sources = pass === 'payments' ? await repo.paymentSources(scope) : await repo.refundSources(scope);
     for (const s of sources) {
       try {
-        if (await issueOne(db, s, opts.backdate ? s.paid_at : null)) issued++;
+        if (await issueOne(db, s, null)) issued++;
       } catch (err) {
         if (!opts.log) throw err;
         opts.log.error({ err, source: s.source }, 'a receipt could not be issued: the next sweep tries again');

@@ -112,6 +112,13 @@ describe('issuing', () => {
     expect(original.contract_id).toBe(refund.contract_id);
     expect(await receipts().sweep()).toBe(0);
     await expectContiguous(t.demo.schoolId);
+    // issued when the money moved (the seed backdates them), numbered in that order
+    const { rows } = await t.sql.query(`select receipt_no from receipts where school_id = $1 order by issued_at, id`, [t.demo.schoolId]);
+    const nos = rows.map((r) => r.receipt_no as string);
+    expect(nos).toEqual([...nos].sort());
+    expect(refund.issued_at).toEqual(
+      (await t.sql.query(`select at from contract_events where id = $1`, [Number(String(refund.source).split(':')[1])])).rows[0].at,
+    );
   });
 
   it('a WeChat payment gets one receipt when the event and the sweep run at once', async () => {
