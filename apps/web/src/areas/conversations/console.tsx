@@ -43,7 +43,7 @@ const PAGE = 20;
  * /principal_chats, /teacher_chats, /A_chats 家长消息 (issue 40): on the left the conversations the signed-in member of
  * staff may read (the admin: the school's), server-paged, searched by a child's name, unread only; on the right the
  * one chosen (?student=): its bubbles (the admin also sees a retracted text, marked 已撤回), the send box with the
- * school's quick replies; an admin not in the conversation is told their reading is logged. The staff member's own
+ * school's quick replies; an admin is told their reading is logged (one not among the members does not mark it read). The staff member's own
  * office hours below the list. New messages arrive live.
  */
 export default function ConversationsConsole() {
@@ -171,7 +171,8 @@ function ConversationPanel({ studentId }: { studentId: number }) {
         </Space>
       }
     >
-      {user?.role === Role.Admin && !member && (
+      {/* every read of an admin's is logged (the API lists the school's admins among the members, so always shown) */}
+      {user?.role === Role.Admin && (
         <Alert type="warning" showIcon title={s('chat.admin_note')} style={{ marginBottom: 12 }} data-testid="cc-admin-note" />
       )}
       {head.school.length > 0 && <div className="cc-muted cc-members">{s('chat.members', { names: head.school.map((m) => m.name).join('、') })}</div>}

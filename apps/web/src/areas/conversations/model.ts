@@ -195,9 +195,14 @@ export function useNow(ms = 10_000): number {
   return now;
 }
 
-/** Whether the reader may take this message back now: their own, not yet retracted, within the window. */
+/**
+ * Whether the reader may take this message back now: their own, not yet retracted, within the window. A message sent
+ * "after now" (the page's clock ticks every few seconds, and the phone's clock may be behind the server's) counts as
+ * just sent; the server decides in the end.
+ */
 export function retractable(m: ConversationMessage, now: number): boolean {
-  return m.mine && !m.retracted_at && canRetract(new Date(m.sent_at), new Date(now));
+  const sent = new Date(m.sent_at);
+  return m.mine && !m.retracted_at && canRetract(sent, new Date(Math.max(now, sent.getTime())));
 }
 
 /** The other side of a conversation (whose read mark says whether my message was read). */

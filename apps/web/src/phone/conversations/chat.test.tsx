@@ -172,7 +172,7 @@ describe('/m/parent_chat: the guardian’s conversation (issue 40)', { timeout: 
     let n = 0;
     const server = await open(<ParentChatPhone />, {
       parentChildren: () => ({ data: { list: [kid(7, '王小明')] } }),
-      conversationInfo: () => ({ data: info() }),
+      conversationInfo: () => ({ data: info({ messages: [message(1)] }) }),
       conversationSend: (input) => {
         n++;
         if (n === 3) return { code: Code.Error, msg: '发送太频繁，请 1 分钟后再试（每分钟最多 6 条）' };
@@ -199,12 +199,15 @@ describe('/m/parent_chat: the guardian’s conversation (issue 40)', { timeout: 
     await type(box, '今天奶奶来接');
     await click($('[data-testid="chat-urgent"]')!);
     await click($('[data-testid="chat-send"]')!);
-    await waitFor(() => expect($$('[data-testid="chat-message"]')).toHaveLength(1));
+    await waitFor(() => expect($$('[data-testid="chat-message"]')).toHaveLength(2));
     const [sent] = server.of('conversationSend');
     expect(sent).toMatchObject({ student_id: 7, text: '今天奶奶来接', urgent: true });
     expect(sent.request_id).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
-    expect($('[data-testid="chat-message"]')!.className).toContain('cv-mine');
-    expect($('[data-testid="chat-message"]')!.textContent).toContain('紧急');
+    const mine = $$('[data-testid="chat-message"]')[1];
+    expect(mine.className).toContain('cv-mine');
+    expect(mine.textContent).toContain('紧急');
+    // just sent (after the page's clock last ticked): it may be taken back at once
+    expect(mine.dataset.retractable).toBe('1');
     expect(box.value).toBe('');
     // a quick reply: its index only
     await click($('[data-testid="chat-quick"]')!);
@@ -214,7 +217,7 @@ describe('/m/parent_chat: the guardian’s conversation (issue 40)', { timeout: 
     expect(server.of('conversationSend')[1]).toMatchObject({ student_id: 7, quick_reply: 0 });
     expect(server.of('conversationSend')[1].text).toBeUndefined();
     expect(server.of('conversationSend')[1].request_id).not.toBe(sent.request_id);
-    await waitFor(() => expect($$('[data-testid="chat-message"]')).toHaveLength(2));
+    await waitFor(() => expect($$('[data-testid="chat-message"]')).toHaveLength(3));
     // the third is refused: the API's words, the text kept
     await type(box, '再发一条');
     await click($('[data-testid="chat-send"]')!);
@@ -232,7 +235,8 @@ describe('/m/parent_chat: the guardian’s conversation (issue 40)', { timeout: 
           messages: [
             message(1, { side: 'family', sender_id: 11, sender_name: '妈妈', mine: true, sent_at: ago(5 * 60_000) }),
             message(2, { sent_at: ago(20_000) }),
-            message(3, { side: 'family', sender_id: 11, sender_name: '妈妈', mine: true, sent_at: ago(30_000) }),
+            message(3, { side: 'family', sender_id: 11, sender_name: '妈妈', mine: true, sent_at: ago(40_000) }),
+            message(4, { side: 'family', sender_id: 11, sender_name: '妈妈', mine: true, sent_at: ago(30_000) }),
           ],
         }),
       }),
@@ -247,9 +251,9 @@ describe('/m/parent_chat: the guardian’s conversation (issue 40)', { timeout: 
         }),
       }),
     });
-    await waitFor(() => expect($$('[data-testid="chat-message"]')).toHaveLength(3));
+    await waitFor(() => expect($$('[data-testid="chat-message"]')).toHaveLength(4));
     const retractable = $$('[data-testid="chat-message"]').filter((m) => m.dataset.retractable === '1');
-    expect(retractable.map((m) => m.dataset.id)).toEqual(['3']);
+    expect(retractable.map((m) => m.dataset.id)).toEqual(['3', '4']);
     // an old one of mine and the teacher's: a tap offers nothing
     await click($$('[data-testid="chat-message"]')[0].querySelector<HTMLElement>('.cv-text')!);
     await click($$('[data-testid="chat-message"]')[1].querySelector<HTMLElement>('.cv-text')!);
@@ -259,7 +263,16 @@ describe('/m/parent_chat: the guardian’s conversation (issue 40)', { timeout: 
     await click(buttonNamed('撤回')!);
     await waitFor(() => expect(server.of('conversationRetract')).toEqual([{ id: 3 }]));
     await waitFor(() => expect($('[data-testid="chat-retracted"]')?.textContent).toBe('你撤回了一条消息'));
-    expect($$('[data-testid="chat-message"]')).toHaveLength(2);
+    expect($$('[data-testid="chat-message"]')).toHaveLength(3);
+    // the other one: the sheet takes back the message tapped, not the one before
+    await click(
+      $$('[data-testid="chat-message"]')
+        .find((m) => m.dataset.id === '4')!
+        .querySelector<HTMLElement>('.cv-text')!,
+    );
+    await waitFor(() => expect(buttonNamed('撤回')).toBeTruthy());
+    await click(buttonNamed('撤回')!);
+    await waitFor(() => expect(server.of('conversationRetract')).toEqual([{ id: 3 }, { id: 4 }]));
   });
 
   it('a live message of the open conversation is shown and read; paging back asks before the oldest id', async () => {

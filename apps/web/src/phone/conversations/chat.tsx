@@ -299,10 +299,10 @@ function InputBar({ head, side, studentId }: { head: ConversationInfo; side: Con
             photo.mutate(f);
           }}
         />
-        <Button size="small" onClick={() => file.current?.click()} loading={photo.isPending} data-testid="chat-photo-add">
+        <Button onClick={() => file.current?.click()} loading={photo.isPending} data-testid="chat-photo-add">
           <PictureOutline /> {s('chat.photo')}
         </Button>
-        <Button size="small" onClick={() => setQuick(true)} data-testid="chat-quick">
+        <Button onClick={() => setQuick(true)} data-testid="chat-quick">
           <MessageOutline /> {s('chat.quick')}
         </Button>
         {family && (
