@@ -165,7 +165,7 @@ export class ConversationsRepository {
     return this.em.query(
       `select u.id, coalesce(nullif(g.relation, ''), u.name) as name from student_guardians g
          join users u on u.id = g.user_id and u.deleted_at is null and u.status = 1
-        where g.student_id = $1 and g.school_id = $2 order by g.id`,
+        where g.student_id = $1 and g.school_id = $2 order by g.user_id`,
       [studentId, schoolId],
     );
   }

@@ -57,6 +57,7 @@ export class ErasureRepository {
          union select jsonb_array_elements_text(photos) from daily_comment_versions where school_id = $2 and student_id = any($1::int[])
          union select photo_url from homework_submissions where school_id = $2 and student_id = any($1::int[]) and photo_url is not null
          union select photo_url from homework_events where school_id = $2 and student_id = any($1::int[]) and photo_url is not null
+         union select photo_url from family_messages where school_id = $2 and student_id = any($1::int[]) and photo_url is not null
        ), gone as (
          delete from files f using urls where '/uploads/' || f.storage_path = urls.url returning f.storage_path
        )
@@ -150,6 +151,12 @@ export class ErasureRepository {
     await run(`update contracts set remark = null where school_id = $2 and student_id = any($1::int[]) and remark is not null`);
     await run(`update points_ledger set reason = '' where school_id = $2 and student_id = any($1::int[]) and reason <> ''`);
     await run(`update privacy_requests set body = '' where school_id = $2 and student_id = any($1::int[])`);
+    // the family conversation: every message's text and photo go, the guardians' names too; the rows (ids, times,
+    // sides, retractions) stay
+    await run(
+      `update family_messages set body = '', photo_url = null, sender_name = case when side = 'family' then '已注销家长' else sender_name end
+        where school_id = $2 and student_id = any($1::int[])`,
+    );
     await run(
       `update student_guardian_changes set guardian_name = '', guardian_mobile = '', relation = '', old_relation = null
         where school_id = $2 and student_id = any($1::int[])`,

@@ -153,6 +153,14 @@ async function writeChildText(studentId: number, name: string, guardianId: numbe
     [school, studentId, `晚餐-${name}`, name, guardianId],
   );
   await t.sql.query(`update contracts set remark = $2 where student_id = $1`, [studentId, `${name}的托管合同 ${MARK}`]);
+  // the family conversation: a guardian's text naming the child and a teacher's photo
+  await t.sql.query(
+    `with c as (insert into family_conversations (school_id, student_id) values ($1, $2) on conflict (student_id) do update set school_id = excluded.school_id returning id)
+     insert into family_messages (conversation_id, school_id, student_id, side, sender_id, sender_role, sender_name, body, photo_url, request_id)
+     select c.id, $1::int, $2::int, 'family', $3::int, 6, '妈妈', $4::text, null::text, 'erase-1' from c
+     union all select c.id, $1::int, $2::int, 'school', $5::int, 1, '王老师', $6::text, $7::text, 'erase-2' from c`,
+    [school, studentId, guardianId, `${MARK} ${name}今天咳嗽`, admin, `${MARK} ${name}的照片`, comment.url],
+  );
   await t.sql.query(
     `insert into wechat_messages (school_id, user_id, appid, openid, kind, template_id, data, url, day, state, dedupe_key, params)
      values ($1, $2::int, 'wx-demo', 'o-erase', 'left', 't1', jsonb_build_object('thing1', jsonb_build_object('value', $3::text)), '/m', current_date,
@@ -291,6 +299,7 @@ describe('a deletion request completed', () => {
     for (const needle of [child.name, MARK, child.mobile, child.pickup_mobile]) expect(await whereFound(needle)).not.toEqual([]);
     // the child's paid contract has its receipt (the demo's seed issued it), which names the child
     expect(await whereFound(child.name)).toContain('receipts.student_name');
+    expect(await whereFound(MARK)).toContain('family_messages.body');
 
     const asked = await t
       .post('/api/index/privacyRequest', guardian)
