@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, Badge, Button, Card, Checkbox, Col, Dropdown, Image, Input, Popconfirm, Row, Select, Space, Tag, Typography } from 'antd';
+import { Alert, Badge, Button, Card, Checkbox, Col, Dropdown, Grid, Image, Input, Popconfirm, Row, Select, Space, Tag, Typography } from 'antd';
 import {
   CONVERSATION_LIMITS,
   QUICK_REPLIES,
@@ -51,13 +51,15 @@ export default function ConversationsConsole() {
   const [params, setParams] = useSearchParams();
   const chosen = Number(params.get('student')) || null;
   useConversationLive();
+  // side by side on a wide screen (the office hours under the list); one column on a phone, the conversation second
+  const wide = Grid.useBreakpoint().lg === true;
   return (
     <Row gutter={[16, 16]} className="cc">
       <Col xs={24} lg={9}>
         <Card title={s('list.title')} size="small">
           <ConversationList chosen={chosen} onChoose={(id) => setParams({ student: String(id) })} />
         </Card>
-        <OfficeHoursCard />
+        {wide && <OfficeHoursCard />}
       </Col>
       <Col xs={24} lg={15}>
         {chosen ? (
@@ -68,6 +70,11 @@ export default function ConversationsConsole() {
           </Card>
         )}
       </Col>
+      {!wide && (
+        <Col xs={24}>
+          <OfficeHoursCard />
+        </Col>
+      )}
     </Row>
   );
 }
@@ -116,6 +123,7 @@ function ConversationList({ chosen, onChoose }: { chosen: number | null; onChoos
         rowKey="student_id"
         size="small"
         showHeader={false}
+        tableLayout="fixed"
         pagination={{ size: 'small', hideOnSinglePage: true }}
         locale={{ emptyText: <EmptyState description={unread ? s('list.empty_unread') : s('list.empty')} /> }}
         data-testid="cc-list"

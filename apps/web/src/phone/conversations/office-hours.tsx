@@ -41,15 +41,13 @@ function OfficeHoursForm({ data, save }: { data: OfficeHoursInfo; save: ReturnTy
   return (
     <>
       <List.Item>
-        <div className="m-row">
+        <div className="cv-line">
           <Tag color={data.open_now ? 'success' : 'default'} fill="outline" data-testid="office-now">
             {data.open_now ? s('office.open_now') : s('office.closed_now')}
           </Tag>
-          {data.is_default && <span className="m-muted">{s('office.default')}</span>}
+          {data.is_default && <span className="cv-muted">{s('office.default')}</span>}
         </div>
-        <div className="m-muted" style={{ marginTop: 6 }}>
-          {s('office.hint')}
-        </div>
+        <div className="cv-office-hint">{s('office.hint')}</div>
       </List.Item>
       <List.Item title={s('office.days')}>
         <Selector<number>
@@ -63,18 +61,18 @@ function OfficeHoursForm({ data, save }: { data: OfficeHoursInfo; save: ReturnTy
         />
       </List.Item>
       <List.Item>
-        <div className="m-row">
-          <label className="m-row">
+        <div className="cv-line">
+          <label className="cv-line">
             {s('office.start')}
             <input type="time" className="cv-time" value={start} onChange={(e) => setStart(e.target.value)} data-testid="office-start" />
           </label>
-          <label className="m-row">
+          <label className="cv-line">
             {s('office.end')}
             <input type="time" className="cv-time" value={end} onChange={(e) => setEnd(e.target.value)} data-testid="office-end" />
           </label>
         </div>
         {problem && (
-          <div className="m-muted" role="alert" style={{ color: '#cf1322', marginTop: 6 }}>
+          <div className="cv-office-hint" role="alert" style={{ color: '#cf1322' }}>
             {problem}
           </div>
         )}

@@ -121,10 +121,8 @@ function ChatsEntry() {
   const unread = useUnread().data?.unread ?? 0;
   return (
     <Button onClick={() => navigate('/m/teacher_chats')} data-testid="open-chats">
-      <Badge content={unread > 0 ? (unread > 99 ? '99+' : unread) : null}>
-        <MessageOutline />
-      </Badge>{' '}
-      {c('entry.staff')}
+      <MessageOutline /> {c('entry.staff')}
+      {unread > 0 && <Badge content={unread > 99 ? '99+' : unread} style={{ marginLeft: 6 }} data-testid="open-chats-unread" />}
     </Button>
   );
 }
@@ -182,6 +180,8 @@ export default function TeacherToday() {
               <Button onClick={() => navigate('/m/teacher_comments')}>
                 <EditSOutline /> {tp('tp.comments_entry')}
               </Button>
+            </div>
+            <div className="m-entry">
               <ChatsEntry />
             </div>
             <div className="m-chips" role="group" aria-label={tp('tp.filter')}>
