@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { io } from 'socket.io-client';
 import { cookies, StorageKey } from '../../lib/storage';
 import { useSession } from '../../stores/session';
-import { mergeMessage, refreshCounts } from './model';
+import { marksKey, mergeMessage, refreshCounts } from './model';
 
 /**
  * Listens to the live `conversation.message` (a new or a retracted message of a conversation the signed-in user is
@@ -24,6 +24,8 @@ export function useConversationLive(): void {
     const receive = (m: ConversationLiveMessage) => {
       if (!m || typeof m.student_id !== 'number' || !m.message) return;
       mergeMessage(qc, m.student_id, m.message, useSession.getState().user?.id);
+      // a guardian's page: the school wrote, so its read mark has likely moved (已读 under the guardian's messages)
+      if (m.message.side === 'school') void qc.invalidateQueries({ queryKey: marksKey(m.student_id) });
       refreshCounts(qc);
     };
     socket.on('conversation.message', (m: ConversationLiveMessage | ConversationLiveMessage[]) => {

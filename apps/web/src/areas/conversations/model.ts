@@ -149,6 +149,39 @@ export function useMarkRead(studentId: number, head: ConversationInfo | undefine
   }, [enabled, head, visible, newest, already, mutate]);
 }
 
+export const marksKey = (studentId: number) => ['conversationMarks', studentId] as const;
+
+/**
+ * A guardian's page keeps the school's read mark fresh (已读 under their messages): the newest message alone is asked
+ * for every 30 s while the page is shown, and at once when a message of the school's arrives (live.ts). Staff pages do
+ * not poll: each staff read of a conversation is logged.
+ */
+export function useReadMarks(studentId: number, head: ConversationInfo): void {
+  const qc = useQueryClient();
+  const visible = usePageVisible();
+  const marks = useQuery({
+    queryKey: marksKey(studentId),
+    queryFn: () => get('conversationInfo', { student_id: studentId, limit: 1 }, { silent: true }),
+    // the page's own first answer stands for the first 30 s
+    initialData: head,
+    initialDataUpdatedAt: () => Date.now(),
+    staleTime: 30_000,
+    enabled: head.my_side === 'family' && visible,
+    refetchInterval: 30_000,
+  });
+  const fresh = marks.data;
+  useEffect(() => {
+    if (!fresh) return;
+    patchHead(qc, studentId, (h) => ({
+      read: {
+        family: Math.max(h.read.family ?? 0, fresh.read.family ?? 0) || null,
+        school: Math.max(h.read.school ?? 0, fresh.read.school ?? 0) || null,
+      },
+      office: fresh.office,
+    }));
+  }, [fresh, qc, studentId]);
+}
+
 /**
  * Sends to the conversation: a text, a photo (its upload's url) or a quick reply. Each message goes with a request_id
  * (the same one again when the very same message is retried after a failure: the server answers it once).

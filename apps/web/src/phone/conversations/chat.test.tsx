@@ -298,6 +298,28 @@ describe('/m/parent_chat: the guardian’s conversation (issue 40)', { timeout: 
     expect($('[data-testid="chat-older"]')).toBeNull();
   });
 
+  it('a reply of the school’s live: the school’s read mark asked again, my message then 已读', async () => {
+    let read: number | null = null;
+    const server = await open(<ParentChatPhone />, {
+      parentChildren: () => ({ data: { list: [kid(7, '王小明')] } }),
+      conversationInfo: (q) => ({
+        data: info({
+          read: { family: 20, school: read },
+          messages:
+            q.limit === 1 || q.limit === '1' ? [message(21)] : [message(20, { side: 'family', sender_id: 11, sender_name: '妈妈', mine: true })],
+        }),
+      }),
+    });
+    await waitFor(() => expect($('[data-testid="chat-read"]')?.textContent).toBe('未读'));
+    const asked = server.of('conversationInfo').length;
+    read = 20;
+    await act(async () =>
+      live.handlers.get('conversation.message')!({ student_id: 7, message: { ...message(21, { text: '好的' }), mine: undefined } }),
+    );
+    await waitFor(() => expect($('[data-testid="chat-read"]')?.textContent).toBe('已读'));
+    expect(server.of('conversationInfo').slice(asked)).toEqual([{ student_id: 7, limit: 1 }]);
+  });
+
   it('several children: the switcher opens the other child’s conversation', async () => {
     const server = await open(<ParentChatPhone />, {
       parentChildren: () => ({ data: { list: [kid(7, '王小明'), kid(8, '王小红')] } }),

@@ -19,6 +19,7 @@ import {
   useConversation,
   useMarkRead,
   useNow,
+  useReadMarks,
   useRetractMessage,
   useSendMessage,
 } from '../../areas/conversations/model';
@@ -59,6 +60,7 @@ export function ConversationView({ studentId, side }: { studentId: number; side:
   const mySide = head.my_side ?? side;
   return (
     <div className="cv" data-testid="conversation">
+      <ReadMarks studentId={studentId} head={head} />
       <Members head={head} />
       {query.hasNextPage ? (
         <div className="cv-older">
@@ -85,6 +87,12 @@ export function ConversationView({ studentId, side }: { studentId: number; side:
       <InputBar head={head} side={mySide} studentId={studentId} />
     </div>
   );
+}
+
+/** The school's read mark kept fresh on a guardian's page (model.ts useReadMarks). */
+function ReadMarks({ studentId, head }: { studentId: number; head: ConversationInfo }) {
+  useReadMarks(studentId, head);
+  return null;
 }
 
 function Members({ head }: { head: ConversationInfo }) {
