@@ -76,6 +76,8 @@ it('family conversations: guardian → head teacher → admin, on the phone and 
   // live on the guardian's open page
   await expect.poll(() => parent.locator('[data-testid="chat-message"]').count()).toBe(3);
   await expect.poll(() => parent.locator('[data-testid="chat-message"]').last().textContent()).toContain('收到，奶奶来接没问题。');
+  // the head teacher read the guardian's messages: 已读 under them
+  await expect.poll(() => parent.locator('[data-testid="chat-read"]').first().textContent()).toBe('已读');
   await looked(parent, 'phone-conversation-parent-live');
 
   // 设置 → 办公时间

@@ -17,6 +17,7 @@ import {
 import { act } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useTransport } from '../../api/http';
 import { answersAtLabel } from '../../areas/conversations/model';
 import { useChosenChildStore } from '../../areas/parent/chosen-child';
 import { mount, unmountAll } from '../../test-utils';
@@ -318,6 +319,34 @@ describe('/m/parent_chat: the guardian’s conversation (issue 40)', { timeout: 
     );
     await waitFor(() => expect($('[data-testid="chat-read"]')?.textContent).toBe('已读'));
     expect(server.of('conversationInfo').slice(asked)).toEqual([{ student_id: 7, limit: 1 }]);
+  });
+
+  it('a photo: uploaded, then sent with its url; a refusal (no photo consent) shows the API’s message', async () => {
+    const server = await open(<ParentChatPhone />, {
+      parentChildren: () => ({ data: { list: [kid(7, '王小明')] } }),
+      conversationInfo: () => ({ data: info() }),
+      conversationSend: () => ({ code: Code.Error, msg: '该学生的监护人未同意使用照片，不能发送照片' }),
+    });
+    // the upload is multipart (not the fake server's JSON): answered here, then the rest as before
+    const uploads: FormData[] = [];
+    useTransport(async (req) => {
+      if (req.body instanceof FormData) {
+        uploads.push(req.body);
+        return { status: 200, data: { code: Code.Ok, msg: 'ok', data: { url: '/uploads/2026-01/0b7c1b0e-3f5e-4d53-9a8f-2f0c6f1d2e3a.jpg' } } };
+      }
+      return server.transport(req);
+    });
+    await waitFor(() => expect($('[data-testid="chat-photo-file"]')).not.toBeNull());
+    const input = $<HTMLInputElement>('[data-testid="chat-photo-file"]')!;
+    const file = new File([new Uint8Array([0xff, 0xd8, 0xff])], 'a.jpg', { type: 'image/jpeg' });
+    Object.defineProperty(input, 'files', { value: [file], configurable: true });
+    await act(async () => input.dispatchEvent(new Event('change', { bubbles: true })));
+    await waitFor(() => expect(server.of('conversationSend')).toHaveLength(1));
+    expect(uploads[0].get('file')).toBeInstanceOf(File);
+    expect(server.of('conversationSend')[0]).toMatchObject({ student_id: 7, photo_url: '/uploads/2026-01/0b7c1b0e-3f5e-4d53-9a8f-2f0c6f1d2e3a.jpg' });
+    await waitFor(() => expect(fb.message.error).toHaveBeenCalled());
+    expect(fb.message.error.mock.calls[0][0]).toMatchObject({ content: '该学生的监护人未同意使用照片，不能发送照片' });
+    expect($$('[data-testid="chat-message"]')).toHaveLength(0);
   });
 
   it('several children: the switcher opens the other child’s conversation', async () => {
