@@ -60,4 +60,6 @@ export const NOT_LOGGED: Record<string, string> = {
   myConsents: "the guardian's own consents",
   acceptPolicies: "the guardian's own consents",
   setConsent: "the guardian's own consents",
+  conversationSend: "the sender's own message echoed back (the conversation's reads are logged by conversationInfo)",
+  conversationRetract: "the sender's own message echoed back",
 };
