@@ -28,6 +28,7 @@ describe('guardian message kinds', () => {
       'contract.renewed',
       'exam.published',
       'report.daily',
+      'family.message',
     ]);
     for (const k of GUARDIAN_MESSAGE_KIND_NAMES) {
       const spec = GUARDIAN_MESSAGE_KINDS[k];

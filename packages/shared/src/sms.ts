@@ -46,7 +46,7 @@ export const SMS_KINDS = {
   // issue 27 (a pick-up person's link to their pick-up code, sent when a guardian makes it)
   'pickup.link': { vars: ['school', 'student', 'person', 'url'], text: ['school', 'student', 'person'] },
   // issue 40 (a family conversation's notice: who wrote and when, never the message nor the child)
-  'family.message': { vars: ['school', 'from'], text: ['school', 'from'] },
+  'family.message': { vars: ['school', 'from', 'time'], text: ['school', 'from'] },
 } as const satisfies Record<string, SmsKindSpec>;
 
 export type SmsKind = keyof typeof SMS_KINDS;

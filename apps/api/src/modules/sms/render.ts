@@ -28,7 +28,7 @@ const TEMPLATES: Record<SmsKind, (p: Record<string, string>) => string> = {
     `【晚托平台】${p.school}：${p.student} ${p.day} 的每日反馈已送达（入离园、晚餐、辅导、作业、积分和老师评语），请登录家长端在“每日反馈”中查看。`,
   'pickup.link': (p) =>
     `【晚托平台】${p.school}：${p.person}，${p.student}的家长授权您接孩子。离园时请打开 ${p.url} 出示接送码给老师扫码核验，请勿转发他人。`,
-  'family.message': (p) => `【晚托平台】${p.school}的${p.from}给您发来一条新消息，请登录家长端在“消息”中查看。`,
+  'family.message': (p) => `【晚托平台】${p.school}的${p.from}于 ${p.time} 给您发来一条新消息，请登录家长端在“消息”中查看。`,
   'homework.set': (p) => `【晚托平台】${p.school}：${p.student}有新作业“${p.title}”，${p.due} 前完成。请登录家长端在“作业”中查看。`,
 };
 
