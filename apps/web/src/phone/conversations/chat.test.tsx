@@ -15,7 +15,7 @@ import {
   type OfficeHoursInfo,
 } from '@wantuo/shared';
 import { act } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTransport } from '../../api/http';
 import { answersAtLabel } from '../../areas/conversations/model';
@@ -401,6 +401,20 @@ describe('the staff’s phone pages (issue 40)', { timeout: 30_000 }, () => {
     await click([...document.querySelectorAll<HTMLElement>('.adm-capsule-tabs-tab')].find((t) => t.textContent === '只看未读')!);
     await waitFor(() => expect($$('[data-testid="chat-row"]')).toHaveLength(1));
     expect(server.of('conversationList').at(-1)).toMatchObject({ page: 1, unread: 1 });
+  });
+
+  it('/m/teacher_chats?student= (a console link opened on a phone): that child’s chat', async () => {
+    await open(
+      <Routes>
+        <Route path="/m/teacher_chats" element={<TeacherChatsPhone />} />
+        <Route path="/m/teacher_chat" element={<TeacherChatPhone />} />
+      </Routes>,
+      // not the next test's message: the same write within 2 s goes once (http.ts), whichever server is installed
+      { conversationInfo: () => ({ data: info({ my_side: 'school', messages: [message(90, { side: 'family' })] }) }) },
+      '/m/teacher_chats?student=7',
+    );
+    await waitFor(() => expect($$('[data-testid="chat-message"]')).toHaveLength(1));
+    expect(text()).toContain('王小明的家长');
   });
 
   it('/m/teacher_chat: the school’s side: the school’s quick replies, no 紧急, no office notice; mine read by the family', async () => {

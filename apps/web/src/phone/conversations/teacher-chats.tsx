@@ -6,7 +6,7 @@ import Tag from 'antd-mobile/es/components/tag';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import type { ConversationRow } from '@wantuo/shared';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { get } from '../../api/http';
 import { nextPageOf } from '../../api/query';
 import { useConversationLive } from '../../areas/conversations/live';
@@ -25,6 +25,14 @@ const PAGE = 20;
  * orders them (unread first), paged by the server; a child's name searched, unread only; a row opens its chat.
  */
 export default function TeacherChatsPhone() {
+  const [params] = useSearchParams();
+  const student = Number(params.get('student'));
+  // a console's link to one conversation (/teacher_chats?student=7, offered on a phone as this page): that chat
+  if (Number.isInteger(student) && student > 0) return <Navigate to={`/m/teacher_chat?student=${student}`} replace />;
+  return <ChatList />;
+}
+
+function ChatList() {
   const s = conversationsStrings.use();
   const navigate = useNavigate();
   const [keyword, setKeyword] = useState('');
