@@ -149,7 +149,8 @@ describe('家长消息 in the consoles (issue 40)', { timeout: 30_000 }, () => {
         conversationList: () => pageReply([row(7)]),
         conversationInfo: () => ({
           data: info({
-            read: { family: 2, school: null },
+            // a colleague read the family's message already: my own unread count still wants my read
+            read: { family: 2, school: 1 },
             messages: [
               message(1),
               message(2, { side: 'school', sender_id: 21, sender_name: '张老师', mine: true, sent_at: ago(10 * 60_000) }),

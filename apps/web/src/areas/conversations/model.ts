@@ -119,8 +119,8 @@ export function usePageVisible(): boolean {
 }
 
 /**
- * Marks the conversation read up to its newest message while the page is shown: on opening, on each new message (live
- * or sent), and when the page comes back into view. Never asks twice for the same message. Not `enabled`: an admin
+ * Marks the conversation read (for the signed-in reader) up to its newest message of someone else's while the page is
+ * shown: on opening, on each new message, and when the page comes back into view. Never asks twice for the same message. Not `enabled`: an admin
  * reading a conversation they are not a member of (their look must not tell the family the school has read it).
  */
 export function useMarkRead(studentId: number, head: ConversationInfo | undefined, messages: readonly ConversationMessage[], enabled = true): void {
@@ -138,15 +138,16 @@ export function useMarkRead(studentId: number, head: ConversationInfo | undefine
       asked.current = 0;
     },
   });
-  // the newest message someone else wrote (my own need no reading)
+  // the newest message someone else wrote (my own need no reading). Not compared with head.read: that is the side's
+  // mark (a colleague's reading), while each reader's unread count is their own
   const newest = messages.reduce((n, m) => (!m.mine && m.id > n ? m.id : n), 0);
-  const already = head ? (head.read[head.my_side] ?? 0) : 0;
   const { mutate } = read;
+  const loaded = head !== undefined;
   useEffect(() => {
-    if (!enabled || !head || !visible || newest === 0 || newest <= already || newest <= asked.current) return;
+    if (!enabled || !loaded || !visible || newest === 0 || newest <= asked.current) return;
     asked.current = newest;
     mutate(newest);
-  }, [enabled, head, visible, newest, already, mutate]);
+  }, [enabled, loaded, visible, newest, mutate]);
 }
 
 export const marksKey = (studentId: number) => ['conversationMarks', studentId] as const;
