@@ -18,11 +18,18 @@ export async function seedDemoReceipts(em: EntityManager, schoolId: number, admi
     const storagePath = `demo/${id}.png`;
     await mkdir(join(uploadDir, 'demo'), { recursive: true });
     await writeFile(join(uploadDir, storagePath), png);
-    await em.query(
-      `insert into files (id, school_id, user_id, name, mime, size, sha256, storage_path) values ($1, $2, $3, '印章.png', 'image/png', $4, $5, $6)`,
-      [id, schoolId, adminId, png.length, createHash('sha256').update(png).digest('hex'), storagePath],
-    );
-    await new ReceiptsRepository(em).setStamp(schoolId, id);
+    const repo = new ReceiptsRepository(em);
+    await repo.insertFile({
+      id,
+      schoolId,
+      userId: adminId,
+      name: '印章.png',
+      mime: 'image/png',
+      size: png.length,
+      sha256: createHash('sha256').update(png).digest('hex'),
+      storagePath,
+    });
+    await repo.setStamp(schoolId, id);
   }
   return issueReceipts(em, { schoolId }, { backdate: true });
 }

@@ -281,6 +281,29 @@ export class ReceiptsRepository {
     return s;
   }
 
+  /** A file's row written directly (the demo's stamp, drawn by the seed; uploads go through FilesService). */
+  async insertFile(f: {
+    id: string;
+    schoolId: number;
+    userId: number;
+    name: string;
+    mime: string;
+    size: number;
+    sha256: string;
+    storagePath: string;
+  }) {
+    await this.q.query(`insert into files (id, school_id, user_id, name, mime, size, sha256, storage_path) values ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+      f.id,
+      f.schoolId,
+      f.userId,
+      f.name,
+      f.mime,
+      f.size,
+      f.sha256,
+      f.storagePath,
+    ]);
+  }
+
   /** The school's stamp from now on (receipts issued before keep theirs). */
   async setStamp(schoolId: number, fileId: string): Promise<void> {
     await this.q.query(
