@@ -20,6 +20,7 @@ for (const bench of [
   'exams.bench.mjs',
   'store.bench.mjs',
   'courseware.bench.mjs',
+  'conversations.bench.mjs',
 ]) {
   const run = spawnSync(process.execPath, [join(here, bench)], { stdio: 'inherit' });
   if (run.status !== 0) failed.push(`${bench} (exit ${run.status ?? run.signal})`);
