@@ -6,11 +6,13 @@
 // timed); then per run a new context (an empty HTTP cache, no service worker) with that session: a cold navigation to
 // the phone route, then, once the phone's service worker controls the page, a second visit (same context, a new tab:
 // the worker's precache, the browser's cache and V8's code cache warm). Timed from the navigation's start
-// (performance.timeOrigin): the first student row (/m/teacher_today) or child's card (/m/parent) on screen (targets
+// (performance.timeOrigin): the first student row (/m/teacher_today), child's card (/m/parent) or message bubble (/m/parent_chat) on screen (targets
 // ≤ 2.0 s cold, ≤ 0.8 s second visit), and "interactive": the time after which no long task (≥ 50 ms) starts within
 // 2 s (targets ≤ 2.5 s cold, ≤ 1.2 s second visit). Also the phone entry's and the route's JS, brotli, from the phone
 // build's manifest (dist/m-manifest.json; target ≤ 150 KiB).
-// Appends a dated section to BENCHMARKS.md (`--no-write` to leave it alone; `--runs N`, `--route teacher|parent`).
+// /m/parent_chat (issue 40): the guardian's conversation with the school, until its first message bubble (a few
+// messages written first through the API), same targets.
+// Appends a dated section to BENCHMARKS.md (`--no-write` to leave it alone; `--runs N`, `--route teacher|parent|chat`, or several: `--route chat,parent`).
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
@@ -51,7 +53,18 @@ const ROUTES = [
   },
   // the first child's card (name and care class) on the parent's home
   { key: 'parent', account: 'parent', path: '/m/parent', module: 'src/phone/parent/home.tsx', selector: '.child-card', what: "first child's card" },
-].filter((r) => !ONLY || r.key === ONLY);
+  // the guardian's conversation with the school (issue 40), its first message bubble: the bench writes a few messages
+  // into each of the parent's children's conversations first (through the API), so bubbles exist
+  {
+    key: 'chat',
+    account: 'parent',
+    path: '/m/parent_chat',
+    module: 'src/phone/conversations/parent-chat.tsx',
+    selector: '.cv-list .cv-bubble',
+    what: 'first message bubble',
+    seed: seedConversation,
+  },
+].filter((r) => !ONLY || ONLY.split(',').includes(r.key));
 
 for (const f of [join(web, 'dist', 'index.html'), join(web, 'dist', 'm-manifest.json'), join(web, '..', 'api', 'dist', 'main.js')]) {
   if (!existsSync(f)) throw new Error(`${f} is missing: build first (npx turbo run build)`);
@@ -226,6 +239,35 @@ const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** A few messages in each of the parent's children's conversations, the admin's and the parent's, through the API. */
+async function seedConversation(api) {
+  const post = (token, action, body) =>
+    fetch(`${api.base}/api/index/${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', token },
+      body: JSON.stringify(body),
+    }).then((r) => r.json());
+  const parent = await api.login('parent');
+  const school = await api.login('admin');
+  const { rows } = await api.sql.query(
+    `select g.student_id from student_guardians g join users u on u.id = g.user_id where u.username = 'parent' order by g.student_id`,
+  );
+  const texts = [
+    [school, '今天孩子在托管班表现很好，作业已经完成。'],
+    [parent, '谢谢老师！今天由外婆来接，五点半到。'],
+    [school, '好的，收到。晚饭吃了米饭和青菜。'],
+    [school, '明天记得带水彩笔，美术课要用。'],
+  ];
+  let n = 0;
+  for (const { student_id } of rows) {
+    for (const [who, text] of texts) {
+      const res = await post(who.token, 'conversationSend', { student_id, text, request_id: `phonebench-${student_id}-${n++}` });
+      if (res.code !== 200) throw new Error(`conversationSend: ${JSON.stringify(res).slice(0, 300)}`);
+    }
+  }
+  return `${texts.length} messages in each of the parent's ${rows.length} children's conversations`;
+}
+
 const { dbName, dbUrl } = benchDatabase('phone_bench');
 const api = await startDemoApi({ dbName, dbUrl, env: { NODE_ENV: 'development' } });
 const browser = await chromium.launch({
@@ -237,6 +279,7 @@ const chromiumVersion = browser.version();
 const workers = await throttleWorkers(browser);
 try {
   for (const route of ROUTES) {
+    if (route.seed) route.seeded = await route.seed(api);
     const state = await signIn(browser, api.base, route.account);
     const runs = [];
     for (let i = 0; i < RUNS; i++) {
@@ -306,6 +349,7 @@ for (const { route, runs } of results) {
   );
 }
 lines.push('');
+for (const { route } of results) if (route.seeded) lines.push(`${route.path}: before the runs, ${route.seeded} (conversationSend).`, '');
 for (const { route } of results) {
   const js = routeJs(route);
   lines.push(
