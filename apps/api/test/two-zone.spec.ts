@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { addDays, Code, mayCall, Role, ROLES, type LoginResult } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
+import JSZip from 'jszip';
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -259,6 +260,16 @@ function inputOf(
   return query(route.input.safeParse(value).success ? value : base.value);
 }
 
+/** A workbook's cells, sheet by sheet (dates as instants). */
+async function cellsOf(body: Buffer | Uint8Array): Promise<Array<{ name: string; rows: unknown[] }>> {
+  const wb = new Workbook();
+  await wb.xlsx.load(body as unknown as ArrayBuffer);
+  return wb.worksheets.map((ws) => ({
+    name: ws.name,
+    rows: ws.getSheetValues().map((r) => (Array.isArray(r) ? r.map((c) => (c instanceof Date ? c.toISOString() : c)) : r)),
+  }));
+}
+
 /** An answer as compared: JSON without the varying fields; an .xlsx as its cells; anything else by its bytes. */
 async function comparable(a: Answer): Promise<unknown> {
   if (a.json !== undefined) {
@@ -268,16 +279,22 @@ async function comparable(a: Answer): Promise<unknown> {
     );
     return JSON.parse(text, (k, v: unknown) => (k in VARYING_FIELDS ? '<varies>' : v)) as unknown;
   }
-  if (a.type.includes('spreadsheetml')) {
-    const wb = new Workbook();
-    await wb.xlsx.load(a.body as unknown as ArrayBuffer);
-    return {
-      disposition: a.disposition,
-      sheets: wb.worksheets.map((ws) => ({
-        name: ws.name,
-        rows: ws.getSheetValues().map((r) => (Array.isArray(r) ? r.map((c) => (c instanceof Date ? c.toISOString() : c)) : r)),
-      })),
-    };
+  if (a.type.includes('spreadsheetml')) return { disposition: a.disposition, sheets: await cellsOf(a.body) };
+  if (a.type.includes('zip')) {
+    // a child's download (childDataExport): each entry as its content (a workbook as its cells: the zip's and the
+    // workbook's own timestamps are the moment of writing), the access-log sheet left out (the other zone's download of
+    // the same child, at the same moment, is in it or not)
+    const zip = await JSZip.loadAsync(a.body);
+    const entries: Array<[string, unknown]> = [];
+    for (const [name, file] of Object.entries(zip.files)) {
+      if (file.dir) continue;
+      const bytes = await file.async('nodebuffer');
+      entries.push([
+        name,
+        name.endsWith('.xlsx') ? (await cellsOf(bytes)).filter((ws) => ws.name !== '访问记录') : createHash('sha256').update(bytes).digest('hex'),
+      ]);
+    }
+    return { disposition: a.disposition, entries };
   }
   return { status: a.status, type: a.type, disposition: a.disposition, text: a.text || createHash('sha256').update(a.body).digest('hex') };
 }
