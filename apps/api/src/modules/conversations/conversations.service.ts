@@ -25,7 +25,7 @@ import {
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import { schoolTimeZone } from '../../core/database/school-zone';
-import { pageOf, totalOf } from '../../core/database/sql-kit';
+import { isUniqueViolation, pageOf, totalOf } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
@@ -119,43 +119,55 @@ export class ConversationsService {
       body = quick.zh;
     }
     const schoolId = user.schoolId!;
-    const out = await this.db.transaction(async (em) => {
-      const repo = this.repo(em);
-      const child = await repo.child(schoolId, user.id, user.role, input.student_id);
-      if (!child) throw new AppError('conversations.not_found');
-      await repo.lockSender(user.id);
-      const again = await repo.byRequest(user.id, input.request_id);
-      const staff = await repo.staff(schoolId, child.student_id, await repo.find(child.student_id));
-      if (again) return { message: again, fresh: false, staff, child };
-      if (side === 'family' && (await repo.sentLastMinute(user.id)) >= CONVERSATION_LIMITS.guardianPerMinute)
-        throw new AppError('conversations.rate_limited', { max: CONVERSATION_LIMITS.guardianPerMinute });
-      if (input.photo_url) {
-        if (!child.photo_consent) throw new AppError('conversations.photo_consent_required');
-        if (!(await repo.ownImage(input.photo_url, user.id))) throw new AppError('conversations.photo_not_yours');
-      }
-      const senderName = side === 'family' ? ((await repo.relation(child.student_id, user.id)) ?? user.name) : user.name;
-      const conversationId = await repo.ensure(schoolId, child.student_id);
-      const message = await repo.insert({
-        conversationId,
-        schoolId,
-        studentId: child.student_id,
-        side,
-        senderId: user.id,
-        senderRole: user.role,
-        senderName: senderName.slice(0, 40),
-        body,
-        photoUrl: input.photo_url ?? null,
-        quick: input.quick_reply !== undefined,
-        urgent: input.urgent ?? false,
-        requestId: input.request_id,
+    const write = () =>
+      this.db.transaction(async (em) => {
+        const repo = this.repo(em);
+        const child = await repo.child(schoolId, user.id, user.role, input.student_id);
+        if (!child) throw new AppError('conversations.not_found');
+        // a guardian's sends one at a time (the limit counts what the others committed); staff are not limited, so their
+        // sends never wait for each other (a teacher's bulk replies hold no connection waiting for a lock)
+        if (side === 'family') await repo.lockSender(user.id);
+        const again = await repo.byRequest(user.id, input.request_id);
+        const staff = await repo.staff(schoolId, child.student_id, await repo.find(child.student_id));
+        if (again) return { message: again, fresh: false, staff, child };
+        if (side === 'family' && (await repo.sentLastMinute(user.id)) >= CONVERSATION_LIMITS.guardianPerMinute)
+          throw new AppError('conversations.rate_limited', { max: CONVERSATION_LIMITS.guardianPerMinute });
+        if (input.photo_url) {
+          if (!child.photo_consent) throw new AppError('conversations.photo_consent_required');
+          if (!(await repo.ownImage(input.photo_url, user.id))) throw new AppError('conversations.photo_not_yours');
+        }
+        const senderName = side === 'family' ? ((await repo.relation(child.student_id, user.id)) ?? user.name) : user.name;
+        const conversationId = await repo.ensure(schoolId, child.student_id);
+        const message = await repo.insert({
+          conversationId,
+          schoolId,
+          studentId: child.student_id,
+          side,
+          senderId: user.id,
+          senderRole: user.role,
+          senderName: senderName.slice(0, 40),
+          body,
+          photoUrl: input.photo_url ?? null,
+          quick: input.quick_reply !== undefined,
+          urgent: input.urgent ?? false,
+          requestId: input.request_id,
+        });
+        return { message, fresh: true, staff, child };
       });
-      return { message, fresh: true, staff, child };
+    const out = await write().catch(async (err: unknown) => {
+      // the same request_id sent twice at once by a member of staff: the second finds the first
+      if (!isUniqueViolation(err, 'family_messages_request_key')) throw err;
+      return write();
     });
     const now = this.clock.now();
     if (out.fresh) {
       const family = await this.repo().family(schoolId, out.child.student_id);
       const heads = out.message.urgent ? await this.repo().headTeachers(schoolId) : [];
-      const to = new Set<number>([user.id, ...family.map((f) => f.id), ...this.staffToTell(out.staff, out.message.urgent, heads, now, out.child.timezone)]);
+      const to = new Set<number>([
+        user.id,
+        ...family.map((f) => f.id),
+        ...this.staffToTell(out.staff, out.message.urgent, heads, now, out.child.timezone),
+      ]);
       this.events.emit('conversation.message', {
         school_id: schoolId,
         student_id: out.child.student_id,
@@ -171,7 +183,13 @@ export class ConversationsService {
    * page; for an urgent one also the head teacher of the child's class on duty, else any head teacher on duty, else the
    * admins (never a teacher off duty).
    */
-  private staffToTell(staff: StaffMember[], urgent: boolean, heads: Array<{ id: number; hours: StaffMember['hours'] }>, now: Date, tz: string): number[] {
+  private staffToTell(
+    staff: StaffMember[],
+    urgent: boolean,
+    heads: Array<{ id: number; hours: StaffMember['hours'] }>,
+    now: Date,
+    tz: string,
+  ): number[] {
     const told = staff.filter((m) => m.active || onDuty(m, now, tz)).map((m) => m.id);
     if (!urgent) return told;
     const classHeads = staff.filter((m) => m.head && onDuty(m, now, tz)).map((m) => m.id);
@@ -202,7 +220,10 @@ export class ConversationsService {
       return repo.retract(m.id);
     });
     const repo = this.repo();
-    const [family, staff] = await Promise.all([repo.family(schoolId, message.student_id), repo.staff(schoolId, message.student_id, message.conversation_id)]);
+    const [family, staff] = await Promise.all([
+      repo.family(schoolId, message.student_id),
+      repo.staff(schoolId, message.student_id, message.conversation_id),
+    ]);
     this.events.emit('conversation.message', {
       school_id: schoolId,
       student_id: message.student_id,

@@ -1,4 +1,15 @@
-import { Code, DEFAULT_OFFICE_HOURS, instantOf, localDay, nextOfficeOpening, QUICK_REPLIES, Role, weekdayOf, addDays, type ConversationLiveMessage } from '@wantuo/shared';
+import {
+  Code,
+  DEFAULT_OFFICE_HOURS,
+  instantOf,
+  localDay,
+  nextOfficeOpening,
+  QUICK_REPLIES,
+  Role,
+  weekdayOf,
+  addDays,
+  type ConversationLiveMessage,
+} from '@wantuo/shared';
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { eventually, snapshot, startTestApp, type TestApp } from '../../../test/harness';
@@ -62,11 +73,16 @@ beforeEach(() => {
 describe('a conversation between a child’s guardians and the school', () => {
   it('a guardian writes, the teacher sees it unread, answers, and each side’s reads are kept', async () => {
     const sent = await send(parent, { student_id: childId, text: '明天奶奶来接，谢谢老师' });
-    expect(sent.body).toMatchObject({ code: Code.Ok, data: { message: { side: 'family', text: '明天奶奶来接，谢谢老师', mine: true }, office: { open_now: true } } });
+    expect(sent.body).toMatchObject({
+      code: Code.Ok,
+      data: { message: { side: 'family', text: '明天奶奶来接，谢谢老师', mine: true }, office: { open_now: true } },
+    });
     const mid = sent.body.data.message.id as number;
 
     const list = await t.get('/api/index/conversationList?unread=1', teacher);
-    expect(list.body.data.list).toEqual([expect.objectContaining({ student_id: childId, unread: 1, last: expect.objectContaining({ id: mid, preview: '明天奶奶来接，谢谢老师' }) })]);
+    expect(list.body.data.list).toEqual([
+      expect.objectContaining({ student_id: childId, unread: 1, last: expect.objectContaining({ id: mid, preview: '明天奶奶来接，谢谢老师' }) }),
+    ]);
     expect((await t.get('/api/index/conversationUnread', teacher)).body.data).toEqual({ unread: 1, conversations: 1 });
 
     const seen = await info(teacher);
@@ -100,6 +116,13 @@ describe('a conversation between a child’s guardians and the school', () => {
     expect(page.body.data).toMatchObject({ has_more: true, messages: [expect.objectContaining({ id: a.body.data.message.id })] });
     const back = await info(parent, childId, `&limit=50&before=${a.body.data.message.id}`);
     expect(back.body.data.messages.every((m: { id: number }) => m.id < a.body.data.message.id)).toBe(true);
+    // a member of staff's two sends of one request at once (no lock for staff): one message
+    const staffRid = rid();
+    const both = await Promise.all(
+      [0, 1, 2].map(() => t.post('/api/index/conversationSend', teacher).send({ student_id: childId, text: '并发', request_id: staffRid })),
+    );
+    expect(new Set(both.map((r) => r.body.data?.message?.id)).size).toBe(1);
+    expect((await t.sql.query(`select count(*)::int as n from family_messages where request_id = $1`, [staffRid])).rows[0].n).toBe(1);
   });
 
   it('at 22:00 tells the guardian when the school answers and notifies no teacher; urgent goes to the admin', async () => {
@@ -126,7 +149,10 @@ describe('a conversation between a child’s guardians and the school', () => {
     expect(pushed.find((p) => p.message.id === urgent2.body.data.message.id)!.user_ids).toContain(ids.adviser);
     await t.sql.query(`delete from staff_office_hours where user_id = $1`, [ids.adviser]);
     // only a guardian marks urgent
-    expect((await send(teacher, { student_id: childId, text: 'x', urgent: true })).body).toMatchObject({ code: Code.Error, msg: '只有家长可以标记紧急' });
+    expect((await send(teacher, { student_id: childId, text: 'x', urgent: true })).body).toMatchObject({
+      code: Code.Error,
+      msg: '只有家长可以标记紧急',
+    });
   });
 
   it('the morning answer reaches a guardian who is not on the page once by WeChat, never with the text', async () => {
@@ -192,10 +218,15 @@ describe('a conversation between a child’s guardians and the school', () => {
     const shown = (await info(teacher)).body.data.messages.find((m: { id: number }) => m.id === id);
     expect(shown).toMatchObject({ text: null, retracted_at: expect.any(String) });
 
-    const before = (await t.sql.query(`select count(*)::int as n from child_access_log where action = 'conversationInfo' and actor_id = $1`, [ids.admin])).rows[0].n;
+    const before = (
+      await t.sql.query(`select count(*)::int as n from child_access_log where action = 'conversationInfo' and actor_id = $1`, [ids.admin])
+    ).rows[0].n;
     const adminView = (await info(admin)).body.data.messages.find((m: { id: number }) => m.id === id);
     expect(adminView).toMatchObject({ text: '发错了', retracted_at: expect.any(String) });
-    const after = await t.sql.query(`select what, student_ids from child_access_log where action = 'conversationInfo' and actor_id = $1 order by id desc`, [ids.admin]);
+    const after = await t.sql.query(
+      `select what, student_ids from child_access_log where action = 'conversationInfo' and actor_id = $1 order by id desc`,
+      [ids.admin],
+    );
     expect(after.rows.length).toBe(before + 1);
     expect(after.rows[0]).toEqual({ what: ['messages'], student_ids: [childId] });
 
@@ -212,7 +243,10 @@ describe('a conversation between a child’s guardians and the school', () => {
 
   it('limits a guardian to N messages a minute, writing nothing past it', async () => {
     await t.sql.query(`delete from family_messages where false`);
-    const { rows } = await t.sql.query(`select count(*)::int as n from family_messages where sender_id = $1 and sent_at > now() - interval '1 minute'`, [ids.parent]);
+    const { rows } = await t.sql.query(
+      `select count(*)::int as n from family_messages where sender_id = $1 and sent_at > now() - interval '1 minute'`,
+      [ids.parent],
+    );
     let ok = rows[0].n as number;
     while (ok < 6) {
       expect((await send(parent, { student_id: childId, text: `第${ok}条` })).body.code).toBe(Code.Ok);
@@ -228,7 +262,14 @@ describe('a conversation between a child’s guardians and the school', () => {
 
   it('refuses bad input, the wrong role, another family’s and another school’s child, writing nothing', async () => {
     const before = await snapshot(t.sql);
-    for (const body of [{ student_id: childId }, { student_id: childId, text: '' }, { student_id: 'x', text: 'a' }, { student_id: childId, text: 'a', quick_reply: 1 }, { student_id: childId, photo_url: 'http://evil/x.png' }, { student_id: childId, text: 'a'.repeat(1001) }]) {
+    for (const body of [
+      { student_id: childId },
+      { student_id: childId, text: '' },
+      { student_id: 'x', text: 'a' },
+      { student_id: childId, text: 'a', quick_reply: 1 },
+      { student_id: childId, photo_url: 'http://evil/x.png' },
+      { student_id: childId, text: 'a'.repeat(1001) },
+    ]) {
       const res = await send(parent, body);
       expect(res.body.code).toBe(Code.Error);
       expect(res.status).toBeLessThan(500);
@@ -246,7 +287,9 @@ describe('a conversation between a child’s guardians and the school', () => {
     expect((await t.post('/api/index/officeHoursSave', teacher).send({ days: [], start: '08:00', end: '18:00' })).body.code).toBe(Code.Error);
     const after = await snapshot(t.sql);
     // otherSchool() adds its school and admin (and their sign-in)
-    for (const k of Object.keys(before)) if (!['schools', 'users', 'user_tokens', 'login_logs', 'sign_ins', 'user_activity', 'user_versions'].includes(k)) expect([k, after[k]]).toEqual([k, before[k]]);
+    for (const k of Object.keys(before))
+      if (!['schools', 'users', 'user_tokens', 'login_logs', 'sign_ins', 'user_activity', 'user_versions'].includes(k))
+        expect([k, after[k]]).toEqual([k, before[k]]);
   });
 
   it('keeps a teacher’s office hours and tells whether they are open now', async () => {
@@ -270,7 +313,13 @@ describe('a conversation between a child’s guardians and the school', () => {
 
   it('pushes a message live to the guardian’s socket (flow: false: the user’s room only)', async () => {
     const url = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    const socket: Socket = io(url, { path: '/socket.io', auth: { token: parent, flow: false }, transports: ['websocket'], reconnection: false, forceNew: true });
+    const socket: Socket = io(url, {
+      path: '/socket.io',
+      auth: { token: parent, flow: false },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
     const got: ConversationLiveMessage[] = [];
     const flow: unknown[] = [];
     socket.on('conversation.message', (m: ConversationLiveMessage) => got.push(m));

@@ -1,14 +1,13 @@
 import ActionSheet from 'antd-mobile/es/components/action-sheet';
 import Button from 'antd-mobile/es/components/button';
 import Checkbox from 'antd-mobile/es/components/checkbox';
-import ImageViewer from 'antd-mobile/es/components/image-viewer';
 import Tag from 'antd-mobile/es/components/tag';
 import TextArea from 'antd-mobile/es/components/text-area';
 import PictureOutline from 'antd-mobile-icons/es/PictureOutline';
 import MessageOutline from 'antd-mobile-icons/es/MessageOutline';
 import { useMutation } from '@tanstack/react-query';
 import { CONVERSATION_LIMITS, QUICK_REPLIES, type ConversationInfo, type ConversationMessage, type ConversationSide } from '@wantuo/shared';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { feedback } from '../../api/feedback';
 import { upload } from '../../api/http';
 import {
@@ -29,6 +28,9 @@ import { useSchoolZone } from '../../lib/school-time';
 import { usePreferences } from '../../stores/preferences';
 import { PhoneEmpty, PhoneError, PhoneLoading } from '../ui/states';
 import './chat.css';
+
+/** the photo viewer (and its gesture library), loaded when a photo is first tapped */
+const ImageViewer = lazy(() => import('antd-mobile/es/components/image-viewer'));
 
 /** the clock when a bubble's actions are asked for (the window may have closed since the last tick) */
 const clockNow = () => Date.now();
@@ -128,7 +130,11 @@ function Bubbles({ head, messages, studentId }: { head: ConversationInfo; messag
           onView={setViewing}
         />
       ))}
-      <ImageViewer image={viewing ?? ''} visible={viewing !== null} onClose={() => setViewing(null)} />
+      {viewing !== null && (
+        <Suspense fallback={null}>
+          <ImageViewer image={viewing} visible onClose={() => setViewing(null)} />
+        </Suspense>
+      )}
       <ActionSheet
         visible={acting !== null}
         onClose={() => setActing(null)}
