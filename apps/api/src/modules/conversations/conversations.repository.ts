@@ -127,9 +127,17 @@ export class ConversationsRepository {
    * office hours and whether they read the conversation in the last ten minutes.
    */
   async staff(schoolId: number, studentId: number, conversationId: number | null): Promise<StaffMember[]> {
-    const rows: Array<{ id: number; name: string; role: Role; head: boolean; days: number[] | null; start_time: string | null; end_time: string | null; active: boolean }> =
-      await this.em.query(
-        `with classes as (
+    const rows: Array<{
+      id: number;
+      name: string;
+      role: Role;
+      head: boolean;
+      days: number[] | null;
+      start_time: string | null;
+      end_time: string | null;
+      active: boolean;
+    }> = await this.em.query(
+      `with classes as (
            select c.id, c.head_teacher_id from care_class_students r join care_classes c on c.id = r.class_id and c.deleted_at is null
             where r.student_id = $2),
          members as (
@@ -145,8 +153,8 @@ export class ConversationsRepository {
            left join family_conversation_reads rd on rd.conversation_id = $4 and rd.user_id = u.id
           group by u.id, u.name, u.role, h.days, h.start_time, h.end_time
           order by bool_or(m.head) desc, u.role desc, u.id`,
-        [schoolId, studentId, Role.Admin, conversationId],
-      );
+      [schoolId, studentId, Role.Admin, conversationId],
+    );
     return rows.map((r) => ({ id: r.id, name: r.name, role: Number(r.role) as Role, head: r.head, hours: hoursOf(r), active: r.active }));
   }
 
@@ -224,10 +232,10 @@ export class ConversationsRepository {
 
   /** Whether the upload at `url` is an image the user uploaded themselves. */
   async ownImage(url: string, userId: number): Promise<boolean> {
-    const rows: unknown[] = await this.em.query(
-      `select 1 from files where storage_path = $1 and user_id = $2 and mime like 'image/%'`,
-      [url.replace(/^\/uploads\//, ''), userId],
-    );
+    const rows: unknown[] = await this.em.query(`select 1 from files where storage_path = $1 and user_id = $2 and mime like 'image/%'`, [
+      url.replace(/^\/uploads\//, ''),
+      userId,
+    ]);
     return rows.length > 0;
   }
 
@@ -366,7 +374,7 @@ export class ConversationsRepository {
    */
   async claimNotices(now: Date, delayMs: number, quietMs: number, batch: number): Promise<DueNotice[]> {
     return this.em.query(
-        `with due as (
+      `with due as (
            select distinct on (m.conversation_id) m.conversation_id, m.school_id, m.student_id, m.id as message_id, m.sender_name, m.sent_at
              from family_messages m
             where m.side = 'school' and m.retracted_at is null
@@ -389,7 +397,7 @@ export class ConversationsRepository {
                 coalesce(sc.timezone, 'Asia/Shanghai') as timezone
            from targets t join claimed c on c.conversation_id = t.conversation_id and c.user_id = t.user_id
            join schools sc on sc.id = t.school_id`,
-        [delayMs, quietMs, batch, now],
-      );
+      [delayMs, quietMs, batch, now],
+    );
   }
 }

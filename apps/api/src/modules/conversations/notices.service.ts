@@ -29,7 +29,12 @@ export class ConversationNotices {
   async sweep(at?: Date): Promise<number> {
     const now = at ?? this.clock.now();
     const staged = await this.db.transaction(async (em) => {
-      const due = await new ConversationsRepository(em).claimNotices(now, CONVERSATION_LIMITS.notifyDelayMs, CONVERSATION_LIMITS.notifyQuietMs, BATCH);
+      const due = await new ConversationsRepository(em).claimNotices(
+        now,
+        CONVERSATION_LIMITS.notifyDelayMs,
+        CONVERSATION_LIMITS.notifyQuietMs,
+        BATCH,
+      );
       const items: GuardianMessage[] = due.map((d) => ({
         school_id: d.school_id,
         user_id: d.user_id,
