@@ -4,7 +4,6 @@ import {
   CONVERSATION_LIMITS,
   QUICK_REPLIES,
   Role,
-  validOfficeHours,
   type ConversationInfo,
   type ConversationMessage,
   type ConversationRow,
@@ -31,6 +30,7 @@ import {
   useMarkRead,
   useNow,
   useOfficeHours,
+  useOfficeHoursDraft,
   useRetractMessage,
   useSendMessage,
 } from './model';
@@ -367,12 +367,7 @@ function OfficeHoursCard() {
 function OfficeHoursForm({ data, save }: { data: OfficeHoursInfo; save: ReturnType<typeof useOfficeHours>['save'] }) {
   const s = conversationsStrings.use();
   const lang = usePreferences((p) => p.lang);
-  const [days, setDays] = useState<number[]>(data.days);
-  const [start, setStart] = useState(data.start);
-  const [end, setEnd] = useState(data.end);
-  const draft = { days: [...days].sort((a, b) => a - b), start, end };
-  const problem = days.length === 0 ? s('office.need_days') : !validOfficeHours(draft) ? s('office.bad_range') : null;
-  const changed = draft.days.join() !== data.days.join() || start !== data.start || end !== data.end;
+  const { days, setDays, start, setStart, end, setEnd, draft, problem, changed } = useOfficeHoursDraft(data);
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
       <Space wrap>

@@ -4,12 +4,14 @@ import {
   canRetract,
   localDay,
   localTime,
+  validOfficeHours,
   weekdayOf,
   zonedParts,
   type ConversationInfo,
   type ConversationMessage,
   type ConversationSendInput,
   type ConversationSide,
+  type OfficeHoursInfo,
   type OfficeHoursSaveInput,
 } from '@wantuo/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -254,6 +256,18 @@ export function useUnread(enabled = true) {
 }
 
 /** The signed-in staff member's office hours and their save. */
+/** The office-hours form's draft (both forms, phone and console): the fields, what is wrong with them, whether changed. */
+export function useOfficeHoursDraft(data: OfficeHoursInfo) {
+  const s = conversationsStrings.use();
+  const [days, setDays] = useState<number[]>(data.days);
+  const [start, setStart] = useState(data.start);
+  const [end, setEnd] = useState(data.end);
+  const draft = { days: [...days].sort((a, b) => a - b), start, end };
+  const problem = days.length === 0 ? s('office.need_days') : !validOfficeHours(draft) ? s('office.bad_range') : null;
+  const changed = draft.days.join() !== data.days.join() || start !== data.start || end !== data.end;
+  return { days, setDays, start, setStart, end, setEnd, draft, problem, changed };
+}
+
 export function useOfficeHours() {
   const qc = useQueryClient();
   const info = useQuery({ queryKey: OFFICE_KEY, queryFn: () => get('officeHoursInfo') });

@@ -3,10 +3,8 @@ import List from 'antd-mobile/es/components/list';
 import Selector from 'antd-mobile/es/components/selector';
 import Tag from 'antd-mobile/es/components/tag';
 import type { OfficeHoursInfo } from '@wantuo/shared';
-import { validOfficeHours } from '@wantuo/shared';
-import { useState } from 'react';
 import { feedback } from '../../api/feedback';
-import { useOfficeHours } from '../../areas/conversations/model';
+import { useOfficeHours, useOfficeHoursDraft } from '../../areas/conversations/model';
 import { conversationsStrings, WEEKDAY_LABELS } from '../../areas/conversations/strings';
 import { pick } from '../../i18n/messages';
 import { usePreferences } from '../../stores/preferences';
@@ -32,12 +30,7 @@ export function OfficeHoursSection() {
 function OfficeHoursForm({ data, save }: { data: OfficeHoursInfo; save: ReturnType<typeof useOfficeHours>['save'] }) {
   const s = conversationsStrings.use();
   const lang = usePreferences((p) => p.lang);
-  const [days, setDays] = useState<number[]>(data.days);
-  const [start, setStart] = useState(data.start);
-  const [end, setEnd] = useState(data.end);
-  const draft = { days: [...days].sort((a, b) => a - b), start, end };
-  const problem = days.length === 0 ? s('office.need_days') : !validOfficeHours(draft) ? s('office.bad_range') : null;
-  const changed = draft.days.join() !== data.days.join() || start !== data.start || end !== data.end;
+  const { days, setDays, start, setStart, end, setEnd, draft, problem, changed } = useOfficeHoursDraft(data);
   return (
     <>
       <List.Item>
