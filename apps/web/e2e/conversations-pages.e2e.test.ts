@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -13,6 +14,9 @@ afterAll(async () => {
 });
 
 const tap = (page: Page, selector: string) => page.locator(selector).first().tap();
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+/** the official account the stack's WeChat sandbox stands for (its keys file) */
+const wxAppid = (s: Stack) => (JSON.parse(readFileSync(join(s.dataDir, 'wechatpay-sandbox', 'keys.json'), 'utf8')) as { appid: string }).appid;
 
 /** The page as its user sees it (saved under SHOTS); on a phone no target under 44 px, nothing wider than the screen. */
 async function looked(page: Page, name: string, phone = true) {
@@ -95,4 +99,78 @@ it('family conversations: guardian → head teacher → admin, on the phone and 
   await admin.setViewportSize({ width: 375, height: 812 });
   await looked(admin, 'console-conversations-admin-375', false);
   expect(await admin.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-});
+  // the admin's read is in the access log (safeguarding)
+  const [adminUser] = await stack.sql<{ id: number }>(`select id from users where username = 'admin'`);
+  await expect
+    .poll(
+      async () =>
+        (
+          await stack.sql<{ n: number }>(`select count(*)::int as n from child_access_log where action = 'conversationInfo' and actor_id = $1`, [
+            adminUser.id,
+          ])
+        )[0].n,
+    )
+    .toBeGreaterThan(0);
+
+  // a photo of a child whose guardians did not consent: refused, nothing sent
+  const [child] = await stack.sql<{ id: number }>(`select id from students where name = '陈小雨'`);
+  await stack.sql(`update students set photo_consent = false where id = $1`, [child.id]);
+  await head.goto(`${stack.url}/m/teacher_chat?student=${child.id}`);
+  await expect.poll(() => head.locator('[data-testid="chat-message"]').count()).toBe(3);
+  const before = head.locator('[data-testid="chat-message"]');
+  const count = await before.count();
+  await head.locator('[data-testid="chat-photo-file"]').setInputFiles({ name: 'a.png', mimeType: 'image/png', buffer: PNG });
+  await expect.poll(() => head.locator('body').textContent()).toContain('未同意使用照片');
+  expect(await before.count()).toBe(count);
+  await looked(head, 'phone-conversation-photo-refused');
+
+  // the guardian has left the page and is bound to the official account: the head teacher's answer reaches their
+  // WeChat once (never its text), a minute after it was sent and still unread
+  await parent.context().close();
+  const wxUser = (await (
+    await fetch(`${stack.url}/api/dev/wechat/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: '家校消息家长', subscribed: true }),
+    })
+  ).json()) as { data: { openid: string } };
+  const [parentUser] = await stack.sql<{ id: number; school_id: number }>(`select id, school_id from users where username = 'parent'`);
+  await stack.sql(`insert into wechat_bindings (user_id, school_id, appid, openid) values ($1, $2, $3, $4)`, [
+    parentUser.id,
+    parentUser.school_id,
+    process.env.WECHAT_OA_APPID ?? wxAppid(stack),
+    wxUser.data.openid,
+  ]);
+  await head.locator('textarea').first().fill('明早八点前到校即可。');
+  await tap(head, '[data-testid="chat-send"]');
+  await expect.poll(() => head.locator('[data-testid="chat-message"]').count()).toBe(count + 1);
+  // as if sent two minutes ago (the sweep tells a guardian who has not read a message for a minute)
+  await stack.sql(
+    `do $$ begin perform set_config('wantuo.erasure', 'on', true); update family_messages set sent_at = sent_at - interval '2 minutes' where body = '明早八点前到校即可。'; end $$`,
+  );
+  const notices = () =>
+    stack.sql<{ n: number; due: boolean }>(
+      `select count(*)::int as n, bool_and(send_after <= now()) as due from wechat_messages where user_id = $1 and kind = 'family.message'`,
+      [parentUser.id],
+    );
+  await expect.poll(async () => (await notices())[0].n, { timeout: 60_000 }).toBe(1);
+  const [{ data }] = await stack.sql<{ data: unknown }>(`select data from wechat_messages where user_id = $1 and kind = 'family.message'`, [
+    parentUser.id,
+  ]);
+  expect(JSON.stringify(data)).not.toContain('明早八点');
+  expect(JSON.stringify(data)).not.toContain('陈小雨');
+  // in the guardians' quiet hours (21:00–07:00) the notice waits for 07:00; otherwise the sandbox has it now
+  if ((await notices())[0].due) {
+    await expect
+      .poll(
+        async () => {
+          const log = (await (await fetch(`${stack.url}/api/dev/wechat/messages?openid=${encodeURIComponent(wxUser.data.openid)}`)).json()) as {
+            data: unknown[];
+          };
+          return log.data.length;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(1);
+  }
+}, 300_000);
