@@ -170,6 +170,33 @@ const SHEETS: Record<ExportSheet, { name: string; columns: Array<[string, string
       ['付款时间', 'paid_at'],
     ],
   },
+  receipts: {
+    name: '收据',
+    columns: [
+      ['收据号', 'receipt_no'],
+      ['类型', 'kind', (v) => ({ contract: '合同缴费', meal: '晚餐缴费', refund: '退款' })[v as string] ?? String(v)],
+      ['项目', 'item'],
+      ['开始', 'period_start'],
+      ['结束', 'period_end'],
+      ['金额（元）', 'amount_fen'],
+      ['支付方式', 'method', (v) => ({ wechat: '微信支付', cash: '现金', bank: '银行转账', external: '其他渠道' })[v as string] ?? String(v)],
+      ['交易号', 'txn_no'],
+      ['付款时间', 'paid_at'],
+      ['开具时间', 'issued_at'],
+    ],
+  },
+  messages: {
+    name: '家校消息',
+    columns: [
+      ['时间', 'at'],
+      ['一方', 'side', (v) => (v === 'family' ? '家长' : '学校')],
+      ['发送人', 'sender_name'],
+      ['内容', 'body'],
+      ['照片', 'photo', yesNo],
+      ['紧急', 'urgent', yesNo],
+      ['撤回时间', 'retracted_at'],
+    ],
+  },
   consents: {
     name: '授权记录',
     columns: [
@@ -191,7 +218,7 @@ const SHEETS: Record<ExportSheet, { name: string; columns: Array<[string, string
     ],
   },
 };
-const MONEY = new Set(['price_fen', 'paid_fen', 'refunded_fen']);
+const MONEY = new Set(['price_fen', 'paid_fen', 'refunded_fen', 'amount_fen']);
 
 const README = (child: string, school: string, day: string) =>
   [
@@ -199,7 +226,7 @@ const README = (child: string, school: string, day: string) =>
     `导出机构：${school}`,
     `导出日期：${day}`,
     '',
-    '孩子数据.xlsx：每类信息一张表（基本信息、监护人、接送人、每日考勤、请假、每日点评、成长评语、作业、考试成绩、积分、晚餐、合同与缴费、授权记录、访问记录）。',
+    '孩子数据.xlsx：每类信息一张表（基本信息、监护人、接送人、每日考勤、请假、每日点评、成长评语、作业、考试成绩、积分、晚餐、合同与缴费、收据、家校消息、授权记录、访问记录）。',
     '照片/：孩子的照片、接送人照片、点评与作业照片。',
     '其他监护人的手机号已部分隐藏。如发现信息有误，可在“我的 → 隐私与数据”中申请更正；也可申请删除。',
     '本文件包含儿童个人信息，请妥善保管，不要转发。',
@@ -249,7 +276,7 @@ export class ChildExportService {
   }
 }
 
-const PHOTO_FOLDERS: Record<string, string> = { profile: '孩子', pickup: '接送人', comments: '点评', homework: '作业' };
+const PHOTO_FOLDERS: Record<string, string> = { profile: '孩子', pickup: '接送人', comments: '点评', homework: '作业', messages: '家校消息' };
 
 function sheetOf(kind: ExportSheet, rows: ExportRow[]) {
   const def = SHEETS[kind];
