@@ -30,7 +30,8 @@ export function pdfText(pdf: Buffer): string[] {
   const cmapOf = (id: number): Map<number, string> => {
     const map = new Map<number, string>();
     const text = objects.get(id)?.stream?.toString('latin1') ?? '';
-    const hex = (h: string) => String.fromCodePoint(...(h.match(/.{4}/g) ?? []).map((x) => parseInt(x, 16)));
+    // a glyph of several characters (a ligature such as ff in a hex transaction number) is `<0066 0066>`
+    const hex = (h: string) => String.fromCodePoint(...(h.replace(/\s+/g, '').match(/.{4}/g) ?? []).map((x) => parseInt(x, 16)));
     for (const b of text.matchAll(/beginbfchar([\s\S]*?)endbfchar/g))
       for (const [, c, u] of b[1].matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) map.set(parseInt(c, 16), hex(u));
     for (const b of text.matchAll(/beginbfrange([\s\S]*?)endbfrange/g)) {
@@ -38,7 +39,7 @@ export function pdfText(pdf: Buffer): string[] {
         const from = parseInt(lo, 16);
         const to = parseInt(hi, 16);
         if (rest.startsWith('[')) {
-          [...rest.matchAll(/<([0-9a-fA-F]+)>/g)].forEach(([, u], i) => map.set(from + i, hex(u)));
+          [...rest.matchAll(/<([0-9a-fA-F\s]+)>/g)].forEach(([, u], i) => map.set(from + i, hex(u)));
         } else {
           const base = parseInt(rest.slice(1, -1), 16);
           for (let c = from; c <= to; c++) map.set(c, String.fromCodePoint(base + c - from));
