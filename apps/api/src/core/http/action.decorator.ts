@@ -1,12 +1,14 @@
 import { applyDecorators, Get, Post } from '@nestjs/common';
 import { declarationOf, type Declaration, type GetAction, type GetAnswer, type PostAction, type PostAnswer } from '@wantuo/shared';
 
+import type { Sendable } from './sendable';
+
 export const DECLARATION = Symbol('declaration');
 
 type AnswerOf<M, N> = M extends 'GET' ? (N extends GetAction ? GetAnswer<N> : never) : N extends PostAction ? PostAnswer<N> : never;
 // a handler that writes a file itself (@Res) returns nothing the envelope sees
 // not distributive: an answer that is a union (PendingPayment) is one answer, its promise one promise
-type Returns<A> = [A] extends [Blob] ? unknown : A | Promise<A>;
+type Returns<A> = [A] extends [Blob] ? unknown : Sendable<A> | Promise<Sendable<A>>;
 
 /**
  * The route of a declared action (packages/shared/src/api): GET or POST under the controller's path, the declared input
