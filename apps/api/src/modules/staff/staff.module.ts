@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { StaffController } from './staff.controller';
+import { StaffRepository } from './staff.repository';
 import { StaffService } from './staff.service';
 
 @Module({
   controllers: [StaffController],
-  providers: [StaffService],
+  providers: [StaffService, StaffRepository],
 })
 export class StaffModule {}
