@@ -5,7 +5,7 @@
  * Please do not edit it manually.
  */
 
-import type { LeaveStatus, Role } from '@wantuo/shared';
+import type { HomeworkActor, HomeworkKind, HomeworkState, LeaveStatus, Role } from '@wantuo/shared';
 import type { ColumnType } from 'kysely';
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U> ? ColumnType<S, I | undefined, U> : ColumnType<T, T | undefined, T>;
@@ -448,10 +448,10 @@ export interface FlowEvents {
 }
 
 export interface HomeworkEvents {
-  actor: string;
+  actor: HomeworkActor;
   actor_id: number;
   at: Generated<Timestamp>;
-  from_state: string;
+  from_state: HomeworkState;
   homework_id: number;
   id: Generated<number>;
   note: string | null;
@@ -459,7 +459,7 @@ export interface HomeworkEvents {
   request_key: string | null;
   school_id: number;
   student_id: number;
-  to_state: string;
+  to_state: HomeworkState;
 }
 
 export interface Homeworks {
@@ -469,7 +469,7 @@ export interface Homeworks {
   created_at: Generated<Timestamp>;
   due_day: string;
   id: Generated<number>;
-  kind: string;
+  kind: HomeworkKind;
   request_key: string;
   school_id: number;
   session_id: number | null;
@@ -485,7 +485,7 @@ export interface HomeworkSubmissions {
   note: string | null;
   photo_url: string | null;
   school_id: number;
-  state: Generated<string>;
+  state: Generated<HomeworkState>;
   student_id: number;
   updated_at: Timestamp | null;
   updated_by: number | null;
