@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MessagesModule } from '../messages/messages.module';
 import { HomeworkController } from './homework.controller';
+import { HomeworkRepository } from './homework.repository';
 import { IssueService } from './issue.service';
 import { ListsService } from './lists.service';
 import { MarkingService } from './marking.service';
@@ -9,6 +10,6 @@ import { MarkingService } from './marking.service';
 @Module({
   imports: [MessagesModule],
   controllers: [HomeworkController],
-  providers: [IssueService, ListsService, MarkingService],
+  providers: [IssueService, ListsService, MarkingService, HomeworkRepository],
 })
 export class HomeworkModule {}

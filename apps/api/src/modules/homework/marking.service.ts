@@ -11,23 +11,8 @@ import {
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { ownHomework, schoolOf } from './homework-sql';
-
-interface Locked {
-  student_id: number;
-  state: HomeworkState;
-  note: string | null;
-  photo_url: string | null;
-  home_note: string | null;
-  version: number;
-}
-
-/** A change to write: one row of the batch statement. */
-interface Change {
-  student_id: number;
-  from: HomeworkState;
-  to: HomeworkState;
-}
+import { schoolOf } from './homework-sql';
+import { HomeworkRepository, type Change, type Locked } from './homework.repository';
 
 /**
  * Marking homework: the teacher during tutoring (several students at once), the guardian at home with a photo. Every
@@ -36,7 +21,10 @@ interface Change {
  */
 @Injectable()
 export class MarkingService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: HomeworkRepository,
+  ) {}
 
   async mark(user: SessionUser, input: MarkHomeWorkInput): Promise<MarkHomeWorkResult> {
     const school = schoolOf(user);
@@ -44,11 +32,7 @@ export class MarkingService {
     const keys = ids.map((id) => `${input.request_id}:${id}`);
     const note = input.note ?? null;
     const { rows: results, changed } = await this.db.transaction(async (em) => {
-      const [hw]: unknown[] = await em.query(`select 1 from homeworks h where h.id = $1 and h.school_id = $2 and ${ownHomework(user.role, '$3')}`, [
-        input.homework_id,
-        school,
-        user.id,
-      ]);
+      const hw = await this.repo.ownHomeworkExists(em, school, input.homework_id, user.role, user.id);
       if (!hw) throw new AppError('homework.not_found');
       const rows = await this.lock(em, input.homework_id, ids);
       if (rows.length !== ids.length) {
@@ -79,11 +63,7 @@ export class MarkingService {
     const school = schoolOf(user);
     const keys = [`${input.request_id}:${input.student_id}`];
     const { rows: results, changed } = await this.db.transaction(async (em) => {
-      const [own]: unknown[] = await em.query(
-        `select 1 from homeworks h join students s on s.id = $2 and s.school_id = $3
-          where h.id = $1 and h.school_id = $3 and exists (select 1 from student_guardians g where g.student_id = s.id and g.user_id = $4)`,
-        [input.homework_id, input.student_id, school, user.id],
-      );
+      const own = await this.repo.childsHomework(em, school, input.homework_id, input.student_id, user.id);
       if (!own) throw new AppError('homework.not_found');
       const rows = await this.lock(em, input.homework_id, [input.student_id]);
       if (!rows.length) throw new AppError('homework.not_found');
@@ -113,20 +93,12 @@ export class MarkingService {
 
   /** The submissions of these students, locked in student order (concurrent batches never deadlock). */
   private lock(em: EntityManager, homeworkId: number, ids: number[]): Promise<Locked[]> {
-    return em.query(
-      `select student_id, state, note, photo_url, home_note, version from homework_submissions
-        where homework_id = $1 and student_id = any($2::int[]) order by student_id for update`,
-      [homeworkId, ids],
-    );
+    return this.repo.lock(em, homeworkId, ids);
   }
 
   /** Whether this request was already applied (its history entries exist): a repeat answers the rows as they are. */
   private async seen(em: EntityManager, school: number, keys: string[]): Promise<boolean> {
-    const [r]: Array<{ n: number }> = await em.query(
-      `select count(*)::int as n from homework_events where school_id = $1 and request_key = any($2::text[])`,
-      [school, keys],
-    );
-    return r.n > 0;
+    return (await this.repo.seen(em, school, keys)) > 0;
   }
 
   /** One statement: the rows change (version + 1) and one history entry each is appended. */
@@ -140,32 +112,7 @@ export class MarkingService {
     requestId: string,
     extra: { note: string | null; photo: string | null; homeNote: string | null },
   ): Promise<Map<number, Locked>> {
-    const rows: Locked[] = await em.query(
-      `with c as (select * from unnest($3::int[], $4::text[], $5::text[]) as c(student_id, from_state, to_state)),
-       u as (
-         update homework_submissions hs
-            set state = c.to_state, note = coalesce($6::text, hs.note), photo_url = coalesce($7::text, hs.photo_url), home_note = coalesce($8::text, hs.home_note),
-                updated_by = $9, updated_at = now(), version = hs.version + 1
-           from c where hs.homework_id = $2 and hs.student_id = c.student_id
-         returning hs.student_id, hs.state, hs.note, hs.photo_url, hs.home_note, hs.version, c.from_state),
-       e as (
-         insert into homework_events (school_id, homework_id, student_id, from_state, to_state, note, photo_url, actor_id, actor, request_key)
-         select $1, $2, u.student_id, u.from_state, u.state, coalesce($6::text, $8::text), $7::text, $9, $10::text, $11::text || ':' || u.student_id from u returning 1)
-       select u.student_id, u.state, u.note, u.photo_url, u.home_note, u.version from u`,
-      [
-        school,
-        homeworkId,
-        changes.map((c) => c.student_id),
-        changes.map((c) => c.from),
-        changes.map((c) => c.to),
-        extra.note,
-        extra.photo,
-        extra.homeNote,
-        actorId,
-        actor,
-        requestId,
-      ],
-    );
+    const rows = await this.repo.write(em, school, homeworkId, changes, actorId, actor, requestId, extra);
     return new Map(rows.map((r) => [r.student_id, r]));
   }
 
