@@ -5,7 +5,7 @@
  * Please do not edit it manually.
  */
 
-import type { HomeworkActor, HomeworkKind, HomeworkState, LeaveStatus, Role } from '@wantuo/shared';
+import type { HomeworkActor, HomeworkKind, HomeworkState, LeaveStatus, ResourceAudience, Role } from '@wantuo/shared';
 import type { ColumnType } from 'kysely';
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U> ? ColumnType<S, I | undefined, U> : ColumnType<T, T | undefined, T>;
@@ -1060,7 +1060,7 @@ export interface SessionRollCalls {
 }
 
 export interface SiteResources {
-  audience: string;
+  audience: ResourceAudience;
   created_at: Generated<Timestamp>;
   created_by: number;
   deleted_at: Timestamp | null;
