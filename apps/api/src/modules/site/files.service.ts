@@ -10,6 +10,7 @@ import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { StoredFile } from './entities/stored-file.entity';
 import { sniffFileKind } from './file-types';
+import { SiteRepository } from './site.repository';
 
 /** What multer hands over (memory storage). */
 export interface IncomingFile {
@@ -34,6 +35,7 @@ export class FilesService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repo: SiteRepository,
   ) {}
 
   async store(file: IncomingFile | undefined, user: SessionUser, purpose: UploadPurpose): Promise<UploadedFile> {
@@ -71,10 +73,7 @@ export class FilesService {
 
   /** Removes a stored upload that the action storing it did not complete (its row and its bytes). */
   async discard(id: string): Promise<void> {
-    const rows: Array<{ storage_path: string }> = await this.db.query(
-      `with d as (delete from files where id = $1 returning storage_path) select storage_path from d`,
-      [id],
-    );
-    if (rows[0]) await rm(join(this.config.uploadDir, rows[0].storage_path), { force: true });
+    const path = await this.repo.discardFile(id);
+    if (path !== undefined) await rm(join(this.config.uploadDir, path), { force: true });
   }
 }

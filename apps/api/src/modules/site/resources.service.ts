@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type {
   AddResourceInput,
+  ResourceAudience,
   DataDownloadPage,
   DataDownloadQuery,
   DelResourceInput,
@@ -10,28 +10,11 @@ import type {
   ResourceQuery,
   SiteResource,
 } from '@wantuo/shared';
-import { DataSource } from 'typeorm';
-import { containsPattern, offsetOf, pageOf, type PageQuery, totalOf } from '../../core/database/sql-kit';
+import { containsPattern, offsetOf, pageOf, type PageQuery } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-
-/** The columns of a resource as answered (r: site_resources, f: files). */
-const RESOURCE_COLUMNS = `r.id, r.audience, r.title, r.description, r.subject, r.grade, f.name as file_name, f.mime, f.size,
-  '/uploads/' || f.storage_path as url, r.created_at`;
-
-/**
- * One page of live resources and its total in one statement: the filters are named parameters, null meaning "any"
- * ($1 audience, $2 keyword, $3 subject, $4 grade, $5 limit, $6 offset); the (audience, created_at) and (audience,
- * subject, grade, created_at) indexes serve the order.
- */
-const PAGE_SQL = `select ${RESOURCE_COLUMNS}, count(*) over ()::int as total
-    from site_resources r join files f on f.id = r.file_id
-   where r.deleted_at is null and ($1::text is null or r.audience = $1) and ($2::text is null or r.title ilike $2)
-     and ($3::text is null or r.subject = $3) and ($4::text is null or r.grade = $4)
-   order by r.created_at desc, r.id desc
-   limit $5 offset $6`;
-
-type Row = SiteResource & { total: number };
+import type { Sendable } from '../../core/http/sendable';
+import { SiteRepository } from './site.repository';
 
 /**
  * Public resources (`resource`: everyone, the /resource page) and school materials (`dataDownload`: signed-in, by
@@ -40,74 +23,60 @@ type Row = SiteResource & { total: number };
  */
 @Injectable()
 export class ResourcesService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly repo: SiteRepository) {}
 
-  async publicList(q: ResourceQuery): Promise<ResourcePage> {
+  async publicList(q: ResourceQuery): Promise<Sendable<ResourcePage>> {
     return this.page('public', q.keyword, null, null, q);
   }
 
   /** The materials for schools, with the subjects and grades that have any (the filters' choices) in the same round trip. */
-  async dataDownload(q: DataDownloadQuery): Promise<DataDownloadPage> {
-    const [page, [choices]] = await Promise.all([
-      this.page('schools', q.keyword, q.subject ?? null, q.grade ?? null, q),
-      this.db.query(
-        `select coalesce(array_agg(distinct subject order by subject) filter (where subject is not null), '{}') as subjects,
-                coalesce(array_agg(distinct grade order by grade) filter (where grade is not null), '{}') as grades
-           from site_resources where audience = 'schools' and deleted_at is null`,
-      ) as Promise<Array<{ subjects: string[]; grades: string[] }>>,
-    ]);
+  async dataDownload(q: DataDownloadQuery): Promise<Sendable<DataDownloadPage>> {
+    const [page, choices] = await Promise.all([this.page('schools', q.keyword, q.subject ?? null, q.grade ?? null, q), this.repo.choices()]);
     return { ...page, subjects: choices.subjects, grades: choices.grades };
   }
 
-  async adminList(q: ResourceAdminQuery): Promise<ResourcePage> {
+  async adminList(q: ResourceAdminQuery): Promise<Sendable<ResourcePage>> {
     return this.page(q.audience ?? null, q.keyword, null, null, q);
   }
 
   /** Publishes an uploaded file (the operator's own upload, which belongs to no school). One statement. */
-  async add(user: SessionUser, input: AddResourceInput): Promise<SiteResource> {
-    const [row]: SiteResource[] = await this.db.query(
-      `with r as (
-         insert into site_resources (audience, title, description, subject, grade, file_id, created_by)
-         select $1, $2, $3, $4, $5, f.id, $7 from files f where f.id = $6 and f.school_id is null
-         returning *)
-       select ${RESOURCE_COLUMNS} from r join files f on f.id = r.file_id`,
-      [input.audience, input.title, input.description ?? '', input.subject ?? null, input.grade ?? null, input.file_id, user.id],
-    );
+  async add(user: SessionUser, input: AddResourceInput): Promise<Sendable<SiteResource>> {
+    const row = await this.repo.add({
+      audience: input.audience,
+      title: input.title,
+      description: input.description ?? '',
+      subject: input.subject ?? null,
+      grade: input.grade ?? null,
+      file_id: input.file_id,
+      created_by: user.id,
+    });
     if (!row) throw new AppError('resources.file_not_found');
     return row;
   }
 
   /** Removes a live resource (kept as removed, with who and when). */
   async remove(user: SessionUser, input: DelResourceInput): Promise<{ id: number }> {
-    const [row]: Array<{ id: number }> = await this.db.query(
-      `with u as (update site_resources set deleted_at = now(), deleted_by = $2 where id = $1 and deleted_at is null returning id) select id from u`,
-      [input.id, user.id],
-    );
+    const row = await this.repo.remove(input.id, user.id);
     if (!row) throw new AppError('resources.not_found');
     return row;
   }
 
   private async page(
-    audience: string | null,
+    audience: ResourceAudience | null,
     keyword: string | undefined,
     subject: string | null,
     grade: string | null,
     q: PageQuery,
-  ): Promise<ResourcePage> {
-    const pattern = containsPattern(keyword);
-    const rows: Row[] = await this.db.query(PAGE_SQL, [audience, pattern, subject, grade, q.limit, offsetOf(q)]);
+  ): Promise<Sendable<ResourcePage>> {
+    const f = { audience, pattern: containsPattern(keyword), subject, grade };
+    const rows = await this.repo.resources(f, q.limit, offsetOf(q));
     if (!rows.length && q.page > 1) {
       // past the last page: the total still answers
-      const [c]: Array<{ n: number }> = await this.db.query(
-        `select count(*)::int as n from site_resources r where r.deleted_at is null and ($1::text is null or r.audience = $1) and ($2::text is null or r.title ilike $2)
-            and ($3::text is null or r.subject = $3) and ($4::text is null or r.grade = $4)`,
-        [audience, pattern, subject, grade],
-      );
-      return pageOf([], c.n, q);
+      return pageOf([], await this.repo.count(f), q);
     }
     return pageOf(
       rows.map(({ total: _, ...r }) => r),
-      totalOf(rows),
+      Number(rows[0]?.total ?? 0),
       q,
     );
   }
