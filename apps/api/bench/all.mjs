@@ -21,6 +21,7 @@ for (const bench of [
   'store.bench.mjs',
   'courseware.bench.mjs',
   'conversations.bench.mjs',
+  'typed-layer.bench.mjs',
 ]) {
   const run = spawnSync(process.execPath, [join(here, bench)], { stdio: 'inherit' });
   if (run.status !== 0) failed.push(`${bench} (exit ${run.status ?? run.signal})`);
