@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { HomeController } from './home.controller';
+import { HomeRepository } from './home.repository';
 import { HomeService } from './home.service';
 
 @Module({
   controllers: [HomeController],
-  providers: [HomeService],
+  providers: [HomeService, HomeRepository],
 })
 export class HomeModule {}
