@@ -7,9 +7,12 @@ import {
   type DatabaseConnection,
   type Driver,
   type QueryResult,
+  type SelectQueryBuilder,
+  sql,
 } from 'kysely';
+import type { Page } from '@wantuo/shared';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { Queryable } from './sql-kit';
+import { offsetOf, pageOf, type PageQuery, type Queryable } from './sql-kit';
 import type { DB } from './schema';
 
 /**
@@ -81,4 +84,27 @@ export function kdb(on: Queryable): Database {
     cache.set(on, k);
   }
   return k;
+}
+
+/**
+ * A server-paged list in one statement: the one-row count `total` (selecting `total`) and, joined laterally, the page
+ * of `list` (its order set by the caller; the page's limit and offset applied here). A page beyond the last still
+ * answers the total. The rows keep the list's own inferred type.
+ */
+export async function pageRows<R>(
+  on: Queryable,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  total: SelectQueryBuilder<any, any, { total: number }>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  list: SelectQueryBuilder<any, any, R>,
+  q: PageQuery,
+): Promise<Page<R>> {
+  const paged = list.select(sql.lit(1).as('paged_row')).limit(q.limit).offset(offsetOf(q));
+  const rows = (await kdb(on)
+    .selectFrom(total.as('page_total'))
+    .leftJoinLateral(paged.as('page_rows'), (j) => j.onTrue())
+    .selectAll()
+    .execute()) as unknown as Array<R & { total: number; paged_row: 1 | null }>;
+  const items = rows.filter((r) => r.paged_row !== null).map(({ total: _t, paged_row: _p, ...r }) => r as unknown as R);
+  return pageOf(items, Number(rows[0]?.total ?? 0), q);
 }

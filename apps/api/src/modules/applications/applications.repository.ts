@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApplicationStatus } from '@wantuo/shared';
 import { sql } from 'kysely';
 import { DataSource } from 'typeorm';
-import { kdb } from '../../core/database/kysely';
-import type { Queryable } from '../../core/database/sql-kit';
+import { kdb, pageRows } from '../../core/database/kysely';
+import type { PageQuery, Queryable } from '../../core/database/sql-kit';
 
 /** The columns of an application as the operator sees it (`a` the application, `h` the operator who handled it). */
 const columns = [
@@ -75,7 +75,7 @@ export class ApplicationsRepository {
   }
 
   /** A page of the applications (of a status), newest first, with the total (one statement). */
-  page(status: number | null, limit: number, offset: number) {
+  page(status: number | null, q: PageQuery) {
     const k = kdb(this.db);
     const total = k
       .selectFrom('account_applications')
@@ -87,15 +87,8 @@ export class ApplicationsRepository {
       .select(columns)
       .$if(status !== null, (b) => b.where('a.status', '=', status!))
       .orderBy('a.created_at', 'desc')
-      .orderBy('a.id', 'desc')
-      .limit(limit)
-      .offset(offset);
-    return k
-      .selectFrom(total.as('c'))
-      .leftJoinLateral(list.as('p'), (j) => j.onTrue())
-      .select('c.total')
-      .selectAll('p')
-      .execute();
+      .orderBy('a.id', 'desc');
+    return pageRows(this.db, total, list, q);
   }
 
   /** Records the decision on the version read while pending; the application as the operator sees it. */

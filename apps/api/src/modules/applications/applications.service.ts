@@ -14,7 +14,6 @@ import {
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import type { CallerInfo } from '../../core/auth/current-user.decorator';
-import { offsetOf, pageOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import { SmsTexts } from '../sms/texts.service';
 import { onboardSchool } from '../school/onboarding';
@@ -60,9 +59,7 @@ export class ApplicationsService {
 
   /** Newest first; rows and total in one query (the count row comes back even past the last page). */
   async list(q: AccountApplicationsQuery): Promise<Page<Sendable<AccountApplication>>> {
-    const rows = await this.repo.page(q.status ?? null, q.limit, offsetOf(q));
-    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as Sendable<AccountApplication>);
-    return pageOf(list, Number(rows[0]?.total ?? 0), q);
+    return this.repo.page(q.status ?? null, q);
   }
 
   /**

@@ -4,8 +4,8 @@ import { LeaveStatus, Role, type Page } from '@wantuo/shared';
 import { sql, type ExpressionBuilder, type InferResult } from 'kysely';
 import { DataSource } from 'typeorm';
 import { guardianOf, responsibleFor } from '../../core/access/access';
-import { kdb, type DB } from '../../core/database/kysely';
-import { offsetOf, pageOf, schoolToday, type PageQuery, type Queryable } from '../../core/database/sql-kit';
+import { kdb, pageRows, type DB } from '../../core/database/kysely';
+import { schoolToday, type PageQuery, type Queryable } from '../../core/database/sql-kit';
 
 /** Which requests a list shows: the school's, narrowed by status, to a teacher's students, to a guardian's children. */
 export interface LeaveFilter {
@@ -70,24 +70,15 @@ export class LeaveRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** A page of the requests `f` selects, in `order`, with the total (one statement). */
-  async page(f: LeaveFilter, q: PageQuery, order: LeaveOrder): Promise<Page<LeaveRow>> {
-    const k = kdb(this.db);
-    const total = k
+  page(f: LeaveFilter, q: PageQuery, order: LeaveOrder): Promise<Page<LeaveRow>> {
+    const total = kdb(this.db)
       .selectFrom('leave_requests as l')
       .innerJoin('students as s', 's.id', 'l.student_id')
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .where(matching(f));
     let list = requests(this.db).where(matching(f));
     if (order === 'pending_first') list = list.orderBy(sql`l.status = ${LeaveStatus.Pending}`, 'desc');
-    list = list.orderBy('l.created_at', 'desc').orderBy('l.id', 'desc').limit(q.limit).offset(offsetOf(q));
-    const rows = await k
-      .selectFrom(total.as('c'))
-      .leftJoinLateral(list.as('p'), (j) => j.onTrue())
-      .select('c.total')
-      .selectAll('p')
-      .execute();
-    const items = rows.filter((r) => r.id !== null) as LeaveRow[];
-    return pageOf(items, Number(rows[0]?.total ?? 0), q);
+    return pageRows(this.db, total, list.orderBy('l.created_at', 'desc').orderBy('l.id', 'desc'), q);
   }
 
   /** One request of the school (`responsible`: only of a student the teacher is responsible for). */
