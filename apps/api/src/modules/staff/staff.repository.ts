@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { JobStatus, Role, type StaffDuty, type StaffPick, type StaffRow } from '@wantuo/shared';
 import { sql, type ExpressionBuilder, type UpdateObject } from 'kysely';
 import { DataSource } from 'typeorm';
-import { kdb, type DB } from '../../core/database/kysely';
-import type { Queryable } from '../../core/database/sql-kit';
+import { kdb, pageRows, type DB } from '../../core/database/kysely';
+import type { PageQuery, Queryable } from '../../core/database/sql-kit';
 
 type UsersEb = ExpressionBuilder<DB, 'users'>;
 
@@ -78,7 +78,7 @@ export class StaffRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** A page of the school's staff of `roles`, by job status then newest, with the total (one statement). */
-  async page(schoolId: number, roles: Role[], jobStatus: number | null, kw: string | null, limit: number, offset: number) {
+  page(schoolId: number, roles: Role[], jobStatus: number | null, kw: string | null, q: PageQuery) {
     const k = kdb(this.db);
     const filter = (eb: UsersEb) =>
       eb.and([
@@ -92,20 +92,8 @@ export class StaffRepository {
       .selectFrom('users')
       .select((eb) => sql<number>`${eb.fn.countAll()}::int`.as('total'))
       .where(filter);
-    const list = k
-      .selectFrom('users')
-      .select(columns)
-      .where(filter)
-      .orderBy('users.job_status')
-      .orderBy('users.id', 'desc')
-      .limit(limit)
-      .offset(offset);
-    return k
-      .selectFrom(total.as('c'))
-      .leftJoinLateral(list.as('p'), (j) => j.onTrue())
-      .select('c.total')
-      .selectAll('p')
-      .execute();
+    const list = k.selectFrom('users').select(columns).where(filter).orderBy('users.job_status').orderBy('users.id', 'desc');
+    return pageRows(this.db, total, list, q);
   }
 
   /** One profile of the school: `self`, or a teacher or head teacher. */
@@ -237,7 +225,7 @@ export class StaffRepository {
   }
 
   /** A page of the on-job staff a picker lists, by name, with the total (one statement). */
-  async picker(schoolId: number | null, kind: Picker, kw: string | null, limit: number, offset: number) {
+  picker(schoolId: number | null, kind: Picker, kw: string | null, q: PageQuery) {
     const k = kdb(this.db);
     const filter = (eb: UsersEb) =>
       eb.and([
@@ -253,13 +241,8 @@ export class StaffRepository {
       .selectFrom('users')
       .select((eb) => sql<number>`${eb.fn.countAll()}::int`.as('total'))
       .where(filter);
-    const list = k.selectFrom('users').select(pickColumns).where(filter).orderBy('users.name').orderBy('users.id').limit(limit).offset(offset);
-    return k
-      .selectFrom(total.as('c'))
-      .leftJoinLateral(list.as('p'), (j) => j.onTrue())
-      .select('c.total')
-      .selectAll('p')
-      .execute();
+    const list = k.selectFrom('users').select(pickColumns).where(filter).orderBy('users.name').orderBy('users.id');
+    return pageRows(this.db, total, list, q);
   }
 
   /** The staff account an admin action works on, locked for the transaction. */

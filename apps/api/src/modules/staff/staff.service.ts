@@ -22,7 +22,7 @@ import {
 import { randomInt } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SessionService } from '../../core/auth/session.service';
-import { offsetOf, pageOf, uniqueViolationOf } from '../../core/database/sql-kit';
+import { uniqueViolationOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import type { Sendable } from '../../core/http/sendable';
@@ -79,9 +79,7 @@ export class StaffService {
     q: { page: number; limit: number; keyword?: string; job_status?: number },
     roles: Role[],
   ): Promise<Page<Sendable<StaffRow>>> {
-    const rows = await this.repo.page(user.schoolId!, roles, q.job_status ?? null, q.keyword || null, q.limit, offsetOf(q));
-    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as Sendable<StaffRow>);
-    return pageOf(list, Number(rows[0]?.total ?? 0), q);
+    return this.repo.page(user.schoolId!, roles, q.job_status ?? null, q.keyword || null, q);
   }
 
   /**
@@ -233,9 +231,7 @@ export class StaffService {
 
   /** On-job staff of the school who can take a duty, by name. */
   async picker(user: SessionUser, kind: Picker, q: StaffPickerQuery): Promise<Page<Sendable<StaffPick>>> {
-    const rows = await this.repo.picker(user.schoolId, kind, q.keyword || null, q.limit, offsetOf(q));
-    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as Sendable<StaffPick>);
-    return pageOf(list, Number(rows[0]?.total ?? 0), q);
+    return this.repo.picker(user.schoolId, kind, q.keyword || null, q);
   }
 
   /**
