@@ -4,8 +4,8 @@ import { Role, type Homework, type HomeworkActor, type HomeworkKind, type Homewo
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { DataSource } from 'typeorm';
 import { guardianOf, responsibleFor } from '../../core/access/access';
-import { kdb, type DB } from '../../core/database/kysely';
-import type { Queryable } from '../../core/database/sql-kit';
+import { kdb, pageRows, type DB } from '../../core/database/kysely';
+import type { PageQuery, Queryable } from '../../core/database/sql-kit';
 
 type H = DB & { h: DB['homeworks'] };
 type HU = H & { hu: DB['users'] };
@@ -304,7 +304,7 @@ export class HomeworkRepository {
   }
 
   /** A page of the homework `f` selects, newest first, with the total (one statement). */
-  page(f: HomeworkFilter, limit: number, offset: number) {
+  page(f: HomeworkFilter, q: PageQuery) {
     const k = kdb(this.db);
     const where = (eb: ExpressionBuilder<H, 'h'>) =>
       eb.and([
@@ -327,15 +327,8 @@ export class HomeworkRepository {
       .select(homeworkCounts)
       .where(where)
       .orderBy('h.set_day', 'desc')
-      .orderBy('h.id', 'desc')
-      .limit(limit)
-      .offset(offset);
-    return k
-      .selectFrom(total.as('n'))
-      .leftJoinLateral(list.as('p'), (j) => j.onTrue())
-      .select('n.total')
-      .selectAll('p')
-      .execute();
+      .orderBy('h.id', 'desc');
+    return pageRows(this.db, total, list, q);
   }
 
   /** Whether the teaching class is the teacher's, of the school. */

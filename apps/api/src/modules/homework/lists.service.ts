@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import {
   Role,
   type ClassHomeWorksQuery,
-  type Homework,
   type HomeworkInfo,
   type HomeworkPage,
   type HomeWorkInfoQuery,
@@ -31,7 +30,7 @@ export class ListsService {
 
   /** Homework with counts, newest first, paged: the admin the school's, a teacher or head teacher the own classes'. */
   async list(user: SessionUser, q: ClassHomeWorksQuery & { session_id?: number }): Promise<Sendable<HomeworkPage>> {
-    const rows = await this.repo.page(
+    return this.repo.page(
       {
         school: schoolOf(user),
         role: user.role,
@@ -42,11 +41,8 @@ export class ListsService {
         pattern: containsPattern(q.keyword),
         sessionId: q.session_id ?? null,
       },
-      q.limit,
-      offsetOf(q),
+      q,
     );
-    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as Sendable<Homework>);
-    return pageOf(list, Number(rows[0]?.total ?? 0), q);
   }
 
   /** The homework of one of the teacher's teaching classes (optionally one session). */
