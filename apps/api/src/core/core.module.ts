@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { AccessRepository } from './access/access';
 import { SessionService } from './auth/session.service';
 import { DomainEvents } from './events/domain-events';
 import { APP_CONFIG, type AppConfig } from './config/config';
@@ -19,7 +20,7 @@ class RedisCloser implements OnApplicationShutdown {
   }
 }
 
-/** What every module may inject: configuration, logger, database, Redis, jobs, sessions. */
+/** What every module may inject: configuration, logger, database, Redis, jobs, sessions, the access repository. */
 @Global()
 @Module({})
 export class CoreModule {
@@ -36,8 +37,9 @@ export class CoreModule {
         JobsService,
         SessionService,
         DomainEvents,
+        AccessRepository,
       ],
-      exports: [APP_CONFIG, LOGGER, REDIS, JobRegistry, JobsService, SessionService, DomainEvents, DiscoveryModule],
+      exports: [APP_CONFIG, LOGGER, REDIS, JobRegistry, JobsService, SessionService, DomainEvents, AccessRepository, DiscoveryModule],
     };
   }
 }

@@ -22,3 +22,22 @@ export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): 
   const req = ctx.switchToHttp().getRequest<AppRequest>();
   return { ip: clientIp(req), userAgent: String(req.headers['user-agent'] ?? ''), lang: langOf(req), host: req.host || undefined };
 });
+
+/**
+ * A caller acting inside a school (issue 38): its school id is never null in the type, so services and repositories
+ * scope by `caller.schoolId` without `!` or a `?? -1` fallback. Resolved from the guard's user by `@SchoolUser()`.
+ */
+export type SchoolCaller = SessionUser & { readonly schoolId: number };
+
+/** The signed-in user as a SchoolCaller, or the `auth.forbidden` answer for a caller without a school (the operator). */
+export function schoolCaller(user: SessionUser): SchoolCaller {
+  if (user.schoolId === null || user.schoolId === undefined) throw new AppError('auth.forbidden');
+  return user as SchoolCaller;
+}
+
+/** The signed-in user of a school-scoped action, typed SchoolCaller (the guard has already checked the role). */
+export const SchoolUser = createParamDecorator((_: unknown, ctx: ExecutionContext): SchoolCaller => {
+  const user = ctx.switchToHttp().getRequest<AppRequest>().user;
+  if (!user) throw AppError.untoken();
+  return schoolCaller(user);
+});
