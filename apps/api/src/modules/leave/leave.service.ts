@@ -18,7 +18,7 @@ import { schoolToday } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import type { Sendable } from '../../core/http/sendable';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { GuardianMessages } from '../messages/guardian-messages.service';
 import { FlowService } from '../flow/flow.service';
 import { LeaveRepository, type LeaveRow } from './leave.repository';
@@ -57,12 +57,12 @@ export class LeaveService {
   // ---------------------------------------------------------------- teachers
 
   /** Requests of the students the caller is responsible for, pending first, then newest first. */
-  async teacherList(user: SessionUser, q: TeacherStudentLeaveListInput): Promise<Page<LeaveRow>> {
-    return this.repo.page({ schoolId: user.schoolId!, status: q.status, responsible: user.id }, q, 'pending_first');
+  async teacherList(user: SchoolCaller, q: TeacherStudentLeaveListInput): Promise<Page<LeaveRow>> {
+    return this.repo.page({ schoolId: user.schoolId, status: q.status, responsible: user.id }, q, 'pending_first');
   }
 
-  async teacherInfo(user: SessionUser, id: number): Promise<LeaveRow> {
-    const row = await this.repo.row(this.db, user.schoolId!, id, user.id);
+  async teacherInfo(user: SchoolCaller, id: number): Promise<LeaveRow> {
+    const row = await this.repo.row(this.db, user.schoolId, id, user.id);
     if (!row) throw new AppError('leave.not_found');
     return row;
   }
@@ -70,13 +70,13 @@ export class LeaveService {
   // ---------------------------------------------------------------- the admin (who decides any request of the school)
 
   /** adminLeaveList: every request of the school, in the teachers' order (pending first, then newest first). */
-  async adminList(user: SessionUser, q: TeacherStudentLeaveListInput): Promise<Page<LeaveRow>> {
-    return this.repo.page({ schoolId: user.schoolId!, status: q.status }, q, 'pending_first');
+  async adminList(user: SchoolCaller, q: TeacherStudentLeaveListInput): Promise<Page<LeaveRow>> {
+    return this.repo.page({ schoolId: user.schoolId, status: q.status }, q, 'pending_first');
   }
 
   /** adminLeaveInfo: one request of the school. */
-  async adminInfo(user: SessionUser, id: number): Promise<LeaveRow> {
-    const row = await this.repo.row(this.db, user.schoolId!, id);
+  async adminInfo(user: SchoolCaller, id: number): Promise<LeaveRow> {
+    const row = await this.repo.row(this.db, user.schoolId, id);
     if (!row) throw new AppError('leave.not_found');
     return row;
   }
@@ -85,15 +85,15 @@ export class LeaveService {
    * Approves or rejects a pending request (the head teacher only of an own class's student; the admin any of the
    * school), on the version the reviewer read. Approval marks the days from today on as leave.
    */
-  async audit(user: SessionUser, input: AuditStudentInfoInput): Promise<Sendable<LeaveDecisionResult>> {
+  async audit(user: SchoolCaller, input: AuditStudentInfoInput): Promise<Sendable<LeaveDecisionResult>> {
     const decided = await this.db.transaction(async (em) => {
-      const current = await this.repo.forDecision(em, user.schoolId!, input.id);
+      const current = await this.repo.forDecision(em, user.schoolId, input.id);
       if (!current) throw new AppError('leave.not_found');
       if (user.role === Role.HeadTeacher && current.head_teacher_id !== user.id) throw new AppError('leave.not_own_class');
       if (current.version !== input.version) throw new AppError('error.conflict');
       if (current.status !== LeaveStatus.Pending) throw new AppError('leave.not_pending');
-      await this.repo.decide(em, user.schoolId!, input.id, input.approve ? LeaveStatus.Approved : LeaveStatus.Rejected, input.note || null, user.id);
-      return (await this.repo.row(em, user.schoolId!, input.id))!;
+      await this.repo.decide(em, user.schoolId, input.id, input.approve ? LeaveStatus.Approved : LeaveStatus.Rejected, input.note || null, user.id);
+      return (await this.repo.row(em, user.schoolId, input.id))!;
     });
     let days: LeaveDecisionResult['days'] = [];
     if (input.approve) {
@@ -101,54 +101,54 @@ export class LeaveService {
       // the parent may have cancelled while the days were being marked: then the days are unmarked again
       const now = await this.repo.statusOf(decided.id);
       if (now !== LeaveStatus.Approved) await this.mark(user, decided, 'cancelLeave');
-      this.changed(user.schoolId!, decided, now === LeaveStatus.Approved);
+      this.changed(user.schoolId, decided, now === LeaveStatus.Approved);
     }
-    await this.notify(user.schoolId!, decided);
+    await this.notify(user.schoolId, decided);
     return { leave: decided, days };
   }
 
   // ---------------------------------------------------------------- parents
 
-  async submit(user: SessionUser, input: SubmitLeaveInput): Promise<LeaveRow> {
+  async submit(user: SchoolCaller, input: SubmitLeaveInput): Promise<LeaveRow> {
     return this.db.transaction(async (em) => {
       // one request at a time per student: the overlap check and the insert do not race
       await this.repo.lockStudent(em, input.student_id);
-      const today = await this.repo.guardiansActiveChild(em, user.schoolId!, input.student_id, user.id);
+      const today = await this.repo.guardiansActiveChild(em, user.schoolId, input.student_id, user.id);
       if (!today) throw new AppError('leave.student_not_found');
       if (input.start_day < today) throw new AppError('leave.start_past');
       if (await this.repo.overlaps(em, input.student_id, input.start_day, input.end_day)) throw new AppError('leave.overlap');
       const id = await this.repo.insert(em, {
-        schoolId: user.schoolId!,
+        schoolId: user.schoolId,
         studentId: input.student_id,
         requestedBy: user.id,
         start: input.start_day,
         end: input.end_day,
         reason: input.reason,
       });
-      return (await this.repo.row(em, user.schoolId!, id))!;
+      return (await this.repo.row(em, user.schoolId, id))!;
     });
   }
 
   /** The parent's own request: pending or approved becomes cancelled; approved days from today on are unmarked. */
-  async cancel(user: SessionUser, input: CancelLeaveInput): Promise<Sendable<LeaveDecisionResult>> {
+  async cancel(user: SchoolCaller, input: CancelLeaveInput): Promise<Sendable<LeaveDecisionResult>> {
     let wasApproved = false;
     const cancelled = await this.db.transaction(async (em) => {
-      const current = await this.repo.forCancel(em, user.schoolId!, input.id, user.id);
+      const current = await this.repo.forCancel(em, user.schoolId, input.id, user.id);
       if (!current) throw new AppError('leave.not_found');
       if (current.version !== input.version) throw new AppError('error.conflict');
       if (current.status !== LeaveStatus.Pending && current.status !== LeaveStatus.Approved) throw new AppError('leave.not_cancellable');
       wasApproved = current.status === LeaveStatus.Approved;
-      await this.repo.cancel(em, user.schoolId!, input.id);
-      return (await this.repo.row(em, user.schoolId!, input.id))!;
+      await this.repo.cancel(em, user.schoolId, input.id);
+      return (await this.repo.row(em, user.schoolId, input.id))!;
     });
     const days = wasApproved ? await this.mark(user, cancelled, 'cancelLeave') : [];
-    if (wasApproved) this.changed(user.schoolId!, cancelled, false);
+    if (wasApproved) this.changed(user.schoolId, cancelled, false);
     return { leave: cancelled, days };
   }
 
   /** Requests for the parent's own children (whoever of their guardians asked), newest first. */
-  async parentList(user: SessionUser, q: ParentLeaveListInput): Promise<Page<LeaveRow>> {
-    return this.repo.page({ schoolId: user.schoolId!, studentId: q.student_id, guardian: user.id }, q, 'newest');
+  async parentList(user: SchoolCaller, q: ParentLeaveListInput): Promise<Page<LeaveRow>> {
+    return this.repo.page({ schoolId: user.schoolId, studentId: q.student_id, guardian: user.id }, q, 'newest');
   }
 
   // ---------------------------------------------------------------- helpers
@@ -172,8 +172,8 @@ export class LeaveService {
    * Marks (or unmarks) the request's days from today (the school's date) on, one flow command per day, as a
    * platform command (no responsibility check). Each day has a deterministic event id: a retry writes nothing twice.
    */
-  private async mark(user: SessionUser, leave: LeaveRow, type: 'markLeave' | 'cancelLeave'): Promise<LeaveDecisionResult['days']> {
-    const today = await schoolToday(this.db, user.schoolId!);
+  private async mark(user: SchoolCaller, leave: LeaveRow, type: 'markLeave' | 'cancelLeave'): Promise<LeaveDecisionResult['days']> {
+    const today = await schoolToday(this.db, user.schoolId);
     const from = leave.start_day > today ? leave.start_day : today;
     const out: LeaveDecisionResult['days'] = [];
     for (const day of daysFrom(from, leave.end_day)) {
