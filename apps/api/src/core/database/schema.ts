@@ -5,7 +5,7 @@
  * Please do not edit it manually.
  */
 
-import type { HomeworkActor, HomeworkKind, HomeworkState, LeaveStatus, ResourceAudience, Role } from '@wantuo/shared';
+import type { HomeworkActor, HomeworkKind, HomeworkState, LeaveStatus, ResourceAudience, Role, RollCallStatus, SessionState } from '@wantuo/shared';
 import type { ColumnType } from 'kysely';
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U> ? ColumnType<S, I | undefined, U> : ColumnType<T, T | undefined, T>;
@@ -88,7 +88,7 @@ export interface ClassSessions {
   room_id: number | null;
   school_id: number;
   start_min: number;
-  state: Generated<string>;
+  state: Generated<SessionState>;
   teacher_id: number;
   updated_at: Generated<Timestamp>;
   version: Generated<number>;
@@ -1055,7 +1055,7 @@ export interface SessionRollCalls {
   by_user: number;
   school_id: number;
   session_id: number;
-  status: string;
+  status: RollCallStatus;
   student_id: number;
 }
 
