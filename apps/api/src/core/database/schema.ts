@@ -5,7 +5,22 @@
  * Please do not edit it manually.
  */
 
-import type { HomeworkActor, HomeworkKind, HomeworkState, LeaveStatus, ResourceAudience, Role, RollCallStatus, SessionState } from '@wantuo/shared';
+import type {
+  HomeworkActor,
+  HomeworkKind,
+  HomeworkState,
+  LeaveStatus,
+  LedgerKind,
+  MealBookingStatus,
+  MealCancelCause,
+  MealPayFrom,
+  OrderState,
+  ResourceAudience,
+  Role,
+  RollCallStatus,
+  SessionState,
+  StoreOrderState,
+} from '@wantuo/shared';
 import type { ColumnType } from 'kysely';
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U> ? ColumnType<S, I | undefined, U> : ColumnType<T, T | undefined, T>;
@@ -573,7 +588,7 @@ export interface MealBookingEvents {
 export interface MealBookings {
   booked_at: Timestamp | null;
   booked_by: number | null;
-  cancel_cause: string | null;
+  cancel_cause: MealCancelCause | null;
   cancelled_at: Timestamp | null;
   cancelled_by: number | null;
   contract_id: number | null;
@@ -583,13 +598,13 @@ export interface MealBookings {
   id: Generated<number>;
   leave_id: number | null;
   out_trade_no: string | null;
-  pay_from: string | null;
+  pay_from: MealPayFrom | null;
   price_fen: Generated<number>;
   request_key: string | null;
   school_id: number;
   served_at: Timestamp | null;
   served_by: number | null;
-  status: string;
+  status: MealBookingStatus;
   student_id: number;
   updated_at: Generated<Timestamp>;
   version: Generated<number>;
@@ -858,7 +873,7 @@ export interface PointsLedger {
   created_at: Generated<Timestamp>;
   delta: number;
   id: Generated<number>;
-  kind: string;
+  kind: LedgerKind;
   order_id: number | null;
   reason: string | null;
   request_key: string | null;
@@ -881,7 +896,7 @@ export interface PointsOrders {
   price: number;
   request_key: string;
   school_id: number;
-  state: Generated<string>;
+  state: Generated<OrderState>;
   student_id: number;
 }
 
@@ -1224,7 +1239,7 @@ export interface StoreOrders {
   school_id: number;
   shipped_at: Timestamp | null;
   shipped_by: number | null;
-  state: Generated<string>;
+  state: Generated<StoreOrderState>;
   total_fen: number;
   tracking_no: string | null;
   version: Generated<number>;
