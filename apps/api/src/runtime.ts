@@ -4,9 +4,9 @@ import type { ResolvedConfig } from './bootstrap';
 import type { AppConfig } from './core/config/config';
 import { dataSourceOptions, migrate } from './core/database/data-source';
 import { startEmbeddedPostgres } from './core/database/embedded-postgres';
-import { seedDemoCourseware } from './modules/courseware/demo-courseware';
-import { demoAccountsTable, seedDemo } from './modules/school/demo-seed';
-import { seedShowcase } from './modules/school/demo-showcase';
+import { seedDemoCourseware } from './seed/demo-courseware';
+import { demoAccountsTable, seedDemo } from './seed/demo-seed';
+import { seedShowcase } from './seed/demo-showcase';
 
 /** Resolves the database: DATABASE_URL, or the embedded PGlite database under DATA_DIR. */
 export async function resolveDatabase(config: AppConfig, log: Logger): Promise<{ config: ResolvedConfig; stop: () => Promise<void> }> {

@@ -11,10 +11,16 @@ import request from 'supertest';
 import { createApp, type ResolvedConfig } from '../src/bootstrap';
 import { loadConfig } from '../src/core/config/config';
 import { createLogger } from '../src/core/logging/logger';
-import { DEMO_PASSWORD, seedDemo, type SeedResult } from '../src/modules/school/demo-seed';
+import { DEMO_PASSWORD, seedDemo, type SeedResult } from '../src/seed/demo-seed';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/core/database/data-source';
 import { REDIS_URL, TEMPLATE_DB, urlFor, withAdmin } from './db';
+
+/** The demo's fixtures, for the modules' own specs (no file under src/modules imports src/seed). */
+export { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../src/seed/demo-seed';
+export { DEMO_COURSEWARE, seedDemoCourseware } from '../src/seed/demo-courseware';
+export { seedShowcase } from '../src/seed/demo-showcase';
+export { demoStampPng } from '../src/seed/demo-stamp';
 
 export type DemoUser = 'admin' | 'teacher' | 'adviser' | 'parent' | 'operator';
 

@@ -11,7 +11,7 @@ import { DataSource } from 'typeorm';
 import { ENV_KEYS } from '../src/core/config/config';
 import { dataSourceOptions } from '../src/core/database/data-source';
 import { SHUTDOWN } from '../src/core/shutdown/graceful-shutdown';
-import { DEMO_PASSWORD, seedDemo } from '../src/modules/school/demo-seed';
+import { DEMO_PASSWORD, seedDemo } from '../src/seed/demo-seed';
 import { REDIS_URL, TEMPLATE_DB, urlFor, withAdmin } from './db';
 
 /**

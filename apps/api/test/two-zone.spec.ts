@@ -15,9 +15,9 @@ import { RouteCatalogue, type RouteInfo } from '../src/core/auth/route-catalogue
 import { loadConfig } from '../src/core/config/config';
 import { dataSourceOptions } from '../src/core/database/data-source';
 import { createLogger } from '../src/core/logging/logger';
-import { seedDemoCourseware } from '../src/modules/courseware/demo-courseware';
-import { DEMO_PASSWORD, seedDemo } from '../src/modules/school/demo-seed';
-import { seedShowcase } from '../src/modules/school/demo-showcase';
+import { seedDemoCourseware } from '../src/seed/demo-courseware';
+import { DEMO_PASSWORD, seedDemo } from '../src/seed/demo-seed';
+import { seedShowcase } from '../src/seed/demo-showcase';
 import { TEMPLATE_DB, urlFor, withAdmin } from './db';
 import { buildObject, shapeOf } from './fuzz/schema';
 

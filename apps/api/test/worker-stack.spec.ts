@@ -13,7 +13,7 @@ import { createApp } from '../src/bootstrap';
 import { ENV_KEYS, loadConfig } from '../src/core/config/config';
 import { JobsService } from '../src/core/jobs/jobs.service';
 import { createLogger } from '../src/core/logging/logger';
-import { DEMO_PASSWORD } from '../src/modules/school/demo-seed';
+import { DEMO_PASSWORD } from '../src/seed/demo-seed';
 import { prepareDatabase } from '../src/runtime';
 import { eventually } from './harness';
 import { REDIS_URL, urlFor, withAdmin } from './db';

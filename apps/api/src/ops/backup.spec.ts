@@ -9,9 +9,9 @@ import { DataSource } from 'typeorm';
 import { TEMPLATE_DB, urlFor, withAdmin } from '../../test/db';
 import { ENV_KEYS } from '../core/config/config';
 import { dataSourceOptions, MIGRATIONS } from '../core/database/data-source';
-import { seedDemoCourseware } from '../modules/courseware/demo-courseware';
-import { seedDemo } from '../modules/school/demo-seed';
-import { seedShowcase } from '../modules/school/demo-showcase';
+import { seedDemoCourseware } from '../seed/demo-courseware';
+import { seedDemo } from '../seed/demo-seed';
+import { seedShowcase } from '../seed/demo-showcase';
 import { backupCommand, BackupError, createBackup, restoreBackup, type BackupManifest } from './backup';
 
 /**

@@ -3,11 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { isSmsKind, mobile, SMS_CODE_MASK, type SmsKind } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { Access } from '../../core/auth/access.decorator';
-import { Input } from '../../core/http/input.decorator';
-import { OutboxPhone } from '../sms/gateways/outbox-phone';
-import { SANDBOX_ALIYUN, SANDBOX_TENCENT, sandboxKindOf } from '../sms/gateways/sandbox-account';
-import { renderSms } from '../sms/render';
+import { Access } from '../core/auth/access.decorator';
+import { Input } from '../core/http/input.decorator';
+import { OutboxPhone } from '../modules/sms/gateways/outbox-phone';
+import { SANDBOX_ALIYUN, SANDBOX_TENCENT, sandboxKindOf } from '../modules/sms/gateways/sandbox-account';
+import { renderSms } from '../modules/sms/render';
 import { AliyunFake } from './sms-fake/aliyun-fake.service';
 import { TencentFake } from './sms-fake/tencent-fake';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SmsModule } from '../sms/sms.module';
+import { SmsModule } from '../modules/sms/sms.module';
 import { DevController } from './dev.controller';
 import { SmsFakesModule } from './sms-fake/sms-fakes.module';
 

@@ -1,7 +1,7 @@
 import { addDays, addMonthsToDay, contractTerms, refundFigure, renewalStartDay, type PackageInclude, type PackageKind } from '@wantuo/shared';
 import type { EntityManager } from 'typeorm';
-import { schoolToday } from '../../core/database/sql-kit';
-import { newContractNo } from './contract-sql';
+import { schoolToday } from '../core/database/sql-kit';
+import { newContractNo } from '../modules/contracts/contract-sql';
 
 /**
  * The demo school's packages and contracts (part of the demo seed, run once with it): four packages and contracts

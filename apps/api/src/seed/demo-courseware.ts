@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { DataSource } from 'typeorm';
-import { storeCoursewareBytes } from './courseware-files.service';
+import { storeCoursewareBytes } from '../modules/courseware/courseware-files.service';
 
 /** The CJK font the seed renders Chinese with (fonts-wqy-zenhei, installed where Chromium runs); Latin text without it. */
 export const CJK_FONT = '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc';

@@ -1,6 +1,6 @@
 import { addDays, defaultPass2, parseScoreCell } from '@wantuo/shared';
-import type { ShowcaseContext, ShowcaseStudent } from '../school/demo-showcase';
-import { spread } from '../school/demo-showcase';
+import type { ShowcaseContext, ShowcaseStudent } from './demo-showcase';
+import { spread } from './demo-showcase';
 
 interface DemoExam {
   name: string;

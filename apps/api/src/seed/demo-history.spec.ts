@@ -1,7 +1,7 @@
 import { Code } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
-import { startTestApp, type TestApp } from '../../../test/harness';
-import { rebuildProjection } from './rebuild';
+import { startTestApp, type TestApp } from '../../test/harness';
+import { rebuildProjection } from '../modules/flow/rebuild';
 
 let t: TestApp;
 beforeAll(async () => {

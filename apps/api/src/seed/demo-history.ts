@@ -1,7 +1,7 @@
 import { STEP_EVENT } from '@wantuo/shared';
 import type { EntityManager } from 'typeorm';
-import { SCHOOL_TODAY } from '../../core/database/sql-kit';
-import { rebuildProjectionIn } from './rebuild';
+import { SCHOOL_TODAY } from '../core/database/sql-kit';
+import { rebuildProjectionIn } from '../modules/flow/rebuild';
 
 /** How many past days of attendance the demo school gets (school days only). */
 const HISTORY_DAYS = 28;

@@ -1,7 +1,7 @@
 import { addDays, dueDayOk, homeworkTransition, type HomeworkActor, type HomeworkState } from '@wantuo/shared';
-import type { ShowcaseContext, ShowcaseStudent } from '../school/demo-showcase';
-import { spread } from '../school/demo-showcase';
-import type { DemoTeaching } from '../teaching/demo-teaching';
+import type { ShowcaseContext, ShowcaseStudent } from './demo-showcase';
+import { spread } from './demo-showcase';
+import type { DemoTeaching } from './demo-teaching';
 
 const CARE_WORK = [
   { title: '数学口算练习', content: '完成口算本第 12 页（两位数加减法），限时 10 分钟，订正错题。' },

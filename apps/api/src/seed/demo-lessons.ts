@@ -1,8 +1,8 @@
 import { addDays, itemSlides, parsePages, type LessonPlanStep } from '@wantuo/shared';
-import type { ShowcaseContext } from '../school/demo-showcase';
-import { demoMoney } from '../store/demo-orders';
-import type { DemoTeaching } from '../teaching/demo-teaching';
-import { COURSEWARE_KIND } from './courseware-sql';
+import type { ShowcaseContext } from './demo-showcase';
+import { demoMoney } from './demo-orders';
+import type { DemoTeaching } from './demo-teaching';
+import { COURSEWARE_KIND } from '../modules/courseware/courseware-sql';
 
 /** The courseware the demo school bought (titles of the demo catalogue, demo-courseware.ts). */
 const BOUGHT = ['三年级数学上册专题精讲', '三年级语文上册同步课堂'];

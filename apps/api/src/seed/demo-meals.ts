@@ -1,7 +1,7 @@
 import { addDays, mealDayRefusal } from '@wantuo/shared';
-import type { ShowcaseContext } from '../school/demo-showcase';
-import { spread } from '../school/demo-showcase';
-import { classDaysOf } from './meals-sql';
+import type { ShowcaseContext } from './demo-showcase';
+import { spread } from './demo-showcase';
+import { classDaysOf } from '../modules/meals/meals-sql';
 
 /** The demo kitchen's dinners (price in fen). */
 const ITEMS = [

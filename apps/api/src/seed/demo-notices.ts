@@ -1,8 +1,8 @@
 import { addDays, smsSendAt } from '@wantuo/shared';
 import sanitizeHtml from 'sanitize-html';
-import type { ShowcaseContext } from '../school/demo-showcase';
-import { plainSummary, PUBLISH_SQL } from './notices-sql';
-import { NOTICE_HTML } from './publish.service';
+import type { ShowcaseContext } from './demo-showcase';
+import { plainSummary, PUBLISH_SQL } from '../modules/notices/notices-sql';
+import { NOTICE_HTML } from '../modules/notices/publish.service';
 
 interface DemoNotice {
   author: 'admin' | 'adviser' | 'teacher' | 'liu';

@@ -1,8 +1,8 @@
 import { addDays, priceOrder, storeOrderTransition, type StoreOrderState } from '@wantuo/shared';
-import { newOutTradeNo } from '../payments/out-trade-no';
-import type { ShowcaseContext } from '../school/demo-showcase';
-import { TOP_UP_KIND } from '../school/school.service';
-import { GOODS_ORDER_KIND } from './store-sql';
+import { newOutTradeNo } from '../modules/payments/out-trade-no';
+import type { ShowcaseContext } from './demo-showcase';
+import { TOP_UP_KIND } from '../modules/school/school.service';
+import { GOODS_ORDER_KIND } from '../modules/store/store-sql';
 
 /** The demo school's first top-up (fen): its mall orders and courseware are paid from the balance. */
 const TOP_UP_FEN = 200_000;

@@ -1,6 +1,6 @@
 import { addDays, applyPoints, exchangeDecision, kindOfChange, orderTransition, type OrderState } from '@wantuo/shared';
-import type { ShowcaseContext, ShowcaseStudent } from '../school/demo-showcase';
-import { spread } from '../school/demo-showcase';
+import type { ShowcaseContext, ShowcaseStudent } from './demo-showcase';
+import { spread } from './demo-showcase';
 
 const GOODS = [
   { name: '卡通贴纸一套', price: 20, stock: 50, description: '30 枚防水卡通贴纸，可贴在文具和水杯上。' },

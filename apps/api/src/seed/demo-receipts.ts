@@ -3,8 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EntityManager } from 'typeorm';
 import { demoStampPng } from './demo-stamp';
-import { ReceiptsRepository } from './receipts.repository';
-import { issueReceipts } from './receipts.service';
+import { ReceiptsRepository } from '../modules/receipts/receipts.repository';
+import { issueReceipts } from '../modules/receipts/receipts.service';
 
 /**
  * The demo school's receipts: its stamp (a red seal drawn by demoStampPng, stored as an upload under `uploadDir` when

@@ -1,7 +1,7 @@
 import { Code } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
-import { startTestApp, type TestApp } from '../../../test/harness';
-import { rebuildCounts } from '../contracts/contract-counts';
+import { startTestApp, type TestApp } from '../../test/harness';
+import { rebuildCounts } from '../modules/contracts/contract-counts';
 import { DEMO_PASSWORD } from './demo-seed';
 
 let t: TestApp;

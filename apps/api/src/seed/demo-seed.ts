@@ -1,12 +1,12 @@
 import { Role } from '@wantuo/shared';
 import type { DataSource, EntityManager } from 'typeorm';
-import { hashPassword } from '../auth/passwords';
-import { seedDemoContracts } from '../contracts/demo-contracts';
-import { seedDemoHistory } from '../flow/demo-history';
-import { seedDemoGoods } from '../store/demo-goods';
-import { rebuildReportsIn } from '../reports/report-projection';
-import { SANDBOX_DEMO_SUB_MCHID } from '../payments/wechatpay/credentials';
-import { seedDemoReceipts } from '../receipts/demo-receipts';
+import { hashPassword } from '../modules/auth/passwords';
+import { seedDemoContracts } from './demo-contracts';
+import { seedDemoHistory } from './demo-history';
+import { seedDemoGoods } from './demo-goods';
+import { rebuildReportsIn } from '../modules/reports/report-projection';
+import { SANDBOX_DEMO_SUB_MCHID } from '../modules/payments/wechatpay/credentials';
+import { seedDemoReceipts } from './demo-receipts';
 
 export const DEMO_PASSWORD = 'Demo@2026';
 

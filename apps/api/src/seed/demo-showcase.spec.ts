@@ -1,8 +1,8 @@
 import { addDays, Code, localDay } from '@wantuo/shared';
 import type { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { startTestApp, type TestApp } from '../../../test/harness';
-import { rebuildCounts } from '../contracts/contract-counts';
+import { startTestApp, type TestApp } from '../../test/harness';
+import { rebuildCounts } from '../modules/contracts/contract-counts';
 import { seedShowcase, type ShowcaseResult } from './demo-showcase';
 
 let t: TestApp;

@@ -1,16 +1,16 @@
 import { addDays, instantOf, localDay, weekdayOf, type CalendarDay } from '@wantuo/shared';
 import type { DataSource, EntityManager } from 'typeorm';
-import { seedDemoCourseware } from '../courseware/demo-courseware';
-import { seedDemoLessons } from '../courseware/demo-lessons';
-import { seedDemoExams } from '../exams/demo-exams';
-import { seedDemoHomework } from '../homework/demo-homework';
-import { seedDemoMeals } from '../meals/demo-meals';
-import { seedDemoNotices } from '../notices/demo-notices';
-import { seedDemoPoints } from '../points/demo-points';
-import { seedDemoGoods } from '../store/demo-goods';
-import { seedDemoOrders } from '../store/demo-orders';
-import { calendarOf } from '../teaching/teaching-sql';
-import { seedDemoTeaching } from '../teaching/demo-teaching';
+import { seedDemoCourseware } from './demo-courseware';
+import { seedDemoLessons } from './demo-lessons';
+import { seedDemoExams } from './demo-exams';
+import { seedDemoHomework } from './demo-homework';
+import { seedDemoMeals } from './demo-meals';
+import { seedDemoNotices } from './demo-notices';
+import { seedDemoPoints } from './demo-points';
+import { seedDemoGoods } from './demo-goods';
+import { seedDemoOrders } from './demo-orders';
+import { calendarOf } from '../modules/teaching/teaching-sql';
+import { seedDemoTeaching } from './demo-teaching';
 
 /** What every module's showcase seed works with: the demo school, its people and its days. */
 export interface ShowcaseContext {

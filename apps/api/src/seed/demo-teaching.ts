@@ -1,7 +1,7 @@
 import { addDays, generateSessions, mondayOf, toHHMM, type GeneratedSession, type PatternSlot } from '@wantuo/shared';
-import type { ShowcaseContext } from '../school/demo-showcase';
-import { seedTypes } from '../tutoring/tutoring-sql';
-import { calendarOf, clashesOf } from './teaching-sql';
+import type { ShowcaseContext } from './demo-showcase';
+import { seedTypes } from '../modules/tutoring/tutoring-sql';
+import { calendarOf, clashesOf } from '../modules/teaching/teaching-sql';
 
 export interface DemoTeaching {
   teaching: { id: number; teacher_id: number; members: number[] };

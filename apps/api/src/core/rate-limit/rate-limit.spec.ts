@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import request from 'supertest';
 import { REDIS_URL } from '../../../test/db';
 import { snapshot, startPeerApp, startTestApp, type TestApp } from '../../../test/harness';
-import { DEMO_PASSWORD } from '../../modules/school/demo-seed';
+import { DEMO_PASSWORD } from '../../seed/demo-seed';
 import { ConfigError, loadConfig } from '../config/config';
 import { createLogger } from '../logging/logger';
 import { RATE_LIMITS, scaledLimit } from './rate-limit';

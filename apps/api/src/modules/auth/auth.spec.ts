@@ -1,6 +1,5 @@
 import { Code, LOGIN_LOCK, Role } from '@wantuo/shared';
-import { eventually, snapshot, startTestApp, type TestApp } from '../../../test/harness';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../school/demo-seed';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, eventually, snapshot, startTestApp, type TestApp } from '../../../test/harness';
 
 let t: TestApp;
 beforeAll(async () => {

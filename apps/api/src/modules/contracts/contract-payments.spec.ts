@@ -1,7 +1,7 @@
 import { Code, refundFigure, type ContractDetail } from '@wantuo/shared';
 import { startTestApp, type TestApp } from '../../../test/harness';
 import { PaymentKinds } from '../payments/payment-kinds';
-import { WechatPaySandbox } from '../dev/wechatpay-sandbox.service';
+import { WechatPaySandbox } from '../../sandboxes/wechatpay-sandbox/wechatpay-sandbox.service';
 
 let t: TestApp;
 let admin: string;

@@ -2,10 +2,9 @@ import { Code, type CoursewareFileRow, type CoursewareRow } from '@wantuo/shared
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { DEMO_COURSEWARE, seedDemoCourseware, snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { PaymentKinds } from '../payments/payment-kinds';
 import { RefundsService } from '../payments/refunds.service';
-import { DEMO_COURSEWARE, seedDemoCourseware } from './demo-courseware';
 
 let t: TestApp;
 let admin: string;

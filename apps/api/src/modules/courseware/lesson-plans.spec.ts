@@ -1,8 +1,7 @@
 import { Code, type LessonPlanDetail, type LessonPlanRow } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
-import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { seedDemoCourseware, snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { RefundsService } from '../payments/refunds.service';
-import { seedDemoCourseware } from './demo-courseware';
 
 let t: TestApp;
 let admin: string;

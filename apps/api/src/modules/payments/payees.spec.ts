@@ -10,9 +10,8 @@ import {
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import { signedNotify } from '../../../test/wechatpay-notify';
-import { startTestApp, type TestApp } from '../../../test/harness';
-import { seedDemoCourseware } from '../courseware/demo-courseware';
-import { WechatPaySandbox } from '../dev/wechatpay-sandbox.service';
+import { seedDemoCourseware, startTestApp, type TestApp } from '../../../test/harness';
+import { WechatPaySandbox } from '../../sandboxes/wechatpay-sandbox/wechatpay-sandbox.service';
 import { PaymentKinds } from './payment-kinds';
 import { loadSandboxKeys, SANDBOX_DEMO_SUB_MCHID, SANDBOX_PLATFORM_SUB_MCHID, type SandboxKeys } from './wechatpay/credentials';
 

@@ -2,7 +2,7 @@ import { Code, DEFAULT_PRICE_FEN, instantOf, localDateTime } from '@wantuo/share
 import { createHash, randomBytes } from 'node:crypto';
 import { eventually, snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { signedNotify, type NotifyForgery } from '../../../test/wechatpay-notify';
-import { WechatPaySandbox } from '../dev/wechatpay-sandbox.service';
+import { WechatPaySandbox } from '../../sandboxes/wechatpay-sandbox/wechatpay-sandbox.service';
 import { PaymentsService } from './payments.service';
 import { PaymentProvider } from './provider';
 import { RefundsService } from './refunds.service';

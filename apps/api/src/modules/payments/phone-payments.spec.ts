@@ -2,7 +2,7 @@ import { Code, type ContractDetail, type DinnerBooking, type PendingPayment } fr
 import { createPublicKey, verify as rsaVerify } from 'node:crypto';
 import { Formatter, Rsa } from 'wechatpay-axios-plugin';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
-import { WechatPaySandbox } from '../dev/wechatpay-sandbox.service';
+import { WechatPaySandbox } from '../../sandboxes/wechatpay-sandbox/wechatpay-sandbox.service';
 import { PaymentKinds } from './payment-kinds';
 import { SANDBOX_DEMO_SUB_MCHID, type SandboxKeys } from './wechatpay/credentials';
 import { WechatPayProvider } from './wechatpay/wechatpay.provider';

@@ -2,7 +2,7 @@ import { Code, type ContractDetail } from '@wantuo/shared';
 import { startTestApp, type TestApp } from '../../../test/harness';
 import { DomainEvents } from '../../core/events/domain-events';
 import { JobRegistry } from '../../core/jobs/job-registry';
-import { WechatPaySandbox } from '../dev/wechatpay-sandbox.service';
+import { WechatPaySandbox } from '../../sandboxes/wechatpay-sandbox/wechatpay-sandbox.service';
 import { PaymentKinds } from './payment-kinds';
 
 /**

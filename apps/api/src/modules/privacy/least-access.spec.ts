@@ -1,8 +1,7 @@
 import { Code, maskMobile, STUDENT_IMPORT_COLUMNS } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
 import type { Response } from 'supertest';
-import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
-import { DEMO_PASSWORD } from '../school/demo-seed';
+import { DEMO_PASSWORD, snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { maskedMobileSql } from './mobile-access';
 
 /**

@@ -4,10 +4,8 @@ import JSZip from 'jszip';
 import { Workbook } from 'exceljs';
 import { dirname, join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { DEMO_PASSWORD } from '../school/demo-seed';
-import { seedShowcase } from '../school/demo-showcase';
 import { ErasureService } from './erasure.service';
-import { startTestApp, type TestApp } from '../../../test/harness';
+import { DEMO_PASSWORD, seedShowcase, startTestApp, type TestApp } from '../../../test/harness';
 
 /**
  * The guardians' rights (issue 37). The download: exactly one child's data, readable, with its photos. The erasure: a completed deletion request and the retention job leave none of the child's personal data

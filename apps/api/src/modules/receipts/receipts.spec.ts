@@ -1,10 +1,9 @@
 import { amountInCapitals, amountInFigures, Code, type ContractDetail, type ReceiptRow } from '@wantuo/shared';
 import { Workbook } from 'exceljs';
-import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { demoStampPng, snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { pdfText } from '../../../test/pdf-text';
 import { countPdfPages } from '../courseware/pdf-pages';
 import { PaymentKinds } from '../payments/payment-kinds';
-import { demoStampPng } from './demo-stamp';
 import { ReceiptsService } from './receipts.service';
 
 let t: TestApp;

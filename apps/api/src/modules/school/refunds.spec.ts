@@ -1,7 +1,7 @@
 import { Code, DEFAULT_PRICE_FEN } from '@wantuo/shared';
 import { JobRegistry } from '../../core/jobs/job-registry';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
-import { WechatPaySandbox } from '../dev/wechatpay-sandbox.service';
+import { WechatPaySandbox } from '../../sandboxes/wechatpay-sandbox/wechatpay-sandbox.service';
 import { PaymentProvider } from '../payments/provider';
 import { SANDBOX_PLATFORM_SUB_MCHID } from '../payments/wechatpay/credentials';
 

@@ -1,8 +1,8 @@
 import { cutSmsParams, SMS_PARAM_MAX, type SmsGatewayName } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import { eventually, startTestApp, type TestApp } from '../../../test/harness';
-import { AliyunFake } from '../dev/sms-fake/aliyun-fake.service';
-import { TencentFake } from '../dev/sms-fake/tencent-fake';
+import { AliyunFake } from '../../sandboxes/sms-fake/aliyun-fake.service';
+import { TencentFake } from '../../sandboxes/sms-fake/tencent-fake';
 import { SmsGateways } from './gateways/gateways';
 import { renderSms } from './render';
 import { SmsReports } from './reports.service';

@@ -1,8 +1,8 @@
 import { Code, SMS_PARAM_MAX, type SmsGatewayName } from '@wantuo/shared';
 import { eventually, startTestApp, type TestApp } from '../../../test/harness';
-import { AliyunFake } from '../dev/sms-fake/aliyun-fake.service';
-import type { FakeControl, FakeMessage } from '../dev/sms-fake/fake-common';
-import { TencentFake } from '../dev/sms-fake/tencent-fake';
+import { AliyunFake } from '../../sandboxes/sms-fake/aliyun-fake.service';
+import type { FakeControl, FakeMessage } from '../../sandboxes/sms-fake/fake-common';
+import { TencentFake } from '../../sandboxes/sms-fake/tencent-fake';
 import { AliyunGateway } from './gateways/aliyun.gateway';
 import { NoticeClock } from '../notices/notices-sql';
 import { SmsGateways } from './gateways/gateways';

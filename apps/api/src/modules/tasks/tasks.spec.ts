@@ -1,6 +1,5 @@
 import { Code, TODAY_TASK_LIST_MAX } from '@wantuo/shared';
-import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
-import { DEMO_PASSWORD } from '../school/demo-seed';
+import { DEMO_PASSWORD, snapshot, startTestApp, type TestApp } from '../../../test/harness';
 
 let t: TestApp;
 let admin: string;

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
 import { REDIS_URL } from '../../../test/db';
 import { startTestApp, type TestApp } from '../../../test/harness';
-import { WechatSandbox } from '../dev/wechat-sandbox/wechat-sandbox.service';
+import { WechatSandbox } from '../../sandboxes/wechat-sandbox/wechat-sandbox.service';
 import { WechatOa } from './oa-client';
 import { OA_ACCOUNT, type OaAccount } from './oa.provider';
 

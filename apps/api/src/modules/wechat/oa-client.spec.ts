@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import request from 'supertest';
 import { REDIS_URL } from '../../../test/db';
 import { eventually, startTestApp, type TestApp } from '../../../test/harness';
-import { WechatSandbox, sandboxOpenid } from '../dev/wechat-sandbox/wechat-sandbox.service';
+import { WechatSandbox, sandboxOpenid } from '../../sandboxes/wechat-sandbox/wechat-sandbox.service';
 import { WechatApiError, WechatOa, sandboxTemplateId, serverSignature } from './oa-client';
 import { OA_ACCOUNT, type OaAccount } from './oa.provider';
 

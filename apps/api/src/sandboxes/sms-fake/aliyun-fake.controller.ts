@@ -1,9 +1,9 @@
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { Access } from '../../../core/auth/access.decorator';
-import { Input, parseInput } from '../../../core/http/input.decorator';
-import { langOf, type AppRequest } from '../../../core/http/request-context';
+import { Access } from '../../core/auth/access.decorator';
+import { Input, parseInput } from '../../core/http/input.decorator';
+import { langOf, type AppRequest } from '../../core/http/request-context';
 import { AliyunFake } from './aliyun-fake.service';
 import { FakeControlInput, FakeMessagesQuery, jsonBody } from './fake-common';
 

@@ -3,11 +3,11 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { localDateTime, SMS_KINDS, SMS_PARAM_MAX, smsUnits, type SmsKind } from '@wantuo/shared';
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
-import { APP_CONFIG, type AppConfig } from '../../../core/config/config';
-import { InFlight } from '../../../core/events/in-flight';
-import { LOGGER } from '../../../core/logging/logger';
-import { chinaDay, type AliyunSmsReport } from '../../sms/gateways/aliyun.gateway';
-import { SANDBOX_ALIYUN, sandboxKindOf } from '../../sms/gateways/sandbox-account';
+import { APP_CONFIG, type AppConfig } from '../../core/config/config';
+import { InFlight } from '../../core/events/in-flight';
+import { LOGGER } from '../../core/logging/logger';
+import { chinaDay, type AliyunSmsReport } from '../../modules/sms/gateways/aliyun.gateway';
+import { SANDBOX_ALIYUN, sandboxKindOf } from '../../modules/sms/gateways/sandbox-account';
 import { reportUrl, type FakeControl, type FakeMessage } from './fake-common';
 
 /** What the fake answers: an HTTP status and Aliyun's JSON body. */

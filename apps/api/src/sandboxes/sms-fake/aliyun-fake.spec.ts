@@ -1,9 +1,9 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestApp, type TestApp } from '../../../../test/harness';
-import { AliyunGateway, chinaDay, type AliyunSmsReport } from '../../sms/gateways/aliyun.gateway';
-import { GatewayError, type GatewaySend } from '../../sms/gateways/gateway';
-import { SANDBOX_ALIYUN } from '../../sms/gateways/sandbox-account';
+import { startTestApp, type TestApp } from '../../../test/harness';
+import { AliyunGateway, chinaDay, type AliyunSmsReport } from '../../modules/sms/gateways/aliyun.gateway';
+import { GatewayError, type GatewaySend } from '../../modules/sms/gateways/gateway';
+import { SANDBOX_ALIYUN } from '../../modules/sms/gateways/sandbox-account';
 import { AliyunFake } from './aliyun-fake.service';
 
 /**

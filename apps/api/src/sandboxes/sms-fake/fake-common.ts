@@ -1,7 +1,7 @@
 import { HttpAdapterHost } from '@nestjs/core';
 import { mobile, type SmsGatewayName } from '@wantuo/shared';
 import { z } from 'zod';
-import type { AppConfig } from '../../../core/config/config';
+import type { AppConfig } from '../../core/config/config';
 
 /**
  * What a test tells a fake gateway (POST /api/dev/sms/<provider>/control):

@@ -1,10 +1,10 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sms } from 'tencentcloud-sdk-nodejs-sms';
-import { startTestApp, type TestApp } from '../../../../test/harness';
-import { GatewayError, type GatewaySend, type SendOutcome } from '../../sms/gateways/gateway';
-import { SANDBOX_TENCENT } from '../../sms/gateways/sandbox-account';
-import { TencentGateway } from '../../sms/gateways/tencent.gateway';
+import { startTestApp, type TestApp } from '../../../test/harness';
+import { GatewayError, type GatewaySend, type SendOutcome } from '../../modules/sms/gateways/gateway';
+import { SANDBOX_TENCENT } from '../../modules/sms/gateways/sandbox-account';
+import { TencentGateway } from '../../modules/sms/gateways/tencent.gateway';
 import type { FakeControl, FakeMessage } from './fake-common';
 import { tencentReportBody, TencentFake, verifyTc3 } from './tencent-fake';
 

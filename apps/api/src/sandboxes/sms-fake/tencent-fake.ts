@@ -5,14 +5,14 @@ import type { Request, Response } from 'express';
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { Access } from '../../../core/auth/access.decorator';
-import { Input, parseInput } from '../../../core/http/input.decorator';
-import { langOf, type AppRequest } from '../../../core/http/request-context';
-import { APP_CONFIG, type AppConfig } from '../../../core/config/config';
-import { InFlight } from '../../../core/events/in-flight';
-import { LOGGER } from '../../../core/logging/logger';
-import { sandboxKindOf, SANDBOX_TENCENT } from '../../sms/gateways/sandbox-account';
-import type { TencentReport } from '../../sms/gateways/tencent.gateway';
+import { Access } from '../../core/auth/access.decorator';
+import { Input, parseInput } from '../../core/http/input.decorator';
+import { langOf, type AppRequest } from '../../core/http/request-context';
+import { APP_CONFIG, type AppConfig } from '../../core/config/config';
+import { InFlight } from '../../core/events/in-flight';
+import { LOGGER } from '../../core/logging/logger';
+import { sandboxKindOf, SANDBOX_TENCENT } from '../../modules/sms/gateways/sandbox-account';
+import type { TencentReport } from '../../modules/sms/gateways/tencent.gateway';
 import { FakeControlInput, FakeMessagesQuery, jsonBody, reportUrl, type FakeControl, type FakeMessage } from './fake-common';
 
 /** The API version the fake speaks (the SDK's sms.v20210111 client). */

@@ -1,4 +1,4 @@
-import { JSBRIDGE_JS } from '../wechatpay-sandbox.pages';
+import { JSBRIDGE_JS } from '../wechatpay-sandbox/wechatpay-sandbox.pages';
 
 /**
  * The sandbox's `WeixinJSBridge` for a page inside "WeChat" (issue 35): what WeChat's client answers the JS-SDK

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { z } from 'zod';
-import { Access } from '../../../core/auth/access.decorator';
-import { Input } from '../../../core/http/input.decorator';
+import { Access } from '../../core/auth/access.decorator';
+import { Input } from '../../core/http/input.decorator';
 import { AUTHORIZE_PAGE_CSP } from './authorize-page';
 import { WECHAT_JSBRIDGE_JS } from './jssdk-bridge';
 import { WechatSandbox, type PageAnswer, type WechatAnswer } from './wechat-sandbox.service';

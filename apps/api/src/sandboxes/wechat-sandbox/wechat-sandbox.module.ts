@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { WechatModule } from '../../wechat/wechat.module';
+import { WechatModule } from '../../modules/wechat/wechat.module';
 import { WechatSandboxController } from './wechat-sandbox.controller';
 import { WechatSandbox } from './wechat-sandbox.service';
 

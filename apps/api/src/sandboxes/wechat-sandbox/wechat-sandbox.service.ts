@@ -5,12 +5,12 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../../../core/config/config';
-import { InFlight } from '../../../core/events/in-flight';
-import { LOGGER } from '../../../core/logging/logger';
-import { REDIS } from '../../../core/redis/redis.provider';
-import { jsapiSignature, serverSignature } from '../../wechat/oa-client';
-import { OA_ACCOUNT, type OaAccount } from '../../wechat/oa.provider';
+import { APP_CONFIG, type AppConfig } from '../../core/config/config';
+import { InFlight } from '../../core/events/in-flight';
+import { LOGGER } from '../../core/logging/logger';
+import { REDIS } from '../../core/redis/redis.provider';
+import { jsapiSignature, serverSignature } from '../../modules/wechat/oa-client';
+import { OA_ACCOUNT, type OaAccount } from '../../modules/wechat/oa.provider';
 import { authorizeErrorPage, authorizePage, type AuthorizeRequest } from './authorize-page';
 
 /** What WeChat answers: JSON with errcode/errmsg on a refusal (HTTP 200, as the real service). */

@@ -1,7 +1,7 @@
 import { Code } from '@wantuo/shared';
 import { createHash } from 'node:crypto';
-import { startTestApp, type TestApp } from '../../../../test/harness';
-import { OA_ACCOUNT, type OaAccount } from '../../wechat/oa.provider';
+import { startTestApp, type TestApp } from '../../../test/harness';
+import { OA_ACCOUNT, type OaAccount } from '../../modules/wechat/oa.provider';
 import { WechatSandbox, sandboxOpenid } from './wechat-sandbox.service';
 
 /**

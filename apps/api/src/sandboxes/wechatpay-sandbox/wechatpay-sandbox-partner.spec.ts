@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Aes, Formatter, Rsa, Wechatpay } from 'wechatpay-axios-plugin';
 import { startTestApp, type TestApp } from '../../../test/harness';
-import { SANDBOX_PLATFORM_SUB_MCHID, type SandboxKeys } from '../payments/wechatpay/credentials';
-import { SANDBOX_KEYS } from '../payments/wechatpay/wechatpay.tokens';
+import { SANDBOX_PLATFORM_SUB_MCHID, type SandboxKeys } from '../../modules/payments/wechatpay/credentials';
+import { SANDBOX_KEYS } from '../../modules/payments/wechatpay/wechatpay.tokens';
 import { TRADE_BILL_HEADER, TRADE_BILL_SUMMARY_HEADER, WechatPaySandbox } from './wechatpay-sandbox.service';
 
 /**

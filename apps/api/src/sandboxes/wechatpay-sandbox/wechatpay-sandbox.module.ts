@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PaymentsModule } from '../payments/payments.module';
+import { PaymentsModule } from '../../modules/payments/payments.module';
 import { WechatPaySandboxController } from './wechatpay-sandbox.controller';
 import { WechatPaySandbox } from './wechatpay-sandbox.service';
 

@@ -6,8 +6,8 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { Aes, Formatter, Rsa } from 'wechatpay-axios-plugin';
 import { LOGGER } from '../../core/logging/logger';
-import { SANDBOX_DEMO_SUB_MCHID, type SandboxKeys } from '../payments/wechatpay/credentials';
-import { SANDBOX_KEYS } from '../payments/wechatpay/wechatpay.tokens';
+import { SANDBOX_DEMO_SUB_MCHID, type SandboxKeys } from '../../modules/payments/wechatpay/credentials';
+import { SANDBOX_KEYS } from '../../modules/payments/wechatpay/wechatpay.tokens';
 import { InFlight } from '../../core/events/in-flight';
 
 /** A signed v3 answer: status, body text (empty for 204) and the Wechatpay-* headers. */
