@@ -1,6 +1,5 @@
 export * from './actions';
 export * from './codes';
-export * from './extra-actions';
 export * from './flow';
 export * from './messages';
 export * from './money';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ACTIONS, type ActionDef, type HttpMethod } from '../actions';
+import type { ActionDef, HttpMethod, Who } from '../actions';
+import { ACTION_ROWS } from '../actions.generated';
 
 /**
  * One action, declared once: method and name (its catalogue row gives module, who and meaning), the zod schema of its
@@ -16,9 +17,17 @@ export interface Declaration<
   action: N;
   input: I;
   answer: O;
-  /** its row in actions.tsv or extra-actions.ts */
+  /** its row in actions.tsv, or (an action the catalogue does not list) the module, access and meaning declared with it */
   def: ActionDef;
 }
+
+/** Module, access and meaning of an action actions.tsv does not list, declared beside its schemas. */
+export type Extra = Omit<ActionDef, 'method' | 'action'>;
+
+/** The declarer of a module's extra actions: `extraOf('courseware')(['O'], 'what it does')`. */
+export const extraOf =
+  (module: string) =>
+  (who: Who[], meaning: string): Extra => ({ module, who, meaning });
 
 /** The answer of an action that sends a file (an export, a download): the bytes, not an envelope. */
 export const FileAnswer = z.custom<Blob>(() => true).meta({ id: 'File', description: 'a file (the response body is the bytes, not an envelope)' });
@@ -45,22 +54,24 @@ export const pageOf = <T extends z.ZodType>(row: T) =>
 /** `{ id }` of a created row. */
 export const IdAnswer = z.object({ id: z.number().int() });
 
-const rows = new Map(ACTIONS.map((a) => [`${a.method} ${a.action}`, a]));
+const rows = new Map(ACTION_ROWS.map((a) => [`${a.method} ${a.action}`, a]));
 
 function declare<M extends HttpMethod, N extends string, I extends z.ZodType | null, O extends z.ZodType>(
   method: M,
   action: N,
   input: I,
   answer: O,
+  extra: Extra | undefined,
 ): Declaration<M, N, I, O> {
-  const def = rows.get(`${method} ${action}`);
-  if (!def) throw new Error(`${method} ${action} is declared but is neither in actions.tsv nor in extra-actions.ts`);
-  return { method, action, input, answer, def };
+  const row = rows.get(`${method} ${action}`);
+  if (row && extra) throw new Error(`${method} ${action} is in actions.tsv: its access and meaning come from there, not from its declaration`);
+  if (!row && !extra) throw new Error(`${method} ${action} is declared but is not in actions.tsv: declare its module, access and meaning (extraOf)`);
+  return { method, action, input, answer, def: row ?? { method, action, ...extra! } };
 }
 
-/** A GET action: input from the query string. */
-export const GET = <N extends string, I extends z.ZodType | null, O extends z.ZodType>(action: N, input: I, answer: O) =>
-  declare('GET', action, input, answer);
-/** A POST action: input from the JSON body (or the text fields of a multipart body). */
-export const POST = <N extends string, I extends z.ZodType | null, O extends z.ZodType>(action: N, input: I, answer: O) =>
-  declare('POST', action, input, answer);
+/** A GET action: input from the query string. `extra`: the access and meaning of one actions.tsv does not list. */
+export const GET = <N extends string, I extends z.ZodType | null, O extends z.ZodType>(action: N, input: I, answer: O, extra?: Extra) =>
+  declare('GET', action, input, answer, extra);
+/** A POST action: input from the JSON body (or the text fields of a multipart body). `extra`: as for GET. */
+export const POST = <N extends string, I extends z.ZodType | null, O extends z.ZodType>(action: N, input: I, answer: O, extra?: Extra) =>
+  declare('POST', action, input, answer, extra);

@@ -1,4 +1,4 @@
-import { FileAnswer, GET, POST } from './define';
+import { FileAnswer, GET, POST, extraOf } from './define';
 import {
   AddExamScoreResult,
   DelExamResult,
@@ -24,6 +24,9 @@ import {
   PublishExamScoresInput,
 } from '../schemas/exams';
 
+/** The access and meaning of this module's actions that actions.tsv does not list. */
+const extra = extraOf('exams');
+
 /** The actions of module `exams` (docs/modules/exams.md). */
 export const examsActions = [
   GET('studentExamList', ExamListQuery, ExamListAnswer),
@@ -40,8 +43,40 @@ export const examsActions = [
   POST('teacherEditExam', EditExamInput, Exam),
   POST('teacherAddExamScore', AddExamScoreInput, AddExamScoreResult),
   POST('teacherDelExamScore', DelExamScoreInput, AddExamScoreResult),
-  POST('publishExamScores', PublishExamScoresInput, PublishExamScoresResult),
-  GET('parentExamScores', ParentExamScoresQuery, ParentExamScoresAnswer),
-  POST('examScoreImport', ExamScoreImportInput, ExamScoreImportResult),
-  GET('examScoreExport', ExamScoreExportQuery, FileAnswer),
+  POST(
+    'publishExamScores',
+    PublishExamScoresInput,
+    PublishExamScoresResult,
+    extra(
+      ['A', 'T', 'H'],
+      "publish an exam's scores to the guardians on the version read (a teacher: an exam all of whose classes are theirs): guardians see them from then on (parentExamScores), and each guardian of a student with a score gets one message per exam (WeChat, else SMS), written in bulk (a second publish tells only guardians not told yet)",
+    ),
+  ),
+  GET(
+    'parentExamScores',
+    ParentExamScoresQuery,
+    ParentExamScoresAnswer,
+    extra(
+      ['P'],
+      "a guardian's child's published exam scores, newest exam first, paged: score (or absent), rank in the class, the class's number of scores and average",
+    ),
+  ),
+  POST(
+    'examScoreImport',
+    ExamScoreImportInput,
+    ExamScoreImportResult,
+    extra(
+      ['A', 'T', 'H'],
+      "import an exam's scores from .xlsx (multipart file; the sheet of examScoreExport: student number, name, score or 缺考): dry_run 1 lists every bad row, 0 saves all rows or none with the checks of addExamScore (a teacher: own classes' students)",
+    ),
+  ),
+  GET(
+    'examScoreExport',
+    ExamScoreExportQuery,
+    FileAnswer,
+    extra(
+      ['A', 'T', 'H'],
+      "download an exam's scores as .xlsx (student number, name, class, score or 缺考, class and school rank), the sheet examScoreImport reads back (a teacher: own classes)",
+    ),
+  ),
 ] as const;

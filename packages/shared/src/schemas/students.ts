@@ -7,7 +7,7 @@ import { GROWTH_GROUPS } from '../growth';
 /**
  * Students of a school: profile, guardians (parent accounts, users.role 6), authorised pick-up people, care
  * settings, growth comments; bulk import/export. Input schemas are named after the actions (actions.tsv and
- * extra-actions.ts).
+ * its declaration in api/students.ts).
  */
 
 /** students.status: archived 0, active 1. */

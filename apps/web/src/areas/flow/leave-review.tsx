@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Drawer, Input, Popconfirm, Segmented, Space, Tag, Typography } from 'antd';
-import { accessOf, ACTIONS, mayCall, Role, type LeaveRequestRow } from '@wantuo/shared';
+import { accessOf, CATALOGUE, mayCall, Role, type LeaveRequestRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
@@ -25,7 +25,7 @@ export function leaveActionsOf(role: Role | undefined) {
   return {
     list: admin ? ('adminLeaveList' as const) : ('teacherStudentLeaveList' as const),
     info: admin ? ('adminLeaveInfo' as const) : ('teacherStudentLeaveInfo' as const),
-    mayDecide: mayCall(accessOf(ACTIONS.find((a) => a.action === 'auditStudentInfo')!.who), role),
+    mayDecide: mayCall(accessOf(CATALOGUE.find((a) => a.action === 'auditStudentInfo')!.who), role),
   };
 }
 
