@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Input, Modal, Typography } from 'antd';
 import type { CareStudent } from '@wantuo/shared';
 import { useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { careStrings } from './strings';
@@ -31,7 +31,6 @@ export function AddStudentsModal({
   const [name, setName] = useState('');
   const [page, setPage] = useState(1);
   const [chosen, setChosen] = useState<number[]>([]);
-  const [busy, setBusy] = useState(false);
   const action = asHead ? 'teacherSelectWantuoStudent' : 'selectWantuoStudent';
   const q = useQuery({
     queryKey: [action, name, page],
@@ -42,30 +41,20 @@ export function AddStudentsModal({
     setChosen([]);
     onClose(added);
   };
-  const add = async () => {
-    setBusy(true);
-    try {
-      const res = await post(asHead ? 'teacherAddWantuoStudent' : 'addWantuoStudent', {
-        class_id: classId,
-        student_ids: chosen,
-      });
-      feedback().message.success(tc('care.added', { count: res.added, headcount: res.headcount, capacity: res.capacity }));
-      close(true);
-    } catch {
-      // shown by the request wrapper (capacity, already in a class)
-    } finally {
-      setBusy(false);
-    }
-  };
+  // a refusal (capacity, already in a class) is shown by the request wrapper
+  const add = useAction(asHead ? 'teacherAddWantuoStudent' : 'addWantuoStudent', {
+    success: (res) => tc('care.added', { count: res.added, headcount: res.headcount, capacity: res.capacity }),
+    onDone: () => close(true),
+  });
   return (
     <Modal
       open={open}
       title={tc('care.add_students')}
       onCancel={() => close(false)}
-      onOk={add}
+      onOk={() => add.run({ class_id: classId, student_ids: chosen })}
       okText={tc('care.add_n', { count: chosen.length })}
       okButtonProps={{ disabled: chosen.length === 0 }}
-      confirmLoading={busy}
+      confirmLoading={add.busy}
       width={640}
       destroyOnHidden
     >

@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Form, Input, InputNumber, Space } from 'antd';
 import { CARE_LIMITS, formatFen, yuanToFen, type CareClassInfo } from '@wantuo/shared';
-import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { MoneyInput } from '../../components/money-input';
 import { LoadError, Loading } from '../../components/states';
 import { useT } from '../../stores/preferences';
@@ -23,7 +22,10 @@ function ClassForm({ current }: { current: CareClassInfo | null }) {
   const t = useT();
   const tc = careStrings.use();
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
+  const saved = { invalidates: ['classList', 'wantuoInfo'], success: t('common.saved'), onDone: () => navigate('/principal_class') } as const;
+  const add = useAction('addAfterSchoolCare', saved);
+  // a stale version shows the server's conflict message
+  const edit = useAction('editAfterSchoolCare', saved);
   const submit = async (v: ClassValues) => {
     const input = {
       name: v.name.trim(),
@@ -32,17 +34,8 @@ function ClassForm({ current }: { current: CareClassInfo | null }) {
       capacity: v.capacity,
       fee_fen: yuanToFen(v.fee || '0') ?? 0,
     };
-    setBusy(true);
-    try {
-      if (current) await post('editAfterSchoolCare', { id: current.id, version: current.version, ...input });
-      else await post('addAfterSchoolCare', input);
-      feedback().message.success(t('common.saved'));
-      navigate('/principal_class');
-    } catch {
-      // shown by the request wrapper (a stale version shows the server's conflict message)
-    } finally {
-      setBusy(false);
-    }
+    if (current) await edit.run({ id: current.id, version: current.version, ...input });
+    else await add.run(input);
   };
   const maxFen = CARE_LIMITS.feeFen;
   return (
@@ -109,7 +102,7 @@ function ClassForm({ current }: { current: CareClassInfo | null }) {
         <MoneyInput maxLength={12} />
       </Form.Item>
       <Space>
-        <Button type="primary" htmlType="submit" loading={busy}>
+        <Button type="primary" htmlType="submit" loading={add.busy || edit.busy}>
           {t('common.save')}
         </Button>
         <Button onClick={() => navigate('/principal_class')}>{t('common.back')}</Button>

@@ -3,8 +3,8 @@ import { Button, Card, Input, Popconfirm, Segmented, Space, Tabs, Tag } from 'an
 import { formatFen, type CareClass } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useT } from '../../stores/preferences';
@@ -27,16 +27,10 @@ function Classes() {
     queryKey: ['classList', name, status, page],
     queryFn: () => get('classList', { page, limit: PAGE_SIZE, ...(name ? { name } : {}), ...(status === 'all' ? {} : { status }) }),
   });
-  const run = async (write: () => Promise<unknown>) => {
-    try {
-      await write();
-      feedback().message.success(t('common.saved'));
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      void q.refetch();
-    }
-  };
+  // refreshed after a refusal too (a stale version: the class as it is now)
+  const done = { success: t('common.saved'), onDone: () => void q.refetch(), onError: () => void q.refetch() };
+  const startAndEnd = useAction('startAndEnd', done);
+  const delClass = useAction('delClass', done);
 
   return (
     <>
@@ -107,14 +101,14 @@ function Classes() {
                 </Button>
                 <Popconfirm
                   title={c.status === 1 ? tc('care.confirm_stop') : tc('care.confirm_start')}
-                  onConfirm={() => run(() => post('startAndEnd', { id: c.id, version: c.version, status: c.status === 1 ? 0 : 1 }))}
+                  onConfirm={() => startAndEnd.run({ id: c.id, version: c.version, status: c.status === 1 ? 0 : 1 })}
                 >
                   <Button size="small">{c.status === 1 ? tc('care.stop') : tc('care.start')}</Button>
                 </Popconfirm>
                 <Popconfirm
                   title={tc('care.confirm_delete_class', { name: c.name })}
                   description={c.headcount > 0 ? tc('care.delete_has_students', { count: c.headcount }) : undefined}
-                  onConfirm={() => run(() => post('delClass', { id: c.id }))}
+                  onConfirm={() => delClass.run({ id: c.id })}
                 >
                   <Button size="small" danger>
                     {tc('care.delete')}

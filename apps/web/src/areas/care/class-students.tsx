@@ -3,8 +3,8 @@ import { Button, Card, Descriptions, Form, Input, Modal, Space, Tag } from 'antd
 import { formatFen, type CareClassInfo, type CareClassStudent, type Duty, type DutyAssignment } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useT } from '../../stores/preferences';
@@ -20,21 +20,14 @@ type ClassDuty = Exclude<Duty, 'head'>;
 /** allotTeacher: assigns the teacher, or removes the assignment when cleared; always refreshes. */
 function useAllot(classId: number, refresh: () => void) {
   const t = useT();
-  return async (duty: Duty, teacherId: number | null, studentId: number | null = null) => {
-    try {
-      await post('allotTeacher', {
-        class_id: classId,
-        duty,
-        ...(studentId ? { student_id: studentId } : {}),
-        ...(teacherId ? { teacher_id: teacherId } : { remove: true }),
-      });
-      feedback().message.success(t('common.saved'));
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      refresh();
-    }
-  };
+  const allot = useAction('allotTeacher', { success: t('common.saved'), onDone: refresh, onError: refresh });
+  return (duty: Duty, teacherId: number | null, studentId: number | null = null) =>
+    allot.run({
+      class_id: classId,
+      duty,
+      ...(studentId ? { student_id: studentId } : {}),
+      ...(teacherId ? { teacher_id: teacherId } : { remove: true }),
+    });
 }
 
 function StudentDutyModal({ classId, student, onClose }: { classId: number; student: CareClassStudent | null; onClose: () => void }) {

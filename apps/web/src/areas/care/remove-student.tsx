@@ -1,7 +1,8 @@
 import { Button, Typography } from 'antd';
 import { formatFen, type CareClassStudent, type DelWantuoStudentPreview } from '@wantuo/shared';
 import { useState } from 'react';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { useT } from '../../stores/preferences';
 import { defineStrings } from '../../i18n/strings';
@@ -92,6 +93,11 @@ export function RemoveStudentButton({
   const t = useT();
   const tc = careStrings.use();
   const [busy, setBusy] = useState(false);
+  const remove = useAction(asHead ? 'teacherDelWantuoStudent' : 'delWantuoStudent', {
+    success: tc('care.removed', { name: student.name }),
+    onDone,
+    onError: onDone,
+  });
   const confirm = (duties: CareClassStudent['duties'], kept?: Pick<DelWantuoStudentPreview, 'contracts' | 'meal_bookings'>) =>
     feedback().modal.confirm({
       title: tc('care.confirm_remove', { name: student.name }),
@@ -105,16 +111,7 @@ export function RemoveStudentButton({
       okButtonProps: { danger: true },
       okText: tc('care.remove'),
       cancelText: t('common.cancel'),
-      onOk: async () => {
-        try {
-          await post(asHead ? 'teacherDelWantuoStudent' : 'delWantuoStudent', { class_id: classId, student_id: student.id });
-          feedback().message.success(tc('care.removed', { name: student.name }));
-        } catch {
-          // shown by the request wrapper
-        } finally {
-          onDone();
-        }
-      },
+      onOk: () => remove.run({ class_id: classId, student_id: student.id }),
     });
   const click = async () => {
     if (asHead) return confirm(student.duties);

@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Modal, Space, Tag } from 'antd';
 import type { CareClassStudent, ClassTimeOption } from '@wantuo/shared';
 import { useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSlotText } from './care-common';
 import { careStrings } from './strings';
@@ -43,27 +43,20 @@ function StudentSlotsModal({ student, onClose, onDone }: { student: CareClassStu
   const slotText = useSlotText();
   const q = useQuery({ queryKey: ['selectClassTime'], queryFn: () => get('selectClassTime') });
   const [chosen, setChosen] = useState<number[]>((student.class_times ?? []).map((x) => x.id));
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    setBusy(true);
-    try {
-      await post('addStudentClassTime', { student_id: student.id, class_time_ids: chosen });
-      feedback().message.success(s('own_slots.saved', { name: student.name }));
+  const save = useAction('addStudentClassTime', {
+    success: s('own_slots.saved', { name: student.name }),
+    onDone: () => {
       onClose();
       onDone();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
   return (
     <Modal
       open
       title={s('own_slots.title', { name: student.name })}
       onCancel={onClose}
-      onOk={() => void save()}
-      okButtonProps={{ loading: busy, disabled: q.isLoading || q.isError }}
+      onOk={() => void save.run({ student_id: student.id, class_time_ids: chosen })}
+      okButtonProps={{ loading: save.busy, disabled: q.isLoading || q.isError }}
       destroyOnHidden
     >
       <Alert type="info" showIcon title={s('own_slots.hint')} style={{ marginBottom: 12 }} />

@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Checkbox, Form, Input, Modal, Popconfirm, Space } from 'antd';
 import { HHMM_RE, startsBeforeEnd, type ClassTime } from '@wantuo/shared';
 import { useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useT } from '../../stores/preferences';
@@ -27,7 +27,6 @@ export default function TimeSlots() {
   const [name, setName] = useState('');
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<ClassTime | 'new' | null>(null);
-  const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<SlotValues>();
   const q = useQuery({
     queryKey: ['classTimeList', name, page],
@@ -42,31 +41,24 @@ export default function TimeSlots() {
         : { name: slot.name, start: slot.start_time, end: slot.end_time, weekdays: slot.weekdays },
     );
   };
+  const refetch = () => void q.refetch();
+  const saved = {
+    success: t('common.saved'),
+    onDone: () => {
+      setEditing(null);
+      refetch();
+    },
+    onError: refetch,
+  };
+  const add = useAction('addClassTime', saved);
+  const edit = useAction('editClassTime', saved);
+  const delSlot = useAction('delClassTime', { success: tc('care.deleted'), onDone: refetch, onError: refetch });
   const save = async (v: SlotValues) => {
     const input = { name: v.name.trim(), start_time: v.start, end_time: v.end, weekdays: v.weekdays };
-    setBusy(true);
-    try {
-      if (editing === 'new') await post('addClassTime', input);
-      else if (editing) await post('editClassTime', { id: editing.id, version: editing.version, ...input });
-      feedback().message.success(t('common.saved'));
-      setEditing(null);
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-      void q.refetch();
-    }
+    if (editing === 'new') await add.run(input);
+    else if (editing) await edit.run({ id: editing.id, version: editing.version, ...input });
   };
-  const del = async (slot: ClassTime) => {
-    try {
-      await post('delClassTime', { id: slot.id });
-      feedback().message.success(tc('care.deleted'));
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      void q.refetch();
-    }
-  };
+  const del = (slot: ClassTime) => delSlot.run({ id: slot.id });
 
   return (
     <>
@@ -125,7 +117,7 @@ export default function TimeSlots() {
         title={editing === 'new' ? tc('care.new_slot') : tc('care.edit_slot')}
         onCancel={() => setEditing(null)}
         onOk={() => form.submit()}
-        confirmLoading={busy}
+        confirmLoading={add.busy || edit.busy}
         destroyOnHidden
         forceRender
       >
