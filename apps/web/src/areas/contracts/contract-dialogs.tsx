@@ -10,9 +10,10 @@ import {
   type RenewContractInput,
 } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
+import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
 import { useSchoolToday } from '../../lib/school-time';
@@ -30,20 +31,14 @@ interface Dlg {
 export function PayOfflineDialog({ c, onClose, onDone }: Dlg) {
   const s = contractStrings.use();
   const [form] = Form.useForm<{ payment: DeskPaymentValues }>();
-  const [busy, setBusy] = useState(false);
-  const save = async (v: { payment: DeskPaymentValues }) => {
-    setBusy(true);
-    try {
-      await post('payContractOffline', { id: c.id, version: c.version, payment: deskPayment(v.payment) });
-      feedback().message.success(s('act.saved'));
+  const pay = useAction('payContractOffline', {
+    success: s('act.saved'),
+    onDone: () => {
       onDone();
       onClose();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const save = (v: { payment: DeskPaymentValues }) => pay.run({ id: c.id, version: c.version, payment: deskPayment(v.payment) });
   return (
     <Modal
       open
@@ -51,7 +46,7 @@ export function PayOfflineDialog({ c, onClose, onDone }: Dlg) {
       onCancel={onClose}
       onOk={() => form.submit()}
       okText={s('payoff.submit')}
-      confirmLoading={busy}
+      confirmLoading={pay.busy}
       width={420}
       maskClosable={false}
       destroyOnHidden
@@ -74,7 +69,13 @@ interface EditValues {
 export function EditDialog({ c, onClose, onDone }: Dlg) {
   const s = contractStrings.use();
   const [form] = Form.useForm<EditValues>();
-  const [busy, setBusy] = useState(false);
+  const edit = useAction('editContract', {
+    success: s('act.saved'),
+    onDone: () => {
+      onDone();
+      onClose();
+    },
+  });
   const save = async (v: EditValues) => {
     const input: EditContractInput = { id: c.id, version: c.version, reason: v.reason.trim() };
     const end = v.end?.format('YYYY-MM-DD');
@@ -86,17 +87,7 @@ export function EditDialog({ c, onClose, onDone }: Dlg) {
       feedback().message.info(s('edit.nothing'));
       return;
     }
-    setBusy(true);
-    try {
-      await post('editContract', input);
-      feedback().message.success(s('act.saved'));
-      onDone();
-      onClose();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    await edit.run(input);
   };
   return (
     <Modal
@@ -105,7 +96,7 @@ export function EditDialog({ c, onClose, onDone }: Dlg) {
       onCancel={onClose}
       onOk={() => form.submit()}
       okText={s('edit.submit')}
-      confirmLoading={busy}
+      confirmLoading={edit.busy}
       width={460}
       maskClosable={false}
       destroyOnHidden
@@ -148,28 +139,24 @@ export function RenewDialog({ c, onClose, onDone }: Dlg) {
   const packages = usePackages();
   const [form] = Form.useForm<{ paid: 'no' | 'desk'; payment?: DeskPaymentValues }>();
   const paid = (Form.useWatch('paid', form) as 'no' | 'desk' | undefined) ?? 'no';
-  const [busy, setBusy] = useState(false);
+  const renew = useAction('renewContract', {
+    success: s('renew.done'),
+    onDone: () => {
+      onDone();
+      onClose();
+    },
+  });
   const requestId = useRef(newRequestId());
   const pkg = packages.data?.list.find((p) => p.id === c.package_id);
   const terms = pkg ? contractTerms(pkg, renewalStartDay(c.end_day, today)) : null;
-  const save = async (v: { paid: 'no' | 'desk'; payment?: DeskPaymentValues }) => {
-    setBusy(true);
-    try {
-      const input: RenewContractInput = {
-        id: c.id,
-        version: c.version,
-        request_id: requestId.current,
-        ...(v.paid === 'desk' && v.payment ? { payment: deskPayment(v.payment) } : {}),
-      };
-      await post('renewContract', input);
-      feedback().message.success(s('renew.done'));
-      onDone();
-      onClose();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+  const save = (v: { paid: 'no' | 'desk'; payment?: DeskPaymentValues }) => {
+    const input: RenewContractInput = {
+      id: c.id,
+      version: c.version,
+      request_id: requestId.current,
+      ...(v.paid === 'desk' && v.payment ? { payment: deskPayment(v.payment) } : {}),
+    };
+    return renew.run(input);
   };
   return (
     <Modal
@@ -178,7 +165,7 @@ export function RenewDialog({ c, onClose, onDone }: Dlg) {
       onCancel={onClose}
       onOk={() => form.submit()}
       okText={s('renew.submit')}
-      confirmLoading={busy}
+      confirmLoading={renew.busy}
       width={460}
       maskClosable={false}
       destroyOnHidden
@@ -208,36 +195,33 @@ export function RenewDialog({ c, onClose, onDone }: Dlg) {
 export function CancelDialog({ c, onClose, onDone }: Dlg) {
   const s = contractStrings.use();
   const [form] = Form.useForm<{ reason: string; refund_method?: 'cash' | 'bank' | 'external' }>();
-  const [busy, setBusy] = useState(false);
   const requestId = useRef(newRequestId());
   const preview = useQuery({
     queryKey: ['contractRefundPreview', c.id, c.version],
     queryFn: () => get('contractRefundPreview', { id: c.id }),
     gcTime: 0,
   });
+  const cancel = useAction('cancellationContract', {
+    success: s('cancel.done'),
+    onDone: () => {
+      onDone();
+      onClose();
+    },
+    // a changed figure is refused: show the new one
+    onError: () => void preview.refetch(),
+  });
   const p = preview.data;
   const save = async (v: { reason: string; refund_method?: 'cash' | 'bank' | 'external' }) => {
     if (!p) return;
-    setBusy(true);
-    try {
-      const input: CancelContractInput = {
-        id: c.id,
-        version: c.version,
-        reason: v.reason.trim(),
-        refund_fen: p.refund_fen,
-        ...(p.via === 'offline' && v.refund_method ? { refund_method: v.refund_method } : {}),
-        request_id: requestId.current,
-      };
-      await post('cancellationContract', input);
-      feedback().message.success(s('cancel.done'));
-      onDone();
-      onClose();
-    } catch {
-      // a changed figure is refused: show the new one
-      void preview.refetch();
-    } finally {
-      setBusy(false);
-    }
+    const input: CancelContractInput = {
+      id: c.id,
+      version: c.version,
+      reason: v.reason.trim(),
+      refund_fen: p.refund_fen,
+      ...(p.via === 'offline' && v.refund_method ? { refund_method: v.refund_method } : {}),
+      request_id: requestId.current,
+    };
+    await cancel.run(input);
   };
   return (
     <Modal
@@ -247,7 +231,7 @@ export function CancelDialog({ c, onClose, onDone }: Dlg) {
       onOk={() => form.submit()}
       okText={p && p.refund_fen > 0 ? s('cancel.confirm', { amount: formatFen(p.refund_fen) }) : s('cancel.confirm_plain')}
       okButtonProps={{ danger: true, disabled: !p }}
-      confirmLoading={busy}
+      confirmLoading={cancel.busy}
       width={480}
       maskClosable={false}
       destroyOnHidden

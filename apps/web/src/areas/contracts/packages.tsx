@@ -14,12 +14,11 @@ import {
   type PackageKind,
 } from '@wantuo/shared';
 import { useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { post } from '../../api/http';
 import { MoneyInput } from '../../components/money-input';
 import { EmptyState, LoadError } from '../../components/states';
 import { kindUnit, PACKAGES_KEY, usePackages } from './common';
 import { contractStrings } from './strings';
+import { useAction } from '../../api/action';
 
 /** 套餐管理: the school's packages, add and edit, enable and disable (a package is never deleted). */
 export function PackageManager() {
@@ -27,20 +26,9 @@ export function PackageManager() {
   const q = usePackages();
   const qc = useQueryClient();
   const [editing, setEditing] = useState<ContractPackage | 'new' | null>(null);
-  const [switching, setSwitching] = useState<number | null>(null);
   const refresh = () => void qc.invalidateQueries({ queryKey: PACKAGES_KEY });
-
-  const toggle = async (p: ContractPackage, active: boolean) => {
-    setSwitching(p.id);
-    try {
-      await post('setContractPackageActive', { id: p.id, version: p.version, active });
-      refresh();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setSwitching(null);
-    }
-  };
+  const setActive = useAction('setContractPackageActive', { onDone: refresh });
+  const toggle = (p: ContractPackage, active: boolean) => setActive.run({ id: p.id, version: p.version, active });
 
   if (q.isError) return <LoadError onRetry={() => void q.refetch()} />;
   return (
@@ -94,7 +82,7 @@ export function PackageManager() {
             render: (_, p) => (
               <Switch
                 checked={p.active}
-                loading={switching === p.id}
+                loading={setActive.busy && setActive.input?.id === p.id}
                 aria-label={`${s('pkg.active')} ${p.name}`}
                 onChange={(v) => void toggle(p, v)}
               />
@@ -131,31 +119,30 @@ interface PackageValues {
 function PackageDialog({ pkg, onClose, onSaved }: { pkg: ContractPackage | null; onClose: () => void; onSaved: () => void }) {
   const s = contractStrings.use();
   const [form] = Form.useForm<PackageValues>();
-  const [busy, setBusy] = useState(false);
+  // a refusal (a name taken, a stale version) is shown by the request wrapper
+  const saved = {
+    success: s('act.saved'),
+    onDone: () => {
+      onSaved();
+      onClose();
+    },
+  };
+  const add = useAction('addContractPackage', saved);
+  const edit = useAction('editContractPackage', saved);
   const kind = (Form.useWatch('kind', form) as PackageKind | undefined) ?? pkg?.kind ?? 'month';
 
   const save = async (v: PackageValues) => {
-    setBusy(true);
-    try {
-      const input: AddContractPackageInput = {
-        name: v.name.trim(),
-        kind: v.kind,
-        length: v.length,
-        valid_months: isCounted(v.kind) ? (v.valid_months ?? null) : null,
-        price_fen: yuanToFen(v.price)!,
-        includes: v.includes ?? [],
-        ...(v.description?.trim() ? { description: v.description.trim() } : {}),
-      };
-      if (pkg) await post('editContractPackage', { id: pkg.id, version: pkg.version, ...input });
-      else await post('addContractPackage', input);
-      feedback().message.success(s('act.saved'));
-      onSaved();
-      onClose();
-    } catch {
-      // shown by the request wrapper (a name taken, a stale version)
-    } finally {
-      setBusy(false);
-    }
+    const input: AddContractPackageInput = {
+      name: v.name.trim(),
+      kind: v.kind,
+      length: v.length,
+      valid_months: isCounted(v.kind) ? (v.valid_months ?? null) : null,
+      price_fen: yuanToFen(v.price)!,
+      includes: v.includes ?? [],
+      ...(v.description?.trim() ? { description: v.description.trim() } : {}),
+    };
+    if (pkg) await edit.run({ id: pkg.id, version: pkg.version, ...input });
+    else await add.run(input);
   };
 
   return (
@@ -164,7 +151,7 @@ function PackageDialog({ pkg, onClose, onSaved }: { pkg: ContractPackage | null;
       title={pkg ? s('pkg.edit') : s('pkg.add')}
       onCancel={onClose}
       onOk={() => form.submit()}
-      confirmLoading={busy}
+      confirmLoading={add.busy || edit.busy}
       width={480}
       destroyOnHidden
     >

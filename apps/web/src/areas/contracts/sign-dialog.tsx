@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Checkbox, DatePicker, Form, Input, Modal, Radio, Select, Typography } from 'antd';
 import {
   contractTerms,
@@ -12,8 +12,8 @@ import {
 } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { MoneyInput } from '../../components/money-input';
 import { newRequestId } from '../../lib/request-id';
 import { useSchoolToday } from '../../lib/school-time';
@@ -70,9 +70,15 @@ export function SignDialog({
   onSigned?: (id: number) => void;
 }) {
   const s = contractStrings.use();
-  const qc = useQueryClient();
   const [form] = Form.useForm<SignValues>();
-  const [busy, setBusy] = useState(false);
+  const sign = useAction('addContract', {
+    success: s('sign.done'),
+    invalidates: ['contractList', 'studentContractList', 'contractPackage'],
+    onDone: (res) => {
+      onClose();
+      if (res?.id) onSigned?.(res.id);
+    },
+  });
   const requestId = useRef(newRequestId());
   const [keyword, setKeyword] = useState('');
   const students = useStudentSearch(keyword);
@@ -104,34 +110,21 @@ export function SignDialog({
     (r) => ({ value: r.id, label: r.name, row: r as Pick<StudentRow, 'id' | 'name' | 'guardians'> & Partial<StudentRow> }),
   );
 
-  const save = async (v: SignValues) => {
-    setBusy(true);
-    try {
-      const fen = yuanToFen(v.price)!;
-      const input: AddContractInput = {
-        student_id: v.student_id,
-        package_id: v.package_id,
-        guardian_id: v.guardian_id,
-        start_day: v.start.format('YYYY-MM-DD'),
-        price_fen: fen,
-        ...(pkg && fen < pkg.price_fen && v.discount_reason?.trim() ? { discount_reason: v.discount_reason.trim() } : {}),
-        auto_renew: Boolean(v.auto_renew),
-        ...(v.paid === 'desk' && v.payment ? { payment: deskPayment(v.payment) } : {}),
-        ...(v.remark?.trim() ? { remark: v.remark.trim() } : {}),
-        request_id: requestId.current,
-      };
-      const res = await post('addContract', input);
-      feedback().message.success(s('sign.done'));
-      void qc.invalidateQueries({ queryKey: ['contractList'] });
-      void qc.invalidateQueries({ queryKey: ['studentContractList'] });
-      void qc.invalidateQueries({ queryKey: ['contractPackage'] });
-      onClose();
-      if (res?.id) onSigned?.(res.id);
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+  const save = (v: SignValues) => {
+    const fen = yuanToFen(v.price)!;
+    const input: AddContractInput = {
+      student_id: v.student_id,
+      package_id: v.package_id,
+      guardian_id: v.guardian_id,
+      start_day: v.start.format('YYYY-MM-DD'),
+      price_fen: fen,
+      ...(pkg && fen < pkg.price_fen && v.discount_reason?.trim() ? { discount_reason: v.discount_reason.trim() } : {}),
+      auto_renew: Boolean(v.auto_renew),
+      ...(v.paid === 'desk' && v.payment ? { payment: deskPayment(v.payment) } : {}),
+      ...(v.remark?.trim() ? { remark: v.remark.trim() } : {}),
+      request_id: requestId.current,
+    };
+    return sign.run(input);
   };
 
   return (
@@ -141,7 +134,7 @@ export function SignDialog({
       onCancel={onClose}
       onOk={() => form.submit()}
       okText={s('sign.submit')}
-      confirmLoading={busy}
+      confirmLoading={sign.busy}
       width={560}
       maskClosable={false}
       destroyOnHidden
