@@ -6,6 +6,7 @@
  */
 
 import type {
+  GuardianMessageKind,
   HomeworkActor,
   HomeworkKind,
   HomeworkState,
@@ -14,6 +15,7 @@ import type {
   MealBookingStatus,
   MealCancelCause,
   MealPayFrom,
+  MessageChannel,
   OrderState,
   ResourceAudience,
   Role,
@@ -654,8 +656,8 @@ export interface MealSettings {
 }
 
 export interface MessagePrefs {
-  channel: string;
-  kind: string;
+  channel: MessageChannel;
+  kind: GuardianMessageKind;
   updated_at: Generated<Timestamp>;
   user_id: number;
 }
@@ -1510,21 +1512,21 @@ export interface WechatFollowers {
 export interface WechatMessages {
   appid: string;
   created_at: Generated<Timestamp>;
-  data: Generated<Json>;
+  data: Generated<Record<string, { value: string }>>;
   day: string;
   dedupe_key: string | null;
   errcode: number | null;
   errmsg: string | null;
   id: Generated<number>;
-  kind: string;
+  kind: GuardianMessageKind;
   msgid: string | null;
   openid: string;
-  params: Generated<Json>;
+  params: Generated<Record<string, string>>;
   school_id: number | null;
   send_after: Generated<Timestamp>;
   sent_at: Timestamp | null;
   sms_message_id: number | null;
-  state: Generated<string>;
+  state: Generated<'queued' | 'sending' | 'sent' | 'delivered' | 'failed'>;
   template_id: string;
   tries: Generated<number>;
   updated_at: Generated<Timestamp>;
@@ -1625,7 +1627,7 @@ export interface WechatSandboxUsers {
 }
 
 export interface WechatTemplates {
-  kind: string;
+  kind: GuardianMessageKind;
   template_id: string;
   updated_at: Generated<Timestamp>;
   updated_by: number | null;
