@@ -1,10 +1,10 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, List, Modal, Popconfirm, Segmented, Select, Tabs, Tag, Typography } from 'antd';
-import { formatFen, type DinnerBooking, type DinnerBookingInfoRow, type MealCountMessage } from '@wantuo/shared';
+import { formatFen, type DinnerBookingInfoRow, type MealCountMessage } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
 import { BookingTag } from './common';
@@ -81,13 +81,7 @@ function DayReservation() {
     void qc.invalidateQueries({ queryKey: ['dinnerBookingCount', d] });
     void qc.invalidateQueries({ queryKey: ['dinnerBookingCountInfo', d] });
   };
-  const cancel = useMutation({
-    mutationFn: (b: DinnerBooking) => post('cancelDinner', { id: b.id, version: b.version }),
-    onSuccess: () => {
-      feedback().message.success(s('parent.cancelled_ok'));
-      refresh();
-    },
-  });
+  const cancel = useAction('cancelDinner', { success: s('parent.cancelled_ok'), onDone: refresh });
   const c = counts.data;
   return (
     <Card
@@ -179,8 +173,11 @@ function DayReservation() {
                           <Tag>{s('res.none')}</Tag>
                         )}
                         {active ? (
-                          <Popconfirm title={s('res.cancel_confirm', { name: r.student_name })} onConfirm={() => cancel.mutate(r.booking!)}>
-                            <Button size="small" danger loading={cancel.isPending && cancel.variables?.id === r.booking!.id}>
+                          <Popconfirm
+                            title={s('res.cancel_confirm', { name: r.student_name })}
+                            onConfirm={() => void cancel.run({ id: r.booking!.id, version: r.booking!.version })}
+                          >
+                            <Button size="small" danger loading={cancel.busy && cancel.input?.id === r.booking!.id}>
                               {s('res.cancel')}
                             </Button>
                           </Popconfirm>
@@ -221,10 +218,9 @@ function BookDialog({ row, day, onClose, onBooked }: { row: DinnerBookingInfoRow
     setRequestId(newRequestId());
     onClose();
   };
-  const book = useMutation({
-    mutationFn: (goods_id: number) => post('bookDinner', { student_id: row!.student_id, day, goods_id, request_id: `${requestId}-${goods_id}` }),
-    onSuccess: () => {
-      feedback().message.success(s('parent.booked_ok'));
+  const book = useAction('bookDinner', {
+    success: s('parent.booked_ok'),
+    onDone: () => {
       onBooked();
       close();
     },
@@ -236,8 +232,8 @@ function BookDialog({ row, day, onClose, onBooked }: { row: DinnerBookingInfoRow
       title={row ? s('res.book_title', { name: row.student_name, day }) : ''}
       okText={s('parent.book')}
       okButtonProps={{ disabled: !choice }}
-      confirmLoading={book.isPending}
-      onOk={() => choice && book.mutate(choice)}
+      confirmLoading={book.busy}
+      onOk={() => choice && void book.run({ student_id: row!.student_id, day, goods_id: choice, request_id: `${requestId}-${choice}` })}
       onCancel={close}
       destroyOnHidden
     >

@@ -1,9 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, Space, Upload } from 'antd';
 import { formatFen, yuanToFen, type MealGoods } from '@wantuo/shared';
 import { useNavigate, useSearchParams } from 'react-router';
-import { feedback } from '../../api/feedback';
-import { get, post, upload } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get, upload } from '../../api/http';
 import { MoneyInput } from '../../components/money-input';
 import { LoadError, Loading } from '../../components/states';
 import { mealStrings } from './strings';
@@ -42,31 +42,26 @@ export default function OrderAdd() {
 function GoodsForm({ goods }: { goods: MealGoods | null }) {
   const s = mealStrings.use();
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const [form] = Form.useForm<Values>();
   const picture = Form.useWatch('picture_url', form);
-  const save = useMutation({
-    mutationFn: (v: Values) =>
-      goods
-        ? post('editMealGoods', {
-            id: goods.id,
-            version: goods.version,
-            name: v.name,
-            description: v.description ?? '',
-            picture_url: v.picture_url || null,
-          })
-        : post('addMealGoods', {
-            name: v.name,
-            price_fen: yuanToFen(v.price ?? '') ?? 0, // the price field's validator has checked it is a price above 0
-            description: v.description ?? '',
-            picture_url: v.picture_url || null,
-          }),
-    onSuccess: () => {
-      feedback().message.success(s('goods.saved'));
-      void qc.invalidateQueries({ queryKey: ['mealGoodsList'] });
-      navigate('/principal_order');
-    },
-  });
+  const saved = { success: s('goods.saved'), invalidates: ['mealGoodsList'], onDone: () => navigate('/principal_order') } as const;
+  const add = useAction('addMealGoods', saved);
+  const edit = useAction('editMealGoods', saved);
+  const save = (v: Values) =>
+    goods
+      ? edit.run({
+          id: goods.id,
+          version: goods.version,
+          name: v.name,
+          description: v.description ?? '',
+          picture_url: v.picture_url || null,
+        })
+      : add.run({
+          name: v.name,
+          price_fen: yuanToFen(v.price ?? '') ?? 0, // the price field's validator has checked it is a price above 0
+          description: v.description ?? '',
+          picture_url: v.picture_url || null,
+        });
   return (
     <Form<Values>
       form={form}
@@ -75,7 +70,7 @@ function GoodsForm({ goods }: { goods: MealGoods | null }) {
       initialValues={
         goods ? { name: goods.name, description: goods.description ?? '', picture_url: goods.picture_url, price: formatFen(goods.price_fen) } : {}
       }
-      onFinish={(v) => save.mutate(v)}
+      onFinish={(v) => void save(v)}
     >
       <Form.Item name="name" label={s('goods.name')} rules={[{ required: true, whitespace: true, message: s('form.name_required') }, { max: 50 }]}>
         <Input maxLength={50} />
@@ -125,7 +120,7 @@ function GoodsForm({ goods }: { goods: MealGoods | null }) {
         <Input.TextArea maxLength={500} rows={3} />
       </Form.Item>
       <Flex gap={8}>
-        <Button type="primary" htmlType="submit" loading={save.isPending}>
+        <Button type="primary" htmlType="submit" loading={add.busy || edit.busy}>
           {s('form.save')}
         </Button>
         <Button onClick={() => navigate('/principal_order')}>{s('form.back')}</Button>

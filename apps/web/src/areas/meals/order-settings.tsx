@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Select, Space, TimePicker, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { mealStrings } from './strings';
 
@@ -14,14 +14,7 @@ export function Settings() {
   const [form] = Form.useForm<{ time: Dayjs; days_before: 0 | 1 }>();
   const time = Form.useWatch('time', form);
   const daysBefore = Form.useWatch('days_before', form);
-  const save = useMutation({
-    mutationFn: (v: { time: Dayjs; days_before: 0 | 1 }) =>
-      post('setMealSettings', { cutoff_time: v.time.format('HH:mm'), days_before: v.days_before, version: q.data!.version }),
-    onSuccess: (d) => {
-      qc.setQueryData(['mealSettings'], d);
-      feedback().message.success(s('goods.saved'));
-    },
-  });
+  const save = useAction('setMealSettings', { success: s('goods.saved'), onDone: (d) => qc.setQueryData(['mealSettings'], d) });
   if (q.isLoading) return <Loading />;
   if (q.isError) return <LoadError onRetry={() => void q.refetch()} />;
   const hhmm = time ? time.format('HH:mm') : q.data!.cutoff_time;
@@ -31,7 +24,7 @@ export function Settings() {
       layout="vertical"
       style={{ maxWidth: 420 }}
       initialValues={{ time: dayjs(`2000-01-01T${q.data!.cutoff_time}`), days_before: q.data!.days_before }}
-      onFinish={(v) => save.mutate(v)}
+      onFinish={(v) => void save.run({ cutoff_time: v.time.format('HH:mm'), days_before: v.days_before, version: q.data!.version })}
     >
       <Form.Item label={s('settings.cutoff')} required extra={s('settings.help')}>
         <Space.Compact>
@@ -53,7 +46,7 @@ export function Settings() {
       <Typography.Paragraph data-testid="cutoff-preview">
         {s(daysBefore ? 'settings.preview_before' : 'settings.preview', { time: hhmm })}
       </Typography.Paragraph>
-      <Button type="primary" htmlType="submit" loading={save.isPending}>
+      <Button type="primary" htmlType="submit" loading={save.busy}>
         {s('settings.save')}
       </Button>
     </Form>

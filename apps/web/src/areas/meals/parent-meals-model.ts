@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { addDays, formatFen, mealBookingOpen, type DinnerBooking, type MealGoods, type PayChannel } from '@wantuo/shared';
 import { useState } from 'react';
+import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { newRequestId } from '../../lib/request-id';
@@ -115,22 +116,21 @@ export function useDayBooking(
 ) {
   const s = mealStrings.use();
   const [requestId] = useState(newRequestId);
-  const book = useMutation({
-    mutationFn: (goods_id: number) => post('bookDinner', { student_id: studentId, day, goods_id, request_id: `${requestId}-${goods_id}` }),
-    onSuccess: (nb) => {
+  const bookDinner = useAction('bookDinner', {
+    onDone: (nb) => {
       hooks.onChanged();
       if (nb.status === 'unpaid') hooks.onPay(nb);
       else feedback().message.success(s('parent.booked_ok'));
     },
   });
-  const cancel = useMutation({
-    mutationFn: () => post('cancelDinner', { id: booking!.id, version: booking!.version }),
-    onSuccess: () => {
-      feedback().message.success(s('parent.cancelled_ok'));
-      hooks.onChanged();
+  const cancelDinner = useAction('cancelDinner', { success: s('parent.cancelled_ok'), onDone: hooks.onChanged });
+  return {
+    book: {
+      run: (goods_id: number) => bookDinner.run({ student_id: studentId, day, goods_id, request_id: `${requestId}-${goods_id}` }),
+      busy: bookDinner.busy,
     },
-  });
-  return { book, cancel };
+    cancel: { run: () => cancelDinner.run({ id: booking!.id, version: booking!.version }), busy: cancelDinner.busy },
+  };
 }
 
 /** Starts the WeChat Pay payment of an unpaid dinner on the channel the payment UI chose. */

@@ -143,9 +143,9 @@ function DayCard({
           {goods.length > 1 && <Button onClick={() => setChanging(true)}>{s('parent.change')}</Button>}
           <Popconfirm
             title={b.status === 'booked' && b.pay_from === 'wechat' ? s('parent.cancel_refund') : s('parent.cancel_confirm')}
-            onConfirm={() => cancel.mutate(undefined, { onSuccess: () => setChoice(undefined) })}
+            onConfirm={() => void cancel.run().then((r) => r && setChoice(undefined))}
           >
-            <Button danger loading={cancel.isPending}>
+            <Button danger loading={cancel.busy}>
               {s('parent.cancel')}
             </Button>
           </Popconfirm>
@@ -164,8 +164,8 @@ function DayCard({
           <Button
             type="primary"
             disabled={!choice || (active && choice === b.goods_id)}
-            loading={book.isPending}
-            onClick={() => choice && book.mutate(choice, { onSuccess: () => setChanging(false) })}
+            loading={book.busy}
+            onClick={() => choice && void book.run(choice).then((r) => r && setChanging(false))}
           >
             {active ? s('parent.confirm_change') : s('parent.book')}
           </Button>

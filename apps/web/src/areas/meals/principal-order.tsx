@@ -1,12 +1,12 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, Form, Image, Input, List, Modal, Popconfirm, Select, Space, Switch, Tabs, Typography } from 'antd';
 import { formatFen, yuanToFen, type DinnerBooking, type MealGoods } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useAction } from '../../api/action';
 import { download } from '../../api/download';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { get } from '../../api/http';
 import { MoneyInput } from '../../components/money-input';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
@@ -50,17 +50,8 @@ function GoodsList() {
     placeholderData: keepPreviousData,
   });
   const refresh = () => void qc.invalidateQueries({ queryKey: ['mealGoodsList'] });
-  const operate = useMutation({
-    mutationFn: (g: MealGoods) => post('operateMealGoods', { id: g.id, version: g.version, enabled: !g.enabled }),
-    onSuccess: refresh,
-  });
-  const del = useMutation({
-    mutationFn: (g: MealGoods) => post('delMealGoods', { id: g.id, version: g.version }),
-    onSuccess: (r) => {
-      feedback().message.success(r.deleted ? s('goods.deleted') : s('goods.disabled_instead'));
-      refresh();
-    },
-  });
+  const operate = useAction('operateMealGoods', { onDone: refresh });
+  const del = useAction('delMealGoods', { success: (r) => (r.deleted ? s('goods.deleted') : s('goods.disabled_instead')), onDone: refresh });
   return (
     <>
       <Flex justify="end" style={{ marginBottom: 12 }}>
@@ -107,8 +98,8 @@ function GoodsList() {
             render: (on: boolean, g) => (
               <Switch
                 checked={on}
-                loading={operate.isPending && operate.variables?.id === g.id}
-                onChange={() => operate.mutate(g)}
+                loading={operate.busy && operate.input?.id === g.id}
+                onChange={() => void operate.run({ id: g.id, version: g.version, enabled: !g.enabled })}
                 aria-label={s('goods.enabled')}
               />
             ),
@@ -128,7 +119,7 @@ function GoodsList() {
                 <Button type="link" onClick={() => setHistory(g)}>
                   {s('goods.price_history')}
                 </Button>
-                <Popconfirm title={s('goods.delete_confirm')} onConfirm={() => del.mutate(g)}>
+                <Popconfirm title={s('goods.delete_confirm')} onConfirm={() => void del.run({ id: g.id, version: g.version })}>
                   <Button type="link" danger>
                     {s('goods.delete')}
                   </Button>
@@ -147,12 +138,9 @@ function GoodsList() {
 function PriceDialog({ goods, onClose, onSaved }: { goods: MealGoods | null; onClose: () => void; onSaved: () => void }) {
   const s = mealStrings.use();
   const [form] = Form.useForm<{ price: string; reason: string }>();
-  const save = useMutation({
-    mutationFn: (v: { price: string; reason: string }) =>
-      // the price field's validator has checked it is a price above 0
-      post('editMealGoodsPrice', { id: goods!.id, version: goods!.version, price_fen: yuanToFen(v.price) ?? 0, reason: v.reason }),
-    onSuccess: () => {
-      feedback().message.success(s('goods.saved'));
+  const save = useAction('editMealGoodsPrice', {
+    success: s('goods.saved'),
+    onDone: () => {
       onSaved();
       onClose();
     },
@@ -163,7 +151,7 @@ function PriceDialog({ goods, onClose, onSaved }: { goods: MealGoods | null; onC
       title={`${s('goods.price_change')} · ${goods?.name ?? ''}`}
       onCancel={onClose}
       onOk={() => form.submit()}
-      confirmLoading={save.isPending}
+      confirmLoading={save.busy}
       destroyOnHidden
     >
       <Typography.Paragraph type="secondary">{s('goods.price_note')}</Typography.Paragraph>
@@ -172,7 +160,10 @@ function PriceDialog({ goods, onClose, onSaved }: { goods: MealGoods | null; onC
         layout="vertical"
         preserve={false}
         initialValues={{ price: goods ? formatFen(goods.price_fen) : '' }}
-        onFinish={(v) => save.mutate(v)}
+        onFinish={(v) =>
+          // the price field's validator has checked it is a price above 0
+          void save.run({ id: goods!.id, version: goods!.version, price_fen: yuanToFen(v.price) ?? 0, reason: v.reason })
+        }
       >
         <Form.Item
           name="price"

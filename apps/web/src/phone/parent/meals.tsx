@@ -127,7 +127,7 @@ function DayCard({
   const tag = b ? tagOf(b) : null;
   const askCancel = async () => {
     const content = b?.status === 'booked' && b.pay_from === 'wechat' ? s('parent.cancel_refund') : s('parent.cancel_confirm');
-    if (await Dialog.confirm({ content, confirmText: s('parent.cancel'), cancelText: t('m.cancel') })) cancel.mutate();
+    if (await Dialog.confirm({ content, confirmText: s('parent.cancel'), cancelText: t('m.cancel') })) void cancel.run();
   };
   // an active booking changes to another item; a day without one books the item chosen
   const options = goods
@@ -168,7 +168,7 @@ function DayCard({
             <Button
               color={active ? 'default' : 'primary'}
               fill={active ? 'outline' : 'solid'}
-              loading={book.isPending}
+              loading={book.busy}
               onClick={() => setChoosing(true)}
               data-testid="meal-choose"
             >
@@ -176,7 +176,7 @@ function DayCard({
             </Button>
           )}
           {active && (
-            <Button color="danger" fill="outline" loading={cancel.isPending} onClick={() => void askCancel()}>
+            <Button color="danger" fill="outline" loading={cancel.busy} onClick={() => void askCancel()}>
               {s('parent.cancel')}
             </Button>
           )}
@@ -190,7 +190,7 @@ function DayCard({
         actions={options}
         onAction={(a) => {
           setChoosing(false);
-          book.mutate(Number(a.key));
+          void book.run(Number(a.key));
         }}
         onClose={() => setChoosing(false)}
       />
