@@ -1,9 +1,9 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Checkbox, Descriptions, Drawer, Flex, Image, Input, Select, Timeline, Typography } from 'antd';
 import type { HomeworkState } from '@wantuo/shared';
 import { useMemo, useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
 import { localMonthDayTime, useSchoolToday, useSchoolZone } from '../../lib/school-time';
@@ -56,11 +56,18 @@ export function HomeworkMarking({ homeworkId }: { homeworkId?: number }) {
 
 function Students({ id }: { id: number }) {
   const s = homeworkStrings.use();
-  const qc = useQueryClient();
   const info = useQuery({ queryKey: ['homeWorkInfo', id, 'all'], queryFn: () => get('homeWorkInfo', { id, limit: 100 }) });
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState<HomeworkState | null>(null);
+  const markAction = useAction('markHomeWork', {
+    success: (res) => s('mark.saved', { n: res.changed }),
+    invalidates: ['homeWorkInfo', 'classHomeWorks'],
+    onDone: () => {
+      setSelected(new Set());
+      setNote('');
+    },
+  });
+  const busy = markAction.busy ? markAction.input!.state : null;
   const [detail, setDetail] = useState<number | null>(null);
   const rows = useMemo(() => info.data?.list ?? [], [info.data]);
   const open = rows.filter((r) => r.state !== 'checked').map((r) => r.student_id);
@@ -77,26 +84,14 @@ function Students({ id }: { id: number }) {
       return next;
     });
 
-  const mark = async (state: HomeworkState) => {
-    setBusy(state);
-    try {
-      const res = await post('markHomeWork', {
-        homework_id: id,
-        student_ids: [...selected],
-        state,
-        note: note.trim() || undefined,
-        request_id: newRequestId(),
-      });
-      feedback().message.success(s('mark.saved', { n: res.changed }));
-      setSelected(new Set());
-      setNote('');
-      await Promise.all([qc.invalidateQueries({ queryKey: ['homeWorkInfo', id] }), qc.invalidateQueries({ queryKey: ['classHomeWorks'] })]);
-    } catch {
-      // the error was shown
-    } finally {
-      setBusy(null);
-    }
-  };
+  const mark = (state: HomeworkState) =>
+    markAction.run({
+      homework_id: id,
+      student_ids: [...selected],
+      state,
+      note: note.trim() || undefined,
+      request_id: newRequestId(),
+    });
 
   return (
     <>

@@ -1,10 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Drawer, Flex, Form, Input, Pagination, Select, Space, Typography, Upload } from 'antd';
 import { HOMEWORK_MAX_DAYS, HOMEWORK_MAX_FILES, Role, type Homework, type HomeworkAttachment } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post, upload } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get, upload } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSession } from '../../stores/session';
 import { newRequestId } from '../../lib/request-id';
@@ -37,13 +37,21 @@ interface FormValues {
 
 function IssueDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const s = homeworkStrings.use();
-  const qc = useQueryClient();
   const today = useSchoolToday();
   const [form] = Form.useForm<FormValues>();
   const [files, setFiles] = useState<HomeworkAttachment[]>([]);
   const [uploading, setUploading] = useState(false);
-  const [saving, setSaving] = useState(false);
   const [requestId, setRequestId] = useState(newRequestId);
+  const issue = useAction('issueHomeWork', {
+    success: (h) => s('form.issued', { n: h.students }),
+    invalidates: ['classHomeWorks'],
+    onDone: () => {
+      form.resetFields();
+      setFiles([]);
+      setRequestId(newRequestId());
+      onClose();
+    },
+  });
   const classes = useOwnClasses();
 
   const save = async () => {
@@ -52,28 +60,15 @@ function IssueDrawer({ open, onClose }: { open: boolean; onClose: () => void }) 
     // the target is `care:<id>` or `teaching:<id>` (the options above)
     const [target, id] = v.target.split(':');
     const kind = target === 'teaching' ? 'teaching' : 'care';
-    setSaving(true);
-    try {
-      const h = await post('issueHomeWork', {
-        kind,
-        class_id: Number(id),
-        title: v.title,
-        content: v.content,
-        attachments: files,
-        due_day: v.due.format('YYYY-MM-DD'),
-        request_id: requestId,
-      });
-      feedback().message.success(s('form.issued', { n: h.students }));
-      form.resetFields();
-      setFiles([]);
-      setRequestId(newRequestId());
-      await qc.invalidateQueries({ queryKey: ['classHomeWorks'] });
-      onClose();
-    } catch {
-      // shown
-    } finally {
-      setSaving(false);
-    }
+    await issue.run({
+      kind,
+      class_id: Number(id),
+      title: v.title,
+      content: v.content,
+      attachments: files,
+      due_day: v.due.format('YYYY-MM-DD'),
+      request_id: requestId,
+    });
   };
 
   return (
@@ -85,7 +80,7 @@ function IssueDrawer({ open, onClose }: { open: boolean; onClose: () => void }) 
       footer={
         <Flex gap={8} justify="end">
           <Button onClick={onClose}>{s('cancel')}</Button>
-          <Button type="primary" loading={saving} onClick={() => void save()}>
+          <Button type="primary" loading={issue.busy} onClick={() => void save()}>
             {s('form.submit')}
           </Button>
         </Flex>

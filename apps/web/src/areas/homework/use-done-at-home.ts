@@ -1,7 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { post, upload } from '../../api/http';
+import { useAction } from '../../api/action';
+import { upload } from '../../api/http';
 import { newRequestId } from '../../lib/request-id';
 import { homeworkStrings } from './strings';
 
@@ -12,31 +11,21 @@ import { homeworkStrings } from './strings';
  */
 export function useDoneAtHome(studentId: number) {
   const s = homeworkStrings.use();
-  const qc = useQueryClient();
-  const [saving, setSaving] = useState(false);
   const [requestId, setRequestId] = useState(newRequestId);
-  const submit = async (homeworkId: number, photoUrl: string, note?: string): Promise<boolean> => {
-    setSaving(true);
-    try {
-      await post('parentDoneHomeWork', {
-        homework_id: homeworkId,
-        student_id: studentId,
-        photo_url: photoUrl,
-        note: note?.trim() || undefined,
-        request_id: requestId,
-      });
-      feedback().message.success(s('parent.saved'));
-      setRequestId(newRequestId());
-      await qc.invalidateQueries({ queryKey: ['wantuoStudentHomeWork'] });
-      return true;
-    } catch {
-      // shown by the request wrapper
-      return false;
-    } finally {
-      setSaving(false);
-    }
-  };
-  return { submit, saving };
+  const done = useAction('parentDoneHomeWork', {
+    success: s('parent.saved'),
+    invalidates: ['wantuoStudentHomeWork'],
+    onDone: () => setRequestId(newRequestId()),
+  });
+  const submit = async (homeworkId: number, photoUrl: string, note?: string): Promise<boolean> =>
+    (await done.run({
+      homework_id: homeworkId,
+      student_id: studentId,
+      photo_url: photoUrl,
+      note: note?.trim() || undefined,
+      request_id: requestId,
+    })) !== undefined;
+  return { submit, saving: done.busy };
 }
 
 /** Uploads a photo of the homework (the upload action): answers its URL. */
