@@ -6,7 +6,6 @@ import {
   findClashes,
   freeWindows,
   withinOffered,
-  type AvailabilityWindow,
   type BusyInterval,
   type BusyRef,
   type Clash,
@@ -27,22 +26,15 @@ import {
   type TeachingSession,
   type TeachingSessionsQuery,
 } from '@wantuo/shared';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
+import type { Queryable } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
-import {
-  calendarOf,
-  clashError,
-  generationState,
-  type GenerationState,
-  type LockedClass,
-  isOverlapViolation,
-  lockSchedule,
-  nameClashes,
-  overlapError,
-  replaceSessions,
-  schoolOf,
-} from './teaching-sql';
+import type { LockedClass } from './teaching-classes.repository';
+import { generationState, replaceSessions, type GenerationState } from './teaching-generation.repository';
+import { calendarOf, lockSchedule, nameClashes } from './teaching-schedule.repository';
+import { availabilityOf, weekBusy } from './teaching-sessions.repository';
+import { clashError, isOverlapViolation, overlapError, teachesOnly } from './teaching-sql';
 import { SessionCore, SESSION_RULES } from './session-core';
 
 /** The day a teacher's free windows are looked for in (local minutes). */
@@ -64,7 +56,7 @@ export class TeachingSessionsService {
    * planned sessions in the range are replaced. Preview answers the sessions and the clashes without writing;
    * otherwise all are written or none, refused with the clash list. A term of one class: see generateTerm.
    */
-  async generate(user: SessionUser, input: CourseSchedulingInput): Promise<CourseSchedulingAnswer> {
+  async generate(user: SchoolCaller, input: CourseSchedulingInput): Promise<CourseSchedulingAnswer> {
     const { preview, ...one } = input;
     const term = await this.generateTerm(user, { classes: [one], preview });
     const { class_id: _, ...answer } = term.classes[0];
@@ -78,11 +70,11 @@ export class TeachingSessionsService {
    * time slots): refused with every clash listed, each with the class it was generated for. Four statements for the
    * whole term when writing (the school's lock, the read, the write; the clash names only when refused).
    */
-  async generateTerm(user: SessionUser, input: TermSchedulingInput): Promise<TermSchedulingAnswer> {
-    const school = schoolOf(user);
-    const run = async (em: EntityManager): Promise<TermSchedulingAnswer> => {
+  async generateTerm(user: SchoolCaller, input: TermSchedulingInput): Promise<TermSchedulingAnswer> {
+    const school = user.schoolId;
+    const run = async (em: Queryable): Promise<TermSchedulingAnswer> => {
       if (!input.preview) await lockSchedule(em, school);
-      const plan = planTerm(input, await generationState(em, user, input.classes, !input.preview));
+      const plan = planTerm(input, await generationState(em, school, teachesOnly(user) ? user.id : null, input.classes, !input.preview));
       const clashes = (await nameClashes(em, plan.clashes)).map((c, i) => ({ ...c, class_id: plan.clashes[i].class_id }));
       const written = !input.preview && !clashes.length;
       const classes = plan.classes.map((p) => ({
@@ -134,12 +126,12 @@ export class TeachingSessionsService {
   }
 
   /** The class's sessions, paged: teachingClassScheduling (the admin's schedule) and teachingClassSection (the lessons, a teacher's own). */
-  list(user: SessionUser, q: TeachingSessionsQuery): Promise<Page<TeachingSession>> {
+  list(user: SchoolCaller, q: TeachingSessionsQuery): Promise<Page<TeachingSession>> {
     return this.core.page(user, q);
   }
 
   /** One session of the school (a teacher: one they teach), of either kind: the roll call's session too. */
-  one(db: Pick<EntityManager, 'query'>, user: SessionUser, id: number): Promise<TeachingSession> {
+  one(db: Queryable, user: SchoolCaller, id: number): Promise<TeachingSession> {
     return this.core.one(db, user, id);
   }
 
@@ -147,28 +139,15 @@ export class TeachingSessionsService {
    * What moving one session needs: for each day of a week (the session's by default), the calendar, the teacher's
    * and the room's other sessions, and the windows (08:00-21:00) where both are free for the session's length.
    */
-  async changeData(user: SessionUser, q: ChangeSchedulingQuery): Promise<ChangeSchedulingAnswer> {
-    const school = schoolOf(user);
+  async changeData(user: SchoolCaller, q: ChangeSchedulingQuery): Promise<ChangeSchedulingAnswer> {
+    const school = user.schoolId;
     const session = await this.one(this.db, user, q.id);
     const monday = mondayOf(q.week ?? session.day);
     const sunday = addDays(monday, 6);
     const calendar = await calendarOf(this.db, school, monday, sunday);
-    const busy: Array<{ k: 'teacher' | 'room'; day: string; start_min: number; end_min: number; label: string }> = await this.db.query(
-      `select 'teacher' as k, to_char(s.day, 'YYYY-MM-DD') as day, s.start_min, s.end_min, coalesce(tc.name, s.kind) as label
-         from class_sessions s left join teaching_classes tc on s.kind = 'teaching' and tc.id = s.class_id
-        where s.teacher_id = $2 and s.day between $4::date and $5::date and s.state <> 'cancelled' and s.id <> $1
-       union all
-       select 'room', to_char(s.day, 'YYYY-MM-DD'), s.start_min, s.end_min, coalesce(tc.name, s.kind)
-         from class_sessions s left join teaching_classes tc on s.kind = 'teaching' and tc.id = s.class_id
-        where s.room_id = $3 and s.day between $4::date and $5::date and s.state <> 'cancelled' and s.id <> $1
-        order by 2, 3`,
-      [session.id, session.teacher_id, session.room_id ?? 0, monday, sunday],
-    );
+    const busy = await weekBusy(this.db, { sessionId: session.id, teacherId: session.teacher_id, roomId: session.room_id ?? 0, monday, sunday });
     // the teacher's offered times (teacherSchedule POST); none saved: every free window is as good as another
-    const [saved]: Array<{ windows: AvailabilityWindow[]; note: string }> = await this.db.query(
-      `select windows, note from teacher_availability where user_id = $1 and school_id = $2`,
-      [session.teacher_id, school],
-    );
+    const saved = await availabilityOf(this.db, session.teacher_id, school);
     const length = toMinutes(session.end_time) - toMinutes(session.start_time);
     const calMap = new Map(calendar.map((c) => [c.day, c]));
     const view = (b: (typeof busy)[number]) => ({ start_time: toHHMM(b.start_min), end_time: toHHMM(b.end_min), label: b.label });
@@ -210,12 +189,12 @@ export class TeachingSessionsService {
   }
 
   /** Moves one planned session (day, times, room) on the version read, with the clash rules of the generation (see SessionCore.move). */
-  move(user: SessionUser, input: MoveTeachingSessionInput): Promise<TeachingSession> {
+  move(user: SchoolCaller, input: MoveTeachingSessionInput): Promise<TeachingSession> {
     return this.core.move(user, input);
   }
 
   /** Cancels one planned session with a reason on the version read: it frees its teacher and room. */
-  cancel(user: SessionUser, input: CancelTeachingSessionInput): Promise<TeachingSession> {
+  cancel(user: SchoolCaller, input: CancelTeachingSessionInput): Promise<TeachingSession> {
     return this.core.cancel(user, input);
   }
 }

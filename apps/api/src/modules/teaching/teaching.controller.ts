@@ -29,10 +29,9 @@ import {
   TermSchedulingInput,
 } from '@wantuo/shared';
 import type { Response } from 'express';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
-import type { SessionUser } from '../../core/http/request-context';
 import { sendFile } from '../../core/http/send-file';
 import { SchoolCalendarService } from './calendar.service';
 import { TeachingClassesService } from './classes.service';
@@ -52,137 +51,137 @@ export class TeachingController {
   ) {}
 
   @Action('POST', 'addTeachingClass')
-  add(@Input() input: AddTeachingClassInput, @CurrentUser() user: SessionUser) {
+  add(@Input() input: AddTeachingClassInput, @SchoolUser() user: SchoolCaller) {
     return this.classes.add(user, input);
   }
 
   @Action('GET', 'teachingClassInfo')
-  info(@Input() q: TeachingClassIdQuery, @CurrentUser() user: SessionUser) {
+  info(@Input() q: TeachingClassIdQuery, @SchoolUser() user: SchoolCaller) {
     return this.classes.info(user, q.id);
   }
 
   @Action('GET', 'teachingClassList')
-  list(@Input() q: TeachingClassListQuery, @CurrentUser() user: SessionUser) {
+  list(@Input() q: TeachingClassListQuery, @SchoolUser() user: SchoolCaller) {
     return this.classes.list(user, q);
   }
 
   @Action('POST', 'editTeachingClass')
-  edit(@Input() input: EditTeachingClassInput, @CurrentUser() user: SessionUser) {
+  edit(@Input() input: EditTeachingClassInput, @SchoolUser() user: SchoolCaller) {
     return this.classes.edit(user, input);
   }
 
   @Action('POST', 'startAndEndTeachingClass')
-  setStatus(@Input() input: TeachingClassStatusInput, @CurrentUser() user: SessionUser) {
+  setStatus(@Input() input: TeachingClassStatusInput, @SchoolUser() user: SchoolCaller) {
     return this.classes.setStatus(user, input);
   }
 
   @Action('GET', 'teachingClassStudent')
-  students(@Input() q: TeachingClassStudentQuery, @CurrentUser() user: SessionUser) {
+  students(@Input() q: TeachingClassStudentQuery, @SchoolUser() user: SchoolCaller) {
     return this.classes.students(user, q);
   }
 
   @Action('GET', 'selectTeachingClassStudent')
-  selectable(@Input() q: SelectTeachingClassStudentQuery, @CurrentUser() user: SessionUser) {
+  selectable(@Input() q: SelectTeachingClassStudentQuery, @SchoolUser() user: SchoolCaller) {
     return this.classes.selectable(user, q);
   }
 
   @Action('POST', 'addTeachingClassStudent')
-  addStudents(@Input() input: AddTeachingClassStudentInput, @CurrentUser() user: SessionUser) {
+  addStudents(@Input() input: AddTeachingClassStudentInput, @SchoolUser() user: SchoolCaller) {
     return this.classes.addStudents(user, input);
   }
 
   @Action('POST', 'delTeachingClassStudent')
-  delStudent(@Input() input: DelTeachingClassStudentInput, @CurrentUser() user: SessionUser) {
+  delStudent(@Input() input: DelTeachingClassStudentInput, @SchoolUser() user: SchoolCaller) {
     return this.classes.delStudent(user, input);
   }
 
   @Action('GET', 'studentTeachingClassList')
-  studentClasses(@Input() q: StudentTeachingClassListQuery, @CurrentUser() user: SessionUser) {
+  studentClasses(@Input() q: StudentTeachingClassListQuery, @SchoolUser() user: SchoolCaller) {
     return this.classes.studentClasses(user, q);
   }
 
   @Action('GET', 'teachManage')
-  teachManage(@Input() _: TeachManageQuery, @CurrentUser() user: SessionUser) {
+  teachManage(@Input() _: TeachManageQuery, @SchoolUser() user: SchoolCaller) {
     return this.classes.teachManage(user);
   }
 
   @Action('POST', 'teachingClassCourseScheduling')
-  generate(@Input() input: CourseSchedulingInput, @CurrentUser() user: SessionUser) {
+  generate(@Input() input: CourseSchedulingInput, @SchoolUser() user: SchoolCaller) {
     return this.sessions.generate(user, input);
   }
 
   @Action('POST', 'teachingTermScheduling')
-  generateTerm(@Input() input: TermSchedulingInput, @CurrentUser() user: SessionUser) {
+  generateTerm(@Input() input: TermSchedulingInput, @SchoolUser() user: SchoolCaller) {
     return this.sessions.generateTerm(user, input);
   }
 
   @Action('GET', 'teachingClassScheduling')
-  scheduling(@Input() q: TeachingSessionsQuery, @CurrentUser() user: SessionUser) {
+  scheduling(@Input() q: TeachingSessionsQuery, @SchoolUser() user: SchoolCaller) {
     return this.sessions.list(user, q);
   }
 
   @Action('GET', 'teachingClassSection')
-  section(@Input() q: TeachingSessionsQuery, @CurrentUser() user: SessionUser) {
+  section(@Input() q: TeachingSessionsQuery, @SchoolUser() user: SchoolCaller) {
     return this.sessions.list(user, q);
   }
 
   @Action('GET', 'teachingClassChangeScheduling')
-  changeData(@Input() q: ChangeSchedulingQuery, @CurrentUser() user: SessionUser) {
+  changeData(@Input() q: ChangeSchedulingQuery, @SchoolUser() user: SchoolCaller) {
     return this.sessions.changeData(user, q);
   }
 
   @Action('POST', 'moveTeachingSession')
-  move(@Input() input: MoveTeachingSessionInput, @CurrentUser() user: SessionUser) {
+  move(@Input() input: MoveTeachingSessionInput, @SchoolUser() user: SchoolCaller) {
     return this.sessions.move(user, input);
   }
 
   @Action('POST', 'cancelTeachingSession')
-  cancel(@Input() input: CancelTeachingSessionInput, @CurrentUser() user: SessionUser) {
+  cancel(@Input() input: CancelTeachingSessionInput, @SchoolUser() user: SchoolCaller) {
     return this.sessions.cancel(user, input);
   }
 
   @Action('GET', 'rollCall')
-  rollCall(@Input() q: RollCallQuery, @CurrentUser() user: SessionUser) {
+  rollCall(@Input() q: RollCallQuery, @SchoolUser() user: SchoolCaller) {
     return this.rollCalls.get(user, q);
   }
 
   @Action('POST', 'rollCall')
-  saveRollCall(@Input() input: SaveRollCallInput, @CurrentUser() user: SessionUser) {
+  saveRollCall(@Input() input: SaveRollCallInput, @SchoolUser() user: SchoolCaller) {
     return this.rollCalls.save(user, input);
   }
 
   @Action('GET', 'rollCallCount')
-  rollCallCount(@Input() q: RollCallCountQuery, @CurrentUser() user: SessionUser) {
+  rollCallCount(@Input() q: RollCallCountQuery, @SchoolUser() user: SchoolCaller) {
     return this.rollCalls.counts(user, q);
   }
 
   @Action('GET', 'rollCallExport')
-  async rollCallExport(@Input() q: RollCallCountQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
+  async rollCallExport(@Input() q: RollCallCountQuery, @SchoolUser() user: SchoolCaller, @Res() res: Response) {
     sendFile(res, await this.rollCalls.countsExport(user, q));
   }
 
   @Action('GET', 'roomList')
-  rooms(@Input() q: RoomListQuery, @CurrentUser() user: SessionUser) {
+  rooms(@Input() q: RoomListQuery, @SchoolUser() user: SchoolCaller) {
     return this.calendar.rooms(user, q);
   }
 
   @Action('POST', 'addRoom')
-  addRoom(@Input() input: AddRoomInput, @CurrentUser() user: SessionUser) {
+  addRoom(@Input() input: AddRoomInput, @SchoolUser() user: SchoolCaller) {
     return this.calendar.addRoom(user, input);
   }
 
   @Action('GET', 'schoolCalendar')
-  schoolCalendar(@Input() q: SchoolCalendarQuery, @CurrentUser() user: SessionUser) {
+  schoolCalendar(@Input() q: SchoolCalendarQuery, @SchoolUser() user: SchoolCaller) {
     return this.calendar.calendar(user, q);
   }
 
   @Action('POST', 'setSchoolCalendarDay')
-  setDay(@Input() input: SetSchoolCalendarDayInput, @CurrentUser() user: SessionUser) {
+  setDay(@Input() input: SetSchoolCalendarDayInput, @SchoolUser() user: SchoolCaller) {
     return this.calendar.setDay(user, input);
   }
 
   @Action('POST', 'delSchoolCalendarDay')
-  delDay(@Input() input: DelSchoolCalendarDayInput, @CurrentUser() user: SessionUser) {
+  delDay(@Input() input: DelSchoolCalendarDayInput, @SchoolUser() user: SchoolCaller) {
     return this.calendar.delDay(user, input);
   }
 
@@ -192,12 +191,12 @@ export class TeachingController {
   }
 
   @Action('GET', 'holidayImportPreview')
-  holidayImportPreview(@Input() q: HolidayImportPreviewQuery, @CurrentUser() user: SessionUser) {
+  holidayImportPreview(@Input() q: HolidayImportPreviewQuery, @SchoolUser() user: SchoolCaller) {
     return this.holidays.preview(user, q);
   }
 
   @Action('POST', 'importHolidays')
-  importHolidays(@Input() input: ImportHolidaysInput, @CurrentUser() user: SessionUser) {
+  importHolidays(@Input() input: ImportHolidaysInput, @SchoolUser() user: SchoolCaller) {
     return this.holidays.import(user, input);
   }
 }
