@@ -1,4 +1,6 @@
 import { maskMobile, Role } from '@wantuo/shared';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { DB } from '../../core/database/kysely';
 import { RUNS_AS, type Queryable } from '../../core/database/sql-kit';
 import type { SessionUser } from '../../core/http/request-context';
 
@@ -71,6 +73,89 @@ export function mobileSql(view: MobileView, mobile: string, student: string, p: 
   if (view === 'full') return mobile;
   if (view === 'masked') return maskedMobileSql(mobile);
   return `(case when ${fullMobileSql(student, p(view.user.id), p(view.user.role))} then ${mobile} else ${maskedMobileSql(mobile)} end)`;
+}
+
+/** Any query's expression builder: the conditions below only reference their own tables and the expressions handed in. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyEb = ExpressionBuilder<any, any>;
+
+/**
+ * fullMobileSql as a typed expression (issue 38): whether `user` sees the contacts of the student `student` (an id
+ * expression of the caller's query) whole, the caller's id a parameter; the role is the caller's, known here.
+ */
+export function fullMobile(eb: AnyEb, student: Expression<number>, user: Pick<SessionUser, 'id' | 'role'>): Expression<SqlBool> {
+  if (user.role === Role.Admin) return sql<SqlBool>`true`;
+  const e = eb as unknown as ExpressionBuilder<DB, never>;
+  const me = user.id;
+  const today = sql<string>`(select (now() at time zone z.timezone)::date from schools z where z.id = mc.school_id)`;
+  const runsAs = sql<number>`coalesce((select case when cd.kind = 'makeup' then cd.works_as::int else 0 end from school_calendar_days cd
+     where cd.school_id = mc.school_id and cd.day = ${today}), extract(isodow from ${today})::int)`;
+  return e.exists(
+    e
+      .selectFrom('care_class_students as m')
+      .innerJoin('care_classes as mc', (j) => j.onRef('mc.id', '=', 'm.class_id').on('mc.deleted_at', 'is', null))
+      .select(sql.lit(1).as('one'))
+      .where('m.student_id', '=', student)
+      .where((w) =>
+        w.or([
+          ...(user.role === Role.HeadTeacher ? [w('mc.head_teacher_id', '=', me)] : []),
+          w.and([
+            w.or([
+              w.exists(
+                w
+                  .selectFrom('duty_assignments as da')
+                  .select(sql.lit(1).as('one'))
+                  .whereRef('da.class_id', '=', 'mc.id')
+                  .where('da.teacher_id', '=', me)
+                  .where((x) => x.or([x('da.student_id', 'is', null), x('da.student_id', '=', x.ref('m.student_id'))])),
+              ),
+              w.exists(
+                w
+                  .selectFrom('task_handovers as th')
+                  .select(sql.lit(1).as('one'))
+                  .whereRef('th.student_id', '=', 'm.student_id')
+                  .where('th.day', '=', today)
+                  .where('th.to_teacher_id', '=', me),
+              ),
+            ]),
+            w.or([
+              w.exists(
+                w
+                  .selectFrom('student_days as sd')
+                  .select(sql.lit(1).as('one'))
+                  .whereRef('sd.student_id', '=', 'm.student_id')
+                  .where('sd.day', '=', today),
+              ),
+              w.and([
+                w('mc.status', '=', 1),
+                w(runsAs, '<>', 0),
+                w.or([
+                  w('mc.class_time_id', 'is', null),
+                  w.exists(
+                    w
+                      .selectFrom('class_times as ct')
+                      .select(sql.lit(1).as('one'))
+                      .whereRef('ct.id', '=', 'mc.class_time_id')
+                      .where((y) => sql<SqlBool>`${runsAs}::smallint = any(${y.ref('ct.weekdays')})`),
+                  ),
+                ]),
+              ]),
+            ]),
+          ]),
+        ]),
+      ),
+  );
+}
+
+/** maskedMobileSql as a typed expression: `mobile` as 138****0001, '****' when shorter than 7 characters; null stays null. */
+export const maskedMobile = (mobile: Expression<string | null>) =>
+  sql<string>`(case when length(${mobile}) >= 7 then left(${mobile}, 3) || '****' || right(${mobile}, 4) when ${mobile} is not null then '****' end)`;
+
+/** mobileSql as a typed expression: the mobile `mobile` of a contact of the student `student` as `view` shows it. */
+export function mobileOf(eb: AnyEb, view: MobileView, mobile: Expression<string | null>, student: Expression<number>) {
+  if (view === 'full') return sql<string>`${mobile}`;
+  if (view === 'masked') return maskedMobile(mobile);
+  return sql<string>`(case when ${fullMobile(eb, student, view.user)} then ${mobile} else ${maskedMobile(mobile)} end)`;
 }
 
 /** The ids among `studentIds` whose contacts `user` sees whole (one statement). */

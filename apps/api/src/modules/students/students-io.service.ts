@@ -15,16 +15,17 @@ import {
   type MessageKey,
   type StudentExportInput,
   type StudentImportResult,
-  type StudentRow,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import { schoolTimeZone } from '../../core/database/school-zone';
 import { AppError } from '../../core/http/app-error';
 import type { FileAnswer } from '../../core/http/send-file';
 import { sheet, xlsxFile, type Column as SheetColumn } from '../../core/http/xlsx-file';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
+import type { Queryable } from '../../core/database/sql-kit';
 import { ChildAccessLog } from '../privacy/access-log.service';
 import { decodeCsvText, isZip, readFirstSheet } from './sheet-read';
+import { StudentsRepository } from './students.repository';
 import { StudentsService } from './students.service';
 
 /** A file answer: bytes, content type and the (possibly Chinese) file name. */
@@ -161,6 +162,7 @@ export class StudentsIoService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly students: StudentsService,
+    private readonly repo: StudentsRepository,
     private readonly log: ChildAccessLog,
   ) {}
 
@@ -195,18 +197,18 @@ export class StudentsIoService {
    * The filtered list as .xlsx or .csv: guardians' mobiles masked unless `unmasked` is '1' (the admin's whole numbers);
    * recorded in the access log (one row with every exported child) before the file leaves.
    */
-  async export(user: SessionUser, f: StudentExportInput): Promise<FileAnswer> {
+  async export(user: SchoolCaller, f: StudentExportInput): Promise<FileAnswer> {
     const { format: _, unmasked, ...filters } = f;
     const [list, tz] = await Promise.all([
       this.students.listAll(user, filters, unmasked === '1' ? 'full' : 'masked'),
-      schoolTimeZone(this.db, user.schoolId!),
+      schoolTimeZone(this.db, user.schoolId),
     ]);
     await this.log.record(
       user,
       list.map((s) => s.id),
       ['export', 'profile', 'guardians', 'health'],
     );
-    const columns: Array<SheetColumn<StudentRow>> = [
+    const columns: Array<SheetColumn<(typeof list)[number]>> = [
       { header: 'ID', value: (s) => s.id, width: 8 },
       { header: '姓名', value: (s) => s.name, width: 12 },
       { header: '性别', value: (s) => (s.gender === 1 ? '男' : s.gender === 2 ? '女' : ''), width: 6 },
@@ -251,10 +253,10 @@ export class StudentsIoService {
   }
 
   /** Checks every row (dry run), or imports all rows in one transaction when none has a problem. */
-  async import(user: SessionUser, file: { buffer: Buffer; size: number } | undefined, dryRun: boolean, lang: Lang): Promise<StudentImportResult> {
+  async import(user: SchoolCaller, file: { buffer: Buffer; size: number } | undefined, dryRun: boolean, lang: Lang): Promise<StudentImportResult> {
     if (!file || file.size === 0) throw new AppError('stu.import_no_file');
     if (file.size > STUDENT_IMPORT_LIMITS.maxBytes) throw new AppError('stu.import_too_large', { max: '5 MB' });
-    const schoolId = user.schoolId!;
+    const schoolId = user.schoolId;
     const { rows: raw, date1904 } = await this.readRows(file.buffer);
     const header = (raw[0] ?? []).map((h) => h.trim());
     const missing = STUDENT_IMPORT_COLUMNS.filter((c) => !header.includes(c));
@@ -329,19 +331,17 @@ export class StudentsIoService {
       if (first) problem(r.row, '姓名', 'stu.imp.dup_file', { row: first });
       else seen.set(key, r.row);
     }
-    const check = async (em: DataSource['manager']) => {
+    const check = async (em: Queryable) => {
       const candidates = rows.filter((r) => !bad.has(r.row));
       if (!candidates.length) return;
-      const dups: Array<{ name: string; mobile: string }> = await em.query(
-        `select distinct s.name, u.mobile from students s join student_guardians g on g.student_id = s.id join users u on u.id = g.user_id
-          where s.school_id = $1 and s.status = 1 and (s.name, u.mobile) in (select * from unnest($2::text[], $3::text[]))`,
-        [schoolId, candidates.map((r) => r.name), candidates.map((r) => r.guardian_mobile)],
+      const dups = await this.repo.duplicates(
+        em,
+        schoolId,
+        candidates.map((r) => r.name),
+        candidates.map((r) => r.guardian_mobile),
       );
       const dupKeys = new Set(dups.map((d) => `${d.name}\u0000${d.mobile}`));
-      const staff: Array<{ mobile: string }> = await em.query(
-        `select mobile from users where school_id = $1 and mobile = any($2) and deleted_at is null and role <> 6`,
-        [schoolId, [...new Set(candidates.map((r) => r.guardian_mobile))]],
-      );
+      const staff = await this.repo.staffMobiles(em, schoolId, [...new Set(candidates.map((r) => r.guardian_mobile))]);
       const staffMobiles = new Set(staff.map((s) => s.mobile));
       // a health note needs the guardian's consent, which a new student has only when the column's default gives it
       // (null in production: allergies are entered after a guardian consents)
@@ -363,7 +363,7 @@ export class StudentsIoService {
       };
     };
     if (dryRun || bad.size) {
-      await check(this.db.manager);
+      await check(this.db);
       if (!dryRun && bad.size) throw new AppError('stu.import_has_problems', { count: problems.length }, Code.Error, result(0));
       return result(0);
     }
@@ -376,23 +376,13 @@ export class StudentsIoService {
         schoolId,
         rows.map((r) => ({ mobile: r.guardian_mobile, name: r.guardian_name })),
       );
-      const ids: Array<{ id: number }> = await em.query(
-        `select nextval(pg_get_serial_sequence('students', 'id'))::int as id from generate_series(1, $1) order by 1`,
-        [rows.length],
-      );
-      const students = rows.map((r, i) => ({ ...r, id: ids[i].id, user_id: parents.get(r.guardian_mobile)! }));
-      const json = JSON.stringify(students);
-      await em.query(
-        `insert into students (id, school_id, name, gender, birthday, day_school, grade, class_name, allergies, notes, needs_shuttle, needs_dinner)
-         select x.id, $1, x.name, x.gender, x.birthday, x.day_school, x.grade, x.class_name, x.allergies, x.notes, x.needs_shuttle, x.needs_dinner
-           from jsonb_to_recordset($2::jsonb) as x(id int, name text, gender smallint, birthday date, day_school text, grade text,
-                class_name text, allergies text, notes text, needs_shuttle boolean, needs_dinner boolean)`,
-        [schoolId, json],
-      );
-      await em.query(
-        `insert into student_guardians (school_id, student_id, user_id, relation, is_primary)
-         select $1, x.id, x.user_id, x.relation, true from jsonb_to_recordset($2::jsonb) as x(id int, user_id int, relation text)`,
-        [schoolId, json],
+      const ids = await this.repo.nextIds(em, rows.length);
+      const students = rows.map((r, i) => ({ ...r, id: ids[i], user_id: parents.get(r.guardian_mobile)! }));
+      await this.repo.insertMany(em, schoolId, students);
+      await this.repo.insertGuardians(
+        em,
+        schoolId,
+        students.map((s) => ({ student_id: s.id, user_id: s.user_id, relation: s.relation, is_primary: true })),
       );
       return result(students.length);
     });

@@ -20,12 +20,11 @@ import {
   TeacherStudentListInput,
 } from '@wantuo/shared';
 import type { Response } from 'express';
-import { Caller, CurrentUser, type CallerInfo } from '../../core/auth/current-user.decorator';
+import { Caller, SchoolUser, type CallerInfo, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { Multipart } from '../../core/http/multipart';
 import { sendFile } from '../../core/http/send-file';
-import type { SessionUser } from '../../core/http/request-context';
 import type { IncomingFile } from '../site/files.service';
 import { StudentGuardiansService } from './student-guardians.service';
 import { StudentsIoService } from './students-io.service';
@@ -42,82 +41,82 @@ export class StudentsController {
   ) {}
 
   @Action('GET', 'studentList')
-  list(@Input() q: StudentListInput, @CurrentUser() user: SessionUser) {
+  list(@Input() q: StudentListInput, @SchoolUser() user: SchoolCaller) {
     return this.students.list(user, q);
   }
 
   @Action('GET', 'studentInfo')
-  info(@Input() q: StudentInfoInput, @CurrentUser() user: SessionUser) {
+  info(@Input() q: StudentInfoInput, @SchoolUser() user: SchoolCaller) {
     return this.students.info(user, q.id);
   }
 
   @Action('GET', 'checkStudent')
-  check(@Input() q: CheckStudentInput, @CurrentUser() user: SessionUser) {
+  check(@Input() q: CheckStudentInput, @SchoolUser() user: SchoolCaller) {
     return this.students.check(user, q);
   }
 
   @Action('POST', 'addStudent')
-  add(@Input() input: AddStudentInput, @CurrentUser() user: SessionUser) {
+  add(@Input() input: AddStudentInput, @SchoolUser() user: SchoolCaller) {
     return this.students.add(user, input);
   }
 
   @Action('POST', 'delStudent')
-  del(@Input() input: DelStudentInput, @CurrentUser() user: SessionUser) {
+  del(@Input() input: DelStudentInput, @SchoolUser() user: SchoolCaller) {
     return this.students.archive(user, input);
   }
 
   @Action('POST', 'saveStudentGuardians')
-  saveGuardians(@Input() input: SaveStudentGuardiansInput, @CurrentUser() user: SessionUser) {
+  saveGuardians(@Input() input: SaveStudentGuardiansInput, @SchoolUser() user: SchoolCaller) {
     return this.guardians.save(user, input);
   }
 
   @Action('GET', 'studentGuardianLog')
-  guardianLog(@Input() q: StudentGuardianLogInput, @CurrentUser() user: SessionUser) {
+  guardianLog(@Input() q: StudentGuardianLogInput, @SchoolUser() user: SchoolCaller) {
     return this.guardians.log(user, q);
   }
 
   @Action('GET', 'schoolGrade')
-  grades(@Input() _: SchoolGradeInput, @CurrentUser() user: SessionUser) {
+  grades(@Input() _: SchoolGradeInput, @SchoolUser() user: SchoolCaller) {
     return this.students.grades(user);
   }
 
   @Action('GET', 'studentSettingInfo')
-  settingInfo(@Input() q: StudentSettingInfoInput, @CurrentUser() user: SessionUser) {
+  settingInfo(@Input() q: StudentSettingInfoInput, @SchoolUser() user: SchoolCaller) {
     return this.students.settingInfo(user, q.id);
   }
 
   @Action('POST', 'studentSetting')
-  setting(@Input() input: StudentSettingInput, @CurrentUser() user: SessionUser) {
+  setting(@Input() input: StudentSettingInput, @SchoolUser() user: SchoolCaller) {
     return this.students.saveSetting(user, input);
   }
 
   @Action('GET', 'teacherStudentList')
-  teacherList(@Input() q: TeacherStudentListInput, @CurrentUser() user: SessionUser) {
+  teacherList(@Input() q: TeacherStudentListInput, @SchoolUser() user: SchoolCaller) {
     return this.students.teacherList(user, q);
   }
 
   @Action('GET', 'teacherStudentInfo')
-  teacherInfo(@Input() q: TeacherStudentInfoInput, @CurrentUser() user: SessionUser) {
+  teacherInfo(@Input() q: TeacherStudentInfoInput, @SchoolUser() user: SchoolCaller) {
     return this.students.teacherInfo(user, q.id);
   }
 
   @Action('GET', 'teacherStudentGrowth')
-  growth(@Input() q: TeacherStudentGrowthInput, @CurrentUser() user: SessionUser) {
+  growth(@Input() q: TeacherStudentGrowthInput, @SchoolUser() user: SchoolCaller) {
     return this.growthRecord.growth(user, q);
   }
 
   @Action('GET', 'parentChildren')
-  parentChildren(@Input() _: unknown, @CurrentUser() user: SessionUser) {
+  parentChildren(@Input() _: unknown, @SchoolUser() user: SchoolCaller) {
     return this.students.children(user);
   }
 
   @Action('GET', 'studentComments')
-  comments(@Input() q: StudentCommentsInput, @CurrentUser() user: SessionUser) {
+  comments(@Input() q: StudentCommentsInput, @SchoolUser() user: SchoolCaller) {
     return this.growthRecord.comments(user, q);
   }
 
   @Action('POST', 'overallComment')
-  overallComment(@Input() input: OverallCommentInput, @CurrentUser() user: SessionUser) {
+  overallComment(@Input() input: OverallCommentInput, @SchoolUser() user: SchoolCaller) {
     return this.growthRecord.overallComment(user, input);
   }
 
@@ -131,14 +130,14 @@ export class StudentsController {
   import(
     @Input() input: StudentImportInput,
     @UploadedFile() file: IncomingFile | undefined,
-    @CurrentUser() user: SessionUser,
+    @SchoolUser() user: SchoolCaller,
     @Caller() caller: CallerInfo,
   ) {
     return this.io.import(user, file, input.dry_run === '1', caller.lang);
   }
 
   @Action('GET', 'studentExport')
-  async export(@Input() q: StudentExportInput, @CurrentUser() user: SessionUser, @Res() res: Response) {
+  async export(@Input() q: StudentExportInput, @SchoolUser() user: SchoolCaller, @Res() res: Response) {
     sendFile(res, await this.io.export(user, q));
   }
 }
