@@ -1,19 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  guardianPhoneLink,
-  messageRoute,
-  messageSendAt,
-  Role,
-  wechatTemplateData,
-  type GuardianMessageKind,
-  type MessageChannel,
-} from '@wantuo/shared';
-import { DataSource, type EntityManager } from 'typeorm';
+import { guardianPhoneLink, messageRoute, messageSendAt, wechatTemplateData, type GuardianMessageKind } from '@wantuo/shared';
+import { DataSource } from 'typeorm';
+import type { Queryable } from '../../core/database/sql-kit';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { SmsTexts, type Staged, type Text } from '../sms/texts.service';
 import { WechatOa } from '../wechat/oa-client';
+import { MessagesRepository, type WechatMessageDraft } from './messages.repository';
 
 /** A message to one guardian. */
 export interface GuardianMessage {
@@ -54,15 +48,6 @@ export class MessagesClock {
   }
 }
 
-interface Resolved {
-  ord: number;
-  mobile: string | null;
-  openid: string | null;
-  channel: MessageChannel | null;
-  timezone: string;
-  template_id: string | null;
-}
-
 /** The longest dedupe key of a row (the tables' varchar(160)). */
 const KEY_MAX = 160;
 
@@ -77,6 +62,7 @@ const KEY_MAX = 160;
 export class GuardianMessages {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: MessagesRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: JobsService,
     private readonly texts: SmsTexts,
@@ -95,21 +81,16 @@ export class GuardianMessages {
    * Writes the messages inside the caller's transaction (committed with what they announce, or not at all); hand the
    * answer to dispatch() after the commit. A dispatch that never comes is made up by `wechat.poll` / `sms.poll`.
    */
-  async stage(em: Pick<EntityManager, 'query'>, items: readonly GuardianMessage[], opts: StageOptions = {}): Promise<StagedMessages> {
+  async stage(em: Queryable, items: readonly GuardianMessage[], opts: StageOptions = {}): Promise<StagedMessages> {
     const out: StagedMessages = { wechat: [], sms: Object.assign([], { fresh: 0 }), held: [], fresh: 0, users: 0 };
     if (!items.length) return out;
-    const resolved: Resolved[] = await em.query(
-      `select i.ord, u.mobile, b.openid, p.channel, coalesce(s.timezone, 'Asia/Shanghai') as timezone, t.template_id
-         from jsonb_to_recordset($1::jsonb) as i(ord int, school_id int, user_id int, kind text)
-         join users u on u.id = i.user_id and u.role = $2 and u.deleted_at is null and u.status = 1
-         left join schools s on s.id = i.school_id
-         left join wechat_bindings b on b.user_id = u.id and b.appid = $3 and b.unbound_at is null
-         left join message_prefs p on p.user_id = u.id and p.kind = i.kind
-         left join wechat_templates t on t.kind = i.kind`,
-      [JSON.stringify(items.map((m, ord) => ({ ord, school_id: m.school_id, user_id: m.user_id, kind: m.kind }))), Role.Parent, this.oa.appid],
+    const resolved = await this.repo.resolve(
+      em,
+      items.map((m, ord) => ({ ord, school_id: m.school_id, user_id: m.user_id, kind: m.kind })),
+      this.oa.appid,
     );
     const now = opts.now ?? this.clock.now();
-    const rows: Array<Record<string, unknown>> = [];
+    const rows: WechatMessageDraft[] = [];
     const texts: Text[] = [];
     const held = new Map<number, GuardianMessage[]>();
     for (const r of resolved) {
@@ -119,7 +100,8 @@ export class GuardianMessages {
       // with no template for the kind, a bound guardian who wanted WeChat still hears by SMS
       const at = messageSendAt(m.kind, now, r.timezone);
       if (route.wechat || (route.sms && r.mobile)) out.users++;
-      if (route.wechat) {
+      // route.wechat means a live binding (openid) and a template
+      if (route.wechat && r.openid && templateId) {
         rows.push({
           school_id: m.school_id,
           user_id: m.user_id,
@@ -146,17 +128,7 @@ export class GuardianMessages {
       }
     }
     if (rows.length) {
-      const written: Array<{ id: number; send_after: Date; queued: boolean; fresh: boolean }> = await em.query(
-        `insert into wechat_messages (school_id, user_id, appid, openid, kind, template_id, data, params, url, day, dedupe_key, send_after)
-         select r.school_id, r.user_id, $2, r.openid, r.kind, r.template_id, r.data, r.params, r.url,
-                ($3::timestamptz at time zone coalesce(s.timezone, 'Asia/Shanghai'))::date, r.dedupe_key, r.send_after
-           from jsonb_to_recordset($1::jsonb) as r(school_id int, user_id int, openid text, kind text, template_id text, data jsonb,
-                                                  params jsonb, url text, dedupe_key text, send_after timestamptz)
-           left join schools s on s.id = r.school_id
-         on conflict (dedupe_key) do update set dedupe_key = excluded.dedupe_key
-         returning id::int, send_after, state = 'queued' as queued, xmax = 0 as fresh`,
-        [JSON.stringify(rows), this.oa.appid, now.toISOString()],
-      );
+      const written = await this.repo.writeWechat(em, rows, this.oa.appid, now);
       out.wechat = written.filter((w) => w.queued).map((w) => ({ id: w.id, send_after: new Date(w.send_after) }));
       out.fresh += written.filter((w) => w.fresh).length;
     }

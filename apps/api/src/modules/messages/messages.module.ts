@@ -3,6 +3,7 @@ import { SmsModule } from '../sms/sms.module';
 import { WechatModule } from '../wechat/wechat.module';
 import { FlowMessagesListener } from './flow-messages.listener';
 import { GuardianMessages, MessagesClock } from './guardian-messages.service';
+import { MessagesRepository } from './messages.repository';
 import { WechatSender } from './wechat-sender.service';
 
 /**
@@ -12,7 +13,7 @@ import { WechatSender } from './wechat-sender.service';
  */
 @Module({
   imports: [SmsModule, WechatModule],
-  providers: [GuardianMessages, MessagesClock, WechatSender, FlowMessagesListener],
+  providers: [MessagesRepository, GuardianMessages, MessagesClock, WechatSender, FlowMessagesListener],
   exports: [GuardianMessages, MessagesClock, WechatSender, FlowMessagesListener],
 })
 export class MessagesModule {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { SMS_CLAIM_SECONDS, wechatFailure, type GuardianMessageKind } from '@wantuo/shared';
+import { SMS_CLAIM_SECONDS, wechatFailure } from '@wantuo/shared';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { JobsService } from '../../core/jobs/jobs.service';
@@ -8,6 +8,7 @@ import { LOGGER } from '../../core/logging/logger';
 import { SmsTexts, type Text } from '../sms/texts.service';
 import { WechatApiError, WechatOa } from '../wechat/oa-client';
 import { WECHAT_BATCH } from './guardian-messages.service';
+import { MessagesRepository, type WechatOutcome } from './messages.repository';
 
 /** Transient refusals one message gets before the SMS goes instead (the guardian must hear it). */
 export const WECHAT_TRIES = 4;
@@ -16,26 +17,10 @@ export const WECHAT_STUCK_SECONDS = 120;
 /** Messages whose job is made up per poll. */
 const POLL_BATCH = 500;
 
-interface Claimed {
-  id: number;
-  school_id: number | null;
-  user_id: number | null;
-  openid: string;
-  kind: GuardianMessageKind;
-  template_id: string;
-  data: Record<string, { value: string }>;
-  params: Record<string, string>;
-  url: string | null;
-  tries: number;
-  mobile: string | null;
-}
+/** A claimed message with its guardian's mobile. */
+type Claimed = Awaited<ReturnType<MessagesRepository['claim']>>[number];
 
-interface Outcome {
-  id: number;
-  state: 'queued' | 'sent' | 'failed';
-  msgid: string | null;
-  errcode: number | null;
-  errmsg: string | null;
+interface Outcome extends WechatOutcome {
   /** hand to SMS */
   fallback: boolean;
 }
@@ -54,6 +39,7 @@ export class WechatRetryLater extends Error {}
 export class WechatSender {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: MessagesRepository,
     private readonly oa: WechatOa,
     private readonly texts: SmsTexts,
     private readonly jobs: JobsService,
@@ -62,15 +48,7 @@ export class WechatSender {
 
   /** The `wechat.send` job: sends the rows of `ids` that are due and still to send. */
   async send(ids: number[]): Promise<void> {
-    const claimed: Claimed[] = await this.db.query(
-      `with claimed as (
-         update wechat_messages set state = 'sending', tries = tries + 1, updated_at = now()
-          where id = any($1::bigint[]) and send_after <= now() + interval '5 seconds'
-            and (state = 'queued' or (state = 'sending' and updated_at < now() - make_interval(secs => $2)))
-          returning id::int, school_id, user_id, openid, kind, template_id, data, params, url, tries
-       ) select c.*, u.mobile from claimed c left join users u on u.id = c.user_id and u.deleted_at is null order by c.id`,
-      [ids, SMS_CLAIM_SECONDS],
-    );
+    const claimed = await this.repo.claim(ids, SMS_CLAIM_SECONDS);
     if (!claimed.length) return;
     const outcomes = await Promise.all(claimed.map((m) => this.attempt(m)));
     const byId = new Map(claimed.map((m) => [m.id, m]));
@@ -82,15 +60,7 @@ export class WechatSender {
       });
       const staged = await this.texts.stage(em, texts);
       // linked by the texts' keys (stage answers only those still queued, so a text written before is found by its key)
-      await em.query(
-        `update wechat_messages w set
-            state = o.state, msgid = coalesce(o.msgid, w.msgid), errcode = o.errcode, errmsg = o.errmsg,
-            sent_at = case when o.state = 'sent' then now() else w.sent_at end, updated_at = now(),
-            sms_message_id = coalesce((select sm.id from sms_messages sm where sm.dedupe_key = 'wx-' || w.id), w.sms_message_id)
-           from jsonb_to_recordset($1::jsonb) as o(id bigint, state text, msgid text, errcode int, errmsg text)
-          where w.id = o.id`,
-        [JSON.stringify(outcomes)],
-      );
+      await this.repo.record(em, outcomes);
       return staged;
     });
     await this.texts.dispatch(staged);
@@ -114,13 +84,7 @@ export class WechatSender {
 
   /** `wechat.poll`: due messages whose job was lost (or never dispatched) get one again. */
   async poll(): Promise<number> {
-    const stuck: Array<{ id: number }> = await this.db.query(
-      `select id::int from wechat_messages
-        where state in ('queued', 'sending') and send_after <= now() and updated_at < now() - make_interval(secs => $1)
-          and created_at > now() - interval '3 days'
-        order by id limit $2`,
-      [WECHAT_STUCK_SECONDS, POLL_BATCH],
-    );
+    const stuck = await this.repo.stuck(WECHAT_STUCK_SECONDS, POLL_BATCH);
     const jobs = [];
     for (let i = 0; i < stuck.length; i += WECHAT_BATCH) jobs.push({ ids: stuck.slice(i, i + WECHAT_BATCH).map((s) => s.id) });
     await this.jobs.enqueueMany('wechat.send', jobs);
