@@ -46,7 +46,7 @@ export const ENV_SCHEMA = z.object({
     .regex(/^https?:\/\/[^/]+(\/.*)?$/, 'an http(s) URL')
     .optional(),
   SEED_DEMO: bool.optional(),
-  // with a demo seeded by the API's start: also its showcase of every module's data (school/demo-showcase.ts)
+  // with a demo seeded by the API's start: also its showcase of every module's data (seed/demo-showcase.ts)
   SEED_SHOWCASE: bool.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ...SMS_ENV,
