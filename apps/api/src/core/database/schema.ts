@@ -6,6 +6,7 @@
  */
 
 import type {
+  AlertKind,
   GuardianMessageKind,
   HomeworkActor,
   HomeworkKind,
@@ -442,7 +443,7 @@ export interface FlowAlerts {
   cleared_at: Timestamp | null;
   day: string;
   id: Generated<number>;
-  kind: string;
+  kind: AlertKind;
   raised_at: Generated<Timestamp>;
   school_id: number;
   student_id: number;
