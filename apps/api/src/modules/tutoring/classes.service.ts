@@ -16,13 +16,25 @@ import {
   type TutoringClass,
   type TutoringSession,
 } from '@wantuo/shared';
-import { DataSource, type EntityManager } from 'typeorm';
-import { containsPattern, isUniqueViolation, offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
+import { DataSource } from 'typeorm';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
+import { containsPattern, isUniqueViolation, type Queryable } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
+import type { Sendable } from '../../core/http/sendable';
 import { SessionCore, SESSION_RULES } from '../teaching/session-core';
 import { calendarOf, clashError, isOverlapViolation, lockSchedule } from '../teaching/teaching-sql';
-import { checkRoom, checkTeacher, CLASS_COLUMNS, CLASS_JOINS, schoolOf, tutoringClashes } from './tutoring-sql';
+import { checkRoom, checkTeacher, tutoringClashes } from './tutoring-sql';
+import {
+  classPage,
+  classRow,
+  deleteClass,
+  heldSessions,
+  insertClass,
+  insertSessions,
+  lockedClass,
+  setClassStatus,
+  typeOf,
+} from './tutoring.repository';
 
 /** The most sessions one tutoring class generates (a school year of daily sessions and a bit). */
 const MAX_SESSIONS = 500;
@@ -48,14 +60,11 @@ export class TutoringClassesService {
    * sessions of either kind). A slot without an end lasts the type's duration. Preview answers the sessions and
    * clashes without writing; otherwise the class and all its sessions are written, or nothing with the clash list.
    */
-  async add(user: SessionUser, input: AddTutorialSchoolCareInput): Promise<AddTutorialSchoolCareAnswer> {
-    const school = schoolOf(user);
-    const run = async (em: EntityManager): Promise<AddTutorialSchoolCareAnswer> => {
+  async add(user: SchoolCaller, input: AddTutorialSchoolCareInput): Promise<Sendable<AddTutorialSchoolCareAnswer>> {
+    const school = user.schoolId;
+    const run = async (em: Queryable): Promise<Sendable<AddTutorialSchoolCareAnswer>> => {
       if (!input.preview) await lockSchedule(em, school);
-      const [type]: Array<{ id: number; duration_min: number; price_fen: number; teacher_id: number | null }> = await em.query(
-        `select id, duration_min::int as duration_min, price_fen::float8 as price_fen, teacher_id from tutoring_types where id = $1 and school_id = $2`,
-        [input.type_id, school],
-      );
+      const type = await typeOf(em, school, input.type_id);
       if (!type) throw new AppError('tutoring.type_not_found');
       const teacherId = input.teacher_id ?? type.teacher_id;
       if (!teacherId) throw new AppError('tutoring.teacher_required');
@@ -76,78 +85,63 @@ export class TutoringClassesService {
         g.sessions.map((s) => ({ day: s.day, weekday: s.weekday, start: s.start, end: s.end, teacher_id: teacherId, room_id: roomId })),
         { exceptSessions: [], ownClass: null },
       );
-      const answer: AddTutorialSchoolCareAnswer = { preview: !!input.preview, ...g, clashes, written: 0, class: null };
+      const answer: Sendable<AddTutorialSchoolCareAnswer> = { preview: !!input.preview, ...g, clashes, written: 0, class: null };
       if (input.preview) return answer;
       if (clashes.length) throw clashError(clashes);
       if (!g.sessions.length) throw new AppError('tutoring.no_sessions');
       let id: number;
       try {
-        const [row]: Array<{ id: number }> = await em.query(
-          `insert into tutoring_classes (school_id, type_id, name, teacher_id, room_id, capacity, duration_min, price_fen, pattern, from_day, to_day, remark, created_by)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13) returning id`,
-          [
-            school,
-            type.id,
-            input.name,
-            teacherId,
-            roomId,
-            input.capacity,
-            type.duration_min,
-            type.price_fen,
-            JSON.stringify(pattern),
-            input.from,
-            input.to,
-            input.remark ?? null,
-            user.id,
-          ],
-        );
-        id = row.id;
+        id = await insertClass(em, {
+          schoolId: school,
+          typeId: type.id,
+          name: input.name,
+          teacherId,
+          roomId,
+          capacity: input.capacity,
+          durationMin: type.duration_min,
+          priceFen: type.price_fen,
+          pattern,
+          from: input.from,
+          to: input.to,
+          remark: input.remark ?? null,
+          by: user.id,
+        });
       } catch (err) {
         if (isUniqueViolation(err)) throw new AppError('tutoring.class_name_taken');
         throw err;
       }
-      await em
-        .query(
-          `insert into class_sessions (school_id, kind, class_id, day, start_min, end_min, teacher_id, room_id, created_by)
-           select $1, 'tutoring', $2, unnest($3::date[]), unnest($4::int[]), unnest($5::int[]), $6, $7, $8`,
-          [school, id, g.sessions.map((s) => s.day), g.sessions.map((s) => s.start), g.sessions.map((s) => s.end), teacherId, roomId, user.id],
-        )
-        .catch(overlapRefusal);
+      await insertSessions(em, {
+        schoolId: school,
+        classId: id,
+        days: g.sessions.map((s) => s.day),
+        starts: g.sessions.map((s) => s.start),
+        ends: g.sessions.map((s) => s.end),
+        teacherId,
+        roomId,
+        by: user.id,
+      }).catch(overlapRefusal);
       return { ...answer, written: g.sessions.length, class: await this.one(em, school, id) };
     };
     return input.preview ? run(this.db.manager) : this.db.transaction(run);
   }
 
-  private async one(db: Pick<EntityManager, 'query'>, school: number, id: number): Promise<TutoringClass> {
-    const [row]: TutoringClass[] = await db.query(
-      `select ${CLASS_COLUMNS} from tutoring_classes c ${CLASS_JOINS} where c.school_id = $1 and c.id = $2 and c.deleted_at is null`,
-      [school, id],
-    );
+  private async one(db: Queryable, school: number, id: number): Promise<Sendable<TutoringClass>> {
+    const row = await classRow(db, school, id);
     if (!row) throw new AppError('tutoring.class_not_found');
     return row;
   }
 
-  info(user: SessionUser, id: number): Promise<TutoringClass> {
-    return this.one(this.db, schoolOf(user), id);
+  info(user: SchoolCaller, id: number): Promise<Sendable<TutoringClass>> {
+    return this.one(this.db, user.schoolId, id);
   }
 
   /** Classes newest first, by name or type; rows and total in one statement. */
-  async list(user: SessionUser, q: TutorialListQuery): Promise<Page<TutoringClass>> {
-    const where = `c.school_id = $1 and c.deleted_at is null and ($2::text is null or c.name ilike $2) and ($3::int is null or c.type_id = $3)`;
-    const rows: Array<TutoringClass & { total: number }> = await this.db.query(
-      `select n.total, p.* from (select count(*)::int as total from tutoring_classes c where ${where}) n
-       left join lateral (select ${CLASS_COLUMNS} from tutoring_classes c ${CLASS_JOINS} where ${where} order by c.id desc limit $4 offset $5) p on true`,
-      [schoolOf(user), containsPattern(q.name), q.type_id ?? null, q.limit, offsetOf(q)],
-    );
-    return pageOf(
-      rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as TutoringClass),
-      totalOf(rows),
-      q,
-    );
+  list(user: SchoolCaller, q: TutorialListQuery): Promise<Page<Sendable<TutoringClass>>> {
+    return classPage(this.db, { schoolId: user.schoolId, name: containsPattern(q.name), typeId: q.type_id ?? null }, q);
   }
 
   /** The class's sessions in day order with their lesson number (among those not cancelled), paged, by range and state. */
-  sessions(user: SessionUser, q: TutorialSchedulingQuery): Promise<Page<TutoringSession>> {
+  sessions(user: SchoolCaller, q: TutorialSchedulingQuery): Promise<Page<TutoringSession>> {
     return this.core.page(user, q);
   }
 
@@ -155,17 +149,17 @@ export class TutoringClassesService {
    * Moves one planned tutoring session (day, times, room) on the version read under the school's scheduling lock,
    * with the clash rules of the generation for its teacher, room and students (see SessionCore.move).
    */
-  move(user: SessionUser, input: TutorialChangeSchedulingInput): Promise<TutoringSession> {
+  move(user: SchoolCaller, input: TutorialChangeSchedulingInput): Promise<TutoringSession> {
     return this.core.move(user, input);
   }
 
   /** Starts or stops a class on the version read (a stopped class takes no new students; its sessions stay). */
-  async setStatus(user: SessionUser, input: TutorialClassStatusInput): Promise<TutoringClass> {
-    const school = schoolOf(user);
+  async setStatus(user: SchoolCaller, input: TutorialClassStatusInput): Promise<Sendable<TutoringClass>> {
+    const school = user.schoolId;
     await this.db.transaction(async (em) => {
       const c = await this.locked(em, school, input.id, input.version);
       if (c.status === input.status) throw new AppError('tutoring.class_status_unchanged');
-      await em.query(`update tutoring_classes set status = $2, version = version + 1, updated_at = now() where id = $1`, [c.id, input.status]);
+      await setClassStatus(em, c.id, input.status);
     });
     return this.one(this.db, school, input.id);
   }
@@ -174,38 +168,26 @@ export class TutoringClassesService {
    * Deletes a class with no held session on the version read: marked deleted (its name free again) and its planned
    * sessions cancelled, which frees their teacher and room. Answers the number of sessions cancelled.
    */
-  async remove(user: SessionUser, input: DelTutorialClassInput): Promise<{ id: number; cancelled: number }> {
-    const school = schoolOf(user);
+  async remove(user: SchoolCaller, input: DelTutorialClassInput): Promise<{ id: number; cancelled: number }> {
+    const school = user.schoolId;
     return this.db.transaction(async (em) => {
       await lockSchedule(em, school);
       const c = await this.locked(em, school, input.id, input.version);
-      const [{ held }]: Array<{ held: number }> = await em.query(
-        `select count(*)::int as held from class_sessions where kind = 'tutoring' and class_id = $1 and state = 'held'`,
-        [c.id],
-      );
+      const held = await heldSessions(em, c.id);
       if (held > 0) throw new AppError('tutoring.class_has_held', { held });
-      const [{ cancelled }]: Array<{ cancelled: number }> = await em.query(
-        `with d as (update tutoring_classes set deleted_at = now(), version = version + 1, updated_at = now() where id = $1 returning id),
-              x as (update class_sessions set state = 'cancelled', cancel_reason = $2, version = version + 1, updated_at = now()
-                     where kind = 'tutoring' and class_id = $1 and state = 'planned' returning id)
-         select (select count(*)::int from x) as cancelled, (select count(*)::int from d) as deleted`,
-        [c.id, '辅导班已删除'],
-      );
+      const cancelled = await deleteClass(em, c.id, '辅导班已删除');
       return { id: c.id, cancelled };
     });
   }
 
   /** Cancels one planned session of a class not deleted, with a reason on the version read: it frees its teacher and room. */
-  cancelSession(user: SessionUser, input: CancelTutorialSessionInput): Promise<TutoringSession> {
+  cancelSession(user: SchoolCaller, input: CancelTutorialSessionInput): Promise<TutoringSession> {
     return this.core.cancel(user, input);
   }
 
   /** The class locked for update, on the version read. */
-  private async locked(em: EntityManager, school: number, id: number, version: number): Promise<{ id: number; status: number }> {
-    const [c]: Array<{ id: number; status: number; version: number }> = await em.query(
-      `select id, status::int as status, version from tutoring_classes where school_id = $1 and id = $2 and deleted_at is null for update`,
-      [school, id],
-    );
+  private async locked(em: Queryable, school: number, id: number, version: number): Promise<{ id: number; status: number }> {
+    const c = await lockedClass(em, school, id, true);
     if (!c) throw new AppError('tutoring.class_not_found');
     if (c.version !== version) throw new AppError('tutoring.class_stale');
     return c;
