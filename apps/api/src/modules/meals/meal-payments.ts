@@ -2,15 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { mealChangeRefusal, type PendingPayment, type WechatPayDinnerInput } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
 import { PaymentKinds } from '../payments/payment-kinds';
 import { PaymentsService } from '../payments/payments.service';
 import type { Refunder } from '../payments/refunders';
 import { RefundsService } from '../payments/refunds.service';
 import type { PaidPayment } from '../payments/settlers';
 import { MealCounts } from './counts.service';
-import { appendBookingEvent, clockOf, cutoffOf, settingsOf } from './meals-sql';
+import { appendBookingEvent, lockBookingForRefund, MealBookingsRepository } from './meals-bookings.repository';
+import { settingsOf } from './meals-goods.repository';
+import { clockOf, cutoffOf } from './meals-sql';
 
 /** The payment kind of a dinner booking paid by the guardian through the provider; ref_id is the booking's id. */
 export const MEAL_KIND = 'meal';
@@ -22,10 +24,7 @@ export const MEAL_KIND = 'meal';
  */
 export const mealRefunder: Refunder = {
   async apply(em, p) {
-    const [b]: Array<{ id: number; status: string; cancel_cause: string | null }> = await em.query(
-      `select id, status, cancel_cause from meal_bookings where id = $1 and school_id = $2 for update`,
-      [Number(p.ref_id), p.school_id],
-    );
+    const b = await lockBookingForRefund(em, p.school_id, Number(p.ref_id));
     if (!b) throw new AppError('payments.refund_unsupported');
     if (b.status !== 'cancelled' || (b.cancel_cause !== 'user' && b.cancel_cause !== 'leave')) throw new AppError('payments.refund_unsupported');
     return { booking_id: b.id };
@@ -43,6 +42,7 @@ export const MEAL_PAID_BY = `(select b.out_trade_no from meal_bookings b where b
 export class MealPayments {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: MealBookingsRepository,
     private readonly payments: PaymentsService,
     private readonly refunds: RefundsService,
     private readonly counts: MealCounts,
@@ -59,21 +59,15 @@ export class MealPayments {
   }
 
   /** A guardian pays an own child's unpaid booking (before the cutoff): a pending payment by the channel asked for. */
-  async wechatPay(user: SessionUser, input: WechatPayDinnerInput, clientIp: string): Promise<PendingPayment> {
-    const [b]: Array<{ id: number; day: string; price_fen: number; status: string; goods_name: string }> = await this.db.query(
-      `select b.id, to_char(b.day, 'YYYY-MM-DD') as day, b.price_fen::float8 as price_fen, b.status, g.name as goods_name
-         from meal_bookings b join meal_goods g on g.id = b.goods_id
-         join student_guardians sg on sg.student_id = b.student_id and sg.user_id = $3
-        where b.school_id = $1 and b.id = $2`,
-      [user.schoolId, input.id, user.id],
-    );
+  async wechatPay(user: SchoolCaller, input: WechatPayDinnerInput, clientIp: string): Promise<PendingPayment> {
+    const b = await this.repo.payable(user.schoolId, input.id, user.id);
     if (!b) throw new AppError('meals.booking_not_found');
     if (b.status !== 'unpaid') throw new AppError('meals.not_unpaid');
-    const settings = await settingsOf(this.db, user.schoolId!);
+    const settings = await settingsOf(this.db, user.schoolId);
     const refusal = mealChangeRefusal(user.role, b.day, clockOf(settings), cutoffOf(settings));
     if (refusal) throw new AppError(refusal);
     return this.payments.startWechat({
-      schoolId: user.schoolId!,
+      schoolId: user.schoolId,
       userId: user.id,
       kind: MEAL_KIND,
       refId: String(b.id),
@@ -87,23 +81,14 @@ export class MealPayments {
 
   /** In the mark-paid transaction: the unpaid booking (at the paid price) becomes booked, once. */
   async settle(em: EntityManager, p: PaidPayment): Promise<void> {
-    const rows: Array<{ id: number }> = await em.query(
-      `with u as (update meal_bookings set status = 'booked', out_trade_no = $4, version = version + 1, updated_at = now()
-                   where id = $1 and school_id = $2 and status = 'unpaid' and price_fen = $3 returning id) select id from u`,
-      [Number(p.ref_id), p.school_id, p.amount_fen, p.out_trade_no],
-    );
-    if (rows.length)
-      await appendBookingEvent(em, p.school_id, rows[0].id, 'paid', p.created_by, { amount_fen: p.amount_fen, out_trade_no: p.out_trade_no });
+    const id = await this.repo.settle(em, p.school_id, Number(p.ref_id), p.amount_fen, p.out_trade_no);
+    if (id !== undefined)
+      await appendBookingEvent(em, p.school_id, id, 'paid', p.created_by, { amount_fen: p.amount_fen, out_trade_no: p.out_trade_no });
   }
 
   /** After the commit of a payment that booked its booking: the day's count changed. */
   private async afterPaid(schoolId: number, outTradeNo: string): Promise<void> {
-    const [b]: Array<{ day: string; student_id: number }> = await this.db.query(
-      `select to_char(b.day, 'YYYY-MM-DD') as day, b.student_id
-         from payments p join meal_bookings b on b.id = p.ref_id::int and b.school_id = p.school_id
-        where p.school_id = $1 and p.out_trade_no = $2`,
-      [schoolId, outTradeNo],
-    );
+    const b = await this.repo.paidBooking(schoolId, outTradeNo);
     if (b) this.counts.changed(schoolId, b.day, [b.student_id]);
   }
 

@@ -1,13 +1,14 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { LeaveStatus } from '@wantuo/shared';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DomainEventMap } from '../../core/events/domain-events';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { SCHOOL_TODAY } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { LOGGER } from '../../core/logging/logger';
 import { MealCounts } from './counts.service';
 import { MealPayments } from './meal-payments';
+import { MealEventsRepository } from './meals-events.repository';
 import { InFlight } from '../../core/events/in-flight';
 
 /** The flow events that can change whether a student had dinner on a day (student_days.dinner_at). */
@@ -34,6 +35,7 @@ export class MealsListener implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: MealEventsRepository,
     private readonly events: DomainEvents,
     private readonly counts: MealCounts,
     private readonly payments: MealPayments,
@@ -80,50 +82,15 @@ export class MealsListener implements OnModuleInit, OnModuleDestroy {
       out_trade_no?: string | null;
       price_fen?: number;
     }> = await this.db.transaction(async (em) => {
-      await em.query(`select pg_advisory_xact_lock(hashtextextended('meals-leave:' || $1, 0))`, [e.leave_id]);
-      const [l]: Array<{ status: number; student_id: number; start_day: string; end_day: string; today: string }> = await em.query(
-        `select l.status::int as status, l.student_id, l.start_day::text, l.end_day::text, d.today::text as today
-           from leave_requests l cross join ${SCHOOL_TODAY} d where l.school_id = $1 and l.id = $2`,
-        [e.school_id, e.leave_id],
-      );
+      await this.repo.lockLeave(em, e.leave_id);
+      const l = await this.repo.leave(em, e.school_id, e.leave_id);
       if (!l) return [];
-      if (l.status === 1) {
+      if (l.status === LeaveStatus.Approved) {
         // booked and unpaid alike; the status before is kept with the history, so the leave's cancellation restores it
-        return em.query(
-          `with o as (
-             select b.id, b.status from meal_bookings b
-              where b.student_id = $2 and b.day between greatest($3::date, $5::date) and $4::date and b.status in ('booked', 'unpaid') and b.served_at is null
-              for update),
-           c as (
-             update meal_bookings b set status = 'cancelled', cancel_cause = 'leave', leave_id = $1, cancelled_at = now(), cancelled_by = null,
-                    version = b.version + 1, updated_at = now()
-               from o where b.id = o.id
-              returning b.id, b.school_id, b.day, o.status as status_before, b.pay_from, b.out_trade_no, b.price_fen::float8 as price_fen),
-           h as (insert into meal_booking_events (school_id, booking_id, type, data)
-                 select school_id, id, 'cancelled_by_leave', jsonb_build_object('leave_id', $1::int, 'status_before', status_before) from c)
-           select id, to_char(day, 'YYYY-MM-DD') as day, status_before, pay_from, out_trade_no, price_fen from c`,
-          [e.leave_id, l.student_id, l.start_day, l.end_day, l.today],
-        );
+        return this.repo.cancelForLeave(em, e.leave_id, l.student_id, l.start_day, l.end_day, l.today);
       }
       // restored as it was; a WeChat-paid dinner was refunded when the leave cancelled it, so it waits for payment again
-      return em.query(
-        `with w as (
-           select distinct on (v.booking_id) v.booking_id, v.data->>'status_before' as status_before
-             from meal_booking_events v where v.type = 'cancelled_by_leave' and (v.data->>'leave_id')::int = $1
-            order by v.booking_id, v.id desc),
-         r as (
-           update meal_bookings b
-              set status = case when b.pay_from = 'wechat' or w.status_before = 'unpaid' then 'unpaid' else 'booked' end,
-                  out_trade_no = case when b.pay_from = 'wechat' then null else b.out_trade_no end,
-                  cancel_cause = null, leave_id = null, cancelled_at = null, version = b.version + 1, updated_at = now()
-             from w
-            where b.id = w.booking_id and b.leave_id = $1 and b.cancel_cause = 'leave' and b.status = 'cancelled' and b.day >= $2::date
-            returning b.id, b.school_id, b.day, b.status),
-         h as (insert into meal_booking_events (school_id, booking_id, type, data)
-               select school_id, id, 'restored_after_leave', jsonb_build_object('leave_id', $1::int, 'status', status) from r)
-         select id, to_char(day, 'YYYY-MM-DD') as day from r`,
-        [e.leave_id, l.today],
-      );
+      return this.repo.restoreAfterLeave(em, e.leave_id, l.today);
     });
     for (const day of new Set(touched.map((t) => t.day))) this.counts.changed(e.school_id, day, [e.student_id]);
     // the WeChat-paid dinners a leave cancelled go back to the payer in full, once per booking and leave
@@ -187,33 +154,10 @@ export class MealsListener implements OnModuleInit, OnModuleDestroy {
   async applyDinners(days: Array<{ student_id: number; day: string }>): Promise<void> {
     const ids = days.map((d) => d.student_id);
     const dates = days.map((d) => d.day);
-    const changed: Array<{ school_id: number; day: string; student_id: number }> = await this.db.transaction(async (em) => {
-      const pairs = `p as (select * from unnest($1::int[], $2::date[]) as p(student_id, day)),
-        sd as (select p.student_id, p.day, s.school_id, d.dinner_at, d.dinner_by from p join students s on s.id = p.student_id
-                 left join student_days d on d.student_id = p.student_id and d.day = p.day)`;
-      const updated: Array<{ school_id: number; day: string; student_id: number }> = await em.query(
-        `with ${pairs},
-              u as (update meal_bookings b set served_at = sd.dinner_at, served_by = sd.dinner_by, version = b.version + 1, updated_at = now()
-                     from sd where b.student_id = sd.student_id and b.day = sd.day and b.served_at is distinct from sd.dinner_at
-                     returning b.id, b.school_id, b.student_id, b.day, b.status, b.served_at),
-              h as (insert into meal_booking_events (school_id, booking_id, type, data)
-                    select school_id, id, case when served_at is null then 'unserved' else 'served' end, '{}' from u where status <> 'none')
-         select school_id, to_char(day, 'YYYY-MM-DD') as day, student_id from u`,
-        [ids, dates],
-      );
-      const inserted: Array<{ school_id: number; day: string; student_id: number }> = await em.query(
-        `with ${pairs}
-         insert into meal_bookings (school_id, student_id, day, status, served_at, served_by)
-         select sd.school_id, sd.student_id, sd.day, 'none', sd.dinner_at, sd.dinner_by from sd where sd.dinner_at is not null
-         on conflict (student_id, day) do nothing
-         returning school_id, to_char(day, 'YYYY-MM-DD') as day, student_id`,
-        [ids, dates],
-      );
-      await em.query(
-        `with d as (delete from meal_bookings b using unnest($1::int[], $2::date[]) as p(student_id, day)
-                     where b.student_id = p.student_id and b.day = p.day and b.status = 'none' and b.served_at is null returning b.id) select count(*) from d`,
-        [ids, dates],
-      );
+    const changed = await this.db.transaction(async (em) => {
+      const updated = await this.repo.serve(em, ids, dates);
+      const inserted = await this.repo.keepUnbooked(em, ids, dates);
+      await this.repo.dropUnserved(em, ids, dates);
       return [...updated, ...inserted];
     });
     const bySchoolDay = new Map<string, { school_id: number; day: string; students: number[] }>();

@@ -2,6 +2,10 @@ import { Module } from '@nestjs/common';
 import { PaymentsModule } from '../payments/payments.module';
 import { MealBookingsService } from './bookings.service';
 import { MealCounts } from './counts.service';
+import { MealBookingsRepository } from './meals-bookings.repository';
+import { MealCountsRepository } from './meals-counts.repository';
+import { MealEventsRepository } from './meals-events.repository';
+import { MealGoodsRepository } from './meals-goods.repository';
 import { MealGoodsService } from './goods.service';
 import { MealPayments } from './meal-payments';
 import { MealsController } from './meals.controller';
@@ -14,6 +18,16 @@ import { MealsListener } from './meals-listener';
 @Module({
   imports: [PaymentsModule],
   controllers: [MealsController],
-  providers: [MealGoodsService, MealBookingsService, MealCounts, MealPayments, MealsListener],
+  providers: [
+    MealGoodsService,
+    MealBookingsService,
+    MealCounts,
+    MealPayments,
+    MealsListener,
+    MealGoodsRepository,
+    MealBookingsRepository,
+    MealCountsRepository,
+    MealEventsRepository,
+  ],
 })
 export class MealsModule {}
