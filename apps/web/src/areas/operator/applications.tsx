@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Input, Popconfirm, Segmented, Space, Tag } from 'antd';
 import type { AccountApplication } from '@wantuo/shared';
 import { useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { usePreferences, useT } from '../../stores/preferences';
 import { useSchoolClock } from '../../lib/school-time';
@@ -28,16 +28,15 @@ export default function OperatorApplications() {
     queryKey: ['accountApplications', status, page],
     queryFn: () => get('accountApplications', { status, page, limit: 20 }),
   });
-  const handle = async (a: AccountApplication, next: 1 | 2) => {
-    try {
-      await post('handleAccountApplication', { id: a.id, version: a.version, status: next, ...(note.trim() ? { note: note.trim() } : {}) });
-      feedback().message.success(t('common.saved'));
+  const handleAction = useAction('handleAccountApplication', {
+    success: t('common.saved'),
+    onDone: async () => {
       setNote('');
       await q.refetch();
-    } catch {
-      // shown by the request wrapper
-    }
-  };
+    },
+  });
+  const handle = (a: AccountApplication, next: 1 | 2) =>
+    handleAction.run({ id: a.id, version: a.version, status: next, ...(note.trim() ? { note: note.trim() } : {}) });
   const label = (s: 0 | 1 | 2) => (lang === 'en' ? STATUS[s].en : STATUS[s].zh);
 
   return (

@@ -1,10 +1,12 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Form, Input, Modal, Select, Space, Tabs, Tag, Tooltip, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { formatFen, type BillCheckRow, type BillDifferenceRow, type CheckBillInput } from '@wantuo/shared';
+import { formatFen, type BillCheckRow, type BillDifferenceRow } from '@wantuo/shared';
 import { useState } from 'react';
+import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { localDateTime, localDay } from '../../lib/school-time';
@@ -352,15 +354,12 @@ function ResolveDialog({ row, onClose }: { row: BillDifferenceRow; onClose: () =
   const s = billStrings.use();
   const qc = useQueryClient();
   const [form] = Form.useForm<{ resolution: string }>();
-  const resolve = useMutation({
-    mutationFn: (resolution: string) => post('resolveBillDifference', { id: row.id, resolution }),
-    onSuccess: () => {
-      feedback().message.success(s('resolved'));
-      void qc.invalidateQueries({ queryKey: ['billDifferences'] });
-      onClose();
-    },
+  const resolve = useAction('resolveBillDifference', {
+    success: s('resolved'),
+    invalidates: ['billDifferences'],
+    onDone: onClose,
     // a difference someone else resolved meanwhile: the list is read again to show it
-    onError: () => void qc.invalidateQueries({ queryKey: ['billDifferences'] }),
+    onError: () => void qc.invalidateQueries({ queryKey: queryKey('billDifferences') }),
   });
   return (
     <Modal
@@ -368,7 +367,7 @@ function ResolveDialog({ row, onClose }: { row: BillDifferenceRow; onClose: () =
       title={s('resolve_title', { no: row.out_refund_no ?? row.out_trade_no })}
       onCancel={onClose}
       onOk={() => form.submit()}
-      confirmLoading={resolve.isPending}
+      confirmLoading={resolve.busy}
       width={460}
     >
       <Typography.Paragraph>
@@ -376,7 +375,7 @@ function ResolveDialog({ row, onClose }: { row: BillDifferenceRow; onClose: () =
         {s(`line_${row.line}`)} · {s('ours')} {row.ours_fen === null ? '-' : formatFen(row.ours_fen)} · {s('theirs')}{' '}
         {row.theirs_fen === null ? '-' : formatFen(row.theirs_fen)}
       </Typography.Paragraph>
-      <Form form={form} layout="vertical" onFinish={(v) => resolve.mutate(v.resolution.trim())}>
+      <Form form={form} layout="vertical" onFinish={(v) => void resolve.run({ id: row.id, resolution: v.resolution.trim() })}>
         <Form.Item
           name="resolution"
           label={s('resolution')}
@@ -392,14 +391,13 @@ function ResolveDialog({ row, onClose }: { row: BillDifferenceRow; onClose: () =
 /** 重新对账: one merchant's bill of one past day (a school's sub-merchant, or the platform's own without a school). */
 function RecheckDialog({ onClose }: { onClose: () => void }) {
   const s = billStrings.use();
-  const qc = useQueryClient();
   const [form] = Form.useForm<{ date: Dayjs | null }>();
   const [school, setSchool] = useState<School | null>(null);
   // the operator has no school: the days are the platform's (the default zone's), and only one that has ended
   const today = localDay();
-  const check = useMutation({
-    mutationFn: (input: CheckBillInput) => post('checkBill', input),
-    onSuccess: (r) => {
+  const check = useAction('checkBill', {
+    invalidates: ['billChecks', 'billDifferences'],
+    onDone: (r) => {
       const text =
         r.state === 'matched'
           ? s('recheck_done_matched', { date: r.bill_date })
@@ -409,18 +407,16 @@ function RecheckDialog({ onClose }: { onClose: () => void }) {
       if (r.state === 'failed') feedback().message.error(text);
       else if (r.state === 'differences') feedback().message.info(text);
       else feedback().message.success(text);
-      void qc.invalidateQueries({ queryKey: ['billChecks'] });
-      void qc.invalidateQueries({ queryKey: ['billDifferences'] });
       onClose();
     },
   });
   return (
-    <Modal open title={s('recheck_title')} onCancel={onClose} onOk={() => form.submit()} confirmLoading={check.isPending} width={460}>
+    <Modal open title={s('recheck_title')} onCancel={onClose} onOk={() => form.submit()} confirmLoading={check.busy} width={460}>
       <Typography.Paragraph type="secondary">{s('recheck_hint')}</Typography.Paragraph>
       <Form
         form={form}
         layout="vertical"
-        onFinish={(v) => check.mutate({ bill_date: v.date!.format('YYYY-MM-DD'), ...(school ? { school_id: school.id } : {}) })}
+        onFinish={(v) => void check.run({ bill_date: v.date!.format('YYYY-MM-DD'), ...(school ? { school_id: school.id } : {}) })}
       >
         <Form.Item name="date" label={s('recheck_date')} rules={[{ required: true, message: s('recheck_date_required') }]}>
           <DatePicker inputReadOnly style={{ width: '100%' }} disabledDate={(d) => d.format('YYYY-MM-DD') >= today} />

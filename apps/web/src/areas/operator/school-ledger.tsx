@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, Modal, Tag, Typography } from 'antd';
 import { formatFen, yuanToFen, type LedgerEntry, type RefundSchoolPaymentInput, type SchoolPayment } from '@wantuo/shared';
 import { useRef, useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { MoneyInput } from '../../components/money-input';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
@@ -115,7 +115,14 @@ export function SchoolPayments({ schoolId, onRefunded }: { schoolId: number; onR
 /** Refunds (part of) a paid payment with a reason; one request key per dialog, so a double click refunds once. */
 function RefundDialog({ schoolId, payment, onClose, onDone }: { schoolId: number; payment: SchoolPayment; onClose: () => void; onDone: () => void }) {
   const s = schoolStrings.use();
-  const [busy, setBusy] = useState(false);
+  // a refusal (a spent top-up, a refusal from WeChat Pay) is shown by the request wrapper
+  const refund = useAction('refundSchoolPayment', {
+    success: (r) => (r.state === 'succeeded' ? s('refund_done', { amount: formatFen(r.amount_fen) }) : s('refund_pending')),
+    onDone: () => {
+      onDone();
+      onClose();
+    },
+  });
   const requestId = useRef(newRequestId());
   const left = payment.amount_fen - payment.refunded_fen;
   const [form] = Form.useForm<{ yuan: string; reason: string }>();
@@ -123,26 +130,16 @@ function RefundDialog({ schoolId, payment, onClose, onDone }: { schoolId: number
     const fen = yuanToFen(v ?? '');
     return fen !== null && fen >= 1 && fen <= left;
   };
-  const save = async (v: { yuan: string; reason: string }) => {
-    setBusy(true);
-    try {
-      const fen = yuanToFen(v.yuan)!;
-      const input: RefundSchoolPaymentInput = {
-        school_id: schoolId,
-        out_trade_no: payment.out_trade_no,
-        ...(fen === left ? {} : { amount_fen: fen }),
-        reason: v.reason.trim(),
-        request_id: requestId.current,
-      };
-      const r = await post('refundSchoolPayment', input);
-      feedback().message.success(r.state === 'succeeded' ? s('refund_done', { amount: formatFen(r.amount_fen) }) : s('refund_pending'));
-      onDone();
-      onClose();
-    } catch {
-      // shown by the request wrapper (a spent top-up, a refusal from WeChat Pay)
-    } finally {
-      setBusy(false);
-    }
+  const save = (v: { yuan: string; reason: string }) => {
+    const fen = yuanToFen(v.yuan)!;
+    const input: RefundSchoolPaymentInput = {
+      school_id: schoolId,
+      out_trade_no: payment.out_trade_no,
+      ...(fen === left ? {} : { amount_fen: fen }),
+      reason: v.reason.trim(),
+      request_id: requestId.current,
+    };
+    return refund.run(input);
   };
   return (
     <Modal
@@ -150,7 +147,7 @@ function RefundDialog({ schoolId, payment, onClose, onDone }: { schoolId: number
       title={s('refund_title', { what: payment.description })}
       onCancel={onClose}
       onOk={() => form.submit()}
-      confirmLoading={busy}
+      confirmLoading={refund.busy}
       width={440}
     >
       <Typography.Paragraph>{s('refund_left', { left: formatFen(left), paid: formatFen(payment.amount_fen) })}</Typography.Paragraph>

@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Drawer, Form, Input, Modal, Radio, Space, Tabs, Tag, Typography } from 'antd';
 import { formatFen, yuanToFen, type AdjustBalanceInput, type OperatorSchoolRow, type SetSchoolPriceInput } from '@wantuo/shared';
 import { useRef, useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { MoneyInput } from '../../components/money-input';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
@@ -160,25 +160,28 @@ export default function OperatorSchools() {
 
 function PriceDialog({ school, onClose, onSaved }: { school: OperatorSchoolRow; onClose: () => void; onSaved: () => void }) {
   const s = schoolStrings.use();
-  const [busy, setBusy] = useState(false);
-  const [form] = Form.useForm<{ term: string; year: string }>();
-  const rule = { validator: (_: unknown, v: string) => (validFen(v) ? Promise.resolve() : Promise.reject(new Error(s('price_invalid')))) };
-  const save = async (v: { term: string; year: string }) => {
-    setBusy(true);
-    try {
-      const input: SetSchoolPriceInput = { school_id: school.id, term_fen: yuanToFen(v.term)!, year_fen: yuanToFen(v.year)! };
-      await post('setSchoolPrice', input);
-      feedback().message.success(s('saved'));
+  const setPrice = useAction('setSchoolPrice', {
+    success: s('saved'),
+    onDone: () => {
       onSaved();
       onClose();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const [form] = Form.useForm<{ term: string; year: string }>();
+  const rule = { validator: (_: unknown, v: string) => (validFen(v) ? Promise.resolve() : Promise.reject(new Error(s('price_invalid')))) };
+  const save = (v: { term: string; year: string }) => {
+    const input: SetSchoolPriceInput = { school_id: school.id, term_fen: yuanToFen(v.term)!, year_fen: yuanToFen(v.year)! };
+    return setPrice.run(input);
   };
   return (
-    <Modal open title={s('price_title', { name: school.name })} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} width={400}>
+    <Modal
+      open
+      title={s('price_title', { name: school.name })}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={setPrice.busy}
+      width={400}
+    >
       <Form
         form={form}
         layout="vertical"
@@ -199,30 +202,34 @@ function PriceDialog({ school, onClose, onSaved }: { school: OperatorSchoolRow; 
 /** A manual credit or debit with a reason; one request key per dialog, so a double click adjusts once. */
 function AdjustDialog({ school, onClose, onSaved }: { school: OperatorSchoolRow; onClose: () => void; onSaved: () => void }) {
   const s = schoolStrings.use();
-  const [busy, setBusy] = useState(false);
-  const requestId = useRef(newRequestId());
-  const [form] = Form.useForm<{ direction: 1 | -1; yuan: string; reason: string }>();
-  const save = async (v: { direction: 1 | -1; yuan: string; reason: string }) => {
-    setBusy(true);
-    try {
-      const input: AdjustBalanceInput = {
-        school_id: school.id,
-        amount_fen: v.direction * yuanToFen(v.yuan)!,
-        reason: v.reason.trim(),
-        request_id: requestId.current,
-      };
-      await post('adjustSchoolBalance', input);
-      feedback().message.success(s('saved'));
+  // a debit past the balance is refused (shown by the request wrapper)
+  const adjust = useAction('adjustSchoolBalance', {
+    success: s('saved'),
+    onDone: () => {
       onSaved();
       onClose();
-    } catch {
-      // shown by the request wrapper (a debit past the balance is refused)
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const requestId = useRef(newRequestId());
+  const [form] = Form.useForm<{ direction: 1 | -1; yuan: string; reason: string }>();
+  const save = (v: { direction: 1 | -1; yuan: string; reason: string }) => {
+    const input: AdjustBalanceInput = {
+      school_id: school.id,
+      amount_fen: v.direction * yuanToFen(v.yuan)!,
+      reason: v.reason.trim(),
+      request_id: requestId.current,
+    };
+    return adjust.run(input);
   };
   return (
-    <Modal open title={s('adjust_title', { name: school.name })} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} width={420}>
+    <Modal
+      open
+      title={s('adjust_title', { name: school.name })}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={adjust.busy}
+      width={420}
+    >
       <Typography.Paragraph type="secondary">
         {s('balance')}: ¥{formatFen(school.balance_fen)}
       </Typography.Paragraph>

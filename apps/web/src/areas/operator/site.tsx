@@ -1,8 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Input, Space } from 'antd';
-import { useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { usePageConfig } from '../../stores/page-config';
 import { useT } from '../../stores/preferences';
@@ -14,7 +13,14 @@ function PageConfigForm() {
   const setConfig = usePageConfig((s) => s.set);
   const client = useQueryClient();
   const q = useQuery({ queryKey: ['index'], queryFn: () => get('index') });
-  const [busy, setBusy] = useState(false);
+  // a stale version is shown as "changed by someone else" by the request wrapper
+  const saveIndex = useAction('index', {
+    success: t('common.saved'),
+    onDone: (next) => {
+      setConfig(next);
+      client.setQueryData(['index'], next);
+    },
+  });
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => q.refetch()} />;
   const c = q.data;
@@ -27,23 +33,13 @@ function PageConfigForm() {
     email: string;
     address: string;
   }) => {
-    setBusy(true);
     const orNull = (s: string | undefined) => (s && s.trim() ? s.trim() : null);
-    try {
-      const next = await post('index', {
-        ...c,
-        site_name: v.site_name.trim(),
-        footer: { text: v.footer ?? '', icp: orNull(v.icp), police_filing: orNull(v.police_filing) },
-        contact: { phone: orNull(v.phone), email: orNull(v.email), address: orNull(v.address) },
-      });
-      setConfig(next);
-      client.setQueryData(['index'], next);
-      feedback().message.success(t('common.saved'));
-    } catch {
-      // a stale version is shown as "changed by someone else" by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    await saveIndex.run({
+      ...c,
+      site_name: v.site_name.trim(),
+      footer: { text: v.footer ?? '', icp: orNull(v.icp), police_filing: orNull(v.police_filing) },
+      contact: { phone: orNull(v.phone), email: orNull(v.email), address: orNull(v.address) },
+    });
   };
   return (
     <Form
@@ -84,7 +80,7 @@ function PageConfigForm() {
       <Form.Item name="address" label={op('operator.address')}>
         <Input maxLength={200} />
       </Form.Item>
-      <Button type="primary" htmlType="submit" loading={busy}>
+      <Button type="primary" htmlType="submit" loading={saveIndex.busy}>
         {t('common.save')}
       </Button>
     </Form>
@@ -95,26 +91,16 @@ function AboutForm() {
   const t = useT();
   const client = useQueryClient();
   const q = useQuery({ queryKey: ['aboutUs'], queryFn: () => get('aboutUs') });
-  const [busy, setBusy] = useState(false);
+  const saveAbout = useAction('aboutUs', { success: t('common.saved'), onDone: (next) => client.setQueryData(['aboutUs'], next) });
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => q.refetch()} />;
-  const save = async ({ content }: { content: string }) => {
-    setBusy(true);
-    try {
-      client.setQueryData(['aboutUs'], await post('aboutUs', { content, version: q.data!.version }));
-      feedback().message.success(t('common.saved'));
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = ({ content }: { content: string }) => saveAbout.run({ content, version: q.data!.version });
   return (
     <Form layout="vertical" onFinish={save} initialValues={{ content: q.data.content }} key={q.data.version}>
       <Form.Item name="content" label="HTML" rules={[{ required: true }]}>
         <Input.TextArea rows={10} maxLength={100_000} />
       </Form.Item>
-      <Button type="primary" htmlType="submit" loading={busy}>
+      <Button type="primary" htmlType="submit" loading={saveAbout.busy}>
         {t('common.save')}
       </Button>
     </Form>

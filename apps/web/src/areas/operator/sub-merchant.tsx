@@ -1,15 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Drawer, Flex, Form, Input, Space, Table, Tag, Typography } from 'antd';
-import {
-  t as serverText,
-  type MessageKey as ServerMessageKey,
-  type SchoolSubMerchant,
-  type SetSchoolSubMerchantInput,
-  type SubMerchantRecord,
-} from '@wantuo/shared';
+import { t as serverText, type MessageKey as ServerMessageKey, type SchoolSubMerchant, type SubMerchantRecord } from '@wantuo/shared';
 import { useState } from 'react';
+import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
-import { ApiError, get, post, wechatSandbox } from '../../api/http';
+import { ApiError, get, wechatSandbox } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { localDateTime } from '../../lib/school-time';
 import { useSandboxAvailable } from '../money/pay-flow';
@@ -47,9 +42,8 @@ export function SubMerchantPanel({ school }: { school: { id: number; name: strin
   const [form] = Form.useForm<Fields>();
   const [onboarded, setOnboarded] = useState<string | null>(null);
   const q = useQuery({ queryKey: subMerchantKey(school.id), queryFn: () => get('schoolSubMerchant', { school_id: school.id }) });
-  const save = useMutation({
-    mutationFn: (input: SetSchoolSubMerchantInput) => post('setSchoolSubMerchant', input),
-    onSuccess: (d, input) => {
+  const save = useAction('setSchoolSubMerchant', {
+    onDone: (d, input) => {
       qc.setQueryData(subMerchantKey(school.id), d);
       form.resetFields();
       setOnboarded(null);
@@ -76,7 +70,7 @@ export function SubMerchantPanel({ school }: { school: { id: number; name: strin
   // what the operator saw: the server refuses the change when someone else changed it meanwhile
   const expected_id = cur?.id ?? null;
   const record = (v: Fields) =>
-    save.mutate({
+    void save.run({
       school_id: school.id,
       sub_mchid: v.sub_mchid.trim(),
       sub_appid: v.sub_appid?.trim() ? v.sub_appid.trim() : null,
@@ -89,7 +83,7 @@ export function SubMerchantPanel({ school }: { school: { id: number; name: strin
       content: s('withdraw_body'),
       okText: s('withdraw'),
       okButtonProps: { danger: true },
-      onOk: () => save.mutateAsync({ school_id: school.id, sub_mchid: null, note: '', expected_id }).catch(() => undefined),
+      onOk: () => save.run({ school_id: school.id, sub_mchid: null, note: '', expected_id }),
     });
   const sandboxOnboard = async () => {
     try {
@@ -105,7 +99,7 @@ export function SubMerchantPanel({ school }: { school: { id: number; name: strin
       <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
         {s('merchant_what')}
       </Typography.Paragraph>
-      <Current d={d} onWithdraw={withdraw} busy={save.isPending} />
+      <Current d={d} onWithdraw={withdraw} busy={save.busy} />
       <div>
         <Typography.Title level={5}>{cur ? s('record_change') : s('record_new')}</Typography.Title>
         <Form<Fields> form={form} layout="vertical" onFinish={record} requiredMark={false}>
@@ -139,7 +133,7 @@ export function SubMerchantPanel({ school }: { school: { id: number; name: strin
             <Input maxLength={200} showCount />
           </Form.Item>
           <Space wrap>
-            <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="sub-merchant-save">
+            <Button type="primary" htmlType="submit" loading={save.busy} data-testid="sub-merchant-save">
               {s('record_save')}
             </Button>
             {sandbox && (
