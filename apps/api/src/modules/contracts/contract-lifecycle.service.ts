@@ -1,20 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  contractTerms,
-  refundFigure,
-  renewalStartDay,
-  type CancelContractInput,
-  type ContractDetail,
-  type RefundPreview,
-  type RenewContractInput,
-} from '@wantuo/shared';
+import { contractTerms, refundFigure, renewalStartDay, type CancelContractInput, type RefundPreview, type RenewContractInput } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
 import { ContractPayments } from './contract-payments';
-import { appendEvent, lockContract, newContractNo, type LockedContract } from './contract-sql';
-import { ContractsService, packageOf } from './contracts.service';
+import { newContractNo } from './contract-sql';
+import { ContractsRepository } from './contracts.repository';
+import { ContractsService, lockContract, packageOf, type ContractDetailOut, type LockedContract } from './contracts.service';
 
 /** How a contract's refund goes back: through the provider, at the desk, or nothing was paid. */
 const viaOf = (c: LockedContract): RefundPreview['via'] =>
@@ -38,6 +31,7 @@ const figureOf = (c: LockedContract) =>
 export class ContractLifecycleService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: ContractsRepository,
     private readonly contracts: ContractsService,
     private readonly payments: ContractPayments,
   ) {}
@@ -47,55 +41,50 @@ export class ContractLifecycleService {
    * current price and terms. Under the contract's row lock, and backed by the unique renewed_from, so concurrent
    * renewals give one; a retry with the same request_id answers the renewal it made.
    */
-  async renew(user: SessionUser, input: RenewContractInput): Promise<ContractDetail> {
-    const schoolId = user.schoolId!;
+  async renew(user: SchoolCaller, input: RenewContractInput): Promise<ContractDetailOut> {
+    const schoolId = user.schoolId;
     const requestKey = `renew:${input.request_id}`;
     const id = await this.db.transaction(async (em) => {
-      const c = await lockContract(em, schoolId, input.id);
-      const [prior]: Array<{ id: number; renewed_from: number | null }> = await em.query(
-        `select id, renewed_from from contracts where school_id = $1 and request_key = $2`,
-        [schoolId, requestKey],
-      );
+      const c = await lockContract(this.repo, em, schoolId, input.id);
+      const prior = await this.repo.byRequest(em, schoolId, requestKey);
       if (prior && prior.renewed_from === c.id) return prior.id;
-      const [next]: Array<{ id: number }> = await em.query(`select id from contracts where renewed_from = $1`, [c.id]);
+      const next = await this.repo.renewalOf(em, c.id);
       if (next) throw new AppError('contracts.already_renewed');
       if (c.version !== input.version) throw new AppError('contracts.stale');
       if (c.status === 'cancelled') throw new AppError('contracts.not_renewable');
       if (prior) throw new AppError('contracts.v.request_id_invalid');
-      const k = await packageOf(em, schoolId, c.package_id);
+      const k = await packageOf(this.repo, em, schoolId, c.package_id);
       const terms = contractTerms(k, renewalStartDay(c.end_day, c.today));
       const paid = input.payment;
-      const rows: Array<{ id: number; no: string }> = await em.query(
-        `insert into contracts (school_id, no, student_id, package_id, kind, start_day, end_day, units_total, list_price_fen, price_fen, paid_fen, status,
-                                auto_renew, guardian_id, renewed_from, pay_method, receipt_no, request_key, created_by, paid_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11::varchar, $12, $13, $14, $15, $16, $17, $18, case when $11::varchar = 'active' then now() end)
-         on conflict do nothing returning id, no`,
-        [
-          schoolId,
-          newContractNo(c.today),
-          c.student_id,
-          k.id,
-          k.kind,
-          terms.start_day,
-          terms.end_day,
-          terms.units_total,
-          k.price_fen,
-          paid ? k.price_fen : 0,
-          paid ? 'active' : 'unpaid',
-          c.auto_renew,
-          c.guardian_id,
-          c.id,
-          paid?.method ?? null,
-          paid?.receipt_no || null,
-          requestKey,
-          user.id,
-        ],
+      const n = await this.repo.insert(
+        em,
+        {
+          school_id: schoolId,
+          no: newContractNo(c.today),
+          student_id: c.student_id,
+          package_id: k.id,
+          kind: k.kind,
+          start_day: terms.start_day,
+          end_day: terms.end_day,
+          units_total: terms.units_total,
+          list_price_fen: k.price_fen,
+          price_fen: k.price_fen,
+          paid_fen: paid ? k.price_fen : 0,
+          status: paid ? 'active' : 'unpaid',
+          auto_renew: c.auto_renew,
+          guardian_id: c.guardian_id,
+          renewed_from: c.id,
+          pay_method: paid?.method ?? null,
+          receipt_no: paid?.receipt_no || null,
+          request_key: requestKey,
+          created_by: user.id,
+        },
+        'any',
       );
-      if (!rows.length) throw new AppError('contracts.already_renewed');
-      const n = rows[0];
-      await em.query(`update contracts set version = version + 1, updated_at = now() where id = $1`, [c.id]);
-      await appendEvent(em, { schoolId, contractId: c.id, type: 'renewed', actorId: user.id, data: { to_id: n.id, to_no: n.no } });
-      await appendEvent(em, {
+      if (!n) throw new AppError('contracts.already_renewed');
+      await this.repo.touch(em, c.id);
+      await this.repo.appendEvent(em, { schoolId, contractId: c.id, type: 'renewed', actorId: user.id, data: { to_id: n.id, to_no: n.no } });
+      await this.repo.appendEvent(em, {
         schoolId,
         contractId: n.id,
         type: 'renewed',
@@ -103,7 +92,7 @@ export class ContractLifecycleService {
         data: { from_id: c.id, from_no: c.no, package_id: k.id, package_name: k.name, ...terms, price_fen: k.price_fen },
       });
       if (paid)
-        await appendEvent(em, {
+        await this.repo.appendEvent(em, {
           schoolId,
           contractId: n.id,
           type: 'paid',
@@ -116,8 +105,8 @@ export class ContractLifecycleService {
   }
 
   /** The refund a cancellation would give today (school-local), and how it would go back. */
-  async refundPreview(user: SessionUser, id: number): Promise<RefundPreview> {
-    const c = await lockContract(this.db.manager, user.schoolId!, id, false);
+  async refundPreview(user: SchoolCaller, id: number): Promise<RefundPreview> {
+    const c = await lockContract(this.repo, this.db.manager, user.schoolId, id, false);
     if (c.status !== 'unpaid' && c.status !== 'active') throw new AppError('contracts.not_cancellable');
     const f = figureOf(c);
     return { contract_id: c.id, ...f, via: viaOf(c) };
@@ -128,16 +117,13 @@ export class ContractLifecycleService {
    * is cancelled with the refund recorded in one transaction; a WeChat payment is then refunded through the provider
    * (RefundsService, idempotent by the request key: a retry of the same cancellation asks again, never refunds twice).
    */
-  async cancel(user: SessionUser, input: CancelContractInput): Promise<ContractDetail> {
-    const schoolId = user.schoolId!;
+  async cancel(user: SchoolCaller, input: CancelContractInput): Promise<ContractDetailOut> {
+    const schoolId = user.schoolId;
     const requestKey = `cancel:${input.request_id}`;
     const wechat = await this.db.transaction(async (em) => {
-      const c = await lockContract(em, schoolId, input.id);
+      const c = await lockContract(this.repo, em, schoolId, input.id);
       if (c.status === 'cancelled') {
-        const [prior]: Array<{ data: { request_key?: string; via?: string; refund_fen?: number; out_trade_no?: string | null } }> = await em.query(
-          `select data from contract_events where contract_id = $1 and type = 'cancelled' and data->>'request_key' = $2`,
-          [c.id, requestKey],
-        );
+        const prior = await this.repo.cancellation(em, c.id, requestKey);
         if (!prior) throw new AppError('contracts.not_cancellable');
         const d = prior.data;
         return d.via === 'wechat' && d.out_trade_no && (d.refund_fen ?? 0) > 0
@@ -152,11 +138,8 @@ export class ContractLifecycleService {
       if (via === 'offline' && f.refund_fen > 0 && !input.refund_method) throw new AppError('contracts.refund_method_required');
       const outTradeNo = via === 'wechat' && f.refund_fen > 0 ? await this.payments.paymentOf(em, schoolId, c.id) : null;
       if (via === 'wechat' && f.refund_fen > 0 && !outTradeNo) throw new AppError('payments.not_found');
-      await em.query(
-        `update contracts set status = 'cancelled', refunded_fen = refunded_fen + $2, cancelled_at = now(), version = version + 1, updated_at = now() where id = $1`,
-        [c.id, f.refund_fen],
-      );
-      await appendEvent(em, {
+      await this.repo.cancel(em, c.id, f.refund_fen);
+      await this.repo.appendEvent(em, {
         schoolId,
         contractId: c.id,
         type: 'cancelled',
@@ -165,7 +148,7 @@ export class ContractLifecycleService {
         data: { ...f, via, request_key: requestKey, out_trade_no: outTradeNo, today: c.today },
       });
       if (f.refund_fen > 0) {
-        await appendEvent(em, {
+        await this.repo.appendEvent(em, {
           schoolId,
           contractId: c.id,
           type: 'refunded',

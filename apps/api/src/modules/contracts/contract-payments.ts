@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { PendingPayment, WechatPayContractInput } from '@wantuo/shared';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
 import { PaymentKinds } from '../payments/payment-kinds';
 import { PaymentsService } from '../payments/payments.service';
 import type { Refunder } from '../payments/refunders';
 import { RefundsService } from '../payments/refunds.service';
 import type { PaidPayment } from '../payments/settlers';
-import { appendEvent } from './contract-sql';
+import { ContractsRepository } from './contracts.repository';
 
 /** The payment kind of a contract paid by the guardian through the provider; ref_id is the contract's id. */
 export const CONTRACT_KIND = 'contract';
@@ -21,12 +20,9 @@ export const CONTRACT_KIND = 'contract';
  * never reaches it. Should the provider refuse a refund, the contract stays as it is and the failed refund shows on the
  * payment.
  */
-export const contractRefunder: Refunder = {
+export const contractRefunder = (repo: ContractsRepository): Refunder => ({
   async apply(em, p, r) {
-    const [c]: Array<{ id: number; status: string; refunded_fen: number }> = await em.query(
-      `select id, status, refunded_fen::float8 as refunded_fen from contracts where id = $1 and school_id = $2 for update`,
-      [Number(p.ref_id), p.school_id],
-    );
+    const c = await repo.forRefund(em, p.school_id, Number(p.ref_id));
     if (!c) throw new AppError('payments.refund_unsupported');
     if (c.status !== 'cancelled' || r.refundedBeforeFen + r.amountFen > c.refunded_fen) throw new AppError('payments.refund_unsupported');
     return { contract_id: c.id };
@@ -34,11 +30,12 @@ export const contractRefunder: Refunder = {
   async revert() {
     // nothing to undo here: the contract's cancellation stands, the payment keeps the failed refund
   },
-};
+});
 
 /**
- * The payment that paid a contract (PaymentKind.paidBy): its receipt when it was paid by WeChat, NULL otherwise
- * (unpaid, cancelled unpaid, paid at the desk).
+ * The payment that paid a contract (PaymentKind.paidBy, an SQL text fragment over `p` for PaymentKinds): its receipt
+ * when it was paid by WeChat, NULL otherwise (unpaid, cancelled unpaid, paid at the desk). Its typed twin, for this
+ * module's own statements: contracts.repository.ts paidBy.
  */
 export const CONTRACT_PAID_BY = `(select case when c.pay_method = 'wechat' then c.receipt_no end from contracts c where c.id = p.ref_id::int and c.school_id = p.school_id)`;
 
@@ -46,7 +43,7 @@ export const CONTRACT_PAID_BY = `(select case when c.pay_method = 'wechat' then 
 @Injectable()
 export class ContractPayments {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: ContractsRepository,
     private readonly payments: PaymentsService,
     private readonly refunds: RefundsService,
     kinds: PaymentKinds,
@@ -55,23 +52,18 @@ export class ContractPayments {
       kind: CONTRACT_KIND,
       settle: (em, p) => this.settle(em, p),
       paidBy: CONTRACT_PAID_BY,
-      refunder: contractRefunder,
+      refunder: contractRefunder(repo),
       surplusReason: '合同已付款或已取消，本次付款原路退回',
     });
   }
 
   /** A guardian pays an own child's unpaid contract: a pending payment by the channel asked for; the paid notify activates it (settle). */
-  async wechatPay(user: SessionUser, input: WechatPayContractInput, clientIp: string): Promise<PendingPayment> {
-    const [c]: Array<{ id: number; no: string; price_fen: number; status: string }> = await this.db.query(
-      `select c.id, c.no, c.price_fen::float8 as price_fen, c.status from contracts c
-         join student_guardians g on g.student_id = c.student_id and g.user_id = $3
-        where c.school_id = $1 and c.id = $2`,
-      [user.schoolId, input.id, user.id],
-    );
+  async wechatPay(user: SchoolCaller, input: WechatPayContractInput, clientIp: string): Promise<PendingPayment> {
+    const c = await this.repo.guardiansContract(user.schoolId, input.id, user.id);
     if (!c) throw new AppError('contracts.not_found');
     if (c.status !== 'unpaid') throw new AppError('contracts.not_unpaid');
     return this.payments.startWechat({
-      schoolId: user.schoolId!,
+      schoolId: user.schoolId,
       userId: user.id,
       kind: CONTRACT_KIND,
       refId: String(c.id),
@@ -89,17 +81,11 @@ export class ContractPayments {
    * (PaymentKinds).
    */
   async settle(em: EntityManager, p: PaidPayment): Promise<void> {
-    const rows: Array<{ id: number }> = await em.query(
-      `with u as (
-         update contracts set status = 'active', paid_fen = price_fen, pay_method = 'wechat', receipt_no = $4, paid_at = now(), version = version + 1, updated_at = now()
-          where id = $1 and school_id = $2 and status = 'unpaid' and price_fen = $3 returning id
-       ) select id from u`,
-      [Number(p.ref_id), p.school_id, p.amount_fen, p.out_trade_no],
-    );
-    if (!rows.length) return;
-    await appendEvent(em, {
+    const u = await this.repo.settle(em, { id: Number(p.ref_id), schoolId: p.school_id, amountFen: p.amount_fen, outTradeNo: p.out_trade_no });
+    if (!u) return;
+    await this.repo.appendEvent(em, {
       schoolId: p.school_id,
-      contractId: rows[0].id,
+      contractId: u.id,
       type: 'paid',
       actorId: p.created_by,
       data: { amount_fen: p.amount_fen, method: 'wechat', out_trade_no: p.out_trade_no },
@@ -110,13 +96,8 @@ export class ContractPayments {
    * The WeChat payment that paid the contract, if any: the one CONTRACT_PAID_BY names (never a surplus payment of it,
    * whichever was paid first).
    */
-  async paymentOf(em: EntityManager, schoolId: number, contractId: number): Promise<string | null> {
-    const [p]: Array<{ out_trade_no: string }> = await em.query(
-      `select p.out_trade_no from payments p
-        where p.school_id = $1 and p.kind = $2 and p.ref_id = $3 and p.state in ('paid', 'refunded') and p.out_trade_no = ${CONTRACT_PAID_BY}`,
-      [schoolId, CONTRACT_KIND, String(contractId)],
-    );
-    return p?.out_trade_no ?? null;
+  paymentOf(em: EntityManager, schoolId: number, contractId: number): Promise<string | null> {
+    return this.repo.paymentOf(em, schoolId, CONTRACT_KIND, contractId);
   }
 
   /** Gives a cancelled contract's refund back through the provider (idempotent by the request key). */

@@ -3,6 +3,9 @@ import { PaymentsModule } from '../payments/payments.module';
 import { ContractLifecycleService } from './contract-lifecycle.service';
 import { ContractPayments } from './contract-payments';
 import { ContractsController } from './contracts.controller';
+import { ContractsListRepository } from './contracts-list.repository';
+import { ContractsPackagesRepository } from './contracts-packages.repository';
+import { ContractsRepository } from './contracts.repository';
 import { ContractsService } from './contracts.service';
 import { PackagesService } from './packages.service';
 
@@ -10,7 +13,15 @@ import { PackagesService } from './packages.service';
 @Module({
   imports: [PaymentsModule],
   controllers: [ContractsController],
-  providers: [PackagesService, ContractsService, ContractLifecycleService, ContractPayments],
+  providers: [
+    ContractsRepository,
+    ContractsListRepository,
+    ContractsPackagesRepository,
+    PackagesService,
+    ContractsService,
+    ContractLifecycleService,
+    ContractPayments,
+  ],
   exports: [ContractsService],
 })
 export class ContractsModule {}

@@ -9,9 +9,7 @@ import {
   Role,
   type AddContractInput,
   type ContractCounts,
-  type ContractState,
   type ContractDetail,
-  type ContractEvent,
   type ContractExportQuery,
   type ContractListAnswer,
   type ContractListQuery,
@@ -21,42 +19,45 @@ import {
   type PayContractOfflineInput,
   type StudentContractListQuery,
 } from '@wantuo/shared';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { schoolTimeZone } from '../../core/database/school-zone';
-import { offsetOf, pageOf, SCHOOL_TODAY, schoolToday, totalOf, type PageQuery } from '../../core/database/sql-kit';
+import { offsetOf, pageOf, schoolToday, type Queryable } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import type { FileAnswer } from '../../core/http/send-file';
+import type { Sendable } from '../../core/http/sendable';
 import { sheet, xlsxFile } from '../../core/http/xlsx-file';
-import type { SessionUser } from '../../core/http/request-context';
 import { ChildAccessLog } from '../privacy/access-log.service';
-import { appendEvent, listWhere, lockContract, newContractNo, ROW_COLUMNS, ROW_JOINS, stateSql, countStateSql } from './contract-sql';
+import { newContractNo } from './contract-sql';
+import { ContractsListRepository, type StateCount } from './contracts-list.repository';
+import { ContractsRepository } from './contracts.repository';
 
 const EXPORT_MAX_ROWS = 50_000;
 
-/** A package as signing reads it. */
-export interface PackageTermsRow {
-  id: number;
-  name: string;
-  kind: 'term' | 'month' | 'days' | 'sessions';
-  length: number;
-  valid_months: number | null;
-  price_fen: number;
-  active: boolean;
-}
+/** A contract as the answers send it (its times still Dates). */
+export type ContractDetailOut = Sendable<ContractDetail>;
 
-export async function packageOf(em: Pick<EntityManager, 'query'>, schoolId: number, id: number): Promise<PackageTermsRow> {
-  const [k]: PackageTermsRow[] = await em.query(
-    `select id, name, kind, length, valid_months, price_fen::float8 as price_fen, active from contract_packages where school_id = $1 and id = $2`,
-    [schoolId, id],
-  );
+/** A package's terms as signing reads them (`contracts.package_not_found` when not the school's). */
+export async function packageOf(repo: ContractsRepository, em: Queryable, schoolId: number, id: number) {
+  const k = await repo.packageTerms(em, schoolId, id);
   if (!k) throw new AppError('contracts.package_not_found');
   return k;
 }
 
+/** One of the school's contracts locked for update with the school's day (`contracts.not_found` otherwise). */
+export async function lockContract(repo: ContractsRepository, em: Queryable, schoolId: number, id: number, lock = true) {
+  const c = await repo.lock(em, schoolId, id, lock);
+  if (!c) throw new AppError('contracts.not_found');
+  return c;
+}
+
+/** A contract as the writers see it (locked). */
+export type LockedContract = Awaited<ReturnType<typeof lockContract>>;
+
 /** Contracts: signing, the desk payment, edits, the list with counts and its export, one contract with its history. */
 /** Counts by state (every state, 0 when absent) from rows of (state, n). */
-function countsOf(rows: Array<{ state: ContractState; n: number }>): ContractCounts {
+function countsOf(rows: StateCount[]): ContractCounts {
   const counts = Object.fromEntries(CONTRACT_STATES.map((s) => [s, 0])) as ContractCounts;
   for (const r of rows) counts[r.state] = r.n;
   return counts;
@@ -66,12 +67,14 @@ function countsOf(rows: Array<{ state: ContractState; n: number }>): ContractCou
 export class ContractsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: ContractsRepository,
+    private readonly lists: ContractsListRepository,
     private readonly events: DomainEvents,
     private readonly log: ChildAccessLog,
   ) {}
 
   /** After a commit that changed a contract: what depends on it (attendance usage) follows. */
-  changed(schoolId: number, d: ContractDetail): ContractDetail {
+  changed(schoolId: number, d: ContractDetailOut): ContractDetailOut {
     this.events.emit('contract.changed', { school_id: schoolId, contract_id: d.id, student_id: d.student_id });
     return d;
   }
@@ -80,24 +83,15 @@ export class ContractsService {
    * Signs a contract from a package, paid at the desk now or left unpaid for the guardian to pay. Idempotent by
    * request_id: a retry (even a concurrent one) answers the contract the first request made.
    */
-  async add(user: SessionUser, input: AddContractInput): Promise<ContractDetail> {
-    const schoolId = user.schoolId!;
+  async add(user: SchoolCaller, input: AddContractInput): Promise<ContractDetailOut> {
+    const schoolId = user.schoolId;
     const requestKey = `sign:${input.request_id}`;
     const id = await this.db.transaction(async (em) => {
-      const prior = await this.byRequest(em, schoolId, requestKey);
-      if (prior) return prior;
-      const [st]: Array<{ id: number }> = await em.query(`select id from students where school_id = $1 and id = $2 and status = 1`, [
-        schoolId,
-        input.student_id,
-      ]);
-      if (!st) throw new AppError('contracts.student_not_found');
-      const [g]: Array<{ user_id: number }> = await em.query(
-        `select g.user_id from student_guardians g join users u on u.id = g.user_id
-          where g.student_id = $1 and g.user_id = $2 and u.school_id = $3 and u.role = 6 and u.deleted_at is null`,
-        [input.student_id, input.guardian_id, schoolId],
-      );
-      if (!g) throw new AppError('contracts.guardian_not_found');
-      const k = await packageOf(em, schoolId, input.package_id);
+      const prior = await this.repo.byRequest(em, schoolId, requestKey);
+      if (prior) return prior.id;
+      if (!(await this.repo.activeStudent(em, schoolId, input.student_id))) throw new AppError('contracts.student_not_found');
+      if (!(await this.repo.isGuardian(em, schoolId, input.student_id, input.guardian_id))) throw new AppError('contracts.guardian_not_found');
+      const k = await packageOf(this.repo, em, schoolId, input.package_id);
       if (!k.active) throw new AppError('contracts.package_inactive');
       const price = input.price_fen ?? k.price_fen;
       if (price > k.price_fen) throw new AppError('contracts.v.price_invalid');
@@ -105,38 +99,36 @@ export class ContractsService {
       const terms = contractTerms(k, input.start_day);
       const today = await schoolToday(em, schoolId);
       const paid = input.payment;
-      const rows: Array<{ id: number }> = await em.query(
-        `insert into contracts (school_id, no, student_id, package_id, kind, start_day, end_day, units_total, list_price_fen, price_fen, discount_reason,
-                                paid_fen, status, auto_renew, guardian_id, pay_method, receipt_no, remark, request_key, created_by, paid_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::varchar, $14, $15, $16, $17, $18, $19, $20, case when $13::varchar = 'active' then now() end)
-         on conflict (school_id, request_key) do nothing returning id`,
-        [
-          schoolId,
-          newContractNo(today),
-          input.student_id,
-          k.id,
-          k.kind,
-          terms.start_day,
-          terms.end_day,
-          terms.units_total,
-          k.price_fen,
-          price,
-          price < k.price_fen ? input.discount_reason : null,
-          paid ? price : 0,
-          paid ? 'active' : 'unpaid',
-          input.auto_renew ?? false,
-          input.guardian_id,
-          paid?.method ?? null,
-          paid?.receipt_no || null,
-          input.remark || null,
-          requestKey,
-          user.id,
-        ],
+      const made = await this.repo.insert(
+        em,
+        {
+          school_id: schoolId,
+          no: newContractNo(today),
+          student_id: input.student_id,
+          package_id: k.id,
+          kind: k.kind,
+          start_day: terms.start_day,
+          end_day: terms.end_day,
+          units_total: terms.units_total,
+          list_price_fen: k.price_fen,
+          price_fen: price,
+          discount_reason: price < k.price_fen ? input.discount_reason : null,
+          paid_fen: paid ? price : 0,
+          status: paid ? 'active' : 'unpaid',
+          auto_renew: input.auto_renew ?? false,
+          guardian_id: input.guardian_id,
+          pay_method: paid?.method ?? null,
+          receipt_no: paid?.receipt_no || null,
+          remark: input.remark || null,
+          request_key: requestKey,
+          created_by: user.id,
+        },
+        'request',
       );
       // a concurrent retry committed first: answer its contract
-      if (!rows.length) return (await this.byRequest(em, schoolId, requestKey))!;
-      const cid = rows[0].id;
-      await appendEvent(em, {
+      if (!made) return (await this.repo.byRequest(em, schoolId, requestKey))!.id;
+      const cid = made.id;
+      await this.repo.appendEvent(em, {
         schoolId,
         contractId: cid,
         type: 'signed',
@@ -151,7 +143,7 @@ export class ContractsService {
         },
       });
       if (paid)
-        await appendEvent(em, {
+        await this.repo.appendEvent(em, {
           schoolId,
           contractId: cid,
           type: 'paid',
@@ -163,24 +155,15 @@ export class ContractsService {
     return this.changed(schoolId, await this.info(schoolId, id));
   }
 
-  private async byRequest(em: EntityManager, schoolId: number, requestKey: string): Promise<number | null> {
-    const [c]: Array<{ id: number }> = await em.query(`select id from contracts where school_id = $1 and request_key = $2`, [schoolId, requestKey]);
-    return c?.id ?? null;
-  }
-
   /** Records the desk payment of an unpaid contract. */
-  async payOffline(user: SessionUser, input: PayContractOfflineInput): Promise<ContractDetail> {
-    const schoolId = user.schoolId!;
+  async payOffline(user: SchoolCaller, input: PayContractOfflineInput): Promise<ContractDetailOut> {
+    const schoolId = user.schoolId;
     await this.db.transaction(async (em) => {
-      const c = await lockContract(em, schoolId, input.id);
+      const c = await lockContract(this.repo, em, schoolId, input.id);
       if (c.version !== input.version) throw new AppError('contracts.stale');
       if (c.status !== 'unpaid') throw new AppError('contracts.not_unpaid');
-      await em.query(
-        `update contracts set status = 'active', paid_fen = price_fen, pay_method = $2, receipt_no = $3, paid_at = now(), version = version + 1, updated_at = now()
-          where id = $1`,
-        [c.id, input.payment.method, input.payment.receipt_no || null],
-      );
-      await appendEvent(em, {
+      await this.repo.payOffline(em, c.id, input.payment.method, input.payment.receipt_no || null);
+      await this.repo.appendEvent(em, {
         schoolId,
         contractId: c.id,
         type: 'paid',
@@ -192,10 +175,10 @@ export class ContractsService {
   }
 
   /** Changes an unpaid or active contract (end, units, auto-renew, remark) with a reason; the history keeps before and after. */
-  async edit(user: SessionUser, input: EditContractInput): Promise<ContractDetail> {
-    const schoolId = user.schoolId!;
+  async edit(user: SchoolCaller, input: EditContractInput): Promise<ContractDetailOut> {
+    const schoolId = user.schoolId;
     await this.db.transaction(async (em) => {
-      const c = await lockContract(em, schoolId, input.id);
+      const c = await lockContract(this.repo, em, schoolId, input.id);
       if (c.version !== input.version) throw new AppError('contracts.stale');
       if (c.status !== 'unpaid' && c.status !== 'active') throw new AppError('contracts.not_editable');
       const before: Record<string, unknown> = {};
@@ -215,33 +198,29 @@ export class ContractsService {
       change('remark', input.remark === undefined ? undefined : input.remark || null);
       if (!Object.keys(after).length) throw new AppError('contracts.nothing_to_edit');
       if (input.end_day !== undefined && input.end_day < c.start_day) throw new AppError('contracts.end_before_start');
-      await em.query(
-        `update contracts set end_day = $2, units_total = $3, auto_renew = $4, remark = $5, version = version + 1, updated_at = now() where id = $1`,
-        [
-          c.id,
-          after.end_day ?? c.end_day,
-          'units_total' in after ? after.units_total : c.units_total,
-          'auto_renew' in after ? after.auto_renew : c.auto_renew,
-          'remark' in after ? after.remark : c.remark,
-        ],
-      );
-      await appendEvent(em, { schoolId, contractId: c.id, type: 'edited', actorId: user.id, reason: input.reason, data: { before, after } });
+      await this.repo.edit(em, c.id, {
+        end_day: (after.end_day as string | undefined) ?? c.end_day,
+        units_total: 'units_total' in after ? (after.units_total as number | null) : c.units_total,
+        auto_renew: 'auto_renew' in after ? (after.auto_renew as boolean) : c.auto_renew,
+        remark: 'remark' in after ? (after.remark as string | null) : c.remark,
+      });
+      await this.repo.appendEvent(em, {
+        schoolId,
+        contractId: c.id,
+        type: 'edited',
+        actorId: user.id,
+        reason: input.reason,
+        data: { before, after },
+      });
     });
     return this.changed(schoolId, await this.info(schoolId, input.id));
   }
 
   /** One contract with its history, oldest first. */
-  async info(schoolId: number, id: number): Promise<ContractDetail> {
-    const [row]: Array<ContractDetail> = await this.db.query(
-      `select ${ROW_COLUMNS}, c.discount_reason, c.remark, c.pay_method, c.receipt_no,
-              coalesce((select json_agg(json_build_object('id', e.id, 'type', e.type, 'data', e.data, 'reason', e.reason, 'actor_name', u.name, 'at', e.at) order by e.id)
-                          from contract_events e left join users u on u.id = e.actor_id where e.contract_id = c.id), '[]') as history
-         from contracts c ${ROW_JOINS} where c.school_id = $1 and c.id = $2`,
-      [schoolId, id],
-    );
+  async info(schoolId: number, id: number): Promise<ContractDetailOut> {
+    const row = await this.repo.detail(schoolId, id);
     if (!row) throw new AppError('contracts.not_found');
-    row.history = (row.history as Array<ContractEvent & { id: number | string }>).map((e) => ({ ...e, id: Number(e.id) }));
-    return row;
+    return { ...row, history: row.history.map((e) => ({ ...e, id: Number(e.id) })) };
   }
 
   /**
@@ -249,115 +228,49 @@ export class ContractsService {
    * total is one of those counts (or their sum), so the contracts are counted once. Two statements whatever the
    * filters.
    */
-  async list(user: SessionUser, q: ContractListQuery): Promise<ContractListAnswer> {
-    const schoolId = user.schoolId!;
+  async list(user: SchoolCaller, q: ContractListQuery): Promise<Sendable<ContractListAnswer>> {
+    const schoolId = user.schoolId;
     if (q.student_id || q.class_id || q.keyword) return this.listNarrow(schoolId, q);
-    const counts = await this.summedCounts(schoolId, q);
+    const counts = countsOf(await this.lists.summedCounts(schoolId, q));
     const total = q.state ? counts[q.state] : CONTRACT_STATES.reduce((n, s) => n + counts[s], 0);
     const offset = offsetOf(q);
-    const list = offset < total ? await this.rows(schoolId, q, q.limit, offset) : [];
+    const list = offset < total ? await this.lists.rows(schoolId, q, q.limit, offset) : [];
     return { ...pageOf(list, total, q), counts };
-  }
-
-  /**
-   * The counts by state for the filters without the state, summed from contract_counts (a few hundred rows per
-   * school, kept by triggers): counting a school's contracts on every request grew with the school (65 ms at
-   * 100,000). For the list without a filter or filtered by package and end day.
-   */
-  private async summedCounts(schoolId: number, f: ContractExportQuery): Promise<ContractCounts> {
-    const conds = ['k.school_id = $1', 'k.n <> 0'];
-    const params: unknown[] = [schoolId];
-    const p = (v: unknown) => `$${params.push(v)}`;
-    if (f.package_id) conds.push(`k.package_id = ${p(f.package_id)}`);
-    if (f.end_from) conds.push(`k.end_day >= ${p(f.end_from)}::date`);
-    if (f.end_to) conds.push(`k.end_day <= ${p(f.end_to)}::date`);
-    const rows: Array<{ state: ContractState; n: number }> = await this.db.query(
-      `select ${countStateSql('k', 'd.today')} as state, sum(k.n)::int as n from contract_counts k cross join ${SCHOOL_TODAY} d
-        where ${conds.join(' and ')} group by 1`,
-      params,
-    );
-    return countsOf(rows);
   }
 
   /**
    * The list narrowed by student, class or keyword (a few thousand contracts at most): one statement finds the
    * matching contracts once, counts them by state and takes the page of the asked state.
    */
-  private async listNarrow(schoolId: number, q: ContractListQuery): Promise<ContractListAnswer> {
-    const w = listWhere(q, false);
-    const n = w.params.length;
-    const rows: Array<ContractRow & { counts: Array<{ state: ContractState; n: number }> }> = await this.db.query(
-      `with f as materialized (
-         select c.id, c.created_at, ${stateSql('c', 'd.today')} as state from contracts c cross join ${SCHOOL_TODAY} d where ${w.where}),
-       x as (select id, created_at from f where $${n + 2}::text is null or state = $${n + 2} order by created_at desc, id desc limit $${n + 3} offset $${n + 4})
-       select (select coalesce(json_agg(json_build_object('state', s.state, 'n', s.n)), '[]') from (select state, count(*)::int as n from f group by 1) s) as counts, r.*
-         from (select 1) one left join lateral (
-           select ${ROW_COLUMNS} from x join contracts c on c.id = x.id ${ROW_JOINS} order by x.created_at desc, x.id desc
-         ) r on true`,
-      [schoolId, ...w.params, q.state ?? null, q.limit, offsetOf(q)],
-    );
-    const counts = countsOf(rows[0].counts);
-    const list = rows.filter((r) => r.id !== null).map(({ counts: _, ...r }) => r as ContractRow);
+  private async listNarrow(schoolId: number, q: ContractListQuery): Promise<Sendable<ContractListAnswer>> {
+    const r = await this.lists.narrow(schoolId, q, q);
+    const counts = countsOf(r.counts);
     const total = q.state ? counts[q.state] : CONTRACT_STATES.reduce((sum, s) => sum + counts[s], 0);
-    return { ...pageOf(list, total, q), counts };
-  }
-
-  /** One page of the filtered rows, newest first. */
-  private async rows(schoolId: number, f: ContractExportQuery, limit: number, offset: number): Promise<ContractRow[]> {
-    const w = listWhere(f, true);
-    const n = w.params.length;
-    return this.db.query(
-      `select ${ROW_COLUMNS} from (
-         select c.id, c.created_at from contracts c cross join ${SCHOOL_TODAY} d where ${w.where}
-          order by c.created_at desc, c.id desc limit $${n + 2} offset $${n + 3}) x
-       join contracts c on c.id = x.id ${ROW_JOINS} order by x.created_at desc, x.id desc`,
-      [schoolId, ...w.params, limit, offset],
-    );
-  }
-
-  /** A page with its total (one statement): the student's contracts and the export. */
-  private async page(schoolId: number, f: ContractExportQuery, pq: PageQuery): Promise<Page<ContractRow>> {
-    const w = listWhere(f, true);
-    const n = w.params.length;
-    const rows: Array<ContractRow & { total: number }> = await this.db.query(
-      `with f as (select c.id, c.created_at from contracts c cross join ${SCHOOL_TODAY} d where ${w.where})
-       select t.total, r.* from (select count(*)::int as total from f) t
-       left join lateral (
-         select ${ROW_COLUMNS} from (select id, created_at from f order by created_at desc, id desc limit $${n + 2} offset $${n + 3}) x
-           join contracts c on c.id = x.id ${ROW_JOINS} order by x.created_at desc, x.id desc
-       ) r on true`,
-      [schoolId, ...w.params, pq.limit, offsetOf(pq)],
-    );
-    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as ContractRow);
-    return pageOf(list, totalOf(rows), pq);
+    return { ...pageOf(r.list, total, q), counts };
   }
 
   /** A student's contracts: the admin any student of the school, a guardian only an own child. */
-  async studentList(user: SessionUser, q: StudentContractListQuery): Promise<Page<ContractRow>> {
-    const schoolId = user.schoolId!;
-    const [st]: Array<{ id: number }> = await this.db.query(
-      user.role === Role.Parent
-        ? `select s.id from students s join student_guardians g on g.student_id = s.id and g.user_id = $3 where s.school_id = $1 and s.id = $2`
-        : `select s.id from students s where s.school_id = $1 and s.id = $2`,
-      user.role === Role.Parent ? [schoolId, q.student_id, user.id] : [schoolId, q.student_id],
-    );
-    if (!st) throw new AppError('contracts.student_not_found');
-    return this.page(schoolId, { student_id: q.student_id }, q);
+  async studentList(user: SchoolCaller, q: StudentContractListQuery): Promise<Sendable<Page<ContractRow>>> {
+    const schoolId = user.schoolId;
+    if (!(await this.lists.studentVisible(schoolId, q.student_id, user.role === Role.Parent ? user.id : null)))
+      throw new AppError('contracts.student_not_found');
+    const r = await this.lists.page(schoolId, { student_id: q.student_id }, q);
+    return pageOf(r.list, r.total, q);
   }
 
   /**
    * The filtered list as an .xlsx: Chinese headers, amounts in yuan, newest first; recorded in the access log with the
    * children it names (and their signing guardians).
    */
-  async export(user: SessionUser, q: ContractExportQuery): Promise<FileAnswer> {
-    const { list } = await this.page(user.schoolId!, q, { page: 1, limit: EXPORT_MAX_ROWS });
+  async export(user: SchoolCaller, q: ContractExportQuery): Promise<FileAnswer> {
+    const { list } = await this.lists.page(user.schoolId, q, { page: 1, limit: EXPORT_MAX_ROWS });
     await this.log.record(
       user,
       list.map((r) => r.student_id),
       ['export', 'profile', 'guardians'],
     );
     // the signing date and the file's date are the school's local days
-    const tz = await schoolTimeZone(this.db, user.schoolId!);
+    const tz = await schoolTimeZone(this.db, user.schoolId);
     const stamp = localDay(new Date(), tz).replace(/-/g, '');
     return xlsxFile(`合同-${stamp}.xlsx`, [
       sheet({

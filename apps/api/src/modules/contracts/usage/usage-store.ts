@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { anyCounted, countedStudents, enteredDays, lockForDays, lockForStudents, writeUsage } from '../contracts-usage.repository';
 import { allocateAll, type CountedContract, type UsageRow } from './allocate';
 
 /**
@@ -9,69 +10,6 @@ import { allocateAll, type CountedContract, type UsageRow } from './allocate';
  * Scope: active contracts of kind days or sessions. A contract that is no longer active (expired, cancelled) keeps
  * the usage it had when it ended, and the days it holds are not given to another contract.
  */
-
-/** The kinds used up by attendance, as SQL (packages/shared COUNTED_KINDS). */
-const COUNTED = `('days', 'sessions')`;
-
-const CONTRACT_COLUMNS = `c.id, c.student_id, c.start_day::text as start_day, c.end_day::text as end_day, c.units_total`;
-
-/**
- * Locks and reads the active counted contracts of the students who have one covering one of the (student, day)
- * pairs $1/$2: only such a day can change an allocation. In id order, so two recomputations lock in the same order.
- */
-const LOCK_FOR_DAYS_SQL = `select ${CONTRACT_COLUMNS}
-    from contracts c
-   where c.status = 'active' and c.kind in ${COUNTED} and c.units_total is not null
-     and c.student_id in (
-       select a.student_id
-         from unnest($1::int[], $2::date[]) as a(student_id, day)
-         join contracts k on k.student_id = a.student_id and k.status = 'active' and k.kind in ${COUNTED}
-                         and a.day between k.start_day and k.end_day)
-   order by c.id
-     for update of c`;
-
-/** Locks and reads every active counted contract of the students $1 (the rebuild). */
-const LOCK_FOR_STUDENTS_SQL = `select ${CONTRACT_COLUMNS}
-    from contracts c
-   where c.status = 'active' and c.kind in ${COUNTED} and c.units_total is not null and c.student_id = any($1::int[])
-   order by c.id
-     for update of c`;
-
-/**
- * The days the students $1 entered the centre between $2 and $3 (per student: the span of their contracts), less
- * the days a contract that is no longer active holds.
- */
-const ENTERED_DAYS_SQL = `select sd.student_id, sd.day::text as day
-    from unnest($1::int[], $2::date[], $3::date[]) as r(student_id, first_day, last_day)
-    join student_days sd on sd.student_id = r.student_id and sd.day between r.first_day and r.last_day
-   where sd.entered_at is not null
-     and not exists (select 1 from contract_usage u join contracts c on c.id = u.contract_id
-                      where u.student_id = sd.student_id and u.day = sd.day and c.status <> 'active')`;
-
-/**
- * One statement: the usage of the locked contracts $1 becomes exactly the rows ($2 contract, $3 day, $4 student):
- * the others are deleted, the missing inserted, and each contract's units_used set to its number of rows where it
- * differs. Answers how many rows went and came and how many contracts changed.
- */
-const WRITE_SQL = `with want as (
-      select * from unnest($2::int[], $3::date[], $4::int[]) as w(contract_id, day, student_id)
-    ), gone as (
-      delete from contract_usage u
-       where u.contract_id = any($1::int[])
-         and not exists (select 1 from want w where w.contract_id = u.contract_id and w.day = u.day)
-      returning 1
-    ), came as (
-      insert into contract_usage (contract_id, day, student_id)
-      select contract_id, day, student_id from want
-      on conflict (contract_id, day) do nothing
-      returning 1
-    ), counted as (
-      update contracts c set units_used = n.used
-        from (select id, (select count(*) from want w where w.contract_id = id)::int as used from unnest($1::int[]) as id) n
-       where c.id = n.id and c.units_used <> n.used
-      returning 1
-    )
-  select (select count(*) from gone)::int as deleted, (select count(*) from came)::int as inserted, (select count(*) from counted)::int as updated`;
 
 export interface RecomputeResult {
   /** students whose usage was recomputed (they have an active counted contract in scope) */
@@ -97,8 +35,12 @@ export async function recomputeUsage(db: DataSource, scope: RecomputeScope): Pro
   const run = async (em: EntityManager): Promise<RecomputeResult> => {
     const contracts: CountedContract[] =
       'days' in scope
-        ? await em.query(LOCK_FOR_DAYS_SQL, [scope.days.map((d) => d.student_id), scope.days.map((d) => d.day)])
-        : await em.query(LOCK_FOR_STUDENTS_SQL, [[...scope.students]]);
+        ? await lockForDays(
+            em,
+            scope.days.map((d) => d.student_id),
+            scope.days.map((d) => d.day),
+          )
+        : await lockForStudents(em, [...scope.students]);
     if (!contracts.length) return { students: 0, contracts: 0, inserted: 0, deleted: 0, updated: 0, statements: 1 };
     const span = new Map<number, { first: string; last: string }>();
     for (const c of contracts) {
@@ -110,27 +52,23 @@ export async function recomputeUsage(db: DataSource, scope: RecomputeScope): Pro
       }
     }
     const students = [...span.keys()];
-    const days: Array<{ student_id: number; day: string }> = await em.query(ENTERED_DAYS_SQL, [
+    const days = await enteredDays(
+      em,
       students,
       students.map((id) => span.get(id)!.first),
       students.map((id) => span.get(id)!.last),
-    ]);
+    );
     const rows: UsageRow[] = allocateAll(contracts, days);
-    const [written]: Array<{ deleted: number; inserted: number; updated: number }> = await em.query(WRITE_SQL, [
+    const written = await writeUsage(
+      em,
       contracts.map((c) => c.id),
-      rows.map((r) => r.contract_id),
-      rows.map((r) => r.day),
-      rows.map((r) => r.student_id),
-    ]);
+      { contract: rows.map((r) => r.contract_id), day: rows.map((r) => r.day), student: rows.map((r) => r.student_id) },
+    );
     return { students: students.length, contracts: contracts.length, ...written, statements: 3 };
   };
   // most flow commands concern students without a days/sessions contract: one plain read, no transaction for them
   const students = 'days' in scope ? [...new Set(scope.days.map((d) => d.student_id))] : [...scope.students];
-  const [any]: Array<{ one: number }> = await db.query(
-    `select 1 as one from contracts where student_id = any($1::int[]) and status = 'active' and kind in ('days', 'sessions') limit 1`,
-    [students],
-  );
-  if (!any) return { students: 0, contracts: 0, inserted: 0, deleted: 0, updated: 0, statements: 1 };
+  if (!(await anyCounted(db, students))) return { students: 0, contracts: 0, inserted: 0, deleted: 0, updated: 0, statements: 1 };
   return db.transaction(run);
 }
 
@@ -143,15 +81,10 @@ const REBUILD_BATCH = 500;
  * live projection. Safe while the flow runs (each batch locks its contracts like a live recomputation).
  */
 export async function rebuildUsage(db: DataSource, opts: { schoolId?: number } = {}): Promise<Omit<RecomputeResult, 'statements'>> {
-  const ids: Array<{ student_id: number }> = await db.query(
-    `select distinct student_id from contracts
-      where status = 'active' and kind in ${COUNTED} and ($1::int is null or school_id = $1)
-      order by student_id`,
-    [opts.schoolId ?? null],
-  );
+  const ids = await countedStudents(db, opts.schoolId ?? null);
   const total = { students: 0, contracts: 0, inserted: 0, deleted: 0, updated: 0 };
   for (let i = 0; i < ids.length; i += REBUILD_BATCH) {
-    const r = await recomputeUsage(db, { students: ids.slice(i, i + REBUILD_BATCH).map((x) => x.student_id) });
+    const r = await recomputeUsage(db, { students: ids.slice(i, i + REBUILD_BATCH) });
     for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += r[k];
   }
   return total;

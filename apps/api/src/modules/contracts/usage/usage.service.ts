@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { DomainEvents } from '../../../core/events/domain-events';
 import { LOGGER } from '../../../core/logging/logger';
+import { studentOfContract } from '../contracts-usage.repository';
 import { rebuildUsage, recomputeUsage, type RecomputeResult } from './usage-store';
 import { InFlight } from '../../../core/events/in-flight';
 
@@ -51,9 +52,9 @@ export class ContractUsageService implements OnModuleInit, OnModuleDestroy {
     const offPaid = this.events.on('payment.paid', (e) => {
       if (e.kind !== 'contract' || !e.ref_id) return;
       this.afterContract(
-        this.db
-          .query(`select student_id from contracts where id = $1 and school_id = $2`, [Number(e.ref_id), e.school_id])
-          .then((rows: Array<{ student_id: number }>) => (rows.length ? this.recomputeStudents([rows[0].student_id]) : undefined)),
+        studentOfContract(this.db, e.school_id, Number(e.ref_id)).then((student) =>
+          student === undefined ? undefined : this.recomputeStudents([student]),
+        ),
       );
     });
     this.unsubscribe = () => {
