@@ -17,6 +17,9 @@ import type {
   MealCancelCause,
   MealPayFrom,
   MessageChannel,
+  NoticeAttachment,
+  NoticeAudience,
+  NoticeScope,
   OrderState,
   ResourceAudience,
   Role,
@@ -664,7 +667,7 @@ export interface MessagePrefs {
 }
 
 export interface NoticeReceipts {
-  kind: string;
+  kind: 'guardian' | 'staff';
   notice_id: number;
   read_at: Timestamp | null;
   user_id: number;
@@ -681,8 +684,8 @@ export interface NoticeReminders {
 }
 
 export interface Notices {
-  attachments: Generated<Json>;
-  audience: string;
+  attachments: Generated<NoticeAttachment[]>;
+  audience: NoticeAudience;
   author_id: number;
   class_ids: Generated<number[]>;
   content: string;
@@ -694,7 +697,7 @@ export interface Notices {
   recipients: Generated<number>;
   request_key: string;
   school_id: number;
-  scope: string;
+  scope: NoticeScope;
   sms_at: Timestamp | null;
   sms_count: Generated<number>;
   summary: string;
