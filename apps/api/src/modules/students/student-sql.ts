@@ -1,36 +1,16 @@
 import type { StudentInfoContract } from '@wantuo/shared';
 import { sql, type Expression, type ExpressionBuilder } from 'kysely';
-import type { DB } from '../../core/database/kysely';
+import type { Database, DB } from '../../core/database/kysely';
 import { stateSql } from '../contracts/contract-sql';
-
-/**
- * A student's contracts as a JSON array of StudentInfoContract (packages/shared schemas/students.ts), open ones first
- * (unpaid, active, expiring), then by start day, newest first: studentInfo shows them, the care class removal preview
- * (GET delWantuoStudent) lists the open ones. `student` and `school` are SQL expressions (parameters); `d.today`, the
- * school's day (the SQL kit's SCHOOL_TODAY), must be in scope.
- */
-export function studentContractsJson(student: string, school: string, opts: { openOnly: boolean; limit: number }): string {
-  const state = stateSql('c', 'd.today');
-  return `coalesce((select json_agg(to_jsonb(x) - 'ord' order by x.ord) from (
-      select c.id, c.no, p.name as package_name, c.kind, ${state} as state,
-             to_char(c.start_day, 'YYYY-MM-DD') as start_day, to_char(c.end_day, 'YYYY-MM-DD') as end_day, c.units_total,
-             case when c.units_total is null then null else greatest(0, c.units_total - c.units_used) end as units_left,
-             case when c.units_total is null and ${state} in ('active', 'expiring')
-                  then greatest(0, c.end_day - greatest(d.today, c.start_day) + 1) end as days_left,
-             row_number() over (order by ${state} in ('unpaid', 'active', 'expiring') desc, c.start_day desc, c.id desc) as ord
-        from contracts c join contract_packages p on p.id = c.package_id
-       where c.student_id = ${student} and c.school_id = ${school}
-         ${opts.openOnly ? `and ${state} in ('unpaid', 'active', 'expiring')` : ''}
-       order by ord limit ${Math.trunc(opts.limit)}) x), '[]'::json)`;
-}
 
 /** Any query's expression builder: the contracts subquery only references its own tables and `d.today`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyEb = ExpressionBuilder<any, any>;
 
 /**
- * studentContractsJson as a typed expression (issue 38): the student's contracts (open first, then by start day, newest
- * first; `openOnly`: only the open ones), at most `limit`, as a JSON array. `d.today`, the school's day, must be in scope.
+ * A student's contracts as a JSON array of StudentInfoContract (open ones first: unpaid, active, expiring; then by start
+ * day, newest first; `openOnly`: only the open ones), at most `limit`: studentInfo shows them, the care class removal
+ * preview (GET delWantuoStudent) lists the open ones. `d.today`, the school's day (schoolTodayRow), must be in scope.
  */
 export function studentContracts(eb: AnyEb, student: Expression<number> | number, school: number, opts: { openOnly: boolean; limit: number }) {
   const e = eb as unknown as ExpressionBuilder<DB, never>;
@@ -62,3 +42,15 @@ export function studentContracts(eb: AnyEb, student: Expression<number> | number
     .selectFrom(rows.as('x'))
     .select(sql<StudentInfoContract[]>`coalesce(json_agg(to_jsonb(x) - 'ord' order by x.ord), '[]'::json)`.as('contracts'));
 }
+
+/**
+ * The school's own day ("today" in its time zone) as a one-row relation `d` (`d.today` a date), the typed SCHOOL_TODAY:
+ * `offset 0` keeps the planner from folding it into the outer query.
+ */
+export const schoolTodayRow = (k: Database, schoolId: number) =>
+  k
+    .selectFrom('schools')
+    .select((z) => sql<string>`(now() at time zone ${z.ref('timezone')})::date`.as('today'))
+    .where('id', '=', schoolId)
+    .offset(sql.lit(0))
+    .as('d');

@@ -20,7 +20,7 @@ import { kdb, pageRows, type DB } from '../../core/database/kysely';
 import { escapeLike, type PageQuery, type Queryable } from '../../core/database/sql-kit';
 import { maskedMobile, mobileOf, type MobileView } from '../privacy/mobile-access';
 import { CLASS_COLUMNS, CLASS_JOINS } from '../teaching/teaching-sql';
-import { studentContracts } from './student-sql';
+import { schoolTodayRow, studentContracts } from './student-sql';
 
 export type ListFilters = Omit<StudentListInput, 'page' | 'limit'>;
 
@@ -216,14 +216,7 @@ export class StudentsRepository {
   async infoExtras(schoolId: number, id: number) {
     const k = kdb(this.db);
     const row = await k
-      .selectFrom(
-        k
-          .selectFrom('schools')
-          .select((z) => sql<string>`(now() at time zone ${z.ref('timezone')})::date`.as('today'))
-          .where('id', '=', schoolId)
-          .offset(sql.lit(0))
-          .as('d'),
-      )
+      .selectFrom(schoolTodayRow(k, schoolId))
       .select((eb) => [
         sql<number>`coalesce(${eb.selectFrom('points_accounts as a').select('a.balance').where('a.student_id', '=', id)}, 0)::int`.as(
           'points_balance',
