@@ -1,9 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { FlowAlertsQuery } from '@wantuo/shared';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
-import type { SessionUser } from '../../core/http/request-context';
 import { AlertsService } from './alerts.service';
 
 @Controller('api/index')
@@ -11,7 +10,7 @@ export class AlertsController {
   constructor(private readonly alerts: AlertsService) {}
 
   @Action('GET', 'flowAlerts')
-  list(@Input() q: FlowAlertsQuery, @CurrentUser() user: SessionUser) {
+  list(@Input() q: FlowAlertsQuery, @SchoolUser() user: SchoolCaller) {
     return this.alerts.list(user, q);
   }
 }

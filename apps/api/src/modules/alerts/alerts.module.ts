@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { MessagesModule } from '../messages/messages.module';
 import { SmsModule } from '../sms/sms.module';
 import { AlertsController } from './alerts.controller';
+import { AlertsRepository } from './alerts.repository';
 import { AlertsService } from './alerts.service';
 
 @Module({
   imports: [SmsModule, MessagesModule],
   controllers: [AlertsController],
-  providers: [AlertsService],
+  providers: [AlertsRepository, AlertsService],
   exports: [AlertsService],
 })
 export class AlertsModule {}
