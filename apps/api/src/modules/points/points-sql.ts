@@ -1,8 +1,10 @@
 import { Role } from '@wantuo/shared';
-import type { EntityManager } from 'typeorm';
 import { RESPONSIBLE } from '../students/students.service';
 
 /**
+ * The SQL text of the exchange's named prepared statement (points-orders.repository.ts: a hot statement, kept as
+ * its prepared text). Every other statement is built with Kysely in the repositories.
+ *
  * The students (`s`) a caller may see and act for: the admin every student of the school, a teacher or head teacher
  * the students they are responsible for (RESPONSIBLE), a guardian their own children. `me` is the caller's id
  * parameter; the role comes from the session, never from the request.
@@ -14,8 +16,6 @@ export function studentScope(role: Role, me: string): string {
   return RESPONSIBLE(me);
 }
 
-export const GOODS_COLUMNS = `g.id, g.name, g.picture_url, g.description, g.price, g.stock, g.listed, g.exchanged, g.version, g.created_at`;
-
 export const ORDER_COLUMNS = `o.id, o.no, o.student_id, s.name as student_name, cc.name as class_name, o.goods_id, o.goods_name, g.picture_url, o.price, o.state,
   pu.name as placed_by_name, hu.name as handed_over_by_name, o.handed_over_at, cu.name as cancelled_by_name, o.cancelled_at, o.cancel_reason, o.created_at`;
 export const ORDER_JOINS = `join students s on s.id = o.student_id
@@ -25,20 +25,3 @@ export const ORDER_JOINS = `join students s on s.id = o.student_id
   left join users pu on pu.id = o.placed_by
   left join users hu on hu.id = o.handed_over_by
   left join users cu on cu.id = o.cancelled_by`;
-
-/**
- * Takes the students' points rows (created at 0 when missing) in id order, so concurrent batches never deadlock: the
- * per-student lock every change of points holds until its commit. Answers the balances.
- */
-export async function lockAccounts(em: Pick<EntityManager, 'query'>, schoolId: number, ids: number[]): Promise<Map<number, number>> {
-  const sorted = [...ids].sort((a, b) => a - b);
-  await em.query(
-    `insert into points_accounts (student_id, school_id) select id, $1 from unnest($2::int[]) id order by id on conflict (student_id) do nothing`,
-    [schoolId, sorted],
-  );
-  const rows: Array<{ student_id: number; balance: number }> = await em.query(
-    `select student_id, balance from points_accounts where student_id = any($1::int[]) order by student_id for update`,
-    [sorted],
-  );
-  return new Map(rows.map((r) => [r.student_id, r.balance]));
-}

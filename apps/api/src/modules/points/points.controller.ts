@@ -19,11 +19,10 @@ import {
   StudentPointsQuery,
   UnmountScoreGoodsInput,
 } from '@wantuo/shared';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { sendFile } from '../../core/http/send-file';
-import type { SessionUser } from '../../core/http/request-context';
 import { CountsService } from './counts.service';
 import { ExchangeService } from './exchange.service';
 import { GoodsService } from './goods.service';
@@ -40,97 +39,97 @@ export class PointsController {
   ) {}
 
   @Action('GET', 'pointsStudents')
-  students(@Input() q: PointsStudentsQuery, @CurrentUser() user: SessionUser) {
+  students(@Input() q: PointsStudentsQuery, @SchoolUser() user: SchoolCaller) {
     return this.ledger.students(user, q);
   }
 
   @Action('POST', 'awardPoints')
-  award(@Input() input: AwardPointsInput, @CurrentUser() user: SessionUser) {
+  award(@Input() input: AwardPointsInput, @SchoolUser() user: SchoolCaller) {
     return this.ledger.award(user, input);
   }
 
   @Action('GET', 'studentPoints')
-  history(@Input() q: StudentPointsQuery, @CurrentUser() user: SessionUser) {
+  history(@Input() q: StudentPointsQuery, @SchoolUser() user: SchoolCaller) {
     return this.ledger.history(user, q);
   }
 
   @Action('GET', 'scoreGoodsList')
-  goodsList(@Input() q: ScoreGoodsListQuery, @CurrentUser() user: SessionUser) {
+  goodsList(@Input() q: ScoreGoodsListQuery, @SchoolUser() user: SchoolCaller) {
     return this.goods.list(user, q);
   }
 
   @Action('GET', 'scoreGoodsInfo')
-  goodsInfo(@Input() q: ScoreGoodsIdQuery, @CurrentUser() user: SessionUser) {
+  goodsInfo(@Input() q: ScoreGoodsIdQuery, @SchoolUser() user: SchoolCaller) {
     return this.goods.info(user, q.id);
   }
 
   @Action('GET', 'pointsShop')
-  shop(@Input() q: PointsShopQuery, @CurrentUser() user: SessionUser) {
+  shop(@Input() q: PointsShopQuery, @SchoolUser() user: SchoolCaller) {
     return this.goods.shop(user, q);
   }
 
   @Action('POST', 'addScoreGoods')
-  addGoods(@Input() input: AddScoreGoodsInput, @CurrentUser() user: SessionUser) {
+  addGoods(@Input() input: AddScoreGoodsInput, @SchoolUser() user: SchoolCaller) {
     return this.goods.add(user, input);
   }
 
   @Action('POST', 'editScoreGoods')
-  editGoods(@Input() input: EditScoreGoodsInput, @CurrentUser() user: SessionUser) {
+  editGoods(@Input() input: EditScoreGoodsInput, @SchoolUser() user: SchoolCaller) {
     return this.goods.edit(user, input);
   }
 
   @Action('POST', 'editScoreGoodsPrice')
-  editPrice(@Input() input: EditScoreGoodsPriceInput, @CurrentUser() user: SessionUser) {
+  editPrice(@Input() input: EditScoreGoodsPriceInput, @SchoolUser() user: SchoolCaller) {
     return this.goods.editPrice(user, input);
   }
 
   @Action('POST', 'addScoreGoodsStock')
-  addStock(@Input() input: AddScoreGoodsStockInput, @CurrentUser() user: SessionUser) {
+  addStock(@Input() input: AddScoreGoodsStockInput, @SchoolUser() user: SchoolCaller) {
     return this.goods.addStock(user, input);
   }
 
   @Action('POST', 'unmountScoreGoods')
-  setListed(@Input() input: UnmountScoreGoodsInput, @CurrentUser() user: SessionUser) {
+  setListed(@Input() input: UnmountScoreGoodsInput, @SchoolUser() user: SchoolCaller) {
     return this.goods.setListed(user, input);
   }
 
   @Action('POST', 'delScoreGoods')
-  delGoods(@Input() input: DelScoreGoodsInput, @CurrentUser() user: SessionUser) {
+  delGoods(@Input() input: DelScoreGoodsInput, @SchoolUser() user: SchoolCaller) {
     return this.goods.remove(user, input);
   }
 
   @Action('POST', 'exchangeScoreGoods')
-  exchange(@Input() input: ExchangeScoreGoodsInput, @CurrentUser() user: SessionUser) {
+  exchange(@Input() input: ExchangeScoreGoodsInput, @SchoolUser() user: SchoolCaller) {
     return this.exchanges.exchange(user, input);
   }
 
   @Action('GET', 'scoreOrderList')
-  orders(@Input() q: ScoreOrderListQuery, @CurrentUser() user: SessionUser) {
+  orders(@Input() q: ScoreOrderListQuery, @SchoolUser() user: SchoolCaller) {
     return this.exchanges.list(user, q);
   }
 
   @Action('POST', 'handOverScoreOrder')
-  handOver(@Input() input: HandOverScoreOrderInput, @CurrentUser() user: SessionUser) {
+  handOver(@Input() input: HandOverScoreOrderInput, @SchoolUser() user: SchoolCaller) {
     return this.exchanges.handOver(user, input);
   }
 
   @Action('POST', 'cancelScoreOrder')
-  cancel(@Input() input: CancelScoreOrderInput, @CurrentUser() user: SessionUser) {
+  cancel(@Input() input: CancelScoreOrderInput, @SchoolUser() user: SchoolCaller) {
     return this.exchanges.cancel(user, input);
   }
 
   @Action('GET', 'scoreOrderCount')
-  count(@Input() q: ScoreOrderCountQuery, @CurrentUser() user: SessionUser) {
+  count(@Input() q: ScoreOrderCountQuery, @SchoolUser() user: SchoolCaller) {
     return this.counts.count(user, q);
   }
 
   @Action('GET', 'classScoreCount')
-  classCount(@Input() q: ScoreOrderCountQuery, @CurrentUser() user: SessionUser) {
+  classCount(@Input() q: ScoreOrderCountQuery, @SchoolUser() user: SchoolCaller) {
     return this.counts.count(user, q);
   }
 
   @Action('GET', 'scoreOrderCountExport')
-  async export(@Input() q: ScoreOrderCountQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
+  async export(@Input() q: ScoreOrderCountQuery, @SchoolUser() user: SchoolCaller, @Res() res: Response) {
     sendFile(res, await this.counts.export(user, q));
   }
 }
