@@ -42,7 +42,7 @@ export function useAction<K extends PostAction>(action: K, opts: ActionOptions<K
   const qc = useQueryClient();
   const running = useRef(false);
   const m = useMutation<PostAnswer<K>, ApiError, PostInput<K>>({
-    mutationFn: (input) => send(action, input, opts.silent ? { silent: true } : undefined),
+    mutationFn: (input) => (opts.silent ? send(action, input, { silent: true }) : send(action, input)),
   });
   const run = async (input: PostInput<K>): Promise<PostAnswer<K> | undefined> => {
     if (running.current) return undefined;

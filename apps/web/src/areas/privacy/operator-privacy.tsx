@@ -1,9 +1,9 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Form, Input, Modal, Row, Segmented, Space, Tabs, Typography, type FormInstance } from 'antd';
 import { fillPolicy, POLICY_KINDS, type PolicyKind, type PolicyVersion } from '@wantuo/shared';
 import { useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
@@ -137,10 +137,9 @@ function Editor({
     setBase(v);
     form.setFieldsValue(draftOf(v));
   };
-  const publish = useMutation({
-    mutationFn: (d: Draft) => post('publishPrivacyPolicy', { kind, ...d, expected_version: baseVersion }),
-    onSuccess: (v) => {
-      feedback().message.success(cs('op.published', { n: v.version }));
+  const publish = useAction('publishPrivacyPolicy', {
+    success: (v) => cs('op.published', { n: v.version }),
+    onDone: (v) => {
       setConfirming(null);
       load(v);
       void qc.invalidateQueries({ queryKey: [HISTORY_KEY, kind] });
@@ -197,7 +196,7 @@ function Editor({
             </Form.Item>
           </Form>
           <Space wrap>
-            <Button type="primary" onClick={() => void ask()} loading={publish.isPending} data-testid="policy-publish">
+            <Button type="primary" onClick={() => void ask()} loading={publish.busy} data-testid="policy-publish">
               {cs('op.publish')}
             </Button>
             <Button onClick={() => form.setFieldsValue(draftOf(base))}>{cs('op.reset')}</Button>
@@ -225,8 +224,8 @@ function Editor({
         title={cs('op.publish_title', { doc: s(`doc.${kind}`), n: baseVersion + 1 })}
         okText={cs('op.publish_ok')}
         cancelText={cs('pp.cancel')}
-        okButtonProps={{ danger: true, loading: publish.isPending }}
-        onOk={() => confirming && publish.mutate(confirming)}
+        okButtonProps={{ danger: true, loading: publish.busy }}
+        onOk={() => confirming && void publish.run({ kind, ...confirming, expected_version: baseVersion })}
         onCancel={() => setConfirming(null)}
       >
         <Alert type="warning" showIcon title={cs('op.publish_confirm')} />

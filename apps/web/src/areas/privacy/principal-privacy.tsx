@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, DatePicker, Form, Input, Modal, Select, Space, Tabs, Tag, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import {
@@ -14,8 +14,9 @@ import {
 } from '@wantuo/shared';
 import { useState } from 'react';
 import { usePreferences } from '../../stores/preferences';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
@@ -353,18 +354,16 @@ function HandleDialog({ row, outcome, onClose }: Handling & { onClose: () => voi
   const [form] = Form.useForm<{ note?: string; confirm_name?: string }>();
   const typed = (Form.useWatch('confirm_name', form) as string | undefined) ?? '';
   const erasing = outcome === 'done' && row.kind === 'deletion';
-  const handle = useMutation({
-    mutationFn: (note: string) => post('handlePrivacyRequest', { id: row.id, version: row.version, outcome, note }),
-    onSuccess: () => {
-      feedback().message.success(cs('rq.saved'));
-      onClose();
-    },
-    onSettled: () => void qc.invalidateQueries({ queryKey: ['privacyRequests'] }),
+  const handle = useAction('handlePrivacyRequest', {
+    success: cs('rq.saved'),
+    invalidates: ['privacyRequests'],
+    onDone: onClose,
+    onError: () => void qc.invalidateQueries({ queryKey: queryKey('privacyRequests') }),
   });
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    handle.mutate((v.note ?? '').trim());
+    void handle.run({ id: row.id, version: row.version, outcome, note: (v.note ?? '').trim() });
   };
   const title = erasing
     ? cs('rq.erase_title', { name: row.student_name })
@@ -380,7 +379,7 @@ function HandleDialog({ row, outcome, onClose }: Handling & { onClose: () => voi
       okButtonProps={{
         danger: erasing || outcome === 'refused',
         disabled: erasing && typed.trim() !== row.student_name,
-        loading: handle.isPending,
+        loading: handle.busy,
       }}
       onOk={() => void submit()}
       onCancel={onClose}

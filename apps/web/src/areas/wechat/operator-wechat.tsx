@@ -1,10 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Flex, Grid, Input, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { WECHAT_TEMPLATE_ID, type WechatAccountAnswer } from '@wantuo/shared';
 import { useState } from 'react';
+import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
 import { useKindLabel, wechatStrings } from './strings';
@@ -81,14 +82,17 @@ function Templates({ list }: { list: Template[] }) {
   const qc = useQueryClient();
   const [editing, setEditing] = useState<{ kind: string; value: string } | null>(null);
   const valid = !!editing && WECHAT_TEMPLATE_ID.test(editing.value.trim());
-  const save = useMutation({
-    mutationFn: (e: { kind: string; value: string }) => post('saveWechatTemplates', { templates: [{ kind: e.kind, template_id: e.value.trim() }] }),
-    onSuccess: (d) => {
+  const saveAction = useAction('saveWechatTemplates', {
+    onDone: (d) => {
       qc.setQueryData(KEY, d);
       setEditing(null);
       feedback().message.success(s('op.saved'));
     },
   });
+  const save = {
+    run: (e: { kind: string; value: string }) => void saveAction.run({ templates: [{ kind: e.kind, template_id: e.value.trim() }] }),
+    busy: saveAction.busy,
+  };
 
   const columns: ColumnsType<Template> = [
     { title: s('col.kind'), dataIndex: 'kind', width: phone ? 110 : 180, render: (k: string) => kindLabel(k) },
@@ -107,15 +111,9 @@ function Templates({ list }: { list: Template[] }) {
                 status={editing.value.trim() && !valid ? 'error' : undefined}
                 value={editing.value}
                 onChange={(e) => setEditing({ kind: r.kind, value: e.target.value })}
-                onPressEnter={() => valid && save.mutate(editing)}
+                onPressEnter={() => valid && save.run(editing)}
               />
-              <Button
-                type="primary"
-                data-testid={`template-save-${r.kind}`}
-                disabled={!valid}
-                loading={save.isPending}
-                onClick={() => save.mutate(editing)}
-              >
+              <Button type="primary" data-testid={`template-save-${r.kind}`} disabled={!valid} loading={save.busy} onClick={() => save.run(editing)}>
                 {s('op.save')}
               </Button>
               <Button onClick={() => setEditing(null)}>{s('op.cancel')}</Button>

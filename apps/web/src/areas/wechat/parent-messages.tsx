@@ -59,14 +59,7 @@ function Prefs({ data }: { data: MessagePrefsAnswer }) {
               )}
             </div>
           ))}
-          <Button
-            type="primary"
-            block
-            data-testid="prefs-save"
-            disabled={changed.length === 0}
-            loading={save.isPending}
-            onClick={() => save.mutate()}
-          >
+          <Button type="primary" block data-testid="prefs-save" disabled={changed.length === 0} loading={save.busy} onClick={() => void save.run()}>
             {changed.length === 0 ? s('prefs.unchanged') : s('prefs.save')}
           </Button>
         </Flex>
@@ -108,10 +101,10 @@ function Binding({ binding }: { binding: MessagePrefsAnswer['binding'] }) {
             title={s('bind.unbind_confirm')}
             description={<div style={{ maxWidth: 260 }}>{s('bind.unbind_detail')}</div>}
             okText={s('bind.unbind')}
-            okButtonProps={{ danger: true, loading: unbind.isPending }}
-            onConfirm={() => unbind.mutateAsync().catch(() => undefined)}
+            okButtonProps={{ danger: true, loading: unbind.busy }}
+            onConfirm={() => unbind.run()}
           >
-            <Button danger block data-testid="wechat-unbind" loading={unbind.isPending}>
+            <Button danger block data-testid="wechat-unbind" loading={unbind.busy}>
               {s('bind.unbind')}
             </Button>
           </Popconfirm>

@@ -1,8 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MessageChannel, MessagePrefsAnswer } from '@wantuo/shared';
 import { useState } from 'react';
+import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { get } from '../../api/http';
 import { wechatStrings } from './strings';
 
 export const MESSAGE_PREFS_KEY = ['messagePrefs'];
@@ -20,13 +21,8 @@ export function usePrefsDraft(data: MessagePrefsAnswer) {
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Record<string, MessageChannel>>(() => Object.fromEntries(data.kinds.map((k) => [k.kind, k.channel])));
   const changed = data.kinds.filter((k) => draft[k.kind] !== k.channel).map((k) => ({ kind: k.kind, channel: draft[k.kind] }));
-  const save = useMutation({
-    mutationFn: () => post('saveMessagePrefs', { prefs: changed }),
-    onSuccess: (d) => {
-      qc.setQueryData(MESSAGE_PREFS_KEY, d);
-      feedback().message.success(s('prefs.saved'));
-    },
-  });
+  const saveAction = useAction('saveMessagePrefs', { success: s('prefs.saved'), onDone: (d) => qc.setQueryData(MESSAGE_PREFS_KEY, d) });
+  const save = { run: () => saveAction.run({ prefs: changed }), busy: saveAction.busy };
   const choose = (kind: string, channel: MessageChannel) => setDraft((d) => ({ ...d, [kind]: channel }));
   return { draft, choose, changed, save };
 }
@@ -35,12 +31,12 @@ export function usePrefsDraft(data: MessagePrefsAnswer) {
 export function useWechatUnbind() {
   const s = wechatStrings.use();
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: () => post('wechatUnbind', {}),
-    onSuccess: () => {
+  const unbind = useAction('wechatUnbind', {
+    onDone: () => {
       qc.setQueryData<MessagePrefsAnswer>(MESSAGE_PREFS_KEY, (d) => d && { ...d, binding: { bound: false, bound_at: null, openid: null } });
       feedback().message.success(s('bind.unbound_done'));
       void qc.invalidateQueries({ queryKey: MESSAGE_PREFS_KEY });
     },
   });
+  return { run: () => unbind.run({}), busy: unbind.busy };
 }

@@ -20,7 +20,7 @@ export function WechatBinding({ binding, hasKinds = false }: { binding: MessageP
       confirmText: <span style={{ color: 'var(--adm-color-danger)' }}>{s('bind.unbind')}</span>,
       cancelText: phoneStrings.t('m.cancel'),
     });
-    if (ok) await unbind.mutateAsync().catch(() => undefined);
+    if (ok) await unbind.run();
   };
   return (
     <>

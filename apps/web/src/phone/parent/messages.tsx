@@ -147,8 +147,8 @@ function Prefs({ data }: { data: MessagePrefsAnswer }) {
           size="large"
           data-testid="prefs-save"
           disabled={changed.length === 0}
-          loading={save.isPending}
-          onClick={() => save.mutate()}
+          loading={save.busy}
+          onClick={() => void save.run()}
         >
           {changed.length === 0 ? s('prefs.unchanged') : s('prefs.save')}
         </Button>
