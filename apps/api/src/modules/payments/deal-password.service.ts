@@ -1,15 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DEAL_PWD_LOCK } from '@wantuo/shared';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-
-interface DealPwdState {
-  deal_pwd_hash: string | null;
-  locked_until: Date | null;
-}
+import { PaymentsRepository } from './payments.repository';
 
 /**
  * The school's payment password (6 digits, argon2id): every balance payment of the product asks for it.
@@ -25,7 +19,7 @@ export class DealPasswordService {
   private readonly key = randomBytes(32);
   private readonly verified = new Map<number, { hash: string; mac: Buffer }>();
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly repo: PaymentsRepository) {}
 
   private mac(schoolId: number, pwd: string): Buffer {
     return createHmac('sha256', this.key).update(`${schoolId}:${pwd}`).digest();
@@ -33,19 +27,13 @@ export class DealPasswordService {
 
   async set(schoolId: number, pwd: string): Promise<void> {
     const hash = await hashPassword(pwd);
-    await this.db.query(
-      `update schools set deal_pwd_hash = $2, deal_pwd_failures = 0, deal_pwd_locked_until = null, updated_at = now() where id = $1`,
-      [schoolId, hash],
-    );
+    await this.repo.setDealPassword(schoolId, hash);
     this.verified.delete(schoolId);
   }
 
   /** Throws unless `pwd` is the school's payment password and balance payments are not locked. */
   async verify(schoolId: number, pwd: string): Promise<void> {
-    const [s]: DealPwdState[] = await this.db.query(
-      `select deal_pwd_hash, case when deal_pwd_locked_until > now() then deal_pwd_locked_until end as locked_until from schools where id = $1`,
-      [schoolId],
-    );
+    const s = await this.repo.dealPassword(schoolId);
     if (!s?.deal_pwd_hash) throw new AppError('school.deal_pwd_not_set');
     if (s.locked_until) throw this.locked(s.locked_until);
     const mac = this.mac(schoolId, pwd);
@@ -54,20 +42,11 @@ export class DealPasswordService {
 
     if (await verifyPassword(s.deal_pwd_hash, pwd)) {
       this.verified.set(schoolId, { hash: s.deal_pwd_hash, mac });
-      await this.db.query(`update schools set deal_pwd_failures = 0 where id = $1 and deal_pwd_failures <> 0`, [schoolId]);
+      await this.repo.dealPasswordRight(schoolId);
       return;
     }
     // counted atomically: concurrent wrong tries each count; the one reaching the limit sets the lock and starts over
-    const [after]: Array<{ failures: number; locked_until: Date | null }> = await this.db.query(
-      `with u as (
-         update schools set
-                deal_pwd_failures = case when deal_pwd_failures + 1 >= $2 then 0 else deal_pwd_failures + 1 end,
-                deal_pwd_locked_until = case when deal_pwd_failures + 1 >= $2 then now() + make_interval(mins => $3) else deal_pwd_locked_until end
-          where id = $1
-          returning deal_pwd_failures as failures, case when deal_pwd_locked_until > now() then deal_pwd_locked_until end as locked_until
-       ) select * from u`,
-      [schoolId, DEAL_PWD_LOCK.maxFailures, DEAL_PWD_LOCK.minutes],
-    );
+    const after = await this.repo.dealPasswordWrong(schoolId);
     if (after.locked_until) throw this.locked(after.locked_until);
     throw new AppError('school.deal_pwd_wrong', { left: DEAL_PWD_LOCK.maxFailures - after.failures });
   }

@@ -2,10 +2,12 @@ import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { MessageKey } from '@wantuo/shared';
 import type { Logger } from 'pino';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import type { Queryable } from '../../core/database/sql-kit';
 import { DomainEvents, type DomainEventMap } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import { LOGGER } from '../../core/logging/logger';
+import { PaymentsRepository } from './payments.repository';
 import { PaymentRefunders, type Refunder } from './refunders';
 import { RefundsService } from './refunds.service';
 import { PaymentSettlers, type Settler } from './settlers';
@@ -69,6 +71,7 @@ export class PaymentKinds implements BeforeApplicationShutdown {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: PaymentsRepository,
     private readonly settlers: PaymentSettlers,
     private readonly refunders: PaymentRefunders,
     private readonly refunds: RefundsService,
@@ -102,23 +105,15 @@ export class PaymentKinds implements BeforeApplicationShutdown {
    * Whether a payment of kind k is a surplus: it did not pay its object. Null when there is no such payment. Reads the
    * object as committed; the payment's own settling is over once it is paid, so the answer no longer changes then.
    */
-  async isSurplus(q: DataSource | EntityManager, k: PaymentKind, schoolId: number, outTradeNo: string): Promise<boolean | null> {
-    const [s]: Array<{ surplus: boolean }> = await q.query(
-      `select (${k.paidBy}) is distinct from p.out_trade_no as surplus from payments p where p.school_id = $1 and p.out_trade_no = $2 and p.kind = $3`,
-      [schoolId, outTradeNo, k.kind],
-    );
-    return s ? s.surplus : null;
+  async isSurplus(q: Queryable, k: PaymentKind, schoolId: number, outTradeNo: string): Promise<boolean | null> {
+    return (await this.repo.isSurplus(q, k.paidBy, k.kind, schoolId, outTradeNo)) ?? null;
   }
 
   /** After a payment's commit: a surplus goes back in full, once (the request key); otherwise the kind's own follow-up. */
   private async afterPaid(k: PaymentKind, e: PaidEvent): Promise<void> {
-    const [s]: Array<{ surplus: boolean }> = await this.db.query(
-      `select (${k.paidBy}) is distinct from p.out_trade_no as surplus
-         from payments p where p.school_id = $1 and p.out_trade_no = $2 and p.kind = $3 and p.state = 'paid'`,
-      [e.school_id, e.out_trade_no, k.kind],
-    );
-    if (!s) return; // refunded meanwhile
-    if (s.surplus) {
+    const surplus = await this.repo.isSurplus(this.db, k.paidBy, k.kind, e.school_id, e.out_trade_no, true);
+    if (surplus === undefined) return; // refunded meanwhile
+    if (surplus) {
       await this.refundSurplus(k, e.school_id, e.out_trade_no);
     } else {
       await k.afterPaid?.(e);
@@ -144,21 +139,7 @@ export class PaymentKinds implements BeforeApplicationShutdown {
     const { graceS, maxAgeDays, batch } = { ...SURPLUS_SWEEP, ...opts };
     const kinds = [...this.kinds.values()];
     if (!kinds.length) return 0;
-    // each kind's paidBy only ever sees that kind's payments (it may cast ref_id, which other kinds fill otherwise): the
-    // kind's rows are fenced off first (offset 0 keeps the planner from merging the filters)
-    const branches = kinds.map(
-      (k, i) => `select p.school_id, p.out_trade_no, p.kind, p.paid_at
-                   from (select * from payments
-                          where kind = $${i + 4} and method = 'wechat' and state = 'paid' and refunded_fen = 0
-                            and paid_at <= now() - make_interval(secs => $1) and paid_at > now() - make_interval(days => $2)
-                         offset 0) p
-                  where not exists (select 1 from payment_refunds r where r.payment_id = p.id)
-                    and (${k.paidBy}) is distinct from p.out_trade_no`,
-    );
-    const found: Array<{ school_id: number; out_trade_no: string; kind: string }> = await this.db.query(
-      `select school_id, out_trade_no, kind from (${branches.join('\n union all\n')}) s order by paid_at limit $3`,
-      [graceS, maxAgeDays, batch, ...kinds.map((k) => k.kind)],
-    );
+    const found = await this.repo.surplusesDue(kinds, graceS, maxAgeDays, batch);
     let refunded = 0;
     for (const f of found) {
       try {

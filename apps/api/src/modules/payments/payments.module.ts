@@ -4,6 +4,10 @@ import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { DealPasswordService } from './deal-password.service';
 import { NotifyController } from './notify.controller';
 import { PaymentKinds } from './payment-kinds';
+import { PaymentsMerchantsRepository } from './payments-merchants.repository';
+import { PaymentsReconciliationRepository } from './payments-reconciliation.repository';
+import { PaymentsRefundsRepository } from './payments-refunds.repository';
+import { PaymentsRepository } from './payments.repository';
 import { PaymentsService } from './payments.service';
 import { PaymentProvider } from './provider';
 import { PaymentRefunders } from './refunders';
@@ -42,6 +46,10 @@ const SERVICES = [
 @Module({
   controllers: [NotifyController],
   providers: [
+    PaymentsRepository,
+    PaymentsMerchantsRepository,
+    PaymentsRefundsRepository,
+    PaymentsReconciliationRepository,
     ...SERVICES,
     {
       provide: SANDBOX_KEYS,

@@ -9,8 +9,9 @@ import type { SessionUser } from '../../core/http/request-context';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { LOGGER } from '../../core/logging/logger';
 import { newOutTradeNo } from './out-trade-no';
+import { PaymentsRepository } from './payments.repository';
 import { NotifyRefused, PaymentProvider, type PayMerchant, type ProviderTransaction } from './provider';
-import { PaymentSettlers, type PaidPayment } from './settlers';
+import { PaymentSettlers } from './settlers';
 import { SubMerchantsService } from './sub-merchants.service';
 
 /** What a module asks to be paid through the provider. */
@@ -30,9 +31,6 @@ export interface WechatPaymentRequest {
   clientIp?: string;
 }
 
-const PAID_COLUMNS = `id::int as id, school_id, out_trade_no, kind, ref_id, amount_fen::float8 as amount_fen, method, meta, created_by, state, expires_at,
-  sub_mchid`;
-
 /** The first letter of an out_trade_no by kind, so a number read aloud says what it was for. */
 const PREFIX: Record<string, string> = { top_up: 'T', school_renewal: 'R' };
 
@@ -46,6 +44,7 @@ const PREFIX: Record<string, string> = { top_up: 'T', school_renewal: 'R' };
 export class PaymentsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: PaymentsRepository,
     private readonly provider: PaymentProvider,
     private readonly settlers: PaymentSettlers,
     private readonly events: DomainEvents,
@@ -63,20 +62,15 @@ export class PaymentsService {
   async startWechat(r: WechatPaymentRequest): Promise<PendingPayment> {
     const channel = r.channel ?? 'native';
     // who receives it (design.md §5b2): the one rule, by the kind and whether the payer is a parent
-    const [payer]: Array<{ role: number }> = await this.db.query(`select role from users where id = $1`, [r.userId]);
-    const payee = payeeOf(r.kind, payer?.role === Role.Parent ? 'parent' : 'staff');
+    const role = await this.repo.roleOf(r.userId);
+    const payee = payeeOf(r.kind, role === Role.Parent ? 'parent' : 'staff');
     const merchant = await this.merchants.merchantFor(this.db, r.schoolId, payee);
     let openid: string | null = null;
     let openidOf: 'sp' | 'sub' = 'sp';
     if (channel === 'jsapi') {
       // the payer's openid of the sub-merchant's own official account when it has one and the payer is bound to it,
       // else of the service provider's (sp_openid); not bound at all, or only under another account: say so
-      const [b]: Array<{ sub: string | null; sp: string | null }> = await this.db.query(
-        `select (select openid from wechat_bindings where user_id = $1 and appid = $3 and unbound_at is null) as sub,
-                (select openid from wechat_bindings where user_id = $1 and appid = $2 and unbound_at is null) as sp
-          where exists (select 1 from wechat_bindings where user_id = $1 and unbound_at is null)`,
-        [r.userId, this.provider.appId(), merchant.subAppid ?? null],
-      );
+      const b = await this.repo.bindings(r.userId, this.provider.appId(), merchant.subAppid ?? null);
       if (!b) throw new AppError('payments.wechat_not_bound');
       if (b.sub) {
         openid = b.sub;
@@ -89,56 +83,54 @@ export class PaymentsService {
     }
     if (channel === 'h5' && !r.clientIp) throw new Error("an H5 order needs the payer's IP");
     const outTradeNo = newOutTradeNo(PREFIX[r.kind] ?? 'P');
-    const [row]: Array<{ id: number; expires_at: Date }> = await this.db.query(
-      `insert into payments (school_id, out_trade_no, kind, ref_id, description, amount_fen, method, meta, created_by, expires_at, channel,
-                             payee, sub_mchid, sub_appid, payer_openid_kind)
-       values ($1, $2, $3, $4, $5, $6, 'wechat', $7, $8, now() + make_interval(mins => $9), $10, $11, $12, $13, $14)
-       returning id::int as id, expires_at`,
-      [
-        r.schoolId,
-        outTradeNo,
-        r.kind,
-        r.refId,
-        r.description.slice(0, 127),
-        r.amountFen,
-        JSON.stringify(r.meta ?? {}),
-        r.userId,
-        PAYMENT_TIMING.closeAfterMinutes,
+    const row = await this.repo.insertPending(
+      {
+        school_id: r.schoolId,
+        out_trade_no: outTradeNo,
+        kind: r.kind,
+        ref_id: r.refId,
+        description: r.description.slice(0, 127),
+        amount_fen: r.amountFen,
+        method: 'wechat',
+        meta: JSON.stringify(r.meta ?? {}),
+        created_by: r.userId,
         channel,
         payee,
-        merchant.subMchid,
-        openidOf === 'sub' ? merchant.subAppid : null,
-        channel === 'jsapi' ? openidOf : null,
-      ],
+        sub_mchid: merchant.subMchid,
+        sub_appid: openidOf === 'sub' ? merchant.subAppid : null,
+        payer_openid_kind: channel === 'jsapi' ? openidOf : null,
+      },
+      PAYMENT_TIMING.closeAfterMinutes,
     );
+    const expiresAt = row.expires_at!;
     const order = {
       merchant: { subMchid: merchant.subMchid, subAppid: openidOf === 'sub' ? merchant.subAppid : null },
       outTradeNo,
       description: r.description,
       amountFen: r.amountFen,
-      expiresAt: row.expires_at,
+      expiresAt,
       notifyUrl: this.provider.notifyUrl(),
     };
-    const base = { out_trade_no: outTradeNo, amount_fen: r.amountFen, expires_at: row.expires_at.toISOString() };
+    const base = { out_trade_no: outTradeNo, amount_fen: r.amountFen, expires_at: expiresAt.toISOString() };
     let pending: PendingPayment;
     try {
       if (channel === 'jsapi') {
         const { prepayId } = await this.provider.createJsapi({ ...order, openid: openid!, openidOf });
-        await this.db.query(`update payments set prepay_id = $2 where id = $1`, [row.id, prepayId]);
+        await this.repo.setOrder(row.id, 'prepay_id', prepayId);
         const appId = openidOf === 'sub' ? merchant.subAppid! : this.provider.appId();
         pending = { ...base, channel, jsapi: this.provider.jsapiParams(prepayId, appId) };
       } else if (channel === 'h5') {
         const { h5Url } = await this.provider.createH5({ ...order, clientIp: r.clientIp! });
-        await this.db.query(`update payments set h5_url = $2 where id = $1`, [row.id, h5Url]);
+        await this.repo.setOrder(row.id, 'h5_url', h5Url);
         pending = { ...base, channel, h5_url: h5Url };
       } else {
         const { codeUrl } = await this.provider.createNative(order);
-        await this.db.query(`update payments set code_url = $2 where id = $1`, [row.id, codeUrl]);
+        await this.repo.setOrder(row.id, 'code_url', codeUrl);
         pending = { ...base, channel: 'native', code_url: codeUrl };
       }
     } catch (err) {
       this.log.error({ err, outTradeNo, channel, subMchid: merchant.subMchid }, 'provider refused or did not answer an order');
-      await this.db.query(`update payments set state = 'closed', closed_at = now() where id = $1 and state = 'pending'`, [row.id]);
+      await this.repo.closeRefused(row.id);
       // WeChat refusing the sub-merchant (NO_AUTH: not bound to the service provider, or its product not open) is the
       // school's account, not WeChat being down: the parent is told to pay at the desk
       const code = (err as { response?: { data?: { code?: unknown } } }).response?.data?.code;
@@ -156,20 +148,14 @@ export class PaymentsService {
   async markPaid(t: ProviderTransaction): Promise<'paid' | 'already'> {
     if (t.tradeState !== 'SUCCESS') throw new NotifyRefused(400, `trade_state ${t.tradeState} is not a payment`);
     const result = await this.db.transaction(async (em) => {
-      const [p]: Array<PaidPayment & { state: string; sub_mchid: string | null }> = await em.query(
-        `select ${PAID_COLUMNS} from payments where out_trade_no = $1 for update`,
-        [t.outTradeNo],
-      );
+      const p = await this.repo.lockPaid(em, t.outTradeNo);
       if (!p || p.method !== 'wechat') throw new NotifyRefused(404, `unknown order ${t.outTradeNo.slice(0, 40)}`);
       // the money must have reached the merchant the order was made with (a school's sub-merchant, the platform's own)
       if ((t.subMchid ?? null) !== p.sub_mchid) throw new NotifyRefused(400, `order ${t.outTradeNo.slice(0, 40)} was paid to another merchant`);
       if (t.amountFen !== p.amount_fen) throw new NotifyRefused(400, `amount ${t.amountFen} differs from the order's ${p.amount_fen}`);
       if (p.state === 'paid' || p.state === 'refunded') return { status: 'already' as const, payment: p };
       // a closed order the payer still managed to pay is paid: the money arrived
-      await em.query(
-        `update payments set state = 'paid', paid_at = coalesce($2::timestamptz, now()), provider_txn_id = $3, version = version + 1 where id = $1`,
-        [p.id, t.successTime, t.transactionId],
-      );
+      await this.repo.markPaid(em, p.id, t.successTime, t.transactionId);
       await this.settlers.settle(em, p);
       return { status: 'paid' as const, payment: p };
     });
@@ -191,20 +177,16 @@ export class PaymentsService {
    * provider, so a lost notify still ends in "paid".
    */
   async state(user: SessionUser, outTradeNo: string): Promise<PaymentState> {
-    const read = async () => {
-      const rows: Array<PaymentState & { method: string; created_by: number | null }> = await this.db.query(
-        `select out_trade_no, kind, amount_fen::float8 as amount_fen, state, paid_at, expires_at, method, created_by
-           from payments where out_trade_no = $1 and school_id = $2 and ($3::int is null or created_by = $3)`,
-        // a parent sees only the payments they started
-        [outTradeNo, user.schoolId, user.role === Role.Parent ? user.id : null],
-      );
-      return rows[0];
-    };
+    // a caller without a school has none of a school's payments
+    const schoolId = user.schoolId;
+    if (schoolId === null) throw new AppError('payments.not_found');
+    // a parent sees only the payments they started
+    const read = () => this.repo.polled(schoolId, outTradeNo, user.role === Role.Parent ? user.id : null);
     let p = await read();
     if (!p) throw new AppError('payments.not_found');
     if (p.state === 'pending' && p.method === 'wechat') {
       await this.reconcile(outTradeNo).catch((err) => this.log.warn({ err, outTradeNo }, 'payment state could not be asked at the provider'));
-      p = await read();
+      p = (await read())!;
     }
     const { method: _m, created_by: _c, ...state } = p;
     return {
@@ -219,10 +201,7 @@ export class PaymentsService {
    * closed at the provider and here. Answers whether it is still pending.
    */
   async reconcile(outTradeNo: string): Promise<boolean> {
-    const [p]: Array<{ state: string; expired: boolean; sub_mchid: string | null; sub_appid: string | null }> = await this.db.query(
-      `select state, expires_at <= now() as expired, sub_mchid, sub_appid from payments where out_trade_no = $1 and method = 'wechat'`,
-      [outTradeNo],
-    );
+    const p = await this.repo.toReconcile(outTradeNo);
     if (!p || p.state !== 'pending') return false;
     const merchant: PayMerchant = { subMchid: p.sub_mchid, subAppid: p.sub_appid };
     const t = await this.provider.query(outTradeNo, merchant);
@@ -232,10 +211,7 @@ export class PaymentsService {
     }
     if (t.tradeState === 'CLOSED' || t.tradeState === 'REVOKED' || p.expired) {
       if (t.tradeState !== 'CLOSED') await this.provider.close(outTradeNo, merchant);
-      await this.db.query(
-        `update payments set state = 'closed', closed_at = now(), version = version + 1 where out_trade_no = $1 and state = 'pending'`,
-        [outTradeNo],
-      );
+      await this.repo.closePending(outTradeNo);
       return false;
     }
     return true;

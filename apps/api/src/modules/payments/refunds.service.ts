@@ -9,9 +9,9 @@ import { AppError } from '../../core/http/app-error';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { LOGGER } from '../../core/logging/logger';
 import { postEntry } from './ledger';
+import { PaymentsRefundsRepository, type LockedPayment } from './payments-refunds.repository';
 import { NotifyRefused, PaymentProvider, ProviderRefused, type ProviderRefundNotice } from './provider';
 import { PaymentRefunders, type PaymentRefund } from './refunders';
-import type { PaidPayment } from './settlers';
 
 /** What a module asks to refund: one of the school's payments, all that is left or part of it. */
 export interface RefundRequest {
@@ -25,13 +25,6 @@ export interface RefundRequest {
   requestKey: string;
   actorId: number | null;
 }
-
-/** A payment as a refund sees it: with the sub-merchant that received it, which the refund comes from (design.md §5b2). */
-type LockedPayment = PaidPayment & { state: string; refunded_fen: number; sub_mchid: string | null };
-type RefundRow = PaymentRefund & { state: string; meta: Record<string, unknown>; paymentId: number };
-
-const PAYMENT_COLUMNS = `id::int as id, school_id, out_trade_no, kind, ref_id, amount_fen::float8 as amount_fen, method, meta, created_by, state,
-  refunded_fen::float8 as refunded_fen, sub_mchid`;
 
 /** Retry delay of a refund whose provider answer is unknown (the `payments.refund` job). */
 const REDRIVE_DELAY_MS = 60_000;
@@ -75,6 +68,7 @@ export const outRefundNoOf = (outTradeNo: string, requestKey: string): string =>
 export class RefundsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: PaymentsRefundsRepository,
     private readonly provider: PaymentProvider,
     private readonly refunders: PaymentRefunders,
     private readonly jobs: JobsService,
@@ -84,15 +78,9 @@ export class RefundsService {
 
   async refund(r: RefundRequest): Promise<RefundResult> {
     const recorded = await this.db.transaction(async (em) => {
-      const [p]: LockedPayment[] = await em.query(`select ${PAYMENT_COLUMNS} from payments where out_trade_no = $1 and school_id = $2 for update`, [
-        r.outTradeNo,
-        r.schoolId,
-      ]);
+      const p = await this.repo.lockPayment(em, r.schoolId, r.outTradeNo);
       if (!p) throw new AppError('payments.not_found');
-      const [prior]: Array<{ out_refund_no: string; state: string }> = await em.query(
-        `select out_refund_no, state from payment_refunds where payment_id = $1 and request_key = $2`,
-        [p.id, r.requestKey],
-      );
+      const prior = await this.repo.prior(em, p.id, r.requestKey);
       if (prior) return { outRefundNo: prior.out_refund_no, ask: null, failed: prior.state === 'failed' };
       if (p.state === 'refunded') throw new AppError('payments.fully_refunded');
       if (p.state !== 'paid') throw new AppError('payments.not_paid');
@@ -108,17 +96,17 @@ export class RefundsService {
         reason: r.reason,
         actorId: r.actorId,
       };
-      await em.query(
-        `insert into payment_refunds (payment_id, school_id, out_refund_no, request_key, amount_fen, reason, state, actor_id)
-         values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [p.id, p.school_id, refund.outRefundNo, r.requestKey, amount, r.reason, p.method === 'balance' ? 'succeeded' : 'pending', r.actorId],
-      );
-      await em.query(
-        `update payments set refunded_fen = refunded_fen + $2, state = case when refunded_fen + $2 = amount_fen then 'refunded' else state end,
-                version = version + 1
-          where id = $1`,
-        [p.id, amount],
-      );
+      await this.repo.insert(em, {
+        payment_id: p.id,
+        school_id: p.school_id,
+        out_refund_no: refund.outRefundNo,
+        request_key: r.requestKey,
+        amount_fen: amount,
+        reason: r.reason,
+        state: p.method === 'balance' ? 'succeeded' : 'pending',
+        actor_id: r.actorId,
+      });
+      await this.repo.addRefunded(em, p.id, amount);
       if (p.method === 'balance') {
         const entry = await postEntry(em, {
           schoolId: p.school_id,
@@ -134,7 +122,7 @@ export class RefundsService {
         if (!entry) throw new Error(`refund ${refund.outRefundNo}: the credit was not posted`);
       }
       const applied = await this.refunders.of(p.kind).apply(em, p, refund);
-      await em.query(`update payment_refunds set meta = $2 where out_refund_no = $1`, [refund.outRefundNo, JSON.stringify(applied)]);
+      await this.repo.setMeta(em, refund.outRefundNo, applied);
       return { outRefundNo: refund.outRefundNo, ask: p.method === 'wechat' ? { payment: p, refund } : null, failed: false };
     });
     if (recorded.ask) await this.ask(recorded.ask.payment, recorded.ask.refund, false);
@@ -147,7 +135,7 @@ export class RefundsService {
   async redrive(outRefundNo: string): Promise<void> {
     const row = await this.refundRow(outRefundNo);
     if (!row || row.state !== 'pending') return;
-    const [p]: LockedPayment[] = await this.db.query(`select ${PAYMENT_COLUMNS} from payments where id = $1`, [row.paymentId]);
+    const p = (await this.repo.payment(row.paymentId))!;
     await this.ask(p, row, true);
   }
 
@@ -189,11 +177,7 @@ export class RefundsService {
    * as the provider's answers are (record), so a repeated notify changes nothing.
    */
   async recordNotice(n: ProviderRefundNotice): Promise<'recorded' | 'already'> {
-    const [r]: Array<{ out_trade_no: string; amount_fen: number; state: string; sub_mchid: string | null }> = await this.db.query(
-      `select p.out_trade_no, r.amount_fen::float8 as amount_fen, r.state, p.sub_mchid from payment_refunds r join payments p on p.id = r.payment_id
-        where r.out_refund_no = $1 and p.method = 'wechat'`,
-      [n.outRefundNo],
-    );
+    const r = await this.repo.notice(n.outRefundNo);
     if (!r) throw new NotifyRefused(404, `unknown refund ${n.outRefundNo.slice(0, 64)}`);
     if (r.out_trade_no !== n.outTradeNo) throw new NotifyRefused(400, `refund ${n.outRefundNo.slice(0, 64)} is of another order`);
     // a refund comes from the merchant that received the payment
@@ -216,28 +200,16 @@ export class RefundsService {
    */
   async pollDue(opts: Partial<typeof REFUND_QUERY> = {}): Promise<{ polled: number; changed: number }> {
     const { afterS, firstDelayS, maxDelayS, batch } = { ...REFUND_QUERY, ...opts };
-    const due: Array<{ out_refund_no: string }> = await this.db.query(
-      `select r.out_refund_no from payment_refunds r join payments p on p.id = r.payment_id
-        where r.state in ('pending', 'processing') and p.method = 'wechat' and r.created_at <= now() - make_interval(secs => $1)
-          and coalesce((r.meta->>'next_poll_at')::timestamptz, '-infinity') <= now()
-        order by coalesce((r.meta->>'next_poll_at')::timestamptz, r.created_at) limit $2`,
-      [afterS, batch],
-    );
+    const due = await this.repo.due(afterS, batch);
     let changed = 0;
-    for (const { out_refund_no } of due) {
+    for (const out_refund_no of due) {
       try {
         if (await this.poll(out_refund_no)) changed++;
       } catch (err) {
         this.log.warn({ err, outRefundNo: out_refund_no }, 'refund status query failed: asked again later');
       }
       // still unfinished: the next poll later, the delay doubling (the exponent bounded: the cap is reached long before)
-      await this.db.query(
-        `update payment_refunds
-            set meta = meta || jsonb_build_object('polls', coalesce((meta->>'polls')::int, 0) + 1,
-                  'next_poll_at', now() + make_interval(secs => least($2 * power(2, least(coalesce((meta->>'polls')::int, 0), 20)), $3)))
-          where out_refund_no = $1 and state in ('pending', 'processing')`,
-        [out_refund_no, firstDelayS, maxDelayS],
-      );
+      await this.repo.pollLater(out_refund_no, firstDelayS, maxDelayS);
     }
     return { polled: due.length, changed };
   }
@@ -252,7 +224,7 @@ export class RefundsService {
   async poll(outRefundNo: string): Promise<boolean> {
     const row = await this.refundRow(outRefundNo);
     if (!row || (row.state !== 'pending' && row.state !== 'processing')) return false;
-    const [p]: LockedPayment[] = await this.db.query(`select ${PAYMENT_COLUMNS} from payments where id = $1`, [row.paymentId]);
+    const p = (await this.repo.payment(row.paymentId))!;
     if (p.method !== 'wechat') return false;
     const q = await this.provider.queryRefund(outRefundNo, { subMchid: p.sub_mchid });
     if (!q) {
@@ -285,31 +257,13 @@ export class RefundsService {
     if (status === 'SUCCESS') {
       // succeeded_at: the provider's success_time when it says it (the refund's line is on that day's trade bill)
       // (an update's own RETURNING comes back from TypeORM as [rows, count]: the rows are read through a CTE)
-      const rows: Array<{ school_id: number; kind: string }> = await this.db.query(
-        `with u as (update payment_refunds set state = 'succeeded', provider_refund_id = coalesce($2, provider_refund_id),
-                            succeeded_at = coalesce($3::timestamptz, now())
-                     where out_refund_no = $1 and state in ('pending', 'processing') returning school_id, payment_id)
-         select u.school_id, p.kind from u join payments p on p.id = u.payment_id`,
-        [outRefundNo, refundId, successTime],
-      );
-      if (rows[0]) this.events.emit('payment.refunded', { school_id: rows[0].school_id, out_refund_no: outRefundNo, kind: rows[0].kind });
-      return rows.length > 0;
+      const done = await this.repo.succeeded(outRefundNo, refundId, successTime);
+      if (done) this.events.emit('payment.refunded', { school_id: done.school_id, out_refund_no: outRefundNo, kind: done.kind });
+      return done !== undefined;
     }
-    if (status === 'PROCESSING') {
-      const rows: unknown[] = await this.db.query(
-        `with u as (update payment_refunds set state = 'processing', provider_refund_id = coalesce($2, provider_refund_id)
-                     where out_refund_no = $1 and state = 'pending' returning id) select id from u`,
-        [outRefundNo, refundId],
-      );
-      return rows.length > 0;
-    }
+    if (status === 'PROCESSING') return this.repo.processing(outRefundNo, refundId);
     this.log.error({ outRefundNo, status }, 'provider refund needs handling at the merchant platform');
-    const rows: unknown[] = await this.db.query(
-      `with u as (update payment_refunds set state = 'processing', provider_refund_id = coalesce($2, provider_refund_id), meta = meta || jsonb_build_object('abnormal', $3::text)
-                   where out_refund_no = $1 and state in ('pending', 'processing') and meta->>'abnormal' is distinct from $3::text returning id) select id from u`,
-      [outRefundNo, refundId, status],
-    );
-    return rows.length > 0;
+    return this.repo.abnormal(outRefundNo, refundId, status);
   }
 
   /**
@@ -318,48 +272,21 @@ export class RefundsService {
    */
   private async fail(outRefundNo: string, why: string): Promise<boolean> {
     return this.db.transaction(async (em) => {
-      const [p]: LockedPayment[] = await em.query(
-        `select ${PAYMENT_COLUMNS} from payments where id = (select payment_id from payment_refunds where out_refund_no = $1) for update`,
-        [outRefundNo],
-      );
-      const rows: Array<PaymentRefund & { meta: Record<string, unknown> }> = await em.query(
-        `with u as (
-           update payment_refunds set state = 'failed', meta = meta || jsonb_build_object('failure', $2::text)
-            where out_refund_no = $1 and state in ('pending', 'processing')
-            returning out_refund_no, amount_fen, reason, actor_id, meta
-         ) select out_refund_no as "outRefundNo", amount_fen::float8 as "amountFen", reason, actor_id as "actorId", meta from u`,
-        [outRefundNo, why.slice(0, 200)],
-      );
-      if (!rows.length) return false; // already answered (another run of the job, a repeated notify)
-      const refund = { ...rows[0], refundedBeforeFen: p.refunded_fen - rows[0].amountFen };
-      await em.query(
-        `update payments set refunded_fen = refunded_fen - $2, state = case when state = 'refunded' then 'paid' else state end, version = version + 1
-          where id = $1`,
-        [p.id, refund.amountFen],
-      );
+      const p = (await this.repo.lockPaymentOfRefund(em, outRefundNo))!;
+      const failed = await this.repo.failed(em, outRefundNo, why.slice(0, 200));
+      if (!failed) return false; // already answered (another run of the job, a repeated notify)
+      const refund = { ...failed, refundedBeforeFen: p.refunded_fen - failed.amountFen };
+      await this.repo.subtractRefunded(em, p.id, refund.amountFen);
       await this.refunders.of(p.kind).revert(em, p, refund, refund.meta);
       return true;
     });
   }
 
-  private async refundRow(outRefundNo: string): Promise<RefundRow | null> {
-    const rows: RefundRow[] = await this.db.query(
-      `select out_refund_no as "outRefundNo", amount_fen::float8 as "amountFen", reason, actor_id as "actorId", state, meta, payment_id::int as "paymentId",
-              0 as "refundedBeforeFen"
-         from payment_refunds where out_refund_no = $1`,
-      [outRefundNo],
-    );
-    return rows[0] ?? null;
+  private async refundRow(outRefundNo: string) {
+    return (await this.repo.refund(outRefundNo)) ?? null;
   }
 
-  private async answer(outRefundNo: string): Promise<Omit<RefundResult, 'state'> & { state: string; failure: string | null }> {
-    const [a]: Array<Omit<RefundResult, 'state'> & { state: string; failure: string | null }> = await this.db.query(
-      `select p.out_trade_no, r.out_refund_no, r.amount_fen::float8 as amount_fen, r.state, r.meta->>'failure' as failure, p.state as payment_state,
-              p.refunded_fen::float8 as refunded_fen, (p.amount_fen - p.refunded_fen)::float8 as remaining_fen, s.balance_fen::float8 as balance_fen
-         from payment_refunds r join payments p on p.id = r.payment_id join schools s on s.id = r.school_id
-        where r.out_refund_no = $1`,
-      [outRefundNo],
-    );
-    return a;
+  private async answer(outRefundNo: string) {
+    return (await this.repo.answer(outRefundNo))!;
   }
 }
