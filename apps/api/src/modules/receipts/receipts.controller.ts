@@ -1,11 +1,10 @@
 import { Controller, Res, UploadedFile } from '@nestjs/common';
 import type { Response } from 'express';
 import { AdminReceiptExportQuery, AdminReceiptListQuery, ParentReceiptListQuery, ReceiptDownloadQuery } from '@wantuo/shared';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { Multipart } from '../../core/http/multipart';
-import type { SessionUser } from '../../core/http/request-context';
 import { sendFile } from '../../core/http/send-file';
 import type { IncomingFile } from '../site/files.service';
 import { ReceiptsService } from './receipts.service';
@@ -16,33 +15,33 @@ export class ReceiptsController {
   constructor(private readonly receipts: ReceiptsService) {}
 
   @Action('GET', 'parentReceiptList')
-  parentList(@Input() q: ParentReceiptListQuery, @CurrentUser() user: SessionUser) {
+  parentList(@Input() q: ParentReceiptListQuery, @SchoolUser() user: SchoolCaller) {
     return this.receipts.parentList(user, q);
   }
 
   @Action('GET', 'receiptDownload')
-  async download(@Input() q: ReceiptDownloadQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
+  async download(@Input() q: ReceiptDownloadQuery, @SchoolUser() user: SchoolCaller, @Res() res: Response) {
     sendFile(res, await this.receipts.download(user, q.id));
   }
 
   @Action('GET', 'adminReceiptList')
-  adminList(@Input() q: AdminReceiptListQuery, @CurrentUser() user: SessionUser) {
+  adminList(@Input() q: AdminReceiptListQuery, @SchoolUser() user: SchoolCaller) {
     return this.receipts.adminList(user, q);
   }
 
   @Action('GET', 'adminReceiptExport')
-  async export(@Input() q: AdminReceiptExportQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
+  async export(@Input() q: AdminReceiptExportQuery, @SchoolUser() user: SchoolCaller, @Res() res: Response) {
     sendFile(res, await this.receipts.export(user, q.month));
   }
 
   @Action('POST', 'adminReceiptStampUpload')
   @Multipart('file')
-  uploadStamp(@Input() _: unknown, @UploadedFile() file: IncomingFile | undefined, @CurrentUser() user: SessionUser) {
+  uploadStamp(@Input() _: unknown, @UploadedFile() file: IncomingFile | undefined, @SchoolUser() user: SchoolCaller) {
     return this.receipts.uploadStamp(user, file);
   }
 
   @Action('GET', 'adminReceiptStampInfo')
-  stampInfo(@Input() _: unknown, @CurrentUser() user: SessionUser) {
+  stampInfo(@Input() _: unknown, @SchoolUser() user: SchoolCaller) {
     return this.receipts.stampInfo(user);
   }
 }

@@ -1,27 +1,34 @@
 import type { ReceiptKind, ReceiptMethod, ReceiptRow } from '@wantuo/shared';
+import type { Nullable, Selectable } from 'kysely';
+import type { DB } from '../../core/database/kysely';
 import { containsPattern, offsetOf, totalOf, type PageQuery, type Queryable } from '../../core/database/sql-kit';
 import type { ReceiptSnapshot } from './receipt-pdf';
 
-/** What a receipt is issued from: a payment, a refund or a desk record without a receipt yet, with its snapshot. */
-export interface ReceiptSource {
-  source: string;
-  kind: ReceiptKind;
-  item_kind: 'contract' | 'meal';
-  school_id: number;
-  student_id: number;
-  payer_id: number | null;
-  contract_id: number | null;
-  booking_id: number | null;
-  student_name: string;
-  item: string;
-  period_start: string | null;
-  period_end: string | null;
-  amount_fen: number;
-  method: ReceiptMethod;
-  txn_no: string;
-  paid_at: Date;
-  original_receipt_id: number | null;
-}
+/** A receipt's and a file's columns as the schema types them. */
+type ReceiptColumns = Selectable<DB['receipts']>;
+type FileColumns = Selectable<DB['files']>;
+
+/**
+ * What a receipt is issued from: a payment, a refund or a desk record without a receipt yet, with its snapshot (the
+ * receipt's own columns, its kinds and method narrowed).
+ */
+export type ReceiptSource = Pick<
+  ReceiptColumns,
+  | 'source'
+  | 'school_id'
+  | 'student_id'
+  | 'payer_id'
+  | 'contract_id'
+  | 'booking_id'
+  | 'student_name'
+  | 'item'
+  | 'period_start'
+  | 'period_end'
+  | 'amount_fen'
+  | 'txn_no'
+  | 'paid_at'
+  | 'original_receipt_id'
+> & { kind: ReceiptKind; item_kind: 'contract' | 'meal'; method: ReceiptMethod };
 
 /** Which sources to look at: all (the sweep), or those of one school and one payment, contract or refund (the events). */
 export interface SourceScope {
@@ -121,11 +128,33 @@ const ROW = `r.id, r.receipt_no, r.kind, r.item_kind, r.student_id, r.student_na
   to_char(r.period_start, 'YYYY-MM-DD') as period_start, to_char(r.period_end, 'YYYY-MM-DD') as period_end,
   r.amount_fen::float8 as amount_fen, r.method, r.txn_no, r.issued_at, r.contract_id, r.booking_id, o.receipt_no as original_receipt_no`;
 
-type Row = Omit<ReceiptRow, 'issued_at'> & { issued_at: Date; total?: number };
+type Row = Pick<
+  ReceiptColumns,
+  | 'id'
+  | 'receipt_no'
+  | 'student_id'
+  | 'student_name'
+  | 'item'
+  | 'period_start'
+  | 'period_end'
+  | 'amount_fen'
+  | 'txn_no'
+  | 'issued_at'
+  | 'contract_id'
+  | 'booking_id'
+> &
+  Pick<ReceiptRow, 'kind' | 'item_kind' | 'method'> & { original_receipt_no: ReceiptColumns['receipt_no'] | null; total?: number };
 const toRow = ({ total: _t, ...r }: Row): ReceiptRow => ({ ...r, issued_at: r.issued_at.toISOString() });
 
 /** A receipt as its PDF and the export need it. */
-export type ReceiptForPdf = ReceiptSnapshot & { id: number; stamp_path: string | null };
+export type ReceiptForPdf = ReceiptSnapshot & { id: ReceiptColumns['id']; stamp_path: FileColumns['storage_path'] | null };
+
+/** The school's name and its current stamp's file (none: nulls). */
+export type SchoolStamp = {
+  school_name: Selectable<DB['schools']>['name'];
+  file_id: FileColumns['id'] | null;
+  uploaded_at: Selectable<DB['schools']>['receipt_stamp_at'];
+} & Nullable<Pick<FileColumns, 'storage_path' | 'name' | 'mime' | 'size'>>;
 
 /**
  * All the SQL of receipts (issue 40): the sources without a receipt, issuing one (the counter and the snapshot), the
@@ -264,15 +293,7 @@ export class ReceiptsRepository {
   }
 
   /** The school's name and current stamp. */
-  async stamp(schoolId: number): Promise<{
-    school_name: string;
-    file_id: string | null;
-    storage_path: string | null;
-    name: string | null;
-    mime: string | null;
-    size: number | null;
-    uploaded_at: Date | null;
-  }> {
+  async stamp(schoolId: number): Promise<SchoolStamp> {
     const [s] = await this.q.query(
       `select s.name as school_name, f.id as file_id, f.storage_path, f.name, f.mime, f.size, s.receipt_stamp_at as uploaded_at
          from schools s left join files f on f.id = s.receipt_stamp_file_id where s.id = $1`,

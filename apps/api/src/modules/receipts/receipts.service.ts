@@ -22,8 +22,8 @@ import { schoolTimeZone } from '../../core/database/school-zone';
 import { pageOf } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { InFlight } from '../../core/events/in-flight';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
 import type { FileAnswer } from '../../core/http/send-file';
 import { sheet, xlsxFile } from '../../core/http/xlsx-file';
 import { LOGGER } from '../../core/logging/logger';
@@ -140,15 +140,15 @@ export class ReceiptsService implements BeforeApplicationShutdown {
     await this.settled();
   }
 
-  async parentList(user: SessionUser, q: ParentReceiptListQuery): Promise<ReceiptsPage> {
-    const { list, total } = await new ReceiptsRepository(this.db).parentPage(user.schoolId!, user.id, q, q);
+  async parentList(user: SchoolCaller, q: ParentReceiptListQuery): Promise<ReceiptsPage> {
+    const { list, total } = await new ReceiptsRepository(this.db).parentPage(user.schoolId, user.id, q, q);
     return pageOf(list, total, q);
   }
 
-  async adminList(user: SessionUser, q: AdminReceiptListQuery): Promise<ReceiptsPage> {
+  async adminList(user: SchoolCaller, q: AdminReceiptListQuery): Promise<ReceiptsPage> {
     const span = q.month ? monthSpan(q.month) : null;
     const { list, total } = await new ReceiptsRepository(this.db).schoolPage(
-      user.schoolId!,
+      user.schoolId,
       { from: span?.from, to: span?.to, kind: q.kind, keyword: q.keyword },
       q,
     );
@@ -156,8 +156,8 @@ export class ReceiptsService implements BeforeApplicationShutdown {
   }
 
   /** A receipt's PDF, rendered from its snapshot (the same bytes every time): a guardian's own child's, the admin's school's. */
-  async download(user: SessionUser, id: number): Promise<FileAnswer> {
-    const r = await new ReceiptsRepository(this.db).forPdf(user.schoolId!, id, user.role === Role.Parent ? user.id : null);
+  async download(user: SchoolCaller, id: number): Promise<FileAnswer> {
+    const r = await new ReceiptsRepository(this.db).forPdf(user.schoolId, id, user.role === Role.Parent ? user.id : null);
     if (!r) throw new AppError('receipts.not_found');
     let stamp: Buffer | null = null;
     if (r.stamp_path) {
@@ -171,10 +171,10 @@ export class ReceiptsService implements BeforeApplicationShutdown {
   }
 
   /** A month's receipts as .xlsx: times in the school's zone, money in yuan, receipts and refunds in their own columns, totals. */
-  async export(user: SessionUser, month: string): Promise<FileAnswer> {
+  async export(user: SchoolCaller, month: string): Promise<FileAnswer> {
     const span = monthSpan(month);
-    const zone = await schoolTimeZone(this.db, user.schoolId!);
-    const { list } = await new ReceiptsRepository(this.db).schoolPage(user.schoolId!, { from: span.from, to: span.to }, null);
+    const zone = await schoolTimeZone(this.db, user.schoolId);
+    const { list } = await new ReceiptsRepository(this.db).schoolPage(user.schoolId, { from: span.from, to: span.to }, null);
     const rows = [...list].reverse();
     const period = (r: ReceiptRow) =>
       r.period_start ? (r.period_end && r.period_end !== r.period_start ? `${r.period_start} 至 ${r.period_end}` : r.period_start) : '';
@@ -200,8 +200,8 @@ export class ReceiptsService implements BeforeApplicationShutdown {
     ]);
   }
 
-  async stampInfo(user: SessionUser): Promise<ReceiptStampInfo> {
-    const s = await new ReceiptsRepository(this.db).stamp(user.schoolId!);
+  async stampInfo(user: SchoolCaller): Promise<ReceiptStampInfo> {
+    const s = await new ReceiptsRepository(this.db).stamp(user.schoolId);
     return {
       school_name: s.school_name,
       stamp:
@@ -222,7 +222,7 @@ export class ReceiptsService implements BeforeApplicationShutdown {
    * The school's stamp for receipts issued from now on: a PNG or JPEG (by its first bytes) within the image upload limit
    * that pdfkit can embed, refused before anything is stored; stored as any upload, then set on the school.
    */
-  async uploadStamp(user: SessionUser, file: IncomingFile | undefined): Promise<ReceiptStampInfo> {
+  async uploadStamp(user: SchoolCaller, file: IncomingFile | undefined): Promise<ReceiptStampInfo> {
     if (!file || file.size === 0) throw new AppError('upload.missing_file');
     if (file.size > UPLOAD_LIMITS.avatar) throw new AppError('upload.too_large', { max: `${UPLOAD_LIMITS.avatar / 1024 / 1024} MB` });
     const kind = sniffFileKind(file.buffer, file.originalname);
@@ -230,7 +230,7 @@ export class ReceiptsService implements BeforeApplicationShutdown {
     if (!(await canEmbedImage(file.buffer))) throw new AppError('receipts.stamp_unreadable');
     const stored = await this.files.store(file, user, 'avatar');
     try {
-      await new ReceiptsRepository(this.db).setStamp(user.schoolId!, stored.id);
+      await new ReceiptsRepository(this.db).setStamp(user.schoolId, stored.id);
     } catch (err) {
       await this.files.discard(stored.id);
       throw err;
