@@ -25,6 +25,10 @@ import type {
   Role,
   RollCallStatus,
   SessionState,
+  SmsEvent,
+  SmsKind,
+  SmsProviderName,
+  SmsState,
   StoreOrderState,
 } from '@wantuo/shared';
 import type { ColumnType } from 'kysely';
@@ -1106,7 +1110,7 @@ export interface SmsCodes {
   attempts: Generated<number>;
   code_hash: Buffer | null;
   created_at: Generated<Timestamp>;
-  event: string;
+  event: SmsEvent;
   expires_at: Timestamp;
   id: Generated<number>;
   ip: string;
@@ -1124,14 +1128,14 @@ export interface SmsMessages {
   error_message: string | null;
   handed_over: Generated<boolean>;
   id: Generated<number>;
-  kind: string;
+  kind: SmsKind;
   mobile: string;
-  params: Generated<Json>;
-  provider: string;
+  params: Generated<Record<string, string>>;
+  provider: SmsProviderName;
   provider_message_id: string | null;
   school_id: number | null;
   sent_at: Timestamp | null;
-  state: Generated<string>;
+  state: Generated<SmsState>;
   template_code: string | null;
   tries: Generated<number>;
   units: Generated<number>;
