@@ -20,77 +20,24 @@ import {
   type WeekQuery,
 } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
-import { SCHOOL_TODAY } from '../../core/database/sql-kit';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
-import { schoolOf } from './timetable.service';
-
-/**
- * The week ($2: any day of it, null for the school's today) of the school $1 as its Monday `week`, with the school's
- * calendar days of that week as JSON. Select from it as `wk`.
- */
-const WEEK = `(select to_char(m.monday, 'YYYY-MM-DD') as week, m.monday,
-          (select coalesce(json_agg(json_build_object('day', to_char(c.day, 'YYYY-MM-DD'), 'kind', c.kind, 'works_as', c.works_as, 'note', c.note) order by c.day), '[]')
-             from school_calendar_days c where c.school_id = $1 and c.day between m.monday and m.monday + 6) as calendar
-     from (select (d - (extract(isodow from d)::int - 1))::date as monday
-             from (select coalesce($2::date, t.today) as d from ${SCHOOL_TODAY} t) x) m)`;
-
-/** A class_sessions row (`s`) with its class's name (a teaching or a tutoring class), teacher and room: the columns of toEntry. */
-const SESSION_COLUMNS = `s.id, s.kind, s.class_id, coalesce(tc.name, uc.name) as class_name, to_char(s.day, 'YYYY-MM-DD') as day, s.start_min, s.end_min,
-  s.teacher_id, tu.name as teacher_name, s.room_id, sr.name as room_name, s.state`;
-const SESSION_JOINS = `join users tu on tu.id = s.teacher_id left join rooms sr on sr.id = s.room_id
-  left join teaching_classes tc on s.kind = 'teaching' and tc.id = s.class_id
-  left join tutoring_classes uc on s.kind = 'tutoring' and uc.id = s.class_id`;
-
-/** A care class's time slot (`t` class_times) with HH:MM times. */
-const SLOT_COLUMNS = `t.name as slot_name, to_char(t.start_time, 'HH24:MI') as start_time, to_char(t.end_time, 'HH24:MI') as end_time, t.weekdays::int[] as weekdays`;
-
-interface WeekRow {
-  week: string;
-  calendar: CalendarDay[];
-}
-
-interface SessionRow {
-  id: number;
-  kind: 'teaching' | 'tutoring';
-  class_id: number;
-  class_name: string | null;
-  day: string;
-  start_min: number;
-  end_min: number;
-  teacher_id: number;
-  teacher_name: string;
-  room_id: number | null;
-  room_name: string | null;
-  state: ScheduleEntry['state'];
-}
-
-/** A session of the school's week: day index, room, id, kind, class, class name, start and end minutes, teacher, teacher name, state. */
-type SchoolSessionTuple = [
-  number,
-  number | null,
-  number,
-  'teaching' | 'tutoring',
-  number,
-  string | null,
-  number,
-  number,
-  number,
-  string,
-  ScheduleEntry['state'],
-];
-
-interface CareRow {
-  id: number;
-  name: string;
-  status: number;
-  teacher_id: number | null;
-  teacher_name: string | null;
-  slot_name: string | null;
-  start_time: string | null;
-  end_time: string | null;
-  weekdays: number[] | null;
-}
+import type { Sendable } from '../../core/http/sendable';
+import {
+  careClass,
+  classWeekSessions,
+  insertAvailability,
+  schoolWeek,
+  teacherCareClasses,
+  teacherTeachingClasses,
+  teacherWeek,
+  teacherWeekSessions,
+  teachingClass,
+  updateAvailability,
+  week,
+  type CareRow,
+  type SessionRow,
+} from './timetable-schedule.repository';
 
 const toEntry = (s: SessionRow): ScheduleEntry => ({
   id: s.id,
@@ -158,31 +105,18 @@ const byStart = (a: ScheduleEntry, b: ScheduleEntry) =>
 export class ScheduleService {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  private async week(school: number, day: string | undefined): Promise<WeekRow> {
-    const [w]: WeekRow[] = await this.db.query(`select wk.week, wk.calendar from ${WEEK} wk`, [school, day ?? null]);
-    return w;
-  }
-
   /**
    * A care or teaching class's week. Teaching: its sessions (cancelled ones too, with their state). Care: its time
    * slot on the days running as one of the slot's weekdays while the class runs. A head teacher sees only the care
    * classes they head or are on duty in and the teaching classes they teach.
    */
-  async classSchedule(user: SessionUser, q: ClassScheduleQuery): Promise<ClassScheduleAnswer> {
-    const school = schoolOf(user);
+  async classSchedule(user: SchoolCaller, q: ClassScheduleQuery): Promise<ClassScheduleAnswer> {
+    const school = user.schoolId;
     const own = user.role === Role.Admin ? null : user.id;
-    const w = await this.week(school, q.week);
+    const w = await week(this.db, school, q.week ?? null);
     const days = weekDays(w.week, w.calendar);
     if (q.kind === 'care') {
-      const [c]: Array<CareRow & { mine: boolean }> = await this.db.query(
-        `select c.id, c.name, c.status::int as status, c.head_teacher_id as teacher_id, u.name as teacher_name, ${SLOT_COLUMNS},
-                ($3::int is null or c.head_teacher_id = $3 or exists (select 1 from duty_assignments d where d.class_id = c.id and d.teacher_id = $3)) as mine
-           from care_classes c
-           left join users u on u.id = c.head_teacher_id
-           left join class_times t on t.id = c.class_time_id and t.deleted_at is null
-          where c.id = $2 and c.school_id = $1 and c.deleted_at is null`,
-        [school, q.class_id, own],
-      );
+      const c = await careClass(this.db, school, q.class_id, own);
       if (!c) throw new AppError('timetable.class_not_found');
       if (!c.mine) throw new AppError('timetable.not_own_class');
       const entries = careEntries(c, days);
@@ -205,30 +139,11 @@ export class ScheduleService {
         days: days.map((d, i) => ({ ...d, sessions: entries[i] ? [entries[i]] : [] })),
       };
     }
-    const [c]: Array<{
-      id: number;
-      name: string;
-      status: number;
-      teacher_id: number;
-      teacher_name: string;
-      room_id: number | null;
-      room_name: string | null;
-      mine: boolean;
-    }> = await this.db.query(
-      `select c.id, c.name, c.status::int as status, c.teacher_id, u.name as teacher_name, c.room_id, r.name as room_name, ($3::int is null or c.teacher_id = $3) as mine
-         from teaching_classes c join users u on u.id = c.teacher_id left join rooms r on r.id = c.room_id
-        where c.id = $2 and c.school_id = $1 and c.deleted_at is null`,
-      [school, q.class_id, own],
-    );
+    const c = await teachingClass(this.db, school, q.class_id, own);
     if (!c) throw new AppError('timetable.class_not_found');
     if (!c.mine) throw new AppError('timetable.not_own_class');
     // (kind, class_id, day, start_min): the class's index
-    const sessions: SessionRow[] = await this.db.query(
-      `select ${SESSION_COLUMNS} from class_sessions s ${SESSION_JOINS}
-        where s.kind = 'teaching' and s.class_id = $1 and s.day between $2::date and $2::date + 6
-        order by s.day, s.start_min, s.id`,
-      [c.id, w.week],
-    );
+    const sessions = await classWeekSessions(this.db, c.id, w.week);
     const byDay = new Map<string, ScheduleEntry[]>();
     for (const s of sessions) {
       const list = byDay.get(s.day) ?? [];
@@ -248,20 +163,9 @@ export class ScheduleService {
    * tutoring sessions alike, cancelled ones with their state). One statement whatever the number of classes: the week
    * with its calendar, the school's rooms and the week's sessions by (school, day) as compact JSON arrays.
    */
-  async schoolTeachingSchedule(user: SessionUser, q: WeekQuery): Promise<SchoolTeachingScheduleAnswer> {
-    const school = schoolOf(user);
-    const [w]: Array<WeekRow & { rooms: Array<{ id: number; name: string }>; sessions: SchoolSessionTuple[] }> = await this.db.query(
-      `select wk.week, wk.calendar,
-              (select coalesce(json_agg(json_build_object('id', r.id, 'name', r.name) order by lower(r.name), r.id), '[]') from rooms r where r.school_id = $1) as rooms,
-              (select coalesce(json_agg(json_build_array(s.day - wk.monday, s.room_id, s.id, s.kind, s.class_id, coalesce(tc.name, uc.name), s.start_min, s.end_min, s.teacher_id, tu.name, s.state)
-                        order by s.day, s.start_min, s.id), '[]')
-                 from class_sessions s join users tu on tu.id = s.teacher_id
-                 left join teaching_classes tc on s.kind = 'teaching' and tc.id = s.class_id
-                 left join tutoring_classes uc on s.kind = 'tutoring' and uc.id = s.class_id
-                where s.school_id = $1 and s.day between wk.monday and wk.monday + 6) as sessions
-         from ${WEEK} wk`,
-      [school, q.week ?? null],
-    );
+  async schoolTeachingSchedule(user: SchoolCaller, q: WeekQuery): Promise<SchoolTeachingScheduleAnswer> {
+    const school = user.schoolId;
+    const w = await schoolWeek(this.db, school, q.week ?? null);
     const days = weekDays(w.week, w.calendar);
     const rooms = w.rooms.map((r) => ({ id: r.id, name: r.name, days: days.map((): SchoolScheduleEntry[] => []) }));
     const roomAt = new Map(rooms.map((r) => [r.id, r]));
@@ -288,40 +192,14 @@ export class ScheduleService {
    * classes they head or are on duty in, their saved availability, and every running class they head, are on duty
    * in or teach (whether or not it meets that week: the class picker of /AClassSchedule). Four statements.
    */
-  async teacherSchedule(user: SessionUser, q: WeekQuery): Promise<TeacherScheduleAnswer> {
-    const school = schoolOf(user);
-    const [w]: Array<
-      WeekRow & { availability: { windows: TeacherAvailability['windows']; note: string; version: number; updated_at: string } | null }
-    > = await this.db.query(
-      `select wk.week, wk.calendar,
-              (select json_build_object('windows', a.windows, 'note', a.note, 'version', a.version, 'updated_at', a.updated_at)
-                 from teacher_availability a where a.user_id = $3 and a.school_id = $1) as availability
-         from ${WEEK} wk`,
-      [school, q.week ?? null, user.id],
-    );
+  async teacherSchedule(user: SchoolCaller, q: WeekQuery): Promise<Sendable<TeacherScheduleAnswer>> {
+    const school = user.schoolId;
+    const w = await teacherWeek(this.db, school, user.id, q.week ?? null);
     const days = weekDays(w.week, w.calendar);
     // (teacher_id, day): the teachers' index
-    const sessions: SessionRow[] = await this.db.query(
-      `select ${SESSION_COLUMNS} from class_sessions s ${SESSION_JOINS}
-        where s.teacher_id = $2 and s.school_id = $1 and s.day between $3::date and $3::date + 6
-        order by s.day, s.start_min, s.id`,
-      [school, user.id, w.week],
-    );
-    const care: Array<CareRow & { duty: 'head' | 'duty' }> = await this.db.query(
-      `select c.id, c.name, c.status::int as status, c.head_teacher_id as teacher_id, u.name as teacher_name, ${SLOT_COLUMNS},
-              case when c.head_teacher_id = $2 then 'head' else 'duty' end as duty
-         from care_classes c
-         join class_times t on t.id = c.class_time_id and t.deleted_at is null
-         left join users u on u.id = c.head_teacher_id
-        where c.school_id = $1 and c.deleted_at is null and c.status = 1
-          and (c.head_teacher_id = $2 or c.id in (select d.class_id from duty_assignments d where d.teacher_id = $2 and d.school_id = $1))
-        order by t.start_time, c.id`,
-      [school, user.id],
-    );
-    const teaching: Array<{ id: number; name: string }> = await this.db.query(
-      `select id, name from teaching_classes where school_id = $1 and teacher_id = $2 and status = 1 and deleted_at is null order by name, id`,
-      [school, user.id],
-    );
+    const sessions = await teacherWeekSessions(this.db, school, user.id, w.week);
+    const care = await teacherCareClasses(this.db, school, user.id);
+    const teaching = await teacherTeachingClasses(this.db, school, user.id);
     const perDay = days.map((d) => ({ ...d, sessions: [] as ScheduleEntry[], care: [] as Array<ScheduleEntry & { duty: 'head' | 'duty' }> }));
     const dayAt = new Map(days.map((d, i) => [d.day, i]));
     for (const s of sessions) perDay[dayAt.get(s.day)!].sessions.push(toEntry(s));
@@ -351,27 +229,16 @@ export class ScheduleService {
    * validated by availabilityProblem (the input schema) and are stored sorted. One statement; a stale version (or a
    * first save racing another) is a conflict.
    */
-  async saveTeacherSchedule(user: SessionUser, input: SaveTeacherScheduleInput): Promise<TeacherAvailability> {
-    const school = schoolOf(user);
+  async saveTeacherSchedule(user: SchoolCaller, input: SaveTeacherScheduleInput): Promise<Sendable<TeacherAvailability>> {
+    const school = user.schoolId;
     const windows = JSON.stringify(
       sortAvailability(input.windows).map((x) => ({ weekday: x.weekday, start_time: x.start_time, end_time: x.end_time })),
     );
     const note = input.note ?? '';
-    const returning = `a.windows, a.note, a.version, a.updated_at`;
-    const rows: TeacherAvailability[] =
+    const rows =
       input.version === 0
-        ? await this.db.query(
-            `insert into teacher_availability as a (user_id, school_id, windows, note) values ($1, $2, $3::jsonb, $4)
-             on conflict (user_id) do nothing returning ${returning}`,
-            [user.id, school, windows, note],
-          )
-        : await this.db.query(
-            `with u as (
-               update teacher_availability a set windows = $3::jsonb, note = $4, version = a.version + 1, updated_at = now()
-                where a.user_id = $1 and a.school_id = $2 and a.version = $5 returning ${returning})
-             select * from u`,
-            [user.id, school, windows, note, input.version],
-          );
+        ? await insertAvailability(this.db, { userId: user.id, schoolId: school, windows, note })
+        : await updateAvailability(this.db, { userId: user.id, schoolId: school, windows, note, version: input.version });
     if (!rows.length) throw new AppError('error.conflict');
     return rows[0];
   }

@@ -10,10 +10,9 @@ import {
   SelectClassTimeQuery,
   WeekQuery,
 } from '@wantuo/shared';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
-import type { SessionUser } from '../../core/http/request-context';
 import { ScheduleService } from './schedule.service';
 import { TimetableService } from './timetable.service';
 
@@ -26,52 +25,52 @@ export class TimetableController {
   ) {}
 
   @Action('GET', 'classTimeList')
-  list(@Input() q: ClassTimeListQuery, @CurrentUser() user: SessionUser) {
+  list(@Input() q: ClassTimeListQuery, @SchoolUser() user: SchoolCaller) {
     return this.timetable.list(user, q);
   }
 
   @Action('GET', 'selectClassTime')
-  select(@Input() q: SelectClassTimeQuery, @CurrentUser() user: SessionUser) {
+  select(@Input() q: SelectClassTimeQuery, @SchoolUser() user: SchoolCaller) {
     return this.timetable.select(user, q);
   }
 
   @Action('POST', 'addClassTime')
-  add(@Input() input: AddClassTimeInput, @CurrentUser() user: SessionUser) {
+  add(@Input() input: AddClassTimeInput, @SchoolUser() user: SchoolCaller) {
     return this.timetable.add(user, input);
   }
 
   @Action('POST', 'editClassTime')
-  edit(@Input() input: EditClassTimeInput, @CurrentUser() user: SessionUser) {
+  edit(@Input() input: EditClassTimeInput, @SchoolUser() user: SchoolCaller) {
     return this.timetable.edit(user, input);
   }
 
   @Action('POST', 'delClassTime')
-  del(@Input() input: DelClassTimeInput, @CurrentUser() user: SessionUser) {
+  del(@Input() input: DelClassTimeInput, @SchoolUser() user: SchoolCaller) {
     return this.timetable.del(user, input);
   }
 
   @Action('POST', 'addStudentClassTime')
-  setStudentSlots(@Input() input: AddStudentClassTimeInput, @CurrentUser() user: SessionUser) {
+  setStudentSlots(@Input() input: AddStudentClassTimeInput, @SchoolUser() user: SchoolCaller) {
     return this.timetable.setStudentSlots(user, input);
   }
 
   @Action('GET', 'classSchedule')
-  classSchedule(@Input() q: ClassScheduleQuery, @CurrentUser() user: SessionUser) {
+  classSchedule(@Input() q: ClassScheduleQuery, @SchoolUser() user: SchoolCaller) {
     return this.schedules.classSchedule(user, q);
   }
 
   @Action('GET', 'schoolTeachingSchedule')
-  schoolTeachingSchedule(@Input() q: WeekQuery, @CurrentUser() user: SessionUser) {
+  schoolTeachingSchedule(@Input() q: WeekQuery, @SchoolUser() user: SchoolCaller) {
     return this.schedules.schoolTeachingSchedule(user, q);
   }
 
   @Action('GET', 'teacherSchedule')
-  teacherSchedule(@Input() q: WeekQuery, @CurrentUser() user: SessionUser) {
+  teacherSchedule(@Input() q: WeekQuery, @SchoolUser() user: SchoolCaller) {
     return this.schedules.teacherSchedule(user, q);
   }
 
   @Action('POST', 'teacherSchedule')
-  saveTeacherSchedule(@Input() input: SaveTeacherScheduleInput, @CurrentUser() user: SessionUser) {
+  saveTeacherSchedule(@Input() input: SaveTeacherScheduleInput, @SchoolUser() user: SchoolCaller) {
     return this.schedules.saveTeacherSchedule(user, input);
   }
 }
