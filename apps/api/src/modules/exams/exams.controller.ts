@@ -14,12 +14,11 @@ import {
   ParentExamScoresQuery,
   PublishExamScoresInput,
 } from '@wantuo/shared';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { Multipart } from '../../core/http/multipart';
 import { sendFile } from '../../core/http/send-file';
-import type { SessionUser } from '../../core/http/request-context';
 import type { IncomingFile } from '../site/files.service';
 import { ExamsService } from './exams.service';
 import { ScoresIoService } from './scores-io.service';
@@ -38,93 +37,93 @@ export class ExamsController {
   ) {}
 
   @Action('GET', 'studentExamList')
-  list(@Input() q: ExamListQuery, @CurrentUser() user: SessionUser) {
+  list(@Input() q: ExamListQuery, @SchoolUser() user: SchoolCaller) {
     return this.exams.list(user, ExamsService.filtersOf(q));
   }
 
   @Action('POST', 'studentExamList')
-  listFiltered(@Input() f: ExamListFilter, @CurrentUser() user: SessionUser) {
+  listFiltered(@Input() f: ExamListFilter, @SchoolUser() user: SchoolCaller) {
     return this.exams.list(user, f);
   }
 
   @Action('GET', 'teacherStudentExamList')
-  teacherList(@Input() q: ExamListQuery, @CurrentUser() user: SessionUser) {
+  teacherList(@Input() q: ExamListQuery, @SchoolUser() user: SchoolCaller) {
     return this.exams.list(user, ExamsService.filtersOf(q));
   }
 
   @Action('POST', 'addExam')
-  add(@Input() input: AddExamInput, @CurrentUser() user: SessionUser) {
+  add(@Input() input: AddExamInput, @SchoolUser() user: SchoolCaller) {
     return this.exams.add(user, input);
   }
 
   @Action('POST', 'teacherAddExam')
-  teacherAdd(@Input() input: AddExamInput, @CurrentUser() user: SessionUser) {
+  teacherAdd(@Input() input: AddExamInput, @SchoolUser() user: SchoolCaller) {
     return this.exams.add(user, input);
   }
 
   @Action('POST', 'editExam')
-  edit(@Input() input: EditExamInput, @CurrentUser() user: SessionUser) {
+  edit(@Input() input: EditExamInput, @SchoolUser() user: SchoolCaller) {
     return this.exams.edit(user, input);
   }
 
   @Action('POST', 'teacherEditExam')
-  teacherEdit(@Input() input: EditExamInput, @CurrentUser() user: SessionUser) {
+  teacherEdit(@Input() input: EditExamInput, @SchoolUser() user: SchoolCaller) {
     return this.exams.edit(user, input);
   }
 
   @Action('POST', 'delExam')
-  remove(@Input() input: DelExamInput, @CurrentUser() user: SessionUser) {
+  remove(@Input() input: DelExamInput, @SchoolUser() user: SchoolCaller) {
     return this.exams.remove(user, input);
   }
 
   @Action('POST', 'publishExamScores')
-  publish(@Input() input: PublishExamScoresInput, @CurrentUser() user: SessionUser) {
+  publish(@Input() input: PublishExamScoresInput, @SchoolUser() user: SchoolCaller) {
     return this.exams.publish(user, input);
   }
 
   @Action('GET', 'examScore')
-  scoresOf(@Input() q: ExamScoreQuery, @CurrentUser() user: SessionUser) {
+  scoresOf(@Input() q: ExamScoreQuery, @SchoolUser() user: SchoolCaller) {
     return this.scores.scores(user, q);
   }
 
   @Action('GET', 'teacherExamScore')
-  teacherScores(@Input() q: ExamScoreQuery, @CurrentUser() user: SessionUser) {
+  teacherScores(@Input() q: ExamScoreQuery, @SchoolUser() user: SchoolCaller) {
     return this.scores.scores(user, q);
   }
 
   @Action('POST', 'addExamScore')
-  addScores(@Input() input: AddExamScoreInput, @CurrentUser() user: SessionUser) {
+  addScores(@Input() input: AddExamScoreInput, @SchoolUser() user: SchoolCaller) {
     return this.scores.add(user, input);
   }
 
   @Action('POST', 'teacherAddExamScore')
-  teacherAddScores(@Input() input: AddExamScoreInput, @CurrentUser() user: SessionUser) {
+  teacherAddScores(@Input() input: AddExamScoreInput, @SchoolUser() user: SchoolCaller) {
     return this.scores.add(user, input);
   }
 
   @Action('POST', 'delExamScore')
-  delScore(@Input() input: DelExamScoreInput, @CurrentUser() user: SessionUser) {
+  delScore(@Input() input: DelExamScoreInput, @SchoolUser() user: SchoolCaller) {
     return this.scores.remove(user, input);
   }
 
   @Action('POST', 'teacherDelExamScore')
-  teacherDelScore(@Input() input: DelExamScoreInput, @CurrentUser() user: SessionUser) {
+  teacherDelScore(@Input() input: DelExamScoreInput, @SchoolUser() user: SchoolCaller) {
     return this.scores.remove(user, input);
   }
 
   @Action('GET', 'parentExamScores')
-  parent(@Input() q: ParentExamScoresQuery, @CurrentUser() user: SessionUser) {
+  parent(@Input() q: ParentExamScoresQuery, @SchoolUser() user: SchoolCaller) {
     return this.scores.parent(user, q);
   }
 
   @Action('POST', 'examScoreImport')
   @Multipart('file')
-  import(@Input() input: ExamScoreImportInput, @UploadedFile() file: IncomingFile | undefined, @CurrentUser() user: SessionUser) {
+  import(@Input() input: ExamScoreImportInput, @UploadedFile() file: IncomingFile | undefined, @SchoolUser() user: SchoolCaller) {
     return this.io.import(user, input.exam_id, file, input.dry_run === '1');
   }
 
   @Action('GET', 'examScoreExport')
-  async export(@Input() q: ExamScoreExportQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
+  async export(@Input() q: ExamScoreExportQuery, @SchoolUser() user: SchoolCaller, @Res() res: Response) {
     sendFile(res, await this.io.export(user, q.exam_id));
   }
 }

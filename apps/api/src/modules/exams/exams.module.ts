@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MessagesModule } from '../messages/messages.module';
 import { ExamsController } from './exams.controller';
+import { ExamsRepository } from './exams.repository';
 import { ExamsService } from './exams.service';
 import { ScoresIoService } from './scores-io.service';
 import { ScoresService } from './scores.service';
@@ -9,6 +10,6 @@ import { ScoresService } from './scores.service';
 @Module({
   imports: [MessagesModule],
   controllers: [ExamsController],
-  providers: [ExamsService, ScoresService, ScoresIoService],
+  providers: [ExamsRepository, ExamsService, ScoresService, ScoresIoService],
 })
 export class ExamsModule {}

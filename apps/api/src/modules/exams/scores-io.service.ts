@@ -3,12 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { EXAM_MAX_BATCH, readWholeCell, type ExamScoreImportResult } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { ChildAccessLog } from '../privacy/access-log.service';
 import type { FileAnswer } from '../../core/http/send-file';
 import { sheet, xlsxFile } from '../../core/http/xlsx-file';
 import { isZip, readFirstSheet } from '../students/sheet-read';
-import { examOf } from './exams-sql';
+import { examOf } from './exam-rules';
+import { ExamsRepository } from './exams.repository';
 import { ScoresService, type BatchRow } from './scores.service';
 
 /** The columns of the score sheet: the export writes them, the import reads 学生编号 and 成绩 back (others ignored). */
@@ -21,6 +22,7 @@ const MAX_BYTES = 5 * 1024 * 1024;
 export class ScoresIoService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: ExamsRepository,
     private readonly scores: ScoresService,
     private readonly log: ChildAccessLog,
   ) {}
@@ -29,7 +31,7 @@ export class ScoresIoService {
    * The exam's score sheet (a teacher: own classes), the one the import reads back; absent as 缺考, empty: no entry.
    * Recorded in the access log with the children it names.
    */
-  async export(user: SessionUser, examId: number): Promise<FileAnswer> {
+  async export(user: SchoolCaller, examId: number): Promise<FileAnswer> {
     const answer = await this.scores.scores(user, { exam_id: examId });
     await this.log.record(
       user,
@@ -74,7 +76,7 @@ export class ScoresIoService {
 
   /** Checks every row of the sheet (dry run), or saves them all in one transaction when none has a problem. */
   async import(
-    user: SessionUser,
+    user: SchoolCaller,
     examId: number,
     file: { buffer: Buffer; size: number } | undefined,
     dryRun: boolean,
@@ -104,7 +106,7 @@ export class ScoresIoService {
       .filter((r) => r.score !== '' || r.student_id === null);
     if (!rows.length) throw new AppError('exams.import_empty');
     return this.db.transaction(async (em) => {
-      const exam = await examOf(em, user, examId, { lock: !dryRun });
+      const exam = await examOf(this.repo, em, user, examId, { lock: !dryRun });
       const { problems, good } = await this.scores.check(em, user, exam, rows);
       const out = problems.map((p) => ({
         row: p.row,

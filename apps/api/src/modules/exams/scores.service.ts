@@ -12,21 +12,18 @@ import {
   type AddExamScoreResult,
   type DelExamScoreInput,
   type ExamClassStats,
-  type ExamScoreAnswer,
   type ExamScoreQuery,
   type ExamScoreRow,
   type Lang,
   type MessageKey,
-  type ParentExamScore,
-  type ParentExamScoresAnswer,
   type ParentExamScoresQuery,
 } from '@wantuo/shared';
-import { DataSource, type EntityManager } from 'typeorm';
-import { preparedQuery } from '../../core/database/prepared-query';
-import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
+import { DataSource } from 'typeorm';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
+import { offsetOf, pageOf, type Queryable } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
-import { EXAM_HEAD_COLUMNS, EXAM_JOINS, examOf, schoolOf, toExam, type ExamDbRow, type ExamHead } from './exams-sql';
+import { examOf, toExam, type ExamHead } from './exam-rules';
+import { ExamsRepository, type RosterRow } from './exams.repository';
 
 /** Names in Chinese order (pinyin); one collator, not one per comparison. */
 const ZH = new Intl.Collator('zh-CN');
@@ -53,53 +50,24 @@ interface GoodRow {
   absent: boolean;
 }
 
-interface RosterRow {
-  student_id: number;
-  student_name: string;
-  class_id: number | null;
-  /** set from the exam's classes */
-  class_name?: string | null;
-  score2: number | null;
-  absent: boolean;
-  entered: boolean;
-}
-
 /** Scores of an exam: the grid with ranks and statistics, batches (all or none), deletions, the guardians' page. */
 @Injectable()
 export class ScoresService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: ExamsRepository,
+  ) {}
 
   /**
    * Every student of the exam's classes (students scored since moved keep their row), with score, class and school
    * rank; statistics, per class and overall, and the distribution in bands over the rows shown. A teacher sees the
    * students of own classes (school ranks still count every score). Two statements, ranks and stats in memory.
    */
-  async scores(user: SessionUser, q: ExamScoreQuery): Promise<ExamScoreAnswer> {
+  async scores(user: SchoolCaller, q: ExamScoreQuery) {
     // three statements at once: the caller's access (examOf refuses before anything is answered), the exam, the roster:
     // the scored students, then the students of the classes without a score (a class of the exam keeps its scores:
     // editExam refuses to take it off, so a score's class is always one of the exam's)
-    const [head, [examRow], rows]: [ExamHead, ExamDbRow[], RosterRow[]] = await Promise.all([
-      examOf(this.db, user, q.exam_id),
-      // named prepared statements: planning the roster took longer than running it (5.7 ms against 4.4 at 2,000 scores)
-      preparedQuery<ExamDbRow>(
-        this.db,
-        'exams.score_head',
-        `select ${EXAM_HEAD_COLUMNS} from exams e ${EXAM_JOINS} where e.id = $1 and e.school_id = $2`,
-        [q.exam_id, schoolOf(user)],
-      ),
-      preparedQuery<RosterRow>(
-        this.db,
-        'exams.score_roster',
-        `select sc.student_id, s.name as student_name, sc.class_id, sc.score2, sc.absent, true as entered
-           from exam_scores sc join students s on s.id = sc.student_id where sc.exam_id = $1 and sc.school_id = $2
-         union all
-         select ccs.student_id, s.name, ccs.class_id, null, false, false
-           from exam_classes ec join care_class_students ccs on ccs.class_id = ec.class_id
-           join students s on s.id = ccs.student_id and s.status = 1
-          where ec.exam_id = $1 and ec.school_id = $2 and not exists (select 1 from exam_scores sc where sc.exam_id = $1 and sc.student_id = ccs.student_id)`,
-        [q.exam_id, schoolOf(user)],
-      ),
-    ]);
+    const [head, [examRow, rows]] = await Promise.all([examOf(this.repo, this.db, user, q.exam_id), this.repo.scoreSheet(q.exam_id, user.schoolId)]);
     // the exam's counts over all its scores (as studentExamList answers them)
     let sum2 = 0;
     let scored = 0;
@@ -112,7 +80,7 @@ export class ScoresService {
         sum2 += r.score2!;
       }
     }
-    const exam = toExam({ ...examRow, scored, absent, average: scored ? Math.round((sum2 / scored / 2) * 10) / 10 : null });
+    const exam = toExam({ ...examRow!, scored, absent, average: scored ? Math.round((sum2 / scored / 2) * 10) / 10 : null });
     const names = new Map(exam.classes.map((c) => [c.id, c.name]));
     for (const r of rows) r.class_name = r.class_id === null ? null : (names.get(r.class_id) ?? null);
     const pass2 = head.pass2 ?? defaultPass2(head.full_mark);
@@ -191,9 +159,9 @@ export class ScoresService {
   }
 
   /** A batch of scores, all or none: every bad row is named (line and student) and nothing is written. */
-  async add(user: SessionUser, input: AddExamScoreInput): Promise<AddExamScoreResult> {
+  async add(user: SchoolCaller, input: AddExamScoreInput): Promise<AddExamScoreResult> {
     return this.db.transaction(async (em) => {
-      const exam = await examOf(em, user, input.exam_id, { lock: true });
+      const exam = await examOf(this.repo, em, user, input.exam_id, { lock: true });
       if (input.scores_version !== undefined && input.scores_version !== exam.scores_version) throw new AppError('exams.scores_changed');
       const rows: BatchRow[] = input.rows.map((r, i) => ({ row: i + 1, student_id: r.student_id, score: r.score, absent: r.absent }));
       const { problems, good } = await this.check(em, user, exam, rows);
@@ -206,20 +174,9 @@ export class ScoresService {
    * Checks a batch: each student once, in one of the exam's classes (a teacher: own classes), with a score 0..full
    * mark in half points or absent. Answers every problem, and the rows to write when there is none.
    */
-  async check(
-    em: Pick<EntityManager, 'query'>,
-    user: SessionUser,
-    exam: ExamHead,
-    rows: BatchRow[],
-  ): Promise<{ problems: RowProblem[]; good: GoodRow[] }> {
+  async check(em: Queryable, user: SchoolCaller, exam: ExamHead, rows: BatchRow[]): Promise<{ problems: RowProblem[]; good: GoodRow[] }> {
     const ids = [...new Set(rows.map((r) => r.student_id).filter((id): id is number => id !== null))];
-    const found: Array<{ id: number; name: string; class_id: number | null; scored: boolean; active: boolean }> = await em.query(
-      `select s.id, s.name, coalesce(sc.class_id, ccs.class_id) as class_id, sc.student_id is not null as scored, s.status = 1 as active
-         from students s left join care_class_students ccs on ccs.student_id = s.id
-         left join exam_scores sc on sc.exam_id = $1 and sc.student_id = s.id
-        where s.id = any($2::int[]) and s.school_id = $3`,
-      [exam.id, ids, schoolOf(user)],
-    );
+    const found = await this.repo.students(em, exam.id, user.schoolId, ids);
     const byId = new Map(found.map((s) => [s.id, s]));
     const own = new Set(exam.own_ids);
     const seen = new Set<number>();
@@ -252,85 +209,32 @@ export class ScoresService {
   }
 
   /** Writes checked rows (one statement with the log), and moves the exam's scores_version on. */
-  async write(em: Pick<EntityManager, 'query'>, user: SessionUser, exam: ExamHead, good: GoodRow[]): Promise<AddExamScoreResult> {
-    const [w]: Array<{ n: number }> = await em.query(
-      `with v as (select * from unnest($2::int[], $3::int[], $4::bool[], $5::int[]) as v(student_id, score2, absent, class_id)),
-       up as (insert into exam_scores (exam_id, student_id, school_id, class_id, score2, absent, entered_by, entered_at)
-              select $1, v.student_id, $6, v.class_id, v.score2, v.absent, $7, now() from v
-              on conflict (exam_id, student_id) do update set score2 = excluded.score2, absent = excluded.absent, entered_by = excluded.entered_by, entered_at = now()
-              returning student_id, score2, absent),
-       lg as (insert into exam_score_log (exam_id, student_id, school_id, action, score2, absent, actor_id)
-              select $1, up.student_id, $6, 'set', up.score2, up.absent, $7 from up returning 1)
-       select (select count(*)::int from up) as n, (select count(*) from lg) as logged`,
-      [
-        exam.id,
-        good.map((g) => g.student_id),
-        good.map((g) => g.score2),
-        good.map((g) => g.absent),
-        good.map((g) => g.class_id),
-        schoolOf(user),
-        user.id,
-      ],
-    );
-    const [v]: Array<{ scores_version: number }> = await em.query(
-      `with u as (update exams set scores_version = scores_version + 1 where id = $1 returning scores_version) select scores_version from u`,
-      [exam.id],
-    );
-    return { saved: w.n, scores_version: v.scores_version };
+  async write(em: Queryable, user: SchoolCaller, exam: ExamHead, good: GoodRow[]): Promise<AddExamScoreResult> {
+    const saved = await this.repo.writeScores(em, { examId: exam.id, schoolId: user.schoolId, actorId: user.id, rows: good });
+    const scores_version = await this.repo.bumpScores(em, exam.id);
+    return { saved, scores_version };
   }
 
   /** Deletes one student's score (logged); a teacher: a student of an own class. */
-  async remove(user: SessionUser, input: DelExamScoreInput): Promise<AddExamScoreResult> {
+  async remove(user: SchoolCaller, input: DelExamScoreInput): Promise<AddExamScoreResult> {
     return this.db.transaction(async (em) => {
-      const exam = await examOf(em, user, input.exam_id, { lock: true });
-      const [sc]: Array<{ class_id: number | null }> = await em.query(`select class_id from exam_scores where exam_id = $1 and student_id = $2`, [
-        exam.id,
-        input.student_id,
-      ]);
+      const exam = await examOf(this.repo, em, user, input.exam_id, { lock: true });
+      const sc = await this.repo.score(em, exam.id, input.student_id);
       if (!sc) throw new AppError('exams.score_not_found');
       if (sc.class_id === null || !exam.own_ids.includes(sc.class_id)) throw new AppError('exams.not_own_class');
-      await em.query(
-        `with d as (delete from exam_scores where exam_id = $1 and student_id = $2 returning student_id, score2, absent)
-         insert into exam_score_log (exam_id, student_id, school_id, action, score2, absent, actor_id) select $1, d.student_id, $3, 'delete', d.score2, d.absent, $4 from d`,
-        [exam.id, input.student_id, schoolOf(user), user.id],
-      );
-      const [v]: Array<{ scores_version: number }> = await em.query(
-        `with u as (update exams set scores_version = scores_version + 1 where id = $1 returning scores_version) select scores_version from u`,
-        [exam.id],
-      );
-      return { saved: 0, scores_version: v.scores_version };
+      await this.repo.deleteScore(em, { examId: exam.id, studentId: input.student_id, schoolId: user.schoolId, actorId: user.id });
+      const scores_version = await this.repo.bumpScores(em, exam.id);
+      return { saved: 0, scores_version };
     });
   }
 
   /** A guardian's child's published scores, newest exam first: score, rank in the class, the class's count and average. */
-  async parent(user: SessionUser, q: ParentExamScoresQuery): Promise<ParentExamScoresAnswer> {
-    const [st]: Array<{ id: number; name: string }> = await this.db.query(
-      `select s.id, s.name from students s join student_guardians g on g.student_id = s.id and g.user_id = $3 where s.id = $1 and s.school_id = $2`,
-      [q.student_id, schoolOf(user), user.id],
-    );
+  async parent(user: SchoolCaller, q: ParentExamScoresQuery) {
+    const st = await this.repo.child(user.schoolId, q.student_id, user.id);
     if (!st) throw new AppError('exams.student_not_found');
-    const rows: Array<ParentExamScore & { total: number; score2: number | null; pass2: number | null }> = await this.db.query(
-      `select count(*) over ()::int as total, e.id as exam_id, e.name, e.subject, to_char(e.exam_day, 'YYYY-MM-DD') as exam_day, e.full_mark, e.pass2,
-              c.name as class_name, m.score2, m.absent,
-              case when m.absent then null else (select count(*)::int + 1 from exam_scores o where o.exam_id = m.exam_id and o.class_id is not distinct from m.class_id
-                                                   and not o.absent and o.score2 > m.score2) end as class_rank,
-              k.class_count, k.class_average
-         from exam_scores m join exams e on e.id = m.exam_id and e.published_at is not null
-         left join care_classes c on c.id = m.class_id
-         cross join lateral (select count(*)::int as class_count, round(avg(o.score2) / 2.0, 1)::float8 as class_average
-                               from exam_scores o where o.exam_id = m.exam_id and o.class_id is not distinct from m.class_id and not o.absent) k
-        where m.student_id = $1
-        order by e.exam_day desc, e.id desc limit $2 offset $3`,
-      [st.id, q.limit, offsetOf(q)],
-    );
-    let total = totalOf(rows);
-    if (!rows.length && q.page > 1) {
-      const [c]: Array<{ n: number }> = await this.db.query(
-        `select count(*)::int as n from exam_scores m join exams e on e.id = m.exam_id and e.published_at is not null where m.student_id = $1`,
-        [st.id],
-      );
-      total = c.n;
-    }
+    const rows = await this.repo.parentScores(st.id, q.limit, offsetOf(q));
+    let total = Number(rows[0]?.total ?? 0);
+    if (!rows.length && q.page > 1) total = await this.repo.parentScoreCount(st.id);
     const list = rows.map(({ total: _, score2, pass2, ...r }) => ({
       ...r,
       score: score2 === null ? null : score2 / 2,
