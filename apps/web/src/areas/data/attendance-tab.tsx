@@ -5,13 +5,15 @@ import { useMemo, useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSession } from '../../stores/session';
+import { FLOW_HEX } from '../flow/flow-look';
 import { ChartCard } from './chart-card';
 import { EChart, type ChartOption } from './echart';
 import { dataStrings } from './strings';
 
 type State = 'left' | 'in_centre' | 'picked_up' | 'on_leave' | 'expected';
 const STATES: State[] = ['left', 'in_centre', 'picked_up', 'on_leave', 'expected'];
-const COLOR: Record<State, string> = { left: '#722ed1', in_centre: '#52c41a', picked_up: '#1677ff', on_leave: '#fa8c16', expected: '#d9d9d9' };
+// the not-yet-arrived in a light grey: the chart's rest
+const COLOR: Record<State, string> = { ...FLOW_HEX, expected: '#d9d9d9' };
 
 /** Bars stacked per period with a zoom slider once there are many periods (shared by the data centre's charts). */
 export function barOption(

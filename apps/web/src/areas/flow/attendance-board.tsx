@@ -9,10 +9,11 @@ import { AttendanceRecords } from './attendance-records';
 import { PickupMark } from './pickup-mark';
 import { flowStrings, type FlowKey } from './strings';
 import { useFlowLive } from './use-flow-live';
+import { FLOW_HEX, flowLabel, SHOWN_STATES, type ShownState } from './flow-look';
 
-type BoardColumn = 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
-const COLUMNS: BoardColumn[] = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'];
-const COLOR: Record<BoardColumn, string> = { expected: '#8c8c8c', picked_up: '#1677ff', in_centre: '#52c41a', left: '#722ed1', on_leave: '#fa8c16' };
+type BoardColumn = ShownState;
+const COLUMNS = SHOWN_STATES;
+const COLOR = FLOW_HEX;
 
 /** The board data, refreshed on every committed flow event (debounced) and every 30 s as a fallback. */
 export function useLiveBoard() {
@@ -92,7 +93,7 @@ function TodayBoard() {
         <Row gutter={[12, 12]}>
           {COLUMNS.map((c) => (
             <Col xs={12} sm={8} md={4} key={c}>
-              <Statistic title={tf(`flow.state_${c}` as FlowKey)} value={byState.get(c)!.length} styles={{ content: { color: COLOR[c] } }} />
+              <Statistic title={tf(flowLabel(c))} value={byState.get(c)!.length} styles={{ content: { color: COLOR[c] } }} />
             </Col>
           ))}
         </Row>
@@ -123,7 +124,7 @@ function TodayBoard() {
                 size="small"
                 title={
                   <span style={{ color: COLOR[c] }}>
-                    {tf(`flow.state_${c}` as FlowKey)} {byState.get(c)!.length}
+                    {tf(flowLabel(c))} {byState.get(c)!.length}
                   </span>
                 }
               >

@@ -11,10 +11,9 @@ import { useSession } from '../../stores/session';
 import { useExamClasses } from '../exams/common';
 import { PickupMark } from './pickup-mark';
 import { StudentDayDrawer } from './transport-board';
-import { flowStrings, type FlowKey } from './strings';
+import { flowStrings } from './strings';
+import { flowLabel, flowTag, SHOWN_STATES } from './flow-look';
 
-const STATES = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as const;
-const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
 const PAGE = 20;
 
 /**
@@ -77,7 +76,7 @@ export function AttendanceRecords() {
           style={{ minWidth: 120 }}
           value={state}
           onChange={reset(setState)}
-          options={STATES.map((s) => ({ value: s, label: tf(`flow.state_${s}` as FlowKey) }))}
+          options={SHOWN_STATES.map((s) => ({ value: s, label: tf(flowLabel(s)) }))}
         />
         {q.data && <Typography.Text type="secondary">{tf('records.total', { n: q.data.total })}</Typography.Text>}
       </Space>
@@ -98,7 +97,7 @@ export function AttendanceRecords() {
             title: tf('records.state'),
             dataIndex: 'state',
             width: 84,
-            render: (v: string) => <Tag color={STATE_COLOR[v]}>{tf(`flow.state_${v}` as FlowKey)}</Tag>,
+            render: (v: string) => <Tag color={flowTag(v)}>{tf(flowLabel(v))}</Tag>,
           },
           {
             title: tf('records.times'),

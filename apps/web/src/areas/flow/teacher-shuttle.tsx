@@ -7,11 +7,11 @@ import { localTime, useSchoolZone } from '../../lib/school-time';
 import { PickupScan } from '../pickup/pickup-scan';
 import { useQueuedPickups } from '../pickup/use-queued-pickups';
 import { HandOverButton } from './hand-over';
-import { flowStrings, type FlowKey } from './strings';
+import { flowStrings } from './strings';
 import { StepBar, stepsOf, useTaskSelection } from './step-runner';
 import './teacher-today.css';
+import { flowLabel, flowTag } from './flow-look';
 
-const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
 const SHUTTLE = stepsOf('shuttle');
 
 /**
@@ -78,7 +78,7 @@ export default function TeacherShuttle() {
                       <Checkbox checked={selected.has(s.id)} onClick={(e) => e.stopPropagation()} onChange={() => toggle(s.id)} />
                       <div className="flow-row-main">
                         <div>
-                          <strong>{s.name}</strong> <Tag color={STATE_COLOR[s.state]}>{tf(`flow.state_${s.state}` as FlowKey)}</Tag>
+                          <strong>{s.name}</strong> <Tag color={flowTag(s.state)}>{tf(flowLabel(s.state))}</Tag>
                           {s.handed_over_by_name && <Tag color="gold">{tf('handover.from', { name: s.handed_over_by_name })}</Tag>}
                         </div>
                         <Typography.Text type="secondary" className="flow-times">

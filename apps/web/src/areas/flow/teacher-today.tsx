@@ -12,20 +12,14 @@ import { PickupScan } from '../pickup/pickup-scan';
 import { CallButton } from '../privacy/call-button';
 import { useQueuedPickups } from '../pickup/use-queued-pickups';
 import { reportsStrings } from '../reports/strings';
-import { flowStrings, type FlowKey } from './strings';
+import { flowStrings } from './strings';
 import './teacher-today.css';
+import { flowLabel, flowTag } from './flow-look';
 
 /** the daily report's quick-comment picker (reports area), loaded when a 评语 is first opened */
 const CommentPicker = lazy(() => import('../reports/comment-picker'));
 
 type Filter = 'all' | 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
-const STATE_COLOR: Record<Exclude<Filter, 'all'>, string> = {
-  expected: 'default',
-  picked_up: 'blue',
-  in_centre: 'green',
-  left: 'purple',
-  on_leave: 'orange',
-};
 
 /**
  * Today's flow on a teacher's phone: the students they are responsible for, select one or many, tap a step.
@@ -89,7 +83,7 @@ export default function TeacherToday() {
             onChange={(v) => setFilter(v as Filter)}
             options={(['all', 'expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as Filter[]).map((f) => ({
               value: f,
-              label: `${ft(`flow.state_${f}` as FlowKey)} ${f === 'all' ? students.length : (counts[f] ?? 0)}`,
+              label: `${ft(flowLabel(f))} ${f === 'all' ? students.length : (counts[f] ?? 0)}`,
             }))}
           />
         </div>
@@ -114,7 +108,7 @@ export default function TeacherToday() {
                   <Checkbox checked={selected.has(s.id)} onClick={(e) => e.stopPropagation()} onChange={() => toggle(s.id)} />
                   <div className="flow-row-main">
                     <div>
-                      <strong>{s.name}</strong> <Tag color={STATE_COLOR[state]}>{ft(`flow.state_${state}` as FlowKey)}</Tag>
+                      <strong>{s.name}</strong> <Tag color={flowTag(state)}>{ft(flowLabel(state))}</Tag>
                       {s.needs_shuttle && <Tag>{ft('flow.tag_shuttle')}</Tag>}
                       {s.allergies && <Tag color="red">{s.allergies}</Tag>}
                       {s.contract_units_left !== null && s.contract_units_left <= LOW_UNITS_BADGE && (

@@ -5,14 +5,14 @@ import { useState } from 'react';
 import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { localTime, useSchoolZone } from '../../lib/school-time';
+import { flowLabel, flowTag } from './flow-look';
 import { HandOverButton } from './hand-over';
-import { flowStrings, type FlowKey } from './strings';
+import { flowStrings } from './strings';
 import { StepBar, stepsOf, useTaskSelection } from './step-runner';
 import { DayTimeline } from './timeline';
 import { HomeworkMarking } from '../homework/marking';
 import './teacher-today.css';
 
-const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
 const TUTOR = stepsOf('startTutor', 'endTutor');
 
 const HW_COLOR: Record<string, string> = { todo: 'default', done: 'blue', checked: 'green' };
@@ -77,7 +77,7 @@ function TutorDrawer({ id, onClose }: { id: number | null; onClose: () => void }
           <Descriptions column={1} size="small" bordered style={{ marginBottom: 16 }}>
             <Descriptions.Item label={tf('ops.tutor_type')}>{d.tutoring_type ?? '-'}</Descriptions.Item>
             <Descriptions.Item label={tf('ops.leave_status')}>
-              <Tag color={STATE_COLOR[d.state]}>{tf(`flow.state_${d.state}` as FlowKey)}</Tag>
+              <Tag color={flowTag(d.state)}>{tf(flowLabel(d.state))}</Tag>
             </Descriptions.Item>
             <Descriptions.Item label={tf('flow.btn_start_tutor')}>
               {d.tutor_started_at ? `${localTime(d.tutor_started_at, tz)} · ${d.tutor_started_by_name ?? '-'}` : '-'}
@@ -140,7 +140,7 @@ export default function TeacherTutor() {
                   <Checkbox checked={selected.has(s.id)} onClick={(e) => e.stopPropagation()} onChange={() => toggle(s.id)} />
                   <div className="flow-row-main">
                     <div>
-                      <strong>{s.name}</strong> <Tag color={STATE_COLOR[s.state]}>{tf(`flow.state_${s.state}` as FlowKey)}</Tag>
+                      <strong>{s.name}</strong> <Tag color={flowTag(s.state)}>{tf(flowLabel(s.state))}</Tag>
                       <Tag>{s.tutoring_type}</Tag>
                       {s.tutor_started_at && !s.tutor_ended_at && <Tag color="magenta">{tf('ops.tutoring')}</Tag>}
                       {s.handed_over_by_name && <Tag color="gold">{tf('handover.from', { name: s.handed_over_by_name })}</Tag>}

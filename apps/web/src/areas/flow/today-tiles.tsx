@@ -2,17 +2,18 @@ import { Button, Card, Col, Row, Statistic, Typography } from 'antd';
 import type { TeacherTodayTask, TodayTaskList } from '@wantuo/shared';
 import { useState } from 'react';
 import { EmptyState } from '../../components/states';
+import { FLOW_HEX } from './flow-look';
 import { flowStrings, type FlowKey } from './strings';
 
 const TILES: { key: FlowKey; list: TodayTaskList; color: string; value: (d: TeacherTodayTask) => number }[] = [
   { key: 'ops.to_pick_up', list: 'to_pick_up', color: '#8c8c8c', value: (d) => d.to_pick_up },
-  { key: 'flow.state_picked_up', list: 'picked_up', color: '#1677ff', value: (d) => d.states.picked_up },
-  { key: 'flow.state_in_centre', list: 'in_centre', color: '#52c41a', value: (d) => d.states.in_centre },
+  { key: 'flow.state_picked_up', list: 'picked_up', color: FLOW_HEX.picked_up, value: (d) => d.states.picked_up },
+  { key: 'flow.state_in_centre', list: 'in_centre', color: FLOW_HEX.in_centre, value: (d) => d.states.in_centre },
   { key: 'ops.to_feed', list: 'to_feed', color: '#13c2c2', value: (d) => d.to_feed },
   { key: 'ops.to_tutor', list: 'to_tutor', color: '#faad14', value: (d) => d.to_tutor },
   { key: 'ops.tutoring', list: 'tutoring', color: '#eb2f96', value: (d) => d.tutoring },
-  { key: 'flow.state_left', list: 'left', color: '#722ed1', value: (d) => d.states.left },
-  { key: 'flow.state_on_leave', list: 'on_leave', color: '#fa8c16', value: (d) => d.states.on_leave },
+  { key: 'flow.state_left', list: 'left', color: FLOW_HEX.left, value: (d) => d.states.left },
+  { key: 'flow.state_on_leave', list: 'on_leave', color: FLOW_HEX.on_leave, value: (d) => d.states.on_leave },
 ];
 
 const tileStyle = (open: boolean) => ({

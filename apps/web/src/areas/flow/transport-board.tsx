@@ -11,9 +11,8 @@ import { localTime, useSchoolZone } from '../../lib/school-time';
 import { DayTimeline, EVENT_LABEL } from './timeline';
 import { useFlowLive } from './use-flow-live';
 import './teacher-today.css';
-import { flowStrings, type FlowKey } from './strings';
-
-const STATE_COLOR: Record<string, string> = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' };
+import { flowStrings } from './strings';
+import { flowLabel, flowTag } from './flow-look';
 
 /** A student's day in a drawer (clockingInInfo): the timeline, and for a head teacher the void of the latest step with a reason. */
 export function StudentDayDrawer({
@@ -76,7 +75,7 @@ export function StudentDayDrawer({
       ) : q.data ? (
         <>
           <div style={{ marginBottom: 12 }}>
-            <Tag color={STATE_COLOR[q.data.state]}>{tf(`flow.state_${q.data.state}` as FlowKey)}</Tag>
+            <Tag color={flowTag(q.data.state)}>{tf(flowLabel(q.data.state))}</Tag>
             {q.data.left_with && (
               <Typography.Text>{tf('parent.left_with', { name: q.data.left_with.name, relation: q.data.left_with.relation })}</Typography.Text>
             )}
@@ -171,7 +170,7 @@ export default function TransportBoard() {
                       <li key={s.id} className="flow-row" onClick={() => setOpen({ id: s.id, name: s.name })}>
                         <div className="flow-row-main">
                           <div>
-                            <strong>{s.name}</strong> <Tag color={STATE_COLOR[s.state]}>{tf(`flow.state_${s.state}` as FlowKey)}</Tag>
+                            <strong>{s.name}</strong> <Tag color={flowTag(s.state)}>{tf(flowLabel(s.state))}</Tag>
                           </div>
                           <Typography.Text type="secondary" className="flow-times">
                             {s.picked_up_at

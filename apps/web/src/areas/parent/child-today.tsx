@@ -4,9 +4,8 @@ import { useChildDay } from './child-day';
 import { useT } from '../../stores/preferences';
 import { useSchoolZone } from '../../lib/school-time';
 import { DayTimeline } from '../flow/timeline';
-import { flowStrings, type FlowKey } from '../flow/strings';
-
-const STATE_COLOR = { expected: 'default', picked_up: 'blue', in_centre: 'green', left: 'purple', on_leave: 'orange' } as const;
+import { flowStrings } from '../flow/strings';
+import { flowLabel, flowTag } from '../flow/flow-look';
 
 /** One child's day, as it happens: the state and the timeline (who did what, when), in the school's time. */
 export function ChildToday({ child, date }: { child: ParentChild; date: string }) {
@@ -20,8 +19,8 @@ export function ChildToday({ child, date }: { child: ParentChild; date: string }
   return (
     <div className="child-today" data-student={child.id}>
       <div style={{ margin: '8px 0' }}>
-        <Tag color={STATE_COLOR[d.state]} className="child-state">
-          {tf(`flow.state_${d.state}` as FlowKey)}
+        <Tag color={flowTag(d.state)} className="child-state">
+          {tf(flowLabel(d.state))}
         </Tag>
         {d.left_with && (
           <Typography.Text type="secondary">{tf('parent.left_with', { name: d.left_with.name, relation: d.left_with.relation })}</Typography.Text>

@@ -7,6 +7,7 @@ import { LoadError, Loading } from '../../components/states';
 import { defineStrings } from '../../i18n/strings';
 import { moneyStrings } from '../money/strings';
 import { useSchoolClock } from '../../lib/school-time';
+import { FLOW_HEX, SHOWN_STATES } from '../flow/flow-look';
 import { STATE_COLOR } from '../money/use-school';
 import { flowStrings, type FlowKey } from '../flow/strings';
 
@@ -37,14 +38,9 @@ const strings = defineStrings({
   units_left: { zh: '剩 {n} 次', en: '{n} left' },
 });
 
-const FLOW = ['expected', 'picked_up', 'in_centre', 'left', 'on_leave'] as const;
-const FLOW_COLOR: Record<(typeof FLOW)[number], string> = {
-  expected: '#bfbfbf',
-  picked_up: '#1677ff',
-  in_centre: '#52c41a',
-  left: '#722ed1',
-  on_leave: '#fa8c16',
-};
+const FLOW = SHOWN_STATES;
+// the not-yet-arrived in a lighter grey than the flow pages': the bar's empty part
+const FLOW_COLOR = { ...FLOW_HEX, expected: '#bfbfbf' };
 /** how often the landing page reads today's figures again while it is open */
 const REFRESH_MS = 60_000;
 

@@ -12,31 +12,23 @@ import HistogramOutline from 'antd-mobile-icons/es/HistogramOutline';
 import SoundOutline from 'antd-mobile-icons/es/SoundOutline';
 import SystemQRcodeOutline from 'antd-mobile-icons/es/SystemQRcodeOutline';
 import { useQueryClient } from '@tanstack/react-query';
-import type { ParentChild, StudentDayInfo } from '@wantuo/shared';
+import type { ParentChild } from '@wantuo/shared';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { localTime, useSchoolToday, useSchoolZone } from '../../lib/school-time';
 import { EVENT_LABEL } from '../../areas/flow/event-labels';
-import { flowStrings, type FlowKey } from '../../areas/flow/strings';
+import { flowStrings } from '../../areas/flow/strings';
 import { useFlowLive } from '../../areas/flow/use-flow-live';
 import { useChildDay } from '../../areas/parent/child-day';
 import { useParentChildren } from '../../areas/parent/children';
 import { useChosenChild } from '../../areas/parent/chosen-child';
 import { parentStrings } from '../../areas/parent/strings';
 import { phoneStrings } from '../strings';
+import { flowLabel, flowMobileTag } from '../../areas/flow/flow-look';
 import { PhonePage, QueryView } from '../ui/page';
 import { PhoneChildSwitcher } from './child-switcher';
 import { todayStrings, type TodayKey } from './today-strings';
 import './today.css';
-
-/** The tag colour of a child's state today (antd-mobile's). */
-const STATE_COLOR: Record<StudentDayInfo['state'], string> = {
-  expected: 'default',
-  picked_up: 'primary',
-  in_centre: 'success',
-  left: '#722ed1',
-  on_leave: 'warning',
-};
 
 /** The pages of 今日 that are not tabs, in the order a parent looks for them. */
 const ENTRIES: ReadonlyArray<{ to: string; label: TodayKey; icon: ReactNode }> = [
@@ -141,8 +133,8 @@ function ChildDay({ child, date }: { child: ParentChild; date: string }) {
   return (
     <div className="child-today">
       <div className="m-child-state">
-        <Tag color={STATE_COLOR[d.state]} className="child-state" round>
-          {tf(`flow.state_${d.state}` as FlowKey)}
+        <Tag color={flowMobileTag(d.state)} className="child-state" round>
+          {tf(flowLabel(d.state))}
         </Tag>
         {d.left_with && <span>{tf('parent.left_with', { name: d.left_with.name, relation: d.left_with.relation })}</span>}
       </div>

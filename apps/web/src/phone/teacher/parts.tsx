@@ -6,27 +6,19 @@ import Tag from 'antd-mobile/es/components/tag';
 import CloseOutline from 'antd-mobile-icons/es/CloseOutline';
 import type { FlowBoardStudent, HandoverDuty, StepCommandType } from '@wantuo/shared';
 import { lazy, Suspense, type KeyboardEvent, type ReactNode } from 'react';
-import { flowStrings, type FlowKey } from '../../areas/flow/strings';
+import { flowStrings } from '../../areas/flow/strings';
 import { useHandOver } from '../../areas/flow/use-hand-over';
 import type { StepDef, StepRunner } from '../../areas/flow/use-step-runner';
+import { flowLabel, flowMobileTag } from '../../areas/flow/flow-look';
 import { PhoneEmpty, PhoneError, PhoneLoading } from '../ui/states';
 import { teacherPhoneStrings } from './strings';
-
-type ShownState = 'expected' | 'picked_up' | 'in_centre' | 'left' | 'on_leave';
-const STATE_COLOR: Record<ShownState, string> = {
-  expected: 'default',
-  picked_up: 'primary',
-  in_centre: 'success',
-  left: '#722ed1',
-  on_leave: 'warning',
-};
 
 /** A student's state of the day as a small coloured tag. */
 export function StateTag({ state }: { state: string }) {
   const tf = flowStrings.use();
   return (
-    <Tag color={STATE_COLOR[state as ShownState] ?? 'default'} fill="outline">
-      {tf(`flow.state_${state}` as FlowKey)}
+    <Tag color={flowMobileTag(state)} fill="outline">
+      {tf(flowLabel(state))}
     </Tag>
   );
 }
