@@ -12,24 +12,6 @@ export class NoticeClock {
   }
 }
 
-/** The columns of a notice in a list (`n` the notice, `au` its author). */
-export const NOTICE_COLUMNS = `n.id, n.title, n.summary, n.scope, n.class_ids,
-  coalesce((select array_agg(c.name order by c.name) from care_classes c where c.id = any(n.class_ids)), '{}') as class_names,
-  n.audience, n.important, n.author_id, au.name as author_name, jsonb_array_length(n.attachments)::int as attachments,
-  n.recipients, n.read_count, n.sms_count, n.sms_at, n.last_reminded_at, n.created_at`;
-export const NOTICE_DETAIL_COLUMNS = `${NOTICE_COLUMNS}, n.content, n.attachments as attachment_list`;
-export const NOTICE_JOINS = `join users au on au.id = n.author_id`;
-
-/**
- * Whether notice `n` of school `school` went to a class user `user` heads, or to the whole school while they head a
- * class: the notices a head teacher follows for their class, whoever sent them (the parameters' placeholders).
- */
-export const toMyClasses = (
-  school: string,
-  user: string,
-) => `exists (select 1 from care_classes cc where cc.school_id = ${school} and cc.head_teacher_id = ${user}
-    and cc.deleted_at is null and (n.scope = 'school' or cc.id = any(n.class_ids)))`;
-
 /**
  * The recipients of a notice about to be published (`c`: user_id, kind), from the parameters of PUBLISH_SQL: $1 school,
  * $2 scope, $3 class ids, $4 audience, $5 author. Guardians: of the active students of the classes (or of the school),
@@ -46,7 +28,7 @@ const RECIPIENTS = `c as (
     union
     select u.id, 'staff'
       from users u
-     where u.school_id = $1 and $4 in ('staff', 'all') and u.role in (2, 5) and u.deleted_at is null and u.status = 1 and u.job_status = 1 and u.id <> $5
+     where u.school_id = $1 and $4 in ('staff', 'all') and u.role in (${Role.Teacher}, ${Role.HeadTeacher}) and u.deleted_at is null and u.status = 1 and u.job_status = 1 and u.id <> $5
        and ($2 = 'school'
             or exists (select 1 from care_classes cc where cc.id = any($3::int[]) and cc.head_teacher_id = u.id)
             or exists (select 1 from duty_assignments d where d.class_id = any($3::int[]) and d.teacher_id = u.id))
@@ -58,6 +40,8 @@ const RECIPIENTS = `c as (
  * (parents) by user id, for GuardianMessages (WeChat, else SMS), and the staff's distinct mobiles, to text. sms_count
  * counts the staff's texts here; the service adds the guardians told.
  * $6 title, $7 content, $8 summary, $9 attachments json, $10 important, $11 sms_at, $12 request key, $13 now.
+ * The module itself publishes with NoticesRepository.publish (the same statement, typed); this text stays for the demo
+ * seed (src/seed/demo-notices.ts), which publishes with it.
  */
 export const PUBLISH_SQL = `with ${RECIPIENTS},
   g as (select distinct c.user_id from c join users u on u.id = c.user_id where $10::boolean and u.role = ${Role.Parent}),
@@ -78,24 +62,6 @@ export const PUBLISH_SQL = `with ${RECIPIENTS},
          case when n.id is null then '{}' else coalesce((select array_agg(user_id order by user_id) from g), '{}') end as guardians,
          (select count(*)::int from c) as candidates
     from (select 1) one left join n on true`;
-
-/**
- * Reminds in one statement, after the notice's row was taken (last_reminded_at set): appends the reminder and answers
- * its unread recipients: the guardians (parents) by user id, for GuardianMessages, and the others' distinct mobiles, to
- * text. The reminder's `texts` counts the staff's texts here; the service adds the guardians told. $1 notice, $2 actor,
- * $3 sms_at.
- */
-export const REMIND_SQL = `with u as (
-    select r.user_id, us.mobile, us.role = ${Role.Parent} as guardian from notice_receipts r join users us on us.id = r.user_id
-     where r.notice_id = $1 and r.read_at is null and us.deleted_at is null
-  ),
-  m as (select distinct mobile from u where not guardian and mobile is not null and mobile <> ''),
-  ins as (
-    insert into notice_reminders (notice_id, actor_id, unread, texts, sms_at)
-    values ($1, $2, (select count(*) from u), (select count(*) from m), $3) returning id
-  )
-  select (select id from ins) as reminder_id, (select count(*)::int from u) as unread, coalesce((select array_agg(mobile) from m), '{}') as mobiles,
-         coalesce((select array_agg(user_id order by user_id) from u where guardian), '{}') as guardians`;
 
 /**
  * A notice's message to guardians (GuardianMessages: WeChat, else SMS; held to 07:00 in the quiet hours by

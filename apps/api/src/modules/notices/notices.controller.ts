@@ -1,9 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { AddInformInput, AdminInformListQuery, InformIdInput, InformInfoQuery, InformListQuery, ParentInformListQuery } from '@wantuo/shared';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
-import type { SessionUser } from '../../core/http/request-context';
 import { InboxService } from './inbox.service';
 import { PublishService } from './publish.service';
 import { RemindService } from './remind.service';
@@ -18,47 +17,47 @@ export class NoticesController {
   ) {}
 
   @Action('POST', 'teacherAddInform')
-  add(@Input() input: AddInformInput, @CurrentUser() user: SessionUser) {
+  add(@Input() input: AddInformInput, @SchoolUser() user: SchoolCaller) {
     return this.publishing.publish(user, input);
   }
 
   @Action('GET', 'teacherInformList')
-  teacherList(@Input() q: InformListQuery, @CurrentUser() user: SessionUser) {
+  teacherList(@Input() q: InformListQuery, @SchoolUser() user: SchoolCaller) {
     return this.inbox.staffList(user, q);
   }
 
   @Action('GET', 'headTeacherInformList')
-  headTeacherList(@Input() q: InformListQuery, @CurrentUser() user: SessionUser) {
+  headTeacherList(@Input() q: InformListQuery, @SchoolUser() user: SchoolCaller) {
     return this.inbox.staffList(user, q);
   }
 
   @Action('GET', 'headTeacherInformInfo')
-  info(@Input() q: InformInfoQuery, @CurrentUser() user: SessionUser) {
+  info(@Input() q: InformInfoQuery, @SchoolUser() user: SchoolCaller) {
     return this.inbox.info(user, q);
   }
 
   @Action('GET', 'adminInformList')
-  adminList(@Input() q: AdminInformListQuery, @CurrentUser() user: SessionUser) {
+  adminList(@Input() q: AdminInformListQuery, @SchoolUser() user: SchoolCaller) {
     return this.inbox.adminList(user, q);
   }
 
   @Action('GET', 'adminInformInfo')
-  adminInfo(@Input() q: InformInfoQuery, @CurrentUser() user: SessionUser) {
+  adminInfo(@Input() q: InformInfoQuery, @SchoolUser() user: SchoolCaller) {
     return this.inbox.info(user, q);
   }
 
   @Action('GET', 'parentInformList')
-  parentList(@Input() q: ParentInformListQuery, @CurrentUser() user: SessionUser) {
+  parentList(@Input() q: ParentInformListQuery, @SchoolUser() user: SchoolCaller) {
     return this.inbox.parentList(user, q);
   }
 
   @Action('POST', 'readInform')
-  read(@Input() input: InformIdInput, @CurrentUser() user: SessionUser) {
+  read(@Input() input: InformIdInput, @SchoolUser() user: SchoolCaller) {
     return this.inbox.open(user, input.id);
   }
 
   @Action('POST', 'remindInform')
-  remind(@Input() input: InformIdInput, @CurrentUser() user: SessionUser) {
+  remind(@Input() input: InformIdInput, @SchoolUser() user: SchoolCaller) {
     return this.reminders.remind(user, input.id);
   }
 }

@@ -3,6 +3,7 @@ import { MessagesModule } from '../messages/messages.module';
 import { InboxService } from './inbox.service';
 import { NoticeClock } from './notices-sql';
 import { NoticesController } from './notices.controller';
+import { NoticesRepository } from './notices.repository';
 import { PublishService } from './publish.service';
 import { RemindService } from './remind.service';
 
@@ -10,6 +11,6 @@ import { RemindService } from './remind.service';
 @Module({
   imports: [MessagesModule],
   controllers: [NoticesController],
-  providers: [PublishService, InboxService, RemindService, NoticeClock],
+  providers: [NoticesRepository, PublishService, InboxService, RemindService, NoticeClock],
 })
 export class NoticesModule {}

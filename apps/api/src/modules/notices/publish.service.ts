@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { messageSendAt, Role, type AddInformInput, type AddInformResult, type NoticeAttachment } from '@wantuo/shared';
+import { messageSendAt, Role, type AddInformInput, type AddInformResult } from '@wantuo/shared';
 import sanitizeHtml from 'sanitize-html';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { GuardianMessages, type StagedMessages } from '../messages/guardian-messages.service';
-import { NoticeClock, noticeMessages, plainSummary, PUBLISH_SQL, queueTexts } from './notices-sql';
+import { NoticeClock, noticeMessages, plainSummary, queueTexts } from './notices-sql';
+import { NoticesRepository } from './notices.repository';
 
 /** What a notice may contain: the about-us rules (site.service.ts) without headings' extras; links open elsewhere. */
 export const NOTICE_HTML: sanitizeHtml.IOptions = {
@@ -19,18 +20,12 @@ export const NOTICE_HTML: sanitizeHtml.IOptions = {
   transformTags: { a: sanitizeHtml.simpleTransform('a', { target: '_blank', rel: 'noopener noreferrer' }) },
 };
 
-interface Checked {
-  timezone: string;
-  school: string;
-  classes: number[];
-  files: Array<NoticeAttachment & { school_ok: boolean }>;
-}
-
 /** Publishing a notice: scope checks, sanitising, the receipts set-based, the texts of an important notice. */
 @Injectable()
 export class PublishService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: NoticesRepository,
     private readonly jobs: JobsService,
     private readonly clock: NoticeClock,
     private readonly messages: GuardianMessages,
@@ -44,24 +39,13 @@ export class PublishService {
    * messageSendAt (sms_at). sms_count counts the staff texted and the guardians told. A repeated request_id answers
    * the notice it published.
    */
-  async publish(user: SessionUser, input: AddInformInput): Promise<AddInformResult> {
-    const schoolId = user.schoolId!;
+  async publish(user: SchoolCaller, input: AddInformInput): Promise<AddInformResult> {
+    const schoolId = user.schoolId;
     const isAdmin = user.role === Role.Admin;
     if (input.scope === 'school' && !isAdmin) throw new AppError('notices.school_admin_only');
     const classIds = input.scope === 'classes' ? input.class_ids! : [];
     const fileIds = input.attachments ?? [];
-    const [checked]: Checked[] = await this.db.query(
-      `select s.timezone, s.name as school,
-              coalesce((select array_agg(cc.id) from care_classes cc
-                         where cc.school_id = s.id and cc.id = any($2::int[]) and cc.deleted_at is null and cc.status = 1
-                           and ($4::boolean or cc.head_teacher_id = $3
-                                or exists (select 1 from duty_assignments d where d.class_id = cc.id and d.teacher_id = $3))), '{}') as classes,
-              coalesce((select json_agg(json_build_object('id', f.id, 'name', f.name, 'url', '/uploads/' || f.storage_path, 'mime', f.mime, 'size', f.size)
-                                        order by array_position($5::uuid[], f.id))
-                          from files f where f.id = any($5::uuid[]) and f.school_id = s.id), '[]') as files
-         from schools s where s.id = $1`,
-      [schoolId, classIds, user.id, isAdmin, fileIds],
-    );
+    const checked = (await this.repo.publishChecks(schoolId, user.id, isAdmin, classIds, fileIds))!;
     if (checked.classes.length !== classIds.length) {
       const ok = new Set(checked.classes);
       throw new AppError('notices.class_not_found', { ids: classIds.filter((id) => !ok.has(id)).join(', ') });
@@ -76,36 +60,24 @@ export class PublishService {
     const smsAt = messageSendAt('notice.important', now, checked.timezone);
     const key = `notice:${input.request_id}`;
     const published = await this.db.transaction(async (em) => {
-      const [row]: Array<{
-        id: number | null;
-        recipients: number;
-        sms_count: number;
-        sms_at: Date | null;
-        mobiles: string[];
-        guardians: number[];
-        candidates: number;
-      }> = await em.query(PUBLISH_SQL, [
+      const row = await this.repo.publish(em, {
         schoolId,
-        input.scope,
+        scope: input.scope,
         classIds,
-        input.audience,
-        user.id,
-        input.title,
+        audience: input.audience,
+        authorId: user.id,
+        title: input.title,
         content,
-        summary || '（图片）',
-        JSON.stringify(checked.files),
+        summary: summary || '（图片）',
+        attachments: checked.files,
         important,
         smsAt,
-        key,
+        requestKey: key,
         now,
-      ]);
+      });
       if (row.id === null) {
         // a repeat of the same request (or its concurrent twin, committed meanwhile), else nobody to send to
-        const [prior]: Array<{ id: number; author_id: number; title: string; recipients: number; sms_count: number; sms_at: Date | null }> =
-          await em.query(`select id, author_id, title, recipients, sms_count, sms_at from notices where school_id = $1 and request_key = $2`, [
-            schoolId,
-            key,
-          ]);
+        const prior = await this.repo.byRequestKey(em, schoolId, key);
         if (!prior) throw new AppError('notices.no_recipients');
         if (prior.author_id !== user.id || prior.title !== input.title) throw new AppError('notices.request_reused');
         return { notice: prior, mobiles: [] as string[], staged: null };
@@ -122,7 +94,7 @@ export class PublishService {
       let smsCount = row.sms_count;
       if (staged.users) {
         smsCount += staged.users;
-        await em.query(`update notices set sms_count = $2 where id = $1`, [row.id, smsCount]);
+        await this.repo.setSmsCount(em, row.id, smsCount);
       }
       return { notice: { ...row, id: row.id, sms_count: smsCount }, mobiles: row.mobiles, staged };
     });

@@ -3,16 +3,18 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { messageSendAt, nextRemindAt, REMIND_INTERVAL_MS, Role, type RemindInformResult } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { GuardianMessages } from '../messages/guardian-messages.service';
-import { NoticeClock, noticeMessages, queueTexts, REMIND_SQL } from './notices-sql';
+import { NoticeClock, noticeMessages, queueTexts } from './notices-sql';
+import { NoticesRepository } from './notices.repository';
 
 /** Reminding a notice's unread recipients (guardians: WeChat, else SMS; staff: by text): at most once per notice per hour. */
 @Injectable()
 export class RemindService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: NoticesRepository,
     private readonly jobs: JobsService,
     private readonly clock: NoticeClock,
     private readonly messages: GuardianMessages,
@@ -26,43 +28,35 @@ export class RemindService {
    * staff's texts queued in bulk before the commit, both held to 07:00 in the quiet hours by messageSendAt (sms_at).
    * `reminded` counts the staff texted and the guardians told.
    */
-  async remind(user: SessionUser, id: number): Promise<RemindInformResult> {
+  async remind(user: SchoolCaller, id: number): Promise<RemindInformResult> {
     const now = this.clock.now();
     const isAdmin = user.role === Role.Admin;
     const done = await this.db.transaction(async (em) => {
-      const [taken]: Array<{ id: number; title: string; school: string; timezone: string }> = await em.query(
-        `with n as (
-           update notices n set last_reminded_at = $4
-            where n.id = $1 and n.school_id = $2 and ($5::boolean or n.author_id = $3) and n.recipients > n.read_count
-              and (n.last_reminded_at is null or n.last_reminded_at <= $4::timestamptz - make_interval(secs => $6))
-           returning n.id, n.title, n.school_id)
-         select n.id, n.title, s.name as school, s.timezone from n join schools s on s.id = n.school_id`,
-        [id, user.schoolId, user.id, now, isAdmin, REMIND_INTERVAL_MS / 1000],
-      );
+      const taken = await this.repo.takeForReminder(em, {
+        id,
+        schoolId: user.schoolId,
+        me: user.id,
+        isAdmin,
+        now,
+        intervalSecs: REMIND_INTERVAL_MS / 1000,
+      });
       if (!taken) {
-        const [n]: Array<{ unread: number; last_reminded_at: Date | null }> = await em.query(
-          `select n.recipients - n.read_count as unread, n.last_reminded_at from notices n where n.id = $1 and n.school_id = $2 and ($4::boolean or n.author_id = $3)`,
-          [id, user.schoolId, user.id, isAdmin],
-        );
+        const n = await this.repo.reminderState(em, { id, schoolId: user.schoolId, me: user.id, isAdmin });
         if (!n) throw new AppError('notices.not_found');
         if (n.unread <= 0) throw new AppError('notices.nothing_to_remind');
         const next = nextRemindAt(n.last_reminded_at, now) ?? new Date(now.getTime() + 60_000);
-        throw new AppError('notices.remind_too_soon', { time: hhmm(next, await this.timezone(em, user.schoolId!)) });
+        throw new AppError('notices.remind_too_soon', { time: hhmm(next, (await this.repo.timezone(em, user.schoolId)) ?? 'Asia/Shanghai') });
       }
       const smsAt = messageSendAt('notice.remind', now, taken.timezone);
-      const [sent]: Array<{ reminder_id: number; unread: number; mobiles: string[]; guardians: number[] }> = await em.query(REMIND_SQL, [
-        id,
-        user.id,
-        smsAt,
-      ]);
+      const sent = await this.repo.remind(em, id, user.id, smsAt);
       const params = { school: taken.school, title: taken.title };
       const staged = await this.messages.stage(
         em,
-        noticeMessages(user.schoolId!, sent.guardians, 'notice.remind', params, `notice:${id}:r${sent.reminder_id}`),
+        noticeMessages(user.schoolId, sent.guardians, 'notice.remind', params, `notice:${id}:r${sent.reminder_id}`),
         { now },
       );
-      if (staged.users) await em.query(`update notice_reminders set texts = texts + $2 where id = $1`, [sent.reminder_id, staged.users]);
-      const text = { school_id: user.schoolId!, template: 'notice.remind' as const, params };
+      if (staged.users) await this.repo.addReminderTexts(em, sent.reminder_id, staged.users);
+      const text = { school_id: user.schoolId, template: 'notice.remind' as const, params };
       await queueTexts(this.jobs, `n${id}-r${sent.reminder_id}`, sent.mobiles, text, Math.max(0, smsAt.getTime() - now.getTime()));
       const result: RemindInformResult = {
         id,
@@ -75,11 +69,6 @@ export class RemindService {
     });
     await this.messages.dispatch(done.staged);
     return done.result;
-  }
-
-  private async timezone(em: { query: DataSource['query'] }, schoolId: number): Promise<string> {
-    const [s]: Array<{ timezone: string }> = await em.query(`select timezone from schools where id = $1`, [schoolId]);
-    return s?.timezone ?? 'Asia/Shanghai';
   }
 }
 
