@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Role, type CallGuardianAnswer, type CallGuardianInput } from '@wantuo/shared';
-import { DataSource } from 'typeorm';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
-import { RESPONSIBLE } from '../students/students.service';
 import { ChildAccessLog } from './access-log.service';
+import { PrivacyRepository } from './privacy.repository';
 
 /**
  * Staff about to call a guardian or a pick-up person of a child (issue 37 least access): the whole mobile, whoever
@@ -16,26 +14,17 @@ import { ChildAccessLog } from './access-log.service';
 @Injectable()
 export class CallGuardianService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: PrivacyRepository,
     private readonly log: ChildAccessLog,
   ) {}
 
-  async call(user: SessionUser, input: CallGuardianInput): Promise<CallGuardianAnswer> {
+  async call(user: SchoolCaller, input: CallGuardianInput): Promise<CallGuardianAnswer> {
     const guardian = input.user_id !== undefined;
-    const [row]: Array<{ name: string | null; mobile: string | null }> = await this.db.query(
-      `select c.name, c.mobile
-         from students s
-         left join lateral (
-           ${
-             guardian
-               ? `select u.name, u.mobile from student_guardians g join users u on u.id = g.user_id and u.deleted_at is null
-                   where g.student_id = s.id and g.user_id = $4`
-               : `select p.name, p.mobile from pickup_people p where p.student_id = s.id and p.id = $4 and p.deleted_at is null`
-           }
-         ) c on true
-        where s.id = $1 and s.school_id = $2 and s.anonymised_at is null
-          and ($3::int = ${Role.Admin} or ${RESPONSIBLE('$5')})`,
-      [input.student_id, user.schoolId, user.role, guardian ? input.user_id : input.pickup_person_id, user.id],
+    const row = await this.repo.contact(
+      user.schoolId,
+      input.student_id,
+      guardian ? { userId: input.user_id! } : { pickupId: input.pickup_person_id! },
+      user.role === Role.Admin ? undefined : user.id,
     );
     if (!row) throw new AppError('privacy.not_found');
     if (!row.mobile) throw new AppError('privacy.call_not_found');

@@ -15,7 +15,7 @@ import { basename, join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import type { FileAnswer } from '../../core/http/send-file';
 import { sheet, xlsxFile, type Column } from '../../core/http/xlsx-file';
 import { ChildAccessLog } from './access-log.service';
@@ -246,9 +246,9 @@ export class ChildExportService {
     private readonly accessLog: ChildAccessLog,
   ) {}
 
-  async export(user: SessionUser, studentId: number): Promise<FileAnswer> {
+  async export(user: SchoolCaller, studentId: number): Promise<FileAnswer> {
     const repo = new ChildExportRepository(this.db.manager);
-    const child = await repo.child(user.schoolId!, studentId);
+    const child = await repo.child(user.schoolId, studentId);
     if (!child) throw new AppError('privacy.not_found');
     if (user.role === Role.Parent && !(await repo.isGuardian(child.school_id, child.id, user.id))) throw new AppError('privacy.not_found');
     const [data, photos] = await Promise.all([repo.sheets(child.school_id, child.id), repo.photoPaths(child.school_id, child.id)]);

@@ -1,6 +1,6 @@
 import { maskMobile, Role } from '@wantuo/shared';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { DB } from '../../core/database/kysely';
+import { kdb, type DB } from '../../core/database/kysely';
 import { RUNS_AS, type Queryable } from '../../core/database/sql-kit';
 import type { SessionUser } from '../../core/http/request-context';
 
@@ -161,11 +161,11 @@ export function mobileOf(eb: AnyEb, view: MobileView, mobile: Expression<string 
 /** The ids among `studentIds` whose contacts `user` sees whole (one statement). */
 export async function fullMobileStudents(db: Queryable, user: Pick<SessionUser, 'id' | 'role'>, studentIds: readonly number[]): Promise<Set<number>> {
   if (!studentIds.length) return new Set();
-  const rows: Array<{ id: number }> = await db.query(`select x.id from unnest($1::int[]) as x(id) where ${fullMobileSql('x.id', '$2', '$3')}`, [
-    [...new Set(studentIds)],
-    user.id,
-    user.role,
-  ]);
+  const rows = await kdb(db)
+    .selectFrom(sql<{ id: number }>`unnest(${[...new Set(studentIds)]}::int[])`.as('x'))
+    .select(sql<number>`x`.as('id'))
+    .where((eb) => fullMobile(eb, sql<number>`x`, user))
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 

@@ -8,7 +8,7 @@ import {
   PublishPrivacyPolicyInput,
   SetConsentInput,
 } from '@wantuo/shared';
-import { Caller, CurrentUser, type CallerInfo } from '../../core/auth/current-user.decorator';
+import { Caller, CurrentUser, SchoolUser, type CallerInfo, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { langOf, type AppRequest, type SessionUser } from '../../core/http/request-context';
@@ -42,27 +42,27 @@ export class PrivacyController {
   }
 
   @Action('GET', 'myConsents')
-  mine(@Input() _: unknown, @CurrentUser() user: SessionUser) {
+  mine(@Input() _: unknown, @SchoolUser() user: SchoolCaller) {
     return this.consents.mine(user);
   }
 
   @Action('POST', 'acceptPolicies')
-  accept(@Input() input: AcceptPoliciesInput, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
+  accept(@Input() input: AcceptPoliciesInput, @SchoolUser() user: SchoolCaller, @Caller() caller: CallerInfo) {
     return this.consents.accept(user, input, caller);
   }
 
   @Action('POST', 'setConsent')
-  set(@Input() input: SetConsentInput, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
+  set(@Input() input: SetConsentInput, @SchoolUser() user: SchoolCaller, @Caller() caller: CallerInfo) {
     return this.consents.set(user, input, caller);
   }
 
   @Action('GET', 'childAccessLog')
-  accessLog(@Input() q: ChildAccessLogQuery, @CurrentUser() user: SessionUser) {
+  accessLog(@Input() q: ChildAccessLogQuery, @SchoolUser() user: SchoolCaller) {
     return this.log.list(user, q);
   }
 
   @Action('POST', 'callGuardian')
-  call(@Input() input: CallGuardianInput, @CurrentUser() user: SessionUser) {
+  call(@Input() input: CallGuardianInput, @SchoolUser() user: SchoolCaller) {
     return this.calls.call(user, input);
   }
 }

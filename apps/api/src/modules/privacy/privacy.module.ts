@@ -4,6 +4,7 @@ import { CallGuardianService } from './call.service';
 import { ConsentsService } from './consents.service';
 import { PoliciesService } from './policies.service';
 import { PrivacyController } from './privacy.controller';
+import { PrivacyRepository } from './privacy.repository';
 import { RightsController } from './rights.controller';
 import { RightsServices } from './rights.services';
 import { ErasureService } from './erasure.service';
@@ -17,7 +18,7 @@ import { ChildReadsInterceptor } from './child-reads.interceptor';
 @Global()
 @Module({
   controllers: [PrivacyController, RightsController],
-  providers: [ChildAccessLog, PoliciesService, ConsentsService, CallGuardianService, ChildReadsInterceptor, ...RightsServices],
+  providers: [PrivacyRepository, ChildAccessLog, PoliciesService, ConsentsService, CallGuardianService, ChildReadsInterceptor, ...RightsServices],
   exports: [ChildAccessLog, ChildReadsInterceptor, ErasureService],
 })
 export class PrivacyModule {}

@@ -11,7 +11,7 @@ import type {
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { ErasureService } from './erasure.service';
 import type { ErasedSet } from './erasure.repository';
 import { PrivacyRequestsRepository } from './requests.repository';
@@ -25,24 +25,24 @@ export class PrivacyRequestsService {
     private readonly erasure: ErasureService,
   ) {}
 
-  async create(user: SessionUser, input: PrivacyRequestInput): Promise<PrivacyRequestRow> {
+  async create(user: SchoolCaller, input: PrivacyRequestInput): Promise<PrivacyRequestRow> {
     return this.db.transaction(async (em) => {
       const repo = new PrivacyRequestsRepository(em);
-      if (!(await repo.isGuardian(user.schoolId!, input.student_id, user.id))) throw new AppError('privacy.not_found');
+      if (!(await repo.isGuardian(user.schoolId, input.student_id, user.id))) throw new AppError('privacy.not_found');
       const id = await repo.insert(
-        { schoolId: user.schoolId!, studentId: input.student_id, userId: user.id, kind: input.kind, body: input.body },
+        { schoolId: user.schoolId, studentId: input.student_id, userId: user.id, kind: input.kind, body: input.body },
         this.config.privacy.requestDueDays,
       );
       if (id === null) throw new AppError('privacy.request_open');
-      return repo.one(user.schoolId!, id);
+      return repo.one(user.schoolId, id);
     });
   }
 
-  async mine(user: SessionUser, q: MyPrivacyRequestsQuery): Promise<Page<PrivacyRequestRow>> {
+  async mine(user: SchoolCaller, q: MyPrivacyRequestsQuery): Promise<Page<PrivacyRequestRow>> {
     return new PrivacyRequestsRepository(this.db.manager).page(`r.school_id = $1 and r.user_id = $2`, [user.schoolId, user.id], 'r.id desc', q);
   }
 
-  async school(user: SessionUser, q: PrivacyRequestsQuery): Promise<Page<PrivacyRequestRow>> {
+  async school(user: SchoolCaller, q: PrivacyRequestsQuery): Promise<Page<PrivacyRequestRow>> {
     return new PrivacyRequestsRepository(this.db.manager).page(
       `r.school_id = $1 and ($2::varchar is null or r.status = $2) and ($3::varchar is null or r.kind = $3)`,
       [user.schoolId, q.status ?? null, q.kind ?? null],
@@ -56,18 +56,18 @@ export class PrivacyRequestsService {
    * personal data in the same transaction (ErasureService): the request is done exactly when the data is gone, with the
    * child's other open request; the photos' files are removed after the commit.
    */
-  async handle(user: SessionUser, input: HandlePrivacyRequestInput): Promise<PrivacyRequestRow> {
+  async handle(user: SchoolCaller, input: HandlePrivacyRequestInput): Promise<PrivacyRequestRow> {
     let erased: ErasedSet | null = null;
     const row = await this.db.transaction(async (em) => {
       const repo = new PrivacyRequestsRepository(em);
-      const cur = await repo.lock(user.schoolId!, input.id);
+      const cur = await repo.lock(user.schoolId, input.id);
       if (!cur) throw new AppError('privacy.request_not_found');
       if (cur.status !== 'open') throw new AppError('privacy.request_handled');
       if (cur.version !== input.version) throw new AppError('privacy.request_conflict');
-      if (cur.kind === 'deletion' && input.outcome === 'done') erased = await this.erasure.eraseIn(em, user.schoolId!, [cur.student_id]);
-      await repo.close(user.schoolId!, input.id, input.outcome, input.note, user.id);
-      if (erased) await repo.closeOpenOf(user.schoolId!, cur.student_id, input.note, user.id);
-      return repo.one(user.schoolId!, input.id);
+      if (cur.kind === 'deletion' && input.outcome === 'done') erased = await this.erasure.eraseIn(em, user.schoolId, [cur.student_id]);
+      await repo.close(user.schoolId, input.id, input.outcome, input.note, user.id);
+      if (erased) await repo.closeOpenOf(user.schoolId, cur.student_id, input.note, user.id);
+      return repo.one(user.schoolId, input.id);
     });
     if (erased) await this.erasure.removeFiles(erased);
     return row;

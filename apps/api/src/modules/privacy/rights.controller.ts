@@ -1,11 +1,10 @@
 import { Controller, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ChildDataExportQuery, HandlePrivacyRequestInput, MyPrivacyRequestsQuery, PrivacyRequestInput, PrivacyRequestsQuery } from '@wantuo/shared';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { sendFile } from '../../core/http/send-file';
-import type { SessionUser } from '../../core/http/request-context';
 import { ChildExportService } from './export.service';
 import { PrivacyRequestsService } from './requests.service';
 
@@ -19,27 +18,27 @@ export class RightsController {
 
   /** Everything held about one child as a zip (a guardian their own, the admin any of the school's), logged. */
   @Action('GET', 'childDataExport')
-  async exportChild(@Input() q: ChildDataExportQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
+  async exportChild(@Input() q: ChildDataExportQuery, @SchoolUser() user: SchoolCaller, @Res() res: Response) {
     sendFile(res, await this.exports.export(user, q.student_id));
   }
 
   @Action('POST', 'privacyRequest')
-  create(@Input() input: PrivacyRequestInput, @CurrentUser() user: SessionUser) {
+  create(@Input() input: PrivacyRequestInput, @SchoolUser() user: SchoolCaller) {
     return this.requests.create(user, input);
   }
 
   @Action('GET', 'myPrivacyRequests')
-  mine(@Input() q: MyPrivacyRequestsQuery, @CurrentUser() user: SessionUser) {
+  mine(@Input() q: MyPrivacyRequestsQuery, @SchoolUser() user: SchoolCaller) {
     return this.requests.mine(user, q);
   }
 
   @Action('GET', 'privacyRequests')
-  school(@Input() q: PrivacyRequestsQuery, @CurrentUser() user: SessionUser) {
+  school(@Input() q: PrivacyRequestsQuery, @SchoolUser() user: SchoolCaller) {
     return this.requests.school(user, q);
   }
 
   @Action('POST', 'handlePrivacyRequest')
-  handle(@Input() input: HandlePrivacyRequestInput, @CurrentUser() user: SessionUser) {
+  handle(@Input() input: HandlePrivacyRequestInput, @SchoolUser() user: SchoolCaller) {
     return this.requests.handle(user, input);
   }
 }
