@@ -4,6 +4,7 @@ import type { CareStudent } from '@wantuo/shared';
 import { useState } from 'react';
 import { useAction } from '../../api/action';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { careStrings } from './strings';
@@ -32,9 +33,10 @@ export function AddStudentsModal({
   const [page, setPage] = useState(1);
   const [chosen, setChosen] = useState<number[]>([]);
   const action = asHead ? 'teacherSelectWantuoStudent' : 'selectWantuoStudent';
+  const input = { page, limit: PAGE_SIZE, ...(name ? { name } : {}) };
   const q = useQuery({
-    queryKey: [action, name, page],
-    queryFn: () => get(action, { page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
+    queryKey: queryKey(action, input),
+    queryFn: () => get(action, input),
     enabled: open,
   });
   const close = (added: boolean) => {

@@ -3,6 +3,7 @@ import { Select, Tag } from 'antd';
 import type { CareClass, ClassTimeOption, Duty, DutyAssignment, GetAction } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { useT } from '../../stores/preferences';
 import { careStrings, type CareKey } from './strings';
 
@@ -81,10 +82,8 @@ export function TeacherSelect({
   const t = useT();
   const tc = careStrings.use();
   const [keyword, setKeyword] = useState('');
-  const q = useQuery({
-    queryKey: [PICKER_OF[duty], keyword],
-    queryFn: () => get(PICKER_OF[duty], { limit: 50, ...(keyword ? { keyword } : {}) }),
-  });
+  const input = { limit: 50, ...(keyword ? { keyword } : {}) };
+  const q = useQuery({ queryKey: queryKey(PICKER_OF[duty], input), queryFn: () => get(PICKER_OF[duty], input) });
   const options = (q.data?.list ?? []).map((p) => ({ value: p.id, label: p.name }));
   if (current && !options.some((o) => o.value === current.id)) options.unshift({ value: current.id, label: current.name });
   return (
@@ -106,7 +105,7 @@ export function TeacherSelect({
 export function SlotSelect({ value, onChange }: { value?: number | null; onChange?: (v: number | null) => void }) {
   const tc = careStrings.use();
   const slotText = useSlotText();
-  const q = useQuery({ queryKey: ['selectClassTime'], queryFn: () => get('selectClassTime') });
+  const q = useQuery({ queryKey: queryKey('selectClassTime'), queryFn: () => get('selectClassTime') });
   return (
     <Select<number>
       allowClear

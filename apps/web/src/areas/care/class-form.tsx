@@ -4,6 +4,7 @@ import { CARE_LIMITS, formatFen, yuanToFen, type CareClassInfo } from '@wantuo/s
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAction } from '../../api/action';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { MoneyInput } from '../../components/money-input';
 import { LoadError, Loading } from '../../components/states';
 import { useT } from '../../stores/preferences';
@@ -117,7 +118,7 @@ export default function ClassFormPage() {
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
   const editing = Number.isSafeInteger(id) && id > 0;
-  const q = useQuery({ queryKey: ['wantuoInfo', id], queryFn: () => get('wantuoInfo', { id }), enabled: editing });
+  const q = useQuery({ queryKey: queryKey('wantuoInfo', { id }), queryFn: () => get('wantuoInfo', { id }), enabled: editing });
   return (
     <Card title={editing ? tc('care.edit_class') : tc('care.new_class')}>
       {!editing ? (

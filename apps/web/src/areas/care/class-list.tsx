@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAction } from '../../api/action';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useT } from '../../stores/preferences';
@@ -23,9 +24,10 @@ function Classes() {
   const [name, setName] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [page, setPage] = useState(1);
+  const listInput = { page, limit: PAGE_SIZE, ...(name ? { name } : {}), ...(status === 'all' ? {} : { status }) };
   const q = useQuery({
-    queryKey: ['classList', name, status, page],
-    queryFn: () => get('classList', { page, limit: PAGE_SIZE, ...(name ? { name } : {}), ...(status === 'all' ? {} : { status }) }),
+    queryKey: queryKey('classList', listInput),
+    queryFn: () => get('classList', listInput),
   });
   // refreshed after a refusal too (a stale version: the class as it is now)
   const done = { success: t('common.saved'), onDone: () => void q.refetch(), onError: () => void q.refetch() };

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAction } from '../../api/action';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useT } from '../../stores/preferences';
@@ -120,10 +121,11 @@ export default function ClassStudents() {
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
   const [dutyOf, setDutyOf] = useState<CareClassStudent | null>(null);
-  const info = useQuery({ queryKey: ['wantuoInfo', id], queryFn: () => get('wantuoInfo', { id }), enabled: valid });
+  const info = useQuery({ queryKey: queryKey('wantuoInfo', { id }), queryFn: () => get('wantuoInfo', { id }), enabled: valid });
+  const studentsInput = { id, page, limit: PAGE_SIZE, ...(name ? { name } : {}) };
   const students = useQuery({
-    queryKey: ['wantuoStudent', id, name, page],
-    queryFn: () => get('wantuoStudent', { id, page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
+    queryKey: queryKey('wantuoStudent', studentsInput),
+    queryFn: () => get('wantuoStudent', studentsInput),
     enabled: valid,
   });
   const refresh = () => {

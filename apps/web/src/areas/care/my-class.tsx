@@ -3,6 +3,7 @@ import { Button, Card, Input, List, Segmented, Space, Tag, Typography } from 'an
 import type { CareClassStudent } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { AddStudentsModal } from './add-students';
 import { classSlot, DutyTags, useSlotText } from './care-common';
@@ -23,14 +24,13 @@ export function MyClass({ mode, title }: { mode: 'view' | 'manage' | 'mentor'; t
   const [name, setName] = useState('');
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
-  const info = useQuery({
-    queryKey: ['teacherWantuoInfo', chosen],
-    queryFn: () => get('teacherWantuoInfo', chosen ? { id: chosen } : {}),
-  });
+  const infoInput = chosen ? { id: chosen } : {};
+  const info = useQuery({ queryKey: queryKey('teacherWantuoInfo', infoInput), queryFn: () => get('teacherWantuoInfo', infoInput) });
   const classId = info.data?.class?.id;
+  const studentsInput = { id: classId, page, limit: PAGE_SIZE, ...(name ? { name } : {}) };
   const students = useQuery({
-    queryKey: ['teacherWantuoStudent', classId, name, page],
-    queryFn: () => get('teacherWantuoStudent', { id: classId, page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
+    queryKey: queryKey('teacherWantuoStudent', studentsInput),
+    queryFn: () => get('teacherWantuoStudent', studentsInput),
     enabled: classId !== undefined,
   });
   const refresh = () => {

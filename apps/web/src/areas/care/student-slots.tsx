@@ -4,6 +4,7 @@ import type { CareClassStudent, ClassTimeOption } from '@wantuo/shared';
 import { useState } from 'react';
 import { useAction } from '../../api/action';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSlotText } from './care-common';
 import { careStrings } from './strings';
@@ -41,7 +42,7 @@ export function StudentSlotsButton({ student, onDone }: { student: CareClassStud
 function StudentSlotsModal({ student, onClose, onDone }: { student: CareClassStudent; onClose: () => void; onDone: () => void }) {
   const s = careStrings.use();
   const slotText = useSlotText();
-  const q = useQuery({ queryKey: ['selectClassTime'], queryFn: () => get('selectClassTime') });
+  const q = useQuery({ queryKey: queryKey('selectClassTime'), queryFn: () => get('selectClassTime') });
   const [chosen, setChosen] = useState<number[]>((student.class_times ?? []).map((x) => x.id));
   const save = useAction('addStudentClassTime', {
     success: s('own_slots.saved', { name: student.name }),

@@ -4,6 +4,7 @@ import { HHMM_RE, startsBeforeEnd, type ClassTime } from '@wantuo/shared';
 import { useState } from 'react';
 import { useAction } from '../../api/action';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useT } from '../../stores/preferences';
@@ -28,9 +29,10 @@ export default function TimeSlots() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<ClassTime | 'new' | null>(null);
   const [form] = Form.useForm<SlotValues>();
+  const listInput = { page, limit: PAGE_SIZE, ...(name ? { name } : {}) };
   const q = useQuery({
-    queryKey: ['classTimeList', name, page],
-    queryFn: () => get('classTimeList', { page, limit: PAGE_SIZE, ...(name ? { name } : {}) }),
+    queryKey: queryKey('classTimeList', listInput),
+    queryFn: () => get('classTimeList', listInput),
   });
 
   const open = (slot: ClassTime | 'new') => {
