@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   Role,
   type AddStoreGoodsInput,
@@ -12,11 +11,11 @@ import {
   type StoreGoodsListQuery,
   type UnmountStoreGoodsInput,
 } from '@wantuo/shared';
-import { DataSource } from 'typeorm';
-import { escapeLike, isUniqueViolation, offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
+import { escapeLike, isUniqueViolation } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { GOODS_COLUMNS, GOODS_JOINS } from './store-sql';
+import type { Sendable } from '../../core/http/sendable';
+import { StoreGoodsRepository, type StoreGoodsRow } from './store-goods.repository';
 
 /**
  * The mall's goods: categories, the schools' view (listed goods only) and the operator's (every good, with its
@@ -24,87 +23,62 @@ import { GOODS_COLUMNS, GOODS_JOINS } from './store-sql';
  */
 @Injectable()
 export class StoreGoodsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly repo: StoreGoodsRepository) {}
 
   /** The categories with how many goods are on sale in each. */
   async types(): Promise<GoodsType[]> {
-    return this.db.query(
-      `select t.id, t.name, (select count(*) from store_goods g where g.type_id = t.id and g.listed)::int as goods from store_goods_types t order by t.sort, t.id`,
-    );
+    return this.repo.types();
   }
 
   /** Goods on sale, newest first; the operator's list (listed null) sees every good. */
-  private async page(q: { page: number; limit: number; type_id?: number; keyword?: string }, listed: boolean | null): Promise<Page<StoreGoods>> {
-    const rows: Array<StoreGoods & { total: number }> = await this.db.query(
-      `with f as materialized (
-         select g.id from store_goods g
-          where ($1::int is null or g.type_id = $1) and ($2::text is null or g.name ilike '%' || $2 || '%') and ($3::boolean is null or g.listed = $3)),
-       x as (select id from f order by id desc limit $4 offset $5)
-       select (select count(*) from f)::int as total, r.* from (select 1) one left join lateral (
-         select ${GOODS_COLUMNS} from x join store_goods g on g.id = x.id ${GOODS_JOINS} order by g.id desc
-       ) r on true`,
-      [q.type_id ?? null, q.keyword ? escapeLike(q.keyword) : null, listed, q.limit, offsetOf(q)],
-    );
-    return pageOf(
-      rows.filter((r) => r.id !== null).map(({ total: _, ...g }) => g as StoreGoods),
-      totalOf(rows),
-      q,
-    );
+  private async page(
+    q: { page: number; limit: number; type_id?: number; keyword?: string },
+    listed: boolean | null,
+  ): Promise<Page<Sendable<StoreGoods>>> {
+    return this.repo.page({ typeId: q.type_id ?? null, pattern: q.keyword ? `%${escapeLike(q.keyword)}%` : null, listed }, q);
   }
 
-  list(q: GoodsListQuery): Promise<Page<StoreGoods>> {
+  list(q: GoodsListQuery): Promise<Page<Sendable<StoreGoods>>> {
     return this.page(q, true);
   }
 
-  operatorList(q: StoreGoodsListQuery): Promise<Page<StoreGoods>> {
+  operatorList(q: StoreGoodsListQuery): Promise<Page<Sendable<StoreGoods>>> {
     return this.page(q, q.listed ?? null);
   }
 
   /** One good: schools see it while it is on sale, the operator always. */
-  async info(user: SessionUser, id: number): Promise<StoreGoods> {
-    const [g]: StoreGoods[] = await this.db.query(`select ${GOODS_COLUMNS} from store_goods g ${GOODS_JOINS} where g.id = $1 and (g.listed or $2)`, [
-      id,
-      user.role === Role.Operator,
-    ]);
+  async info(user: SessionUser, id: number): Promise<StoreGoodsRow> {
+    const g = await this.repo.one(id, user.role !== Role.Operator);
     if (!g) throw new AppError('store.goods_not_found');
     return g;
   }
 
   private async typeExists(id: number): Promise<void> {
-    const rows: unknown[] = await this.db.query(`select 1 from store_goods_types where id = $1`, [id]);
-    if (!rows.length) throw new AppError('store.type_not_found');
+    if (!(await this.repo.typeExists(id))) throw new AppError('store.type_not_found');
   }
 
   /** Adds a good and its first stock (an `add` move keyed by the request): a retry answers the good it made. */
-  async add(user: SessionUser, input: AddStoreGoodsInput): Promise<StoreGoods> {
+  async add(user: SessionUser, input: AddStoreGoodsInput): Promise<Sendable<StoreGoods>> {
     const key = `goods:${input.request_id}`;
-    const prior = async () => {
-      const [p]: Array<{ goods_id: number }> = await this.db.query(`select goods_id from store_stock_moves where request_key = $1`, [key]);
-      return p?.goods_id ?? null;
-    };
+    const prior = () => this.repo.byMoveKey(key);
     const done = await prior();
     if (done) return this.info(user, done);
     await this.typeExists(input.type_id);
     try {
-      const [r]: Array<{ id: number }> = await this.db.query(
-        `with g as (
-           insert into store_goods (type_id, name, pictures, description, price_fen, stock, listed, created_by)
-           values ($1, $2, $3, $4, $5, $6, $7, $8) returning id, stock),
-         m as (insert into store_stock_moves (goods_id, kind, delta, stock_after, actor_id, request_key) select id, 'add', stock, stock, $8, $9 from g returning 1)
-         select g.id from g, m`,
-        [
-          input.type_id,
-          input.name,
-          JSON.stringify(input.pictures ?? []),
-          input.description ?? '',
-          input.price_fen,
-          input.stock,
-          input.listed ?? true,
-          user.id,
-          key,
-        ],
+      const id = await this.repo.add(
+        {
+          type_id: input.type_id,
+          name: input.name,
+          pictures: JSON.stringify(input.pictures ?? []),
+          description: input.description ?? '',
+          price_fen: input.price_fen,
+          stock: input.stock,
+          listed: input.listed ?? true,
+          created_by: user.id,
+        },
+        key,
       );
-      return this.info(user, r.id);
+      return this.info(user, id);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       const id = await prior();
@@ -114,39 +88,24 @@ export class StoreGoodsService {
   }
 
   /** Edits a good on the version read (not its stock); orders already placed keep their lines. */
-  async edit(user: SessionUser, input: EditStoreGoodsInput): Promise<StoreGoods> {
+  async edit(user: SessionUser, input: EditStoreGoodsInput): Promise<Sendable<StoreGoods>> {
     await this.typeExists(input.type_id);
-    const rows: Array<{ id: number }> = await this.db.query(
-      `with u as (
-         update store_goods set type_id = $3, name = $4, pictures = coalesce($5::jsonb, pictures), description = coalesce($6, description), price_fen = $7,
-                version = version + 1, updated_at = now()
-          where id = $1 and version = $2 returning id) select id from u`,
-      [
-        input.id,
-        input.version,
-        input.type_id,
-        input.name,
-        input.pictures ? JSON.stringify(input.pictures) : null,
-        input.description ?? null,
-        input.price_fen,
-      ],
-    );
+    const rows = await this.repo.edit(input.id, input.version, {
+      type_id: input.type_id,
+      name: input.name,
+      pictures: input.pictures ? JSON.stringify(input.pictures) : undefined,
+      description: input.description ?? undefined,
+      price_fen: input.price_fen,
+    });
     if (!rows.length) await this.staleOrMissing(input.id);
     return this.info(user, input.id);
   }
 
   /** Adds stock (an `add` move keyed by the request: a retry adds nothing again). */
-  async addStock(user: SessionUser, input: AddStoreGoodsStockInput): Promise<StoreGoods> {
+  async addStock(user: SessionUser, input: AddStoreGoodsStockInput): Promise<Sendable<StoreGoods>> {
     const key = `stock:${input.request_id}`;
     try {
-      const [r]: Array<{ found: boolean }> = await this.db.query(
-        `with p as (select 1 from store_stock_moves where request_key = $3),
-         g as (update store_goods set stock = stock + $2, updated_at = now() where id = $1 and not exists (select 1 from p) returning id, stock),
-         m as (insert into store_stock_moves (goods_id, kind, delta, stock_after, actor_id, request_key) select id, 'add', $2, stock, $4, $3 from g returning 1)
-         select exists (select 1 from store_goods where id = $1) as found, (select count(*) from m)::int as moves`,
-        [input.id, input.quantity, key, user.id],
-      );
-      if (!r.found) throw new AppError('store.goods_not_found');
+      if (!(await this.repo.addStock(input.id, input.quantity, key, user.id))) throw new AppError('store.goods_not_found');
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }
@@ -154,17 +113,13 @@ export class StoreGoodsService {
   }
 
   /** Lists or unlists a good on the version read. */
-  async setListed(user: SessionUser, input: UnmountStoreGoodsInput): Promise<StoreGoods> {
-    const rows: Array<{ id: number }> = await this.db.query(
-      `with u as (update store_goods set listed = $3, version = version + 1, updated_at = now() where id = $1 and version = $2 returning id) select id from u`,
-      [input.id, input.version, input.listed],
-    );
+  async setListed(user: SessionUser, input: UnmountStoreGoodsInput): Promise<Sendable<StoreGoods>> {
+    const rows = await this.repo.setListed(input.id, input.version, input.listed);
     if (!rows.length) await this.staleOrMissing(input.id);
     return this.info(user, input.id);
   }
 
   private async staleOrMissing(id: number): Promise<never> {
-    const rows: unknown[] = await this.db.query(`select 1 from store_goods where id = $1`, [id]);
-    throw new AppError(rows.length ? 'store.goods_stale' : 'store.goods_not_found');
+    throw new AppError((await this.repo.exists(id)) ? 'store.goods_stale' : 'store.goods_not_found');
   }
 }

@@ -13,8 +13,6 @@ import {
   type GoodsOrderPreview,
   type GoodsOrderPreviewQuery,
   type ShipGoodsOrderInput,
-  type StoreAddress,
-  type StoreGoodNow,
   type StoreOrder,
   type StoreOrderListAnswer,
   type StoreOrderListQuery,
@@ -22,20 +20,20 @@ import {
   type SubmitGoodsOrderInput,
 } from '@wantuo/shared';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
-import { preparedQuery } from '../../core/database/prepared-query';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { escapeLike, isUniqueViolation, offsetOf, pageOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
+import type { Sendable } from '../../core/http/sendable';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { LOGGER } from '../../core/logging/logger';
 import { RefundsService } from '../payments/refunds.service';
-import { ADDRESS_COLUMNS, appendOrderEvent, cancelAndRelease, lockOrder, ORDER_COLUMNS, ORDER_JOINS, orderColumns, StoreClock } from './store-sql';
+import { StoreClock } from './store-sql';
+import { appendOrderEvent, cancelAndRelease, lockOrder } from './store-order-state.repository';
+import { StoreOrdersRepository, type StoreOrderRow } from './store-orders.repository';
 
 const PAY_MS = STORE_LIMITS.payMinutes * 60_000;
-type GoodsRow = StoreGoodNow & { picture: string | null };
-/** The goods as an order is priced (priceOrder), by the ids a `where` after it names. */
-const GOODS_NOW = `select id, name, price_fen::float8 as price_fen, stock, listed, pictures->>0 as picture from store_goods`;
 
 /**
  * Mall orders: the confirm-order preview, placing an order (its stock reserved atomically), the lists, shipping,
@@ -47,27 +45,18 @@ const GOODS_NOW = `select id, name, price_fen::float8 as price_fen, stock, liste
 export class StoreOrdersService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: StoreOrdersRepository,
     private readonly clock: StoreClock,
     private readonly jobs: JobsService,
     private readonly refunds: RefundsService,
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
-  private async goodsNow(ids: number[]): Promise<GoodsRow[]> {
-    return this.db.query(`${GOODS_NOW} where id = any($1::int[]) order by id`, [ids]);
-  }
-
   /** GET submitGoodsOrder: what the order would be now (lines, prices, freight, total, address); writes nothing. */
-  async preview(user: SessionUser, q: GoodsOrderPreviewQuery): Promise<GoodsOrderPreview> {
+  async preview(user: SchoolCaller, q: GoodsOrderPreviewQuery): Promise<GoodsOrderPreview> {
     const ids = [...new Set(q.items.map((i) => i.goods_id))];
     // the named address, else the default (the school's addresses themselves are addressList's)
-    const [goods, [address]]: [GoodsRow[], StoreAddress[]] = await Promise.all([
-      this.goodsNow(ids),
-      this.db.query(
-        `select ${ADDRESS_COLUMNS} from store_addresses a where a.school_id = $1 and ($2::int is null or a.id = $2) order by a.is_default desc, a.id limit 1`,
-        [user.schoolId, q.address_id ?? null],
-      ),
-    ]);
+    const [goods, address] = await Promise.all([this.repo.goodsNow(ids), this.repo.previewAddress(user.schoolId, q.address_id ?? null)]);
     const priced = priceOrder(q.items, goods, false);
     if (!priced.ok) throw new AppError(priced.error as 'store.goods_not_found', priced.params);
     if (q.address_id && !address) throw new AppError('store.address_not_found');
@@ -86,19 +75,12 @@ export class StoreOrdersService {
    * says why (a good sold out meanwhile, unlisted, repriced). After it the `store.release` job is queued for the time
    * to pay. A concurrent retry of the request id fails on the order's unique key and is answered with the first order.
    */
-  async submit(user: SessionUser, input: SubmitGoodsOrderInput): Promise<StoreOrder> {
-    const schoolId = user.schoolId!;
+  async submit(user: SchoolCaller, input: SubmitGoodsOrderInput): Promise<Sendable<StoreOrder>> {
+    const schoolId = user.schoolId;
     const ids = [...new Set(input.items.map((i) => i.goods_id))];
     for (let attempt = 1; ; attempt++) {
       // named prepared statements, parsed and planned once per connection
-      const [now] = await preparedQuery<{ prior: { id: number; total_fen: number } | null; address: StoreAddress | null; goods: GoodsRow[] }>(
-        this.db,
-        'store.submit.read',
-        `select (select json_build_object('id', id, 'total_fen', total_fen::float8) from store_orders where school_id = $1 and request_key = $2) as prior,
-                (select row_to_json(a) from (select ${ADDRESS_COLUMNS} from store_addresses a where a.school_id = $1 and a.id = $3) a) as address,
-                (select coalesce(json_agg(g order by g.id), '[]') from (${GOODS_NOW} where id = any($4::int[])) g) as goods`,
-        [schoolId, input.request_id, input.address_id, ids],
-      );
+      const [now] = await this.repo.submitRead(schoolId, input.request_id, input.address_id, ids);
       if (now.prior) {
         if (now.prior.total_fen !== input.total_fen) throw new AppError('store.request_reused');
         return this.one(schoolId, now.prior.id);
@@ -114,52 +96,22 @@ export class StoreOrdersService {
       const expiresAt = new Date(this.clock.now().getTime() + PAY_MS);
       let placed: StoreOrder[] = [];
       try {
-        placed = await preparedQuery<StoreOrder>(
-          this.db,
-          'store.submit.place',
-          `with w as (select * from unnest($3::int[], $4::int[], $14::bigint[]) as w(goods_id, qty, price)),
-           lk as (
-             select s.id from store_goods s join w on w.goods_id = s.id
-              where s.listed and s.stock >= w.qty and s.price_fen = w.price order by s.id for update of s),
-           g as (
-             update store_goods s set stock = s.stock - w.qty, sold = s.sold + w.qty, updated_at = now()
-               from w where s.id = w.goods_id and s.stock >= w.qty and (select count(*) from lk) = cardinality($3::int[])
-             returning s.id, s.stock, w.qty),
-           n as (select nextval('store_orders_id_seq')::int as id where (select count(*) from g) = cardinality($3::int[])),
-           o as (
-             insert into store_orders (id, no, school_id, goods_fen, freight_fen, total_fen, address, remark, placed_by, request_key, expires_at)
-             select n.id, 'SC' || to_char(now() at time zone 'Asia/Shanghai', 'YYMMDD') || lpad(n.id::text, 8, '0'), $1, $5, $6, $7, $8, $9, $10, $2, $11
-               from n
-             returning *),
-           ln as (
-             insert into store_order_lines (order_id, goods_id, name, picture, price_fen, quantity, amount_fen)
-             select o.id, x.goods_id, x.name, x.picture, x.price, x.qty, x.price * x.qty
-               from o, unnest($3::int[], $12::text[], $13::text[], $14::bigint[], $4::int[]) as x(goods_id, name, picture, price, qty)
-             returning *),
-           m as (
-             insert into store_stock_moves (goods_id, kind, delta, stock_after, order_id, actor_id)
-             select g.id, 'reserve', -g.qty, g.stock, o.id, $10 from g, o returning 1),
-           e as (
-             insert into store_order_events (order_id, school_id, type, actor_id, data)
-             select o.id, $1, 'placed', $10, jsonb_build_object('total_fen', $7::bigint, 'expires_at', $11::timestamptz) from o returning 1)
-           select ${orderColumns('ln')} from o ${ORDER_JOINS}`,
-          [
-            schoolId,
-            input.request_id,
-            p.lines.map((l) => l.goods_id),
-            p.lines.map((l) => l.quantity),
-            p.goods_fen,
-            p.freight_fen,
-            p.total_fen,
-            JSON.stringify({ name: address.name, mobile: address.mobile, region: address.region, detail: address.detail }),
-            input.remark || null,
-            user.id,
-            expiresAt,
-            p.lines.map((l) => l.name),
-            p.lines.map((l) => l.picture),
-            p.lines.map((l) => l.price_fen),
-          ],
-        );
+        placed = await this.repo.submitPlace([
+          schoolId,
+          input.request_id,
+          p.lines.map((l) => l.goods_id),
+          p.lines.map((l) => l.quantity),
+          p.goods_fen,
+          p.freight_fen,
+          p.total_fen,
+          JSON.stringify({ name: address.name, mobile: address.mobile, region: address.region, detail: address.detail }),
+          input.remark || null,
+          user.id,
+          expiresAt,
+          p.lines.map((l) => l.name),
+          p.lines.map((l) => l.picture),
+          p.lines.map((l) => l.price_fen),
+        ]);
       } catch (err) {
         // the same request id placed by a concurrent retry: the next read answers its order
         if (!isUniqueViolation(err)) throw err;
@@ -171,36 +123,21 @@ export class StoreOrdersService {
     }
   }
 
-  async one(schoolId: number | null, id: number): Promise<StoreOrder> {
-    const [o]: StoreOrder[] = await this.db.query(
-      `select ${ORDER_COLUMNS} from store_orders o ${ORDER_JOINS} where o.id = $1 and ($2::int is null or o.school_id = $2)`,
-      [id, schoolId],
-    );
+  async one(schoolId: number | null, id: number): Promise<StoreOrderRow> {
+    const o = await this.repo.one(schoolId, id);
     if (!o) throw new AppError('store.order_not_found');
     return o;
   }
 
   /** A school's orders (goodsOrderList) or every school's (the operator's storeOrderList), newest first, with counts by state. */
-  async list(user: SessionUser, q: GoodsOrderListQuery | StoreOrderListQuery): Promise<StoreOrderListAnswer> {
+  async list(user: SessionUser, q: GoodsOrderListQuery | StoreOrderListQuery): Promise<Sendable<StoreOrderListAnswer>> {
     const schoolId = user.role === Role.Operator ? null : user.schoolId;
     const keyword = 'keyword' in q && q.keyword ? escapeLike(q.keyword) : null;
-    const rows: Array<StoreOrder & { counts: Array<{ state: StoreOrderState; n: number }> }> = await this.db.query(
-      `with f as materialized (
-         select o.id, o.state, o.created_at from store_orders o
-          where ($1::int is null or o.school_id = $1)
-            and ($2::text is null or o.no ilike '%' || $2 || '%' or exists (select 1 from schools s where s.id = o.school_id and s.name ilike '%' || $2 || '%'))),
-       x as (select id, created_at from f where $3::text is null or state = $3 order by created_at desc, id desc limit $4 offset $5)
-       select (select coalesce(json_agg(json_build_object('state', c.state, 'n', c.n)), '[]') from (select state, count(*)::int as n from f group by 1) c) as counts, r.*
-         from (select 1) one left join lateral (
-           select ${ORDER_COLUMNS} from x join store_orders o on o.id = x.id ${ORDER_JOINS} order by x.created_at desc, x.id desc
-         ) r on true`,
-      [schoolId, keyword, q.state ?? null, q.limit, offsetOf(q)],
-    );
+    const rows = await this.repo.page({ schoolId, pattern: keyword === null ? null : `%${keyword}%`, state: q.state ?? null }, q.limit, offsetOf(q));
     const counts = Object.fromEntries(STORE_ORDER_STATES.map((s) => [s, 0])) as Record<StoreOrderState, number>;
-    for (const c of rows[0].counts) counts[c.state] = c.n;
-    const list = rows.filter((r) => r.id !== null).map(({ counts: _, ...r }) => r as StoreOrder);
+    for (const c of rows.counts) counts[c.state] = c.n;
     const total = q.state ? counts[q.state] : STORE_ORDER_STATES.reduce((n, s) => n + counts[s], 0);
-    return { ...pageOf(list, total, q), counts };
+    return { ...pageOf(rows.list, total, q), counts };
   }
 
   /** A simple forward step (ship by the operator, confirm by the school): one conditional update; a repeat answers the order. */
@@ -208,46 +145,34 @@ export class StoreOrdersService {
     id: number,
     schoolId: number | null,
     cmd: 'ship' | 'confirm',
-    sql: string,
-    params: unknown[],
+    write: (em: EntityManager, id: number) => Promise<void>,
     event: { actorId: number; data?: Record<string, unknown> },
-  ): Promise<StoreOrder> {
+  ): Promise<StoreOrderRow> {
     await this.db.transaction(async (em) => {
       const o = await lockOrder(em, id, schoolId);
       if (!o) throw new AppError('store.order_not_found');
       const t = storeOrderTransition(o.state, cmd);
       if (!t.ok) throw new AppError(t.error as 'store.order_unpaid');
       if (t.value.repeat) return;
-      await em.query(sql, [o.id, ...params]);
+      await write(em, o.id);
       await appendOrderEvent(em, { orderId: o.id, schoolId: o.school_id, type: t.value.state, actorId: event.actorId, data: event.data });
     });
     return this.one(schoolId, id);
   }
 
   /** The operator ships a paid order: carrier and tracking number. */
-  ship(user: SessionUser, input: ShipGoodsOrderInput): Promise<StoreOrder> {
-    return this.step(
-      input.id,
-      null,
-      'ship',
-      `update store_orders set state = 'shipped', carrier = $2, tracking_no = $3, shipped_at = now(), shipped_by = $4, version = version + 1 where id = $1`,
-      [input.carrier, input.tracking_no, user.id],
-      { actorId: user.id, data: { carrier: input.carrier, tracking_no: input.tracking_no } },
-    );
+  ship(user: SessionUser, input: ShipGoodsOrderInput): Promise<Sendable<StoreOrder>> {
+    return this.step(input.id, null, 'ship', (em, id) => this.repo.ship(em, id, input.carrier, input.tracking_no, user.id), {
+      actorId: user.id,
+      data: { carrier: input.carrier, tracking_no: input.tracking_no },
+    });
   }
 
   /** The school confirms receipt of a shipped order. */
-  confirm(user: SessionUser, input: GoodsOrderIdInput): Promise<StoreOrder> {
-    return this.step(
-      input.id,
-      user.schoolId,
-      'confirm',
-      `update store_orders set state = 'done', done_at = now(), done_by = $2, version = version + 1 where id = $1`,
-      [user.id],
-      {
-        actorId: user.id,
-      },
-    );
+  confirm(user: SchoolCaller, input: GoodsOrderIdInput): Promise<Sendable<StoreOrder>> {
+    return this.step(input.id, user.schoolId, 'confirm', (em, id) => this.repo.confirm(em, id, user.id), {
+      actorId: user.id,
+    });
   }
 
   /**
@@ -255,7 +180,7 @@ export class StoreOrdersService {
    * payment is then refunded in full (balance to the wallet, WeChat Pay through the provider), once by its request key
    * (a repeated cancel of a cancelled order whose refund did not go through asks for it again).
    */
-  async cancel(user: SessionUser, input: CancelGoodsOrderInput): Promise<StoreOrder> {
+  async cancel(user: SessionUser, input: CancelGoodsOrderInput): Promise<Sendable<StoreOrder>> {
     const schoolId = user.role === Role.Operator ? null : user.schoolId;
     const o = await this.db.transaction(async (em) => {
       const o = await lockOrder(em, input.id, schoolId);

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { storeOrderTransition, type BalancePayGoodsOrderInput, type GoodsOrderIdInput, type PendingPayment } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { DealPasswordService } from '../payments/deal-password.service';
 import { postEntry } from '../payments/ledger';
 import { newOutTradeNo } from '../payments/out-trade-no';
@@ -11,7 +11,9 @@ import { PaymentKinds } from '../payments/payment-kinds';
 import { PaymentsService } from '../payments/payments.service';
 import type { Refunder } from '../payments/refunders';
 import type { PaidPayment } from '../payments/settlers';
-import { appendOrderEvent, cancelAndRelease, GOODS_ORDER_KIND, lockOrder, StoreClock } from './store-sql';
+import { addRefunded, appendOrderEvent, cancelAndRelease, lockOrder } from './store-order-state.repository';
+import { StoreOrdersRepository } from './store-orders.repository';
+import { GOODS_ORDER_KIND, StoreClock } from './store-sql';
 
 /**
  * A mall order's payment refunded: the payment that paid the order once the order is cancelled (its refunded_fen
@@ -24,7 +26,7 @@ export const goodsOrderRefunder: Refunder = {
     const o = await lockOrder(em, Number(p.ref_id), p.school_id);
     if (!o) throw new AppError('payments.refund_unsupported');
     if (o.state !== 'cancelled') throw new AppError('payments.refund_unsupported');
-    await em.query(`update store_orders set refunded_fen = refunded_fen + $2 where id = $1`, [o.id, r.amountFen]);
+    await addRefunded(em, o.id, r.amountFen);
     await appendOrderEvent(em, {
       orderId: o.id,
       schoolId: o.school_id,
@@ -36,7 +38,7 @@ export const goodsOrderRefunder: Refunder = {
   },
   async revert(em, _p, r, applied) {
     if (!applied.order_id) return;
-    await em.query(`update store_orders set refunded_fen = refunded_fen - $2 where id = $1`, [applied.order_id, r.amountFen]);
+    await addRefunded(em, Number(applied.order_id), -r.amountFen);
   },
 };
 
@@ -53,6 +55,7 @@ export const GOODS_ORDER_PAID_BY = `(select o.out_trade_no from store_orders o w
 export class StorePayments {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: StoreOrdersRepository,
     private readonly payments: PaymentsService,
     private readonly dealPwd: DealPasswordService,
     private readonly clock: StoreClock,
@@ -86,49 +89,42 @@ export class StorePayments {
    * answered as it is (charged once); the debit (never below zero; keyed by the order), the paid payment and the order
    * paid.
    */
-  async balancePay(user: SessionUser, input: BalancePayGoodsOrderInput): Promise<{ order_id: number; balance_fen: number }> {
-    const schoolId = user.schoolId!;
+  async balancePay(user: SchoolCaller, input: BalancePayGoodsOrderInput): Promise<{ order_id: number; balance_fen: number }> {
+    const schoolId = user.schoolId;
     await this.dealPwd.verify(schoolId, input.deal_pwd);
     const r = await this.db.transaction(async (em) => {
       const { o, repeat, expired } = await this.payable(em, schoolId, input.id);
       if (expired || repeat) return { expired, balance: null };
       const outTradeNo = newOutTradeNo('G');
       const description = `商城订单 ${o.no}`;
-      const [pay]: Array<{ id: number }> = await em.query(
-        `insert into payments (school_id, out_trade_no, kind, ref_id, description, amount_fen, method, state, meta, created_by, paid_at)
-         values ($1, $2, $3, $4, $5, $6, 'balance', 'paid', $7, $8, now()) returning id::int as id`,
-        [
-          schoolId,
-          outTradeNo,
-          GOODS_ORDER_KIND,
-          String(o.id),
-          description,
-          o.total_fen,
-          JSON.stringify({ order_no: o.no, request_id: input.request_id ?? null }),
-          user.id,
-        ],
-      );
+      const paymentId = await this.repo.insertPayment(em, {
+        school_id: schoolId,
+        out_trade_no: outTradeNo,
+        kind: GOODS_ORDER_KIND,
+        ref_id: String(o.id),
+        description,
+        amount_fen: o.total_fen,
+        method: 'balance',
+        state: 'paid',
+        meta: JSON.stringify({ order_no: o.no, request_id: input.request_id ?? null }),
+        created_by: user.id,
+      });
       const entry = await postEntry(em, {
         schoolId,
         type: 'payment',
         amountFen: -o.total_fen,
         refKind: GOODS_ORDER_KIND,
         refId: outTradeNo,
-        paymentId: pay.id,
+        paymentId,
         actorId: user.id,
         note: description,
         key: `goods:${o.id}`,
       });
       if (!entry) {
-        const [s]: Array<{ balance_fen: number }> = await em.query(`select balance_fen::float8 as balance_fen from schools where id = $1`, [
-          schoolId,
-        ]);
-        throw new AppError('store.balance_insufficient', { balance: (s.balance_fen / 100).toFixed(2), amount: (o.total_fen / 100).toFixed(2) });
+        const balanceFen = await this.repo.balance(em, schoolId);
+        throw new AppError('store.balance_insufficient', { balance: (balanceFen / 100).toFixed(2), amount: (o.total_fen / 100).toFixed(2) });
       }
-      await em.query(
-        `update store_orders set state = 'paid', pay_method = 'balance', out_trade_no = $2, paid_at = now(), version = version + 1 where id = $1`,
-        [o.id, outTradeNo],
-      );
+      await this.repo.paidByBalance(em, o.id, outTradeNo);
       await appendOrderEvent(em, {
         orderId: o.id,
         schoolId,
@@ -141,17 +137,14 @@ export class StorePayments {
     if (r.expired) throw new AppError('store.order_expired');
     let balance = r.balance;
     if (balance === null) {
-      const [s]: Array<{ balance_fen: number }> = await this.db.query(`select balance_fen::float8 as balance_fen from schools where id = $1`, [
-        schoolId,
-      ]);
-      balance = s.balance_fen;
+      balance = await this.repo.balance(this.db, schoolId);
     }
     return { order_id: input.id, balance_fen: balance };
   }
 
   /** wechatPayGoodsOrder: a pending provider payment of the order's total and its QR; the verified payment settles it. */
-  async wechatPay(user: SessionUser, input: GoodsOrderIdInput): Promise<PendingPayment> {
-    const schoolId = user.schoolId!;
+  async wechatPay(user: SchoolCaller, input: GoodsOrderIdInput): Promise<PendingPayment> {
+    const schoolId = user.schoolId;
     const r = await this.db.transaction(async (em) => this.payable(em, schoolId, input.id));
     if (r.expired) throw new AppError('store.order_expired');
     if (r.repeat) throw new AppError('store.order_paid');
@@ -168,14 +161,10 @@ export class StorePayments {
 
   /** In the mark-paid transaction: the unpaid order (of this total) becomes paid by WeChat, once; otherwise a surplus. */
   async settle(em: EntityManager, p: PaidPayment): Promise<void> {
-    const rows: Array<{ id: number }> = await em.query(
-      `with u as (update store_orders set state = 'paid', pay_method = 'wechat', out_trade_no = $3, paid_at = now(), version = version + 1
-                   where id = $1 and school_id = $2 and state = 'unpaid' and total_fen = $4 returning id) select id from u`,
-      [Number(p.ref_id), p.school_id, p.out_trade_no, p.amount_fen],
-    );
-    if (rows.length) {
+    const id = await this.repo.paidByWechat(em, { id: Number(p.ref_id), schoolId: p.school_id, outTradeNo: p.out_trade_no, amountFen: p.amount_fen });
+    if (id !== undefined) {
       await appendOrderEvent(em, {
-        orderId: rows[0].id,
+        orderId: id,
         schoolId: p.school_id,
         type: 'paid',
         actorId: p.created_by,

@@ -19,7 +19,7 @@ import {
   SubmitGoodsOrderInput,
   UnmountStoreGoodsInput,
 } from '@wantuo/shared';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { CurrentUser, SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
@@ -79,37 +79,37 @@ export class StoreController {
   }
 
   @Action('GET', 'addressList')
-  addressList(@Input() _: unknown, @CurrentUser() user: SessionUser) {
+  addressList(@Input() _: unknown, @SchoolUser() user: SchoolCaller) {
     return this.addresses.list(user);
   }
 
   @Action('POST', 'addAddress')
-  addAddress(@Input() input: AddAddressInput, @CurrentUser() user: SessionUser) {
+  addAddress(@Input() input: AddAddressInput, @SchoolUser() user: SchoolCaller) {
     return this.addresses.add(user, input);
   }
 
   @Action('POST', 'editAddress')
-  editAddress(@Input() input: EditAddressInput, @CurrentUser() user: SessionUser) {
+  editAddress(@Input() input: EditAddressInput, @SchoolUser() user: SchoolCaller) {
     return this.addresses.edit(user, input);
   }
 
   @Action('POST', 'delAddress')
-  delAddress(@Input() input: DelAddressInput, @CurrentUser() user: SessionUser) {
+  delAddress(@Input() input: DelAddressInput, @SchoolUser() user: SchoolCaller) {
     return this.addresses.remove(user, input);
   }
 
   @Action('GET', 'submitGoodsOrder')
-  preview(@Input() q: GoodsOrderPreviewQuery, @CurrentUser() user: SessionUser) {
+  preview(@Input() q: GoodsOrderPreviewQuery, @SchoolUser() user: SchoolCaller) {
     return this.orders.preview(user, q);
   }
 
   @Action('POST', 'submitGoodsOrder')
-  submit(@Input() input: SubmitGoodsOrderInput, @CurrentUser() user: SessionUser) {
+  submit(@Input() input: SubmitGoodsOrderInput, @SchoolUser() user: SchoolCaller) {
     return this.orders.submit(user, input);
   }
 
   @Action('GET', 'goodsOrderList')
-  orderList(@Input() q: GoodsOrderListQuery, @CurrentUser() user: SessionUser) {
+  orderList(@Input() q: GoodsOrderListQuery, @SchoolUser() user: SchoolCaller) {
     return this.orders.list(user, q);
   }
 
@@ -119,12 +119,12 @@ export class StoreController {
   }
 
   @Action('POST', 'balancePayGoodsOrder')
-  balancePay(@Input() input: BalancePayGoodsOrderInput, @CurrentUser() user: SessionUser) {
+  balancePay(@Input() input: BalancePayGoodsOrderInput, @SchoolUser() user: SchoolCaller) {
     return this.pay.balancePay(user, input);
   }
 
   @Action('POST', 'wechatPayGoodsOrder')
-  wechatPay(@Input() input: GoodsOrderIdInput, @CurrentUser() user: SessionUser) {
+  wechatPay(@Input() input: GoodsOrderIdInput, @SchoolUser() user: SchoolCaller) {
     return this.pay.wechatPay(user, input);
   }
 
@@ -134,7 +134,7 @@ export class StoreController {
   }
 
   @Action('POST', 'confirmGoodsOrder')
-  confirm(@Input() input: GoodsOrderIdInput, @CurrentUser() user: SessionUser) {
+  confirm(@Input() input: GoodsOrderIdInput, @SchoolUser() user: SchoolCaller) {
     return this.orders.confirm(user, input);
   }
 

@@ -6,6 +6,9 @@ import { StoreOrdersService } from './orders.service';
 import { StoreController } from './store.controller';
 import { StorePayments } from './store-payments';
 import { StoreClock } from './store-sql';
+import { StoreAddressesRepository } from './store-addresses.repository';
+import { StoreGoodsRepository } from './store-goods.repository';
+import { StoreOrdersRepository } from './store-orders.repository';
 
 /**
  * The online mall (issue 15): the operator's goods with stock moves, schools' addresses, orders with stock reserved
@@ -15,7 +18,16 @@ import { StoreClock } from './store-sql';
 @Module({
   imports: [PaymentsModule],
   controllers: [StoreController],
-  providers: [StoreClock, StoreGoodsService, StoreAddressesService, StoreOrdersService, StorePayments],
+  providers: [
+    StoreClock,
+    StoreGoodsService,
+    StoreAddressesService,
+    StoreOrdersService,
+    StorePayments,
+    StoreGoodsRepository,
+    StoreAddressesRepository,
+    StoreOrdersRepository,
+  ],
   exports: [StoreOrdersService, StorePayments],
 })
 export class StoreModule {}
