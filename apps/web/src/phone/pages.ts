@@ -1,10 +1,12 @@
 import type { ComponentType } from 'react';
-import type { PhonePageKey } from './route-table';
 
 type Page = () => Promise<{ default: ComponentType }>;
 
-/** Each phone page's code, loaded when its route is first opened (or by boot.ts, with the shell, for the first one). */
-export const PHONE_PAGES: Record<PhonePageKey, Page> = {
+/**
+ * Each phone page's code, loaded when its route is first opened (or by boot.ts, with the shell, for the first one): the
+ * one list of the phone's screens, whose keys the routes name.
+ */
+const pages = {
   teacherToday: () => import('./teacher/today'),
   teacherShuttle: () => import('./teacher/shuttle'),
   teacherTutor: () => import('./teacher/tutor'),
@@ -30,4 +32,9 @@ export const PHONE_PAGES: Record<PhonePageKey, Page> = {
   parentConsent: () => import('./privacy/consent'),
   parentPrivacy: () => import('./privacy/privacy'),
   privacyPolicy: () => import('./privacy/policy'),
-};
+} satisfies Record<string, Page>;
+
+/** A phone screen, by key (the routes of route-table.ts name theirs). */
+export type PhonePageKey = keyof typeof pages;
+
+export const PHONE_PAGES: Record<PhonePageKey, Page> = pages;

@@ -1,35 +1,12 @@
 import { Role, type GetAction } from '@wantuo/shared';
 import type { Bilingual } from '../i18n/messages';
+import type { PhonePageKey } from './pages';
 
 /** The tabs of the phone app's bottom bar: the teacher's (今日 / 接送 / 辅导 / 我的) and the parent's (今日 / 缴费 / 消息 / 我的). */
 export type TabKey = 'teacher_today' | 'teacher_shuttle' | 'teacher_tutor' | 'teacher_me' | 'parent' | 'parent_pay' | 'parent_messages' | 'parent_me';
 
-export type PhonePageKey =
-  | 'teacherToday'
-  | 'teacherShuttle'
-  | 'teacherTutor'
-  | 'teacherComments'
-  | 'teacherPickup'
-  | 'teacherMe'
-  | 'teacherChats'
-  | 'teacherChat'
-  | 'parentHome'
-  | 'parentReport'
-  | 'parentPickup'
-  | 'parentContracts'
-  | 'parentMeals'
-  | 'parentHomework'
-  | 'parentNotices'
-  | 'parentScores'
-  | 'parentPoints'
-  | 'parentMessages'
-  | 'parentChat'
-  | 'parentMe'
-  | 'settings'
-  | 'publicPickup'
-  | 'parentConsent'
-  | 'parentPrivacy'
-  | 'privacyPolicy';
+/** The screen a phone route shows: a key of the phone's screens (pages.ts). */
+export type { PhonePageKey } from './pages';
 
 /** The phone app's routes: all under /m (its own entry, m.html), declared once here; the pages are in pages.ts. */
 export interface PhoneRoute {

@@ -1,5 +1,6 @@
 import { Role } from '@wantuo/shared';
 import type { Bilingual } from '../i18n/messages';
+import type { PageKey } from './pages';
 
 /** The console areas and who may enter them (the identity rule of spec §4). */
 export type Area = 'public' | 'principal' | 'center' | 'adviser' | 'teacher' | 'parent' | 'operator' | 'account';
@@ -27,126 +28,8 @@ export const HOME_OF: Record<Role, string> = {
 /** Pages the API serves outside this app that sign-in may return to, with who may open them (Bull Board). */
 export const SERVER_PAGES: ReadonlyArray<{ path: string; roles: readonly Role[] }> = [{ path: '/admin/queues', roles: [Role.Operator] }];
 
-export type PageKey =
-  | 'home'
-  | 'about'
-  | 'pdf'
-  | 'settings'
-  | 'parentHome'
-  | 'operatorSite'
-  | 'operatorApplications'
-  | 'operatorSchools'
-  | 'operatorBills'
-  // money screens
-  | 'principalHome'
-  | 'principalUser'
-  | 'payResult'
-  // meals screens
-  | 'mealsOrder'
-  | 'mealsOrderAdd'
-  | 'mealsReservation'
-  | 'parentMeals'
-  // staff screens
-  | 'staffAccounts'
-  | 'teacherAdd'
-  // students screens
-  | 'studentList'
-  | 'studentAdd'
-  | 'studentEdit'
-  | 'studentRecord'
-  | 'teacherStudents'
-  | 'adviserCare'
-  // care and timetable screens
-  | 'careClasses'
-  | 'careClassForm'
-  | 'careClassStudents'
-  | 'careTeacherClass'
-  | 'careAdviserClass'
-  | 'careMentorStudents'
-  // flow screens
-  | 'flowToday'
-  | 'flowBoard'
-  | 'flowAdviserHome'
-  | 'flowTransport'
-  | 'flowLeaveReview'
-  | 'flowShuttle'
-  | 'flowTutor'
-  | 'flowData'
-  | 'flowRecords'
-  // contracts screens
-  | 'principalContracts'
-  | 'parentContracts'
-  // points screens
-  | 'pointsShop'
-  | 'pointsGoodsForm'
-  | 'pointsTeacher'
-  | 'pointsParent'
-  // homework screens
-  | 'homeworkClassJob'
-  | 'homeworkClassJob1'
-  | 'homeworkTeacher'
-  | 'homeworkParent'
-  // public resources and school materials
-  | 'resourcesPublic'
-  | 'resourcesSchool'
-  | 'resourcesOperator'
-  // notices screens
-  | 'noticesStaff'
-  | 'noticesParent'
-  // teaching screens
-  | 'teachingClasses'
-  | 'teachingClassAdd'
-  | 'teachingClassEditing'
-  | 'teachingRollCall'
-  | 'teachingTutoring'
-  // timetable screens
-  | 'scheduleTeacher'
-  | 'scheduleAdviser'
-  | 'scheduleSchool'
-  | 'scheduleClass'
-  | 'growthParent'
-  | 'teachingTeacherClasses'
-  // exams screens
-  | 'examsList'
-  | 'examScores'
-  | 'parentScores'
-  // courseware screens
-  | 'coursewareCatalogue'
-  | 'coursewareOwned'
-  | 'coursewareLessonware'
-  | 'coursewareOperator'
-  | 'coursewareMatching'
-  | 'coursewareRecord'
-  | 'lessonPlans'
-  | 'attendClass'
-  // online mall screens
-  | 'storeMall'
-  | 'storeDetail'
-  | 'storeConfirm'
-  | 'storeSchoolOrders'
-  | 'storeOperatorGoods'
-  | 'storeOperatorOrders'
-  // QR sign-in: the phone's scan page
-  | 'qrScan'
-  // SMS consoles
-  | 'smsOperator'
-  | 'smsSchool'
-  // parents in WeChat
-  | 'wechatParent'
-  | 'pickupParent'
-  | 'reportParent'
-  | 'reportClass'
-  | 'wechatSchool'
-  | 'wechatOperator'
-  // children's personal information (issue 37)
-  | 'privacyPolicy'
-  | 'parentConsent'
-  | 'privacyPrincipal'
-  | 'privacyOperator'
-  // receipts (issue 40)
-  | 'receiptsPrincipal'
-  // family conversations (issue 40)
-  | 'conversationsConsole';
+/** The screen a route shows: a key of the screens' list (pages.ts). */
+export type { PageKey } from './pages';
 
 export interface RouteDef {
   path: string;
