@@ -1,31 +1,69 @@
 import type { Page, PrivacyRequestKind, PrivacyRequestRow } from '@wantuo/shared';
-import type { EntityManager } from 'typeorm';
-import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
+import { sql, type ExpressionBuilder } from 'kysely';
+import { kdb, pageRows, type DB } from '../../core/database/kysely';
+import type { Queryable } from '../../core/database/sql-kit';
+import type { Sendable } from '../../core/http/sendable';
 
-const ROW = `r.id, r.student_id, s.name as student_name, coalesce(u.name, '') as guardian_name, r.kind, r.body, r.status, r.due_at,
-  (r.status = 'open' and r.due_at < now()) as overdue, h.name as handled_by_name, r.handled_at, r.result_note, r.version, r.created_at`;
-const JOINS = `join students s on s.id = r.student_id left join users u on u.id = r.user_id left join users h on h.id = r.handled_by`;
-
-/** The request as it is locked before it is handled. */
-export interface LockedRequest {
-  status: string;
-  version: number;
-  kind: PrivacyRequestKind;
-  student_id: number;
+/** Which requests a page shows: the school's, a guardian's own, of a status or kind. */
+export interface RequestFilter {
+  schoolId: number;
+  userId?: number;
+  status?: PrivacyRequestRow['status'] | null;
+  kind?: PrivacyRequestKind | null;
 }
+
+/** The guardian's order (newest first) or the admin's (open ones first, the soonest due first, then newest). */
+export type RequestOrder = 'newest' | 'open_first';
+
+type RequestsEb = ExpressionBuilder<DB & { r: DB['privacy_requests'] }, 'r'>;
+
+/** A request (`r`) with its child, guardian and handler: PrivacyRequestRow. */
+const rows = (on: Queryable) =>
+  kdb(on)
+    .selectFrom('privacy_requests as r')
+    .innerJoin('students as s', 's.id', 'r.student_id')
+    .leftJoin('users as u', 'u.id', 'r.user_id')
+    .leftJoin('users as h', 'h.id', 'r.handled_by')
+    .select((eb) => [
+      'r.id',
+      'r.student_id',
+      's.name as student_name',
+      sql<string>`coalesce(${eb.ref('u.name')}, '')`.as('guardian_name'),
+      eb.ref('r.kind').$castTo<PrivacyRequestRow['kind']>().as('kind'),
+      'r.body',
+      eb.ref('r.status').$castTo<PrivacyRequestRow['status']>().as('status'),
+      'r.due_at',
+      sql<boolean>`(${eb.ref('r.status')} = 'open' and ${eb.ref('r.due_at')} < now())`.as('overdue'),
+      'h.name as handled_by_name',
+      'r.handled_at',
+      'r.result_note',
+      'r.version',
+      'r.created_at',
+    ]);
+
+const matching = (f: RequestFilter) => (eb: RequestsEb) =>
+  eb.and([
+    eb('r.school_id', '=', f.schoolId),
+    ...(f.userId === undefined ? [] : [eb('r.user_id', '=', f.userId)]),
+    ...(f.status ? [eb('r.status', '=', f.status)] : []),
+    ...(f.kind ? [eb('r.kind', '=', f.kind)] : []),
+  ]);
 
 /** The SQL of privacy_requests (issue 37): a guardian's correction and deletion requests, the admin's handling. */
 export class PrivacyRequestsRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: Queryable) {}
 
   /** Whether the user is a guardian of the child, which is not anonymised. */
   async isGuardian(schoolId: number, studentId: number, userId: number): Promise<boolean> {
-    const rows: unknown[] = await this.em.query(
-      `select 1 from student_guardians g join students s on s.id = g.student_id and s.anonymised_at is null
-        where g.student_id = $1 and g.user_id = $2 and g.school_id = $3`,
-      [studentId, userId, schoolId],
-    );
-    return rows.length > 0;
+    const r = await kdb(this.em)
+      .selectFrom('student_guardians as g')
+      .innerJoin('students as s', (j) => j.onRef('s.id', '=', 'g.student_id').on('s.anonymised_at', 'is', null))
+      .select(sql.lit(1).as('one'))
+      .where('g.student_id', '=', studentId)
+      .where('g.user_id', '=', userId)
+      .where('g.school_id', '=', schoolId)
+      .executeTakeFirst();
+    return r !== undefined;
   }
 
   /** A new open request, due in `dueDays`; null when one of the kind is already open for the child. */
@@ -33,60 +71,66 @@ export class PrivacyRequestsRepository {
     r: { schoolId: number; studentId: number; userId: number; kind: PrivacyRequestKind; body: string },
     dueDays: number,
   ): Promise<number | null> {
-    const [row]: Array<{ id: number }> = await this.em.query(
-      `insert into privacy_requests (school_id, student_id, user_id, kind, body, due_at)
-       values ($1, $2, $3, $4, $5, now() + make_interval(days => $6))
-       on conflict (student_id, kind) where status = 'open' do nothing returning id`,
-      [r.schoolId, r.studentId, r.userId, r.kind, r.body, dueDays],
-    );
+    const row = await kdb(this.em)
+      .insertInto('privacy_requests')
+      .values({
+        school_id: r.schoolId,
+        student_id: r.studentId,
+        user_id: r.userId,
+        kind: r.kind,
+        body: r.body,
+        due_at: sql`now() + make_interval(days => ${dueDays}::int)`,
+      })
+      .onConflict((oc) => oc.columns(['student_id', 'kind']).where('status', '=', sql.lit('open')).doNothing())
+      .returning('id')
+      .executeTakeFirst();
     return row?.id ?? null;
   }
 
-  async lock(schoolId: number, id: number): Promise<LockedRequest | null> {
-    const [row]: LockedRequest[] = await this.em.query(
-      `select status, version, kind, student_id from privacy_requests where id = $1 and school_id = $2 for update`,
-      [id, schoolId],
-    );
+  /** The request as it is locked before it is handled. */
+  async lock(schoolId: number, id: number) {
+    const row = await kdb(this.em)
+      .selectFrom('privacy_requests')
+      .select((eb) => ['status', 'version', eb.ref('kind').$castTo<PrivacyRequestKind>().as('kind'), 'student_id'])
+      .where('id', '=', id)
+      .where('school_id', '=', schoolId)
+      .forUpdate()
+      .executeTakeFirst();
     return row ?? null;
   }
 
   async close(schoolId: number, id: number, outcome: 'done' | 'refused', note: string, by: number): Promise<void> {
-    await this.em.query(
-      `update privacy_requests set status = $3, result_note = $4, handled_by = $5, handled_at = now(), version = version + 1
-        where id = $1 and school_id = $2`,
-      [id, schoolId, outcome, note, by],
-    );
+    await kdb(this.em)
+      .updateTable('privacy_requests')
+      .set((eb) => ({ status: outcome, result_note: note, handled_by: by, handled_at: sql`now()`, version: eb('version', '+', 1) }))
+      .where('id', '=', id)
+      .where('school_id', '=', schoolId)
+      .execute();
   }
 
   /** The child's other open requests, done with the erasure (nothing is left to correct). */
   async closeOpenOf(schoolId: number, studentId: number, note: string, by: number): Promise<void> {
-    await this.em.query(
-      `update privacy_requests set status = 'done', result_note = $3, handled_by = $4, handled_at = now(), version = version + 1
-        where school_id = $2 and student_id = $1 and status = 'open'`,
-      [studentId, schoolId, note, by],
-    );
+    await kdb(this.em)
+      .updateTable('privacy_requests')
+      .set((eb) => ({ status: 'done', result_note: note, handled_by: by, handled_at: sql`now()`, version: eb('version', '+', 1) }))
+      .where('school_id', '=', schoolId)
+      .where('student_id', '=', studentId)
+      .where('status', '=', 'open')
+      .execute();
   }
 
-  async one(schoolId: number, id: number): Promise<PrivacyRequestRow> {
-    const [row]: PrivacyRequestRow[] = await this.em.query(`select ${ROW} from privacy_requests r ${JOINS} where r.id = $1 and r.school_id = $2`, [
-      id,
-      schoolId,
-    ]);
-    return row;
+  async one(schoolId: number, id: number) {
+    return (await rows(this.em).where('r.id', '=', id).where('r.school_id', '=', schoolId).executeTakeFirst())!;
   }
 
-  /** A server page of the requests matching `where` (its parameters `params`), in `order`. */
-  async page(where: string, params: unknown[], order: string, q: { page: number; limit: number }): Promise<Page<PrivacyRequestRow>> {
-    const n = params.length;
-    const rows: Array<PrivacyRequestRow & { total: number }> = await this.em.query(
-      `select c.total, p.* from (select count(*)::int as total from privacy_requests r where ${where}) c
-       left join lateral (select ${ROW} from privacy_requests r ${JOINS} where ${where} order by ${order} limit $${n + 1} offset $${n + 2}) p on true`,
-      [...params, q.limit, offsetOf(q)],
-    );
-    return pageOf(
-      rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as PrivacyRequestRow),
-      totalOf(rows),
-      q,
-    );
+  /** A server page of the requests `f` selects, in `order`, with the total (one statement). */
+  page(f: RequestFilter, order: RequestOrder, q: { page: number; limit: number }): Promise<Sendable<Page<PrivacyRequestRow>>> {
+    const total = kdb(this.em)
+      .selectFrom('privacy_requests as r')
+      .select((eb) => sql<number>`${eb.fn.countAll()}::int`.as('total'))
+      .where(matching(f));
+    let list = rows(this.em).where(matching(f));
+    if (order === 'open_first') list = list.orderBy(sql`(r.status = 'open')`, 'desc').orderBy(sql`case when r.status = 'open' then r.due_at end`);
+    return pageRows(this.em, total, list.orderBy('r.id', 'desc'), q);
   }
 }

@@ -11,6 +11,7 @@ import type {
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { AppError } from '../../core/http/app-error';
+import type { Sendable } from '../../core/http/sendable';
 import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { ErasureService } from './erasure.service';
 import type { ErasedSet } from './erasure.repository';
@@ -25,7 +26,7 @@ export class PrivacyRequestsService {
     private readonly erasure: ErasureService,
   ) {}
 
-  async create(user: SchoolCaller, input: PrivacyRequestInput): Promise<PrivacyRequestRow> {
+  async create(user: SchoolCaller, input: PrivacyRequestInput): Promise<Sendable<PrivacyRequestRow>> {
     return this.db.transaction(async (em) => {
       const repo = new PrivacyRequestsRepository(em);
       if (!(await repo.isGuardian(user.schoolId, input.student_id, user.id))) throw new AppError('privacy.not_found');
@@ -38,17 +39,12 @@ export class PrivacyRequestsService {
     });
   }
 
-  async mine(user: SchoolCaller, q: MyPrivacyRequestsQuery): Promise<Page<PrivacyRequestRow>> {
-    return new PrivacyRequestsRepository(this.db.manager).page(`r.school_id = $1 and r.user_id = $2`, [user.schoolId, user.id], 'r.id desc', q);
+  async mine(user: SchoolCaller, q: MyPrivacyRequestsQuery): Promise<Sendable<Page<PrivacyRequestRow>>> {
+    return new PrivacyRequestsRepository(this.db).page({ schoolId: user.schoolId, userId: user.id }, 'newest', q);
   }
 
-  async school(user: SchoolCaller, q: PrivacyRequestsQuery): Promise<Page<PrivacyRequestRow>> {
-    return new PrivacyRequestsRepository(this.db.manager).page(
-      `r.school_id = $1 and ($2::varchar is null or r.status = $2) and ($3::varchar is null or r.kind = $3)`,
-      [user.schoolId, q.status ?? null, q.kind ?? null],
-      `(r.status = 'open') desc, case when r.status = 'open' then r.due_at end, r.id desc`,
-      q,
-    );
+  async school(user: SchoolCaller, q: PrivacyRequestsQuery): Promise<Sendable<Page<PrivacyRequestRow>>> {
+    return new PrivacyRequestsRepository(this.db).page({ schoolId: user.schoolId, status: q.status, kind: q.kind }, 'open_first', q);
   }
 
   /**
@@ -56,7 +52,7 @@ export class PrivacyRequestsService {
    * personal data in the same transaction (ErasureService): the request is done exactly when the data is gone, with the
    * child's other open request; the photos' files are removed after the commit.
    */
-  async handle(user: SchoolCaller, input: HandlePrivacyRequestInput): Promise<PrivacyRequestRow> {
+  async handle(user: SchoolCaller, input: HandlePrivacyRequestInput): Promise<Sendable<PrivacyRequestRow>> {
     let erased: ErasedSet | null = null;
     const row = await this.db.transaction(async (em) => {
       const repo = new PrivacyRequestsRepository(em);
