@@ -7,7 +7,8 @@ import { DomainEvents } from '../../core/events/domain-events';
 import { CommitBatches } from '../../core/events/commit-batches';
 import { LOGGER } from '../../core/logging/logger';
 import { GuardianMessages, type GuardianMessage } from '../messages/guardian-messages.service';
-import { refreshReports, type DayKey } from './report-projection';
+import { refreshReports } from './report-projection';
+import { markSent, unsent, type DayKey } from './reports.repository';
 
 /**
  * Keeps daily_reports after the flow's commits ('flow.committed'): the events of one command (a class entered at once)
@@ -59,15 +60,7 @@ export class ReportsListener implements OnModuleInit, OnModuleDestroy {
 
   /** The report messages of these student-days whose child has left and whose report has not gone out; answers how many went. */
   async send(keys: readonly DayKey[]): Promise<number> {
-    const rows: Array<{ student_id: number; day: string; school_id: number; student: string; school: string; guardians: number[] }> =
-      await this.db.query(
-        `select r.student_id, to_char(r.day, 'YYYY-MM-DD') as day, r.school_id, st.name as student, sc.name as school,
-                coalesce((select array_agg(sg.user_id order by sg.user_id) from student_guardians sg where sg.student_id = r.student_id), '{}') as guardians
-           from daily_reports r join unnest($1::int[], $2::date[]) as k(student_id, day) on r.student_id = k.student_id and r.day = k.day
-           join students st on st.id = r.student_id join schools sc on sc.id = r.school_id
-          where r.left_at is not null and r.sent_at is null`,
-        [keys.map((k) => k.student_id), keys.map((k) => k.day)],
-      );
+    const rows = await unsent(this.db, keys);
     if (!rows.length) return 0;
     const items: GuardianMessage[] = rows.flatMap((r) =>
       r.guardians.map((user_id) => ({
@@ -80,11 +73,7 @@ export class ReportsListener implements OnModuleInit, OnModuleDestroy {
       })),
     );
     await this.messages.send(items);
-    await this.db.query(
-      `update daily_reports r set sent_at = now() from unnest($1::int[], $2::date[]) as k(student_id, day)
-        where r.student_id = k.student_id and r.day = k.day and r.sent_at is null`,
-      [rows.map((r) => r.student_id), rows.map((r) => r.day)],
-    );
+    await markSent(this.db, rows);
     return rows.length;
   }
 }
