@@ -1,8 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Form, Image, Input, Modal, Tag, Typography } from 'antd';
 import { formatFen, type BalancePayGoodsOrderInput, type StoreOrder, type StoreOrderState } from '@wantuo/shared';
-import { useState } from 'react';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
 import { post } from '../../api/http';
 import { PaymentDialog } from '../money/payment-dialog';
 import { useMoneyRefresh, useSchool } from '../money/use-school';
@@ -102,22 +101,18 @@ export function PayOrderDialog({
 export function CancelOrderDialog({ order, onClose }: { order: Pick<StoreOrder, 'id' | 'no' | 'state'>; onClose: () => void }) {
   const s = storeStrings.use();
   const [form] = Form.useForm<{ reason: string }>();
-  const [busy, setBusy] = useState(false);
   const refresh = useStoreRefresh();
+  const cancel = useAction('cancelGoodsOrder', {
+    success: s('cancelled_ok'),
+    onDone: () => {
+      refresh();
+      onClose();
+    },
+  });
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setBusy(true);
-    try {
-      await post('cancelGoodsOrder', { id: order.id, reason: v.reason.trim() });
-      feedback().message.success(s('cancelled_ok'));
-      refresh();
-      onClose();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    await cancel.run({ id: order.id, reason: v.reason.trim() });
   };
   return (
     <Modal
@@ -125,7 +120,7 @@ export function CancelOrderDialog({ order, onClose }: { order: Pick<StoreOrder, 
       title={`${s('cancel_order')} · ${order.no}`}
       onCancel={onClose}
       onOk={() => void submit()}
-      confirmLoading={busy}
+      confirmLoading={cancel.busy}
       okButtonProps={{ danger: true }}
       destroyOnHidden
     >

@@ -12,7 +12,7 @@ import {
 } from '@wantuo/shared';
 import { useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
 import { get, post } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
@@ -34,7 +34,6 @@ export default function ConfirmOrder() {
   const [addressId, setAddressId] = useState<number | null>(null);
   const [remark, setRemark] = useState('');
   const [editing, setEditing] = useState<StoreAddress | 'new' | null>(null);
-  const [placing, setPlacing] = useState(false);
   const [placed, setPlaced] = useState<StoreOrder | null>(null);
   // one request id per screen: a double click or a retry places one order
   const requestId = useRef(newRequestId());
@@ -53,6 +52,17 @@ export default function ConfirmOrder() {
     refreshPreview();
   };
 
+  const place = useAction('submitGoodsOrder', {
+    success: s('submitted'),
+    onDone: (o) => setPlaced(o),
+    // a refusal (stock, price changed) is shown by the request wrapper; the preview is read again
+    onError: () => {
+      requestId.current = newRequestId();
+      refreshPreview();
+    },
+  });
+  const placing = place.busy;
+
   if (!items) return <EmptyState description={s('no_items')} />;
   if (q.isError) return <LoadError message={q.error.message} onRetry={() => void q.refetch()} />;
   if (q.isLoading || !q.data) return <Loading />;
@@ -60,25 +70,14 @@ export default function ConfirmOrder() {
 
   const submit = async () => {
     if (!p.address) return;
-    setPlacing(true);
-    try {
-      const input: SubmitGoodsOrderInput = {
-        items,
-        address_id: p.address.id,
-        total_fen: p.total_fen,
-        ...(remark.trim() ? { remark: remark.trim() } : {}),
-        request_id: requestId.current,
-      };
-      const o = await post('submitGoodsOrder', input);
-      feedback().message.success(s('submitted'));
-      setPlaced(o);
-    } catch {
-      // shown by the request wrapper (stock, price changed); the preview is read again
-      requestId.current = newRequestId();
-      refreshPreview();
-    } finally {
-      setPlacing(false);
-    }
+    const input: SubmitGoodsOrderInput = {
+      items,
+      address_id: p.address.id,
+      total_fen: p.total_fen,
+      ...(remark.trim() ? { remark: remark.trim() } : {}),
+      request_id: requestId.current,
+    };
+    await place.run(input);
   };
 
   const removeAddress = async (a: StoreAddress) => {
@@ -245,21 +244,15 @@ type AddressForm = AddAddressInput;
 function AddressDialog({ address, onClose, onSaved }: { address: StoreAddress | null; onClose: () => void; onSaved: (a: StoreAddress) => void }) {
   const s = storeStrings.use();
   const [form] = Form.useForm<AddressForm>();
-  const [busy, setBusy] = useState(false);
+  const saved = { success: s('saved'), onDone: onSaved };
+  const add = useAction('addAddress', saved);
+  const edit = useAction('editAddress', saved);
   const save = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setBusy(true);
-    try {
-      const body = { name: v.name.trim(), mobile: v.mobile.trim(), region: v.region.trim(), detail: v.detail.trim(), is_default: !!v.is_default };
-      const a = address ? await post('editAddress', { id: address.id, version: address.version, ...body }) : await post('addAddress', body);
-      feedback().message.success(s('saved'));
-      onSaved(a);
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    const body = { name: v.name.trim(), mobile: v.mobile.trim(), region: v.region.trim(), detail: v.detail.trim(), is_default: !!v.is_default };
+    if (address) await edit.run({ id: address.id, version: address.version, ...body });
+    else await add.run(body);
   };
   return (
     <Modal
@@ -267,7 +260,7 @@ function AddressDialog({ address, onClose, onSaved }: { address: StoreAddress | 
       title={address ? s('address_edit') : s('address_add')}
       onCancel={onClose}
       onOk={() => void save()}
-      confirmLoading={busy}
+      confirmLoading={add.busy || edit.busy}
       destroyOnHidden
     >
       <Form form={form} layout="vertical" initialValues={address ?? { is_default: false }}>

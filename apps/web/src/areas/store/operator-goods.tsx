@@ -2,8 +2,8 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { Button, Card, Flex, Form, Input, InputNumber, Modal, Segmented, Select, Space, Switch, Tag, Typography } from 'antd';
 import { formatFen, sanitizeMoneyInput, STORE_LIMITS, yuanToFen, type AddStoreGoodsInput, type GoodsType, type StoreGoods } from '@wantuo/shared';
 import { useRef, useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
@@ -22,7 +22,6 @@ export default function OperatorGoods() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<StoreGoods | 'new' | null>(null);
   const [stocking, setStocking] = useState<StoreGoods | null>(null);
-  const [busy, setBusy] = useState<number | null>(null);
   const types = useQuery({ queryKey: ['goodsType'], queryFn: () => get('goodsType'), staleTime: 300_000 });
   const params = { page, limit: PAGE, ...(listed !== 'all' ? { listed: listed === 'listed' ? 1 : 0 } : {}), ...(keyword ? { keyword } : {}) };
   const q = useQuery({
@@ -35,17 +34,8 @@ export default function OperatorGoods() {
     void qc.invalidateQueries({ queryKey: ['goodsList'] });
     void qc.invalidateQueries({ queryKey: ['goodsType'] });
   };
-  const toggle = async (g: StoreGoods) => {
-    setBusy(g.id);
-    try {
-      await post('unmountStoreGoods', { id: g.id, version: g.version, listed: !g.listed });
-      refresh();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(null);
-    }
-  };
+  const unmount = useAction('unmountStoreGoods', { onDone: refresh });
+  const toggle = (g: StoreGoods) => unmount.run({ id: g.id, version: g.version, listed: !g.listed });
 
   return (
     <Card>
@@ -119,7 +109,7 @@ export default function OperatorGoods() {
                 <Button type="link" size="small" onClick={() => setStocking(g)}>
                   {s('op.stock')}
                 </Button>
-                <Button type="link" size="small" loading={busy === g.id} onClick={() => void toggle(g)}>
+                <Button type="link" size="small" loading={unmount.busy && unmount.input?.id === g.id} onClick={() => void toggle(g)}>
                   {g.listed ? s('op.unlist') : s('op.list')}
                 </Button>
               </Space>
@@ -148,7 +138,15 @@ interface GoodsFormValues {
 function GoodsDialog({ goods, types, onClose, onSaved }: { goods: StoreGoods | null; types: GoodsType[]; onClose: () => void; onSaved: () => void }) {
   const s = storeStrings.use();
   const [form] = Form.useForm<GoodsFormValues>();
-  const [busy, setBusy] = useState(false);
+  const saved = {
+    success: s('saved'),
+    onDone: () => {
+      onSaved();
+      onClose();
+    },
+  };
+  const add = useAction('addStoreGoods', saved);
+  const edit = useAction('editStoreGoods', saved);
   const requestId = useRef(newRequestId());
   const save = async () => {
     const v = await form.validateFields().catch(() => null);
@@ -163,20 +161,10 @@ function GoodsDialog({ goods, types, onClose, onSaved }: { goods: StoreGoods | n
         .filter(Boolean),
       description: (v.description ?? '').trim(),
     };
-    setBusy(true);
-    try {
-      if (goods) await post('editStoreGoods', { id: goods.id, version: goods.version, ...fields });
-      else {
-        const input: AddStoreGoodsInput = { ...fields, stock: v.stock ?? 0, listed: v.listed ?? true, request_id: requestId.current };
-        await post('addStoreGoods', input);
-      }
-      feedback().message.success(s('saved'));
-      onSaved();
-      onClose();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
+    if (goods) await edit.run({ id: goods.id, version: goods.version, ...fields });
+    else {
+      const input: AddStoreGoodsInput = { ...fields, stock: v.stock ?? 0, listed: v.listed ?? true, request_id: requestId.current };
+      await add.run(input);
     }
   };
   return (
@@ -185,7 +173,7 @@ function GoodsDialog({ goods, types, onClose, onSaved }: { goods: StoreGoods | n
       title={goods ? s('op.edit') : s('op.add')}
       onCancel={onClose}
       onOk={() => void save()}
-      confirmLoading={busy}
+      confirmLoading={add.busy || edit.busy}
       destroyOnHidden
       width={560}
     >
@@ -254,25 +242,21 @@ function GoodsDialog({ goods, types, onClose, onSaved }: { goods: StoreGoods | n
 function StockDialog({ goods, onClose, onSaved }: { goods: StoreGoods; onClose: () => void; onSaved: () => void }) {
   const s = storeStrings.use();
   const [form] = Form.useForm<{ quantity: number }>();
-  const [busy, setBusy] = useState(false);
+  const addStock = useAction('addStoreGoodsStock', {
+    success: s('op.stock_added'),
+    onDone: () => {
+      onSaved();
+      onClose();
+    },
+  });
   const requestId = useRef(newRequestId());
   const save = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setBusy(true);
-    try {
-      await post('addStoreGoodsStock', { id: goods.id, quantity: v.quantity, request_id: requestId.current });
-      feedback().message.success(s('op.stock_added'));
-      onSaved();
-      onClose();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    await addStock.run({ id: goods.id, quantity: v.quantity, request_id: requestId.current });
   };
   return (
-    <Modal open title={`${s('op.stock')} · ${goods.name}`} onCancel={onClose} onOk={() => void save()} confirmLoading={busy} destroyOnHidden>
+    <Modal open title={`${s('op.stock')} · ${goods.name}`} onCancel={onClose} onOk={() => void save()} confirmLoading={addStock.busy} destroyOnHidden>
       <Typography.Paragraph type="secondary">{s('stock', { n: goods.stock })}</Typography.Paragraph>
       <Form form={form} layout="vertical">
         <Form.Item name="quantity" label={s('op.stock_qty')} rules={[{ required: true, type: 'integer', min: 1, max: 100_000, message: s('v.int') }]}>

@@ -2,8 +2,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, Modal, Segmented, Space, Typography } from 'antd';
 import { storeCan, STORE_ORDER_STATES, type ShipGoodsOrderInput, type StoreOrder, type StoreOrderState } from '@wantuo/shared';
 import { useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { localDateTime } from '../../lib/school-time';
@@ -142,26 +142,22 @@ export default function OperatorOrders() {
 function ShipDialog({ order, onClose }: { order: StoreOrder; onClose: () => void }) {
   const s = storeStrings.use();
   const [form] = Form.useForm<{ carrier: string; tracking_no: string }>();
-  const [busy, setBusy] = useState(false);
   const refresh = useStoreRefresh();
+  const ship = useAction('shipGoodsOrder', {
+    success: s('op.shipped_ok'),
+    onDone: () => {
+      refresh();
+      onClose();
+    },
+  });
   const save = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setBusy(true);
-    try {
-      const input: ShipGoodsOrderInput = { id: order.id, carrier: v.carrier.trim(), tracking_no: v.tracking_no.trim() };
-      await post('shipGoodsOrder', input);
-      feedback().message.success(s('op.shipped_ok'));
-      refresh();
-      onClose();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    const input: ShipGoodsOrderInput = { id: order.id, carrier: v.carrier.trim(), tracking_no: v.tracking_no.trim() };
+    await ship.run(input);
   };
   return (
-    <Modal open title={`${s('op.ship')} · ${order.no}`} onCancel={onClose} onOk={() => void save()} confirmLoading={busy} destroyOnHidden>
+    <Modal open title={`${s('op.ship')} · ${order.no}`} onCancel={onClose} onOk={() => void save()} confirmLoading={ship.busy} destroyOnHidden>
       <Typography.Paragraph type="secondary">
         {order.school_name} · {linesText(order)}
       </Typography.Paragraph>

@@ -3,8 +3,8 @@ import { Button, Card, Flex, List, Pagination, Popconfirm, Space, Tabs, Typograp
 import { storeCan, STORE_ORDER_STATES, type StoreOrder, type StoreOrderState } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
 import { CancelOrderDialog, GoodsCover, OrderStateTag, PayOrderDialog, useStoreRefresh, yuan } from './common';
@@ -31,15 +31,8 @@ export default function SchoolOrders() {
   });
   const counts = q.data?.counts;
 
-  const confirm = async (o: StoreOrder) => {
-    try {
-      await post('confirmGoodsOrder', { id: o.id });
-      feedback().message.success(s('received_ok'));
-      refresh();
-    } catch {
-      // shown by the request wrapper
-    }
-  };
+  const confirmAction = useAction('confirmGoodsOrder', { success: s('received_ok'), onDone: refresh });
+  const confirm = (o: StoreOrder) => confirmAction.run({ id: o.id });
 
   return (
     <Card extra={<Button onClick={() => navigate('/onlineStore')}>{s('back')}</Button>}>
