@@ -1,58 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  cutSmsParams,
-  maskSmsParams,
-  SMS_CLAIM_SECONDS,
-  SMS_KINDS,
-  smsNextStep,
-  smsRefNames,
-  smsUnits,
-  type SmsKind,
-  type SmsProviderName,
-} from '@wantuo/shared';
+import { cutSmsParams, maskSmsParams, SMS_CLAIM_SECONDS, SMS_KINDS, smsNextStep, smsRefNames, smsUnits, type SmsProviderName } from '@wantuo/shared';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { LOGGER } from '../../core/logging/logger';
 import { GatewayError, type GatewayFailure, type ProviderRecord, type SendOutcome } from './gateways/gateway';
 import { SmsGateways } from './gateways/gateways';
 import { renderSms } from './render';
+import { SmsRepository, type SmsResult } from './sms.repository';
 
-interface Claimed {
-  id: number;
-  mobile: string;
-  kind: SmsKind;
-  params: Record<string, string>;
-  content: string;
-  provider: SmsProviderName;
-  handed_over: boolean;
-  tries: number;
-  /** the last refusal (kept on a handed-over message: why the first provider did not send it) */
-  error_code: string | null;
-  error_message: string | null;
-  /** claimed again from `sending` (its worker died): its request may have reached the provider */
-  unknown: boolean;
-  created_at: Date;
-}
+/** A message claimed for a send (`unknown`: claimed again from `sending`, its request may have reached the provider). */
+type Claimed = Awaited<ReturnType<SmsRepository['claim']>>[number];
 
 /** What becomes of one message after a send: one row of the set-based update. */
-interface Result {
-  id: number;
-  state: 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
-  provider: SmsProviderName;
-  handed_over: boolean;
-  tries: number;
-  template_code: string | null;
-  provider_message_id: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  units: number | null;
-  /** a code text once the provider has it (or it failed): its variables and text with the code masked */
-  params?: Record<string, string>;
-  content?: string;
-  /** the receipt's moment (a text the provider had: delivered or failed then) */
-  done_at?: string | null;
-}
+type Result = SmsResult;
 
 /** Mobiles of a wholly refused batch sent alone at once. */
 const ALONE_AT_ONCE = 8;
@@ -81,7 +40,7 @@ export class RetryLater extends Error {}
 @Injectable()
 export class SmsDelivery {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: SmsRepository,
     private readonly gateways: SmsGateways,
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
@@ -90,20 +49,7 @@ export class SmsDelivery {
   async send(ids: number[]): Promise<void> {
     // a row claimed again from `sending` is `unknown`: the worker that claimed it may have died with its request at the
     // provider (the locked rows are checked again after a concurrent claim: one job takes each)
-    const claimed: Claimed[] = await this.db.query(
-      `with was as (
-         select id, state from sms_messages
-          where id = any($1::bigint[])
-            and (state = 'queued' or (state = 'sending' and updated_at < now() - make_interval(secs => $2)))
-          for update
-       ), claimed as (
-         update sms_messages m set state = 'sending', tries = m.tries + 1, updated_at = now()
-           from was where m.id = was.id
-          returning m.id::int, m.mobile, m.kind, m.params, m.content, m.provider, m.handed_over, m.tries, m.error_code, m.error_message,
-                    was.state = 'sending' as unknown, m.created_at
-       ) select * from claimed order by id`,
-      [ids, SMS_CLAIM_SECONDS],
-    );
+    const claimed = await this.repo.claim(ids, SMS_CLAIM_SECONDS);
     if (!claimed.length) return;
     const results: Result[] = [];
     const known = await this.askFirst(claimed.filter((m) => m.unknown));
@@ -168,13 +114,8 @@ export class SmsDelivery {
         this.log.warn({ provider, texts: msgs.length, code: f.code }, 'sms: the provider could not say what it accepted; texts kept to ask again');
       }
       const ids = [...records.values()].flat().flatMap((r) => (r.messageId ? [r.messageId] : []));
-      const recorded: Array<{ id: string }> = ids.length
-        ? await this.db.query(`select provider_message_id as id from sms_messages where provider = $1 and provider_message_id = any($2)`, [
-            provider,
-            ids,
-          ])
-        : [];
-      const taken = new Set(recorded.map((r) => r.id));
+      const recorded = ids.length ? await this.repo.recordedIds(provider, ids) : [];
+      const taken = new Set(recorded);
       for (const [mobile, texts] of byMobile) {
         const got = records.get(mobile);
         if (!got) {
@@ -314,21 +255,6 @@ export class SmsDelivery {
       const params = maskSmsParams(m.kind, m.params);
       last.set(m.id, { ...r, params, content: renderSms(m.kind, params) });
     }
-    await this.db.query(
-      `update sms_messages m set
-          state = r.state, provider = r.provider, handed_over = r.handed_over, tries = r.tries,
-          params = coalesce(r.params, m.params), content = coalesce(r.content, m.content),
-          template_code = coalesce(r.template_code, m.template_code),
-          provider_message_id = coalesce(r.provider_message_id, m.provider_message_id),
-          error_code = r.error_code, error_message = r.error_message, units = coalesce(r.units, m.units),
-          sent_at = case when r.state in ('sent', 'delivered') then now() else m.sent_at end,
-          done_at = case when r.state in ('delivered', 'failed') then coalesce(r.done_at, now()) else m.done_at end,
-          updated_at = now()
-         from jsonb_to_recordset($1::jsonb) as r(id bigint, state text, provider text, handed_over boolean, tries int, template_code text,
-                                                 provider_message_id text, error_code text, error_message text, units int,
-                                                 params jsonb, content text, done_at timestamptz)
-        where m.id = r.id`,
-      [JSON.stringify([...last.values()])],
-    );
+    await this.repo.record([...last.values()]);
   }
 }

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { SmsKind, SmsProviderName } from '@wantuo/shared';
+import type { SmsProviderName } from '@wantuo/shared';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { LOGGER } from '../../core/logging/logger';
 import type { DeliveryReport } from './gateways/gateway';
 import { SmsGateways } from './gateways/gateways';
+import { SmsRepository } from './sms.repository';
 import { SmsTexts } from './texts.service';
 
 /** How long after sending a message's receipt is still asked for (the providers keep them a few days). */
@@ -26,7 +25,7 @@ const STUCK_MINUTES = 10;
 @Injectable()
 export class SmsReports {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: SmsRepository,
     private readonly gateways: SmsGateways,
     private readonly texts: SmsTexts,
     private readonly jobs: JobsService,
@@ -36,38 +35,17 @@ export class SmsReports {
   /** Applies reports; answers the ones that matched no sent message (yet). */
   async apply(provider: SmsProviderName, reports: readonly DeliveryReport[]): Promise<DeliveryReport[]> {
     if (!reports.length) return [];
-    const matched: Array<{ message_id: string; mobile: string }> = await this.db.query(
-      `with r as (
-         select * from jsonb_to_recordset($2::jsonb) as r(message_id text, mobile text, delivered boolean, code text, message text, at timestamptz, units int)
-       ), done as (
-         update sms_messages m set
-            state = case when r.delivered then 'delivered' else 'failed' end,
-            error_code = case when r.delivered then (case when m.handed_over then m.error_code end) else left(coalesce(r.code, 'UNDELIVERED'), 80) end,
-            error_message = case when r.delivered then (case when m.handed_over then m.error_message end) else left(r.message, 300) end,
-            units = coalesce(r.units, m.units), done_at = coalesce(r.at, now()), updated_at = now()
-           from r
-          where m.provider = $1 and m.provider_message_id = r.message_id and m.mobile = r.mobile and m.state = 'sent'
-          returning m.provider_message_id as message_id, m.mobile
-       )
-       -- a report of a message already delivered or failed (a provider sending it twice) counts as matched
-       select message_id, mobile from done
-       union all
-       select m.provider_message_id, m.mobile from sms_messages m join r on m.provider_message_id = r.message_id and m.mobile = r.mobile
-        where m.provider = $1 and m.state in ('delivered', 'failed')`,
-      [
-        provider,
-        JSON.stringify(
-          reports.map((r) => ({
-            message_id: r.messageId,
-            mobile: r.mobile,
-            delivered: r.delivered,
-            code: r.code,
-            message: r.message,
-            at: r.at,
-            units: r.units,
-          })),
-        ),
-      ],
+    const matched = await this.repo.applyReports(
+      provider,
+      reports.map((r) => ({
+        message_id: r.messageId,
+        mobile: r.mobile,
+        delivered: r.delivered,
+        code: r.code,
+        message: r.message,
+        at: r.at,
+        units: r.units,
+      })),
     );
     const seen = new Set(matched.map((m) => `${m.message_id}\u0000${m.mobile}`));
     return reports.filter((r) => !seen.has(`${r.messageId}\u0000${r.mobile}`));
@@ -98,13 +76,7 @@ export class SmsReports {
   async poll(): Promise<{ reports: number; requeued: number }> {
     let reports = 0;
     for (const gateway of this.gateways.receiptGateways()) {
-      const pending: Array<{ id: number; mobile: string; message_id: string; sent_at: Date }> = await this.db.query(
-        `select id::int, mobile, provider_message_id as message_id, sent_at from sms_messages
-          where provider = $1 and state = 'sent' and provider_message_id is not null
-            and sent_at < now() - interval '1 minute' and sent_at > now() - make_interval(days => $2)
-          order by sent_at limit $3`,
-        [gateway.name, RECEIPT_DAYS, POLL_BATCH],
-      );
+      const pending = await this.repo.awaitingReceipts(gateway.name, RECEIPT_DAYS, POLL_BATCH);
       if (!pending.length) continue;
       try {
         const got = await gateway.poll(pending.map((p) => ({ id: p.id, mobile: p.mobile, messageId: p.message_id, sentAt: p.sent_at })));
@@ -116,14 +88,7 @@ export class SmsReports {
     }
     // a queued message's job was lost; a claimed one's worker died, maybe with its request at the provider: it stays
     // `sending` (old enough to be claimed again), and the job that claims it asks the provider before sending it again
-    const stuck: Array<{ id: number; kind: SmsKind; params: Record<string, string>; provider: SmsProviderName }> = await this.db.query(
-      `with stuck as (
-         update sms_messages set updated_at = case when state = 'queued' then now() else updated_at end
-          where state in ('queued', 'sending') and updated_at < now() - make_interval(mins => $1) and created_at > now() - make_interval(days => $2)
-          returning id::int, kind, params, provider
-       ) select * from stuck`,
-      [STUCK_MINUTES, RECEIPT_DAYS],
-    );
+    const stuck = await this.repo.stuck(STUCK_MINUTES, RECEIPT_DAYS);
     await this.texts.dispatch(stuck);
     return { reports, requeued: stuck.length };
   }

@@ -7,6 +7,7 @@ import { SmsReportController } from './report.controller';
 import { SmsController } from './sms.controller';
 import { SmsReports } from './reports.service';
 import { SmsCodeService } from './sms-code.service';
+import { SmsRepository } from './sms.repository';
 import { SmsTexts } from './texts.service';
 
 /**
@@ -15,7 +16,7 @@ import { SmsTexts } from './texts.service';
  */
 @Module({
   controllers: [SmsReportController, SmsController],
-  providers: [SmsCodeService, OutboxPhone, SmsGateways, SmsTexts, SmsDelivery, SmsReports, SmsConsole],
+  providers: [SmsRepository, SmsCodeService, OutboxPhone, SmsGateways, SmsTexts, SmsDelivery, SmsReports, SmsConsole],
   exports: [SmsCodeService, OutboxPhone, SmsGateways, SmsTexts, SmsDelivery, SmsReports],
 })
 export class SmsModule {}

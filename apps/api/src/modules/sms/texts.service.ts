@@ -5,6 +5,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { JobsService } from '../../core/jobs/jobs.service';
 import { SmsGateways } from './gateways/gateways';
 import { renderSms } from './render';
+import { writeTexts, type TextDraft } from './sms.repository';
 
 /** A text to send: to whom, of which kind with which variables, billed to which school (null: the platform). */
 export interface Text {
@@ -19,12 +20,8 @@ export interface Text {
 /** Texts written and still to send (handed to dispatch()), with how many of them were new. */
 export type Staged = Queued[] & { fresh: number };
 
-export interface Queued {
-  id: number;
-  kind: SmsKind;
-  params: Record<string, string>;
-  provider: SmsProviderName;
-}
+/** A text written and still queued: what dispatch() needs of it. */
+export type Queued = Pick<Awaited<ReturnType<typeof writeTexts>>[number], 'id' | 'kind' | 'params' | 'provider'>;
 
 /**
  * The one way a text is sent: every caller (sign-in codes, alerts, leave answers, notices, contracts, exams, the
@@ -81,7 +78,7 @@ export class SmsTexts {
 export async function stageTexts(em: Pick<EntityManager, 'query'>, texts: readonly Text[], provider: SmsProviderName): Promise<Staged> {
   if (!texts.length) return Object.assign([], { fresh: 0 });
   const seen = new Set<string>();
-  const rows = [];
+  const rows: TextDraft[] = [];
   for (const t of texts) {
     if (t.key) {
       if (seen.has(t.key)) continue;
@@ -98,15 +95,7 @@ export async function stageTexts(em: Pick<EntityManager, 'query'>, texts: readon
   }
   // `do update` (a no-op) rather than `do nothing`: a retried fan-out gets back the rows it wrote before, and sends
   // those still queued (sms.send claims each row once, so a second job for one does nothing)
-  const queued: Array<Queued & { queued: boolean; fresh: boolean }> = await em.query(
-    `insert into sms_messages (school_id, day, mobile, kind, params, content, dedupe_key, provider)
-     select t.school_id, (now() at time zone coalesce(s.timezone, 'Asia/Shanghai'))::date, t.mobile, t.kind, t.params, t.content, t.dedupe_key, $2
-       from jsonb_to_recordset($1::jsonb) as t(school_id int, mobile text, kind text, params jsonb, content text, dedupe_key text)
-       left join schools s on s.id = t.school_id
-     on conflict (dedupe_key) do update set dedupe_key = excluded.dedupe_key
-     returning id::int, kind, params, provider, state = 'queued' as queued, xmax = 0 as fresh`,
-    [JSON.stringify(rows), provider],
-  );
+  const queued = await writeTexts(em, rows, provider);
   return Object.assign(
     queued.filter((q) => q.queued),
     { fresh: queued.filter((q) => q.fresh).length },
