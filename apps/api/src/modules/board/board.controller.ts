@@ -1,9 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { FlowBoardQuery } from '@wantuo/shared';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
-import type { SessionUser } from '../../core/http/request-context';
 import { BoardService } from './board.service';
 
 @Controller('api/index')
@@ -11,7 +10,7 @@ export class BoardController {
   constructor(private readonly board: BoardService) {}
 
   @Action('GET', 'flowBoard')
-  flowBoard(@Input() q: FlowBoardQuery, @CurrentUser() user: SessionUser) {
+  flowBoard(@Input() q: FlowBoardQuery, @SchoolUser() user: SchoolCaller) {
     return this.board.board(user, q);
   }
 }

@@ -5,7 +5,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { DataSource } from 'typeorm';
 import { responsibleFor } from '../../core/access/access';
 import { kdb } from '../../core/database/kysely';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { callerView, mobileSql } from '../privacy/mobile-access';
 
 /**
@@ -54,7 +54,7 @@ export class BoardRepository {
   }
 
   /** Every student of the school's (or one) class the user is responsible for (all for an admin), with the day's state. */
-  students(user: SessionUser, schoolId: number, day: string, classId: number | null, admin: boolean) {
+  students(user: SchoolCaller, schoolId: number, day: string, classId: number | null, admin: boolean) {
     const view = callerView(user);
     return kdb(this.db)
       .selectFrom('students as s')

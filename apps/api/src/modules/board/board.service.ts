@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Role, type FlowBoard, type FlowBoardQuery } from '@wantuo/shared';
 import type { Sendable } from '../../core/http/sendable';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { BoardRepository } from './board.repository';
 
 /**
@@ -17,10 +17,10 @@ import { BoardRepository } from './board.repository';
 export class BoardService {
   constructor(private readonly repo: BoardRepository) {}
 
-  async board(user: SessionUser, q: FlowBoardQuery): Promise<Sendable<FlowBoard>> {
-    const [{ day, position }] = await this.repo.day(user.schoolId!, q.date ?? null);
+  async board(user: SchoolCaller, q: FlowBoardQuery): Promise<Sendable<FlowBoard>> {
+    const [{ day, position }] = await this.repo.day(user.schoolId, q.date ?? null);
     const admin = user.role === Role.Admin;
-    const students = await this.repo.students(user, user.schoolId!, day, q.class_id ?? null, admin);
+    const students = await this.repo.students(user, user.schoolId, day, q.class_id ?? null, admin);
     return { day, position: Number(position), students };
   }
 }

@@ -28,7 +28,7 @@ import { schoolTimeZone } from '../../core/database/school-zone';
 import { isUniqueViolation, pageOf, totalOf } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { ConversationsClock } from './conversations-clock';
 import { ConversationsRepository, type MessageRecord, type StaffMember } from './conversations.repository';
 
@@ -59,8 +59,8 @@ export class ConversationsService {
     return new ConversationsRepository(em);
   }
 
-  async list(user: SessionUser, q: ConversationListQuery): Promise<ConversationPage> {
-    const rows = await this.repo().list(user.schoolId!, user.id, user.role, sideOf(user.role), q);
+  async list(user: SchoolCaller, q: ConversationListQuery): Promise<ConversationPage> {
+    const rows = await this.repo().list(user.schoolId, user.id, user.role, sideOf(user.role), q);
     return pageOf(
       rows.map((r) => ({
         student_id: r.student_id,
@@ -78,18 +78,18 @@ export class ConversationsService {
     );
   }
 
-  unread(user: SessionUser): Promise<ConversationUnread> {
-    return this.repo().unread(user.schoolId!, user.id, user.role, sideOf(user.role));
+  unread(user: SchoolCaller): Promise<ConversationUnread> {
+    return this.repo().unread(user.schoolId, user.id, user.role, sideOf(user.role));
   }
 
-  async info(user: SessionUser, q: ConversationInfoQuery): Promise<ConversationInfo> {
+  async info(user: SchoolCaller, q: ConversationInfoQuery): Promise<ConversationInfo> {
     const repo = this.repo();
-    const child = await repo.child(user.schoolId!, user.id, user.role, q.student_id);
+    const child = await repo.child(user.schoolId, user.id, user.role, q.student_id);
     if (!child) throw new AppError('conversations.not_found');
     const conversationId = await repo.find(child.student_id);
     const [staff, family, read, rows] = await Promise.all([
-      repo.staff(user.schoolId!, child.student_id, conversationId),
-      repo.family(user.schoolId!, child.student_id),
+      repo.staff(user.schoolId, child.student_id, conversationId),
+      repo.family(user.schoolId, child.student_id),
       conversationId ? repo.readUpTo(conversationId) : { family: null, school: null },
       conversationId ? repo.messages(conversationId, q.before, q.limit) : ([] as MessageRecord[]),
     ]);
@@ -109,7 +109,7 @@ export class ConversationsService {
     };
   }
 
-  async send(user: SessionUser, input: ConversationSendInput): Promise<ConversationSent> {
+  async send(user: SchoolCaller, input: ConversationSendInput): Promise<ConversationSent> {
     const side = sideOf(user.role);
     if (input.urgent && side !== 'family') throw new AppError('conversations.urgent_family_only');
     let body = input.text?.trim() || null;
@@ -118,7 +118,7 @@ export class ConversationsService {
       if (!quick) throw new AppError('conversations.quick_unknown');
       body = quick.zh;
     }
-    const schoolId = user.schoolId!;
+    const schoolId = user.schoolId;
     const write = () =>
       this.db.transaction(async (em) => {
         const repo = this.repo(em);
@@ -199,17 +199,17 @@ export class ConversationsService {
     return [...told, ...staff.filter((m) => m.role === Role.Admin).map((m) => m.id)];
   }
 
-  async read(user: SessionUser, input: ConversationReadInput): Promise<Record<string, never>> {
+  async read(user: SchoolCaller, input: ConversationReadInput): Promise<Record<string, never>> {
     const repo = this.repo();
-    const child = await repo.child(user.schoolId!, user.id, user.role, input.student_id);
+    const child = await repo.child(user.schoolId, user.id, user.role, input.student_id);
     if (!child) throw new AppError('conversations.not_found');
     const conversationId = await repo.find(child.student_id);
     if (conversationId) await repo.markRead(conversationId, user.id, sideOf(user.role), input.upto_id);
     return {};
   }
 
-  async retract(user: SessionUser, input: ConversationRetractInput): Promise<ConversationMessage> {
-    const schoolId = user.schoolId!;
+  async retract(user: SchoolCaller, input: ConversationRetractInput): Promise<ConversationMessage> {
+    const schoolId = user.schoolId;
     const message = await this.db.transaction(async (em) => {
       const repo = this.repo(em);
       const m = await repo.lockMessage(schoolId, input.id);
@@ -234,14 +234,14 @@ export class ConversationsService {
     return toWire(message, user);
   }
 
-  async officeHours(user: SessionUser): Promise<OfficeHoursInfo> {
-    const [hours, tz] = await Promise.all([this.repo().officeHours(user.id), schoolTimeZone(this.db, user.schoolId!)]);
+  async officeHours(user: SchoolCaller): Promise<OfficeHoursInfo> {
+    const [hours, tz] = await Promise.all([this.repo().officeHours(user.id), schoolTimeZone(this.db, user.schoolId)]);
     const h = hours ?? DEFAULT_OFFICE_HOURS;
     return { days: h.days, start: h.start, end: h.end, is_default: !hours, open_now: officeOpen(h, this.clock.now(), tz) };
   }
 
-  async saveOfficeHours(user: SessionUser, input: OfficeHoursSaveInput): Promise<OfficeHoursInfo> {
-    await this.repo().saveOfficeHours(user.schoolId!, user.id, input);
+  async saveOfficeHours(user: SchoolCaller, input: OfficeHoursSaveInput): Promise<OfficeHoursInfo> {
+    await this.repo().saveOfficeHours(user.schoolId, user.id, input);
     return this.officeHours(user);
   }
 }
@@ -283,7 +283,7 @@ function liveOf(m: MessageRecord): Omit<ConversationMessage, 'mine'> {
 }
 
 /** A message as its reader gets it: the admin (safeguarding) still reads a retracted one's text, marked. */
-function toWire(m: MessageRecord, user: SessionUser): ConversationMessage {
+function toWire(m: MessageRecord, user: SchoolCaller): ConversationMessage {
   const live = liveOf(m);
   const keep = user.role === Role.Admin;
   return { ...live, text: keep ? m.body : live.text, photo_url: keep ? m.photo_url : live.photo_url, mine: m.sender_id === user.id };

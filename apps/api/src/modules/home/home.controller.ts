@@ -1,8 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
-import type { SessionUser } from '../../core/http/request-context';
 import { HomeService } from './home.service';
 
 /** Landing pages (extra actions): the admin's today at a glance. */
@@ -11,7 +10,7 @@ export class HomeController {
   constructor(private readonly home: HomeService) {}
 
   @Action('GET', 'principalHome')
-  principal(@Input() _: unknown, @CurrentUser() user: SessionUser) {
+  principal(@Input() _: unknown, @SchoolUser() user: SchoolCaller) {
     return this.home.principal(user);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { serviceState, type PrincipalHome } from '@wantuo/shared';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { HomeRepository } from './home.repository';
 
 /**
@@ -12,8 +12,8 @@ import { HomeRepository } from './home.repository';
 export class HomeService {
   constructor(private readonly repo: HomeRepository) {}
 
-  async principal(user: SessionUser): Promise<PrincipalHome> {
-    const row = await this.repo.principal(user.schoolId!);
+  async principal(user: SchoolCaller): Promise<PrincipalHome> {
+    const row = await this.repo.principal(user.schoolId);
     return {
       day: row.day,
       students: row.students,

@@ -12,10 +12,9 @@ import {
   TeachersListQuery,
   type StaffPickerQuery,
 } from '@wantuo/shared';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
-import type { SessionUser } from '../../core/http/request-context';
 import { StaffService } from './staff.service';
 
 @Controller('api/index')
@@ -23,77 +22,77 @@ export class StaffController {
   constructor(private readonly staff: StaffService) {}
 
   @Action('GET', 'accountList')
-  accountList(@Input() q: AccountListQuery, @CurrentUser() user: SessionUser) {
+  accountList(@Input() q: AccountListQuery, @SchoolUser() user: SchoolCaller) {
     return this.staff.accountList(user, q);
   }
 
   @Action('GET', 'teachersList')
-  teachersList(@Input() q: TeachersListQuery, @CurrentUser() user: SessionUser) {
+  teachersList(@Input() q: TeachersListQuery, @SchoolUser() user: SchoolCaller) {
     return this.staff.teachersList(user, q);
   }
 
   @Action('GET', 'teacherInfo')
-  teacherInfo(@Input() q: TeacherInfoQuery, @CurrentUser() user: SessionUser) {
+  teacherInfo(@Input() q: TeacherInfoQuery, @SchoolUser() user: SchoolCaller) {
     return this.staff.teacherInfo(user, q);
   }
 
   @Action('POST', 'addTeacher')
-  addTeacher(@Input() input: AddTeacherInput, @CurrentUser() user: SessionUser) {
+  addTeacher(@Input() input: AddTeacherInput, @SchoolUser() user: SchoolCaller) {
     return this.staff.addTeacher(user, input);
   }
 
   @Action('POST', 'editTeacher')
-  editTeacher(@Input() input: EditTeacherInput, @CurrentUser() user: SessionUser) {
+  editTeacher(@Input() input: EditTeacherInput, @SchoolUser() user: SchoolCaller) {
     return this.staff.editTeacher(user, input);
   }
 
   @Action('POST', 'delTeacher')
-  delTeacher(@Input() input: DelTeacherInput, @CurrentUser() user: SessionUser) {
+  delTeacher(@Input() input: DelTeacherInput, @SchoolUser() user: SchoolCaller) {
     return this.staff.delTeacher(user, input);
   }
 
   @Action('POST', 'setLeave')
-  setLeave(@Input() input: SetLeaveInput, @CurrentUser() user: SessionUser) {
+  setLeave(@Input() input: SetLeaveInput, @SchoolUser() user: SchoolCaller) {
     return this.staff.setLeave(user, input);
   }
 
   @Action('POST', 'onJob')
-  onJob(@Input() input: OnJobInput, @CurrentUser() user: SessionUser) {
+  onJob(@Input() input: OnJobInput, @SchoolUser() user: SchoolCaller) {
     return this.staff.onJob(user, input);
   }
 
   @Action('POST', 'resetTeacherPwd')
-  resetTeacherPwd(@Input() input: ResetTeacherPwdInput, @CurrentUser() user: SessionUser) {
+  resetTeacherPwd(@Input() input: ResetTeacherPwdInput, @SchoolUser() user: SchoolCaller) {
     return this.staff.resetTeacherPwd(user, input);
   }
 
   @Action('POST', 'teacherSaveInfo')
-  teacherSaveInfo(@Input() input: TeacherSaveInfoInput, @CurrentUser() user: SessionUser) {
+  teacherSaveInfo(@Input() input: TeacherSaveInfoInput, @SchoolUser() user: SchoolCaller) {
     return this.staff.teacherSaveInfo(user, input);
   }
 
   @Action('GET', 'selectClassTeacher')
-  selectClassTeacher(@Input() q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
+  selectClassTeacher(@Input() q: StaffPickerQuery, @SchoolUser() user: SchoolCaller) {
     return this.staff.picker(user, 'head', q);
   }
 
   @Action('GET', 'shuttleTeacher')
-  shuttleTeacher(@Input() q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
+  shuttleTeacher(@Input() q: StaffPickerQuery, @SchoolUser() user: SchoolCaller) {
     return this.staff.picker(user, 'shuttle', q);
   }
 
   @Action('GET', 'tutorTeacher')
-  tutorTeacher(@Input() q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
+  tutorTeacher(@Input() q: StaffPickerQuery, @SchoolUser() user: SchoolCaller) {
     return this.staff.picker(user, 'tutor', q);
   }
 
   @Action('GET', 'teacherShuttleTeacher')
-  teacherShuttleTeacher(@Input() q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
+  teacherShuttleTeacher(@Input() q: StaffPickerQuery, @SchoolUser() user: SchoolCaller) {
     return this.staff.picker(user, 'shuttle', q);
   }
 
   @Action('GET', 'teacherTutorTeacher')
-  teacherTutorTeacher(@Input() q: StaffPickerQuery, @CurrentUser() user: SessionUser) {
+  teacherTutorTeacher(@Input() q: StaffPickerQuery, @SchoolUser() user: SchoolCaller) {
     return this.staff.picker(user, 'tutor', q);
   }
 }

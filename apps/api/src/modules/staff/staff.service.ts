@@ -24,7 +24,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { SessionService } from '../../core/auth/session.service';
 import { uniqueViolationOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import type { Sendable } from '../../core/http/sendable';
 import { hashPassword } from '../auth/passwords';
 import { StaffRepository, type Picker, type StaffAccount, type StaffChanges } from './staff.repository';
@@ -65,41 +65,41 @@ export class StaffService {
   ) {}
 
   /** All staff (admins, teachers, head teachers), newest first; rows and total in one query. */
-  accountList(user: SessionUser, q: AccountListQuery): Promise<Page<Sendable<StaffRow>>> {
+  accountList(user: SchoolCaller, q: AccountListQuery): Promise<Page<Sendable<StaffRow>>> {
     return this.page(user, q, q.role ? [q.role] : [Role.Admin, Role.Teacher, Role.HeadTeacher]);
   }
 
   /** Teachers and head teachers. */
-  teachersList(user: SessionUser, q: TeachersListQuery): Promise<Page<Sendable<StaffRow>>> {
+  teachersList(user: SchoolCaller, q: TeachersListQuery): Promise<Page<Sendable<StaffRow>>> {
     return this.page(user, q, q.role ? [q.role] : [Role.Teacher, Role.HeadTeacher]);
   }
 
   private async page(
-    user: SessionUser,
+    user: SchoolCaller,
     q: { page: number; limit: number; keyword?: string; job_status?: number },
     roles: Role[],
   ): Promise<Page<Sendable<StaffRow>>> {
-    return this.repo.page(user.schoolId!, roles, q.job_status ?? null, q.keyword || null, q);
+    return this.repo.page(user.schoolId, roles, q.job_status ?? null, q.keyword || null, q);
   }
 
   /**
    * One profile. Without an id: the caller's own. An admin or head teacher reads any teacher of the school;
    * a teacher only their own (another id is not found).
    */
-  async teacherInfo(user: SessionUser, q: TeacherInfoQuery): Promise<Sendable<StaffRow>> {
+  async teacherInfo(user: SchoolCaller, q: TeacherInfoQuery): Promise<Sendable<StaffRow>> {
     const id = q.id ?? user.id;
     if (id !== user.id && user.role === Role.Teacher) throw new AppError('staff.not_found');
-    const row = await this.repo.profile(user.schoolId!, id, user.id);
+    const row = await this.repo.profile(user.schoolId, id, user.id);
     if (!row) throw new AppError('staff.not_found');
     return row;
   }
 
   /** A new teacher or head teacher of the caller's school, on-job, with an initial password. */
-  async addTeacher(user: SessionUser, input: AddTeacherInput): Promise<Sendable<StaffRow>> {
+  async addTeacher(user: SchoolCaller, input: AddTeacherInput): Promise<Sendable<StaffRow>> {
     const passwordHash = await hashPassword(input.password);
     try {
       return await this.db.transaction(async (em) => {
-        await this.assertMobileFree(em, user.schoolId!, input.mobile, null);
+        await this.assertMobileFree(em, user.schoolId, input.mobile, null);
         if (input.email) await this.assertEmailFree(em, input.email, null);
         let username = input.username;
         if (username) {
@@ -127,14 +127,14 @@ export class StaffService {
   }
 
   /** Changes the fields given, on the version the admin read. */
-  async editTeacher(user: SessionUser, input: EditTeacherInput): Promise<Sendable<StaffRow>> {
+  async editTeacher(user: SchoolCaller, input: EditTeacherInput): Promise<Sendable<StaffRow>> {
     try {
       return await this.db.transaction(async (em) => {
         const current = await this.target(em, user, input.id);
         if (current.version !== input.version) throw new AppError('error.conflict');
-        if (input.mobile !== undefined) await this.assertMobileFree(em, user.schoolId!, input.mobile, input.id);
+        if (input.mobile !== undefined) await this.assertMobileFree(em, user.schoolId, input.mobile, input.id);
         if (input.email) await this.assertEmailFree(em, input.email, input.id);
-        if (input.role !== undefined || input.duties !== undefined) await this.assertStillFits(em, user.schoolId!, current, input);
+        if (input.role !== undefined || input.duties !== undefined) await this.assertStillFits(em, user.schoolId, current, input);
         const row = await this.repo.update(em, input.id, input.version, this.changes(input));
         if (!row) throw new AppError('error.conflict');
         // a role or name change reaches the sessions of the teacher at once
@@ -147,11 +147,11 @@ export class StaffService {
   }
 
   /** Soft delete, refused while the teacher still heads a class or holds a duty (the message names them). */
-  async delTeacher(user: SessionUser, input: TeacherIdInput): Promise<Record<string, never>> {
+  async delTeacher(user: SchoolCaller, input: TeacherIdInput): Promise<Record<string, never>> {
     await this.db.transaction(async (em) => {
       const current = await this.target(em, user, input.id);
       this.checkVersion(current, input.version);
-      const holds = await this.repo.holdsOf(em, user.schoolId!, input.id);
+      const holds = await this.repo.holdsOf(em, user.schoolId, input.id);
       const hold = holds.find((h) => h.duty === 'class_head') ?? holds[0];
       if (hold) throw this.stillHolds(current.name, hold);
       await this.repo.softDelete(em, input.id, current.version);
@@ -178,7 +178,7 @@ export class StaffService {
   }
 
   /** Left-job: the account cannot sign in, its sessions end, it leaves the duty pickers; its history stays. */
-  async setLeave(user: SessionUser, input: TeacherIdInput): Promise<Sendable<StaffRow>> {
+  async setLeave(user: SchoolCaller, input: TeacherIdInput): Promise<Sendable<StaffRow>> {
     return this.db.transaction(async (em) => {
       const current = await this.target(em, user, input.id);
       this.checkVersion(current, input.version);
@@ -190,7 +190,7 @@ export class StaffService {
   }
 
   /** On-job again: the account can sign in and is listed by the duty pickers. */
-  async onJob(user: SessionUser, input: TeacherIdInput): Promise<Sendable<StaffRow>> {
+  async onJob(user: SchoolCaller, input: TeacherIdInput): Promise<Sendable<StaffRow>> {
     return this.db.transaction(async (em) => {
       const current = await this.target(em, user, input.id);
       this.checkVersion(current, input.version);
@@ -200,7 +200,7 @@ export class StaffService {
   }
 
   /** Sets the password the admin chose, or a generated one (answered once); every session of the teacher ends. */
-  async resetTeacherPwd(user: SessionUser, input: ResetTeacherPwdInput): Promise<ResetTeacherPwdResult> {
+  async resetTeacherPwd(user: SchoolCaller, input: ResetTeacherPwdInput): Promise<ResetTeacherPwdResult> {
     const generated = input.password ? null : generatePassword();
     const passwordHash = await hashPassword(input.password ?? generated!);
     await this.db.transaction(async (em) => {
@@ -213,7 +213,7 @@ export class StaffService {
   }
 
   /** A teacher or head teacher edits their own profile: nickname, name, gender, e-mail, remark. */
-  async teacherSaveInfo(user: SessionUser, input: TeacherSaveInfoInput): Promise<Sendable<StaffRow>> {
+  async teacherSaveInfo(user: SchoolCaller, input: TeacherSaveInfoInput): Promise<Sendable<StaffRow>> {
     try {
       return await this.db.transaction(async (em) => {
         const current = await this.repo.ownVersion(em, user.id, user.schoolId);
@@ -230,7 +230,7 @@ export class StaffService {
   }
 
   /** On-job staff of the school who can take a duty, by name. */
-  async picker(user: SessionUser, kind: Picker, q: StaffPickerQuery): Promise<Page<Sendable<StaffPick>>> {
+  async picker(user: SchoolCaller, kind: Picker, q: StaffPickerQuery): Promise<Page<Sendable<StaffPick>>> {
     return this.repo.picker(user.schoolId, kind, q.keyword || null, q);
   }
 
@@ -238,7 +238,7 @@ export class StaffService {
    * The teacher an admin action works on, locked for the transaction: of the caller's school, not deleted,
    * never an admin account (another school's id is not found, like an unknown one).
    */
-  private async target(em: EntityManager, user: SessionUser, id: number): Promise<StaffAccount> {
+  private async target(em: EntityManager, user: SchoolCaller, id: number): Promise<StaffAccount> {
     const row = await this.repo.target(em, user.schoolId, id);
     if (!row) throw new AppError('staff.not_found');
     if (row.role === Role.Admin) throw new AppError('staff.admin_protected');
