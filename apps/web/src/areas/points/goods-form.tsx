@@ -1,10 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, InputNumber, Space, Switch, Typography, Upload } from 'antd';
 import { GOODS_MAX_PRICE, GOODS_MAX_STOCK, type ScoreGoods } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { feedback } from '../../api/feedback';
-import { get, post, upload } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get, upload } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
 import { GoodsPicture } from './common';
@@ -68,29 +68,20 @@ function NotFoundOrError({ error, retry }: { error: unknown; retry: () => void }
 function GoodsEditor({ goods }: { goods: ScoreGoods | null }) {
   const s = pointsStrings.use();
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const [form] = Form.useForm<GoodsValues>();
-  const [busy, setBusy] = useState(false);
+  // a refusal (a name taken, a stale version) is shown by the request wrapper
+  const saved = { success: s('saved'), invalidates: ['scoreGoodsList', 'scoreGoodsInfo'], onDone: () => navigate('/principal_shop') } as const;
+  const add = useAction('addScoreGoods', saved);
+  const edit = useAction('editScoreGoods', saved);
   const [uploading, setUploading] = useState(false);
   const [requestId] = useState(newRequestId);
   const picture = Form.useWatch('picture_url', form) as string | undefined;
 
   const save = async (v: GoodsValues) => {
-    setBusy(true);
     const common = { name: v.name.trim(), picture_url: v.picture_url ?? '', description: v.description?.trim() ?? '' };
-    try {
-      if (goods) await post('editScoreGoods', { id: goods.id, version: goods.version, ...common });
-      // a new good's price is a required field of the form (absent only when editing)
-      else await post('addScoreGoods', { ...common, price: v.price ?? 0, stock: v.stock ?? 0, listed: v.listed ?? true, request_id: requestId });
-      feedback().message.success(s('saved'));
-      void qc.invalidateQueries({ queryKey: ['scoreGoodsList'] });
-      void qc.invalidateQueries({ queryKey: ['scoreGoodsInfo'] });
-      navigate('/principal_shop');
-    } catch {
-      // shown by the request wrapper (a name taken, a stale version)
-    } finally {
-      setBusy(false);
-    }
+    if (goods) await edit.run({ id: goods.id, version: goods.version, ...common });
+    // a new good's price is a required field of the form (absent only when editing)
+    else await add.run({ ...common, price: v.price ?? 0, stock: v.stock ?? 0, listed: v.listed ?? true, request_id: requestId });
   };
 
   return (
@@ -171,7 +162,7 @@ function GoodsEditor({ goods }: { goods: ScoreGoods | null }) {
         <Input.TextArea rows={3} maxLength={500} showCount />
       </Form.Item>
       <Space>
-        <Button type="primary" htmlType="submit" loading={busy}>
+        <Button type="primary" htmlType="submit" loading={add.busy || edit.busy}>
           {s('form.save')}
         </Button>
         <Button onClick={() => navigate('/principal_shop')}>{s('form.back')}</Button>

@@ -3,6 +3,7 @@ import { Badge, Button, Card, Flex, Form, Input, InputNumber, Modal, Segmented, 
 import { GOODS_MAX_PRICE, type ScoreGoods } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
@@ -56,7 +57,6 @@ function GoodsList() {
   const [page, setPage] = useState(1);
   const [pricing, setPricing] = useState<ScoreGoods | null>(null);
   const [stocking, setStocking] = useState<ScoreGoods | null>(null);
-  const [busy, setBusy] = useState<number | null>(null);
   const filters = { ...(listed !== 'all' ? { listed: listed === 'listed' ? 1 : 0 } : {}), ...(keyword ? { keyword } : {}) };
   const q = useQuery({
     queryKey: ['scoreGoodsList', filters, page],
@@ -65,17 +65,9 @@ function GoodsList() {
   });
   const refresh = () => void qc.invalidateQueries({ queryKey: ['scoreGoodsList'] });
 
-  const toggle = async (g: ScoreGoods) => {
-    setBusy(g.id);
-    try {
-      await post('unmountScoreGoods', { id: g.id, version: g.version, listed: !g.listed });
-      refresh();
-    } catch {
-      // shown by the request wrapper (stale version)
-    } finally {
-      setBusy(null);
-    }
-  };
+  // a stale version is refused (shown by the request wrapper)
+  const unmount = useAction('unmountScoreGoods', { onDone: refresh });
+  const toggle = (g: ScoreGoods) => unmount.run({ id: g.id, version: g.version, listed: !g.listed });
 
   const remove = (g: ScoreGoods) =>
     feedback().modal.confirm({
@@ -184,7 +176,7 @@ function GoodsList() {
                 <Button type="link" size="small" onClick={() => setStocking(g)}>
                   {s('act.stock')}
                 </Button>
-                <Button type="link" size="small" loading={busy === g.id} onClick={() => void toggle(g)}>
+                <Button type="link" size="small" loading={unmount.busy && unmount.input?.id === g.id} onClick={() => void toggle(g)}>
                   {g.listed ? s('act.unlist') : s('act.list')}
                 </Button>
                 <Button type="link" size="small" danger onClick={() => remove(g)}>
@@ -205,28 +197,23 @@ function PriceDialog({ g, onClose, onSaved }: { g: ScoreGoods; onClose: () => vo
   const s = pointsStrings.use();
   const when = useSchoolClock().dateTime;
   const [form] = Form.useForm<{ price: number; reason?: string }>();
-  const [busy, setBusy] = useState(false);
   const info = useQuery({ queryKey: ['scoreGoodsInfo', g.id], queryFn: () => get('scoreGoodsInfo', { id: g.id }) });
-  const save = async (v: { price: number; reason?: string }) => {
-    setBusy(true);
-    try {
-      await post('editScoreGoodsPrice', { id: g.id, version: g.version, price: v.price, ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}) });
-      feedback().message.success(s('saved'));
+  const editPrice = useAction('editScoreGoodsPrice', {
+    success: s('saved'),
+    onDone: () => {
       onSaved();
       onClose();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const save = (v: { price: number; reason?: string }) =>
+    editPrice.run({ id: g.id, version: g.version, price: v.price, ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}) });
   return (
     <Modal
       open
       title={s('price.title', { name: g.name })}
       onCancel={onClose}
       onOk={() => form.submit()}
-      confirmLoading={busy}
+      confirmLoading={editPrice.busy}
       okText={s('confirm')}
       cancelText={s('cancel')}
       destroyOnHidden
@@ -267,33 +254,28 @@ function PriceDialog({ g, onClose, onSaved }: { g: ScoreGoods; onClose: () => vo
 function StockDialog({ g, onClose, onSaved }: { g: ScoreGoods; onClose: () => void; onSaved: () => void }) {
   const s = pointsStrings.use();
   const [form] = Form.useForm<{ quantity: number; reason?: string }>();
-  const [busy, setBusy] = useState(false);
   const [requestId] = useState(newRequestId);
-  const save = async (v: { quantity: number; reason?: string }) => {
-    setBusy(true);
-    try {
-      await post('addScoreGoodsStock', {
-        id: g.id,
-        quantity: v.quantity,
-        request_id: requestId,
-        ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}),
-      });
-      feedback().message.success(s('stock.added'));
+  const addStock = useAction('addScoreGoodsStock', {
+    success: s('stock.added'),
+    onDone: () => {
       onSaved();
       onClose();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const save = (v: { quantity: number; reason?: string }) =>
+    addStock.run({
+      id: g.id,
+      quantity: v.quantity,
+      request_id: requestId,
+      ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}),
+    });
   return (
     <Modal
       open
       title={s('stock.title', { name: g.name })}
       onCancel={onClose}
       onOk={() => form.submit()}
-      confirmLoading={busy}
+      confirmLoading={addStock.busy}
       okText={s('confirm')}
       cancelText={s('cancel')}
       destroyOnHidden
