@@ -27,22 +27,24 @@ import {
   classCounts,
   classPage,
   classRow,
-  deleteMember,
   homeworkToMark,
   insertClass,
-  insertMembers,
-  memberCount,
-  memberPage,
   reassignSessions,
-  selectablePage,
   setClassStatus,
-  studentClassPage,
-  studentOfSchool,
-  studentsToAdd,
   teacherClasses,
   teacherNextSessions,
   updateClass,
 } from './teaching-classes.repository';
+import {
+  deleteMember,
+  insertMembers,
+  memberCount,
+  memberPage,
+  selectablePage,
+  studentClassPage,
+  studentOfSchool,
+  studentsToAdd,
+} from './teaching-members.repository';
 import { lockSchedule, roomOfSchool, upcomingSessions, workingTeacher } from './teaching-schedule.repository';
 import { classOf, clashError, clashesOf, isOverlapViolation, overlapError, teachesOnly } from './teaching-sql';
 

@@ -15,7 +15,7 @@ import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import type { Queryable } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import { tutoringClashes, tutoringClassOf } from '../tutoring/tutoring-sql';
-import { calendarOf, cancelSessions, lockSchedule, roomOfSchool } from './teaching-schedule.repository';
+import { calendarOf, cancelSessions, lockSchedule, roomOfSchool, type SessionKind } from './teaching-schedule.repository';
 import { classMembers, lockSession, moveSession, sessionOne, sessionPage } from './teaching-sessions.repository';
 import { classOf, clashError, clashesOf, isOverlapViolation, teachesOnly } from './teaching-sql';
 
@@ -28,8 +28,6 @@ import { classOf, clashError, clashesOf, isOverlapViolation, teachesOnly } from 
 type Db = Queryable;
 
 export type { SessionKind } from './teaching-schedule.repository';
-export { CLASS_TABLES } from './teaching-sessions.repository';
-import type { SessionKind } from './teaching-schedule.repository';
 
 /** The refusals of a session's reads and writes. */
 type SessionKeys = Record<'notFound' | 'stale' | 'notPlanned' | 'classStopped' | 'roomNotFound' | 'dayIsHoliday' | 'clashDatabase', MessageKey>;
@@ -81,12 +79,6 @@ export const SESSION_RULES: Record<SessionKind, SessionRules> = {
     clashes: (db, schoolId, proposed, o) => tutoringClashes(db, schoolId, proposed, o),
   },
 };
-
-/**
- * The cancellation of sessions: planned ones become cancelled, which frees their teacher and room. One statement for
- * a session (cancel) and for many (the school calendar's importHolidays); answers the ids.
- */
-export { cancelSessions } from './teaching-schedule.repository';
 
 /** The sessions of one kind of class: its service delegates to one of these. */
 export class SessionCore {

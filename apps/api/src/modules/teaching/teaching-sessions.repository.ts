@@ -1,16 +1,10 @@
 import type { AvailabilityWindow, TeachingSession, TeachingSessionsQuery } from '@wantuo/shared';
-import { sql, type InferResult } from 'kysely';
+import { sql } from 'kysely';
 import { kdb, pageRows } from '../../core/database/kysely';
 import type { Queryable } from '../../core/database/sql-kit';
 import { clock, dayText, endClock, type SessionKind } from './teaching-schedule.repository';
 
 /** The SQL of the sessions of either kind of class (SessionCore) and of a move's week (issue 38). */
-
-/** The tables of each kind of class: its classes and its students (the roll call reads a session's by its kind). */
-export const CLASS_TABLES = {
-  teaching: { classes: 'teaching_classes', members: 'teaching_class_students' },
-  tutoring: { classes: 'tutoring_classes', members: 'tutoring_class_students' },
-} as const;
 
 /** Sessions with their teacher, room, weekday and roll-call counts (`s` class_sessions): the answer TeachingSession. */
 const sessionRows = (on: Queryable) =>
@@ -104,8 +98,6 @@ export function sessionOne(on: Queryable, schoolId: number, id: number, teacher:
     .$if(kind !== null, (b) => b.where('s.kind', '=', kind!))
     .executeTakeFirst();
 }
-
-export type SessionRow = NonNullable<InferResult<ReturnType<typeof sessionRows>>[number]> & { lesson_no: number | null };
 
 /** A session of this kind locked for update, with its class's status (1 running, 0 stopped); `liveClass`: of a class not deleted. */
 export function lockSession(on: Queryable, kind: SessionKind, schoolId: number, id: number, liveClass: boolean) {
