@@ -34,7 +34,7 @@ import {
   lockedClass,
   setClassStatus,
   typeOf,
-} from './tutoring.repository';
+} from './tutoring-classes.repository';
 
 /** The most sessions one tutoring class generates (a school year of daily sessions and a bit). */
 const MAX_SESSIONS = 500;

@@ -6,7 +6,7 @@ import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { isUniqueViolation } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import { checkTeacher } from './tutoring-sql';
-import { insertType, seedTypes, settingOf, settingPage, typePage, updateSetting } from './tutoring.repository';
+import { insertType, seedTypes, settingOf, settingPage, typePage, updateSetting } from './tutoring-classes.repository';
 
 /** The school's tutoring types and their settings (duration, price per session, default teacher). */
 @Injectable()

@@ -21,8 +21,8 @@ import { upcomingSessions } from '../teaching/teaching-schedule.repository';
 import { clashError, lockSchedule } from '../teaching/teaching-sql';
 import { TutoringClassesService } from './classes.service';
 import { tutoringClassOf, tutoringClashes } from './tutoring-sql';
+import { bumpClass } from './tutoring-classes.repository';
 import {
-  bumpClass,
   deleteMember,
   insertMembers,
   memberCount,
@@ -32,7 +32,7 @@ import {
   recordPage,
   selectablePage,
   studentsToAdd,
-} from './tutoring.repository';
+} from './tutoring-students.repository';
 
 /** The students of tutoring classes: members with their plan, who may join, joining under the clash rules, records. */
 @Injectable()

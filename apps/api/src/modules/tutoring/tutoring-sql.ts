@@ -3,12 +3,13 @@ import type { Queryable } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import { busyScope, loadBusy } from '../teaching/teaching-sql';
 import { namesOf, roomOfSchool, workingTeacher } from '../teaching/teaching-schedule.repository';
-import { lockedClass, studentsTutoringSessions, type LockedTutoringClass } from './tutoring.repository';
+import { lockedClass, type LockedTutoringClass } from './tutoring-classes.repository';
+import { studentsTutoringSessions } from './tutoring-students.repository';
 
-/** The checks shared by the tutoring services (their SQL in tutoring.repository.ts). Sessions are class_sessions rows of kind 'tutoring'. */
+/** The checks shared by the tutoring services (their SQL in the tutoring repositories). Sessions are class_sessions rows of kind 'tutoring'. */
 
-export { seedTypes } from './tutoring.repository';
-export type { LockedTutoringClass } from './tutoring.repository';
+export { seedTypes } from './tutoring-classes.repository';
+export type { LockedTutoringClass } from './tutoring-classes.repository';
 
 /** A tutoring class of the school (not deleted), locked for update when asked. */
 export async function tutoringClassOf(db: Queryable, schoolId: number, id: number, lock = false): Promise<LockedTutoringClass> {
