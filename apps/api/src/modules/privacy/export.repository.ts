@@ -1,17 +1,9 @@
+import { sql } from 'kysely';
 import type { EntityManager } from 'typeorm';
+import { kdb } from '../../core/database/kysely';
 
 /** A sheet's rows as read: column name → value (text, number, boolean or null), times already school-local text. */
 export type ExportRow = Record<string, string | number | boolean | null>;
-
-/** The child's own row, the school's time zone and its name. */
-export interface ExportChild {
-  id: number;
-  school_id: number;
-  timezone: string;
-  school_name: string;
-  name: string;
-  photo_url: string | null;
-}
 
 const LOCAL = (col: string) => `to_char(${col} at time zone sc.timezone, 'YYYY-MM-DD HH24:MI')`;
 
@@ -22,24 +14,29 @@ const LOCAL = (col: string) => `to_char(${col} at time zone sc.timezone, 'YYYY-M
 export class ChildExportRepository {
   constructor(private readonly em: EntityManager) {}
 
-  async child(schoolId: number, studentId: number): Promise<ExportChild | null> {
-    const [row]: ExportChild[] = await this.em.query(
-      `select s.id, s.school_id, sc.timezone, sc.name as school_name, s.name, s.photo_url
-         from students s join schools sc on sc.id = s.school_id
-        where s.id = $1 and s.school_id = $2 and s.anonymised_at is null`,
-      [studentId, schoolId],
-    );
+  /** The child's own row (not anonymised), the school's time zone and its name. */
+  async child(schoolId: number, studentId: number) {
+    const row = await kdb(this.em)
+      .selectFrom('students as s')
+      .innerJoin('schools as sc', 'sc.id', 's.school_id')
+      .select(['s.id', 's.school_id', 'sc.timezone', 'sc.name as school_name', 's.name', 's.photo_url'])
+      .where('s.id', '=', studentId)
+      .where('s.school_id', '=', schoolId)
+      .where('s.anonymised_at', 'is', null)
+      .executeTakeFirst();
     return row ?? null;
   }
 
   /** Whether the user is a guardian of the child (a guardian downloads their own child only). */
   async isGuardian(schoolId: number, studentId: number, userId: number): Promise<boolean> {
-    const rows: unknown[] = await this.em.query(`select 1 from student_guardians where school_id = $2 and student_id = $1 and user_id = $3`, [
-      studentId,
-      schoolId,
-      userId,
-    ]);
-    return rows.length > 0;
+    const r = await kdb(this.em)
+      .selectFrom('student_guardians')
+      .select(sql.lit(1).as('one'))
+      .where('school_id', '=', schoolId)
+      .where('student_id', '=', studentId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return r !== undefined;
   }
 
   /** Every kind of data, keyed by sheet; `guardians` carries `user_id` so the caller can mask other people's numbers. */
