@@ -24,6 +24,7 @@ import { School } from '../school/entities/school.entity';
 import { FilesService, type IncomingFile } from '../site/files.service';
 import { SmsCodeService } from '../sms/sms-code.service';
 import { ActivityService } from './activity.service';
+import { AuthRepository } from './auth.repository';
 import { JobStatus, User, UserStatus } from './entities/user.entity';
 import { hashPassword, verifyPassword } from './passwords';
 
@@ -38,6 +39,7 @@ export class AuthService {
     private readonly smsCodes: SmsCodeService,
     private readonly activity: ActivityService,
     private readonly files: FilesService,
+    private readonly repo: AuthRepository,
   ) {}
 
   /**
@@ -71,16 +73,7 @@ export class AuthService {
     await this.db.transaction(async (em) => {
       for (const c of open) {
         // a lock that has run out starts a fresh count
-        // TypeORM answers an UPDATE ... RETURNING with [rows, affected]
-        const [[row]]: [Array<{ locked_until: Date | null }>, number] = await em.query(
-          `update users set
-             failed_logins = case when locked_until is not null and locked_until <= now() then 1 else failed_logins + 1 end,
-             locked_until = case
-               when (case when locked_until is not null and locked_until <= now() then 1 else failed_logins + 1 end) >= $2
-               then now() + make_interval(mins => $3) else null end
-           where id = $1 returning locked_until`,
-          [c.id, LOGIN_LOCK.maxFailures, LOGIN_LOCK.lockMinutes],
-        );
+        const row = await this.repo.failedLogin(em, c.id, LOGIN_LOCK.maxFailures, LOGIN_LOCK.lockMinutes);
         await this.activity.record(em, c, row.locked_until ? 'login.locked' : 'login.failed', caller);
         if (row.locked_until) lockedUntil = row.locked_until;
       }
@@ -140,7 +133,7 @@ export class AuthService {
     if (user.status !== UserStatus.Active) throw new AppError('auth.disabled');
     if (user.jobStatus === JobStatus.LeftJob) throw new AppError('auth.left_job');
     // an expired school's people still sign in: past the grace period they read but cannot write (AuthGuard)
-    await em.query(`update users set failed_logins = 0, locked_until = null, last_login_at = now() where id = $1`, [user.id]);
+    await this.repo.signedIn(em, user.id);
     const ttl = remember ? TOKEN_TTL_HOURS.remember : TOKEN_TTL_HOURS.session;
     const { token, expiresAt } = await this.sessions.issue(em, user.id, ttl, caller);
     await this.activity.record(em, user, action, caller, { remember, ...detail });
@@ -262,9 +255,6 @@ export class AuthService {
   }
 
   private async setPassword(em: EntityManager, userId: number, passwordHash: string): Promise<void> {
-    await em.query(
-      `update users set password_hash = $2, failed_logins = 0, locked_until = null, version = version + 1, updated_at = now() where id = $1`,
-      [userId, passwordHash],
-    );
+    await this.repo.setPassword(em, userId, passwordHash);
   }
 }
