@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { XMLParser } from 'fast-xml-parser';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { LOGGER } from '../../core/logging/logger';
 import { WechatOa } from './oa-client';
+import { WechatRepository } from './wechat.repository';
 
 /** The query WeChat signs a server message with (and the echostr of the URL check). */
 export interface ServerQuery {
@@ -33,7 +32,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 @Injectable()
 export class WechatServerService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: WechatRepository,
     private readonly oa: WechatOa,
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
@@ -76,13 +75,7 @@ export class WechatServerService {
     const delivered = status === 'success';
     const deadline = Date.now() + SERVER_MATCH_WAIT_MS;
     for (;;) {
-      const [r]: Array<{ found: number; updated: number }> = await this.db.query(
-        `with hit as (select id, state from wechat_messages where appid = $1 and msgid = $2),
-              u as (update wechat_messages w set state = $3, errmsg = $4, updated_at = now()
-                      from hit where w.id = hit.id and hit.state in ('queued', 'sending', 'sent') returning w.id)
-         select (select count(*) from hit)::int as found, (select count(*) from u)::int as updated`,
-        [this.oa.appid, msgid, delivered ? 'delivered' : 'failed', delivered ? null : status.slice(0, 300)],
-      );
+      const r = await this.repo.templateFinished(this.oa.appid, msgid, delivered ? 'delivered' : 'failed', delivered ? null : status.slice(0, 300));
       if (r.found) {
         this.log.info({ msgid, status, updated: r.updated }, 'wechat template message finished');
         return;
@@ -99,11 +92,6 @@ export class WechatServerService {
     const openid = m.FromUserName;
     if (!openid || openid.length > 64) return;
     const at = /^\d{1,12}$/.test(m.CreateTime ?? '') ? Number(m.CreateTime) : Math.floor(Date.now() / 1000);
-    await this.db.query(
-      `insert into wechat_followers (appid, openid, subscribed, changed_at) values ($1, $2, $3, to_timestamp($4))
-       on conflict (appid, openid) do update set subscribed = excluded.subscribed, changed_at = excluded.changed_at
-        where wechat_followers.changed_at <= excluded.changed_at`,
-      [this.oa.appid, openid, subscribed, at],
-    );
+    await this.repo.followed(this.oa.appid, openid, subscribed, at);
   }
 }

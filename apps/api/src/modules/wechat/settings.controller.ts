@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { SaveMessagePrefsInput, SaveWechatTemplatesInput, SchoolWechatStatsQuery } from '@wantuo/shared';
-import { Caller, type CallerInfo, CurrentUser } from '../../core/auth/current-user.decorator';
+import { Caller, type CallerInfo, CurrentUser, type SchoolCaller, SchoolUser } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import type { SessionUser } from '../../core/http/request-context';
@@ -27,7 +27,7 @@ export class WechatSettingsController {
   }
 
   @Action('GET', 'schoolWechatStats')
-  stats(@Input() query: SchoolWechatStatsQuery, @CurrentUser() user: SessionUser) {
+  stats(@Input() query: SchoolWechatStatsQuery, @SchoolUser() user: SchoolCaller) {
     return this.settings.schoolStats(user, query);
   }
 

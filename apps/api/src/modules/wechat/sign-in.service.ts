@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
-  Role,
   type WechatAuthorizeAnswer,
   type WechatAuthorizeInput,
   type WechatBindAnswer,
@@ -22,6 +21,7 @@ import { ActivityService } from '../auth/activity.service';
 import { AuthService } from '../auth/auth.service';
 import { User } from '../auth/entities/user.entity';
 import { WechatApiError, WechatOa } from './oa-client';
+import { WechatRepository } from './wechat.repository';
 
 /** How long an authorisation's state and an openid's bind ticket live (seconds). */
 export const WECHAT_TICKETS = { stateSeconds: 600, bindSeconds: 900, keepHours: 24 };
@@ -50,6 +50,7 @@ export class WechatSignIn {
     private readonly activity: ActivityService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly log: Logger,
+    private readonly repo: WechatRepository,
   ) {}
 
   async authorize(input: WechatAuthorizeInput, caller: CallerInfo): Promise<WechatAuthorizeAnswer> {
@@ -59,24 +60,14 @@ export class WechatSignIn {
       throw new AppError('auth.wechat_callback_invalid');
     }
     const state = randomBytes(18).toString('base64url');
-    await this.db.query(`delete from wechat_oauth_tickets where expires_at < now() - make_interval(hours => $1)`, [WECHAT_TICKETS.keepHours]);
-    await this.db.query(
-      `insert into wechat_oauth_tickets (id_hash, kind, appid, redirect, expires_at) values ($1, 'state', $2, $3, now() + make_interval(secs => $4))`,
-      [hashOf(state), this.oa.appid, input.redirect, WECHAT_TICKETS.stateSeconds],
-    );
+    await this.repo.pruneTickets(WECHAT_TICKETS.keepHours);
+    await this.repo.writeState(hashOf(state), this.oa.appid, input.redirect, WECHAT_TICKETS.stateSeconds);
     return { url: this.oa.authorizeUrl(callback.toString(), state) };
   }
 
   async oauth(input: WechatOauthInput, caller: CallerInfo): Promise<WechatOauthAnswer> {
     // the state first, spent whatever follows: a code comes back once per authorisation
-    const [st]: Array<{ redirect: string }> = await this.db.query(
-      `with spent as (
-         update wechat_oauth_tickets set used_at = now()
-          where id_hash = $1 and kind = 'state' and appid = $2 and used_at is null and expires_at > now()
-          returning redirect
-       ) select redirect from spent`,
-      [hashOf(input.state), this.oa.appid],
-    );
+    const st = await this.repo.spendState(hashOf(input.state), this.oa.appid);
     if (!st) throw new AppError('auth.wechat_state_invalid');
     let openid: string;
     try {
@@ -87,11 +78,7 @@ export class WechatSignIn {
       this.log.warn({ err }, 'wechat: the code could not be exchanged for an openid');
       throw new AppError('auth.wechat_unavailable');
     }
-    const [bound]: Array<{ user_id: number }> = await this.db.query(
-      `select b.user_id from wechat_bindings b join users u on u.id = b.user_id
-        where b.appid = $1 and b.openid = $2 and b.unbound_at is null and u.role = $3 and u.deleted_at is null`,
-      [this.oa.appid, openid, Role.Parent],
-    );
+    const bound = await this.repo.boundParent(this.oa.appid, openid);
     if (bound) {
       const user = await this.db.getRepository(User).findOneByOrFail({ id: bound.user_id });
       const { userinfo } = await this.db.transaction((em) =>
@@ -100,11 +87,7 @@ export class WechatSignIn {
       return { userinfo, redirect: st.redirect };
     }
     const ticket = randomBytes(18).toString('base64url');
-    const [t]: Array<{ expires_at: Date }> = await this.db.query(
-      `insert into wechat_oauth_tickets (id_hash, kind, appid, openid, redirect, expires_at)
-       values ($1, 'bind', $2, $3, $4, now() + make_interval(secs => $5)) returning expires_at`,
-      [hashOf(ticket), this.oa.appid, openid, st.redirect, WECHAT_TICKETS.bindSeconds],
-    );
+    const t = await this.repo.writeBindTicket(hashOf(ticket), this.oa.appid, openid, st.redirect, WECHAT_TICKETS.bindSeconds);
     return { bind_ticket: ticket, bind_expires_at: t.expires_at.toISOString(), redirect: st.redirect };
   }
 
@@ -115,14 +98,7 @@ export class WechatSignIn {
   async bind(user: SessionUser, input: WechatBindInput, caller: CallerInfo): Promise<WechatBindAnswer> {
     try {
       return await this.db.transaction(async (em) => {
-        const [t]: Array<{ openid: string; appid: string }> = await em.query(
-          `with spent as (
-             update wechat_oauth_tickets set used_at = now()
-              where id_hash = $1 and kind = 'bind' and used_at is null and expires_at > now()
-              returning openid, appid
-           ) select openid, appid from spent`,
-          [hashOf(input.ticket)],
-        );
+        const t = await this.repo.spendBindTicket(em, hashOf(input.ticket));
         if (!t || t.appid !== this.oa.appid) throw new AppError('auth.wechat_ticket_invalid');
         return this.bindOpenid(em, user, t.appid, t.openid, caller);
       });
@@ -134,19 +110,9 @@ export class WechatSignIn {
   }
 
   private async bindOpenid(em: EntityManager, user: SessionUser, appid: string, openid: string, caller: CallerInfo): Promise<WechatBindAnswer> {
-    const ended: Array<{ user_id: number; school_id: number | null; openid: string }> = await em.query(
-      `with ended as (
-         update wechat_bindings set unbound_at = now(), unbound_reason = 'rebound'
-          where appid = $1 and unbound_at is null and (openid = $2 or user_id = $3)
-          returning user_id, school_id, openid
-       ) select * from ended`,
-      [appid, openid, user.id],
-    );
+    const ended = await this.repo.endForRebind(em, appid, openid, user.id);
     const same = ended.find((e) => e.user_id === user.id && e.openid === openid);
-    const [row]: Array<{ bound_at: Date }> = await em.query(
-      `insert into wechat_bindings (user_id, school_id, appid, openid) values ($1, $2, $3, $4) returning bound_at`,
-      [user.id, user.schoolId, appid, openid],
-    );
+    const row = await this.repo.bind(em, user.id, user.schoolId, appid, openid);
     const others = ended.filter((e) => e.user_id !== user.id);
     await this.activity.record(em, { id: user.id, schoolId: user.schoolId }, 'wechat.bind', caller, {
       openid: maskOpenid(openid),

@@ -10,6 +10,8 @@ import { WechatSettingsController } from './settings.controller';
 import { WechatSettings } from './settings.service';
 import { WechatSignInController } from './sign-in.controller';
 import { WechatSignIn } from './sign-in.service';
+import { WechatSettingsRepository } from './wechat-settings.repository';
+import { WechatRepository } from './wechat.repository';
 
 /**
  * Parents in WeChat (issue 24): the official account's client (access token, web authorisation, template messages),
@@ -19,7 +21,7 @@ import { WechatSignIn } from './sign-in.service';
 @Module({
   imports: [AuthModule],
   controllers: [WechatServerController, WechatSettingsController, WechatSignInController, WechatJsConfigController],
-  providers: [...wechatOaProviders, WechatServerService, WechatSettings, WechatSignIn, WechatJsConfig],
+  providers: [...wechatOaProviders, WechatRepository, WechatSettingsRepository, WechatServerService, WechatSettings, WechatSignIn, WechatJsConfig],
   exports: [WechatOa, OA_ACCOUNT],
 })
 export class WechatModule {}
