@@ -1,7 +1,7 @@
 import { Code, Role, type FlowCommand } from '@wantuo/shared';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { FlowService } from './flow.service';
 import { rebuildProjection } from './rebuild';
@@ -30,7 +30,7 @@ const TUE = '2025-03-04';
 const SAT = '2025-03-08';
 const SUN = '2025-03-09';
 
-const as = (role: 'adviser' | 'teacher' | 'admin'): SessionUser => ({
+const as = (role: 'adviser' | 'teacher' | 'admin'): SchoolCaller => ({
   id: t.demo.users[role],
   role: role === 'adviser' ? Role.HeadTeacher : role === 'teacher' ? Role.Teacher : Role.Admin,
   schoolId: t.demo.schoolId,
@@ -62,7 +62,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function run(user: SessionUser, ids: number[], cmd: FlowCommand, day?: string) {
+async function run(user: SchoolCaller, ids: number[], cmd: FlowCommand, day?: string) {
   const out = await flow.command(user, ids, cmd, { day, system: cmd.type === 'markLeave' || cmd.type === 'cancelLeave' });
   for (const r of out.results) expect({ id: r.student_id, error: r.error }).toEqual({ id: r.student_id, error: undefined });
   return out.results;

@@ -9,11 +9,10 @@ import {
   VoidFlowEventInput,
   type FlowCommand,
 } from '@wantuo/shared';
-import { Caller, CurrentUser, type CallerInfo } from '../../core/auth/current-user.decorator';
+import { Caller, SchoolUser, type CallerInfo, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { sendFile } from '../../core/http/send-file';
-import type { SessionUser } from '../../core/http/request-context';
 import { FlowReadService } from './flow-read.service';
 import { FlowService } from './flow.service';
 import { PickupService } from '../pickup/pickup.service';
@@ -29,38 +28,38 @@ export class FlowController {
   ) {}
 
   /** per-student refusals are answered in the caller's language (the lang header wins over the setting) */
-  private step(user: SessionUser, caller: CallerInfo, input: FlowStepInput, type: StepType) {
+  private step(user: SchoolCaller, caller: CallerInfo, input: FlowStepInput, type: StepType) {
     const cmd: FlowCommand = { type, note: input.note, override: input.override };
     return this.flow.command({ ...user, lang: caller.lang }, input.student_ids, cmd, { eventId: input.event_id });
   }
 
   @Action('POST', 'shuttleStudent')
-  shuttle(@Input() input: FlowStepInput, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
+  shuttle(@Input() input: FlowStepInput, @SchoolUser() user: SchoolCaller, @Caller() caller: CallerInfo) {
     return this.step(user, caller, input, 'shuttle');
   }
 
   @Action('POST', 'studentEnter')
-  enter(@Input() input: FlowStepInput, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
+  enter(@Input() input: FlowStepInput, @SchoolUser() user: SchoolCaller, @Caller() caller: CallerInfo) {
     return this.step(user, caller, input, 'enter');
   }
 
   @Action('POST', 'teacherStudentDinner')
-  dinner(@Input() input: FlowStepInput, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
+  dinner(@Input() input: FlowStepInput, @SchoolUser() user: SchoolCaller, @Caller() caller: CallerInfo) {
     return this.step(user, caller, input, 'dinner');
   }
 
   @Action('POST', 'teacherStudentStartTutor')
-  startTutor(@Input() input: FlowStepInput, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
+  startTutor(@Input() input: FlowStepInput, @SchoolUser() user: SchoolCaller, @Caller() caller: CallerInfo) {
     return this.step(user, caller, input, 'startTutor');
   }
 
   @Action('POST', 'teacherStudentEndTutor')
-  endTutor(@Input() input: FlowStepInput, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
+  endTutor(@Input() input: FlowStepInput, @SchoolUser() user: SchoolCaller, @Caller() caller: CallerInfo) {
     return this.step(user, caller, input, 'endTutor');
   }
 
   @Action('POST', 'studentLiyuan')
-  leave(@Input() input: StudentLiyuanInput, @CurrentUser() user: SessionUser, @Caller() caller: CallerInfo) {
+  leave(@Input() input: StudentLiyuanInput, @SchoolUser() user: SchoolCaller, @Caller() caller: CallerInfo) {
     // issue 27: with a pick-up code the verified person authorises the departure (module pickup)
     if (input.pickup_code !== undefined) return this.pickup.depart({ ...user, lang: caller.lang }, { ...input, pickup_code: input.pickup_code });
     const cmd: FlowCommand = { type: 'leave', picked_up_by: input.picked_up_by, note: input.note, override: input.override };
@@ -68,27 +67,27 @@ export class FlowController {
   }
 
   @Action('POST', 'voidFlowEvent')
-  voidEvent(@Input() input: VoidFlowEventInput, @CurrentUser() user: SessionUser) {
+  voidEvent(@Input() input: VoidFlowEventInput, @SchoolUser() user: SchoolCaller) {
     return this.flow.voidEvent(user, input);
   }
 
   @Action('GET', 'clockingInInfo')
-  info(@Input() q: ClockingInInfoQuery, @CurrentUser() user: SessionUser) {
+  info(@Input() q: ClockingInInfoQuery, @SchoolUser() user: SchoolCaller) {
     return this.read.info(user, q);
   }
 
   @Action('GET', 'clockingInList')
-  list(@Input() q: ClockingInListQuery, @CurrentUser() user: SessionUser) {
+  list(@Input() q: ClockingInListQuery, @SchoolUser() user: SchoolCaller) {
     return this.read.list(user, q);
   }
 
   @Action('GET', 'studentClockingInCount')
-  counts(@Input() q: StudentClockingInCountQuery, @CurrentUser() user: SessionUser) {
+  counts(@Input() q: StudentClockingInCountQuery, @SchoolUser() user: SchoolCaller) {
     return this.read.counts(user, q);
   }
 
   @Action('GET', 'studentClockingInExport')
-  async countsExport(@Input() q: StudentClockingInCountQuery, @CurrentUser() user: SessionUser, @Res() res: Response) {
+  async countsExport(@Input() q: StudentClockingInCountQuery, @SchoolUser() user: SchoolCaller, @Res() res: Response) {
     sendFile(res, await this.read.countsExport(user, q));
   }
 }

@@ -1,5 +1,6 @@
 import { forwardRef, Module } from '@nestjs/common';
 import { PickupModule } from '../pickup/pickup.module';
+import { FlowReadRepository } from './flow-read.repository';
 import { FlowReadService } from './flow-read.service';
 import { FlowController } from './flow.controller';
 import { FlowService } from './flow.service';
@@ -7,7 +8,7 @@ import { FlowService } from './flow.service';
 @Module({
   imports: [forwardRef(() => PickupModule)],
   controllers: [FlowController],
-  providers: [FlowService, FlowReadService],
+  providers: [FlowReadRepository, FlowService, FlowReadService],
   exports: [FlowService, FlowReadService],
 })
 export class FlowModule {}

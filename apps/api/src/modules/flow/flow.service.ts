@@ -23,8 +23,9 @@ import { preparedQuery } from '../../core/database/prepared-query';
 import { SCHOOL_TODAY, schoolToday, uniqueViolationOf } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
 import { RESPONSIBLE } from '../students/students.service';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
+import { FlowReadRepository } from './flow-read.repository';
 import { FlowReadService } from './flow-read.service';
 import { APPEND_EVENT_WIDTH, APPEND_SQL, columnsOf, EVENT_COLUMNS, projectionRow, toFlowEvent } from './flow-store';
 
@@ -105,11 +106,12 @@ export class FlowService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly events: DomainEvents,
     private readonly read: FlowReadService,
+    private readonly repo: FlowReadRepository,
   ) {}
 
   /** A head teacher takes back a student's latest step of a day (today by default) with a reason; answers the day after. */
-  async voidEvent(user: SessionUser, input: VoidFlowEventInput): Promise<StudentDayInfo> {
-    const day = input.date ?? (await schoolToday(this.db, user.schoolId!));
+  async voidEvent(user: SchoolCaller, input: VoidFlowEventInput): Promise<StudentDayInfo> {
+    const day = input.date ?? (await schoolToday(this.db, user.schoolId));
     const [result] = await this.run(
       user,
       [input.student_id],
@@ -117,11 +119,8 @@ export class FlowService {
       { day },
     );
     if (!result.ok) throw new AppError(result.errorKey ?? 'flow.stale');
-    const [student]: Array<{ id: number; name: string; class_id: number | null }> = await this.db.query(
-      `select s.id, s.name, ccs.class_id from students s left join care_class_students ccs on ccs.student_id = s.id where s.id = $1`,
-      [input.student_id],
-    );
-    return this.read.dayOf(user.schoolId!, student, day);
+    const student = await this.repo.student(input.student_id);
+    return this.read.dayOf(user.schoolId, student, day);
   }
 
   /**
@@ -132,7 +131,7 @@ export class FlowService {
    * refusal: it is in the result.
    */
   async command(
-    user: SessionUser,
+    user: SchoolCaller,
     studentIds: number[],
     cmd: FlowCommand,
     opts: { eventId?: string; day?: string; system?: boolean; claim?: AppendClaim } = {},
@@ -150,12 +149,12 @@ export class FlowService {
    * are told.
    */
   async run(
-    user: SessionUser,
+    user: SchoolCaller,
     studentIds: number[],
     cmd: FlowCommand,
     opts: { eventId?: string; day?: string; system?: boolean; claim?: AppendClaim } = {},
   ): Promise<RawResult[]> {
-    const schoolId = user.schoolId!;
+    const schoolId = user.schoolId;
     const ids = [...new Set(studentIds)];
     const eventIds = new Map(
       ids.map((id) => [id, opts.eventId ? (ids.length > 1 ? deriveEventId(opts.eventId, id) : opts.eventId.toLowerCase()) : randomUUID()]),
@@ -272,7 +271,7 @@ export class FlowService {
    * its first result.
    */
   private async tryAppend(
-    user: SessionUser,
+    user: SchoolCaller,
     targets: Target[],
     day: string,
     cmd: FlowCommand,
@@ -280,7 +279,7 @@ export class FlowService {
     read?: StreamRow[],
     claim?: AppendClaim,
   ): Promise<{ results: RawResult[]; events: Appended[] } | null> {
-    const schoolId = user.schoolId!;
+    const schoolId = user.schoolId;
     // a retry of this command is in the student's stream of the day; an event id stored anywhere else (another
     // student, another day) fails the append on its unique key and is answered on the way back
     const rows: StreamRow[] =
@@ -358,10 +357,7 @@ export class FlowService {
 
   /** The first results of already stored event ids: the student and the board state after it. */
   private async firstResults(eventIds: string[]): Promise<Map<string, { student_id: number; state: BoardState }>> {
-    const rows: Array<{ event_id: string; student_id: number; state: BoardState }> = await this.db.query(
-      `select event_id, student_id, state_after as state from flow_events where event_id = any($1::uuid[])`,
-      [eventIds],
-    );
+    const rows = await this.repo.storedEvents(eventIds);
     return new Map(rows.map((r) => [r.event_id, r]));
   }
 }

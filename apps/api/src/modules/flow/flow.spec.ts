@@ -1,7 +1,7 @@
 import { Code, t as msg } from '@wantuo/shared';
 import { randomUUID } from 'node:crypto';
 import { DomainEvents, type DomainEventMap } from '../../core/events/domain-events';
-import type { SessionUser } from '../../core/http/request-context';
+import { schoolCaller, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { Client, type QueryConfig } from 'pg';
 import { SessionService } from '../../core/auth/session.service';
@@ -78,8 +78,8 @@ async function events(studentId?: number) {
 }
 
 /** the session user of a token, as the guard resolves it */
-async function sessionOf(token: string): Promise<SessionUser> {
-  return (await t.app.get(SessionService).resolve(token))!;
+async function sessionOf(token: string): Promise<SchoolCaller> {
+  return schoolCaller((await t.app.get(SessionService).resolve(token))!);
 }
 
 async function dayRow(studentId: number) {
@@ -456,7 +456,7 @@ describe('leave days', () => {
   it('a day marked on leave refuses steps unless a head teacher overrides with a reason', async () => {
     const flow = t.app.get(FlowService);
     const id = kids[1].id;
-    const system: SessionUser = {
+    const system: SchoolCaller = {
       id: t.demo.users.admin,
       role: 1,
       schoolId: t.demo.schoolId,

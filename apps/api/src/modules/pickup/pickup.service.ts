@@ -33,6 +33,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { LOGGER } from '../../core/logging/logger';
+import { schoolCaller } from '../../core/auth/current-user.decorator';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { ALERT_WHAT, RAISE_EVENT_ALERT_SQL } from '../alerts/alerts.service';
@@ -366,7 +367,7 @@ export class PickupService {
     };
     let result: FlowResults;
     try {
-      result = await this.flow.command(user, ids, cmd, { eventId, claim });
+      result = await this.flow.command(schoolCaller(user), ids, cmd, { eventId, claim });
     } catch (err) {
       if (err instanceof AppError && err.key === 'pickup.replayed') return this.refuse(user, 'pickup.replayed', attempt);
       throw err;
