@@ -18,7 +18,7 @@ import { pageOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { SmsGateways } from './gateways/gateways';
-import { SmsRepository } from './sms.repository';
+import { SmsConsoleRepository } from './sms-console.repository';
 
 /** The range's default: the last 30 days up to today (in the zone of the school filtered on, else China's). */
 const DEFAULT_DAYS = 30;
@@ -31,7 +31,7 @@ const DEFAULT_DAYS = 30;
 @Injectable()
 export class SmsConsole {
   constructor(
-    private readonly repo: SmsRepository,
+    private readonly repo: SmsConsoleRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly gateways: SmsGateways,
   ) {}

@@ -4,7 +4,7 @@ import { SMS_LIMITS, type SmsEvent } from '@wantuo/shared';
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
-import { SmsRepository } from './sms.repository';
+import { SmsCodesRepository } from './sms-codes.repository';
 import { SmsTexts } from './texts.service';
 import type { SmsTemplate } from '../../core/jobs/jobs.types';
 
@@ -27,7 +27,7 @@ export class SmsCodeService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly texts: SmsTexts,
-    private readonly repo: SmsRepository,
+    private readonly repo: SmsCodesRepository,
   ) {}
 
   /**

@@ -7,6 +7,8 @@ import { SmsReportController } from './report.controller';
 import { SmsController } from './sms.controller';
 import { SmsReports } from './reports.service';
 import { SmsCodeService } from './sms-code.service';
+import { SmsCodesRepository } from './sms-codes.repository';
+import { SmsConsoleRepository } from './sms-console.repository';
 import { SmsRepository } from './sms.repository';
 import { SmsTexts } from './texts.service';
 
@@ -16,7 +18,18 @@ import { SmsTexts } from './texts.service';
  */
 @Module({
   controllers: [SmsReportController, SmsController],
-  providers: [SmsRepository, SmsCodeService, OutboxPhone, SmsGateways, SmsTexts, SmsDelivery, SmsReports, SmsConsole],
+  providers: [
+    SmsRepository,
+    SmsCodesRepository,
+    SmsConsoleRepository,
+    SmsCodeService,
+    OutboxPhone,
+    SmsGateways,
+    SmsTexts,
+    SmsDelivery,
+    SmsReports,
+    SmsConsole,
+  ],
   exports: [SmsCodeService, OutboxPhone, SmsGateways, SmsTexts, SmsDelivery, SmsReports],
 })
 export class SmsModule {}

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { SmsEvent, SmsKind, SmsMessagesQuery, SmsProviderName, SmsState } from '@wantuo/shared';
-import { sql, type ExpressionBuilder, type Insertable } from 'kysely';
+import type { SmsProviderName, SmsState } from '@wantuo/shared';
+import { sql, type Insertable } from 'kysely';
 import { DataSource } from 'typeorm';
-import { kdb, pageRows, type DB } from '../../core/database/kysely';
-import { containsPattern, offsetOf, type PageQuery, type Queryable } from '../../core/database/sql-kit';
+import { kdb, type DB } from '../../core/database/kysely';
+import type { Queryable } from '../../core/database/sql-kit';
 
 /** A JSON list as a table (`jsonb_to_recordset`), its columns declared by `columns` (`name type, …`). */
 const recordset = <R, A extends string>(rows: readonly unknown[], alias: A, columns: string) =>
@@ -75,105 +75,10 @@ export interface SmsReportRow {
   units: number | null;
 }
 
-type Messages = ExpressionBuilder<DB & { m: DB['sms_messages'] }, 'm'>;
-
-/** The counts' columns over sms_messages `m` (units: what the providers accepted, so billed). */
-const counts = (eb: Messages) => [
-  sql<number>`${eb.fn.countAll()}::int`.as('total'),
-  sql<number>`${eb.fn.countAll().filterWhere('m.state', 'in', ['sent', 'delivered'])}::int`.as('sent'),
-  sql<number>`${eb.fn.countAll().filterWhere('m.state', '=', 'delivered')}::int`.as('delivered'),
-  sql<number>`${eb.fn.countAll().filterWhere('m.state', '=', 'failed')}::int`.as('failed'),
-  sql<number>`${eb.fn.countAll().filterWhere('m.state', 'in', ['queued', 'sending'])}::int`.as('waiting'),
-  sql<number>`${eb.fn.coalesce(eb.fn.sum('m.units').filterWhere('m.provider_message_id', 'is not', null), sql.lit(0))}::int`.as('units'),
-];
-
-/** The consoles' filter: the day range and (null: every school and the platform's own texts) the school. */
-const inRange = (eb: Messages, school: number | null, from: string, to: string) =>
-  eb.and([eb.between('m.day', from, to), ...(school === null ? [] : [eb('m.school_id', '=', school)])]);
-
-/** The SQL of the SMS module (issue 38): codes and their limits, texts written, claimed, recorded, receipts, consoles. */
+/** The SQL of SMS delivery (issue 38): texts claimed and recorded, receipts applied (codes and consoles: their own repositories). */
 @Injectable()
 export class SmsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
-
-  // ---- sign-in codes ----
-
-  /** The transaction-scoped lock of a key (`sms-ip:…`, `sms-mobile:…`): requests for it wait on each other. */
-  async lock(em: Queryable, key: string): Promise<void> {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(kdb(em));
-  }
-
-  /** Seconds since the mobile's last code (null: none), its codes today in `zone`, the ip's codes in the last hour. */
-  async codeStats(em: Queryable, mobile: string, ip: string, zone: string) {
-    const codes = kdb(em).selectFrom('sms_codes');
-    const r = await kdb(em)
-      .selectNoFrom(() => [
-        sql<number | null>`(${codes.select(sql`extract(epoch from now() - max(created_at))`.as('age')).where('mobile', '=', mobile)})::float8`.as(
-          'last_age',
-        ),
-        sql<number>`(${codes
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('mobile', '=', mobile)
-          .where('created_at', '>=', sql<Date>`(date_trunc('day', now() at time zone ${zone}) at time zone ${zone})`)})::int`.as('today'),
-        sql<number>`(${codes
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('ip', '=', ip)
-          .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)})::int`.as('ip_hour'),
-      ])
-      .executeTakeFirstOrThrow();
-    return r;
-  }
-
-  /** Writes a code request (`code_hash` null: counted, nothing sent), valid `ttlMinutes` from now. */
-  async writeCode(em: Queryable, mobile: string, event: SmsEvent, codeHash: Buffer | null, ip: string, ttlMinutes: number): Promise<void> {
-    await kdb(em)
-      .insertInto('sms_codes')
-      .values({ mobile, event, code_hash: codeHash, ip, expires_at: sql<Date>`now() + make_interval(mins => ${ttlMinutes})` })
-      .execute();
-  }
-
-  /** The newest live code of a mobile for an event, locked. */
-  liveCode(em: Queryable, mobile: string, event: SmsEvent) {
-    return kdb(em)
-      .selectFrom('sms_codes')
-      .select(['id', 'code_hash', 'attempts'])
-      .where('mobile', '=', mobile)
-      .where('event', '=', event)
-      .where('code_hash', 'is not', null)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', sql<Date>`now()`)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .forUpdate()
-      .$narrowType<{ code_hash: Buffer }>()
-      .executeTakeFirst();
-  }
-
-  /** The code is used (it signed in once). */
-  async useCode(em: Queryable, id: number): Promise<void> {
-    await kdb(em)
-      .updateTable('sms_codes')
-      .set({ used_at: sql`now()` })
-      .where('id', '=', id)
-      .execute();
-  }
-
-  /** A wrong try of the code: counted, and the code burnt at `max` tries. */
-  async failCode(em: Queryable, id: number, max: number): Promise<void> {
-    await kdb(em)
-      .updateTable('sms_codes')
-      .set((eb) => ({
-        attempts: eb('attempts', '+', 1),
-        used_at: eb
-          .case()
-          .when(eb('attempts', '+', 1), '>=', max)
-          .then(sql<Date>`now()`)
-          .else(eb.ref('used_at'))
-          .end(),
-      }))
-      .where('id', '=', id)
-      .execute();
-  }
 
   // ---- delivery ----
 
@@ -368,123 +273,5 @@ export class SmsRepository {
       .where('created_at', '>', sql<Date>`now() - make_interval(days => ${days})`)
       .returning(['id', 'kind', 'params', 'provider'])
       .execute();
-  }
-
-  // ---- consoles ----
-
-  /** Today's counts (China's day) over every school. */
-  todayCounts() {
-    return kdb(this.db)
-      .selectFrom('sms_messages as m')
-      .select(counts)
-      .where('m.day', '=', sql<string>`(now() at time zone 'Asia/Shanghai')::date`)
-      .executeTakeFirstOrThrow();
-  }
-
-  /**
-   * A page of the counts per day and school (null: every school) in [from, to], newest day first (the platform's own
-   * texts first), each row with how many rows and the totals of the whole range.
-   */
-  usage(school: number | null, from: string, to: string, q: PageQuery) {
-    return kdb(this.db)
-      .with('g', (w) =>
-        w
-          .selectFrom('sms_messages as m')
-          .select((eb) => ['m.day', 'm.school_id', ...counts(eb)])
-          .where((eb) => inRange(eb, school, from, to))
-          .groupBy(['m.day', 'm.school_id']),
-      )
-      .selectFrom('g')
-      .leftJoin('schools as s', 's.id', 'g.school_id')
-      .select((eb) => [
-        sql<string>`to_char(${eb.ref('g.day')}, 'YYYY-MM-DD')`.as('day'),
-        'g.school_id',
-        's.name as school_name',
-        'g.total',
-        'g.sent',
-        'g.delivered',
-        'g.failed',
-        'g.waiting',
-        'g.units',
-        sql<number>`count(*) over ()::int`.as('rows'),
-        sql<number>`sum(${eb.ref('g.total')}) over ()::int`.as('all_total'),
-        sql<number>`sum(${eb.ref('g.sent')}) over ()::int`.as('all_sent'),
-        sql<number>`sum(${eb.ref('g.delivered')}) over ()::int`.as('all_delivered'),
-        sql<number>`sum(${eb.ref('g.failed')}) over ()::int`.as('all_failed'),
-        sql<number>`sum(${eb.ref('g.waiting')}) over ()::int`.as('all_waiting'),
-        sql<number>`sum(${eb.ref('g.units')}) over ()::int`.as('all_units'),
-      ])
-      .orderBy('g.day', 'desc')
-      .orderBy('g.school_id', (ob) => ob.nullsFirst())
-      .limit(q.limit)
-      .offset(offsetOf(q))
-      .execute();
-  }
-
-  /** A page of the texts of a school (null: every school) in [from, to] as filtered, newest first, with the total. */
-  messages(school: number | null, from: string, to: string, q: SmsMessagesQuery) {
-    const pattern = containsPattern(q.mobile);
-    const matching = (eb: Messages) =>
-      eb.and([
-        inRange(eb, school, from, to),
-        ...(q.state === undefined ? [] : [eb('m.state', '=', q.state)]),
-        ...(q.kind === undefined ? [] : [eb('m.kind', '=', q.kind as SmsKind)]),
-        ...(q.provider === undefined ? [] : [eb('m.provider', '=', q.provider)]),
-        ...(pattern === null ? [] : [eb('m.mobile', 'like', pattern)]),
-      ]);
-    const total = kdb(this.db)
-      .selectFrom('sms_messages as m')
-      .select((eb) => sql<number>`${eb.fn.countAll()}::int`.as('total'))
-      .where(matching);
-    const list = kdb(this.db)
-      .selectFrom('sms_messages as m')
-      .leftJoin('schools as s', 's.id', 'm.school_id')
-      .select((eb) => [
-        'm.id',
-        'm.school_id',
-        's.name as school_name',
-        sql<string>`to_char(${eb.ref('m.day')}, 'YYYY-MM-DD')`.as('day'),
-        'm.mobile',
-        'm.kind',
-        'm.content',
-        'm.provider',
-        'm.handed_over',
-        'm.template_code',
-        'm.state',
-        'm.provider_message_id',
-        'm.error_code',
-        'm.error_message',
-        'm.units',
-        'm.tries',
-        'm.created_at',
-        'm.sent_at',
-        'm.done_at',
-      ])
-      .where(matching)
-      .orderBy('m.id', 'desc');
-    return pageRows(this.db, total, list, q);
-  }
-
-  /** The school's today (null: China's) and the first day of the `days` days up to it. */
-  defaultRange(school: number | null, days: number) {
-    const k = kdb(this.db);
-    const today = k
-      .selectNoFrom((x) => [
-        sql<string>`(now() at time zone ${x.fn.coalesce(
-          x
-            .selectFrom('schools')
-            .select('timezone')
-            .where('id', '=', school as number),
-          sql.lit('Asia/Shanghai'),
-        )})::date`.as('today'),
-      ])
-      .as('t');
-    return k
-      .selectFrom(today)
-      .select((eb) => [
-        sql<string>`to_char(${eb.ref('t.today')}, 'YYYY-MM-DD')`.as('today'),
-        sql<string>`to_char(${eb.ref('t.today')} - ${days - 1}::int, 'YYYY-MM-DD')`.as('first'),
-      ])
-      .executeTakeFirstOrThrow();
   }
 }
