@@ -14,6 +14,7 @@ import { createLogger } from '../src/core/logging/logger';
 import { DEMO_PASSWORD, seedDemo, type SeedResult } from '../src/seed/demo-seed';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/core/database/data-source';
+import { statementTap } from '../src/core/database/kysely';
 import { REDIS_URL, TEMPLATE_DB, urlFor, withAdmin } from './db';
 
 /** The demo's fixtures, for the modules' own specs (no file under src/modules imports src/seed). */
@@ -199,4 +200,26 @@ export async function startPeerApp(t: TestApp, opts: { runJobs?: boolean } = {})
 export function lastDaytime(timezone = 'Asia/Shanghai', now = new Date()): Date {
   if (!inQuietHours(now, timezone)) return now;
   return instantOf(localDay(new Date(now.getTime() - 8 * 3_600_000), timezone), '20:00', timezone);
+}
+
+/**
+ * The statements the app sends while `fn` runs, through either way in: `DataSource.query` (hand-written SQL) and the
+ * typed layer (kdb). For the "a constant number of statements whatever the size" checks.
+ */
+export async function statementsOf(t: TestApp, fn: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const ds = t.app.get(DataSource);
+  const orig = ds.query.bind(ds);
+  ds.query = (async (q: string, p?: unknown[]) => {
+    seen.push(q);
+    return orig(q, p);
+  }) as typeof ds.query;
+  statementTap.listener = (q) => seen.push(q);
+  try {
+    await fn();
+    return seen;
+  } finally {
+    ds.query = orig;
+    statementTap.listener = null;
+  }
 }

@@ -25,8 +25,15 @@ export type Database = Kysely<DB>;
 export type { DB } from './schema';
 export type { Sendable } from '../http/sendable';
 
+/**
+ * Who is told each statement the typed layer sends (the SQL text): tests that prove a request runs a constant number of
+ * statements count them here and at `DataSource.query` (test/harness.ts `statementsOf`). Nothing listens in production.
+ */
+export const statementTap: { listener: ((sql: string) => void) | null } = { listener: null };
+
 /** Runs one compiled statement where `on` runs its queries: a transaction's own connection, else a pooled one. */
 async function run(on: Queryable, query: CompiledQuery): Promise<QueryResult<unknown>> {
+  statementTap.listener?.(query.sql);
   const m = on as Partial<EntityManager> & Partial<DataSource>;
   const runner = m.queryRunner && !m.queryRunner.isReleased ? m.queryRunner : undefined;
   const own = runner ?? (m.dataSource ?? (on as DataSource)).createQueryRunner();

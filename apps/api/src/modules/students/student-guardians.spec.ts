@@ -1,5 +1,5 @@
 import { Code } from '@wantuo/shared';
-import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { snapshot, startTestApp, statementsOf, type TestApp } from '../../../test/harness';
 import { SCHOOL_TODAY } from '../../core/database/sql-kit';
 
 /** saveStudentGuardians and studentGuardianLog (issue 21), and what studentInfo carries besides the profile. */
@@ -366,26 +366,18 @@ describe('studentInfo: contracts, points balance, teaching classes', () => {
     const b = await newStudent('郑二');
     await fixtures(a.id, 1);
     await fixtures(b.id, 6);
-    const queries: string[] = [];
-    const ds = t.app.get((await import('typeorm')).DataSource);
-    const orig = ds.query.bind(ds);
-    ds.query = (async (q: string, p?: unknown[]) => {
-      queries.push(q);
-      return orig(q, p);
-    }) as typeof ds.query;
-    try {
-      await t.get(INFO, admin).query({ id: a.id });
-      const few = queries.length;
-      queries.length = 0;
-      const res = await t.get(INFO, admin).query({ id: b.id });
-      expect(res.body.data.contracts).toHaveLength(18);
-      expect(res.body.data.teaching_classes).toHaveLength(6);
-      expect(queries.length).toBe(few);
-      // the session lookup, the student, guardians, pick-up people, the rest
-      expect(few).toBeLessThanOrEqual(5);
-    } finally {
-      ds.query = orig;
-    }
+    const few = (await statementsOf(t, () => t.get(INFO, admin).query({ id: a.id }))).length;
+    let res: { body: { data: { contracts: unknown[]; teaching_classes: unknown[] } } } | undefined;
+    const many = (
+      await statementsOf(t, async () => {
+        res = await t.get(INFO, admin).query({ id: b.id });
+      })
+    ).length;
+    expect(res!.body.data.contracts).toHaveLength(18);
+    expect(res!.body.data.teaching_classes).toHaveLength(6);
+    expect(many).toBe(few);
+    // the session lookup, the student, guardians, pick-up people, the rest
+    expect(few).toBeLessThanOrEqual(5);
   });
 
   it("another school's id is not found; a wrong role is refused", async () => {

@@ -1,5 +1,5 @@
 import { Code } from '@wantuo/shared';
-import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
+import { snapshot, startTestApp, statementsOf, type TestApp } from '../../../test/harness';
 
 let t: TestApp;
 let admin: string;
@@ -243,24 +243,12 @@ describe('studentList', () => {
   });
 
   it('runs a constant number of queries whatever the page size', async () => {
-    const queries: string[] = [];
-    const ds = t.app.get((await import('typeorm')).DataSource);
-    const orig = ds.query.bind(ds);
-    ds.query = (async (q: string, p?: unknown[]) => {
-      queries.push(q);
-      return orig(q, p);
-    }) as typeof ds.query;
-    try {
-      await t.get(`${LIST}?limit=2`, admin);
-      const small = queries.length;
-      queries.length = 0;
-      await t.get(`${LIST}?limit=100`, admin);
-      expect(queries.length).toBe(small);
-      // the session lookup, rows with total, guardians of the page
-      expect(small).toBeLessThanOrEqual(3);
-    } finally {
-      ds.query = orig;
-    }
+    const small = (await statementsOf(t, () => t.get(`${LIST}?limit=2`, admin))).length;
+    const large = (await statementsOf(t, () => t.get(`${LIST}?limit=100`, admin))).length;
+    expect(large).toBe(small);
+    // the session lookup, rows with total, guardians of the page
+    expect(small).toBeGreaterThan(0);
+    expect(small).toBeLessThanOrEqual(3);
   });
 
   it('bad input answers code 100', async () => {
