@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Drawer, Form, Space } from 'antd';
 import type { TeacherStudentRow } from '@wantuo/shared';
 import { useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
@@ -21,29 +21,26 @@ interface CareValues {
 function CareDrawer({ id, onClose, onSaved }: { id: number; onClose: () => void; onSaved: () => void }) {
   const t = useT();
   const ss = studentStrings.use();
-  const [busy, setBusy] = useState(false);
+  // a conflict says to refresh (shown by the request wrapper)
+  const setting = useAction('studentSetting', {
+    success: t('common.saved'),
+    onDone: () => {
+      onSaved();
+      onClose();
+    },
+  });
   const q = useQuery({ queryKey: ['studentSettingInfo', id], queryFn: () => get('studentSettingInfo', { id }) });
   const submit = async (v: CareValues) => {
     if (!q.data) return;
-    setBusy(true);
-    try {
-      await post('studentSetting', {
-        id,
-        version: q.data.version,
-        needs_shuttle: !!v.needs_shuttle,
-        needs_dinner: !!v.needs_dinner,
-        tutoring_type: (v.tutoring_type ?? '').trim(),
-        allergies: (v.allergies ?? '').trim(),
-        pickup_people: pickupInput(v.pickup_people),
-      });
-      feedback().message.success(t('common.saved'));
-      onSaved();
-      onClose();
-    } catch {
-      // shown by the request wrapper (a conflict says to refresh)
-    } finally {
-      setBusy(false);
-    }
+    await setting.run({
+      id,
+      version: q.data.version,
+      needs_shuttle: !!v.needs_shuttle,
+      needs_dinner: !!v.needs_dinner,
+      tutoring_type: (v.tutoring_type ?? '').trim(),
+      allergies: (v.allergies ?? '').trim(),
+      pickup_people: pickupInput(v.pickup_people),
+    });
   };
   return (
     <Drawer
@@ -64,7 +61,7 @@ function CareDrawer({ id, onClose, onSaved }: { id: number; onClose: () => void;
           <div style={{ color: '#888', marginBottom: 8 }}>{ss('stu.pickup_hint')}</div>
           <PickupPeopleFields />
           <Space style={{ marginTop: 16 }}>
-            <Button type="primary" htmlType="submit" loading={busy}>
+            <Button type="primary" htmlType="submit" loading={setting.busy}>
               {t('common.save')}
             </Button>
             <Button onClick={onClose}>{t('common.cancel')}</Button>

@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, List, Tag } from 'antd';
 import type { StudentComment } from '@wantuo/shared';
 import { useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { useSchoolClock } from '../../lib/school-time';
@@ -23,26 +23,21 @@ export function CommentList({
   const ss = studentStrings.use();
   const clock = useSchoolClock();
   const [page, setPage] = useState(1);
-  const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<{ period: string; content: string }>();
   const q = useQuery({
     queryKey: [action, studentId, page],
     queryFn: () => get(action, { student_id: studentId, page, limit: 10 }),
   });
-  const write = async (v: { period: string; content: string }) => {
-    setBusy(true);
-    try {
-      await post('overallComment', { student_id: studentId, period: v.period.trim(), content: v.content.trim() });
-      feedback().message.success(ss('stu.comment_saved'));
+  const comment = useAction('overallComment', {
+    success: ss('stu.comment_saved'),
+    onDone: async () => {
       form.resetFields();
       setPage(1);
       await q.refetch();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const write = (v: { period: string; content: string }) =>
+    comment.run({ student_id: studentId, period: v.period.trim(), content: v.content.trim() });
   return (
     <>
       {canWrite && (
@@ -57,7 +52,7 @@ export function CommentList({
           >
             <Input.TextArea maxLength={2000} rows={3} showCount />
           </Form.Item>
-          <Button type="primary" htmlType="submit" loading={busy}>
+          <Button type="primary" htmlType="submit" loading={comment.busy}>
             {ss('stu.write_comment')}
           </Button>
         </Form>

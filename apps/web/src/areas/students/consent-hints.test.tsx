@@ -62,9 +62,11 @@ async function edit(student: StudentInfo) {
 describe('the student forms say when health notes and photos need the guardians’ consent (issue 37)', { timeout: 30_000 }, () => {
   it('adding: the rule itself under the allergies and the photo (a new child has no consent yet)', async () => {
     await mount(
-      <MemoryRouter>
-        <StudentAdd />
-      </MemoryRouter>,
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter>
+          <StudentAdd />
+        </MemoryRouter>
+      </QueryClientProvider>,
     );
     expect($('[data-testid="health-consent-hint"]')!.textContent).toBe('家长未同意收集健康信息时无法保存');
     expect($('[data-testid="photo-consent-hint"]')!.textContent).toBe('家长未同意使用照片时无法保存');

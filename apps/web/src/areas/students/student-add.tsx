@@ -2,8 +2,8 @@ import { Alert, Button, Card, Checkbox, Divider, Form, Input, Space } from 'antd
 import { MOBILE_RE } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { useT } from '../../stores/preferences';
 import { CareFields, NAME_RE, pickupInput, PickupPeopleFields, ProfileFields, useRules, type PickupValue } from './student-common';
 import { studentStrings } from './strings';
@@ -39,7 +39,7 @@ export default function StudentAdd() {
   const navigate = useNavigate();
   const rules = useRules();
   const [form] = Form.useForm<AddValues>();
-  const [busy, setBusy] = useState(false);
+  const add = useAction('addStudent', { success: ss('stu.added'), onDone: () => navigate('/principal_educationals') });
   const [duplicate, setDuplicate] = useState(false);
 
   /** is there already an active student with this name and one of these guardian mobiles? */
@@ -57,37 +57,28 @@ export default function StudentAdd() {
 
   const submit = async (v: AddValues) => {
     if (await check()) return;
-    setBusy(true);
-    try {
-      const opt = (x?: string) => (x?.trim() ? x.trim() : undefined);
-      await post('addStudent', {
-        name: v.name.trim(),
-        ...(v.gender ? { gender: v.gender } : {}),
-        birthday: opt(v.birthday),
-        day_school: opt(v.day_school),
-        grade: opt(v.grade),
-        class_name: opt(v.class_name),
-        photo_url: opt(v.photo_url),
-        notes: opt(v.notes),
-        allergies: opt(v.allergies),
-        tutoring_type: opt(v.tutoring_type),
-        needs_shuttle: !!v.needs_shuttle,
-        needs_dinner: !!v.needs_dinner,
-        guardians: v.guardians.map((g) => ({
-          name: g.name.trim(),
-          mobile: g.mobile.trim(),
-          relation: g.relation.trim(),
-          is_primary: !!g.is_primary,
-        })),
-        pickup_people: pickupInput(v.pickup_people),
-      });
-      feedback().message.success(ss('stu.added'));
-      navigate('/principal_educationals');
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    const opt = (x?: string) => (x?.trim() ? x.trim() : undefined);
+    await add.run({
+      name: v.name.trim(),
+      ...(v.gender ? { gender: v.gender } : {}),
+      birthday: opt(v.birthday),
+      day_school: opt(v.day_school),
+      grade: opt(v.grade),
+      class_name: opt(v.class_name),
+      photo_url: opt(v.photo_url),
+      notes: opt(v.notes),
+      allergies: opt(v.allergies),
+      tutoring_type: opt(v.tutoring_type),
+      needs_shuttle: !!v.needs_shuttle,
+      needs_dinner: !!v.needs_dinner,
+      guardians: v.guardians.map((g) => ({
+        name: g.name.trim(),
+        mobile: g.mobile.trim(),
+        relation: g.relation.trim(),
+        is_primary: !!g.is_primary,
+      })),
+      pickup_people: pickupInput(v.pickup_people),
+    });
   };
 
   return (
@@ -155,7 +146,7 @@ export default function StudentAdd() {
         <Divider titlePlacement="start">{ss('stu.care_settings')}</Divider>
         <CareFields />
         <Space>
-          <Button type="primary" htmlType="submit" loading={busy}>
+          <Button type="primary" htmlType="submit" loading={add.busy}>
             {t('common.save')}
           </Button>
           <Button onClick={() => navigate('/principal_educationals')}>{t('common.back')}</Button>

@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Divider, Form, Space } from 'antd';
-import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { EmptyState, Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { CareFields, pickupInput, PickupPeopleFields, ProfileFields, type PickupValue } from './student-common';
@@ -37,8 +36,9 @@ export default function StudentEdit() {
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
   const valid = Number.isSafeInteger(id) && id > 0;
-  const [busy, setBusy] = useState(false);
   const q = useQuery({ queryKey: ['studentInfo', id], queryFn: () => get('studentInfo', { id }), enabled: valid });
+  // a conflict says to refresh (shown by the request wrapper)
+  const setting = useAction('studentSetting', { success: t('common.saved'), onDone: () => q.refetch() });
   const back = () => navigate('/principal_educationals');
 
   if (!valid)
@@ -59,33 +59,24 @@ export default function StudentEdit() {
   const s = q.data;
 
   const submit = async (v: EditValues) => {
-    setBusy(true);
-    try {
-      const text = (x?: string | null) => (x ?? '').trim();
-      await post('studentSetting', {
-        id: s.id,
-        version: s.version,
-        name: v.name.trim(),
-        gender: v.gender ?? null,
-        birthday: text(v.birthday),
-        day_school: text(v.day_school),
-        grade: text(v.grade),
-        class_name: text(v.class_name),
-        photo_url: text(v.photo_url),
-        notes: text(v.notes),
-        allergies: text(v.allergies),
-        tutoring_type: text(v.tutoring_type),
-        needs_shuttle: !!v.needs_shuttle,
-        needs_dinner: !!v.needs_dinner,
-        pickup_people: pickupInput(v.pickup_people),
-      });
-      feedback().message.success(t('common.saved'));
-      await q.refetch();
-    } catch {
-      // shown by the request wrapper (a conflict says to refresh)
-    } finally {
-      setBusy(false);
-    }
+    const text = (x?: string | null) => (x ?? '').trim();
+    await setting.run({
+      id: s.id,
+      version: s.version,
+      name: v.name.trim(),
+      gender: v.gender ?? null,
+      birthday: text(v.birthday),
+      day_school: text(v.day_school),
+      grade: text(v.grade),
+      class_name: text(v.class_name),
+      photo_url: text(v.photo_url),
+      notes: text(v.notes),
+      allergies: text(v.allergies),
+      tutoring_type: text(v.tutoring_type),
+      needs_shuttle: !!v.needs_shuttle,
+      needs_dinner: !!v.needs_dinner,
+      pickup_people: pickupInput(v.pickup_people),
+    });
   };
 
   return (
@@ -120,7 +111,7 @@ export default function StudentEdit() {
         <div style={{ color: '#888', marginBottom: 8 }}>{ss('stu.pickup_hint')}</div>
         <PickupPeopleFields />
         <Space style={{ marginTop: 16 }}>
-          <Button type="primary" htmlType="submit" loading={busy}>
+          <Button type="primary" htmlType="submit" loading={setting.busy}>
             {t('common.save')}
           </Button>
           <Button onClick={back}>{t('common.back')}</Button>

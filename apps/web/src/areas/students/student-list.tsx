@@ -3,7 +3,8 @@ import { Alert, Button, Card, Modal, Popconfirm, Segmented, Select, Space, Table
 import type { StudentImportResult, StudentRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiError, get, post, upload } from '../../api/http';
+import { useAction } from '../../api/action';
+import { ApiError, get, upload } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ListToolbar } from '../../components/list-toolbar';
 import { ServerTable } from '../../components/server-table';
@@ -119,15 +120,8 @@ export default function StudentList() {
   });
   const grades = useQuery({ queryKey: ['schoolGrade'], queryFn: () => get('schoolGrade') });
   const classes = grades.data?.find((g) => g.grade === grade)?.classes ?? [];
-  const archive = async (s: StudentRow) => {
-    try {
-      await post('delStudent', { id: s.id, version: s.version });
-      feedback().message.success(ss('stu.archived_ok'));
-      await q.refetch();
-    } catch {
-      // shown by the request wrapper
-    }
-  };
+  const del = useAction('delStudent', { success: ss('stu.archived_ok'), onDone: () => q.refetch() });
+  const archive = (s: StudentRow) => del.run({ id: s.id, version: s.version });
   const stamp = useSchoolToday().replace(/-/g, '');
 
   return (
