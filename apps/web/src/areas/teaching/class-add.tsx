@@ -2,14 +2,13 @@ import { Button, Card, Form, Input, InputNumber, Result, Segmented, Space, Steps
 import { yuanToFen, type AddTeachingClassInput, type TeachingClass } from '@wantuo/shared';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { post } from '../../api/http';
-import { feedback } from '../../api/feedback';
 import { MoneyInput } from '../../components/money-input';
 import { Loading } from '../../components/states';
 import { RoomSelect, StaffSelect } from './common';
 import { ScheduleGenerator } from './schedule-generator';
 import { teachingStrings } from './strings';
 import { editPath } from './teaching-list';
+import { useAction } from '../../api/action';
 
 const CareClassForm = lazy(() => import('../care/class-form'));
 
@@ -88,7 +87,7 @@ function TeachingClassAdd() {
 function InfoForm({ onCreated }: { onCreated: (c: TeachingClass) => void }) {
   const s = teachingStrings.use();
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
+  const add = useAction('addTeachingClass', { success: (c) => s('add.created', { name: c.name }), onDone: onCreated });
   const submit = async (v: InfoValues) => {
     const input: AddTeachingClassInput = {
       name: v.name.trim(),
@@ -100,16 +99,7 @@ function InfoForm({ onCreated }: { onCreated: (c: TeachingClass) => void }) {
       fee_fen: yuanToFen(v.fee || '0') ?? 0,
       ...(v.remark?.trim() ? { remark: v.remark.trim() } : {}),
     };
-    setBusy(true);
-    try {
-      const c = await post('addTeachingClass', input);
-      feedback().message.success(s('add.created', { name: c.name }));
-      onCreated(c);
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    await add.run(input);
   };
   return (
     <Form<InfoValues> layout="vertical" style={{ maxWidth: 520 }} onFinish={submit} initialValues={{ capacity: 20, sessions_count: 16, fee: '0' }}>
@@ -160,7 +150,7 @@ function InfoForm({ onCreated }: { onCreated: (c: TeachingClass) => void }) {
         <Input.TextArea maxLength={200} rows={2} />
       </Form.Item>
       <Space>
-        <Button type="primary" htmlType="submit" loading={busy}>
+        <Button type="primary" htmlType="submit" loading={add.busy}>
           {s('add.create')}
         </Button>
         <Button onClick={() => navigate('/principal_class?tab=teaching')}>{s('back')}</Button>

@@ -3,6 +3,7 @@ import { Button, DatePicker, Flex, Form, Input, List, Modal, Segmented, Space, T
 import type { Clash, GetAction, PostAction, SessionState, TeachingSession } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
+import { useAction } from '../../api/action';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
@@ -144,20 +145,11 @@ function CancelDialog({
 }) {
   const s = teachingStrings.use();
   const [form] = Form.useForm<{ reason: string }>();
-  const [busy, setBusy] = useState(false);
+  const cancel = useAction(action, { success: s('ses.cancelled'), onDone });
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return; // the form shows its fields' errors
-    setBusy(true);
-    try {
-      await post(action, { id: session.id, version: session.version, reason: v.reason.trim() });
-      feedback().message.success(s('ses.cancelled'));
-      onDone();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    await cancel.run({ id: session.id, version: session.version, reason: v.reason.trim() });
   };
   return (
     <Modal
@@ -165,7 +157,7 @@ function CancelDialog({
       title={s('ses.cancel_title', { day: session.day, start: session.start_time, end: session.end_time })}
       onCancel={onClose}
       okText={s('ses.cancel_ok')}
-      okButtonProps={{ danger: true, loading: busy }}
+      okButtonProps={{ danger: true, loading: cancel.busy }}
       onOk={() => void submit()}
     >
       <Form form={form} layout="vertical">

@@ -30,6 +30,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { useAction } from '../../api/action';
 import { get, post } from '../../api/http';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
@@ -267,15 +268,8 @@ function TutoringStudents({ cls, onChanged }: { cls: TutoringClass; onChanged: (
     queryFn: () => get('tutorialStudent', { class_id: cls.id, page, limit: PAGE }),
     placeholderData: keepPreviousData,
   });
-  const remove = async (m: TutoringMember) => {
-    try {
-      await post('delTutorialStudent', { class_id: cls.id, student_id: m.id });
-      feedback().message.success(s('saved'));
-      onChanged();
-    } catch {
-      // shown by the request wrapper
-    }
-  };
+  const del = useAction('delTutorialStudent', { success: s('saved'), onDone: onChanged });
+  const remove = (m: TutoringMember) => del.run({ class_id: cls.id, student_id: m.id });
   const left = Math.max(0, cls.capacity - cls.students);
   return (
     <>
