@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { memberCount, studentsToAdd } from '../scheduling/class-members.repository';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   Role,
@@ -35,16 +36,7 @@ import {
   teacherNextSessions,
   updateClass,
 } from './teaching-classes.repository';
-import {
-  deleteMember,
-  insertMembers,
-  memberCount,
-  memberPage,
-  selectablePage,
-  studentClassPage,
-  studentOfSchool,
-  studentsToAdd,
-} from './teaching-members.repository';
+import { deleteMember, insertMembers, memberPage, selectablePage, studentClassPage, studentOfSchool } from './teaching-members.repository';
 import { lockSchedule, roomOfSchool, upcomingSessions, workingTeacher } from './teaching-schedule.repository';
 import { classOf, clashError, clashesOf, isOverlapViolation, overlapError, teachesOnly } from './teaching-sql';
 
@@ -177,11 +169,11 @@ export class TeachingClassesService {
       await lockSchedule(em, school);
       const c = await classOf(em, user, input.class_id, true);
       if (c.status !== 1) throw new AppError('teaching.class_stopped');
-      const found = await studentsToAdd(em, school, c.id, input.student_ids);
+      const found = await studentsToAdd(em, 'teaching_class_students', school, c.id, input.student_ids);
       if (found.length !== input.student_ids.length) throw new AppError('teaching.student_not_found');
       const already = found.filter((s) => s.member);
       if (already.length) throw new AppError('teaching.already_in_class', { names: already.map((s) => s.name).join('、') });
-      const n = await memberCount(em, c.id);
+      const n = await memberCount(em, 'teaching_class_students', c.id);
       if (n + found.length > c.capacity) throw new AppError('teaching.capacity_exceeded', { capacity: c.capacity, current: n, adding: found.length });
       // the class's planned sessions from today, with the new students only
       const upcoming = await upcomingSessions(em, school, 'teaching', c.id);

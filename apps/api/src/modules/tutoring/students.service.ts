@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { memberCount, studentsToAdd } from '../scheduling/class-members.repository';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type {
   AddTutorialStudentInput,
@@ -22,17 +23,7 @@ import { clashError, lockSchedule } from '../teaching/teaching-sql';
 import { TutoringClassesService } from './classes.service';
 import { tutoringClassOf, tutoringClashes } from './tutoring-sql';
 import { bumpClass } from './tutoring-classes.repository';
-import {
-  deleteMember,
-  insertMembers,
-  memberCount,
-  memberInfo,
-  memberPage,
-  nextSessions,
-  recordPage,
-  selectablePage,
-  studentsToAdd,
-} from './tutoring-students.repository';
+import { deleteMember, insertMembers, memberInfo, memberPage, nextSessions, recordPage, selectablePage } from './tutoring-students.repository';
 
 /** The students of tutoring classes: members with their plan, who may join, joining under the clash rules, records. */
 @Injectable()
@@ -66,11 +57,11 @@ export class TutoringStudentsService {
       await lockSchedule(em, school);
       const c = await tutoringClassOf(em, school, input.class_id, true);
       if (c.status !== 1) throw new AppError('tutoring.class_stopped');
-      const found = await studentsToAdd(em, school, c.id, input.student_ids);
+      const found = await studentsToAdd(em, 'tutoring_class_students', school, c.id, input.student_ids);
       if (found.length !== input.student_ids.length) throw new AppError('tutoring.student_not_found');
       const already = found.filter((s) => s.member);
       if (already.length) throw new AppError('tutoring.already_in_class', { names: already.map((s) => s.name).join('、') });
-      const n = await memberCount(em, c.id);
+      const n = await memberCount(em, 'tutoring_class_students', c.id);
       if (n + found.length > c.capacity) throw new AppError('tutoring.capacity_exceeded', { capacity: c.capacity, current: n, adding: found.length });
       const upcoming = await upcomingSessions(em, school, 'tutoring', c.id);
       const ids = found.map((s) => s.id);

@@ -82,41 +82,6 @@ export function selectablePage(on: Queryable, schoolId: number, classId: number,
   return pageRows(on, base.select(sql<number>`count(*)::int`.as('total')), list, q);
 }
 
-/** The school's active students of `ids` (share-locked, by id), each with whether already in the class. */
-export function studentsToAdd(on: Queryable, schoolId: number, classId: number, ids: number[]) {
-  return kdb(on)
-    .selectFrom('students as s')
-    .select((eb) => [
-      's.id',
-      's.name',
-      eb
-        .exists(
-          eb
-            .selectFrom('tutoring_class_students as m')
-            .select(sql.lit(1).as('one'))
-            .where('m.class_id', '=', classId)
-            .whereRef('m.student_id', '=', 's.id'),
-        )
-        .$castTo<boolean>()
-        .as('member'),
-    ])
-    .where('s.id', '=', sql<number>`any(${ids}::int[])`)
-    .where('s.school_id', '=', schoolId)
-    .where('s.status', '=', StudentStatus.Active)
-    .orderBy('s.id')
-    .forShare('s')
-    .execute();
-}
-
-export async function memberCount(on: Queryable, classId: number): Promise<number> {
-  const r = await kdb(on)
-    .selectFrom('tutoring_class_students')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('class_id', '=', classId)
-    .executeTakeFirstOrThrow();
-  return r.n;
-}
-
 export async function insertMembers(
   on: Queryable,
   v: { schoolId: number; classId: number; ids: number[]; plan: string | null; by: number },
