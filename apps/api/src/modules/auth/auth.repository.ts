@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { ActivityAction, Page } from '@wantuo/shared';
+import type { ActivityAction, Page, Role } from '@wantuo/shared';
 import { sql, type ExpressionBuilder, type InferResult, type Insertable } from 'kysely';
 import { DataSource } from 'typeorm';
 import { kdb, pageRows, type DB } from '../../core/database/kysely';
@@ -23,6 +23,14 @@ const trail = (on: Queryable) =>
       'at',
     ]);
 
+/** The account is the sign-in name: its user name or e-mail (either case), or its mobile. */
+const named = (eb: ExpressionBuilder<DB & { u: DB['users'] }, 'u'>, account: string) =>
+  eb.or([
+    eb(eb.fn('lower', ['u.username']), '=', eb.fn('lower', [eb.val(account)])),
+    eb(eb.fn('lower', ['u.email']), '=', eb.fn('lower', [eb.val(account)])),
+    eb('u.mobile', '=', account),
+  ]);
+
 /** A QR ticket's state (qr_login_tickets.state). */
 export type QrTicketState = 'waiting' | 'scanned' | 'confirmed' | 'cancelled';
 
@@ -44,6 +52,117 @@ export class AuthRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   // ---- accounts ----
+
+  /**
+   * The live accounts a sign-in name may be (user name or e-mail, either case; mobile), the last signed in first, at
+   * most 5: what a password sign-in checks, with the hash.
+   */
+  candidates(account: string) {
+    return kdb(this.db)
+      .selectFrom('users as u')
+      .select([
+        'u.id',
+        'u.school_id as schoolId',
+        'u.role',
+        'u.status',
+        'u.job_status as jobStatus',
+        'u.locked_until as lockedUntil',
+        'u.failed_logins as failedLogins',
+        'u.password_hash as passwordHash',
+      ])
+      .where('u.deleted_at', 'is', null)
+      .where((eb) => named(eb, account))
+      .orderBy('u.last_login_at', (ob) => ob.desc().nullsLast())
+      .orderBy('u.id', 'asc')
+      .limit(5)
+      .execute();
+  }
+
+  /** What opening a session needs of an account (and whether it is deleted), in `on`'s transaction. */
+  sessionAccount(on: Queryable, id: number) {
+    return kdb(on)
+      .selectFrom('users')
+      .select(['id', 'school_id as schoolId', 'role', 'status', 'job_status as jobStatus', 'deleted_at as deletedAt'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Whether an active, live account has the mobile (`role`: of that role only). */
+  async mobileHasAccount(mobile: string, role?: Role): Promise<boolean> {
+    const r = await kdb(this.db)
+      .selectFrom('users')
+      .select(sql.lit(1).as('one'))
+      .where('mobile', '=', mobile)
+      .where('status', '=', UserStatus.Active)
+      .where('deleted_at', 'is', null)
+      .$if(role !== undefined, (q) => q.where('role', '=', role!))
+      .limit(1)
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
+  /** The live account of a mobile signed in last (the first made on a tie). */
+  lastByMobile(mobile: string) {
+    return kdb(this.db)
+      .selectFrom('users')
+      .select(['id', 'school_id as schoolId', 'role', 'status', 'job_status as jobStatus'])
+      .where('mobile', '=', mobile)
+      .where('deleted_at', 'is', null)
+      .orderBy('last_login_at', (ob) => ob.desc().nullsLast())
+      .orderBy('id', 'asc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Every live account of a mobile. */
+  allByMobile(mobile: string) {
+    return kdb(this.db)
+      .selectFrom('users')
+      .select(['id', 'school_id as schoolId'])
+      .where('mobile', '=', mobile)
+      .where('deleted_at', 'is', null)
+      .execute();
+  }
+
+  /** The account's own answer fields (`on`: a transaction's, to read what it wrote). */
+  account(on: Queryable, id: number) {
+    return kdb(on)
+      .selectFrom('users')
+      .select(['id', 'name', 'username', 'nickname', 'avatar_url', 'role', 'school_id', 'mobile', 'email', 'lang'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+  }
+
+  /** A school's name, zone and service end. */
+  school(id: number) {
+    return kdb(this.db).selectFrom('schools').select(['id', 'name', 'timezone', 'service_expires_at']).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The account's password hash. */
+  passwordHashOf(id: number) {
+    return kdb(this.db).selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow();
+  }
+
+  /** The mobile of the live account a sign-in name is, the last signed in first (undefined: none). */
+  async mobileOf(account: string): Promise<{ mobile: string | null } | undefined> {
+    const rows = await kdb(this.db)
+      .selectFrom('users as u')
+      .select('u.mobile')
+      .where('u.deleted_at', 'is', null)
+      .where((eb) => named(eb, account))
+      .orderBy('u.last_login_at', (ob) => ob.desc().nullsLast())
+      .execute();
+    return rows[0];
+  }
+
+  /** Own nickname and avatar changed (the version moved on). */
+  async updateProfile(em: Queryable, id: number, changes: { nickname?: string; avatar_url?: string }): Promise<void> {
+    await kdb(em)
+      .updateTable('users')
+      .set((eb) => ({ ...changes, version: eb('version', '+', 1), updated_at: sql`now()` }))
+      .where('id', '=', id)
+      .execute();
+  }
 
   /**
    * Counts a wrong password of the account (a lock that has run out starts a fresh count) and locks it `minutes` at

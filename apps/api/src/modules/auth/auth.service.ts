@@ -15,20 +15,17 @@ import {
   type UserInfo,
   maskMobile,
 } from '@wantuo/shared';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { CallerInfo } from '../../core/auth/current-user.decorator';
 import { SessionService } from '../../core/auth/session.service';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { School } from '../school/entities/school.entity';
 import { FilesService, type IncomingFile } from '../site/files.service';
 import { SmsCodeService } from '../sms/sms-code.service';
 import { ActivityService } from './activity.service';
 import { AuthRepository } from './auth.repository';
 import { JobStatus, User, UserStatus } from './entities/user.entity';
 import { hashPassword, verifyPassword } from './passwords';
-
-type Candidate = Pick<User, 'id' | 'schoolId' | 'role' | 'status' | 'jobStatus' | 'lockedUntil' | 'failedLogins' | 'passwordHash'>;
 
 /** Sign-in, sessions, passwords and the signed-in user's own account. */
 @Injectable()
@@ -48,17 +45,7 @@ export class AuthService {
    * whatever the password, so no answer tells whether a password was right.
    */
   async login(input: LoginInput, caller: CallerInfo): Promise<LoginResult> {
-    const candidates: Candidate[] = await this.db
-      .getRepository(User)
-      .createQueryBuilder('u')
-      .select(['u.id', 'u.schoolId', 'u.role', 'u.status', 'u.jobStatus', 'u.lockedUntil', 'u.failedLogins'])
-      .addSelect('u.passwordHash')
-      .where('u.deletedAt is null')
-      .andWhere('(lower(u.username) = lower(:a) or lower(u.email) = lower(:a) or u.mobile = :a)', { a: input.account })
-      .orderBy('u.lastLoginAt', 'DESC', 'NULLS LAST')
-      .addOrderBy('u.id', 'ASC')
-      .limit(5)
-      .getMany();
+    const candidates = await this.repo.candidates(input.account);
 
     const now = Date.now();
     const open = candidates.filter((c) => !c.lockedUntil || c.lockedUntil.getTime() <= now);
@@ -90,9 +77,7 @@ export class AuthService {
   /** Sends a sign-in, password-reset or payment-password code to a mobile that belongs to an account. */
   async sendCode(input: SmsSendInput, caller: CallerInfo): Promise<Record<string, never>> {
     // a payment-password code only goes to an institution admin's mobile
-    const exists = await this.db.getRepository(User).exists({
-      where: { mobile: input.mobile, status: UserStatus.Active, deletedAt: IsNull(), ...(input.event === 'dealpwd' ? { role: Role.Admin } : {}) },
-    });
+    const exists = await this.repo.mobileHasAccount(input.mobile, input.event === 'dealpwd' ? Role.Admin : undefined);
     await this.smsCodes.issue(input.mobile, input.event, caller.ip, exists);
     if (!exists) throw new AppError('auth.no_account_for_mobile');
     return {};
@@ -100,10 +85,7 @@ export class AuthService {
 
   async mobileLogin(input: MobileLoginInput, caller: CallerInfo): Promise<LoginResult> {
     if (!(await this.smsCodes.consume(input.mobile, 'login', input.code))) throw new AppError('auth.bad_sms_code');
-    const user = await this.db.getRepository(User).findOne({
-      where: { mobile: input.mobile, deletedAt: IsNull() },
-      order: { lastLoginAt: { direction: 'DESC', nulls: 'LAST' }, id: 'ASC' },
-    });
+    const user = await this.repo.lastByMobile(input.mobile);
     if (!user) throw new AppError('auth.no_account_for_mobile');
     return this.signIn(user, input.remember ?? false, 'login.sms', caller);
   }
@@ -137,15 +119,15 @@ export class AuthService {
     const ttl = remember ? TOKEN_TTL_HOURS.remember : TOKEN_TTL_HOURS.session;
     const { token, expiresAt } = await this.sessions.issue(em, user.id, ttl, caller);
     await this.activity.record(em, user, action, caller, { remember, ...detail });
-    const u = await em.getRepository(User).findOneByOrFail({ id: user.id });
+    const u = await this.repo.account(em, user.id);
     return {
       userinfo: {
         token,
         id: u.id,
         role: u.role,
         nickname: u.nickname,
-        avatar_text: u.avatarUrl,
-        school_id: u.schoolId,
+        avatar_text: u.avatar_url,
+        school_id: u.school_id,
         expires_at: expiresAt.toISOString(),
       },
     };
@@ -160,21 +142,21 @@ export class AuthService {
   }
 
   async userInfo(user: SessionUser): Promise<UserInfo> {
-    const u = await this.db.getRepository(User).findOneByOrFail({ id: user.id });
-    const school = u.schoolId === null ? null : await this.db.getRepository(School).findOneBy({ id: u.schoolId });
+    const u = await this.repo.account(this.db, user.id);
+    const school = u.school_id === null ? null : ((await this.repo.school(u.school_id)) ?? null);
     return {
       id: u.id,
       name: u.name,
       username: u.username,
       nickname: u.nickname,
-      avatar_text: u.avatarUrl,
+      avatar_text: u.avatar_url,
       role: u.role,
-      school_id: u.schoolId,
+      school_id: u.school_id,
       school: school && {
         id: school.id,
         name: school.name,
         timezone: school.timezone,
-        service_expires_at: school.serviceExpiresAt?.toISOString() ?? null,
+        service_expires_at: school.service_expires_at?.toISOString() ?? null,
       },
       mobile: u.mobile,
       email: u.email,
@@ -187,11 +169,11 @@ export class AuthService {
     const stored = avatar ? await this.files.store(avatar, user, 'avatar') : null;
     try {
       await this.db.transaction(async (em) => {
-        const changes: Partial<User> = {};
+        const changes: { nickname?: string; avatar_url?: string } = {};
         if (input.nickname !== undefined) changes.nickname = input.nickname;
-        if (stored) changes.avatarUrl = stored.url;
+        if (stored) changes.avatar_url = stored.url;
         if (Object.keys(changes).length > 0) {
-          await em.getRepository(User).update({ id: user.id }, changes);
+          await this.repo.updateProfile(em, user.id, changes);
           await this.sessions.changed(em);
         }
         await this.activity.record(em, user, 'profile', caller, { nickname: input.nickname !== undefined, avatar: !!stored });
@@ -206,13 +188,8 @@ export class AuthService {
 
   /** Changes the caller's password; every session of the account, this one included, ends. */
   async changePassword(user: SessionUser, input: ChangePwdInput, caller: CallerInfo): Promise<Record<string, never>> {
-    const u = await this.db
-      .getRepository(User)
-      .createQueryBuilder('u')
-      .addSelect('u.passwordHash')
-      .where('u.id = :id', { id: user.id })
-      .getOneOrFail();
-    if (!(await verifyPassword(u.passwordHash, input.oldpassword))) throw new AppError('auth.old_password_wrong');
+    const u = await this.repo.passwordHashOf(user.id);
+    if (!(await verifyPassword(u.password_hash, input.oldpassword))) throw new AppError('auth.old_password_wrong');
     if (input.oldpassword === input.newpassword) throw new AppError('auth.same_password');
     const passwordHash = await hashPassword(input.newpassword);
     await this.db.transaction(async (em) => {
@@ -225,13 +202,7 @@ export class AuthService {
 
   /** Forgot password, step 1: is there an account, and to which (masked) mobile will the code go. */
   async resetLookup(query: ResetPwdQuery): Promise<{ mobile: string; masked_mobile: string }> {
-    const u = await this.db
-      .getRepository(User)
-      .createQueryBuilder('u')
-      .where('u.deletedAt is null')
-      .andWhere('(lower(u.username) = lower(:a) or lower(u.email) = lower(:a) or u.mobile = :a)', { a: query.account })
-      .orderBy('u.lastLoginAt', 'DESC', 'NULLS LAST')
-      .getOne();
+    const u = await this.repo.mobileOf(query.account);
     if (!u) throw new AppError('auth.no_account');
     if (!u.mobile) throw new AppError('auth.no_mobile');
     // the full mobile is only returned when the caller typed it; otherwise the masked form is all they learn
@@ -241,7 +212,7 @@ export class AuthService {
   /** Forgot password, step 2: the code proves the phone; every account on that phone gets the new password. */
   async resetPassword(input: ResetPwdInput, caller: CallerInfo): Promise<Record<string, never>> {
     if (!(await this.smsCodes.consume(input.mobile, 'resetpwd', input.code))) throw new AppError('auth.bad_sms_code');
-    const users = await this.db.getRepository(User).find({ where: { mobile: input.mobile, deletedAt: IsNull() } });
+    const users = await this.repo.allByMobile(input.mobile);
     if (users.length === 0) throw new AppError('auth.no_account_for_mobile');
     const passwordHash = await hashPassword(input.newpassword);
     await this.db.transaction(async (em) => {

@@ -18,7 +18,7 @@ import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { AuthRepository } from './auth.repository';
 import { AuthService } from './auth.service';
-import { JobStatus, User, UserStatus } from './entities/user.entity';
+import { JobStatus, UserStatus } from './entities/user.entity';
 
 /** How long after its 2 minutes a confirmed ticket's session may still be collected (a poll in flight at the end). */
 const COLLECT_GRACE_SECONDS = 30;
@@ -75,7 +75,7 @@ export class QrLoginService {
       const spent = await this.repo.consumeTicket(em, input.ticket, hashSecret(input.secret));
       // another poll of the same desktop spent it a moment ago
       if (!spent) throw new AppError('auth.qr_invalid');
-      const user = await em.getRepository(User).findOneBy({ id: spent.scanned_by });
+      const user = await this.repo.sessionAccount(em, spent.scanned_by);
       if (!user || user.deletedAt) throw new AppError('auth.qr_invalid');
       return this.auth.openSession(em, user, t.remember, 'login.qr', caller, { method: 'qr' });
     });
