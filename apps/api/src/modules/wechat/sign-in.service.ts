@@ -19,7 +19,6 @@ import type { SessionUser } from '../../core/http/request-context';
 import { LOGGER } from '../../core/logging/logger';
 import { ActivityService } from '../auth/activity.service';
 import { AuthService } from '../auth/auth.service';
-import { User } from '../auth/entities/user.entity';
 import { WechatApiError, WechatOa } from './oa-client';
 import { WechatRepository } from './wechat.repository';
 
@@ -80,7 +79,7 @@ export class WechatSignIn {
     }
     const bound = await this.repo.boundParent(this.oa.appid, openid);
     if (bound) {
-      const user = await this.db.getRepository(User).findOneByOrFail({ id: bound.user_id });
+      const user = await this.repo.account(bound.user_id);
       const { userinfo } = await this.db.transaction((em) =>
         this.auth.openSession(em, user, true, 'login.wechat', caller, { method: 'wechat', openid: maskOpenid(openid) }),
       );

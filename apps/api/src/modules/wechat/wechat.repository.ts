@@ -61,6 +61,15 @@ export class WechatRepository {
       .executeTakeFirst();
   }
 
+  /** What opening a session needs of the account. */
+  account(id: number) {
+    return kdb(this.db)
+      .selectFrom('users')
+      .select(['id', 'school_id as schoolId', 'role', 'status', 'job_status as jobStatus'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+  }
+
   /** A one-use bind ticket for the openid (kept as its hash), living `seconds`; answers when it expires. */
   writeBindTicket(idHash: Buffer, appid: string, openid: string, redirect: string, seconds: number) {
     return kdb(this.db)
