@@ -1,12 +1,12 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, Grid, Input, Popconfirm, Select, Space, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { LessonPlanRow } from '@wantuo/shared';
 import type { Dayjs } from 'dayjs';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, Loading } from '../../components/states';
 import { useSession } from '../../stores/session';
@@ -55,7 +55,6 @@ export default function LessonPlans() {
 function PlanList({ onOpen }: { onOpen: (id: number | 'new') => void }) {
   const s = lessonStrings.use();
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const userId = useSession((st) => st.user?.id);
   const classes = useLessonClasses();
   const phone = !Grid.useBreakpoint().sm;
@@ -87,15 +86,8 @@ function PlanList({ onOpen }: { onOpen: (id: number | 'new') => void }) {
       setPage(1);
       set(v);
     };
-  const remove = async (row: LessonPlanRow) => {
-    try {
-      await post('delPrepareLessons', { id: row.id, version: row.version });
-      feedback().message.success(s('removed'));
-      await qc.invalidateQueries({ queryKey: ['prepareLessonsList'] });
-    } catch {
-      // shown by the request wrapper
-    }
-  };
+  const del = useAction('delPrepareLessons', { success: s('removed'), invalidates: ['prepareLessonsList'] });
+  const remove = (row: LessonPlanRow) => del.run({ id: row.id, version: row.version });
   const actions = (r: LessonPlanRow) => (
     <Space size={4} wrap>
       <Button size="small" type="primary" disabled={r.slides === 0} onClick={() => navigate(`/attendClass?id=${r.id}`)}>

@@ -9,6 +9,7 @@ import {
   type PublishCoursewareInput,
 } from '@wantuo/shared';
 import { useState } from 'react';
+import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
 import { get, post, upload } from '../../api/http';
 import { ServerTable } from '../../components/server-table';
@@ -144,32 +145,21 @@ function DictFieldSelect({ kind, value, onChange }: { kind: CoursewareDictKind; 
 
 function PublishForm({ onClose }: { onClose: () => void }) {
   const s = coursewareStrings.use();
-  const qc = useQueryClient();
   const [form] = Form.useForm();
   const [sections, setSections] = useState<SectionDraft[]>([{ title: '', files: [] }]);
-  const [busy, setBusy] = useState(false);
+  const publish = useAction('publishCourseware', { success: s('op.published'), invalidates: ['operatorCoursewareList'], onDone: onClose });
   const save = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setBusy(true);
-    try {
-      const input: PublishCoursewareInput = {
-        title: v.title,
-        ...Object.fromEntries(DICT_FIELDS.map((f) => [f, v[f] ?? null])),
-        subject_id: v.subject_id,
-        description: v.description ?? '',
-        price_fen: Math.round(Number(v.price) * 100),
-        sections: sections.map((x) => ({ title: x.title.trim(), files: x.files })),
-      };
-      await post('publishCourseware', input);
-      feedback().message.success(s('op.published'));
-      void qc.invalidateQueries({ queryKey: ['operatorCoursewareList'] });
-      onClose();
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false);
-    }
+    const input: PublishCoursewareInput = {
+      title: v.title,
+      ...Object.fromEntries(DICT_FIELDS.map((f) => [f, v[f] ?? null])),
+      subject_id: v.subject_id,
+      description: v.description ?? '',
+      price_fen: Math.round(Number(v.price) * 100),
+      sections: sections.map((x) => ({ title: x.title.trim(), files: x.files })),
+    };
+    await publish.run(input);
   };
   return (
     <Modal
@@ -180,7 +170,7 @@ function PublishForm({ onClose }: { onClose: () => void }) {
       onOk={() => void save()}
       okText={s('save')}
       cancelText={s('cancel')}
-      confirmLoading={busy}
+      confirmLoading={publish.busy}
       destroyOnHidden
     >
       <Form form={form} layout="vertical">
@@ -238,33 +228,22 @@ function PublishForm({ onClose }: { onClose: () => void }) {
 
 function EditForm({ row, onClose }: { row: OperatorCoursewareRow; onClose: () => void }) {
   const s = coursewareStrings.use();
-  const qc = useQueryClient();
   const [form] = Form.useForm();
-  const [busy, setBusy] = useState(false);
+  const editAction = useAction('editCourseware', { success: s('op.saved'), invalidates: ['operatorCoursewareList'], onDone: onClose });
   const save = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setBusy(true);
-    try {
-      const input: EditCoursewareInput = {
-        id: row.id,
-        version: row.version,
-        title: v.title,
-        ...Object.fromEntries(DICT_FIELDS.map((f) => [f, v[f] ?? null])),
-        subject_id: v.subject_id,
-        description: v.description ?? '',
-        price_fen: Math.round(Number(v.price) * 100),
-        status: v.on_sale ? 1 : 0,
-      };
-      await post('editCourseware', input);
-      feedback().message.success(s('op.saved'));
-      void qc.invalidateQueries({ queryKey: ['operatorCoursewareList'] });
-      onClose();
-    } catch {
-      // shown by the request layer
-    } finally {
-      setBusy(false);
-    }
+    const input: EditCoursewareInput = {
+      id: row.id,
+      version: row.version,
+      title: v.title,
+      ...Object.fromEntries(DICT_FIELDS.map((f) => [f, v[f] ?? null])),
+      subject_id: v.subject_id,
+      description: v.description ?? '',
+      price_fen: Math.round(Number(v.price) * 100),
+      status: v.on_sale ? 1 : 0,
+    };
+    await editAction.run(input);
   };
   return (
     <Modal
@@ -275,7 +254,7 @@ function EditForm({ row, onClose }: { row: OperatorCoursewareRow; onClose: () =>
       onOk={() => void save()}
       okText={s('save')}
       cancelText={s('cancel')}
-      confirmLoading={busy}
+      confirmLoading={editAction.busy}
       destroyOnHidden
     >
       <Form
