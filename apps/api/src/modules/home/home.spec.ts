@@ -1,5 +1,5 @@
 import { Code, Role, type PrincipalHome } from '@wantuo/shared';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { startTestApp, type TestApp } from '../../../test/harness';
 import { FlowService } from '../flow/flow.service';
 
@@ -9,7 +9,7 @@ let kids: number[];
 let today: string;
 const HOME = '/api/index/principalHome';
 
-const teacher = (): SessionUser => ({
+const teacher = (): SchoolCaller => ({
   id: t.demo.users.teacher,
   role: Role.Teacher,
   schoolId: t.demo.schoolId,

@@ -1,5 +1,5 @@
 import { Role, type FlowBoardStudent, type FlowCommand } from '@wantuo/shared';
-import type { SessionUser } from '../../../core/http/request-context';
+import type { SchoolCaller } from '../../../core/auth/current-user.decorator';
 import { DomainEvents } from '../../../core/events/domain-events';
 import { startTestApp, type TestApp } from '../../../../test/harness';
 import { FlowService } from '../../flow/flow.service';
@@ -16,7 +16,7 @@ let contractNo = 0;
 /** days of March 2025, long past */
 const D = (n: number) => `2025-03-${String(n).padStart(2, '0')}`;
 
-const as = (role: 'adviser' | 'admin'): SessionUser => ({
+const as = (role: 'adviser' | 'admin'): SchoolCaller => ({
   id: t.demo.users[role],
   role: role === 'adviser' ? Role.HeadTeacher : Role.Admin,
   schoolId: t.demo.schoolId,
