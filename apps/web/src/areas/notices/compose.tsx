@@ -3,8 +3,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Drawer, Flex, Form, Input, Radio, Spin, Switch, Upload, type UploadFile } from 'antd';
 import { NOTICE_MAX_ATTACHMENTS, type NoticeAudience, type NoticeScope } from '@wantuo/shared';
 import { lazy, Suspense, useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post, upload } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get, upload } from '../../api/http';
 import { LoadError } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
 import { useSchoolClock } from '../../lib/school-time';
@@ -49,8 +49,18 @@ export function ComposeDrawer({ open, onClose, isAdmin }: { open: boolean; onClo
   const qc = useQueryClient();
   const [form] = Form.useForm<Values>();
   const [files, setFiles] = useState<Array<UploadFile & { fileId?: string }>>([]);
-  const [busy, setBusy] = useState(false);
   const [requestId, setRequestId] = useState(newRequestId);
+  // a refusal is shown by the request wrapper; the same request id again is safe (the API publishes it once)
+  const publish = useAction('teacherAddInform', {
+    success: (res) =>
+      res.held && res.sms_at ? s('published_held', { n: res.recipients, time: when(res.sms_at) }) : s('published', { n: res.recipients }),
+    onDone: () => {
+      // every notice list and count (their keys start with 'notices')
+      void qc.invalidateQueries({ queryKey: ['notices'] });
+      reset();
+      onClose();
+    },
+  });
   const classes = useClasses(isAdmin);
   const scope = Form.useWatch('scope', form) ?? 'classes';
   const important = Form.useWatch('important', form) ?? false;
@@ -66,29 +76,16 @@ export function ComposeDrawer({ open, onClose, isAdmin }: { open: boolean; onClo
     if (!v) return;
     // the scope field is the admin's only: a teacher publishes to classes
     const scope: NoticeScope = isAdmin ? v.scope : 'classes';
-    setBusy(true);
-    try {
-      const res = await post('teacherAddInform', {
-        title: v.title,
-        content: v.content,
-        scope,
-        ...(scope === 'classes' ? { class_ids: v.class_ids } : {}),
-        audience: v.audience,
-        important: v.important,
-        attachments: files.filter((f) => f.fileId).map((f) => f.fileId!),
-        request_id: requestId,
-      });
-      feedback().message.success(
-        res.held && res.sms_at ? s('published_held', { n: res.recipients, time: when(res.sms_at) }) : s('published', { n: res.recipients }),
-      );
-      void qc.invalidateQueries({ queryKey: ['notices'] });
-      reset();
-      onClose();
-    } catch {
-      // shown by the request wrapper; the same request id again is safe (the API publishes it once)
-    } finally {
-      setBusy(false);
-    }
+    await publish.run({
+      title: v.title,
+      content: v.content,
+      scope,
+      ...(scope === 'classes' ? { class_ids: v.class_ids } : {}),
+      audience: v.audience,
+      important: v.important,
+      attachments: files.filter((f) => f.fileId).map((f) => f.fileId!),
+      request_id: requestId,
+    });
   };
 
   const uploading = files.some((f) => f.status === 'uploading');
@@ -102,7 +99,7 @@ export function ComposeDrawer({ open, onClose, isAdmin }: { open: boolean; onClo
       footer={
         <Flex justify="end" gap={8}>
           <Button onClick={onClose}>{s('cancel')}</Button>
-          <Button type="primary" loading={busy} disabled={uploading} onClick={() => void submit()} data-testid="notice-publish">
+          <Button type="primary" loading={publish.busy} disabled={uploading} onClick={() => void submit()} data-testid="notice-publish">
             {s('form.publish')}
           </Button>
         </Flex>

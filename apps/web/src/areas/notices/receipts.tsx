@@ -2,8 +2,8 @@ import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Divider, Drawer, Flex, Popconfirm, Progress, Segmented, Tag, Typography } from 'antd';
 import type { NoticeReceipt } from '@wantuo/shared';
 import { useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { ServerTable } from '../../components/server-table';
 import { useSchoolClock } from '../../lib/school-time';
@@ -31,7 +31,6 @@ export function ReceiptsDrawer({
   const qc = useQueryClient();
   const [filter, setFilter] = useState<Filter>('all');
   const [page, setPage] = useState(1);
-  const [reminding, setReminding] = useState(false);
   const q = useQuery({
     queryKey: ['notices', 'info', infoAction, id, filter, page],
     queryFn:
@@ -44,18 +43,17 @@ export function ReceiptsDrawer({
   const classRead = filter === 'all' && q.data ? q.data.receipts.total - q.data.unread : filter === 'read' ? q.data?.receipts.total : undefined;
   const receipts = { ...q, data: q.data?.receipts } as unknown as Parameters<typeof ServerTable<NoticeReceipt>>[0]['query'];
 
+  // a refusal (too soon, everyone read it) is shown by the request wrapper; the list is read again either way
+  const refresh = () => void qc.invalidateQueries({ queryKey: ['notices'] });
+  const remindAction = useAction('remindInform', {
+    success: (r) => (r.held ? s('rc.reminded_held', { n: r.reminded, time: when(r.sms_at) }) : s('rc.reminded', { n: r.reminded })),
+    onDone: refresh,
+    onError: refresh,
+  });
+  const reminding = remindAction.busy;
   const remind = async () => {
     if (id === null) return;
-    setReminding(true);
-    try {
-      const r = await post('remindInform', { id });
-      feedback().message.success(r.held ? s('rc.reminded_held', { n: r.reminded, time: when(r.sms_at) }) : s('rc.reminded', { n: r.reminded }));
-    } catch {
-      // shown by the request wrapper (too soon, everyone read it)
-    } finally {
-      setReminding(false);
-      void qc.invalidateQueries({ queryKey: ['notices'] });
-    }
+    await remindAction.run({ id });
   };
 
   return (
