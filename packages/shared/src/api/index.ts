@@ -73,6 +73,7 @@ export type PostAction = keyof PostActions;
 
 type InputOf<D> = D extends { input: infer I } ? (I extends z.ZodType ? z.input<I> : undefined) : never;
 type AnswerOf<D> = D extends { answer: infer O } ? (O extends z.ZodType ? z.output<O> : never) : never;
+type ParsedOf<D> = D extends { input: infer I } ? (I extends z.ZodType ? z.output<I> : null) : never;
 
 /** What the web sends to a GET action (its query), and what it gets back in `data`. */
 export type GetInput<K extends GetAction> = InputOf<GetActions[K]>;
@@ -80,6 +81,9 @@ export type GetAnswer<K extends GetAction> = AnswerOf<GetActions[K]>;
 /** What the web sends to a POST action (its body), and what it gets back in `data`. */
 export type PostInput<K extends PostAction> = InputOf<PostActions[K]>;
 export type PostAnswer<K extends PostAction> = AnswerOf<PostActions[K]>;
+/** What the API's handler of an action receives as its input once validated (defaults applied); null: it has none. */
+export type GetParsed<K extends GetAction> = ParsedOf<GetActions[K]>;
+export type PostParsed<K extends PostAction> = ParsedOf<PostActions[K]>;
 
 /** The declaration of a method and name, or undefined. */
 export function declarationOf(method: string, action: string): Declaration | undefined {

@@ -15,17 +15,17 @@ export class TasksController {
   ) {}
 
   @Action('GET', 'teacherTodayTask')
-  today(@Input() _: object, @CurrentUser() user: SessionUser) {
+  today(@Input() _: unknown, @CurrentUser() user: SessionUser) {
     return this.tasks.today(user);
   }
 
   @Action('GET', 'shuttleTask')
-  shuttle(@Input() _: object, @CurrentUser() user: SessionUser) {
+  shuttle(@Input() _: unknown, @CurrentUser() user: SessionUser) {
     return this.tasks.shuttle(user);
   }
 
   @Action('GET', 'tutorTask')
-  tutor(@Input() _: object, @CurrentUser() user: SessionUser) {
+  tutor(@Input() _: unknown, @CurrentUser() user: SessionUser) {
     return this.tasks.tutor(user);
   }
 
@@ -40,12 +40,12 @@ export class TasksController {
   }
 
   @Action('POST', 'teacherClockIn')
-  clockIn(@Input() _: object, @CurrentUser() user: SessionUser) {
+  clockIn(@Input() _: unknown, @CurrentUser() user: SessionUser) {
     return this.clock.clockIn(user);
   }
 
   @Action('POST', 'teacherClockOut')
-  clockOut(@Input() _: object, @CurrentUser() user: SessionUser) {
+  clockOut(@Input() _: unknown, @CurrentUser() user: SessionUser) {
     return this.clock.clockOut(user);
   }
 
