@@ -6,6 +6,7 @@ import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 
 export const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -99,6 +100,14 @@ const API_MAIN = process.env.BENCH_API_MAIN ?? join(dirname(fileURLToPath(import
  */
 export async function startDemoApi({ dbName, dbUrl, keep = false, redis = null, env = {}, healthMs = 60_000 }) {
   if (!existsSync(API_MAIN)) throw new Error('apps/api/dist/main.js is missing: run `npm run build` first');
+  // production requires Redis (its jobs must survive a restart): a production bench without one gets the local Redis
+  // under a queue prefix of its own, whose keys are removed at stop
+  let ownPrefix = null;
+  if (env.NODE_ENV === 'production' && !redis) {
+    redis = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    ownPrefix = env.QUEUE_PREFIX ?? `bench_${dbName}`;
+    env = { ...env, QUEUE_PREFIX: ownPrefix };
+  }
   await admin(`create database ${dbName}`);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -127,6 +136,16 @@ export async function startDemoApi({ dbName, dbUrl, keep = false, redis = null, 
     }
     if (keep) console.log(`kept database ${dbName}`);
     else await admin(`drop database if exists ${dbName} with (force)`);
+    if (ownPrefix && !keep) {
+      const r = new Redis(redis, { maxRetriesPerRequest: null });
+      let cursor = '0';
+      do {
+        const [next, keys] = await r.scan(cursor, 'MATCH', `${ownPrefix}:*`, 'COUNT', 1000);
+        if (keys.length) await r.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+      await r.quit();
+    }
   };
   try {
     await waitFor(`${base}/api/health`, healthMs);
