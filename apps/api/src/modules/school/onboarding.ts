@@ -1,5 +1,6 @@
-import { Role, TRIAL_DAYS } from '@wantuo/shared';
+import { TRIAL_DAYS } from '@wantuo/shared';
 import type { EntityManager } from 'typeorm';
+import { insertAdmin, insertSchool } from './school.repository';
 
 export interface NewSchool {
   name: string;
@@ -18,15 +19,12 @@ export const adminUsername = (schoolId: number) => `s${schoolId}_admin`;
  * transaction (the operator's approval), so an approval never lands without its school.
  */
 export async function onboardSchool(em: EntityManager, s: NewSchool): Promise<{ schoolId: number; adminId: number; username: string }> {
-  const [school]: Array<{ id: number }> = await em.query(
-    `insert into schools (name, city, timezone, contact_name, contact_phone, service_expires_at)
-     values ($1, $2, $3, $4, $5, now() + make_interval(days => $6)) returning id`,
-    [s.name, s.city, s.timezone, s.contactName, s.mobile, TRIAL_DAYS],
+  const school = await insertSchool(
+    em,
+    { name: s.name, city: s.city, timezone: s.timezone, contact_name: s.contactName, contact_phone: s.mobile },
+    TRIAL_DAYS,
   );
   const username = adminUsername(school.id);
-  const [admin]: Array<{ id: number }> = await em.query(
-    `insert into users (school_id, role, username, name, nickname, mobile) values ($1, $2, $3, $4, $4, $5) returning id`,
-    [school.id, Role.Admin, username, s.contactName, s.mobile],
-  );
+  const admin = await insertAdmin(em, school.id, { username, name: s.contactName, mobile: s.mobile });
   return { schoolId: school.id, adminId: admin.id, username };
 }

@@ -4,6 +4,7 @@ import { AppError } from '../../core/http/app-error';
 import { lockSchool, postEntry } from '../payments/ledger';
 import type { PaymentRefund, Refunder } from '../payments/refunders';
 import type { PaidPayment } from '../payments/settlers';
+import { extendServiceEnd, setServiceEnd } from './school.repository';
 
 /** Where a renewal's bought period starts: the later of now and the current expiry (as renewedUntil counts). */
 export const renewalStart = (expiresAt: Date | null, now: Date): Date => (expiresAt && expiresAt.getTime() > now.getTime() ? expiresAt : now);
@@ -81,16 +82,13 @@ export const renewalRefunder: Refunder = {
     if (!s.service_expires_at) return {};
     const takeBackMs = Number(share(p, r.refundedBeforeFen + r.amountFen, s.timezone) - share(p, r.refundedBeforeFen, s.timezone));
     const to = new Date(s.service_expires_at.getTime() - takeBackMs);
-    await em.query(`update schools set service_expires_at = $2, updated_at = now() where id = $1`, [p.school_id, to]);
+    await setServiceEnd(em, p.school_id, to);
     return { expires_from: s.service_expires_at.toISOString(), expires_to: to.toISOString(), taken_back_ms: takeBackMs };
   },
   async revert(em, p, _r, applied) {
     const ms = Number(applied.taken_back_ms ?? 0);
     if (!ms) return;
     await locked(em, p);
-    await em.query(
-      `update schools set service_expires_at = service_expires_at + make_interval(secs => $2::float8 / 1000), updated_at = now() where id = $1`,
-      [p.school_id, ms],
-    );
+    await extendServiceEnd(em, p.school_id, ms);
   },
 };

@@ -25,6 +25,7 @@ import {
 } from '@wantuo/shared';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { schoolCaller } from '../../core/auth/current-user.decorator';
 import { schoolTimeZone } from '../../core/database/school-zone';
 import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
@@ -40,20 +41,10 @@ import { PaymentsService } from '../payments/payments.service';
 import { PaymentRefunders } from '../payments/refunders';
 import { PaymentSettlers, type PaidPayment } from '../payments/settlers';
 import { renewFromBalance } from './balance-renewal';
+import { credentials, editContact, mergePaymentMeta, schoolPrices, schoolRecord, serviceAndBalance, setServiceEnd } from './school.repository';
 import { renewalRefunder, renewalStart, topUpRefunder } from './school-refunds';
 
 /** The school's own row as the admin sees it (`s`). */
-const SCHOOL_COLUMNS = `s.id, s.name, s.timezone, s.contact_name, s.contact_phone, s.city, s.address, s.balance_fen::float8 as balance_fen,
-  s.service_expires_at, s.term_price_fen::float8 as term_price_fen, s.year_price_fen::float8 as year_price_fen,
-  s.deal_pwd_hash is not null as has_deal_pwd, case when s.deal_pwd_locked_until > now() then s.deal_pwd_locked_until end as deal_pwd_locked_until,
-  s.version`;
-
-type SchoolRow = Omit<SchoolInfo, 'service_state' | 'price' | 'service_expires_at' | 'deal_pwd_locked_until'> & {
-  service_expires_at: Date | null;
-  deal_pwd_locked_until: Date | null;
-  term_price_fen: number | null;
-  year_price_fen: number | null;
-};
 
 /** The platform's price for a school: what the operator set, else the list price. */
 export function priceOf(s: { term_price_fen: number | null; year_price_fen: number | null }): { term_fen: number; year_fen: number } {
@@ -85,7 +76,7 @@ export class SchoolService {
   }
 
   async info(user: SessionUser): Promise<SchoolInfo> {
-    const [s]: SchoolRow[] = await this.db.query(`select ${SCHOOL_COLUMNS} from schools s where s.id = $1`, [user.schoolId]);
+    const s = await schoolRecord(this.db, schoolCaller(user).schoolId);
     if (!s) throw new AppError('school.not_found');
     const { term_price_fen, year_price_fen, ...rest } = s;
     return {
@@ -98,34 +89,26 @@ export class SchoolService {
   }
 
   async price(user: SessionUser): Promise<{ term_fen: number; year_fen: number }> {
-    const [s]: Array<{ term_price_fen: number | null; year_price_fen: number | null }> = await this.db.query(
-      `select term_price_fen::float8 as term_price_fen, year_price_fen::float8 as year_price_fen from schools where id = $1`,
-      [user.schoolId],
-    );
+    const s = await schoolPrices(this.db, schoolCaller(user).schoolId);
     if (!s) throw new AppError('school.not_found');
     return priceOf(s);
   }
 
   /** Contact details; the write lands only on the version the admin read. */
   async edit(user: SessionUser, input: EditSchoolInfoInput): Promise<SchoolInfo> {
-    const rows: unknown[] = await this.db.query(
-      // a CTE: TypeORM answers a bare UPDATE with [rows, count]
-      `with u as (
-         update schools set contact_name = $3, contact_phone = $4, city = $5, address = $6, version = version + 1, updated_at = now()
-          where id = $1 and version = $2 returning id
-       ) select id from u`,
-      [user.schoolId, input.version, input.contact_name || null, input.contact_phone, input.city || null, input.address || null],
-    );
-    if (!rows.length) throw new AppError('error.conflict');
+    const edited = await editContact(this.db, schoolCaller(user).schoolId, input.version, {
+      contact_name: input.contact_name || null,
+      contact_phone: input.contact_phone,
+      city: input.city || null,
+      address: input.address || null,
+    });
+    if (!edited) throw new AppError('error.conflict');
     return this.info(user);
   }
 
   /** Sets or changes the payment password, proven by the account password or an SMS code (event dealpwd) to the admin's mobile. */
   async setDealPwd(user: SessionUser, input: SetDealPwdInput): Promise<Record<string, never>> {
-    const [me]: Array<{ password_hash: string | null; mobile: string | null }> = await this.db.query(
-      `select password_hash, mobile from users where id = $1`,
-      [user.id],
-    );
+    const me = await credentials(this.db, user.id);
     if (input.password !== undefined) {
       if (!(await verifyPassword(me?.password_hash ?? null, input.password))) throw new AppError('auth.old_password_wrong');
     } else {
@@ -251,10 +234,10 @@ export class SchoolService {
     const period = p.meta.period === 'year' ? 'year' : 'term';
     const now = new Date();
     const until = renewedUntil(s.service_expires_at, period, now, s.timezone);
-    await em.query(`update schools set service_expires_at = $2, updated_at = now() where id = $1`, [p.school_id, until]);
+    await setServiceEnd(em, p.school_id, until);
     // the span bought (start → until): a refund takes back its share of it (refundRenewal)
     const bought = { from: s.service_expires_at, start: renewalStart(s.service_expires_at, now), until };
-    await em.query(`update payments set meta = meta || $2::jsonb where id = $1`, [p.id, JSON.stringify(bought)]);
+    await mergePaymentMeta(em, p.id, bought);
   }
 
   async balancePay(user: SessionUser, input: BalancePaySchoolInput): Promise<{ service_expires_at: string; balance_fen: number }> {
@@ -273,10 +256,7 @@ export class SchoolService {
     if (r.outcome === 'insufficient') throw new AppError('school.balance_insufficient', { balance: r.balance_fen / 100, amount: r.amount_fen / 100 });
     if (r.outcome === 'charged') return { service_expires_at: r.service_expires_at.toISOString(), balance_fen: r.balance_fen };
     // a retry of a payment already made: answered with the school as it is now, charged nothing
-    const [now]: Array<{ service_expires_at: Date; balance_fen: number }> = await this.db.query(
-      `select service_expires_at, balance_fen::float8 as balance_fen from schools where id = $1`,
-      [schoolId],
-    );
-    return { service_expires_at: new Date(now.service_expires_at).toISOString(), balance_fen: now.balance_fen };
+    const now = await serviceAndBalance(this.db, schoolId);
+    return { service_expires_at: new Date(now.service_expires_at ?? 0).toISOString(), balance_fen: now.balance_fen };
   }
 }
