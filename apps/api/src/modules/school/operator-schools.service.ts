@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { ledgerPage } from './school.repository';
 import {
   serviceState,
   type AdjustBalanceInput,
-  type LedgerEntry,
   type Page,
   type RefundResult,
   type RefundSchoolPaymentInput,
@@ -18,7 +18,7 @@ import { DataSource } from 'typeorm';
 import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
-import { entryByKey, LEDGER_COLUMNS, lockSchool, postEntry } from '../payments/ledger';
+import { entryByKey, lockSchool, postEntry } from '../payments/ledger';
 import { RefundsService } from '../payments/refunds.service';
 import { priceOf } from './school.service';
 
@@ -102,17 +102,8 @@ export class OperatorSchoolsService {
     });
   }
 
-  async ledger(q: SchoolLedgerQuery): Promise<Page<LedgerEntry>> {
-    const rows: Array<LedgerEntry & { total: number }> = await this.db.query(
-      `select c.total, p.* from (select count(*)::int as total from ledger_entries where school_id = $1) c
-       left join lateral (
-         select ${LEDGER_COLUMNS} from ledger_entries e left join users u on u.id = e.actor_id
-          where e.school_id = $1 order by e.created_at desc, e.id desc limit $2 offset $3
-       ) p on true`,
-      [q.school_id, q.limit, offsetOf(q)],
-    );
-    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as LedgerEntry);
-    return pageOf(list, totalOf(rows), q);
+  ledger(q: SchoolLedgerQuery) {
+    return ledgerPage(this.db, { schoolId: q.school_id }, q);
   }
 
   /** A school's payments, newest first, with what was refunded of each; rows and total in one query. */

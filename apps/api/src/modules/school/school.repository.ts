@@ -1,7 +1,7 @@
-import { Role } from '@wantuo/shared';
+import { Role, type LedgerType } from '@wantuo/shared';
 import { sql, type Insertable } from 'kysely';
-import { kdb, type DB } from '../../core/database/kysely';
-import type { Queryable } from '../../core/database/sql-kit';
+import { kdb, pageRows, type DB } from '../../core/database/kysely';
+import type { PageQuery, Queryable } from '../../core/database/sql-kit';
 
 /**
  * The SQL of the school module (issue 38), typed by the schema: the school's own record, its service period, the
@@ -122,4 +122,68 @@ export function insertAdmin(on: Queryable, schoolId: number, a: { username: stri
     .values({ school_id: schoolId, role: Role.Admin, username: a.username, name: a.name, nickname: a.name, mobile: a.mobile })
     .returning('id')
     .executeTakeFirstOrThrow();
+}
+
+/** Which ledger entries a list or export shows: the school's, of a type, from and to a local day (inclusive). */
+export interface LedgerFilter {
+  schoolId: number;
+  type?: LedgerType | null;
+  from?: string | null;
+  to?: string | null;
+}
+
+/** The school's ledger entries `f` selects (`e` the entry, `s` its school, `u` who made it). */
+const ledger = (on: Queryable, f: LedgerFilter) => {
+  const { type, from, to } = f;
+  return kdb(on)
+    .selectFrom('ledger_entries as e')
+    .innerJoin('schools as s', 's.id', 'e.school_id')
+    .leftJoin('users as u', 'u.id', 'e.actor_id')
+    .where('e.school_id', '=', f.schoolId)
+    .$if(!!type, (q) => q.where('e.type', '=', type as LedgerType))
+    .$if(!!from, (q) => q.where('e.created_at', '>=', sql<Date>`(${from}::date::timestamp at time zone s.timezone)`))
+    .$if(!!to, (q) => q.where('e.created_at', '<', sql<Date>`((${to}::date + 1)::timestamp at time zone s.timezone)`));
+};
+
+/** A page of the ledger, newest first, with the total (answer LedgerEntry, times still Dates). */
+export function ledgerPage(on: Queryable, f: LedgerFilter, q: PageQuery) {
+  const list = ledger(on, f)
+    .select([
+      'e.id',
+      sql<LedgerType>`e.type`.as('type'),
+      fen('e.amount_fen').as('amount_fen'),
+      fen('e.balance_after_fen').as('balance_after_fen'),
+      'e.ref_kind',
+      'e.ref_id',
+      'e.note',
+      'e.actor_id',
+      'u.name as actor_name',
+      'e.created_at',
+    ])
+    .orderBy('e.created_at', 'desc')
+    .orderBy('e.id', 'desc');
+  return pageRows(
+    on,
+    ledger(on, f).select((eb) => eb.fn.countAll<number>().as('total')),
+    list,
+    q,
+  );
+}
+
+/** The ledger for the export, newest first, at most `limit` entries, times as the school's local clock. */
+export function ledgerExport(on: Queryable, f: LedgerFilter, limit: number) {
+  return ledger(on, f)
+    .select([
+      sql<string>`to_char(e.created_at at time zone s.timezone, 'YYYY-MM-DD HH24:MI:SS')`.as('at'),
+      sql<LedgerType>`e.type`.as('type'),
+      fen('e.amount_fen').as('amount_fen'),
+      fen('e.balance_after_fen').as('balance_after_fen'),
+      'e.ref_id',
+      'u.name as actor_name',
+      'e.note',
+    ])
+    .orderBy('e.created_at', 'desc')
+    .orderBy('e.id', 'desc')
+    .limit(limit)
+    .execute();
 }

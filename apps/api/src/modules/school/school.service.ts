@@ -10,10 +10,7 @@ import {
   type BalancePaySchoolInput,
   type ConsumeLogExportQuery,
   type ConsumeLogQuery,
-  type LedgerType,
   type EditSchoolInfoInput,
-  type LedgerEntry,
-  type Page,
   type PaymentState,
   type PaymentStateQuery,
   type PendingPayment,
@@ -27,7 +24,6 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { schoolCaller } from '../../core/auth/current-user.decorator';
 import { schoolTimeZone } from '../../core/database/school-zone';
-import { offsetOf, pageOf, totalOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { FileAnswer } from '../../core/http/send-file';
 import { sheet, xlsxFile } from '../../core/http/xlsx-file';
@@ -35,13 +31,23 @@ import type { SessionUser } from '../../core/http/request-context';
 import { verifyPassword } from '../auth/passwords';
 import { SmsCodeService } from '../sms/sms-code.service';
 import { DealPasswordService } from '../payments/deal-password.service';
-import { LEDGER_COLUMNS, lockSchool, postEntry } from '../payments/ledger';
+import { lockSchool, postEntry } from '../payments/ledger';
 import { newOutTradeNo } from '../payments/out-trade-no';
 import { PaymentsService } from '../payments/payments.service';
 import { PaymentRefunders } from '../payments/refunders';
 import { PaymentSettlers, type PaidPayment } from '../payments/settlers';
 import { renewFromBalance } from './balance-renewal';
-import { credentials, editContact, mergePaymentMeta, schoolPrices, schoolRecord, serviceAndBalance, setServiceEnd } from './school.repository';
+import {
+  credentials,
+  editContact,
+  ledgerExport,
+  ledgerPage,
+  mergePaymentMeta,
+  schoolPrices,
+  schoolRecord,
+  serviceAndBalance,
+  setServiceEnd,
+} from './school.repository';
 import { renewalRefunder, renewalStart, topUpRefunder } from './school-refunds';
 
 /** The school's own row as the admin sees it (`s`). */
@@ -119,45 +125,13 @@ export class SchoolService {
   }
 
   /** The ledger, newest first, with the balance after each entry; rows and total in one query. */
-  async consumeLog(user: SessionUser, q: ConsumeLogQuery): Promise<Page<LedgerEntry>> {
-    const rows: Array<LedgerEntry & { total: number }> = await this.db.query(
-      `with f as (
-         select e.* from ledger_entries e, schools s
-          where e.school_id = $1 and s.id = $1 and ($2::text is null or e.type = $2)
-            and ($3::date is null or e.created_at >= ($3::date::timestamp at time zone s.timezone))
-            and ($4::date is null or e.created_at < (($4::date + 1)::timestamp at time zone s.timezone))
-       )
-       select c.total, p.* from (select count(*)::int as total from f) c
-       left join lateral (
-         select ${LEDGER_COLUMNS} from f e left join users u on u.id = e.actor_id
-          order by e.created_at desc, e.id desc limit $5 offset $6
-       ) p on true`,
-      [user.schoolId, q.type ?? null, q.from ?? null, q.to ?? null, q.limit, offsetOf(q)],
-    );
-    const list = rows.filter((r) => r.id !== null).map(({ total: _, ...r }) => r as LedgerEntry);
-    return pageOf(list, totalOf(rows), q);
+  consumeLog(user: SessionUser, q: ConsumeLogQuery) {
+    return ledgerPage(this.db, { schoolId: schoolCaller(user).schoolId, type: q.type, from: q.from, to: q.to }, q);
   }
 
   /** The ledger with the list's filters as an .xlsx (times in the school's timezone, amounts in yuan), newest first. */
   async consumeLogExport(user: SessionUser, q: ConsumeLogExportQuery): Promise<FileAnswer> {
-    const rows: Array<{
-      at: string;
-      type: LedgerType;
-      amount_fen: number;
-      balance_after_fen: number;
-      ref_id: string | null;
-      actor_name: string | null;
-      note: string | null;
-    }> = await this.db.query(
-      `select to_char(e.created_at at time zone s.timezone, 'YYYY-MM-DD HH24:MI:SS') as at, e.type, e.amount_fen::float8 as amount_fen,
-                e.balance_after_fen::float8 as balance_after_fen, e.ref_id, u.name as actor_name, e.note
-           from ledger_entries e join schools s on s.id = e.school_id left join users u on u.id = e.actor_id
-          where e.school_id = $1 and ($2::text is null or e.type = $2)
-            and ($3::date is null or e.created_at >= ($3::date::timestamp at time zone s.timezone))
-            and ($4::date is null or e.created_at < (($4::date + 1)::timestamp at time zone s.timezone))
-          order by e.created_at desc, e.id desc limit $5`,
-      [user.schoolId, q.type ?? null, q.from ?? null, q.to ?? null, LEDGER_EXPORT_MAX_ROWS],
-    );
+    const rows = await ledgerExport(this.db, { schoolId: schoolCaller(user).schoolId, type: q.type, from: q.from, to: q.to }, LEDGER_EXPORT_MAX_ROWS);
     const stamp = localDay(new Date(), await schoolTimeZone(this.db, user.schoolId!)).replace(/-/g, '');
     return xlsxFile(`账户流水-${stamp}.xlsx`, [
       sheet({
