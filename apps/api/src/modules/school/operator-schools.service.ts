@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ledgerPage } from './school.repository';
+import { ledgerPage, paymentPage, setPrices } from './school.repository';
 import {
   serviceState,
   type AdjustBalanceInput,
   type Page,
   type RefundResult,
   type RefundSchoolPaymentInput,
-  type SchoolPayment,
   type SchoolPaymentsQuery,
   type SchoolLedgerQuery,
   type SchoolListQuery,
@@ -70,11 +69,7 @@ export class OperatorSchoolsService {
   }
 
   async setPrice(input: SetSchoolPriceInput): Promise<{ term_fen: number; year_fen: number }> {
-    const rows: Array<{ id: number }> = await this.db.query(
-      `with u as (update schools set term_price_fen = $2, year_price_fen = $3, updated_at = now() where id = $1 returning id) select id from u`,
-      [input.school_id, input.term_fen, input.year_fen],
-    );
-    if (!rows.length) throw new AppError('school.not_found');
+    if (!(await setPrices(this.db, input.school_id, input.term_fen, input.year_fen))) throw new AppError('school.not_found');
     return { term_fen: input.term_fen, year_fen: input.year_fen };
   }
 
@@ -107,26 +102,8 @@ export class OperatorSchoolsService {
   }
 
   /** A school's payments, newest first, with what was refunded of each; rows and total in one query. */
-  async payments(q: SchoolPaymentsQuery): Promise<Page<SchoolPayment>> {
-    const rows: Array<SchoolPayment & { total: number }> = await this.db.query(
-      `with f as (select * from payments where school_id = $1 and ($2::text is null or state = $2))
-       select c.total, p.* from (select count(*)::int as total from f) c
-       left join lateral (
-         select f.out_trade_no, f.kind, f.description, f.amount_fen::float8 as amount_fen, f.refunded_fen::float8 as refunded_fen, f.method, f.state,
-                u.name as created_by_name, f.created_at, f.paid_at
-           from f left join users u on u.id = f.created_by
-          order by f.created_at desc, f.id desc limit $3 offset $4
-       ) p on true`,
-      [q.school_id, q.state ?? null, q.limit, offsetOf(q)],
-    );
-    const list = rows
-      .filter((r) => r.out_trade_no !== null)
-      .map(({ total: _, ...r }) => ({
-        ...r,
-        created_at: new Date(r.created_at).toISOString(),
-        paid_at: r.paid_at ? new Date(r.paid_at).toISOString() : null,
-      }));
-    return pageOf(list, totalOf(rows), q);
+  payments(q: SchoolPaymentsQuery) {
+    return paymentPage(this.db, q.school_id, q.state ?? null, q);
   }
 
   /** Refunds one of the school's payments (all that is left unless an amount is given); idempotent by request_id. */

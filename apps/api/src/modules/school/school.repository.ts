@@ -1,4 +1,4 @@
-import { Role, type LedgerType } from '@wantuo/shared';
+import { Role, type LedgerType, type SchoolPayment } from '@wantuo/shared';
 import { sql, type Insertable } from 'kysely';
 import { kdb, pageRows, type DB } from '../../core/database/kysely';
 import type { PageQuery, Queryable } from '../../core/database/sql-kit';
@@ -186,4 +186,44 @@ export function ledgerExport(on: Queryable, f: LedgerFilter, limit: number) {
     .orderBy('e.id', 'desc')
     .limit(limit)
     .execute();
+}
+
+/** The platform's prices for the school (the operator's); the id when the school exists. */
+export function setPrices(on: Queryable, schoolId: number, termFen: number, yearFen: number) {
+  return kdb(on)
+    .updateTable('schools')
+    .set({ term_price_fen: termFen, year_price_fen: yearFen, updated_at: sql`now()` })
+    .where('id', '=', schoolId)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+/** A page of the school's payments (optionally of one state), newest first, with what was refunded of each. */
+export function paymentPage(on: Queryable, schoolId: number, state: string | null, q: PageQuery) {
+  const f = kdb(on)
+    .selectFrom('payments as f')
+    .where('f.school_id', '=', schoolId)
+    .$if(state !== null, (x) => x.where('f.state', '=', state as string));
+  const list = f
+    .leftJoin('users as u', 'u.id', 'f.created_by')
+    .select([
+      'f.out_trade_no',
+      'f.kind',
+      'f.description',
+      fen('f.amount_fen').as('amount_fen'),
+      fen('f.refunded_fen').as('refunded_fen'),
+      sql<SchoolPayment['method']>`f.method`.as('method'),
+      sql<SchoolPayment['state']>`f.state`.as('state'),
+      'u.name as created_by_name',
+      'f.created_at',
+      'f.paid_at',
+    ])
+    .orderBy('f.created_at', 'desc')
+    .orderBy('f.id', 'desc');
+  return pageRows(
+    on,
+    f.select((eb) => eb.fn.countAll<number>().as('total')),
+    list,
+    q,
+  );
 }
