@@ -7,12 +7,15 @@
 
 import type {
   AlertKind,
+  CoursewareDictKind,
+  CoursewareFileKind,
   GuardianMessageKind,
   HomeworkActor,
   HomeworkKind,
   HomeworkState,
   LeaveStatus,
   LedgerKind,
+  LessonClassKind,
   MealBookingStatus,
   MealCancelCause,
   MealPayFrom,
@@ -217,7 +220,7 @@ export interface CoursewareDicts {
   active: Generated<boolean>;
   created_at: Generated<Timestamp>;
   id: Generated<number>;
-  kind: string;
+  kind: CoursewareDictKind;
   name: string;
   sort: Generated<number>;
   updated_at: Generated<Timestamp>;
@@ -229,7 +232,7 @@ export interface CoursewareFiles {
   created_at: Generated<Timestamp>;
   file_id: string | null;
   id: Generated<number>;
-  kind: string;
+  kind: CoursewareFileKind;
   name: string;
   pages: number | null;
   section_id: number;
@@ -569,7 +572,7 @@ export interface LessonPlanRevisions {
 export interface LessonPlans {
   author_id: number;
   class_id: number;
-  class_kind: string;
+  class_kind: LessonClassKind;
   created_at: Generated<Timestamp>;
   deleted_at: Timestamp | null;
   deleted_by: number | null;
