@@ -1,8 +1,7 @@
 import { Form, Input, Modal, Segmented, Space, Typography } from 'antd';
 import type { SetDealPwdInput } from '@wantuo/shared';
 import { useState } from 'react';
-import { post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
 import { useSession } from '../../stores/session';
 import { SmsCodeButton } from '../auth/sms-code-button';
 import { moneyStrings } from './strings';
@@ -22,24 +21,21 @@ export function DealPwdDialog({ open, change, onClose, onSaved }: { open: boolea
   const s = moneyStrings.use();
   const mobile = useSession((x) => x.user?.mobile ?? null);
   const [proof, setProof] = useState<'password' | 'sms'>('password');
-  const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<Values>();
   const required = { required: true, message: s('pwd.required') };
   const sixDigits = { pattern: /^\d{6}$/, message: s('pwd.invalid') };
 
-  const save = async (v: Values) => {
-    setBusy(true);
-    try {
-      const input: SetDealPwdInput = { deal_pwd: v.deal_pwd, ...(proof === 'password' ? { password: v.password } : { code: v.code }) };
-      await post('setDealPwd', input);
-      feedback().message.success(s('pwd.saved'));
+  // a wrong password or code is shown by the request wrapper
+  const setPwd = useAction('setDealPwd', {
+    success: s('pwd.saved'),
+    onDone: () => {
       form.resetFields();
       onSaved();
-    } catch {
-      // the request wrapper showed why (wrong password or code)
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const save = (v: Values) => {
+    const input: SetDealPwdInput = { deal_pwd: v.deal_pwd, ...(proof === 'password' ? { password: v.password } : { code: v.code }) };
+    return setPwd.run(input);
   };
 
   return (
@@ -48,7 +44,7 @@ export function DealPwdDialog({ open, change, onClose, onSaved }: { open: boolea
       title={change ? s('pwd.title_change') : s('pwd.title_set')}
       onCancel={onClose}
       onOk={() => form.submit()}
-      confirmLoading={busy}
+      confirmLoading={setPwd.busy}
       destroyOnHidden
       width={420}
     >

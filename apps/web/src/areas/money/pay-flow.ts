@@ -1,7 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import type { PendingPayment } from '@wantuo/shared';
 import { useEffect, useState } from 'react';
 import { get, wechatSandbox } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { h5PayUrl, requestPayment, wechatBridge } from './phone-pay';
 
 /**
@@ -26,7 +27,7 @@ export const browserNav = { assign: (url: string) => window.location.assign(url)
 /** The state of a started payment, polled while it is pending (the server decides when it is paid). */
 export function usePaymentState(outTradeNo: string | undefined, onPaid: () => void, enabled = true) {
   const state = useQuery({
-    queryKey: ['paymentState', outTradeNo],
+    queryKey: queryKey('paymentState', { out_trade_no: outTradeNo ?? '' }),
     queryFn: () => get('paymentState', { out_trade_no: outTradeNo! }, { silent: true }),
     enabled: Boolean(outTradeNo) && enabled,
     refetchInterval: (q) => (q.state.data?.state === 'pending' || !q.state.data ? PAYMENT_POLL_MS : false),
@@ -52,7 +53,6 @@ export function useSandboxAvailable(): boolean {
 export function useNativePayment(start: () => Promise<PendingPayment>, onPaid: () => void) {
   const [attempt, setAttempt] = useState(0);
   const [now, setNow] = useState(() => Date.now());
-  const [simulating, setSimulating] = useState(false);
   const order = useQuery({ queryKey: ['payment.start', attempt], queryFn: start, staleTime: Infinity, gcTime: 0, retry: false });
   const expiresAt = order.data ? Date.parse(order.data.expires_at) : null;
   const expired = expiresAt !== null && now >= expiresAt;
@@ -63,17 +63,11 @@ export function useNativePayment(start: () => Promise<PendingPayment>, onPaid: (
     const id = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(id);
   }, [order.data, expired]);
-  const simulate = async () => {
-    if (!order.data) return;
-    setSimulating(true);
-    try {
-      await wechatSandbox.pay(order.data.out_trade_no);
-      await state.refetch();
-    } catch {
-      // the request wrapper said why
-    } finally {
-      setSimulating(false);
-    }
+  // the sandbox's payer is no action of the API (no useAction): its mutation keeps the busy state; a refusal is shown by
+  // the request wrapper
+  const sandboxPay = useMutation({ mutationFn: (no: string) => wechatSandbox.pay(no), onSuccess: () => state.refetch() });
+  const simulate = () => {
+    if (order.data && !sandboxPay.isPending) sandboxPay.mutate(order.data.out_trade_no);
   };
   return {
     order,
@@ -83,7 +77,7 @@ export function useNativePayment(start: () => Promise<PendingPayment>, onPaid: (
     expired: expired || state.data?.state === 'closed',
     msLeft: (expiresAt ?? now) - now,
     sandbox,
-    simulating,
+    simulating: sandboxPay.isPending,
     simulate,
     regenerate: () => setAttempt((a) => a + 1),
   };

@@ -4,6 +4,7 @@ import { formatFen, Role } from '@wantuo/shared';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { HOME_OF } from '../../router/route-table';
 import { PAYMENT_POLL_MS } from './pay-flow';
 import { safeBackPath } from './phone-pay';
@@ -25,7 +26,7 @@ export default function PayResult() {
   const [since] = useState(() => Date.now());
   const [late, setLate] = useState(false);
   const state = useQuery({
-    queryKey: ['paymentState', outTradeNo],
+    queryKey: queryKey('paymentState', { out_trade_no: outTradeNo }),
     queryFn: () => get('paymentState', { out_trade_no: outTradeNo }, { silent: true }),
     enabled: /^[A-Za-z0-9_-]{6,32}$/.test(outTradeNo),
     refetchInterval: (q) => (!late && (q.state.data?.state === 'pending' || !q.state.data) ? PAYMENT_POLL_MS : false),

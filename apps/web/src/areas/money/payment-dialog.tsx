@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Flex, Input, Modal, QRCode, Result, Segmented, Spin, Statistic, Typography } from 'antd';
 import { formatFen, type PayChannel, type PendingPayment } from '@wantuo/shared';
 import { useCallback, useRef, useState } from 'react';
@@ -224,24 +225,21 @@ function H5Pane({ start }: { start: () => Promise<PendingPayment> }) {
 function BalancePane({ amountFen, option, onPaid }: { amountFen: number; option: BalanceOption; onPaid: () => void }) {
   const s = moneyStrings.use();
   const [pwd, setPwd] = useState('');
-  const [busy, setBusy] = useState(false);
   const zone = useSchoolZone();
   const requestId = useRef(newRequestId());
   const [openedAt] = useState(() => Date.now());
   const low = option.balanceFen < amountFen;
   const locked = option.lockedUntil && Date.parse(option.lockedUntil) > openedAt ? option.lockedUntil : null;
 
-  const pay = async () => {
-    setBusy(true);
-    try {
-      await option.pay(pwd, requestId.current);
-      onPaid();
-    } catch {
-      // wrong password (tries left), locked, balance changed: the request wrapper showed the server's message
-      setPwd('');
-    } finally {
-      setBusy(false);
-    }
+  // the module's own balance write (option.pay): its busy state here; a refusal (wrong password with the tries left,
+  // locked, the balance changed) is shown by the request wrapper and clears the password for the next try
+  const payment = useMutation({
+    mutationFn: (dealPwd: string) => option.pay(dealPwd, requestId.current),
+    onSuccess: () => onPaid(),
+    onError: () => setPwd(''),
+  });
+  const pay = () => {
+    if (!payment.isPending) payment.mutate(pwd);
   };
 
   return (
@@ -278,7 +276,7 @@ function BalancePane({ amountFen, option, onPaid }: { amountFen: number; option:
             aria-label={s('pay.deal_pwd')}
             inputMode="numeric"
           />
-          <Button type="primary" block size="large" disabled={!/^\d{6}$/.test(pwd)} loading={busy} onClick={() => void pay()}>
+          <Button type="primary" block size="large" disabled={!/^\d{6}$/.test(pwd)} loading={payment.isPending} onClick={pay}>
             {s('pay.confirm', { amount: formatFen(amountFen) })}
           </Button>
         </>

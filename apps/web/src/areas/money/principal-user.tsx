@@ -35,7 +35,9 @@ import {
 import { useState } from 'react';
 import { download } from '../../api/download';
 import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
 import { get, post } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { MoneyInput } from '../../components/money-input';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
@@ -70,7 +72,6 @@ function SchoolCard({ school }: { school: SchoolInfo }) {
   const s = moneyStrings.use();
   const refresh = useMoneyRefresh();
   const [editing, setEditing] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<{ contact_name: string; contact_phone: string; city: string; address: string }>();
   const open = () => {
     form.setFieldsValue({
@@ -81,24 +82,23 @@ function SchoolCard({ school }: { school: SchoolInfo }) {
     });
     setEditing(true);
   };
-  const save = async (v: { contact_name: string; contact_phone: string; city: string; address: string }) => {
-    setBusy(true);
-    const orNull = (x: string) => (x.trim() ? x.trim() : null);
-    try {
-      await post('editSchoolInfo', {
-        version: school.version,
-        contact_name: orNull(v.contact_name),
-        contact_phone: orNull(v.contact_phone),
-        city: orNull(v.city),
-        address: orNull(v.address),
-      });
+  // a stale version (someone else saved first) is shown by the request wrapper; the school is read again either way
+  const edit = useAction('editSchoolInfo', {
+    onDone: () => {
       setEditing(false);
-    } catch {
-      // shown by the request wrapper (a stale version: someone else saved first)
-    } finally {
-      setBusy(false);
       refresh();
-    }
+    },
+    onError: refresh,
+  });
+  const save = (v: { contact_name: string; contact_phone: string; city: string; address: string }) => {
+    const orNull = (x: string) => (x.trim() ? x.trim() : null);
+    return edit.run({
+      version: school.version,
+      contact_name: orNull(v.contact_name),
+      contact_phone: orNull(v.contact_phone),
+      city: orNull(v.city),
+      address: orNull(v.address),
+    });
   };
   return (
     <Card title={s('me.school')} extra={<Button onClick={open}>{s('me.edit')}</Button>}>
@@ -114,7 +114,7 @@ function SchoolCard({ school }: { school: SchoolInfo }) {
         title={s('me.edit_title')}
         onCancel={() => setEditing(false)}
         onOk={() => form.submit()}
-        confirmLoading={busy}
+        confirmLoading={edit.busy}
         destroyOnHidden
       >
         <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
@@ -142,7 +142,7 @@ function SchoolCard({ school }: { school: SchoolInfo }) {
  */
 export function OnlinePayCard({ timezone }: { timezone: string }) {
   const s = moneyStrings.use();
-  const q = useQuery({ queryKey: ['schoolSubMerchant'], queryFn: () => get('schoolSubMerchant') });
+  const q = useQuery({ queryKey: queryKey('schoolSubMerchant'), queryFn: () => get('schoolSubMerchant') });
   const cur = q.data?.current ?? null;
   return (
     <Card
@@ -295,7 +295,7 @@ export function RenewDialog({
   const [period, setPeriod] = useState<RenewalPeriod>('year');
   const [paying, setPaying] = useState(false);
   // the price of now, read each time the dialog opens: what the operator set since the page loaded is what is charged
-  const prices = useQuery({ queryKey: ['getSchoolPrice'], queryFn: () => get('getSchoolPrice'), enabled: open, staleTime: 0, gcTime: 0 });
+  const prices = useQuery({ queryKey: queryKey('getSchoolPrice'), queryFn: () => get('getSchoolPrice'), enabled: open, staleTime: 0, gcTime: 0 });
   const priceOf = (p: RenewalPeriod) => (p === 'term' ? prices.data?.term_fen : prices.data?.year_fen) ?? 0;
   const price = priceOf(period);
   const until = localDay(renewedUntil(school.service_expires_at, period, new Date(), school.timezone), school.timezone);
@@ -374,10 +374,8 @@ function LedgerCard({ timezone }: { timezone: string }) {
     ...(range?.[0] ? { from: range[0].format('YYYY-MM-DD') } : {}),
     ...(range?.[1] ? { to: range[1].format('YYYY-MM-DD') } : {}),
   };
-  const q = useQuery({
-    queryKey: ['consumeLog', filters, page],
-    queryFn: () => get('consumeLog', { ...filters, page, limit: LEDGER_PAGE }),
-  });
+  const input = { ...filters, page, limit: LEDGER_PAGE };
+  const q = useQuery({ queryKey: queryKey('consumeLog', input), queryFn: () => get('consumeLog', input) });
   const filtered = Object.keys(filters).length > 0;
   const money = (fen: number, signed = false) => (
     <Typography.Text type={signed ? (fen < 0 ? 'danger' : 'success') : undefined} style={{ fontVariantNumeric: 'tabular-nums' }}>

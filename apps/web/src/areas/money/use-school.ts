@@ -2,9 +2,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { GRACE_DAYS, type ServiceState } from '@wantuo/shared';
 import { useCallback } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 
 /** The react-query key of the admin's school (schoolInfo): the personal centre, the landing page and the banner share it. */
-export const SCHOOL_KEY = ['schoolInfo'] as const;
+export const SCHOOL_KEY = queryKey('schoolInfo');
 
 /** The signed-in admin's school with its balance, expiry and price. */
 export function useSchool(enabled = true) {
@@ -16,7 +17,7 @@ export function useMoneyRefresh() {
   const qc = useQueryClient();
   return useCallback(() => {
     void qc.invalidateQueries({ queryKey: SCHOOL_KEY });
-    void qc.invalidateQueries({ queryKey: ['consumeLog'] });
+    void qc.invalidateQueries({ queryKey: queryKey('consumeLog') });
   }, [qc]);
 }
 

@@ -7,6 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatFen, type ParentPayOptions, type PayChannel, type PendingPayment } from '@wantuo/shared';
 import { useCallback, useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { choosePayChannel, userAgent } from '../../lib/wechat-env';
 import { mmss, useH5Payment, useJsapiPayment, useNativePayment } from '../../areas/money/pay-flow';
 import { moneyStrings } from '../../areas/money/strings';
@@ -141,7 +142,7 @@ function SheetBody({
   );
 }
 
-export const PAY_OPTIONS_KEY = ['parentPayOptions'] as const;
+export const PAY_OPTIONS_KEY = queryKey('parentPayOptions');
 
 /** Whether the guardian's school takes online payments, read once and kept a few minutes (every sheet asks it). */
 function usePayOptions() {
