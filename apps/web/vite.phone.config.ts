@@ -32,17 +32,12 @@ function buildMeta(id: string): Plugin {
 
 /**
  * The page modules of the first screens (the routes of src/phone/route-table.ts whose data boot.ts starts early, i.e.
- * the teacher's and the parent's home), read from route-table.ts and pages.ts: `src/phone/teacher/today`, ….
+ * the teacher's and the parent's home), read from route-table.ts (each route's lazy import): `src/phone/teacher/today`, ….
  */
-export function firstScreenModules(routeTable: string, pages: string): string[] {
-  const pageOf = new Map([...pages.matchAll(/(\w+): \(\) => import\('\.\/([^']+)'\)/g)].map((m) => [m[1], m[2]]));
-  const early = [...routeTable.matchAll(/\{\s*path: '[^']+',\s*page: '(\w+)'[^{}]*?\bearly: '\w+'/g)].map((m) => m[1]);
+export function firstScreenModules(routeTable: string): string[] {
+  const early = [...routeTable.matchAll(/\{\s*path: '[^']+',\s*page: \(\) => import\('\.\/([^']+)'\)[^{}]*?\bearly: '\w+'/g)].map((m) => m[1]);
   if (!early.length) throw new Error('vite.phone.config.ts: no route with `early` found in route-table.ts');
-  return early.map((page) => {
-    const mod = pageOf.get(page);
-    if (!mod) throw new Error(`vite.phone.config.ts: the page ${page} is not in pages.ts`);
-    return `src/phone/${mod}`;
-  });
+  return early.map((mod) => `src/phone/${mod}`);
 }
 
 /**
@@ -74,7 +69,7 @@ function preloadFirstScreens(): Plugin {
           }
           return { js, css };
         };
-        const screens = firstScreenModules(read('./src/phone/route-table.ts'), read('./src/phone/pages.ts')).map((mod) => {
+        const screens = firstScreenModules(read('./src/phone/route-table.ts')).map((mod) => {
           const chunk = chunks.find(
             (c) => c.facadeModuleId && /\.tsx?$/.test(c.facadeModuleId) && c.facadeModuleId.replace(/\.tsx?$/, '').endsWith(mod),
           );

@@ -1,15 +1,7 @@
 import { Role } from '@wantuo/shared';
 import { useSession } from '../stores/session';
-import type { Area } from '../router/route-table';
+import { AREA_OF } from '../router/route-table';
 import { ConsoleLayout } from './console-layout';
-
-const AREA_OF: Record<Role, Area> = {
-  [Role.Admin]: 'principal',
-  [Role.Teacher]: 'teacher',
-  [Role.HeadTeacher]: 'adviser',
-  [Role.Parent]: 'parent',
-  [Role.Operator]: 'operator',
-};
 
 /** Account pages (settings) sit in the console of the user's own area, with its menu. */
 export default function AccountLayout() {

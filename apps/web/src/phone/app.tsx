@@ -6,12 +6,10 @@ import { Component, lazy, Suspense, useEffect, useMemo, type ComponentType, type
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import Button from 'antd-mobile/es/components/button';
 import { queryClient } from '../api/query';
-import { HOME_OF } from '../router/route-table';
 import { usePreferences } from '../stores/preferences';
 import { useSession } from '../stores/session';
-import { PHONE_PAGES } from './pages';
 import { PhoneConsentWatch } from './privacy/consent-watch';
-import { mayOpen, PHONE_ROUTES, phoneHomeOf, tabOf, type PhoneRoute } from './route-table';
+import { CONSOLE_ENTRY, mayOpen, PHONE_ROUTES, phoneHomeOf, tabOf, type PhoneRoute } from './route-table';
 import { phoneStrings } from './strings';
 import { PhoneRouteContext } from './ui/route-context';
 import { TabLayout } from './ui/tab-layout';
@@ -23,6 +21,12 @@ import './ui/phone.css';
 function toSignIn(): null {
   const here = window.location.pathname + window.location.search;
   window.location.replace(`/login?redirect=${encodeURIComponent(here)}`);
+  return null;
+}
+
+/** The consoles' roles (admin, operator), who have no phone pages: to the consoles (a full load), which send them home. */
+function toConsole(): null {
+  window.location.replace(CONSOLE_ENTRY);
   return null;
 }
 
@@ -39,8 +43,7 @@ function Screen({ route, Page }: { route: PhoneRoute; Page: ComponentType }) {
       const home = phoneHomeOf(user.role);
       if (home) return <Navigate to={home} replace />;
       // the consoles' roles (admin, operator) have no phone pages
-      window.location.replace(HOME_OF[user.role]);
-      return null;
+      return toConsole();
     }
   }
   return (
@@ -70,8 +73,7 @@ function PhoneIndex() {
   if (!user) return toSignIn();
   const home = phoneHomeOf(user.role);
   if (home) return <Navigate to={home} replace />;
-  window.location.replace(HOME_OF[user.role]);
-  return null;
+  return toConsole();
 }
 
 function NotFound() {
@@ -96,11 +98,8 @@ function RouteFailed({ error }: { error: unknown }) {
   );
 }
 
-/** Each page's component, made once (React.lazy: its code loads when the route is first shown, or earlier by boot.ts). */
-const LAZY_PAGES = Object.fromEntries(Object.entries(PHONE_PAGES).map(([key, load]) => [key, lazy(load)])) as Record<
-  keyof typeof PHONE_PAGES,
-  LazyExoticComponent<ComponentType>
->;
+/** Each route's page component, made once (React.lazy: its code loads when the route is first shown, or earlier by boot.ts). */
+const LAZY_PAGES = new Map<string, LazyExoticComponent<ComponentType>>(PHONE_ROUTES.map((route) => [route.path, lazy(route.page)]));
 
 /** The phone routes (declarative: react-router's data router is not needed here, and its code is not loaded). */
 class RouteBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
@@ -121,7 +120,7 @@ export function PhoneRoutes() {
       <Routes>
         <Route path="/m" element={<PhoneIndex />} />
         {PHONE_ROUTES.map((route) => (
-          <Route key={route.path} path={route.path} element={<Screen route={route} Page={LAZY_PAGES[route.page]} />} />
+          <Route key={route.path} path={route.path} element={<Screen route={route} Page={LAZY_PAGES.get(route.path)!} />} />
         ))}
         <Route path="*" element={<NotFound />} />
       </Routes>

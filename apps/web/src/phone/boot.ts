@@ -1,6 +1,5 @@
 import { startEarly } from '../lib/early-data';
 import { cookies, StorageKey } from '../lib/storage';
-import { PHONE_PAGES } from './pages';
 import { phoneRouteAt } from './route-table';
 
 /**
@@ -15,7 +14,7 @@ export function bootPhone(pathname: string): boolean {
   if (route.roles !== 'all' && !cookies.get(StorageKey.token)) return false;
   if (route.early) startEarly(route.early);
   // a chunk that fails to load is reported by the router when it asks for it
-  PHONE_PAGES[route.page]().catch(() => {});
+  route.page().catch(() => {});
   return true;
 }
 

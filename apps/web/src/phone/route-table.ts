@@ -1,18 +1,23 @@
 import { Role, type GetAction } from '@wantuo/shared';
+import type { ComponentType } from 'react';
 import type { Bilingual } from '../i18n/messages';
-import type { PhonePageKey } from './pages';
 
 /** The tabs of the phone app's bottom bar: the teacher's (今日 / 接送 / 辅导 / 我的) and the parent's (今日 / 缴费 / 消息 / 我的). */
 export type TabKey = 'teacher_today' | 'teacher_shuttle' | 'teacher_tutor' | 'teacher_me' | 'parent' | 'parent_pay' | 'parent_messages' | 'parent_me';
 
-/** The screen a phone route shows: a key of the phone's screens (pages.ts). */
-export type { PhonePageKey } from './pages';
+/** A phone screen's code, loaded when its route is first opened (or by boot.ts, with the shell, for the first one). */
+export type PhonePage = () => Promise<{ default: ComponentType }>;
 
-/** The phone app's routes: all under /m (its own entry, m.html), declared once here; the pages are in pages.ts. */
+/**
+ * The phone app's routes: all under /m (its own entry, m.html), each declared once here with its screen (lazily
+ * imported), title, access and tab; the phone's router and boot.ts are derived from here. The consoles read it too
+ * (after sign-in, the phone offer), so their build also emits the phone screens' chunks, never loaded by them.
+ */
 export interface PhoneRoute {
   /** under /m */
   path: string;
-  page: PhonePageKey;
+  /** the screen: its code, imported lazily (one chunk per screen) */
+  page: PhonePage;
   title: Bilingual;
   /** who may open it; 'all': the public pick-up link (no sign-in) */
   roles: readonly Role[] | 'all';
@@ -34,11 +39,18 @@ const PARENT = [Role.Parent] as const;
 
 export const PHONE_PREFIX = '/m';
 
+/**
+ * Where the phone app sends the consoles' roles (admin, operator), who have no phone pages: the consoles' entry (spec
+ * §2's /principal, the admin's home), whose guard sends an operator on to their own home. A path, not the consoles'
+ * route table: that imports every console screen, which the phone's entry must never reach.
+ */
+export const CONSOLE_ENTRY = '/principal';
+
 export const PHONE_ROUTES: readonly PhoneRoute[] = [
   // teachers and head teachers
   {
     path: '/m/teacher_today',
-    page: 'teacherToday',
+    page: () => import('./teacher/today'),
     title: b('今日', 'Today'),
     roles: STAFF,
     tab: 'teacher_today',
@@ -48,7 +60,7 @@ export const PHONE_ROUTES: readonly PhoneRoute[] = [
   },
   {
     path: '/m/teacher_shuttle',
-    page: 'teacherShuttle',
+    page: () => import('./teacher/shuttle'),
     title: b('接送', 'Pick-up'),
     roles: STAFF,
     tab: 'teacher_shuttle',
@@ -57,37 +69,49 @@ export const PHONE_ROUTES: readonly PhoneRoute[] = [
   },
   {
     path: '/m/teacher_tutor',
-    page: 'teacherTutor',
+    page: () => import('./teacher/tutor'),
     title: b('辅导', 'Tutoring'),
     roles: STAFF,
     tab: 'teacher_tutor',
     root: true,
     desktop: ['/teacher_tutor', '/AMentorStudent'],
   },
-  { path: '/m/teacher_me', page: 'teacherMe', title: b('我的', 'Me'), roles: STAFF, tab: 'teacher_me', root: true },
+  { path: '/m/teacher_me', page: () => import('./me/me'), title: b('我的', 'Me'), roles: STAFF, tab: 'teacher_me', root: true },
   {
     path: '/m/teacher_comments',
-    page: 'teacherComments',
+    page: () => import('./teacher/comments'),
     title: b('每日评语', 'Daily comments'),
     roles: STAFF,
     tab: 'teacher_today',
     desktop: ['/teacher_comments', '/A_reports'],
   },
-  { path: '/m/teacher_pickup', page: 'teacherPickup', title: b('扫码放学', 'Scan a pick-up code'), roles: STAFF, tab: 'teacher_shuttle' },
+  {
+    path: '/m/teacher_pickup',
+    page: () => import('./teacher/pickup-scan'),
+    title: b('扫码放学', 'Scan a pick-up code'),
+    roles: STAFF,
+    tab: 'teacher_shuttle',
+  },
   // family conversations (issue 40): the children's conversations, one of them
   {
     path: '/m/teacher_chats',
-    page: 'teacherChats',
+    page: () => import('./conversations/teacher-chats'),
     title: b('家长消息', 'Family messages'),
     roles: STAFF,
     tab: 'teacher_today',
     desktop: ['/teacher_chats', '/A_chats'],
   },
-  { path: '/m/teacher_chat', page: 'teacherChat', title: b('家长消息', 'Family messages'), roles: STAFF, tab: 'teacher_today' },
+  {
+    path: '/m/teacher_chat',
+    page: () => import('./conversations/teacher-chat'),
+    title: b('家长消息', 'Family messages'),
+    roles: STAFF,
+    tab: 'teacher_today',
+  },
   // parents
   {
     path: '/m/parent',
-    page: 'parentHome',
+    page: () => import('./parent/home'),
     title: b('今日', 'Today'),
     roles: PARENT,
     tab: 'parent',
@@ -97,7 +121,7 @@ export const PHONE_ROUTES: readonly PhoneRoute[] = [
   },
   {
     path: '/m/parent_contracts',
-    page: 'parentContracts',
+    page: () => import('./parent/contracts'),
     title: b('缴费', 'Pay'),
     roles: PARENT,
     tab: 'parent_pay',
@@ -106,7 +130,7 @@ export const PHONE_ROUTES: readonly PhoneRoute[] = [
   },
   {
     path: '/m/parent_messages',
-    page: 'parentMessages',
+    page: () => import('./parent/messages'),
     title: b('消息', 'Messages'),
     roles: PARENT,
     tab: 'parent_messages',
@@ -114,46 +138,106 @@ export const PHONE_ROUTES: readonly PhoneRoute[] = [
     desktop: ['/parent_messages'],
   },
   // family conversations (issue 40): the chosen child's conversation with the school, from 消息
-  { path: '/m/parent_chat', page: 'parentChat', title: b('和老师聊天', 'Chat with the teachers'), roles: PARENT, tab: 'parent_messages' },
-  { path: '/m/parent_me', page: 'parentMe', title: b('我的', 'Me'), roles: PARENT, tab: 'parent_me', root: true },
-  { path: '/m/parent_report', page: 'parentReport', title: b('每日反馈', 'Daily report'), roles: PARENT, tab: 'parent', desktop: ['/parent_report'] },
-  { path: '/m/parent_pickup', page: 'parentPickup', title: b('接送码', 'Pick-up code'), roles: PARENT, tab: 'parent', desktop: ['/parent_pickup'] },
-  { path: '/m/parent_meals', page: 'parentMeals', title: b('晚餐', 'Dinner'), roles: PARENT, tab: 'parent', desktop: ['/parent_meals'] },
-  { path: '/m/parent_homework', page: 'parentHomework', title: b('作业', 'Homework'), roles: PARENT, tab: 'parent', desktop: ['/parent_homework'] },
+  {
+    path: '/m/parent_chat',
+    page: () => import('./conversations/parent-chat'),
+    title: b('和老师聊天', 'Chat with the teachers'),
+    roles: PARENT,
+    tab: 'parent_messages',
+  },
+  { path: '/m/parent_me', page: () => import('./me/me'), title: b('我的', 'Me'), roles: PARENT, tab: 'parent_me', root: true },
+  {
+    path: '/m/parent_report',
+    page: () => import('./parent/report'),
+    title: b('每日反馈', 'Daily report'),
+    roles: PARENT,
+    tab: 'parent',
+    desktop: ['/parent_report'],
+  },
+  {
+    path: '/m/parent_pickup',
+    page: () => import('./parent/pickup'),
+    title: b('接送码', 'Pick-up code'),
+    roles: PARENT,
+    tab: 'parent',
+    desktop: ['/parent_pickup'],
+  },
+  {
+    path: '/m/parent_meals',
+    page: () => import('./parent/meals'),
+    title: b('晚餐', 'Dinner'),
+    roles: PARENT,
+    tab: 'parent',
+    desktop: ['/parent_meals'],
+  },
+  {
+    path: '/m/parent_homework',
+    page: () => import('./parent/homework'),
+    title: b('作业', 'Homework'),
+    roles: PARENT,
+    tab: 'parent',
+    desktop: ['/parent_homework'],
+  },
   {
     path: '/m/parent_notices',
-    page: 'parentNotices',
+    page: () => import('./parent/notices'),
     title: b('通知', 'Notices'),
     roles: PARENT,
     tab: 'parent_messages',
     desktop: ['/parent_notices'],
   },
-  { path: '/m/parent_scores', page: 'parentScores', title: b('成绩', 'Scores'), roles: PARENT, tab: 'parent_me', desktop: ['/parent_scores'] },
-  { path: '/m/parent_points', page: 'parentPoints', title: b('积分', 'Points'), roles: PARENT, tab: 'parent_me', desktop: ['/parent_points'] },
+  {
+    path: '/m/parent_scores',
+    page: () => import('./parent/scores'),
+    title: b('成绩', 'Scores'),
+    roles: PARENT,
+    tab: 'parent_me',
+    desktop: ['/parent_scores'],
+  },
+  {
+    path: '/m/parent_points',
+    page: () => import('./parent/points'),
+    title: b('积分', 'Points'),
+    roles: PARENT,
+    tab: 'parent_me',
+    desktop: ['/parent_points'],
+  },
   // both: the account's own settings (password, WeChat binding, language), from 我的
-  { path: '/m/settings', page: 'settings', title: b('账号设置', 'Account settings'), roles: [...STAFF, ...PARENT], desktop: ['/settings'] },
+  {
+    path: '/m/settings',
+    page: () => import('./me/settings'),
+    title: b('账号设置', 'Account settings'),
+    roles: [...STAFF, ...PARENT],
+    desktop: ['/settings'],
+  },
   // children's personal information (issue 37): the consent screen every parent page sends to until the guardian has
   // accepted the current documents, 我的 → 隐私与数据, and the documents themselves (public: from sign-in and 我的)
   {
     path: '/m/parent_consent',
-    page: 'parentConsent',
+    page: () => import('./privacy/consent'),
     title: b('请阅读并同意', 'Please read and accept'),
     roles: PARENT,
     root: true,
     bare: true,
     desktop: ['/parent_consent'],
   },
-  { path: '/m/parent_privacy', page: 'parentPrivacy', title: b('隐私与数据', 'Privacy and data'), roles: PARENT, tab: 'parent_me' },
-  { path: '/m/privacy', page: 'privacyPolicy', title: b('隐私政策', 'Privacy policy'), roles: 'all', desktop: ['/privacy'] },
+  { path: '/m/parent_privacy', page: () => import('./privacy/privacy'), title: b('隐私与数据', 'Privacy and data'), roles: PARENT, tab: 'parent_me' },
+  { path: '/m/privacy', page: () => import('./privacy/policy'), title: b('隐私政策', 'Privacy policy'), roles: 'all', desktop: ['/privacy'] },
   {
     path: '/m/children_privacy',
-    page: 'privacyPolicy',
+    page: () => import('./privacy/policy'),
     title: b('儿童个人信息保护规则', "Children's personal-information rules"),
     roles: 'all',
     desktop: ['/children_privacy'],
   },
   // the link a guardian shares with a pick-up person (no sign-in)
-  { path: '/m/pickup/:token', page: 'publicPickup', title: b('接送凭证', 'Pick-up pass'), roles: 'all', desktop: ['/pickup/:token'] },
+  {
+    path: '/m/pickup/:token',
+    page: () => import('./pickup/public-pickup'),
+    title: b('接送凭证', 'Pick-up pass'),
+    roles: 'all',
+    desktop: ['/pickup/:token'],
+  },
 ];
 
 /** The bottom bar of each kind of user, in order. */

@@ -2,7 +2,7 @@ import { accessOf, ACTIONS, mayCall, Role } from '@wantuo/shared';
 import { describe, expect, it } from 'vitest';
 import { leaveActionsOf } from '../areas/flow/leave-review';
 import { mayEnter } from './guard';
-import { ROUTES } from './route-table';
+import { ROUTES, type Page } from './route-table';
 
 /** May this role call this action (the declaration's `who`, as the API's guard reads it)? */
 const may = (action: string, role: Role) => {
@@ -12,24 +12,45 @@ const may = (action: string, role: Role) => {
 };
 
 // issue 34: the screens of actions actions.tsv allows a role that had no screen for them, and what each reads
-const SCREENS: Array<{ path: string; role: Role; page: string; reads: string[] }> = [
-  { path: '/principal_leave', role: Role.Admin, page: 'flowLeaveReview', reads: ['adminLeaveList', 'adminLeaveInfo'] },
-  { path: '/principal_attendance', role: Role.Admin, page: 'flowRecords', reads: ['clockingInList', 'clockingInInfo', 'classList'] },
-  { path: '/principal_class_schedule', role: Role.Admin, page: 'scheduleClass', reads: ['classSchedule', 'classList', 'teachingClassList'] },
-  { path: '/teacher_leave', role: Role.Teacher, page: 'flowLeaveReview', reads: ['teacherStudentLeaveList', 'teacherStudentLeaveInfo'] },
+const SCREENS: Array<{ path: string; role: Role; page: Page; reads: string[] }> = [
+  { path: '/principal_leave', role: Role.Admin, page: () => import('../areas/flow/leave-review'), reads: ['adminLeaveList', 'adminLeaveInfo'] },
+  {
+    path: '/principal_attendance',
+    role: Role.Admin,
+    page: () => import('../areas/flow/attendance-records'),
+    reads: ['clockingInList', 'clockingInInfo', 'classList'],
+  },
+  {
+    path: '/principal_class_schedule',
+    role: Role.Admin,
+    page: () => import('../areas/schedule/class-schedule'),
+    reads: ['classSchedule', 'classList', 'teachingClassList'],
+  },
+  {
+    path: '/teacher_leave',
+    role: Role.Teacher,
+    page: () => import('../areas/flow/leave-review'),
+    reads: ['teacherStudentLeaveList', 'teacherStudentLeaveInfo'],
+  },
   {
     path: '/teacher_classes',
     role: Role.Teacher,
-    page: 'teachingTeacherClasses',
+    page: () => import('../areas/teaching/teacher-classes'),
     reads: ['teachManage', 'teachingClassInfo', 'teachingClassStudent'],
   },
-  { path: '/parent_growth', role: Role.Parent, page: 'growthParent', reads: ['parentChildren', 'teacherStudentGrowth', 'studentTeachingClassList'] },
+  {
+    path: '/parent_growth',
+    role: Role.Parent,
+    page: () => import('../areas/parent/growth'),
+    reads: ['parentChildren', 'teacherStudentGrowth', 'studentTeachingClassList'],
+  },
 ];
 
 describe('role screens of issue 34', () => {
-  it.each(SCREENS)('$path: a menu entry the role reaches, on a page whose reads the role may call', ({ path, role, page, reads }) => {
+  it.each(SCREENS)('$path: a menu entry the role reaches, on a page whose reads the role may call', async ({ path, role, page, reads }) => {
     const def = ROUTES.find((r) => r.path === path);
-    expect(def).toMatchObject({ page, menu: expect.anything() });
+    expect(def).toMatchObject({ menu: expect.anything() });
+    expect((await def!.page()).default).toBe((await page()).default);
     expect(mayEnter(def!.area, role)).toBe(true);
     for (const action of reads) expect({ action, allowed: may(action, role) }).toEqual({ action, allowed: true });
   });
@@ -46,15 +67,26 @@ describe('role screens of issue 34', () => {
 });
 
 // issue 37: the consoles' privacy screens
-const PRIVACY_SCREENS: Array<{ path: string; role: Role; page: string; reads: string[] }> = [
-  { path: '/principal_privacy', role: Role.Admin, page: 'privacyPrincipal', reads: ['childAccessLog', 'privacyRequests', 'studentList'] },
-  { path: '/operator_privacy', role: Role.Operator, page: 'privacyOperator', reads: ['privacyPolicyHistory', 'privacyPolicies'] },
+const PRIVACY_SCREENS: Array<{ path: string; role: Role; page: Page; reads: string[] }> = [
+  {
+    path: '/principal_privacy',
+    role: Role.Admin,
+    page: () => import('../areas/privacy/principal-privacy'),
+    reads: ['childAccessLog', 'privacyRequests', 'studentList'],
+  },
+  {
+    path: '/operator_privacy',
+    role: Role.Operator,
+    page: () => import('../areas/privacy/operator-privacy'),
+    reads: ['privacyPolicyHistory', 'privacyPolicies'],
+  },
 ];
 
 describe('privacy screens of issue 37', () => {
-  it.each(PRIVACY_SCREENS)('$path: a menu entry the role reaches, on a page whose reads the role may call', ({ path, role, page, reads }) => {
+  it.each(PRIVACY_SCREENS)('$path: a menu entry the role reaches, on a page whose reads the role may call', async ({ path, role, page, reads }) => {
     const def = ROUTES.find((r) => r.path === path);
-    expect(def).toMatchObject({ page, menu: expect.anything() });
+    expect(def).toMatchObject({ menu: expect.anything() });
+    expect((await def!.page()).default).toBe((await page()).default);
     expect(mayEnter(def!.area, role)).toBe(true);
     for (const action of reads) expect({ action, allowed: may(action, role) }).toEqual({ action, allowed: true });
   });

@@ -18,7 +18,6 @@ import { pick, type Bilingual } from '../i18n/messages';
 import { t, usePreferences } from '../stores/preferences';
 import { usePageConfig } from '../stores/page-config';
 import { RequireArea } from './guard';
-import { PAGES } from './pages';
 import { LOGIN_TITLE, REDIRECTS, ROUTES, type Area, type RouteDef } from './route-table';
 
 NProgress.configure({ showSpinner: false });
@@ -132,7 +131,7 @@ function areaRoutes(area: Area): RouteObject {
         children: ROUTES.filter((r) => r.area === area).map((def) => ({
           path: def.path,
           handle: { title: def.title, def } satisfies RouteHandle,
-          lazy: lazyComponent(PAGES[def.page]),
+          lazy: lazyComponent(def.page),
         })),
       },
     ],

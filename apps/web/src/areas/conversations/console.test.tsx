@@ -76,7 +76,7 @@ async function open(answers: Record<string, (input: Record<string, unknown>) => 
 }
 
 describe('家长消息 in the consoles (issue 40)', { timeout: 30_000 }, () => {
-  it('the routes: the admin’s, the head teacher’s and the teacher’s, each in its menu', () => {
+  it('the routes: the admin’s, the head teacher’s and the teacher’s, each in its menu', async () => {
     for (const [path, role] of [
       ['/principal_chats', Role.Admin],
       ['/A_chats', Role.HeadTeacher],
@@ -84,7 +84,8 @@ describe('家长消息 in the consoles (issue 40)', { timeout: 30_000 }, () => {
       ['/teacher_chats', Role.HeadTeacher],
     ] as const) {
       const def = ROUTES.find((r) => r.path === path);
-      expect(def).toMatchObject({ page: 'conversationsConsole', menu: expect.anything() });
+      expect(def).toMatchObject({ menu: expect.anything() });
+      expect((await def!.page()).default).toBe(ConversationsConsole);
       expect(mayEnter(def!.area, role)).toBe(true);
     }
     expect(mayEnter(ROUTES.find((r) => r.path === '/principal_chats')!.area, Role.Teacher)).toBe(false);

@@ -20,11 +20,13 @@ describe('SMS console strings and routes', () => {
     expect(smsStrings.t(stateKey('failed'))).toBe('失败');
   });
 
-  it("短信通道 is in the operator's menu, 短信记录 in the admin's, each for its role only", () => {
+  it("短信通道 is in the operator's menu, 短信记录 in the admin's, each for its role only", async () => {
     const op = ROUTES.find((r) => r.path === '/operator_sms')!;
     const admin = ROUTES.find((r) => r.path === '/principal_sms')!;
-    expect(op).toMatchObject({ area: 'operator', page: 'smsOperator', title: { zh: '短信通道' } });
-    expect(admin).toMatchObject({ area: 'principal', page: 'smsSchool', title: { zh: '短信记录' } });
+    expect(op).toMatchObject({ area: 'operator', title: { zh: '短信通道' } });
+    expect(admin).toMatchObject({ area: 'principal', title: { zh: '短信记录' } });
+    expect((await op.page()).default).toBe((await import('./operator-sms')).default);
+    expect((await admin.page()).default).toBe((await import('./school-sms')).default);
     expect(op.menu && admin.menu).toBeTruthy();
     expect(mayEnter(op.area, Role.Operator)).toBe(true);
     expect(mayEnter(op.area, Role.Admin)).toBe(false);

@@ -36,13 +36,16 @@ describe('WeChat settings strings and routes', () => {
     usePreferences.setState({ lang: 'zh-CN' });
   });
 
-  it("消息通知 is in the parent's menu, 微信消息 in the admin's, 公众号 in the operator's, each for its role only", () => {
+  it("消息通知 is in the parent's menu, 微信消息 in the admin's, 公众号 in the operator's, each for its role only", async () => {
     const parent = ROUTES.find((r) => r.path === '/parent_messages')!;
     const school = ROUTES.find((r) => r.path === '/principal_wechat')!;
     const op = ROUTES.find((r) => r.path === '/operator_wechat')!;
-    expect(parent).toMatchObject({ area: 'parent', page: 'wechatParent', title: { zh: '消息通知' } });
-    expect(school).toMatchObject({ area: 'principal', page: 'wechatSchool', title: { zh: '微信消息' } });
-    expect(op).toMatchObject({ area: 'operator', page: 'wechatOperator', title: { zh: '公众号' } });
+    expect(parent).toMatchObject({ area: 'parent', title: { zh: '消息通知' } });
+    expect(school).toMatchObject({ area: 'principal', title: { zh: '微信消息' } });
+    expect(op).toMatchObject({ area: 'operator', title: { zh: '公众号' } });
+    expect((await parent.page()).default).toBe((await import('./parent-messages')).default);
+    expect((await school.page()).default).toBe((await import('./school-wechat')).default);
+    expect((await op.page()).default).toBe((await import('./operator-wechat')).default);
     expect(parent.menu && school.menu && op.menu).toBeTruthy();
     expect(mayEnter(parent.area, Role.Parent)).toBe(true);
     expect(mayEnter(parent.area, Role.Admin)).toBe(false);
