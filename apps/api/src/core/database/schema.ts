@@ -7,6 +7,7 @@
 
 import type {
   AlertKind,
+  ConversationSide,
   CoursewareDictKind,
   CoursewareFileKind,
   GuardianMessageKind,
@@ -405,7 +406,7 @@ export interface FamilyConversationReads {
   notified_at: Timestamp | null;
   notified_upto: Generated<number>;
   read_at: Timestamp | null;
-  side: string;
+  side: ConversationSide;
   user_id: number;
 }
 
@@ -429,9 +430,9 @@ export interface FamilyMessages {
   school_id: number;
   sender_id: number | null;
   sender_name: string;
-  sender_role: number;
+  sender_role: Role;
   sent_at: Generated<Timestamp>;
-  side: string;
+  side: ConversationSide;
   student_id: number;
   urgent: Generated<boolean>;
 }
