@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Document, Page } from 'react-pdf';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSession } from '../../stores/session';
 import { PDF_OPTIONS } from '../public/pdfjs';
@@ -48,7 +49,7 @@ export default function AttendClass() {
   const [params] = useSearchParams();
   const id = Number(params.get('id')) || null;
   const info = useQuery({
-    queryKey: ['prepareLessonsInfo', id],
+    queryKey: queryKey('prepareLessonsInfo', { id }),
     queryFn: () => get('prepareLessonsInfo', { id }),
     enabled: id !== null && user !== null,
     refetchInterval: REFRESH_MS,
@@ -94,7 +95,7 @@ function Stage({ plan, home }: { plan: LessonPlanDetail; home: string }) {
   // a file's latest URL, read when it is fetched: the plan in the cache is fetched again before its URLs expire
   const urlOf = useCallback(
     (fileId: number) => () =>
-      qc.getQueryData<LessonPlanDetail>(['prepareLessonsInfo', plan.id])?.items_list.find((i) => i.file_id === fileId)?.url ?? null,
+      qc.getQueryData<LessonPlanDetail>(queryKey('prepareLessonsInfo', { id: plan.id }))?.items_list.find((i) => i.file_id === fileId)?.url ?? null,
     [qc, plan.id],
   );
 

@@ -3,6 +3,7 @@ import { Button, Card, Flex, Input, Segmented, Space, Typography } from 'antd';
 import { formatFen, type CoursewareCenterQuery, type CoursewareDictKind, type CoursewareRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { BuyDialog, CoursewareTags, DetailDrawer, DICT_KINDS, DictSelect, OwnedTag } from './common';
@@ -28,7 +29,7 @@ export default function CoursewareCatalogue() {
     limit: PAGE,
   };
   const list = useQuery({
-    queryKey: ['coursewareCenter', params],
+    queryKey: queryKey('coursewareCenter', params),
     queryFn: () => get('coursewareCenter', params),
     placeholderData: keepPreviousData,
   });

@@ -3,6 +3,8 @@ import { Button, Card, Flex, List, Select, Tag, Typography } from 'antd';
 import type { CoursewareFileKind } from '@wantuo/shared';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
+import { OWNED_PICKER } from './common';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { viewerHref } from './common';
 import { coursewareStrings } from './strings';
@@ -15,14 +17,12 @@ export function CenterFiles({ kinds, path, empty }: { kinds: CoursewareFileKind[
   const s = coursewareStrings.use();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const owned = useQuery({
-    queryKey: ['schoolCoursewareList', 'picker'],
-    queryFn: () => get('schoolCoursewareList', { page: 1, limit: 100 }),
-  });
+  const owned = useQuery({ queryKey: queryKey('schoolCoursewareList', OWNED_PICKER), queryFn: () => get('schoolCoursewareList', OWNED_PICKER) });
   const chosen = Number(params.get('id')) || owned.data?.list[0]?.id || null;
+  const filesInput = { courseware_id: chosen, ...(kinds.length === 1 ? { kind: kinds[0] } : {}) };
   const files = useQuery({
-    queryKey: ['coursewareFile', 'courseware', chosen, kinds.length === 1 ? kinds[0] : 'all'],
-    queryFn: () => get('coursewareFile', { courseware_id: chosen, ...(kinds.length === 1 ? { kind: kinds[0] } : {}) }),
+    queryKey: queryKey('coursewareFile', filesInput),
+    queryFn: () => get('coursewareFile', filesInput),
     enabled: chosen !== null,
   });
   if (owned.isLoading || (chosen !== null && files.isLoading)) return <Loading />;

@@ -13,6 +13,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { PaymentDialog } from '../money/payment-dialog';
 import { useMoneyRefresh, useSchool } from '../money/use-school';
@@ -30,11 +31,15 @@ export const DICT_ACTIONS = {
 } as const satisfies Record<CoursewareDictKind, GetAction>;
 export const DICT_KINDS = Object.keys(DICT_ACTIONS) as CoursewareDictKind[];
 
+/** The owned courseware of the pickers (one read for the lessonware and files pages). */
+export const OWNED_PICKER = { page: 1, limit: 100 };
+
 /** One dictionary (they change rarely: kept for 10 minutes). */
 export function useDict(kind: CoursewareDictKind, all = false) {
+  const input = all ? { all: 1 as const } : {};
   return useQuery({
-    queryKey: ['coursewareDict', kind, all],
-    queryFn: () => get(DICT_ACTIONS[kind], all ? { all: 1 } : {}),
+    queryKey: queryKey(DICT_ACTIONS[kind], input),
+    queryFn: () => get(DICT_ACTIONS[kind], input),
     staleTime: 600_000,
   });
 }
@@ -103,7 +108,7 @@ export function SectionFiles({ sectionId }: { sectionId: number }) {
   const [picture, setPicture] = useState<FilePreview | null>(null);
   const [office, setOffice] = useState<CoursewareFileRow | null>(null);
   const files = useQuery({
-    queryKey: ['coursewareFile', sectionId],
+    queryKey: queryKey('coursewareFile', { section_id: sectionId }),
     queryFn: () => get('coursewareFile', { section_id: sectionId }),
     staleTime: 300_000,
   });
@@ -247,9 +252,7 @@ export function BuyDialog({ row, onClose }: { row: CoursewareRow | null; onClose
       }}
       onPaid={() => {
         refresh();
-        void qc.invalidateQueries({ queryKey: ['coursewareCenter'] });
-        void qc.invalidateQueries({ queryKey: ['coursewareData', row.id] });
-        void qc.invalidateQueries({ queryKey: ['schoolCoursewareList'] });
+        for (const a of ['coursewareCenter', 'coursewareData', 'schoolCoursewareList'] as const) void qc.invalidateQueries({ queryKey: queryKey(a) });
         feedback().message.success(s('pay.done'));
       }}
       onClose={onClose}
@@ -261,7 +264,7 @@ export function BuyDialog({ row, onClose }: { row: CoursewareRow | null; onClose
 export function DetailDrawer({ id, onClose, onBuy }: { id: number | null; onClose: () => void; onBuy?: (row: CoursewareRow) => void }) {
   const s = coursewareStrings.use();
   const navigate = useNavigate();
-  const detail = useQuery({ queryKey: ['coursewareData', id], queryFn: () => get('coursewareData', { id }), enabled: id !== null });
+  const detail = useQuery({ queryKey: queryKey('coursewareData', { id }), queryFn: () => get('coursewareData', { id }), enabled: id !== null });
   const c = detail.data;
   return (
     <Drawer open={id !== null} onClose={onClose} title={c?.title ?? ''} size="large" destroyOnHidden>

@@ -4,8 +4,10 @@ import { formatPages, itemSlides, parsePages, planMinutes, type LessonClassKind,
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
 import { classKey, useLessonClasses } from './lesson-common';
@@ -42,7 +44,7 @@ export default function LessonPlanEditor({
 }) {
   const s = lessonStrings.use();
   const info = useQuery({
-    queryKey: ['prepareLessonsInfo', id],
+    queryKey: queryKey('prepareLessonsInfo', { id }),
     queryFn: () => get('prepareLessonsInfo', { id }),
     enabled: id !== null,
   });
@@ -74,7 +76,8 @@ function EditorForm({
   const qc = useQueryClient();
   const classes = useLessonClasses();
   const [form] = Form.useForm<FormValues>();
-  const [busy, setBusy] = useState(false);
+  // a stale version (someone else saved first) is shown by the request wrapper
+  const prepare = useAction('prepareLessons', { success: s('saved') });
   const [picking, setPicking] = useState(false);
   const [items, setItems] = useState<EditItem[]>(() =>
     (plan?.items_list ?? []).map((i) => ({
@@ -123,39 +126,32 @@ function EditorForm({
       return;
     }
     const [kind, classId] = v.cls.split(':');
-    setBusy(true);
-    try {
-      const body = {
-        ...(plan ? { id: plan.id, version: plan.version } : {}),
-        title: v.title.trim(),
-        class_kind: kind as LessonClassKind,
-        class_id: Number(classId),
-        lesson_date: v.lesson_date.format('YYYY-MM-DD'),
-        objectives: v.objectives?.trim() ?? '',
-        steps: (v.steps ?? []).map((st) => ({
-          title: st.title.trim(),
-          minutes: st.minutes ?? null,
-          ...(st.content?.trim() ? { content: st.content.trim() } : {}),
-        })),
-        items: items.map((it, i) => {
-          const p = parsed[i];
-          return { file_id: it.file_id, pages: p.ok ? p.pages : null, ...(it.note.trim() ? { note: it.note.trim() } : {}) };
-        }),
-      };
-      const saved = await post('prepareLessons', body);
-      feedback().message.success(s('saved'));
-      await Promise.all([
-        qc.invalidateQueries({ queryKey: ['prepareLessonsList'] }),
-        qc.invalidateQueries({ queryKey: ['prepareLessonsInfo', saved.id] }),
-      ]);
-      // the list's address becomes the saved plan's (so "back" from the class returns to it), then the class opens
-      onSaved(saved.id);
-      if (teach) navigate(`/attendClass?id=${saved.id}`);
-    } catch {
-      // shown by the request wrapper (a stale version: someone else saved first)
-    } finally {
-      setBusy(false);
-    }
+    const body = {
+      ...(plan ? { id: plan.id, version: plan.version } : {}),
+      title: v.title.trim(),
+      class_kind: kind as LessonClassKind,
+      class_id: Number(classId),
+      lesson_date: v.lesson_date.format('YYYY-MM-DD'),
+      objectives: v.objectives?.trim() ?? '',
+      steps: (v.steps ?? []).map((st) => ({
+        title: st.title.trim(),
+        minutes: st.minutes ?? null,
+        ...(st.content?.trim() ? { content: st.content.trim() } : {}),
+      })),
+      items: items.map((it, i) => {
+        const p = parsed[i];
+        return { file_id: it.file_id, pages: p.ok ? p.pages : null, ...(it.note.trim() ? { note: it.note.trim() } : {}) };
+      }),
+    };
+    const saved = await prepare.run(body);
+    if (!saved) return;
+    await Promise.all([
+      qc.invalidateQueries({ queryKey: queryKey('prepareLessonsList') }),
+      qc.invalidateQueries({ queryKey: queryKey('prepareLessonsInfo', { id: saved.id }) }),
+    ]);
+    // the list's address becomes the saved plan's (so "back" from the class returns to it), then the class opens
+    onSaved(saved.id);
+    if (teach) navigate(`/attendClass?id=${saved.id}`);
   };
 
   return (
@@ -253,10 +249,10 @@ function EditorForm({
           )}
           {!readOnly && (
             <>
-              <Button loading={busy} onClick={() => void save(true)} disabled={slides === 0}>
+              <Button loading={prepare.busy} onClick={() => void save(true)} disabled={slides === 0}>
                 {s('save_teach')}
               </Button>
-              <Button type="primary" loading={busy} onClick={() => void save(false)}>
+              <Button type="primary" loading={prepare.busy} onClick={() => void save(false)}>
                 {s('save')}
               </Button>
             </>

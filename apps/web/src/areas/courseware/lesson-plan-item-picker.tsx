@@ -3,6 +3,7 @@ import { Button, Flex, List, Modal, Select, Typography } from 'antd';
 import type { CoursewareFileRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { lessonStrings } from './lesson-strings';
 
@@ -20,17 +21,15 @@ export function ItemPicker({
   const [keyword, setKeyword] = useState('');
   const [courseware, setCourseware] = useState<number | null>(null);
   const [section, setSection] = useState<number | null>(null);
-  const owned = useQuery({
-    queryKey: ['schoolCoursewareList', 'lesson-picker', keyword],
-    queryFn: () => get('schoolCoursewareList', { page: 1, limit: 50, keyword: keyword || undefined }),
-  });
+  const ownedInput = { page: 1, limit: 50, keyword: keyword || undefined };
+  const owned = useQuery({ queryKey: queryKey('schoolCoursewareList', ownedInput), queryFn: () => get('schoolCoursewareList', ownedInput) });
   const sections = useQuery({
-    queryKey: ['coursewareSection', courseware],
+    queryKey: queryKey('coursewareSection', { courseware_id: courseware }),
     queryFn: () => get('coursewareSection', { courseware_id: courseware }),
     enabled: courseware !== null,
   });
   const files = useQuery({
-    queryKey: ['coursewareFile', section],
+    queryKey: queryKey('coursewareFile', { section_id: section }),
     queryFn: () => get('coursewareFile', { section_id: section }),
     enabled: section !== null,
     staleTime: 300_000,

@@ -7,6 +7,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAction } from '../../api/action';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, Loading } from '../../components/states';
 import { useSession } from '../../stores/session';
@@ -75,7 +76,7 @@ function PlanList({ onOpen }: { onOpen: (id: number | 'new') => void }) {
     mine: mine ? 1 : undefined,
   };
   const list = useQuery({
-    queryKey: ['prepareLessonsList', params],
+    queryKey: queryKey('prepareLessonsList', params),
     queryFn: () => get('prepareLessonsList', params),
     placeholderData: keepPreviousData,
   });

@@ -1,10 +1,12 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, Modal, Select, Typography, Upload } from 'antd';
 import type { CoursewareSectionRow, SaveCoursewareSectionInput } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { feedback } from '../../api/feedback';
-import { get, post, upload } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get, upload } from '../../api/http';
+import { queryKey } from '../../api/query';
+import { OWNED_PICKER } from './common';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { CoursewareTags, OwnedTag, SectionList } from './common';
 import { coursewareStrings } from './strings';
@@ -15,13 +17,10 @@ export default function Lessonware() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = Number(params.get('id')) || null;
-  const owned = useQuery({
-    queryKey: ['schoolCoursewareList', 'picker'],
-    queryFn: () => get('schoolCoursewareList', { page: 1, limit: 100 }),
-  });
+  const owned = useQuery({ queryKey: queryKey('schoolCoursewareList', OWNED_PICKER), queryFn: () => get('schoolCoursewareList', OWNED_PICKER) });
   const chosen = id ?? owned.data?.list[0]?.id ?? null;
   const detail = useQuery({
-    queryKey: ['coursewareData', chosen],
+    queryKey: queryKey('coursewareData', { id: chosen }),
     queryFn: () => get('coursewareData', { id: chosen }),
     enabled: chosen !== null,
   });
@@ -83,39 +82,33 @@ type FileItem = { file_id?: string; video_url?: string; name: string };
 /** Adds a section of the school's own (its files uploaded privately) or edits one: title, files (uploads and video links). */
 function SectionForm({ coursewareId, section, onClose }: { coursewareId: number; section: CoursewareSectionRow | null; onClose: () => void }) {
   const s = coursewareStrings.use();
-  const qc = useQueryClient();
   const [form] = Form.useForm<{ title: string; video_url?: string; video_name?: string }>();
   const current = useQuery({
-    queryKey: ['coursewareFile', section?.id],
+    queryKey: queryKey('coursewareFile', { section_id: section?.id }),
     queryFn: () => get('coursewareFile', { section_id: section!.id }),
     enabled: section !== null,
   });
   const [files, setFiles] = useState<FileItem[] | null>(section ? null : []);
   const list: FileItem[] =
     files ?? (current.data ?? []).map((f) => (f.kind === 'video' ? { video_url: f.url, name: f.name } : { file_id: f.file_id!, name: f.name }));
-  const [busy, setBusy] = useState(false);
+  // a refusal is shown by the request wrapper
+  const saveSection = useAction('coursewareSection', {
+    success: s('section.saved'),
+    invalidates: ['coursewareData', 'coursewareFile'],
+    onDone: onClose,
+  });
 
   const save = async () => {
+    // an invalid field is shown by the form itself
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setBusy(true);
-    try {
-      const input: SaveCoursewareSectionInput = {
-        courseware_id: coursewareId,
-        title: v.title,
-        files: list,
-        ...(section ? { id: section.id, version: section.version } : {}),
-      };
-      await post('coursewareSection', input);
-      feedback().message.success(s('section.saved'));
-      void qc.invalidateQueries({ queryKey: ['coursewareData', coursewareId] });
-      void qc.invalidateQueries({ queryKey: ['coursewareFile'] });
-      onClose();
-    } catch {
-      // the request layer shows the server's message
-    } finally {
-      setBusy(false);
-    }
+    const input: SaveCoursewareSectionInput = {
+      courseware_id: coursewareId,
+      title: v.title,
+      files: list,
+      ...(section ? { id: section.id, version: section.version } : {}),
+    };
+    await saveSection.run(input);
   };
 
   const addVideo = () => {
@@ -134,7 +127,7 @@ function SectionForm({ coursewareId, section, onClose }: { coursewareId: number;
       onOk={() => void save()}
       okText={s('save')}
       cancelText={s('cancel')}
-      confirmLoading={busy}
+      confirmLoading={saveSection.busy}
       destroyOnHidden
     >
       {section && current.isLoading ? (

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Modal, Typography } from 'antd';
 import { OFFICE_PREVIEW_LIMITS, OFFICE_PREVIEW_MIMES, type CoursewareFileRow } from '@wantuo/shared';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import './office-preview.css';
 import { coursewareStrings } from './strings';
@@ -18,7 +19,7 @@ export const isOfficePreviewable = (f: Pick<CoursewareFileRow, 'mime' | 'file_id
 export function OfficePreviewDialog({ file, onClose }: { file: Pick<CoursewareFileRow, 'file_id' | 'name' | 'mime' | 'url'>; onClose: () => void }) {
   const s = coursewareStrings.use();
   const q = useQuery({
-    queryKey: ['preview', file.file_id],
+    queryKey: queryKey('preview', { id: file.file_id! }),
     queryFn: () => get('preview', { id: file.file_id! }),
     staleTime: 300_000,
     retry: false,

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, InputNumber, Modal, Segmented, Space, Switch, Table, Tabs, Tag, Typography, Upload } from 'antd';
 import {
   formatFen,
@@ -10,11 +10,11 @@ import {
 } from '@wantuo/shared';
 import { useState } from 'react';
 import { useAction } from '../../api/action';
-import { feedback } from '../../api/feedback';
-import { get, post, upload } from '../../api/http';
+import { get, upload } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
-import { CoursewareTags, DICT_KINDS, DictSelect, useDict } from './common';
+import { CoursewareTags, DICT_ACTIONS, DICT_KINDS, DictSelect, useDict } from './common';
 import { coursewareStrings } from './strings';
 
 const PAGE = 20;
@@ -44,7 +44,7 @@ function CoursewareTab() {
   const [form, setForm] = useState<OperatorCoursewareRow | 'new' | null>(null);
   const params = { keyword: keyword || undefined, status: status === 'all' ? undefined : Number(status), page, limit: PAGE };
   const list = useQuery({
-    queryKey: ['operatorCoursewareList', params],
+    queryKey: queryKey('operatorCoursewareList', params),
     queryFn: () => get('operatorCoursewareList', params),
     placeholderData: keepPreviousData,
   });
@@ -299,19 +299,11 @@ function DictsTab() {
 
 function DictTable({ kind }: { kind: CoursewareDictKind }) {
   const s = coursewareStrings.use();
-  const qc = useQueryClient();
   const dict = useDict(kind, true);
   const [name, setName] = useState('');
-  const save = async (body: { id?: number; name: string; sort?: number; active?: boolean; version?: number }) => {
-    try {
-      await post('saveCoursewareDict', { kind, ...body });
-      feedback().message.success(s('op.saved'));
-      void qc.invalidateQueries({ queryKey: ['coursewareDict', kind] });
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  // one write at a time (the switches wait while one is saved); a refusal is shown by the request wrapper
+  const saveDict = useAction('saveCoursewareDict', { success: s('op.saved'), invalidates: [DICT_ACTIONS[kind]] });
+  const save = (body: { id?: number; name: string; sort?: number; active?: boolean; version?: number }) => saveDict.run({ kind, ...body });
   if (dict.isLoading) return <Loading />;
   if (dict.isError) return <LoadError message={dict.error.message} onRetry={() => void dict.refetch()} />;
   return (
@@ -321,6 +313,7 @@ function DictTable({ kind }: { kind: CoursewareDictKind }) {
         <Button
           type="primary"
           disabled={!name.trim()}
+          loading={saveDict.busy && saveDict.input?.id === undefined}
           onClick={() => void save({ name: name.trim(), sort: ((dict.data?.length ?? 0) + 1) * 10 }).then((ok) => ok && setName(''))}
         >
           {s('op.dict_add')}
@@ -339,7 +332,13 @@ function DictTable({ kind }: { kind: CoursewareDictKind }) {
             dataIndex: 'active',
             width: 100,
             render: (active: boolean, r) => (
-              <Switch size="small" checked={active} onChange={(v) => void save({ id: r.id, name: r.name, active: v, version: r.version })} />
+              <Switch
+                size="small"
+                checked={active}
+                disabled={saveDict.busy}
+                loading={saveDict.busy && saveDict.input?.id === r.id}
+                onChange={(v) => void save({ id: r.id, name: r.name, active: v, version: r.version })}
+              />
             ),
           },
         ]}

@@ -4,6 +4,7 @@ import { type OwnedCoursewareRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
@@ -21,7 +22,7 @@ export default function OwnedCourseware() {
   const [page, setPage] = useState(1);
   const params = { keyword: keyword || undefined, page, limit: PAGE };
   const list = useQuery({
-    queryKey: ['schoolCoursewareList', params],
+    queryKey: queryKey('schoolCoursewareList', params),
     queryFn: () => get('schoolCoursewareList', params),
     placeholderData: keepPreviousData,
   });

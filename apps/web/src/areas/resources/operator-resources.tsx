@@ -3,8 +3,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, Modal, Radio, Segmented, Tag, Typography, Upload } from 'antd';
 import type { AddResourceInput, ResourceAudience, SiteResource, UploadedFile } from '@wantuo/shared';
 import { useState } from 'react';
+import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
-import { get, post, upload } from '../../api/http';
+import { get, upload } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { fileSize, useResourceColumns } from './common';
@@ -20,18 +22,14 @@ export default function OperatorResources() {
   const [audience, setAudience] = useState<ResourceAudience | 'all'>('all');
   const [keyword, setKeyword] = useState('');
   const [adding, setAdding] = useState(false);
+  const input = { page, limit: PAGE_SIZE, ...(audience !== 'all' ? { audience } : {}), ...(keyword ? { keyword } : {}) };
   const q = useQuery({
-    queryKey: ['resourceAdminList', page, audience, keyword],
-    queryFn: () =>
-      get('resourceAdminList', {
-        page,
-        limit: PAGE_SIZE,
-        ...(audience !== 'all' ? { audience } : {}),
-        ...(keyword ? { keyword } : {}),
-      }),
+    queryKey: queryKey('resourceAdminList', input),
+    queryFn: () => get('resourceAdminList', input),
     placeholderData: (prev) => prev,
   });
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['resourceAdminList'] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: queryKey('resourceAdminList') });
+  const del = useAction('delResource', { success: s('op.removed'), invalidates: ['resourceAdminList'] });
   const remove = (r: SiteResource) =>
     feedback().modal.confirm({
       title: s('op.remove'),
@@ -39,11 +37,7 @@ export default function OperatorResources() {
       okButtonProps: { danger: true },
       okText: s('op.remove'),
       cancelText: s('cancel'),
-      onOk: async () => {
-        await post('delResource', { id: r.id });
-        feedback().message.success(s('op.removed'));
-        refresh();
-      },
+      onOk: () => del.run({ id: r.id }),
     });
   const columns = useResourceColumns({
     subject: true,
@@ -131,30 +125,22 @@ function AddResource({ onClose, onDone }: { onClose: () => void; onDone: () => v
   const audience = Form.useWatch('audience', form);
   const [file, setFile] = useState<UploadedFile | null>(null);
   const [uploading, setUploading] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [fileError, setFileError] = useState(false);
+  const add = useAction('addResource', { success: s('op.published'), onDone });
   const submit = async () => {
+    // an invalid field is shown by the form itself
     const v = await form.validateFields().catch(() => null);
     if (!file) setFileError(true);
     if (!v || !file) return;
-    setBusy(true);
-    try {
-      const body: AddResourceInput = {
-        audience: v.audience,
-        title: v.title.trim(),
-        description: v.description?.trim() || undefined,
-        subject: v.audience === 'schools' ? v.subject?.trim() || null : null,
-        grade: v.audience === 'schools' ? v.grade?.trim() || null : null,
-        file_id: file.id,
-      };
-      await post('addResource', body);
-      feedback().message.success(s('op.published'));
-      onDone();
-    } catch {
-      // the request wrapper showed the message
-    } finally {
-      setBusy(false);
-    }
+    const body: AddResourceInput = {
+      audience: v.audience,
+      title: v.title.trim(),
+      description: v.description?.trim() || undefined,
+      subject: v.audience === 'schools' ? v.subject?.trim() || null : null,
+      grade: v.audience === 'schools' ? v.grade?.trim() || null : null,
+      file_id: file.id,
+    };
+    await add.run(body);
   };
   return (
     <Modal
@@ -163,7 +149,7 @@ function AddResource({ onClose, onDone }: { onClose: () => void; onDone: () => v
       onCancel={onClose}
       okText={s('form.ok')}
       cancelText={s('cancel')}
-      okButtonProps={{ loading: busy }}
+      okButtonProps={{ loading: add.busy }}
       onOk={() => void submit()}
       destroyOnHidden
     >

@@ -3,6 +3,7 @@ import { Card, Input, Typography } from 'antd';
 import type { SiteResource } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useResourceColumns } from './common';
@@ -15,10 +16,8 @@ export default function PublicResources() {
   const s = resourceStrings.use();
   const [page, setPage] = useState(1);
   const [keyword, setKeyword] = useState('');
-  const q = useQuery({
-    queryKey: ['resource', page, keyword],
-    queryFn: () => get('resource', { page, limit: PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
-  });
+  const input = { page, limit: PAGE_SIZE, ...(keyword ? { keyword } : {}) };
+  const q = useQuery({ queryKey: queryKey('resource', input), queryFn: () => get('resource', input) });
   const columns = useResourceColumns();
   return (
     <Card title={s('public.title')}>

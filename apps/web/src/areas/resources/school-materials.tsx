@@ -3,6 +3,7 @@ import { Card, Flex, Input, Select, Typography } from 'antd';
 import type { SiteResource } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useResourceColumns } from './common';
@@ -17,18 +18,8 @@ export default function SchoolMaterials() {
   const [subject, setSubject] = useState<string | undefined>();
   const [grade, setGrade] = useState<string | undefined>();
   const [keyword, setKeyword] = useState('');
-  const q = useQuery({
-    queryKey: ['dataDownload', page, subject, grade, keyword],
-    queryFn: () =>
-      get('dataDownload', {
-        page,
-        limit: PAGE_SIZE,
-        ...(subject ? { subject } : {}),
-        ...(grade ? { grade } : {}),
-        ...(keyword ? { keyword } : {}),
-      }),
-    placeholderData: (prev) => prev,
-  });
+  const input = { page, limit: PAGE_SIZE, ...(subject ? { subject } : {}), ...(grade ? { grade } : {}), ...(keyword ? { keyword } : {}) };
+  const q = useQuery({ queryKey: queryKey('dataDownload', input), queryFn: () => get('dataDownload', input), placeholderData: (prev) => prev });
   const columns = useResourceColumns({ subject: true });
   const reset =
     <T,>(set: (v: T) => void) =>
