@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { download } from '../../api/download';
 import { feedback } from '../../api/feedback';
 import { get, upload } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
@@ -50,9 +51,10 @@ function ReceiptTable() {
       setPage(1);
     };
   const filters = { month, ...(kind ? { kind } : {}), ...(keyword ? { keyword } : {}) };
+  const input = { ...filters, page, limit: PAGE };
   const q = useQuery({
-    queryKey: ['adminReceiptList', filters, page],
-    queryFn: () => get('adminReceiptList', { ...filters, page, limit: PAGE }),
+    queryKey: queryKey('adminReceiptList', input),
+    queryFn: () => get('adminReceiptList', input),
     placeholderData: keepPreviousData,
   });
   const exportMonth = async () => {
@@ -146,7 +148,7 @@ function ReceiptTable() {
 function StampCard() {
   const s = receiptStrings.use();
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['adminReceiptStampInfo'], queryFn: () => get('adminReceiptStampInfo', {}) });
+  const q = useQuery({ queryKey: queryKey('adminReceiptStampInfo', {}), queryFn: () => get('adminReceiptStampInfo', {}) });
   const save = useMutation({
     mutationFn: (file: Blob) => {
       const fd = new FormData();
@@ -154,7 +156,7 @@ function StampCard() {
       return upload('adminReceiptStampUpload', fd);
     },
     onSuccess: (info) => {
-      qc.setQueryData(['adminReceiptStampInfo'], info);
+      qc.setQueryData(queryKey('adminReceiptStampInfo', {}), info);
       feedback().message.success(s('stamp.uploaded'));
     },
   });

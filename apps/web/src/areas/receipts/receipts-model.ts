@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReceiptRow } from '@wantuo/shared';
 import { download } from '../../api/download';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { receiptStrings } from './strings';
 
 /** How many of a child's receipts the phone pages read at once (the newest; the list pages on the server). */
@@ -9,9 +10,10 @@ export const CHILD_RECEIPTS = 100;
 
 /** A child's receipts (newest first), with the ones of each contract and dinner booking, for the phone pages. */
 export function useChildReceipts(studentId: number | null) {
+  const input = { student_id: studentId!, page: 1, limit: CHILD_RECEIPTS };
   const q = useQuery({
-    queryKey: ['parentReceiptList', 'child', studentId],
-    queryFn: () => get('parentReceiptList', { student_id: studentId!, page: 1, limit: CHILD_RECEIPTS }),
+    queryKey: queryKey('parentReceiptList', input),
+    queryFn: () => get('parentReceiptList', input),
     enabled: studentId !== null,
   });
   const byContract = new Map<number, ReceiptRow[]>();

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { DailyReport } from '@wantuo/shared';
 import { get } from '../../api/http';
-import { nextPageOf } from '../../api/query';
+import { nextPageOf, queryKey } from '../../api/query';
 
 /** The steps of a child's day before leaving, in order (the label's key in reportsStrings, when, by whom). */
 export type ReportStep = { label: 'picked_up' | 'arrived' | 'dinner' | 'tutor_started' | 'tutor_ended'; at: string | null; by: string | null };
@@ -27,13 +27,16 @@ export const reportIsEmpty = (r: DailyReport): boolean => !r.state && !r.comment
 
 /** A child's report of a day (dailyReport). */
 export function useDailyReport(studentId: number, day: string) {
-  return useQuery({ queryKey: ['dailyReport', studentId, day], queryFn: () => get('dailyReport', { student_id: studentId, day }) });
+  return useQuery({
+    queryKey: queryKey('dailyReport', { student_id: studentId, day }),
+    queryFn: () => get('dailyReport', { student_id: studentId, day }),
+  });
 }
 
 /** A child's earlier days (dailyReportDays), paged by the server, 20 at a time. */
 export function useReportDays(studentId: number) {
   return useInfiniteQuery({
-    queryKey: ['dailyReportDays', studentId],
+    queryKey: queryKey('dailyReportDays', { student_id: studentId, limit: 20 }),
     initialPageParam: 1,
     queryFn: ({ pageParam }) => get('dailyReportDays', { student_id: studentId, page: pageParam, limit: 20 }),
     getNextPageParam: nextPageOf,

@@ -2,15 +2,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { COMMENT_PHOTOS_MAX, commentSaysSomething } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
-import { get, post, upload } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get, upload } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { reportsStrings } from './strings';
 
 /** classReportStatus of a class (none: the caller's first) on a day: the children, whose report went, who lacks a comment. */
 export function useClassReportStatus(classId: number | undefined, day: string) {
-  return useQuery({
-    queryKey: ['classReportStatus', classId ?? null, day],
-    queryFn: () => get('classReportStatus', { ...(classId ? { class_id: classId } : {}), day }),
-  });
+  const input = { ...(classId ? { class_id: classId } : {}), day };
+  return useQuery({ queryKey: queryKey('classReportStatus', input), queryFn: () => get('classReportStatus', input) });
 }
 
 /**
@@ -23,14 +23,20 @@ export function useCommentEditor(studentId: number, day: string) {
   const s = reportsStrings.use();
   const qc = useQueryClient();
   const current = useQuery({
-    queryKey: ['dailyReport', studentId, day],
+    queryKey: queryKey('dailyReport', { student_id: studentId, day }),
     queryFn: () => get('dailyReport', { student_id: studentId, day }),
   });
   const [chosen, setChosen] = useState<string[] | null>(null);
   const [text, setText] = useState<string | null>(null);
   const [pics, setPics] = useState<string[] | null>(null);
   const [uploading, setUploading] = useState(0);
-  const [saving, setSaving] = useState(false);
+  // a refusal is shown by the request wrapper; a stale version: the newer comment is read again
+  const saveComment = useAction('saveDailyComment', {
+    success: s('saved'),
+    onDone: () =>
+      Promise.all([qc.invalidateQueries({ queryKey: queryKey('classReportStatus') }), qc.invalidateQueries({ queryKey: queryKey('dailyReport') })]),
+    onError: () => void current.refetch(),
+  });
   const presets = chosen ?? current.data?.comment?.presets ?? [];
   const free = text ?? current.data?.comment?.text ?? '';
   const photos = pics ?? current.data?.comment?.photos ?? [];
@@ -65,28 +71,16 @@ export function useCommentEditor(studentId: number, day: string) {
       feedback().message.error(s('need_something'));
       return false;
     }
-    setSaving(true);
-    try {
-      await post('saveDailyComment', {
-        student_id: studentId,
-        day,
-        presets,
-        text: free.trim(),
-        photos,
-        version: current.data?.comment?.version ?? 0,
-      });
-      feedback().message.success(s('saved'));
-      await qc.invalidateQueries({ queryKey: ['classReportStatus'] });
-      await qc.invalidateQueries({ queryKey: ['dailyReport', studentId] });
-      return true;
-    } catch {
-      // shown; a stale version: the reload below shows the newer comment
-      void current.refetch();
-      return false;
-    } finally {
-      setSaving(false);
-    }
+    const saved = await saveComment.run({
+      student_id: studentId,
+      day,
+      presets,
+      text: free.trim(),
+      photos,
+      version: current.data?.comment?.version ?? 0,
+    });
+    return saved !== undefined;
   };
 
-  return { current, presets, free, setText, photos, room, uploading, saving, toggle, addPhotos, removePhoto, save };
+  return { current, presets, free, setText, photos, room, uploading, saving: saveComment.busy, toggle, addPhotos, removePhoto, save };
 }
