@@ -53,6 +53,10 @@ describe('zodRule: antd rules from a shared zod field', () => {
     expect(await check(notes, '')).toBeUndefined();
     expect(await check(notes, 'x'.repeat(1001))).toBe('内容过长（最多 1000 个字符）');
     expect(isRequired(AddStudentInput.shape.grade)).toBe(false);
+    // a form may require what a partial update may leave out
+    const grade = zodRule(AddStudentInput, 'grade', { label: '年级', required: true });
+    expect(required(grade)).toBe(true);
+    expect(await check(grade, '')).toBe('请输入年级');
   });
 
   it('a refined object schema still gives its fields; toInput turns the form value into the input’s', async () => {

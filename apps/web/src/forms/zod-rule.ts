@@ -16,6 +16,8 @@ export interface ZodRuleOptions {
   label?: string;
   /** the form value as the input sends it (a dayjs to YYYY-MM-DD, a switch to 0/1); the value itself by default */
   toInput?: (value: unknown) => unknown;
+  /** whether the form must have it, where the form differs from the input (a field a partial update may leave out) */
+  required?: boolean;
 }
 
 /** An empty form value: not given, or a text of spaces only (the schemas trim). */
@@ -42,10 +44,10 @@ export async function issueText(message: string, label?: string): Promise<string
  * the user's language, so a form never restates the API's limits: `rules={zodRule(StudentSettingInput, 'name', label)}`.
  */
 export function zodRule<K extends string>(schema: ObjectSchema<K>, field: K, opts: string | ZodRuleOptions = {}): Rule[] {
-  const { label, toInput = (v: unknown) => v } = typeof opts === 'string' ? { label: opts } : opts;
+  const { label, toInput = (v: unknown) => v, required: must } = typeof opts === 'string' ? { label: opts } : opts;
   const fieldSchema = schema.shape[field];
   if (!fieldSchema) throw new Error(`zodRule: the schema has no field ${field}`);
-  const required = isRequired(fieldSchema);
+  const required = must ?? isRequired(fieldSchema);
   return [
     {
       required,

@@ -1,9 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Avatar, Button, Card, Form, Input, Select, Space, Switch, Tabs, Tag, Typography, Upload } from 'antd';
-import { PASSWORD_RE, Role, type ActivityRow } from '@wantuo/shared';
+import { ChangePwdInput, ProfileInput, Role, type ActivityRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get, upload } from '../../api/http';
+import { queryKey } from '../../api/query';
+import { zodRule } from '../../forms';
 import { ServerTable } from '../../components/server-table';
 import { LoadError, Loading } from '../../components/states';
 import { LANGS } from '../../i18n/messages';
@@ -19,7 +21,7 @@ function RecentActivity() {
   const ta = accountStrings.use();
   const clock = useSchoolClock();
   const [page, setPage] = useState(1);
-  const q = useQuery({ queryKey: ['loginLog', page], queryFn: () => get('loginLog', { page, limit: 10 }) });
+  const q = useQuery({ queryKey: queryKey('loginLog', { page, limit: 10 }), queryFn: () => get('loginLog', { page, limit: 10 }) });
   return (
     <ServerTable<ActivityRow>
       query={q}
@@ -44,22 +46,20 @@ function RecentActivity() {
 
 function Profile() {
   const t = useT();
-  const q = useQuery({ queryKey: ['userInfo'], queryFn: () => get('userInfo') });
+  const q = useQuery({ queryKey: queryKey('userInfo'), queryFn: () => get('userInfo') });
   const { save, saved, busy } = useSaveNickname();
+  // a refusal is shown by the request wrapper
+  const avatar = useMutation({ mutationFn: (form: FormData) => upload('profile', form), onSuccess: saved });
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => q.refetch()} />;
 
   const saveNickname = async ({ nickname }: { nickname: string }) => {
     await save(nickname);
   };
-  const uploadAvatar = async (file: File) => {
+  const uploadAvatar = (file: File) => {
     const form = new FormData();
     form.append('avatar', file);
-    try {
-      saved(await upload('profile', form));
-    } catch {
-      // shown by the request wrapper
-    }
+    avatar.mutate(form);
     return false;
   };
 
@@ -71,7 +71,7 @@ function Profile() {
         </Avatar>
         <div>
           <Upload accept="image/jpeg,image/png,image/gif,image/webp" showUploadList={false} beforeUpload={uploadAvatar}>
-            <Button>{t('settings.upload_avatar')}</Button>
+            <Button loading={avatar.isPending}>{t('settings.upload_avatar')}</Button>
           </Upload>
           <div>
             <Typography.Text type="secondary">{t('settings.avatar_hint')}</Typography.Text>
@@ -79,7 +79,11 @@ function Profile() {
         </div>
       </Space>
       <Form layout="vertical" initialValues={{ nickname: q.data.nickname }} onFinish={saveNickname}>
-        <Form.Item name="nickname" label={t('settings.nickname')} rules={[{ required: true, whitespace: true, max: 32 }]}>
+        <Form.Item
+          name="nickname"
+          label={t('settings.nickname')}
+          rules={zodRule(ProfileInput, 'nickname', { label: t('settings.nickname'), required: true })}
+        >
           <Input maxLength={32} />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={busy}>
@@ -99,17 +103,10 @@ function ChangePassword() {
   };
   return (
     <Form layout="vertical" onFinish={submit} style={{ maxWidth: 420 }}>
-      <Form.Item name="oldpassword" label={t('settings.old_password')} rules={[{ required: true, message: t('login.password_required') }]}>
+      <Form.Item name="oldpassword" label={t('settings.old_password')} rules={zodRule(ChangePwdInput, 'oldpassword', t('settings.old_password'))}>
         <Input.Password autoComplete="current-password" />
       </Form.Item>
-      <Form.Item
-        name="newpassword"
-        label={t('settings.new_password')}
-        rules={[
-          { required: true, message: t('login.password_required') },
-          { pattern: PASSWORD_RE, message: t('reset.new_password') },
-        ]}
-      >
+      <Form.Item name="newpassword" label={t('settings.new_password')} rules={zodRule(ChangePwdInput, 'newpassword', t('settings.new_password'))}>
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       <Form.Item

@@ -10,7 +10,6 @@ export const accountStrings = defineStrings({
   'teacher.male': { zh: '男', en: 'Male' },
   'teacher.female': { zh: '女', en: 'Female' },
   'teacher.email': { zh: '电子邮箱', en: 'E-mail' },
-  'teacher.email_invalid': { zh: '邮箱格式不正确', en: 'Not an e-mail address' },
   'teacher.remark': { zh: '个人简介', en: 'About me' },
   'teacher.remark_hint': { zh: '家长和同事能看到的简短介绍（最多 500 字）', en: 'A short introduction (at most 500 characters)' },
   'teacher.mobile': { zh: '手机号', en: 'Mobile' },
@@ -26,8 +25,6 @@ export const accountStrings = defineStrings({
   'teacher.readonly_hint': { zh: '手机号、角色和负责的任务由机构管理员修改', en: 'The school admin changes the mobile, the role and the duties' },
   'teacher.saved': { zh: '资料已保存', en: 'Profile saved' },
   'teacher.save': { zh: '保存资料', en: 'Save profile' },
-  'teacher.name_required': { zh: '请填写姓名', en: 'Enter the name' },
-  'teacher.nickname_required': { zh: '请填写昵称', en: 'Enter the nickname' },
   // the account's recent activity (settings)
   'activity.login': { zh: '账号密码登录', en: 'Signed in with password' },
   'activity.login.sms': { zh: '短信验证码登录', en: 'Signed in with SMS code' },

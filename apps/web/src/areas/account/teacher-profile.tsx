@@ -1,9 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Form, Input, Radio, Space, Tag } from 'antd';
-import type { TeacherSaveInfoInput, UserInfo } from '@wantuo/shared';
-import { useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { TeacherSaveInfoInput, type UserInfo } from '@wantuo/shared';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
+import { zodRule } from '../../forms';
 import { LoadError, Loading } from '../../components/states';
 import { useSession } from '../../stores/session';
 import { accountStrings } from './strings';
@@ -28,35 +29,30 @@ export function TeacherProfile() {
   const queryClient = useQueryClient();
   const user = useSession((s) => s.user);
   const setUser = useSession((s) => s.setUser);
-  const q = useQuery({ queryKey: ['teacherInfo', 'own'], queryFn: () => get('teacherInfo') });
-  const [busy, setBusy] = useState(false);
+  const q = useQuery({ queryKey: queryKey('teacherInfo'), queryFn: () => get('teacherInfo') });
+  const saveInfo = useAction('teacherSaveInfo', {
+    success: t('teacher.saved'),
+    onDone: (saved) => {
+      queryClient.setQueryData(queryKey('teacherInfo'), saved);
+      if (user) setUser({ ...(user as UserInfo), nickname: saved.nickname, name: saved.name });
+    },
+    // shown by the request wrapper (a stale version: reload and try again)
+    onError: () => void q.refetch(),
+  });
   const [form] = Form.useForm<Values>();
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => q.refetch()} />;
   const me = q.data;
 
-  const save = async (v: Values) => {
-    setBusy(true);
-    try {
-      const body: TeacherSaveInfoInput = {
-        version: me.version,
-        name: v.name.trim(),
-        nickname: v.nickname.trim(),
-        gender: v.gender === 0 ? null : v.gender,
-        email: v.email.trim(),
-        remark: v.remark.trim(),
-      };
-      const saved = await post('teacherSaveInfo', body);
-      queryClient.setQueryData(['teacherInfo', 'own'], saved);
-      if (user) setUser({ ...(user as UserInfo), nickname: saved.nickname, name: saved.name });
-      feedback().message.success(t('teacher.saved'));
-    } catch {
-      // shown by the request wrapper (a stale version: reload and try again)
-      void q.refetch();
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = (v: Values) =>
+    void saveInfo.run({
+      version: me.version,
+      name: v.name.trim(),
+      nickname: v.nickname.trim(),
+      gender: v.gender === 0 ? null : v.gender,
+      email: v.email.trim(),
+      remark: v.remark.trim(),
+    });
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%', maxWidth: 520 }} data-testid="teacher-profile">
@@ -76,17 +72,13 @@ export function TeacherProfile() {
         initialValues={{ name: me.name, nickname: me.nickname, gender: me.gender ?? 0, email: me.email ?? '', remark: me.remark ?? '' }}
         onFinish={save}
       >
-        <Form.Item
-          name="name"
-          label={t('teacher.name')}
-          rules={[{ required: true, whitespace: true, message: t('teacher.name_required') }, { max: 32 }]}
-        >
+        <Form.Item name="name" label={t('teacher.name')} rules={zodRule(TeacherSaveInfoInput, 'name', { label: t('teacher.name'), required: true })}>
           <Input maxLength={32} />
         </Form.Item>
         <Form.Item
           name="nickname"
           label={t('teacher.nickname')}
-          rules={[{ required: true, whitespace: true, message: t('teacher.nickname_required') }, { max: 32 }]}
+          rules={zodRule(TeacherSaveInfoInput, 'nickname', { label: t('teacher.nickname'), required: true })}
         >
           <Input maxLength={32} />
         </Form.Item>
@@ -99,13 +91,18 @@ export function TeacherProfile() {
             ]}
           />
         </Form.Item>
-        <Form.Item name="email" label={t('teacher.email')} rules={[{ type: 'email', message: t('teacher.email_invalid') }, { max: 254 }]}>
+        <Form.Item name="email" label={t('teacher.email')} rules={zodRule(TeacherSaveInfoInput, 'email', t('teacher.email'))}>
           <Input inputMode="email" autoComplete="email" maxLength={254} />
         </Form.Item>
-        <Form.Item name="remark" label={t('teacher.remark')} extra={t('teacher.remark_hint')} rules={[{ max: 500 }]}>
+        <Form.Item
+          name="remark"
+          label={t('teacher.remark')}
+          extra={t('teacher.remark_hint')}
+          rules={zodRule(TeacherSaveInfoInput, 'remark', t('teacher.remark'))}
+        >
           <Input.TextArea rows={3} maxLength={500} showCount />
         </Form.Item>
-        <Button type="primary" htmlType="submit" loading={busy} block>
+        <Button type="primary" htmlType="submit" loading={saveInfo.busy} block>
           {t('teacher.save')}
         </Button>
       </Form>

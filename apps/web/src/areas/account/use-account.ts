@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { UserInfo } from '@wantuo/shared';
-import { useState } from 'react';
+import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
-import { post } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { t } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
 
@@ -14,24 +14,18 @@ import { useSession } from '../../stores/session';
 export function useSaveNickname() {
   const setUser = useSession((s) => s.setUser);
   const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const saved = (info: UserInfo) => {
+  const keep = (info: UserInfo) => {
     setUser(info);
-    queryClient.setQueryData(['userInfo'], info);
+    queryClient.setQueryData(queryKey('userInfo'), info);
+  };
+  /** a profile answer from elsewhere (the avatar's upload): kept and confirmed */
+  const saved = (info: UserInfo) => {
+    keep(info);
     feedback().message.success(t('common.saved'));
   };
-  const save = async (nickname: string): Promise<boolean> => {
-    setBusy(true);
-    try {
-      saved(await post('profile', { nickname: nickname.trim() }));
-      return true;
-    } catch {
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { save, saved, busy };
+  const profile = useAction('profile', { success: t('common.saved'), onDone: keep });
+  const save = async (nickname: string): Promise<boolean> => (await profile.run({ nickname: nickname.trim() })) !== undefined;
+  return { save, saved, busy: profile.busy };
 }
 
 /**
@@ -40,20 +34,14 @@ export function useSaveNickname() {
  */
 export function useChangePassword(then: () => void) {
   const clear = useSession((s) => s.clear);
-  const [busy, setBusy] = useState(false);
-  const change = async (oldpassword: string, newpassword: string): Promise<boolean> => {
-    setBusy(true);
-    try {
-      await post('changepwd', { oldpassword, newpassword });
-      feedback().message.success(t('settings.password_changed'));
+  const changepwd = useAction('changepwd', {
+    success: t('settings.password_changed'),
+    onDone: () => {
       clear();
       then();
-      return true;
-    } catch {
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { change, busy };
+    },
+  });
+  const change = async (oldpassword: string, newpassword: string): Promise<boolean> =>
+    (await changepwd.run({ oldpassword, newpassword })) !== undefined;
+  return { change, busy: changepwd.busy };
 }
