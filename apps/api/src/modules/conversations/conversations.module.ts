@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MessagesModule } from '../messages/messages.module';
 import { ConversationsClock } from './conversations-clock';
 import { ConversationsController } from './conversations.controller';
+import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
 import { ConversationNotices } from './notices.service';
 
@@ -12,7 +13,7 @@ import { ConversationNotices } from './notices.service';
 @Module({
   imports: [MessagesModule],
   controllers: [ConversationsController],
-  providers: [ConversationsService, ConversationsClock, ConversationNotices],
+  providers: [ConversationsService, ConversationsClock, ConversationNotices, ConversationsRepository],
   exports: [ConversationsClock, ConversationNotices],
 })
 export class ConversationsModule {}

@@ -53,14 +53,11 @@ export class ConversationsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly events: DomainEvents,
     private readonly clock: ConversationsClock,
+    private readonly repo: ConversationsRepository,
   ) {}
 
-  private repo(em: Pick<DataSource, 'query'> = this.db) {
-    return new ConversationsRepository(em);
-  }
-
   async list(user: SchoolCaller, q: ConversationListQuery): Promise<ConversationPage> {
-    const rows = await this.repo().list(user.schoolId, user.id, user.role, sideOf(user.role), q);
+    const rows = await this.repo.list(user, sideOf(user.role), q);
     return pageOf(
       rows.map((r) => ({
         student_id: r.student_id,
@@ -79,19 +76,18 @@ export class ConversationsService {
   }
 
   unread(user: SchoolCaller): Promise<ConversationUnread> {
-    return this.repo().unread(user.schoolId, user.id, user.role, sideOf(user.role));
+    return this.repo.unread(user, sideOf(user.role));
   }
 
   async info(user: SchoolCaller, q: ConversationInfoQuery): Promise<ConversationInfo> {
-    const repo = this.repo();
-    const child = await repo.child(user.schoolId, user.id, user.role, q.student_id);
+    const child = await this.repo.child(this.db, user, q.student_id);
     if (!child) throw new AppError('conversations.not_found');
-    const conversationId = await repo.find(child.student_id);
+    const conversationId = await this.repo.find(this.db, child.student_id);
     const [staff, family, read, rows] = await Promise.all([
-      repo.staff(user.schoolId, child.student_id, conversationId),
-      repo.family(user.schoolId, child.student_id),
-      conversationId ? repo.readUpTo(conversationId) : { family: null, school: null },
-      conversationId ? repo.messages(conversationId, q.before, q.limit) : ([] as MessageRecord[]),
+      this.repo.staff(this.db, user.schoolId, child.student_id, conversationId),
+      this.repo.family(user.schoolId, child.student_id),
+      conversationId ? this.repo.readUpTo(conversationId) : { family: null, school: null },
+      conversationId ? this.repo.messages(conversationId, q.before, q.limit) : ([] as MessageRecord[]),
     ]);
     const now = this.clock.now();
     return {
@@ -121,24 +117,23 @@ export class ConversationsService {
     const schoolId = user.schoolId;
     const write = () =>
       this.db.transaction(async (em) => {
-        const repo = this.repo(em);
-        const child = await repo.child(schoolId, user.id, user.role, input.student_id);
+        const child = await this.repo.child(em, user, input.student_id);
         if (!child) throw new AppError('conversations.not_found');
         // a guardian's sends one at a time (the limit counts what the others committed); staff are not limited, so their
         // sends never wait for each other (a teacher's bulk replies hold no connection waiting for a lock)
-        if (side === 'family') await repo.lockSender(user.id);
-        const again = await repo.byRequest(user.id, input.request_id);
-        const staff = await repo.staff(schoolId, child.student_id, await repo.find(child.student_id));
+        if (side === 'family') await this.repo.lockSender(em, user.id);
+        const again = await this.repo.byRequest(em, user.id, input.request_id);
+        const staff = await this.repo.staff(em, schoolId, child.student_id, await this.repo.find(em, child.student_id));
         if (again) return { message: again, fresh: false, staff, child };
-        if (side === 'family' && (await repo.sentLastMinute(user.id)) >= CONVERSATION_LIMITS.guardianPerMinute)
+        if (side === 'family' && (await this.repo.sentLastMinute(em, user.id)) >= CONVERSATION_LIMITS.guardianPerMinute)
           throw new AppError('conversations.rate_limited', { max: CONVERSATION_LIMITS.guardianPerMinute });
         if (input.photo_url) {
           if (!child.photo_consent) throw new AppError('conversations.photo_consent_required');
-          if (!(await repo.ownImage(input.photo_url, user.id))) throw new AppError('conversations.photo_not_yours');
+          if (!(await this.repo.ownImage(em, input.photo_url, user.id))) throw new AppError('conversations.photo_not_yours');
         }
-        const senderName = side === 'family' ? ((await repo.relation(child.student_id, user.id)) ?? user.name) : user.name;
-        const conversationId = await repo.ensure(schoolId, child.student_id);
-        const message = await repo.insert({
+        const senderName = side === 'family' ? ((await this.repo.relation(em, child.student_id, user.id)) ?? user.name) : user.name;
+        const conversationId = await this.repo.ensure(em, schoolId, child.student_id);
+        const message = await this.repo.insert(em, {
           conversationId,
           schoolId,
           studentId: child.student_id,
@@ -161,8 +156,8 @@ export class ConversationsService {
     });
     const now = this.clock.now();
     if (out.fresh) {
-      const family = await this.repo().family(schoolId, out.child.student_id);
-      const heads = out.message.urgent ? await this.repo().headTeachers(schoolId) : [];
+      const family = await this.repo.family(schoolId, out.child.student_id);
+      const heads = out.message.urgent ? await this.repo.headTeachers(schoolId) : [];
       const to = new Set<number>([
         user.id,
         ...family.map((f) => f.id),
@@ -200,29 +195,26 @@ export class ConversationsService {
   }
 
   async read(user: SchoolCaller, input: ConversationReadInput): Promise<Record<string, never>> {
-    const repo = this.repo();
-    const child = await repo.child(user.schoolId, user.id, user.role, input.student_id);
+    const child = await this.repo.child(this.db, user, input.student_id);
     if (!child) throw new AppError('conversations.not_found');
-    const conversationId = await repo.find(child.student_id);
-    if (conversationId) await repo.markRead(conversationId, user.id, sideOf(user.role), input.upto_id);
+    const conversationId = await this.repo.find(this.db, child.student_id);
+    if (conversationId) await this.repo.markRead(conversationId, user.id, sideOf(user.role), input.upto_id);
     return {};
   }
 
   async retract(user: SchoolCaller, input: ConversationRetractInput): Promise<ConversationMessage> {
     const schoolId = user.schoolId;
     const message = await this.db.transaction(async (em) => {
-      const repo = this.repo(em);
-      const m = await repo.lockMessage(schoolId, input.id);
+      const m = await this.repo.lockMessage(em, schoolId, input.id);
       if (!m) throw new AppError('conversations.message_not_found');
       if (m.sender_id !== user.id) throw new AppError('conversations.retract_not_yours');
       if (m.retracted_at) throw new AppError('conversations.already_retracted');
       if (!canRetract(m.sent_at, this.clock.now())) throw new AppError('conversations.retract_too_late');
-      return repo.retract(m.id);
+      return this.repo.retract(em, m.id);
     });
-    const repo = this.repo();
     const [family, staff] = await Promise.all([
-      repo.family(schoolId, message.student_id),
-      repo.staff(schoolId, message.student_id, message.conversation_id),
+      this.repo.family(schoolId, message.student_id),
+      this.repo.staff(this.db, schoolId, message.student_id, message.conversation_id),
     ]);
     this.events.emit('conversation.message', {
       school_id: schoolId,
@@ -235,13 +227,13 @@ export class ConversationsService {
   }
 
   async officeHours(user: SchoolCaller): Promise<OfficeHoursInfo> {
-    const [hours, tz] = await Promise.all([this.repo().officeHours(user.id), schoolTimeZone(this.db, user.schoolId)]);
+    const [hours, tz] = await Promise.all([this.repo.officeHours(user.id), schoolTimeZone(this.db, user.schoolId)]);
     const h = hours ?? DEFAULT_OFFICE_HOURS;
     return { days: h.days, start: h.start, end: h.end, is_default: !hours, open_now: officeOpen(h, this.clock.now(), tz) };
   }
 
   async saveOfficeHours(user: SchoolCaller, input: OfficeHoursSaveInput): Promise<OfficeHoursInfo> {
-    await this.repo().saveOfficeHours(user.schoolId, user.id, input);
+    await this.repo.saveOfficeHours(user.schoolId, user.id, input);
     return this.officeHours(user);
   }
 }

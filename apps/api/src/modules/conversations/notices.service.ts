@@ -23,18 +23,14 @@ export class ConversationNotices {
     @InjectDataSource() private readonly db: DataSource,
     private readonly messages: GuardianMessages,
     private readonly clock: ConversationsClock,
+    private readonly repo: ConversationsRepository,
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
   async sweep(at?: Date): Promise<number> {
     const now = at ?? this.clock.now();
     const staged = await this.db.transaction(async (em) => {
-      const due = await new ConversationsRepository(em).claimNotices(
-        now,
-        CONVERSATION_LIMITS.notifyDelayMs,
-        CONVERSATION_LIMITS.notifyQuietMs,
-        BATCH,
-      );
+      const due = await this.repo.claimNotices(em, now, CONVERSATION_LIMITS.notifyDelayMs, CONVERSATION_LIMITS.notifyQuietMs, BATCH);
       const items: GuardianMessage[] = due.map((d) => ({
         school_id: d.school_id,
         user_id: d.user_id,
