@@ -5,7 +5,7 @@ import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
 import { pointsStrings } from './strings';
-import { nextPageOf } from '../../api/query';
+import { nextPageOf, queryKey } from '../../api/query';
 
 export const ORDER_COLOR: Record<OrderState, string> = { pending: 'gold', handed_over: 'green', cancelled: 'default' };
 
@@ -21,7 +21,7 @@ export function LedgerList({ studentId }: { studentId: number }) {
   const s = pointsStrings.use();
   const when = useSchoolClock().dateTime;
   const q = useInfiniteQuery({
-    queryKey: ['studentPoints', studentId],
+    queryKey: queryKey('studentPoints', { student_id: studentId, limit: HISTORY_PAGE }),
     queryFn: ({ pageParam }) => get('studentPoints', { student_id: studentId, page: pageParam, limit: HISTORY_PAGE }),
     initialPageParam: 1,
     getNextPageParam: nextPageOf,

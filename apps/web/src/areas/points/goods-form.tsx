@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAction } from '../../api/action';
 import { get, upload } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
 import { GoodsPicture } from './common';
@@ -25,7 +26,7 @@ export default function GoodsForm() {
   const [params] = useSearchParams();
   const id = Number(params.get('id')) || null;
   const info = useQuery({
-    queryKey: ['scoreGoodsInfo', id],
+    queryKey: queryKey('scoreGoodsInfo', { id: id! }),
     queryFn: () => get('scoreGoodsInfo', { id: id! }, { silent: true }),
     enabled: id !== null,
     retry: false,

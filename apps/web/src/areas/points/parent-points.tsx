@@ -9,7 +9,7 @@ import { GoodsPicture, LedgerList, OrderStateTag } from './common';
 import { pointsStrings } from './strings';
 import { useBalances, useExchange } from './use-parent-points';
 import { ChildSwitcher, ParentChildren } from '../parent/children-gate';
-import { nextPageOf } from '../../api/query';
+import { nextPageOf, queryKey } from '../../api/query';
 
 /** /parent_points: each child's balance and history, the goods on sale with exchange (confirmed first), and the exchanges made. */
 export default function ParentPoints() {
@@ -72,7 +72,7 @@ function Shop({ balance, onExchange }: { balance: number | undefined; onExchange
   const s = pointsStrings.use();
   // 20 goods at a time, "more" for the next (the server pages them)
   const q = useInfiniteQuery({
-    queryKey: ['pointsShop'],
+    queryKey: queryKey('pointsShop', { limit: SHOP_PAGE }),
     queryFn: ({ pageParam }) => get('pointsShop', { page: pageParam, limit: SHOP_PAGE }),
     initialPageParam: 1,
     getNextPageParam: nextPageOf,
@@ -213,9 +213,10 @@ function Orders({ studentId }: { studentId: number }) {
   const s = pointsStrings.use();
   const when = useSchoolClock().dateTime;
   const [page, setPage] = useState(1);
+  const input = { student_id: studentId, page, limit: 10 };
   const q = useQuery({
-    queryKey: ['scoreOrderList', 'parent', studentId, page],
-    queryFn: () => get('scoreOrderList', { student_id: studentId, page, limit: 10 }),
+    queryKey: queryKey('scoreOrderList', input),
+    queryFn: () => get('scoreOrderList', input),
   });
   const total = q.data?.total ?? 0;
   return (

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
@@ -16,13 +17,16 @@ import { pointsStrings } from './strings';
 
 type Listed = 'all' | 'listed' | 'unlisted';
 
+/** The pending orders' count of the tab's badge (one row: the total comes with the page). */
+const PENDING_BADGE = { state: 'pending' as const, page: 1, limit: 1 };
+
 /** /principal_shop: the points goods (price, stock, listed; add stock, price, unlist, delete) and the exchange orders to hand over. */
 export default function PrincipalShop() {
   const s = pointsStrings.use();
   const [tab, setTab] = useState<'goods' | 'orders'>('goods');
   const pending = useQuery({
-    queryKey: ['scoreOrderList', 'badge'],
-    queryFn: () => get('scoreOrderList', { state: 'pending', page: 1, limit: 1 }),
+    queryKey: queryKey('scoreOrderList', PENDING_BADGE),
+    queryFn: () => get('scoreOrderList', PENDING_BADGE),
     refetchInterval: 60_000,
   });
   return (
@@ -58,17 +62,19 @@ function GoodsList() {
   const [pricing, setPricing] = useState<ScoreGoods | null>(null);
   const [stocking, setStocking] = useState<ScoreGoods | null>(null);
   const filters = { ...(listed !== 'all' ? { listed: listed === 'listed' ? 1 : 0 } : {}), ...(keyword ? { keyword } : {}) };
+  const input = { page, limit: PAGE, ...filters };
   const q = useQuery({
-    queryKey: ['scoreGoodsList', filters, page],
-    queryFn: () => get('scoreGoodsList', { page, limit: PAGE, ...filters }),
+    queryKey: queryKey('scoreGoodsList', input),
+    queryFn: () => get('scoreGoodsList', input),
     placeholderData: keepPreviousData,
   });
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['scoreGoodsList'] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: queryKey('scoreGoodsList') });
 
   // a stale version is refused (shown by the request wrapper)
   const unmount = useAction('unmountScoreGoods', { onDone: refresh });
   const toggle = (g: ScoreGoods) => unmount.run({ id: g.id, version: g.version, listed: !g.listed });
 
+  const del = useAction('delScoreGoods', { success: (r) => (r.deleted ? s('del.deleted') : s('del.unlisted')), onDone: refresh });
   const remove = (g: ScoreGoods) =>
     feedback().modal.confirm({
       title: s('del.title', { name: g.name }),
@@ -76,11 +82,7 @@ function GoodsList() {
       okText: g.exchanged > 0 ? s('act.unlist') : s('act.delete'),
       okButtonProps: { danger: g.exchanged === 0 },
       cancelText: s('cancel'),
-      onOk: async () => {
-        const r = await post('delScoreGoods', { id: g.id, version: g.version });
-        feedback().message.success(r.deleted ? s('del.deleted') : s('del.unlisted'));
-        refresh();
-      },
+      onOk: () => del.run({ id: g.id, version: g.version }),
     });
 
   return (
@@ -197,7 +199,7 @@ function PriceDialog({ g, onClose, onSaved }: { g: ScoreGoods; onClose: () => vo
   const s = pointsStrings.use();
   const when = useSchoolClock().dateTime;
   const [form] = Form.useForm<{ price: number; reason?: string }>();
-  const info = useQuery({ queryKey: ['scoreGoodsInfo', g.id], queryFn: () => get('scoreGoodsInfo', { id: g.id }) });
+  const info = useQuery({ queryKey: queryKey('scoreGoodsInfo', { id: g.id }), queryFn: () => get('scoreGoodsInfo', { id: g.id }) });
   const editPrice = useAction('editScoreGoodsPrice', {
     success: s('saved'),
     onDone: () => {

@@ -3,7 +3,9 @@ import { Badge, Button, Flex, Form, Input, Modal, Space, Tabs, Typography } from
 import { canCancel, canHandOver, ORDER_STATES, type OrderState, type ScoreOrder } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
@@ -22,17 +24,18 @@ export function OrderList() {
   const qc = useQueryClient();
   const [state, setState] = useState<StateTab>('pending');
   const [page, setPage] = useState(1);
-  const [busy, setBusy] = useState<number | null>(null);
   const [cancelling, setCancelling] = useState<ScoreOrder | null>(null);
+  const input = { page, limit: PAGE, ...(state !== 'all' ? { state } : {}) };
   const q = useQuery({
-    queryKey: ['scoreOrderList', state, page],
-    queryFn: () => get('scoreOrderList', { page, limit: PAGE, ...(state !== 'all' ? { state } : {}) }),
+    queryKey: queryKey('scoreOrderList', input),
+    queryFn: () => get('scoreOrderList', input),
     placeholderData: keepPreviousData,
   });
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ['scoreOrderList'] });
-    void qc.invalidateQueries({ queryKey: ['scoreGoodsList'] });
+    void qc.invalidateQueries({ queryKey: queryKey('scoreOrderList') });
+    void qc.invalidateQueries({ queryKey: queryKey('scoreGoodsList') });
   };
+  const hand = useAction('handOverScoreOrder', { success: s('order.handed'), onDone: refresh });
   const counts = q.data?.counts;
 
   const handOver = (o: ScoreOrder) =>
@@ -40,16 +43,7 @@ export function OrderList() {
       title: s('order.hand_over_confirm', { good: o.goods_name, student: o.student_name }),
       okText: s('order.hand_over'),
       cancelText: s('cancel'),
-      onOk: async () => {
-        setBusy(o.id);
-        try {
-          await post('handOverScoreOrder', { id: o.id });
-          feedback().message.success(s('order.handed'));
-          refresh();
-        } finally {
-          setBusy(null);
-        }
-      },
+      onOk: () => hand.run({ id: o.id }),
     });
 
   return (
@@ -140,7 +134,7 @@ export function OrderList() {
               canHandOver(o.state) || canCancel(o.state) ? (
                 <Space size={0}>
                   {canHandOver(o.state) && (
-                    <Button type="link" size="small" loading={busy === o.id} onClick={() => handOver(o)}>
+                    <Button type="link" size="small" loading={hand.busy && hand.input?.id === o.id} onClick={() => handOver(o)}>
                       {s('order.hand_over')}
                     </Button>
                   )}
@@ -164,27 +158,22 @@ export function OrderList() {
 function CancelDialog({ o, onClose, onDone }: { o: ScoreOrder; onClose: () => void; onDone: () => void }) {
   const s = pointsStrings.use();
   const [form] = Form.useForm<{ reason: string }>();
-  const [busy, setBusy] = useState(false);
-  const save = async (v: { reason: string }) => {
-    setBusy(true);
-    try {
-      await post('cancelScoreOrder', { id: o.id, reason: v.reason.trim() });
-      feedback().message.success(s('order.cancelled_ok'));
+  // a refusal (handed over meanwhile) is shown by the request wrapper
+  const cancel = useAction('cancelScoreOrder', {
+    success: s('order.cancelled_ok'),
+    onDone: () => {
       onDone();
       onClose();
-    } catch {
-      // shown by the request wrapper (handed over meanwhile)
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const save = (v: { reason: string }) => cancel.run({ id: o.id, reason: v.reason.trim() });
   return (
     <Modal
       open
       title={s('order.cancel_title', { student: o.student_name, good: o.goods_name })}
       onCancel={onClose}
       onOk={() => form.submit()}
-      confirmLoading={busy}
+      confirmLoading={cancel.busy}
       okText={s('order.cancel')}
       okButtonProps={{ danger: true }}
       cancelText={s('cancel')}

@@ -2,14 +2,14 @@ import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/re
 import { Alert, Avatar, Button, Card, Checkbox, Drawer, Empty, Flex, Input, InputNumber, Segmented, Tag, Typography } from 'antd';
 import { applyPoints, POINTS_MAX_PER_ENTRY, type PointsStudent } from '@wantuo/shared';
 import { useDeferredValue, useMemo, useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
 import { LedgerList } from './common';
 import { pointsStrings } from './strings';
 import './teacher-points.css';
-import { nextPageOf } from '../../api/query';
+import { nextPageOf, queryKey } from '../../api/query';
 
 const AMOUNTS = [1, 2, 3, 5, 10];
 const REASONS = ['reason.1', 'reason.2', 'reason.3', 'reason.4', 'reason.5'] as const;
@@ -31,7 +31,7 @@ export default function TeacherPoints() {
   const [open, setOpen] = useState(false);
   const [history, setHistory] = useState<PointsStudent | null>(null);
   const q = useInfiniteQuery({
-    queryKey: ['pointsStudents', keyword],
+    queryKey: queryKey('pointsStudents', { limit: PAGE, keyword: keyword || undefined }),
     queryFn: ({ pageParam }) => get('pointsStudents', { page: pageParam, limit: PAGE, keyword: keyword || undefined }),
     initialPageParam: 1,
     getNextPageParam: nextPageOf,
@@ -145,8 +145,8 @@ export default function TeacherPoints() {
           onDone={() => {
             setOpen(false);
             setSelected(new Map());
-            void qc.invalidateQueries({ queryKey: ['pointsStudents'] });
-            void qc.invalidateQueries({ queryKey: ['studentPoints'] });
+            void qc.invalidateQueries({ queryKey: queryKey('pointsStudents') });
+            void qc.invalidateQueries({ queryKey: queryKey('studentPoints') });
           }}
         />
       )}
@@ -169,25 +169,18 @@ function AwardSheet({ chosen, onClose, onDone }: { chosen: PointsStudent[]; onCl
   const [sign, setSign] = useState<Sign>('add');
   const [amount, setAmount] = useState<number | null>(1);
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
   const [requestId, setRequestId] = useState(newRequestId);
   const points = amount ? (sign === 'add' ? amount : -amount) : 0;
   const short = sign === 'deduct' && amount ? chosen.filter((st) => !applyPoints(st.balance, -amount).ok) : [];
   const ready = !!amount && reason.trim().length > 0 && short.length === 0;
 
-  const submit = async () => {
-    setBusy(true);
-    try {
-      await post('awardPoints', { student_ids: chosen.map((st) => st.id), points, reason: reason.trim(), request_id: requestId });
-      feedback().message.success(s(sign === 'add' ? 'award.done_add' : 'award.done_deduct', { n: chosen.length, p: amount ?? 0 }));
-      onDone();
-    } catch {
-      // shown by the request wrapper (a balance changed meanwhile): a new attempt is a new request
-      setRequestId(newRequestId());
-    } finally {
-      setBusy(false);
-    }
-  };
+  // a refusal (a balance changed meanwhile) is shown by the request wrapper: a new attempt is a new request
+  const award = useAction('awardPoints', {
+    success: (_, input) => s(input.points > 0 ? 'award.done_add' : 'award.done_deduct', { n: input.student_ids.length, p: Math.abs(input.points) }),
+    onDone,
+    onError: () => setRequestId(newRequestId()),
+  });
+  const submit = () => award.run({ student_ids: chosen.map((st) => st.id), points, reason: reason.trim(), request_id: requestId });
 
   return (
     <Drawer
@@ -247,7 +240,7 @@ function AwardSheet({ chosen, onClose, onDone }: { chosen: PointsStudent[]; onCl
           <Alert type="warning" showIcon title={`${s('award.short')}：${short.map((st) => `${st.name}（${st.balance}）`).join('、')}`} />
         )}
         <Flex vertical gap={4}>
-          <Button type="primary" danger={sign === 'deduct'} size="large" block disabled={!ready} loading={busy} onClick={() => void submit()}>
+          <Button type="primary" danger={sign === 'deduct'} size="large" block disabled={!ready} loading={award.busy} onClick={() => void submit()}>
             {s(sign === 'add' ? 'award.submit_add' : 'award.submit_deduct', { n: chosen.length, p: amount ?? 0 })}
           </Button>
           <Typography.Text type="secondary" style={{ fontSize: 12, textAlign: 'center' }}>

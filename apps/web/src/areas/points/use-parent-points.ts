@@ -1,8 +1,9 @@
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import type { ParentChild, ScoreGoods } from '@wantuo/shared';
 import { useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { newRequestId } from '../../lib/request-id';
 import { pointsStrings } from './strings';
 
@@ -13,7 +14,7 @@ import { pointsStrings } from './strings';
 export function useBalances(kids: readonly ParentChild[]) {
   const balances = useQueries({
     queries: kids.map((k) => ({
-      queryKey: ['studentPoints', k.id, 'balance'],
+      queryKey: queryKey('studentPoints', { student_id: k.id, page: 1, limit: 1 }),
       queryFn: () => get('studentPoints', { student_id: k.id, page: 1, limit: 1 }),
     })),
   });
@@ -30,24 +31,14 @@ export function useBalances(kids: readonly ParentChild[]) {
 export function useExchange() {
   const s = pointsStrings.use();
   const qc = useQueryClient();
-  const [busy, setBusy] = useState(false);
   const [requestId, setRequestId] = useState(newRequestId);
-  const exchange = async (studentId: number, good: Pick<ScoreGoods, 'id' | 'price'>): Promise<boolean> => {
-    setBusy(true);
-    try {
-      await post('exchangeScoreGoods', { student_id: studentId, goods_id: good.id, price: good.price, request_id: requestId });
-      feedback().message.success(s('parent.exchanged'));
-      setRequestId(newRequestId());
-      return true;
-    } catch {
-      setRequestId(newRequestId());
-      return false;
-    } finally {
-      setBusy(false);
-      void qc.invalidateQueries({ queryKey: ['studentPoints'] });
-      void qc.invalidateQueries({ queryKey: ['pointsShop'] });
-      void qc.invalidateQueries({ queryKey: ['scoreOrderList'] });
-    }
+  // made or refused, the next attempt is a new request and the balances, the shop and the orders are read again
+  const reload = () => {
+    setRequestId(newRequestId());
+    for (const a of ['studentPoints', 'pointsShop', 'scoreOrderList'] as const) void qc.invalidateQueries({ queryKey: queryKey(a) });
   };
-  return { exchange, busy };
+  const act = useAction('exchangeScoreGoods', { success: s('parent.exchanged'), onDone: reload, onError: reload });
+  const exchange = async (studentId: number, good: Pick<ScoreGoods, 'id' | 'price'>): Promise<boolean> =>
+    (await act.run({ student_id: studentId, goods_id: good.id, price: good.price, request_id: requestId })) !== undefined;
+  return { exchange, busy: act.busy };
 }
