@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { early } from '../../lib/early-data';
 
 /**
@@ -9,7 +10,7 @@ import { early } from '../../lib/early-data';
 
 /** The guardian's children (parentChildren): the early answer when the shell started one (boot.ts), else asked for. */
 export function useParentChildren() {
-  return useQuery({ queryKey: ['parentChildren'], queryFn: () => early('parentChildren', () => get('parentChildren')) });
+  return useQuery({ queryKey: queryKey('parentChildren'), queryFn: () => early('parentChildren', () => get('parentChildren')) });
 }
 
 /** The child's given name: the name without its surname (one character; two for a compound surname such as 欧阳). */

@@ -2,6 +2,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Avatar, Badge, Card, Space, Tabs, Typography } from 'antd';
 import { lazy, Suspense } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
+import { childDays } from './child-day';
 import { early } from '../../lib/early-data';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
@@ -18,9 +20,9 @@ export default function ParentHome() {
   const tp = parentStrings.use();
   const tf = flowStrings.use();
   const client = useQueryClient();
-  const q = useQuery({ queryKey: ['parentChildren'], queryFn: () => early('parentChildren', () => get('parentChildren')) });
+  const q = useQuery({ queryKey: queryKey('parentChildren'), queryFn: () => early('parentChildren', () => get('parentChildren')) });
   const today = useSchoolToday();
-  const { live } = useFlowLive((e) => void client.invalidateQueries({ queryKey: ['clockingInInfo', e.student_id] }));
+  const { live } = useFlowLive((e) => void client.invalidateQueries(childDays(e.student_id)));
 
   const children = q.data?.list ?? [];
   const childrenCard = q.isLoading ? (

@@ -3,12 +3,14 @@ import { Button, DatePicker, Form, Input, List, Modal, Popconfirm, Select, Tag }
 import type { Dayjs } from 'dayjs';
 import type { LeaveRequestRow, ParentChild } from '@wantuo/shared';
 import { useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { flowStrings, type FlowKey } from '../flow/strings';
 
+const LEAVE_PAGE = { page: 1, limit: 20 };
 const STATUS_COLOR = ['gold', 'green', 'red', 'default'] as const;
 
 /** The parent's leave requests: ask for a child, see the decision, cancel. */
@@ -16,35 +18,25 @@ export function LeaveRequests({ kids }: { kids: ParentChild[] }) {
   const t = useT();
   const tf = flowStrings.use();
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const q = useQuery({ queryKey: ['parentLeaveList'], queryFn: () => get('parentLeaveList', { page: 1, limit: 20 }) });
+  const q = useQuery({ queryKey: queryKey('parentLeaveList', LEAVE_PAGE), queryFn: () => get('parentLeaveList', LEAVE_PAGE) });
 
-  const submit = async (v: { student_id: number; range: [Dayjs, Dayjs]; reason: string }) => {
-    setBusy(true);
-    try {
-      await post('submitLeave', {
-        student_id: v.student_id,
-        start_day: v.range[0].format('YYYY-MM-DD'),
-        end_day: v.range[1].format('YYYY-MM-DD'),
-        reason: v.reason.trim(),
-      });
-      feedback().message.success(tf('leave.sent'));
+  // refusals are shown by the request wrapper
+  const send = useAction('submitLeave', {
+    success: tf('leave.sent'),
+    onDone: () => {
       setOpen(false);
-      await q.refetch();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
-  };
-  const cancel = async (r: LeaveRequestRow) => {
-    try {
-      await post('cancelLeave', { id: r.id, version: r.version });
-      await q.refetch();
-    } catch {
-      // shown by the request wrapper
-    }
-  };
+      return q.refetch();
+    },
+  });
+  const withdraw = useAction('cancelLeave', { onDone: () => q.refetch() });
+  const submit = (v: { student_id: number; range: [Dayjs, Dayjs]; reason: string }) =>
+    send.run({
+      student_id: v.student_id,
+      start_day: v.range[0].format('YYYY-MM-DD'),
+      end_day: v.range[1].format('YYYY-MM-DD'),
+      reason: v.reason.trim(),
+    });
+  const cancel = (r: LeaveRequestRow) => withdraw.run({ id: r.id, version: r.version });
 
   return (
     <>
@@ -66,7 +58,9 @@ export function LeaveRequests({ kids }: { kids: ParentChild[] }) {
                 r.status === 0 || r.status === 1
                   ? [
                       <Popconfirm key="c" title={tf('leave.cancel_confirm')} onConfirm={() => cancel(r)}>
-                        <Button size="small">{t('common.cancel')}</Button>
+                        <Button size="small" loading={withdraw.busy && withdraw.input?.id === r.id}>
+                          {t('common.cancel')}
+                        </Button>
                       </Popconfirm>,
                     ]
                   : []
@@ -95,7 +89,7 @@ export function LeaveRequests({ kids }: { kids: ParentChild[] }) {
           <Form.Item name="reason" label={tf('leave.reason')} rules={[{ required: true, whitespace: true, max: 500, message: tf('leave.reason') }]}>
             <Input.TextArea rows={3} maxLength={500} showCount />
           </Form.Item>
-          <Button type="primary" htmlType="submit" block size="large" loading={busy}>
+          <Button type="primary" htmlType="submit" block size="large" loading={send.busy}>
             {tf('leave.send')}
           </Button>
         </Form>
