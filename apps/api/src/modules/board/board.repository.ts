@@ -1,26 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { STEP_EVENT, type FlowBoardStudent } from '@wantuo/shared';
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import { DataSource } from 'typeorm';
 import { responsibleFor } from '../../core/access/access';
 import { kdb } from '../../core/database/kysely';
 import type { SchoolCaller } from '../../core/auth/current-user.decorator';
-import { callerView, mobileSql } from '../privacy/mobile-access';
-
-/**
- * An SQL fragment built by a string helper that adds its values through a `p` (privacy/mobile-access.ts), as a Kysely
- * expression whose values stay parameters of the statement.
- */
-function fragment<T>(build: (p: (value: unknown) => string) => string): RawBuilder<T> {
-  const values: unknown[] = [];
-  const text = build((value) => `\u0000${values.push(value) - 1}\u0000`);
-  const parts = text.split('\u0000');
-  return sql<T>`${sql.join(
-    parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part)]}`)),
-    sql.raw(''),
-  )}`;
-}
+import { callerView, mobileOf } from '../privacy/mobile-access';
 
 /** The board's queries (board.service.ts). */
 @Injectable()
@@ -108,9 +94,12 @@ export class BoardRepository {
         sql<FlowBoardStudent['pickup_override']>`${eb.ref('dep.payload')}->>'override'`.as('pickup_override'),
         sql<FlowBoardStudent['pickup_people']>`coalesce(${eb
           .selectFrom('pickup_people as p')
-          .select(
-            sql`json_agg(json_build_object('id', p.id, 'name', p.name, 'relation', p.relation, 'mobile', ${fragment((p) =>
-              mobileSql(view, 'p.mobile', 's.id', p),
+          .select((x) =>
+            sql`json_agg(json_build_object('id', p.id, 'name', p.name, 'relation', p.relation, 'mobile', ${mobileOf(
+              x,
+              view,
+              x.ref('p.mobile'),
+              x.ref('s.id'),
             )}) order by p.id)`.as('agg'),
           )
           .whereRef('p.student_id', '=', 's.id')

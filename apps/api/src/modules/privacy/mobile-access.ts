@@ -1,7 +1,7 @@
 import { maskMobile, Role } from '@wantuo/shared';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { kdb, type DB } from '../../core/database/kysely';
-import { RUNS_AS, type Queryable } from '../../core/database/sql-kit';
+import type { Queryable } from '../../core/database/sql-kit';
 import type { SessionUser } from '../../core/http/request-context';
 
 /**
@@ -20,68 +20,19 @@ import type { SessionUser } from '../../core/http/request-context';
  */
 
 /**
- * SQL: whether the caller (`me`, `role`: SQL expressions, usually parameters) sees the contacts of the student whose id
- * is the SQL expression `student` whole. The student's school is the caller's (callers scope their rows to it); the
- * day is that school's today.
- */
-export function fullMobileSql(student: string, me: string, role: string): string {
-  const today = `(select (now() at time zone z.timezone)::date from schools z where z.id = mc.school_id)`;
-  const runsAs = RUNS_AS('mc.school_id', today);
-  return `(${role}::int = ${Role.Admin} or exists (
-    select 1 from care_class_students m join care_classes mc on mc.id = m.class_id and mc.deleted_at is null
-     where m.student_id = ${student}
-       and ((${role}::int = ${Role.HeadTeacher} and mc.head_teacher_id = ${me})
-            or ((exists (select 1 from duty_assignments da
-                          where da.class_id = mc.id and da.teacher_id = ${me} and (da.student_id is null or da.student_id = m.student_id))
-                 or exists (select 1 from task_handovers th where th.student_id = m.student_id and th.day = ${today} and th.to_teacher_id = ${me}))
-                and (exists (select 1 from student_days sd where sd.student_id = m.student_id and sd.day = ${today})
-                     or (mc.status = 1 and ${runsAs} <> 0
-                         and (mc.class_time_id is null
-                              or exists (select 1 from class_times ct where ct.id = mc.class_time_id and ${runsAs}::smallint = any(ct.weekdays)))))))))`;
-}
-
-/** SQL twin of maskMobile: `mobile` (an SQL expression) as 138****0001, '****' when shorter than 7 characters; null stays null. */
-export const maskedMobileSql = (mobile: string): string =>
-  `(case when length(${mobile}) >= 7 then left(${mobile}, 3) || '****' || right(${mobile}, 4) when ${mobile} is not null then '****' end)`;
-
-/**
- * How an answer shows mobiles: as the caller may see them (`{ user }`: fullMobileSql), every one masked (an export by
+ * How an answer shows mobiles: as the caller may see them (`{ user }`: fullMobile), every one masked (an export by
  * default) or every one whole (the admin's unmasked export).
  */
 export type MobileView = { user: Pick<SessionUser, 'id' | 'role'> } | 'masked' | 'full';
-
-/** Adds a parameter to a query's list and gives its placeholder (`$n`). */
-export type Param = (value: unknown) => string;
-
-/** A parameter list and its adder, for queries that splice mobileSql in. */
-export function paramList(initial: unknown[] = []): { params: unknown[]; p: Param } {
-  const params = [...initial];
-  return {
-    params,
-    p: (value) => {
-      params.push(value);
-      return `$${params.length}`;
-    },
-  };
-}
-
-/**
- * SQL: the mobile `mobile` of a contact of the student `student` (SQL expressions) as `view` shows it; a view with a
- * user adds the user's id and role as parameters through `p`.
- */
-export function mobileSql(view: MobileView, mobile: string, student: string, p: Param): string {
-  if (view === 'full') return mobile;
-  if (view === 'masked') return maskedMobileSql(mobile);
-  return `(case when ${fullMobileSql(student, p(view.user.id), p(view.user.role))} then ${mobile} else ${maskedMobileSql(mobile)} end)`;
-}
 
 /** Any query's expression builder: the conditions below only reference their own tables and the expressions handed in. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyEb = ExpressionBuilder<any, any>;
 
 /**
- * fullMobileSql as a typed expression (issue 38): whether `user` sees the contacts of the student `student` (an id
- * expression of the caller's query) whole, the caller's id a parameter; the role is the caller's, known here.
+ * Whether `user` sees the contacts of the student `student` (an id expression of the caller's query) whole, the
+ * caller's id a parameter; the role is the caller's, known here. The student's school is the caller's (callers scope
+ * their rows to it); the day is that school's today.
  */
 export function fullMobile(eb: AnyEb, student: Expression<number>, user: Pick<SessionUser, 'id' | 'role'>): Expression<SqlBool> {
   if (user.role === Role.Admin) return sql<SqlBool>`true`;
@@ -147,11 +98,11 @@ export function fullMobile(eb: AnyEb, student: Expression<number>, user: Pick<Se
   );
 }
 
-/** maskedMobileSql as a typed expression: `mobile` as 138****0001, '****' when shorter than 7 characters; null stays null. */
+/** SQL twin of maskMobile: `mobile` as 138****0001, '****' when shorter than 7 characters; null stays null. */
 export const maskedMobile = (mobile: Expression<string | null>) =>
   sql<string>`(case when length(${mobile}) >= 7 then left(${mobile}, 3) || '****' || right(${mobile}, 4) when ${mobile} is not null then '****' end)`;
 
-/** mobileSql as a typed expression: the mobile `mobile` of a contact of the student `student` as `view` shows it. */
+/** The mobile `mobile` of a contact of the student `student` as `view` shows it. */
 export function mobileOf(eb: AnyEb, view: MobileView, mobile: Expression<string | null>, student: Expression<number>) {
   if (view === 'full') return sql<string>`${mobile}`;
   if (view === 'masked') return maskedMobile(mobile);
