@@ -1,34 +1,8 @@
 import type { ReceiptKind, ReceiptMethod, ReceiptRow } from '@wantuo/shared';
-import type { Nullable, Selectable } from 'kysely';
-import type { DB } from '../../core/database/kysely';
+import { sql, type Expression, type InferResult, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { kdb, type Database, type DB } from '../../core/database/kysely';
 import { containsPattern, offsetOf, totalOf, type PageQuery, type Queryable } from '../../core/database/sql-kit';
 import type { ReceiptSnapshot } from './receipt-pdf';
-
-/** A receipt's and a file's columns as the schema types them. */
-type ReceiptColumns = Selectable<DB['receipts']>;
-type FileColumns = Selectable<DB['files']>;
-
-/**
- * What a receipt is issued from: a payment, a refund or a desk record without a receipt yet, with its snapshot (the
- * receipt's own columns, its kinds and method narrowed).
- */
-export type ReceiptSource = Pick<
-  ReceiptColumns,
-  | 'source'
-  | 'school_id'
-  | 'student_id'
-  | 'payer_id'
-  | 'contract_id'
-  | 'booking_id'
-  | 'student_name'
-  | 'item'
-  | 'period_start'
-  | 'period_end'
-  | 'amount_fen'
-  | 'txn_no'
-  | 'paid_at'
-  | 'original_receipt_id'
-> & { kind: ReceiptKind; item_kind: 'contract' | 'meal'; method: ReceiptMethod };
 
 /** Which sources to look at: all (the sweep), or those of one school and one payment, contract or refund (the events). */
 export interface SourceScope {
@@ -42,15 +16,46 @@ export interface SourceScope {
 /** The kinds of payment a school receives from families for one object (docs/modules/money.md): only these get receipts. */
 export const RECEIPTED_KINDS = ['contract', 'meal'] as const;
 
-/** ref_id as an int when it is one (a payment of another kind, or a hand-written row, never breaks the cast) */
-const REF_ID = `case when p.ref_id ~ '^[0-9]{1,9}$' then p.ref_id::int end`;
-const DESK_METHODS = `('cash', 'bank', 'external')`;
-const AMOUNT = `round((e.data->>'amount_fen')::numeric)::bigint`;
-/** a contract's item: its package's name and the contract's number */
-const CONTRACT_ITEM = `k.name || '（合同 ' || c.no || '）'`;
+type ItemKind = ReceiptRow['item_kind'];
 
-/** $1 school (null: any), $2 out_trade_no (null: any), $3 contract (null: any), $4 out_refund_no (null: any), $5 limit */
-const SCOPE_PAYMENTS = `($1::int is null or school_id = $1) and ($2::text is null or out_trade_no = $2) and $4::text is null`;
+/** Whether an optional filter is set. */
+const given = <V>(v: V | null | undefined): v is V => v !== null && v !== undefined;
+/** A condition on an optional filter: none when the value is null. */
+const maybe = <V>(v: V | null | undefined, f: (v: V) => Expression<SqlBool>): Expression<SqlBool> => (given(v) ? f(v) : sql.lit(true));
+/** A branch that the scope excludes answers nothing. */
+const none = (excluded: boolean): Expression<SqlBool> => sql.lit(!excluded);
+
+/** ref_id as an int when it is one (a payment of another kind, or a hand-written row, never breaks the cast) */
+const refId = sql<number>`case when p.ref_id ~ '^[0-9]{1,9}$' then p.ref_id::int end`;
+const DESK_METHODS = ['cash', 'bank', 'external'] as const;
+/** a contract event's amount (`e`) */
+const amount = sql<number>`round((e.data->>'amount_fen')::numeric)::bigint`;
+/** a contract's item: its package's name and the contract's number (`k`, `c`) */
+const contractItem = sql<string>`k.name || '（合同 ' || c.no || '）'`;
+const day = (d: Expression<string | null>) => sql<string | null>`to_char(${d}, 'YYYY-MM-DD')`;
+const float8 = (n: Expression<number>) => sql<number>`${n}::float8`;
+const text = <T extends string>(v: T) => sql.lit(v).$castTo<T>();
+const nullInt = sql<number | null>`null::int`;
+/** a contract event's `data->>key` */
+const eventData = (key: string) => sql<string>`e.data->>${sql.lit(key)}`;
+
+/**
+ * The wechat payments of a kind that paid (or paid and were refunded), in the scope (`offset 0`: filtered on their own
+ * first, before the joins).
+ */
+const paidPayments = (k: Database, kind: 'contract' | 'meal', s: SourceScope) =>
+  k
+    .selectFrom('payments')
+    .selectAll()
+    .where('kind', '=', text(kind))
+    .where('method', '=', text('wechat'))
+    .where('state', 'in', [text('paid'), text('refunded')])
+    .where('paid_at', 'is not', null)
+    .where((eb) => maybe(s.schoolId, (v) => eb('school_id', '=', v)))
+    .where((eb) => maybe(s.outTradeNo, (v) => eb('out_trade_no', '=', v)))
+    .where(none(given(s.outRefundNo)))
+    .offset(sql.lit(0))
+    .as('p');
 
 /**
  * The paid sources without a receipt, oldest first (their own time: a receipt number follows the money's order):
@@ -59,41 +64,111 @@ const SCOPE_PAYMENTS = `($1::int is null or school_id = $1) and ($2::text is nul
  * - a desk payment of a contract (a `paid` contract event of cash, bank transfer or another channel, the desk's receipt
  *   or transaction number when it was typed).
  */
-const PAYMENT_SOURCES = `
-  select 'payment:' || p.id as source, 'contract' as kind, 'contract' as item_kind, p.school_id, c.student_id, p.created_by as payer_id,
-         c.id as contract_id, null::int as booking_id, st.name as student_name, ${CONTRACT_ITEM} as item,
-         to_char(c.start_day, 'YYYY-MM-DD') as period_start, to_char(c.end_day, 'YYYY-MM-DD') as period_end,
-         p.amount_fen::float8 as amount_fen, 'wechat' as method, coalesce(p.provider_txn_id, p.out_trade_no) as txn_no, p.paid_at,
-         null::int as original_receipt_id
-    from (select * from payments where kind = 'contract' and method = 'wechat' and state in ('paid', 'refunded') and paid_at is not null
-            and ${SCOPE_PAYMENTS} offset 0) p
-    join contracts c on c.id = ${REF_ID} and c.school_id = p.school_id
-    join contract_packages k on k.id = c.package_id
-    join students st on st.id = c.student_id
-   where ($3::int is null or c.id = $3)
-     and exists (select 1 from contract_events e where e.contract_id = c.id and e.type = 'paid' and e.data->>'out_trade_no' = p.out_trade_no)
-  union all
-  select 'payment:' || p.id, 'meal', 'meal', p.school_id, b.student_id, p.created_by, null, b.id, st.name,
-         '晚餐 ' || to_char(b.day, 'YYYY-MM-DD') || coalesce('（' || g.name || '）', ''),
-         to_char(b.day, 'YYYY-MM-DD'), to_char(b.day, 'YYYY-MM-DD'),
-         p.amount_fen::float8, 'wechat', coalesce(p.provider_txn_id, p.out_trade_no), p.paid_at, null
-    from (select * from payments where kind = 'meal' and method = 'wechat' and state in ('paid', 'refunded') and paid_at is not null
-            and ${SCOPE_PAYMENTS} offset 0) p
-    join meal_bookings b on b.id = ${REF_ID} and b.school_id = p.school_id
-    left join meal_goods g on g.id = b.goods_id
-    join students st on st.id = b.student_id
-   where $3::int is null
-     and exists (select 1 from meal_booking_events e where e.booking_id = b.id and e.type = 'paid' and e.data->>'out_trade_no' = p.out_trade_no)
-  union all
-  select 'contract_event:' || e.id, 'contract', 'contract', c.school_id, c.student_id, c.guardian_id, c.id, null, st.name, ${CONTRACT_ITEM},
-         to_char(c.start_day, 'YYYY-MM-DD'), to_char(c.end_day, 'YYYY-MM-DD'),
-         ${AMOUNT}::float8, e.data->>'method', coalesce(nullif(e.data->>'receipt_no', ''), '前台登记 #' || e.id), e.at, null
-    from contract_events e
-    join contracts c on c.id = e.contract_id
-    join contract_packages k on k.id = c.package_id
-    join students st on st.id = c.student_id
-   where e.type = 'paid' and e.data->>'method' in ${DESK_METHODS} and ${AMOUNT} > 0
-     and ($1::int is null or e.school_id = $1) and ($3::int is null or e.contract_id = $3) and $2::text is null and $4::text is null`;
+const paymentSources = (k: Database, s: SourceScope) =>
+  k
+    .selectFrom(paidPayments(k, 'contract', s))
+    .innerJoin('contracts as c', (j) => j.on('c.id', '=', refId).onRef('c.school_id', '=', 'p.school_id'))
+    .innerJoin('contract_packages as k', 'k.id', 'c.package_id')
+    .innerJoin('students as st', 'st.id', 'c.student_id')
+    .select((eb) => [
+      sql<string>`'payment:' || ${eb.ref('p.id')}`.as('source'),
+      text<ReceiptKind>('contract').as('kind'),
+      text<ItemKind>('contract').as('item_kind'),
+      'p.school_id',
+      'c.student_id',
+      'p.created_by as payer_id',
+      eb.ref('c.id').$castTo<number | null>().as('contract_id'),
+      nullInt.as('booking_id'),
+      'st.name as student_name',
+      contractItem.as('item'),
+      day(eb.ref('c.start_day')).as('period_start'),
+      day(eb.ref('c.end_day')).as('period_end'),
+      float8(eb.ref('p.amount_fen')).as('amount_fen'),
+      text<ReceiptMethod>('wechat').as('method'),
+      eb.fn.coalesce('p.provider_txn_id', 'p.out_trade_no').as('txn_no'),
+      eb.ref('p.paid_at').$notNull().as('paid_at'),
+      nullInt.as('original_receipt_id'),
+    ])
+    .where((eb) => maybe(s.contractId, (v) => eb('c.id', '=', v)))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('contract_events as e')
+          .select(sql.lit(1).as('one'))
+          .whereRef('e.contract_id', '=', 'c.id')
+          .where('e.type', '=', text('paid'))
+          .where(sql<string>`e.data->>'out_trade_no'`, '=', eb.ref('p.out_trade_no')),
+      ),
+    )
+    .unionAll(
+      k
+        .selectFrom(paidPayments(k, 'meal', s))
+        .innerJoin('meal_bookings as b', (j) => j.on('b.id', '=', refId).onRef('b.school_id', '=', 'p.school_id'))
+        .leftJoin('meal_goods as g', 'g.id', 'b.goods_id')
+        .innerJoin('students as st', 'st.id', 'b.student_id')
+        .select((eb) => [
+          sql<string>`'payment:' || ${eb.ref('p.id')}`.as('source'),
+          text<ReceiptKind>('meal').as('kind'),
+          text<ItemKind>('meal').as('item_kind'),
+          'p.school_id',
+          'b.student_id',
+          'p.created_by as payer_id',
+          nullInt.as('contract_id'),
+          eb.ref('b.id').$castTo<number | null>().as('booking_id'),
+          'st.name as student_name',
+          sql<string>`'晚餐 ' || to_char(b.day, 'YYYY-MM-DD') || coalesce('（' || g.name || '）', '')`.as('item'),
+          day(eb.ref('b.day')).as('period_start'),
+          day(eb.ref('b.day')).as('period_end'),
+          float8(eb.ref('p.amount_fen')).as('amount_fen'),
+          text<ReceiptMethod>('wechat').as('method'),
+          eb.fn.coalesce('p.provider_txn_id', 'p.out_trade_no').as('txn_no'),
+          eb.ref('p.paid_at').$notNull().as('paid_at'),
+          nullInt.as('original_receipt_id'),
+        ])
+        .where(none(given(s.contractId)))
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('meal_booking_events as e')
+              .select(sql.lit(1).as('one'))
+              .whereRef('e.booking_id', '=', 'b.id')
+              .where('e.type', '=', text('paid'))
+              .where(sql<string>`e.data->>'out_trade_no'`, '=', eb.ref('p.out_trade_no')),
+          ),
+        ),
+    )
+    .unionAll(
+      k
+        .selectFrom('contract_events as e')
+        .innerJoin('contracts as c', 'c.id', 'e.contract_id')
+        .innerJoin('contract_packages as k', 'k.id', 'c.package_id')
+        .innerJoin('students as st', 'st.id', 'c.student_id')
+        .select((eb) => [
+          sql<string>`'contract_event:' || ${eb.ref('e.id')}`.as('source'),
+          text<ReceiptKind>('contract').as('kind'),
+          text<ItemKind>('contract').as('item_kind'),
+          'c.school_id',
+          'c.student_id',
+          'c.guardian_id as payer_id',
+          eb.ref('c.id').$castTo<number | null>().as('contract_id'),
+          nullInt.as('booking_id'),
+          'st.name as student_name',
+          contractItem.as('item'),
+          day(eb.ref('c.start_day')).as('period_start'),
+          day(eb.ref('c.end_day')).as('period_end'),
+          float8(amount).as('amount_fen'),
+          eventData('method').$castTo<ReceiptMethod>().as('method'),
+          sql<string>`coalesce(nullif(e.data->>'receipt_no', ''), '前台登记 #' || e.id)`.as('txn_no'),
+          'e.at as paid_at',
+          nullInt.as('original_receipt_id'),
+        ])
+        .where('e.type', '=', text('paid'))
+        .where(eventData('method'), 'in', DESK_METHODS.map(text))
+        .where(amount, '>', sql.lit(0))
+        .where((eb) => maybe(s.schoolId, (v) => eb('e.school_id', '=', v)))
+        .where((eb) => maybe(s.contractId, (v) => eb('e.contract_id', '=', v)))
+        .where(none(given(s.outTradeNo) || given(s.outRefundNo))),
+    );
 
 /**
  * The refunds without a receipt, of payments that have theirs (the original is issued first, so it is always there):
@@ -102,59 +177,116 @@ const PAYMENT_SOURCES = `
  *   latest desk payment receipt.
  * The refund's receipt repeats its original's child, item and period.
  */
-const REFUND_SOURCES = `
-  select 'refund:' || r.id as source, 'refund' as kind, o.item_kind, r.school_id, o.student_id, o.payer_id, o.contract_id, o.booking_id,
-         o.student_name, o.item, to_char(o.period_start, 'YYYY-MM-DD') as period_start, to_char(o.period_end, 'YYYY-MM-DD') as period_end,
-         r.amount_fen::float8 as amount_fen, 'wechat' as method, coalesce(r.provider_refund_id, r.out_refund_no) as txn_no,
-         coalesce(r.succeeded_at, r.created_at) as paid_at, o.id as original_receipt_id
-    from payment_refunds r
-    join payments p on p.id = r.payment_id and p.kind in ('contract', 'meal')
-    join receipts o on o.source = 'payment:' || p.id
-   where r.state = 'succeeded' and ($1::int is null or r.school_id = $1) and ($2::text is null or p.out_trade_no = $2)
-     and ($3::int is null or o.contract_id = $3) and ($4::text is null or r.out_refund_no = $4)
-  union all
-  select 'contract_event:' || e.id, 'refund', 'contract', c.school_id, c.student_id, o.payer_id, c.id, null, o.student_name, o.item,
-         to_char(o.period_start, 'YYYY-MM-DD'), to_char(o.period_end, 'YYYY-MM-DD'),
-         ${AMOUNT}::float8, e.data->>'method', '前台退款 #' || e.id, e.at, o.id
-    from contract_events e
-    join contracts c on c.id = e.contract_id
-    join lateral (select * from receipts o where o.contract_id = c.id and o.kind = 'contract' and o.source like 'contract_event:%'
-                   order by o.id desc limit 1) o on true
-   where e.type = 'refunded' and e.data->>'via' = 'offline' and e.data->>'method' in ${DESK_METHODS} and ${AMOUNT} > 0
-     and ($1::int is null or e.school_id = $1) and ($3::int is null or e.contract_id = $3) and $2::text is null and $4::text is null`;
+const refundSources = (k: Database, s: SourceScope) =>
+  k
+    .selectFrom('payment_refunds as r')
+    .innerJoin('payments as p', (j) => j.onRef('p.id', '=', 'r.payment_id').on('p.kind', 'in', [text('contract'), text('meal')]))
+    .innerJoin('receipts as o', (j) => j.on('o.source', '=', sql<string>`'payment:' || p.id`))
+    .select((eb) => [
+      sql<string>`'refund:' || ${eb.ref('r.id')}`.as('source'),
+      text<ReceiptKind>('refund').as('kind'),
+      eb.ref('o.item_kind').$castTo<ItemKind>().as('item_kind'),
+      'r.school_id',
+      'o.student_id',
+      'o.payer_id',
+      'o.contract_id',
+      'o.booking_id',
+      'o.student_name',
+      'o.item',
+      day(eb.ref('o.period_start')).as('period_start'),
+      day(eb.ref('o.period_end')).as('period_end'),
+      float8(eb.ref('r.amount_fen')).as('amount_fen'),
+      text<ReceiptMethod>('wechat').as('method'),
+      eb.fn.coalesce('r.provider_refund_id', 'r.out_refund_no').as('txn_no'),
+      eb.fn.coalesce('r.succeeded_at', 'r.created_at').$castTo<Date>().as('paid_at'),
+      eb.ref('o.id').$castTo<number | null>().as('original_receipt_id'),
+    ])
+    .where('r.state', '=', text('succeeded'))
+    .where((eb) => maybe(s.schoolId, (v) => eb('r.school_id', '=', v)))
+    .where((eb) => maybe(s.outTradeNo, (v) => eb('p.out_trade_no', '=', v)))
+    .where((eb) => maybe(s.contractId, (v) => eb('o.contract_id', '=', v)))
+    .where((eb) => maybe(s.outRefundNo, (v) => eb('r.out_refund_no', '=', v)))
+    .unionAll(
+      k
+        .selectFrom('contract_events as e')
+        .innerJoin('contracts as c', 'c.id', 'e.contract_id')
+        .innerJoinLateral(
+          (eb) =>
+            eb
+              .selectFrom('receipts as o')
+              .selectAll()
+              .whereRef('o.contract_id', '=', 'c.id')
+              .where('o.kind', '=', text('contract'))
+              .where('o.source', 'like', sql.lit('contract_event:%'))
+              .orderBy('o.id', 'desc')
+              .limit(sql.lit(1))
+              .as('o'),
+          (j) => j.onTrue(),
+        )
+        .select((eb) => [
+          sql<string>`'contract_event:' || ${eb.ref('e.id')}`.as('source'),
+          text<ReceiptKind>('refund').as('kind'),
+          text<ItemKind>('contract').as('item_kind'),
+          'c.school_id',
+          'c.student_id',
+          'o.payer_id',
+          eb.ref('c.id').$castTo<number | null>().as('contract_id'),
+          nullInt.as('booking_id'),
+          'o.student_name',
+          'o.item',
+          day(eb.ref('o.period_start')).as('period_start'),
+          day(eb.ref('o.period_end')).as('period_end'),
+          float8(amount).as('amount_fen'),
+          eventData('method').$castTo<ReceiptMethod>().as('method'),
+          sql<string>`'前台退款 #' || e.id`.as('txn_no'),
+          'e.at as paid_at',
+          eb.ref('o.id').$castTo<number | null>().as('original_receipt_id'),
+        ])
+        .where('e.type', '=', text('refunded'))
+        .where(eventData('via'), '=', text('offline'))
+        .where(eventData('method'), 'in', DESK_METHODS.map(text))
+        .where(amount, '>', sql.lit(0))
+        .where((eb) => maybe(s.schoolId, (v) => eb('e.school_id', '=', v)))
+        .where((eb) => maybe(s.contractId, (v) => eb('e.contract_id', '=', v)))
+        .where(none(given(s.outTradeNo) || given(s.outRefundNo))),
+    );
 
-/** A receipt row as the lists answer it. */
-const ROW = `r.id, r.receipt_no, r.kind, r.item_kind, r.student_id, r.student_name, r.item,
-  to_char(r.period_start, 'YYYY-MM-DD') as period_start, to_char(r.period_end, 'YYYY-MM-DD') as period_end,
-  r.amount_fen::float8 as amount_fen, r.method, r.txn_no, r.issued_at, r.contract_id, r.booking_id, o.receipt_no as original_receipt_no`;
+/**
+ * What a receipt is issued from: a payment, a refund or a desk record without a receipt yet, with its snapshot (the
+ * receipt's own columns, its kinds and method narrowed).
+ */
+export type ReceiptSource = InferResult<ReturnType<typeof paymentSources>>[number];
 
-type Row = Pick<
-  ReceiptColumns,
-  | 'id'
-  | 'receipt_no'
-  | 'student_id'
-  | 'student_name'
-  | 'item'
-  | 'period_start'
-  | 'period_end'
-  | 'amount_fen'
-  | 'txn_no'
-  | 'issued_at'
-  | 'contract_id'
-  | 'booking_id'
-> &
-  Pick<ReceiptRow, 'kind' | 'item_kind' | 'method'> & { original_receipt_no: ReceiptColumns['receipt_no'] | null; total?: number };
-const toRow = ({ total: _t, ...r }: Row): ReceiptRow => ({ ...r, issued_at: r.issued_at.toISOString() });
+/** The lists' receipts (`r`) with their originals (`o`), as the lists answer them, and the count of all (`total`). */
+const listed = (k: Database) =>
+  k
+    .selectFrom('receipts as r')
+    .leftJoin('receipts as o', 'o.id', 'r.original_receipt_id')
+    .select((eb) => [
+      'r.id',
+      'r.receipt_no',
+      eb.ref('r.kind').$castTo<ReceiptKind>().as('kind'),
+      eb.ref('r.item_kind').$castTo<ItemKind>().as('item_kind'),
+      'r.student_id',
+      'r.student_name',
+      'r.item',
+      day(eb.ref('r.period_start')).as('period_start'),
+      day(eb.ref('r.period_end')).as('period_end'),
+      float8(eb.ref('r.amount_fen')).as('amount_fen'),
+      eb.ref('r.method').$castTo<ReceiptMethod>().as('method'),
+      'r.txn_no',
+      'r.issued_at',
+      'r.contract_id',
+      'r.booking_id',
+      'o.receipt_no as original_receipt_no',
+      sql<string>`count(*) over ()`.as('total'),
+    ]);
 
-/** A receipt as its PDF and the export need it. */
-export type ReceiptForPdf = ReceiptSnapshot & { id: ReceiptColumns['id']; stamp_path: FileColumns['storage_path'] | null };
-
-/** The school's name and its current stamp's file (none: nulls). */
-export type SchoolStamp = {
-  school_name: Selectable<DB['schools']>['name'];
-  file_id: FileColumns['id'] | null;
-  uploaded_at: Selectable<DB['schools']>['receipt_stamp_at'];
-} & Nullable<Pick<FileColumns, 'storage_path' | 'name' | 'mime' | 'size'>>;
+/** A listed receipt as the lists answer it (its time as ISO text, the count dropped). */
+const toRow = ({ total: _t, issued_at, ...r }: InferResult<ReturnType<typeof listed>>[number]): ReceiptRow => ({
+  ...r,
+  issued_at: issued_at.toISOString(),
+});
 
 /**
  * All the SQL of receipts (issue 40): the sources without a receipt, issuing one (the counter and the snapshot), the
@@ -163,42 +295,60 @@ export type SchoolStamp = {
 export class ReceiptsRepository {
   constructor(private readonly q: Queryable) {}
 
+  private get k(): Database {
+    return kdb(this.q);
+  }
+
   /** Paid sources (payments, desk payments) without a receipt, in the scope, oldest first. */
   async paymentSources(scope: SourceScope): Promise<ReceiptSource[]> {
-    return this.sources(PAYMENT_SOURCES, scope);
+    return this.sources(paymentSources(this.k, scope), scope);
   }
 
   /** Refunds without a receipt whose original has one, in the scope, oldest first. */
   async refundSources(scope: SourceScope): Promise<ReceiptSource[]> {
-    return this.sources(REFUND_SOURCES, scope);
+    return this.sources(refundSources(this.k, scope), scope);
   }
 
-  private async sources(sql: string, s: SourceScope): Promise<ReceiptSource[]> {
-    return this.q.query(
-      `select x.* from (${sql}) x where not exists (select 1 from receipts r where r.source = x.source) order by x.paid_at, x.source limit $5`,
-      [s.schoolId ?? null, s.outTradeNo ?? null, s.contractId ?? null, s.outRefundNo ?? null, s.limit ?? 500],
-    );
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private async sources(all: SelectQueryBuilder<DB, any, ReceiptSource>, s: SourceScope): Promise<ReceiptSource[]> {
+    return this.k
+      .selectFrom(all.as('x'))
+      .selectAll('x')
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('receipts as r').select(sql.lit(1).as('one')).whereRef('r.source', '=', 'x.source'))))
+      .orderBy('x.paid_at')
+      .orderBy('x.source')
+      .limit(s.limit ?? 500)
+      .execute();
   }
 
   /** Whether a source has its receipt. */
   async issuedFor(source: string): Promise<boolean> {
-    const rows: unknown[] = await this.q.query(`select 1 from receipts where source = $1`, [source]);
-    return rows.length > 0;
+    const r = await this.k.selectFrom('receipts').select(sql.lit(1).as('one')).where('source', '=', source).executeTakeFirst();
+    return r !== undefined;
   }
 
   /**
    * The school's next number of the (school-local) year of `at` (now when null): one statement that creates or
    * increments the counter row and answers it, holding its lock until the issuing transaction ends.
    */
-  async nextNumber(schoolId: number, at: Date | null): Promise<{ year: number; seq: number }> {
-    const [n]: Array<{ year: number; seq: number }> = await this.q.query(
-      `insert into receipt_counters as k (school_id, year, last)
-       select s.id, extract(year from (coalesce($2::timestamptz, now()) at time zone s.timezone))::int, 1 from schools s where s.id = $1
-       on conflict (school_id, year) do update set last = k.last + 1
-       returning year, last as seq`,
-      [schoolId, at],
-    );
-    return n;
+  async nextNumber(schoolId: number, at: Date | null) {
+    const k = this.k;
+    return k
+      .insertInto('receipt_counters')
+      .columns(['school_id', 'year', 'last'])
+      .expression(
+        k
+          .selectFrom('schools as s')
+          .select((eb) => [
+            's.id',
+            sql<number>`extract(year from (coalesce(${at}::timestamptz, now()) at time zone ${eb.ref('s.timezone')}))::int`.as('year'),
+            sql.lit(1).as('last'),
+          ])
+          .where('s.id', '=', schoolId),
+      )
+      .onConflict((oc) => oc.columns(['school_id', 'year']).doUpdateSet((eb) => ({ last: eb('receipt_counters.last', '+', sql.lit(1)) })))
+      .returning(['year', 'last as seq'])
+      .executeTakeFirstOrThrow();
   }
 
   /**
@@ -206,37 +356,66 @@ export class ReceiptsRepository {
    * Answers its id, or null when the source has one already (a concurrent issue won: the caller rolls back).
    */
   async insert(s: ReceiptSource, receiptNo: string, issuedAt: Date | null): Promise<number | null> {
-    const rows: Array<{ id: number }> = await this.q.query(
-      `insert into receipts (school_id, receipt_no, kind, item_kind, source, student_id, payer_id, contract_id, booking_id, school_name, stamp_file_id,
-                             student_name, item, period_start, period_end, amount_fen, method, txn_no, paid_at, timezone, original_receipt_id, issued_at)
-       select s.id, $2, $3, $4, $5, $6, $7, $8, $9, s.name, s.receipt_stamp_file_id, $10, left($11, 200), $12, $13, $14, $15, left($16, 80), $17,
-              s.timezone, $18, coalesce($19::timestamptz, now())
-         from schools s where s.id = $1
-       on conflict (source) do nothing
-       returning id`,
-      [
-        s.school_id,
-        receiptNo,
-        s.kind,
-        s.item_kind,
-        s.source,
-        s.student_id,
-        s.payer_id,
-        s.contract_id,
-        s.booking_id,
-        s.student_name,
-        s.item,
-        s.period_start,
-        s.period_end,
-        s.amount_fen,
-        s.method,
-        s.txn_no,
-        s.paid_at,
-        s.original_receipt_id,
-        issuedAt,
-      ],
-    );
-    return rows[0]?.id ?? null;
+    const k = this.k;
+    const row = await k
+      .insertInto('receipts')
+      .columns([
+        'school_id',
+        'receipt_no',
+        'kind',
+        'item_kind',
+        'source',
+        'student_id',
+        'payer_id',
+        'contract_id',
+        'booking_id',
+        'school_name',
+        'stamp_file_id',
+        'student_name',
+        'item',
+        'period_start',
+        'period_end',
+        'amount_fen',
+        'method',
+        'txn_no',
+        'paid_at',
+        'timezone',
+        'original_receipt_id',
+        'issued_at',
+      ])
+      .expression(
+        k
+          .selectFrom('schools as sc')
+          .select((eb) => [
+            'sc.id',
+            eb.val(receiptNo).as('receipt_no'),
+            eb.val(s.kind).as('kind'),
+            eb.val(s.item_kind).as('item_kind'),
+            eb.val(s.source).as('source'),
+            eb.val(s.student_id).as('student_id'),
+            eb.val(s.payer_id).as('payer_id'),
+            eb.val(s.contract_id).as('contract_id'),
+            eb.val(s.booking_id).as('booking_id'),
+            'sc.name',
+            'sc.receipt_stamp_file_id',
+            eb.val(s.student_name).as('student_name'),
+            sql<string>`left(${s.item}, 200)`.as('item'),
+            eb.val(s.period_start).as('period_start'),
+            eb.val(s.period_end).as('period_end'),
+            eb.val(s.amount_fen).as('amount_fen'),
+            eb.val(s.method).as('method'),
+            sql<string>`left(${s.txn_no}, 80)`.as('txn_no'),
+            eb.val(s.paid_at).as('paid_at'),
+            'sc.timezone',
+            eb.val(s.original_receipt_id).as('original_receipt_id'),
+            sql<Date>`coalesce(${issuedAt}::timestamptz, now())`.as('issued_at'),
+          ])
+          .where('sc.id', '=', s.school_id),
+      )
+      .onConflict((oc) => oc.column('source').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row?.id ?? null;
   }
 
   /** A guardian's children's receipts (any guardian of the child sees them), newest first, one page. */
@@ -246,14 +425,19 @@ export class ReceiptsRepository {
     f: { student_id?: number; contract_id?: number; booking_id?: number },
     page: PageQuery,
   ): Promise<{ list: ReceiptRow[]; total: number }> {
-    const rows: Row[] = await this.q.query(
-      `select ${ROW}, count(*) over () as total
-         from receipts r left join receipts o on o.id = r.original_receipt_id
-        where r.school_id = $1 and r.student_id in (select g.student_id from student_guardians g where g.user_id = $2 and g.school_id = $1)
-          and ($3::int is null or r.student_id = $3) and ($4::int is null or r.contract_id = $4) and ($5::int is null or r.booking_id = $5)
-        order by r.issued_at desc, r.id desc limit $6 offset $7`,
-      [schoolId, userId, f.student_id ?? null, f.contract_id ?? null, f.booking_id ?? null, page.limit, offsetOf(page)],
-    );
+    const rows = await listed(this.k)
+      .where('r.school_id', '=', schoolId)
+      .where('r.student_id', 'in', (eb) =>
+        eb.selectFrom('student_guardians as g').select('g.student_id').where('g.user_id', '=', userId).where('g.school_id', '=', schoolId),
+      )
+      .where((eb) => maybe(f.student_id, (v) => eb('r.student_id', '=', v)))
+      .where((eb) => maybe(f.contract_id, (v) => eb('r.contract_id', '=', v)))
+      .where((eb) => maybe(f.booking_id, (v) => eb('r.booking_id', '=', v)))
+      .orderBy('r.issued_at', 'desc')
+      .orderBy('r.id', 'desc')
+      .limit(page.limit)
+      .offset(offsetOf(page))
+      .execute();
     return { list: rows.map(toRow), total: totalOf(rows) };
   }
 
@@ -263,43 +447,70 @@ export class ReceiptsRepository {
     f: { from?: string; to?: string; kind?: ReceiptKind; keyword?: string },
     page: PageQuery | null,
   ): Promise<{ list: ReceiptRow[]; total: number }> {
-    const rows: Row[] = await this.q.query(
-      `select ${ROW}, count(*) over () as total
-         from receipts r left join receipts o on o.id = r.original_receipt_id
-         cross join (select timezone from schools where id = $1) s
-        where r.school_id = $1
-          and ($2::date is null or r.issued_at >= ($2::date)::timestamp at time zone s.timezone)
-          and ($3::date is null or r.issued_at < ($3::date)::timestamp at time zone s.timezone)
-          and ($4::text is null or r.kind = $4)
-          and ($5::text is null or r.student_name ilike $5 or r.receipt_no like $5)
-        order by r.issued_at desc, r.id desc limit $6 offset $7`,
-      [schoolId, f.from ?? null, f.to ?? null, f.kind ?? null, containsPattern(f.keyword), page?.limit ?? null, page ? offsetOf(page) : 0],
-    );
+    const keyword = containsPattern(f.keyword);
+    const rows = await listed(this.k)
+      .crossJoin((eb) => eb.selectFrom('schools').select('timezone').where('id', '=', schoolId).as('s'))
+      .where('r.school_id', '=', schoolId)
+      .where((eb) => maybe(f.from, (v) => eb('r.issued_at', '>=', sql<Date>`(${v}::date)::timestamp at time zone ${eb.ref('s.timezone')}`)))
+      .where((eb) => maybe(f.to, (v) => eb('r.issued_at', '<', sql<Date>`(${v}::date)::timestamp at time zone ${eb.ref('s.timezone')}`)))
+      .where((eb) => maybe(f.kind, (v) => eb('r.kind', '=', v)))
+      .where((eb) => maybe(keyword, (v) => eb.or([eb('r.student_name', 'ilike', v), eb('r.receipt_no', 'like', v)])))
+      .orderBy('r.issued_at', 'desc')
+      .orderBy('r.id', 'desc')
+      .$if(page !== null, (q) => q.limit(page?.limit ?? 0).offset(page ? offsetOf(page) : 0))
+      .execute();
     return { list: rows.map(toRow), total: totalOf(rows) };
   }
 
   /** One receipt of the school for its PDF; a guardian's (`guardianId`) only of their own child. */
-  async forPdf(schoolId: number, id: number, guardianId: number | null): Promise<ReceiptForPdf | null> {
-    const [r]: ReceiptForPdf[] = await this.q.query(
-      `select r.id, r.receipt_no, r.kind, r.school_name, r.student_name, r.item, to_char(r.period_start, 'YYYY-MM-DD') as period_start,
-              to_char(r.period_end, 'YYYY-MM-DD') as period_end, r.amount_fen::float8 as amount_fen, r.method, r.txn_no, r.paid_at, r.issued_at,
-              r.timezone, o.receipt_no as original_receipt_no, f.storage_path as stamp_path
-         from receipts r left join receipts o on o.id = r.original_receipt_id left join files f on f.id = r.stamp_file_id
-        where r.school_id = $1 and r.id = $2
-          and ($3::int is null or exists (select 1 from student_guardians g where g.student_id = r.student_id and g.user_id = $3))`,
-      [schoolId, id, guardianId],
-    );
-    return r ?? null;
+  async forPdf(schoolId: number, id: number, guardianId: number | null) {
+    const r = await this.k
+      .selectFrom('receipts as r')
+      .leftJoin('receipts as o', 'o.id', 'r.original_receipt_id')
+      .leftJoin('files as f', 'f.id', 'r.stamp_file_id')
+      .select((eb) => [
+        'r.id',
+        'r.receipt_no',
+        eb.ref('r.kind').$castTo<ReceiptKind>().as('kind'),
+        'r.school_name',
+        'r.student_name',
+        'r.item',
+        day(eb.ref('r.period_start')).as('period_start'),
+        day(eb.ref('r.period_end')).as('period_end'),
+        float8(eb.ref('r.amount_fen')).as('amount_fen'),
+        eb.ref('r.method').$castTo<ReceiptMethod>().as('method'),
+        'r.txn_no',
+        'r.paid_at',
+        'r.issued_at',
+        'r.timezone',
+        'o.receipt_no as original_receipt_no',
+        'f.storage_path as stamp_path',
+      ])
+      .where('r.school_id', '=', schoolId)
+      .where('r.id', '=', id)
+      .where((eb) =>
+        maybe(guardianId, (g) =>
+          eb.exists(
+            eb
+              .selectFrom('student_guardians as g')
+              .select(sql.lit(1).as('one'))
+              .whereRef('g.student_id', '=', 'r.student_id')
+              .where('g.user_id', '=', g),
+          ),
+        ),
+      )
+      .executeTakeFirst();
+    return (r satisfies ReceiptSnapshot | undefined) ?? null;
   }
 
   /** The school's name and current stamp. */
-  async stamp(schoolId: number): Promise<SchoolStamp> {
-    const [s] = await this.q.query(
-      `select s.name as school_name, f.id as file_id, f.storage_path, f.name, f.mime, f.size, s.receipt_stamp_at as uploaded_at
-         from schools s left join files f on f.id = s.receipt_stamp_file_id where s.id = $1`,
-      [schoolId],
-    );
-    return s;
+  async stamp(schoolId: number) {
+    return this.k
+      .selectFrom('schools as s')
+      .leftJoin('files as f', 'f.id', 's.receipt_stamp_file_id')
+      .select(['s.name as school_name', 'f.id as file_id', 'f.storage_path', 'f.name', 'f.mime', 'f.size', 's.receipt_stamp_at as uploaded_at'])
+      .where('s.id', '=', schoolId)
+      .executeTakeFirstOrThrow();
   }
 
   /** A file's row written directly (the demo's stamp, drawn by the seed; uploads go through FilesService). */
@@ -313,23 +524,32 @@ export class ReceiptsRepository {
     sha256: string;
     storagePath: string;
   }) {
-    await this.q.query(`insert into files (id, school_id, user_id, name, mime, size, sha256, storage_path) values ($1, $2, $3, $4, $5, $6, $7, $8)`, [
-      f.id,
-      f.schoolId,
-      f.userId,
-      f.name,
-      f.mime,
-      f.size,
-      f.sha256,
-      f.storagePath,
-    ]);
+    await this.k
+      .insertInto('files')
+      .values({
+        id: f.id,
+        school_id: f.schoolId,
+        user_id: f.userId,
+        name: f.name,
+        mime: f.mime,
+        size: f.size,
+        sha256: f.sha256,
+        storage_path: f.storagePath,
+      })
+      .execute();
   }
 
   /** The school's stamp from now on (receipts issued before keep theirs). */
   async setStamp(schoolId: number, fileId: string): Promise<void> {
-    await this.q.query(
-      `update schools set receipt_stamp_file_id = $2, receipt_stamp_at = now(), version = version + 1, updated_at = now() where id = $1`,
-      [schoolId, fileId],
-    );
+    await this.k
+      .updateTable('schools')
+      .set((eb) => ({
+        receipt_stamp_file_id: fileId,
+        receipt_stamp_at: sql<Date>`now()`,
+        version: eb('version', '+', sql.lit(1)),
+        updated_at: sql<Date>`now()`,
+      }))
+      .where('id', '=', schoolId)
+      .execute();
   }
 }
