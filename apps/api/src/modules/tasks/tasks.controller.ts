@@ -1,9 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { TeacherClockingInCountInput, TeacherHandOverStudentInput, TutorTaskInfoInput } from '@wantuo/shared';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
-import type { SessionUser } from '../../core/http/request-context';
 import { ClockService } from './clock.service';
 import { TasksService } from './tasks.service';
 
@@ -15,42 +14,42 @@ export class TasksController {
   ) {}
 
   @Action('GET', 'teacherTodayTask')
-  today(@Input() _: unknown, @CurrentUser() user: SessionUser) {
+  today(@Input() _: unknown, @SchoolUser() user: SchoolCaller) {
     return this.tasks.today(user);
   }
 
   @Action('GET', 'shuttleTask')
-  shuttle(@Input() _: unknown, @CurrentUser() user: SessionUser) {
+  shuttle(@Input() _: unknown, @SchoolUser() user: SchoolCaller) {
     return this.tasks.shuttle(user);
   }
 
   @Action('GET', 'tutorTask')
-  tutor(@Input() _: unknown, @CurrentUser() user: SessionUser) {
+  tutor(@Input() _: unknown, @SchoolUser() user: SchoolCaller) {
     return this.tasks.tutor(user);
   }
 
   @Action('GET', 'tutorTaskInfo')
-  tutorInfo(@Input() q: TutorTaskInfoInput, @CurrentUser() user: SessionUser) {
+  tutorInfo(@Input() q: TutorTaskInfoInput, @SchoolUser() user: SchoolCaller) {
     return this.tasks.tutorInfo(user, q.student_id);
   }
 
   @Action('POST', 'teacherHandOverStudent')
-  handOver(@Input() input: TeacherHandOverStudentInput, @CurrentUser() user: SessionUser) {
+  handOver(@Input() input: TeacherHandOverStudentInput, @SchoolUser() user: SchoolCaller) {
     return this.tasks.handOver(user, input);
   }
 
   @Action('POST', 'teacherClockIn')
-  clockIn(@Input() _: unknown, @CurrentUser() user: SessionUser) {
+  clockIn(@Input() _: unknown, @SchoolUser() user: SchoolCaller) {
     return this.clock.clockIn(user);
   }
 
   @Action('POST', 'teacherClockOut')
-  clockOut(@Input() _: unknown, @CurrentUser() user: SessionUser) {
+  clockOut(@Input() _: unknown, @SchoolUser() user: SchoolCaller) {
     return this.clock.clockOut(user);
   }
 
   @Action('GET', 'teacherClockingInCount')
-  count(@Input() q: TeacherClockingInCountInput, @CurrentUser() user: SessionUser) {
+  count(@Input() q: TeacherClockingInCountInput, @SchoolUser() user: SchoolCaller) {
     return this.clock.count(user, q);
   }
 }
