@@ -45,6 +45,12 @@ export interface DomainEventMap {
    * to these users' sockets (the child's guardians, the staff to be told now, the sender)
    */
   'conversation.message': ConversationLiveMessage & { school_id: number; user_ids: number[] };
+  /**
+   * an unauthorised pick-up attempt (a genuine code of a revoked person, or for a child it does not name) was logged
+   * (pickup; `attempt_id` its pickup_attempts row), after its commit: alerts raises the boards' alert pickup_unauthorised
+   * (once per student and day) and tells this attempt to the head teachers (SMS) and the children's guardians
+   */
+  'pickup.unauthorised': { school_id: number; attempt_id: number; student_ids: number[] };
 }
 
 @Injectable()

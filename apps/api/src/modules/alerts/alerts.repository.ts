@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { AlertKind, Page } from '@wantuo/shared';
+import { JobStatus, type AlertKind, type Page } from '@wantuo/shared';
 import { sql, type InferResult, type Selectable } from 'kysely';
 import { DataSource } from 'typeorm';
+import { anyOf } from '../../core/access/access';
 import { kdb, pageRows, type DB } from '../../core/database/kysely';
 import { runsAs, schoolTodayOf } from '../../core/database/school-day';
 import type { PageQuery, Queryable } from '../../core/database/sql-kit';
@@ -103,6 +104,55 @@ export class AlertsRepository {
          and a.kind <> all(${[...kept]}::text[])
          and not exists (select 1 from current c where c.student_id = a.student_id and c.kind = a.kind)`.execute(kdb(on));
     return Number(r.numAffectedRows ?? 0);
+  }
+
+  /**
+   * Raises an event alert `kind` for these students of the school on the school's today: one flow_alerts row per
+   * student, day and kind (a second the same day keeps the first). Answers the rows newly raised.
+   */
+  raiseEvent(schoolId: number, studentIds: readonly number[], kind: AlertKind, on: Queryable = this.db) {
+    return kdb(on)
+      .insertInto('flow_alerts')
+      .columns(['school_id', 'student_id', 'day', 'kind'])
+      .expression((eb) =>
+        eb
+          .selectFrom('students as s')
+          .select([sql.val(schoolId).as('school_id'), 's.id', schoolTodayOf(schoolId).as('day'), sql.val(kind).as('kind')])
+          .where('s.school_id', '=', schoolId)
+          .where('s.id', '=', anyOf(studentIds)),
+      )
+      .onConflict((oc) => oc.columns(['student_id', 'day', 'kind']).doNothing())
+      .returning(['id', 'student_id'])
+      .execute();
+  }
+
+  /**
+   * Whom to tell of an event alert of these students of the school: each student with their (first) class's name, the
+   * school's name, the class's head teacher's mobile (a working one) and the student's guardians (primary first).
+   */
+  eventRecipients(schoolId: number, studentIds: readonly number[]) {
+    return kdb(this.db)
+      .selectFrom('students as s')
+      .innerJoin('schools as sc', 'sc.id', 's.school_id')
+      .leftJoin('care_class_students as cs', 'cs.student_id', 's.id')
+      .leftJoin('care_classes as c', 'c.id', 'cs.class_id')
+      .select((eb) => [
+        's.id as student_id',
+        's.name as student',
+        eb.fn.coalesce('c.name', sql.lit('')).as('class_name'),
+        'sc.name as school',
+        eb
+          .selectFrom('users as u')
+          .select('u.mobile')
+          .whereRef('u.id', '=', 'c.head_teacher_id')
+          .where('u.job_status', '=', JobStatus.OnJob)
+          .as('head_mobile'),
+        sql<number[]>`coalesce((select array_agg(g.user_id order by g.is_primary desc, g.created_at) from student_guardians g
+                                 where g.student_id = ${eb.ref('s.id')}), '{}')`.as('guardians'),
+      ])
+      .where('s.school_id', '=', schoolId)
+      .where('s.id', '=', anyOf(studentIds))
+      .execute();
   }
 
   /** A page of the alerts `f` selects (one row per alert and class of its student): open ones first, newest first. */

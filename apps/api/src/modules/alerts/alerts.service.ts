@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Role, type AlertKind, type FlowAlertsQuery, type Page } from '@wantuo/shared';
 import { DataSource } from 'typeorm';
 import type { SchoolCaller } from '../../core/auth/current-user.decorator';
-import { SCHOOL_TODAY } from '../../core/database/sql-kit';
 import { ALERT_GRACE, AlertsRepository, type AlertRow } from './alerts.repository';
 import { GuardianMessages } from '../messages/guardian-messages.service';
 import { SmsTexts } from '../sms/texts.service';
@@ -19,19 +18,11 @@ export const ALERT_WHAT: Record<AlertKind, string> = {
   pickup_unauthorised: '未授权接送尝试',
 };
 
-/** The kinds raised by an event rather than a condition (the pick-up module's pickup_unauthorised): the scan neither raises nor clears them. */
-export const EVENT_ALERT_KINDS: readonly AlertKind[] = ['pickup_unauthorised'];
-
 /**
- * Raises an event alert for students on the school's today (one flow_alerts row per student, day and kind; a second
- * attempt the same day keeps the first row). $1 school, $2 students, $3 kind. Answers the rows newly raised. The
- * pick-up module runs it (its own unauthorised attempts) until it moves to a domain event the alerts module handles.
+ * The kinds raised by an event rather than a condition (pickup_unauthorised, on the pick-up module's domain event:
+ * AlertsListener): the scan neither raises nor clears them.
  */
-export const RAISE_EVENT_ALERT_SQL = `insert into flow_alerts (school_id, student_id, day, kind)
-  select $1, s.id, d.today, $3 from students s cross join ${SCHOOL_TODAY} d
-   where s.school_id = $1 and s.id = any($2::int[])
-  on conflict (student_id, day, kind) do nothing
-  returning id, student_id`;
+export const EVENT_ALERT_KINDS: readonly AlertKind[] = ['pickup_unauthorised'];
 
 @Injectable()
 export class AlertsService {

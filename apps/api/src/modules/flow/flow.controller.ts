@@ -1,4 +1,4 @@
-import { Controller, forwardRef, Inject, Res } from '@nestjs/common';
+import { Controller, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   ClockingInInfoQuery,
@@ -13,9 +13,9 @@ import { Caller, SchoolUser, type CallerInfo, type SchoolCaller } from '../../co
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { sendFile } from '../../core/http/send-file';
+import { FlowDepartures } from './flow-departures';
 import { FlowReadService } from './flow-read.service';
 import { FlowService } from './flow.service';
-import { PickupService } from '../pickup/pickup.service';
 
 type StepType = Exclude<FlowCommand['type'], 'leave' | 'void' | 'markLeave' | 'cancelLeave'>;
 
@@ -24,7 +24,7 @@ export class FlowController {
   constructor(
     private readonly flow: FlowService,
     private readonly read: FlowReadService,
-    @Inject(forwardRef(() => PickupService)) private readonly pickup: PickupService,
+    private readonly departures: FlowDepartures,
   ) {}
 
   /** per-student refusals are answered in the caller's language (the lang header wins over the setting) */
@@ -60,8 +60,9 @@ export class FlowController {
 
   @Action('POST', 'studentLiyuan')
   leave(@Input() input: StudentLiyuanInput, @SchoolUser() user: SchoolCaller, @Caller() caller: CallerInfo) {
-    // issue 27: with a pick-up code the verified person authorises the departure (module pickup)
-    if (input.pickup_code !== undefined) return this.pickup.depart({ ...user, lang: caller.lang }, { ...input, pickup_code: input.pickup_code });
+    // issue 27: with a pick-up code the verified person authorises the departure (module pickup, through FlowDepartures)
+    if (input.pickup_code !== undefined)
+      return this.departures.departWithCode({ ...user, lang: caller.lang }, { ...input, pickup_code: input.pickup_code });
     const cmd: FlowCommand = { type: 'leave', picked_up_by: input.picked_up_by, note: input.note, override: input.override };
     return this.flow.command({ ...user, lang: caller.lang }, input.student_ids, cmd, { eventId: input.event_id });
   }

@@ -1,14 +1,13 @@
-import { forwardRef, Module } from '@nestjs/common';
-import { PickupModule } from '../pickup/pickup.module';
+import { Module } from '@nestjs/common';
+import { FlowDepartures } from './flow-departures';
 import { FlowReadRepository } from './flow-read.repository';
 import { FlowReadService } from './flow-read.service';
 import { FlowController } from './flow.controller';
 import { FlowService } from './flow.service';
 
 @Module({
-  imports: [forwardRef(() => PickupModule)],
   controllers: [FlowController],
-  providers: [FlowReadRepository, FlowService, FlowReadService],
-  exports: [FlowService, FlowReadService],
+  providers: [FlowReadRepository, FlowService, FlowReadService, FlowDepartures],
+  exports: [FlowService, FlowReadService, FlowDepartures],
 })
 export class FlowModule {}

@@ -1,4 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import type { Queryable } from '../../core/database/sql-kit';
+import { unsealedKeys, writeResealed } from './pickup-keys.repository';
 
 /**
  * The keys that encrypt the schools' pick-up signing keys at rest (pickup_keys.sealed_private_key): AES-256-GCM, a
@@ -69,34 +71,19 @@ export function openPrivateKey(ring: PickupKeyring, schoolId: number, sealed: st
   }
 }
 
-type Db = { query(sql: string, params?: unknown[]): Promise<unknown> };
-
 /**
  * Seals with the ring's first key every school key not sealed with it yet: the clear ones (rows from before the
  * sealing; the start runs this with `onlyClear`) and, for a rotation (`npm run pickup:reseal`), those sealed with an
  * older key. One read, one update; the update only touches a row still as read, so two processes at once seal it once.
  * Answers how many rows it sealed.
  */
-export async function resealPickupKeys(db: Db, ring: PickupKeyring, opts: { onlyClear?: boolean } = {}): Promise<number> {
+export async function resealPickupKeys(db: Queryable, ring: PickupKeyring, opts: { onlyClear?: boolean } = {}): Promise<number> {
   const first = ring.keys[0].id;
-  const rows = (await db.query(
-    `select school_id, private_key, sealed_private_key, key_id from pickup_keys
-      where private_key is not null or ($1::boolean is not true and key_id <> $2) order by school_id`,
-    [opts.onlyClear ?? false, first],
-  )) as Array<{ school_id: number; private_key: string | null; sealed_private_key: string | null; key_id: string | null }>;
+  const rows = await unsealedKeys(db, first, opts.onlyClear ?? false);
   if (!rows.length) return 0;
   const sealed = rows.map((r) => {
     const plain = r.private_key ?? openPrivateKey(ring, r.school_id, r.sealed_private_key!, r.key_id!);
     return { school_id: r.school_id, ...sealPrivateKey(ring, r.school_id, plain), was: r.key_id };
   });
-  const done = (await db.query(
-    `with u as (
-       update pickup_keys k set private_key = null, sealed_private_key = x.sealed, key_id = x.key_id
-         from unnest($1::int[], $2::text[], $3::text[], $4::text[]) as x(school_id, sealed, key_id, was)
-        where k.school_id = x.school_id and k.key_id is not distinct from x.was
-       returning 1)
-     select count(*)::int as n from u`,
-    [sealed.map((s) => s.school_id), sealed.map((s) => s.sealed), sealed.map((s) => s.keyId), sealed.map((s) => s.was)],
-  )) as Array<{ n: number }>;
-  return done[0].n;
+  return writeResealed(db, sealed);
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { loadConfig } from '../../core/config/config';
+import { AlertsListener } from '../alerts/alerts.listener';
 import { AlertsService } from '../alerts/alerts.service';
 import { openPrivateKey, PickupKeyError, pickupKeyringConfig, resealPickupKeys, type PickupKeyring } from './pickup-keyring';
 import { PickupService } from './pickup.service';
@@ -74,12 +75,13 @@ async function leftPayload(studentId: number) {
   return rows.map((r) => r.payload);
 }
 const attempts = async () => (await t.sql.query(`select result, offline from pickup_attempts order by id`)).rows;
-const alertTexts = async () =>
-  (
-    await t.sql.query(
-      `select mobile, params->>'what' as what, params->>'student' as student from sms_messages where kind = 'alert.raised' order by id`,
-    )
-  ).rows;
+/** the alerts module raises and tells an unauthorised attempt after its commit ('pickup.unauthorised'): wait for it */
+const alertsSettled = () => t.app.get(AlertsListener).settled();
+const alertTexts = async () => {
+  await alertsSettled();
+  const sql = `select mobile, params->>'what' as what, params->>'student' as student from sms_messages where kind = 'alert.raised' order by id`;
+  return (await t.sql.query(sql)).rows;
+};
 
 async function shareLinkFor(studentId: number) {
   const list = await t.get(path('pickupShareLinks'), parent);
@@ -200,7 +202,10 @@ describe('verified departures', () => {
   it('expired: past its window and the next (and the skew)', async () => {
     const code = await codeAt(Date.now() - 120_000);
     const before = (await alertTexts()).length;
-    const boardAlerts = async () => (await t.sql.query(`select count(*)::int as n from flow_alerts where kind = 'pickup_unauthorised'`)).rows[0].n;
+    const boardAlerts = async () => {
+      await alertsSettled();
+      return (await t.sql.query(`select count(*)::int as n from flow_alerts where kind = 'pickup_unauthorised'`)).rows[0].n;
+    };
     const raisedBefore = await boardAlerts();
     const res = await leave(teacher, { student_ids: [mine[0]], pickup_code: code });
     expect(res.body).toMatchObject({ code: Code.Error, msg: '接送码已过期，请让家长刷新后重新出示', data: { reason: 'pickup.expired' } });
@@ -222,8 +227,10 @@ describe('verified departures', () => {
     expect((await attempts()).map((a) => a.result)).toEqual(['pickup.not_this_child']);
     // the boards' alert: one row per child and day (a second attempt adds none), listed for the head teacher, kept by the scan
     expect((await leave(teacher, { student_ids: [classmate], pickup_code: code })).body.data).toMatchObject({ reason: 'pickup.not_this_child' });
-    const raised = async () =>
-      (await t.sql.query(`select cleared_at from flow_alerts where student_id = $1 and kind = 'pickup_unauthorised'`, [classmate])).rows;
+    const raised = async () => {
+      await alertsSettled();
+      return (await t.sql.query(`select cleared_at from flow_alerts where student_id = $1 and kind = 'pickup_unauthorised'`, [classmate])).rows;
+    };
     expect(await raised()).toEqual([{ cleared_at: null }]);
     await t.app.get(AlertsService).scan();
     expect(await raised()).toEqual([{ cleared_at: null }]);
