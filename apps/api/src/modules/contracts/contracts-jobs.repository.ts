@@ -1,6 +1,6 @@
 import { DEFAULT_VALID_MONTHS, EXPIRING_DAYS, EXPIRING_UNITS, Role, StudentStatus, TERM_MONTHS } from '@wantuo/shared';
-import { sql, type RawBuilder } from 'kysely';
-import { kdb } from '../../core/database/kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
+import { kdb, type DB } from '../../core/database/kysely';
 import type { Queryable } from '../../core/database/sql-kit';
 import { UNITS_BUCKET_MAX } from './contract-buckets';
 
@@ -59,30 +59,26 @@ const termMonths = sql`case p.kind when 'term' then p.length * ${TERM_MONTHS}::i
 export const END_DAY_SQL = (start: string, months: string) => `((${start})::date + make_interval(months => ${months}))::date - 1`;
 const endDay = (start: RawBuilder<unknown>, months: RawBuilder<unknown>) => sql`((${start})::date + make_interval(months => ${months}))::date - 1`;
 
-/** A renewal the job made (with what its guardian's message says). */
-export interface RenewedRow {
-  id: number;
-  renewed_from: number;
-  school_id: number;
-  school: string;
-  student: string;
-  package: string;
-  user_id: number | null;
-  price_fen: string;
-  start: string;
-  end: string;
-}
+type Contract = Selectable<DB['contracts']>;
+/** What a guardian's message names: the school, the child, the guardian to tell (none found: null). */
+type Told = {
+  school: Selectable<DB['schools']>['name'];
+  student: Selectable<DB['students']>['name'];
+  user_id: Selectable<DB['users']>['id'] | null;
+};
 
-/** A reminder the job recorded (with what its guardian's message says). */
-export interface RemindedRow {
-  id: number;
-  school_id: number;
-  school: string;
-  student: string;
-  user_id: number | null;
-  units_left: number | null;
-  date: string;
-}
+/** A renewal the job made (with what its guardian's message says: the price as text, the period as Chinese dates). */
+export type RenewedRow = Pick<Contract, 'id' | 'school_id'> &
+  Told & {
+    renewed_from: NonNullable<Contract['renewed_from']>;
+    package: Selectable<DB['contract_packages']>['name'];
+    price_fen: string;
+    start: string;
+    end: string;
+  };
+
+/** A reminder the job recorded (with what its guardian's message says: the units left, the end as a Chinese date). */
+export type RemindedRow = Pick<Contract, 'id' | 'school_id'> & Told & { units_left: Contract['units_total']; date: string };
 
 /** Runs of the daily job are serialised by a transaction-level advisory lock. */
 export async function lockDaily(em: Queryable): Promise<void> {
