@@ -19,6 +19,7 @@ import { newRequestId } from '../../lib/request-id';
 import { useSchoolToday } from '../../lib/school-time';
 import { deskPayment, DeskPaymentFields, kindUnit, usePackages, type DeskPaymentValues } from './common';
 import { contractStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 /** The contract drawer's dialogs: record an offline payment, edit, renew, cancel (with the refund preview). */
 
@@ -197,7 +198,7 @@ export function CancelDialog({ c, onClose, onDone }: Dlg) {
   const [form] = Form.useForm<{ reason: string; refund_method?: 'cash' | 'bank' | 'external' }>();
   const requestId = useRef(newRequestId());
   const preview = useQuery({
-    queryKey: ['contractRefundPreview', c.id, c.version],
+    queryKey: queryKey('contractRefundPreview', { id: c.id }),
     queryFn: () => get('contractRefundPreview', { id: c.id }),
     gcTime: 0,
   });

@@ -8,14 +8,15 @@ import { useSchoolClock } from '../../lib/school-time';
 import { kindUnit, StateTag, useUnitsText } from './common';
 import { CancelDialog, EditDialog, PayOfflineDialog, RenewDialog } from './contract-dialogs';
 import { contractStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 /** Every list that shows contracts is read again after a change. */
 function useContractsRefresh(id: number | null) {
   const qc = useQueryClient();
   return () => {
-    void qc.invalidateQueries({ queryKey: ['contractInfo', id] });
-    void qc.invalidateQueries({ queryKey: ['contractList'] });
-    void qc.invalidateQueries({ queryKey: ['studentContractList'] });
+    void qc.invalidateQueries({ queryKey: queryKey('contractInfo', { id }) });
+    void qc.invalidateQueries({ queryKey: queryKey('contractList') });
+    void qc.invalidateQueries({ queryKey: queryKey('studentContractList') });
   };
 }
 
@@ -28,7 +29,7 @@ export function ContractDrawer({ id, onClose, onChanged }: { id: number | null; 
   const [shown, setShown] = useState(id);
   if (id !== null && id !== shown) setShown(id);
   const q = useQuery({
-    queryKey: ['contractInfo', shown],
+    queryKey: queryKey('contractInfo', { id: shown }),
     queryFn: () => get('contractInfo', { id: shown }),
     enabled: shown !== null,
   });

@@ -3,6 +3,7 @@ import { dayDiff, type ContractRow, type ParentChild, type PayChannel } from '@w
 import { get, post } from '../../api/http';
 import { useSchoolToday } from '../../lib/school-time';
 import { contractStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 /**
  * The guardian's contracts without a UI library: the desktop's parent page and the phone's 缴费 tab both use it.
@@ -12,7 +13,7 @@ import { contractStrings } from './strings';
 export function useChildrenContracts(kids: readonly ParentChild[]) {
   return useQueries({
     queries: kids.map((k) => ({
-      queryKey: ['studentContractList', k.id, 'parent'],
+      queryKey: queryKey('studentContractList', { student_id: k.id, page: 1, limit: 50 }),
       queryFn: () => get('studentContractList', { student_id: k.id, page: 1, limit: 50 }),
     })),
   });

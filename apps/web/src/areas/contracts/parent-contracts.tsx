@@ -9,6 +9,7 @@ import { StateTag, useUnitsText } from './common';
 import { payContract, useChildrenContracts } from './parent-contracts-model';
 import { useParentChildren } from '../parent/children';
 import { contractStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 /** /parent_contracts: each child's care contracts with state, dates and units left; an unpaid one is paid here by WeChat Pay. */
 export default function ParentContracts() {
@@ -76,7 +77,7 @@ function ChildrenContracts({ kids }: { kids: ParentChild[] }) {
         phoneChannels
         onPaid={() => {
           feedback().message.success(s('parent.paid'));
-          void qc.invalidateQueries({ queryKey: ['studentContractList'] });
+          void qc.invalidateQueries({ queryKey: queryKey('studentContractList') });
         }}
         onClose={() => setPaying(null)}
       />

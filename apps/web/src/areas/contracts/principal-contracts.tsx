@@ -12,6 +12,7 @@ import { ContractDrawer } from './contract-drawer';
 import { PackageManager } from './packages';
 import { SignDialog } from './sign-dialog';
 import { contractStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 const PAGE = 20;
 
@@ -57,7 +58,7 @@ function ContractList() {
   };
   const withState = { ...filters, ...(state !== 'all' ? { state } : {}) };
   const q = useQuery({
-    queryKey: ['contractList', withState, page],
+    queryKey: queryKey('contractList', { page, limit: PAGE, ...withState }),
     queryFn: () => get('contractList', { page, limit: PAGE, ...withState }),
     placeholderData: keepPreviousData,
   });

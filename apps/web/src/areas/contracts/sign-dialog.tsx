@@ -19,6 +19,7 @@ import { newRequestId } from '../../lib/request-id';
 import { useSchoolToday } from '../../lib/school-time';
 import { deskPayment, DeskPaymentFields, kindUnit, usePackageLabel, usePackages, type DeskPaymentValues } from './common';
 import { contractStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 interface SignValues {
   student_id: number;
@@ -36,7 +37,7 @@ interface SignValues {
 /** A student of the school by name (studentList keyword), for pickers. */
 function useStudentSearch(keyword: string) {
   return useQuery({
-    queryKey: ['studentList', 'picker', keyword],
+    queryKey: queryKey('studentList', { page: 1, limit: 20, status: 1, ...(keyword ? { keyword } : {}) }),
     queryFn: () => get('studentList', { page: 1, limit: 20, status: 1, ...(keyword ? { keyword } : {}) }),
     staleTime: 10_000,
   });
@@ -48,7 +49,7 @@ function useStudentSearch(keyword: string) {
  */
 function useCurrentContract(studentId: number | undefined): ContractRow | null | undefined {
   const q = useQuery({
-    queryKey: ['studentContractList', studentId, 'sign'],
+    queryKey: queryKey('studentContractList', { student_id: studentId, page: 1, limit: 50 }),
     queryFn: () => get('studentContractList', { student_id: studentId, page: 1, limit: 50 }),
     enabled: studentId !== undefined,
     staleTime: 10_000,

@@ -9,6 +9,7 @@ import { StateTag, useUnitsText } from './common';
 import { ContractDrawer } from './contract-drawer';
 import { SignDialog } from './sign-dialog';
 import { contractStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 const PAGE = 10;
 
@@ -20,7 +21,7 @@ export function StudentContracts({ student }: { student: Pick<StudentRow, 'id' |
   const [open, setOpen] = useState<number | null>(null);
   const [signing, setSigning] = useState(false);
   const q = useQuery({
-    queryKey: ['studentContractList', student.id, page],
+    queryKey: queryKey('studentContractList', { student_id: student.id, page, limit: PAGE }),
     queryFn: () => get('studentContractList', { student_id: student.id, page, limit: PAGE }),
   });
   return (

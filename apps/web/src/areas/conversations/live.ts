@@ -5,6 +5,7 @@ import type { Socket } from 'socket.io-client';
 import { cookies, StorageKey } from '../../lib/storage';
 import { useSession } from '../../stores/session';
 import { marksKey, mergeMessage, refreshCounts } from './model';
+import { queryKey } from '../../api/query';
 
 /**
  * Listens to the live `conversation.message` (a new or a retracted message of a conversation the signed-in user is
@@ -43,7 +44,7 @@ export function useConversationLive(): void {
       let connected = false;
       socket.on('connect', () => {
         if (connected) {
-          void qc.invalidateQueries({ queryKey: ['conversationInfo'] });
+          void qc.invalidateQueries({ queryKey: queryKey('conversationInfo') });
           refreshCounts(qc);
         }
         connected = true;

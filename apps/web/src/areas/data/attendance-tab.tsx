@@ -9,6 +9,7 @@ import { FLOW_HEX } from '../flow/flow-look';
 import { ChartCard } from './chart-card';
 import { EChart, type ChartOption } from './echart';
 import { dataStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 type State = 'left' | 'in_centre' | 'picked_up' | 'on_leave' | 'expected';
 const STATES: State[] = ['left', 'in_centre', 'picked_up', 'on_leave', 'expected'];
@@ -50,7 +51,7 @@ export function AttendanceTab({ group, range }: { group: DataGroup; range: { fro
   const [classId, setClassId] = useState<number | undefined>(undefined);
   const params = { date_from: range.from, date_to: range.to, group, ...(classId ? { class_id: classId } : {}) };
   const q = useQuery({
-    queryKey: ['studentClockingInCount', params],
+    queryKey: queryKey('studentClockingInCount', params),
     queryFn: () => get('studentClockingInCount', params),
   });
   // the classes seen in the unfiltered answer, so the filter keeps its options while filtered
@@ -152,7 +153,7 @@ export function TeacherClockCard({ group, range }: { group: DataGroup; range: { 
   const days = useMemo(() => periodsBetween(range.from, range.to, 'day'), [range.from, range.to]);
   const usable = group === 'day' && days.length <= 31;
   const q = useQuery({
-    queryKey: ['teacherClockingInCount', range.from, range.to],
+    queryKey: queryKey('teacherClockingInCount', { date_from: range.from, date_to: range.to, page: 1, limit: 1 }),
     queryFn: () => get('teacherClockingInCount', { date_from: range.from, date_to: range.to, page: 1, limit: 1 }),
     enabled: usable,
   });

@@ -6,6 +6,7 @@ import { useSession } from '../../stores/session';
 import { barOption } from './attendance-tab';
 import { ChartCard } from './chart-card';
 import { dataStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 const ITEM_COLORS = ['#1677ff', '#52c41a', '#faad14', '#722ed1', '#eb2f96', '#13c2c2', '#fa541c', '#2f54eb'];
 
@@ -19,7 +20,7 @@ export function MealsTab({ group, range }: { group: DataGroup; range: { from: st
   const role = useSession((x) => x.user?.role);
   const action = role === Role.HeadTeacher ? 'classMealCount' : 'orderMealCount';
   const params = { from: range.from, to: range.to, group };
-  const q = useQuery({ queryKey: [action, params], queryFn: () => get(action, params) });
+  const q = useQuery({ queryKey: queryKey(action, params), queryFn: () => get(action, params) });
   const periods = useMemo(() => periodsBetween(range.from, range.to, group), [range, group]);
 
   const option = useMemo(() => {

@@ -6,6 +6,7 @@ import { useSession } from '../../stores/session';
 import { barOption } from './attendance-tab';
 import { ChartCard } from './chart-card';
 import { dataStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 /**
  * Points per period: awarded, deducted and spent on exchanges as bars, exchange orders as a line on a second axis;
@@ -17,7 +18,7 @@ export function PointsTab({ group, range }: { group: DataGroup; range: { from: s
   const role = useSession((x) => x.user?.role);
   const action = role === Role.HeadTeacher ? 'classScoreCount' : 'scoreOrderCount';
   const params = { date_from: range.from, date_to: range.to, group };
-  const q = useQuery({ queryKey: [action, params], queryFn: () => get(action, params) });
+  const q = useQuery({ queryKey: queryKey(action, params), queryFn: () => get(action, params) });
   const periods = useMemo(() => periodsBetween(range.from, range.to, group), [range, group]);
 
   const option = useMemo(() => {

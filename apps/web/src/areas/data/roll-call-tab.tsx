@@ -6,6 +6,7 @@ import { get } from '../../api/http';
 import { barOption } from './attendance-tab';
 import { ChartCard } from './chart-card';
 import { dataStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 const STATUSES = [
   { key: 'present', color: '#52c41a' },
@@ -25,7 +26,7 @@ export function RollCallTab({ group, range }: { group: DataGroup; range: { from:
   const s = dataStrings.use();
   const [kind, setKind] = useState<Kind | undefined>(undefined);
   const params = { date_from: range.from, date_to: range.to, group, ...(kind ? { kind } : {}) };
-  const q = useQuery({ queryKey: ['rollCallCount', params], queryFn: () => get('rollCallCount', params) });
+  const q = useQuery({ queryKey: queryKey('rollCallCount', params), queryFn: () => get('rollCallCount', params) });
   const periods = useMemo(() => periodsBetween(range.from, range.to, group), [range, group]);
 
   const totals = useMemo(() => {

@@ -1,10 +1,11 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Modal, Typography, Upload } from 'antd';
 import type { ExamScoreImportResult } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
 import { upload } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { useExamApi } from './common';
 import { examStrings } from './strings';
 
@@ -15,27 +16,26 @@ export function ImportDialog({ examId, onClose }: { examId: number; onClose: () 
   const qc = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [result, setResult] = useState<ExamScoreImportResult | null>(null);
-  const [busy, setBusy] = useState(false);
-  const send = async (dry: boolean) => {
-    if (!file) return;
+  // a file upload (multipart), so not useAction: a refusal is shown by the request wrapper
+  const importing = useMutation({
+    mutationFn: ({ form }: { form: FormData; dry: boolean }) => upload('examScoreImport', form),
+    onSuccess: (r, { dry }) => {
+      setResult(r);
+      if (!dry && r.saved) {
+        feedback().message.success(s('sc.import_done', { n: r.saved }));
+        void qc.invalidateQueries({ queryKey: queryKey(api.scores) });
+        onClose();
+      }
+    },
+  });
+  const busy = importing.isPending;
+  const send = (dry: boolean) => {
+    if (!file || busy) return;
     const form = new FormData();
     form.append('exam_id', String(examId));
     form.append('dry_run', dry ? '1' : '0');
     form.append('file', file);
-    setBusy(true);
-    try {
-      const r = await upload('examScoreImport', form);
-      setResult(r);
-      if (!dry && r.saved) {
-        feedback().message.success(s('sc.import_done', { n: r.saved }));
-        void qc.invalidateQueries({ queryKey: [api.scores, examId] });
-        onClose();
-      }
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    importing.mutate({ form, dry });
   };
   return (
     <Modal
@@ -46,16 +46,10 @@ export function ImportDialog({ examId, onClose }: { examId: number; onClose: () 
         <Button key="c" onClick={onClose}>
           {s('cancel')}
         </Button>,
-        <Button key="d" disabled={!file} loading={busy} onClick={() => void send(true)}>
+        <Button key="d" disabled={!file} loading={busy} onClick={() => send(true)}>
           {s('sc.import_check')}
         </Button>,
-        <Button
-          key="i"
-          type="primary"
-          disabled={!file || (result !== null && result.problems.length > 0)}
-          loading={busy}
-          onClick={() => void send(false)}
-        >
+        <Button key="i" type="primary" disabled={!file || (result !== null && result.problems.length > 0)} loading={busy} onClick={() => send(false)}>
           {s('sc.import_go')}
         </Button>,
       ]}

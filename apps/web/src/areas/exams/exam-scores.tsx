@@ -1,12 +1,14 @@
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Flex, Input, Popconfirm, Table, Tabs, Tag, Typography } from 'antd';
 import { parseScoreCell, t as sharedT, type ExamScoreAnswer, type ExamScoreRow } from '@wantuo/shared';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { download } from '../../api/download';
 import { feedback } from '../../api/feedback';
-import { ApiError, get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { ApiError, get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { usePreferences } from '../../stores/preferences';
 import { useExamApi } from './common';
@@ -30,7 +32,7 @@ export default function ExamScores() {
   const [params] = useSearchParams();
   const examId = Number(params.get('id'));
   const q = useQuery({
-    queryKey: [api.scores, examId],
+    queryKey: queryKey(api.scores, { exam_id: examId }),
     queryFn: () => get(api.scores, { exam_id: examId }),
     enabled: Number.isInteger(examId) && examId > 0,
   });
@@ -82,15 +84,10 @@ export default function ExamScores() {
 
 function Publish({ answer }: { answer: ExamScoreAnswer }) {
   const s = examStrings.use();
-  const qc = useQueryClient();
   const api = useExamApi();
   const e = answer.exam;
-  const go = async () => {
-    const r = await post('publishExamScores', { exam_id: e.id, version: e.version });
-    feedback().message.success(s('sc.published_n', { n: r.texted }));
-    void qc.invalidateQueries({ queryKey: [api.scores, e.id] });
-    void qc.invalidateQueries({ queryKey: [api.list] });
-  };
+  const publish = useAction('publishExamScores', { success: (r) => s('sc.published_n', { n: r.texted }), invalidates: [api.scores, api.list] });
+  const go = () => publish.run({ exam_id: e.id, version: e.version });
   return (
     <Popconfirm
       title={s('sc.publish_title', { name: e.name })}
@@ -116,12 +113,25 @@ function Entry({ answer }: { answer: ExamScoreAnswer }) {
   const s = examStrings.use();
   const lang = usePreferences((x) => x.lang);
   const api = useExamApi();
-  const qc = useQueryClient();
   const e = answer.exam;
   const rows = answer.list;
   const [draft, setDraft] = useState<Record<number, string>>({});
   const [serverErrors, setServerErrors] = useState<Record<number, string>>({});
-  const [busy, setBusy] = useState(false);
+  // the server names each bad row of a refused batch: shown on its line (so not by the request wrapper)
+  const saveScores = useAction(api.addScores, {
+    silent: true,
+    success: (res) => s('sc.saved', { n: res.saved }),
+    invalidates: [api.scores, api.list],
+    onDone: () => setDraft({}),
+    onError: (err) => {
+      const data = err instanceof ApiError ? (err.data as { rows?: Array<{ student_id: number | null; message: string }> } | null) : null;
+      if (data?.rows?.length) {
+        setServerErrors(Object.fromEntries(data.rows.filter((p) => p.student_id !== null).map((p) => [p.student_id!, p.message])));
+        feedback().message.error(s('sc.not_saved'));
+      } else feedback().message.error(err.message);
+    },
+  });
+  const delScore = useAction(api.delScore, { success: s('sc.deleted'), invalidates: [api.scores] });
   const [importing, setImporting] = useState(false);
   const line = useMemo(() => new Map(rows.map((r, i) => [r.student_id, i + 1])), [rows]);
   const classNames = useMemo(() => new Map(e.classes.map((c) => [c.id, c.name])), [e.classes]);
@@ -170,41 +180,18 @@ function Entry({ answer }: { answer: ExamScoreAnswer }) {
       feedback().message.info(s('sc.nothing'));
       return;
     }
-    setBusy(true);
-    try {
-      const res = await post(
-        api.addScores,
-        {
-          exam_id: e.id,
-          scores_version: e.scores_version,
-          rows: batch.map(({ r, c }) =>
-            c.kind === 'ok' && c.absent
-              ? { student_id: r.student_id, absent: true }
-              : { student_id: r.student_id, score: c.kind === 'ok' ? c.score2! / 2 : null },
-          ),
-        },
-        { silent: true },
-      );
-      feedback().message.success(s('sc.saved', { n: res.saved }));
-      setDraft({});
-      void qc.invalidateQueries({ queryKey: [api.scores, e.id] });
-      void qc.invalidateQueries({ queryKey: [api.list] });
-    } catch (err) {
-      const data = err instanceof ApiError ? (err.data as { rows?: Array<{ student_id: number | null; message: string }> } | null) : null;
-      if (data?.rows?.length) {
-        setServerErrors(Object.fromEntries(data.rows.filter((p) => p.student_id !== null).map((p) => [p.student_id!, p.message])));
-        feedback().message.error(s('sc.not_saved'));
-      } else feedback().message.error((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    await saveScores.run({
+      exam_id: e.id,
+      scores_version: e.scores_version,
+      rows: batch.map(({ r, c }) =>
+        c.kind === 'ok' && c.absent
+          ? { student_id: r.student_id, absent: true }
+          : { student_id: r.student_id, score: c.kind === 'ok' ? c.score2! / 2 : null },
+      ),
+    });
   };
 
-  const remove = async (r: ExamScoreRow) => {
-    await post(api.delScore, { exam_id: e.id, student_id: r.student_id });
-    feedback().message.success(s('sc.deleted'));
-    void qc.invalidateQueries({ queryKey: [api.scores, e.id] });
-  };
+  const remove = (r: ExamScoreRow) => delScore.run({ exam_id: e.id, student_id: r.student_id });
 
   const problems = [
     ...bad.map(({ r, c }) => ({
@@ -331,7 +318,7 @@ function Entry({ answer }: { answer: ExamScoreAnswer }) {
           )}
           <Button
             type="primary"
-            loading={busy}
+            loading={saveScores.busy}
             disabled={bad.length > 0 || changed.length === 0}
             onClick={() => void save()}
             data-testid="scores-save"

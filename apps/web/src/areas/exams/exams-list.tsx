@@ -1,12 +1,13 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Tag, Typography } from 'antd';
 import { EXAM_SUBJECTS, type Exam, type ExamListAnswer } from '@wantuo/shared';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { feedback } from '../../api/feedback';
-import { get, post, postRead } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get, postRead } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { ServerTable } from '../../components/server-table';
 import { useSchoolToday } from '../../lib/school-time';
@@ -23,7 +24,6 @@ export default function ExamsList() {
   const s = examStrings.use();
   const api = useExamApi();
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const [page, setPage] = useState(1);
   const [keyword, setKeyword] = useState('');
   // the admin picks several of each (POST studentExamList), a teacher one (GET teacherStudentExamList)
@@ -32,26 +32,18 @@ export default function ExamsList() {
   const [editing, setEditing] = useState<Exam | 'new' | null>(null);
   const classes = useExamClasses(api.admin);
   const base = { page, limit: PAGE_SIZE, ...(keyword ? { keyword } : {}) };
+  const adminInput = { ...base, ...(subjects.length ? { subjects } : {}), ...(classIds.length ? { class_ids: classIds } : {}) };
+  const teacherInput = { ...base, ...(subjects[0] ? { subject: subjects[0] } : {}), ...(classIds[0] ? { class_id: classIds[0] } : {}) };
   const q = useQuery({
-    queryKey: [api.list, base, subjects, classIds],
-    queryFn: () =>
-      api.admin
-        ? postRead('studentExamList', {
-            ...base,
-            ...(subjects.length ? { subjects } : {}),
-            ...(classIds.length ? { class_ids: classIds } : {}),
-          })
-        : get(api.list, { ...base, ...(subjects[0] ? { subject: subjects[0] } : {}), ...(classIds[0] ? { class_id: classIds[0] } : {}) }),
+    queryKey: api.admin ? queryKey('studentExamList', adminInput) : queryKey('teacherStudentExamList', teacherInput),
+    queryFn: () => (api.admin ? postRead('studentExamList', adminInput) : get('teacherStudentExamList', teacherInput)),
   });
   const filtered = Boolean(keyword || subjects.length || classIds.length);
   /** the admin picks several of each, a teacher's list takes one */
   const multi = { mode: 'multiple' as const, maxTagCount: 'responsive' as const, ...(api.admin ? {} : { maxCount: 1 }) };
   const open = (e: Exam) => navigate(`${api.scoresPath}?id=${e.id}`);
-  const remove = async (e: Exam) => {
-    await post('delExam', { id: e.id, version: e.version, confirm: true });
-    feedback().message.success(s('del.done'));
-    void qc.invalidateQueries({ queryKey: [api.list] });
-  };
+  const del = useAction('delExam', { success: s('del.done'), invalidates: [api.list] });
+  const remove = (e: Exam) => del.run({ id: e.id, version: e.version, confirm: true });
 
   const filters = (
     <Flex gap={8} wrap>
@@ -161,7 +153,6 @@ export default function ExamsList() {
           onClose={() => setEditing(null)}
           onSaved={(e) => {
             setEditing(null);
-            void qc.invalidateQueries({ queryKey: [api.list] });
             if (editing === 'new') open(e);
           }}
         />
@@ -272,7 +263,8 @@ function ExamForm({
   const s = examStrings.use();
   const today = useSchoolToday();
   const [form] = Form.useForm<FormValues>();
-  const [busy, setBusy] = useState(false);
+  const api = useExamApi();
+  const save = useAction(action, { success: s('saved'), invalidates: [api.list], onDone: onSaved });
   // an exam's classes stay choosable even when not in the list (a stopped class)
   const options = [...classes, ...(exam?.classes ?? []).filter((c) => !classes.some((x) => x.id === c.id))].map((c) => ({
     value: c.id,
@@ -281,24 +273,15 @@ function ExamForm({
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setBusy(true);
-    try {
-      const body = {
-        name: v.name,
-        subject: v.subject,
-        exam_day: v.exam_day.format('YYYY-MM-DD'),
-        full_mark: v.full_mark,
-        pass_mark: v.pass_mark ?? null,
-        class_ids: v.class_ids,
-      };
-      const saved = await post(action, exam ? { id: exam.id, version: exam.version, ...body } : body);
-      feedback().message.success(s('saved'));
-      onSaved(saved);
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    const body = {
+      name: v.name,
+      subject: v.subject,
+      exam_day: v.exam_day.format('YYYY-MM-DD'),
+      full_mark: v.full_mark,
+      pass_mark: v.pass_mark ?? null,
+      class_ids: v.class_ids,
+    };
+    await save.run(exam ? { id: exam.id, version: exam.version, ...body } : body);
   };
   return (
     <Modal
@@ -308,7 +291,7 @@ function ExamForm({
       onOk={() => void submit()}
       okText={s('save')}
       cancelText={s('cancel')}
-      confirmLoading={busy}
+      confirmLoading={save.busy}
       destroyOnHidden
     >
       <Form<FormValues>

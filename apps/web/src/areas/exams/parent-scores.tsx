@@ -8,14 +8,14 @@ import { ChildSwitcher } from '../parent/children-gate';
 import { mark } from './common';
 import { examStrings } from './strings';
 import './exams.css';
-import { nextPageOf } from '../../api/query';
+import { nextPageOf, queryKey } from '../../api/query';
 
 const PAGE_SIZE = 10;
 
 /** /parent_scores: a child's published exam scores on the phone: score, rank in the class and the class average. */
 export default function ParentScores() {
   const s = examStrings.use();
-  const children = useQuery({ queryKey: ['parentChildren'], queryFn: () => get('parentChildren') });
+  const children = useQuery({ queryKey: queryKey('parentChildren'), queryFn: () => get('parentChildren') });
   const kids = children.data?.list ?? [];
   const [current, setCurrent] = useState<number | null>(null);
   if (children.isLoading) return <Loading />;

@@ -10,6 +10,7 @@ import { localMonthDayTime, useSchoolToday, useSchoolZone } from '../../lib/scho
 import { Counts, StateTag } from './common';
 import { homeworkStrings } from './strings';
 import './homework.css';
+import { queryKey } from '../../api/query';
 
 /**
  * Marking homework on the phone, during tutoring: the homework open today in the teacher's classes, then one homework's
@@ -19,7 +20,7 @@ export function HomeworkMarking({ homeworkId }: { homeworkId?: number }) {
   const s = homeworkStrings.use();
   const day = useSchoolToday();
   const list = useQuery({
-    queryKey: ['classHomeWorks', 'today', day],
+    queryKey: queryKey('classHomeWorks', { day, limit: 50 }),
     queryFn: () => get('classHomeWorks', { day, limit: 50 }),
     enabled: homeworkId === undefined,
   });
@@ -56,7 +57,7 @@ export function HomeworkMarking({ homeworkId }: { homeworkId?: number }) {
 
 function Students({ id }: { id: number }) {
   const s = homeworkStrings.use();
-  const info = useQuery({ queryKey: ['homeWorkInfo', id, 'all'], queryFn: () => get('homeWorkInfo', { id, limit: 100 }) });
+  const info = useQuery({ queryKey: queryKey('homeWorkInfo', { id, limit: 100 }), queryFn: () => get('homeWorkInfo', { id, limit: 100 }) });
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [note, setNote] = useState('');
   const markAction = useAction('markHomeWork', {
@@ -186,7 +187,7 @@ function StudentWork({ homeworkId, studentId, onClose }: { homeworkId: number; s
   const s = homeworkStrings.use();
   const tz = useSchoolZone();
   const q = useQuery({
-    queryKey: ['wantuoStudentWorkInfo', homeworkId, studentId],
+    queryKey: queryKey('wantuoStudentWorkInfo', { homework_id: homeworkId, student_id: studentId }),
     queryFn: () => get('wantuoStudentWorkInfo', { homework_id: homeworkId, student_id: studentId }),
     enabled: studentId !== null,
   });

@@ -11,6 +11,7 @@ import { homeworkStrings } from './strings';
 import { uploadHomeworkPhoto, useDoneAtHome } from './use-done-at-home';
 import './homework.css';
 import { ChildSwitcher, ParentChildren } from '../parent/children-gate';
+import { queryKey } from '../../api/query';
 
 /** /parent_homework: each child's homework of a day (today first): state, the teacher's note, done at home with a photo. */
 export default function ParentHomework() {
@@ -29,7 +30,7 @@ function ChildHomework({ kids }: { kids: ParentChild[] }) {
   const [day, setDay] = useState(today);
   const [doing, setDoing] = useState<StudentHomework | null>(null);
   const q = useQuery({
-    queryKey: ['wantuoStudentHomeWork', current, day],
+    queryKey: queryKey('wantuoStudentHomeWork', { student_id: current, day }),
     queryFn: () => get('wantuoStudentHomeWork', { student_id: current, day }),
   });
   return (

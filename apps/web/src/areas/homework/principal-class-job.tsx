@@ -11,6 +11,7 @@ import { EmptyState } from '../../components/states';
 import { KindTag } from './common';
 import { homeworkStrings } from './strings';
 import './homework.css';
+import { queryKey } from '../../api/query';
 
 const PAGE_SIZE = 20;
 
@@ -38,7 +39,7 @@ export default function PrincipalClassJob() {
   const classes = useClasses(kind);
   const filtered = Boolean(kind || classId || day || keyword);
   const q = useQuery({
-    queryKey: ['classHomeWorks', 'school', page, kind, classId, day, keyword],
+    queryKey: queryKey('classHomeWorks', { page, limit: PAGE_SIZE, kind, class_id: classId, day, keyword: keyword || undefined }),
     queryFn: () => get('classHomeWorks', { page, limit: PAGE_SIZE, kind, class_id: classId, day, keyword: keyword || undefined }),
   });
   const reset = (fn: () => void) => {

@@ -11,6 +11,7 @@ import { localMonthDayTime, useSchoolZone } from '../../lib/school-time';
 import { Attachments, Counts, KindTag, StateTag } from './common';
 import { homeworkStrings } from './strings';
 import './homework.css';
+import { queryKey } from '../../api/query';
 
 const PAGE_SIZE = 20;
 
@@ -25,7 +26,7 @@ export default function PrincipalClassJob1() {
   const [page, setPage] = useState(1);
   const [state, setState] = useState<HomeworkState | 'all'>('all');
   const q = useQuery({
-    queryKey: ['homeWorkInfo', id, state, page],
+    queryKey: queryKey('homeWorkInfo', { id, page, limit: PAGE_SIZE, state: state === 'all' ? undefined : state }),
     queryFn: () => get('homeWorkInfo', { id, page, limit: PAGE_SIZE, state: state === 'all' ? undefined : state }),
     enabled: valid,
     placeholderData: keepPreviousData,

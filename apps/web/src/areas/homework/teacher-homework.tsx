@@ -13,14 +13,15 @@ import { Attachments, Counts, KindTag } from './common';
 import { HomeworkMarking } from './marking';
 import { homeworkStrings } from './strings';
 import './homework.css';
+import { queryKey } from '../../api/query';
 
 const PAGE_SIZE = 10;
 
 /** The caller's classes homework may be set for: care classes (head or duty teacher) and, for teachers, teaching classes. */
 function useOwnClasses() {
   const role = useSession((x) => x.user?.role);
-  const care = useQuery({ queryKey: ['teacherWantuoInfo'], queryFn: () => get('teacherWantuoInfo') });
-  const teaching = useQuery({ queryKey: ['teachManage'], queryFn: () => get('teachManage'), enabled: role === Role.Teacher });
+  const care = useQuery({ queryKey: queryKey('teacherWantuoInfo'), queryFn: () => get('teacherWantuoInfo') });
+  const teaching = useQuery({ queryKey: queryKey('teachManage'), queryFn: () => get('teachManage'), enabled: role === Role.Teacher });
   const options = [
     ...(care.data?.classes ?? []).map((c) => ({ value: `care:${c.id}`, label: `${c.name}（晚托班）` })),
     ...(teaching.data?.classes ?? []).filter((c) => c.status === 1).map((c) => ({ value: `teaching:${c.id}`, label: `${c.name}（兴趣班）` })),
@@ -147,7 +148,10 @@ export default function TeacherHomework() {
   const [page, setPage] = useState(1);
   const [issuing, setIssuing] = useState(false);
   const [open, setOpen] = useState<Homework | null>(null);
-  const q = useQuery({ queryKey: ['classHomeWorks', 'mine', page], queryFn: () => get('classHomeWorks', { page, limit: PAGE_SIZE }) });
+  const q = useQuery({
+    queryKey: queryKey('classHomeWorks', { page, limit: PAGE_SIZE }),
+    queryFn: () => get('classHomeWorks', { page, limit: PAGE_SIZE }),
+  });
 
   return (
     <Flex vertical gap={12} className="hw-page">

@@ -11,6 +11,7 @@ import { BookingTag } from './common';
 import { useMealCountLive } from './live';
 import { OrderHistory } from './order-history';
 import { mealStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 const PAGE = 50;
 
@@ -42,26 +43,21 @@ function DayReservation() {
   const s = mealStrings.use();
   const qc = useQueryClient();
   // the school's day (the browser's may differ) until another is picked
-  const settings = useQuery({ queryKey: ['mealSettings'], queryFn: () => get('mealSettings') });
+  const settings = useQuery({ queryKey: queryKey('mealSettings'), queryFn: () => get('mealSettings') });
   const [picked, setDay] = useState<Dayjs | null>(null);
   const [goodsId, setGoodsId] = useState<string>('all');
   const [page, setPage] = useState(1);
   const d = picked ? picked.format('YYYY-MM-DD') : (settings.data?.today ?? '');
   const counts = useQuery({
-    queryKey: ['dinnerBookingCount', d],
+    queryKey: queryKey('dinnerBookingCount', { day: d }),
     queryFn: () => get('dinnerBookingCount', { day: d }),
     placeholderData: keepPreviousData,
     enabled: d !== '',
   });
+  const infoInput = { day: d, page, limit: PAGE, ...(goodsId !== 'all' ? { goods_id: Number(goodsId) } : {}) };
   const info = useQuery({
-    queryKey: ['dinnerBookingCountInfo', d, goodsId, page],
-    queryFn: () =>
-      get('dinnerBookingCountInfo', {
-        day: d,
-        page,
-        limit: PAGE,
-        ...(goodsId !== 'all' ? { goods_id: Number(goodsId) } : {}),
-      }),
+    queryKey: queryKey('dinnerBookingCountInfo', infoInput),
+    queryFn: () => get('dinnerBookingCountInfo', infoInput),
     placeholderData: keepPreviousData,
     enabled: d !== '',
   });
@@ -70,16 +66,17 @@ function DayReservation() {
     useCallback(
       (m: MealCountMessage) => {
         if (m.day !== d) return;
-        void qc.invalidateQueries({ queryKey: ['dinnerBookingCount', d] });
-        void qc.invalidateQueries({ queryKey: ['dinnerBookingCountInfo', d] });
+        void qc.invalidateQueries({ queryKey: queryKey('dinnerBookingCount', { day: d }) });
+        // every page of the day's list (a key's input matches in part)
+        void qc.invalidateQueries({ queryKey: [...queryKey('dinnerBookingCountInfo'), { day: d }] });
       },
       [d, qc],
     ),
   );
   const [booking, setBooking] = useState<DinnerBookingInfoRow | null>(null);
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ['dinnerBookingCount', d] });
-    void qc.invalidateQueries({ queryKey: ['dinnerBookingCountInfo', d] });
+    void qc.invalidateQueries({ queryKey: queryKey('dinnerBookingCount', { day: d }) });
+    void qc.invalidateQueries({ queryKey: [...queryKey('dinnerBookingCountInfo'), { day: d }] });
   };
   const cancel = useAction('cancelDinner', { success: s('parent.cancelled_ok'), onDone: refresh });
   const c = counts.data;
@@ -209,7 +206,7 @@ function BookDialog({ row, day, onClose, onBooked }: { row: DinnerBookingInfoRow
   const [choice, setChoice] = useState<number | undefined>();
   const [requestId, setRequestId] = useState(newRequestId);
   const goods = useQuery({
-    queryKey: ['mealGoodsList', 'enabled'],
+    queryKey: queryKey('mealGoodsList', { page: 1, limit: 100, enabled: 1 }),
     queryFn: () => get('mealGoodsList', { page: 1, limit: 100, enabled: 1 }),
     enabled: row !== null,
   });

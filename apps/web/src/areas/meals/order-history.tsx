@@ -10,6 +10,7 @@ import { useSession } from '../../stores/session';
 import { useSchoolToday } from '../../lib/school-time';
 import { BookingTag } from './common';
 import { mealStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 const PAGE = 20;
 type Option = { value: number; label: string };
@@ -52,7 +53,7 @@ export function OrderHistory() {
   const { students, classes } = usePickers(admin, keyword);
   const target = by === 'student' ? (studentId ? { student_id: studentId } : null) : classId ? { class_id: classId } : null;
   const q = useQuery({
-    queryKey: ['dinnerOrderList', target, range, page],
+    queryKey: queryKey('dinnerOrderList', { ...target, from: range.from, to: range.to, page, limit: PAGE }),
     queryFn: () => get('dinnerOrderList', { ...target, from: range.from, to: range.to, page, limit: PAGE }),
     enabled: target !== null,
     placeholderData: keepPreviousData,

@@ -6,11 +6,12 @@ import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useMealCountLive } from './live';
 import { mealStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 /** /principal_order's kitchen tab: today's count per item, kept live by the meal-count messages. */
 export function Kitchen() {
   const s = mealStrings.use();
-  const settings = useQuery({ queryKey: ['mealSettings'], queryFn: () => get('mealSettings') });
+  const settings = useQuery({ queryKey: queryKey('mealSettings'), queryFn: () => get('mealSettings') });
   const today = settings.data?.today;
   const q = useQuery({
     queryKey: ['orderMealCount', today],

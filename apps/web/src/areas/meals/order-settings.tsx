@@ -5,16 +5,17 @@ import { useAction } from '../../api/action';
 import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { mealStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 /** /principal_order's settings tab: the booking cutoff (the time, the same day or the day before). */
 export function Settings() {
   const s = mealStrings.use();
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['mealSettings'], queryFn: () => get('mealSettings') });
+  const q = useQuery({ queryKey: queryKey('mealSettings'), queryFn: () => get('mealSettings') });
   const [form] = Form.useForm<{ time: Dayjs; days_before: 0 | 1 }>();
   const time = Form.useWatch('time', form);
   const daysBefore = Form.useWatch('days_before', form);
-  const save = useAction('setMealSettings', { success: s('goods.saved'), onDone: (d) => qc.setQueryData(['mealSettings'], d) });
+  const save = useAction('setMealSettings', { success: s('goods.saved'), onDone: (d) => qc.setQueryData(queryKey('mealSettings'), d) });
   if (q.isLoading) return <Loading />;
   if (q.isError) return <LoadError onRetry={() => void q.refetch()} />;
   const hhmm = time ? time.format('HH:mm') : q.data!.cutoff_time;

@@ -6,6 +6,7 @@ import { feedback } from '../../api/feedback';
 import { get, post } from '../../api/http';
 import { newRequestId } from '../../lib/request-id';
 import { mealStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 /**
  * The parent's dinners without a UI library: the desktop's meals page and the phone's both run them (which days, what
@@ -31,12 +32,13 @@ export interface MealDay {
 /** A child's dinners: the school's settings (its day and cutoff), the items, and each day of the window. */
 export function useChildMeals(studentId: number) {
   const qc = useQueryClient();
-  const settings = useQuery({ queryKey: ['mealSettings'], queryFn: () => get('mealSettings') });
+  const settings = useQuery({ queryKey: queryKey('mealSettings'), queryFn: () => get('mealSettings') });
   const from = settings.data?.today;
+  const input = from ? { student_id: studentId, from: addDays(from, -2), to: addDays(from, DAYS_AHEAD - 1) } : undefined;
   const q = useQuery({
-    queryKey: ['parentMeals', studentId, from],
-    queryFn: () => get('parentMeals', { student_id: studentId, from: addDays(from!, -2), to: addDays(from!, DAYS_AHEAD - 1) }),
-    enabled: Boolean(from),
+    queryKey: queryKey('parentMeals', input),
+    queryFn: () => get('parentMeals', input!),
+    enabled: Boolean(input),
   });
   const data = q.data;
   let days: MealDay[] = [];
@@ -61,7 +63,8 @@ export function useChildMeals(studentId: number) {
     /** loading (the settings, then the days) */
     pending: settings.isPending || (Boolean(from) && q.isPending),
     error: settings.isError ? settings : q.isError ? q : null,
-    refresh: () => qc.invalidateQueries({ queryKey: ['parentMeals', studentId] }),
+    // every window of the child's (a key's input matches in part)
+    refresh: () => qc.invalidateQueries({ queryKey: [...queryKey('parentMeals'), { student_id: studentId }] }),
   };
 }
 

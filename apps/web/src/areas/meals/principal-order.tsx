@@ -16,6 +16,7 @@ import { OrderHistory } from './order-history';
 import { Kitchen } from './order-kitchen';
 import { Settings } from './order-settings';
 import { mealStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 const PAGE = 20;
 
@@ -45,11 +46,11 @@ function GoodsList() {
   const [pricing, setPricing] = useState<MealGoods | null>(null);
   const [history, setHistory] = useState<MealGoods | null>(null);
   const q = useQuery({
-    queryKey: ['mealGoodsList', page],
+    queryKey: queryKey('mealGoodsList', { page, limit: PAGE }),
     queryFn: () => get('mealGoodsList', { page, limit: PAGE }),
     placeholderData: keepPreviousData,
   });
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['mealGoodsList'] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: queryKey('mealGoodsList') });
   const operate = useAction('operateMealGoods', { onDone: refresh });
   const del = useAction('delMealGoods', { success: (r) => (r.deleted ? s('goods.deleted') : s('goods.disabled_instead')), onDone: refresh });
   return (
@@ -188,7 +189,7 @@ function PriceHistory({ goods, onClose }: { goods: MealGoods | null; onClose: ()
   const s = mealStrings.use();
   const tz = useSchoolZone();
   const q = useQuery({
-    queryKey: ['mealGoodsPrices', goods?.id],
+    queryKey: queryKey('mealGoodsPrices', goods ? { id: goods.id } : undefined),
     queryFn: () => get('mealGoodsPrices', { id: goods!.id }),
     enabled: goods !== null,
   });
@@ -219,14 +220,17 @@ function Orders() {
   const s = mealStrings.use();
   const tz = useSchoolZone();
   // the school's day (the browser's may differ) until another is picked
-  const settings = useQuery({ queryKey: ['mealSettings'], queryFn: () => get('mealSettings') });
+  const settings = useQuery({ queryKey: queryKey('mealSettings'), queryFn: () => get('mealSettings') });
   const [picked, setDay] = useState<Dayjs | null>(null);
   const day = picked ?? (settings.data ? dayjs(settings.data.today) : null);
   const [goodsId, setGoodsId] = useState<number | undefined>();
   const [status, setStatus] = useState<string | undefined>();
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
-  const goods = useQuery({ queryKey: ['mealGoodsList', 'all'], queryFn: () => get('mealGoodsList', { page: 1, limit: 100 }) });
+  const goods = useQuery({
+    queryKey: queryKey('mealGoodsList', { page: 1, limit: 100 }),
+    queryFn: () => get('mealGoodsList', { page: 1, limit: 100 }),
+  });
   const filters = {
     from: day?.format('YYYY-MM-DD') ?? '',
     ...(goodsId ? { goods_id: goodsId } : {}),
@@ -234,7 +238,7 @@ function Orders() {
     ...(keyword ? { keyword } : {}),
   };
   const q = useQuery({
-    queryKey: ['schoolDinnerOrderList', filters, page],
+    queryKey: queryKey('schoolDinnerOrderList', { ...filters, page, limit: PAGE }),
     queryFn: () => get('schoolDinnerOrderList', { ...filters, page, limit: PAGE }),
     placeholderData: keepPreviousData,
     enabled: day !== null,

@@ -8,6 +8,7 @@ import { ServerTable } from '../../components/server-table';
 import { usePreferences, useT } from '../../stores/preferences';
 import { useSchoolClock } from '../../lib/school-time';
 import { operatorStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 const STATUS = {
   0: { zh: '待处理', en: 'Pending', color: 'gold' },
@@ -25,7 +26,7 @@ export default function OperatorApplications() {
   const [page, setPage] = useState(1);
   const [note, setNote] = useState('');
   const q = useQuery({
-    queryKey: ['accountApplications', status, page],
+    queryKey: queryKey('accountApplications', { status, page, limit: 20 }),
     queryFn: () => get('accountApplications', { status, page, limit: 20 }),
   });
   const handleAction = useAction('handleAccountApplication', {

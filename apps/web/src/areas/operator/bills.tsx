@@ -47,7 +47,10 @@ export default function OperatorBills() {
   const [checkFilter, setCheckFilter] = useState<CheckFilter | null>(null);
   const [rechecking, setRechecking] = useState(false);
   // the count on the tab: open differences of every merchant (one row asked for, its total read)
-  const open = useQuery({ queryKey: ['billDifferences', 'open-count'], queryFn: () => get('billDifferences', { state: 'open', page: 1, limit: 1 }) });
+  const open = useQuery({
+    queryKey: queryKey('billDifferences', { state: 'open', page: 1, limit: 1 }),
+    queryFn: () => get('billDifferences', { state: 'open', page: 1, limit: 1 }),
+  });
   const openCount = open.data?.total ?? 0;
   return (
     <Card
@@ -101,7 +104,7 @@ function SchoolSelect({
 }) {
   const [keyword, setKeyword] = useState('');
   const q = useQuery({
-    queryKey: ['schoolList', 'pick', keyword],
+    queryKey: queryKey('schoolList', { page: 1, limit: 20, ...(keyword ? { keyword } : {}) }),
     queryFn: () => get('schoolList', { page: 1, limit: 20, ...(keyword ? { keyword } : {}) }),
     placeholderData: keepPreviousData,
   });
@@ -169,7 +172,7 @@ function Checks({ onShowDifferences }: { onShowDifferences: (f: CheckFilter) => 
   const s = billStrings.use();
   const { state, setState, school, setSchool, page, setPage, filters } = useListFilters<CheckState>();
   const q = useQuery({
-    queryKey: ['billChecks', filters, page],
+    queryKey: queryKey('billChecks', { ...filters, page, limit: PAGE }),
     queryFn: () => get('billChecks', { ...filters, page, limit: PAGE }),
     placeholderData: keepPreviousData,
   });
@@ -247,7 +250,7 @@ function Differences({ checkFilter, onClearCheck }: { checkFilter: CheckFilter |
   const [resolving, setResolving] = useState<BillDifferenceRow | null>(null);
   const filters = { ...list.filters, ...(checkFilter ? { check_id: checkFilter.id } : {}) };
   const q = useQuery({
-    queryKey: ['billDifferences', filters, page],
+    queryKey: queryKey('billDifferences', { ...filters, page, limit: PAGE }),
     queryFn: () => get('billDifferences', { ...filters, page, limit: PAGE }),
     placeholderData: keepPreviousData,
   });

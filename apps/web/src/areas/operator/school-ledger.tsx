@@ -11,6 +11,7 @@ import { newRequestId } from '../../lib/request-id';
 import { localDateTime } from '../../lib/school-time';
 import { moneyStrings } from '../money/strings';
 import { schoolStrings } from './schools-strings';
+import { queryKey } from '../../api/query';
 
 /** The rows of a page of the schools screen's lists (schools, ledger, payments). */
 export const PAGE = 20;
@@ -20,7 +21,7 @@ export function SchoolLedger({ schoolId }: { schoolId: number }) {
   const m = moneyStrings.use();
   const [page, setPage] = useState(1);
   const q = useQuery({
-    queryKey: ['schoolLedger', schoolId, page],
+    queryKey: queryKey('schoolLedger', { school_id: schoolId, page, limit: PAGE }),
     queryFn: () => get('schoolLedger', { school_id: schoolId, page, limit: PAGE }),
   });
   return (
@@ -57,7 +58,7 @@ export function SchoolPayments({ schoolId, onRefunded }: { schoolId: number; onR
   const [page, setPage] = useState(1);
   const [refunding, setRefunding] = useState<SchoolPayment | null>(null);
   const q = useQuery({
-    queryKey: ['schoolPayments', schoolId, page],
+    queryKey: queryKey('schoolPayments', { school_id: schoolId, page, limit: PAGE }),
     queryFn: () => get('schoolPayments', { school_id: schoolId, page, limit: PAGE }),
   });
   return (

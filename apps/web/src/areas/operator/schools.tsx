@@ -14,6 +14,7 @@ import { STATE_COLOR } from '../money/use-school';
 import { PAGE, SchoolLedger, SchoolPayments } from './school-ledger';
 import { schoolStrings } from './schools-strings';
 import { SubMerchantDrawer } from './sub-merchant';
+import { queryKey } from '../../api/query';
 
 const MAX_FEN = 100_000_000;
 const validFen = (yuan: string | undefined) => {
@@ -35,7 +36,7 @@ export default function OperatorSchools() {
   const [ledger, setLedger] = useState<OperatorSchoolRow | null>(null);
   const [merchant, setMerchant] = useState<OperatorSchoolRow | null>(null);
   const q = useQuery({
-    queryKey: ['schoolList', keyword, page],
+    queryKey: queryKey('schoolList', { page, limit: PAGE, ...(keyword ? { keyword } : {}) }),
     queryFn: () => get('schoolList', { page, limit: PAGE, ...(keyword ? { keyword } : {}) }),
   });
   return (

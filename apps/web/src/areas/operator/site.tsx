@@ -6,19 +6,20 @@ import { LoadError, Loading } from '../../components/states';
 import { usePageConfig } from '../../stores/page-config';
 import { useT } from '../../stores/preferences';
 import { operatorStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 function PageConfigForm() {
   const t = useT();
   const op = operatorStrings.use();
   const setConfig = usePageConfig((s) => s.set);
   const client = useQueryClient();
-  const q = useQuery({ queryKey: ['index'], queryFn: () => get('index') });
+  const q = useQuery({ queryKey: queryKey('index'), queryFn: () => get('index') });
   // a stale version is shown as "changed by someone else" by the request wrapper
   const saveIndex = useAction('index', {
     success: t('common.saved'),
     onDone: (next) => {
       setConfig(next);
-      client.setQueryData(['index'], next);
+      client.setQueryData(queryKey('index'), next);
     },
   });
   if (q.isLoading) return <Loading />;
@@ -90,8 +91,8 @@ function PageConfigForm() {
 function AboutForm() {
   const t = useT();
   const client = useQueryClient();
-  const q = useQuery({ queryKey: ['aboutUs'], queryFn: () => get('aboutUs') });
-  const saveAbout = useAction('aboutUs', { success: t('common.saved'), onDone: (next) => client.setQueryData(['aboutUs'], next) });
+  const q = useQuery({ queryKey: queryKey('aboutUs'), queryFn: () => get('aboutUs') });
+  const saveAbout = useAction('aboutUs', { success: t('common.saved'), onDone: (next) => client.setQueryData(queryKey('aboutUs'), next) });
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => q.refetch()} />;
   const save = ({ content }: { content: string }) => saveAbout.run({ content, version: q.data!.version });

@@ -5,6 +5,7 @@ import { get } from '../../api/http';
 import { LoadError, Loading } from '../../components/states';
 import { SmsMessagesTable, SmsUsageTable, useKindLabel } from './sms-tables';
 import { providerKey, smsStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 type Gateway = SmsOverview['gateways'][number];
 const COUNT_KEYS = ['total', 'sent', 'delivered', 'failed', 'waiting', 'units'] as const;
@@ -13,7 +14,7 @@ const COUNT_COLOR: Partial<Record<(typeof COUNT_KEYS)[number], string>> = { deli
 /** /operator_sms 短信通道: the gateways and their templates, the report callbacks, today's counts, every school's usage and texts. */
 export default function OperatorSms() {
   const s = smsStrings.use();
-  const q = useQuery({ queryKey: ['smsOverview'], queryFn: () => get('smsOverview') });
+  const q = useQuery({ queryKey: queryKey('smsOverview'), queryFn: () => get('smsOverview') });
   return (
     <Flex vertical gap={16}>
       {q.isLoading ? (

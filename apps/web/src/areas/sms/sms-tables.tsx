@@ -22,6 +22,7 @@ import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
 import { kindKey, providerKey, smsStrings, stateKey } from './strings';
+import { queryKey } from '../../api/query';
 
 /**
  * The SMS tables both consoles show: the usage per school and day (smsUsage) and the texts themselves (smsMessages).
@@ -106,7 +107,7 @@ function SchoolSelect({ value, onChange }: { value: SchoolChoice; onChange: (v: 
   const s = smsStrings.use();
   const [keyword, setKeyword] = useState('');
   const q = useQuery({
-    queryKey: ['schoolList', { page: 1, limit: 20, keyword }],
+    queryKey: queryKey('schoolList', { page: 1, limit: 20, ...(keyword ? { keyword } : {}) }),
     queryFn: () => get('schoolList', { page: 1, limit: 20, ...(keyword ? { keyword } : {}) }),
     placeholderData: keepPreviousData,
   });
@@ -148,7 +149,7 @@ export function SmsUsageTable({ operator = false }: { operator?: boolean }) {
   const [school, setSchool] = useState<SchoolChoice>();
   const [page, setPage] = useState(1);
   const params = { page, limit: PAGE, ...range, ...(operator && school ? { school_id: school.value } : {}) };
-  const q = useQuery({ queryKey: ['smsUsage', params], queryFn: () => get('smsUsage', params), placeholderData: keepPreviousData });
+  const q = useQuery({ queryKey: queryKey('smsUsage', params), queryFn: () => get('smsUsage', params), placeholderData: keepPreviousData });
   const totals = q.data?.totals;
   const counts = phone ? PHONE_COUNTS : COUNT_KEYS;
 
@@ -303,7 +304,7 @@ export function SmsMessagesTable({ operator = false }: { operator?: boolean }) {
   const [mobileInvalid, setMobileInvalid] = useState(false);
   const [page, setPage] = useState(1);
   const params = { page, limit: PAGE, ...range, ...filters, ...(operator && school ? { school_id: school.value } : {}) };
-  const q = useQuery({ queryKey: ['smsMessages', params], queryFn: () => get('smsMessages', params), placeholderData: keepPreviousData });
+  const q = useQuery({ queryKey: queryKey('smsMessages', params), queryFn: () => get('smsMessages', params), placeholderData: keepPreviousData });
   const filter = (patch: MessageFilters) => {
     setFilters((f) => ({ ...f, ...patch }));
     setPage(1);

@@ -20,7 +20,7 @@ describe('SMS console strings and routes', () => {
     expect(smsStrings.t(stateKey('failed'))).toBe('失败');
   });
 
-  it("短信通道 is in the operator's menu, 短信记录 in the admin's, each for its role only", async () => {
+  it("短信通道 is in the operator's menu, 短信记录 in the admin's, each for its role only", { timeout: 30_000 }, async () => {
     const op = ROUTES.find((r) => r.path === '/operator_sms')!;
     const admin = ROUTES.find((r) => r.path === '/principal_sms')!;
     expect(op).toMatchObject({ area: 'operator', title: { zh: '短信通道' } });

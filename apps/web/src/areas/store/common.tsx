@@ -6,6 +6,7 @@ import { post } from '../../api/http';
 import { PaymentDialog } from '../money/payment-dialog';
 import { useMoneyRefresh, useSchool } from '../money/use-school';
 import { storeStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 export const yuan = (fen: number) => `¥${formatFen(fen)}`;
 
@@ -46,10 +47,10 @@ export function useStoreRefresh() {
   const money = useMoneyRefresh();
   return () => {
     money();
-    void qc.invalidateQueries({ queryKey: ['goodsOrderList'] });
-    void qc.invalidateQueries({ queryKey: ['storeOrderList'] });
-    void qc.invalidateQueries({ queryKey: ['goodsList'] });
-    void qc.invalidateQueries({ queryKey: ['goodsInfo'] });
+    void qc.invalidateQueries({ queryKey: queryKey('goodsOrderList') });
+    void qc.invalidateQueries({ queryKey: queryKey('storeOrderList') });
+    void qc.invalidateQueries({ queryKey: queryKey('goodsList') });
+    void qc.invalidateQueries({ queryKey: queryKey('goodsInfo') });
   };
 }
 

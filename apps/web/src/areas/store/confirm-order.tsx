@@ -13,7 +13,8 @@ import {
 import { useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAction } from '../../api/action';
-import { get, post } from '../../api/http';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
 import { GoodsCover, PayOrderDialog, yuan } from './common';
@@ -39,16 +40,16 @@ export default function ConfirmOrder() {
   const requestId = useRef(newRequestId());
   const query = { items: itemsParam, ...(addressId ? { address_id: addressId } : {}) };
   const q = useQuery({
-    queryKey: ['goodsOrderPreview', query],
+    queryKey: queryKey('submitGoodsOrder', query),
     queryFn: () => get('submitGoodsOrder', query),
     enabled: !!items,
     placeholderData: keepPreviousData,
   });
-  const addresses = useQuery({ queryKey: ['addressList'], queryFn: () => get('addressList'), enabled: !!items });
-  const refreshPreview = () => void qc.invalidateQueries({ queryKey: ['goodsOrderPreview'] });
+  const addresses = useQuery({ queryKey: queryKey('addressList'), queryFn: () => get('addressList'), enabled: !!items });
+  const refreshPreview = () => void qc.invalidateQueries({ queryKey: queryKey('submitGoodsOrder') });
   /** after an address changed: the list and the preview (its default may have moved) */
   const refreshAddresses = () => {
-    void qc.invalidateQueries({ queryKey: ['addressList'] });
+    void qc.invalidateQueries({ queryKey: queryKey('addressList') });
     refreshPreview();
   };
 
@@ -62,6 +63,12 @@ export default function ConfirmOrder() {
     },
   });
   const placing = place.busy;
+  // after an address changed: the list and the preview (its default may have moved)
+  const delAddress = useAction('delAddress', {
+    invalidates: ['addressList', 'submitGoodsOrder'],
+    onDone: (_, { id }) => setAddressId((current) => (current === id ? null : current)),
+  });
+  const setDefault = useAction('editAddress', { invalidates: ['addressList', 'submitGoodsOrder'] });
 
   if (!items) return <EmptyState description={s('no_items')} />;
   if (q.isError) return <LoadError message={q.error.message} onRetry={() => void q.refetch()} />;
@@ -80,23 +87,9 @@ export default function ConfirmOrder() {
     await place.run(input);
   };
 
-  const removeAddress = async (a: StoreAddress) => {
-    await post('delAddress', { id: a.id }).catch(() => null);
-    if (addressId === a.id) setAddressId(null);
-    refreshAddresses();
-  };
-  const makeDefault = async (a: StoreAddress) => {
-    await post('editAddress', {
-      id: a.id,
-      version: a.version,
-      name: a.name,
-      mobile: a.mobile,
-      region: a.region,
-      detail: a.detail,
-      is_default: true,
-    }).catch(() => null);
-    refreshAddresses();
-  };
+  const removeAddress = (a: StoreAddress) => delAddress.run({ id: a.id });
+  const makeDefault = (a: StoreAddress) =>
+    setDefault.run({ id: a.id, version: a.version, name: a.name, mobile: a.mobile, region: a.region, detail: a.detail, is_default: true });
 
   return (
     <Flex vertical gap={16}>
@@ -139,7 +132,7 @@ export default function ConfirmOrder() {
                   </Radio>
                   <Space size={0}>
                     {!a.is_default && (
-                      <Button type="link" size="small" onClick={() => void makeDefault(a)}>
+                      <Button type="link" size="small" loading={setDefault.busy && setDefault.input?.id === a.id} onClick={() => void makeDefault(a)}>
                         {s('address_set_default')}
                       </Button>
                     )}

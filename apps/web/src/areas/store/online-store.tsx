@@ -6,6 +6,7 @@ import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { GoodsCover, yuan } from './common';
 import { storeStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 const PAGE = 12;
 
@@ -16,10 +17,10 @@ export default function OnlineStore() {
   const [type, setType] = useState<number>(0);
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
-  const types = useQuery({ queryKey: ['goodsType'], queryFn: () => get('goodsType'), staleTime: 300_000 });
+  const types = useQuery({ queryKey: queryKey('goodsType'), queryFn: () => get('goodsType'), staleTime: 300_000 });
   const params = { page, limit: PAGE, ...(type ? { type_id: type } : {}), ...(keyword ? { keyword } : {}) };
   const q = useQuery({
-    queryKey: ['goodsList', params],
+    queryKey: queryKey('goodsList', params),
     queryFn: () => get('goodsList', params),
     placeholderData: keepPreviousData,
   });

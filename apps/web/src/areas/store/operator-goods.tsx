@@ -9,6 +9,7 @@ import { EmptyState } from '../../components/states';
 import { newRequestId } from '../../lib/request-id';
 import { GoodsCover, yuan } from './common';
 import { storeStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 const PAGE = 20;
 type Listed = 'all' | 'listed' | 'unlisted';
@@ -22,17 +23,17 @@ export default function OperatorGoods() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<StoreGoods | 'new' | null>(null);
   const [stocking, setStocking] = useState<StoreGoods | null>(null);
-  const types = useQuery({ queryKey: ['goodsType'], queryFn: () => get('goodsType'), staleTime: 300_000 });
+  const types = useQuery({ queryKey: queryKey('goodsType'), queryFn: () => get('goodsType'), staleTime: 300_000 });
   const params = { page, limit: PAGE, ...(listed !== 'all' ? { listed: listed === 'listed' ? 1 : 0 } : {}), ...(keyword ? { keyword } : {}) };
   const q = useQuery({
-    queryKey: ['storeGoodsList', params],
+    queryKey: queryKey('storeGoodsList', params),
     queryFn: () => get('storeGoodsList', params),
     placeholderData: keepPreviousData,
   });
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ['storeGoodsList'] });
-    void qc.invalidateQueries({ queryKey: ['goodsList'] });
-    void qc.invalidateQueries({ queryKey: ['goodsType'] });
+    void qc.invalidateQueries({ queryKey: queryKey('storeGoodsList') });
+    void qc.invalidateQueries({ queryKey: queryKey('goodsList') });
+    void qc.invalidateQueries({ queryKey: queryKey('goodsType') });
   };
   const unmount = useAction('unmountStoreGoods', { onDone: refresh });
   const toggle = (g: StoreGoods) => unmount.run({ id: g.id, version: g.version, listed: !g.listed });

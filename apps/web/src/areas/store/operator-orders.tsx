@@ -9,6 +9,7 @@ import { EmptyState } from '../../components/states';
 import { localDateTime } from '../../lib/school-time';
 import { CancelOrderDialog, linesText, OrderStateTag, useStoreRefresh, yuan } from './common';
 import { storeStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 const PAGE = 20;
 type Filter = 'all' | StoreOrderState;
@@ -23,7 +24,7 @@ export default function OperatorOrders() {
   const [cancelling, setCancelling] = useState<StoreOrder | null>(null);
   const params = { page, limit: PAGE, ...(state !== 'all' ? { state } : {}), ...(keyword ? { keyword } : {}) };
   const q = useQuery({
-    queryKey: ['storeOrderList', params],
+    queryKey: queryKey('storeOrderList', params),
     queryFn: () => get('storeOrderList', params),
     placeholderData: keepPreviousData,
   });

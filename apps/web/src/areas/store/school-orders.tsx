@@ -9,6 +9,7 @@ import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
 import { CancelOrderDialog, GoodsCover, OrderStateTag, PayOrderDialog, useStoreRefresh, yuan } from './common';
 import { storeStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 const PAGE = 10;
 type Tab = 'all' | StoreOrderState;
@@ -25,7 +26,7 @@ export default function SchoolOrders() {
   const refresh = useStoreRefresh();
   const params = { page, limit: PAGE, ...(tab !== 'all' ? { state: tab } : {}) };
   const q = useQuery({
-    queryKey: ['goodsOrderList', params],
+    queryKey: queryKey('goodsOrderList', params),
     queryFn: () => get('goodsOrderList', params),
     placeholderData: keepPreviousData,
   });

@@ -7,6 +7,7 @@ import { get } from '../../api/http';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { GoodsCover, yuan } from './common';
 import { storeStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 /** /onlineStore_detail?id=: one good's pictures, description, price and stock; buy now goes to /confirmOrder. */
 export default function StoreDetail() {
@@ -16,7 +17,7 @@ export default function StoreDetail() {
   const id = Number(params.get('id'));
   const [qty, setQty] = useState(1);
   const q = useQuery({
-    queryKey: ['goodsInfo', id],
+    queryKey: queryKey('goodsInfo', { id }),
     queryFn: () => get('goodsInfo', { id }),
     enabled: Number.isInteger(id) && id > 0,
     retry: false,

@@ -15,6 +15,7 @@ import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
 import { countKey, useKindLabel, wechatStrings } from './strings';
+import { queryKey } from '../../api/query';
 
 const PAGE = 20;
 export const COUNT_KEYS = [
@@ -48,7 +49,11 @@ export default function SchoolWechat() {
   const [range, setRange] = useState<Range>(null);
   const [page, setPage] = useState(1);
   const params = { page, limit: PAGE, ...(range ?? {}) };
-  const q = useQuery({ queryKey: ['schoolWechatStats', params], queryFn: () => get('schoolWechatStats', params), placeholderData: keepPreviousData });
+  const q = useQuery({
+    queryKey: queryKey('schoolWechatStats', params),
+    queryFn: () => get('schoolWechatStats', params),
+    placeholderData: keepPreviousData,
+  });
   const data: SchoolWechatStats | undefined = q.data;
   const counts = phone ? PHONE_COUNTS : COUNT_KEYS;
   const today = clock.day();

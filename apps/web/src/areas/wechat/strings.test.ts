@@ -36,7 +36,7 @@ describe('WeChat settings strings and routes', () => {
     usePreferences.setState({ lang: 'zh-CN' });
   });
 
-  it("消息通知 is in the parent's menu, 微信消息 in the admin's, 公众号 in the operator's, each for its role only", async () => {
+  it("消息通知 is in the parent's menu, 微信消息 in the admin's, 公众号 in the operator's, each for its role only", { timeout: 30_000 }, async () => {
     const parent = ROUTES.find((r) => r.path === '/parent_messages')!;
     const school = ROUTES.find((r) => r.path === '/principal_wechat')!;
     const op = ROUTES.find((r) => r.path === '/operator_wechat')!;
