@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Code, Identity, Role, type StudentDetail } from '@wantuo/shared';
 import { act } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -9,6 +10,8 @@ vi.mock('../../lib/tel', () => tel);
 
 const { StudentSummary } = await import('../students/student-common');
 
+// the write hook (useAction) reads the query client the layouts provide
+const withQueries = (node: React.ReactNode) => <QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>;
 const $$ = (sel: string) => [...document.querySelectorAll<HTMLElement>(sel)];
 const click = (el: HTMLElement) => act(async () => el.click());
 
@@ -54,7 +57,7 @@ describe('拨打 in the teacher console’s student view (issue 37)', { timeout:
     const server = fakeServer({
       callGuardian: (input) => ({ data: input.user_id ? { mobile: '13800000001', name: '王妈妈' } : { mobile: '13700000003', name: '王奶奶' } }),
     });
-    await mount(<StudentSummary s={detail(7)} />);
+    await mount(withQueries(<StudentSummary s={detail(7)} />));
     const [mother, father] = $$('[data-testid="summary-guardian"]');
     expect(mother.textContent).toContain('王妈妈（母亲）138****0001');
     // the whole number: a plain link, nothing asked
@@ -73,7 +76,7 @@ describe('拨打 in the teacher console’s student view (issue 37)', { timeout:
 
   it('a refused call is shown by the request wrapper; the dialler stays closed', async () => {
     fakeServer({ callGuardian: () => ({ code: Code.Error, msg: '未找到该学生' }) });
-    await mount(<StudentSummary s={detail(8)} />);
+    await mount(withQueries(<StudentSummary s={detail(8)} />));
     await click($$('[data-testid="summary-guardian"]')[0].querySelector<HTMLElement>('[data-testid="call-button"]')!);
     await vi.waitFor(() => expect(fb.message.error).toHaveBeenCalled());
     expect(tel.openTel).not.toHaveBeenCalled();

@@ -1,6 +1,5 @@
 import { isMaskedMobile, type CallGuardianInput } from '@wantuo/shared';
-import { useState } from 'react';
-import { post } from '../../api/http';
+import { useAction } from '../../api/action';
 import { defineStrings } from '../../i18n/strings';
 import { openTel, telHref } from '../../lib/tel';
 
@@ -23,17 +22,10 @@ export const plainTel = (mobile: string): string | null => (isMaskedMobile(mobil
 
 /** The call of a masked mobile: callGuardian, then the dialler with the number it answers. `busy` while it is asked. */
 export function useCallGuardian(target: CallTarget) {
-  const [busy, setBusy] = useState(false);
+  // a refusal (not the caller's child, no such contact) is shown by the request wrapper
+  const ask = useAction('callGuardian', { onDone: (answer) => openTel(telHref(answer.mobile)) });
   const call = async (): Promise<void> => {
-    setBusy(true);
-    try {
-      const answer = await post('callGuardian', target);
-      openTel(telHref(answer.mobile));
-    } catch {
-      // the request wrapper has said why (not the caller's child, no such contact)
-    } finally {
-      setBusy(false);
-    }
+    await ask.run(target);
   };
-  return { call, busy };
+  return { call, busy: ask.busy };
 }

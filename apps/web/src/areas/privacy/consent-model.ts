@@ -1,6 +1,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Code, type ChildConsent, type MyConsents, type PrivacyPolicies } from '@wantuo/shared';
 import { useState } from 'react';
+import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
 import { ApiError, post } from '../../api/http';
 import { CONSENT_KEY, POLICIES_KEY } from './consent-paths';
@@ -92,20 +93,10 @@ export function useAcceptConsent() {
 export function useSetConsent() {
   const s = privacyStrings.use();
   const qc = useQueryClient();
-  const [busy, setBusy] = useState<string | null>(null);
-  const set = async (student_id: number, kind: 'photos' | 'health' | 'policies', granted: boolean): Promise<boolean> => {
-    setBusy(`${student_id}:${kind}`);
-    try {
-      const now = await post('setConsent', { student_id, kind, granted });
-      refreshAll(qc, now);
-      feedback().message.success(s('pd.saved'));
-      return true;
-    } catch {
-      // the request wrapper has said why
-      return false;
-    } finally {
-      setBusy(null);
-    }
-  };
-  return { set, busy };
+  // a refusal is shown by the request wrapper
+  const setConsent = useAction('setConsent', { success: s('pd.saved'), onDone: (now) => refreshAll(qc, now) });
+  const set = async (student_id: number, kind: 'photos' | 'health' | 'policies', granted: boolean): Promise<boolean> =>
+    (await setConsent.run({ student_id, kind, granted })) !== undefined;
+  const input = setConsent.input;
+  return { set, busy: setConsent.busy && input ? `${input.student_id}:${input.kind}` : null };
 }

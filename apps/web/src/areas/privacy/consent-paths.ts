@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { usePreferences } from '../../stores/preferences';
 
 /**
@@ -7,8 +8,8 @@ import { usePreferences } from '../../stores/preferences';
  * their first screen; the consent screen's own code, consent-model.ts, comes with the screen).
  */
 
-export const CONSENT_KEY = ['myConsents'] as const;
-export const POLICIES_KEY = ['privacyPolicies'] as const;
+export const CONSENT_KEY = queryKey('myConsents');
+export const POLICIES_KEY = queryKey('privacyPolicies');
 
 /** The consent screens: the phone app's and the parent console's. */
 export const PHONE_CONSENT_PATH = '/m/parent_consent';
@@ -23,10 +24,8 @@ export function useMyConsents(enabled = true) {
 export function usePolicies(schoolId?: number) {
   // the text is in the reader's language
   const lang = usePreferences((s) => s.lang);
-  return useQuery({
-    queryKey: [...POLICIES_KEY, lang, schoolId ?? null],
-    queryFn: () => get('privacyPolicies', schoolId ? { school_id: schoolId } : {}),
-  });
+  const input = schoolId ? { school_id: schoolId } : {};
+  return useQuery({ queryKey: [...queryKey('privacyPolicies', input), lang], queryFn: () => get('privacyPolicies', input) });
 }
 
 /**

@@ -4,6 +4,7 @@ import { fillPolicy, POLICY_KINDS, type PolicyKind, type PolicyVersion } from '@
 import { useState } from 'react';
 import { useAction } from '../../api/action';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
@@ -14,7 +15,6 @@ import { PolicyText } from './policy-text';
 import { privacyStrings } from './strings';
 
 const PAGE = 10;
-const HISTORY_KEY = 'privacyPolicyHistory';
 /** the names a document's text is filled with (fillPolicy), as the operator writes them */
 const PLACEHOLDERS = { platform: '{{platform}}', school: '{{school}}' };
 
@@ -56,7 +56,7 @@ export default function OperatorPrivacy() {
 /** The current version of `kind`: the newest of its history. */
 function useCurrent(kind: PolicyKind) {
   return useQuery({
-    queryKey: [HISTORY_KEY, kind, 'current'],
+    queryKey: queryKey('privacyPolicyHistory', { kind, page: 1, limit: 1 }),
     queryFn: () => get('privacyPolicyHistory', { kind, page: 1, limit: 1 }),
     select: (d) => d.list[0] ?? null,
   });
@@ -142,7 +142,7 @@ function Editor({
     onDone: (v) => {
       setConfirming(null);
       load(v);
-      void qc.invalidateQueries({ queryKey: [HISTORY_KEY, kind] });
+      void qc.invalidateQueries({ queryKey: queryKey('privacyPolicyHistory', { kind }) });
       void qc.invalidateQueries({ queryKey: POLICIES_KEY });
     },
     // refused (the request wrapper has said why): the current version is read again, a newer one offered
@@ -247,7 +247,7 @@ function History({ kind, onUse }: { kind: PolicyKind; onUse: (v: PolicyVersion) 
   const [page, setPage] = useState(1);
   const [viewing, setViewing] = useState<PolicyVersion | null>(null);
   const q = useQuery({
-    queryKey: [HISTORY_KEY, kind, 'page', page],
+    queryKey: queryKey('privacyPolicyHistory', { kind, page, limit: PAGE }),
     queryFn: () => get('privacyPolicyHistory', { kind, page, limit: PAGE }),
     placeholderData: keepPreviousData,
   });

@@ -37,7 +37,7 @@ export default function PrincipalPrivacy() {
   const [tab, setTab] = useState<'log' | 'requests'>('log');
   // the count on the tab: open requests (one row asked for, its total read)
   const open = useQuery({
-    queryKey: ['privacyRequests', 'open-count'],
+    queryKey: queryKey('privacyRequests', { status: 'open', page: 1, limit: 1 }),
     queryFn: () => get('privacyRequests', { status: 'open', page: 1, limit: 1 }),
   });
   const openCount = open.data?.total ?? 0;
@@ -67,9 +67,10 @@ export default function PrincipalPrivacy() {
 function ChildSelect({ value, onChange }: { value: Child | null; onChange: (v: Child | null) => void }) {
   const cs = privacyConsoleStrings.use();
   const [keyword, setKeyword] = useState('');
+  const input = { page: 1, limit: 20, keyword };
   const q = useQuery({
-    queryKey: ['studentList', 'privacy-pick', keyword],
-    queryFn: () => get('studentList', { page: 1, limit: 20, keyword }),
+    queryKey: queryKey('studentList', input),
+    queryFn: () => get('studentList', input),
     enabled: keyword !== '',
     placeholderData: keepPreviousData,
   });
@@ -111,9 +112,10 @@ function AccessLog() {
       setPage(1);
     };
   const filters = { ...(child ? { student_id: child.id } : {}), ...(what ? { what } : {}), ...(range ?? {}) };
+  const input = { ...filters, page, limit: PAGE };
   const q = useQuery({
-    queryKey: ['childAccessLog', 'school', filters, page],
-    queryFn: () => get('childAccessLog', { ...filters, page, limit: PAGE }),
+    queryKey: queryKey('childAccessLog', input),
+    queryFn: () => get('childAccessLog', input),
     placeholderData: keepPreviousData,
   });
   const filtered = Object.keys(filters).length > 0;
@@ -223,9 +225,10 @@ function Requests() {
   const [page, setPage] = useState(1);
   const [handling, setHandling] = useState<Handling | null>(null);
   const filters = { ...(status ? { status } : {}), ...(kind ? { kind } : {}) };
+  const input = { ...filters, page, limit: PAGE };
   const q = useQuery({
-    queryKey: ['privacyRequests', filters, page],
-    queryFn: () => get('privacyRequests', { ...filters, page, limit: PAGE }),
+    queryKey: queryKey('privacyRequests', input),
+    queryFn: () => get('privacyRequests', input),
     placeholderData: keepPreviousData,
   });
   const empty = kind ? cs('rq.empty_filtered') : status === 'open' ? cs('rq.empty_open') : status ? cs('rq.empty_filtered') : cs('rq.empty');
