@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Tag, Typography } from 'antd';
-import { EXAM_SUBJECTS, type Exam, type ExamListAnswer } from '@wantuo/shared';
+import { AddExamInput, EXAM_SUBJECTS, type Exam, type ExamListAnswer } from '@wantuo/shared';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import { useAction } from '../../api/action';
 import { get, postRead } from '../../api/http';
 import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
+import { zodRule } from '../../forms';
 import { ServerTable } from '../../components/server-table';
 import { useSchoolToday } from '../../lib/school-time';
 import { mark, useExamApi, useExamClasses } from './common';
@@ -310,7 +311,7 @@ function ExamForm({
             : { full_mark: 100, exam_day: dayjs(today), class_ids: classes.length === 1 ? [classes[0].id] : [] }
         }
       >
-        <Form.Item name="name" label={s('form.name')} rules={[{ required: true, whitespace: true, message: s('required') }, { max: 50 }]}>
+        <Form.Item name="name" label={s('form.name')} rules={zodRule(AddExamInput, 'name', s('form.name'))}>
           <Input placeholder={s('form.name_ph')} maxLength={50} />
         </Form.Item>
         <Flex gap={12}>
