@@ -1,10 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, DatePicker, Flex, Form, Input, Modal, Popconfirm, Radio, Select, Table, Tag } from 'antd';
-import type { SchoolCalendarEntry } from '@wantuo/shared';
+import { SetSchoolCalendarDayInput, type SchoolCalendarEntry } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { feedback } from '../../api/feedback';
+import { zodRule } from '../../forms';
 import { EmptyState, LoadError } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
 import { wdKey } from './common';
@@ -26,17 +29,10 @@ export default function SchoolCalendar() {
   const [adding, setAdding] = useState(false);
   const from = range[0].format('YYYY-MM-DD');
   const to = range[1].format('YYYY-MM-DD');
-  const q = useQuery({ queryKey: ['schoolCalendar', from, to], queryFn: () => get('schoolCalendar', { from, to }) });
-  const remove = async (day: string) => {
-    try {
-      await post('delSchoolCalendarDay', { day });
-      feedback().message.success(s('saved'));
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      void q.refetch();
-    }
-  };
+  const q = useQuery({ queryKey: queryKey('schoolCalendar', { from, to }), queryFn: () => get('schoolCalendar', { from, to }) });
+  // a refusal is shown by the request wrapper; the calendar is read again either way
+  const del = useAction('delSchoolCalendarDay', { success: s('saved'), onDone: () => void q.refetch(), onError: () => void q.refetch() });
+  const remove = (day: string) => del.run({ day });
   return (
     <Card title={s('tab.calendar')}>
       <Alert type="info" showIcon title={s('cal.hint')} style={{ marginBottom: 16 }} />
@@ -85,7 +81,9 @@ export default function SchoolCalendar() {
               width: 90,
               render: (_, r) => (
                 <Popconfirm title={s('cal.remove_confirm', { day: r.day })} onConfirm={() => remove(r.day)}>
-                  <Button size="small">{s('cal.remove')}</Button>
+                  <Button size="small" disabled={del.busy} loading={del.busy && del.input?.day === r.day}>
+                    {s('cal.remove')}
+                  </Button>
                 </Popconfirm>
               ),
             },
@@ -109,29 +107,25 @@ function DayDialog({ onClose, onSaved }: { onClose: () => void; onSaved: () => v
   const s = teachingStrings.use();
   const [form] = Form.useForm<DayValues>();
   const kind = Form.useWatch('kind', form);
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    const v = await form.validateFields().catch(() => null);
-    if (!v) return; // the form shows its fields' errors
-    setBusy(true);
-    try {
-      const a = await post('setSchoolCalendarDay', {
-        day: v.day.format('YYYY-MM-DD'),
-        kind: v.kind,
-        works_as: v.kind === 'makeup' ? v.works_as : null,
-        ...(v.note?.trim() ? { note: v.note.trim() } : {}),
-      });
+  const save = useAction('setSchoolCalendarDay', {
+    onDone: (a) => {
       if (a.sessions_on_day > 0 && a.kind === 'holiday') feedback().message.info(s('cal.sessions_on_day', { n: a.sessions_on_day }));
       else feedback().message.success(s('saved'));
       onSaved();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const submit = async () => {
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return; // the form shows its fields' errors
+    await save.run({
+      day: v.day.format('YYYY-MM-DD'),
+      kind: v.kind,
+      works_as: v.kind === 'makeup' ? v.works_as : null,
+      ...(v.note?.trim() ? { note: v.note.trim() } : {}),
+    });
   };
   return (
-    <Modal open title={s('cal.add')} onCancel={onClose} onOk={() => void submit()} okButtonProps={{ loading: busy }}>
+    <Modal open title={s('cal.add')} onCancel={onClose} onOk={() => void submit()} okButtonProps={{ loading: save.busy }}>
       <Form<DayValues> form={form} layout="vertical" initialValues={{ kind: 'holiday' }}>
         <Form.Item name="day" label={s('cal.day')} rules={[{ required: true, message: s('required') }]}>
           <DatePicker inputReadOnly />
@@ -149,7 +143,7 @@ function DayDialog({ onClose, onSaved }: { onClose: () => void; onSaved: () => v
             <Select options={[1, 2, 3, 4, 5].map((d) => ({ value: d, label: s(wdKey(d)) }))} style={{ width: 120 }} />
           </Form.Item>
         )}
-        <Form.Item name="note" label={s('cal.note')} rules={[{ max: 50 }]}>
+        <Form.Item name="note" label={s('cal.note')} rules={zodRule(SetSchoolCalendarDayInput, 'note', s('cal.note'))}>
           <Input maxLength={50} placeholder={s('cal.note_ph')} />
         </Form.Item>
       </Form>

@@ -1,7 +1,7 @@
 import { Alert, Form, Input, InputNumber, Modal, Space } from 'antd';
 import { formatFen, yuanToFen, type Clash, type EditTeachingClassInput, type TeachingClass } from '@wantuo/shared';
 import { useState } from 'react';
-import { post } from '../../api/http';
+import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
 import { MoneyInput } from '../../components/money-input';
 import { ClashList, clashesOf, RoomSelect, StaffSelect } from './common';
@@ -21,8 +21,18 @@ interface EditValues {
 export function ClassEditDialog({ cls, onClose, onSaved }: { cls: TeachingClass; onClose: () => void; onSaved: () => void }) {
   const s = teachingStrings.use();
   const [form] = Form.useForm<EditValues>();
-  const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<Clash[] | null>(null);
+  // silent: a clash is listed in the dialog, any other refusal shown here
+  const edit = useAction('editTeachingClass', {
+    silent: true,
+    success: s('saved'),
+    onDone: onSaved,
+    onError: (err) => {
+      const clashes = clashesOf(err);
+      if (clashes) setRefused(clashes);
+      else feedback().message.error(err.message);
+    },
+  });
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return; // the form shows its fields' errors
@@ -37,19 +47,8 @@ export function ClassEditDialog({ cls, onClose, onSaved }: { cls: TeachingClass;
       sessions_count: v.sessions_count,
       fee_fen: yuanToFen(v.fee || '0') ?? 0,
     };
-    setBusy(true);
     setRefused(null);
-    try {
-      await post('editTeachingClass', input, { silent: true });
-      feedback().message.success(s('saved'));
-      onSaved();
-    } catch (err) {
-      const clashes = clashesOf(err);
-      if (clashes) setRefused(clashes);
-      else feedback().message.error(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    await edit.run(input);
   };
   return (
     <Modal
@@ -57,7 +56,7 @@ export function ClassEditDialog({ cls, onClose, onSaved }: { cls: TeachingClass;
       width={600}
       title={s('edit.edit_title', { name: cls.name })}
       onCancel={onClose}
-      okButtonProps={{ loading: busy }}
+      okButtonProps={{ loading: edit.busy }}
       onOk={() => void submit()}
     >
       <Alert type="info" showIcon title={s('edit.edit_hint')} style={{ marginBottom: 16 }} />

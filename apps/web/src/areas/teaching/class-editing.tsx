@@ -4,6 +4,7 @@ import { formatFen } from '@wantuo/shared';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { ClassEditDialog } from './class-edit-dialog';
 import { ScheduleGenerator } from './schedule-generator';
@@ -36,7 +37,7 @@ function TeachingClassPage() {
   const valid = Number.isSafeInteger(id) && id > 0;
   const tab = (['sessions', 'students', 'generate'] as Tab[]).find((t) => t === params.get('tab')) ?? 'sessions';
   const [editing, setEditing] = useState(false);
-  const q = useQuery({ queryKey: ['teachingClassInfo', id], queryFn: () => get('teachingClassInfo', { id }), enabled: valid });
+  const q = useQuery({ queryKey: queryKey('teachingClassInfo', { id }), queryFn: () => get('teachingClassInfo', { id }), enabled: valid });
   const back = <Button onClick={() => navigate('/principal_class?tab=teaching')}>{s('back')}</Button>;
   if (!valid)
     return (
@@ -58,9 +59,9 @@ function TeachingClassPage() {
     );
   const c = q.data;
   const changed = () => {
-    void client.invalidateQueries({ queryKey: ['teachingClassInfo', id] });
-    void client.invalidateQueries({ queryKey: ['teachingSessions', id] });
-    void client.invalidateQueries({ queryKey: ['teachingClassStudent', id] });
+    void client.invalidateQueries({ queryKey: queryKey('teachingClassInfo', { id }) });
+    void client.invalidateQueries({ queryKey: queryKey('teachingClassScheduling', { class_id: id }) });
+    void client.invalidateQueries({ queryKey: queryKey('teachingClassStudent', { class_id: id }) });
   };
   return (
     <Card

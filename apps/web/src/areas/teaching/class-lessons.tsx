@@ -3,6 +3,7 @@ import { Button, Card, Flex, Pagination, Select, Typography } from 'antd';
 import type { TeachManageAnswer, TeachingSession } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
 import { SessionStateTag } from './common';
@@ -21,7 +22,7 @@ export function ClassLessons({ classes, onCall }: { classes: TeachManageAnswer['
   const [page, setPage] = useState(1);
   const classId = picked ?? classes[0]?.id ?? null;
   const q = useQuery({
-    queryKey: ['teachingClassSection', classId, page],
+    queryKey: queryKey('teachingClassSection', { class_id: classId!, page, limit: PAGE }),
     queryFn: () => get('teachingClassSection', { class_id: classId!, page, limit: PAGE }),
     enabled: classId !== null,
   });

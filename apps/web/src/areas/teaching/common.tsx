@@ -2,8 +2,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Divider, Input, Select, Space, Tag } from 'antd';
 import type { Clash, SessionState } from '@wantuo/shared';
 import { useState } from 'react';
-import { ApiError, get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { ApiError, get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { teachingStrings, type TeachingKey } from './strings';
 
 export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
@@ -74,9 +75,10 @@ export function StaffSelect({
 }) {
   const s = teachingStrings.use();
   const [keyword, setKeyword] = useState('');
+  const input = { page: 1, limit: 50, job_status: 1, ...(keyword ? { keyword } : {}) } as const;
   const q = useQuery({
-    queryKey: ['teachersList', 'onjob', keyword],
-    queryFn: () => get('teachersList', { page: 1, limit: 50, job_status: 1, ...(keyword ? { keyword } : {}) }),
+    queryKey: queryKey('teachersList', input),
+    queryFn: () => get('teachersList', input),
   });
   const options = (q.data?.list ?? []).map((p) => ({ value: p.id, label: p.name }));
   if (current && !options.some((o) => o.value === current.id)) options.unshift({ value: current.id, label: current.name });
@@ -93,7 +95,7 @@ export function StaffSelect({
   );
 }
 
-export const ROOMS_KEY = ['roomList'] as const;
+export const ROOMS_KEY = queryKey('roomList', { page: 1, limit: 100 });
 
 export function useRooms() {
   return useQuery({ queryKey: ROOMS_KEY, queryFn: () => get('roomList', { page: 1, limit: 100 }), staleTime: 30_000 });
@@ -113,22 +115,19 @@ export function RoomSelect({
   const client = useQueryClient();
   const rooms = useRooms();
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
+  const addRoom = useAction('addRoom', {
+    success: (_, i) => s('f.room_added', { name: i.name }),
+    // the new room among the options before it is chosen
+    onDone: async (room) => {
+      setName('');
+      await client.invalidateQueries({ queryKey: queryKey('roomList') });
+      onChange?.(room.id);
+    },
+  });
+  const busy = addRoom.busy;
   const add = async () => {
     const n = name.trim();
-    if (!n) return;
-    setBusy(true);
-    try {
-      const room = await post('addRoom', { name: n });
-      feedback().message.success(s('f.room_added', { name: n }));
-      setName('');
-      await client.invalidateQueries({ queryKey: ROOMS_KEY });
-      onChange?.(room.id);
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
+    if (n) await addRoom.run({ name: n });
   };
   return (
     <Select<number>

@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Collapse, Flex, Modal, Select, Spin, Tag, Typography } from 'antd';
 import type { HolidayImportPreview, HolidayYearsAnswer } from '@wantuo/shared';
 import { useState, type ReactNode } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { LoadError } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
 import { wdKey } from './common';
@@ -46,7 +47,7 @@ export function defaultHolidayYear(years: readonly number[], today: string): num
 function HolidayImportDialog({ onClose, onImported }: { onClose: () => void; onImported: () => void }) {
   const h = holidayStrings.use();
   const today = useSchoolToday();
-  const yq = useQuery({ queryKey: ['holidayYears'], queryFn: () => get('holidayYears'), staleTime: 60_000 });
+  const yq = useQuery({ queryKey: queryKey('holidayYears'), queryFn: () => get('holidayYears'), staleTime: 60_000 });
   return (
     <Modal
       open
@@ -99,28 +100,21 @@ function HolidayYearPreview({
 }) {
   const h = holidayStrings.use();
   const [year, setYear] = useState<number | undefined>(initial);
-  const [busy, setBusy] = useState(false);
   const q = useQuery({
-    queryKey: ['holidayImportPreview', year],
+    queryKey: queryKey('holidayImportPreview', { year: year! }),
     queryFn: () => get('holidayImportPreview', { year: year! }),
     enabled: year !== undefined,
   });
   const nothing = q.data !== undefined && q.data.set.length === 0;
+  const importing = useAction('importHolidays', {
+    success: (a) => h('done', { set: a.set, sessions: a.sessions_cancelled, bookings: a.bookings_cancelled, created: a.sessions_created }),
+    onDone: onImported,
+    // shown by the request wrapper; the plan may have changed: read it again
+    onError: () => void q.refetch(),
+  });
   const confirm = async () => {
     if (!q.data || year === undefined) return;
-    setBusy(true);
-    try {
-      const a = await post('importHolidays', { year, fingerprint: q.data.fingerprint });
-      feedback().message.success(
-        h('done', { set: a.set, sessions: a.sessions_cancelled, bookings: a.bookings_cancelled, created: a.sessions_created }),
-      );
-      onImported();
-    } catch {
-      // shown by the request wrapper; the plan may have changed: read it again
-      void q.refetch();
-    } finally {
-      setBusy(false);
-    }
+    await importing.run({ year, fingerprint: q.data.fingerprint });
   };
   return (
     <Flex vertical gap={12}>
@@ -148,7 +142,7 @@ function HolidayYearPreview({
         <Button
           type="primary"
           data-testid="holiday-import-confirm"
-          loading={busy}
+          loading={importing.busy}
           disabled={!q.data || nothing || q.isFetching}
           onClick={() => void confirm()}
         >

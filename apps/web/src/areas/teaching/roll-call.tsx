@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, List, Radio, Tag, Typography } from 'antd';
 import { ROLL_CALL_STATUSES, type RollCallStatus, type TeachManageAnswer, type TeachingSession } from '@wantuo/shared';
 import { useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
 import { ClassLessons } from './class-lessons';
@@ -20,7 +21,7 @@ export default function RollCallPage() {
   const s = teachingStrings.use();
   const today = useSchoolToday();
   const [open, setOpen] = useState<Session | null>(null);
-  const q = useQuery({ queryKey: ['teachManage'], queryFn: () => get('teachManage') });
+  const q = useQuery({ queryKey: queryKey('teachManage'), queryFn: () => get('teachManage') });
   if (open)
     return (
       <RollCall
@@ -69,27 +70,23 @@ export default function RollCallPage() {
 function RollCall({ session, onBack }: { session: Session; onBack: () => void }) {
   const s = teachingStrings.use();
   const [marks, setMarks] = useState<Record<number, RollCallStatus>>({});
-  const [busy, setBusy] = useState(false);
-  const q = useQuery({ queryKey: ['rollCall', session.id], queryFn: () => get('rollCall', { session_id: session.id }) });
+  const q = useQuery({ queryKey: queryKey('rollCall', { session_id: session.id }), queryFn: () => get('rollCall', { session_id: session.id }) });
   const statusOf = (id: number, saved: RollCallStatus | null) => marks[id] ?? saved;
   const students = q.data?.students ?? [];
   const marked = students.filter((x) => statusOf(x.student_id, x.status));
-  const save = async () => {
-    setBusy(true);
-    try {
-      await post('rollCall', {
-        session_id: session.id,
-        entries: marked.map((x) => ({ student_id: x.student_id, status: statusOf(x.student_id, x.status) })),
-      });
-      feedback().message.success(s('roll.saved'));
+  const call = useAction('rollCall', {
+    success: s('roll.saved'),
+    onDone: () => {
       setMarks({});
       void q.refetch();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const busy = call.busy;
+  const save = () =>
+    call.run({
+      session_id: session.id,
+      entries: marked.map((x) => ({ student_id: x.student_id, status: statusOf(x.student_id, x.status) })),
+    });
   const counts = Object.fromEntries(ROLL_CALL_STATUSES.map((k) => [k, students.filter((x) => statusOf(x.student_id, x.status) === k).length]));
   return (
     <Card

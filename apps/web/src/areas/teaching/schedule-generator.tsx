@@ -2,7 +2,7 @@ import { Alert, Button, DatePicker, Flex, Form, Input, Select, Space, Table, Tag
 import type { AddTutorialSchoolCareAnswer, CourseSchedulingAnswer, CourseSchedulingInput, Clash } from '@wantuo/shared';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { post } from '../../api/http';
+import { useAction } from '../../api/action';
 import { feedback } from '../../api/feedback';
 import { useSchoolToday } from '../../lib/school-time';
 import { ClashList, clashesOf, HHMM, toMin, WEEKDAYS, wdKey } from './common';
@@ -31,28 +31,33 @@ export function ScheduleGenerator({ classId, onWritten }: { classId: number; onW
   const [form] = Form.useForm<GenValues>();
   const [preview, setPreview] = useState<CourseSchedulingAnswer | null>(null);
   const [refused, setRefused] = useState<Clash[] | null>(null);
-  const [busy, setBusy] = useState<'preview' | 'write' | null>(null);
+  // the preview's refusal is shown by the request wrapper, its clashes listed too
+  const previewing = useAction('teachingClassCourseScheduling', {
+    onDone: (answer) => setPreview(answer),
+    onError: (err) => setRefused(clashesOf(err)),
+  });
+  // the write is silent: its clashes listed, any other refusal shown here
+  const writing = useAction('teachingClassCourseScheduling', {
+    silent: true,
+    success: (answer) => s('gen.written', { n: answer.written }),
+    onDone: (answer) => {
+      setPreview(null);
+      onWritten?.(answer.written);
+    },
+    onError: (err) => {
+      const clashes = clashesOf(err);
+      if (clashes) setRefused(clashes);
+      else feedback().message.error(err.message);
+    },
+  });
+  const busy = previewing.busy ? 'preview' : writing.busy ? 'write' : null;
 
   const run = async (write: boolean) => {
     // a form that fails validation shows its fields' errors; nothing to send (its rejection is not an error to report)
     const v = await form.validateFields().catch(() => null);
-    if (!v) return;
-    setBusy(write ? 'write' : 'preview');
+    if (!v || busy) return;
     setRefused(null);
-    try {
-      const answer = await post('teachingClassCourseScheduling', inputOf(classId, v, !write), { silent: write });
-      if (write) {
-        feedback().message.success(s('gen.written', { n: answer.written }));
-        setPreview(null);
-        onWritten?.(answer.written);
-      } else setPreview(answer);
-    } catch (err) {
-      const clashes = clashesOf(err);
-      if (clashes) setRefused(clashes);
-      else if (write && err instanceof Error) feedback().message.error(err.message);
-    } finally {
-      setBusy(null);
-    }
+    await (write ? writing : previewing).run(inputOf(classId, v, !write));
   };
 
   return (

@@ -4,7 +4,8 @@ import type { Clash, GetAction, PostAction, SessionState, TeachingSession } from
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useAction } from '../../api/action';
-import { get, post } from '../../api/http';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
@@ -28,9 +29,10 @@ export function SessionsTab({ cls, onChanged, kind = 'teaching' }: { cls: { id: 
   const [page, setPage] = useState(1);
   const [moving, setMoving] = useState<TeachingSession | null>(null);
   const [cancelling, setCancelling] = useState<TeachingSession | null>(null);
+  const input = { class_id: cls.id, page, limit: PAGE, ...(state === 'all' ? {} : { state }) };
   const q = useQuery({
-    queryKey: [kind === 'teaching' ? 'teachingSessions' : 'tutoringSessions', cls.id, state, page],
-    queryFn: () => get(ACTIONS[kind].list, { class_id: cls.id, page, limit: PAGE, ...(state === 'all' ? {} : { state }) }),
+    queryKey: queryKey(ACTIONS[kind].list, input),
+    queryFn: () => get(ACTIONS[kind].list, input),
     placeholderData: keepPreviousData,
   });
   return (
@@ -195,10 +197,20 @@ function MoveDialog({
   const s = teachingStrings.use();
   const [week, setWeek] = useState<string | null>(null);
   const [form] = Form.useForm<MoveValues>();
-  const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<Clash[] | null>(null);
+  // silent: a clash is listed in the dialog, any other refusal shown here
+  const move = useAction(action, {
+    silent: true,
+    success: (_, i) => s('move.done', { day: i.day, start: i.start_time, end: i.end_time }),
+    onDone: onMoved,
+    onError: (err) => {
+      const clashes = clashesOf(err);
+      if (clashes) setRefused(clashes);
+      else feedback().message.error(err.message);
+    },
+  });
   const q = useQuery({
-    queryKey: ['teachingClassChangeScheduling', session.id, week],
+    queryKey: queryKey('teachingClassChangeScheduling', { id: session.id, ...(week ? { week } : {}) }),
     queryFn: () => get('teachingClassChangeScheduling', { id: session.id, ...(week ? { week } : {}) }),
     placeholderData: keepPreviousData,
   });
@@ -212,30 +224,15 @@ function MoveDialog({
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return; // the form shows its fields' errors
-    setBusy(true);
     setRefused(null);
-    try {
-      await post(
-        action,
-        {
-          id: session.id,
-          version: session.version,
-          day: v.day.format('YYYY-MM-DD'),
-          start_time: v.start_time,
-          end_time: v.end_time,
-          room_id: v.room_id ?? null,
-        },
-        { silent: true },
-      );
-      feedback().message.success(s('move.done', { day: v.day.format('YYYY-MM-DD'), start: v.start_time, end: v.end_time }));
-      onMoved();
-    } catch (err) {
-      const clashes = clashesOf(err);
-      if (clashes) setRefused(clashes);
-      else feedback().message.error(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    await move.run({
+      id: session.id,
+      version: session.version,
+      day: v.day.format('YYYY-MM-DD'),
+      start_time: v.start_time,
+      end_time: v.end_time,
+      room_id: v.room_id ?? null,
+    });
   };
   return (
     <Modal
@@ -244,7 +241,7 @@ function MoveDialog({
       title={s('move.title', { no: session.lesson_no ?? '-', day: session.day, start: session.start_time, end: session.end_time })}
       onCancel={onClose}
       okText={s('move.ok')}
-      okButtonProps={{ loading: busy }}
+      okButtonProps={{ loading: move.busy }}
       onOk={() => void submit()}
     >
       {q.isLoading ? (

@@ -2,8 +2,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Flex, Input, Modal, Popconfirm, Table, Typography } from 'antd';
 import type { PostInput, SelectableStudent, TeachingClass, TeachingClassMember } from '@wantuo/shared';
 import { useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError } from '../../components/states';
 import { useSchoolClock } from '../../lib/school-time';
@@ -21,19 +22,12 @@ export function StudentsTab({ cls, onChanged, readOnly = false }: { cls: Teachin
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
   const q = useQuery({
-    queryKey: ['teachingClassStudent', cls.id, page],
+    queryKey: queryKey('teachingClassStudent', { class_id: cls.id, page, limit: PAGE }),
     queryFn: () => get('teachingClassStudent', { class_id: cls.id, page, limit: PAGE }),
     placeholderData: keepPreviousData,
   });
-  const remove = async (m: TeachingClassMember) => {
-    try {
-      await post('delTeachingClassStudent', { class_id: cls.id, student_id: m.id });
-      feedback().message.success(s('saved'));
-      onChanged();
-    } catch {
-      // shown by the request wrapper
-    }
-  };
+  const del = useAction('delTeachingClassStudent', { success: s('saved'), onDone: onChanged });
+  const remove = (m: TeachingClassMember) => del.run({ class_id: cls.id, student_id: m.id });
   const left = Math.max(0, cls.capacity - cls.students);
   return (
     <>
@@ -66,7 +60,7 @@ export function StudentsTab({ cls, onChanged, readOnly = false }: { cls: Teachin
                   width: 90,
                   render: (_: unknown, m: TeachingClassMember) => (
                     <Popconfirm title={s('stu.remove_confirm', { name: m.name })} onConfirm={() => remove(m)}>
-                      <Button size="small" danger>
+                      <Button size="small" danger disabled={del.busy} loading={del.busy && del.input?.student_id === m.id}>
                         {s('stu.remove')}
                       </Button>
                     </Popconfirm>
@@ -119,25 +113,18 @@ export function AddStudents({
   const [name, setName] = useState('');
   const [page, setPage] = useState(1);
   const [picked, setPicked] = useState<number[]>([]);
-  const [busy, setBusy] = useState(false);
+  // a refusal is shown by the request wrapper (capacity and clashes answered with the numbers and names)
+  const adding = useAction(actions.add, { success: (_, i) => s('stu.added', { n: i.student_ids.length }), onDone: onAdded });
+  const input = { class_id: cls.id, page, limit: 10, ...(name ? { name } : {}) };
   const q = useQuery({
-    queryKey: [actions.select, cls.id, name, page],
-    queryFn: () => get(actions.select, { class_id: cls.id, page, limit: 10, ...(name ? { name } : {}) }),
+    queryKey: queryKey(actions.select, input),
+    queryFn: () => get(actions.select, input),
     placeholderData: keepPreviousData,
   });
   const over = picked.length > left;
   const add = async () => {
     const more = extra ? await extra() : {};
-    setBusy(true);
-    try {
-      await post(actions.add, { class_id: cls.id, student_ids: picked, ...more });
-      feedback().message.success(s('stu.added', { n: picked.length }));
-      onAdded();
-    } catch {
-      // shown by the request wrapper (capacity and clashes answered with the numbers and names)
-    } finally {
-      setBusy(false);
-    }
+    await adding.run({ class_id: cls.id, student_ids: picked, ...more });
   };
   return (
     <Modal
@@ -146,7 +133,7 @@ export function AddStudents({
       title={s('stu.add_title', { name: cls.name })}
       onCancel={onClose}
       okText={s('stu.add_n', { n: picked.length })}
-      okButtonProps={{ disabled: picked.length === 0 || over, loading: busy }}
+      okButtonProps={{ disabled: picked.length === 0 || over, loading: adding.busy }}
       onOk={() => void add()}
     >
       <Typography.Paragraph type={over ? 'danger' : 'secondary'}>

@@ -3,6 +3,7 @@ import { Card, Descriptions, Flex, Select, Tag } from 'antd';
 import { Role } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSession } from '../../stores/session';
 import { teachingStrings } from './strings';
@@ -17,7 +18,7 @@ export default function TeacherClasses() {
   const [picked, setPicked] = useState<number | null>(null);
   // teaching classes are taught by teachers (teachManage, teachingClassInfo: T); a head teacher has none here
   const teacher = useSession((x) => x.user?.role) === Role.Teacher;
-  const mine = useQuery({ queryKey: ['teachManage'], queryFn: () => get('teachManage'), enabled: teacher });
+  const mine = useQuery({ queryKey: queryKey('teachManage'), queryFn: () => get('teachManage'), enabled: teacher });
   const classes = mine.data?.classes ?? [];
   const current = classes.find((c) => c.id === picked) ?? classes[0];
   return (
@@ -49,7 +50,7 @@ export default function TeacherClasses() {
 
 function ClassDetail({ id }: { id: number }) {
   const s = teachingStrings.use();
-  const q = useQuery({ queryKey: ['teachingClassInfo', id], queryFn: () => get('teachingClassInfo', { id }) });
+  const q = useQuery({ queryKey: queryKey('teachingClassInfo', { id }), queryFn: () => get('teachingClassInfo', { id }) });
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => void q.refetch()} />;
   const c = q.data;

@@ -4,6 +4,7 @@ import { formatFen, type TeachingClass } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { teachingStrings } from './strings';
@@ -20,9 +21,10 @@ export default function TeachingClassList() {
   const [name, setName] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [page, setPage] = useState(1);
+  const input = { page, limit: PAGE, ...(name ? { name } : {}), ...(status === 'all' ? {} : { status }) };
   const q = useQuery({
-    queryKey: ['teachingClassList', name, status, page],
-    queryFn: () => get('teachingClassList', { page, limit: PAGE, ...(name ? { name } : {}), ...(status === 'all' ? {} : { status }) }),
+    queryKey: queryKey('teachingClassList', input),
+    queryFn: () => get('teachingClassList', input),
     placeholderData: keepPreviousData,
   });
   return (

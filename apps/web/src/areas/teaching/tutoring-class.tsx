@@ -31,7 +31,8 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAction } from '../../api/action';
-import { get, post } from '../../api/http';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { feedback } from '../../api/feedback';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState, LoadError, Loading } from '../../components/states';
@@ -48,7 +49,11 @@ export const TUTORING_PATH = '/principal_class_family';
 
 /** The school's tutoring types (tutorialType), for filters and the new-class form. */
 export function useTutoringTypes() {
-  return useQuery({ queryKey: ['tutorialType'], queryFn: () => get('tutorialType', { page: 1, limit: 100 }), staleTime: 30_000 });
+  return useQuery({
+    queryKey: queryKey('tutorialType', { page: 1, limit: 100 }),
+    queryFn: () => get('tutorialType', { page: 1, limit: 100 }),
+    staleTime: 30_000,
+  });
 }
 
 export const slotsText = (c: TutoringClass, wd: (n: number) => string) =>
@@ -83,37 +88,42 @@ export function TutoringClassNew() {
   const s = tutoringStrings.use();
   const today = useSchoolToday();
   const navigate = useNavigate();
-  const client = useQueryClient();
   const [form] = Form.useForm<NewValues>();
   const types = useTutoringTypes();
   const settings = useQuery({
-    queryKey: ['tutorialSettingList', 'all'],
+    queryKey: queryKey('tutorialSettingList', { page: 1, limit: 100 }),
     queryFn: () => get('tutorialSettingList', { page: 1, limit: 100 }),
   });
   const typeId = Form.useWatch('type_id', form);
   const setting = settings.data?.list.find((x) => x.type_id === typeId);
   const [preview, setPreview] = useState<AddTutorialSchoolCareAnswer | null>(null);
   const [refused, setRefused] = useState<Clash[] | null>(null);
-  const [busy, setBusy] = useState<'preview' | 'write' | null>(null);
-  const run = async (write: boolean) => {
-    const v = await form.validateFields().catch(() => null);
-    if (!v) return;
-    setBusy(write ? 'write' : 'preview');
-    setRefused(null);
-    try {
-      const answer = await post('addTutorialSchoolCare', inputOf(v, !write), { silent: write });
-      if (write && answer.class) {
-        feedback().message.success(s('new.created', { name: answer.class.name, n: answer.written }));
-        void client.invalidateQueries({ queryKey: ['tutorialList'] });
-        navigate(`${TUTORING_PATH}?id=${answer.class.id}`);
-      } else setPreview(answer);
-    } catch (err) {
+  // the preview's refusal is shown by the request wrapper, its clashes listed too
+  const previewing = useAction('addTutorialSchoolCare', {
+    onDone: (answer) => setPreview(answer),
+    onError: (err) => setRefused(clashesOf(err)),
+  });
+  // the write is silent: its clashes listed, any other refusal shown here
+  const writing = useAction('addTutorialSchoolCare', {
+    silent: true,
+    invalidates: ['tutorialList'],
+    onDone: (answer) => {
+      if (!answer.class) return setPreview(answer);
+      feedback().message.success(s('new.created', { name: answer.class.name, n: answer.written }));
+      navigate(`${TUTORING_PATH}?id=${answer.class.id}`);
+    },
+    onError: (err) => {
       const clashes = clashesOf(err);
       if (clashes) setRefused(clashes);
-      else if (write && err instanceof Error) feedback().message.error(err.message);
-    } finally {
-      setBusy(null);
-    }
+      else feedback().message.error(err.message);
+    },
+  });
+  const busy = previewing.busy ? 'preview' : writing.busy ? 'write' : null;
+  const run = async (write: boolean) => {
+    const v = await form.validateFields().catch(() => null);
+    if (!v || busy) return;
+    setRefused(null);
+    await (write ? writing : previewing).run(inputOf(v, !write));
   };
   return (
     <Card title={s('new.title')} extra={<Button onClick={() => navigate(TUTORING_PATH)}>{s('back')}</Button>}>
@@ -201,7 +211,7 @@ export function TutoringClassPage({ id }: { id: number }) {
   const [params, setParams] = useSearchParams();
   const valid = Number.isSafeInteger(id) && id > 0;
   const tab = params.get('tab') === 'students' ? 'students' : 'sessions';
-  const q = useQuery({ queryKey: ['tutorialInfo', id], queryFn: () => get('tutorialInfo', { id }), enabled: valid, retry: false });
+  const q = useQuery({ queryKey: queryKey('tutorialInfo', { id }), queryFn: () => get('tutorialInfo', { id }), enabled: valid, retry: false });
   const back = <Button onClick={() => navigate(TUTORING_PATH)}>{s('back')}</Button>;
   if (!valid)
     return (
@@ -223,9 +233,9 @@ export function TutoringClassPage({ id }: { id: number }) {
     );
   const c = q.data;
   const changed = () => {
-    void client.invalidateQueries({ queryKey: ['tutorialInfo', id] });
-    void client.invalidateQueries({ queryKey: ['tutoringSessions', id] });
-    void client.invalidateQueries({ queryKey: ['tutorialStudent', id] });
+    void client.invalidateQueries({ queryKey: queryKey('tutorialInfo', { id }) });
+    void client.invalidateQueries({ queryKey: queryKey('tutorialScheduling', { class_id: id }) });
+    void client.invalidateQueries({ queryKey: queryKey('tutorialStudent', { class_id: id }) });
   };
   return (
     <Card title={s('cls.title', { name: c.name })} extra={back}>
@@ -264,7 +274,7 @@ function TutoringStudents({ cls, onChanged }: { cls: TutoringClass; onChanged: (
   const [open, setOpen] = useState<TutoringMember | null>(null);
   const [plan] = Form.useForm<{ plan?: string }>();
   const q = useQuery({
-    queryKey: ['tutorialStudent', cls.id, page],
+    queryKey: queryKey('tutorialStudent', { class_id: cls.id, page, limit: PAGE }),
     queryFn: () => get('tutorialStudent', { class_id: cls.id, page, limit: PAGE }),
     placeholderData: keepPreviousData,
   });
@@ -350,7 +360,7 @@ function StudentInfoDrawer({ classId, member, onClose }: { classId: number; memb
   const ts = teachingStrings.use();
   const [page, setPage] = useState(1);
   const q = useQuery({
-    queryKey: ['tutorialStudentInfo', classId, member.id, page],
+    queryKey: queryKey('tutorialStudentInfo', { class_id: classId, student_id: member.id, page, limit: 10 }),
     queryFn: () => get('tutorialStudentInfo', { class_id: classId, student_id: member.id, page, limit: 10 }),
     placeholderData: keepPreviousData,
   });

@@ -18,8 +18,6 @@ export const tutoringStrings = defineStrings({
   'type.edit': { zh: '设置', en: 'Settings' },
   'type.edit_title': { zh: '辅导设置：{name}', en: 'Settings: {name}' },
   'type.add_title': { zh: '新增辅导类型', en: 'New tutoring type' },
-  'type.name_rule': { zh: '请填写类型名称（最多 30 个字）', en: 'Name the type (up to 30 characters)' },
-  'type.duration_rule': { zh: '时长需为 10 到 480 分钟', en: '10 to 480 minutes' },
   'type.price_rule': { zh: '价格需为 0 到 100000 元，最多两位小数', en: '0 to 100,000 yuan, at most two decimals' },
   'type.clear_teacher': { zh: '清除默认老师', en: 'Clear the default tutor' },
   'type.empty': { zh: '还没有辅导类型', en: 'No tutoring types yet' },

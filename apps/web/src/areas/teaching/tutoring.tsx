@@ -1,10 +1,12 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Tabs, Tag } from 'antd';
-import { formatFen, yuanToFen, type TutorialSetting, type TutorialSettingInput, type TutoringClass } from '@wantuo/shared';
+import { formatFen, TutorialSettingInput, yuanToFen, type TutorialSetting, type TutoringClass } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
+import { zodRule } from '../../forms';
 import { MoneyInput } from '../../components/money-input';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
@@ -40,31 +42,30 @@ function TutoringClassList() {
   const s = tutoringStrings.use();
   const ts = teachingStrings.use();
   const navigate = useNavigate();
-  const client = useQueryClient();
   const [name, setName] = useState('');
   const [typeId, setTypeId] = useState<number | undefined>();
   const [page, setPage] = useState(1);
   const types = useTutoringTypes();
+  const input = { page, limit: PAGE, ...(name ? { name } : {}), ...(typeId ? { type_id: typeId } : {}) };
   const q = useQuery({
-    queryKey: ['tutorialList', name, typeId, page],
-    queryFn: () => get('tutorialList', { page, limit: PAGE, ...(name ? { name } : {}), ...(typeId ? { type_id: typeId } : {}) }),
+    queryKey: queryKey('tutorialList', input),
+    queryFn: () => get('tutorialList', input),
     placeholderData: keepPreviousData,
   });
-  const act = async (c: TutoringClass, what: 'stop' | 'start' | 'delete') => {
-    try {
-      if (what === 'delete') {
-        const r = await post('delTutorialClass', { id: c.id, version: c.version });
-        feedback().message.success(s('act.deleted', { n: r.cancelled }));
-      } else {
-        await post('startAndEndTutorialClass', { id: c.id, version: c.version, status: what === 'start' ? 1 : 0 });
-        feedback().message.success(s(what === 'start' ? 'act.started' : 'act.stopped'));
-      }
-      await client.invalidateQueries({ queryKey: ['tutorialList'] });
-    } catch {
-      // shown by the request wrapper (stale, held sessions)
-      void q.refetch();
-    }
-  };
+  // a refusal is shown by the request wrapper (stale, held sessions): the list is read again
+  const del = useAction('delTutorialClass', {
+    invalidates: ['tutorialList'],
+    success: (r) => s('act.deleted', { n: r.cancelled }),
+    onError: () => void q.refetch(),
+  });
+  const toggle = useAction('startAndEndTutorialClass', {
+    invalidates: ['tutorialList'],
+    success: (_, i) => s(i.status === 1 ? 'act.started' : 'act.stopped'),
+    onError: () => void q.refetch(),
+  });
+  const busy = del.busy || toggle.busy;
+  const act = (c: TutoringClass, what: 'stop' | 'start' | 'delete') =>
+    what === 'delete' ? del.run({ id: c.id, version: c.version }) : toggle.run({ id: c.id, version: c.version, status: what === 'start' ? 1 : 0 });
   return (
     <Card title={s('tab.classes')}>
       <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
@@ -130,15 +131,17 @@ function TutoringClassList() {
                 </Button>
                 {c.status === 1 ? (
                   <Popconfirm title={s('act.stop_confirm', { name: c.name })} onConfirm={() => act(c, 'stop')}>
-                    <Button size="small">{s('act.stop')}</Button>
+                    <Button size="small" disabled={busy} loading={toggle.busy && toggle.input?.id === c.id}>
+                      {s('act.stop')}
+                    </Button>
                   </Popconfirm>
                 ) : (
-                  <Button size="small" onClick={() => void act(c, 'start')}>
+                  <Button size="small" disabled={busy} loading={toggle.busy && toggle.input?.id === c.id} onClick={() => void act(c, 'start')}>
                     {s('act.start')}
                   </Button>
                 )}
                 <Popconfirm title={s('act.delete_confirm', { name: c.name })} onConfirm={() => act(c, 'delete')}>
-                  <Button size="small" danger>
+                  <Button size="small" danger disabled={busy} loading={del.busy && del.input?.id === c.id}>
                     {s('act.delete')}
                   </Button>
                 </Popconfirm>
@@ -157,7 +160,7 @@ function TutoringSettings() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<TutorialSetting | 'new' | null>(null);
   const q = useQuery({
-    queryKey: ['tutorialSettingList', page],
+    queryKey: queryKey('tutorialSettingList', { page, limit: PAGE }),
     queryFn: () => get('tutorialSettingList', { page, limit: PAGE }),
     placeholderData: keepPreviousData,
   });
@@ -218,9 +221,9 @@ interface SettingValues {
 
 function SettingDialog({ setting, onClose, onSaved }: { setting: TutorialSetting | null; onClose: () => void; onSaved: () => void }) {
   const s = tutoringStrings.use();
-  const client = useQueryClient();
   const [form] = Form.useForm<SettingValues>();
-  const [busy, setBusy] = useState(false);
+  // a refusal is shown by the request wrapper (stale version, name taken)
+  const save = useAction('tutorialSetting', { success: s('saved'), invalidates: ['tutorialType'], onDone: onSaved });
   const teacherId = Form.useWatch('teacher_id', form);
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
@@ -231,24 +234,14 @@ function SettingDialog({ setting, onClose, onSaved }: { setting: TutorialSetting
       price_fen: yuanToFen(v.price || '0') ?? 0,
       teacher_id: v.teacher_id ?? null,
     };
-    setBusy(true);
-    try {
-      await post('tutorialSetting', input);
-      feedback().message.success(s('saved'));
-      void client.invalidateQueries({ queryKey: ['tutorialType'] });
-      onSaved();
-    } catch {
-      // shown by the request wrapper (stale version, name taken)
-    } finally {
-      setBusy(false);
-    }
+    await save.run(input);
   };
   return (
     <Modal
       open
       title={setting ? s('type.edit_title', { name: setting.name }) : s('type.add_title')}
       onCancel={onClose}
-      okButtonProps={{ loading: busy }}
+      okButtonProps={{ loading: save.busy }}
       onOk={() => void submit()}
     >
       <Form<SettingValues>
@@ -261,15 +254,11 @@ function SettingDialog({ setting, onClose, onSaved }: { setting: TutorialSetting
         }
       >
         {!setting && (
-          <Form.Item name="name" label={s('type.name')} rules={[{ required: true, whitespace: true, max: 30, message: s('type.name_rule') }]}>
+          <Form.Item name="name" label={s('type.name')} rules={zodRule(TutorialSettingInput, 'name', { label: s('type.name'), required: true })}>
             <Input maxLength={30} />
           </Form.Item>
         )}
-        <Form.Item
-          name="duration_min"
-          label={s('type.duration')}
-          rules={[{ required: true, type: 'integer', min: 10, max: 480, message: s('type.duration_rule') }]}
-        >
+        <Form.Item name="duration_min" label={s('type.duration')} rules={zodRule(TutorialSettingInput, 'duration_min', s('type.duration'))}>
           <InputNumber min={10} max={480} precision={0} style={{ width: 150 }} />
         </Form.Item>
         <Form.Item
