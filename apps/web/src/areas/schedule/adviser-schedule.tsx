@@ -3,6 +3,7 @@ import { Card, Flex, Segmented, Select, Typography } from 'antd';
 import { Role, type ScheduleClassKind } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
 import { useSession } from '../../stores/session';
@@ -63,7 +64,7 @@ export function ClassWeek() {
   const classes = mine.data ?? [];
   const current = classes.find((c) => `${c.kind}:${c.id}` === picked) ?? classes[0];
   const q = useQuery({
-    queryKey: ['classSchedule', current?.kind, current?.id, week],
+    queryKey: queryKey('classSchedule', current && { kind: current.kind, class_id: current.id, week }),
     queryFn: () => get('classSchedule', { kind: current!.kind, class_id: current!.id, week }),
     enabled: !!current,
   });

@@ -2,8 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Input, Select, Typography } from 'antd';
 import type { AvailabilityWindow, TeacherAvailability } from '@wantuo/shared';
 import { useState } from 'react';
-import { feedback } from '../../api/feedback';
-import { post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { queryKey } from '../../api/query';
 import { useSchoolClock } from '../../lib/school-time';
 import { wdKey } from './common';
 import { scheduleStrings } from './strings';
@@ -17,21 +17,15 @@ export function AvailabilityForm({ availability }: { availability: TeacherAvaila
   const qc = useQueryClient();
   const [windows, setWindows] = useState<AvailabilityWindow[]>(availability.windows);
   const [note, setNote] = useState(availability.note);
-  const [busy, setBusy] = useState(false);
+  // a refusal is shown by the request wrapper (a stale version says so)
+  const saving = useAction('teacherSchedule', {
+    success: s('avail.saved'),
+    onDone: () => qc.invalidateQueries({ queryKey: queryKey('teacherSchedule') }),
+  });
+  const busy = saving.busy;
   const bad = windows.some((w) => !HHMM.test(w.start_time) || !HHMM.test(w.end_time));
   const set = (i: number, patch: Partial<AvailabilityWindow>) => setWindows((ws) => ws.map((w, j) => (j === i ? { ...w, ...patch } : w)));
-  const save = async () => {
-    setBusy(true);
-    try {
-      await post('teacherSchedule', { windows, note, version: availability.version });
-      feedback().message.success(s('avail.saved'));
-      await qc.invalidateQueries({ queryKey: ['teacherSchedule'] });
-    } catch {
-      // shown by the request wrapper (a stale version says so)
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = () => saving.run({ windows, note, version: availability.version });
   return (
     <Card size="small" title={s('avail.title')} data-testid="availability" styles={{ body: { padding: 12 } }}>
       <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>

@@ -5,8 +5,9 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Role } from '@wantuo/shared';
 import { useSession } from '../../stores/session';
-import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useIsPhone } from './common';
 import { scheduleStrings } from './strings';
@@ -27,28 +28,24 @@ export function RollCallDrawer({ entry, onClose, onSaved }: { entry: RollCallEnt
       `${role === Role.HeadTeacher ? '/A_lessons' : '/teacher_lessons'}?${new URLSearchParams({ plan: 'new', class: `${entry.kind}:${entry.class_id}`, date: entry.day })}`,
     );
   const [marks, setMarks] = useState<Record<number, RollCallStatus>>({});
-  const [busy, setBusy] = useState(false);
-  const q = useQuery({ queryKey: ['rollCall', entry.id], queryFn: () => get('rollCall', { session_id: entry.id }) });
+  const q = useQuery({ queryKey: queryKey('rollCall', { session_id: entry.id }), queryFn: () => get('rollCall', { session_id: entry.id }) });
   const students = q.data?.students ?? [];
   const statusOf = (id: number, saved: RollCallStatus | null) => marks[id] ?? saved;
   const marked = students.filter((x) => statusOf(x.student_id, x.status));
-  const save = async () => {
-    setBusy(true);
-    try {
-      await post('rollCall', {
-        session_id: entry.id,
-        entries: marked.map((x) => ({ student_id: x.student_id, status: statusOf(x.student_id, x.status) })),
-      });
-      feedback().message.success(s('roll.saved'));
+  const call = useAction('rollCall', {
+    success: s('roll.saved'),
+    onDone: () => {
       setMarks({});
       onSaved();
       onClose();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const busy = call.busy;
+  const save = () =>
+    call.run({
+      session_id: entry.id,
+      entries: marked.map((x) => ({ student_id: x.student_id, status: statusOf(x.student_id, x.status) })),
+    });
   return (
     <Drawer
       open

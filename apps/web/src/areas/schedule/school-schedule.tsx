@@ -4,6 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import type { SchoolScheduleEntry } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
 import { DayMarks, KIND_COLOR, KindLegend, mondayOf, STATE_COLOR, WeekNav, wdKey } from './common';
@@ -53,7 +54,7 @@ export default function SchoolSchedulePage() {
   const thisWeek = mondayOf(today);
   const [week, setWeek] = useState(thisWeek);
   const q = useQuery({
-    queryKey: ['schoolTeachingSchedule', week],
+    queryKey: queryKey('schoolTeachingSchedule', { week }),
     queryFn: () => get('schoolTeachingSchedule', { week }),
   });
   const a = q.data;

@@ -3,6 +3,7 @@ import { Card, Flex, Typography } from 'antd';
 import type { TeacherScheduleAnswer } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { LoadError, Loading } from '../../components/states';
 import { useSchoolToday } from '../../lib/school-time';
 import { AvailabilityForm } from './availability-form';
@@ -20,7 +21,7 @@ export function useTeacherWeek() {
   const today = useSchoolToday();
   const thisWeek = mondayOf(today);
   const [week, setWeek] = useState(thisWeek);
-  const q = useQuery({ queryKey: ['teacherSchedule', week], queryFn: () => get('teacherSchedule', { week }) });
+  const q = useQuery({ queryKey: queryKey('teacherSchedule', { week }), queryFn: () => get('teacherSchedule', { week }) });
   return { today, thisWeek, week, setWeek, q };
 }
 
