@@ -7,8 +7,9 @@ import Selector from 'antd-mobile/es/components/selector';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PASSWORD_RE, Role, type UserInfo } from '@wantuo/shared';
 import { useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { useChangePassword, useSaveNickname } from '../../areas/account/use-account';
 import { useMessagePrefs } from '../../areas/wechat/use-message-prefs';
 import { usePreferences, useT } from '../../stores/preferences';
@@ -154,24 +155,20 @@ function NameSheet({ onClose }: { onClose: () => void }) {
   const qc = useQueryClient();
   const user = useSession((s) => s.user);
   const setUser = useSession((s) => s.setUser);
-  const q = useQuery({ queryKey: ['teacherInfo', 'own'], queryFn: () => get('teacherInfo') });
-  const [busy, setBusy] = useState(false);
-  const save = async (name: string) => {
-    if (!q.data) return;
-    setBusy(true);
-    try {
-      const saved = await post('teacherSaveInfo', { version: q.data.version, name: name.trim() });
-      qc.setQueryData(['teacherInfo', 'own'], saved);
+  const q = useQuery({ queryKey: queryKey('teacherInfo'), queryFn: () => get('teacherInfo') });
+  // a refusal is shown by the request wrapper (a stale version: read again, then try again)
+  const saveInfo = useAction('teacherSaveInfo', {
+    success: mt('set.saved'),
+    invalidates: ['userInfo'],
+    onDone: (saved) => {
+      qc.setQueryData(queryKey('teacherInfo'), saved);
       if (user) setUser({ ...(user as UserInfo), name: saved.name });
-      void qc.invalidateQueries({ queryKey: ['userInfo'] });
-      feedback().message.success(mt('set.saved'));
       onClose();
-    } catch {
-      // shown by the request wrapper (a stale version: read again, then try again)
-      void q.refetch();
-    } finally {
-      setBusy(false);
-    }
+    },
+    onError: () => void q.refetch(),
+  });
+  const save = async (name: string) => {
+    if (q.data) await saveInfo.run({ version: q.data.version, name: name.trim() });
   };
   return (
     <div className="m-sheet" data-testid="name-sheet">
@@ -182,7 +179,7 @@ function NameSheet({ onClose }: { onClose: () => void }) {
             layout="vertical"
             initialValues={{ name: me.name }}
             onFinish={(v: { name: string }) => void save(v.name)}
-            footer={<SheetButtons busy={busy} onClose={onClose} testId="name-save" />}
+            footer={<SheetButtons busy={saveInfo.busy} onClose={onClose} testId="name-save" />}
           >
             <Form.Item
               name="name"

@@ -7,15 +7,16 @@ import Popup from 'antd-mobile/es/components/popup';
 import Switch from 'antd-mobile/es/components/switch';
 import Tag from 'antd-mobile/es/components/tag';
 import TextArea from 'antd-mobile/es/components/text-area';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { PRIVACY_DEFAULTS, type ChildConsent, type PrivacyRequestKind, type PrivacyRequestStatus } from '@wantuo/shared';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { download } from '../../api/download';
 import { inWechat, userAgent } from '../../lib/wechat-env';
 import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
-import { nextPageOf } from '../../api/query';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { nextPageOf, queryKey } from '../../api/query';
 import { useChosenChildStore } from '../../areas/parent/chosen-child';
 import { useMyConsents, useSetConsent } from '../../areas/privacy/consent-model';
 import { PHONE_POLICY_PATHS } from '../../areas/privacy/links';
@@ -43,7 +44,9 @@ export default function PhonePrivacy() {
   const chosen = useChosenChildStore((x) => x.id);
   const choose = useChosenChildStore((x) => x.choose);
   const refresh = () =>
-    Promise.all([['myConsents'], ['childAccessLog'], ['myPrivacyRequests']].map((queryKey) => qc.refetchQueries({ queryKey, type: 'active' })));
+    Promise.all(
+      (['myConsents', 'childAccessLog', 'myPrivacyRequests'] as const).map((a) => qc.refetchQueries({ queryKey: queryKey(a), type: 'active' })),
+    );
   return (
     <PhonePage onRefresh={refresh}>
       <QueryView query={consents} isEmpty={(d) => d.children.length === 0} empty={s('pd.no_children')} rows={6}>
@@ -141,19 +144,18 @@ function ChildPrivacy({ child }: { child: ChildConsent }) {
 function ChildData({ child }: { child: ChildConsent }) {
   const s = privacyStrings.use();
   const clock = useSchoolClock();
-  const qc = useQueryClient();
   const [correcting, setCorrecting] = useState(false);
   const [text, setText] = useState('');
   const [exporting, setExporting] = useState(false);
-  const request = useMutation({
-    mutationFn: (v: { kind: PrivacyRequestKind; body: string }) => post('privacyRequest', { student_id: child.student_id, ...v }),
-    onSuccess: (r) => {
-      feedback().message.success(s('pd.requested', { day: clock.day(r.due_at) }));
+  const ask = useAction('privacyRequest', {
+    success: (r) => s('pd.requested', { day: clock.day(r.due_at) }),
+    invalidates: ['myPrivacyRequests'],
+    onDone: () => {
       setCorrecting(false);
       setText('');
-      void qc.invalidateQueries({ queryKey: ['myPrivacyRequests'] });
     },
   });
+  const request = (v: { kind: PrivacyRequestKind; body: string }) => void ask.run({ student_id: child.student_id, ...v });
   const exportAll = async () => {
     setExporting(true);
     try {
@@ -170,14 +172,14 @@ function ChildData({ child }: { child: ChildConsent }) {
       confirmText: s('pd.deletion_ok'),
       cancelText: s('pd.cancel'),
     });
-    if (ok) request.mutate({ kind: 'deletion', body: '' });
+    if (ok) request({ kind: 'deletion', body: '' });
   };
   const sendCorrection = () => {
     if (!text.trim()) {
       feedback().message.error(s('pd.correction_required'));
       return;
     }
-    request.mutate({ kind: 'correction', body: text.trim() });
+    request({ kind: 'correction', body: text.trim() });
   };
   return (
     <>
@@ -218,7 +220,7 @@ function ChildData({ child }: { child: ChildConsent }) {
               data-testid="correction-text"
             />
           </div>
-          <Button block color="primary" size="large" loading={request.isPending} onClick={sendCorrection} data-testid="correction-submit">
+          <Button block color="primary" size="large" loading={ask.busy} onClick={sendCorrection} data-testid="correction-submit">
             {s('pd.submit')}
           </Button>
           <Button block size="large" onClick={() => setCorrecting(false)}>
@@ -235,7 +237,7 @@ function AccessLog({ child }: { child: ChildConsent }) {
   const s = privacyStrings.use();
   const clock = useSchoolClock();
   const q = useInfiniteQuery({
-    queryKey: ['childAccessLog', 'guardian', child.student_id],
+    queryKey: queryKey('childAccessLog', { student_id: child.student_id, limit: LOG_PAGE }),
     queryFn: ({ pageParam }) => get('childAccessLog', { student_id: child.student_id, page: pageParam, limit: LOG_PAGE }),
     initialPageParam: 1,
     getNextPageParam: nextPageOf,
@@ -285,7 +287,7 @@ function Requests() {
   const s = privacyStrings.use();
   const clock = useSchoolClock();
   const q = useInfiniteQuery({
-    queryKey: ['myPrivacyRequests'],
+    queryKey: queryKey('myPrivacyRequests'),
     queryFn: ({ pageParam }) => get('myPrivacyRequests', { page: pageParam, limit: REQUEST_PAGE }),
     initialPageParam: 1,
     getNextPageParam: nextPageOf,
