@@ -19,7 +19,8 @@ import { localTime, useSchoolToday, useSchoolZone } from '../../lib/school-time'
 import { EVENT_LABEL } from '../../areas/flow/event-labels';
 import { flowStrings } from '../../areas/flow/strings';
 import { useFlowLive } from '../../areas/flow/use-flow-live';
-import { useChildDay } from '../../areas/parent/child-day';
+import { queryKey } from '../../api/query';
+import { childDays, useChildDay } from '../../areas/parent/child-day';
 import { useParentChildren } from '../../areas/parent/children';
 import { useChosenChild } from '../../areas/parent/chosen-child';
 import { parentStrings } from '../../areas/parent/strings';
@@ -49,14 +50,14 @@ export default function ParentHomePhone() {
   const client = useQueryClient();
   const q = useParentChildren();
   const today = useSchoolToday();
-  const { live } = useFlowLive((e) => void client.invalidateQueries({ queryKey: ['clockingInInfo', e.student_id] }));
+  const { live } = useFlowLive((e) => void client.invalidateQueries(childDays(e.student_id)));
   const navigate = useNavigate();
   const kids = q.data?.list ?? [];
   const [child, choose] = useChosenChild(kids);
   return (
     <PhonePage
       right={live ? <span className="m-muted">{tt('pt.live')}</span> : undefined}
-      onRefresh={() => Promise.all([q.refetch(), client.invalidateQueries({ queryKey: ['clockingInInfo'] })])}
+      onRefresh={() => Promise.all([q.refetch(), client.invalidateQueries({ queryKey: queryKey('clockingInInfo') })])}
     >
       <QueryView query={q} isEmpty={(d) => d.list.length === 0} empty={tp('parent.children_empty')} rows={4}>
         {(d) => (

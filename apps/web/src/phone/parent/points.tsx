@@ -12,7 +12,7 @@ import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { exchangeDecision, type OrderState, type ParentChild, type ScoreGoods } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
-import { nextPageOf } from '../../api/query';
+import { nextPageOf, queryKey } from '../../api/query';
 import { pointsStrings } from '../../areas/points/strings';
 import { useBalances, useExchange } from '../../areas/points/use-parent-points';
 import { useSchoolClock } from '../../lib/school-time';
@@ -34,7 +34,9 @@ export default function ParentPointsPhone() {
   const qc = useQueryClient();
   const refresh = () =>
     Promise.all(
-      [['parentChildren'], ['studentPoints'], ['pointsShop'], ['scoreOrderList']].map((queryKey) => qc.refetchQueries({ queryKey, type: 'active' })),
+      (['parentChildren', 'studentPoints', 'pointsShop', 'scoreOrderList'] as const).map((a) =>
+        qc.refetchQueries({ queryKey: queryKey(a), type: 'active' }),
+      ),
     );
   return (
     <PhonePage onRefresh={refresh}>
@@ -108,7 +110,7 @@ function Picture({ url, className }: { url: string | null; className: string }) 
 function Shop({ balance, onExchange }: { balance: number | undefined; onExchange: (g: ScoreGoods) => void }) {
   const s = pointsStrings.use();
   const q = useInfiniteQuery({
-    queryKey: ['pointsShop'],
+    queryKey: queryKey('pointsShop', { limit: SHOP_PAGE }),
     queryFn: ({ pageParam }) => get('pointsShop', { page: pageParam, limit: SHOP_PAGE }),
     initialPageParam: 1,
     getNextPageParam: nextPageOf,
@@ -231,7 +233,7 @@ function History({ studentId }: { studentId: number }) {
   const s = pointsStrings.use();
   const when = useSchoolClock().dateTime;
   const q = useInfiniteQuery({
-    queryKey: ['studentPoints', studentId],
+    queryKey: queryKey('studentPoints', { student_id: studentId, limit: HISTORY_PAGE }),
     queryFn: ({ pageParam }) => get('studentPoints', { student_id: studentId, page: pageParam, limit: HISTORY_PAGE }),
     initialPageParam: 1,
     getNextPageParam: nextPageOf,
@@ -268,7 +270,7 @@ function Orders({ studentId }: { studentId: number }) {
   const s = pointsStrings.use();
   const when = useSchoolClock().dateTime;
   const q = useInfiniteQuery({
-    queryKey: ['scoreOrderList', 'parent', studentId],
+    queryKey: queryKey('scoreOrderList', { student_id: studentId, limit: ORDER_PAGE }),
     queryFn: ({ pageParam }) => get('scoreOrderList', { student_id: studentId, page: pageParam, limit: ORDER_PAGE }),
     initialPageParam: 1,
     getNextPageParam: nextPageOf,
