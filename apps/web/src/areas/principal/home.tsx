@@ -3,6 +3,7 @@ import { Button, Card, Col, Flex, List, Progress, Row, Space, Statistic, Tag, Ty
 import { daysLeft, formatFen } from '@wantuo/shared';
 import { useNavigate } from 'react-router';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { LoadError, Loading } from '../../components/states';
 import { defineStrings } from '../../i18n/strings';
 import { moneyStrings } from '../money/strings';
@@ -51,7 +52,7 @@ export default function PrincipalHomePage() {
   const m = moneyStrings.use();
   const tf = flowStrings.use();
   const navigate = useNavigate();
-  const q = useQuery({ queryKey: ['principalHome'], queryFn: () => get('principalHome'), refetchInterval: REFRESH_MS });
+  const q = useQuery({ queryKey: queryKey('principalHome'), queryFn: () => get('principalHome'), refetchInterval: REFRESH_MS });
   if (q.isLoading) return <Loading />;
   if (q.isError || !q.data) return <LoadError onRetry={() => void q.refetch()} />;
   const d = q.data;

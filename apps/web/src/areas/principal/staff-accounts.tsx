@@ -3,8 +3,9 @@ import { Button, Card, Form, Input, Modal, Popconfirm, Segmented, Select, Space,
 import { PASSWORD_RE, type StaffRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { post, get } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { useT } from '../../stores/preferences';
@@ -29,36 +30,44 @@ export default function StaffAccounts() {
   const [editing, setEditing] = useState<StaffRow | null>(null);
   const [resetting, setResetting] = useState<StaffRow | null>(null);
   const [generated, setGenerated] = useState<{ name: string; password: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const [editForm] = Form.useForm<StaffFormValues>();
   const [resetForm] = Form.useForm<{ password?: string }>();
 
+  const input = {
+    page,
+    limit: PAGE_SIZE,
+    ...(keyword ? { keyword } : {}),
+    ...(role ? { role } : {}),
+    ...(job === 'all' ? {} : { job_status: job }),
+  };
   const q = useQuery({
-    queryKey: ['accountList', keyword, role, job, page],
-    queryFn: () =>
-      get('accountList', {
-        page,
-        limit: PAGE_SIZE,
-        ...(keyword ? { keyword } : {}),
-        ...(role ? { role } : {}),
-        ...(job === 'all' ? {} : { job_status: job }),
-      }),
+    queryKey: queryKey('accountList', input),
+    queryFn: () => get('accountList', input),
   });
 
-  /** runs a write; the wrapper shows failures (a stale version shows the server's conflict message); always refreshes */
-  const run = async (write: () => Promise<unknown>, done?: () => void, success?: string) => {
-    setBusy(true);
-    try {
-      await write();
-      feedback().message.success(success ?? t('common.saved'));
-      done?.();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-      void q.refetch();
-    }
-  };
+  // each write: the wrapper shows a refusal (a stale version shows the server's conflict message); the list is read again
+  const refetch = () => void q.refetch();
+  const saved = { success: t('common.saved'), onError: refetch };
+  const editTeacher = useAction('editTeacher', {
+    ...saved,
+    onDone: () => {
+      setEditing(null);
+      refetch();
+    },
+  });
+  const resetPwd = useAction('resetTeacherPwd', {
+    ...saved,
+    onDone: (res) => {
+      if (res.password && resetting) setGenerated({ name: resetting.name, password: res.password });
+      setResetting(null);
+      resetForm.resetFields();
+      refetch();
+    },
+  });
+  const setLeave = useAction('setLeave', { ...saved, onDone: refetch });
+  const onJob = useAction('onJob', { ...saved, onDone: refetch });
+  const delTeacher = useAction('delTeacher', { success: sf('staff.deleted'), onError: refetch, onDone: refetch });
+  const rowBusy = setLeave.busy || onJob.busy || delTeacher.busy;
 
   const openEdit = (row: StaffRow) => {
     setEditing(row);
@@ -73,28 +82,9 @@ export default function StaffAccounts() {
       remark: row.remark ?? '',
     });
   };
-  const saveEdit = (v: StaffFormValues) =>
-    editing &&
-    run(
-      () => post('editTeacher', { id: editing.id, version: editing.version, ...toInput(v, true) }),
-      () => setEditing(null),
-    );
+  const saveEdit = (v: StaffFormValues) => editing && editTeacher.run({ id: editing.id, version: editing.version, ...toInput(v, true) });
   const saveReset = ({ password }: { password?: string }) =>
-    resetting &&
-    run(
-      async () => {
-        const res = await post('resetTeacherPwd', {
-          id: resetting.id,
-          version: resetting.version,
-          ...(password ? { password } : {}),
-        });
-        if (res.password) setGenerated({ name: resetting.name, password: res.password });
-      },
-      () => {
-        setResetting(null);
-        resetForm.resetFields();
-      },
-    );
+    resetting && resetPwd.run({ id: resetting.id, version: resetting.version, ...(password ? { password } : {}) });
 
   const filtered = Boolean(keyword || role || job !== 'all');
 
@@ -210,17 +200,21 @@ export default function StaffAccounts() {
                     <Popconfirm
                       title={sf('staff.set_leave')}
                       description={<div style={{ maxWidth: 260 }}>{sf('staff.set_leave_confirm', { name: r.name })}</div>}
-                      onConfirm={() => run(() => post('setLeave', { id: r.id, version: r.version }))}
+                      onConfirm={() => setLeave.run({ id: r.id, version: r.version })}
                     >
-                      <Button size="small">{sf('staff.set_leave')}</Button>
+                      <Button size="small" disabled={rowBusy} loading={setLeave.busy && setLeave.input?.id === r.id}>
+                        {sf('staff.set_leave')}
+                      </Button>
                     </Popconfirm>
                   ) : (
                     <Popconfirm
                       title={sf('staff.set_on_job')}
                       description={sf('staff.set_on_job_confirm', { name: r.name })}
-                      onConfirm={() => run(() => post('onJob', { id: r.id, version: r.version }))}
+                      onConfirm={() => onJob.run({ id: r.id, version: r.version })}
                     >
-                      <Button size="small">{sf('staff.set_on_job')}</Button>
+                      <Button size="small" disabled={rowBusy} loading={onJob.busy && onJob.input?.id === r.id}>
+                        {sf('staff.set_on_job')}
+                      </Button>
                     </Popconfirm>
                   )}
                   <Button size="small" onClick={() => setResetting(r)}>
@@ -230,9 +224,9 @@ export default function StaffAccounts() {
                     title={sf('staff.delete')}
                     description={<div style={{ maxWidth: 260 }}>{sf('staff.delete_confirm', { name: r.name })}</div>}
                     okButtonProps={{ danger: true }}
-                    onConfirm={() => run(() => post('delTeacher', { id: r.id, version: r.version }), undefined, sf('staff.deleted'))}
+                    onConfirm={() => delTeacher.run({ id: r.id, version: r.version })}
                   >
-                    <Button size="small" danger>
+                    <Button size="small" danger disabled={rowBusy} loading={delTeacher.busy && delTeacher.input?.id === r.id}>
                       {sf('staff.delete')}
                     </Button>
                   </Popconfirm>
@@ -249,7 +243,7 @@ export default function StaffAccounts() {
         onOk={() => editForm.submit()}
         okText={t('common.save')}
         cancelText={t('common.cancel')}
-        confirmLoading={busy}
+        confirmLoading={editTeacher.busy}
         forceRender
       >
         <Form<StaffFormValues> form={editForm} layout="vertical" onFinish={saveEdit} autoComplete="off">
@@ -267,7 +261,7 @@ export default function StaffAccounts() {
         onOk={() => resetForm.submit()}
         okText={t('common.ok')}
         cancelText={t('common.cancel')}
-        confirmLoading={busy}
+        confirmLoading={resetPwd.busy}
         forceRender
       >
         <Typography.Paragraph type="secondary">{sf('staff.reset_pwd_hint')}</Typography.Paragraph>

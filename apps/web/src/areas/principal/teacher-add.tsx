@@ -1,9 +1,7 @@
 import { Button, Card, Form, Input, Space } from 'antd';
 import { PASSWORD_RE } from '@wantuo/shared';
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
 import { useT } from '../../stores/preferences';
 import { StaffFields, toInput, USERNAME_RE, type StaffFormValues } from './staff-fields';
 import { staffStrings } from './strings';
@@ -19,20 +17,12 @@ export default function TeacherAdd() {
   const t = useT();
   const sf = staffStrings.use();
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
-  const submit = async (v: AddValues) => {
-    setBusy(true);
-    try {
-      const input = { ...toInput(v, false), password: v.password, ...(v.username?.trim() ? { username: v.username.trim() } : {}) };
-      const row = await post('addTeacher', input);
-      feedback().message.success(sf('staff.added', { username: row.username }));
-      navigate('/principal_account');
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setBusy(false);
-    }
-  };
+  const add = useAction('addTeacher', {
+    success: (row) => sf('staff.added', { username: row.username }),
+    onDone: () => navigate('/principal_account'),
+  });
+  const submit = (v: AddValues) =>
+    void add.run({ ...toInput(v, false), password: v.password, ...(v.username?.trim() ? { username: v.username.trim() } : {}) });
   return (
     <Card title={sf('staff.add_title')}>
       <Form<AddValues> layout="vertical" onFinish={submit} initialValues={{ role: 2, duties: [] }} style={{ maxWidth: 560 }} autoComplete="off">
@@ -70,7 +60,7 @@ export default function TeacherAdd() {
           <Input.Password maxLength={64} autoComplete="new-password" />
         </Form.Item>
         <Space>
-          <Button type="primary" htmlType="submit" loading={busy}>
+          <Button type="primary" htmlType="submit" loading={add.busy}>
             {t('common.save')}
           </Button>
           <Button onClick={() => navigate('/principal_account')}>{t('common.back')}</Button>
