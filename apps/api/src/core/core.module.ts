@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { AccessRepository } from './access/access';
+import { SessionRepository } from './auth/session.repository';
 import { SessionService } from './auth/session.service';
 import { DomainEvents } from './events/domain-events';
 import { APP_CONFIG, type AppConfig } from './config/config';
@@ -36,6 +37,7 @@ export class CoreModule {
         JobRegistry,
         JobsService,
         SessionService,
+        SessionRepository,
         DomainEvents,
         AccessRepository,
       ],

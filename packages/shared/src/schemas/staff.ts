@@ -10,6 +10,10 @@ import { lineText, mobile, newPassword, pageQuery, plainText, text } from './com
 export const STAFF_DUTIES = ['shuttle', 'tutor', 'head'] as const;
 export type StaffDuty = (typeof STAFF_DUTIES)[number];
 
+/** users.status: an account disabled (0) cannot sign in; active 1. */
+export const UserStatus = { Disabled: 0, Active: 1 } as const;
+export type UserStatus = (typeof UserStatus)[keyof typeof UserStatus];
+
 /** users.job_status: on-job 1, left-job 2 (a left-job account cannot sign in). */
 export const JobStatus = { OnJob: 1, Left: 2 } as const;
 export type JobStatus = (typeof JobStatus)[keyof typeof JobStatus];

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { eventually, startTestApp, type TestApp } from '../../../test/harness';
 import { REDIS_URL } from '../../../test/db';
 import { SessionCache } from './session-cache';
+import { SessionRepository } from './session.repository';
 import { hashToken, SessionService } from './session.service';
 
 // A minute of cache: within a test only an invalidation can make a cached session go.
@@ -21,7 +22,7 @@ beforeAll(async () => {
   t = await startTestApp({ runJobs: false, env: { SESSION_CACHE_MS: TTL } });
   admin = await t.login('admin');
   otherRedis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-  other = new SessionService(t.app.get(DataSource), otherRedis, t.config, pino({ level: 'silent' }));
+  other = new SessionService(t.app.get(DataSource), t.app.get(SessionRepository), otherRedis, t.config, pino({ level: 'silent' }));
   await other.onModuleInit();
   await until(() => other.cache.serving);
 });

@@ -7,10 +7,10 @@ import type { Logger } from 'pino';
 import { DataSource, type EntityManager, type EntitySubscriberInterface, type TransactionCommitEvent } from 'typeorm';
 import type { SessionUser } from '../http/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/config';
-import { preparedQuery } from '../database/prepared-query';
 import { LOGGER } from '../logging/logger';
 import { REDIS } from '../redis/redis.provider';
 import { SessionCache } from './session-cache';
+import { SessionRepository } from './session.repository';
 
 export function hashToken(token: string): Buffer {
   return createHash('sha256').update(token).digest();
@@ -31,6 +31,7 @@ export class SessionService implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: SessionRepository,
     @Inject(REDIS) redis: Redis | null,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) log: Logger,
@@ -86,12 +87,8 @@ export class SessionService implements OnModuleInit, OnApplicationShutdown {
     meta: { ip: string; userAgent: string },
   ): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
-    const rows: { expires_at: Date }[] = await em.query(
-      `insert into user_tokens (user_id, token_hash, expires_at, ip, user_agent)
-       values ($1, $2, now() + make_interval(hours => $3), $4, $5) returning expires_at`,
-      [userId, hashToken(token), ttlHours, meta.ip, meta.userAgent.slice(0, 300)],
-    );
-    return { token, expiresAt: rows[0].expires_at };
+    const row = await this.repo.issue(em, { userId, hash: hashToken(token), ttlHours, ip: meta.ip, userAgent: meta.userAgent.slice(0, 300) });
+    return { token, expiresAt: row.expires_at };
   }
 
   /**
@@ -106,33 +103,7 @@ export class SessionService implements OnModuleInit, OnApplicationShutdown {
     const hit = key ? this.cache.get(key) : undefined;
     if (hit) return { ...hit };
     const mark = this.cache.mark();
-    const rows: Array<{
-      token_id: string;
-      id: number;
-      role: number;
-      school_id: number | null;
-      name: string;
-      nickname: string;
-      lang: string;
-      service_expires_at: Date | null;
-      expires_at: Date;
-      needs_consent: boolean;
-    }> = await preparedQuery(
-      this.db,
-      'session.resolve.3',
-      // a guardian (role 6) needs consent while a child of theirs lacks the current versions of the two documents
-      `select t.id as token_id, u.id, u.role, u.school_id, u.name, u.nickname, u.lang, s.service_expires_at, t.expires_at,
-              case when u.role = 6 then exists (
-                select 1 from student_guardians g join students st on st.id = g.student_id and st.status = 1
-                 where g.user_id = u.id
-                   and (g.privacy_version is distinct from (select max(version) from privacy_policies where kind = 'privacy')
-                        or g.children_version is distinct from (select max(version) from privacy_policies where kind = 'children')))
-              else false end as needs_consent
-         from user_tokens t join users u on u.id = t.user_id left join schools s on s.id = u.school_id
-        where t.token_hash = $1 and t.revoked_at is null and t.expires_at > now() and u.status = 1 and u.job_status = 1 and u.deleted_at is null`,
-      [hash],
-    );
-    const r = rows[0];
+    const r = await this.repo.resolve(hash);
     if (!r) return null;
     const user: SessionUser = {
       id: r.id,
@@ -150,16 +121,13 @@ export class SessionService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async revoke(em: EntityManager, tokenId: number): Promise<void> {
-    await em.query(`update user_tokens set revoked_at = now() where id = $1 and revoked_at is null`, [tokenId]);
+    await this.repo.revoke(em, tokenId);
     await this.changed(em);
   }
 
   /** Revokes every token of a user, except one (the caller's, when they keep their session). */
   async revokeAll(em: EntityManager, userId: number, exceptTokenId: number | null = null): Promise<void> {
-    await em.query(`update user_tokens set revoked_at = now() where user_id = $1 and revoked_at is null and ($2::bigint is null or id <> $2)`, [
-      userId,
-      exceptTokenId,
-    ]);
+    await this.repo.revokeAll(em, userId, exceptTokenId);
     await this.changed(em);
   }
 }

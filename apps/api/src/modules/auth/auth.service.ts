@@ -113,7 +113,7 @@ export class AuthService {
     detail: Record<string, unknown> = {},
   ): Promise<LoginResult> {
     if (user.status !== UserStatus.Active) throw new AppError('auth.disabled');
-    if (user.jobStatus === JobStatus.LeftJob) throw new AppError('auth.left_job');
+    if (user.jobStatus === JobStatus.Left) throw new AppError('auth.left_job');
     // an expired school's people still sign in: past the grace period they read but cannot write (AuthGuard)
     await this.repo.signedIn(em, user.id);
     const ttl = remember ? TOKEN_TTL_HOURS.remember : TOKEN_TTL_HOURS.session;

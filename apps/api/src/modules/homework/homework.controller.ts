@@ -9,10 +9,9 @@ import {
   StudentWorkInfoQuery,
   TeachingTaskHomeWorksQuery,
 } from '@wantuo/shared';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
-import type { SessionUser } from '../../core/http/request-context';
 import { IssueService } from './issue.service';
 import { ListsService } from './lists.service';
 import { MarkingService } from './marking.service';
@@ -27,47 +26,47 @@ export class HomeworkController {
   ) {}
 
   @Action('POST', 'issueHomeWork')
-  issue(@Input() input: IssueHomeWorkInput, @CurrentUser() user: SessionUser) {
+  issue(@Input() input: IssueHomeWorkInput, @SchoolUser() user: SchoolCaller) {
     return this.issues.issue(user, input);
   }
 
   @Action('GET', 'teachingTaskHomeWorks')
-  teachingTask(@Input() q: TeachingTaskHomeWorksQuery, @CurrentUser() user: SessionUser) {
+  teachingTask(@Input() q: TeachingTaskHomeWorksQuery, @SchoolUser() user: SchoolCaller) {
     return this.lists.teachingTask(user, q);
   }
 
   @Action('GET', 'teachingTaskWorkInfo')
-  teachingTaskInfo(@Input() q: HomeWorkInfoQuery, @CurrentUser() user: SessionUser) {
+  teachingTaskInfo(@Input() q: HomeWorkInfoQuery, @SchoolUser() user: SchoolCaller) {
     return this.lists.info(user, q);
   }
 
   @Action('GET', 'wantuoStudentHomeWork')
-  studentDay(@Input() q: StudentHomeWorkQuery, @CurrentUser() user: SessionUser) {
+  studentDay(@Input() q: StudentHomeWorkQuery, @SchoolUser() user: SchoolCaller) {
     return this.lists.studentDay(user, q);
   }
 
   @Action('GET', 'wantuoStudentWorkInfo')
-  studentWork(@Input() q: StudentWorkInfoQuery, @CurrentUser() user: SessionUser) {
+  studentWork(@Input() q: StudentWorkInfoQuery, @SchoolUser() user: SchoolCaller) {
     return this.lists.studentWork(user, q);
   }
 
   @Action('GET', 'classHomeWorks')
-  list(@Input() q: ClassHomeWorksQuery, @CurrentUser() user: SessionUser) {
+  list(@Input() q: ClassHomeWorksQuery, @SchoolUser() user: SchoolCaller) {
     return this.lists.list(user, q);
   }
 
   @Action('GET', 'homeWorkInfo')
-  info(@Input() q: HomeWorkInfoQuery, @CurrentUser() user: SessionUser) {
+  info(@Input() q: HomeWorkInfoQuery, @SchoolUser() user: SchoolCaller) {
     return this.lists.info(user, q);
   }
 
   @Action('POST', 'markHomeWork')
-  mark(@Input() input: MarkHomeWorkInput, @CurrentUser() user: SessionUser) {
+  mark(@Input() input: MarkHomeWorkInput, @SchoolUser() user: SchoolCaller) {
     return this.marking.mark(user, input);
   }
 
   @Action('POST', 'parentDoneHomeWork')
-  parentDone(@Input() input: ParentDoneHomeWorkInput, @CurrentUser() user: SessionUser) {
+  parentDone(@Input() input: ParentDoneHomeWorkInput, @SchoolUser() user: SchoolCaller) {
     return this.marking.parentDone(user, input);
   }
 }

@@ -4,10 +4,9 @@ import { dueDayOk, HOMEWORK_MAX_DAYS, type Homework, type IssueHomeWorkInput } f
 import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import type { Sendable } from '../../core/http/sendable';
 import { GuardianMessages, type StagedMessages } from '../messages/guardian-messages.service';
-import { schoolOf } from './homework-sql';
 import { HomeworkRepository } from './homework.repository';
 
 /** Setting homework: for one of the teacher's own classes, the class's students when it is set. */
@@ -25,8 +24,8 @@ export class IssueService {
    * One statement writes the homework and a "not done" row for every active student of the class; their guardians are
    * told (GuardianMessages, staged in the same transaction). A repeated request_id answers the homework it set.
    */
-  async issue(user: SessionUser, input: IssueHomeWorkInput): Promise<Sendable<Homework>> {
-    const school = schoolOf(user);
+  async issue(user: SchoolCaller, input: IssueHomeWorkInput): Promise<Sendable<Homework>> {
+    const school = user.schoolId;
     const key = `${user.id}:${input.request_id}`;
     const found = (await this.repo.issueChecks(school, input.kind, input.class_id, user.id, input.session_id ?? null, key))!;
     if (found.prior) return this.read(school, found.prior);

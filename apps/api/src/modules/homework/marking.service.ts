@@ -10,8 +10,7 @@ import {
 } from '@wantuo/shared';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
-import { schoolOf } from './homework-sql';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { HomeworkRepository, type Change, type Locked } from './homework.repository';
 
 /**
@@ -26,8 +25,8 @@ export class MarkingService {
     private readonly repo: HomeworkRepository,
   ) {}
 
-  async mark(user: SessionUser, input: MarkHomeWorkInput): Promise<MarkHomeWorkResult> {
-    const school = schoolOf(user);
+  async mark(user: SchoolCaller, input: MarkHomeWorkInput): Promise<MarkHomeWorkResult> {
+    const school = user.schoolId;
     const ids = [...input.student_ids].sort((a, b) => a - b);
     const keys = ids.map((id) => `${input.request_id}:${id}`);
     const note = input.note ?? null;
@@ -59,8 +58,8 @@ export class MarkingService {
   }
 
   /** A guardian marks an own child's homework done at home with a photo. */
-  async parentDone(user: SessionUser, input: ParentDoneHomeWorkInput): Promise<MarkHomeWorkResult> {
-    const school = schoolOf(user);
+  async parentDone(user: SchoolCaller, input: ParentDoneHomeWorkInput): Promise<MarkHomeWorkResult> {
+    const school = user.schoolId;
     const keys = [`${input.request_id}:${input.student_id}`];
     const { rows: results, changed } = await this.db.transaction(async (em) => {
       const own = await this.repo.childsHomework(em, school, input.homework_id, input.student_id, user.id);

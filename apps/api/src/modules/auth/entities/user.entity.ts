@@ -1,9 +1,8 @@
-import type { Role } from '@wantuo/shared';
+import { JobStatus, UserStatus, type Role } from '@wantuo/shared';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn, VersionColumn } from 'typeorm';
 
-export const UserStatus = { Disabled: 0, Active: 1 } as const;
-/** Staff employment: a left-job teacher cannot sign in and leaves the duty pickers; history stays. */
-export const JobStatus = { OnJob: 1, LeftJob: 2 } as const;
+/** The account's and the employment's states are the shared constants (a left-job teacher cannot sign in). */
+export { JobStatus, UserStatus };
 export type Duty = 'shuttle' | 'tutor' | 'head';
 
 /**
