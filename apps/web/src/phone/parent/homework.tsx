@@ -14,6 +14,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { addDays, guardianMayMarkDone, type HomeworkAttachment, type HomeworkState, type ParentChild, type StudentHomework } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { homeworkStrings } from '../../areas/homework/strings';
 import { uploadHomeworkPhoto, useDoneAtHome } from '../../areas/homework/use-done-at-home';
 import { useSchoolToday } from '../../lib/school-time';
@@ -38,7 +39,10 @@ export default function ParentHomeworkPhone() {
   const [day, setDay] = useState(today);
   const qc = useQueryClient();
   const refresh = () =>
-    Promise.all([qc.refetchQueries({ queryKey: ['parentChildren'] }), qc.refetchQueries({ queryKey: ['wantuoStudentHomeWork'], type: 'active' })]);
+    Promise.all([
+      qc.refetchQueries({ queryKey: queryKey('parentChildren') }),
+      qc.refetchQueries({ queryKey: queryKey('wantuoStudentHomeWork'), type: 'active' }),
+    ]);
   return (
     <PhonePage onRefresh={refresh}>
       <ChildGate empty={s('parent.no_children')}>
@@ -54,7 +58,7 @@ function ChildHomework({ kid, day, today, onDay }: { kid: ParentChild; day: stri
   const [picking, setPicking] = useState(false);
   const [doing, setDoing] = useState<StudentHomework | null>(null);
   const q = useQuery({
-    queryKey: ['wantuoStudentHomeWork', kid.id, day],
+    queryKey: queryKey('wantuoStudentHomeWork', { student_id: kid.id, day }),
     queryFn: () => get('wantuoStudentHomeWork', { student_id: kid.id, day }),
   });
   return (

@@ -3,7 +3,7 @@ import Tag from 'antd-mobile/es/components/tag';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import type { ParentExamScore } from '@wantuo/shared';
 import { get } from '../../api/http';
-import { nextPageOf } from '../../api/query';
+import { nextPageOf, queryKey } from '../../api/query';
 import { mark } from '../../areas/exams/common';
 import { examStrings } from '../../areas/exams/strings';
 import { PhonePage } from '../ui/page';
@@ -17,7 +17,10 @@ export default function ParentScoresPhone() {
   const s = examStrings.use();
   const qc = useQueryClient();
   const refresh = () =>
-    Promise.all([qc.refetchQueries({ queryKey: ['parentChildren'] }), qc.refetchQueries({ queryKey: ['parentExamScores'], type: 'active' })]);
+    Promise.all([
+      qc.refetchQueries({ queryKey: queryKey('parentChildren') }),
+      qc.refetchQueries({ queryKey: queryKey('parentExamScores'), type: 'active' }),
+    ]);
   return (
     <PhonePage onRefresh={refresh}>
       <ChildGate empty={s('p.no_children')}>{(kid) => <ChildScores key={kid.id} studentId={kid.id} />}</ChildGate>
@@ -28,7 +31,7 @@ export default function ParentScoresPhone() {
 function ChildScores({ studentId }: { studentId: number }) {
   const s = examStrings.use();
   const q = useInfiniteQuery({
-    queryKey: ['parentExamScores', studentId],
+    queryKey: queryKey('parentExamScores', { student_id: studentId, limit: PAGE_SIZE }),
     initialPageParam: 1,
     queryFn: ({ pageParam }) => get('parentExamScores', { student_id: studentId, page: pageParam, limit: PAGE_SIZE }),
     getNextPageParam: nextPageOf,

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { parsePickupCode, type FlowBoard } from '@wantuo/shared';
 import { useCallback } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import type { ScanStudent } from '../../areas/pickup/use-pickup-scan';
 import { useQueuedPickups } from '../../areas/pickup/use-queued-pickups';
 import { PhonePage, QueryView } from '../ui/page';
@@ -23,7 +24,7 @@ export function leavingWith(code: string, board: FlowBoard | undefined): ScanStu
  */
 export default function TeacherPickupScan() {
   const tp = teacherPhoneStrings.use();
-  const board = useQuery({ queryKey: ['flowBoard'], queryFn: () => get('flowBoard'), refetchInterval: 30_000 });
+  const board = useQuery({ queryKey: queryKey('flowBoard'), queryFn: () => get('flowBoard'), refetchInterval: 30_000 });
   const { refetch } = board;
   const reload = useCallback(() => void refetch(), [refetch]);
   useQueuedPickups(reload);

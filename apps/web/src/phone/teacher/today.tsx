@@ -10,6 +10,7 @@ import { boardState, LOW_UNITS_BADGE, type FlowBoardStudent } from '@wantuo/shar
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { flowStrings, type FlowKey } from '../../areas/flow/strings';
 import { STEPS, useFlowQueue, useStepRunner } from '../../areas/flow/use-step-runner';
 import { useQueuedPickups } from '../../areas/pickup/use-queued-pickups';
@@ -143,7 +144,7 @@ export default function TeacherToday() {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [leaving, setLeaving] = useState<FlowBoardStudent | null>(null);
   const [commenting, setCommenting] = useState<FlowBoardStudent | null>(null);
-  const q = useQuery({ queryKey: ['flowBoard'], queryFn: () => early('flowBoard', () => get('flowBoard')), refetchInterval: 30_000 });
+  const q = useQuery({ queryKey: queryKey('flowBoard'), queryFn: () => early('flowBoard', () => get('flowBoard')), refetchInterval: 30_000 });
   const { refetch } = q;
   const reload = useCallback(() => refetch(), [refetch]);
   // departures verified offline on this phone go out when the page opens and when the network is back

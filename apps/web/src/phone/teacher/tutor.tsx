@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { TutorTaskInfo, TutorTaskRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EVENT_LABEL } from '../../areas/flow/event-labels';
 import { flowStrings } from '../../areas/flow/strings';
 import { stepsOf, useTaskSelection } from '../../areas/flow/use-step-runner';
@@ -22,7 +23,7 @@ const HW_COLOR: Record<string, string> = { todo: 'default', done: 'primary', che
 function TutorDetail({ id, name, onClose }: { id: number; name: string; onClose: () => void }) {
   const tf = flowStrings.use();
   const tz = useSchoolZone();
-  const q = useQuery({ queryKey: ['tutorTaskInfo', id], queryFn: () => get('tutorTaskInfo', { student_id: id }) });
+  const q = useQuery({ queryKey: queryKey('tutorTaskInfo', { student_id: id }), queryFn: () => get('tutorTaskInfo', { student_id: id }) });
   const d: TutorTaskInfo | undefined = q.data;
   return (
     <Sheet open onClose={onClose} title={`${tf('ops.tutor_detail')} · ${name}`} testId="tutor-detail">
