@@ -4,6 +4,7 @@ import type { TeacherStudentRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { useAction } from '../../api/action';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
@@ -29,7 +30,7 @@ function CareDrawer({ id, onClose, onSaved }: { id: number; onClose: () => void;
       onClose();
     },
   });
-  const q = useQuery({ queryKey: ['studentSettingInfo', id], queryFn: () => get('studentSettingInfo', { id }) });
+  const q = useQuery({ queryKey: queryKey('studentSettingInfo', { id }), queryFn: () => get('studentSettingInfo', { id }) });
   const submit = async (v: CareValues) => {
     if (!q.data) return;
     await setting.run({

@@ -4,6 +4,7 @@ import type { StudentComment } from '@wantuo/shared';
 import { useState } from 'react';
 import { useAction } from '../../api/action';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { useSchoolClock } from '../../lib/school-time';
@@ -25,7 +26,7 @@ export function CommentList({
   const [page, setPage] = useState(1);
   const [form] = Form.useForm<{ period: string; content: string }>();
   const q = useQuery({
-    queryKey: [action, studentId, page],
+    queryKey: queryKey(action, { student_id: studentId, page, limit: 10 }),
     queryFn: () => get(action, { student_id: studentId, page, limit: 10 }),
   });
   const comment = useAction('overallComment', {

@@ -3,6 +3,7 @@ import { Card, Segmented, Space, Typography } from 'antd';
 import { GROWTH_PERIODS, periodLabel, type GrowthGroup, type ParentExamScore, type TeacherStudentGrowthAnswer } from '@wantuo/shared';
 import { useMemo, useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { EChart, type ChartOption } from '../data/echart';
 import { growthStrings } from './growth-strings';
@@ -22,7 +23,7 @@ export default function GrowthCharts({ studentId }: { studentId: number }) {
   const [group, setGroup] = useState<GrowthGroup>('month');
   // the comments are listed by CommentList; one comment is enough here
   const q = useQuery({
-    queryKey: ['teacherStudentGrowth', 'charts', studentId, group],
+    queryKey: queryKey('teacherStudentGrowth', { student_id: studentId, group, page: 1, limit: 1 }),
     queryFn: () => get('teacherStudentGrowth', { student_id: studentId, group, page: 1, limit: 1 }),
   });
 

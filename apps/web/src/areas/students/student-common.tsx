@@ -3,6 +3,7 @@ import { Button, Card, Form, Input, Radio, Space, Switch, Tag, Typography, Uploa
 import { MOBILE_RE, type StudentDetail, type StudentPickupPerson, type StudentRow } from '@wantuo/shared';
 import { useState } from 'react';
 import { get, upload } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { useSchoolToday } from '../../lib/school-time';
 import { CallButton } from '../privacy/call-button';
 import { studentStrings } from './strings';
@@ -18,7 +19,7 @@ export function useMyStudents() {
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
   const query = useQuery({
-    queryKey: ['teacherStudentList', keyword, page],
+    queryKey: queryKey('teacherStudentList', { page, limit: STUDENT_PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
     queryFn: () => get('teacherStudentList', { page, limit: STUDENT_PAGE_SIZE, ...(keyword ? { keyword } : {}) }),
   });
   const search = (

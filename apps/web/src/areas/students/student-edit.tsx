@@ -3,6 +3,7 @@ import { Alert, Button, Card, Divider, Form, Space } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAction } from '../../api/action';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { CareFields, pickupInput, PickupPeopleFields, ProfileFields, type PickupValue } from './student-common';
@@ -36,7 +37,7 @@ export default function StudentEdit() {
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
   const valid = Number.isSafeInteger(id) && id > 0;
-  const q = useQuery({ queryKey: ['studentInfo', id], queryFn: () => get('studentInfo', { id }), enabled: valid });
+  const q = useQuery({ queryKey: queryKey('studentInfo', { id }), queryFn: () => get('studentInfo', { id }), enabled: valid });
   // a conflict says to refresh (shown by the request wrapper)
   const setting = useAction('studentSetting', { success: t('common.saved'), onDone: () => q.refetch() });
   const back = () => navigate('/principal_educationals');

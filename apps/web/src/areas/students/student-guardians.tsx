@@ -2,8 +2,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Form, Input, List, Modal, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import { STUDENT_MAX_GUARDIANS, type StudentDetail, type StudentGuardian, type StudentGuardianChange } from '@wantuo/shared';
 import { useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { localDateTime, useSchoolZone } from '../../lib/school-time';
@@ -35,25 +36,19 @@ export function GuardiansSection({
 }) {
   const s = studentStrings.use();
   const client = useQueryClient();
-  const [busy, setBusy] = useState(false);
+  // a refusal is shown by the request wrapper (a conflict says to refresh)
+  const saving = useAction('saveStudentGuardians', { success: s('g.saved') });
+  const busy = saving.busy;
   const [adding, setAdding] = useState(false);
   const [relationOf, setRelationOf] = useState<StudentGuardian | null>(null);
   const guardians = student.guardians;
   const primary = guardians.find((g) => g.is_primary)?.user_id ?? guardians[0]?.user_id ?? 0;
 
   const save = async (list: GuardianValue[]): Promise<boolean> => {
-    setBusy(true);
-    try {
-      await post('saveStudentGuardians', { student_id: student.id, version: student.guardians_version, guardians: list });
-      feedback().message.success(s('g.saved'));
-      return true;
-    } catch {
-      // shown by the request wrapper (a conflict says to refresh)
-      return false;
-    } finally {
-      await Promise.all([onChanged(), client.invalidateQueries({ queryKey: ['studentGuardianLog', student.id] })]);
-      setBusy(false);
-    }
+    const saved = await saving.run({ student_id: student.id, version: student.guardians_version, guardians: list });
+    // saved or refused, the guardians and their log are read again
+    await Promise.all([onChanged(), client.invalidateQueries({ queryKey: queryKey('studentGuardianLog', { student_id: student.id }) })]);
+    return saved !== undefined;
   };
   const current = () => guardians.map((g) => asInput(g, primary));
   const makePrimary = (g: StudentGuardian) => save(guardians.map((x) => asInput(x, g.user_id)));
@@ -209,7 +204,7 @@ function GuardianHistory({ studentId }: { studentId: number }) {
   const timezone = useSchoolZone();
   const [page, setPage] = useState(1);
   const q = useQuery({
-    queryKey: ['studentGuardianLog', studentId, page],
+    queryKey: queryKey('studentGuardianLog', { student_id: studentId, page, limit: LOG_PAGE }),
     queryFn: () => get('studentGuardianLog', { student_id: studentId, page, limit: LOG_PAGE }),
   });
   return (

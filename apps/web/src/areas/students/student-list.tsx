@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAction } from '../../api/action';
 import { ApiError, get, upload } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { feedback } from '../../api/feedback';
 import { ListToolbar } from '../../components/list-toolbar';
 import { ServerTable } from '../../components/server-table';
@@ -115,10 +116,10 @@ export default function StudentList() {
   const filters = { status, ...(keyword ? { keyword } : {}), ...(grade ? { grade } : {}), ...(className ? { class_name: className } : {}) };
   const col = useStudentColumns();
   const q = useQuery({
-    queryKey: ['studentList', filters, page],
+    queryKey: queryKey('studentList', { ...filters, page, limit: PAGE_SIZE }),
     queryFn: () => get('studentList', { ...filters, page, limit: PAGE_SIZE }),
   });
-  const grades = useQuery({ queryKey: ['schoolGrade'], queryFn: () => get('schoolGrade') });
+  const grades = useQuery({ queryKey: queryKey('schoolGrade'), queryFn: () => get('schoolGrade') });
   const classes = grades.data?.find((g) => g.grade === grade)?.classes ?? [];
   const del = useAction('delStudent', { success: ss('stu.archived_ok'), onDone: () => q.refetch() });
   const archive = (s: StudentRow) => del.run({ id: s.id, version: s.version });

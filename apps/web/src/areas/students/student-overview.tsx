@@ -3,6 +3,7 @@ import { Descriptions, Grid, Table, Tag, Typography } from 'antd';
 import type { StudentInfo, StudentInfoContract, TeachingClass } from '@wantuo/shared';
 import { useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { EmptyState } from '../../components/states';
 import { StateTag } from '../contracts/common';
@@ -94,7 +95,7 @@ export function StudentTeachingClasses({ studentId }: { studentId: number }) {
   const s = studentStrings.use();
   const [page, setPage] = useState(1);
   const q = useQuery({
-    queryKey: ['studentTeachingClassList', studentId, page],
+    queryKey: queryKey('studentTeachingClassList', { student_id: studentId, page, limit: CLASS_PAGE }),
     queryFn: () => get('studentTeachingClassList', { student_id: studentId, page, limit: CLASS_PAGE }),
   });
   return (

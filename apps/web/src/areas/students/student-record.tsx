@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Space, Tabs } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, Loading, LoadError } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { StudentContracts } from '../contracts/student-contracts';
@@ -23,7 +24,7 @@ export default function StudentRecord() {
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
   const valid = Number.isSafeInteger(id) && id > 0;
-  const q = useQuery({ queryKey: ['studentInfo', id], queryFn: () => get('studentInfo', { id }), enabled: valid });
+  const q = useQuery({ queryKey: queryKey('studentInfo', { id }), queryFn: () => get('studentInfo', { id }), enabled: valid });
   const back = () => navigate('/principal_educationals');
   if (!valid)
     return (

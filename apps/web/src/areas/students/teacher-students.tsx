@@ -3,6 +3,7 @@ import { Button, Card, Drawer } from 'antd';
 import type { TeacherStudentRow } from '@wantuo/shared';
 import { lazy, Suspense, useState } from 'react';
 import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { ServerTable } from '../../components/server-table';
 import { Loading, LoadError } from '../../components/states';
 import { CommentList } from './comment-list';
@@ -14,7 +15,7 @@ const GrowthCharts = lazy(() => import('./growth-charts'));
 
 function StudentDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   const ss = studentStrings.use();
-  const q = useQuery({ queryKey: ['teacherStudentInfo', id], queryFn: () => get('teacherStudentInfo', { id }) });
+  const q = useQuery({ queryKey: queryKey('teacherStudentInfo', { id }), queryFn: () => get('teacherStudentInfo', { id }) });
   return (
     <Drawer open onClose={onClose} title={q.data?.name ?? ''} size="large" styles={{ wrapper: { maxWidth: '100vw' } }}>
       {q.isLoading ? <Loading /> : q.isError || !q.data ? <LoadError onRetry={() => q.refetch()} /> : <StudentSummary s={q.data} />}
