@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ledgerPage, paymentPage, setPrices } from './school.repository';
+import { ledgerPage, operatorSchoolPage, paymentPage, setPrices } from './school.repository';
 import {
   serviceState,
   type AdjustBalanceInput,
@@ -31,40 +31,28 @@ export class OperatorSchoolsService {
 
   /** Schools newest first with balance, expiry, price and head counts; counts by one grouped pass each, not per row. */
   async list(q: SchoolListQuery): Promise<Page<OperatorSchoolRow>> {
-    const rows: Array<Record<string, unknown> & { total: number; id: number | null }> = await this.db.query(
-      `with f as (
-         select s.* from schools s where $1::text is null or strpos(lower(s.name), lower($1)) > 0 or strpos(coalesce(s.contact_phone, ''), $1) > 0
-       ), p as (
-         select * from f order by f.created_at desc, f.id desc limit $2 offset $3
-       )
-       select c.total, p.id, p.name, p.city, p.contact_name, p.contact_phone, p.balance_fen::float8 as balance_fen, p.service_expires_at,
-              p.term_price_fen::float8 as term_price_fen, p.year_price_fen::float8 as year_price_fen, p.created_at,
-              coalesce(st.n, 0)::int as students, coalesce(sf.n, 0)::int as staff, m.sub_mchid
-         from (select count(*)::int as total from f) c
-         left join p on true
-         left join school_sub_merchants m on m.school_id = p.id and m.ended_at is null
-         left join (select school_id, count(*) as n from students where school_id in (select id from p) and archived_at is null group by school_id) st on st.school_id = p.id
-         left join (select school_id, count(*) as n from users where school_id in (select id from p) and role in (1, 2, 5) and deleted_at is null group by school_id) sf on sf.school_id = p.id
-        order by p.created_at desc nulls last, p.id desc`,
-      [q.keyword ?? null, q.limit, offsetOf(q)],
+    const rows = await operatorSchoolPage(this.db, q.keyword ?? null, q.limit, offsetOf(q));
+    const list = rows.flatMap(({ total: _, id, service_expires_at, term_price_fen, year_price_fen, created_at, ...r }) =>
+      id === null
+        ? []
+        : [
+            {
+              id,
+              name: r.name!,
+              city: r.city,
+              contact_name: r.contact_name,
+              contact_phone: r.contact_phone,
+              balance_fen: r.balance_fen,
+              service_expires_at: service_expires_at?.toISOString() ?? null,
+              service_state: serviceState(service_expires_at),
+              price: priceOf({ term_price_fen, year_price_fen }),
+              students: r.students,
+              staff: r.staff,
+              sub_mchid: r.sub_mchid,
+              created_at: created_at!.toISOString(),
+            },
+          ],
     );
-    const list = rows
-      .filter((r) => r.id !== null)
-      .map((r) => ({
-        id: r.id as number,
-        name: r.name as string,
-        city: r.city as string | null,
-        contact_name: r.contact_name as string | null,
-        contact_phone: r.contact_phone as string | null,
-        balance_fen: r.balance_fen as number,
-        service_expires_at: (r.service_expires_at as Date | null)?.toISOString() ?? null,
-        service_state: serviceState(r.service_expires_at as Date | null),
-        price: priceOf({ term_price_fen: r.term_price_fen as number | null, year_price_fen: r.year_price_fen as number | null }),
-        students: r.students as number,
-        staff: r.staff as number,
-        sub_mchid: r.sub_mchid as string | null,
-        created_at: (r.created_at as Date).toISOString(),
-      }));
     return pageOf(list, totalOf(rows), q);
   }
 

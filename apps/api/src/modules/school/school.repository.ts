@@ -1,5 +1,5 @@
-import { Role, type LedgerType, type SchoolPayment } from '@wantuo/shared';
-import { sql, type Insertable } from 'kysely';
+import { Role, type LedgerType, type RenewalPeriod, type SchoolPayment } from '@wantuo/shared';
+import { sql, type Expression, type Insertable } from 'kysely';
 import { kdb, pageRows, type DB } from '../../core/database/kysely';
 import type { PageQuery, Queryable } from '../../core/database/sql-kit';
 
@@ -226,4 +226,210 @@ export function paymentPage(on: Queryable, schoolId: number, state: string | nul
     list,
     q,
   );
+}
+
+/**
+ * The operator's page of schools (newest first, optionally those whose name or contact phone contains `keyword`) with
+ * balance, expiry, prices, current sub-merchant and head counts, and the total, in one statement: the counts by one
+ * grouped pass each over the page's schools, not per row. A page beyond the last is one row of the total alone (its
+ * `id` null).
+ */
+export function operatorSchoolPage(on: Queryable, keyword: string | null, limit: number, offset: number) {
+  return kdb(on)
+    .with('f', (w) =>
+      w
+        .selectFrom('schools as s')
+        .selectAll('s')
+        .$if(keyword !== null, (q) =>
+          q.where((eb) =>
+            eb.or([
+              sql<boolean>`strpos(lower(${eb.ref('s.name')}), lower(${keyword})) > 0`,
+              sql<boolean>`strpos(coalesce(${eb.ref('s.contact_phone')}, ''), ${keyword}) > 0`,
+            ]),
+          ),
+        ),
+    )
+    .with('p', (w) => w.selectFrom('f').selectAll('f').orderBy('f.created_at', 'desc').orderBy('f.id', 'desc').limit(limit).offset(offset))
+    .selectFrom((w) =>
+      w
+        .selectFrom('f')
+        .select(sql<number>`count(*)::int`.as('total'))
+        .as('c'),
+    )
+    .leftJoin('p', (j) => j.onTrue())
+    .leftJoin('school_sub_merchants as m', (j) => j.onRef('m.school_id', '=', 'p.id').on('m.ended_at', 'is', null))
+    .leftJoin(
+      (w) =>
+        w
+          .selectFrom('students')
+          .select((eb) => ['school_id', eb.fn.countAll<number>().as('n')])
+          .where('school_id', 'in', (x) => x.selectFrom('p').select('p.id'))
+          .where('archived_at', 'is', null)
+          .groupBy('school_id')
+          .as('st'),
+      (j) => j.onRef('st.school_id', '=', 'p.id'),
+    )
+    .leftJoin(
+      (w) =>
+        w
+          .selectFrom('users')
+          .select((eb) => ['school_id', eb.fn.countAll<number>().as('n')])
+          .where('school_id', 'in', (x) => x.selectFrom('p').select('p.id'))
+          .where('role', 'in', [Role.Admin, Role.Teacher, Role.HeadTeacher])
+          .where('deleted_at', 'is', null)
+          .groupBy('school_id')
+          .as('sf'),
+      (j) => j.onRef('sf.school_id', '=', 'p.id'),
+    )
+    .select((eb) => [
+      'c.total',
+      'p.id',
+      'p.name',
+      'p.city',
+      'p.contact_name',
+      'p.contact_phone',
+      fen('p.balance_fen').as('balance_fen'),
+      'p.service_expires_at',
+      sql<number | null>`${eb.ref('p.term_price_fen')}::float8`.as('term_price_fen'),
+      sql<number | null>`${eb.ref('p.year_price_fen')}::float8`.as('year_price_fen'),
+      'p.created_at',
+      sql<number>`coalesce(${eb.ref('st.n')}, 0)::int`.as('students'),
+      sql<number>`coalesce(${eb.ref('sf.n')}, 0)::int`.as('staff'),
+      'm.sub_mchid',
+    ])
+    .orderBy('p.created_at', (o) => o.desc().nullsLast())
+    .orderBy('p.id', 'desc')
+    .execute();
+}
+
+/** An instant as ISO 8601 text in UTC with milliseconds, as JSON.stringify writes a Date (what payments.meta holds). */
+const iso = (e: Expression<unknown>) => sql<string>`to_char(${e} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** What one renewal paid from the balance is: the school, the period, its list price and months, the payment's facts. */
+export interface RenewalStatement {
+  schoolId: number;
+  period: RenewalPeriod;
+  /** the list price of the period, when the operator set none */
+  listFen: number;
+  months: number;
+  /** the ledger's idempotency key of this payment */
+  key: string;
+  outTradeNo: string;
+  kind: string;
+  description: string;
+  actorId: number;
+}
+
+/**
+ * A renewal paid from the balance as ONE statement (autocommit: atomic on its own), so the school's row is locked for
+ * one statement instead of a transaction of round trips through the API, which is what queues a school's payments:
+ *  - `s` locks the school and reads its newest row (READ COMMITTED re-reads a row it waited for): the price of the
+ *    period (the operator's, else the list price), the balance, the new expiry from the later of now and the current
+ *    one, by calendar months on the school's wall clock (its `timezone`) with month ends clamped, exactly as
+ *    `renewedUntil` in packages/shared (PostgreSQL's timestamp + months clamps the same way; renewal.spec.ts' table);
+ *  - `prior`: the entry this request key already made (a retry is answered from it, never charged again);
+ *  - `u` debits and extends only when there is no prior entry and the balance covers the price (never below zero);
+ *  - `pay` and `e` append the paid payment (what the span bought, for refunds) and the ledger entry.
+ * A concurrent retry with the same key cannot see the first one's entry in its snapshot: the unique key on
+ * (school_id, idempotency_key) fails it, the payment row and debit with it (the caller answers it from the entry).
+ */
+export function renewFromBalanceStatement(on: Queryable, i: RenewalStatement) {
+  return kdb(on)
+    .with('s', (w) =>
+      w
+        .selectFrom('schools')
+        .select((eb) => [
+          'id',
+          'balance_fen',
+          'service_expires_at',
+          'timezone',
+          sql<number>`coalesce(${eb.ref(i.period === 'term' ? 'term_price_fen' : 'year_price_fen')}, ${i.listFen})::bigint`.as('amount'),
+          sql<Date>`greatest(now(), coalesce(${eb.ref('service_expires_at')}, now()))`.as('start'),
+        ])
+        .where('id', '=', i.schoolId)
+        .forUpdate(),
+    )
+    .with('r', (w) =>
+      w
+        .selectFrom('s')
+        .selectAll('s')
+        .select((eb) =>
+          sql<Date>`((${eb.ref('s.start')} at time zone ${eb.ref('s.timezone')}) + make_interval(months => ${i.months})) at time zone ${eb.ref('s.timezone')}`.as(
+            'until',
+          ),
+        ),
+    )
+    .with('prior', (w) => w.selectFrom('ledger_entries').select('id').where('school_id', '=', i.schoolId).where('idempotency_key', '=', i.key))
+    .with('u', (w) =>
+      w
+        .updateTable('schools as c')
+        .from('r')
+        .set((eb) => ({ balance_fen: eb('c.balance_fen', '-', eb.ref('r.amount')), service_expires_at: eb.ref('r.until'), updated_at: sql`now()` }))
+        .whereRef('c.id', '=', 'r.id')
+        .whereRef('c.balance_fen', '>=', 'r.amount')
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('prior').select(sql.lit(1).as('one')))))
+        .returning(['c.id', 'c.balance_fen', 'r.amount', 'r.until', 'r.start', 'r.service_expires_at as was']),
+    )
+    .with('pay', (w) =>
+      w
+        .insertInto('payments')
+        .columns(['school_id', 'out_trade_no', 'kind', 'ref_id', 'description', 'amount_fen', 'method', 'state', 'meta', 'created_by', 'paid_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('u')
+            .select((x) => [
+              'u.id',
+              sql<string>`${i.outTradeNo}`.as('out_trade_no'),
+              sql<string>`${i.kind}`.as('kind'),
+              sql<string>`${x.ref('u.id')}::text`.as('ref_id'),
+              sql<string>`${i.description}`.as('description'),
+              'u.amount',
+              sql.lit('balance').as('method'),
+              sql.lit('paid').as('state'),
+              sql`jsonb_build_object('period', ${i.period}::text, 'from', ${iso(x.ref('u.was'))}, 'start', ${iso(x.ref('u.start'))}, 'until', ${iso(x.ref('u.until'))})`.as(
+                'meta',
+              ),
+              sql<number>`${i.actorId}`.as('created_by'),
+              sql<Date>`now()`.as('paid_at'),
+            ]),
+        )
+        .returning('id'),
+    )
+    .with('e', (w) =>
+      w
+        .insertInto('ledger_entries')
+        .columns(['school_id', 'type', 'amount_fen', 'balance_after_fen', 'ref_kind', 'ref_id', 'payment_id', 'actor_id', 'note', 'idempotency_key'])
+        .expression((eb) =>
+          eb
+            .selectFrom(['u', 'pay'])
+            .select((x) => [
+              'u.id',
+              sql.lit('payment').as('type'),
+              sql<number>`-${x.ref('u.amount')}`.as('amount_fen'),
+              'u.balance_fen',
+              sql<string>`${i.kind}`.as('ref_kind'),
+              sql<string>`${i.outTradeNo}`.as('ref_id'),
+              'pay.id as payment_id',
+              sql<number>`${i.actorId}`.as('actor_id'),
+              sql<string>`${i.description}`.as('note'),
+              sql<string>`${i.key}`.as('idempotency_key'),
+            ]),
+        )
+        .returning('id'),
+    )
+    .selectFrom(sql<{ x: 1 }>`(select 1)`.as('one'))
+    .leftJoin('r', (j) => j.onTrue())
+    .select((eb) => [
+      eb('r.id', 'is not', null).$castTo<boolean>().as('found'),
+      sql<number | null>`${eb.ref('r.balance_fen')}::float8`.as('balance_before'),
+      sql<number | null>`${eb.ref('r.amount')}::float8`.as('amount'),
+      sql<number>`(${eb.selectFrom('prior').select((x) => x.fn.countAll().as('n'))})::int`.as('prior'),
+      sql<number>`(${eb.selectFrom('e').select((x) => x.fn.countAll().as('n'))})::int`.as('charged'),
+      eb
+        .selectFrom('u')
+        .select(sql<number>`balance_fen::float8`.as('b'))
+        .as('balance_after'),
+      eb.selectFrom('u').select('u.until').as('until'),
+    ])
+    .executeTakeFirstOrThrow();
 }
