@@ -120,7 +120,7 @@ export class SchoolService {
     } else {
       if (!me?.mobile || !(await this.smsCodes.consume(me.mobile, 'dealpwd', input.code!))) throw new AppError('auth.bad_sms_code');
     }
-    await this.dealPwd.set(user.schoolId!, input.deal_pwd);
+    await this.dealPwd.set(schoolCaller(user).schoolId, input.deal_pwd);
     return {};
   }
 
@@ -132,7 +132,7 @@ export class SchoolService {
   /** The ledger with the list's filters as an .xlsx (times in the school's timezone, amounts in yuan), newest first. */
   async consumeLogExport(user: SessionUser, q: ConsumeLogExportQuery): Promise<FileAnswer> {
     const rows = await ledgerExport(this.db, { schoolId: schoolCaller(user).schoolId, type: q.type, from: q.from, to: q.to }, LEDGER_EXPORT_MAX_ROWS);
-    const stamp = localDay(new Date(), await schoolTimeZone(this.db, user.schoolId!)).replace(/-/g, '');
+    const stamp = localDay(new Date(), await schoolTimeZone(this.db, schoolCaller(user).schoolId)).replace(/-/g, '');
     return xlsxFile(`账户流水-${stamp}.xlsx`, [
       sheet({
         name: '账户流水',
@@ -158,7 +158,7 @@ export class SchoolService {
   /** A top-up by WeChat Pay: a pending payment and its QR; the verified payment credits the wallet once (settleTopUp). */
   async recharge(user: SessionUser, input: RechargeInput): Promise<PendingPayment> {
     return this.payments.startWechat({
-      schoolId: user.schoolId!,
+      schoolId: schoolCaller(user).schoolId,
       userId: user.id,
       kind: TOP_UP_KIND,
       refId: String(user.schoolId),
@@ -171,7 +171,7 @@ export class SchoolService {
   async wechatPay(user: SessionUser, input: WechatPaySchoolInput): Promise<PendingPayment> {
     const price = await this.price(user);
     return this.payments.startWechat({
-      schoolId: user.schoolId!,
+      schoolId: schoolCaller(user).schoolId,
       userId: user.id,
       kind: RENEWAL_KIND,
       refId: String(user.schoolId),
@@ -215,7 +215,7 @@ export class SchoolService {
   }
 
   async balancePay(user: SessionUser, input: BalancePaySchoolInput): Promise<{ service_expires_at: string; balance_fen: number }> {
-    const schoolId = user.schoolId!;
+    const schoolId = schoolCaller(user).schoolId;
     await this.dealPwd.verify(schoolId, input.deal_pwd);
     const r = await renewFromBalance(this.db, {
       schoolId,
