@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Card, Col, Drawer, Input, List, Modal, Row, Tag, Typography } from 'antd';
 import { Role } from '@wantuo/shared';
 import { useMemo, useRef, useState } from 'react';
-import { get, post } from '../../api/http';
-import { feedback } from '../../api/feedback';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { EmptyState, LoadError, Loading } from '../../components/states';
 import { useT } from '../../stores/preferences';
 import { useSession } from '../../stores/session';
@@ -32,9 +33,8 @@ export function StudentDayDrawer({
   const role = useSession((s) => s.user?.role);
   const [voiding, setVoiding] = useState(false);
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
   const q = useQuery({
-    queryKey: ['clockingInInfo', student?.id, day],
+    queryKey: queryKey('clockingInInfo', student && day ? { student_id: student.id, date: day } : undefined),
     queryFn: () => get('clockingInInfo', { student_id: student!.id, date: day }),
     enabled: !!student && !!day,
   });
@@ -43,22 +43,21 @@ export function StudentDayDrawer({
     return effective[effective.length - 1] ?? null;
   }, [q.data]);
 
-  const doVoid = async () => {
-    if (!student || !latest || !reason.trim()) return;
-    setBusy(true);
-    try {
-      await post('voidFlowEvent', { student_id: student.id, event_id: latest.event_id, reason: reason.trim(), date: day });
-      feedback().message.success(tf('ops.void_done'));
+  const voidEvent = useAction('voidFlowEvent', {
+    success: tf('ops.void_done'),
+    onDone: async () => {
       setVoiding(false);
       setReason('');
       await q.refetch();
       onChanged();
-    } catch {
-      // shown by the request wrapper (a lost race answers the server's message)
-      await q.refetch();
-    } finally {
-      setBusy(false);
-    }
+    },
+    // shown by the request wrapper (a lost race answers the server's message)
+    onError: () => void q.refetch(),
+  });
+  const busy = voidEvent.busy;
+  const doVoid = async () => {
+    if (!student || !latest || !reason.trim()) return;
+    await voidEvent.run({ student_id: student.id, event_id: latest.event_id, reason: reason.trim(), date: day });
   };
 
   return (

@@ -2,7 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { GetAction, HandoverDuty } from '@wantuo/shared';
 import { useState } from 'react';
 import { feedback } from '../../api/feedback';
-import { get, post } from '../../api/http';
+import { useAction } from '../../api/action';
+import { get } from '../../api/http';
+import { queryKey } from '../../api/query';
 import { useSession } from '../../stores/session';
 import { flowStrings } from './strings';
 
@@ -18,9 +20,9 @@ export function useHandOver(duty: HandoverDuty, student: { id: number; name: str
   const me = useSession((s) => s.user?.id);
   const [keyword, setKeyword] = useState('');
   const [chosen, setChosen] = useState<number | null>(null);
-  const [busy, setBusy] = useState(false);
+  const handOver = useAction('teacherHandOverStudent', { success: (r) => t('handover.done', { name: r.teacher_name }), onDone });
   const query = useQuery({
-    queryKey: [PICKER[duty], keyword],
+    queryKey: queryKey(PICKER[duty], { page: 1, limit: 50, keyword: keyword || undefined }),
     queryFn: () => get(PICKER[duty], { page: 1, limit: 50, keyword: keyword || undefined }),
   });
   const teachers = (query.data?.list ?? []).filter((x) => x.id !== me);
@@ -31,19 +33,9 @@ export function useHandOver(duty: HandoverDuty, student: { id: number; name: str
       feedback().message.info(t('handover.pick_first'));
       return false;
     }
-    setBusy(true);
-    try {
-      const r = await post('teacherHandOverStudent', { student_id: student.id, duty, teacher_id: chosen });
-      feedback().message.success(t('handover.done', { name: r.teacher_name }));
-      onDone();
-      return true;
-    } catch {
-      // shown by the request wrapper
-      return false;
-    } finally {
-      setBusy(false);
-    }
+    // a refusal is shown by the request wrapper
+    return (await handOver.run({ student_id: student.id, duty, teacher_id: chosen })) !== undefined;
   };
 
-  return { query, teachers, keyword, setKeyword, chosen, setChosen, busy, submit };
+  return { query, teachers, keyword, setKeyword, chosen, setChosen, busy: handOver.busy, submit };
 }
