@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   COURSEWARE_URL_TTL_SECONDS,
   OFFICE_PREVIEW_MIMES,
@@ -13,19 +12,23 @@ import type { Response } from 'express';
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { Queryable } from '../../core/database/sql-kit';
+import { schoolCaller } from '../../core/auth/current-user.decorator';
 import { APP_CONFIG, type AppConfig } from '../../core/config/config';
 import { AppError } from '../../core/http/app-error';
 import type { SessionUser } from '../../core/http/request-context';
 import { MAX_UPLOAD_BYTES } from '../../core/http/multipart';
 import { sniffFileKind } from '../site/file-types';
 import type { IncomingFile } from '../site/files.service';
-import { FILES_OPEN, PRIVATE_PREFIX, VISIBLE } from './courseware-sql';
+import { CoursewareFilesRepository, hasFile, insertFile, type SectionFile } from './courseware-files.repository';
+import { PRIVATE_PREFIX } from './courseware-sql';
 import { convertOffice, LEGACY_OFFICE_MIMES, OFFICE_PREVIEW_MAX_BYTES, type OfficePreview } from './office-preview';
 import { countPdfPages } from './pdf-pages';
 
 /** The caller's school for the access rules; the operator (no school) is 0, which no school has. */
-const schoolKey = (user: SessionUser): number => (user.role === Role.Operator ? 0 : user.schoolId!);
+const schoolKey = (user: SessionUser): number => (user.role === Role.Operator ? 0 : schoolCaller(user).schoolId);
 
 /** Staff of a school (admin, teachers, head teachers) may open courseware files; parents never. */
 const STAFF = new Set<Role>([Role.Admin, Role.Teacher, Role.HeadTeacher]);
@@ -36,20 +39,6 @@ export const STREAM_PATH = '/api/courseware/file';
 const PREVIEW_CACHE_DIR = '.preview';
 /** Bumped when the conversion changes, so older cached previews are not answered. */
 const PREVIEW_CACHE_VERSION = 'v1';
-
-interface FileRow {
-  id: number;
-  section_id: number;
-  section_title: string;
-  kind: CoursewareFileRow['kind'];
-  name: string;
-  mime: string | null;
-  size: number | null;
-  pages: number | null;
-  file_id: string | null;
-  video_url: string | null;
-  open: boolean;
-}
 
 /**
  * Courseware files: stored privately under UPLOAD_DIR/.courseware (the public /uploads static path ignores dot folders,
@@ -64,13 +53,13 @@ export class CoursewareFilesService {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: CoursewareFilesRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   private async signKey(): Promise<Buffer> {
     if (!this.key) {
-      const [row]: Array<{ key: string }> = await this.db.query(`select key from courseware_sign_keys where id = 1`);
-      this.key = Buffer.from(row.key, 'utf8');
+      this.key = Buffer.from(await this.repo.signKey(), 'utf8');
     }
     return this.key;
   }
@@ -117,20 +106,11 @@ export class CoursewareFilesService {
    */
   async coursewareFiles(user: SessionUser, coursewareId: number, kind?: CoursewareFileRow['kind']): Promise<CoursewareFileRow[]> {
     const school = schoolKey(user);
-    const rows: Array<FileRow & { section_id: number | null }> = await this.db.query(
-      `select s.id as section_id, s.title as section_title, ${FILES_OPEN} as open, cf.id, cf.kind, cf.name, f.mime, f.size, cf.pages, cf.file_id, cf.video_url
-         from coursewares c
-         left join courseware_sections s on s.courseware_id = c.id and (s.school_id is null or s.school_id = $1)
-         left join courseware_files cf on cf.section_id = s.id and ($3::text is null or cf.kind = $3)
-         left join files f on f.id = cf.file_id
-        where c.id = $2 and ${VISIBLE}
-        order by s.sort, s.id, cf.sort, cf.id`,
-      [school, coursewareId, kind ?? null],
-    );
+    const rows = await this.repo.coursewareFiles(school, coursewareId, kind ?? null);
     if (!rows.length) throw new AppError('courseware.not_found');
     const open = rows.filter((r) => r.open);
     if (!open.length && rows.some((r) => r.section_id !== null)) throw new AppError('courseware.not_owned');
-    return Promise.all(open.filter((r) => r.id !== null).map((r) => this.present(r, school)));
+    return Promise.all(open.filter(hasFile).map((r) => this.present(r, school)));
   }
 
   /** The PDF of a section (its first, or the one asked for) with a signed URL: only when the school may open it. */
@@ -141,25 +121,16 @@ export class CoursewareFilesService {
     return this.present(pdf, schoolKey(user));
   }
 
-  private async filesOf(user: SessionUser, sectionId: number): Promise<FileRow[]> {
+  private async filesOf(user: SessionUser, sectionId: number): Promise<SectionFile[]> {
     const school = schoolKey(user);
     // one query: the section as the school sees it (visible at all, files open) and its files
-    const rows: Array<FileRow & { section: number | null }> = await this.db.query(
-      `select s.id as section, s.id as section_id, s.title as section_title, ${FILES_OPEN} as open, cf.id, cf.kind, cf.name, f.mime, f.size, cf.pages, cf.file_id, cf.video_url
-         from courseware_sections s
-         join coursewares c on c.id = s.courseware_id
-         left join courseware_files cf on cf.section_id = s.id
-         left join files f on f.id = cf.file_id
-        where s.id = $2 and (s.school_id is null or s.school_id = $1) and (c.school_id is null or c.school_id = $1)
-        order by cf.sort, cf.id`,
-      [school, sectionId],
-    );
+    const rows = await this.repo.sectionFiles(school, sectionId);
     if (!rows.length) throw new AppError('courseware.section_not_found');
     if (!rows[0].open && user.role !== Role.Operator) throw new AppError('courseware.not_owned');
-    return rows.filter((r) => r.id !== null);
+    return rows.filter(hasFile);
   }
 
-  private async present(r: FileRow, school: number): Promise<CoursewareFileRow> {
+  private async present(r: SectionFile, school: number): Promise<CoursewareFileRow> {
     const signed = r.file_id ? await this.sign(r.file_id, school) : { url: r.video_url!, expires_at: null };
     return {
       id: r.id,
@@ -187,24 +158,7 @@ export class CoursewareFilesService {
    */
   async preview(user: SessionUser, id: string): Promise<FilePreview> {
     const school = schoolKey(user);
-    const [f]: Array<{
-      id: string;
-      name: string;
-      mime: string;
-      storage_path: string;
-      pages: number | null;
-      size: number;
-      sha256: string;
-      school_id: number | null;
-      open: boolean;
-    }> = await this.db.query(
-      `select f.id, f.name, f.mime, f.storage_path, f.pages, f.size::float8 as size, f.sha256, f.school_id,
-                (f.school_id = $1 or exists (
-                   select 1 from courseware_files cf join courseware_sections s on s.id = cf.section_id join coursewares c on c.id = s.courseware_id
-                    where cf.file_id = f.id and ${FILES_OPEN})) as open
-           from files f where f.id = $2`,
-      [school, id],
-    );
+    const f = await this.repo.storedFile(school, id);
     if (!f) throw new AppError('courseware.file_not_found');
     const isPrivate = f.storage_path.startsWith(PRIVATE_PREFIX);
     let url: string;
@@ -266,14 +220,7 @@ export class CoursewareFilesService {
     const given = Buffer.from(q.sig);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return refuse(403, 'invalid signature');
     if (q.e * 1000 < Date.now()) return refuse(403, 'link expired');
-    const [f]: Array<{ name: string; mime: string; storage_path: string; open: boolean }> = await this.db.query(
-      `select f.name, f.mime, f.storage_path,
-              ($1 = 0 or f.school_id = $1 or exists (
-                 select 1 from courseware_files cf join courseware_sections s on s.id = cf.section_id join coursewares c on c.id = s.courseware_id
-                  where cf.file_id = f.id and ${FILES_OPEN})) as open
-         from files f where f.id = $2 and f.storage_path like '.courseware/%'`,
-      [q.s, fileId],
-    );
+    const f = await this.repo.storedFile(q.s, fileId, { anySchool: true, privateOnly: true });
     if (!f) return refuse(404, 'not found');
     if (!f.open) return refuse(403, 'not owned');
     const ascii = f.name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
@@ -300,7 +247,7 @@ export class CoursewareFilesService {
 
 /** Writes courseware bytes privately and their files row; answers what coursewareUpload answers. */
 export async function storeCoursewareBytes(
-  db: DataSource,
+  db: Queryable,
   uploadDir: string,
   f: { buf: Buffer; name: string; mime: string; ext: string; schoolId: number | null; userId: number },
 ): Promise<CoursewareUploaded> {
@@ -312,10 +259,17 @@ export async function storeCoursewareBytes(
   await mkdir(join(uploadDir, dir), { recursive: true });
   await writeFile(absolute, f.buf);
   try {
-    await db.query(
-      `insert into files (id, school_id, user_id, name, mime, size, sha256, storage_path, pages) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [id, f.schoolId, f.userId, f.name, f.mime, f.buf.length, createHash('sha256').update(f.buf).digest('hex'), storagePath, pages],
-    );
+    await insertFile(db, {
+      id,
+      school_id: f.schoolId,
+      user_id: f.userId,
+      name: f.name,
+      mime: f.mime,
+      size: f.buf.length,
+      sha256: createHash('sha256').update(f.buf).digest('hex'),
+      storage_path: storagePath,
+      pages,
+    });
   } catch (err) {
     await rm(absolute, { force: true });
     throw err;

@@ -24,7 +24,7 @@ import {
 } from '@wantuo/shared';
 import { z } from 'zod';
 import { Access } from '../../core/auth/access.decorator';
-import { CurrentUser } from '../../core/auth/current-user.decorator';
+import { CurrentUser, SchoolUser, type SchoolCaller } from '../../core/auth/current-user.decorator';
 import { Action } from '../../core/http/action.decorator';
 import { Input } from '../../core/http/input.decorator';
 import { Multipart } from '../../core/http/multipart';
@@ -85,22 +85,22 @@ export class CoursewareController {
   }
 
   @Action('GET', 'coursewareCenter')
-  center(@Input() q: CoursewareCenterQuery, @CurrentUser() user: SessionUser) {
+  center(@Input() q: CoursewareCenterQuery, @SchoolUser() user: SchoolCaller) {
     return this.catalogue.center(user, q);
   }
 
   @Action('GET', 'coursewareData')
-  data(@Input() q: CoursewareIdQuery, @CurrentUser() user: SessionUser) {
+  data(@Input() q: CoursewareIdQuery, @SchoolUser() user: SchoolCaller) {
     return this.catalogue.detail(user, q.id);
   }
 
   @Action('GET', 'coursewareSection')
-  sections(@Input() q: CoursewareSectionQuery, @CurrentUser() user: SessionUser) {
+  sections(@Input() q: CoursewareSectionQuery, @SchoolUser() user: SchoolCaller) {
     return this.catalogue.sections(user, q.courseware_id);
   }
 
   @Action('POST', 'coursewareSection')
-  saveSection(@Input() input: SaveCoursewareSectionInput, @CurrentUser() user: SessionUser) {
+  saveSection(@Input() input: SaveCoursewareSectionInput, @SchoolUser() user: SchoolCaller) {
     return this.publishing.saveSection(user, input);
   }
 
@@ -115,17 +115,17 @@ export class CoursewareController {
   }
 
   @Action('GET', 'schoolCoursewareList')
-  owned(@Input() q: SchoolCoursewareListQuery, @CurrentUser() user: SessionUser) {
+  owned(@Input() q: SchoolCoursewareListQuery, @SchoolUser() user: SchoolCaller) {
     return this.catalogue.owned(user, q);
   }
 
   @Action('POST', 'balancePayCourseware')
-  balancePay(@Input() input: BalancePayCoursewareInput, @CurrentUser() user: SessionUser) {
+  balancePay(@Input() input: BalancePayCoursewareInput, @SchoolUser() user: SchoolCaller) {
     return this.purchases.balancePay(user, input);
   }
 
   @Action('POST', 'wechatPayCourseware')
-  wechatPay(@Input() input: WechatPayCoursewareInput, @CurrentUser() user: SessionUser) {
+  wechatPay(@Input() input: WechatPayCoursewareInput, @SchoolUser() user: SchoolCaller) {
     return this.purchases.wechatPay(user, input);
   }
 
@@ -151,27 +151,27 @@ export class CoursewareController {
   }
 
   @Action('POST', 'prepareLessons')
-  savePlan(@Input() input: PrepareLessonsInput, @CurrentUser() user: SessionUser) {
+  savePlan(@Input() input: PrepareLessonsInput, @SchoolUser() user: SchoolCaller) {
     return this.plans.save(user, input);
   }
 
   @Action('GET', 'prepareLessonsInfo')
-  plan(@Input() q: PrepareLessonsInfoQuery, @CurrentUser() user: SessionUser) {
+  plan(@Input() q: PrepareLessonsInfoQuery, @SchoolUser() user: SchoolCaller) {
     return this.plans.info(user, q.id);
   }
 
   @Action('GET', 'prepareLessonsList')
-  planList(@Input() q: PrepareLessonsListQuery, @CurrentUser() user: SessionUser) {
+  planList(@Input() q: PrepareLessonsListQuery, @SchoolUser() user: SchoolCaller) {
     return this.plans.list(user, q);
   }
 
   @Action('GET', 'prepareLessonsClasses')
-  planClasses(@Input() q: PrepareLessonsClassesQuery, @CurrentUser() user: SessionUser) {
+  planClasses(@Input() q: PrepareLessonsClassesQuery, @SchoolUser() user: SchoolCaller) {
     return this.plans.classes(user, q);
   }
 
   @Action('POST', 'delPrepareLessons')
-  removePlan(@Input() input: DelPrepareLessonsInput, @CurrentUser() user: SessionUser) {
+  removePlan(@Input() input: DelPrepareLessonsInput, @SchoolUser() user: SchoolCaller) {
     return this.plans.remove(user, input);
   }
 
