@@ -22,7 +22,7 @@ const on = (eb: AnyEb) => eb as unknown as ExpressionBuilder<DB, never>;
  * The student `student` (an id expression of the caller's query) is one a teacher is responsible for: of a care class
  * the teacher heads, or has a duty in (for the whole class, or for that student).
  */
-export function responsibleFor(eb: AnyEb, student: Expression<number>, teacherId: number): Expression<SqlBool> {
+export function responsibleFor(eb: AnyEb, student: Expression<number>, teacherId: number | Expression<number>): Expression<SqlBool> {
   const e = on(eb);
   return e.exists(
     e

@@ -28,12 +28,12 @@ const RESOLVE = compiledOnce('session.resolve', (db, p: Slots<{ hash: Buffer }>)
       't.expires_at',
       eb
         .case()
-        .when('u.role', '=', Role.Parent)
+        .when('u.role', '=', sql.lit(Role.Parent))
         .then(
           eb.exists(
             eb
               .selectFrom('student_guardians as g')
-              .innerJoin('students as st', (j) => j.onRef('st.id', '=', 'g.student_id').on('st.status', '=', StudentStatus.Active))
+              .innerJoin('students as st', (j) => j.onRef('st.id', '=', 'g.student_id').on('st.status', '=', sql.lit(StudentStatus.Active)))
               .select(sql.lit(1).as('one'))
               .whereRef('g.user_id', '=', 'u.id')
               .where((w) =>
@@ -58,7 +58,7 @@ const RESOLVE = compiledOnce('session.resolve', (db, p: Slots<{ hash: Buffer }>)
               ),
           ),
         )
-        .else(false)
+        .else(sql.lit(false))
         .end()
         .$castTo<boolean>()
         .as('needs_consent'),
@@ -66,8 +66,8 @@ const RESOLVE = compiledOnce('session.resolve', (db, p: Slots<{ hash: Buffer }>)
     .where('t.token_hash', '=', p.hash)
     .where('t.revoked_at', 'is', null)
     .where('t.expires_at', '>', sql<Date>`now()`)
-    .where('u.status', '=', UserStatus.Active)
-    .where('u.job_status', '=', JobStatus.OnJob)
+    .where('u.status', '=', sql.lit(UserStatus.Active))
+    .where('u.job_status', '=', sql.lit(JobStatus.OnJob))
     .where('u.deleted_at', 'is', null),
 );
 

@@ -23,7 +23,8 @@ import type { DB } from './schema';
  *
  * `build(db, p)` receives a builder that only compiles and the slots `p` (`p.schoolId` is an `Expression<number>`
  * standing for the parameter): it must build the same shape whatever the values, so anything that changes the SQL
- * text (a role's condition, an optional filter) is a separate statement with its own name.
+ * text (a role's condition, an optional filter) is a separate statement with its own name. A constant the planner must
+ * see (a partial index's `status = 1`) is written `sql.lit(…)`: a plain value is bound as a parameter like the slots.
  */
 export interface CompiledOnce<P, R> {
   /** On the pool: a named prepared statement (not inside a transaction). */

@@ -11,6 +11,7 @@ import {
   type FlowCommand,
   type FlowEvent,
   type FlowEventType,
+  type FlowPayload,
   type FlowResult,
   type FlowResults,
   type MessageKey,
@@ -19,31 +20,35 @@ import {
 } from '@wantuo/shared';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { preparedQuery } from '../../core/database/prepared-query';
 import { SCHOOL_TODAY, schoolToday, uniqueViolationOf } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
-import { RESPONSIBLE } from '../students/students.service';
 import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { FlowReadRepository } from './flow-read.repository';
 import { FlowReadService } from './flow-read.service';
-import { APPEND_EVENT_WIDTH, APPEND_SQL, columnsOf, EVENT_COLUMNS, projectionRow, toFlowEvent } from './flow-store';
+import { FlowCommandRepository, type LoadRow } from './flow-command.repository';
+import { APPEND_EVENT_WIDTH, columnsOf, projectionRow, toFlowEvent } from './flow-store';
 
-/** A student a command is for, with what the state machine needs to know about them. */
-interface Target {
-  id: number;
-  needs_shuttle: boolean;
-  class_id: number | null;
-  /** authorised (not deleted) pick-up people */
-  pickup_ids: number[];
-  /** every pick-up person the student ever had (a left_with must be one of them) */
-  all_pickup_ids: number[];
-  /** the caller is responsible for the student, or was handed their shuttle or tutoring task today (task_handovers) */
-  mine: boolean;
+/**
+ * A student a command is for, with what the state machine needs to know about them (FlowCommandRepository.load):
+ * pickup_ids the authorised (not deleted) pick-up people, all_pickup_ids every one the student ever had (a left_with
+ * must be one of them), mine whether the caller is responsible for the student or was handed their task today.
+ */
+type Target = Pick<LoadRow, 'id' | 'needs_shuttle' | 'class_id' | 'pickup_ids' | 'all_pickup_ids' | 'mine'>;
+
+/** A stored event of a student's stream of the day (a load row with its event, or a streams row), as the state machine folds it. */
+function streamRow(r: Pick<LoadRow, 'event_id' | 'type' | 'payload' | 'actor' | 'at' | 'student_id' | 'state_after'>) {
+  return {
+    event_id: r.event_id!,
+    type: r.type!,
+    payload: r.payload as FlowPayload,
+    actor: r.actor,
+    at: r.at!,
+    student_id: r.student_id!,
+    state_after: r.state_after as BoardState,
+  };
 }
-
-/** A stored event of a student's stream of the day, with the board state after it. */
-type StreamRow = Parameters<typeof toFlowEvent>[0] & { student_id: number; state_after: BoardState };
+type StreamRow = ReturnType<typeof streamRow>;
 
 /** One appended event, for the domain event after commit. */
 interface Appended {
@@ -107,6 +112,7 @@ export class FlowService {
     private readonly events: DomainEvents,
     private readonly read: FlowReadService,
     private readonly repo: FlowReadRepository,
+    private readonly commands: FlowCommandRepository,
   ) {}
 
   /** A head teacher takes back a student's latest step of a day (today by default) with a reason; answers the day after. */
@@ -227,25 +233,7 @@ export class FlowService {
     userId: number,
     day?: string,
   ): Promise<{ day: string; targets: Target[]; streams: StreamRow[] }> {
-    const rows: Array<Target & { today: string } & Partial<StreamRow>> = await preparedQuery(
-      this.db,
-      'flow.load',
-      `select s.id, s.needs_shuttle, ccs.class_id,
-              array(select p.id from pickup_people p where p.student_id = s.id and p.deleted_at is null order by p.id) as pickup_ids,
-              array(select p.id from pickup_people p where p.student_id = s.id) as all_pickup_ids,
-              (${RESPONSIBLE('$3')}
-                or exists (select 1 from task_handovers ho where ho.student_id = s.id and ho.to_teacher_id = $3
-                             and ho.day = d.today)) as mine,
-              d.today::text as today,
-              ${EVENT_COLUMNS}, e.student_id, e.state_after
-         from unnest($2::int[]) as x(id)
-         join students s on s.id = x.id
-         cross join ${SCHOOL_TODAY} d left join care_class_students ccs on ccs.student_id = s.id
-         left join flow_events e on e.student_id = s.id and e.day = coalesce($4::date, d.today)
-        where s.school_id = $1 and s.status = 1
-        order by s.id, e.version`,
-      [schoolId, ids, userId, day ?? null],
-    );
+    const rows = await this.commands.load({ schoolId, ids, userId, day: day ?? null });
     const targets: Target[] = [];
     const streams: StreamRow[] = [];
     for (const r of rows) {
@@ -259,7 +247,7 @@ export class FlowService {
           mine: r.mine,
         });
       }
-      if (r.event_id) streams.push(r as StreamRow);
+      if (r.event_id !== null) streams.push(streamRow(r));
     }
     return { day: day ?? rows[0]?.today ?? (await schoolToday(this.db, schoolId)), targets, streams };
   }
@@ -284,15 +272,12 @@ export class FlowService {
     // student, another day) fails the append on its unique key and is answered on the way back
     const rows: StreamRow[] =
       read ??
-      (await preparedQuery(
-        this.db,
-        'flow.streams',
-        `select ${EVENT_COLUMNS}, e.student_id, e.state_after
-           from flow_events e
-          where e.student_id = any($1::int[]) and e.day = $2::date
-          order by e.student_id, e.version`,
-        [targets.map((s) => s.id), day],
-      ));
+      (
+        await this.commands.streams(
+          targets.map((s) => s.id),
+          day,
+        )
+      ).map(streamRow);
     const wanted = new Set(targets.map((s) => eventIds.get(s.id)!));
     const streams = new Map<number, FlowEvent[]>();
     const seen = new Map<string, { student_id: number; state: BoardState }>();
@@ -343,9 +328,9 @@ export class FlowService {
       written = claim
         ? await this.db.transaction(async (em) => {
             await claim(em);
-            return em.query(APPEND_SQL, params);
+            return this.commands.append(params, em);
           })
-        : await preparedQuery(this.db, 'flow.append', APPEND_SQL, params);
+        : await this.commands.append(params);
     } catch (err) {
       if (lostRace(err)) return null;
       throw err;
