@@ -20,7 +20,7 @@ import {
 } from '@wantuo/shared';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { SCHOOL_TODAY, schoolToday, uniqueViolationOf } from '../../core/database/sql-kit';
+import { schoolToday, uniqueViolationOf } from '../../core/database/sql-kit';
 import { DomainEvents } from '../../core/events/domain-events';
 import { AppError } from '../../core/http/app-error';
 import type { SchoolCaller } from '../../core/auth/current-user.decorator';
