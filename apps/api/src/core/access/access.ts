@@ -47,7 +47,7 @@ export function responsibleFor(eb: AnyEb, student: Expression<number>, teacherId
 }
 
 /** The student `student` is a child of the guardian `userId` (any of the child's guardians). */
-export function guardianOf(eb: AnyEb, student: Expression<number>, userId: number): Expression<SqlBool> {
+export function guardianOf(eb: AnyEb, student: Expression<number>, userId: number | Expression<number>): Expression<SqlBool> {
   const e = on(eb);
   return e.exists(
     e.selectFrom('student_guardians as g').select(sql.lit(1).as('one')).where('g.student_id', '=', student).where('g.user_id', '=', userId),
@@ -66,7 +66,11 @@ export interface AccessCaller {
  * students, a teacher or head teacher those they are responsible for, a guardian their own children; nobody else.
  * The school itself is the query's own condition (every query scopes by `school_id`).
  */
-export function studentAccess(eb: AnyEb, student: Expression<number>, caller: AccessCaller): Expression<SqlBool> {
+export function studentAccess(
+  eb: AnyEb,
+  student: Expression<number>,
+  caller: Pick<AccessCaller, 'role'> & { id: number | Expression<number> },
+): Expression<SqlBool> {
   switch (caller.role) {
     case Role.Admin:
       return sql<SqlBool>`true`;

@@ -44,7 +44,7 @@ export class ExchangeService {
   async exchange(user: SchoolCaller, input: ExchangeScoreGoodsInput): Promise<Sendable<ScoreOrder>> {
     const schoolId = user.schoolId;
     for (let attempt = 1; ; attempt++) {
-      let placed: ScoreOrder[] = [];
+      let placed: PointsOrderRow[] = [];
       try {
         placed = await this.repo.exchange(user.role, {
           goodsId: input.goods_id,

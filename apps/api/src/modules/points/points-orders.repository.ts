@@ -1,19 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Role, StudentStatus, type OrderState, type ScoreOrder } from '@wantuo/shared';
-import { sql, type InferResult } from 'kysely';
+import { Role, StudentStatus, type OrderState } from '@wantuo/shared';
+import { sql, type InferResult, type QueryCreator } from 'kysely';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import { DataSource } from 'typeorm';
 import { studentAccess, type AccessCaller } from '../../core/access/access';
-import { kdb } from '../../core/database/kysely';
-import { preparedQuery } from '../../core/database/prepared-query';
+import { compiledOnce, type Slots } from '../../core/database/compiled';
+import { kdb, type DB } from '../../core/database/kysely';
 import type { Queryable } from '../../core/database/sql-kit';
-import { ORDER_COLUMNS, ORDER_JOINS, studentScope } from './points-sql';
 
 /** A ScoreOrder (`o` the order) with its student, class, good and the people who placed, handed over, cancelled it. */
-const orders = (on: Queryable) =>
-  kdb(on)
-    .selectFrom('points_orders as o')
+const orders = (on: Queryable) => ordersOf(kdb(on));
+
+/**
+ * The orders as ScoreOrders from `db`'s points_orders, or from the exchange's `placed` (the rows it inserted, which a
+ * read of the table in the same statement would not see; its columns are the table's own, `returningAll`).
+ */
+const ordersOf = (db: QueryCreator<DB>, source: 'points_orders' | 'placed' = 'points_orders') =>
+  db
+    .selectFrom(`${source} as o` as 'points_orders as o')
     .innerJoin('students as s', 's.id', 'o.student_id')
     .leftJoin('care_class_students as ccs', 'ccs.student_id', 's.id')
     .leftJoin('care_classes as cc', 'cc.id', 'ccs.class_id')
@@ -44,46 +49,154 @@ const orders = (on: Queryable) =>
 /** An order as `orders` selects it: the answer ScoreOrder (its times still Dates). */
 export type PointsOrderRow = InferResult<ReturnType<typeof orders>>[number];
 
+type ExchangeValues = {
+  goodsId: number;
+  schoolId: number;
+  price: number;
+  studentId: number;
+  actorId: number;
+  requestId: string;
+};
+
+/**
+ * The exchange in ONE statement: the student in the caller's scope; its points account locked while the balance
+ * covers the price and the request is new; one of the good's stock taken at that price; the balance debited; the
+ * order, its ledger entry and its stock move written; the order answered. Any part taking nothing leaves the next
+ * ones nothing to do, so nothing is written. A hot statement compiled once per role (the scope's condition differs)
+ * and prepared per connection.
+ */
+const exchangeStatement = (role: Role) =>
+  compiledOnce(`points.exchange.${role}`, (db, p: Slots<ExchangeValues>) => {
+    const q = db
+      .with('st', (d) =>
+        d
+          .selectFrom('students as s')
+          .select('s.id')
+          .where('s.school_id', '=', p.schoolId)
+          .where('s.id', '=', p.studentId)
+          .where('s.status', '=', sql.lit(StudentStatus.Active))
+          .where((eb) => studentAccess(eb, eb.ref('s.id'), { role, id: p.actorId })),
+      )
+      .with('acc', (d) =>
+        d
+          .selectFrom('points_accounts as p')
+          .innerJoin('st', 'st.id', 'p.student_id')
+          .select('p.student_id')
+          .where('p.balance', '>=', p.price)
+          .where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('points_orders as po')
+                  .select(sql.lit(1).as('one'))
+                  .where('po.school_id', '=', p.schoolId)
+                  .where('po.request_key', '=', p.requestId),
+              ),
+            ),
+          )
+          .forUpdate('p'),
+      )
+      .with('took', (d) =>
+        d
+          .updateTable('points_goods')
+          .set((eb) => ({ stock: eb('stock', '-', sql.lit(1)), exchanged: eb('exchanged', '+', sql.lit(1)), updated_at: sql<Date>`now()` }))
+          .where('id', '=', p.goodsId)
+          .where('school_id', '=', p.schoolId)
+          .where('deleted_at', 'is', null)
+          .where('listed', '=', sql.lit(true))
+          .where('stock', '>', sql.lit(0))
+          .where('price', '=', p.price)
+          .where((eb) => eb.exists(eb.selectFrom('acc').select(sql.lit(1).as('one'))))
+          .returning(['id', 'name', 'price', 'stock']),
+      )
+      .with('debit', (d) =>
+        d
+          .updateTable('points_accounts as pa')
+          .from(['took', 'acc'])
+          .set((eb) => ({ balance: eb('pa.balance', '-', eb.ref('took.price')), updated_at: sql<Date>`now()` }))
+          .whereRef('pa.student_id', '=', 'acc.student_id')
+          .whereRef('pa.balance', '>=', 'took.price')
+          .returning('pa.balance'),
+      )
+      .with('n', (d) => d.selectFrom(['took', 'debit']).select(sql<number>`nextval('points_orders_id_seq')::int`.as('id')))
+      .with('placed', (d) =>
+        d
+          .insertInto('points_orders')
+          .columns(['id', 'no', 'school_id', 'student_id', 'goods_id', 'goods_name', 'price', 'placed_by', 'request_key'])
+          .expression((eb) =>
+            eb
+              .selectFrom(['n', 'took'])
+              .select((x) => [
+                'n.id',
+                sql<string>`'DH' || lpad(${x.ref('n.id')}::text, 10, '0')`.as('no'),
+                p.schoolId.as('school_id'),
+                p.studentId.as('student_id'),
+                'took.id as goods_id',
+                'took.name as goods_name',
+                'took.price',
+                p.actorId.as('placed_by'),
+                p.requestId.as('request_key'),
+              ]),
+          )
+          .returningAll(),
+      )
+      .with('entry', (d) =>
+        d
+          .insertInto('points_ledger')
+          .columns(['school_id', 'student_id', 'kind', 'delta', 'balance_after', 'reason', 'order_id', 'actor_id', 'request_key'])
+          .expression((eb) =>
+            eb
+              .selectFrom(['placed', 'debit'])
+              .select((x) => [
+                p.schoolId.as('school_id'),
+                p.studentId.as('student_id'),
+                sql.lit('exchange').as('kind'),
+                sql<number>`-${x.ref('placed.price')}`.as('delta'),
+                'debit.balance as balance_after',
+                'placed.goods_name as reason',
+                'placed.id as order_id',
+                p.actorId.as('actor_id'),
+                sql<string>`'xchg:' || ${p.requestId}`.as('request_key'),
+              ]),
+          )
+          .returning('id'),
+      )
+      .with('move', (d) =>
+        d
+          .insertInto('points_stock_moves')
+          .columns(['school_id', 'goods_id', 'kind', 'delta', 'stock_after', 'order_id', 'actor_id'])
+          .expression((eb) =>
+            eb
+              .selectFrom(['placed', 'took'])
+              .select([
+                p.schoolId.as('school_id'),
+                'took.id as goods_id',
+                sql.lit('exchange').as('kind'),
+                sql.lit(-1).as('delta'),
+                'took.stock as stock_after',
+                'placed.id as order_id',
+                p.actorId.as('actor_id'),
+              ]),
+          )
+          .returning('id'),
+      );
+    // the CTEs' creator reads `placed` as the table its rows come from (ordersOf)
+    return ordersOf(q as unknown as QueryCreator<DB>, 'placed');
+  });
+const EXCHANGE = new Map<Role, ReturnType<typeof exchangeStatement>>();
+const exchangeOf = (role: Role) => EXCHANGE.get(role) ?? EXCHANGE.set(role, exchangeStatement(role)).get(role)!;
+
 /** The exchange orders' statements (exchange.service.ts). */
 @Injectable()
 export class PointsOrdersRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * The exchange in ONE statement, committed on its own: a named prepared statement (one per role: the scope's text
-   * differs), parsed and planned once per connection (a hot statement, kept as its prepared SQL text). The placed
-   * order, or none when any part took nothing.
+   * The exchange in ONE statement, committed on its own (EXCHANGE): the placed order, or none when any part took
+   * nothing.
    */
-  exchange(role: Role, v: { goodsId: number; schoolId: number; price: number; studentId: number; actorId: number; requestId: string }) {
-    return preparedQuery<ScoreOrder>(
-      this.db,
-      `points.exchange.${role}`,
-      `with st as (select s.id from students s where s.school_id = $2 and s.id = $4 and s.status = 1 and ${studentScope(role, '$5')}),
-           acc as (
-             select p.student_id from points_accounts p join st on st.id = p.student_id
-              where p.balance >= $3 and not exists (select 1 from points_orders where school_id = $2 and request_key = $6)
-              for update of p),
-           took as (
-             update points_goods set stock = stock - 1, exchanged = exchanged + 1, updated_at = now()
-              where id = $1 and school_id = $2 and deleted_at is null and listed and stock > 0 and price = $3 and exists (select 1 from acc)
-             returning id, name, price, stock),
-           debit as (
-             update points_accounts p set balance = p.balance - took.price, updated_at = now() from took, acc
-              where p.student_id = acc.student_id and p.balance >= took.price returning p.balance),
-           n as (select nextval('points_orders_id_seq')::int as id from took, debit),
-           placed as (
-             insert into points_orders (id, no, school_id, student_id, goods_id, goods_name, price, placed_by, request_key)
-             select n.id, 'DH' || lpad(n.id::text, 10, '0'), $2, $4, took.id, took.name, took.price, $5, $6 from n, took
-             returning *),
-           entry as (
-             insert into points_ledger (school_id, student_id, kind, delta, balance_after, reason, order_id, actor_id, request_key)
-             select $2, $4, 'exchange', -placed.price, debit.balance, placed.goods_name, placed.id, $5, 'xchg:' || $6 from placed, debit returning id),
-           move as (
-             insert into points_stock_moves (school_id, goods_id, kind, delta, stock_after, order_id, actor_id)
-             select $2, took.id, 'exchange', -1, took.stock, placed.id, $5 from placed, took returning id)
-           select ${ORDER_COLUMNS} from placed o ${ORDER_JOINS}`,
-      [v.goodsId, v.schoolId, v.price, v.studentId, v.actorId, v.requestId],
-    );
+  exchange(role: Role, v: ExchangeValues): Promise<PointsOrderRow[]> {
+    return exchangeOf(role).run(this.db, v);
   }
 
   /** Why an exchange took nothing, read after it (no lock): the student in scope, the request's order, the good, the balance. */

@@ -35,18 +35,6 @@ import type { Sendable } from '../../core/http/sendable';
 import { callerView, type MobileView } from '../privacy/mobile-access';
 import { StudentsRepository, type NewPickup } from './students.repository';
 
-/**
- * Students a teacher ($me) is responsible for: of a care class the teacher heads, or has a duty in
- * (a duty for the whole class, or for that student). The SQL-string form other modules' queries still splice in; its
- * typed twin is `responsibleFor` (core/access/access.ts), which this module's own queries use.
- */
-export const RESPONSIBLE = (me: string) => `exists (
-  select 1 from care_class_students r join care_classes rc on rc.id = r.class_id and rc.deleted_at is null
-   where r.student_id = s.id
-     and (rc.head_teacher_id = ${me}
-          or exists (select 1 from duty_assignments d
-                      where d.class_id = rc.id and d.teacher_id = ${me} and (d.student_id is null or d.student_id = s.id))))`;
-
 export type { ListFilters } from './students.repository';
 
 const nullIfBlank = (v: string | undefined | null) => (v === undefined || v === null || v === '' ? null : v);
