@@ -433,3 +433,69 @@ export function renewFromBalanceStatement(on: Queryable, i: RenewalStatement) {
     ])
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * Reminders due at `at`, for every school at once, and recorded in the same statement: the school-local date of the
+ * expiry minus the school-local date of `at` is one of `days`. Only the rows this statement inserts come back
+ * (`on conflict do nothing returning`), each with the mobiles of the school's admins, so a reminder already sent by an
+ * earlier or a concurrent run is never sent again (a concurrent run waits on the key, then inserts nothing). Not on
+ * the day the school was created: the welcome SMS already says how long the trial is. Runs in the caller's transaction.
+ */
+export function dueServiceReminders(on: Queryable, at: Date, days: readonly number[]) {
+  const localDay = (zone: Expression<string>) => sql<string>`(${at}::timestamptz at time zone ${zone})::date`;
+  return kdb(on)
+    .with('today', (db) =>
+      db
+        .selectFrom('schools as s')
+        .select((eb) => [
+          's.id',
+          's.name',
+          's.service_expires_at',
+          's.timezone',
+          sql<number>`(${eb.ref('s.service_expires_at')} at time zone ${eb.ref('s.timezone')})::date - ${localDay(eb.ref('s.timezone'))}`.as(
+            'days_before',
+          ),
+        ])
+        .where('s.status', '=', sql.lit(1))
+        .where('s.service_expires_at', '>', sql<Date>`${at}::timestamptz`)
+        .where('s.service_expires_at', '<', sql<Date>`${at}::timestamptz + make_interval(days => ${Math.max(...days) + 2})`)
+        .where((eb) => eb(sql<string>`(${eb.ref('s.created_at')} at time zone ${eb.ref('s.timezone')})::date`, '<', localDay(eb.ref('s.timezone')))),
+    )
+    .with('sent', (db) =>
+      db
+        .insertInto('service_reminders')
+        .columns(['school_id', 'expires_at', 'days_before', 'sent_at'])
+        .expression(
+          db
+            .selectFrom('today')
+            .select(['id', 'service_expires_at', 'days_before', sql<Date>`${at}::timestamptz`.as('sent_at')])
+            .where('days_before', '=', sql<number>`any(${[...days]}::int[])`),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .returning(['school_id', 'expires_at', 'days_before']),
+    )
+    .selectFrom('sent')
+    .innerJoin('today as d', 'd.id', 'sent.school_id')
+    .leftJoin('users as u', (j) =>
+      j
+        .onRef('u.school_id', '=', 'sent.school_id')
+        .on('u.role', '=', Role.Admin)
+        .on('u.deleted_at', 'is', null)
+        .on('u.status', '=', sql.lit(1))
+        .on('u.mobile', 'is not', null),
+    )
+    .select((eb) => [
+      'sent.school_id',
+      sql<number>`${eb.ref('sent.days_before')}::int`.as('days_before'),
+      'd.name as school',
+      sql<string>`to_char(${eb.ref('sent.expires_at')} at time zone ${eb.ref('d.timezone')}, 'YYYY"年"FMMM"月"FMDD"日"')`.as('date'),
+      sql<string[]>`coalesce(array_agg(${eb.ref('u.mobile')} order by ${eb.ref('u.id')}) filter (where ${eb.ref('u.mobile')} is not null), '{}')`.as(
+        'mobiles',
+      ),
+    ])
+    .groupBy(['sent.school_id', 'sent.days_before', 'sent.expires_at', 'd.name', 'd.timezone'])
+    .execute();
+}
+
+/** A reminder the statement recorded, with its admins' mobiles. */
+export type SentReminder = Awaited<ReturnType<typeof dueServiceReminders>>[number];
