@@ -14,7 +14,6 @@ import type { DataSource } from 'typeorm';
 import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import type { Queryable } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
-import { tutoringClashes, tutoringClassOf } from '../tutoring/tutoring-sql';
 import { calendarOf, cancelSessions, lockSchedule, roomOfSchool, type SessionKind } from './teaching-schedule.repository';
 import { classMembers, lockSession, moveSession, sessionOne, sessionPage } from './teaching-sessions.repository';
 import { classOf, clashError, clashesOf, isOverlapViolation, teachesOnly } from './teaching-sql';
@@ -22,7 +21,7 @@ import { classOf, clashError, clashesOf, isOverlapViolation, teachesOnly } from 
 /**
  * One core for the sessions of teaching and tutoring classes (class_sessions rows of either kind): a session locked on
  * the version read, moved with the clash rules, cancelled, read one by one or a class's page. What differs between the
- * kinds is a SessionRules object each (SESSION_RULES), not a test of the kind in the code.
+ * kinds is a SessionRules object each (TEACHING_SESSION_RULES here, TUTORING_SESSION_RULES in the tutoring module), not a test of the kind in the code.
  */
 
 type Db = Queryable;
@@ -48,7 +47,8 @@ export interface SessionRules {
   clashes(db: Db, schoolId: number, proposed: ProposedSession[], opts: { exceptSessions: number[]; ownClass: number }): Promise<Clash[]>;
 }
 
-const keysOf = (ns: SessionKind): SessionKeys => ({
+/** A kind's refusals: its module's own message keys. */
+export const keysOf = (ns: SessionKind): SessionKeys => ({
   notFound: `${ns}.session_not_found`,
   stale: `${ns}.session_stale`,
   notPlanned: `${ns}.session_not_planned`,
@@ -58,26 +58,16 @@ const keysOf = (ns: SessionKind): SessionKeys => ({
   clashDatabase: `${ns}.clash_database`,
 });
 
-export const SESSION_RULES: Record<SessionKind, SessionRules> = {
-  teaching: {
-    kind: 'teaching',
-    keys: keysOf('teaching'),
-    teacherOf: (user) => (teachesOnly(user) ? user.id : null),
-    oneOfAnyKind: true,
-    cancelLiveClassOnly: false,
-    checkClass: (db, user, classId) => classOf(db, user, classId),
-    clashes: (db, schoolId, proposed, o) =>
-      clashesOf(db, schoolId, proposed, { exceptSessions: o.exceptSessions, ownClass: { kind: 'teaching', id: o.ownClass } }),
-  },
-  tutoring: {
-    kind: 'tutoring',
-    keys: keysOf('tutoring'),
-    teacherOf: () => null,
-    oneOfAnyKind: false,
-    cancelLiveClassOnly: true,
-    checkClass: (db, user, classId) => tutoringClassOf(db, user.schoolId, classId),
-    clashes: (db, schoolId, proposed, o) => tutoringClashes(db, schoolId, proposed, o),
-  },
+/** The teaching classes' rules (the tutoring module declares its own: TUTORING_SESSION_RULES). */
+export const TEACHING_SESSION_RULES: SessionRules = {
+  kind: 'teaching',
+  keys: keysOf('teaching'),
+  teacherOf: (user) => (teachesOnly(user) ? user.id : null),
+  oneOfAnyKind: true,
+  cancelLiveClassOnly: false,
+  checkClass: (db, user, classId) => classOf(db, user, classId),
+  clashes: (db, schoolId, proposed, o) =>
+    clashesOf(db, schoolId, proposed, { exceptSessions: o.exceptSessions, ownClass: { kind: 'teaching', id: o.ownClass } }),
 };
 
 /** The sessions of one kind of class: its service delegates to one of these. */

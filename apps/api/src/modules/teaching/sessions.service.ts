@@ -35,7 +35,7 @@ import { generationState, replaceSessions, type GenerationState } from './teachi
 import { calendarOf, lockSchedule, nameClashes } from './teaching-schedule.repository';
 import { availabilityOf, weekBusy } from './teaching-sessions.repository';
 import { clashError, isOverlapViolation, overlapError, teachesOnly } from './teaching-sql';
-import { SessionCore, SESSION_RULES } from './session-core';
+import { SessionCore, TEACHING_SESSION_RULES } from './session-core';
 
 /** The day a teacher's free windows are looked for in (local minutes). */
 const DAY_OPEN = 8 * 60;
@@ -47,7 +47,7 @@ export class TeachingSessionsService {
   private readonly core: SessionCore;
 
   constructor(@InjectDataSource() private readonly db: DataSource) {
-    this.core = new SessionCore(db, SESSION_RULES.teaching);
+    this.core = new SessionCore(db, TEACHING_SESSION_RULES);
   }
 
   /**

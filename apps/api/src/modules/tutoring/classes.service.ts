@@ -21,7 +21,8 @@ import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { containsPattern, isUniqueViolation, type Queryable } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
 import type { Sendable } from '../../core/http/sendable';
-import { SessionCore, SESSION_RULES } from '../teaching/session-core';
+import { SessionCore } from '../teaching/session-core';
+import { TUTORING_SESSION_RULES } from './tutoring-sql';
 import { calendarOf, clashError, isOverlapViolation, lockSchedule } from '../teaching/teaching-sql';
 import { checkRoom, checkTeacher, tutoringClashes } from './tutoring-sql';
 import {
@@ -51,7 +52,7 @@ export class TutoringClassesService {
   private readonly core: SessionCore;
 
   constructor(@InjectDataSource() private readonly db: DataSource) {
-    this.core = new SessionCore(db, SESSION_RULES.tutoring);
+    this.core = new SessionCore(db, TUTORING_SESSION_RULES);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { findClashes, type Clash, type ProposedSession } from '@wantuo/shared';
 import type { Queryable } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
+import { keysOf, type SessionRules } from '../teaching/session-core';
 import { busyScope, loadBusy } from '../teaching/teaching-sql';
 import { namesOf, roomOfSchool, workingTeacher } from '../teaching/teaching-schedule.repository';
 import { lockedClass, type LockedTutoringClass } from './tutoring-classes.repository';
@@ -86,3 +87,14 @@ async function named(db: Queryable, clashes: Clash[]): Promise<Clash[]> {
     with: c.with.source === 'tutoring' && c.with.class_id ? { ...c.with, label: byKey.get(`tutoring:${c.with.class_id}`) ?? c.with.label } : c.with,
   }));
 }
+
+/** The tutoring classes' sessions in the shared session core (teaching/session-core.ts): their own refusals and clashes. */
+export const TUTORING_SESSION_RULES: SessionRules = {
+  kind: 'tutoring',
+  keys: keysOf('tutoring'),
+  teacherOf: () => null,
+  oneOfAnyKind: false,
+  cancelLiveClassOnly: true,
+  checkClass: (db, user, classId) => tutoringClassOf(db, user.schoolId, classId),
+  clashes: (db, schoolId, proposed, o) => tutoringClashes(db, schoolId, proposed, o),
+};
