@@ -5,9 +5,9 @@ import { sql, type Kysely } from 'kysely';
 import { DataSource, type EntityManager } from 'typeorm';
 import { responsibleFor } from '../../core/access/access';
 import { anyOfSlot, compiledOnce, type Slots } from '../../core/database/compiled';
-import type { DB } from '../../core/database/kysely';
+import { kdb, type DB } from '../../core/database/kysely';
 import { preparedQuery } from '../../core/database/prepared-query';
-import { APPEND_SQL } from './flow-store';
+import { APPEND_SQL, columnsOf, PROJECTION_COLUMNS, REWRITE_DAYS_SQL } from './flow-store';
 
 /** A stored event's columns as the state machine folds it (toFlowEvent), with its student and the board state after it. */
 const eventColumns = ['e.event_id', 'e.type', 'e.payload', 'e.actor_id as actor', 'e.occurred_at as at', 'e.student_id', 'e.state_after'] as const;
@@ -106,4 +106,56 @@ export class FlowCommandRepository {
   append(params: unknown[], em?: EntityManager): Promise<Array<{ student_id: number; version: number; position: string }>> {
     return em ? em.query(APPEND_SQL, params) : preparedQuery(this.db, 'flow.append', APPEND_SQL, params);
   }
+}
+
+/** The rebuild (rebuild.ts) holds off appends while it runs: a share lock on the events for its transaction. */
+export async function lockEvents(em: EntityManager): Promise<void> {
+  await sql`lock table flow_events in share mode`.execute(kdb(em));
+}
+
+/** The projection rows of one school, or of all (null), deleted before the rebuild writes them again. */
+export async function clearDays(em: EntityManager, schoolId: number | null): Promise<void> {
+  await kdb(em)
+    .deleteFrom('student_days')
+    .$call((q) => (schoolId === null ? q : q.where('school_id', '=', schoolId)))
+    .execute();
+}
+
+/** The next `limit` events in stream order (student, day, version) after `after`, of one school or all. */
+export function eventsAfter(em: EntityManager, schoolId: number | null, after: readonly [number, string, number], limit: number) {
+  return kdb(em)
+    .selectFrom('flow_events as e')
+    .select((eb) => [
+      'e.event_id',
+      'e.type',
+      'e.payload',
+      'e.actor_id as actor',
+      'e.occurred_at as at',
+      'e.school_id',
+      'e.student_id',
+      sql<string>`${eb.ref('e.day')}::text`.as('day'),
+      'e.version',
+      'e.class_id',
+      sql<string>`${eb.ref('e.global_position')}::text`.as('position'),
+      'e.recorded_at',
+    ])
+    .$call((q) => (schoolId === null ? q : q.where('e.school_id', '=', schoolId)))
+    .where((eb) =>
+      eb(
+        eb.refTuple('e.student_id', 'e.day', 'e.version'),
+        '>',
+        eb.tuple(sql<number>`${after[0]}::int`, sql<string>`${after[1]}::date`, sql<number>`${after[2]}::int`),
+      ),
+    )
+    .orderBy('e.student_id')
+    .orderBy('e.day')
+    .orderBy('e.version')
+    .limit(limit)
+    .execute();
+}
+export type RebuildEventRow = Awaited<ReturnType<typeof eventsAfter>>[number];
+
+/** Whole projection rows written in one set-based statement (REWRITE_DAYS_SQL over unnest columns). */
+export async function rewriteDays(em: EntityManager, rows: unknown[][]): Promise<void> {
+  await em.query(REWRITE_DAYS_SQL, columnsOf(rows, PROJECTION_COLUMNS.length));
 }

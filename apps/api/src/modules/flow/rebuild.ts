@@ -1,20 +1,11 @@
-import { evolve, EMPTY_DAY, type DayState } from '@wantuo/shared';
+import { evolve, EMPTY_DAY, type DayState, type FlowPayload } from '@wantuo/shared';
 import type { DataSource, EntityManager } from 'typeorm';
-import { columnsOf, EVENT_COLUMNS, PROJECTION_COLUMNS, projectionRow, REWRITE_DAYS_SQL, toFlowEvent } from './flow-store';
+import { clearDays, eventsAfter, lockEvents, rewriteDays, type RebuildEventRow } from './flow-command.repository';
+import { projectionRow, toFlowEvent } from './flow-store';
 
 /** Events read per round trip, and projection rows written per insert. */
 const READ_BATCH = 5_000;
 const WRITE_BATCH = 1_000;
-
-type EventRow = Parameters<typeof toFlowEvent>[0] & {
-  school_id: number;
-  student_id: number;
-  day: string;
-  version: number;
-  class_id: number | null;
-  position: string;
-  recorded_at: Date;
-};
 
 /**
  * Rebuilds the student_days projection from flow_events (design.md §4), for one school or all: deletes the rows
@@ -28,13 +19,13 @@ export async function rebuildProjection(db: DataSource, opts: { schoolId?: numbe
 
 /** rebuildProjection inside the caller's transaction (the demo seed writes its history and projects it at once). */
 export async function rebuildProjectionIn(em: EntityManager, opts: { schoolId?: number } = {}): Promise<{ events: number; days: number }> {
-  await em.query(`lock table flow_events in share mode`);
+  await lockEvents(em);
   const school = opts.schoolId ?? null;
-  await em.query(`delete from student_days where $1::int is null or school_id = $1`, [school]);
+  await clearDays(em, school);
   const pending: unknown[][] = [];
   let events = 0;
   let days = 0;
-  let cur = null as { key: string; row: EventRow; state: DayState } | null;
+  let cur = null as { key: string; row: RebuildEventRow; state: DayState } | null;
   const flushDay = async () => {
     if (!cur) return;
     const r = cur.row;
@@ -44,22 +35,14 @@ export async function rebuildProjectionIn(em: EntityManager, opts: { schoolId?: 
   };
   let after: [number, string, number] = [0, '0001-01-01', 0];
   for (;;) {
-    const rows: EventRow[] = await em.query(
-      `select ${EVENT_COLUMNS}, e.school_id, e.student_id, e.day::text as day, e.version, e.class_id,
-              e.global_position::text as position, e.recorded_at
-         from flow_events e
-        where ($1::int is null or e.school_id = $1) and (e.student_id, e.day, e.version) > ($2::int, $3::date, $4::int)
-        order by e.student_id, e.day, e.version
-        limit ${READ_BATCH}`,
-      [school, ...after],
-    );
+    const rows = await eventsAfter(em, school, after, READ_BATCH);
     for (const row of rows) {
       const key = `${row.student_id}:${row.day}`;
       if (cur?.key !== key) {
         await flushDay();
         cur = { key, row, state: EMPTY_DAY };
       }
-      cur.state = evolve(cur.state, toFlowEvent(row));
+      cur.state = evolve(cur.state, toFlowEvent({ ...row, payload: row.payload as FlowPayload }));
       cur.row = row;
       events++;
     }
@@ -73,5 +56,5 @@ export async function rebuildProjectionIn(em: EntityManager, opts: { schoolId?: 
 }
 
 async function write(em: EntityManager, rows: unknown[][]): Promise<void> {
-  if (rows.length) await em.query(REWRITE_DAYS_SQL, columnsOf(rows, PROJECTION_COLUMNS.length));
+  if (rows.length) await rewriteDays(em, rows);
 }
