@@ -18,7 +18,7 @@ import {
 import { DataSource, type EntityManager } from 'typeorm';
 import { containsPattern, offsetOf, pageOf } from '../../core/database/sql-kit';
 import { AppError } from '../../core/http/app-error';
-import type { SessionUser } from '../../core/http/request-context';
+import type { SchoolCaller } from '../../core/auth/current-user.decorator';
 import { CoursewareFilesService } from './courseware-files.service';
 import { FILES_OPEN } from './courseware-sql';
 
@@ -89,7 +89,7 @@ export class LessonPlansService {
     private readonly files: CoursewareFilesService,
   ) {}
 
-  async classes(user: SessionUser, q: PrepareLessonsClassesQuery): Promise<LessonClassOption[]> {
+  async classes(user: SchoolCaller, q: PrepareLessonsClassesQuery): Promise<LessonClassOption[]> {
     return this.db.query(
       `select kind, id, name from (${CLASSES}) k
         where k.status = 1 and ($3 or k.mine) and ($4::text is null or k.name ilike $4)
@@ -98,7 +98,7 @@ export class LessonPlansService {
     );
   }
 
-  async list(user: SessionUser, q: PrepareLessonsListQuery): Promise<Page<LessonPlanRow>> {
+  async list(user: SchoolCaller, q: PrepareLessonsListQuery): Promise<Page<LessonPlanRow>> {
     const conds = ['p.school_id = $1', 'p.deleted_at is null', mayRead('$3', '$2')];
     const values: unknown[] = [user.schoolId, user.id, user.role === Role.Admin];
     const at = (v: unknown) => `$${values.push(v)}`;
@@ -123,7 +123,7 @@ export class LessonPlansService {
   }
 
   /** One plan with its items, each checked again (a refund locks it) and, when open, with a signed URL. */
-  async info(user: SessionUser, id: number): Promise<LessonPlanDetail> {
+  async info(user: SchoolCaller, id: number): Promise<LessonPlanDetail> {
     const [p]: Array<Omit<LessonPlanDetail, 'items_list'> & { items_list: ItemRow[] }> = await this.db.query(
       `select ${rowColumns('$3', '$2')}, p.objectives, p.steps, p.created_at,
               coalesce((select json_agg(json_build_object(
@@ -144,14 +144,14 @@ export class LessonPlansService {
       p.items_list.map(async ({ stored_id, video_url, ...item }): Promise<LessonPlanItem> => {
         if (!item.open) return { ...item, url: null, expires_at: null };
         if (!stored_id) return { ...item, url: video_url, expires_at: null };
-        const signed = await this.files.sign(stored_id, user.schoolId!);
+        const signed = await this.files.sign(stored_id, user.schoolId);
         return { ...item, url: signed.url, expires_at: signed.expires_at };
       }),
     );
     return { ...p, items_list: items };
   }
 
-  async save(user: SessionUser, input: PrepareLessonsInput): Promise<LessonPlanSaved> {
+  async save(user: SchoolCaller, input: PrepareLessonsInput): Promise<LessonPlanSaved> {
     const admin = user.role === Role.Admin;
     return this.db.transaction(async (m) => {
       // a running class the caller may plan for (a plan of a class stopped since keeps its class when edited)
@@ -162,7 +162,7 @@ export class LessonPlansService {
         [user.schoolId, user.id, input.class_kind, input.class_id, admin, input.id ?? 0],
       );
       if (!cls) throw new AppError('courseware.plan_class_not_found');
-      const slides = await this.checkItems(m, user.schoolId!, input.items);
+      const slides = await this.checkItems(m, user.schoolId, input.items);
       const fields = [
         input.title,
         input.class_kind,
@@ -207,7 +207,7 @@ export class LessonPlansService {
     });
   }
 
-  async remove(user: SessionUser, input: DelPrepareLessonsInput): Promise<{ id: number }> {
+  async remove(user: SchoolCaller, input: DelPrepareLessonsInput): Promise<{ id: number }> {
     return this.db.transaction(async (m) => {
       const [done] = await m.query(
         `with u as (
@@ -253,7 +253,7 @@ export class LessonPlansService {
   }
 
   /** Why an edit or removal of plan `id` changed nothing: not there (or not the caller's to see), not theirs, or stale. */
-  private async refuse(m: EntityManager, user: SessionUser, id: number): Promise<never> {
+  private async refuse(m: EntityManager, user: SchoolCaller, id: number): Promise<never> {
     const admin = user.role === Role.Admin;
     const [p]: Array<{ editable: boolean }> = await m.query(
       `select ($3 or p.author_id = $2) as editable from lesson_plans p where p.id = $4 and p.school_id = $1 and p.deleted_at is null and ${mayRead('$3', '$2')}`,
