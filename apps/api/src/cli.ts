@@ -6,7 +6,7 @@ import { createLogger } from './core/logging/logger';
 import { rebuildUsage } from './modules/contracts/usage/usage-store';
 import { rebuildCounts } from './modules/contracts/contract-counts';
 import { rebuildProjection } from './modules/flow/rebuild';
-import { resealPickupKeys } from './modules/pickup/pickup-keyring';
+import { resealPickupKeys } from './modules/pickup/pickup-keys.repository';
 import { rebuildReports } from './modules/reports/report-projection';
 import { prepareDatabase, resolveDatabase } from './runtime';
 import { backupCommand, BackupError } from './ops/backup';

@@ -1,6 +1,4 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { Queryable } from '../../core/database/sql-kit';
-import { unsealedKeys, writeResealed } from './pickup-keys.repository';
 
 /**
  * The keys that encrypt the schools' pick-up signing keys at rest (pickup_keys.sealed_private_key): AES-256-GCM, a
@@ -69,21 +67,4 @@ export function openPrivateKey(ring: PickupKeyring, schoolId: number, sealed: st
   } catch {
     throw new PickupKeyError(`pick-up key of school ${schoolId} does not open with key ${keyId} of ${PICKUP_KEYS_VAR} (a wrong key under that id?)`);
   }
-}
-
-/**
- * Seals with the ring's first key every school key not sealed with it yet: the clear ones (rows from before the
- * sealing; the start runs this with `onlyClear`) and, for a rotation (`npm run pickup:reseal`), those sealed with an
- * older key. One read, one update; the update only touches a row still as read, so two processes at once seal it once.
- * Answers how many rows it sealed.
- */
-export async function resealPickupKeys(db: Queryable, ring: PickupKeyring, opts: { onlyClear?: boolean } = {}): Promise<number> {
-  const first = ring.keys[0].id;
-  const rows = await unsealedKeys(db, first, opts.onlyClear ?? false);
-  if (!rows.length) return 0;
-  const sealed = rows.map((r) => {
-    const plain = r.private_key ?? openPrivateKey(ring, r.school_id, r.sealed_private_key!, r.key_id!);
-    return { school_id: r.school_id, ...sealPrivateKey(ring, r.school_id, plain), was: r.key_id };
-  });
-  return writeResealed(db, sealed);
 }

@@ -4,6 +4,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import { DataSource } from 'typeorm';
 import { kdb, type DB } from '../../core/database/kysely';
 import type { Queryable } from '../../core/database/sql-kit';
+import { openPrivateKey, sealPrivateKey, type PickupKeyring } from './pickup-keyring';
 
 /** A school's key row as read (the private key sealed, or still in clear before the start sealed it). */
 const keyRow = (on: Queryable, schoolId: number) =>
@@ -45,6 +46,23 @@ export async function writeResealed(on: Queryable, rows: readonly Resealed[]): P
       returning 1)
     select count(*)::int as n from u`.execute(kdb(on));
   return r.rows[0].n;
+}
+
+/**
+ * Seals with the ring's first key every school key not sealed with it yet: the clear ones (rows from before the
+ * sealing; the start runs this with `onlyClear`) and, for a rotation (`npm run pickup:reseal`), those sealed with an
+ * older key. One read, one update; the update only touches a row still as read, so two processes at once seal it once.
+ * Answers how many rows it sealed.
+ */
+export async function resealPickupKeys(db: Queryable, ring: PickupKeyring, opts: { onlyClear?: boolean } = {}): Promise<number> {
+  const first = ring.keys[0].id;
+  const rows = await unsealedKeys(db, first, opts.onlyClear ?? false);
+  if (!rows.length) return 0;
+  const sealed = rows.map((r) => {
+    const plain = r.private_key ?? openPrivateKey(ring, r.school_id, r.sealed_private_key!, r.key_id!);
+    return { school_id: r.school_id, ...sealPrivateKey(ring, r.school_id, plain), was: r.key_id };
+  });
+  return writeResealed(db, sealed);
 }
 
 /** The SQL of the schools' pick-up signing keys (issue 38). */

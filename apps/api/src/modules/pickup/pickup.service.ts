@@ -39,8 +39,8 @@ import { AppError } from '../../core/http/app-error';
 import { FlowDepartures } from '../flow/flow-departures';
 import { FlowService } from '../flow/flow.service';
 import { SmsTexts } from '../sms/texts.service';
-import { openPrivateKey, resealPickupKeys, sealPrivateKey } from './pickup-keyring';
-import { PickupKeysRepository } from './pickup-keys.repository';
+import { openPrivateKey, sealPrivateKey } from './pickup-keyring';
+import { PickupKeysRepository, resealPickupKeys } from './pickup-keys.repository';
 import { PickupRepository } from './pickup.repository';
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');

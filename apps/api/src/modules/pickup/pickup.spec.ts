@@ -5,7 +5,8 @@ import { snapshot, startTestApp, type TestApp } from '../../../test/harness';
 import { loadConfig } from '../../core/config/config';
 import { AlertsListener } from '../alerts/alerts.listener';
 import { AlertsService } from '../alerts/alerts.service';
-import { openPrivateKey, PickupKeyError, pickupKeyringConfig, resealPickupKeys, type PickupKeyring } from './pickup-keyring';
+import { openPrivateKey, PickupKeyError, pickupKeyringConfig, type PickupKeyring } from './pickup-keyring';
+import { resealPickupKeys } from './pickup-keys.repository';
 import { PickupService } from './pickup.service';
 
 let t: TestApp;
